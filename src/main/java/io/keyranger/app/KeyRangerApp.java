@@ -1,0 +1,127 @@
+package io.keyranger.app;
+
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import io.keyranger.AppDirs;
+import io.keyranger.cli.GuiStarter.DemoRequest;
+import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.profile.AppSettings;
+import io.keyranger.profile.ProfileStore;
+import io.keyranger.profile.SettingsStore;
+import io.keyranger.ui.common.BackgroundExecutor;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.connection.ProfileDialog;
+import io.keyranger.ui.main.MainView;
+import io.keyranger.ui.main.MainViewModel;
+import java.nio.file.Path;
+import javafx.application.Application;
+import javafx.scene.Scene;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+
+/** The desktop app: wires stores, the background executor, the main view model and its view. */
+public final class KeyRangerApp extends Application {
+    public static final int DEFAULT_DEMO_ACCOUNTS = 20_000;
+    private static volatile StartupRequest pending = StartupRequest.none();
+
+    private final Path configDir;
+    private final StartupRequest request;
+    private BackgroundExecutor executor;
+    private MainViewModel model;
+    private SettingsStore settingsStore;
+    private AppSettings settings = AppSettings.DEFAULTS;
+    private Stage stage;
+
+    public KeyRangerApp() {
+        this(AppDirs.configDir(), pending);
+    }
+
+    public KeyRangerApp(Path configDir, StartupRequest request) {
+        this.configDir = configDir;
+        this.request = request;
+    }
+
+    static void pendingRequest(StartupRequest request) {
+        pending = request;
+    }
+
+    @Override
+    public void start(Stage primaryStage) {
+        this.stage = primaryStage;
+        settingsStore = new SettingsStore(configDir);
+        String settingsProblem = null;
+        try {
+            settings = settingsStore.load();
+        } catch (RuntimeException e) {
+            settingsProblem = ErrorMessages.of(e);
+        }
+        applyTheme(settings.darkTheme());
+        executor = new BackgroundExecutor();
+        model = new MainViewModel(executor, new ProfileStore(configDir));
+        model.errorHandlerProperty().set(this::showError);
+        MainView view = new MainView(model, this::demoDefaults, () -> {
+            ProfileDialog dialog = new ProfileDialog();
+            dialog.initOwner(stage);
+            return dialog.showAndWait().orElse(null);
+        });
+        view.darkThemeToggle().setSelected(settings.darkTheme());
+        view.darkThemeToggle().selectedProperty().addListener((obs, old, dark) -> {
+            applyTheme(dark);
+            settings = settings.withDarkTheme(dark);
+            try {
+                settingsStore.save(settings);
+            } catch (RuntimeException e) {
+                showError(ErrorMessages.of(e));
+            }
+        });
+        Scene scene = new Scene(view, 1200, 760);
+        scene.getStylesheets().add(KeyRangerApp.class.getResource("keyranger.css").toExternalForm());
+        stage.setTitle("KeyRanger");
+        stage.setScene(scene);
+        stage.show();
+        model.loadProfiles();
+        if (settingsProblem != null) {
+            showError(settingsProblem);
+        }
+        if (request.demo() != null) {
+            model.startDemo(request.demo());
+        } else if (request.connection() != null) {
+            model.connect(request.connection());
+        }
+    }
+
+    private DemoRequest demoDefaults() {
+        String sdk = settings.cloudSdkPath();
+        return new DemoRequest(DEFAULT_DEMO_ACCOUNTS, 0, sdk == null || sdk.isBlank() ? null : Path.of(sdk));
+    }
+
+    private static void applyTheme(boolean dark) {
+        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
+                : new PrimerLight().getUserAgentStylesheet());
+    }
+
+    /** A non-blocking dialog with the message only; the stack trace is already in the log. */
+    private void showError(String message) {
+        Alert alert = new Alert(Alert.AlertType.ERROR);
+        alert.initOwner(stage);
+        alert.setTitle("KeyRanger");
+        alert.setHeaderText("Something went wrong");
+        Label text = new Label(message);
+        text.setId("errorMessage");
+        text.setWrapText(true);
+        text.setMaxWidth(520);
+        alert.getDialogPane().setContent(text);
+        alert.show();
+    }
+
+    @Override
+    public void stop() {
+        if (model != null) {
+            model.close();
+        }
+        if (executor != null) {
+            executor.close();
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.keyranger.cli;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.demo.DemoSeeder;
+import io.keyranger.emulator.CloudSdkLocator;
+import io.keyranger.emulator.EmulatorManager;
+import io.keyranger.emulator.RunningEmulator;
+import io.keyranger.datastore.Cancellation;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Starts the local emulator, seeds the demo data, and opens the GUI on it (or serves it headless). */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Start a local Datastore emulator with demo data and open the app on it.")
+public final class DemoCommand implements Runnable {
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--entities", paramLabel = "N", defaultValue = "20000",
+            description = "How many Account entities to seed (default: ${DEFAULT-VALUE}).")
+    int entities;
+
+    @Option(names = "--headless", description = "No window: print the emulator's address and keep it up until Ctrl-C.")
+    boolean headless;
+
+    @Option(names = "--exit", description = "With --headless: seed, print what was seeded, stop the emulator and exit.")
+    boolean exit;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+            description = "The emulator's port on 127.0.0.1 (default: a free one).")
+    int port;
+
+    @Option(names = "--cloud-sdk", paramLabel = "DIR",
+            description = "The Google Cloud SDK's root directory (default: from settings, CLOUDSDK_ROOT or gcloud on PATH).")
+    Path cloudSdk;
+
+    public DemoCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public void run() {
+        if (entities < 20) {
+            throw new KeyRangerException("--entities must be at least 20 (got " + entities + ").");
+        }
+        if (exit && !headless) {
+            throw new KeyRangerException("--exit only goes with --headless.");
+        }
+        if (!headless) {
+            context.gui().open(new GuiStarter.StartupRequest(null, new GuiStarter.DemoRequest(entities, port, sdkRoot())));
+            return;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        EmulatorManager manager = new EmulatorManager(CloudSdkLocator.fromEnvironment(sdkRoot()));
+        RunningEmulator emulator = manager.start(port);
+        try {
+            ConnectionSpec connection = emulator.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
+            out.println("Datastore emulator: " + emulator.hostPort());
+            out.println("Project: " + connection.projectId());
+            out.flush();
+            Map<String, Long> seeded = seed(connection, err);
+            out.println("Seeded:");
+            seeded.forEach((kind, count) -> out.printf("  %-20s %,d%n", kind, count));
+            out.println("Use it with: export DATASTORE_EMULATOR_HOST=" + emulator.hostPort()
+                    + " DATASTORE_PROJECT_ID=" + connection.projectId());
+            out.flush();
+            if (!exit) {
+                out.println("The emulator runs until you press Ctrl-C.");
+                out.flush();
+                emulator.process().waitFor();
+                throw new KeyRangerException("The emulator stopped unexpectedly.");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            emulator.close();
+        }
+    }
+
+    private Map<String, Long> seed(ConnectionSpec connection, PrintWriter err) {
+        long started = System.nanoTime();
+        Map<String, Long> seeded = new DemoSeeder(DatastoreConnector.connect(connection)).seed(entities,
+                new ConsoleProgress(err, "Seeding demo data"), Cancellation.NEVER);
+        err.printf("Seeded in %.1f s%n", (System.nanoTime() - started) / 1e9);
+        err.flush();
+        return seeded;
+    }
+
+    private Path sdkRoot() {
+        if (cloudSdk != null) {
+            return cloudSdk;
+        }
+        String fromSettings = context.settings().load().cloudSdkPath();
+        return fromSettings == null || fromSettings.isBlank() ? null : Path.of(fromSettings);
+    }
+}

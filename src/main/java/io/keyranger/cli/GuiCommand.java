@@ -1,0 +1,23 @@
+package io.keyranger.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** Opens the desktop app, connected to the given connection if there is one. */
+@Command(name = "gui", mixinStandardHelpOptions = true, description = "Open the desktop app (the default).")
+public final class GuiCommand implements Runnable {
+    private final KeyRangerCli.Context context;
+
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    public GuiCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public void run() {
+        var spec = connection.isGiven(context.env()) ? connection.resolve(context.profiles(), context.env()) : null;
+        context.gui().open(new GuiStarter.StartupRequest(spec, null));
+    }
+}

@@ -1,0 +1,37 @@
+package io.keyranger.cli;
+
+import io.keyranger.datastore.ConnectionSpec;
+import java.nio.file.Path;
+
+/** Opens the desktop app; implemented outside the CLI so that this package stays free of JavaFX. */
+@FunctionalInterface
+public interface GuiStarter {
+    /**
+     * Opens the main window and returns when it closes.
+     *
+     * @param request what to show first
+     */
+    void open(StartupRequest request);
+
+    /**
+     * What the GUI does on start.
+     *
+     * @param connection a connection to open, or null to let the user choose
+     * @param demo       demo mode settings, or null
+     */
+    record StartupRequest(ConnectionSpec connection, DemoRequest demo) {
+        public static StartupRequest none() {
+            return new StartupRequest(null, null);
+        }
+    }
+
+    /**
+     * Start an emulator and seed the demo data.
+     *
+     * @param accounts how many Accounts to seed
+     * @param port     the emulator's port, 0 for a free one
+     * @param cloudSdk the Cloud SDK root, or null to find it
+     */
+    record DemoRequest(int accounts, int port, Path cloudSdk) {
+    }
+}

@@ -1,0 +1,86 @@
+package io.keyranger.cli;
+
+import io.keyranger.AppDirs;
+import io.keyranger.KeyRangerException;
+import io.keyranger.Version;
+import io.keyranger.profile.ProfileStore;
+import io.keyranger.profile.SettingsStore;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+
+/** The {@code keyranger} command line; with no command it opens the GUI. */
+@Command(name = "keyranger", mixinStandardHelpOptions = true, versionProvider = KeyRangerCli.VersionProvider.class,
+        description = "Bulk operations on Google Cloud Datastore (Firestore in Datastore mode).",
+        subcommands = {GuiCommand.class, DemoCommand.class, KindsCommand.class})
+public final class KeyRangerCli implements Runnable {
+    public static final int EXIT_USER_ERROR = 1;
+    private static final Logger LOG = LoggerFactory.getLogger(KeyRangerCli.class);
+
+    private final Context context;
+
+    public KeyRangerCli(Context context) {
+        this.context = context;
+    }
+
+    /** What commands need from outside: where settings live, the environment, and how to open the GUI. */
+    public record Context(Path configDir, Map<String, String> env, GuiStarter gui) {
+        public ProfileStore profiles() {
+            return new ProfileStore(configDir);
+        }
+
+        public SettingsStore settings() {
+            return new SettingsStore(configDir);
+        }
+    }
+
+    @Override
+    public void run() {
+        new GuiCommand(context).run();
+    }
+
+    /** Runs the command line and returns the exit code. */
+    public static int execute(Context context, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new KeyRangerCli(context), new ContextFactory(context));
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof KeyRangerException) {
+                LOG.info("command failed: {}", e.getMessage(), e);
+                commandLine.getErr().println("keyranger: " + e.getMessage());
+            } else {
+                LOG.error("unexpected error", e);
+                commandLine.getErr().println("keyranger: unexpected error: " + e
+                        + " (details in " + AppDirs.logDir().resolve("keyranger.log") + ")");
+            }
+            commandLine.getErr().flush();
+            return EXIT_USER_ERROR;
+        });
+        return cli.execute(args);
+    }
+
+    /** Prints the version from the pom. */
+    public static final class VersionProvider implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"KeyRanger " + Version.get()};
+        }
+    }
+
+    /** Hands the shared context to commands that take it in their constructor. */
+    private record ContextFactory(Context context) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                return type.getDeclaredConstructor(Context.class).newInstance(context);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.keyranger.cli;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.EntityCount;
+import io.keyranger.datastore.PropertyInfo;
+import java.io.PrintWriter;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Lists namespaces and kinds, optionally with exact counts and properties. */
+@Command(name = "kinds", mixinStandardHelpOptions = true,
+        description = "List kinds per namespace (all namespaces unless --namespace is given).")
+public final class KindsCommand implements Runnable {
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    @Option(names = "--counts", description = "Count each kind exactly (COUNT where the server has it, else a keys-only scan).")
+    boolean counts;
+
+    @Option(names = "--properties", description = "List each kind's properties with their types.")
+    boolean properties;
+
+    @Option(names = "--kind", paramLabel = "KIND", description = "Only this kind.")
+    String kind;
+
+    @Option(names = "--all", description = "Include reserved __*__ kinds and KeyRanger's bookkeeping kinds.")
+    boolean all;
+
+    public KindsCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public void run() {
+        ConnectionSpec target = connection.resolve(context.profiles(), context.env());
+        DatastoreGateway gateway = new DatastoreGateway(DatastoreConnector.connect(target));
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> namespaces = connection.namespaceOrNull() != null ? List.of(connection.namespaceOrNull())
+                : gateway.namespaces();
+        if (namespaces.isEmpty()) {
+            out.println("The database holds no entities.");
+            return;
+        }
+        boolean found = false;
+        out.println(counts ? String.format("%-12s %-28s %12s  %s", "NAMESPACE", "KIND", "ENTITIES", "COUNTED BY")
+                : String.format("%-12s %s", "NAMESPACE", "KIND"));
+        for (String namespace : namespaces) {
+            List<String> kinds = gateway.kinds(namespace, all);
+            for (String k : kinds) {
+                if (kind != null && !kind.equals(k)) {
+                    continue;
+                }
+                found = true;
+                String ns = namespace.isEmpty() ? "(default)" : namespace;
+                if (counts) {
+                    EntityCount count = gateway.count(namespace, k, new ConsoleProgress(err, "Counting " + k),
+                            Cancellation.NEVER);
+                    out.printf("%-12s %-28s %12d  %s%n", ns, k, count.count(), count.method().label());
+                } else {
+                    out.printf("%-12s %s%n", ns, k);
+                }
+                if (properties) {
+                    for (PropertyInfo property : gateway.properties(namespace, k)) {
+                        out.printf("%-12s   .%s: %s%n", "", property.name(), String.join(", ", property.types()));
+                    }
+                }
+                out.flush();
+            }
+        }
+        if (kind != null && !found) {
+            throw new KeyRangerException("Kind '" + kind + "' was not found in "
+                    + (connection.namespaceOrNull() == null ? "any namespace" : "namespace '" + connection.namespaceOrNull() + "'")
+                    + ". Run 'keyranger kinds' to list the kinds there are.");
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package io.keyranger.datastore;
+
+/** Names of the kinds KeyRanger writes for its own bookkeeping (jobs, checkpoints, counters). */
+public final class BookkeepingKinds {
+    /** Every bookkeeping kind starts with this prefix, so the browser can hide them. */
+    public static final String PREFIX = "_KeyRanger";
+
+    private BookkeepingKinds() {
+    }
+
+    /** Reserved {@code __*__} kinds and KeyRanger's own kinds are hidden from users by default. */
+    public static boolean isHidden(String kind) {
+        return kind.startsWith("__") || kind.startsWith(PREFIX);
+    }
+}

@@ -1,0 +1,100 @@
+package io.keyranger.datastore;
+
+import com.google.auth.oauth2.GoogleCredentials;
+import com.google.cloud.NoCredentials;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreOptions;
+import io.keyranger.KeyRangerException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens a {@link Datastore} client for a {@link ConnectionSpec}, always over the HTTP transport (the gRPC one ignores
+ * an emulator host). It checks up front what a user can get wrong (an unreachable emulator, a missing or invalid key
+ * file) so that the failure is one clear message instead of minutes of client retries.
+ */
+public final class DatastoreConnector {
+    private static final Logger LOG = LoggerFactory.getLogger(DatastoreConnector.class);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+
+    private DatastoreConnector() {
+    }
+
+    public static Datastore connect(ConnectionSpec spec) {
+        DatastoreOptions.Builder builder = DatastoreOptions.newBuilder()
+                .setProjectId(spec.projectId())
+                .setNamespace(spec.namespace());
+        if (!spec.databaseId().isEmpty()) {
+            builder.setDatabaseId(spec.databaseId());
+        }
+        if (spec.isEmulator()) {
+            checkEmulatorReachable(spec.emulatorHost());
+            builder.setHost("http://" + spec.emulatorHost()).setCredentials(NoCredentials.getInstance());
+        } else {
+            builder.setCredentials(loadCredentials(spec));
+        }
+        LOG.info("Connecting to {}", spec.describe());
+        return builder.build().getService();
+    }
+
+    /** Asks the emulator's health endpoint; refuses with an actionable message when nothing answers. */
+    public static void checkEmulatorReachable(String hostPort) {
+        URI uri;
+        try {
+            uri = URI.create("http://" + hostPort + "/");
+            if (uri.getHost() == null || uri.getPort() < 0) {
+                throw new IllegalArgumentException("no host or port");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new KeyRangerException("'" + hostPort + "' is not a valid emulator address; use HOST:PORT, e.g. 127.0.0.1:8081.");
+        }
+        HttpClient client = HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(PROBE_TIMEOUT).GET().build();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new KeyRangerException("Something answers at " + hostPort + " but it is not a Datastore emulator (HTTP "
+                        + response.statusCode() + ").");
+            }
+        } catch (ConnectException | HttpConnectTimeoutException e) {
+            throw new KeyRangerException("Cannot reach a Datastore emulator at " + hostPort
+                    + " (connection refused). Is it running? Start one with 'keyranger demo --headless'.", e);
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot reach a Datastore emulator at " + hostPort + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KeyRangerException("Interrupted while contacting the emulator at " + hostPort, e);
+        }
+    }
+
+    private static GoogleCredentials loadCredentials(ConnectionSpec spec) {
+        if (spec.credentialsFile() == null) {
+            try {
+                return GoogleCredentials.getApplicationDefault();
+            } catch (IOException e) {
+                throw new KeyRangerException("No credentials: pass --credentials FILE with a service-account key, or run "
+                        + "'gcloud auth application-default login'.", e);
+            }
+        }
+        if (!Files.isRegularFile(spec.credentialsFile())) {
+            throw new KeyRangerException("Credentials file not found: " + spec.credentialsFile());
+        }
+        try (InputStream in = Files.newInputStream(spec.credentialsFile())) {
+            return GoogleCredentials.fromStream(in);
+        } catch (IOException | RuntimeException e) {
+            // The parser's message can quote the file; keep it out of the message and the log.
+            throw new KeyRangerException("Credentials file " + spec.credentialsFile()
+                    + " is not a valid service-account key (expected the JSON key downloaded from the Cloud console).");
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.keyranger.datastore;
+
+import java.util.List;
+
+/**
+ * A property of a kind as the {@code __property__} metadata reports it.
+ *
+ * @param name  the property name
+ * @param types readable value types, e.g. "integer" or "string"; a property can have several
+ */
+public record PropertyInfo(String name, List<String> types) {
+    public PropertyInfo {
+        types = List.copyOf(types);
+    }
+
+    /** Maps a {@code property_representation} to the name users know. */
+    static String readableType(String representation) {
+        return switch (representation) {
+            case "INT64" -> "integer/timestamp";
+            case "DOUBLE" -> "double";
+            case "BOOLEAN" -> "boolean";
+            case "STRING" -> "string/blob";
+            case "POINT" -> "geo point";
+            case "REFERENCE" -> "key";
+            case "NULL" -> "null";
+            default -> representation.toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+}

@@ -1,0 +1,156 @@
+package io.keyranger.emulator;
+
+import io.keyranger.KeyRangerException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the Cloud Datastore emulator of the installed Google Cloud SDK on a loopback port, in memory, with
+ * consistency 1.0, and waits for its health check. See {@link RunningEmulator} for how it is always stopped.
+ */
+public final class EmulatorManager {
+    private static final Logger LOG = LoggerFactory.getLogger(EmulatorManager.class);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final String MAIN_CLASS = "com.google.cloud.datastore.emulator.CloudDatastore";
+    /** Runs the emulator and kills it when its stdin (a pipe from this JVM) reaches end of file. */
+    private static final String WATCHDOG = "exec 3<&0; \"$@\" </dev/null & pid=$!; "
+            + "trap 'kill $pid 2>/dev/null; exit 143' TERM INT HUP; "
+            + "(cat <&3 >/dev/null; kill $pid 2>/dev/null) & wait $pid";
+
+    private final CloudSdkLocator locator;
+
+    public EmulatorManager(CloudSdkLocator locator) {
+        this.locator = locator;
+    }
+
+    /** Starts an emulator on {@code port}, or on a free port when it is 0. */
+    public RunningEmulator start(int port) {
+        Path jar = locator.emulatorJar();
+        int chosen = port == 0 ? freePort() : requireFree(port);
+        Path log = tempLog();
+        List<String> command = command(jar, chosen);
+        LOG.info("Starting the Datastore emulator on 127.0.0.1:{}", chosen);
+        Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot start the Datastore emulator (" + jar + "): " + e.getMessage(), e);
+        }
+        RunningEmulator emulator = new RunningEmulator(process, chosen, log);
+        try {
+            awaitHealthy(emulator, log);
+            return emulator;
+        } catch (RuntimeException e) {
+            emulator.close();
+            throw e;
+        }
+    }
+
+    private static List<String> command(Path jar, int port) {
+        List<String> command = new ArrayList<>();
+        boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
+        if (!windows) {
+            command.addAll(List.of("/bin/sh", "-c", WATCHDOG, "keyranger-emulator"));
+        }
+        command.addAll(List.of(javaExecutable(), "-cp", jar.toString(), MAIN_CLASS, "start",
+                "--host=127.0.0.1", "--port=" + port, "--testing"));
+        return command;
+    }
+
+    /** The emulator's own script honours $JAVA; otherwise use the JVM that runs KeyRanger. */
+    private static String javaExecutable() {
+        String fromEnv = System.getenv("JAVA");
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return fromEnv;
+        }
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static void awaitHealthy(RunningEmulator emulator, Path log) {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + emulator.hostPort() + "/"))
+                .timeout(Duration.ofSeconds(2)).GET().build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!emulator.isAlive()) {
+                throw new KeyRangerException("The Datastore emulator exited while starting: " + tail(log));
+            }
+            try {
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200 && response.body().trim().startsWith("Ok")) {
+                    LOG.info("Emulator ready on {}", emulator.hostPort());
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KeyRangerException("Interrupted while waiting for the emulator to start", e);
+            }
+            sleep(150);
+        }
+        throw new KeyRangerException("The Datastore emulator did not answer its health check within "
+                + START_TIMEOUT.toSeconds() + " s: " + tail(log));
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new KeyRangerException("No free loopback port for the emulator: " + e.getMessage(), e);
+        }
+    }
+
+    private static int requireFree(int port) {
+        if (port < 1 || port > 65535) {
+            throw new KeyRangerException("Port " + port + " is not a valid port (1-65535).");
+        }
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return port;
+        } catch (IOException e) {
+            throw new KeyRangerException("Port " + port + " on 127.0.0.1 is already in use. Choose another port, or leave "
+                    + "--port out to use a free one.");
+        }
+    }
+
+    private static Path tempLog() {
+        try {
+            return Files.createTempFile("keyranger-emulator-", ".log");
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot create a log file for the emulator: " + e.getMessage(), e);
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+        } catch (IOException e) {
+            return "(no output)";
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KeyRangerException("Interrupted while waiting for the emulator to start", e);
+        }
+    }
+}

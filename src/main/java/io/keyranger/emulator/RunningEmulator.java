@@ -1,0 +1,99 @@
+package io.keyranger.emulator;
+
+import io.keyranger.datastore.ConnectionSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A started emulator. {@link #close()} stops it and everything it started; a JVM shutdown hook does the same if the
+ * application exits without closing it (Ctrl-C, an uncaught error). On Unix a watchdog shell also ends the emulator
+ * when this JVM dies without running hooks (SIGKILL), because its stdin pipe from this JVM then closes.
+ */
+public final class RunningEmulator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RunningEmulator.class);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+    private final Process process;
+    private final int port;
+    private final Path logFile;
+    private final Thread shutdownHook;
+    private volatile boolean closed;
+
+    RunningEmulator(Process process, int port, Path logFile) {
+        this.process = process;
+        this.port = port;
+        this.logFile = logFile;
+        this.shutdownHook = new Thread(this::stop, "keyranger-emulator-stop");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    public String hostPort() {
+        return "127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public ConnectionSpec connection(String projectId) {
+        return ConnectionSpec.emulator(hostPort(), projectId);
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // the hook is running or has run: nothing left to remove
+        }
+    }
+
+    private synchronized void stop() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        LOG.info("Stopping the emulator on port {}", port);
+        try {
+            process.getOutputStream().close(); // ends the watchdog, which ends the emulator
+        } catch (IOException ignored) {
+            // the pipe is already gone
+        }
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+        } catch (InterruptedException e) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        try {
+            Files.deleteIfExists(logFile);
+        } catch (IOException e) {
+            LOG.debug("could not delete emulator log {}", logFile, e);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.keyranger.ui.connection;
+
+import io.keyranger.profile.ConnectionProfile;
+import java.io.File;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.geometry.Insets;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.RadioButton;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.stage.FileChooser;
+import org.controlsfx.validation.Severity;
+import org.controlsfx.validation.ValidationResult;
+import org.controlsfx.validation.ValidationSupport;
+import org.controlsfx.validation.Validator;
+
+/** Asks for a new saved connection: an emulator, or a project with an optional key file. Never asks for a secret. */
+public final class ProfileDialog extends Dialog<ConnectionProfile> {
+    private final TextField name = field("profileName", "e.g. prod-eu");
+    private final RadioButton emulator = new RadioButton("Local emulator");
+    private final RadioButton project = new RadioButton("Cloud project");
+    private final TextField host = field("profileHost", "127.0.0.1:8081");
+    private final TextField projectId = field("profileProject", "my-project");
+    private final TextField database = field("profileDatabase", "(default)");
+    private final TextField credentials = field("profileCredentials", "Application Default Credentials");
+    private final TextField namespace = field("profileNamespace", "(default)");
+    private final CheckBox readOnly = new CheckBox("Read-only: refuse jobs that write");
+
+    public ProfileDialog() {
+        setTitle("New connection");
+        setHeaderText("Save a connection. Only the path of a key file is stored, never a secret.");
+        ToggleGroup type = new ToggleGroup();
+        emulator.setToggleGroup(type);
+        project.setToggleGroup(type);
+        emulator.setSelected(true);
+        host.disableProperty().bind(project.selectedProperty());
+        credentials.disableProperty().bind(emulator.selectedProperty());
+        Button browse = new Button("Browse…");
+        browse.disableProperty().bind(emulator.selectedProperty());
+        browse.setOnAction(e -> chooseKeyFile());
+
+        GridPane grid = new GridPane();
+        grid.setHgap(8);
+        grid.setVgap(8);
+        grid.setPadding(new Insets(12));
+        int row = 0;
+        grid.addRow(row++, new Label("Name"), name);
+        grid.addRow(row++, new Label("Kind"), new HBox(12, emulator, project));
+        grid.addRow(row++, new Label("Emulator host"), host);
+        grid.addRow(row++, new Label("Project id"), projectId);
+        grid.addRow(row++, new Label("Database"), database);
+        grid.addRow(row++, new Label("Key file"), new HBox(6, credentials, browse));
+        grid.addRow(row++, new Label("Namespace"), namespace);
+        grid.add(readOnly, 1, row);
+        getDialogPane().setContent(grid);
+        getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
+
+        ValidationSupport validation = new ValidationSupport();
+        validation.registerValidator(name, Validator.createEmptyValidator("A name is required"));
+        validation.registerValidator(host, false, (control, value) -> ValidationResult.fromErrorIf(control,
+                "Use HOST:PORT, e.g. 127.0.0.1:8081", emulator.isSelected() && !validHost((String) value)));
+        validation.registerValidator(projectId, false, (control, value) -> ValidationResult.fromMessageIf(control,
+                "A project id is required", Severity.ERROR, project.isSelected() && isBlank((String) value)));
+        emulator.selectedProperty().addListener((obs, old, now) -> validation.revalidate());
+        BooleanBinding invalid = Bindings.createBooleanBinding(() -> isBlank(name.getText())
+                || (emulator.isSelected() && !validHost(host.getText()))
+                || (project.isSelected() && isBlank(projectId.getText())),
+                name.textProperty(), host.textProperty(), projectId.textProperty(), emulator.selectedProperty());
+        getDialogPane().lookupButton(ButtonType.OK).disableProperty().bind(invalid);
+        setResultConverter(button -> button == ButtonType.OK ? profile() : null);
+    }
+
+    private ConnectionProfile profile() {
+        boolean isEmulator = emulator.isSelected();
+        return new ConnectionProfile(name.getText().trim(), isEmulator ? host.getText().trim() : null,
+                blankToNull(projectId.getText()), blankToNull(database.getText()),
+                isEmulator ? null : blankToNull(credentials.getText()), blankToNull(namespace.getText()),
+                readOnly.isSelected());
+    }
+
+    private void chooseKeyFile() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Service-account key file");
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("JSON key", "*.json"));
+        File file = chooser.showOpenDialog(getDialogPane().getScene().getWindow());
+        if (file != null) {
+            credentials.setText(file.getAbsolutePath());
+        }
+    }
+
+    static boolean validHost(String value) {
+        return value != null && value.trim().matches("[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5}");
+    }
+
+    private static TextField field(String id, String prompt) {
+        TextField field = new TextField();
+        field.setId(id);
+        field.setPromptText(prompt);
+        return field;
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    private static String blankToNull(String value) {
+        return isBlank(value) ? null : value.trim();
+    }
+}

@@ -1,0 +1,148 @@
+package io.keyranger.ui.main;
+
+import io.keyranger.ui.entities.EntitiesView;
+import io.keyranger.ui.kinds.KindItem;
+import io.keyranger.ui.kinds.KindListCell;
+import java.util.function.Supplier;
+import javafx.geometry.Insets;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+import org.controlsfx.control.StatusBar;
+import org.kordamp.ikonli.javafx.FontIcon;
+import org.kordamp.ikonli.material2.Material2AL;
+import org.kordamp.ikonli.material2.Material2MZ;
+import io.keyranger.cli.GuiStarter.DemoRequest;
+
+/** The main window: connection, namespace and kinds on the left, tabs in the centre, a status bar below. */
+public final class MainView extends BorderPane {
+    private final MainViewModel model;
+    private final ToggleButton darkTheme = new ToggleButton(null, new FontIcon(Material2MZ.WB_SUNNY));
+
+    /**
+     * @param model        the state
+     * @param demoDefaults what the demo connection starts with
+     * @param newProfile   asks the user for a new profile; returns null when cancelled
+     */
+    public MainView(MainViewModel model, Supplier<DemoRequest> demoDefaults,
+                    Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
+        this.model = model;
+        setLeft(sidebar(demoDefaults, newProfile));
+        TabPane tabs = new TabPane(new Tab("Entities", new EntitiesView(model.entities())));
+        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        setCenter(tabs);
+        setBottom(statusBar());
+    }
+
+    public ToggleButton darkThemeToggle() {
+        return darkTheme;
+    }
+
+    private VBox sidebar(Supplier<DemoRequest> demoDefaults, Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
+        ComboBox<ConnectionChoice> choice = new ComboBox<>(model.choices());
+        choice.setId("connectionChoice");
+        choice.valueProperty().bindBidirectional(model.selectedChoiceProperty());
+        choice.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(choice, Priority.ALWAYS);
+
+        Button connect = new Button("Connect", new FontIcon(Material2AL.LINK));
+        connect.setId("connectButton");
+        connect.getStyleClass().add("accent");
+        connect.disableProperty().bind(model.status().busyProperty());
+        connect.setOnAction(e -> model.connectSelected(demoDefaults.get()));
+
+        Button add = new Button(null, new FontIcon(Material2AL.ADD));
+        add.setId("newProfileButton");
+        add.setTooltip(new Tooltip("Save a new connection"));
+        add.setOnAction(e -> {
+            var profile = newProfile.get();
+            if (profile != null) {
+                model.saveProfile(profile);
+            }
+        });
+        darkTheme.setId("darkTheme");
+        darkTheme.setTooltip(new Tooltip("Dark theme"));
+
+        ComboBox<String> namespace = new ComboBox<>(model.namespaces());
+        namespace.setId("namespaceChoice");
+        namespace.setMaxWidth(Double.MAX_VALUE);
+        namespace.valueProperty().bindBidirectional(model.selectedNamespaceProperty());
+        namespace.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(String ns) {
+                return ns == null ? "" : ns.isEmpty() ? "(default)" : ns;
+            }
+
+            @Override
+            public String fromString(String text) {
+                return "(default)".equals(text) ? "" : text;
+            }
+        });
+
+        ListView<KindItem> kinds = new ListView<>(model.kinds());
+        kinds.setId("kindList");
+        kinds.setCellFactory(list -> new KindListCell());
+        kinds.setPlaceholder(new Label("No kinds"));
+        kinds.getSelectionModel().selectedItemProperty().addListener((obs, old, kind) ->
+                model.selectedKindProperty().set(kind));
+        model.selectedKindProperty().addListener((obs, old, kind) -> {
+            if (kind == null) {
+                kinds.getSelectionModel().clearSelection();
+            }
+        });
+        VBox.setVgrow(kinds, Priority.ALWAYS);
+
+        Label hint = new Label();
+        hint.setId("firstStartHint");
+        hint.setWrapText(true);
+        hint.getStyleClass().add("text-muted");
+        hint.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
+                model.connectionProperty().get() == null && model.choices().size() <= 1
+                        ? "No saved connections yet. Connect to the Demo: it starts a local emulator with sample data."
+                        : "", model.connectionProperty(), model.choices()));
+        hint.managedProperty().bind(hint.textProperty().isNotEmpty());
+
+        VBox box = new VBox(8, header("Connection"), new HBox(6, choice, add, darkTheme), connect, hint,
+                header("Namespace"), namespace, header("Kinds"), kinds);
+        box.setPadding(new Insets(10));
+        box.setPrefWidth(280);
+        return box;
+    }
+
+    private static Label header(String text) {
+        Label label = new Label(text);
+        label.getStyleClass().add("title-4");
+        return label;
+    }
+
+    private StatusBar statusBar() {
+        StatusBar bar = new StatusBar();
+        bar.setId("statusBar");
+        bar.textProperty().bind(model.status().messageProperty());
+        bar.progressProperty().bind(javafx.beans.binding.Bindings.when(model.status().busyProperty())
+                .then(model.status().progressProperty()).otherwise(0.0));
+        Label connection = new Label();
+        connection.setId("connectionStatus");
+        connection.textProperty().bind(model.status().connectionProperty());
+        Button cancel = new Button("Cancel", new FontIcon(Material2AL.CANCEL));
+        cancel.setId("cancelTask");
+        cancel.visibleProperty().bind(model.status().busyProperty());
+        cancel.setOnAction(e -> model.status().cancel());
+        Region gap = new Region();
+        gap.setMinWidth(12);
+        bar.getLeftItems().add(connection);
+        bar.getRightItems().addAll(cancel, gap);
+        return bar;
+    }
+}

@@ -1,0 +1,238 @@
+package io.keyranger.ui.main;
+
+import io.keyranger.cli.GuiStarter.DemoRequest;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.EntityCount;
+import io.keyranger.demo.DemoSeeder;
+import io.keyranger.emulator.CloudSdkLocator;
+import io.keyranger.emulator.EmulatorManager;
+import io.keyranger.emulator.RunningEmulator;
+import io.keyranger.profile.ConnectionProfile;
+import io.keyranger.profile.ProfileStore;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import io.keyranger.ui.entities.EntitiesViewModel;
+import io.keyranger.ui.kinds.KindItem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.concurrent.Task;
+
+/**
+ * The main window's state: the connection, its namespaces, the kinds with their counts, and the entity browser.
+ * Every Datastore call runs as a background task; this class only changes state on the FX thread.
+ */
+public final class MainViewModel {
+    private final TaskRunner tasks;
+    private final ProfileStore profiles;
+    private final ObjectProperty<Consumer<String>> errorHandler = new SimpleObjectProperty<>(message -> { });
+    private final ObservableList<ConnectionChoice> choices = FXCollections.observableArrayList();
+    private final ObjectProperty<ConnectionChoice> selectedChoice = new SimpleObjectProperty<>();
+    private final ReadOnlyObjectWrapper<ConnectionSpec> connection = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<String> namespaces = FXCollections.observableArrayList();
+    private final ObjectProperty<String> selectedNamespace = new SimpleObjectProperty<>();
+    private final ObservableList<KindItem> kinds = FXCollections.observableArrayList();
+    private final ObjectProperty<KindItem> selectedKind = new SimpleObjectProperty<>();
+    private final StatusModel status = new StatusModel();
+    private final EntitiesViewModel entities;
+    private final List<RunningEmulator> emulators = new ArrayList<>();
+    private DatastoreGateway gateway;
+    private Task<?> counting;
+
+    public MainViewModel(TaskRunner tasks, ProfileStore profiles) {
+        this.tasks = tasks;
+        this.profiles = profiles;
+        this.entities = new EntitiesViewModel(tasks, this::showError);
+        selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
+        selectedKind.addListener((obs, old, kind) -> {
+            if (kind == null) {
+                entities.clear();
+            } else {
+                entities.open(gateway, selectedNamespace.get(), kind.name());
+            }
+        });
+    }
+
+    /** Fills the connection picker from the saved profiles; reports a corrupt profiles file. */
+    public void loadProfiles() {
+        List<ConnectionChoice> list = new ArrayList<>();
+        list.add(ConnectionChoice.DEMO);
+        try {
+            profiles.load().forEach(profile -> list.add(new ConnectionChoice(profile)));
+        } catch (RuntimeException e) {
+            showError(ErrorMessages.of(e));
+        }
+        choices.setAll(list);
+        if (selectedChoice.get() == null || !choices.contains(selectedChoice.get())) {
+            selectedChoice.set(choices.get(0));
+        }
+    }
+
+    /** Whether there is no saved connection yet: the first start, where the demo is offered. */
+    public boolean isFirstStart() {
+        return choices.size() <= 1;
+    }
+
+    public void saveProfile(ConnectionProfile profile) {
+        try {
+            profiles.save(profile);
+            loadProfiles();
+            choices.stream().filter(c -> !c.isDemo() && c.profile().name().equals(profile.name()))
+                    .findFirst().ifPresent(selectedChoice::set);
+        } catch (RuntimeException e) {
+            showError(ErrorMessages.of(e));
+        }
+    }
+
+    /** Connects to what the picker shows: starts the demo, or opens the saved profile. */
+    public void connectSelected(DemoRequest demoDefaults) {
+        ConnectionChoice choice = selectedChoice.get();
+        if (choice == null || choice.isDemo()) {
+            startDemo(demoDefaults);
+        } else {
+            connect(choice.profile().toSpec());
+        }
+    }
+
+    /** Starts a local emulator, seeds the demo data with progress, then connects to it. */
+    public void startDemo(DemoRequest request) {
+        Task<ConnectionSpec> task = Tasks.create("Starting the demo", context -> {
+            context.progress(-1, -1, "Starting the Datastore emulator…");
+            RunningEmulator emulator = new EmulatorManager(CloudSdkLocator.fromEnvironment(request.cloudSdk()))
+                    .start(request.port());
+            Platform.runLater(() -> emulators.add(emulator));
+            ConnectionSpec spec = emulator.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
+            new DemoSeeder(DatastoreConnector.connect(spec)).seed(request.accounts(),
+                    (done, total) -> context.progress(done, total, String.format("Seeding demo data: %,d / %,d", done, total)),
+                    context::isCancelled);
+            return spec;
+        }).onSuccess(this::connect).onError(e -> showError("The demo could not start: " + ErrorMessages.of(e))).build();
+        status.track(task);
+        tasks.run(task);
+    }
+
+    /** Opens a connection and lists its namespaces. */
+    public void connect(ConnectionSpec spec) {
+        Task<ConnectedState> task = Tasks.create("Connecting", context -> {
+            context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
+            DatastoreGateway opened = new DatastoreGateway(DatastoreConnector.connect(spec));
+            return new ConnectedState(opened, opened.namespaces());
+        }).onSuccess(state -> {
+            gateway = state.gateway();
+            connection.set(spec);
+            status.setConnection(spec.describe());
+            List<String> list = new ArrayList<>(state.namespaces());
+            if (!list.contains(spec.namespace())) {
+                list.add(0, spec.namespace());
+            }
+            namespaces.setAll(list);
+            selectedNamespace.set(null);
+            selectedNamespace.set(spec.namespace());
+        }).onError(e -> showError("Cannot connect to " + spec.describe() + ": " + ErrorMessages.of(e))).build();
+        status.track(task);
+        tasks.run(task);
+    }
+
+    private record ConnectedState(DatastoreGateway gateway, List<String> namespaces) {
+    }
+
+    private void loadKinds(String namespace) {
+        if (counting != null) {
+            counting.cancel();
+        }
+        selectedKind.set(null);
+        kinds.clear();
+        if (namespace == null || gateway == null) {
+            return;
+        }
+        DatastoreGateway source = gateway;
+        Tasks.create("Listing kinds", () -> source.kinds(namespace, false))
+                .onSuccess(names -> {
+                    if (source != gateway || !namespace.equals(selectedNamespace.get())) {
+                        return;
+                    }
+                    List<KindItem> items = names.stream().map(KindItem::new).toList();
+                    kinds.setAll(items);
+                    countKinds(source, namespace, items);
+                })
+                .onError(e -> showError("Cannot list kinds: " + ErrorMessages.of(e)))
+                .run(tasks);
+    }
+
+    /** Counts kinds one after the other; a keys-only scan shows its progress and can be cancelled. */
+    private void countKinds(DatastoreGateway source, String namespace, List<KindItem> items) {
+        Task<Void> task = Tasks.<Void>create("Counting entities", context -> {
+            for (KindItem item : items) {
+                EntityCount count = source.count(namespace, item.name(),
+                        (done, total) -> context.progress(-1, -1, String.format("Counting %s: %,d", item.name(), done)),
+                        context::isCancelled);
+                Platform.runLater(() -> item.countProperty().set(count));
+            }
+            return null;
+        }).onError(e -> showError("Cannot count entities: " + ErrorMessages.of(e))).build();
+        counting = task;
+        status.track(task);
+        tasks.run(task);
+    }
+
+    public void showError(String message) {
+        errorHandler.get().accept(message);
+    }
+
+    /** Stops every emulator this window started. */
+    public void close() {
+        status.cancel();
+        emulators.forEach(RunningEmulator::close);
+        emulators.clear();
+    }
+
+    public ObjectProperty<Consumer<String>> errorHandlerProperty() {
+        return errorHandler;
+    }
+
+    public ObservableList<ConnectionChoice> choices() {
+        return choices;
+    }
+
+    public ObjectProperty<ConnectionChoice> selectedChoiceProperty() {
+        return selectedChoice;
+    }
+
+    public ReadOnlyObjectProperty<ConnectionSpec> connectionProperty() {
+        return connection.getReadOnlyProperty();
+    }
+
+    public ObservableList<String> namespaces() {
+        return namespaces;
+    }
+
+    public ObjectProperty<String> selectedNamespaceProperty() {
+        return selectedNamespace;
+    }
+
+    public ObservableList<KindItem> kinds() {
+        return kinds;
+    }
+
+    public ObjectProperty<KindItem> selectedKindProperty() {
+        return selectedKind;
+    }
+
+    public StatusModel status() {
+        return status;
+    }
+
+    public EntitiesViewModel entities() {
+        return entities;
+    }
+}

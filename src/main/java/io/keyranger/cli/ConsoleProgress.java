@@ -3,13 +3,16 @@ package io.keyranger.cli;
 import io.keyranger.datastore.ProgressListener;
 import java.io.PrintWriter;
 
-/** Prints progress to stderr at most twice a second, so that long work shows it is alive without flooding logs. */
+/**
+ * Prints progress to stderr at most twice a second on a terminal and every ten seconds otherwise, so that long work
+ * shows it is alive without flooding logs.
+ */
 final class ConsoleProgress implements ProgressListener {
-    private static final long INTERVAL_NANOS = 500_000_000L;
+    private static final long INTERVAL_NANOS = System.console() != null ? 500_000_000L : 10_000_000_000L;
 
     private final PrintWriter err;
     private final String label;
-    private long lastPrinted;
+    private long lastPrinted = System.nanoTime();
 
     ConsoleProgress(PrintWriter err, String label) {
         this.err = err;

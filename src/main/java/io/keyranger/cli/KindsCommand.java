@@ -56,15 +56,17 @@ public final class KindsCommand implements Runnable {
             return;
         }
         boolean found = false;
-        out.println(counts ? String.format("%-12s %-28s %12s  %s", "NAMESPACE", "KIND", "ENTITIES", "COUNTED BY")
-                : String.format("%-12s %s", "NAMESPACE", "KIND"));
         for (String namespace : namespaces) {
             List<String> kinds = gateway.kinds(namespace, all);
             for (String k : kinds) {
                 if (kind != null && !kind.equals(k)) {
                     continue;
                 }
-                found = true;
+                if (!found) {
+                    out.println(counts ? String.format("%-12s %-28s %12s  %s", "NAMESPACE", "KIND", "ENTITIES", "COUNTED BY")
+                            : String.format("%-12s %s", "NAMESPACE", "KIND"));
+                    found = true;
+                }
                 String ns = namespace.isEmpty() ? "(default)" : namespace;
                 if (counts) {
                     EntityCount count = gateway.count(namespace, k, new ConsoleProgress(err, "Counting " + k),

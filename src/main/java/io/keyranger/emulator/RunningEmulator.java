@@ -5,6 +5,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +60,18 @@ public final class RunningEmulator implements AutoCloseable {
         return process.isAlive();
     }
 
+    private static void awaitExit(ProcessHandle handle, long deadline) {
+        try {
+            long left = Math.max(1, deadline - System.nanoTime());
+            handle.onExit().get(left, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            handle.destroyForcibly();
+        } catch (InterruptedException e) {
+            handle.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
         stop();
@@ -72,23 +88,17 @@ public final class RunningEmulator implements AutoCloseable {
         }
         closed = true;
         LOG.info("Stopping the emulator on port {}", port);
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        tree.add(process.toHandle());
         try {
             process.getOutputStream().close(); // ends the watchdog, which ends the emulator
         } catch (IOException ignored) {
             // the pipe is already gone
         }
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            }
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-        } catch (InterruptedException e) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
+        tree.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        for (ProcessHandle handle : tree) {
+            awaitExit(handle, deadline);
         }
         try {
             Files.deleteIfExists(logFile);

@@ -1,8 +1,8 @@
 package io.keyranger.ui.connection;
 
 import io.keyranger.profile.ConnectionProfile;
+import io.keyranger.ui.common.FieldValidation;
 import java.io.File;
-import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
@@ -16,10 +16,6 @@ import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.stage.FileChooser;
-import org.controlsfx.validation.Severity;
-import org.controlsfx.validation.ValidationResult;
-import org.controlsfx.validation.ValidationSupport;
-import org.controlsfx.validation.Validator;
 
 /** Asks for a new saved connection: an emulator, or a project with an optional key file. Never asks for a secret. */
 public final class ProfileDialog extends Dialog<ConnectionProfile> {
@@ -46,15 +42,23 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         browse.disableProperty().bind(emulator.selectedProperty());
         browse.setOnAction(e -> chooseKeyFile());
 
+        FieldValidation validation = new FieldValidation();
+        Label nameError = validation.rule(name, "A name is required", () -> isBlank(name.getText()), name.textProperty());
+        Label hostError = validation.rule(host, "Use HOST:PORT, e.g. 127.0.0.1:8081",
+                () -> emulator.isSelected() && !validHost(host.getText()), host.textProperty(), emulator.selectedProperty());
+        Label projectError = validation.rule(projectId, "A project id is required",
+                () -> project.isSelected() && isBlank(projectId.getText()), projectId.textProperty(),
+                emulator.selectedProperty());
+
         GridPane grid = new GridPane();
         grid.setHgap(8);
         grid.setVgap(8);
         grid.setPadding(new Insets(12));
         int row = 0;
-        grid.addRow(row++, new Label("Name"), name);
+        grid.addRow(row++, new Label("Name"), name, nameError);
         grid.addRow(row++, new Label("Kind"), new HBox(12, emulator, project));
-        grid.addRow(row++, new Label("Emulator host"), host);
-        grid.addRow(row++, new Label("Project id"), projectId);
+        grid.addRow(row++, new Label("Emulator host"), host, hostError);
+        grid.addRow(row++, new Label("Project id"), projectId, projectError);
         grid.addRow(row++, new Label("Database"), database);
         grid.addRow(row++, new Label("Key file"), new HBox(6, credentials, browse));
         grid.addRow(row++, new Label("Namespace"), namespace);
@@ -62,17 +66,8 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         getDialogPane().setContent(grid);
         getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
 
-        ValidationSupport validation = new ValidationSupport();
-        validation.registerValidator(name, Validator.createEmptyValidator("A name is required"));
-        validation.registerValidator(host, false, (control, value) -> ValidationResult.fromErrorIf(control,
-                "Use HOST:PORT, e.g. 127.0.0.1:8081", emulator.isSelected() && !validHost((String) value)));
-        validation.registerValidator(projectId, false, (control, value) -> ValidationResult.fromMessageIf(control,
-                "A project id is required", Severity.ERROR, project.isSelected() && isBlank((String) value)));
-        emulator.selectedProperty().addListener((obs, old, now) -> validation.revalidate());
-        BooleanBinding invalid = Bindings.createBooleanBinding(() -> isBlank(name.getText())
-                || (emulator.isSelected() && !validHost(host.getText()))
-                || (project.isSelected() && isBlank(projectId.getText())),
-                name.textProperty(), host.textProperty(), projectId.textProperty(), emulator.selectedProperty());
+        BooleanBinding invalid = validation.invalidBinding(name.textProperty(), host.textProperty(),
+                projectId.textProperty(), emulator.selectedProperty());
         getDialogPane().lookupButton(ButtonType.OK).disableProperty().bind(invalid);
         setResultConverter(button -> button == ButtonType.OK ? profile() : null);
     }

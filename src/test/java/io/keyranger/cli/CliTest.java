@@ -1,0 +1,170 @@
+package io.keyranger.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ProgressListener;
+import io.keyranger.demo.DemoSeeder;
+import io.keyranger.support.SharedEmulator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drives the real command line in-process against the real emulator. */
+class CliTest {
+    private static ConnectionSpec demo;
+
+    @TempDir
+    Path config;
+
+    private final List<GuiStarter.StartupRequest> guiOpened = new ArrayList<>();
+    private final Map<String, String> env = new HashMap<>(Map.of("PATH", System.getenv().getOrDefault("PATH", "")));
+
+    @BeforeAll
+    static void seedDemo() {
+        demo = SharedEmulator.freshProject("cli");
+        new DemoSeeder(SharedEmulator.connect(demo)).seed(300, ProgressListener.NONE, Cancellation.NEVER);
+    }
+
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        KeyRangerCli.Context context = new KeyRangerCli.Context(config, env, guiOpened::add);
+        int code = KeyRangerCli.execute(context, new PrintWriter(out), new PrintWriter(err), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private static void assertOneLineErrorWithoutStackTrace(Result result, String expected) {
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.err()).contains(expected).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(result.err().strip().lines()).hasSize(1);
+    }
+
+    @Test
+    void printsItsVersion() {
+        Result result = run("--version");
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.out()).matches("KeyRanger \\S+\\s*");
+    }
+
+    @Test
+    void noCommandOpensTheGui() {
+        Result result = run();
+        assertThat(result.exitCode()).isZero();
+        assertThat(guiOpened).containsExactly(new GuiStarter.StartupRequest(null, null));
+    }
+
+    @Test
+    void guiCommandPassesItsConnection() {
+        run("gui", "--emulator-host", "127.0.0.1:1234", "--project", "p");
+        assertThat(guiOpened).hasSize(1);
+        assertThat(guiOpened.get(0).connection()).isEqualTo(ConnectionSpec.emulator("127.0.0.1:1234", "p"));
+    }
+
+    @Test
+    void kindsCountsGivesExactCountsAndSaysHow() {
+        Result result = run("kinds", "--counts", "--emulator-host", demo.emulatorHost(), "--project", demo.projectId());
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out().lines().skip(1).map(line -> line.split("\\s{2,}")).map(cols -> String.join("|", cols)))
+                .containsExactly(
+                        "(default)|Account|300|keys-only scan (server has no COUNT)",
+                        "(default)|Event|50|keys-only scan (server has no COUNT)",
+                        "(default)|Org|5|keys-only scan (server has no COUNT)",
+                        "staging|Account|50|keys-only scan (server has no COUNT)");
+    }
+
+    @Test
+    void kindsReadsTheEmulatorFromTheEnvironment() {
+        env.put("DATASTORE_EMULATOR_HOST", demo.emulatorHost());
+        env.put("DATASTORE_PROJECT_ID", demo.projectId());
+        Result result = run("kinds", "--namespace", "staging", "--properties");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("staging      Account").contains(".balance: integer/timestamp")
+                .doesNotContain("Event");
+    }
+
+    @Test
+    void unreachableHostIsOneLineAndNonZero() {
+        Result result = run("kinds", "--counts", "--emulator-host", "127.0.0.1:" + closedPort());
+        assertOneLineErrorWithoutStackTrace(result, "Cannot reach a Datastore emulator at 127.0.0.1:");
+    }
+
+    @Test
+    void unknownKindIsReported() {
+        Result result = run("kinds", "--kind", "Acount", "--emulator-host", demo.emulatorHost(), "--project",
+                demo.projectId());
+        assertOneLineErrorWithoutStackTrace(result, "Kind 'Acount' was not found in any namespace");
+    }
+
+    @Test
+    void corruptProfilesFileIsReportedAndKept() throws Exception {
+        Files.writeString(config.resolve("profiles.json"), "not json at all");
+        Result result = run("kinds", "--profile", "prod");
+        assertOneLineErrorWithoutStackTrace(result, "profiles.json is not valid JSON");
+        try (var files = Files.list(config)) {
+            assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("profiles.json.corrupt-"));
+        }
+    }
+
+    @Test
+    void missingCredentialsFileIsReported() {
+        Result result = run("kinds", "--project", "some-project", "--credentials", config.resolve("nope.json").toString());
+        assertOneLineErrorWithoutStackTrace(result, "Credentials file not found:");
+    }
+
+    @Test
+    void demoWithAMissingSdkSaysHowToInstallIt() {
+        Result result = run("demo", "--headless", "--exit", "--cloud-sdk", config.resolve("no-sdk").toString());
+        assertOneLineErrorWithoutStackTrace(result, "gcloud components install cloud-datastore-emulator");
+    }
+
+    @Test
+    void demoOnATakenPortIsReported() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Result result = run("demo", "--headless", "--exit", "--port", String.valueOf(taken.getLocalPort()));
+            assertOneLineErrorWithoutStackTrace(result, "is already in use");
+        }
+    }
+
+    @Test
+    void demoHeadlessExitSeedsPrintsAndStops() {
+        Result result = run("demo", "--headless", "--exit", "--entities", "120");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).containsPattern("Datastore emulator: 127\\.0\\.0\\.1:\\d+")
+                .contains("Project: demo-project")
+                .containsPattern("\\(default\\)/Account\\s+120");
+        String hostPort = result.out().lines().filter(l -> l.startsWith("Datastore emulator: ")).findFirst().orElseThrow()
+                .substring("Datastore emulator: ".length());
+        Result after = run("kinds", "--emulator-host", hostPort);
+        assertThat(after.exitCode()).as("the emulator was stopped").isNotZero();
+    }
+
+    @Test
+    void badUsageExitsNonZeroWithUsage() {
+        Result result = run("demo", "--entities", "many");
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.err()).contains("Invalid value for option '--entities'");
+    }
+
+    private static int closedPort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.keyranger.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.DatastoreConnector;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+class EmulatorManagerTest {
+    @TempDir
+    Path temp;
+
+    @Test
+    void reportsAMissingSdkDirectoryWithInstallAdvice() {
+        CloudSdkLocator locator = new CloudSdkLocator(temp.resolve("no-such-sdk"), Map.of());
+        assertThatThrownBy(locator::emulatorJar)
+                .isInstanceOf(KeyRangerException.class)
+                .hasMessageContaining("does not exist")
+                .hasMessageContaining("gcloud components install cloud-datastore-emulator");
+    }
+
+    @Test
+    void reportsAnSdkWithoutTheEmulatorComponent() throws Exception {
+        Files.createDirectories(temp.resolve("sdk/bin"));
+        CloudSdkLocator locator = new CloudSdkLocator(temp.resolve("sdk"), Map.of());
+        assertThatThrownBy(locator::emulatorJar)
+                .isInstanceOf(KeyRangerException.class)
+                .hasMessageContaining("has no Datastore emulator component");
+    }
+
+    @Test
+    void reportsNoGcloudOnPath() {
+        CloudSdkLocator locator = new CloudSdkLocator(null, Map.of("PATH", temp.toString()));
+        assertThatThrownBy(locator::emulatorJar)
+                .isInstanceOf(KeyRangerException.class)
+                .hasMessageContaining("no 'gcloud' on PATH");
+    }
+
+    @Test
+    void findsTheSdkThroughCloudsdkRoot() throws Exception {
+        Path jar = temp.resolve("sdk").resolve(CloudSdkLocator.EMULATOR_DIR).resolve(CloudSdkLocator.EMULATOR_JAR);
+        Files.createDirectories(jar.getParent());
+        Files.writeString(jar, "not really a jar");
+        CloudSdkLocator locator = new CloudSdkLocator(null, Map.of("CLOUDSDK_ROOT", temp.resolve("sdk").toString()));
+        assertThat(locator.emulatorJar()).isEqualTo(jar);
+    }
+
+    @Test
+    void refusesAPortThatIsAlreadyTaken() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            EmulatorManager manager = new EmulatorManager(CloudSdkLocator.fromEnvironment(null));
+            assertThatThrownBy(() -> manager.start(taken.getLocalPort()))
+                    .isInstanceOf(KeyRangerException.class)
+                    .hasMessageContaining("Port " + taken.getLocalPort() + " on 127.0.0.1 is already in use");
+        }
+    }
+
+    @Test
+    void startsHealthyAndStopsItsWholeProcessTree() {
+        EmulatorManager manager = new EmulatorManager(CloudSdkLocator.fromEnvironment(null));
+        RunningEmulator emulator = manager.start(0);
+        List<ProcessHandle> tree = emulator.process().descendants().toList();
+        DatastoreConnector.checkEmulatorReachable(emulator.hostPort());
+        emulator.close();
+        assertThat(emulator.isAlive()).isFalse();
+        assertThat(tree).isNotEmpty().noneMatch(ProcessHandle::isAlive);
+        assertThatThrownBy(() -> DatastoreConnector.checkEmulatorReachable(emulator.hostPort()))
+                .hasMessageContaining("connection refused");
+    }
+
+    /** Even SIGKILL of the app, which runs no shutdown hook, must not leave an emulator behind. */
+    @Test
+    @DisabledOnOs(OS.WINDOWS)
+    void emulatorDiesWhenTheAppIsKilled() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process app = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "-Dkeyranger.config.dir=" + temp, "io.keyranger.app.Launcher", "demo", "--headless", "--entities", "20")
+                .redirectErrorStream(true).start();
+        String hostPort = null;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith("Datastore emulator: ")) {
+                    hostPort = line.substring("Datastore emulator: ".length()).trim();
+                }
+                if (line.startsWith("The emulator runs until")) {
+                    break;
+                }
+            }
+            assertThat(hostPort).as("the app printed its emulator").isNotNull();
+            List<ProcessHandle> tree = app.descendants().toList();
+            assertThat(tree).isNotEmpty();
+            app.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL
+            long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(tree).noneMatch(ProcessHandle::isAlive);
+        } finally {
+            app.descendants().forEach(ProcessHandle::destroyForcibly);
+            app.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.app.KeyRangerApp;
+import io.keyranger.cli.GuiStarter.DemoRequest;
+import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.datastore.KeyFormat;
+import io.keyranger.support.Fx;
+import io.keyranger.ui.kinds.KindItem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.application.Application;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import org.controlsfx.control.StatusBar;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/** Drives the real main window, in demo mode on a real emulator, headless through Monocle. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MainWindowTest {
+    private static final int ACCOUNTS = 120;
+    private static Path config;
+    private static Application app;
+    private final FxRobot robot = new FxRobot();
+
+    @BeforeAll
+    static void launchInDemoMode() throws Exception {
+        config = Files.createTempDirectory("keyranger-ui");
+        FxToolkit.registerPrimaryStage();
+        app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
+                new StartupRequest(null, new DemoRequest(ACCOUNTS, 0, null))));
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        FxToolkit.cleanupApplication(app);
+        FxToolkit.cleanupStages();
+    }
+
+    @Test
+    @Order(1)
+    void kindListShowsAccountWithItsCount() {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.waitUntil(90, () -> kinds.getItems().stream()
+                .anyMatch(k -> k.name().equals("Account") && "120".equals(k.countText())));
+        assertThat(Fx.get(() -> kinds.getItems().stream().map(KindItem::name).toList()))
+                .containsExactly("Account", "Event", "Org");
+        Fx.waitUntil(30, () -> kinds.getItems().stream().allMatch(k -> k.countProperty().get() != null));
+        assertThat(Fx.get(() -> robot.lookup("#kindList .kind-count").queryAll().stream()
+                .map(n -> ((Label) n).getText()).toList())).contains("120", "50", "5");
+        StatusBar status = robot.lookup("#statusBar").query();
+        assertThat(Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText()))
+                .startsWith("emulator 127.0.0.1:").endsWith("/ demo-project");
+        assertThat(status).isNotNull();
+    }
+
+    @Test
+    @Order(2)
+    void selectingAKindFillsTheTableAndTheJsonPane() {
+        ListCell<?> account = robot.lookup("#kindList .list-cell").match(node -> ((ListCell<?>) node).getItem() != null
+                && ((KindItem) ((ListCell<?>) node).getItem()).name().equals("Account")).query();
+        robot.clickOn(account);
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        Fx.waitUntil(30, () -> table.getItems().size() == 50);
+        assertThat(title()).isEqualTo("Account: page 1, rows 1–50");
+        assertThat(Fx.get(() -> table.getColumns().stream().map(c -> c.getText()).toList()))
+                .containsExactly("Key", "active", "balance", "createdAt", "tier");
+        Entity first = Fx.get(() -> table.getItems().get(0));
+        assertThat(json()).contains(jsonKey(first.getKey())).contains("\"balance\"");
+    }
+
+    @Test
+    @Order(3)
+    void nextAndPreviousPageWithCursors() {
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        List<Key> page1 = keys(table);
+        robot.clickOn("#nextPage");
+        Fx.waitUntil(30, () -> title().equals("Account: page 2, rows 51–100"));
+        List<Key> page2 = keys(table);
+        assertThat(page2).hasSize(50).doesNotContainAnyElementsOf(page1);
+
+        robot.clickOn("#nextPage");
+        Fx.waitUntil(30, () -> title().equals("Account: page 3, rows 101–120"));
+        List<Key> page3 = keys(table);
+        assertThat(page3).hasSize(20).doesNotContainAnyElementsOf(page1).doesNotContainAnyElementsOf(page2);
+        Button next = robot.lookup("#nextPage").queryButton();
+        assertThat(Fx.get(next::isDisabled)).as("no page after the last").isTrue();
+
+        robot.clickOn("#previousPage");
+        Fx.waitUntil(30, () -> title().equals("Account: page 2, rows 51–100"));
+        assertThat(keys(table)).isEqualTo(page2);
+    }
+
+    @Test
+    @Order(4)
+    void jsonPaneFollowsTheSelectedRow() {
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        Entity fifth = Fx.get(() -> table.getItems().get(4));
+        robot.clickOn(robot.lookup("#entityTable .table-row-cell")
+                .match(row -> ((javafx.scene.control.TableRow<?>) row).getIndex() == 4).queryAs(javafx.scene.Node.class));
+        Fx.waitUntil(10, () -> json().contains(jsonKey(fifth.getKey())));
+        assertThat(json()).contains("\"tier\" : \"" + fifth.getString("tier") + "\"");
+    }
+
+    private static List<Key> keys(TableView<Entity> table) {
+        return Fx.get(() -> table.getItems().stream().map(Entity::getKey).toList());
+    }
+
+    private String title() {
+        return Fx.get(() -> robot.lookup("#pageTitle").queryLabeled().getText());
+    }
+
+    private String json() {
+        TextArea area = robot.lookup("#entityJson").queryTextInputControl() instanceof TextArea t ? t : null;
+        return Fx.get(area::getText);
+    }
+
+    private static String jsonKey(Key key) {
+        return "\"key\" : \"" + KeyFormat.format(key).replace("\"", "\\\"") + "\"";
+    }
+}

@@ -84,6 +84,9 @@ public final class KeyRangerApp extends Application {
         if (settingsProblem != null) {
             showError(settingsProblem);
         }
+        if (request.kind() != null) {
+            model.openKindWhenListed(request.kind());
+        }
         if (request.demo() != null) {
             model.startDemo(request.demo());
         } else if (request.connection() != null) {

@@ -3,6 +3,7 @@ package io.keyranger.cli;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.demo.DemoDataset;
 import io.keyranger.demo.DemoSeeder;
 import io.keyranger.emulator.CloudSdkLocator;
 import io.keyranger.emulator.EmulatorManager;
@@ -56,7 +57,8 @@ public final class DemoCommand implements Runnable {
             throw new KeyRangerException("--exit only goes with --headless.");
         }
         if (!headless) {
-            context.gui().open(new GuiStarter.StartupRequest(null, new GuiStarter.DemoRequest(entities, port, sdkRoot())));
+            context.gui().open(new GuiStarter.StartupRequest(null, new GuiStarter.DemoRequest(entities, port, sdkRoot()),
+                    DemoDataset.ACCOUNT));
             return;
         }
         PrintWriter out = spec.commandLine().getOut();

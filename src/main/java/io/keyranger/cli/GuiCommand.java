@@ -2,6 +2,7 @@ package io.keyranger.cli;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** Opens the desktop app, connected to the given connection if there is one. */
 @Command(name = "gui", mixinStandardHelpOptions = true, description = "Open the desktop app (the default).")
@@ -11,6 +12,9 @@ public final class GuiCommand implements Runnable {
     @Mixin
     ConnectionOptions connection = new ConnectionOptions();
 
+    @Option(names = "--kind", paramLabel = "KIND", description = "Open this kind once connected.")
+    String kind;
+
     public GuiCommand(KeyRangerCli.Context context) {
         this.context = context;
     }
@@ -18,6 +22,6 @@ public final class GuiCommand implements Runnable {
     @Override
     public void run() {
         var spec = connection.isGiven(context.env()) ? connection.resolve(context.profiles(), context.env()) : null;
-        context.gui().open(new GuiStarter.StartupRequest(spec, null));
+        context.gui().open(new GuiStarter.StartupRequest(spec, null, kind));
     }
 }

@@ -18,10 +18,11 @@ public interface GuiStarter {
      *
      * @param connection a connection to open, or null to let the user choose
      * @param demo       demo mode settings, or null
+     * @param kind       a kind to open once connected, or null
      */
-    record StartupRequest(ConnectionSpec connection, DemoRequest demo) {
+    record StartupRequest(ConnectionSpec connection, DemoRequest demo, String kind) {
         public static StartupRequest none() {
-            return new StartupRequest(null, null);
+            return new StartupRequest(null, null, null);
         }
     }
 

@@ -65,13 +65,14 @@ class CliTest {
     void noCommandOpensTheGui() {
         Result result = run();
         assertThat(result.exitCode()).isZero();
-        assertThat(guiOpened).containsExactly(new GuiStarter.StartupRequest(null, null));
+        assertThat(guiOpened).containsExactly(GuiStarter.StartupRequest.none());
     }
 
     @Test
     void guiCommandPassesItsConnection() {
-        run("gui", "--emulator-host", "127.0.0.1:1234", "--project", "p");
+        run("gui", "--emulator-host", "127.0.0.1:1234", "--project", "p", "--kind", "Account");
         assertThat(guiOpened).hasSize(1);
+        assertThat(guiOpened.get(0).kind()).isEqualTo("Account");
         assertThat(guiOpened.get(0).connection()).isEqualTo(ConnectionSpec.emulator("127.0.0.1:1234", "p"));
     }
 

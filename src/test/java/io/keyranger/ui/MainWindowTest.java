@@ -43,7 +43,7 @@ class MainWindowTest {
         config = Files.createTempDirectory("keyranger-ui");
         FxToolkit.registerPrimaryStage();
         app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
-                new StartupRequest(null, new DemoRequest(ACCOUNTS, 0, null))));
+                new StartupRequest(null, new DemoRequest(ACCOUNTS, 0, null), null)));
     }
 
     @AfterAll

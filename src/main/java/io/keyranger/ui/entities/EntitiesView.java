@@ -51,7 +51,7 @@ public final class EntitiesView extends BorderPane {
         json.textProperty().bind(model.selectedJsonProperty());
 
         SplitPane split = new SplitPane(table, json);
-        split.setDividerPositions(0.68);
+        split.setDividerPositions(0.62);
         setTop(pager());
         setCenter(split);
     }

@@ -15,6 +15,7 @@ public final class KindListCell extends ListCell<KindItem> {
     private final Label count = new Label();
     private final HBox box;
     private final ChangeListener<EntityCount> onCount = (obs, old, value) -> refreshCount();
+    private final ChangeListener<Number> onPartial = (obs, old, value) -> refreshCount();
     private KindItem shown;
 
     public KindListCell() {
@@ -29,6 +30,7 @@ public final class KindListCell extends ListCell<KindItem> {
         super.updateItem(item, empty);
         if (shown != null) {
             shown.countProperty().removeListener(onCount);
+            shown.partialCountProperty().removeListener(onPartial);
         }
         shown = empty ? null : item;
         if (shown == null) {
@@ -38,6 +40,7 @@ public final class KindListCell extends ListCell<KindItem> {
         }
         name.setText(shown.name());
         shown.countProperty().addListener(onCount);
+        shown.partialCountProperty().addListener(onPartial);
         refreshCount();
         setGraphic(box);
     }

@@ -17,7 +17,7 @@ public record ConnectionChoice(ConnectionProfile profile) {
     @Override
     public String toString() {
         if (isDemo()) {
-            return "Demo (local emulator)";
+            return "Demo (emulator)";
         }
         return profile.name() + (profile.readOnly() ? " (read-only)" : "");
     }

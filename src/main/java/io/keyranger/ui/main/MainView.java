@@ -59,7 +59,7 @@ public final class MainView extends BorderPane {
         Button connect = new Button("Connect", new FontIcon(Material2AL.LINK));
         connect.setId("connectButton");
         connect.getStyleClass().add("accent");
-        connect.disableProperty().bind(model.status().busyProperty());
+        connect.disableProperty().bind(model.connectingProperty());
         connect.setOnAction(e -> model.connectSelected(demoDefaults.get()));
 
         Button add = new Button(null, new FontIcon(Material2AL.ADD));
@@ -99,6 +99,8 @@ public final class MainView extends BorderPane {
         model.selectedKindProperty().addListener((obs, old, kind) -> {
             if (kind == null) {
                 kinds.getSelectionModel().clearSelection();
+            } else if (kinds.getSelectionModel().getSelectedItem() != kind) {
+                kinds.getSelectionModel().select(kind);
             }
         });
         VBox.setVgrow(kinds, Priority.ALWAYS);
@@ -116,7 +118,7 @@ public final class MainView extends BorderPane {
         VBox box = new VBox(8, header("Connection"), new HBox(6, choice, add, darkTheme), connect, hint,
                 header("Namespace"), namespace, header("Kinds"), kinds);
         box.setPadding(new Insets(10));
-        box.setPrefWidth(280);
+        box.setPrefWidth(300);
         return box;
     }
 
@@ -135,6 +137,7 @@ public final class MainView extends BorderPane {
         Label connection = new Label();
         connection.setId("connectionStatus");
         connection.textProperty().bind(model.status().connectionProperty());
+        connection.setPadding(new Insets(0, 16, 0, 4));
         Button cancel = new Button("Cancel", new FontIcon(Material2AL.CANCEL));
         cancel.setId("cancelTask");
         cancel.visibleProperty().bind(model.status().busyProperty());

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -46,8 +48,10 @@ public final class MainViewModel {
     private final StatusModel status = new StatusModel();
     private final EntitiesViewModel entities;
     private final List<RunningEmulator> emulators = new ArrayList<>();
+    private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
     private DatastoreGateway gateway;
     private Task<?> counting;
+    private String kindToOpen;
 
     public MainViewModel(TaskRunner tasks, ProfileStore profiles) {
         this.tasks = tasks;
@@ -104,8 +108,14 @@ public final class MainViewModel {
         }
     }
 
+    /** Selects this kind as soon as the kind list shows it (once). */
+    public void openKindWhenListed(String kind) {
+        kindToOpen = kind;
+    }
+
     /** Starts a local emulator, seeds the demo data with progress, then connects to it. */
     public void startDemo(DemoRequest request) {
+        connecting.set(true);
         Task<ConnectionSpec> task = Tasks.create("Starting the demo", context -> {
             context.progress(-1, -1, "Starting the Datastore emulator…");
             RunningEmulator emulator = new EmulatorManager(CloudSdkLocator.fromEnvironment(request.cloudSdk()))
@@ -116,18 +126,23 @@ public final class MainViewModel {
                     (done, total) -> context.progress(done, total, String.format("Seeding demo data: %,d / %,d", done, total)),
                     context::isCancelled);
             return spec;
-        }).onSuccess(this::connect).onError(e -> showError("The demo could not start: " + ErrorMessages.of(e))).build();
+        }).onSuccess(this::connect).onError(e -> {
+            connecting.set(false);
+            showError("The demo could not start: " + ErrorMessages.of(e));
+        }).onCancelled(() -> connecting.set(false)).build();
         status.track(task);
         tasks.run(task);
     }
 
     /** Opens a connection and lists its namespaces. */
     public void connect(ConnectionSpec spec) {
+        connecting.set(true);
         Task<ConnectedState> task = Tasks.create("Connecting", context -> {
             context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
             DatastoreGateway opened = new DatastoreGateway(DatastoreConnector.connect(spec));
             return new ConnectedState(opened, opened.namespaces());
         }).onSuccess(state -> {
+            connecting.set(false);
             gateway = state.gateway();
             connection.set(spec);
             status.setConnection(spec.describe());
@@ -138,7 +153,10 @@ public final class MainViewModel {
             namespaces.setAll(list);
             selectedNamespace.set(null);
             selectedNamespace.set(spec.namespace());
-        }).onError(e -> showError("Cannot connect to " + spec.describe() + ": " + ErrorMessages.of(e))).build();
+        }).onError(e -> {
+            connecting.set(false);
+            showError("Cannot connect to " + spec.describe() + ": " + ErrorMessages.of(e));
+        }).onCancelled(() -> connecting.set(false)).build();
         status.track(task);
         tasks.run(task);
     }
@@ -164,6 +182,10 @@ public final class MainViewModel {
                     List<KindItem> items = names.stream().map(KindItem::new).toList();
                     kinds.setAll(items);
                     countKinds(source, namespace, items);
+                    items.stream().filter(item -> item.name().equals(kindToOpen)).findFirst().ifPresent(item -> {
+                        kindToOpen = null;
+                        selectedKind.set(item);
+                    });
                 })
                 .onError(e -> showError("Cannot list kinds: " + ErrorMessages.of(e)))
                 .run(tasks);
@@ -174,7 +196,10 @@ public final class MainViewModel {
         Task<Void> task = Tasks.<Void>create("Counting entities", context -> {
             for (KindItem item : items) {
                 EntityCount count = source.count(namespace, item.name(),
-                        (done, total) -> context.progress(-1, -1, String.format("Counting %s: %,d", item.name(), done)),
+                        (done, total) -> {
+                            context.progress(-1, -1, String.format("Counting %s: %,d", item.name(), done));
+                            Platform.runLater(() -> item.partialCountProperty().set(done));
+                        },
                         context::isCancelled);
                 Platform.runLater(() -> item.countProperty().set(count));
             }
@@ -194,6 +219,11 @@ public final class MainViewModel {
         status.cancel();
         emulators.forEach(RunningEmulator::close);
         emulators.clear();
+    }
+
+    /** True while a connection is being opened or the demo is starting. */
+    public ReadOnlyBooleanProperty connectingProperty() {
+        return connecting.getReadOnlyProperty();
     }
 
     public ObjectProperty<Consumer<String>> errorHandlerProperty() {

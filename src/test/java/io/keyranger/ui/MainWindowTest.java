@@ -80,6 +80,14 @@ class MainWindowTest {
         assertThat(title()).isEqualTo("Account: page 1, rows 1–50");
         assertThat(Fx.get(() -> table.getColumns().stream().map(c -> c.getText()).toList()))
                 .containsExactly("Key", "active", "balance", "createdAt", "tier");
+        ListView<?> properties = robot.lookup("#propertyList").queryListView();
+        Fx.waitUntil(30, () -> properties.getItems().size() == 4);
+        assertThat(Fx.get(() -> robot.lookup("#propertyList .list-cell").queryAll().stream()
+                .map(n -> ((ListCell<?>) n).getText()).filter(t -> t != null).toList()))
+                .contains("active  ·  boolean", "balance  ·  integer/timestamp");
+        assertThat(Fx.get(() -> properties.getItems().stream()
+                .map(p -> ((io.keyranger.datastore.PropertyInfo) p).name()).toList()))
+                .containsExactly("active", "balance", "createdAt", "tier");
         Entity first = Fx.get(() -> table.getItems().get(0));
         assertThat(json()).contains(jsonKey(first.getKey())).contains("\"balance\"");
     }

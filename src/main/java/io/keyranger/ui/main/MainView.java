@@ -1,5 +1,6 @@
 package io.keyranger.ui.main;
 
+import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.ui.entities.EntitiesView;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.kinds.KindListCell;
@@ -8,6 +9,7 @@ import javafx.geometry.Insets;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -115,8 +117,20 @@ public final class MainView extends BorderPane {
                         : "", model.connectionProperty(), model.choices()));
         hint.managedProperty().bind(hint.textProperty().isNotEmpty());
 
+        ListView<PropertyInfo> properties = new ListView<>(model.properties());
+        properties.setId("propertyList");
+        properties.setPrefHeight(150);
+        properties.setPlaceholder(new Label("Select a kind"));
+        properties.setCellFactory(list -> new ListCell<>() {
+            @Override
+            protected void updateItem(PropertyInfo item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty || item == null ? null : item.name() + "  ·  " + String.join(", ", item.types()));
+            }
+        });
+
         VBox box = new VBox(8, header("Connection"), new HBox(6, choice, add, darkTheme), connect, hint,
-                header("Namespace"), namespace, header("Kinds"), kinds);
+                header("Namespace"), namespace, header("Kinds"), kinds, header("Properties"), properties);
         box.setPadding(new Insets(10));
         box.setPrefWidth(300);
         return box;

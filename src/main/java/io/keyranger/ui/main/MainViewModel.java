@@ -5,6 +5,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityCount;
+import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.demo.DemoSeeder;
 import io.keyranger.emulator.CloudSdkLocator;
 import io.keyranger.emulator.EmulatorManager;
@@ -45,6 +46,7 @@ public final class MainViewModel {
     private final ObjectProperty<String> selectedNamespace = new SimpleObjectProperty<>();
     private final ObservableList<KindItem> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindItem> selectedKind = new SimpleObjectProperty<>();
+    private final ObservableList<PropertyInfo> properties = FXCollections.observableArrayList();
     private final StatusModel status = new StatusModel();
     private final EntitiesViewModel entities;
     private final List<RunningEmulator> emulators = new ArrayList<>();
@@ -59,10 +61,12 @@ public final class MainViewModel {
         this.entities = new EntitiesViewModel(tasks, this::showError);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         selectedKind.addListener((obs, old, kind) -> {
+            properties.clear();
             if (kind == null) {
                 entities.clear();
             } else {
                 entities.open(gateway, selectedNamespace.get(), kind.name());
+                loadProperties(gateway, selectedNamespace.get(), kind);
             }
         });
     }
@@ -191,6 +195,17 @@ public final class MainViewModel {
                 .run(tasks);
     }
 
+    private void loadProperties(DatastoreGateway source, String namespace, KindItem kind) {
+        Tasks.create("Reading properties", () -> source.properties(namespace, kind.name()))
+                .onSuccess(list -> {
+                    if (kind == selectedKind.get()) {
+                        properties.setAll(list);
+                    }
+                })
+                .onError(e -> showError("Cannot read the properties of " + kind.name() + ": " + ErrorMessages.of(e)))
+                .run(tasks);
+    }
+
     /** Counts kinds one after the other; a keys-only scan shows its progress and can be cancelled. */
     private void countKinds(DatastoreGateway source, String namespace, List<KindItem> items) {
         Task<Void> task = Tasks.<Void>create("Counting entities", context -> {
@@ -256,6 +271,11 @@ public final class MainViewModel {
 
     public ObjectProperty<KindItem> selectedKindProperty() {
         return selectedKind;
+    }
+
+    /** The selected kind's indexed properties with their value types. */
+    public ObservableList<PropertyInfo> properties() {
+        return properties;
     }
 
     public StatusModel status() {

@@ -1,10 +1,7 @@
 package io.keyranger.datastore;
 
-import com.google.cloud.datastore.AggregationQuery;
-import com.google.cloud.datastore.AggregationResult;
 import com.google.cloud.datastore.Cursor;
 import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.EntityQuery;
 import com.google.cloud.datastore.Key;
@@ -14,28 +11,23 @@ import com.google.cloud.datastore.QueryResults;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
-import com.google.cloud.datastore.aggregation.Aggregation;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Read access to one database for browsing: namespaces, kinds, properties, counts and cursor-paged entities.
  * Every call names its namespace explicitly; "" is the default namespace.
  */
 public final class DatastoreGateway {
-    private static final Logger LOG = LoggerFactory.getLogger(DatastoreGateway.class);
-    private static final int SCAN_BATCH = 1000;
-
     private final Datastore datastore;
+    private final KeyCounter counter;
 
     public DatastoreGateway(Datastore datastore) {
         this.datastore = datastore;
+        this.counter = new KeyCounter(datastore);
     }
 
     public Datastore datastore() {
@@ -92,55 +84,11 @@ public final class DatastoreGateway {
     }
 
     /**
-     * Counts a kind exactly. Uses COUNT aggregation where the server has it, and otherwise (the legacy emulator answers
-     * UNIMPLEMENTED) counts keys page by page, reporting progress and honouring cancellation between pages.
+     * Counts a kind exactly: COUNT aggregation where the server has it, otherwise a keys-only scan with progress
+     * that honours cancellation.
      */
     public EntityCount count(String namespace, String kind, ProgressListener progress, Cancellation cancellation) {
-        KeyQuery keys = Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind).build();
-        try {
-            AggregationQuery aggregation = Query.newAggregationQueryBuilder().setNamespace(namespace).over(keys)
-                    .addAggregation(Aggregation.count().as("total")).build();
-            AggregationResult result = datastore.runAggregation(aggregation).get(0);
-            long total = result.getLong("total");
-            progress.progress(total, total);
-            return new EntityCount(total, EntityCount.Method.AGGREGATION);
-        } catch (DatastoreException e) {
-            if (!isUnimplemented(e)) {
-                throw e;
-            }
-            LOG.debug("COUNT aggregation unavailable ({}); counting keys instead", e.getMessage());
-        }
-        return new EntityCount(scanCount(namespace, kind, progress, cancellation), EntityCount.Method.KEYS_ONLY_SCAN);
-    }
-
-    private long scanCount(String namespace, String kind, ProgressListener progress, Cancellation cancellation) {
-        long count = 0;
-        Cursor cursor = null;
-        while (true) {
-            cancellation.check();
-            KeyQuery.Builder builder = Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind).setLimit(SCAN_BATCH);
-            if (cursor != null) {
-                builder.setStartCursor(cursor);
-            }
-            QueryResults<Key> results = datastore.run(builder.build());
-            int inBatch = 0;
-            while (results.hasNext()) {
-                results.next();
-                inBatch++;
-            }
-            count += inBatch;
-            progress.progress(count, -1);
-            if (inBatch < SCAN_BATCH) {
-                return count;
-            }
-            cursor = results.getCursorAfter();
-        }
-    }
-
-    static boolean isUnimplemented(DatastoreException e) {
-        String reason = e.getReason() == null ? "" : e.getReason();
-        String message = e.getMessage() == null ? "" : e.getMessage().toLowerCase(Locale.ROOT);
-        return e.getCode() == 501 || "UNIMPLEMENTED".equals(reason) || message.contains("unimplemented");
+        return counter.count(namespace, kind, null, progress, cancellation);
     }
 
     /** Reads one page of a kind in key order, starting at {@code cursor} (null for the first page). */

@@ -1,0 +1,228 @@
+package io.keyranger.sharding;
+
+import com.google.cloud.datastore.Cursor;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.QueryResults;
+import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.KeyCounter;
+import io.keyranger.datastore.ProgressListener;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Cuts a kind's key space into ranges of about equal size without reading the data: it sorts
+ * {@code shards × oversample} scatter-sampled keys and splits at evenly spaced samples, with a symmetric stride so
+ * that the first and last ranges hold as many samples as the others. With too few samples (a small kind, or
+ * selective filters) it plans from an exact keys-only scan instead, and says so. It never returns fewer ranges
+ * than asked without a note saying why.
+ */
+public final class ShardPlanner {
+    /** Below this many samples per shard the sample says too little and the planner scans exactly. */
+    static final int MIN_SAMPLES_PER_SHARD = 4;
+    /** The exact fallback reads at most this many keys. */
+    static final int EXACT_SCAN_LIMIT = 200_000;
+    /** Keys read in key order to estimate the total from the sample rate when COUNT is missing. */
+    static final int RATE_PROBE_KEYS = 2_000;
+    private static final int PAGE = 1_000;
+
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final KeyCounter counter;
+
+    public ShardPlanner(Datastore datastore, KeyOrder order) {
+        this.datastore = datastore;
+        this.order = order;
+        this.counter = new KeyCounter(datastore);
+    }
+
+    public ShardPreview preview(PlanRequest request, ProgressListener progress, Cancellation cancellation) {
+        progress.progress(0, 3);
+        ScatterSampler.Sample sample = new ScatterSampler(datastore, order).sample(request);
+        cancellation.check();
+        progress.progress(1, 3);
+        List<String> notes = new ArrayList<>();
+        if (!sample.filtersApplied()) {
+            notes.add("Sampled the whole kind: the composite index for the filters and __scatter__ is missing, so the "
+                    + "ranges follow the kind, not the filtered entities.");
+        }
+        List<Key> samples = sample.keys();
+        ShardPreview preview;
+        if (samples.size() < request.shards() * MIN_SAMPLES_PER_SHARD) {
+            preview = exactPreview(request, samples.size(), notes, cancellation);
+        } else {
+            preview = sampledPreview(request, samples, notes, cancellation);
+        }
+        progress.progress(3, 3);
+        return preview;
+    }
+
+    private ShardPreview sampledPreview(PlanRequest request, List<Key> samples, List<String> notes,
+                                        Cancellation cancellation) {
+        TotalEstimate total = estimateTotal(request, samples, cancellation);
+        List<Key> scatterBounds = evenlySpaced(samples, request.shards());
+        ShardPlan scatter = sampledPlan(ShardPlan.Method.SCATTER, scatterBounds, samples, total.total());
+        Key first = firstKey(request);
+        ShardPlan lexicographic = sampledPlan(ShardPlan.Method.LEXICOGRAPHIC,
+                LexicographicSplitter.bounds(order, first, samples.get(samples.size() - 1), request.shards()), samples,
+                total.total());
+        return new ShardPreview(request, scatter, lexicographic, total, samples.size(), notes);
+    }
+
+    private ShardPreview exactPreview(PlanRequest request, int sampleCount, List<String> notes, Cancellation cancellation) {
+        List<Key> keys = scanKeys(request, EXACT_SCAN_LIMIT + 1, cancellation);
+        if (keys.isEmpty()) {
+            throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
+        }
+        if (keys.size() > EXACT_SCAN_LIMIT) {
+            throw new KeyRangerException("Only " + sampleCount + " scatter samples for " + request.shards()
+                    + " shards, but more than " + EXACT_SCAN_LIMIT + " entities" + where(request)
+                    + ": raise --oversample, or ask for fewer shards.");
+        }
+        notes.add("Too few scatter samples (" + sampleCount + ") for " + request.shards()
+                + " shards: planned from an exact keys-only scan of " + keys.size() + " keys.");
+        if (keys.size() < request.shards()) {
+            notes.add("Only " + keys.size() + " entities" + where(request) + ": " + keys.size() + " ranges instead of "
+                    + request.shards() + ".");
+        }
+        TotalEstimate total = new TotalEstimate(keys.size(), TotalEstimate.Method.EXACT_SCAN);
+        ShardPlan scatter = exactPlan(ShardPlan.Method.EXACT_QUANTILES, evenlySpaced(keys, request.shards()), keys);
+        ShardPlan lexicographic = exactPlan(ShardPlan.Method.LEXICOGRAPHIC,
+                LexicographicSplitter.bounds(order, keys.get(0), keys.get(keys.size() - 1), request.shards()), keys);
+        return new ShardPreview(request, scatter, lexicographic, total, sampleCount, notes);
+    }
+
+    /**
+     * k-1 boundaries from sorted keys at indices round(j·n/k): ranges differ by at most one key, and the first and
+     * last ranges are no shorter than the others (unlike a stride that starts at m and leaves the rest to the last).
+     * With fewer keys than shards every key but the first starts a range.
+     */
+    static List<Key> evenlySpaced(List<Key> sorted, int shards) {
+        int n = sorted.size();
+        int k = Math.min(shards, n);
+        List<Key> bounds = new ArrayList<>(Math.max(0, k - 1));
+        for (int j = 1; j < k; j++) {
+            bounds.add(sorted.get((int) Math.round((double) j * n / k)));
+        }
+        return bounds;
+    }
+
+    private ShardPlan sampledPlan(ShardPlan.Method method, List<Key> bounds, List<Key> samples, long total) {
+        int[] perRange = countPerRange(bounds, samples);
+        List<PlannedRange> ranges = new ArrayList<>(perRange.length);
+        for (int i = 0; i < perRange.length; i++) {
+            long estimated = Math.round((double) perRange[i] * total / samples.size());
+            ranges.add(new PlannedRange(i, rangeAt(bounds, i), perRange[i], estimated, null));
+        }
+        return new ShardPlan(method, ranges);
+    }
+
+    private ShardPlan exactPlan(ShardPlan.Method method, List<Key> bounds, List<Key> keys) {
+        int[] perRange = countPerRange(bounds, keys);
+        List<PlannedRange> ranges = new ArrayList<>(perRange.length);
+        for (int i = 0; i < perRange.length; i++) {
+            ranges.add(new PlannedRange(i, rangeAt(bounds, i), perRange[i], perRange[i], (long) perRange[i]));
+        }
+        return new ShardPlan(method, ranges);
+    }
+
+    private KeyRange rangeAt(List<Key> bounds, int i) {
+        return KeyRange.of(order, i == 0 ? null : bounds.get(i - 1), i == bounds.size() ? null : bounds.get(i));
+    }
+
+    /** How many of the sorted keys fall in each range [b(i-1), b(i)). */
+    private int[] countPerRange(List<Key> bounds, List<Key> sortedKeys) {
+        int[] counts = new int[bounds.size() + 1];
+        for (Key key : sortedKeys) {
+            int at = Collections.binarySearch(bounds, key, order);
+            counts[at >= 0 ? at + 1 : -at - 1]++;
+        }
+        return counts;
+    }
+
+    private TotalEstimate estimateTotal(PlanRequest request, List<Key> samples, Cancellation cancellation) {
+        OptionalLong counted = counter.tryAggregate(request.namespace(), request.kind(),
+                ScatterSampler.and(request.filters()));
+        if (counted.isPresent()) {
+            return new TotalEstimate(counted.getAsLong(), TotalEstimate.Method.COUNT);
+        }
+        if (request.filters().isEmpty()) {
+            OptionalLong statistics = kindStatistics(request);
+            if (statistics.isPresent()) {
+                return new TotalEstimate(statistics.getAsLong(), TotalEstimate.Method.STATISTICS);
+            }
+        }
+        // The share of the sample that falls among the first P keys estimates P / total, whatever the sample rate.
+        List<Key> firstKeys = scanKeys(request, RATE_PROBE_KEYS, cancellation);
+        if (firstKeys.size() < RATE_PROBE_KEYS) {
+            return new TotalEstimate(firstKeys.size(), TotalEstimate.Method.EXACT_SCAN);
+        }
+        Key last = firstKeys.get(firstKeys.size() - 1);
+        int position = Collections.binarySearch(samples, last, order);
+        int samplesAmongFirst = position >= 0 ? position + 1 : -position - 1;
+        long total = Math.round((double) RATE_PROBE_KEYS * samples.size() / Math.max(1, samplesAmongFirst));
+        return new TotalEstimate(Math.max(total, RATE_PROBE_KEYS), TotalEstimate.Method.SAMPLE_RATE);
+    }
+
+    private OptionalLong kindStatistics(PlanRequest request) {
+        String statKind = request.namespace().isEmpty() ? "__Stat_Kind__" : "__Stat_Ns_Kind__";
+        Query<Entity> query = Query.newEntityQueryBuilder().setNamespace(request.namespace()).setKind(statKind)
+                .setFilter(PropertyFilter.eq("kind_name", request.kind())).setLimit(1).build();
+        QueryResults<Entity> results = datastore.run(query);
+        if (results.hasNext()) {
+            Entity stat = results.next();
+            if (stat.contains("count")) {
+                return OptionalLong.of(stat.getLong("count"));
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    private Key firstKey(PlanRequest request) {
+        List<Key> first = scanKeys(request, 1, Cancellation.NEVER);
+        if (first.isEmpty()) {
+            throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
+        }
+        return first.get(0);
+    }
+
+    /** Up to {@code max} keys in key order. */
+    private List<Key> scanKeys(PlanRequest request, int max, Cancellation cancellation) {
+        List<Key> keys = new ArrayList<>();
+        Cursor cursor = null;
+        while (keys.size() < max) {
+            cancellation.check();
+            int batch = Math.min(PAGE, max - keys.size());
+            KeyQuery.Builder query = KeyRange.all(order).applyTo(Query.newKeyQueryBuilder()
+                    .setNamespace(request.namespace()).setKind(request.kind()), request.filters()).setLimit(batch);
+            if (cursor != null) {
+                query.setStartCursor(cursor);
+            }
+            QueryResults<Key> results = datastore.run(query.build());
+            int read = 0;
+            while (results.hasNext()) {
+                keys.add(results.next());
+                read++;
+            }
+            if (read < batch) {
+                break;
+            }
+            cursor = results.getCursorAfter();
+        }
+        return keys;
+    }
+
+    private static String where(PlanRequest request) {
+        String ns = request.namespace().isEmpty() ? "" : " in namespace '" + request.namespace() + "'";
+        return ns + (request.filters().isEmpty() ? "" : " matching the filters");
+    }
+}

@@ -1,0 +1,24 @@
+package io.keyranger.sharding;
+
+import java.util.List;
+
+/**
+ * A scatter-sampled plan beside a naive lexicographic plan of the same shard count, for comparison.
+ *
+ * @param request       what was asked for
+ * @param scatter       KeyRanger's plan (scatter sample, or exact quantiles for small kinds)
+ * @param lexicographic the naive plan, for comparison
+ * @param total         the kind's size and its source
+ * @param samples       how many scatter samples were read
+ * @param notes         what the user should know: fallbacks, fewer ranges than asked, filters not sampled
+ */
+public record ShardPreview(PlanRequest request, ShardPlan scatter, ShardPlan lexicographic, TotalEstimate total,
+                           int samples, List<String> notes) {
+    public ShardPreview {
+        notes = List.copyOf(notes);
+    }
+
+    public ShardPreview withPlans(ShardPlan newScatter, ShardPlan newLexicographic) {
+        return new ShardPreview(request, newScatter, newLexicographic, total, samples, notes);
+    }
+}

@@ -1,0 +1,129 @@
+package io.keyranger.cli;
+
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.KeyCounter;
+import io.keyranger.datastore.KeyFormat;
+import io.keyranger.datastore.WhereClause;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.sharding.Balance;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.PlannedRange;
+import io.keyranger.sharding.PreviewJson;
+import io.keyranger.sharding.RangeCounter;
+import io.keyranger.sharding.ShardPlan;
+import io.keyranger.sharding.ShardPlanner;
+import io.keyranger.sharding.ShardPreview;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Shows how a kind's key space splits into shards: scatter-sampled plan beside a lexicographic one. */
+@Command(name = "preview", mixinStandardHelpOptions = true,
+        description = "Preview how a kind splits into shards from its __scatter__ sample.")
+public final class PreviewCommand implements Runnable {
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    @Option(names = "--kind", required = true, paramLabel = "KIND", description = "The kind to plan.")
+    String kind;
+
+    @Option(names = "--shards", defaultValue = "16", paramLabel = "N", description = "How many ranges (default: ${DEFAULT-VALUE}).")
+    int shards;
+
+    @Option(names = "--oversample", defaultValue = "64", paramLabel = "M",
+            description = "Scatter samples per shard (default: ${DEFAULT-VALUE}).")
+    int oversample;
+
+    @Option(names = "--where", paramLabel = "PROPERTY=VALUE", description = "An equality filter; repeatable.")
+    List<String> where;
+
+    @Option(names = "--exact", description = "Also count every range exactly (parallel, slower).")
+    boolean exact;
+
+    @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N",
+            description = "Ranges counted at once with --exact (default: ${DEFAULT-VALUE}).")
+    int parallelism;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write both plans as JSON.")
+    Path json;
+
+    public PreviewCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public void run() {
+        ConnectionSpec target = connection.resolve(context.profiles(), context.env());
+        PlanRequest request = new PlanRequest(target.namespace(), kind, WhereClause.parseAll(where), shards, oversample);
+        Datastore datastore = DatastoreConnector.connect(target);
+        if (!new DatastoreGateway(datastore).kinds(target.namespace(), true).contains(kind)) {
+            throw new KeyRangerException("Kind '" + kind + "' was not found in namespace '" + target.namespace()
+                    + "'. Run 'keyranger kinds' to list the kinds there are.");
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        ShardPreview preview = new ShardPlanner(datastore, KeyOrder.forServer(target.isEmulator()))
+                .preview(request, new ConsoleProgress(err, "Planning"), Cancellation.NEVER);
+        if (exact) {
+            RangeCounter counter = new RangeCounter(new KeyCounter(datastore), parallelism);
+            preview = preview.withPlans(
+                    counter.countExactly(preview.scatter(), request, new ConsoleProgress(err, "Counting scatter ranges"),
+                            Cancellation.NEVER),
+                    counter.countExactly(preview.lexicographic(), request,
+                            new ConsoleProgress(err, "Counting lexicographic ranges"), Cancellation.NEVER));
+        }
+        print(preview, spec.commandLine().getOut());
+        if (json != null) {
+            PreviewJson.write(preview, json);
+            spec.commandLine().getOut().println("Wrote " + json);
+        }
+    }
+
+    private void print(ShardPreview preview, PrintWriter out) {
+        out.printf("%s in %s: %d ranges from %,d scatter samples (%s); %,d entities by %s%n", kind,
+                preview.request().namespace().isEmpty() ? "(default)" : preview.request().namespace(),
+                preview.scatter().ranges().size(), preview.samples(), preview.scatter().method().label(),
+                preview.total().total(), preview.total().method().label());
+        out.printf("%4s  %-36s %-36s %10s %10s%n", "#", "START", "END", "ESTIMATED", "EXACT");
+        for (PlannedRange range : preview.scatter().ranges()) {
+            out.printf("%4d  %-36s %-36s %10d %10s%n", range.index(), bound(range.range().start(), "(first key)"),
+                    bound(range.range().end(), "(last key)"), range.estimated(),
+                    range.exact() == null ? "-" : range.exact().toString());
+        }
+        out.printf("%nBALANCE          %10s %8s  %s%n", "MAX/MEAN", "CV", "FROM");
+        balance(out, "scatter", preview.scatter());
+        balance(out, "lexicographic", preview.lexicographic());
+        for (String note : preview.notes()) {
+            out.println("Note: " + note);
+        }
+        out.flush();
+    }
+
+    private static void balance(PrintWriter out, String name, ShardPlan plan) {
+        Balance balance = plan.balance();
+        out.printf("%-16s %10.3f %8.3f  %s counts, %d ranges%n", name, balance.maxOverMean(), balance.cv(),
+                plan.hasExactCounts() ? "exact" : "estimated", plan.ranges().size());
+    }
+
+    private static String bound(com.google.cloud.datastore.Key key, String open) {
+        if (key == null) {
+            return open;
+        }
+        String text = KeyFormat.format(key);
+        return text.length() > 36 ? text.substring(0, 35) + "…" : text;
+    }
+}

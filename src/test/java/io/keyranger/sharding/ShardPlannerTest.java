@@ -1,0 +1,151 @@
+package io.keyranger.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.KeyCounter;
+import io.keyranger.datastore.ProgressListener;
+import io.keyranger.demo.DemoSeeder;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.support.SharedEmulator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Plans on the demo data in the real emulator, checked against exact counts and an independent key list. */
+class ShardPlannerTest {
+    private static final int ACCOUNTS = 3_000;
+    private static final KeyOrder ORDER = KeyOrder.EMULATOR;
+    private static Datastore datastore;
+    private static ShardPlanner planner;
+    private static RangeCounter counter;
+    private static List<Key> allAccounts;
+
+    @BeforeAll
+    static void seed() {
+        datastore = SharedEmulator.connect(SharedEmulator.freshProject("plan"));
+        new DemoSeeder(datastore).seed(ACCOUNTS, ProgressListener.NONE, Cancellation.NEVER);
+        planner = new ShardPlanner(datastore, ORDER);
+        counter = new RangeCounter(new KeyCounter(datastore), 2);
+        allAccounts = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind("Account").build()).forEachRemaining(allAccounts::add);
+    }
+
+    private static ShardPreview plan(int shards, List<PropertyFilter> filters) {
+        return planner.preview(new PlanRequest("", "Account", filters, shards, PlanRequest.DEFAULT_OVERSAMPLE),
+                ProgressListener.NONE, Cancellation.NEVER);
+    }
+
+    private static ShardPlan counted(ShardPreview preview, ShardPlan plan) {
+        return counter.countExactly(plan, preview.request(), ProgressListener.NONE, Cancellation.NEVER);
+    }
+
+    @Test
+    void scatterPlanCoversEveryKeyExactlyOnce() {
+        ShardPreview preview = plan(16, List.of());
+        ShardPlan scatter = counted(preview, preview.scatter());
+        assertThat(scatter.method()).isEqualTo(ShardPlan.Method.SCATTER);
+        assertThat(scatter.ranges()).hasSize(16);
+        assertThat(scatter.ranges().get(0).range().start()).isNull();
+        assertThat(scatter.ranges().get(15).range().end()).isNull();
+        assertThat(scatter.ranges().stream().mapToLong(PlannedRange::exact).sum()).isEqualTo(ACCOUNTS);
+        for (Key key : allAccounts) {
+            assertThat(scatter.ranges().stream().filter(r -> r.range().contains(key)).count())
+                    .as("ranges holding %s", key).isEqualTo(1);
+        }
+        for (PlannedRange range : scatter.ranges()) {
+            long inMemory = allAccounts.stream().filter(range.range()::contains).count();
+            assertThat(range.exact()).as("range %d counted by the server", range.index()).isEqualTo(inMemory);
+        }
+    }
+
+    @Test
+    void scatterPlanIsBalancedWhereTheLexicographicOneIsNot() {
+        for (int shards : new int[] {16, 32}) {
+            ShardPreview preview = plan(shards, List.of());
+            Balance scatter = counted(preview, preview.scatter()).balance();
+            Balance lexicographic = counted(preview, preview.lexicographic()).balance();
+            System.out.printf("balance at %d shards: scatter max/mean %.3f cv %.3f; lexicographic max/mean %.3f cv %.3f%n",
+                    shards, scatter.maxOverMean(), scatter.cv(), lexicographic.maxOverMean(), lexicographic.cv());
+            assertThat(scatter.maxOverMean()).as("scatter max/mean at %d shards", shards).isLessThanOrEqualTo(1.3);
+            assertThat(lexicographic.maxOverMean()).as("lexicographic max/mean at %d shards", shards)
+                    .isGreaterThan(2 * scatter.maxOverMean());
+        }
+    }
+
+    @Test
+    void estimatesAddUpToTheEstimatedTotal() {
+        ShardPreview preview = plan(16, List.of());
+        assertThat(preview.total().method()).isEqualTo(TotalEstimate.Method.SAMPLE_RATE);
+        assertThat(preview.total().total()).isBetween((long) (ACCOUNTS * 0.7), (long) (ACCOUNTS * 1.3));
+        long sum = preview.scatter().ranges().stream().mapToLong(PlannedRange::estimated).sum();
+        assertThat(sum).isBetween(preview.total().total() - 16, preview.total().total() + 16);
+        assertThat(preview.samples()).isEqualTo(16 * PlanRequest.DEFAULT_OVERSAMPLE);
+    }
+
+    @Test
+    void filtersRestrictTheSampleAndThePlan() {
+        List<PropertyFilter> filters = List.of(PropertyFilter.eq("tier", "pro"));
+        ShardPreview preview = plan(4, filters);
+        long pro = allAccounts.size() == 0 ? 0 : countWhereTierIsPro();
+        ShardPlan counted = counted(preview, preview.scatter());
+        assertThat(counted.ranges().stream().mapToLong(PlannedRange::exact).sum()).isEqualTo(pro);
+        assertThat(preview.notes()).noneMatch(n -> n.contains("Sampled the whole kind"));
+    }
+
+    @Test
+    void smallKindFallsBackToExactQuantilesAndSaysSo() {
+        for (int i = 1; i <= 10; i++) {
+            datastore.put(Entity.newBuilder(datastore.newKeyFactory().setKind("Tiny").newKey("t" + i)).build());
+        }
+        ShardPreview preview = planner.preview(new PlanRequest("", "Tiny", List.of(), 16, 64), ProgressListener.NONE,
+                Cancellation.NEVER);
+        assertThat(preview.scatter().method()).isEqualTo(ShardPlan.Method.EXACT_QUANTILES);
+        assertThat(preview.scatter().ranges()).hasSize(10);
+        assertThat(preview.scatter().ranges()).allMatch(r -> r.exact() == 1L);
+        assertThat(preview.total()).isEqualTo(new TotalEstimate(10, TotalEstimate.Method.EXACT_SCAN));
+        assertThat(preview.notes()).anyMatch(n -> n.contains("10 ranges instead of 16"))
+                .anyMatch(n -> n.contains("exact keys-only scan"));
+        KeyCounter keyCounter = new KeyCounter(datastore);
+        for (PlannedRange range : preview.scatter().ranges()) {
+            assertThat(keyCounter.count("", "Tiny", range.range().filter(List.of()), ProgressListener.NONE,
+                    Cancellation.NEVER).count()).as("range %d counted by the server", range.index()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anEmptyKindIsAnError() {
+        assertThatThrownBy(() -> planner.preview(new PlanRequest("", "Nothing", List.of(), 4, 64),
+                ProgressListener.NONE, Cancellation.NEVER))
+                .isInstanceOf(KeyRangerException.class)
+                .hasMessageContaining("Kind 'Nothing' has no entities");
+    }
+
+    @Test
+    void exactCountingCanBeCancelled() {
+        ShardPreview preview = plan(8, List.of());
+        AtomicInteger finished = new AtomicInteger();
+        assertThatThrownBy(() -> new RangeCounter(new KeyCounter(datastore), 1).countExactly(preview.scatter(),
+                preview.request(), (done, total) -> finished.set((int) done), () -> finished.get() >= 2))
+                .isInstanceOf(CancellationException.class);
+        assertThat(finished.get()).isLessThan(8);
+    }
+
+    private static long countWhereTierIsPro() {
+        KeyQuery query = Query.newKeyQueryBuilder().setKind("Account").setFilter(PropertyFilter.eq("tier", "pro")).build();
+        AtomicInteger count = new AtomicInteger();
+        datastore.run(query).forEachRemaining(k -> count.incrementAndGet());
+        return count.get();
+    }
+}

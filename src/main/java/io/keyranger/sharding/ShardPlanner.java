@@ -46,6 +46,15 @@ public final class ShardPlanner {
     }
 
     public ShardPreview preview(PlanRequest request, ProgressListener progress, Cancellation cancellation) {
+        return preview(request, null, progress, cancellation);
+    }
+
+    /**
+     * Plans with a total the caller already knows exactly (the kind browser's count), which spares the estimate;
+     * it is used only when the request has no filters.
+     */
+    public ShardPreview preview(PlanRequest request, TotalEstimate knownTotal, ProgressListener progress,
+                                Cancellation cancellation) {
         progress.progress(0, 3);
         ScatterSampler.Sample sample = new ScatterSampler(datastore, order).sample(request);
         cancellation.check();
@@ -60,15 +69,15 @@ public final class ShardPlanner {
         if (samples.size() < request.shards() * MIN_SAMPLES_PER_SHARD) {
             preview = exactPreview(request, samples.size(), notes, cancellation);
         } else {
-            preview = sampledPreview(request, samples, notes, cancellation);
+            TotalEstimate total = knownTotal != null && request.filters().isEmpty() ? knownTotal
+                    : estimateTotal(request, samples, cancellation);
+            preview = sampledPreview(request, samples, total, notes);
         }
         progress.progress(3, 3);
         return preview;
     }
 
-    private ShardPreview sampledPreview(PlanRequest request, List<Key> samples, List<String> notes,
-                                        Cancellation cancellation) {
-        TotalEstimate total = estimateTotal(request, samples, cancellation);
+    private ShardPreview sampledPreview(PlanRequest request, List<Key> samples, TotalEstimate total, List<String> notes) {
         List<Key> scatterBounds = evenlySpaced(samples, request.shards());
         ShardPlan scatter = sampledPlan(ShardPlan.Method.SCATTER, scatterBounds, samples, total.total());
         Key first = firstKey(request);

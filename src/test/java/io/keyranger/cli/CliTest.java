@@ -2,6 +2,13 @@ package io.keyranger.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ProgressListener;
@@ -152,6 +159,80 @@ class CliTest {
                 .substring("Datastore emulator: ".length());
         Result after = run("kinds", "--emulator-host", hostPort);
         assertThat(after.exitCode()).as("the emulator was stopped").isNotZero();
+    }
+
+    @Test
+    void previewExactWritesBothPlansAndEveryRangeMatchesAnIndependentCount() throws Exception {
+        Path json = config.resolve("plan.json");
+        Result result = run("preview", "--kind", "Account", "--shards", "4", "--exact", "--json", json.toString(),
+                "--emulator-host", demo.emulatorHost(), "--project", demo.projectId());
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("BALANCE").contains("scatter").contains("lexicographic");
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        for (String plan : List.of("scatter", "lexicographic")) {
+            JsonNode ranges = root.path(plan).path("ranges");
+            assertThat(root.path(plan).path("maxOverMean").isNumber()).isTrue();
+            assertThat(root.path(plan).path("cv").isNumber()).isTrue();
+            long sum = 0;
+            for (JsonNode range : ranges) {
+                long exact = range.path("exact").asLong();
+                assertThat(exact).as("%s range %s", plan, range.path("index")).isEqualTo(independentCount(range));
+                sum += exact;
+            }
+            assertThat(sum).as(plan).isEqualTo(300);
+        }
+        assertThat(root.path("scatter").path("ranges")).hasSize(4);
+        JsonNode first = root.path("scatter").path("ranges").get(1).path("startKey");
+        assertThat(first.path("partitionId").path("namespaceId").asText()).isEmpty();
+        assertThat(first.path("path").get(0).path("kind").asText()).isEqualTo("Account");
+    }
+
+    @Test
+    void previewRejectsBadInputWithAClearMessage() {
+        assertOneLineErrorWithoutStackTrace(run("preview", "--kind", "Nope", "--emulator-host", demo.emulatorHost(),
+                "--project", demo.projectId()), "Kind 'Nope' was not found");
+        assertOneLineErrorWithoutStackTrace(run("preview", "--kind", "Account", "--shards", "0", "--emulator-host",
+                demo.emulatorHost(), "--project", demo.projectId()), "shard count must be between 1 and");
+        assertOneLineErrorWithoutStackTrace(run("preview", "--kind", "Account", "--where", "tier", "--emulator-host",
+                demo.emulatorHost(), "--project", demo.projectId()), "'tier' is not a filter");
+    }
+
+    /** Counts a range with a hand-built {@code __key__} query from the JSON's REST-form keys. */
+    private static long independentCount(JsonNode range) {
+        List<StructuredQuery.Filter> filters = new ArrayList<>();
+        if (!range.path("startKey").isNull()) {
+            filters.add(StructuredQuery.PropertyFilter.ge("__key__", restKey(range.path("startKey"))));
+        }
+        if (!range.path("endKey").isNull()) {
+            filters.add(StructuredQuery.PropertyFilter.lt("__key__", restKey(range.path("endKey"))));
+        }
+        KeyQuery.Builder query = Query.newKeyQueryBuilder().setKind("Account");
+        if (filters.size() == 1) {
+            query.setFilter(filters.get(0));
+        } else if (filters.size() == 2) {
+            query.setFilter(StructuredQuery.CompositeFilter.and(filters.get(0), filters.get(1)));
+        }
+        long count = 0;
+        var results = SharedEmulator.connect(demo).run(query.build());
+        while (results.hasNext()) {
+            results.next();
+            count++;
+        }
+        return count;
+    }
+
+    private static Key restKey(JsonNode json) {
+        JsonNode path = json.path("path");
+        JsonNode last = path.get(path.size() - 1);
+        Key.Builder builder = last.has("name")
+                ? Key.newBuilder(demo.projectId(), last.path("kind").asText(), last.path("name").asText(), "")
+                : Key.newBuilder(demo.projectId(), last.path("kind").asText(), Long.parseLong(last.path("id").asText()), "");
+        for (int i = 0; i < path.size() - 1; i++) {
+            JsonNode e = path.get(i);
+            builder.addAncestor(e.has("name") ? PathElement.of(e.path("kind").asText(), e.path("name").asText())
+                    : PathElement.of(e.path("kind").asText(), Long.parseLong(e.path("id").asText())));
+        }
+        return builder.build();
     }
 
     @Test

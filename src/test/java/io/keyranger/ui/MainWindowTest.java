@@ -14,7 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javafx.application.Application;
+import io.keyranger.sharding.PlannedRange;
+import javafx.scene.chart.BarChart;
 import javafx.scene.control.Button;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.Spinner;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
@@ -123,6 +127,33 @@ class MainWindowTest {
                 .match(row -> ((javafx.scene.control.TableRow<?>) row).getIndex() == 4).queryAs(javafx.scene.Node.class));
         Fx.waitUntil(10, () -> json().contains(jsonKey(fifth.getKey())));
         assertThat(json()).contains("\"tier\" : \"" + fifth.getString("tier") + "\"");
+    }
+
+    @Test
+    @Order(5)
+    void shardsTabPlansTheKindAndDrawsBothPlans() {
+        robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
+                && "Shards".equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
+        Spinner<Integer> shards = robot.lookup("#shardCount").query();
+        Fx.get(() -> {
+            shards.getValueFactory().setValue(4);
+            return null;
+        });
+        robot.clickOn("#planShards");
+        TableView<PlannedRange> table = robot.lookup("#shardTable").queryTableView();
+        Fx.waitUntil(60, () -> table.getItems().size() == 4);
+        BarChart<?, ?> chart = robot.lookup("#shardChart").query();
+        assertThat(Fx.get(() -> chart.getData().size())).isEqualTo(2);
+        assertThat(Fx.get(() -> chart.getData().get(0).getData().size())).isEqualTo(4);
+        assertThat(Fx.get(() -> robot.lookup("#shardChart .chart-bar").queryAll().size())).isGreaterThanOrEqualTo(5);
+        assertThat(Fx.get(() -> robot.lookup("#shardBalance").queryLabeled().getText()))
+                .contains("Scatter: max/mean").contains("Lexicographic: max/mean").contains("(estimated)");
+
+        Fx.waitUntil(10, () -> !robot.lookup("#countExactly").queryButton().isDisabled());
+        robot.clickOn("#countExactly");
+        Fx.waitUntil(60, () -> table.getItems().stream().allMatch(r -> r.exact() != null));
+        assertThat(Fx.get(() -> table.getItems().stream().mapToLong(PlannedRange::exact).sum())).isEqualTo(ACCOUNTS);
+        assertThat(Fx.get(() -> robot.lookup("#shardBalance").queryLabeled().getText())).contains("(exact)");
     }
 
     private static List<Key> keys(TableView<Entity> table) {

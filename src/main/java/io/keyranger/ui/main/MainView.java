@@ -2,6 +2,7 @@ package io.keyranger.ui.main;
 
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.ui.entities.EntitiesView;
+import io.keyranger.ui.shards.ShardsView;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.kinds.KindListCell;
 import java.util.function.Supplier;
@@ -41,7 +42,9 @@ public final class MainView extends BorderPane {
                     Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
         this.model = model;
         setLeft(sidebar(demoDefaults, newProfile));
-        TabPane tabs = new TabPane(new Tab("Entities", new EntitiesView(model.entities())));
+        TabPane tabs = new TabPane(new Tab("Entities", new EntitiesView(model.entities())),
+                new Tab("Shards", new ShardsView(model.shards())));
+        tabs.setId("mainTabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         setCenter(tabs);
         setBottom(statusBar());

@@ -17,6 +17,8 @@ import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.entities.EntitiesViewModel;
 import io.keyranger.ui.kinds.KindItem;
+import io.keyranger.ui.shards.ShardsViewModel;
+import io.keyranger.keys.KeyOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -49,6 +51,7 @@ public final class MainViewModel {
     private final ObservableList<PropertyInfo> properties = FXCollections.observableArrayList();
     private final StatusModel status = new StatusModel();
     private final EntitiesViewModel entities;
+    private final ShardsViewModel shards;
     private final List<RunningEmulator> emulators = new ArrayList<>();
     private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
     private DatastoreGateway gateway;
@@ -59,9 +62,13 @@ public final class MainViewModel {
         this.tasks = tasks;
         this.profiles = profiles;
         this.entities = new EntitiesViewModel(tasks, this::showError);
+        this.shards = new ShardsViewModel(tasks, status, this::showError);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
+            shards.targetProperty().set(kind == null ? null : new ShardsViewModel.Target(gateway.datastore(),
+                    KeyOrder.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
+                    kind.countProperty()::get));
             if (kind == null) {
                 entities.clear();
             } else {
@@ -280,6 +287,10 @@ public final class MainViewModel {
 
     public StatusModel status() {
         return status;
+    }
+
+    public ShardsViewModel shards() {
+        return shards;
     }
 
     public EntitiesViewModel entities() {

@@ -1,0 +1,196 @@
+package io.keyranger.ui.shards;
+
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.datastore.EntityCount;
+import io.keyranger.datastore.KeyCounter;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.sharding.Balance;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.PlannedRange;
+import io.keyranger.sharding.RangeCounter;
+import io.keyranger.sharding.ShardPlan;
+import io.keyranger.sharding.ShardPlanner;
+import io.keyranger.sharding.ShardPreview;
+import io.keyranger.sharding.TotalEstimate;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import io.keyranger.ui.main.StatusModel;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.concurrent.Task;
+
+/** The Shards tab: plans the selected kind, shows both plans and their balance, and counts ranges on demand. */
+public final class ShardsViewModel {
+    private static final int COUNT_PARALLELISM = 4;
+
+    private final TaskRunner tasks;
+    private final StatusModel status;
+    private final Consumer<String> errors;
+    private final IntegerProperty shards = new SimpleIntegerProperty(16);
+    private final IntegerProperty oversample = new SimpleIntegerProperty(PlanRequest.DEFAULT_OVERSAMPLE);
+    private final ObjectProperty<Target> target = new SimpleObjectProperty<>();
+    private final ReadOnlyObjectWrapper<ShardPreview> preview = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<PlannedRange> rows = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Select a kind, then Plan.");
+    private final ReadOnlyStringWrapper balance = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private Task<?> running;
+
+    /**
+     * What to plan.
+     *
+     * @param datastore the connection
+     * @param order     its server's key order
+     * @param namespace the namespace
+     * @param kind      the kind
+     * @param knownCount the kind's exact count once the kind browser has it, else null
+     */
+    public record Target(Datastore datastore, KeyOrder order, String namespace, String kind,
+                         Supplier<EntityCount> knownCount) {
+    }
+
+    public ShardsViewModel(TaskRunner tasks, StatusModel status, Consumer<String> errors) {
+        this.tasks = tasks;
+        this.status = status;
+        this.errors = errors;
+        target.addListener((obs, old, now) -> {
+            cancel();
+            show(null);
+            summary.set(now == null ? "Select a kind, then Plan." : "Plan " + now.kind() + " into shards.");
+        });
+    }
+
+    public void plan() {
+        Target t = target.get();
+        if (t == null || busy.get()) {
+            return;
+        }
+        PlanRequest request;
+        try {
+            request = new PlanRequest(t.namespace(), t.kind(), List.of(), shards.get(), oversample.get());
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        EntityCount known = t.knownCount().get();
+        TotalEstimate knownTotal = known == null ? null : new TotalEstimate(known.count(),
+                known.method() == EntityCount.Method.AGGREGATION ? TotalEstimate.Method.COUNT
+                        : TotalEstimate.Method.EXACT_SCAN);
+        run(Tasks.create("Planning " + t.kind(), context -> new ShardPlanner(t.datastore(), t.order())
+                .preview(request, knownTotal,
+                        (done, all) -> context.progress(done, all, "Sampling and planning " + t.kind() + "…"),
+                        context::isCancelled)).onSuccess(this::show).build());
+    }
+
+    /** Counts every range of both plans exactly, in parallel. */
+    public void countExactly() {
+        ShardPreview current = preview.get();
+        Target t = target.get();
+        if (current == null || t == null || busy.get()) {
+            return;
+        }
+        int total = current.scatter().ranges().size() + current.lexicographic().ranges().size();
+        run(Tasks.create("Counting ranges", context -> {
+            RangeCounter counter = new RangeCounter(new KeyCounter(t.datastore()), COUNT_PARALLELISM);
+            int scatterRanges = current.scatter().ranges().size();
+            ShardPlan scatter = counter.countExactly(current.scatter(), current.request(),
+                    (done, all) -> context.progress(done, total, String.format("Counting ranges: %d / %d", done, total)),
+                    context::isCancelled);
+            ShardPlan lexicographic = counter.countExactly(current.lexicographic(), current.request(),
+                    (done, all) -> context.progress(scatterRanges + done, total,
+                            String.format("Counting ranges: %d / %d", scatterRanges + done, total)),
+                    context::isCancelled);
+            return current.withPlans(scatter, lexicographic);
+        }).onSuccess(this::show).build());
+    }
+
+    public void cancel() {
+        if (running != null && running.isRunning()) {
+            running.cancel();
+        }
+    }
+
+    private <T> void run(Task<T> task) {
+        busy.set(true);
+        running = task;
+        task.setOnFailed(e -> {
+            busy.set(false);
+            errors.accept(ErrorMessages.of(task.getException()));
+        });
+        task.setOnCancelled(e -> busy.set(false));
+        task.runningProperty().addListener((obs, was, is) -> {
+            if (!is) {
+                busy.set(false);
+            }
+        });
+        status.track(task);
+        tasks.run(task);
+    }
+
+    private void show(ShardPreview value) {
+        preview.set(value);
+        if (value == null) {
+            rows.clear();
+            balance.set("");
+            return;
+        }
+        rows.setAll(value.scatter().ranges());
+        summary.set(String.format("%s: %d ranges from %,d scatter samples (%s). %,d entities by %s.%s",
+                value.request().kind(), value.scatter().ranges().size(), value.samples(),
+                value.scatter().method().label(), value.total().total(), value.total().method().label(),
+                value.notes().isEmpty() ? "" : " " + String.join(" ", value.notes())));
+        balance.set(describe("Scatter", value.scatter()) + "     " + describe("Lexicographic", value.lexicographic()));
+    }
+
+    private static String describe(String name, ShardPlan plan) {
+        Balance b = plan.balance();
+        return String.format("%s: max/mean %.2f, cv %.2f (%s)", name, b.maxOverMean(), b.cv(),
+                plan.hasExactCounts() ? "exact" : "estimated");
+    }
+
+    public IntegerProperty shardsProperty() {
+        return shards;
+    }
+
+    public IntegerProperty oversampleProperty() {
+        return oversample;
+    }
+
+    public ObjectProperty<Target> targetProperty() {
+        return target;
+    }
+
+    public ReadOnlyObjectProperty<ShardPreview> previewProperty() {
+        return preview.getReadOnlyProperty();
+    }
+
+    public ObservableList<PlannedRange> rows() {
+        return rows;
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty balanceProperty() {
+        return balance.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+}

@@ -67,7 +67,7 @@ public final class ShardPlanner {
         List<Key> samples = sample.keys();
         ShardPreview preview;
         if (samples.size() < request.shards() * MIN_SAMPLES_PER_SHARD) {
-            preview = exactPreview(request, samples.size(), notes, cancellation);
+            preview = exactPreview(request, samples, notes, cancellation);
         } else {
             TotalEstimate total = knownTotal != null && request.filters().isEmpty() ? knownTotal
                     : estimateTotal(request, samples, cancellation);
@@ -84,10 +84,12 @@ public final class ShardPlanner {
         ShardPlan lexicographic = sampledPlan(ShardPlan.Method.LEXICOGRAPHIC,
                 LexicographicSplitter.bounds(order, first, samples.get(samples.size() - 1), request.shards()), samples,
                 total.total());
-        return new ShardPreview(request, scatter, lexicographic, total, samples.size(), notes);
+        return new ShardPreview(request, scatter, lexicographic, total, samples.size(), notes, samples);
     }
 
-    private ShardPreview exactPreview(PlanRequest request, int sampleCount, List<String> notes, Cancellation cancellation) {
+    private ShardPreview exactPreview(PlanRequest request, List<Key> samples, List<String> notes,
+                                      Cancellation cancellation) {
+        int sampleCount = samples.size();
         List<Key> keys = scanKeys(request, EXACT_SCAN_LIMIT + 1, cancellation);
         if (keys.isEmpty()) {
             throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
@@ -107,7 +109,7 @@ public final class ShardPlanner {
         ShardPlan scatter = exactPlan(ShardPlan.Method.EXACT_QUANTILES, evenlySpaced(keys, request.shards()), keys);
         ShardPlan lexicographic = exactPlan(ShardPlan.Method.LEXICOGRAPHIC,
                 LexicographicSplitter.bounds(order, keys.get(0), keys.get(keys.size() - 1), request.shards()), keys);
-        return new ShardPreview(request, scatter, lexicographic, total, sampleCount, notes);
+        return new ShardPreview(request, scatter, lexicographic, total, sampleCount, notes, samples);
     }
 
     /**

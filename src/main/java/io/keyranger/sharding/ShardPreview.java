@@ -1,5 +1,6 @@
 package io.keyranger.sharding;
 
+import com.google.cloud.datastore.Key;
 import java.util.List;
 
 /**
@@ -11,14 +12,16 @@ import java.util.List;
  * @param total         the kind's size and its source
  * @param samples       how many scatter samples were read
  * @param notes         what the user should know: fallbacks, fewer ranges than asked, filters not sampled
+ * @param sampleKeys    the scatter samples in key order, which the executor reuses to pick split points
  */
 public record ShardPreview(PlanRequest request, ShardPlan scatter, ShardPlan lexicographic, TotalEstimate total,
-                           int samples, List<String> notes) {
+                           int samples, List<String> notes, List<Key> sampleKeys) {
     public ShardPreview {
         notes = List.copyOf(notes);
+        sampleKeys = List.copyOf(sampleKeys);
     }
 
     public ShardPreview withPlans(ShardPlan newScatter, ShardPlan newLexicographic) {
-        return new ShardPreview(request, newScatter, newLexicographic, total, samples, notes);
+        return new ShardPreview(request, newScatter, newLexicographic, total, samples, notes, sampleKeys);
     }
 }

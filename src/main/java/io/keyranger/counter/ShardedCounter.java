@@ -1,0 +1,155 @@
+package io.keyranger.counter;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreReader;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import com.google.cloud.datastore.Transaction;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.BookkeepingKinds;
+import io.keyranger.datastore.Retries;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A persisted counter spread over N shard entities so that many writers never contend on one entity. An increment
+ * goes to a random shard inside a transaction (the caller's, so that it commits with the work it counts); the total
+ * is the sum of the shards. A counter holds several named fields ("read", "written", …). Its shard count can grow,
+ * never shrink: shards are root entities {@code _KeyRangerCounter/NAME#i} in the default namespace, so each is its
+ * own entity group, and a meta entity records the count.
+ */
+public final class ShardedCounter {
+    public static final String SHARD_KIND = BookkeepingKinds.PREFIX + "Counter";
+    public static final String META_KIND = BookkeepingKinds.PREFIX + "CounterMeta";
+    public static final String DEFAULT_FIELD = "value";
+
+    private final Datastore datastore;
+    private final String name;
+    private final int shards;
+
+    private ShardedCounter(Datastore datastore, String name, int shards) {
+        this.datastore = datastore;
+        this.name = name;
+        this.shards = shards;
+    }
+
+    /**
+     * Opens a counter, creating it or growing it to at least {@code minShards}. A counter never shrinks: asking for
+     * fewer shards than it has keeps the ones it has.
+     */
+    public static ShardedCounter open(Datastore datastore, String name, int minShards) {
+        if (name == null || name.isBlank() || name.contains("#")) {
+            throw new KeyRangerException("A counter name must be non-empty and must not contain '#'.");
+        }
+        if (minShards < 1 || minShards > 1000) {
+            throw new KeyRangerException("A counter has between 1 and 1000 shards (got " + minShards + ").");
+        }
+        Key meta = metaKey(datastore, name);
+        Transaction tx = datastore.newTransaction();
+        try {
+            Entity existing = tx.get(meta);
+            int current = existing == null ? 0 : (int) existing.getLong("shards");
+            if (current < minShards) {
+                tx.put(Entity.newBuilder(meta).set("shards", minShards).build());
+                tx.commit();
+                current = minShards;
+            }
+            return new ShardedCounter(datastore, name, current);
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+        }
+    }
+
+    /** Opens an existing counter with the shard count it has; an unknown name is an error. */
+    public static ShardedCounter existing(Datastore datastore, String name) {
+        Entity meta = datastore.get(metaKey(datastore, name));
+        if (meta == null) {
+            throw new KeyRangerException("No counter named '" + name + "'.");
+        }
+        return new ShardedCounter(datastore, name, (int) meta.getLong("shards"));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int shards() {
+        return shards;
+    }
+
+    /**
+     * Adds the increments to one random shard inside {@code tx}; the caller commits. Reads the shard in the
+     * transaction, so that concurrent increments to the same shard abort and retry instead of losing one.
+     */
+    public void increment(Transaction tx, Map<String, Long> increments) {
+        if (increments.values().stream().allMatch(v -> v == 0)) {
+            return;
+        }
+        Key shard = shardKey(ThreadLocalRandom.current().nextInt(shards));
+        Entity current = tx.get(shard);
+        Entity.Builder next = current == null ? Entity.newBuilder(shard) : Entity.newBuilder(current);
+        increments.forEach((field, by) -> {
+            long before = current != null && current.contains(field) ? current.getLong(field) : 0;
+            next.set(field, before + by);
+        });
+        next.set("counter", name);
+        tx.put(next.build());
+    }
+
+    /**
+     * Increments in a transaction of its own, retrying when another writer got to the same shard first.
+     *
+     * @return how many attempts aborted on contention before one committed
+     */
+    public int increment(String field, long by, int maxAttempts) {
+        for (int attempt = 1; ; attempt++) {
+            Transaction tx = datastore.newTransaction();
+            try {
+                increment(tx, Map.of(field, by));
+                tx.commit();
+                return attempt - 1;
+            } catch (com.google.cloud.datastore.DatastoreException e) {
+                if (!Retries.isAborted(e) || attempt >= maxAttempts) {
+                    throw e;
+                }
+                Retries.sleepBackoff(attempt, 5, 500);
+            } finally {
+                if (tx.isActive()) {
+                    tx.rollback();
+                }
+            }
+        }
+    }
+
+    /** The total of every field over all shards. */
+    public Map<String, Long> totals() {
+        return totals(datastore);
+    }
+
+    /** The totals as read by {@code reader}: a transaction gives a consistent snapshot. */
+    public Map<String, Long> totals(DatastoreReader reader) {
+        Map<String, Long> totals = new TreeMap<>();
+        Query<Entity> query = Query.newEntityQueryBuilder().setNamespace("").setKind(SHARD_KIND)
+                .setFilter(PropertyFilter.eq("counter", name)).build();
+        reader.run(query).forEachRemaining(shard -> shard.getNames().stream().filter(n -> !n.equals("counter"))
+                .forEach(field -> totals.merge(field, shard.getLong(field), Long::sum)));
+        return totals;
+    }
+
+    public long total(String field) {
+        return totals().getOrDefault(field, 0L);
+    }
+
+    private Key shardKey(int index) {
+        return datastore.newKeyFactory().setNamespace("").setKind(SHARD_KIND).newKey(name + "#" + index);
+    }
+
+    private static Key metaKey(Datastore datastore, String name) {
+        return datastore.newKeyFactory().setNamespace("").setKind(META_KIND).newKey(name);
+    }
+}

@@ -1,0 +1,112 @@
+package io.keyranger.datastore;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
+import com.google.cloud.datastore.Transaction;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Wraps a {@link Datastore} so that a share of its calls fail with transient errors, take extra latency, or (for
+ * commits) succeed on the server and then lose their answer: the ambiguous commit that makes naive retries apply
+ * work twice. For tests, benchmarks and the hidden {@code --inject-faults} option; never on by default.
+ */
+public final class FaultInjector {
+    private static final Set<String> DATASTORE_CALLS = Set.of("run", "get", "fetch", "put", "delete", "add",
+            "allocateId", "runAggregation");
+    private static final Set<String> TRANSACTION_CALLS = Set.of("run", "get", "fetch", "commit");
+    private static final String[][] ERRORS = {{"14", "UNAVAILABLE"}, {"4", "DEADLINE_EXCEEDED"}, {"10", "ABORTED"},
+        {"13", "INTERNAL"}};
+
+    private final double failureRate;
+    private final double lostCommitRate;
+    private final long latencyMillis;
+    private final Random random;
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong lostCommits = new AtomicLong();
+
+    /**
+     * @param failureRate    share of calls that fail before reaching the server
+     * @param lostCommitRate share of commits that succeed and then report a failure
+     * @param latencyMillis  added to every call
+     * @param seed           makes the faults repeatable
+     */
+    public FaultInjector(double failureRate, double lostCommitRate, long latencyMillis, long seed) {
+        this.failureRate = failureRate;
+        this.lostCommitRate = lostCommitRate;
+        this.latencyMillis = latencyMillis;
+        this.random = new Random(seed);
+    }
+
+    public long failures() {
+        return failures.get();
+    }
+
+    public long lostCommits() {
+        return lostCommits.get();
+    }
+
+    public Datastore wrap(Datastore datastore) {
+        return (Datastore) Proxy.newProxyInstance(Datastore.class.getClassLoader(), new Class<?>[] {Datastore.class},
+                handler(datastore, DATASTORE_CALLS));
+    }
+
+    private InvocationHandler handler(Object target, Set<String> faulty) {
+        return (proxy, method, args) -> {
+            if (faulty.contains(method.getName())) {
+                delay();
+                maybeFail(method);
+            }
+            Object value = invoke(target, method, args);
+            if (value instanceof Transaction tx) {
+                return Proxy.newProxyInstance(Transaction.class.getClassLoader(), new Class<?>[] {Transaction.class},
+                        handler(tx, TRANSACTION_CALLS));
+            }
+            if ("commit".equals(method.getName()) && roll(lostCommitRate)) {
+                lostCommits.incrementAndGet();
+                throw new DatastoreException(14, "injected fault: the commit succeeded but its answer was lost",
+                        "UNAVAILABLE");
+            }
+            return value;
+        };
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    private void maybeFail(Method method) {
+        if (roll(failureRate)) {
+            failures.incrementAndGet();
+            String[] error = ERRORS[nextInt(ERRORS.length)];
+            throw new DatastoreException(Integer.parseInt(error[0]), "injected fault in " + method.getName(), error[1]);
+        }
+    }
+
+    private void delay() {
+        if (latencyMillis > 0) {
+            try {
+                Thread.sleep(latencyMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private synchronized boolean roll(double rate) {
+        return rate > 0 && random.nextDouble() < rate;
+    }
+
+    private synchronized int nextInt(int bound) {
+        return random.nextInt(bound);
+    }
+}

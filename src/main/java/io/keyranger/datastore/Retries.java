@@ -1,0 +1,57 @@
+package io.keyranger.datastore;
+
+import com.google.cloud.datastore.DatastoreException;
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Which Datastore errors are worth retrying, and how long to wait: exponential backoff with full jitter.
+ * UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, INTERNAL and RESOURCE_EXHAUSTED are transient, and so is a connection
+ * that failed (the server went away).
+ */
+public final class Retries {
+    private static final Set<String> TRANSIENT_REASONS = Set.of("UNAVAILABLE", "DEADLINE_EXCEEDED", "ABORTED",
+            "INTERNAL", "RESOURCE_EXHAUSTED");
+    /** gRPC codes of the same, which the client reports even over HTTP. */
+    private static final Set<Integer> TRANSIENT_CODES = Set.of(14, 4, 10, 13, 8, 409, 429, 500, 503, 504);
+
+    private Retries() {
+    }
+
+    public static boolean isTransient(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof DatastoreException e) {
+                if (TRANSIENT_REASONS.contains(e.getReason()) || TRANSIENT_CODES.contains(e.getCode())) {
+                    return true;
+                }
+            }
+            if (t instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public static boolean isAborted(Throwable error) {
+        return error instanceof DatastoreException e && ("ABORTED".equals(e.getReason()) || e.getCode() == 10
+                || e.getCode() == 409);
+    }
+
+    /** Milliseconds to wait before attempt {@code attempt + 1}: random in [0, min(cap, base·2^attempt)]. */
+    public static long backoffMillis(int attempt, long baseMillis, long capMillis) {
+        long ceiling = Math.min(capMillis, baseMillis << Math.min(attempt, 20));
+        return ThreadLocalRandom.current().nextLong(ceiling / 4, ceiling + 1);
+    }
+
+    /** Sleeps for a backoff; an interrupt becomes a cancellation. */
+    public static void sleepBackoff(int attempt, long baseMillis, long capMillis) {
+        try {
+            Thread.sleep(backoffMillis(attempt, baseMillis, capMillis));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while backing off");
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.PathElement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Cuts a page into commit-sized chunks: each chunk, with the checkpoint and a counter shard, stays within the
+ * server's entity-group and mutation limits. Keys under the same root share an entity group.
+ */
+final class Chunker {
+    private Chunker() {
+    }
+
+    static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities) {
+        if (!touchesEntities) {
+            return List.of(page);
+        }
+        int maxKeys = limits.maxMutations() - ServerLimits.BOOKKEEPING_ENTITIES;
+        int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE
+                : limits.maxEntityGroups() - ServerLimits.BOOKKEEPING_ENTITIES;
+        List<List<Key>> chunks = new ArrayList<>();
+        List<Key> current = new ArrayList<>();
+        Set<PathElement> roots = new HashSet<>();
+        for (Key key : page) {
+            PathElement root = root(key);
+            boolean newGroup = !roots.contains(root);
+            if (!current.isEmpty() && (current.size() >= maxKeys || (newGroup && roots.size() >= maxGroups))) {
+                chunks.add(current);
+                current = new ArrayList<>();
+                roots.clear();
+                newGroup = true;
+            }
+            current.add(key);
+            if (newGroup) {
+                roots.add(root);
+            }
+        }
+        if (!current.isEmpty()) {
+            chunks.add(current);
+        }
+        return chunks;
+    }
+
+    private static PathElement root(Key key) {
+        if (!key.getAncestors().isEmpty()) {
+            return key.getAncestors().get(0);
+        }
+        return key.hasId() ? PathElement.of(key.getKind(), key.getId()) : PathElement.of(key.getKind(), key.getName());
+    }
+}

@@ -1,0 +1,20 @@
+package io.keyranger.executor;
+
+import java.util.Map;
+
+/** Receives a job's events on worker threads; implementations must be quick and thread-safe. */
+public interface JobListener {
+    JobListener NONE = new JobListener() {
+    };
+
+    /** A node changed. Many per second on a big job: coalesce before touching a UI. */
+    default void onNode(NodeSnapshot node) {
+    }
+
+    /** In-memory running totals (read, written, …): fast but not the truth; the persisted counter is. */
+    default void onTotals(Map<String, Long> totals) {
+    }
+
+    default void onFinished(JobResult result) {
+    }
+}

@@ -1,0 +1,25 @@
+package io.keyranger.executor;
+
+import java.util.Map;
+
+/**
+ * How a job ended.
+ *
+ * @param jobId      the job
+ * @param status     DONE, FAILED (some ranges failed) or CANCELLED
+ * @param totals     the persisted sharded-counter totals: read, written, deleted, skipped, failed and the mapper's
+ * @param ranges     how many range nodes the tree has
+ * @param maxDepth   the deepest node
+ * @param wallMillis wall time of this run
+ * @param failedRanges how many ranges failed
+ */
+public record JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                        long wallMillis, int failedRanges) {
+    public JobResult {
+        totals = Map.copyOf(totals);
+    }
+
+    public long total(String field) {
+        return totals.getOrDefault(field, 0L);
+    }
+}

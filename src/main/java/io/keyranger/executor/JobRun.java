@@ -1,0 +1,358 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.Transaction;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.Retries;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.keys.KeySplitter;
+import io.keyranger.mapper.PageMapper;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One run of a job: the worker pool, the live tree and the in-memory totals. */
+final class JobRun {
+    private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
+
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final ServerLimits limits;
+    private final RetryPolicy retries;
+    private final JobStore store;
+    private final JobSpec spec;
+    private final PageMapper mapper;
+    private final ShardedCounter counter;
+    private final JobListener listener;
+    private final List<Key> samples;
+    private final PageCommitter committer;
+    private final RampingRateLimiter limiter;
+    private final PauseGate gate = new PauseGate();
+    private final CompletableFuture<JobResult> result = new CompletableFuture<>();
+    private final JobHandle handle;
+    private final Map<String, RangeNode> nodes = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> totals = new ConcurrentHashMap<>();
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final AtomicInteger maxDepth = new AtomicInteger();
+    private final ThreadPoolExecutor pool;
+    private long startNanos;
+
+    JobRun(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries, JobStore store, JobSpec spec,
+           PageMapper mapper, ShardedCounter counter, JobListener listener, List<Key> samples) {
+        this.datastore = datastore;
+        this.order = order;
+        this.limits = limits;
+        this.retries = retries;
+        this.store = store;
+        this.spec = spec;
+        this.mapper = mapper;
+        this.counter = counter;
+        this.listener = listener;
+        this.samples = samples.stream().sorted(order).toList();
+        this.committer = new PageCommitter(datastore, store, order, mapper, counter, spec.jobId());
+        this.limiter = new RampingRateLimiter(spec.qps());
+        this.handle = new JobHandle(spec.jobId(), gate, result);
+        AtomicInteger threads = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(spec.workers(), spec.workers(), 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, "keyranger-job-" + threads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    /** Publishes the whole tree, then runs the pending nodes. */
+    JobHandle start(List<RangeNode> all, List<RangeNode> pending) {
+        startNanos = System.nanoTime();
+        counter.totals().forEach((field, value) -> totals.computeIfAbsent(field, f -> new LongAdder()).add(value));
+        for (RangeNode node : all) {
+            nodes.put(node.id, node);
+            maxDepth.accumulateAndGet(node.depth, Math::max);
+        }
+        for (RangeNode node : all) {
+            addToAncestors(node, node.entities);
+        }
+        all.forEach(this::publish);
+        listener.onTotals(snapshotTotals());
+        outstanding.incrementAndGet(); // held until every pending node is submitted
+        pending.forEach(this::submit);
+        release();
+        return handle;
+    }
+
+    private void submit(RangeNode node) {
+        outstanding.incrementAndGet();
+        pool.execute(() -> {
+            try {
+                process(node);
+            } catch (RuntimeException e) {
+                LOG.error("Range {} of job {} failed unexpectedly", node.id, spec.jobId(), e);
+                fail(node, e);
+            } finally {
+                release();
+            }
+        });
+    }
+
+    private void release() {
+        if (outstanding.decrementAndGet() == 0) {
+            finish();
+        }
+    }
+
+    private void process(RangeNode node) {
+        node.status = NodeStatus.RUNNING;
+        if (node.startedAt == null) {
+            node.startedAt = Instant.now();
+        }
+        publish(node);
+        while (true) {
+            if (!awaitGate() || handle.isCancelled()) {
+                node.status = NodeStatus.CANCELLED;
+                publish(node);
+                return;
+            }
+            KeyRange remaining = node.remaining();
+            Optional<List<Key>> page = attempt(node, () -> fetchKeys(remaining));
+            if (page.isEmpty()) {
+                return;
+            }
+            List<Key> keys = page.get();
+            if (keys.isEmpty()) {
+                finishNode(node);
+                return;
+            }
+            for (List<Key> chunk : Chunker.chunks(keys, limits, mapper.needsEntities() || mapper.writes())) {
+                limiter.acquire(chunk.size());
+                Optional<PageCommitter.Outcome> outcome = attempt(node, () -> committer.commit(node, chunk));
+                if (outcome.isEmpty()) {
+                    countFailed(keys.size() - keys.indexOf(chunk.get(0)));
+                    return;
+                }
+                long before = node.entities;
+                if (outcome.get().applied()) {
+                    PageCommitter.applyTo(node, chunk);
+                    outcome.get().increments().forEach(this::addTotal);
+                }
+                addToAncestors(node, node.entities - before);
+                publish(node);
+                listener.onTotals(snapshotTotals());
+            }
+            if (keys.size() < spec.pageSize()) {
+                finishNode(node);
+                return;
+            }
+            if (handle.isCancelled()) {
+                continue;
+            }
+            KeyRange rest = node.remaining();
+            Optional<Key> at = AdaptiveSplitExecutor.medianSampleInside(samples, rest, order)
+                    .or(() -> KeySplitter.midpoint(order, node.lastKey, rest.end()));
+            if (at.isPresent()) {
+                split(node, rest, at.get());
+                return;
+            }
+            // the rest cannot be split: continue linearly
+        }
+    }
+
+    private List<Key> fetchKeys(KeyRange range) {
+        limiter.acquire(1);
+        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(spec.namespace()).setKind(spec.kind()),
+                spec.mapper().where()).setLimit(spec.pageSize()).build();
+        List<Key> keys = new ArrayList<>(spec.pageSize());
+        datastore.run(query).forEachRemaining(keys::add);
+        return keys;
+    }
+
+    private void split(RangeNode node, KeyRange rest, Key at) {
+        KeyRange[] halves = rest.splitAt(at);
+        RangeNode left = new RangeNode(node.id + ".0", node.id, node.depth + 1, halves[0]);
+        RangeNode right = new RangeNode(node.id + ".1", node.id, node.depth + 1, halves[1]);
+        if (attempt(node, () -> persistSplit(node, left, right)).isEmpty()) {
+            return;
+        }
+        node.status = NodeStatus.SPLIT;
+        node.finishedAt = Instant.now();
+        publish(node);
+        for (RangeNode child : List.of(left, right)) {
+            nodes.put(child.id, child);
+            maxDepth.accumulateAndGet(child.depth, Math::max);
+            publish(child);
+        }
+        submit(left);
+        submit(right);
+    }
+
+    /** Marks the parent split and creates both children in one transaction, so a crash never half-splits. */
+    private Boolean persistSplit(RangeNode node, RangeNode left, RangeNode right) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            Entity stored = tx.get(store.nodeKey(spec.jobId(), node.id));
+            if (stored != null && NodeStatus.SPLIT.name().equals(stored.getString("status"))) {
+                return true; // an earlier attempt committed
+            }
+            RangeNode parent = copyWithStatus(node, NodeStatus.SPLIT);
+            tx.put(store.nodeEntity(spec.jobId(), parent), store.nodeEntity(spec.jobId(), left),
+                    store.nodeEntity(spec.jobId(), right));
+            tx.commit();
+            return true;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+        }
+    }
+
+    private void finishNode(RangeNode node) {
+        RangeNode done = copyWithStatus(node, NodeStatus.DONE);
+        done.finishedAt = Instant.now();
+        if (attempt(node, () -> {
+            datastore.put(store.nodeEntity(spec.jobId(), done));
+            return true;
+        }).isPresent()) {
+            node.status = NodeStatus.DONE;
+            node.finishedAt = done.finishedAt;
+            publish(node);
+        }
+    }
+
+    private RangeNode copyWithStatus(RangeNode node, NodeStatus status) {
+        RangeNode copy = new RangeNode(node.id, node.parentId, node.depth, node.range);
+        copy.lastKey = node.lastKey;
+        copy.status = status;
+        copy.pages = node.pages;
+        copy.entities = node.entities;
+        copy.retries = node.retries;
+        copy.lastError = node.lastError;
+        copy.startedAt = node.startedAt;
+        copy.finishedAt = status == NodeStatus.SPLIT ? Instant.now() : node.finishedAt;
+        return copy;
+    }
+
+    /** Runs an operation with retries on transient errors; empty when the node failed for good. */
+    private <T> Optional<T> attempt(RangeNode node, Supplier<T> operation) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return Optional.of(operation.get());
+            } catch (CancellationException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                if (!Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
+                    fail(node, e);
+                    return Optional.empty();
+                }
+                node.retries++;
+                node.lastError = describe(e);
+                publish(node);
+                try {
+                    Thread.sleep(Retries.backoffMillis(attempt, retries.baseMillis(), retries.capMillis()));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    fail(node, e);
+                    return Optional.empty();
+                }
+            }
+        }
+    }
+
+    private void fail(RangeNode node, Exception error) {
+        node.status = NodeStatus.FAILED;
+        node.lastError = describe(error);
+        node.finishedAt = Instant.now();
+        LOG.warn("Range {} of job {} failed: {}", node.id, spec.jobId(), node.lastError);
+        try {
+            datastore.put(store.nodeEntity(spec.jobId(), copyWithStatus(node, NodeStatus.FAILED)));
+        } catch (RuntimeException e) {
+            LOG.warn("Could not record the failure of range {}", node.id, e);
+        }
+        publish(node);
+    }
+
+    private void countFailed(long keys) {
+        addTotal("failed", keys);
+        try {
+            counter.increment("failed", keys, retries.maxAttempts());
+        } catch (RuntimeException e) {
+            LOG.warn("Could not count {} failed entities of job {}", keys, spec.jobId(), e);
+        }
+    }
+
+    private boolean awaitGate() {
+        try {
+            gate.awaitOpen();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void addTotal(String field, long value) {
+        totals.computeIfAbsent(field, f -> new LongAdder()).add(value);
+    }
+
+    private Map<String, Long> snapshotTotals() {
+        Map<String, Long> copy = new java.util.TreeMap<>();
+        totals.forEach((k, v) -> copy.put(k, v.sum()));
+        return copy;
+    }
+
+    private void addToAncestors(RangeNode node, long entities) {
+        if (entities == 0) {
+            return;
+        }
+        for (RangeNode n = node; n != null; n = n.parentId == null ? null : nodes.get(n.parentId)) {
+            synchronized (n) {
+                n.subtreeEntities += entities;
+            }
+            if (n != node) {
+                publish(n);
+            }
+        }
+    }
+
+    private void publish(RangeNode node) {
+        listener.onNode(node.snapshot(spec.jobId()));
+    }
+
+    private void finish() {
+        pool.shutdown();
+        long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        int failed = (int) nodes.values().stream().filter(n -> n.status == NodeStatus.FAILED).count();
+        JobStatus status = handle.isCancelled() ? JobStatus.CANCELLED : failed > 0 ? JobStatus.FAILED : JobStatus.DONE;
+        try {
+            store.setJobStatus(spec.jobId(), status, wall);
+            JobResult done = new JobResult(spec.jobId(), status, counter.totals(), nodes.size(), maxDepth.get(), wall,
+                    failed);
+            listener.onFinished(done);
+            result.complete(done);
+        } catch (RuntimeException e) {
+            LOG.error("Job {} could not record its end", spec.jobId(), e);
+            result.completeExceptionally(e);
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message.lines().findFirst().orElse(""));
+    }
+}

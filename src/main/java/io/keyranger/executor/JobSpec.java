@@ -1,0 +1,40 @@
+package io.keyranger.executor;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.mapper.MapperSpec;
+
+/**
+ * A job: a mapper over every entity of a kind, fanned out over key ranges.
+ *
+ * @param jobId      its id; also names its bookkeeping entities
+ * @param namespace  the namespace of the data
+ * @param kind       the kind
+ * @param mapper     the mapper spec (its where clauses filter the query)
+ * @param shards     how many ranges to plan up front
+ * @param workers    the most ranges processed at once
+ * @param pageSize   keys fetched per page
+ * @param qps        the most entity operations per second, 0 for no limit
+ */
+public record JobSpec(String jobId, String namespace, String kind, MapperSpec mapper, int shards, int workers,
+                      int pageSize, int qps) {
+    public JobSpec {
+        if (jobId == null || !jobId.matches("[A-Za-z0-9_.-]{1,100}")) {
+            throw new KeyRangerException("A job id is 1-100 letters, digits, '.', '_' or '-' (got '" + jobId + "').");
+        }
+        if (kind == null || kind.isBlank()) {
+            throw new KeyRangerException("A job needs a kind.");
+        }
+        namespace = namespace == null ? "" : namespace;
+        check("shards", shards, 1, 4096);
+        check("workers", workers, 1, 512);
+        check("page size", pageSize, 1, 5000);
+        check("qps", qps, 0, 1_000_000);
+    }
+
+    private static void check(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new KeyRangerException("The " + name + " must be between " + min + " and " + max + " (got " + value
+                    + ").");
+        }
+    }
+}

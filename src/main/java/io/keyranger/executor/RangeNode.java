@@ -1,0 +1,44 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Key;
+import io.keyranger.keys.KeyRange;
+import java.time.Instant;
+
+/**
+ * A node of the live split tree, owned by one worker at a time. {@code range} is the node's whole range;
+ * {@code lastKey} is its checkpoint, the last key committed, so {@link #remaining()} is where work resumes.
+ */
+final class RangeNode {
+    final String id;
+    final String parentId;
+    final int depth;
+    final KeyRange range;
+    volatile Key lastKey;
+    volatile NodeStatus status;
+    volatile long pages;
+    volatile long entities;
+    volatile long subtreeEntities;
+    volatile int retries;
+    volatile String lastError;
+    volatile Instant startedAt;
+    volatile Instant finishedAt;
+
+    RangeNode(String id, String parentId, int depth, KeyRange range) {
+        this.id = id;
+        this.parentId = parentId;
+        this.depth = depth;
+        this.range = range;
+        this.status = NodeStatus.QUEUED;
+    }
+
+    /** The part of the range not yet committed. */
+    KeyRange remaining() {
+        return lastKey == null ? range : range.advancePast(lastKey);
+    }
+
+    NodeSnapshot snapshot(String jobId) {
+        return new NodeSnapshot(jobId, id, parentId, depth, range.start(), range.startInclusive(), range.end(), lastKey, status,
+                pages, entities,
+                subtreeEntities, retries, lastError, startedAt, finishedAt);
+    }
+}

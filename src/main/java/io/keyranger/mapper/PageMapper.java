@@ -1,0 +1,20 @@
+package io.keyranger.mapper;
+
+/**
+ * Maps one page of a kind to the mutations and counter increments it wants. A mapper never writes: the executor
+ * commits what it returns together with the range's checkpoint, so that a retried or resumed page never applies
+ * twice. When {@link #needsEntities()} is true the executor reads the page's entities inside the commit's
+ * transaction, so that a read-modify-write mapper sees the value it replaces.
+ */
+public interface PageMapper {
+    /** The template name, as in the mapper spec. */
+    String name();
+
+    /** False for mappers that only need keys (count, delete): the executor skips reading entities. */
+    boolean needsEntities();
+
+    /** Whether it returns mutations; read-only mappers still checkpoint and count. */
+    boolean writes();
+
+    MapResult map(Page page);
+}

@@ -1,0 +1,70 @@
+package io.keyranger.counter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.support.SharedEmulator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ShardedCounterTest {
+    private static final int THREADS = 32;
+    private static final int PER_THREAD = 15;
+    private static Datastore datastore;
+
+    @BeforeAll
+    static void connect() {
+        datastore = SharedEmulator.connect(SharedEmulator.freshProject("counter"));
+    }
+
+    private static int hammer(ShardedCounter counter) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<Integer>> futures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                futures.add(pool.submit(() -> {
+                    int aborted = 0;
+                    for (int i = 0; i < PER_THREAD; i++) {
+                        aborted += counter.increment(ShardedCounter.DEFAULT_FIELD, 1, 1000);
+                    }
+                    return aborted;
+                }));
+            }
+            int aborted = 0;
+            for (Future<Integer> future : futures) {
+                aborted += future.get();
+            }
+            return aborted;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void shardsLoseNoIncrementAndAvoidTheContentionOfOneEntity() throws Exception {
+        ShardedCounter sharded = ShardedCounter.open(datastore, "sharded", 20);
+        ShardedCounter single = ShardedCounter.open(datastore, "single", 1);
+        int shardedAborts = hammer(sharded);
+        int singleAborts = hammer(single);
+        System.out.printf("ABORTED retries for %d increments: 20 shards %d, 1 shard %d%n", THREADS * PER_THREAD,
+                shardedAborts, singleAborts);
+        assertThat(sharded.total(ShardedCounter.DEFAULT_FIELD)).isEqualTo(THREADS * PER_THREAD);
+        assertThat(single.total(ShardedCounter.DEFAULT_FIELD)).isEqualTo(THREADS * PER_THREAD);
+        assertThat(singleAborts).as("one shard contends").isGreaterThan(0);
+        assertThat(shardedAborts).as("twenty shards contend far less").isLessThan(singleAborts / 2);
+    }
+
+    @Test
+    void aCounterGrowsButNeverShrinks() {
+        ShardedCounter counter = ShardedCounter.open(datastore, "growing", 4);
+        counter.increment("hits", 5, 10);
+        assertThat(ShardedCounter.open(datastore, "growing", 8).shards()).isEqualTo(8);
+        assertThat(ShardedCounter.open(datastore, "growing", 2).shards()).isEqualTo(8);
+        assertThat(ShardedCounter.existing(datastore, "growing").total("hits")).isEqualTo(5);
+    }
+}

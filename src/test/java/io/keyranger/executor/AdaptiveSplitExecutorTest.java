@@ -1,0 +1,177 @@
+package io.keyranger.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.FaultInjector;
+import io.keyranger.datastore.ProgressListener;
+import io.keyranger.demo.DemoSeeder;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Page;
+import io.keyranger.mapper.PageMapper;
+import io.keyranger.support.SharedEmulator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The executor on the real emulator: coverage, fan-out, exactly-once under injected faults, and resume. */
+class AdaptiveSplitExecutorTest {
+    private static final KeyOrder ORDER = KeyOrder.EMULATOR;
+    private static final int ACCOUNTS = 3_000;
+    private static Datastore datastore;
+    private static List<Key> accounts;
+
+    @BeforeAll
+    static void seed() {
+        datastore = SharedEmulator.connect(SharedEmulator.freshProject("exec"));
+        new DemoSeeder(datastore).seed(ACCOUNTS, ProgressListener.NONE, Cancellation.NEVER);
+        accounts = keys("Account");
+    }
+
+    private static List<Key> keys(String kind) {
+        List<Key> keys = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind(kind).build()).forEachRemaining(keys::add);
+        return keys;
+    }
+
+    private static JobSpec spec(String kind, String mapper, int shards, int workers, int pageSize) {
+        return new JobSpec(AdaptiveSplitExecutor.newJobId(kind), "", kind, MapperSpec.parse(mapper), shards, workers,
+                pageSize, 0);
+    }
+
+    @Test
+    void countJobReadsEveryEntityOnceAndTheTreeCoversEveryKeyOnce() throws Exception {
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR);
+        Map<String, NodeSnapshot> seen = new ConcurrentHashMap<>();
+        JobResult result = executor.start(spec("Account", "{\"template\":\"count\"}", 4, 4, 100), new JobListener() {
+            @Override
+            public void onNode(NodeSnapshot node) {
+                seen.put(node.id(), node);
+            }
+        }).await();
+
+        assertThat(result.status()).isEqualTo(JobStatus.DONE);
+        assertThat(result.total("read")).isEqualTo(accounts.size()).isEqualTo(ACCOUNTS);
+        assertThat(result.total("written")).isZero();
+        List<NodeSnapshot> nodes = executor.nodes(result.jobId());
+        assertThat(nodes).hasSize(result.ranges());
+        assertThat(nodes).allMatch(n -> n.status().isFinal());
+        // a split node processed its range up to its checkpoint; a done node processed all of it
+        for (Key key : accounts) {
+            long holders = nodes.stream().filter(n -> range(n).contains(key)
+                    && (n.status() == NodeStatus.DONE || ORDER.compare(key, n.lastKey()) <= 0)).count();
+            assertThat(holders).as("nodes that processed %s", key).isEqualTo(1);
+        }
+        assertThat(nodes.stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(ACCOUNTS);
+        // 4 planned ranges of ~750 keys in pages of 100 fan out a few levels deep, not hundreds
+        assertThat(result.maxDepth()).isBetween(2, 12);
+        assertThat(result.ranges()).isGreaterThan(8);
+        assertThat(seen.keySet()).containsAll(nodes.stream().map(NodeSnapshot::id).toList());
+        NodeSnapshot root = seen.get("r0");
+        assertThat(root.subtreeEntities()).isGreaterThan(root.entities());
+    }
+
+    @Test
+    void exactlyOnceUnderInjectedFaultsAndLostCommits() throws Exception {
+        List<Entity> items = new ArrayList<>();
+        for (int i = 1; i <= 600; i++) {
+            items.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Item").newKey(i)).set("n", 0).build());
+        }
+        for (int i = 0; i < items.size(); i += 300) {
+            datastore.put(items.subList(i, i + 300).toArray(new Entity[0]));
+        }
+        FaultInjector faults = new FaultInjector(0.10, 0.10, 0, 42);
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(faults.wrap(datastore), ORDER, ServerLimits.EMULATOR,
+                new RetryPolicy(30, 1, 50));
+        JobResult result = executor.start(spec("Item", "{\"template\":\"plus-one\"}", 3, 4, 50), new PlusOne(),
+                JobListener.NONE).await();
+
+        assertThat(result.status()).as("failed ranges: %d", result.failedRanges()).isEqualTo(JobStatus.DONE);
+        assertThat(faults.failures()).isPositive();
+        assertThat(faults.lostCommits()).isPositive();
+        List<Entity> after = new ArrayList<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Item").build()).forEachRemaining(after::add);
+        assertThat(after).hasSize(600).allMatch(e -> e.getLong("n") == 1);
+        assertThat(result.total("read")).isEqualTo(600);
+        assertThat(result.total("written")).isEqualTo(600);
+    }
+
+    @Test
+    void aCancelledJobResumesWithoutApplyingAnyPageTwice() throws Exception {
+        List<Entity> items = new ArrayList<>();
+        for (int i = 1; i <= 800; i++) {
+            items.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Resumable").newKey("k" + i)).set("n", 0)
+                    .build());
+        }
+        for (int i = 0; i < items.size(); i += 400) {
+            datastore.put(items.subList(i, i + 400).toArray(new Entity[0]));
+        }
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR);
+        AtomicInteger commits = new AtomicInteger();
+        JobHandle[] handle = new JobHandle[1];
+        PlusOne mapper = new PlusOne();
+        JobSpec spec = spec("Resumable", "{\"template\":\"touch\"}", 2, 2, 40);
+        handle[0] = executor.start(spec, mapper, new JobListener() {
+            @Override
+            public void onTotals(Map<String, Long> totals) {
+                if (commits.incrementAndGet() == 6 && handle[0] != null) {
+                    handle[0].cancel();
+                }
+            }
+        });
+        JobResult first = handle[0].await();
+        assertThat(first.status()).isEqualTo(JobStatus.CANCELLED);
+        assertThat(first.total("read")).isBetween(1L, 799L);
+
+        JobResult resumed = executor.resume(spec.jobId(), JobListener.NONE).await();
+        assertThat(resumed.status()).isEqualTo(JobStatus.DONE);
+        assertThat(resumed.total("read")).isEqualTo(800);
+        assertThat(resumed.total("written")).isEqualTo(800);
+        // the first run added 1 to what it committed; the resumed run (touch) rewrote the rest unchanged
+        List<Entity> after = new ArrayList<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Resumable").build()).forEachRemaining(after::add);
+        assertThat(after.stream().filter(e -> e.getLong("n") == 1).count()).isEqualTo(first.total("written"));
+        assertThat(after).allMatch(e -> e.getLong("n") <= 1);
+    }
+
+    private static KeyRange range(NodeSnapshot node) {
+        KeyRange range = KeyRange.of(ORDER, node.startInclusive() ? node.start() : null, node.end());
+        return node.startInclusive() || node.start() == null ? range : range.advancePast(node.start());
+    }
+
+    /** Adds one to "n": applied twice, it would show. */
+    static final class PlusOne implements PageMapper {
+        @Override
+        public String name() {
+            return "plus-one";
+        }
+
+        @Override
+        public boolean needsEntities() {
+            return true;
+        }
+
+        @Override
+        public boolean writes() {
+            return true;
+        }
+
+        @Override
+        public MapResult map(Page page) {
+            List<Entity> puts = page.entities().stream()
+                    .map(e -> Entity.newBuilder(e).set("n", e.getLong("n") + 1).build()).toList();
+            return new MapResult(puts, List.of(), 0, Map.of());
+        }
+    }
+}

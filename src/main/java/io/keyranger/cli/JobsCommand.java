@@ -1,0 +1,47 @@
+package io.keyranger.cli;
+
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import java.io.PrintWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** Lists the jobs stored in a database. */
+@Command(name = "jobs", mixinStandardHelpOptions = true, description = "List jobs, newest first.")
+public final class JobsCommand implements Runnable {
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    public JobsCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public void run() {
+        ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        Datastore datastore = DatastoreConnector.connect(conn);
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.forServer(conn.isEmulator()),
+                ServerLimits.forServer(conn.isEmulator()));
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("%-44s %-10s %-10s %-20s %12s%n", "JOB", "STATUS", "MAPPER", "KIND", "READ");
+        for (AdaptiveSplitExecutor.JobSummary job : executor.jobs()) {
+            long read = executor.totals(job.spec().jobId()).getOrDefault("read", 0L);
+            String status = job.status().name().toLowerCase();
+            out.printf("%-44s %-10s %-10s %-20s %,12d%n", job.spec().jobId(),
+                    "running".equals(status) ? "running or interrupted" : status, job.spec().mapper().template(),
+                    job.spec().kind(), read);
+        }
+        out.flush();
+    }
+}

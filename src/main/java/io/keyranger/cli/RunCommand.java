@@ -1,0 +1,212 @@
+package io.keyranger.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobHandle;
+import io.keyranger.executor.JobResult;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Runs a mapper over a kind with the adaptive-split executor, or resumes a job. */
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a page mapper over a kind, or resume a job.")
+public final class RunCommand implements java.util.concurrent.Callable<Integer> {
+    public static final int EXIT_RANGES_FAILED = 3;
+    public static final int EXIT_CANCELLED = 4;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Target target;
+
+    /** Either a new job or a resumed one. */
+    static final class Target {
+        @ArgGroup(exclusive = false)
+        NewJob newJob;
+
+        @Option(names = "--resume", paramLabel = "JOB_ID", description = "Resume this job from its checkpoints.")
+        String resume;
+    }
+
+    /** The options of a new job. */
+    static final class NewJob {
+        @Option(names = "--kind", required = true, paramLabel = "KIND", description = "The kind to map.")
+        String kind;
+
+        @Option(names = "--mapper", required = true, paramLabel = "FILE.json",
+                description = "The mapper spec, e.g. {\"template\": \"count\"}.")
+        Path mapper;
+
+        @Option(names = "--shards", defaultValue = "16", paramLabel = "N", description = "Planned ranges (default: ${DEFAULT-VALUE}).")
+        int shards;
+
+        @Option(names = "--workers", defaultValue = "8", paramLabel = "N", description = "Ranges at once (default: ${DEFAULT-VALUE}).")
+        int workers;
+
+        @Option(names = "--page-size", defaultValue = "200", paramLabel = "N", description = "Keys per page (default: ${DEFAULT-VALUE}).")
+        int pageSize;
+
+        @Option(names = "--qps", defaultValue = "0", paramLabel = "N",
+                description = "Most entity operations per second, ramping up from 500 (default: no limit).")
+        int qps;
+
+        @Option(names = "--job-id", paramLabel = "ID", description = "The job's id (default: KIND-TIME-RANDOM).")
+        String jobId;
+    }
+
+    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the job's final report as JSON.")
+    Path report;
+
+    @Option(names = "--confirm-project", paramLabel = "ID",
+            description = "Required to write to a project that is not an emulator: its id.")
+    String confirmProject;
+
+    public RunCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        Datastore datastore = DatastoreConnector.connect(conn);
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.forServer(conn.isEmulator()),
+                ServerLimits.forServer(conn.isEmulator()));
+        PrintWriter err = spec.commandLine().getErr();
+        JobProgressPrinter progress = new JobProgressPrinter(err);
+        JobHandle handle;
+        if (target.resume != null) {
+            handle = executor.resume(target.resume, progress);
+        } else {
+            JobSpec job = newJob(conn);
+            checkSafety(conn, job.mapper());
+            err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
+                    + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
+            err.flush();
+            handle = executor.start(job, progress);
+        }
+        Thread stopper = new Thread(() -> cancelAndWait(handle), "keyranger-run-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        JobResult result;
+        try {
+            result = handle.await();
+        } finally {
+            progress.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopper);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("Job %s %s: read %,d, written %,d, deleted %,d, skipped %,d, failed %,d; %d ranges, depth %d, %.1f s%n",
+                result.jobId(), result.status().name().toLowerCase(), result.total("read"), result.total("written"),
+                result.total("deleted"), result.total("skipped"), result.total("failed"), result.ranges(),
+                result.maxDepth(), result.wallMillis() / 1000.0);
+        if (result.status() != JobStatus.DONE) {
+            out.println("Resume it with: keyranger run --resume " + result.jobId());
+        }
+        out.flush();
+        if (report != null) {
+            writeReport(result, report);
+        }
+        return switch (result.status()) {
+            case DONE -> 0;
+            case CANCELLED -> EXIT_CANCELLED;
+            default -> EXIT_RANGES_FAILED;
+        };
+    }
+
+    private JobSpec newJob(ConnectionSpec conn) {
+        NewJob job = target.newJob;
+        String text;
+        try {
+            text = Files.readString(job.mapper, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new KeyRangerException("Mapper file not found: " + job.mapper);
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot read the mapper file " + job.mapper + ": " + e.getMessage());
+        }
+        MapperSpec mapper = MapperSpec.parse(text);
+        Mappers.create(mapper); // validates the template and its parameters before anything is written
+        String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(job.kind);
+        return new JobSpec(id, conn.namespace(), job.kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
+    }
+
+    private void checkSafety(ConnectionSpec conn, MapperSpec mapper) {
+        if (!Mappers.create(mapper).writes()) {
+            return;
+        }
+        if (conn.readOnly()) {
+            throw new KeyRangerException("The connection is read-only: the '" + mapper.template() + "' mapper writes.");
+        }
+        if (!conn.isEmulator() && !conn.projectId().equals(confirmProject)) {
+            throw new KeyRangerException("The '" + mapper.template() + "' mapper writes to project " + conn.projectId()
+                    + ", which is not an emulator: add --confirm-project " + conn.projectId() + " to go ahead.");
+        }
+    }
+
+    private static void cancelAndWait(JobHandle handle) {
+        if (!handle.result().isDone()) {
+            handle.cancel();
+            try {
+                handle.result().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // committed pages are safe either way; the job can be resumed
+            }
+        }
+    }
+
+    static void writeReport(JobResult result, Path file) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("jobId", result.jobId());
+        root.put("status", result.status().name());
+        for (String field : new String[] {"read", "written", "deleted", "skipped", "failed"}) {
+            root.put(field, result.total(field));
+        }
+        root.put("ranges", result.ranges());
+        root.put("failedRanges", result.failedRanges());
+        root.put("maxDepth", result.maxDepth());
+        root.put("wallMillis", result.wallMillis());
+        ObjectNode counters = root.putObject("counters");
+        result.totals().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                .forEach(e -> counters.put(e.getKey(), e.getValue()));
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+            JSON.writeValue(temp.toFile(), root);
+            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot write the report " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.keyranger.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ProgressListener;
+import io.keyranger.demo.DemoSeeder;
+import io.keyranger.support.SharedEmulator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The run, jobs and counter commands end to end on the real emulator. */
+class RunCliTest {
+    private static ConnectionSpec demo;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void seedDemo() {
+        demo = SharedEmulator.freshProject("run");
+        new DemoSeeder(SharedEmulator.connect(demo)).seed(500, ProgressListener.NONE, Cancellation.NEVER);
+    }
+
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        KeyRangerCli.Context context = new KeyRangerCli.Context(dir, Map.of(), request -> { });
+        String[] all = new String[args.length + 4];
+        System.arraycopy(args, 0, all, 0, args.length);
+        all[args.length] = "--emulator-host";
+        all[args.length + 1] = demo.emulatorHost();
+        all[args.length + 2] = "--project";
+        all[args.length + 3] = demo.projectId();
+        int code = KeyRangerCli.execute(context, new PrintWriter(out), new PrintWriter(err), all);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private Path mapper(String json) throws Exception {
+        Path file = Files.createTempFile(dir, "mapper", ".json");
+        Files.writeString(file, json);
+        return file;
+    }
+
+    @Test
+    void countJobReportsPersistedTotalsEqualToTheKindsCount() throws Exception {
+        Path report = dir.resolve("report.json");
+        Result result = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--shards", "4", "--workers", "4", "--page-size", "50", "--job-id", "count-accounts",
+                "--report", report.toString());
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("Job count-accounts done: read 500");
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertThat(json.path("jobId").asText()).isEqualTo("count-accounts");
+        assertThat(json.path("status").asText()).isEqualTo("DONE");
+        assertThat(json.path("read").asLong()).isEqualTo(500);
+        assertThat(json.path("written").asLong()).isZero();
+        assertThat(json.path("ranges").asInt()).isGreaterThan(4);
+        assertThat(json.path("maxDepth").asInt()).isPositive();
+        assertThat(json.path("wallMillis").asLong()).isPositive();
+        assertThat(json.path("counters").path("read").asLong()).isEqualTo(500);
+
+        Result jobs = run("jobs");
+        assertThat(jobs.out()).contains("count-accounts").contains("done").contains("500");
+        Result again = run("run", "--resume", "count-accounts");
+        assertThat(again.exitCode()).isZero();
+        assertThat(again.out()).as("resuming a finished job reads nothing again").contains("read 500");
+    }
+
+    @Test
+    void touchJobWritesEveryEntityOnce() throws Exception {
+        Result result = run("run", "--kind", "Event", "--mapper", mapper("{\"template\":\"touch\"}").toString(),
+                "--shards", "2", "--page-size", "20");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("read 50, written 50");
+    }
+
+    @Test
+    void badJobsAreRefusedBeforeAnythingIsWritten() throws Exception {
+        Result missing = run("run", "--kind", "Account", "--mapper", dir.resolve("nope.json").toString());
+        assertThat(missing.exitCode()).isNotZero();
+        assertThat(missing.err()).contains("Mapper file not found").doesNotContain("Exception");
+        Result malformed = run("run", "--kind", "Account", "--mapper", mapper("{\"template\": ").toString());
+        assertThat(malformed.err()).contains("The mapper spec is not valid JSON");
+        Result unknown = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"shred\"}").toString());
+        assertThat(unknown.err()).contains("Unknown mapper template 'shred'; known: count, touch.");
+        Result noJob = run("run", "--resume", "no-such-job");
+        assertThat(noJob.exitCode()).isNotZero();
+        assertThat(noJob.err()).contains("No job with id 'no-such-job'");
+        Result empty = run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString());
+        assertThat(empty.err()).contains("Kind 'Nothing' has no entities");
+    }
+
+    @Test
+    void countersIncrementAndRead() {
+        Result inc = run("counter", "inc", "visits", "--by", "5", "--shards", "3");
+        assertThat(inc.exitCode()).as(inc.err()).isZero();
+        run("counter", "inc", "visits", "--by", "2");
+        Result get = run("counter", "get", "visits");
+        assertThat(get.out()).contains("visits (20 shards)").containsPattern("value\\s+7");
+        Result unknown = run("counter", "get", "nope");
+        assertThat(unknown.exitCode()).isNotZero();
+        assertThat(unknown.err()).contains("No counter named 'nope'");
+    }
+}

@@ -78,6 +78,13 @@ public final class KeyRangerApp extends Application {
         Scene scene = new Scene(view, 1200, 760);
         scene.getStylesheets().add(KeyRangerApp.class.getResource("keyranger.css").toExternalForm());
         stage.setTitle("KeyRanger");
+        stage.setOnCloseRequest(event -> {
+            if (model.run().isRunning() && !confirmQuitWhileRunning()) {
+                event.consume();
+            } else if (model.run().isRunning()) {
+                model.run().cancel();
+            }
+        });
         stage.setScene(scene);
         stage.show();
         model.loadProfiles();
@@ -102,6 +109,17 @@ public final class KeyRangerApp extends Application {
     private static void applyTheme(boolean dark) {
         Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
                 : new PrimerLight().getUserAgentStylesheet());
+    }
+
+    /** Asks before closing while a job runs; committed pages are safe and the job can be resumed later. */
+    private boolean confirmQuitWhileRunning() {
+        Alert confirm = new Alert(Alert.AlertType.CONFIRMATION);
+        confirm.initOwner(stage);
+        confirm.setTitle("KeyRanger");
+        confirm.setHeaderText("A job is running");
+        confirm.setContentText("Quit anyway? The job stops at the next page boundary; everything committed stays "
+                + "committed and you can resume it later from the Run tab or with 'keyranger run --resume'.");
+        return confirm.showAndWait().filter(b -> b == javafx.scene.control.ButtonType.OK).isPresent();
     }
 
     /** A non-blocking dialog with the message only; the stack trace is already in the log. */

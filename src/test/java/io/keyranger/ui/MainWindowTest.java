@@ -24,6 +24,7 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
+import javafx.scene.control.TreeTableView;
 import org.controlsfx.control.StatusBar;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -86,9 +87,9 @@ class MainWindowTest {
                 .containsExactly("Key", "active", "balance", "createdAt", "tier");
         ListView<?> properties = robot.lookup("#propertyList").queryListView();
         Fx.waitUntil(30, () -> properties.getItems().size() == 4);
-        assertThat(Fx.get(() -> robot.lookup("#propertyList .list-cell").queryAll().stream()
-                .map(n -> ((ListCell<?>) n).getText()).filter(t -> t != null).toList()))
-                .contains("active  ·  boolean", "balance  ·  integer/timestamp");
+        Fx.waitUntil(10, () -> robot.lookup("#propertyList .list-cell").queryAll().stream()
+                .map(n -> ((ListCell<?>) n).getText()).filter(t -> t != null).toList()
+                .containsAll(List.of("active  ·  boolean", "balance  ·  integer/timestamp")));
         assertThat(Fx.get(() -> properties.getItems().stream()
                 .map(p -> ((io.keyranger.datastore.PropertyInfo) p).name()).toList()))
                 .containsExactly("active", "balance", "createdAt", "tier");
@@ -132,8 +133,7 @@ class MainWindowTest {
     @Test
     @Order(5)
     void shardsTabPlansTheKindAndDrawsBothPlans() {
-        robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
-                && "Shards".equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
+        clickTab("Shards");
         Spinner<Integer> shards = robot.lookup("#shardCount").query();
         Fx.get(() -> {
             shards.getValueFactory().setValue(4);
@@ -154,6 +154,38 @@ class MainWindowTest {
         Fx.waitUntil(60, () -> table.getItems().stream().allMatch(r -> r.exact() != null));
         assertThat(Fx.get(() -> table.getItems().stream().mapToLong(PlannedRange::exact).sum())).isEqualTo(ACCOUNTS);
         assertThat(Fx.get(() -> robot.lookup("#shardBalance").queryLabeled().getText())).contains("(exact)");
+    }
+
+    @Test
+    @Order(6)
+    void runTabRunsACountJobAndShowsTheTreeAndTotals() {
+        clickTab("Run");
+        Fx.get(() -> {
+            robot.lookup("#jobShards").<Spinner<Integer>>query().getValueFactory().setValue(2);
+            robot.lookup("#jobPageSize").<Spinner<Integer>>query().getValueFactory().setValue(15);
+            robot.lookup("#jobWorkers").<Spinner<Integer>>query().getValueFactory().setValue(3);
+            return null;
+        });
+        robot.clickOn("#startJob");
+        TreeTableView<?> tree = robot.lookup("#rangeTree").query();
+        Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
+        assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText())).startsWith("read 120 ");
+        assertThat(Fx.get(() -> tree.getRoot().getChildren().size())).isEqualTo(2);
+        assertThat(Fx.get(() -> countItems(tree.getRoot()))).as("the tree fanned out").isGreaterThan(4);
+        Fx.waitUntil(20, () -> robot.lookup("#pastJobs").queryListView().getItems().size() >= 1);
+    }
+
+    private static int countItems(javafx.scene.control.TreeItem<?> item) {
+        int count = 0;
+        for (javafx.scene.control.TreeItem<?> child : item.getChildren()) {
+            count += 1 + countItems(child);
+        }
+        return count;
+    }
+
+    private void clickTab(String title) {
+        robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
+                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
     }
 
     private static List<Key> keys(TableView<Entity> table) {

@@ -3,6 +3,7 @@ package io.keyranger.ui.main;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.ui.entities.EntitiesView;
 import io.keyranger.ui.shards.ShardsView;
+import io.keyranger.ui.run.RunView;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.kinds.KindListCell;
 import java.util.function.Supplier;
@@ -43,7 +44,7 @@ public final class MainView extends BorderPane {
         this.model = model;
         setLeft(sidebar(demoDefaults, newProfile));
         TabPane tabs = new TabPane(new Tab("Entities", new EntitiesView(model.entities())),
-                new Tab("Shards", new ShardsView(model.shards())));
+                new Tab("Shards", new ShardsView(model.shards())), new Tab("Run", new RunView(model.run())));
         tabs.setId("mainTabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         setCenter(tabs);

@@ -18,6 +18,8 @@ import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.entities.EntitiesViewModel;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.shards.ShardsViewModel;
+import io.keyranger.ui.run.RunViewModel;
+import io.keyranger.executor.ServerLimits;
 import io.keyranger.keys.KeyOrder;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +54,7 @@ public final class MainViewModel {
     private final StatusModel status = new StatusModel();
     private final EntitiesViewModel entities;
     private final ShardsViewModel shards;
+    private final RunViewModel run;
     private final List<RunningEmulator> emulators = new ArrayList<>();
     private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
     private DatastoreGateway gateway;
@@ -63,12 +66,20 @@ public final class MainViewModel {
         this.profiles = profiles;
         this.entities = new EntitiesViewModel(tasks, this::showError);
         this.shards = new ShardsViewModel(tasks, status, this::showError);
+        this.run = new RunViewModel(tasks, this::showError);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
             shards.targetProperty().set(kind == null ? null : new ShardsViewModel.Target(gateway.datastore(),
                     KeyOrder.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
                     kind.countProperty()::get));
+            if (!run.isRunning()) {
+                run.targetProperty().set(kind == null ? null : new RunViewModel.Target(gateway.datastore(),
+                        KeyOrder.forServer(connection.get().isEmulator()),
+                        ServerLimits.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
+                        () -> kind.countProperty().get() == null ? -1 : kind.countProperty().get().count()));
+                run.refreshJobs();
+            }
             if (kind == null) {
                 entities.clear();
             } else {
@@ -287,6 +298,10 @@ public final class MainViewModel {
 
     public StatusModel status() {
         return status;
+    }
+
+    public RunViewModel run() {
+        return run;
     }
 
     public ShardsViewModel shards() {

@@ -1,0 +1,251 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.NodeSnapshot;
+import io.keyranger.mapper.Mappers;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.value.ObservableValue;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.chart.LineChart;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableCell;
+import javafx.scene.control.TreeTableColumn;
+import javafx.scene.control.TreeTableView;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.javafx.FontIcon;
+import org.kordamp.ikonli.material2.Material2AL;
+import org.kordamp.ikonli.material2.Material2MZ;
+
+/** The Run tab: job settings and controls, the live split tree, totals, throughput and past jobs. */
+public final class RunView extends BorderPane {
+    private final RunViewModel model;
+
+    public RunView(RunViewModel model) {
+        this.model = model;
+        setTop(new VBox(controls(), settings()));
+        SplitPane split = new SplitPane(tree(), sidePanel());
+        split.setDividerPositions(0.62);
+        setCenter(split);
+        Label summary = new Label();
+        summary.setId("runSummary");
+        summary.setWrapText(true);
+        summary.textProperty().bind(model.summaryProperty());
+        summary.setPadding(new Insets(6, 8, 6, 8));
+        setBottom(summary);
+    }
+
+    private HBox controls() {
+        ComboBox<String> template = new ComboBox<>();
+        template.getItems().setAll(Mappers.names());
+        template.setId("mapperTemplate");
+        template.setPromptText("template");
+        template.valueProperty().addListener((obs, old, name) -> {
+            if (name != null) {
+                model.mapperJsonProperty().set("{\"template\": \"" + name + "\"}");
+            }
+        });
+        TextField json = new TextField();
+        json.setId("mapperJson");
+        json.textProperty().bindBidirectional(model.mapperJsonProperty());
+        HBox.setHgrow(json, Priority.ALWAYS);
+        Button start = new Button("Start", new FontIcon(Material2MZ.PLAY_ARROW));
+        start.setId("startJob");
+        start.getStyleClass().add("accent");
+        start.disableProperty().bind(model.runningProperty().or(model.targetProperty().isNull()));
+        start.setOnAction(e -> model.start());
+        Button pause = new Button();
+        pause.setId("pauseJob");
+        pause.textProperty().bind(javafx.beans.binding.Bindings.when(model.pausedProperty()).then("Resume")
+                .otherwise("Pause"));
+        pause.setGraphic(new FontIcon(Material2MZ.PAUSE));
+        pause.disableProperty().bind(model.runningProperty().not());
+        pause.setOnAction(e -> {
+            if (model.pausedProperty().get()) {
+                model.resumePaused();
+            } else {
+                model.pause();
+            }
+        });
+        Button cancel = new Button("Cancel", new FontIcon(Material2MZ.STOP));
+        cancel.setId("cancelJob");
+        cancel.disableProperty().bind(model.runningProperty().not());
+        cancel.setOnAction(e -> model.cancel());
+        HBox bar = new HBox(8, new Label("Mapper"), template, json, start, pause, cancel);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.setPadding(new Insets(6, 8, 2, 8));
+        return bar;
+    }
+
+    private HBox settings() {
+        HBox bar = new HBox(8,
+                new Label("Shards"), spinner("jobShards", 1, 4096, model.shardsProperty()),
+                new Label("Workers"), spinner("jobWorkers", 1, 512, model.workersProperty()),
+                new Label("Page size"), spinner("jobPageSize", 1, 5000, model.pageSizeProperty()),
+                new Label("QPS (0 = no limit)"), spinner("jobQps", 0, 1_000_000, model.qpsProperty()));
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.setPadding(new Insets(2, 8, 6, 8));
+        return bar;
+    }
+
+    private static Spinner<Integer> spinner(String id, int min, int max, javafx.beans.property.IntegerProperty value) {
+        Spinner<Integer> spinner = new Spinner<>(min, max, value.get());
+        spinner.setId(id);
+        spinner.setEditable(true);
+        spinner.setPrefWidth(100);
+        spinner.valueProperty().addListener((obs, old, v) -> value.set(v));
+        value.addListener((obs, old, v) -> spinner.getValueFactory().setValue(v.intValue()));
+        return spinner;
+    }
+
+    private TreeTableView<NodeRow> tree() {
+        TreeItem<NodeRow> root = new TreeItem<>();
+        bindChildren(root, model.roots());
+        TreeTableView<NodeRow> table = new TreeTableView<>(root);
+        table.setId("rangeTree");
+        table.setShowRoot(false);
+        table.setPlaceholder(new Label("No job yet"));
+        TreeTableColumn<NodeRow, NodeSnapshot> id = new TreeTableColumn<>("Range");
+        id.setCellValueFactory(c -> c.getValue().getValue().snapshotProperty());
+        id.setCellFactory(column -> new TreeTableCell<>() {
+            @Override
+            protected void updateItem(NodeSnapshot node, boolean empty) {
+                super.updateItem(node, empty);
+                setText(empty || node == null ? null : node.id());
+                setGraphic(empty || node == null ? null : StatusIcons.of(node.status()));
+            }
+        });
+        id.setPrefWidth(150);
+        table.getColumns().add(id);
+        table.getColumns().add(column("Status", 90, s -> s.status().name().toLowerCase()));
+        table.getColumns().add(column("Depth", 55, s -> String.valueOf(s.depth())));
+        table.getColumns().add(column("Entities", 80, s -> String.format("%,d", s.entities())));
+        table.getColumns().add(column("Subtree", 80, s -> String.format("%,d", s.subtreeEntities())));
+        table.getColumns().add(column("Pages", 60, s -> String.valueOf(s.pages())));
+        table.getColumns().add(column("Retries", 60, s -> String.valueOf(s.retries())));
+        TreeTableColumn<NodeRow, String> range = new TreeTableColumn<>("Keys");
+        range.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().getValue().rangeText()));
+        range.setPrefWidth(320);
+        table.getColumns().add(range);
+        table.getColumns().add(column("Last error", 200, s -> s.lastError() == null ? "" : s.lastError()));
+        return table;
+    }
+
+    private static TreeTableColumn<NodeRow, String> column(String title, double width,
+                                                          Function<NodeSnapshot, String> text) {
+        TreeTableColumn<NodeRow, String> column = new TreeTableColumn<>(title);
+        column.setCellValueFactory(c -> map(c.getValue().getValue().snapshotProperty(), text));
+        column.setPrefWidth(width);
+        return column;
+    }
+
+    private static ObservableValue<String> map(ObservableValue<NodeSnapshot> snapshot, Function<NodeSnapshot, String> f) {
+        return snapshot.map(f);
+    }
+
+    /** Mirrors a row list into tree items; rows are only ever added. */
+    private static void bindChildren(TreeItem<NodeRow> item, javafx.collections.ObservableList<NodeRow> rows) {
+        rows.forEach(row -> item.getChildren().add(treeItem(row)));
+        rows.addListener((ListChangeListener<NodeRow>) change -> {
+            while (change.next()) {
+                if (change.wasRemoved() && change.getList().isEmpty()) {
+                    item.getChildren().clear();
+                }
+                if (change.wasAdded()) {
+                    change.getAddedSubList().forEach(row -> item.getChildren().add(treeItem(row)));
+                }
+            }
+        });
+    }
+
+    private static TreeItem<NodeRow> treeItem(NodeRow row) {
+        TreeItem<NodeRow> item = new TreeItem<>(row);
+        item.setExpanded(row.snapshot().depth() < 2);
+        bindChildren(item, row.children());
+        return item;
+    }
+
+    private VBox sidePanel() {
+        Label totals = new Label();
+        totals.setId("jobTotals");
+        totals.setWrapText(true);
+        totals.getStyleClass().add("title-4");
+        totals.textProperty().bind(model.totalsTextProperty());
+        Label timing = new Label();
+        timing.setId("jobTiming");
+        timing.textProperty().bind(model.timingTextProperty());
+
+        NumberAxis x = new NumberAxis();
+        x.setLabel("seconds");
+        x.setForceZeroInRange(true);
+        NumberAxis y = new NumberAxis();
+        y.setLabel("entities / s");
+        LineChart<Number, Number> chart = new LineChart<>(x, y);
+        chart.setId("throughputChart");
+        chart.setAnimated(false);
+        chart.setCreateSymbols(false);
+        chart.setLegendVisible(false);
+        chart.setPrefHeight(220);
+        XYChart.Series<Number, Number> series = new XYChart.Series<>();
+        chart.getData().add(series);
+        model.throughput().addListener((ListChangeListener<RunViewModel.ThroughputPoint>) change -> {
+            while (change.next()) {
+                if (change.wasRemoved() && change.getList().isEmpty()) {
+                    series.getData().clear();
+                }
+                if (change.wasAdded()) {
+                    change.getAddedSubList().forEach(p -> series.getData().add(new XYChart.Data<>(p.seconds(), p.rate())));
+                }
+            }
+        });
+
+        ListView<AdaptiveSplitExecutor.JobSummary> jobs = new ListView<>(model.pastJobs());
+        jobs.setId("pastJobs");
+        jobs.setPrefHeight(160);
+        jobs.setPlaceholder(new Label("No jobs stored yet"));
+        jobs.setCellFactory(list -> new ListCell<>() {
+            @Override
+            protected void updateItem(AdaptiveSplitExecutor.JobSummary job, boolean empty) {
+                super.updateItem(job, empty);
+                setText(empty || job == null ? null : job.spec().jobId() + "  ·  " + job.spec().mapper().template()
+                        + "  ·  " + (job.status().name().equals("RUNNING") ? "running or interrupted"
+                        : job.status().name().toLowerCase()));
+            }
+        });
+        Button refresh = new Button("Refresh", new FontIcon(Material2MZ.REFRESH));
+        refresh.setId("refreshJobs");
+        refresh.setOnAction(e -> model.refreshJobs());
+        Button resume = new Button("Resume", new FontIcon(Material2MZ.RESTORE));
+        resume.setId("resumeJob");
+        resume.disableProperty().bind(jobs.getSelectionModel().selectedItemProperty().isNull()
+                .or(model.runningProperty()));
+        resume.setOnAction(e -> model.resume(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
+        Button inspect = new Button("Inspect", new FontIcon(Material2MZ.SEARCH));
+        inspect.setId("inspectJob");
+        inspect.disableProperty().bind(resume.disableProperty());
+        inspect.setOnAction(e -> model.inspect(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
+        Label pastTitle = new Label("Jobs", new FontIcon(Material2AL.HISTORY));
+        pastTitle.getStyleClass().add("title-4");
+
+        VBox box = new VBox(8, totals, timing, chart, pastTitle, jobs, new HBox(6, refresh, resume, inspect));
+        box.setPadding(new Insets(8));
+        VBox.setVgrow(jobs, Priority.ALWAYS);
+        return box;
+    }
+}

@@ -1,0 +1,387 @@
+package io.keyranger.ui.run;
+
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobHandle;
+import io.keyranger.executor.JobListener;
+import io.keyranger.executor.JobResult;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.NodeSnapshot;
+import io.keyranger.executor.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The Run tab: starts, pauses, resumes and cancels jobs, and keeps the live split tree, the totals and the
+ * throughput. Events from workers are coalesced and applied about ten times a second on the FX thread.
+ */
+public final class RunViewModel {
+    static final javafx.util.Duration TICK = javafx.util.Duration.millis(100);
+
+    private final TaskRunner tasks;
+    private final Consumer<String> errors;
+    private final ObjectProperty<Target> target = new SimpleObjectProperty<>();
+    private final StringProperty mapperJson = new SimpleStringProperty("{\"template\": \"count\"}");
+    private final IntegerProperty shards = new SimpleIntegerProperty(16);
+    private final IntegerProperty workers = new SimpleIntegerProperty(8);
+    private final IntegerProperty pageSize = new SimpleIntegerProperty(200);
+    private final IntegerProperty qps = new SimpleIntegerProperty(0);
+    private final ObservableList<NodeRow> roots = FXCollections.observableArrayList();
+    private final Map<String, NodeRow> rows = new HashMap<>();
+    private final ObservableList<ThroughputPoint> throughput = FXCollections.observableArrayList();
+    private final ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper timingText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Choose a kind, a mapper, then Start.");
+    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
+    private final ObjectProperty<Map<String, Long>> totals = new SimpleObjectProperty<>(Map.of());
+    private final ObjectProperty<JobResult> lastResult = new SimpleObjectProperty<>();
+    private Timeline ticker;
+    private CoalescingJobFeed feed;
+    private JobHandle handle;
+    private long startNanos;
+    private long lastRead;
+    private long lastTickNanos;
+
+    /**
+     * What a job runs on.
+     *
+     * @param datastore  the connection
+     * @param order      its key order
+     * @param limits     its commit limits
+     * @param namespace  the namespace
+     * @param kind       the kind
+     * @param knownCount the kind's exact count, or -1 while unknown (for the ETA)
+     */
+    public record Target(Datastore datastore, KeyOrder order, ServerLimits limits, String namespace, String kind,
+                         LongSupplier knownCount) {
+    }
+
+    /**
+     * Entities per second at a moment of the run.
+     *
+     * @param seconds since the start
+     * @param rate    entities read per second over the last tick
+     */
+    public record ThroughputPoint(double seconds, double rate) {
+    }
+
+    public RunViewModel(TaskRunner tasks, Consumer<String> errors) {
+        this.tasks = tasks;
+        this.errors = errors;
+    }
+
+    /** Plans and starts a job on the current target; planning runs off the FX thread. */
+    public void start() {
+        Target t = target.get();
+        if (t == null || running.get()) {
+            return;
+        }
+        JobSpec spec;
+        try {
+            MapperSpec mapper = MapperSpec.parse(mapperJson.get());
+            Mappers.create(mapper);
+            spec = new JobSpec(AdaptiveSplitExecutor.newJobId(t.kind()), t.namespace(), t.kind(), mapper, shards.get(),
+                    workers.get(), pageSize.get(), qps.get());
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        launch(t, "Planning " + t.kind() + "…", feed -> executor(t).start(spec, feed));
+    }
+
+    /** Resumes a stored job on the current connection. */
+    public void resume(String jobId) {
+        Target t = target.get();
+        if (t == null || running.get()) {
+            return;
+        }
+        launch(t, "Resuming " + jobId + "…", feed -> executor(t).resume(jobId, feed));
+    }
+
+    private interface Launcher {
+        JobHandle launch(JobListener feed);
+    }
+
+    private void launch(Target t, String message, Launcher launcher) {
+        clearTree();
+        feed = new CoalescingJobFeed();
+        CoalescingJobFeed current = feed;
+        running.set(true);
+        summary.set(message);
+        startNanos = System.nanoTime();
+        lastTickNanos = startNanos;
+        lastRead = -1;
+        startTicker();
+        Tasks.create(message, () -> launcher.launch(current))
+                .onSuccess(h -> {
+                    handle = h;
+                    summary.set("Job " + h.jobId() + " running");
+                })
+                .onError(e -> {
+                    stopTicker();
+                    running.set(false);
+                    summary.set("Could not start: " + ErrorMessages.of(e));
+                    errors.accept(ErrorMessages.of(e));
+                })
+                .run(tasks);
+    }
+
+    private static AdaptiveSplitExecutor executor(Target t) {
+        return new AdaptiveSplitExecutor(t.datastore(), t.order(), t.limits());
+    }
+
+    public void pause() {
+        if (handle != null && running.get()) {
+            handle.pause();
+            paused.set(true);
+        }
+    }
+
+    public void resumePaused() {
+        if (handle != null) {
+            handle.resume();
+            paused.set(false);
+        }
+    }
+
+    /** Stops at the next page boundary; the job can be resumed later. */
+    public void cancel() {
+        if (handle != null && running.get()) {
+            handle.cancel();
+            paused.set(false);
+            summary.set("Cancelling " + handle.jobId() + " at the next page boundary…");
+        }
+    }
+
+    /** Lists the jobs stored on the current connection. */
+    public void refreshJobs() {
+        Target t = target.get();
+        if (t == null) {
+            pastJobs.clear();
+            return;
+        }
+        Tasks.create("Listing jobs", () -> executor(t).jobs())
+                .onSuccess(pastJobs::setAll)
+                .onError(e -> errors.accept("Cannot list jobs: " + ErrorMessages.of(e)))
+                .run(tasks);
+    }
+
+    /** Shows a stored job's tree and persisted totals without running it. */
+    public void inspect(String jobId) {
+        Target t = target.get();
+        if (t == null || running.get()) {
+            return;
+        }
+        Tasks.create("Reading job " + jobId, () -> new Inspection(executor(t).nodes(jobId), executor(t).totals(jobId)))
+                .onSuccess(inspection -> {
+                    clearTree();
+                    applyNodes(inspection.nodes());
+                    totals.set(inspection.totals());
+                    totalsText.set(describeTotals(inspection.totals()));
+                    summary.set("Job " + jobId + " (stored): " + inspection.nodes().size() + " ranges");
+                })
+                .onError(e -> errors.accept(ErrorMessages.of(e)))
+                .run(tasks);
+    }
+
+    private record Inspection(List<NodeSnapshot> nodes, Map<String, Long> totals) {
+    }
+
+    private void startTicker() {
+        stopTicker();
+        ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
+        ticker.setCycleCount(Timeline.INDEFINITE);
+        ticker.play();
+    }
+
+    private void stopTicker() {
+        if (ticker != null) {
+            ticker.stop();
+            ticker = null;
+        }
+    }
+
+    /** One UI update: apply the coalesced batch, the totals, throughput and ETA. */
+    void tick() {
+        if (feed == null) {
+            return;
+        }
+        CoalescingJobFeed.Batch batch = feed.drain();
+        applyNodes(batch.nodes());
+        long now = System.nanoTime();
+        if (batch.totals() != null) {
+            totals.set(batch.totals());
+            totalsText.set(describeTotals(batch.totals()));
+        }
+        long read = totals.get().getOrDefault("read", 0L);
+        double elapsed = (now - startNanos) / 1e9;
+        if (now - lastTickNanos >= 1_000_000_000L || lastRead < 0) {
+            if (lastRead >= 0) {
+                double rate = (read - lastRead) / ((now - lastTickNanos) / 1e9);
+                throughput.add(new ThroughputPoint(elapsed, rate));
+            }
+            lastRead = read;
+            lastTickNanos = now;
+        }
+        timingText.set(timing(elapsed, read));
+        if (batch.finished() != null) {
+            finished(batch.finished());
+        }
+    }
+
+    private String timing(double elapsed, long read) {
+        Target t = target.get();
+        long known = t == null ? -1 : t.knownCount().getAsLong();
+        String text = String.format("elapsed %.1f s", elapsed);
+        if (known > 0 && read > 0 && read < known && running.get()) {
+            double eta = (known - read) / (read / elapsed);
+            text += String.format(" · ETA %.0f s", eta);
+        }
+        return text;
+    }
+
+    private void finished(JobResult result) {
+        stopTicker();
+        running.set(false);
+        paused.set(false);
+        lastResult.set(result);
+        totals.set(result.totals());
+        totalsText.set(describeTotals(result.totals()));
+        summary.set(String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.",
+                result.jobId(), result.status().name().toLowerCase(), result.ranges(), result.maxDepth(),
+                result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", " + result.failedRanges()
+                        + " ranges failed" : ""));
+        refreshJobs();
+    }
+
+    private void applyNodes(List<NodeSnapshot> nodes) {
+        for (NodeSnapshot node : nodes) {
+            NodeRow row = rows.get(node.id());
+            if (row != null) {
+                row.update(node);
+                continue;
+            }
+            row = new NodeRow(node);
+            rows.put(node.id(), row);
+            NodeRow parent = node.parentId() == null ? null : rows.get(node.parentId());
+            if (parent == null) {
+                roots.add(row);
+            } else {
+                parent.children().add(row);
+            }
+        }
+    }
+
+    private void clearTree() {
+        rows.clear();
+        roots.clear();
+        throughput.clear();
+        totals.set(Map.of());
+        totalsText.set("");
+        lastResult.set(null);
+    }
+
+    static String describeTotals(Map<String, Long> totals) {
+        StringBuilder out = new StringBuilder();
+        for (String field : List.of("read", "written", "deleted", "skipped", "failed")) {
+            out.append(String.format("%s %,d   ", field, totals.getOrDefault(field, 0L)));
+        }
+        totals.keySet().stream().filter(k -> !List.of("read", "written", "deleted", "skipped", "failed").contains(k))
+                .sorted().forEach(k -> out.append(String.format("%s %,d   ", k, totals.get(k))));
+        return out.toString().trim();
+    }
+
+    /** Whether a job is running now (the window asks before closing). */
+    public boolean isRunning() {
+        return running.get();
+    }
+
+    public ObjectProperty<Target> targetProperty() {
+        return target;
+    }
+
+    public StringProperty mapperJsonProperty() {
+        return mapperJson;
+    }
+
+    public IntegerProperty shardsProperty() {
+        return shards;
+    }
+
+    public IntegerProperty workersProperty() {
+        return workers;
+    }
+
+    public IntegerProperty pageSizeProperty() {
+        return pageSize;
+    }
+
+    public IntegerProperty qpsProperty() {
+        return qps;
+    }
+
+    public ObservableList<NodeRow> roots() {
+        return roots;
+    }
+
+    public ObservableList<ThroughputPoint> throughput() {
+        return throughput;
+    }
+
+    public ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs() {
+        return pastJobs;
+    }
+
+    public ReadOnlyStringProperty totalsTextProperty() {
+        return totalsText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty timingTextProperty() {
+        return timingText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty runningProperty() {
+        return running.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty pausedProperty() {
+        return paused.getReadOnlyProperty();
+    }
+
+    public ObjectProperty<Map<String, Long>> totalsProperty() {
+        return totals;
+    }
+
+    public ObjectProperty<JobResult> lastResultProperty() {
+        return lastResult;
+    }
+}

@@ -159,7 +159,7 @@ public final class RunView extends BorderPane {
         return snapshot.map(f);
     }
 
-    /** Mirrors a row list into tree items; rows are only ever added. */
+    /** Mirrors a row list into tree items; rows are only ever inserted, or all cleared. */
     private static void bindChildren(TreeItem<NodeRow> item, javafx.collections.ObservableList<NodeRow> rows) {
         rows.forEach(row -> item.getChildren().add(treeItem(row)));
         rows.addListener((ListChangeListener<NodeRow>) change -> {
@@ -168,7 +168,8 @@ public final class RunView extends BorderPane {
                     item.getChildren().clear();
                 }
                 if (change.wasAdded()) {
-                    change.getAddedSubList().forEach(row -> item.getChildren().add(treeItem(row)));
+                    item.getChildren().addAll(change.getFrom(),
+                            change.getAddedSubList().stream().map(RunView::treeItem).toList());
                 }
             }
         });

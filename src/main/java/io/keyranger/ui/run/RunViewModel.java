@@ -129,6 +129,7 @@ public final class RunViewModel {
 
     private void launch(Target t, String message, Launcher launcher) {
         clearTree();
+        handle = null;
         feed = new CoalescingJobFeed();
         CoalescingJobFeed current = feed;
         running.set(true);
@@ -140,6 +141,8 @@ public final class RunViewModel {
         Tasks.create(message, () -> launcher.launch(current))
                 .onSuccess(h -> {
                     handle = h;
+                    startNanos = System.nanoTime();
+                    lastTickNanos = startNanos;
                     summary.set("Job " + h.jobId() + " running");
                 })
                 .onError(e -> {
@@ -240,7 +243,7 @@ public final class RunViewModel {
         }
         long read = totals.get().getOrDefault("read", 0L);
         double elapsed = (now - startNanos) / 1e9;
-        if (now - lastTickNanos >= 1_000_000_000L || lastRead < 0) {
+        if (handle != null && (now - lastTickNanos >= 1_000_000_000L || lastRead < 0)) {
             if (lastRead >= 0) {
                 double rate = (read - lastRead) / ((now - lastTickNanos) / 1e9);
                 throughput.add(new ThroughputPoint(elapsed, rate));
@@ -289,12 +292,29 @@ public final class RunViewModel {
             row = new NodeRow(node);
             rows.put(node.id(), row);
             NodeRow parent = node.parentId() == null ? null : rows.get(node.parentId());
-            if (parent == null) {
-                roots.add(row);
-            } else {
-                parent.children().add(row);
+            insertSorted(parent == null ? roots : parent.children(), row);
+        }
+    }
+
+    /** Keeps siblings in id order (r2 before r10, r3.0 before r3.1) whatever order their events came in. */
+    private static void insertSorted(ObservableList<NodeRow> siblings, NodeRow row) {
+        int at = 0;
+        while (at < siblings.size() && compareIds(siblings.get(at).id(), row.id()) < 0) {
+            at++;
+        }
+        siblings.add(at, row);
+    }
+
+    static int compareIds(String a, String b) {
+        String[] pa = a.substring(1).split("\\.");
+        String[] pb = b.substring(1).split("\\.");
+        for (int i = 0; i < Math.min(pa.length, pb.length); i++) {
+            int c = Integer.compare(Integer.parseInt(pa[i]), Integer.parseInt(pb[i]));
+            if (c != 0) {
+                return c;
             }
         }
+        return Integer.compare(pa.length, pb.length);
     }
 
     private void clearTree() {

@@ -22,8 +22,14 @@ final class StatusIcons {
             case CANCELLED -> Material2AL.CANCEL;
         };
         FontIcon icon = new FontIcon(ikon);
-        icon.setIconColor(color(status));
+        // inline, because the theme's stylesheet sets -fx-icon-color and CSS beats setIconColor
+        icon.setStyle("-fx-icon-color: " + hex(color(status)) + ";");
         return icon;
+    }
+
+    private static String hex(Color c) {
+        return String.format("#%02x%02x%02x", Math.round(c.getRed() * 255), Math.round(c.getGreen() * 255),
+                Math.round(c.getBlue() * 255));
     }
 
     static Color color(NodeStatus status) {

@@ -145,13 +145,42 @@ class AdaptiveSplitExecutorTest {
         assertThat(after).allMatch(e -> e.getLong("n") <= 1);
     }
 
+    @Test
+    void aRangeThatKeepsFailingIsMarkedFailedAndTheRestGoesOn() throws Exception {
+        List<Entity> items = new ArrayList<>();
+        for (int i = 100; i < 400; i++) {
+            items.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Poisoned").newKey("p-" + i)).set("n", 0)
+                    .build());
+        }
+        datastore.put(items.toArray(new Entity[0]));
+        PageMapper poisoned = new PlusOne() {
+            @Override
+            public MapResult map(Page page) {
+                if (page.keys().stream().anyMatch(k -> k.getName().equals("p-250"))) {
+                    throw new IllegalStateException("cannot map p-250");
+                }
+                return super.map(page);
+            }
+        };
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR);
+        JobResult result = executor.start(spec("Poisoned", "{\"template\":\"touch\"}", 3, 3, 20), poisoned,
+                JobListener.NONE).await();
+        assertThat(result.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(result.failedRanges()).isEqualTo(1);
+        assertThat(result.total("failed")).isPositive();
+        assertThat(result.total("read")).isBetween(200L, 299L);
+        NodeSnapshot failed = executor.nodes(result.jobId()).stream().filter(n -> n.status() == NodeStatus.FAILED)
+                .findFirst().orElseThrow();
+        assertThat(failed.lastError()).contains("cannot map p-250");
+    }
+
     private static KeyRange range(NodeSnapshot node) {
         KeyRange range = KeyRange.of(ORDER, node.startInclusive() ? node.start() : null, node.end());
         return node.startInclusive() || node.start() == null ? range : range.advancePast(node.start());
     }
 
     /** Adds one to "n": applied twice, it would show. */
-    static final class PlusOne implements PageMapper {
+    static class PlusOne implements PageMapper {
         @Override
         public String name() {
             return "plus-one";

@@ -22,8 +22,9 @@ final class StatusIcons {
             case CANCELLED -> Material2AL.CANCEL;
         };
         FontIcon icon = new FontIcon(ikon);
-        // inline, because the theme's stylesheet sets -fx-icon-color and CSS beats setIconColor
-        icon.setStyle("-fx-icon-color: " + hex(color(status)) + ";");
+        // inline, because the theme's stylesheet sets -fx-icon-color and CSS beats setIconColor; appended, because
+        // FontIcon keeps its font family in the inline style too
+        icon.setStyle(icon.getStyle() + "; -fx-icon-color: " + hex(color(status)) + ";");
         return icon;
     }
 

@@ -1,9 +1,8 @@
 package io.keyranger.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
@@ -22,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +33,6 @@ import picocli.CommandLine.Spec;
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     public static final int EXIT_RANGES_FAILED = 3;
     public static final int EXIT_CANCELLED = 4;
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final KeyRangerCli.Context context;
 
@@ -186,7 +183,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     }
 
     static void writeReport(JobResult result, Path file) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = AtomicFiles.JSON.createObjectNode();
         root.put("jobId", result.jobId());
         root.put("status", result.status().name());
         for (String field : new String[] {"read", "written", "deleted", "skipped", "failed"}) {
@@ -199,14 +196,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         ObjectNode counters = root.putObject("counters");
         result.totals().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(e -> counters.put(e.getKey(), e.getValue()));
-        try {
-            Path dir = file.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-            JSON.writeValue(temp.toFile(), root);
-            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new KeyRangerException("Cannot write the report " + file + ": " + e.getMessage(), e);
-        }
+        AtomicFiles.writeJson(file, root);
     }
 }

@@ -3,12 +3,10 @@ package io.keyranger.profile;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.keyranger.KeyRangerException;
+import io.keyranger.AtomicFiles;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
@@ -41,22 +39,7 @@ final class JsonFiles {
     }
 
     static void write(Path file, Object value) {
-        try {
-            Files.createDirectories(file.getParent());
-            Path temp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
-            try {
-                MAPPER.writeValue(temp.toFile(), value);
-                try {
-                    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(temp);
-            }
-        } catch (IOException e) {
-            throw new KeyRangerException("Cannot save " + file + ": " + e.getMessage(), e);
-        }
+        AtomicFiles.writeJson(file, value);
     }
 
     private static Path moveAside(Path file) {

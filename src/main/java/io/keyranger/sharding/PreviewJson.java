@@ -1,22 +1,16 @@
 package io.keyranger.sharding;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.keyranger.KeyRangerException;
+import io.keyranger.AtomicFiles;
 import io.keyranger.datastore.KeyFormat;
 import io.keyranger.datastore.KeyJson;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /** A preview as JSON: both plans with their method, balance and ranges (readable and REST-form keys). */
 public final class PreviewJson {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private PreviewJson() {
     }
@@ -69,18 +63,6 @@ public final class PreviewJson {
 
     /** Writes the JSON to a temporary file beside {@code target}, then moves it into place. */
     public static void write(ShardPreview preview, Path target) {
-        try {
-            Path dir = target.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path temp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
-            try {
-                MAPPER.writeValue(temp.toFile(), toJson(preview));
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(temp);
-            }
-        } catch (IOException e) {
-            throw new KeyRangerException("Cannot write " + target + ": " + e.getMessage(), e);
-        }
+        AtomicFiles.writeJson(target, toJson(preview));
     }
 }

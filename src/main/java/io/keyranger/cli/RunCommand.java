@@ -7,6 +7,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.DryRunner;
 import io.keyranger.executor.JobHandle;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
@@ -78,6 +79,13 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
 
         @Option(names = "--job-id", paramLabel = "ID", description = "The job's id (default: KIND-TIME-RANDOM).")
         String jobId;
+
+        @Option(names = "--dry-run", description = "Map a sample without writing anything and show what would change.")
+        boolean dryRun;
+
+        @Option(names = "--sample", defaultValue = "20", paramLabel = "N",
+                description = "Entities in the dry run (default: ${DEFAULT-VALUE}).")
+        int sample;
     }
 
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the job's final report as JSON.")
@@ -102,6 +110,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         JobHandle handle;
         if (target.resume != null) {
             handle = executor.resume(target.resume, progress);
+        } else if (target.newJob.dryRun) {
+            JobSpec job = newJob(conn);
+            DryRunPrinter.print(new DryRunner(datastore, KeyOrder.forServer(conn.isEmulator())).run(job.namespace(),
+                    job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
+            progress.close();
+            return 0;
         } else {
             JobSpec job = newJob(conn);
             checkSafety(conn, job.mapper());

@@ -16,12 +16,18 @@ final class Chunker {
     }
 
     static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities) {
+        return chunks(page, limits, touchesEntities, 1);
+    }
+
+    /** As above, for a mapper that touches {@code groupsPerKey} entity groups (and mutations) per key. */
+    static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities, int groupsPerKey) {
         if (!touchesEntities) {
             return List.of(page);
         }
-        int maxKeys = limits.maxMutations() - ServerLimits.BOOKKEEPING_ENTITIES;
+        int perKey = Math.max(1, groupsPerKey);
+        int maxKeys = (limits.maxMutations() - ServerLimits.BOOKKEEPING_ENTITIES) / perKey;
         int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE
-                : limits.maxEntityGroups() - ServerLimits.BOOKKEEPING_ENTITIES;
+                : (limits.maxEntityGroups() - ServerLimits.BOOKKEEPING_ENTITIES) / perKey;
         List<List<Key>> chunks = new ArrayList<>();
         List<Key> current = new ArrayList<>();
         Set<PathElement> roots = new HashSet<>();

@@ -140,7 +140,8 @@ final class JobRun {
                 finishNode(node);
                 return;
             }
-            for (List<Key> chunk : Chunker.chunks(keys, limits, mapper.needsEntities() || mapper.writes())) {
+            for (List<Key> chunk : Chunker.chunks(keys, limits, mapper.needsEntities() || mapper.writes(),
+                    mapper.entityGroupsPerKey())) {
                 limiter.acquire(chunk.size());
                 Optional<PageCommitter.Outcome> outcome = attempt(node, () -> committer.commit(node, chunk));
                 if (outcome.isEmpty()) {

@@ -1,29 +1,47 @@
 package io.keyranger.mapper;
 
 import io.keyranger.KeyRangerException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Function;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The mapper templates KeyRanger knows, by name. */
 public final class Mappers {
-    private static final Map<String, Function<MapperSpec, PageMapper>> TEMPLATES = new TreeMap<>(Map.of(
-            "count", spec -> new CountMapper(),
-            "touch", spec -> new TouchMapper()));
+    private static final Map<String, Template> TEMPLATES = new LinkedHashMap<>();
+
+    static {
+        Templates.all().forEach(t -> TEMPLATES.put(t.name(), t));
+    }
 
     private Mappers() {
     }
 
     public static PageMapper create(MapperSpec spec) {
-        Function<MapperSpec, PageMapper> factory = TEMPLATES.get(spec.template());
-        if (factory == null) {
-            throw new KeyRangerException("Unknown mapper template '" + spec.template() + "'; known: "
-                    + String.join(", ", TEMPLATES.keySet()) + ".");
-        }
-        return factory.apply(spec);
+        return template(spec.template()).create(spec);
     }
 
-    public static java.util.Set<String> names() {
-        return TEMPLATES.keySet();
+    public static Template template(String name) {
+        Template template = TEMPLATES.get(name);
+        if (template == null) {
+            throw new KeyRangerException("Unknown mapper template '" + name + "'; known: "
+                    + String.join(", ", names()) + ".");
+        }
+        return template;
+    }
+
+    public static List<Template> templates() {
+        return List.copyOf(TEMPLATES.values());
+    }
+
+    /** Template names, sorted. */
+    public static Set<String> names() {
+        return new TreeSet<>(TEMPLATES.keySet());
+    }
+
+    /** Whether a counter field belongs to a count-by histogram, and its bucket. */
+    public static String countByBucket(String field) {
+        return field.startsWith(Templates.COUNT_BY_PREFIX) ? field.substring(Templates.COUNT_BY_PREFIX.length()) : null;
     }
 }

@@ -17,4 +17,12 @@ public interface PageMapper {
     boolean writes();
 
     MapResult map(Page page);
+
+    /**
+     * Entity groups a commit touches per key: 1 when it writes back to the same keys, 2 when it also writes
+     * elsewhere (copy). The executor sizes chunks by it to stay within the emulator's 25-group limit.
+     */
+    default int entityGroupsPerKey() {
+        return 1;
+    }
 }

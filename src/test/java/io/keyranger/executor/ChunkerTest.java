@@ -27,6 +27,11 @@ class ChunkerTest {
     }
 
     @Test
+    void copyingHalvesTheChunkBecauseEachKeyAlsoWritesElsewhere() {
+        assertThat(Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2)).allMatch(c -> c.size() <= 11);
+    }
+
+    @Test
     void keysUnderOneRootShareAnEntityGroup() {
         List<Key> children = new ArrayList<>();
         for (int i = 1; i <= 60; i++) {

@@ -1,0 +1,35 @@
+package io.keyranger.cli;
+
+import io.keyranger.executor.DryRunner;
+import java.io.PrintWriter;
+
+/** Prints a dry run: before and after per entity and property, then the whole job's estimated operations. */
+final class DryRunPrinter {
+    private static final int MAX_ROWS = 200;
+
+    private DryRunPrinter() {
+    }
+
+    static void print(DryRunner.Result result, PrintWriter out) {
+        out.printf("Dry run on %d entities; nothing was written.%n", result.sampled());
+        if (!result.changes().isEmpty()) {
+            out.printf("%-36s %-20s %-24s %s%n", "KEY", "PROPERTY", "BEFORE", "AFTER");
+            result.changes().stream().limit(MAX_ROWS).forEach(c -> out.printf("%-36s %-20s %-24s %s%n",
+                    cut(c.key(), 36), cut(c.property(), 20), cut(c.before(), 24), c.after()));
+        }
+        result.deletes().stream().limit(MAX_ROWS).forEach(k -> out.println("would delete " + k));
+        result.copies().stream().limit(MAX_ROWS).forEach(k -> out.println("would write " + k));
+        if (result.skipped() > 0) {
+            out.printf("would skip %d of %d entities%n", result.skipped(), result.sampled());
+        }
+        result.counters().forEach((name, value) -> out.printf("counter %s += %d%n", name, value));
+        out.printf("Whole job, estimated from %,d entities (%s): %,d reads, %,d writes, %,d deletes%n",
+                result.total().total(), result.total().method().label(), result.reads(), result.writes(),
+                result.deletions());
+        out.flush();
+    }
+
+    private static String cut(String text, int width) {
+        return text.length() <= width ? text : text.substring(0, width - 1) + "…";
+    }
+}

@@ -1,0 +1,123 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.EntityJson;
+import io.keyranger.datastore.KeyFormat;
+import io.keyranger.datastore.ProgressListener;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Page;
+import io.keyranger.mapper.PageMapper;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
+import io.keyranger.sharding.TotalEstimate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * Runs a mapper on the first entities of a kind without writing anything, shows what it would change, and
+ * scales the sample's operation counts to the whole kind with the planner's total.
+ */
+public final class DryRunner {
+    private final Datastore datastore;
+    private final KeyOrder order;
+
+    public DryRunner(Datastore datastore, KeyOrder order) {
+        this.datastore = datastore;
+        this.order = order;
+    }
+
+    /**
+     * One changed property of one entity.
+     *
+     * @param key      the entity
+     * @param property the property
+     * @param before   its value before, or "(missing)"
+     * @param after    its value after, or "(removed)"
+     */
+    public record Change(String key, String property, String before, String after) {
+    }
+
+    /**
+     * What a job would do.
+     *
+     * @param sampled   entities the mapper saw
+     * @param changes   property changes on the sampled entities
+     * @param deletes   keys it would delete
+     * @param copies    keys it would write other than the sampled ones (copy targets)
+     * @param skipped   entities it would skip
+     * @param counters  its own counters on the sample
+     * @param total     the kind's size and its source
+     * @param reads     estimated reads for the whole job
+     * @param writes    estimated writes for the whole job
+     * @param deletions estimated deletes for the whole job
+     */
+    public record Result(int sampled, List<Change> changes, List<String> deletes, List<String> copies, long skipped,
+                         Map<String, Long> counters, TotalEstimate total, long reads, long writes, long deletions) {
+    }
+
+    public Result run(String namespace, String kind, MapperSpec spec, int sample) {
+        PageMapper mapper = Mappers.create(spec);
+        List<Key> keys = new ArrayList<>();
+        datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind),
+                spec.where()).setLimit(sample).build()).forEachRemaining(keys::add);
+        if (keys.isEmpty()) {
+            throw new io.keyranger.KeyRangerException("Kind '" + kind + "' has no entities"
+                    + (spec.where().isEmpty() ? "" : " matching the filters") + ": nothing to dry-run.");
+        }
+        List<Entity> entities = mapper.needsEntities()
+                ? datastore.fetch(keys.toArray(new Key[0])).stream().filter(Objects::nonNull).toList() : List.of();
+        MapResult result = mapper.map(new Page(keys, entities));
+        Map<Key, Entity> before = new HashMap<>();
+        entities.forEach(e -> before.put(e.getKey(), e));
+        List<Change> changes = new ArrayList<>();
+        List<String> copies = new ArrayList<>();
+        for (Entity put : result.puts()) {
+            Entity original = before.get(put.getKey());
+            if (original == null) {
+                copies.add(KeyFormat.format(put.getKey()) + (put.getKey().getNamespace().isEmpty() ? ""
+                        : " in namespace " + put.getKey().getNamespace()));
+            } else {
+                changes.addAll(diff(original, put));
+            }
+        }
+        TotalEstimate total = keys.size() < sample ? new TotalEstimate(keys.size(), TotalEstimate.Method.EXACT_SCAN)
+                : new ShardPlanner(datastore, order).preview(new PlanRequest(namespace, kind, spec.where(), 16,
+                        PlanRequest.DEFAULT_OVERSAMPLE), ProgressListener.NONE, Cancellation.NEVER).total();
+        double scale = (double) total.total() / keys.size();
+        return new Result(keys.size(), changes, result.deletes().stream().map(KeyFormat::format).toList(), copies,
+                result.skipped(), result.counters(), total, total.total(), Math.round(result.puts().size() * scale),
+                Math.round(result.deletes().size() * scale));
+    }
+
+    private static List<Change> diff(Entity before, Entity after) {
+        List<Change> changes = new ArrayList<>();
+        TreeSet<String> names = new TreeSet<>(before.getNames());
+        names.addAll(after.getNames());
+        String key = KeyFormat.format(before.getKey());
+        for (String name : names) {
+            String was = before.contains(name) ? EntityJson.cell(before.getValue(name)) : "(missing)";
+            String now = after.contains(name) ? EntityJson.cell(after.getValue(name)) : "(removed)";
+            boolean indexChanged = before.contains(name) && after.contains(name)
+                    && before.getValue(name).excludeFromIndexes() != after.getValue(name).excludeFromIndexes();
+            if (!was.equals(now) || indexChanged) {
+                changes.add(new Change(key, name, was, now + (indexChanged ? " (index setting changed)" : "")));
+            }
+        }
+        if (changes.isEmpty()) {
+            changes.add(new Change(key, "(all)", "unchanged", "rewritten unchanged"));
+        }
+        return changes;
+    }
+}

@@ -1,0 +1,35 @@
+package io.keyranger.mapper;
+
+import java.util.List;
+
+/**
+ * A template parameter as forms and validation see it.
+ *
+ * @param name         its JSON name
+ * @param type         its type
+ * @param description  what it means, for the form
+ * @param required     whether it must be given
+ * @param defaultValue its default when not given, or null
+ * @param choices      allowed values for {@link Type#CHOICE}, else empty
+ */
+public record Param(String name, Type type, String description, boolean required, Object defaultValue,
+                    List<String> choices) {
+    /** Parameter types; forms pick their control from it. */
+    public enum Type { STRING, INTEGER, NUMBER, BOOLEAN, PROPERTY, KIND, NAMESPACE, VALUE, CHOICE, FILE }
+
+    public Param {
+        choices = choices == null ? List.of() : List.copyOf(choices);
+    }
+
+    public static Param required(String name, Type type, String description) {
+        return new Param(name, type, description, true, null, List.of());
+    }
+
+    public static Param optional(String name, Type type, String description, Object defaultValue) {
+        return new Param(name, type, description, false, defaultValue, List.of());
+    }
+
+    public static Param choice(String name, String description, String defaultValue, List<String> choices) {
+        return new Param(name, Type.CHOICE, description, false, defaultValue, choices);
+    }
+}

@@ -1,0 +1,322 @@
+package io.keyranger.mapper;
+
+import com.google.cloud.datastore.BaseEntity;
+import com.google.cloud.datastore.BooleanValue;
+import com.google.cloud.datastore.DoubleValue;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.LongValue;
+import com.google.cloud.datastore.NullValue;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.TimestampValue;
+import com.google.cloud.datastore.Value;
+import com.google.cloud.datastore.ValueType;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyranger.datastore.EntityJson;
+import io.keyranger.keys.KeyPaths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The built-in templates. Each declares its parameters, whether it writes, and whether it is idempotent. */
+final class Templates {
+    private Templates() {
+    }
+
+    static List<Template> all() {
+        return List.of(COUNT, TOUCH, INCREMENT, SET, REMOVE_PROPERTY, RENAME_PROPERTY, DELETE, COPY, COUNT_BY);
+    }
+
+    private abstract static class Base implements Template {
+        private final String name;
+        private final String description;
+        private final List<Param> params;
+        private final boolean writes;
+        private final boolean idempotent;
+
+        Base(String name, String description, boolean writes, boolean idempotent, Param... params) {
+            this.name = name;
+            this.description = description;
+            this.params = List.of(params);
+            this.writes = writes;
+            this.idempotent = idempotent;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String description() {
+            return description;
+        }
+
+        @Override
+        public List<Param> params() {
+            return params;
+        }
+
+        @Override
+        public boolean writes() {
+            return writes;
+        }
+
+        @Override
+        public boolean idempotent() {
+            return idempotent;
+        }
+
+        @Override
+        public PageMapper create(MapperSpec spec) {
+            return build(new SpecReader(spec, this));
+        }
+
+        abstract PageMapper build(SpecReader reader);
+    }
+
+    static final Template COUNT = new Base("count", "Count the entities; writes nothing.", false, true) {
+        @Override
+        PageMapper build(SpecReader r) {
+            return new FunctionMapper(name(), false, false, 1, page -> MapResult.none());
+        }
+    };
+
+    static final Template TOUCH = new Base("touch", "Rewrite every entity unchanged (refreshes indexes).", true, true) {
+        @Override
+        PageMapper build(SpecReader r) {
+            return new FunctionMapper(name(), true, true, 1,
+                    page -> new MapResult(page.entities(), List.of(), 0, Map.of()));
+        }
+    };
+
+    static final Template INCREMENT = new Base("increment",
+            "Add an amount to an integer or double property; other entities are skipped and counted.", true, false,
+            Param.required("property", Param.Type.PROPERTY, "the property to add to, e.g. balance"),
+            Param.required("amount", Param.Type.NUMBER, "the amount to add, e.g. 10 or 2.5"),
+            Param.optional("createMissing", Param.Type.BOOLEAN,
+                    "set the property to the amount where it is missing", false)) {
+        @Override
+        PageMapper build(SpecReader r) {
+            String property = r.property("property");
+            Number amount = r.number("amount");
+            boolean createMissing = r.bool("createMissing", false);
+            return new FunctionMapper(name(), true, true, 1, page -> {
+                List<Entity> puts = new ArrayList<>();
+                long skipped = 0;
+                for (Entity entity : page.entities()) {
+                    Value<?> next = incremented(entity, property, amount, createMissing);
+                    if (next == null) {
+                        skipped++;
+                    } else {
+                        puts.add(Entity.newBuilder(entity).set(property, next).build());
+                    }
+                }
+                return new MapResult(puts, List.of(), skipped, Map.of());
+            });
+        }
+    };
+
+    /** The new value, keeping its type and index setting; null to skip the entity. */
+    static Value<?> incremented(BaseEntity<?> entity, String property, Number amount, boolean createMissing) {
+        if (!entity.contains(property)) {
+            if (!createMissing) {
+                return null;
+            }
+            return amount instanceof Long l ? LongValue.of(l) : DoubleValue.of(amount.doubleValue());
+        }
+        Value<?> current = entity.getValue(property);
+        if (current.getType() == ValueType.LONG && amount instanceof Long l) {
+            return LongValue.newBuilder(Math.addExact((Long) current.get(), l))
+                    .setExcludeFromIndexes(current.excludeFromIndexes()).build();
+        }
+        if (current.getType() == ValueType.DOUBLE) {
+            return DoubleValue.newBuilder((Double) current.get() + amount.doubleValue())
+                    .setExcludeFromIndexes(current.excludeFromIndexes()).build();
+        }
+        return null; // missing type match: not a number, or a fractional amount on an integer
+    }
+
+    static final Template SET = new Base("set", "Set a property to a typed value, indexed or not.", true, true,
+            Param.required("property", Param.Type.PROPERTY, "the property to set"),
+            Param.choice("type", "the value's type", "string",
+                    List.of("string", "integer", "double", "boolean", "timestamp", "null")),
+            Param.required("value", Param.Type.VALUE, "the value (ignored for null)"),
+            Param.optional("indexed", Param.Type.BOOLEAN, "whether the property is indexed", true)) {
+        @Override
+        PageMapper build(SpecReader r) {
+            String property = r.property("property");
+            String type = r.string("type", inferType(r.node("value")));
+            Value<?> value = typedValue(r, type, r.node("value"), r.bool("indexed", true));
+            return new FunctionMapper(name(), true, true, 1, page -> new MapResult(page.entities().stream()
+                    .map(e -> Entity.newBuilder(e).set(property, value).build()).toList(), List.of(), 0, Map.of()));
+        }
+    };
+
+    private static String inferType(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return "null";
+        }
+        if (value.isBoolean()) {
+            return "boolean";
+        }
+        if (value.isIntegralNumber()) {
+            return "integer";
+        }
+        return value.isNumber() ? "double" : "string";
+    }
+
+    private static Value<?> typedValue(SpecReader r, String type, JsonNode value, boolean indexed) {
+        try {
+            Value<?> plain = switch (type) {
+                case "null" -> NullValue.of();
+                case "string" -> StringValue.of(requireValue(r, value).asText());
+                case "integer" -> {
+                    JsonNode v = requireValue(r, value);
+                    if (!v.canConvertToExactIntegral() && !v.asText().matches("-?\\d+")) {
+                        throw r.error("value", "must be a whole number for type integer (got " + v + ")");
+                    }
+                    yield LongValue.of(v.isNumber() ? v.asLong() : Long.parseLong(v.asText()));
+                }
+                case "double" -> {
+                    JsonNode v = requireValue(r, value);
+                    yield DoubleValue.of(v.isNumber() ? v.asDouble() : Double.parseDouble(v.asText()));
+                }
+                case "boolean" -> {
+                    JsonNode v = requireValue(r, value);
+                    if (!v.isBoolean() && !v.asText().matches("true|false")) {
+                        throw r.error("value", "must be true or false for type boolean (got " + v + ")");
+                    }
+                    yield BooleanValue.of(v.isBoolean() ? v.asBoolean() : Boolean.parseBoolean(v.asText()));
+                }
+                case "timestamp" -> TimestampValue.of(com.google.cloud.Timestamp.parseTimestamp(
+                        requireValue(r, value).asText()));
+                default -> throw r.error("type", "must be one of string, integer, double, boolean, timestamp, null "
+                        + "(got '" + type + "')");
+            };
+            return indexed ? plain : plain.toBuilder().setExcludeFromIndexes(true).build();
+        } catch (io.keyranger.KeyRangerException e) {
+            throw e;
+        } catch (RuntimeException e) { // number and timestamp parsers
+            throw r.error("value", "cannot be read as " + type + " (" + e.getMessage() + ")");
+        }
+    }
+
+    private static JsonNode requireValue(SpecReader r, JsonNode value) {
+        if (value == null || value.isNull()) {
+            throw r.error("value", "is required unless type is null");
+        }
+        return value;
+    }
+
+    static final Template REMOVE_PROPERTY = new Base("remove-property", "Remove a property where it is present.",
+            true, true, Param.required("property", Param.Type.PROPERTY, "the property to remove")) {
+        @Override
+        PageMapper build(SpecReader r) {
+            String property = r.property("property");
+            return new FunctionMapper(name(), true, true, 1, page -> {
+                List<Entity> puts = page.entities().stream().filter(e -> e.contains(property))
+                        .map(e -> Entity.newBuilder(e).remove(property).build()).toList();
+                return new MapResult(puts, List.of(), page.entities().size() - puts.size(), Map.of());
+            });
+        }
+    };
+
+    static final Template RENAME_PROPERTY = new Base("rename-property",
+            "Rename a property, keeping its value, type and index setting.", true, true,
+            Param.required("from", Param.Type.PROPERTY, "the current name"),
+            Param.required("to", Param.Type.PROPERTY, "the new name"),
+            Param.optional("overwrite", Param.Type.BOOLEAN, "replace an existing value under the new name", false)) {
+        @Override
+        PageMapper build(SpecReader r) {
+            String from = r.property("from");
+            String to = r.property("to");
+            boolean overwrite = r.bool("overwrite", false);
+            if (from.equals(to)) {
+                throw r.error("to", "must differ from 'from'");
+            }
+            return new FunctionMapper(name(), true, true, 1, page -> {
+                List<Entity> puts = new ArrayList<>();
+                for (Entity e : page.entities()) {
+                    if (e.contains(from) && (overwrite || !e.contains(to))) {
+                        puts.add(Entity.newBuilder(e).set(to, (Value<?>) e.getValue(from)).remove(from).build());
+                    }
+                }
+                return new MapResult(puts, List.of(), page.entities().size() - puts.size(), Map.of());
+            });
+        }
+    };
+
+    static final Template DELETE = new Base("delete", "Delete the entities.", true, true) {
+        @Override
+        PageMapper build(SpecReader r) {
+            return new FunctionMapper(name(), false, true, 1,
+                    page -> new MapResult(List.of(), page.keys(), 0, Map.of()));
+        }
+    };
+
+    static final Template COPY = new Base("copy",
+            "Copy each entity to another kind and/or namespace, keeping its id or name.", true, true,
+            Param.optional("toKind", Param.Type.KIND, "the target kind (default: the same kind)", null),
+            Param.optional("toNamespace", Param.Type.NAMESPACE, "the target namespace (default: the same)", null),
+            Param.optional("keepAncestors", Param.Type.BOOLEAN, "keep the ancestor path", true)) {
+        @Override
+        PageMapper build(SpecReader r) {
+            String toKind = r.string("toKind", null);
+            String toNamespace = r.json("toNamespace");
+            boolean keepAncestors = r.bool("keepAncestors", true);
+            if (toKind == null && toNamespace == null) {
+                throw r.error("toKind", "or 'toNamespace' must be given, or the copy would overwrite the source");
+            }
+            return new FunctionMapper(name(), true, true, 2, page -> {
+                List<Entity> puts = new ArrayList<>();
+                for (Entity e : page.entities()) {
+                    puts.add(Entity.newBuilder(target(e.getKey(), toKind, toNamespace, keepAncestors), e).build());
+                }
+                return new MapResult(puts, List.of(), 0, Map.of());
+            });
+        }
+    };
+
+    static Key target(Key source, String toKind, String toNamespace, boolean keepAncestors) {
+        Key.Builder b = source.hasId()
+                ? Key.newBuilder(source.getProjectId(), toKind == null ? source.getKind() : toKind, source.getId(),
+                        source.getDatabaseId() == null ? "" : source.getDatabaseId())
+                : Key.newBuilder(source.getProjectId(), toKind == null ? source.getKind() : toKind, source.getName(),
+                        source.getDatabaseId() == null ? "" : source.getDatabaseId());
+        b.setNamespace(toNamespace == null ? source.getNamespace() : toNamespace);
+        if (keepAncestors) {
+            b.addAncestors(source.getAncestors());
+        }
+        return b.build();
+    }
+
+    static final Template COUNT_BY = new Base("count-by",
+            "Count entities by the value of a property into sharded counters (a histogram).", false, true,
+            Param.required("property", Param.Type.PROPERTY, "the property whose values are counted")) {
+        @Override
+        PageMapper build(SpecReader r) {
+            String property = r.property("property");
+            return new FunctionMapper(name(), true, false, 1, page -> {
+                Map<String, Long> counts = new HashMap<>();
+                for (Entity e : page.entities()) {
+                    String bucket = e.contains(property) ? EntityJson.cell(e.getValue(property)) : "(missing)";
+                    counts.merge(COUNT_BY_PREFIX + truncate(bucket), 1L, Long::sum);
+                }
+                return new MapResult(List.of(), List.of(), 0, counts);
+            });
+        }
+    };
+
+    /** Counter fields of count-by start with this. */
+    static final String COUNT_BY_PREFIX = "by:";
+
+    private static String truncate(String bucket) {
+        return bucket.length() > 200 ? bucket.substring(0, 200) + "…" : bucket;
+    }
+
+    static List<com.google.cloud.datastore.PathElement> pathOf(Key key) {
+        return KeyPaths.path(key);
+    }
+}

@@ -102,6 +102,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Override
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        JobSpec job = target.newJob == null ? null : newJob(conn);
+        if (job != null && !target.newJob.dryRun) {
+            checkSafety(conn, job.mapper()); // before connecting: nothing is read or written without consent
+        }
         Datastore datastore = DatastoreConnector.connect(conn);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.forServer(conn.isEmulator()),
                 ServerLimits.forServer(conn.isEmulator()));
@@ -111,14 +115,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (target.resume != null) {
             handle = executor.resume(target.resume, progress);
         } else if (target.newJob.dryRun) {
-            JobSpec job = newJob(conn);
             DryRunPrinter.print(new DryRunner(datastore, KeyOrder.forServer(conn.isEmulator())).run(job.namespace(),
                     job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
             progress.close();
             return 0;
         } else {
-            JobSpec job = newJob(conn);
-            checkSafety(conn, job.mapper());
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
             err.flush();

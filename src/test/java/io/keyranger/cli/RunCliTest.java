@@ -95,12 +95,44 @@ class RunCliTest {
         Result malformed = run("run", "--kind", "Account", "--mapper", mapper("{\"template\": ").toString());
         assertThat(malformed.err()).contains("The mapper spec is not valid JSON");
         Result unknown = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"shred\"}").toString());
-        assertThat(unknown.err()).contains("Unknown mapper template 'shred'; known: count, touch.");
+        assertThat(unknown.err()).contains("Unknown mapper template 'shred'; known: copy, count, count-by, delete");
         Result noJob = run("run", "--resume", "no-such-job");
         assertThat(noJob.exitCode()).isNotZero();
         assertThat(noJob.err()).contains("No job with id 'no-such-job'");
         Result empty = run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString());
         assertThat(empty.err()).contains("Kind 'Nothing' has no entities");
+    }
+
+    @Test
+    void dryRunPrintsBeforeAndAfterAndWritesNothing() throws Exception {
+        Path spec = mapper("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":10}");
+        Result result = run("run", "--kind", "Account", "--mapper", spec.toString(), "--dry-run", "--sample", "5");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("Dry run on 5 entities; nothing was written.").contains("balance")
+                .contains("Whole job, estimated from").contains("reads");
+        Result jobs = run("jobs");
+        assertThat(jobs.out()).doesNotContain("Account-");
+    }
+
+    @Test
+    void writingToARealProjectNeedsConfirmation() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
+                new PrintWriter(err), "run", "--kind", "Account", "--mapper",
+                mapper("{\"template\":\"delete\"}").toString(), "--project", "prod-project", "--credentials",
+                dir.resolve("missing-key.json").toString());
+        assertThat(code).isNotZero();
+        assertThat(err.toString()).contains("writes to project prod-project, which is not an emulator: add "
+                + "--confirm-project prod-project");
+        StringWriter confirmed = new StringWriter();
+        int second = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }),
+                new PrintWriter(new StringWriter()), new PrintWriter(confirmed), "run", "--kind", "Account", "--mapper",
+                mapper("{\"template\":\"delete\"}").toString(), "--project", "prod-project", "--credentials",
+                dir.resolve("missing-key.json").toString(), "--confirm-project", "prod-project");
+        assertThat(second).isNotZero();
+        assertThat(confirmed.toString()).as("past the confirmation, the key file is checked")
+                .contains("Credentials file not found");
     }
 
     @Test

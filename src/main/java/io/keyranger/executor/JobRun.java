@@ -44,6 +44,7 @@ final class JobRun {
     private final JobListener listener;
     private final List<Key> samples;
     private final PageCommitter committer;
+    private final PartFiles parts;
     private final RampingRateLimiter limiter;
     private final PauseGate gate = new PauseGate();
     private final CompletableFuture<JobResult> result = new CompletableFuture<>();
@@ -67,7 +68,8 @@ final class JobRun {
         this.counter = counter;
         this.listener = listener;
         this.samples = samples.stream().sorted(order).toList();
-        this.committer = new PageCommitter(datastore, store, order, mapper, counter, spec.jobId());
+        this.parts = mapper.outputFile() == null ? null : new PartFiles(mapper.outputFile(), spec.jobId());
+        this.committer = new PageCommitter(datastore, store, order, mapper, counter, spec.jobId(), parts);
         this.limiter = new RampingRateLimiter(spec.qps());
         this.handle = new JobHandle(spec.jobId(), gate, result);
         AtomicInteger threads = new AtomicInteger();
@@ -245,6 +247,7 @@ final class JobRun {
         copy.retries = node.retries;
         copy.lastError = node.lastError;
         copy.startedAt = node.startedAt;
+        copy.outputBytes = node.outputBytes;
         copy.finishedAt = status == NodeStatus.SPLIT ? Instant.now() : node.finishedAt;
         return copy;
     }
@@ -341,6 +344,9 @@ final class JobRun {
         int failed = (int) nodes.values().stream().filter(n -> n.status == NodeStatus.FAILED).count();
         JobStatus status = handle.isCancelled() ? JobStatus.CANCELLED : failed > 0 ? JobStatus.FAILED : JobStatus.DONE;
         try {
+            if (parts != null && status == JobStatus.DONE) {
+                parts.join(List.copyOf(nodes.values()));
+            }
             store.setJobStatus(spec.jobId(), status, wall);
             JobResult done = new JobResult(spec.jobId(), status, counter.totals(), nodes.size(), maxDepth.get(), wall,
                     failed);

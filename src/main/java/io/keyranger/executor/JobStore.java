@@ -112,7 +112,7 @@ final class JobStore {
                 .set("start", keyOrNull(node.range.start())).set("startInclusive", node.range.startInclusive())
                 .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey))
                 .set("status", node.status.name()).set("pages", node.pages).set("entities", node.entities)
-                .set("retries", node.retries)
+                .set("retries", node.retries).set("outputBytes", node.outputBytes)
                 .set("lastError", node.lastError == null ? NullValue.of()
                         : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build());
         if (node.startedAt != null) {
@@ -152,6 +152,7 @@ final class JobStore {
         node.pages = e.getLong("pages");
         node.entities = e.getLong("entities");
         node.retries = (int) e.getLong("retries");
+        node.outputBytes = e.contains("outputBytes") ? e.getLong("outputBytes") : 0;
         node.lastError = e.isNull("lastError") ? null : e.getString("lastError");
         node.startedAt = e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null;
         node.finishedAt = e.contains("finishedAt") ? e.getTimestamp("finishedAt").toDate().toInstant() : null;

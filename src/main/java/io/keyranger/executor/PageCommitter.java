@@ -33,9 +33,11 @@ final class PageCommitter {
     private final PageMapper mapper;
     private final ShardedCounter counter;
     private final String jobId;
+    private final PartFiles parts;
 
     PageCommitter(Datastore datastore, JobStore store, KeyOrder order, PageMapper mapper, ShardedCounter counter,
-                  String jobId) {
+                  String jobId, PartFiles parts) {
+        this.parts = parts;
         this.datastore = datastore;
         this.store = store;
         this.order = order;
@@ -72,8 +74,12 @@ final class PageCommitter {
             Map<String, Long> increments = increments(chunk.size(), result);
             counter.increment(tx, increments);
             RangeNode next = advanced(node, chunk, chunkLast);
+            if (parts != null) {
+                next.outputBytes = parts.append(node.id, node.outputBytes, result.lines());
+            }
             tx.put(store.nodeEntity(jobId, next));
             tx.commit();
+            node.outputBytes = next.outputBytes;
             return new Outcome(true, increments);
         } finally {
             if (tx.isActive()) {
@@ -86,6 +92,7 @@ final class PageCommitter {
         node.lastKey = JobStore.storedLastKey(stored);
         node.pages = stored.getLong("pages");
         node.entities = stored.getLong("entities");
+        node.outputBytes = stored.contains("outputBytes") ? stored.getLong("outputBytes") : 0;
         return new Outcome(false, Map.of());
     }
 
@@ -108,6 +115,7 @@ final class PageCommitter {
         next.retries = node.retries;
         next.lastError = node.lastError;
         next.startedAt = node.startedAt;
+        next.outputBytes = node.outputBytes;
         return next;
     }
 

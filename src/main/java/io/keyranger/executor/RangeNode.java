@@ -22,6 +22,8 @@ final class RangeNode {
     volatile String lastError;
     volatile Instant startedAt;
     volatile Instant finishedAt;
+    /** Bytes of this node's export part file that are committed. */
+    volatile long outputBytes;
 
     RangeNode(String id, String parentId, int depth, KeyRange range) {
         this.id = id;

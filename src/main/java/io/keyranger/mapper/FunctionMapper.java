@@ -4,7 +4,12 @@ import java.util.function.Function;
 
 /** A PageMapper made from a function; templates build theirs with it. */
 record FunctionMapper(String name, boolean needsEntities, boolean writes, int entityGroupsPerKey,
-                      Function<Page, MapResult> function) implements PageMapper {
+                      Function<Page, MapResult> function, java.nio.file.Path outputFile) implements PageMapper {
+    FunctionMapper(String name, boolean needsEntities, boolean writes, int entityGroupsPerKey,
+                   Function<Page, MapResult> function) {
+        this(name, needsEntities, writes, entityGroupsPerKey, function, null);
+    }
+
     @Override
     public MapResult map(Page page) {
         return function.apply(page);

@@ -25,4 +25,9 @@ public interface PageMapper {
     default int entityGroupsPerKey() {
         return 1;
     }
+
+    /** The local file its {@link MapResult#lines()} go to (export), or null. */
+    default java.nio.file.Path outputFile() {
+        return null;
+    }
 }

@@ -25,7 +25,8 @@ final class Templates {
     }
 
     static List<Template> all() {
-        return List.of(COUNT, TOUCH, INCREMENT, SET, REMOVE_PROPERTY, RENAME_PROPERTY, DELETE, COPY, COUNT_BY);
+        return List.of(COUNT, TOUCH, INCREMENT, SET, REMOVE_PROPERTY, RENAME_PROPERTY, DELETE, COPY, COUNT_BY, EXPORT,
+                IMPORT);
     }
 
     private abstract static class Base implements Template {
@@ -306,6 +307,37 @@ final class Templates {
                 }
                 return new MapResult(List.of(), List.of(), 0, counts);
             });
+        }
+    };
+
+    static final Template EXPORT = new Base("export",
+            "Write every entity as one typed JSON object per line to a local file (lossless).", false, true,
+            Param.required("file", Param.Type.FILE, "the .jsonl file to write")) {
+        @Override
+        PageMapper build(SpecReader r) {
+            java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null)).toAbsolutePath();
+            if (file.getParent() == null || !java.nio.file.Files.isDirectory(file.getParent())) {
+                throw r.error("file", "must be in an existing directory (" + file.getParent() + " does not exist)");
+            }
+            return new FunctionMapper(name(), true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
+                    page.entities().stream().map(e -> io.keyranger.datastore.EntityCodec.encode(e).toString())
+                            .toList()), file);
+        }
+    };
+
+    static final Template IMPORT = new Base("import",
+            "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly.",
+            true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote")) {
+        @Override
+        PageMapper build(SpecReader r) {
+            java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null));
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                throw r.error("file", "must be an existing export file (" + file + " not found)");
+            }
+            // The executor runs import from the file, not from key ranges: this mapper only carries the file.
+            return new FunctionMapper(name(), false, true, 1, page -> {
+                throw new IllegalStateException("import runs from its file, not over key ranges");
+            }, file);
         }
     };
 

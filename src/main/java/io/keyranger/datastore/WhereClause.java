@@ -16,7 +16,35 @@ public final class WhereClause {
         return clauses == null ? List.of() : clauses.stream().map(WhereClause::parse).toList();
     }
 
+    /**
+     * A parsed clause.
+     *
+     * @param property the property
+     * @param value    a String, Long, Double, Boolean, or null
+     */
+    public record Clause(String property, Object value) {
+        public PropertyFilter toFilter() {
+            if (value == null) {
+                return PropertyFilter.isNull(property);
+            }
+            if (value instanceof Boolean b) {
+                return PropertyFilter.eq(property, b);
+            }
+            if (value instanceof Long l) {
+                return PropertyFilter.eq(property, l);
+            }
+            if (value instanceof Double d) {
+                return PropertyFilter.eq(property, d);
+            }
+            return PropertyFilter.eq(property, value.toString());
+        }
+    }
+
     public static PropertyFilter parse(String clause) {
+        return clause(clause).toFilter();
+    }
+
+    public static Clause clause(String clause) {
         int eq = clause.indexOf('=');
         if (eq <= 0) {
             throw new KeyRangerException("'" + clause + "' is not a filter: write property=value, e.g. tier=pro.");
@@ -28,20 +56,20 @@ public final class WhereClause {
         }
         if (value.length() >= 2 && (value.startsWith("\"") && value.endsWith("\"")
                 || value.startsWith("'") && value.endsWith("'"))) {
-            return PropertyFilter.eq(property, value.substring(1, value.length() - 1));
+            return new Clause(property, value.substring(1, value.length() - 1));
         }
         if (value.equals("true") || value.equals("false")) {
-            return PropertyFilter.eq(property, Boolean.parseBoolean(value));
+            return new Clause(property, Boolean.parseBoolean(value));
         }
         if (value.equals("null")) {
-            return PropertyFilter.isNull(property);
+            return new Clause(property, null);
         }
         if (value.matches("-?\\d{1,18}")) {
-            return PropertyFilter.eq(property, Long.parseLong(value));
+            return new Clause(property, Long.parseLong(value));
         }
         if (value.matches("-?\\d+\\.\\d+([eE][-+]?\\d+)?")) {
-            return PropertyFilter.eq(property, Double.parseDouble(value));
+            return new Clause(property, Double.parseDouble(value));
         }
-        return PropertyFilter.eq(property, value);
+        return new Clause(property, value);
     }
 }

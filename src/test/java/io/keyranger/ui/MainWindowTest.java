@@ -175,6 +175,54 @@ class MainWindowTest {
         Fx.waitUntil(20, () -> robot.lookup("#pastJobs").queryListView().getItems().size() >= 1);
     }
 
+    @Test
+    @Order(7)
+    void addFreeCreditFromTheMapperFormWithDryRunThenRun() {
+        clickTab("Mapper");
+        robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
+                ((ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+        Fx.waitUntil(5, () -> "balance".equals(robot.lookup("#param-property").queryTextInputControl().getText()));
+        assertThat(Fx.get(() -> robot.lookup("#param-amount").queryTextInputControl().getText())).isEqualTo("10");
+
+        Fx.get(() -> {
+            robot.lookup("#param-amount").queryTextInputControl().setText("ten");
+            return null;
+        });
+        assertThat(Fx.get(() -> robot.lookup("#param-amountError").queryLabeled().getText())).contains("must be a number");
+        Fx.get(() -> {
+            robot.lookup("#param-amount").queryTextInputControl().setText("10");
+            return null;
+        });
+        assertThat(Fx.get(() -> robot.lookup("#param-amountError").queryLabeled().getText())).isEmpty();
+        assertThat(Fx.get(() -> robot.lookup("#specJson").queryTextInputControl().getText()))
+                .contains("\"template\" : \"increment\"").contains("\"amount\" : 10");
+
+        robot.clickOn("#dryRun");
+        TableView<?> dry = robot.lookup("#dryRunTable").queryTableView();
+        Fx.waitUntil(60, () -> !dry.getItems().isEmpty());
+        assertThat(Fx.get(() -> robot.lookup("#dryRunSummary").queryLabeled().getText()))
+                .contains("Nothing was written").contains("120 entities");
+
+        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
+                .replaceAll("^emulator (\\S+) / .*$", "$1");
+        var datastore = io.keyranger.datastore.DatastoreConnector.connect(
+                io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
+        java.util.Map<Key, Long> before = new java.util.HashMap<>();
+        datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build())
+                .forEachRemaining(e -> before.put(e.getKey(), e.getLong("balance")));
+        assertThat(before).hasSize(ACCOUNTS);
+
+        robot.clickOn("#runNow");
+        robot.clickOn("Run without export");
+        Fx.waitUntil(90, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:")
+                && robot.lookup("#jobTotals").queryLabeled().getText().contains("written 120"));
+        assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText()))
+                .contains("read 120").contains("written 120").contains("skipped 0");
+        datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build())
+                .forEachRemaining(e -> assertThat(e.getLong("balance")).as("%s", e.getKey())
+                        .isEqualTo(before.get(e.getKey()) + 10));
+    }
+
     private static int countItems(javafx.scene.control.TreeItem<?> item) {
         int count = 0;
         for (javafx.scene.control.TreeItem<?> child : item.getChildren()) {

@@ -4,6 +4,7 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.ui.entities.EntitiesView;
 import io.keyranger.ui.shards.ShardsView;
 import io.keyranger.ui.run.RunView;
+import io.keyranger.ui.mapper.MapperView;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.kinds.KindListCell;
 import java.util.function.Supplier;
@@ -43,8 +44,12 @@ public final class MainView extends BorderPane {
                     Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
         this.model = model;
         setLeft(sidebar(demoDefaults, newProfile));
-        TabPane tabs = new TabPane(new Tab("Entities", new EntitiesView(model.entities())),
-                new Tab("Shards", new ShardsView(model.shards())), new Tab("Run", new RunView(model.run())));
+        TabPane tabs = new TabPane();
+        Tab runTab = new Tab("Run", new RunView(model.run()));
+        tabs.getTabs().addAll(new Tab("Entities", new EntitiesView(model.entities())),
+                new Tab("Shards", new ShardsView(model.shards())),
+                new Tab("Mapper", new MapperView(model.mapper(), model.run(),
+                        () -> tabs.getSelectionModel().select(runTab))), runTab);
         tabs.setId("mainTabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         setCenter(tabs);

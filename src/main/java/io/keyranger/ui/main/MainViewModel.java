@@ -19,6 +19,7 @@ import io.keyranger.ui.entities.EntitiesViewModel;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.shards.ShardsViewModel;
 import io.keyranger.ui.run.RunViewModel;
+import io.keyranger.ui.mapper.MapperViewModel;
 import io.keyranger.executor.ServerLimits;
 import io.keyranger.keys.KeyOrder;
 import java.util.ArrayList;
@@ -55,6 +56,7 @@ public final class MainViewModel {
     private final EntitiesViewModel entities;
     private final ShardsViewModel shards;
     private final RunViewModel run;
+    private final MapperViewModel mapper;
     private final List<RunningEmulator> emulators = new ArrayList<>();
     private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
     private DatastoreGateway gateway;
@@ -67,6 +69,7 @@ public final class MainViewModel {
         this.entities = new EntitiesViewModel(tasks, this::showError);
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
+        this.mapper = new MapperViewModel(tasks, this::showError, run);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
@@ -77,7 +80,8 @@ public final class MainViewModel {
                 run.targetProperty().set(kind == null ? null : new RunViewModel.Target(gateway.datastore(),
                         KeyOrder.forServer(connection.get().isEmulator()),
                         ServerLimits.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
-                        () -> kind.countProperty().get() == null ? -1 : kind.countProperty().get().count()));
+                        () -> kind.countProperty().get() == null ? -1 : kind.countProperty().get().count(),
+                        connection.get()));
                 run.refreshJobs();
             }
             if (kind == null) {
@@ -298,6 +302,10 @@ public final class MainViewModel {
 
     public StatusModel status() {
         return status;
+    }
+
+    public MapperViewModel mapper() {
+        return mapper;
     }
 
     public RunViewModel run() {

@@ -69,7 +69,15 @@ public final class RunView extends BorderPane {
         start.setId("startJob");
         start.getStyleClass().add("accent");
         start.disableProperty().bind(model.runningProperty().or(model.targetProperty().isNull()));
-        start.setOnAction(e -> model.start());
+        start.setOnAction(e -> {
+            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.mapperJsonProperty().get())) {
+                case RUN -> model.start();
+                case EXPORT_FIRST -> model.mapperJsonProperty().set("{\"template\": \"export\", \"file\": \""
+                        + java.nio.file.Path.of(System.getProperty("user.home"), model.targetProperty().get().kind()
+                        + "-backup.jsonl").toString().replace("\\", "\\\\") + "\"}");
+                default -> { }
+            }
+        });
         Button pause = new Button();
         pause.setId("pauseJob");
         pause.textProperty().bind(javafx.beans.binding.Bindings.when(model.pausedProperty()).then("Resume")
@@ -145,6 +153,16 @@ public final class RunView extends BorderPane {
         table.getColumns().add(range);
         table.getColumns().add(column("Last error", 200, s -> s.lastError() == null ? "" : s.lastError()));
         return table;
+    }
+
+    /** count-by's counters ("by:VALUE") as a histogram; hidden for other mappers. */
+    private static void showHistogram(javafx.scene.chart.BarChart<String, Number> chart, java.util.Map<String, Long> totals) {
+        XYChart.Series<String, Number> series = new XYChart.Series<>();
+        totals.entrySet().stream().filter(e -> Mappers.countByBucket(e.getKey()) != null)
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(30)
+                .forEach(e -> series.getData().add(new XYChart.Data<>(Mappers.countByBucket(e.getKey()), e.getValue())));
+        chart.setVisible(!series.getData().isEmpty());
+        chart.getData().setAll(java.util.List.of(series));
     }
 
     private static TreeTableColumn<NodeRow, String> column(String title, double width,
@@ -244,7 +262,17 @@ public final class RunView extends BorderPane {
         Label pastTitle = new Label("Jobs", new FontIcon(Material2AL.HISTORY));
         pastTitle.getStyleClass().add("title-4");
 
-        VBox box = new VBox(8, totals, timing, chart, pastTitle, jobs, new HBox(6, refresh, resume, inspect));
+        javafx.scene.chart.BarChart<String, Number> histogram = new javafx.scene.chart.BarChart<>(
+                new javafx.scene.chart.CategoryAxis(), new NumberAxis());
+        histogram.setId("countByChart");
+        histogram.setAnimated(false);
+        histogram.setLegendVisible(false);
+        histogram.setPrefHeight(200);
+        histogram.managedProperty().bind(histogram.visibleProperty());
+        histogram.setVisible(false);
+        model.totalsProperty().addListener((obs, old, now) -> showHistogram(histogram, now));
+
+        VBox box = new VBox(8, totals, timing, chart, histogram, pastTitle, jobs, new HBox(6, refresh, resume, inspect));
         box.setPadding(new Insets(8));
         VBox.setVgrow(jobs, Priority.ALWAYS);
         return box;

@@ -76,9 +76,10 @@ public final class RunViewModel {
      * @param namespace  the namespace
      * @param kind       the kind
      * @param knownCount the kind's exact count, or -1 while unknown (for the ETA)
+     * @param connection the connection, for the safety checks before writing
      */
     public record Target(Datastore datastore, KeyOrder order, ServerLimits limits, String namespace, String kind,
-                         LongSupplier knownCount) {
+                         LongSupplier knownCount, io.keyranger.datastore.ConnectionSpec connection) {
     }
 
     /**

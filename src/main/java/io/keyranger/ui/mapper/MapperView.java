@@ -1,0 +1,246 @@
+package io.keyranger.ui.mapper;
+
+import atlantafx.base.theme.Styles;
+import io.keyranger.executor.DryRunner;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Param;
+import io.keyranger.mapper.Template;
+import io.keyranger.ui.run.JobGuard;
+import io.keyranger.ui.run.RunViewModel;
+import java.io.File;
+import java.util.function.Consumer;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.util.StringConverter;
+import org.kordamp.ikonli.javafx.FontIcon;
+import org.kordamp.ikonli.material2.Material2AL;
+import org.kordamp.ikonli.material2.Material2MZ;
+
+/** The Mapper tab: examples, a form built from the template's parameters, the spec, and the dry run. */
+public final class MapperView extends BorderPane {
+    private final MapperViewModel model;
+    private final RunViewModel run;
+    private final Runnable showRunTab;
+    private final GridPane form = new GridPane();
+
+    public MapperView(MapperViewModel model, RunViewModel run, Runnable showRunTab) {
+        this.model = model;
+        this.run = run;
+        this.showRunTab = showRunTab;
+        setLeft(examples());
+        SplitPane split = new SplitPane(editor(), results());
+        split.setDividerPositions(0.5);
+        setCenter(split);
+        model.templateProperty().addListener((obs, old, t) -> buildForm(t));
+        buildForm(model.templateProperty().get());
+    }
+
+    private VBox examples() {
+        ListView<MapperExamples.Example> list = new ListView<>();
+        list.getItems().setAll(model.examples());
+        list.setId("examples");
+        list.getSelectionModel().selectedItemProperty().addListener((obs, old, example) -> {
+            if (example != null) {
+                model.load(example.json());
+            }
+        });
+        Label title = new Label("Examples");
+        title.getStyleClass().add(Styles.TITLE_4);
+        VBox box = new VBox(8, title, list);
+        box.setPadding(new Insets(8));
+        box.setPrefWidth(210);
+        VBox.setVgrow(list, Priority.ALWAYS);
+        return box;
+    }
+
+    private VBox editor() {
+        ComboBox<Template> template = new ComboBox<>();
+        template.setId("templateChoice");
+        template.getItems().setAll(Mappers.templates());
+        template.valueProperty().bindBidirectional(model.templateProperty());
+        template.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(Template t) {
+                return t == null ? "" : t.name();
+            }
+
+            @Override
+            public Template fromString(String name) {
+                return Mappers.template(name);
+            }
+        });
+        Label description = new Label();
+        description.setWrapText(true);
+        description.textProperty().bind(model.templateProperty().map(t -> t == null ? "" : t.description()
+                + (t.writes() ? (t.idempotent() ? " Writes; safe to repeat." : " Writes; applied exactly once.")
+                : " Reads only.")));
+        form.setHgap(8);
+        form.setVgap(8);
+        TextField where = new TextField();
+        where.setId("whereField");
+        where.setPromptText("tier=pro, active=true");
+        where.textProperty().bindBidirectional(model.whereProperty());
+        Spinner<Integer> sample = new Spinner<>(1, 500, model.sampleProperty().get());
+        sample.setId("dryRunSample");
+        sample.setPrefWidth(90);
+        sample.valueProperty().addListener((obs, old, v) -> model.sampleProperty().set(v));
+        Label specError = new Label();
+        specError.setId("specError");
+        specError.setWrapText(true);
+        specError.getStyleClass().add(Styles.DANGER);
+        specError.textProperty().bind(model.specErrorProperty());
+
+        Button dryRun = new Button("Dry run", new FontIcon(Material2MZ.PLAY_CIRCLE_OUTLINE));
+        dryRun.setId("dryRun");
+        dryRun.setOnAction(e -> model.dryRun());
+        Button runNow = new Button("Run", new FontIcon(Material2MZ.PLAY_ARROW));
+        runNow.setId("runNow");
+        runNow.getStyleClass().add(Styles.ACCENT);
+        runNow.disableProperty().bind(run.runningProperty().or(run.targetProperty().isNull()));
+        runNow.setOnAction(e -> runNow());
+        Button useInRun = new Button("Open in Run tab");
+        useInRun.setId("useInRun");
+        useInRun.setOnAction(e -> {
+            model.sendToRun();
+            showRunTab.run();
+        });
+        Button save = new Button("Save…", new FontIcon(Material2MZ.SAVE));
+        save.setId("saveSpec");
+        save.setOnAction(e -> chooseFile(true, model::saveFile));
+        Button load = new Button("Load…", new FontIcon(Material2AL.FOLDER_OPEN));
+        load.setId("loadSpec");
+        load.setOnAction(e -> chooseFile(false, model::loadFile));
+
+        HBox top = new HBox(8, new Label("Template"), template);
+        top.setAlignment(Pos.CENTER_LEFT);
+        HBox whereRow = new HBox(8, new Label("Where"), where, new Label("Sample"), sample);
+        whereRow.setAlignment(Pos.CENTER_LEFT);
+        HBox.setHgrow(where, Priority.ALWAYS);
+        HBox buttons = new HBox(8, dryRun, runNow, useInRun, save, load);
+        TextArea json = new TextArea();
+        json.setId("specJson");
+        json.setEditable(false);
+        json.getStyleClass().add("monospace");
+        json.textProperty().bind(model.jsonProperty());
+        json.setPrefRowCount(8);
+        VBox box = new VBox(10, top, description, form, whereRow, specError, buttons, json);
+        box.setPadding(new Insets(10));
+        VBox.setVgrow(json, Priority.ALWAYS);
+        return box;
+    }
+
+    private void runNow() {
+        model.sendToRun();
+        switch (JobGuard.check(getScene().getWindow(), run.targetProperty().get(), run.mapperJsonProperty().get())) {
+            case RUN -> {
+                showRunTab.run();
+                run.start();
+            }
+            case EXPORT_FIRST -> model.load(model.examples().get(2).json());
+            default -> { }
+        }
+    }
+
+    private void buildForm(Template template) {
+        form.getChildren().clear();
+        if (template == null) {
+            return;
+        }
+        int row = 0;
+        for (Param param : template.params()) {
+            Node control = control(param);
+            Label error = new Label();
+            error.setId("param-" + param.name() + "Error");
+            error.getStyleClass().addAll(Styles.DANGER, Styles.TEXT_SMALL);
+            error.textProperty().bind(model.fieldError(param.name()));
+            error.textProperty().addListener((obs, old, text) ->
+                    control.pseudoClassStateChanged(Styles.STATE_DANGER, !text.isEmpty()));
+            control.pseudoClassStateChanged(Styles.STATE_DANGER, !error.getText().isEmpty());
+            Label name = new Label(param.name() + (param.required() ? " *" : ""));
+            name.setTooltip(new javafx.scene.control.Tooltip(param.description()));
+            form.addRow(row++, name, control, error);
+        }
+    }
+
+    private Node control(Param param) {
+        var value = model.value(param.name());
+        return switch (param.type()) {
+            case BOOLEAN -> {
+                CheckBox box = new CheckBox(param.description());
+                box.setId("param-" + param.name());
+                box.setSelected(Boolean.parseBoolean(value.get()));
+                box.selectedProperty().addListener((obs, old, now) -> value.set(String.valueOf(now)));
+                yield box;
+            }
+            case CHOICE -> {
+                ComboBox<String> choice = new ComboBox<>();
+                choice.setId("param-" + param.name());
+                choice.getItems().setAll(param.choices());
+                choice.valueProperty().bindBidirectional(value);
+                yield choice;
+            }
+            default -> {
+                TextField field = new TextField();
+                field.setId("param-" + param.name());
+                field.setPromptText(param.description());
+                field.textProperty().bindBidirectional(value);
+                field.setPrefColumnCount(18);
+                yield field;
+            }
+        };
+    }
+
+    private VBox results() {
+        TableView<DryRunner.Change> table = new TableView<>(model.changes());
+        table.setId("dryRunTable");
+        table.setPlaceholder(new Label("Dry-run a spec to see what it would change"));
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.getColumns().add(column("Key", DryRunner.Change::key));
+        table.getColumns().add(column("Property", DryRunner.Change::property));
+        table.getColumns().add(column("Before", DryRunner.Change::before));
+        table.getColumns().add(column("After", DryRunner.Change::after));
+        Label summary = new Label();
+        summary.setId("dryRunSummary");
+        summary.setWrapText(true);
+        summary.textProperty().bind(model.dryRunSummaryProperty());
+        VBox box = new VBox(8, summary, table);
+        box.setPadding(new Insets(10));
+        VBox.setVgrow(table, Priority.ALWAYS);
+        return box;
+    }
+
+    private static TableColumn<DryRunner.Change, String> column(String title,
+                                                               java.util.function.Function<DryRunner.Change, String> f) {
+        TableColumn<DryRunner.Change, String> column = new TableColumn<>(title);
+        column.setCellValueFactory(c -> new ReadOnlyStringWrapper(f.apply(c.getValue())));
+        return column;
+    }
+
+    private void chooseFile(boolean save, Consumer<java.nio.file.Path> action) {
+        FileChooser chooser = new FileChooser();
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("Mapper spec", "*.json"));
+        File file = save ? chooser.showSaveDialog(getScene().getWindow()) : chooser.showOpenDialog(getScene().getWindow());
+        if (file != null) {
+            action.accept(file.toPath());
+        }
+    }
+}

@@ -1,0 +1,315 @@
+package io.keyranger.ui.mapper;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.keyranger.AtomicFiles;
+import io.keyranger.KeyRangerException;
+import io.keyranger.executor.DryRunner;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Param;
+import io.keyranger.mapper.Template;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import io.keyranger.ui.run.RunViewModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The Mapper tab: a template's form, the spec it makes, validation per field, saved specs and dry runs. It runs
+ * jobs through the Run tab's view model, so both tabs show the same job.
+ */
+public final class MapperViewModel {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final TaskRunner tasks;
+    private final Consumer<String> errors;
+    private final RunViewModel run;
+    private final ObjectProperty<Template> template = new SimpleObjectProperty<>();
+    private final Map<String, StringProperty> values = new LinkedHashMap<>();
+    private final Map<String, ReadOnlyStringWrapper> fieldErrors = new LinkedHashMap<>();
+    private final StringProperty where = new SimpleStringProperty("");
+    private final ReadOnlyStringWrapper json = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper specError = new ReadOnlyStringWrapper("");
+    private final SimpleIntegerProperty sample = new SimpleIntegerProperty(20);
+    private final ObservableList<DryRunner.Change> changes = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper dryRunSummary = new ReadOnlyStringWrapper("");
+
+    public MapperViewModel(TaskRunner tasks, Consumer<String> errors, RunViewModel run) {
+        this.tasks = tasks;
+        this.errors = errors;
+        this.run = run;
+        template.addListener((obs, old, t) -> resetFields(t));
+        where.addListener((obs, old, now) -> refresh());
+        template.set(Mappers.template("increment"));
+    }
+
+    private void resetFields(Template t) {
+        values.clear();
+        fieldErrors.clear();
+        if (t != null) {
+            for (Param param : t.params()) {
+                StringProperty value = new SimpleStringProperty(param.defaultValue() == null ? ""
+                        : String.valueOf(param.defaultValue()));
+                value.addListener((obs, old, now) -> refresh());
+                values.put(param.name(), value);
+                fieldErrors.put(param.name(), new ReadOnlyStringWrapper(""));
+            }
+        }
+        changes.clear();
+        dryRunSummary.set("");
+        refresh();
+    }
+
+    /** Rebuilds the JSON and re-validates; errors go next to the field they name. */
+    private void refresh() {
+        fieldErrors.values().forEach(e -> e.set(""));
+        specError.set("");
+        Template t = template.get();
+        if (t == null) {
+            json.set("");
+            return;
+        }
+        try {
+            ObjectNode spec = buildJson();
+            json.set(spec.toPrettyString());
+            Mappers.create(MapperSpec.parse(spec.toString()));
+        } catch (KeyRangerException e) {
+            String message = e.getMessage();
+            String field = fieldNamed(message);
+            if (field != null && fieldErrors.containsKey(field)) {
+                fieldErrors.get(field).set(message.replaceFirst("^Parameter '[^']+' of template '[^']+' ", ""));
+            } else {
+                specError.set(message);
+            }
+        }
+    }
+
+    private static String fieldNamed(String message) {
+        if (message != null && message.startsWith("Parameter '")) {
+            int end = message.indexOf('\'', "Parameter '".length());
+            return end > 0 ? message.substring("Parameter '".length(), end) : null;
+        }
+        return null;
+    }
+
+    /** The spec as JSON from the form; typed by each parameter's type. */
+    ObjectNode buildJson() {
+        Template t = template.get();
+        ObjectNode spec = JSON.createObjectNode().put("template", t.name());
+        String valueType = values.containsKey("type") ? values.get("type").get() : null;
+        for (Param param : t.params()) {
+            String text = values.get(param.name()).get().trim();
+            if (text.isEmpty()) {
+                continue;
+            }
+            switch (param.type()) {
+                case INTEGER, NUMBER -> putNumber(spec, param.name(), text);
+                case BOOLEAN -> spec.put(param.name(), Boolean.parseBoolean(text));
+                case VALUE -> putValue(spec, param.name(), text, valueType);
+                default -> spec.put(param.name(), text);
+            }
+        }
+        ArrayNode clauses = whereClauses();
+        if (!clauses.isEmpty()) {
+            spec.set("where", clauses);
+        }
+        return spec;
+    }
+
+    private static void putNumber(ObjectNode spec, String name, String text) {
+        try {
+            if (text.matches("-?\\d+")) {
+                spec.put(name, Long.parseLong(text));
+            } else {
+                spec.put(name, Double.parseDouble(text));
+            }
+        } catch (NumberFormatException e) {
+            spec.put(name, text); // kept as text: validation names the field
+        }
+    }
+
+    private static void putValue(ObjectNode spec, String name, String text, String type) {
+        switch (type == null ? "string" : type) {
+            case "integer", "double" -> putNumber(spec, name, text);
+            case "boolean" -> {
+                if (text.equals("true") || text.equals("false")) {
+                    spec.put(name, Boolean.parseBoolean(text));
+                } else {
+                    spec.put(name, text);
+                }
+            }
+            case "null" -> spec.putNull(name);
+            default -> spec.put(name, text);
+        }
+    }
+
+    /** "tier=pro, active=true" as where clauses, typed like the CLI's --where. */
+    private ArrayNode whereClauses() {
+        ArrayNode clauses = JSON.createArrayNode();
+        for (String part : where.get().split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            var parsed = io.keyranger.datastore.WhereClause.clause(part.trim());
+            ObjectNode clause = clauses.addObject().put("property", parsed.property());
+            Object value = parsed.value();
+            if (value == null) {
+                clause.putNull("value");
+            } else if (value instanceof Long l) {
+                clause.put("value", l);
+            } else if (value instanceof Double d) {
+                clause.put("value", d);
+            } else if (value instanceof Boolean b) {
+                clause.put("value", b);
+            } else {
+                clause.put("value", value.toString());
+            }
+        }
+        return clauses;
+    }
+
+    /** Fills the form from a spec (an example or a loaded file). */
+    public void load(String specJson) {
+        try {
+            MapperSpec spec = MapperSpec.parse(specJson);
+            template.set(Mappers.template(spec.template()));
+            for (Map.Entry<String, StringProperty> entry : values.entrySet()) {
+                JsonNode node = spec.json().get(entry.getKey());
+                entry.getValue().set(node == null || node.isNull() ? "" : node.asText());
+            }
+            StringBuilder text = new StringBuilder();
+            JsonNode clauses = spec.json().get("where");
+            if (clauses != null) {
+                for (JsonNode clause : clauses) {
+                    JsonNode value = clause.get("value");
+                    text.append(text.length() == 0 ? "" : ", ").append(clause.path("property").asText()).append('=')
+                            .append(value.isTextual() ? "\"" + value.asText() + "\"" : value.toString());
+                }
+            }
+            where.set(text.toString());
+        } catch (KeyRangerException e) {
+            errors.accept(e.getMessage());
+        }
+    }
+
+    public void loadFile(Path file) {
+        try {
+            load(Files.readString(file));
+        } catch (IOException e) {
+            errors.accept("Cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    public void saveFile(Path file) {
+        try {
+            AtomicFiles.writeJson(file, buildJson());
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+        }
+    }
+
+    /** Whether the spec is valid now. */
+    public boolean isValid() {
+        return specError.get().isEmpty() && fieldErrors.values().stream().allMatch(e -> e.get().isEmpty())
+                && template.get() != null;
+    }
+
+    /** Maps the first entities without writing and shows before and after. */
+    public void dryRun() {
+        RunViewModel.Target target = run.targetProperty().get();
+        if (target == null) {
+            errors.accept("Choose a kind on the left first.");
+            return;
+        }
+        if (!isValid()) {
+            errors.accept(specError.get().isEmpty() ? "Fix the highlighted fields first." : specError.get());
+            return;
+        }
+        String spec = buildJson().toString();
+        int size = Math.max(1, sample.get());
+        dryRunSummary.set("Dry run on " + target.kind() + "…");
+        Tasks.create("Dry run", () -> new DryRunner(target.datastore(), target.order())
+                        .run(target.namespace(), target.kind(), MapperSpec.parse(spec), size))
+                .onSuccess(this::showDryRun)
+                .onError(e -> {
+                    dryRunSummary.set("Dry run failed: " + ErrorMessages.of(e));
+                    errors.accept(ErrorMessages.of(e));
+                })
+                .run(tasks);
+    }
+
+    private void showDryRun(DryRunner.Result result) {
+        List<DryRunner.Change> rows = new java.util.ArrayList<>(result.changes());
+        result.deletes().forEach(k -> rows.add(new DryRunner.Change(k, "(entity)", "exists", "would be deleted")));
+        result.copies().forEach(k -> rows.add(new DryRunner.Change(k, "(entity)", "", "would be written")));
+        changes.setAll(rows);
+        dryRunSummary.set(String.format("Nothing was written. On %d sampled entities: %d changes, %d skipped%s. "
+                        + "Whole job, estimated from %,d entities (%s): %,d reads, %,d writes, %,d deletes.",
+                result.sampled(), result.changes().size(), result.skipped(),
+                result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().total(),
+                result.total().method().label(), result.reads(), result.writes(), result.deletions()));
+    }
+
+    /** Hands the spec to the Run tab's form. */
+    public void sendToRun() {
+        run.mapperJsonProperty().set(buildJson().toString());
+    }
+
+    public ObjectProperty<Template> templateProperty() {
+        return template;
+    }
+
+    public StringProperty value(String param) {
+        return values.get(param);
+    }
+
+    public ReadOnlyStringProperty fieldError(String param) {
+        return fieldErrors.get(param).getReadOnlyProperty();
+    }
+
+    public StringProperty whereProperty() {
+        return where;
+    }
+
+    public ReadOnlyStringProperty jsonProperty() {
+        return json.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty specErrorProperty() {
+        return specError.getReadOnlyProperty();
+    }
+
+    public SimpleIntegerProperty sampleProperty() {
+        return sample;
+    }
+
+    public ObservableList<DryRunner.Change> changes() {
+        return changes;
+    }
+
+    public ReadOnlyStringProperty dryRunSummaryProperty() {
+        return dryRunSummary.getReadOnlyProperty();
+    }
+
+    public List<MapperExamples.Example> examples() {
+        return MapperExamples.all();
+    }
+}

@@ -1,0 +1,70 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
+import java.util.Optional;
+import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.TextInputDialog;
+import javafx.stage.Window;
+
+/**
+ * The checks before a job that writes: read-only connections refuse; a project that is not an emulator needs its
+ * id typed to confirm; delete and increment offer to export the kind first.
+ */
+public final class JobGuard {
+    /** What the user chose. */
+    public enum Decision { RUN, EXPORT_FIRST, CANCEL }
+
+    private JobGuard() {
+    }
+
+    public static Decision check(Window owner, RunViewModel.Target target, String specJson) {
+        Template template;
+        try {
+            template = Mappers.template(MapperSpec.parse(specJson).template());
+        } catch (KeyRangerException e) {
+            return Decision.RUN; // the view model reports the bad spec itself
+        }
+        if (!template.writes()) {
+            return Decision.RUN;
+        }
+        if (target.connection().readOnly()) {
+            Alert refused = new Alert(Alert.AlertType.ERROR, "This connection is read-only: the '" + template.name()
+                    + "' template writes.");
+            refused.initOwner(owner);
+            refused.setHeaderText("Read-only connection");
+            refused.showAndWait();
+            return Decision.CANCEL;
+        }
+        if (!target.connection().isEmulator()) {
+            TextInputDialog confirm = new TextInputDialog();
+            confirm.initOwner(owner);
+            confirm.setTitle("Confirm writing to a project");
+            confirm.setHeaderText("'" + template.name() + "' writes to project " + target.connection().projectId()
+                    + ". Type the project id to go ahead.");
+            Optional<String> typed = confirm.showAndWait();
+            if (typed.isEmpty() || !typed.get().trim().equals(target.connection().projectId())) {
+                return Decision.CANCEL;
+            }
+        }
+        if (template.name().equals("delete") || template.name().equals("increment")) {
+            ButtonType exportFirst = new ButtonType("Export first…", ButtonBar.ButtonData.LEFT);
+            ButtonType runAnyway = new ButtonType("Run without export", ButtonBar.ButtonData.OK_DONE);
+            Alert offer = new Alert(Alert.AlertType.CONFIRMATION, "'" + template.name() + "' changes " + target.kind()
+                    + " for good. Export the kind to a file first, so that you can import it back?", exportFirst,
+                    runAnyway, ButtonType.CANCEL);
+            offer.initOwner(owner);
+            offer.setHeaderText("Back up first?");
+            ButtonType choice = offer.showAndWait().orElse(ButtonType.CANCEL);
+            if (choice == exportFirst) {
+                return Decision.EXPORT_FIRST;
+            }
+            return choice == runAnyway ? Decision.RUN : Decision.CANCEL;
+        }
+        return Decision.RUN;
+    }
+}

@@ -68,6 +68,11 @@ public final class DryRunner {
     }
 
     public Result run(String namespace, String kind, MapperSpec spec, int sample) {
+        return run(namespace, kind, spec, sample, null);
+    }
+
+    /** As above, with the kind's exact size when the caller knows it (used only without filters). */
+    public Result run(String namespace, String kind, MapperSpec spec, int sample, TotalEstimate knownTotal) {
         PageMapper mapper = Mappers.create(spec);
         List<Key> keys = new ArrayList<>();
         datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind),
@@ -93,6 +98,7 @@ public final class DryRunner {
             }
         }
         TotalEstimate total = keys.size() < sample ? new TotalEstimate(keys.size(), TotalEstimate.Method.EXACT_SCAN)
+                : knownTotal != null && spec.where().isEmpty() ? knownTotal
                 : new ShardPlanner(datastore, order).preview(new PlanRequest(namespace, kind, spec.where(), 16,
                         PlanRequest.DEFAULT_OVERSAMPLE), ProgressListener.NONE, Cancellation.NEVER).total();
         double scale = (double) total.total() / keys.size();

@@ -48,7 +48,7 @@ public final class MapperView extends BorderPane {
         this.showRunTab = showRunTab;
         setLeft(examples());
         SplitPane split = new SplitPane(editor(), results());
-        split.setDividerPositions(0.5);
+        split.setDividerPositions(0.58);
         setCenter(split);
         model.templateProperty().addListener((obs, old, t) -> buildForm(t));
         buildForm(model.templateProperty().get());
@@ -67,7 +67,7 @@ public final class MapperView extends BorderPane {
         title.getStyleClass().add(Styles.TITLE_4);
         VBox box = new VBox(8, title, list);
         box.setPadding(new Insets(8));
-        box.setPrefWidth(210);
+        box.setPrefWidth(180);
         VBox.setVgrow(list, Priority.ALWAYS);
         return box;
     }
@@ -130,12 +130,13 @@ public final class MapperView extends BorderPane {
         load.setId("loadSpec");
         load.setOnAction(e -> chooseFile(false, model::loadFile));
 
-        HBox top = new HBox(8, new Label("Template"), template);
+        HBox top = new HBox(8, fixed(new Label("Template")), template);
         top.setAlignment(Pos.CENTER_LEFT);
-        HBox whereRow = new HBox(8, new Label("Where"), where, new Label("Sample"), sample);
+        HBox whereRow = new HBox(8, fixed(new Label("Where")), where, fixed(new Label("Sample")), sample);
         whereRow.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(where, Priority.ALWAYS);
-        HBox buttons = new HBox(8, dryRun, runNow, useInRun, save, load);
+        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(8, 8, fixed(dryRun), fixed(runNow),
+                fixed(useInRun), fixed(save), fixed(load));
         TextArea json = new TextArea();
         json.setId("specJson");
         json.setEditable(false);
@@ -172,13 +173,20 @@ public final class MapperView extends BorderPane {
             error.setId("param-" + param.name() + "Error");
             error.getStyleClass().addAll(Styles.DANGER, Styles.TEXT_SMALL);
             error.textProperty().bind(model.fieldError(param.name()));
+            error.setWrapText(true);
+            error.setMaxWidth(240);
             error.textProperty().addListener((obs, old, text) ->
                     control.pseudoClassStateChanged(Styles.STATE_DANGER, !text.isEmpty()));
             control.pseudoClassStateChanged(Styles.STATE_DANGER, !error.getText().isEmpty());
             Label name = new Label(param.name() + (param.required() ? " *" : ""));
             name.setTooltip(new javafx.scene.control.Tooltip(param.description()));
-            form.addRow(row++, name, control, error);
+            form.addRow(row++, fixed(name), control, error);
         }
+    }
+
+    private static <T extends javafx.scene.layout.Region> T fixed(T node) {
+        node.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        return node;
     }
 
     private Node control(Param param) {

@@ -245,9 +245,12 @@ public final class MapperViewModel {
         }
         String spec = buildJson().toString();
         int size = Math.max(1, sample.get());
+        long known = target.knownCount().getAsLong();
+        io.keyranger.sharding.TotalEstimate knownTotal = known < 0 ? null
+                : new io.keyranger.sharding.TotalEstimate(known, io.keyranger.sharding.TotalEstimate.Method.EXACT_SCAN);
         dryRunSummary.set("Dry run on " + target.kind() + "…");
         Tasks.create("Dry run", () -> new DryRunner(target.datastore(), target.order())
-                        .run(target.namespace(), target.kind(), MapperSpec.parse(spec), size))
+                        .run(target.namespace(), target.kind(), MapperSpec.parse(spec), size, knownTotal))
                 .onSuccess(this::showDryRun)
                 .onError(e -> {
                     dryRunSummary.set("Dry run failed: " + ErrorMessages.of(e));

@@ -63,6 +63,10 @@ public final class AdaptiveSplitExecutor {
 
     /** Starts a job with a mapper built by the caller (tests); resuming it needs a registered template. */
     public JobHandle start(JobSpec spec, PageMapper mapper, JobListener listener) {
+        if (mapper.name().equals("import")) {
+            throw new io.keyranger.KeyRangerException("'import' reads its file rather than key ranges: run it with "
+                    + "ImportJob ('keyranger run --mapper import.json' or the Run tab do this).");
+        }
         JobStore store = new JobStore(datastore);
         if (datastore.get(store.jobKey(spec.jobId())) != null) {
             throw new io.keyranger.KeyRangerException("A job with id '" + spec.jobId() + "' exists already; resume it "

@@ -112,7 +112,33 @@ public final class RunViewModel {
             errors.accept(ErrorMessages.of(e));
             return;
         }
+        if (spec.mapper().template().equals("import")) {
+            importFile(t, spec);
+            return;
+        }
         launch(t, "Planning " + t.kind() + "…", feed -> executor(t).start(spec, feed));
+    }
+
+    /** Import reads its file instead of key ranges; it shows totals but no tree. */
+    private void importFile(Target t, JobSpec spec) {
+        clearTree();
+        running.set(true);
+        summary.set("Importing into " + t.kind() + "…");
+        java.nio.file.Path file = java.nio.file.Path.of(spec.mapper().json().path("file").asText());
+        Tasks.create("Import", () -> new io.keyranger.executor.ImportJob(t.datastore(), t.limits(),
+                        io.keyranger.executor.RetryPolicy.DEFAULT).run(spec.jobId(), file, t.kind(), line -> { }))
+                .onSuccess(result -> {
+                    running.set(false);
+                    totals.set(result.totals());
+                    totalsText.set(describeTotals(result.totals()));
+                    summary.set("Import " + result.jobId() + " done. Totals are the persisted counters.");
+                })
+                .onError(e -> {
+                    running.set(false);
+                    summary.set("Import failed: " + ErrorMessages.of(e));
+                    errors.accept(ErrorMessages.of(e));
+                })
+                .run(tasks);
     }
 
     /** Resumes a stored job on the current connection. */

@@ -91,6 +91,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the job's final report as JSON.")
     Path report;
 
+    @Option(names = "--inject-faults", hidden = true, paramLabel = "rate=R,lost=R,latency=MS,seed=N",
+            description = "Testing only: fail a share of Datastore calls, lose commit answers, add latency.")
+    String injectFaults;
+
     @Option(names = "--confirm-project", paramLabel = "ID",
             description = "Required to write to a project that is not an emulator: its id.")
     String confirmProject;
@@ -107,8 +111,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             checkSafety(conn, job.mapper()); // before connecting: nothing is read or written without consent
         }
         Datastore datastore = DatastoreConnector.connect(conn);
+        if (injectFaults != null) {
+            datastore = io.keyranger.datastore.FaultInjector.parse(injectFaults).wrap(datastore);
+        }
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.forServer(conn.isEmulator()),
-                ServerLimits.forServer(conn.isEmulator()));
+                ServerLimits.forServer(conn.isEmulator()), injectFaults == null ? io.keyranger.executor.RetryPolicy.DEFAULT
+                : new io.keyranger.executor.RetryPolicy(40, 5, 500)).readOnly(conn.readOnly());
         PrintWriter err = spec.commandLine().getErr();
         if (job != null && !target.newJob.dryRun && job.mapper().template().equals("import")) {
             return importFile(datastore, conn, job);

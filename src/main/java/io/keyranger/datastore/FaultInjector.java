@@ -43,6 +43,40 @@ public final class FaultInjector {
         this.random = new Random(seed);
     }
 
+    /**
+     * Parses {@code rate=0.1,lost=0.05,latency=20,seed=7} (every part optional) for the hidden
+     * {@code --inject-faults} option.
+     */
+    public static FaultInjector parse(String text) {
+        double rate = 0;
+        double lost = 0;
+        long latency = 0;
+        long seed = System.nanoTime();
+        for (String part : text.split(",")) {
+            String[] kv = part.trim().split("=", 2);
+            if (kv.length != 2) {
+                throw new io.keyranger.KeyRangerException("--inject-faults takes rate=R,lost=R,latency=MS,seed=N (got '"
+                        + part + "').");
+            }
+            try {
+                switch (kv[0].trim()) {
+                    case "rate" -> rate = Double.parseDouble(kv[1]);
+                    case "lost" -> lost = Double.parseDouble(kv[1]);
+                    case "latency" -> latency = Long.parseLong(kv[1]);
+                    case "seed" -> seed = Long.parseLong(kv[1]);
+                    default -> throw new io.keyranger.KeyRangerException("Unknown --inject-faults setting '" + kv[0]
+                            + "'; use rate, lost, latency or seed.");
+                }
+            } catch (NumberFormatException e) {
+                throw new io.keyranger.KeyRangerException("--inject-faults: '" + part + "' is not a number.");
+            }
+        }
+        if (rate < 0 || rate > 1 || lost < 0 || lost > 1 || latency < 0) {
+            throw new io.keyranger.KeyRangerException("--inject-faults: rates are between 0 and 1, latency >= 0.");
+        }
+        return new FaultInjector(rate, lost, latency, seed);
+    }
+
     public long failures() {
         return failures.get();
     }

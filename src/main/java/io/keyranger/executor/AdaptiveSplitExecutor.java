@@ -36,6 +36,7 @@ public final class AdaptiveSplitExecutor {
     private final KeyOrder order;
     private final ServerLimits limits;
     private final RetryPolicy retries;
+    private boolean readOnly;
 
     public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits) {
         this(datastore, order, limits, RetryPolicy.DEFAULT);
@@ -46,6 +47,19 @@ public final class AdaptiveSplitExecutor {
         this.order = order;
         this.limits = limits;
         this.retries = retries;
+    }
+
+    /** Refuse mappers that write (a read-only connection); enforced here, not only in the UI. */
+    public AdaptiveSplitExecutor readOnly(boolean value) {
+        this.readOnly = value;
+        return this;
+    }
+
+    private void checkWritable(PageMapper mapper) {
+        if (readOnly && mapper.writes()) {
+            throw new io.keyranger.KeyRangerException("The connection is read-only: the '" + mapper.name()
+                    + "' mapper writes.");
+        }
     }
 
     /** A new job id: the kind, the time, and a random suffix. */
@@ -63,6 +77,7 @@ public final class AdaptiveSplitExecutor {
 
     /** Starts a job with a mapper built by the caller (tests); resuming it needs a registered template. */
     public JobHandle start(JobSpec spec, PageMapper mapper, JobListener listener) {
+        checkWritable(mapper);
         if (mapper.name().equals("import")) {
             throw new io.keyranger.KeyRangerException("'import' reads its file rather than key ranges: run it with "
                     + "ImportJob ('keyranger run --mapper import.json' or the Run tab do this).");
@@ -97,6 +112,7 @@ public final class AdaptiveSplitExecutor {
         JobStore.StoredJob stored = store.loadJob(jobId);
         JobSpec spec = stored.spec();
         PageMapper mapper = Mappers.create(spec.mapper());
+        checkWritable(mapper);
         List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
         List<RangeNode> pending = nodes.stream().filter(n -> !n.status.isFinal()).toList();
         pending.forEach(n -> n.status = NodeStatus.QUEUED);

@@ -182,7 +182,7 @@ public final class RunViewModel {
     }
 
     private static AdaptiveSplitExecutor executor(Target t) {
-        return new AdaptiveSplitExecutor(t.datastore(), t.order(), t.limits());
+        return new AdaptiveSplitExecutor(t.datastore(), t.order(), t.limits()).readOnly(t.connection().readOnly());
     }
 
     public void pause() {

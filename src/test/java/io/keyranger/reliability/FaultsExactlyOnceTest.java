@@ -1,0 +1,118 @@
+package io.keyranger.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.Query;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.FaultInjector;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobListener;
+import io.keyranger.executor.JobResult;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.RetryPolicy;
+import io.keyranger.executor.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.SharedEmulator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** At a 10% fault rate, with lost commit answers, increment, copy, delete and count-by stay exactly once. */
+class FaultsExactlyOnceTest {
+    private static final int ENTITIES = 400;
+    private Datastore datastore;
+    private FaultInjector faults;
+    private AdaptiveSplitExecutor executor;
+
+    @BeforeEach
+    void seed() {
+        datastore = SharedEmulator.connect(SharedEmulator.freshProject("faults"));
+        List<Entity> entities = new ArrayList<>();
+        for (int i = 1; i <= ENTITIES; i++) {
+            Key key = i % 5 == 0
+                    ? datastore.newKeyFactory().setKind("Acct").addAncestor(PathElement.of("Org", "o" + i % 7)).newKey(i)
+                    : i % 2 == 0 ? datastore.newKeyFactory().setKind("Acct").newKey(i)
+                    : datastore.newKeyFactory().setKind("Acct").newKey("ñ-𝔘-" + i);
+            entities.add(Entity.newBuilder(key).set("balance", (long) i).set("tier", "t" + i % 3).build());
+        }
+        datastore.put(entities.toArray(new Entity[0]));
+        faults = new FaultInjector(0.10, 0.10, 0, 99);
+        executor = new AdaptiveSplitExecutor(faults.wrap(datastore), KeyOrder.EMULATOR, ServerLimits.EMULATOR,
+                new RetryPolicy(40, 1, 100));
+    }
+
+    private JobResult run(String json) throws Exception {
+        return run(json, 30);
+    }
+
+    private JobResult run(String json, int pageSize) throws Exception {
+        JobResult result = executor.start(new JobSpec(AdaptiveSplitExecutor.newJobId("Acct"), "", "Acct",
+                MapperSpec.parse(json), 4, 4, pageSize, 0), JobListener.NONE).await();
+        assertThat(result.status()).as("failed ranges: %d", result.failedRanges()).isEqualTo(JobStatus.DONE);
+        assertThat(faults.failures()).as("faults were injected").isPositive();
+        assertThat(faults.lostCommits()).as("commit answers were lost").isPositive();
+        return result;
+    }
+
+    private Map<Key, Entity> read(String namespace, String kind) {
+        Map<Key, Entity> all = new HashMap<>();
+        datastore.run(Query.newEntityQueryBuilder().setNamespace(namespace).setKind(kind).build())
+                .forEachRemaining(e -> all.put(e.getKey(), e));
+        return all;
+    }
+
+    @Test
+    void increment() throws Exception {
+        JobResult result = run("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":1000}");
+        Map<Key, Entity> after = read("", "Acct");
+        assertThat(after).hasSize(ENTITIES);
+        after.values().forEach(e -> {
+            long id = e.getKey().hasId() ? e.getKey().getId() : Long.parseLong(e.getKey().getName().substring(5));
+            assertThat(e.getLong("balance")).as("%s", e.getKey()).isEqualTo(id + 1000);
+        });
+        assertThat(result.total("written")).isEqualTo(ENTITIES);
+    }
+
+    @Test
+    void copy() throws Exception {
+        JobResult result = run("{\"template\":\"copy\",\"toNamespace\":\"copy\"}");
+        assertThat(read("copy", "Acct")).hasSize(ENTITIES);
+        assertThat(result.total("written")).isEqualTo(ENTITIES);
+    }
+
+    @Test
+    void delete() throws Exception {
+        JobResult result = run("{\"template\":\"delete\"}");
+        assertThat(read("", "Acct")).isEmpty();
+        assertThat(result.total("deleted")).isEqualTo(ENTITIES);
+    }
+
+    @Test
+    void countBy() throws Exception {
+        JobResult result = run("{\"template\":\"count-by\",\"property\":\"tier\"}", 8);
+        assertThat(result.totals()).containsEntry("by:t0", 133L).containsEntry("by:t1", 134L)
+                .containsEntry("by:t2", 133L);
+        assertThat(result.total("read")).isEqualTo(ENTITIES);
+    }
+
+    @Test
+    void readOnlyIsEnforcedInTheCore() {
+        AdaptiveSplitExecutor readOnly = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
+                .readOnly(true);
+        assertThatThrownBy(() -> readOnly.start(new JobSpec("ro", "", "Acct",
+                MapperSpec.parse("{\"template\":\"delete\"}"), 2, 2, 50, 0), JobListener.NONE))
+                .isInstanceOf(KeyRangerException.class).hasMessageContaining("read-only");
+        assertThat(read("", "Acct")).hasSize(ENTITIES);
+        assertThat(read("", "_KeyRangerJob")).isEmpty();
+    }
+}

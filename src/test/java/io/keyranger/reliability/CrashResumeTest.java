@@ -1,0 +1,117 @@
+package io.keyranger.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.cli.KeyRangerCli;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ProgressListener;
+import io.keyranger.demo.DemoDataset;
+import io.keyranger.demo.DemoSeeder;
+import io.keyranger.support.SharedEmulator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI is killed with SIGKILL at random moments of an increment over 20,000 entities, resumed each time, and
+ * finished: every entity, checked one by one, is incremented exactly once.
+ */
+class CrashResumeTest {
+    private static final int ACCOUNTS = 20_000;
+    private static final int KILLS = 3;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void killedThreeTimesAndResumedEveryAccountGetsExactlyTen() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("crash");
+        Datastore datastore = SharedEmulator.connect(conn);
+        new DemoSeeder(datastore).seed(ACCOUNTS, ProgressListener.NONE, Cancellation.NEVER);
+        Map<Key, Long> before = new HashMap<>();
+        new DemoDataset(conn.projectId(), "", ACCOUNTS).defaultNamespaceEntities().stream()
+                .filter(e -> e.getKey().getKind().equals("Account"))
+                .forEach(e -> before.put(e.getKey(), e.getLong("balance")));
+        Path mapper = dir.resolve("credit.json");
+        Files.writeString(mapper, "{\"template\":\"increment\",\"property\":\"balance\",\"amount\":10}");
+
+        Random random = new Random(11);
+        List<Long> killedAt = new ArrayList<>();
+        long read = 0;
+        for (int kill = 0; kill < KILLS; kill++) {
+            List<String> args = new ArrayList<>(kill == 0
+                    ? List.of("run", "--kind", "Account", "--mapper", mapper.toString(), "--job-id", "crash-job",
+                            "--workers", "8", "--page-size", "100")
+                    : List.of("run", "--resume", "crash-job"));
+            args.addAll(List.of("--emulator-host", conn.emulatorHost(), "--project", conn.projectId()));
+            long target = read + 1_000 + random.nextInt(4_000);
+            Process child = child(args);
+            try {
+                read = awaitRead(datastore, target, child);
+            } finally {
+                child.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL
+            }
+            killedAt.add(read);
+        }
+        System.out.println("killed after read totals " + killedAt);
+        assertThat(killedAt.get(KILLS - 1)).as("still work left to resume").isLessThan(ACCOUNTS);
+
+        StringWriter err = new StringWriter();
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }),
+                new PrintWriter(new StringWriter()), new PrintWriter(err), "run", "--resume", "crash-job",
+                "--emulator-host", conn.emulatorHost(), "--project", conn.projectId());
+        assertThat(code).as(err.toString()).isZero();
+
+        List<Entity> after = new ArrayList<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build()).forEachRemaining(after::add);
+        assertThat(after).hasSize(ACCOUNTS);
+        for (Entity e : after) {
+            assertThat(e.getLong("balance")).as("%s", e.getKey()).isEqualTo(before.get(e.getKey()) + 10);
+        }
+        Map<String, Long> totals = ShardedCounter.existing(datastore, "job:crash-job").totals();
+        assertThat(totals.get("read")).isEqualTo(ACCOUNTS);
+        assertThat(totals.get("written")).isEqualTo(ACCOUNTS);
+    }
+
+    private Process child(List<String> args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + dir,
+                "io.keyranger.app.Launcher"));
+        command.addAll(args);
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
+    }
+
+    /** Waits until the persisted read total reaches {@code target} (or the child ends); returns the total. */
+    private static long awaitRead(Datastore datastore, long target, Process child) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long read = 0;
+        while (System.nanoTime() < deadline && child.isAlive()) {
+            try {
+                read = ShardedCounter.existing(datastore, "job:crash-job").total("read");
+            } catch (RuntimeException notYet) {
+                read = 0;
+            }
+            if (read >= target) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        return read;
+    }
+}

@@ -40,6 +40,12 @@ final class JobProgressPrinter implements JobListener, AutoCloseable {
         this.totals = totals;
     }
 
+    @Override
+    public void onServerStatus(String problem) {
+        err.println(problem == null ? "The server is back; continuing." : problem);
+        err.flush();
+    }
+
     private void print() {
         long read = totals.getOrDefault("read", 0L);
         double seconds = Math.max(0.001, (System.nanoTime() - startNanos) / 1e9);

@@ -33,7 +33,21 @@ public final class DatastoreConnector {
     public static Datastore connect(ConnectionSpec spec) {
         DatastoreOptions.Builder builder = DatastoreOptions.newBuilder()
                 .setProjectId(spec.projectId())
-                .setNamespace(spec.namespace());
+                .setNamespace(spec.namespace())
+                // short client retries: KeyRanger's executor retries with its own budget, and a lost server must
+                // surface within seconds rather than after the client's default ten minutes
+                .setRetrySettings(com.google.api.gax.retrying.RetrySettings.newBuilder()
+                        .setMaxAttempts(3)
+                        .setInitialRetryDelayDuration(java.time.Duration.ofMillis(100))
+                        .setRetryDelayMultiplier(2.0)
+                        .setMaxRetryDelayDuration(java.time.Duration.ofSeconds(2))
+                        .setTotalTimeoutDuration(java.time.Duration.ofSeconds(30))
+                        .setInitialRpcTimeoutDuration(java.time.Duration.ofSeconds(30))
+                        .setMaxRpcTimeoutDuration(java.time.Duration.ofSeconds(30))
+                        .setRpcTimeoutMultiplier(1.0)
+                        .build())
+                .setTransportOptions(com.google.cloud.http.HttpTransportOptions.newBuilder()
+                        .setConnectTimeout(5_000).setReadTimeout(60_000).build());
         if (!spec.databaseId().isEmpty()) {
             builder.setDatabaseId(spec.databaseId());
         }

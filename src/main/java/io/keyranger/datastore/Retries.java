@@ -26,8 +26,23 @@ public final class Retries {
                 if (TRANSIENT_REASONS.contains(e.getReason()) || TRANSIENT_CODES.contains(e.getCode())) {
                     return true;
                 }
+                // a transaction begun before the server restarted: a fresh transaction will do
+                if (e.getMessage() != null && e.getMessage().contains("transaction has expired or is invalid")) {
+                    return true;
+                }
             }
             if (t instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the server could not be reached at all (refused or reset connection): wait for it to come back. */
+    public static boolean isServerUnreachable(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof java.net.NoRouteToHostException
+                    || t instanceof java.net.SocketException || t instanceof java.net.http.HttpConnectTimeoutException) {
                 return true;
             }
         }

@@ -37,12 +37,23 @@ public final class EmulatorManager {
         this.locator = locator;
     }
 
-    /** Starts an emulator on {@code port}, or on a free port when it is 0. */
+    /** Starts an in-memory emulator on {@code port}, or on a free port when it is 0. */
     public RunningEmulator start(int port) {
+        return start(port, null);
+    }
+
+    /**
+     * Starts an emulator that keeps its data in {@code dataDir} (created if new), so that it survives a restart;
+     * null keeps data in memory.
+     */
+    public RunningEmulator start(int port, Path dataDir) {
         Path jar = locator.emulatorJar();
         int chosen = port == 0 ? freePort() : requireFree(port);
+        if (dataDir != null) {
+            createProjectDir(jar, dataDir);
+        }
         Path log = tempLog();
-        List<String> command = command(jar, chosen);
+        List<String> command = command(jar, chosen, dataDir);
         LOG.info("Starting the Datastore emulator on 127.0.0.1:{}", chosen);
         Process process;
         try {
@@ -60,14 +71,39 @@ public final class EmulatorManager {
         }
     }
 
-    private static List<String> command(Path jar, int port) {
+    private static void createProjectDir(Path jar, Path dataDir) {
+        if (Files.isDirectory(dataDir.resolve("WEB-INF"))) {
+            return;
+        }
+        try {
+            Process create = new ProcessBuilder(javaExecutable(), "-cp", jar.toString(), MAIN_CLASS, "create",
+                    dataDir.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!create.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || create.exitValue() != 0) {
+                create.destroyForcibly();
+                throw new KeyRangerException("Could not create an emulator data directory in " + dataDir + ".");
+            }
+        } catch (IOException e) {
+            throw new KeyRangerException("Could not create an emulator data directory in " + dataDir + ": "
+                    + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KeyRangerException("Interrupted while creating " + dataDir, e);
+        }
+    }
+
+    private static List<String> command(Path jar, int port, Path dataDir) {
         List<String> command = new ArrayList<>();
         boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
         if (!windows) {
             command.addAll(List.of("/bin/sh", "-c", WATCHDOG, "keyranger-emulator"));
         }
         command.addAll(List.of(javaExecutable(), "-cp", jar.toString(), MAIN_CLASS, "start",
-                "--host=127.0.0.1", "--port=" + port, "--testing"));
+                "--host=127.0.0.1", "--port=" + port));
+        if (dataDir == null) {
+            command.add("--testing");
+        } else {
+            command.addAll(List.of("--store_on_disk=true", "--consistency=1.0", dataDir.toString()));
+        }
         return command;
     }
 

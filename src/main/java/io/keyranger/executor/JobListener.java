@@ -15,6 +15,10 @@ public interface JobListener {
     default void onTotals(Map<String, Long> totals) {
     }
 
+    /** The job is waiting for an unreachable server (a message), or it is reachable again (null). */
+    default void onServerStatus(String problem) {
+    }
+
     default void onFinished(JobResult result) {
     }
 }

@@ -254,12 +254,34 @@ final class JobRun {
 
     /** Runs an operation with retries on transient errors; empty when the node failed for good. */
     private <T> Optional<T> attempt(RangeNode node, Supplier<T> operation) {
+        long unreachableSince = 0;
         for (int attempt = 1; ; attempt++) {
             try {
-                return Optional.of(operation.get());
+                T value = operation.get();
+                if (unreachableSince != 0) {
+                    serverBack();
+                }
+                return Optional.of(value);
             } catch (CancellationException e) {
                 throw e;
             } catch (RuntimeException e) {
+                if (Retries.isServerUnreachable(e) && !handle.isCancelled()) {
+                    long now = System.nanoTime();
+                    unreachableSince = unreachableSince == 0 ? now : unreachableSince;
+                    if (now - unreachableSince < TimeUnit.MILLISECONDS.toNanos(retries.serverLostMillis())) {
+                        serverLost(describe(e));
+                        node.retries++;
+                        node.lastError = "waiting for the server: " + describe(e);
+                        publish(node);
+                        if (!sleepQuietly(Retries.backoffMillis(Math.min(attempt, 8), retries.baseMillis(),
+                                Math.min(retries.capMillis(), 5_000)))) {
+                            fail(node, e);
+                            return Optional.empty();
+                        }
+                        attempt = 0; // waiting for the server does not use up the range's attempts
+                        continue;
+                    }
+                }
                 if (!Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
                     fail(node, e);
                     return Optional.empty();
@@ -275,6 +297,33 @@ final class JobRun {
                     return Optional.empty();
                 }
             }
+        }
+    }
+
+    private final java.util.concurrent.atomic.AtomicBoolean serverLost = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private void serverLost(String problem) {
+        if (serverLost.compareAndSet(false, true)) {
+            LOG.warn("Job {} is waiting for the server: {}", spec.jobId(), problem);
+            listener.onServerStatus("Waiting for the server (" + problem + "); retrying with backoff. Everything "
+                    + "committed is safe.");
+        }
+    }
+
+    private void serverBack() {
+        if (serverLost.compareAndSet(true, false)) {
+            LOG.info("Job {}: the server is back", spec.jobId());
+            listener.onServerStatus(null);
+        }
+    }
+
+    private static boolean sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -343,19 +392,21 @@ final class JobRun {
         long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
         int failed = (int) nodes.values().stream().filter(n -> n.status == NodeStatus.FAILED).count();
         JobStatus status = handle.isCancelled() ? JobStatus.CANCELLED : failed > 0 ? JobStatus.FAILED : JobStatus.DONE;
+        JobResult done;
         try {
             if (parts != null && status == JobStatus.DONE) {
                 parts.join(List.copyOf(nodes.values()));
             }
             store.setJobStatus(spec.jobId(), status, wall);
-            JobResult done = new JobResult(spec.jobId(), status, counter.totals(), nodes.size(), maxDepth.get(), wall,
-                    failed);
-            listener.onFinished(done);
-            result.complete(done);
+            done = new JobResult(spec.jobId(), status, counter.totals(), nodes.size(), maxDepth.get(), wall, failed);
         } catch (RuntimeException e) {
+            // the server may be gone: end cleanly with what is known; the checkpoints are intact for a resume
             LOG.error("Job {} could not record its end", spec.jobId(), e);
-            result.completeExceptionally(e);
+            done = new JobResult(spec.jobId(), status == JobStatus.DONE ? JobStatus.FAILED : status, snapshotTotals(),
+                    nodes.size(), maxDepth.get(), wall, Math.max(1, failed));
         }
+        listener.onFinished(done);
+        result.complete(done);
     }
 
     private static String describe(Throwable e) {

@@ -17,6 +17,7 @@ final class CoalescingJobFeed implements JobListener {
     private final Map<String, NodeSnapshot> pendingNodes = new ConcurrentHashMap<>();
     private final AtomicReference<Map<String, Long>> latestTotals = new AtomicReference<>();
     private final AtomicReference<JobResult> finished = new AtomicReference<>();
+    private final AtomicReference<String> serverStatus = new AtomicReference<>();
 
     /**
      * One tick's worth of events.
@@ -24,8 +25,14 @@ final class CoalescingJobFeed implements JobListener {
      * @param nodes    changed nodes, parents before children
      * @param totals   the latest in-memory totals, or null if unchanged
      * @param finished the job's result once it ended, else null
+     * @param serverStatus a problem reaching the server, "" when it is back, null when unchanged
      */
-    record Batch(List<NodeSnapshot> nodes, Map<String, Long> totals, JobResult finished) {
+    record Batch(List<NodeSnapshot> nodes, Map<String, Long> totals, JobResult finished, String serverStatus) {
+    }
+
+    @Override
+    public void onServerStatus(String problem) {
+        serverStatus.set(problem == null ? "" : problem);
     }
 
     @Override
@@ -52,6 +59,6 @@ final class CoalescingJobFeed implements JobListener {
             }
         }
         nodes.sort((a, b) -> Integer.compare(a.depth(), b.depth()));
-        return new Batch(nodes, latestTotals.getAndSet(null), finished.getAndSet(null));
+        return new Batch(nodes, latestTotals.getAndSet(null), finished.getAndSet(null), serverStatus.getAndSet(null));
     }
 }

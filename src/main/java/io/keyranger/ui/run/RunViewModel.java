@@ -279,6 +279,9 @@ public final class RunViewModel {
             lastTickNanos = now;
         }
         timingText.set(timing(elapsed, read));
+        if (batch.serverStatus() != null && handle != null) {
+            summary.set(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + " running" : batch.serverStatus());
+        }
         if (batch.finished() != null) {
             finished(batch.finished());
         }

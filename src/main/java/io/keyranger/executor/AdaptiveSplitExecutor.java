@@ -89,18 +89,23 @@ public final class AdaptiveSplitExecutor {
         }
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
-        ShardPreview preview = new ShardPlanner(datastore, order).preview(request, ProgressListener.NONE,
-                Cancellation.NEVER);
+        ShardPreview preview = retrying(() -> new ShardPlanner(datastore, order).preview(request, ProgressListener.NONE,
+                Cancellation.NEVER));
         List<RangeNode> roots = new ArrayList<>();
         for (PlannedRange planned : preview.scatter().ranges()) {
             roots.add(new RangeNode("r" + planned.index(), null, 0, planned.range()));
         }
         List<Entity> entities = roots.stream().map(n -> store.nodeEntity(spec.jobId(), n)).toList();
         for (int i = 0; i < entities.size(); i += 500) {
-            datastore.put(entities.subList(i, Math.min(entities.size(), i + 500)).toArray(new Entity[0]));
+            Entity[] batch = entities.subList(i, Math.min(entities.size(), i + 500)).toArray(new Entity[0]);
+            retrying(() -> datastore.put(batch));
         }
-        store.saveJob(spec, JobStatus.RUNNING, Instant.now());
-        ShardedCounter counter = openCounter(spec);
+        Instant created = Instant.now();
+        retrying(() -> {
+            store.saveJob(spec, JobStatus.RUNNING, created);
+            return null;
+        });
+        ShardedCounter counter = retrying(() -> openCounter(spec));
         JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, counter, listener,
                 preview.sampleKeys());
         return run.start(roots, roots);
@@ -109,19 +114,22 @@ public final class AdaptiveSplitExecutor {
     /** Continues a job from its persisted checkpoints: finished ranges stay finished, the others go on. */
     public JobHandle resume(String jobId, JobListener listener) {
         JobStore store = new JobStore(datastore);
-        JobStore.StoredJob stored = store.loadJob(jobId);
+        JobStore.StoredJob stored = retrying(() -> store.loadJob(jobId));
         JobSpec spec = stored.spec();
         PageMapper mapper = Mappers.create(spec.mapper());
         checkWritable(mapper);
-        List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
+        List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
         List<RangeNode> pending = nodes.stream().filter(n -> !n.status.isFinal()).toList();
         pending.forEach(n -> n.status = NodeStatus.QUEUED);
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
-        List<Key> samples = new ScatterSampler(datastore, order).sample(request).keys();
-        store.setJobStatus(jobId, JobStatus.RUNNING, 0);
-        JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, openCounter(spec), listener,
-                samples);
+        List<Key> samples = retrying(() -> new ScatterSampler(datastore, order).sample(request).keys());
+        retrying(() -> {
+            store.setJobStatus(jobId, JobStatus.RUNNING, 0);
+            return null;
+        });
+        JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, retrying(() -> openCounter(spec)),
+                listener, samples);
         return run.start(nodes, pending);
     }
 
@@ -140,6 +148,22 @@ public final class AdaptiveSplitExecutor {
     /** The nodes of a job as persisted. */
     public List<NodeSnapshot> nodes(String jobId) {
         return new JobStore(datastore).loadNodes(jobId, order, datastore).stream().map(n -> n.snapshot(jobId)).toList();
+    }
+
+    /** Preparation outside any range, retried on transient errors like a page. */
+    private <T> T retrying(java.util.function.Supplier<T> operation) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return operation.get();
+            } catch (io.keyranger.KeyRangerException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                if (!io.keyranger.datastore.Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
+                    throw e;
+                }
+                io.keyranger.datastore.Retries.sleepBackoff(attempt, retries.baseMillis(), retries.capMillis());
+            }
+        }
     }
 
     static String counterName(String jobId) {

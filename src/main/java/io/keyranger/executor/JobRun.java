@@ -397,8 +397,13 @@ final class JobRun {
             if (parts != null && status == JobStatus.DONE) {
                 parts.join(List.copyOf(nodes.values()));
             }
-            store.setJobStatus(spec.jobId(), status, wall);
-            done = new JobResult(spec.jobId(), status, counter.totals(), nodes.size(), maxDepth.get(), wall, failed);
+            JobStatus finalStatus = status;
+            withRetries(() -> {
+                store.setJobStatus(spec.jobId(), finalStatus, wall);
+                return null;
+            });
+            Map<String, Long> persisted = withRetries(counter::totals);
+            done = new JobResult(spec.jobId(), status, persisted, nodes.size(), maxDepth.get(), wall, failed);
         } catch (RuntimeException e) {
             // the server may be gone: end cleanly with what is known; the checkpoints are intact for a resume
             LOG.error("Job {} could not record its end", spec.jobId(), e);
@@ -407,6 +412,22 @@ final class JobRun {
         }
         listener.onFinished(done);
         result.complete(done);
+    }
+
+    /** Bookkeeping outside any range (the job's end): retried like a page, then given up. */
+    private <T> T withRetries(Supplier<T> operation) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return operation.get();
+            } catch (RuntimeException e) {
+                if (!Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
+                    throw e;
+                }
+                if (!sleepQuietly(Retries.backoffMillis(attempt, retries.baseMillis(), retries.capMillis()))) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private static String describe(Throwable e) {

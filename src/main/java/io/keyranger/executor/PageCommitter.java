@@ -65,6 +65,7 @@ final class PageCommitter {
             List<Entity> entities = mapper.needsEntities()
                     ? tx.fetch(chunk.toArray(new Key[0])).stream().filter(Objects::nonNull).toList() : List.of();
             MapResult result = mapper.map(new Page(chunk, entities));
+            result.puts().forEach(io.keyranger.datastore.EntitySize::check);
             if (!result.puts().isEmpty()) {
                 tx.put(result.puts().toArray(new Entity[0]));
             }

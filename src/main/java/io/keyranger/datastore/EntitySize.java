@@ -1,0 +1,50 @@
+package io.keyranger.datastore;
+
+import com.google.cloud.datastore.BaseEntity;
+import com.google.cloud.datastore.Entity;
+import io.keyranger.KeyRangerException;
+import java.lang.reflect.Method;
+
+/**
+ * The size of an entity as the server counts it (its serialized protocol buffer) against Datastore's limit of
+ * 1,048,572 bytes. The legacy emulator does not enforce the limit, production does: checking before the commit
+ * gives the same clear error on both.
+ */
+public final class EntitySize {
+    public static final int MAX_BYTES = 1_048_572;
+    private static final Method TO_PB = toPb();
+
+    private EntitySize() {
+    }
+
+    private static Method toPb() {
+        try {
+            Method method = BaseEntity.class.getDeclaredMethod("toPb");
+            method.setAccessible(true);
+            return method;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // sizes are then not checked client-side; the server still enforces its limit
+        }
+    }
+
+    /** The serialized size in bytes, or -1 when it cannot be computed. */
+    public static int bytes(Entity entity) {
+        if (TO_PB == null) {
+            return -1;
+        }
+        try {
+            return ((com.google.protobuf.MessageLite) TO_PB.invoke(entity)).getSerializedSize();
+        } catch (ReflectiveOperationException e) {
+            return -1;
+        }
+    }
+
+    /** Refuses an entity over the limit with a message that names it. */
+    public static void check(Entity entity) {
+        int size = bytes(entity);
+        if (size > MAX_BYTES) {
+            throw new KeyRangerException("Entity " + KeyFormat.format(entity.getKey()) + " would be too big: " + size
+                    + " bytes, over Datastore's limit of " + MAX_BYTES + " bytes. Nothing in its chunk was written.");
+        }
+    }
+}

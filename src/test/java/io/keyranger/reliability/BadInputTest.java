@@ -1,0 +1,108 @@
+package io.keyranger.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StringValue;
+import io.keyranger.cli.KeyRangerCli;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobListener;
+import io.keyranger.executor.JobResult;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.NodeStatus;
+import io.keyranger.executor.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.SharedEmulator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Inputs that try to break a job: huge entities, deep ancestor paths, bad key files. */
+class BadInputTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCopyThatWouldExceedOneMebibyteFailsItsRangeAloneWithAClearError() throws Exception {
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("big"));
+        List<Entity> entities = new ArrayList<>();
+        for (int i = 1; i <= 40; i++) {
+            entities.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Doc").newKey(i)).set("n", i).build());
+        }
+        // just under the 1 MiB entity limit with its own key; over it once the key's kind is 1,400 bytes long
+        String body = "x".repeat(1_048_576 - 1_000);
+        Key bigKey = datastore.newKeyFactory().setKind("Doc").newKey(25);
+        entities.set(24, Entity.newBuilder(bigKey).set("n", 25)
+                .set("body", StringValue.newBuilder(body).setExcludeFromIndexes(true).build()).build());
+        datastore.put(entities.toArray(new Entity[0]));
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR);
+
+        JobResult touched = executor.start(new JobSpec("touch-big", "", "Doc", MapperSpec.parse("{\"template\":\"touch\"}"),
+                2, 2, 10, 0), JobListener.NONE).await();
+        assertThat(touched.status()).as("an entity near the limit is fine").isEqualTo(JobStatus.DONE);
+        assertThat(touched.total("written")).isEqualTo(40);
+
+        String longKind = "K".repeat(1_400);
+        JobResult copied = executor.start(new JobSpec("copy-big", "", "Doc",
+                MapperSpec.parse("{\"template\":\"copy\",\"toKind\":\"" + longKind + "\"}"), 2, 2, 10, 0),
+                JobListener.NONE).await();
+        assertThat(copied.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(copied.failedRanges()).isEqualTo(1);
+        assertThat(executor.nodes("copy-big")).filteredOn(n -> n.status() == NodeStatus.FAILED).singleElement()
+                .satisfies(n -> assertThat(n.lastError()).containsIgnoringCase("too big"));
+        List<Key> copies = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind(longKind).build()).forEachRemaining(copies::add);
+        assertThat(copies).as("the other ranges were copied").hasSizeBetween(20, 39)
+                .noneMatch(k -> k.getId() == 25L);
+        assertThat(copied.total("written")).isEqualTo(copies.size());
+        assertThat(copied.total("failed")).isPositive();
+    }
+
+    @Test
+    void keysWithDeepAncestorPathsAreCountedAndTouched() throws Exception {
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("deep"));
+        List<Entity> entities = new ArrayList<>();
+        for (int i = 1; i <= 60; i++) {
+            List<PathElement> path = new ArrayList<>();
+            for (int depth = 0; depth < 1 + i % 40; depth++) {
+                path.add(depth % 2 == 0 ? PathElement.of("Level", "l" + depth + "-😀") : PathElement.of("Step", depth + 1L));
+            }
+            entities.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Leaf").addAncestors(path).newKey(i))
+                    .set("i", i).build());
+        }
+        datastore.put(entities.toArray(new Entity[0]));
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR);
+        JobResult counted = executor.start(new JobSpec("deep-count", "", "Leaf",
+                MapperSpec.parse("{\"template\":\"count\"}"), 4, 3, 7, 0), JobListener.NONE).await();
+        assertThat(counted.total("read")).isEqualTo(60);
+        JobResult touched = executor.start(new JobSpec("deep-touch", "", "Leaf",
+                MapperSpec.parse("{\"template\":\"touch\"}"), 4, 3, 7, 0), JobListener.NONE).await();
+        assertThat(touched.status()).isEqualTo(JobStatus.DONE);
+        assertThat(touched.total("written")).isEqualTo(60);
+    }
+
+    @Test
+    void anInvalidKeyFileIsAOneLineError() throws Exception {
+        Path key = dir.resolve("key.json");
+        Files.writeString(key, "this is not a key");
+        StringWriter err = new StringWriter();
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }),
+                new PrintWriter(new StringWriter()), new PrintWriter(err), "kinds", "--project", "p", "--credentials",
+                key.toString());
+        assertThat(code).isNotZero();
+        assertThat(err.toString().strip()).isEqualTo("keyranger: Credentials file " + key
+                + " is not a valid service-account key (expected the JSON key downloaded from the Cloud console).");
+    }
+}

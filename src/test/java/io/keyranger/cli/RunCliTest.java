@@ -136,6 +136,18 @@ class RunCliTest {
     }
 
     @Test
+    void injectedFaultsDoNotChangeTheTotals() throws Exception {
+        Result result = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--page-size", "25", "--inject-faults", "rate=0.1,lost=0.1,seed=3");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("read 500,");
+        Result bad = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--inject-faults", "rate=lots");
+        assertThat(bad.exitCode()).isNotZero();
+        assertThat(bad.err()).contains("--inject-faults: 'rate=lots' is not a number.");
+    }
+
+    @Test
     void countersIncrementAndRead() {
         Result inc = run("counter", "inc", "visits", "--by", "5", "--shards", "3");
         assertThat(inc.exitCode()).as(inc.err()).isZero();

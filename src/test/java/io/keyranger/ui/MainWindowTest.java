@@ -223,6 +223,41 @@ class MainWindowTest {
                         .isEqualTo(before.get(e.getKey()) + 10));
     }
 
+    @Test
+    @Order(8)
+    void anInterruptedJobIsResumedFromTheJobList() throws Exception {
+        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
+                .replaceAll("^emulator (\\S+) / .*$", "$1");
+        var datastore = io.keyranger.datastore.DatastoreConnector.connect(
+                io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
+        var executor = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,
+                io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.executor.ServerLimits.EMULATOR);
+        java.util.concurrent.atomic.AtomicInteger pages = new java.util.concurrent.atomic.AtomicInteger();
+        io.keyranger.executor.JobHandle[] handle = new io.keyranger.executor.JobHandle[1];
+        handle[0] = executor.start(new io.keyranger.executor.JobSpec("interrupted-count", "", "Account",
+                io.keyranger.mapper.MapperSpec.parse("{\"template\":\"count\"}"), 2, 1, 10, 0),
+                new io.keyranger.executor.JobListener() {
+                    @Override
+                    public void onTotals(java.util.Map<String, Long> totals) {
+                        if (pages.incrementAndGet() == 3 && handle[0] != null) {
+                            handle[0].cancel();
+                        }
+                    }
+                });
+        assertThat(handle[0].await().total("read")).isBetween(1L, 119L);
+
+        clickTab("Run");
+        robot.clickOn("#refreshJobs");
+        ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("interrupted-count")));
+        robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
+                && ((ListCell<?>) n).getText().startsWith("interrupted-count")).queryAs(javafx.scene.Node.class));
+        robot.clickOn("#resumeJob");
+        Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText()
+                .startsWith("Job interrupted-count done:"));
+        assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText())).startsWith("read 120 ");
+    }
+
     private static int countItems(javafx.scene.control.TreeItem<?> item) {
         int count = 0;
         for (javafx.scene.control.TreeItem<?> child : item.getChildren()) {

@@ -94,7 +94,7 @@ class AdaptiveSplitExecutorTest {
         FaultInjector faults = new FaultInjector(0.10, 0.10, 0, 42);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(faults.wrap(datastore), ORDER, ServerLimits.EMULATOR,
                 new RetryPolicy(30, 1, 50));
-        JobResult result = executor.start(spec("Item", "{\"template\":\"plus-one\"}", 3, 4, 50), new PlusOne(),
+        JobResult result = executor.start(spec("Item", "{\"template\":\"plus-one\"}", 3, 4, 15), new PlusOne(),
                 JobListener.NONE).await();
 
         assertThat(result.status()).as("failed ranges: %d", result.failedRanges()).isEqualTo(JobStatus.DONE);

@@ -29,6 +29,7 @@ public final class FaultInjector {
     private final Random random;
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong lostCommits = new AtomicLong();
+    private final java.util.Map<String, AtomicLong> calls = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param failureRate    share of calls that fail before reaching the server
@@ -77,6 +78,12 @@ public final class FaultInjector {
         return new FaultInjector(rate, lost, latency, seed);
     }
 
+    /** How many calls of a method (run, get, fetch, commit, …) went through, faulty or not. */
+    public long calls(String method) {
+        AtomicLong count = calls.get(method);
+        return count == null ? 0 : count.get();
+    }
+
     public long failures() {
         return failures.get();
     }
@@ -93,6 +100,7 @@ public final class FaultInjector {
     private InvocationHandler handler(Object target, Set<String> faulty) {
         return (proxy, method, args) -> {
             if (faulty.contains(method.getName())) {
+                calls.computeIfAbsent(method.getName(), n -> new AtomicLong()).incrementAndGet();
                 delay();
                 maybeFail(method);
             }

@@ -37,6 +37,8 @@ public final class AdaptiveSplitExecutor {
     private final ServerLimits limits;
     private final RetryPolicy retries;
     private boolean readOnly;
+    private SplitPolicy splitPolicy = SplitPolicy.SAMPLES;
+    private java.util.function.Function<PlanRequest, List<KeyRange>> planOverride;
 
     public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits) {
         this(datastore, order, limits, RetryPolicy.DEFAULT);
@@ -47,6 +49,18 @@ public final class AdaptiveSplitExecutor {
         this.order = order;
         this.limits = limits;
         this.retries = retries;
+    }
+
+    /** For benchmarks: how ranges split (KeyRanger's own is {@link SplitPolicy#SAMPLES}). */
+    public AdaptiveSplitExecutor splitPolicy(SplitPolicy policy) {
+        this.splitPolicy = policy;
+        return this;
+    }
+
+    /** For benchmarks: the initial ranges instead of the scatter plan (e.g. an oracle's exact equal chunks). */
+    public AdaptiveSplitExecutor initialRanges(java.util.function.Function<PlanRequest, List<KeyRange>> plan) {
+        this.planOverride = plan;
+        return this;
     }
 
     /** Refuse mappers that write (a read-only connection); enforced here, not only in the UI. */
@@ -89,11 +103,21 @@ public final class AdaptiveSplitExecutor {
         }
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
-        ShardPreview preview = retrying(() -> new ShardPlanner(datastore, order).preview(request, ProgressListener.NONE,
-                Cancellation.NEVER));
         List<RangeNode> roots = new ArrayList<>();
-        for (PlannedRange planned : preview.scatter().ranges()) {
-            roots.add(new RangeNode("r" + planned.index(), null, 0, planned.range()));
+        List<Key> samples;
+        if (planOverride != null) {
+            List<KeyRange> ranges = planOverride.apply(request);
+            for (int i = 0; i < ranges.size(); i++) {
+                roots.add(new RangeNode("r" + i, null, 0, ranges.get(i)));
+            }
+            samples = List.of();
+        } else {
+            ShardPreview preview = retrying(() -> new ShardPlanner(datastore, order).preview(request,
+                    ProgressListener.NONE, Cancellation.NEVER));
+            for (PlannedRange planned : preview.scatter().ranges()) {
+                roots.add(new RangeNode("r" + planned.index(), null, 0, planned.range()));
+            }
+            samples = preview.sampleKeys();
         }
         List<Entity> entities = roots.stream().map(n -> store.nodeEntity(spec.jobId(), n)).toList();
         for (int i = 0; i < entities.size(); i += 500) {
@@ -107,7 +131,7 @@ public final class AdaptiveSplitExecutor {
         });
         ShardedCounter counter = retrying(() -> openCounter(spec));
         JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, counter, listener,
-                preview.sampleKeys());
+                samples, splitPolicy);
         return run.start(roots, roots);
     }
 
@@ -129,7 +153,7 @@ public final class AdaptiveSplitExecutor {
             return null;
         });
         JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, retrying(() -> openCounter(spec)),
-                listener, samples);
+                listener, samples, splitPolicy);
         return run.start(nodes, pending);
     }
 

@@ -55,9 +55,11 @@ final class JobRun {
     private final AtomicInteger maxDepth = new AtomicInteger();
     private final ThreadPoolExecutor pool;
     private long startNanos;
+    private final SplitPolicy splitPolicy;
 
     JobRun(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries, JobStore store, JobSpec spec,
-           PageMapper mapper, ShardedCounter counter, JobListener listener, List<Key> samples) {
+           PageMapper mapper, ShardedCounter counter, JobListener listener, List<Key> samples, SplitPolicy splitPolicy) {
+        this.splitPolicy = splitPolicy;
         this.datastore = datastore;
         this.order = order;
         this.limits = limits;
@@ -133,7 +135,9 @@ final class JobRun {
                 return;
             }
             KeyRange remaining = node.remaining();
-            Optional<List<Key>> page = attempt(node, () -> fetchKeys(remaining));
+            long offset = node.entities;
+            Optional<List<Key>> page = attempt(node, () -> splitPolicy == SplitPolicy.OFFSET
+                    ? fetchKeysByOffset(node.range, offset) : fetchKeys(remaining));
             if (page.isEmpty()) {
                 return;
             }
@@ -166,8 +170,12 @@ final class JobRun {
             if (handle.isCancelled()) {
                 continue;
             }
+            if (splitPolicy == SplitPolicy.NONE || splitPolicy == SplitPolicy.OFFSET) {
+                continue;
+            }
             KeyRange rest = node.remaining();
-            Optional<Key> at = AdaptiveSplitExecutor.medianSampleInside(samples, rest, order)
+            Optional<Key> at = (splitPolicy == SplitPolicy.SAMPLES
+                    ? AdaptiveSplitExecutor.medianSampleInside(samples, rest, order) : Optional.<Key>empty())
                     .or(() -> KeySplitter.midpoint(order, node.lastKey, rest.end()));
             if (at.isPresent()) {
                 split(node, rest, at.get());
@@ -175,6 +183,16 @@ final class JobRun {
             }
             // the rest cannot be split: continue linearly
         }
+    }
+
+    /** The baseline that pages with limit/offset: each page rescans everything before it. */
+    private List<Key> fetchKeysByOffset(KeyRange range, long offset) {
+        limiter.acquire(1);
+        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(spec.namespace()).setKind(spec.kind()),
+                spec.mapper().where()).setOffset((int) offset).setLimit(spec.pageSize()).build();
+        List<Key> keys = new ArrayList<>(spec.pageSize());
+        datastore.run(query).forEachRemaining(keys::add);
+        return keys;
     }
 
     private List<Key> fetchKeys(KeyRange range) {

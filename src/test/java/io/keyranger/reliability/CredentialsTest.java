@@ -40,7 +40,8 @@ class CredentialsTest {
         assertThat(cli.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(cli.exitValue()).isNotZero();
         String screen = Files.readString(dir.resolve("screen.txt"));
-        assertThat(screen).contains("keyranger:").doesNotContain(SECRET).doesNotContain("\tat ");
+        assertThat(screen).contains("keyranger:").doesNotContain(SECRET).doesNotContain("\tat ")
+                .as("no logging-framework chatter on screen").doesNotContain("|-INFO").doesNotContain("|-WARN");
         Path log = logs.resolve("keyranger.log");
         assertThat(log).exists();
         String text = Files.readString(log);

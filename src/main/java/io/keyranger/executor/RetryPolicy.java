@@ -12,4 +12,20 @@ public record RetryPolicy(int maxAttempts, long baseMillis, long capMillis, long
     public RetryPolicy(int maxAttempts, long baseMillis, long capMillis) {
         this(maxAttempts, baseMillis, capMillis, DEFAULT_SERVER_LOST_MILLIS);
     }
+
+    /** Runs bookkeeping outside any range, retrying transient errors with this policy's backoff. */
+    public <T> T call(java.util.function.Supplier<T> operation) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return operation.get();
+            } catch (io.keyranger.KeyRangerException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                if (!io.keyranger.datastore.Retries.isTransient(e) || attempt >= maxAttempts) {
+                    throw e;
+                }
+                io.keyranger.datastore.Retries.sleepBackoff(attempt, baseMillis, capMillis);
+            }
+        }
+    }
 }

@@ -336,15 +336,7 @@ public final class RunViewModel {
     }
 
     static int compareIds(String a, String b) {
-        String[] pa = a.substring(1).split("\\.");
-        String[] pb = b.substring(1).split("\\.");
-        for (int i = 0; i < Math.min(pa.length, pb.length); i++) {
-            int c = Integer.compare(Integer.parseInt(pa[i]), Integer.parseInt(pb[i]));
-            if (c != 0) {
-                return c;
-            }
-        }
-        return Integer.compare(pa.length, pb.length);
+        return io.keyranger.executor.NodeIds.compare(a, b);
     }
 
     private void clearTree() {

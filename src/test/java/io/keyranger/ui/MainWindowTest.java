@@ -124,6 +124,11 @@ class MainWindowTest {
     void jsonPaneFollowsTheSelectedRow() {
         TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
         Entity fifth = Fx.get(() -> table.getItems().get(4));
+        Fx.get(() -> {
+            table.scrollTo(0);
+            return null;
+        });
+        org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
         robot.clickOn(robot.lookup("#entityTable .table-row-cell")
                 .match(row -> ((javafx.scene.control.TableRow<?>) row).getIndex() == 4).queryAs(javafx.scene.Node.class));
         Fx.waitUntil(10, () -> json().contains(jsonKey(fifth.getKey())));

@@ -52,8 +52,13 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--page-size", defaultValue = "100", paramLabel = "N", description = "Keys per page.")
     int pageSize;
 
-    @Option(names = "--shards", defaultValue = "16", paramLabel = "N", description = "Planned ranges for adaptive.")
+    @Option(names = "--shards", defaultValue = "0", paramLabel = "N",
+            description = "Planned ranges for adaptive (default: one per worker).")
     int shards;
+
+    @Option(names = "--warmup", defaultValue = "2000", paramLabel = "N",
+            description = "Entities of an untimed run before each timed one, 0 for none (default: ${DEFAULT-VALUE}).")
+    int warmup;
 
     @Option(names = "--latency-ms", defaultValue = "20", paramLabel = "MS", description = "Simulated latency per call.")
     int latencyMs;
@@ -81,7 +86,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BenchRunner.Settings settings = new BenchRunner.Settings(benchShape, entities, workers, pageSize, latencyMs,
-                offsetCap, shards);
+                offsetCap, shards, warmup);
         List<BenchResult> results = new ArrayList<>();
         for (BenchStrategy strategy : chosen) {
             // a fresh emulator per strategy: the emulator slows down as it fills, which would favour the first ones

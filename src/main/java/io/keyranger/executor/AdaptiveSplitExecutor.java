@@ -5,16 +5,13 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
-import io.keyranger.datastore.ProgressListener;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.sharding.PlanRequest;
-import io.keyranger.sharding.PlannedRange;
 import io.keyranger.sharding.ScatterSampler;
 import io.keyranger.sharding.ShardPlanner;
-import io.keyranger.sharding.ShardPreview;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -30,6 +27,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * everything is persisted, so a job can be resumed after a crash from any machine.
  */
 public final class AdaptiveSplitExecutor {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AdaptiveSplitExecutor.class);
     static final int COUNTER_SHARDS_PER_WORKER = 2;
 
     private final Datastore datastore;
@@ -105,6 +103,7 @@ public final class AdaptiveSplitExecutor {
                 PlanRequest.DEFAULT_OVERSAMPLE);
         List<RangeNode> roots = new ArrayList<>();
         List<Key> samples;
+        long planStarted = System.nanoTime();
         if (planOverride != null) {
             List<KeyRange> ranges = planOverride.apply(request);
             for (int i = 0; i < ranges.size(); i++) {
@@ -112,13 +111,15 @@ public final class AdaptiveSplitExecutor {
             }
             samples = List.of();
         } else {
-            ShardPreview preview = retrying(() -> new ShardPlanner(datastore, order).preview(request,
-                    ProgressListener.NONE, Cancellation.NEVER));
-            for (PlannedRange planned : preview.scatter().ranges()) {
-                roots.add(new RangeNode("r" + planned.index(), null, 0, planned.range()));
+            ShardPlanner.RangePlan plan = retrying(() -> new ShardPlanner(datastore, order).planRanges(request,
+                    Cancellation.NEVER));
+            for (int i = 0; i < plan.ranges().size(); i++) {
+                roots.add(new RangeNode("r" + i, null, 0, plan.ranges().get(i)));
             }
-            samples = preview.sampleKeys();
+            samples = plan.samples();
         }
+        LOG.info("Job {}: planned {} ranges in {} ms", spec.jobId(), roots.size(),
+                (System.nanoTime() - planStarted) / 1_000_000);
         List<Entity> entities = roots.stream().map(n -> store.nodeEntity(spec.jobId(), n)).toList();
         for (int i = 0; i < entities.size(); i += 500) {
             Entity[] batch = entities.subList(i, Math.min(entities.size(), i + 500)).toArray(new Entity[0]);

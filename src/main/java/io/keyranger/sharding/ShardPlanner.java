@@ -77,6 +77,50 @@ public final class ShardPlanner {
         return preview;
     }
 
+    /**
+     * The ranges a job starts from, and the samples it later splits at: the same split as {@link #preview}, without
+     * the size estimate and the lexicographic comparison, which a job does not need (they cost a few seconds of
+     * reads before the first page).
+     */
+    public RangePlan planRanges(PlanRequest request, Cancellation cancellation) {
+        ScatterSampler.Sample sample = new ScatterSampler(datastore, order).sample(request);
+        cancellation.check();
+        List<Key> samples = sample.keys();
+        List<Key> bounds;
+        if (samples.size() < request.shards() * MIN_SAMPLES_PER_SHARD) {
+            List<Key> keys = scanKeys(request, EXACT_SCAN_LIMIT + 1, cancellation);
+            if (keys.isEmpty()) {
+                throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
+            }
+            if (keys.size() > EXACT_SCAN_LIMIT) {
+                throw new KeyRangerException("Only " + samples.size() + " scatter samples for " + request.shards()
+                        + " shards, but more than " + EXACT_SCAN_LIMIT + " entities" + where(request)
+                        + ": raise --oversample, or ask for fewer shards.");
+            }
+            bounds = evenlySpaced(keys, request.shards());
+        } else {
+            bounds = evenlySpaced(samples, request.shards());
+        }
+        List<KeyRange> ranges = new ArrayList<>(bounds.size() + 1);
+        for (int i = 0; i <= bounds.size(); i++) {
+            ranges.add(rangeAt(bounds, i));
+        }
+        return new RangePlan(ranges, samples);
+    }
+
+    /**
+     * A job's starting split.
+     *
+     * @param ranges  contiguous ranges covering the key space, in key order
+     * @param samples the scatter samples in key order
+     */
+    public record RangePlan(List<KeyRange> ranges, List<Key> samples) {
+        public RangePlan {
+            ranges = List.copyOf(ranges);
+            samples = List.copyOf(samples);
+        }
+    }
+
     private ShardPreview sampledPreview(PlanRequest request, List<Key> samples, TotalEstimate total, List<String> notes) {
         List<Key> scatterBounds = evenlySpaced(samples, request.shards());
         ShardPlan scatter = sampledPlan(ShardPlan.Method.SCATTER, scatterBounds, samples, total.total());

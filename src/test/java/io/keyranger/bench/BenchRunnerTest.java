@@ -18,7 +18,7 @@ class BenchRunnerTest {
         List<String> log = new ArrayList<>();
         BenchRunner runner = new BenchRunner(SharedEmulator.connect(SharedEmulator.freshProject("bench")),
                 KeyOrder.EMULATOR, ServerLimits.EMULATOR, log::add);
-        BenchRunner.Settings settings = new BenchRunner.Settings(BenchShape.SKEWED, 300, 4, 25, 0, 150, 4);
+        BenchRunner.Settings settings = new BenchRunner.Settings(BenchShape.SKEWED, 300, 4, 25, 0, 150, 4, 60);
         List<BenchResult> results = new ArrayList<>();
         for (BenchStrategy strategy : BenchStrategy.values()) {
             results.add(runner.run(strategy, settings));
@@ -33,7 +33,9 @@ class BenchRunnerTest {
         assertThat(results).filteredOn(r -> r.strategy().equals("linear")).singleElement()
                 .satisfies(r -> assertThat(r.maxDepth()).isZero());
         assertThat(results).allMatch(r -> r.reads() > 0 && r.commits() > 0);
-        assertThat(log).hasSize(7); // offset runs twice (two capped sizes)
+        // offset runs twice (two capped sizes); each timed run follows an untimed warm-up
+        assertThat(log).hasSize(14);
+        assertThat(log).filteredOn(line -> line.contains("warm-up")).hasSize(7);
     }
 
     @Test

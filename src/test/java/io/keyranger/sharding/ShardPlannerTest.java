@@ -15,6 +15,7 @@ import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.ProgressListener;
 import io.keyranger.demo.DemoSeeder;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,6 +123,30 @@ class ShardPlannerTest {
             assertThat(keyCounter.count("", "Tiny", range.range().filter(List.of()), ProgressListener.NONE,
                     Cancellation.NEVER).count()).as("range %d counted by the server", range.index()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aJobStartsFromThePreviewsSplitWithoutItsEstimate() {
+        PlanRequest request = new PlanRequest("", "Account", List.of(), 16, PlanRequest.DEFAULT_OVERSAMPLE);
+        ShardPreview preview = planner.preview(request, ProgressListener.NONE, Cancellation.NEVER);
+        ShardPlanner.RangePlan plan = planner.planRanges(request, Cancellation.NEVER);
+        assertThat(plan.ranges()).containsExactlyElementsOf(
+                preview.scatter().ranges().stream().map(PlannedRange::range).toList());
+        assertThat(plan.samples()).isEqualTo(preview.sampleKeys());
+
+        for (int i = 1; i <= 5; i++) {
+            datastore.put(Entity.newBuilder(datastore.newKeyFactory().setKind("Five").newKey(i)).build());
+        }
+        ShardPlanner.RangePlan small = planner.planRanges(new PlanRequest("", "Five", List.of(), 8, 64),
+                Cancellation.NEVER);
+        assertThat(small.ranges()).hasSize(5);
+        for (KeyRange range : small.ranges()) {
+            assertThat(datastore.run(range.applyTo(Query.newKeyQueryBuilder().setKind("Five"), List.of()).build()))
+                    .toIterable().hasSize(1);
+        }
+        assertThatThrownBy(() -> planner.planRanges(new PlanRequest("", "Nothing", List.of(), 4, 64),
+                Cancellation.NEVER)).isInstanceOf(KeyRangerException.class)
+                .hasMessageContaining("Kind 'Nothing' has no entities");
     }
 
     @Test

@@ -78,6 +78,12 @@ public final class KeyRangerApp extends Application {
         Scene scene = new Scene(view, 1200, 760);
         scene.getStylesheets().add(KeyRangerApp.class.getResource("keyranger.css").toExternalForm());
         stage.setTitle("KeyRanger");
+        for (int size : new int[] {16, 32, 64, 128, 256}) {
+            var icon = KeyRangerApp.class.getResource("icon-" + size + ".png");
+            if (icon != null) {
+                stage.getIcons().add(new javafx.scene.image.Image(icon.toExternalForm()));
+            }
+        }
         stage.setOnCloseRequest(event -> {
             if (model.run().isRunning() && !confirmQuitWhileRunning()) {
                 event.consume();

@@ -107,13 +107,8 @@ public final class EmulatorManager {
         return command;
     }
 
-    /** The emulator's own script honours $JAVA; otherwise use the JVM that runs KeyRanger. */
     private static String javaExecutable() {
-        String fromEnv = System.getenv("JAVA");
-        if (fromEnv != null && !fromEnv.isBlank()) {
-            return fromEnv;
-        }
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return JavaLocator.javaExecutable();
     }
 
     private static void awaitHealthy(RunningEmulator emulator, Path log) {

@@ -173,6 +173,10 @@ final class JobRun {
             if (splitPolicy == SplitPolicy.NONE || splitPolicy == SplitPolicy.OFFSET) {
                 continue;
             }
+            if (splitPolicy == SplitPolicy.SAMPLES && !pool.getQueue().isEmpty()) {
+                // ranges are waiting for a worker already: a split would only add a bookkeeping transaction
+                continue;
+            }
             KeyRange rest = node.remaining();
             Optional<Key> at = (splitPolicy == SplitPolicy.SAMPLES
                     ? AdaptiveSplitExecutor.medianSampleInside(samples, rest, order) : Optional.<Key>empty())

@@ -5,9 +5,12 @@ package io.keyranger.executor;
  * compare it, on the same exactly-once path, with what a user would otherwise run.
  */
 public enum SplitPolicy {
-    /** Split the rest at the median scatter sample inside it, else at the key midpoint (KeyRanger). */
+    /**
+     * Split the rest at the median scatter sample inside it, else at the key midpoint, whenever no range is waiting
+     * for a worker; while some are, go on linearly, since a split costs a transaction and adds nothing (KeyRanger).
+     */
     SAMPLES,
-    /** Split at the key midpoint only (the published adaptive sharding). */
+    /** Split at the key midpoint after every page (the published adaptive sharding). */
     MIDPOINT,
     /** Never split: each planned range is processed linearly (fixed sharding, or one cursor loop). */
     NONE,

@@ -74,6 +74,13 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--json", paramLabel = "FILE", description = "Also write {\"results\": [...]} as JSON.")
     Path json;
 
+    @Option(names = "--chart", paramLabel = "FILE.svg", description = "Also draw entities per second as an SVG chart.")
+    Path chart;
+
+    @Option(names = "--from-json", paramLabel = "FILE",
+            description = "Run nothing: print the table (and --chart) of a run saved with --json.")
+    Path fromJson;
+
     public BenchCommand(KeyRangerCli.Context context) {
         this.context = context;
     }
@@ -81,6 +88,9 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     @Override
     public Integer call() throws Exception {
         BenchShape benchShape = BenchShape.valueOf(shape.toUpperCase(Locale.ROOT));
+        if (fromJson != null) {
+            return replay(spec.commandLine().getOut());
+        }
         List<BenchStrategy> chosen = strategies == null ? Arrays.asList(BenchStrategy.values())
                 : strategies.stream().map(BenchStrategy::of).toList();
         PrintWriter out = spec.commandLine().getOut();
@@ -107,11 +117,53 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             }
         }
         print(out, settings, results);
+        writeChart(out, settings, results);
         if (json != null) {
             AtomicFiles.writeJson(json, toJson(settings, results));
             out.println("Wrote " + json);
         }
         return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
+    }
+
+    private int replay(PrintWriter out) throws java.io.IOException {
+        com.fasterxml.jackson.databind.JsonNode root;
+        try {
+            root = AtomicFiles.JSON.readTree(fromJson.toFile());
+        } catch (java.io.IOException e) {
+            String problem = e instanceof com.fasterxml.jackson.core.JsonProcessingException json
+                    ? json.getOriginalMessage() : e.toString();
+            throw new io.keyranger.KeyRangerException("Cannot read " + fromJson + ": " + problem, e);
+        }
+        if (root == null || !root.path("results").isArray()) {
+            throw new io.keyranger.KeyRangerException(fromJson + " is not a bench result: it has no \"results\" array.");
+        }
+        BenchRunner.Settings settings = new BenchRunner.Settings(
+                BenchShape.valueOf(root.path("shape").asText("mixed").toUpperCase(Locale.ROOT)),
+                root.path("entities").asInt(), root.path("workers").asInt(), root.path("pageSize").asInt(),
+                root.path("latencyMs").asInt(), 0, 0, 0);
+        List<BenchResult> results = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode r : root.path("results")) {
+            results.add(new BenchResult(r.path("strategy").asText(), r.path("entitiesRun").asLong(),
+                    r.path("wallMillis").asLong(), r.path("entitiesPerSecond").asDouble(), r.path("reads").asLong(),
+                    r.path("commits").asLong(), r.path("maxDepth").asInt(), r.path("tailShare").asDouble(),
+                    r.path("verified").asBoolean(), r.path("extrapolated").asBoolean()));
+        }
+        print(out, settings, results);
+        writeChart(out, settings, results);
+        return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
+    }
+
+    private void writeChart(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) throws java.io.IOException {
+        if (chart == null) {
+            return;
+        }
+        String title = String.format(Locale.ROOT, "keyranger bench: %s shape, %,d entities, %d workers, %d ms latency",
+                s.shape().name().toLowerCase(Locale.ROOT), s.entities(), s.workers(), s.latencyMs());
+        Path temp = chart.toAbsolutePath().resolveSibling(chart.getFileName() + ".tmp");
+        java.nio.file.Files.writeString(temp, io.keyranger.bench.BenchChart.svg(title, results));
+        java.nio.file.Files.move(temp, chart, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        out.println("Wrote " + chart);
     }
 
     private static Optional<BenchResult> find(List<BenchResult> results, String id) {

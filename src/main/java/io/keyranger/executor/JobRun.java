@@ -1,13 +1,10 @@
 package io.keyranger.executor;
 
 import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
-import com.google.cloud.datastore.Transaction;
 import io.keyranger.counter.ShardedCounter;
-import io.keyranger.datastore.Retries;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.keys.KeySplitter;
@@ -19,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +52,7 @@ final class JobRun {
     private final ThreadPoolExecutor pool;
     private long startNanos;
     private final SplitPolicy splitPolicy;
+    private final RangeAttempts attempts;
 
     JobRun(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries, JobStore store, JobSpec spec,
            PageMapper mapper, ShardedCounter counter, JobListener listener, List<Key> samples, SplitPolicy splitPolicy) {
@@ -74,6 +71,8 @@ final class JobRun {
         this.committer = new PageCommitter(datastore, store, order, mapper, counter, spec.jobId(), parts);
         this.limiter = new RampingRateLimiter(spec.qps());
         this.handle = new JobHandle(spec.jobId(), gate, result);
+        this.attempts = new RangeAttempts(retries, spec.jobId(), listener, handle::isCancelled, this::publish,
+                this::fail);
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(spec.workers(), spec.workers(), 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), runnable -> {
@@ -212,7 +211,7 @@ final class JobRun {
         KeyRange[] halves = rest.splitAt(at);
         RangeNode left = new RangeNode(node.id + ".0", node.id, node.depth + 1, halves[0]);
         RangeNode right = new RangeNode(node.id + ".1", node.id, node.depth + 1, halves[1]);
-        if (attempt(node, () -> persistSplit(node, left, right)).isEmpty()) {
+        if (attempt(node, () -> store.saveSplit(spec.jobId(), node.withStatus(NodeStatus.SPLIT), left, right)).isEmpty()) {
             return;
         }
         node.status = NodeStatus.SPLIT;
@@ -227,28 +226,8 @@ final class JobRun {
         submit(right);
     }
 
-    /** Marks the parent split and creates both children in one transaction, so a crash never half-splits. */
-    private Boolean persistSplit(RangeNode node, RangeNode left, RangeNode right) {
-        Transaction tx = datastore.newTransaction();
-        try {
-            Entity stored = tx.get(store.nodeKey(spec.jobId(), node.id));
-            if (stored != null && NodeStatus.SPLIT.name().equals(stored.getString("status"))) {
-                return true; // an earlier attempt committed
-            }
-            RangeNode parent = copyWithStatus(node, NodeStatus.SPLIT);
-            tx.put(store.nodeEntity(spec.jobId(), parent), store.nodeEntity(spec.jobId(), left),
-                    store.nodeEntity(spec.jobId(), right));
-            tx.commit();
-            return true;
-        } finally {
-            if (tx.isActive()) {
-                tx.rollback();
-            }
-        }
-    }
-
     private void finishNode(RangeNode node) {
-        RangeNode done = copyWithStatus(node, NodeStatus.DONE);
+        RangeNode done = node.withStatus(NodeStatus.DONE);
         done.finishedAt = Instant.now();
         if (attempt(node, () -> {
             datastore.put(store.nodeEntity(spec.jobId(), done));
@@ -260,102 +239,18 @@ final class JobRun {
         }
     }
 
-    private RangeNode copyWithStatus(RangeNode node, NodeStatus status) {
-        RangeNode copy = new RangeNode(node.id, node.parentId, node.depth, node.range);
-        copy.lastKey = node.lastKey;
-        copy.status = status;
-        copy.pages = node.pages;
-        copy.entities = node.entities;
-        copy.retries = node.retries;
-        copy.lastError = node.lastError;
-        copy.startedAt = node.startedAt;
-        copy.outputBytes = node.outputBytes;
-        copy.finishedAt = status == NodeStatus.SPLIT ? Instant.now() : node.finishedAt;
-        return copy;
-    }
-
     /** Runs an operation with retries on transient errors; empty when the node failed for good. */
     private <T> Optional<T> attempt(RangeNode node, Supplier<T> operation) {
-        long unreachableSince = 0;
-        for (int attempt = 1; ; attempt++) {
-            try {
-                T value = operation.get();
-                if (unreachableSince != 0) {
-                    serverBack();
-                }
-                return Optional.of(value);
-            } catch (CancellationException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                if (Retries.isServerUnreachable(e) && !handle.isCancelled()) {
-                    long now = System.nanoTime();
-                    unreachableSince = unreachableSince == 0 ? now : unreachableSince;
-                    if (now - unreachableSince < TimeUnit.MILLISECONDS.toNanos(retries.serverLostMillis())) {
-                        serverLost(describe(e));
-                        node.retries++;
-                        node.lastError = "waiting for the server: " + describe(e);
-                        publish(node);
-                        if (!sleepQuietly(Retries.backoffMillis(Math.min(attempt, 8), retries.baseMillis(),
-                                Math.min(retries.capMillis(), 5_000)))) {
-                            fail(node, e);
-                            return Optional.empty();
-                        }
-                        attempt = 0; // waiting for the server does not use up the range's attempts
-                        continue;
-                    }
-                }
-                if (!Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
-                    fail(node, e);
-                    return Optional.empty();
-                }
-                node.retries++;
-                node.lastError = describe(e);
-                publish(node);
-                try {
-                    Thread.sleep(Retries.backoffMillis(attempt, retries.baseMillis(), retries.capMillis()));
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    fail(node, e);
-                    return Optional.empty();
-                }
-            }
-        }
-    }
-
-    private final java.util.concurrent.atomic.AtomicBoolean serverLost = new java.util.concurrent.atomic.AtomicBoolean();
-
-    private void serverLost(String problem) {
-        if (serverLost.compareAndSet(false, true)) {
-            LOG.warn("Job {} is waiting for the server: {}", spec.jobId(), problem);
-            listener.onServerStatus("Waiting for the server (" + problem + "); retrying with backoff. Everything "
-                    + "committed is safe.");
-        }
-    }
-
-    private void serverBack() {
-        if (serverLost.compareAndSet(true, false)) {
-            LOG.info("Job {}: the server is back", spec.jobId());
-            listener.onServerStatus(null);
-        }
-    }
-
-    private static boolean sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return attempts.run(node, operation);
     }
 
     private void fail(RangeNode node, Exception error) {
         node.status = NodeStatus.FAILED;
-        node.lastError = describe(error);
+        node.lastError = RangeAttempts.describe(error);
         node.finishedAt = Instant.now();
         LOG.warn("Range {} of job {} failed: {}", node.id, spec.jobId(), node.lastError);
         try {
-            datastore.put(store.nodeEntity(spec.jobId(), copyWithStatus(node, NodeStatus.FAILED)));
+            datastore.put(store.nodeEntity(spec.jobId(), node.withStatus(NodeStatus.FAILED)));
         } catch (RuntimeException e) {
             LOG.warn("Could not record the failure of range {}", node.id, e);
         }
@@ -436,8 +331,4 @@ final class JobRun {
         result.complete(done);
     }
 
-    private static String describe(Throwable e) {
-        String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message.lines().findFirst().orElse(""));
-    }
 }

@@ -162,4 +162,25 @@ final class JobStore {
     private static Value<?> keyOrNull(Key key) {
         return key == null ? NullValue.of() : KeyValue.of(key);
     }
+
+    /**
+     * Records a split: the parent (already in status SPLIT) and both children in one transaction, so that a crash
+     * never half-splits. True also when an earlier attempt whose answer was lost has committed it.
+     */
+    boolean saveSplit(String jobId, RangeNode parent, RangeNode left, RangeNode right) {
+        com.google.cloud.datastore.Transaction tx = datastore.newTransaction();
+        try {
+            Entity stored = tx.get(nodeKey(jobId, parent.id));
+            if (stored != null && NodeStatus.SPLIT.name().equals(stored.getString("status"))) {
+                return true;
+            }
+            tx.put(nodeEntity(jobId, parent), nodeEntity(jobId, left), nodeEntity(jobId, right));
+            tx.commit();
+            return true;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+        }
+    }
 }

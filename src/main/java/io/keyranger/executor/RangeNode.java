@@ -38,6 +38,21 @@ final class RangeNode {
         return lastKey == null ? range : range.advancePast(lastKey);
     }
 
+    /** A copy in another status, for persisting a transition before this live node takes it. */
+    RangeNode withStatus(NodeStatus newStatus) {
+        RangeNode copy = new RangeNode(id, parentId, depth, range);
+        copy.lastKey = lastKey;
+        copy.status = newStatus;
+        copy.pages = pages;
+        copy.entities = entities;
+        copy.retries = retries;
+        copy.lastError = lastError;
+        copy.startedAt = startedAt;
+        copy.outputBytes = outputBytes;
+        copy.finishedAt = newStatus == NodeStatus.SPLIT ? Instant.now() : finishedAt;
+        return copy;
+    }
+
     NodeSnapshot snapshot(String jobId) {
         return new NodeSnapshot(jobId, id, parentId, depth, range.start(), range.startInclusive(), range.end(), lastKey, status,
                 pages, entities,

@@ -116,6 +116,9 @@ class RunTabResponsivenessBenchmark {
         System.out.printf("  FX thread latency (a task posted every 20 ms): longest %d ms, mean %.1f ms over %,d%n",
                 latency.longest.get() / 1_000_000, latency.meanMillis(), latency.samples.get());
         System.out.printf("  heap after each GC during the job, at each tenth of the job: %s MB%n", heap.byTenth());
+        System.out.printf("  GCs during the job: %d, longest pause %d ms; major or over 50 ms: %s%n", heap.afterGc.size(),
+                heap.longestPauseMillis, heap.notable);
+        System.out.printf("  pulse gaps over 50 ms (ms after the job started, length ms): %s%n", pulses.longGaps);
         System.out.printf("  retained heap after a full GC: %d MB before the job, %d MB after it (%+d MB for %,d "
                 + "entities and %,d nodes)%n", retainedBefore / MB, retainedAfter / MB,
                 (retainedAfter - retainedBefore) / MB, ENTITIES, nodes);
@@ -147,6 +150,8 @@ class RunTabResponsivenessBenchmark {
         private long count;
         private long over50;
         private long over100;
+        private long firstNanos;
+        private final List<String> longGaps = new ArrayList<>();
 
         @Override
         public void handle(long now) {
@@ -155,7 +160,11 @@ class RunTabResponsivenessBenchmark {
                 longest = Math.max(longest, gap);
                 over50 += gap > 50_000_000 ? 1 : 0;
                 over100 += gap > 100_000_000 ? 1 : 0;
+                if (gap > 50_000_000) {
+                    longGaps.add((now - firstNanos) / 1_000_000 + ":" + gap / 1_000_000);
+                }
             }
+            firstNanos = firstNanos == 0 ? now : firstNanos;
             last = now;
             count++;
         }
@@ -209,6 +218,8 @@ class RunTabResponsivenessBenchmark {
     private static final class HeapProbe {
         private final List<long[]> afterGc = java.util.Collections.synchronizedList(new ArrayList<>());
         private final AtomicReference<NotificationListener> listener = new AtomicReference<>();
+        private final List<String> notable = java.util.Collections.synchronizedList(new ArrayList<>());
+        private volatile long longestPauseMillis;
         private long startNanos;
         private long endNanos;
 
@@ -223,6 +234,11 @@ class RunTabResponsivenessBenchmark {
                         used += pool.getValue().getUsed();
                     }
                     afterGc.add(new long[] {System.nanoTime(), used});
+                    long pause = info.getGcInfo().getDuration();
+                    longestPauseMillis = Math.max(longestPauseMillis, pause);
+                    if (!info.getGcAction().contains("minor") || pause > 50) {
+                        notable.add(info.getGcName() + " " + info.getGcAction() + " " + pause + " ms");
+                    }
                 }
             };
             listener.set(l);

@@ -17,12 +17,25 @@ public final class AtomicFiles {
 
     /** Writes {@code value} as indented JSON to {@code target}, atomically where the file system allows. */
     public static void writeJson(Path target, Object value) {
+        write(target, temp -> JSON.writeValue(temp.toFile(), value));
+    }
+
+    /** Writes {@code text} as UTF-8 to {@code target}, atomically where the file system allows. */
+    public static void writeString(Path target, String text) {
+        write(target, temp -> Files.writeString(temp, text));
+    }
+
+    private interface Writer {
+        void write(Path temp) throws IOException;
+    }
+
+    private static void write(Path target, Writer writer) {
         try {
             Path dir = target.toAbsolutePath().getParent();
             Files.createDirectories(dir);
             Path temp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
             try {
-                JSON.writeValue(temp.toFile(), value);
+                writer.write(temp);
                 try {
                     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException e) {

@@ -125,7 +125,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
     }
 
-    private int replay(PrintWriter out) throws java.io.IOException {
+    private int replay(PrintWriter out) {
         com.fasterxml.jackson.databind.JsonNode root;
         try {
             root = AtomicFiles.JSON.readTree(fromJson.toFile());
@@ -153,16 +153,13 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
     }
 
-    private void writeChart(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) throws java.io.IOException {
+    private void writeChart(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) {
         if (chart == null) {
             return;
         }
         String title = String.format(Locale.ROOT, "keyranger bench: %s shape, %,d entities, %d workers, %d ms latency",
                 s.shape().name().toLowerCase(Locale.ROOT), s.entities(), s.workers(), s.latencyMs());
-        Path temp = chart.toAbsolutePath().resolveSibling(chart.getFileName() + ".tmp");
-        java.nio.file.Files.writeString(temp, io.keyranger.bench.BenchChart.svg(title, results));
-        java.nio.file.Files.move(temp, chart, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        AtomicFiles.writeString(chart, io.keyranger.bench.BenchChart.svg(title, results));
         out.println("Wrote " + chart);
     }
 

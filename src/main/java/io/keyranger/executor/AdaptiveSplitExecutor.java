@@ -101,23 +101,15 @@ public final class AdaptiveSplitExecutor {
         }
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
-        List<RangeNode> roots = new ArrayList<>();
-        List<Key> samples;
         long planStarted = System.nanoTime();
-        if (planOverride != null) {
-            List<KeyRange> ranges = planOverride.apply(request);
-            for (int i = 0; i < ranges.size(); i++) {
-                roots.add(new RangeNode("r" + i, null, 0, ranges.get(i)));
-            }
-            samples = List.of();
-        } else {
-            ShardPlanner.RangePlan plan = retrying(() -> new ShardPlanner(datastore, order).planRanges(request,
-                    Cancellation.NEVER));
-            for (int i = 0; i < plan.ranges().size(); i++) {
-                roots.add(new RangeNode("r" + i, null, 0, plan.ranges().get(i)));
-            }
-            samples = plan.samples();
+        ShardPlanner.RangePlan plan = planOverride != null
+                ? new ShardPlanner.RangePlan(planOverride.apply(request), List.of())
+                : retrying(() -> new ShardPlanner(datastore, order).planRanges(request, Cancellation.NEVER));
+        List<RangeNode> roots = new ArrayList<>();
+        for (int i = 0; i < plan.ranges().size(); i++) {
+            roots.add(new RangeNode("r" + i, null, 0, plan.ranges().get(i)));
         }
+        List<Key> samples = plan.samples();
         LOG.info("Job {}: planned {} ranges in {} ms", spec.jobId(), roots.size(),
                 (System.nanoTime() - planStarted) / 1_000_000);
         List<Entity> entities = roots.stream().map(n -> store.nodeEntity(spec.jobId(), n)).toList();

@@ -134,9 +134,9 @@ final class JobRun {
                 return;
             }
             KeyRange remaining = node.remaining();
-            long offset = node.entities;
+            int offset = (int) node.entities;
             Optional<List<Key>> page = attempt(node, () -> splitPolicy == SplitPolicy.OFFSET
-                    ? fetchKeysByOffset(node.range, offset) : fetchKeys(remaining));
+                    ? fetchKeys(node.range, offset) : fetchKeys(remaining, 0));
             if (page.isEmpty()) {
                 return;
             }
@@ -188,22 +188,19 @@ final class JobRun {
         }
     }
 
-    /** The baseline that pages with limit/offset: each page rescans everything before it. */
-    private List<Key> fetchKeysByOffset(KeyRange range, long offset) {
+    /**
+     * A page of keys in the range; with an offset (the limit/offset baseline only) the server skips that many first,
+     * rescanning everything before the page.
+     */
+    private List<Key> fetchKeys(KeyRange range, int offset) {
         limiter.acquire(1);
-        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(spec.namespace()).setKind(spec.kind()),
-                spec.mapper().where()).setOffset((int) offset).setLimit(spec.pageSize()).build();
+        KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(spec.namespace())
+                .setKind(spec.kind()), spec.mapper().where()).setLimit(spec.pageSize());
+        if (offset > 0) {
+            query.setOffset(offset);
+        }
         List<Key> keys = new ArrayList<>(spec.pageSize());
-        datastore.run(query).forEachRemaining(keys::add);
-        return keys;
-    }
-
-    private List<Key> fetchKeys(KeyRange range) {
-        limiter.acquire(1);
-        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(spec.namespace()).setKind(spec.kind()),
-                spec.mapper().where()).setLimit(spec.pageSize()).build();
-        List<Key> keys = new ArrayList<>(spec.pageSize());
-        datastore.run(query).forEachRemaining(keys::add);
+        datastore.run(query.build()).forEachRemaining(keys::add);
         return keys;
     }
 

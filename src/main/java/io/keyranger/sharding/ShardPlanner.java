@@ -88,16 +88,7 @@ public final class ShardPlanner {
         List<Key> samples = sample.keys();
         List<Key> bounds;
         if (samples.size() < request.shards() * MIN_SAMPLES_PER_SHARD) {
-            List<Key> keys = scanKeys(request, EXACT_SCAN_LIMIT + 1, cancellation);
-            if (keys.isEmpty()) {
-                throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
-            }
-            if (keys.size() > EXACT_SCAN_LIMIT) {
-                throw new KeyRangerException("Only " + samples.size() + " scatter samples for " + request.shards()
-                        + " shards, but more than " + EXACT_SCAN_LIMIT + " entities" + where(request)
-                        + ": raise --oversample, or ask for fewer shards.");
-            }
-            bounds = evenlySpaced(keys, request.shards());
+            bounds = evenlySpaced(exactKeys(request, samples.size(), cancellation), request.shards());
         } else {
             bounds = evenlySpaced(samples, request.shards());
         }
@@ -134,15 +125,7 @@ public final class ShardPlanner {
     private ShardPreview exactPreview(PlanRequest request, List<Key> samples, List<String> notes,
                                       Cancellation cancellation) {
         int sampleCount = samples.size();
-        List<Key> keys = scanKeys(request, EXACT_SCAN_LIMIT + 1, cancellation);
-        if (keys.isEmpty()) {
-            throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
-        }
-        if (keys.size() > EXACT_SCAN_LIMIT) {
-            throw new KeyRangerException("Only " + sampleCount + " scatter samples for " + request.shards()
-                    + " shards, but more than " + EXACT_SCAN_LIMIT + " entities" + where(request)
-                    + ": raise --oversample, or ask for fewer shards.");
-        }
+        List<Key> keys = exactKeys(request, sampleCount, cancellation);
         notes.add("Too few scatter samples (" + sampleCount + ") for " + request.shards()
                 + " shards: planned from an exact keys-only scan of " + keys.size() + " keys.");
         if (keys.size() < request.shards()) {
@@ -154,6 +137,20 @@ public final class ShardPlanner {
         ShardPlan lexicographic = exactPlan(ShardPlan.Method.LEXICOGRAPHIC,
                 LexicographicSplitter.bounds(order, keys.get(0), keys.get(keys.size() - 1), request.shards()), keys);
         return new ShardPreview(request, scatter, lexicographic, total, sampleCount, notes, samples);
+    }
+
+    /** Every key in key order, when the sample is too small to plan from; refuses empty kinds and huge scans. */
+    private List<Key> exactKeys(PlanRequest request, int sampleCount, Cancellation cancellation) {
+        List<Key> keys = scanKeys(request, EXACT_SCAN_LIMIT + 1, cancellation);
+        if (keys.isEmpty()) {
+            throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
+        }
+        if (keys.size() > EXACT_SCAN_LIMIT) {
+            throw new KeyRangerException("Only " + sampleCount + " scatter samples for " + request.shards()
+                    + " shards, but more than " + EXACT_SCAN_LIMIT + " entities" + where(request)
+                    + ": raise --oversample, or ask for fewer shards.");
+        }
+        return keys;
     }
 
     /**

@@ -41,4 +41,14 @@ public enum BenchShape {
         }
         return out;
     }
+
+    /** The shape named on the command line, case-insensitively. */
+    public static BenchShape of(String name) {
+        for (BenchShape shape : values()) {
+            if (shape.name().equalsIgnoreCase(name)) {
+                return shape;
+            }
+        }
+        throw new io.keyranger.KeyRangerException("Unknown shape '" + name + "'; known: uniform, mixed, skewed.");
+    }
 }

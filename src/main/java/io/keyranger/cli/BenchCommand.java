@@ -87,7 +87,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
 
     @Override
     public Integer call() throws Exception {
-        BenchShape benchShape = BenchShape.valueOf(shape.toUpperCase(Locale.ROOT));
+        BenchShape benchShape = BenchShape.of(shape);
         if (fromJson != null) {
             return replay(spec.commandLine().getOut());
         }
@@ -138,7 +138,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             throw new io.keyranger.KeyRangerException(fromJson + " is not a bench result: it has no \"results\" array.");
         }
         BenchRunner.Settings settings = new BenchRunner.Settings(
-                BenchShape.valueOf(root.path("shape").asText("mixed").toUpperCase(Locale.ROOT)),
+                BenchShape.of(root.path("shape").asText("mixed")),
                 root.path("entities").asInt(), root.path("workers").asInt(), root.path("pageSize").asInt(),
                 root.path("latencyMs").asInt(), 0, 0, 0);
         List<BenchResult> results = new ArrayList<>();

@@ -47,5 +47,8 @@ class BenchRunnerTest {
         assertThat(mixed.stream().filter(e -> e.getKey().hasId() && e.getKey().getId() <= 100).count()).isEqualTo(100);
         assertThatThrownBy(() -> BenchStrategy.of("magic")).isInstanceOf(KeyRangerException.class)
                 .hasMessageContaining("Unknown strategy 'magic'");
+        assertThat(BenchShape.of("Skewed")).isEqualTo(BenchShape.SKEWED);
+        assertThatThrownBy(() -> BenchShape.of("weird")).isInstanceOf(KeyRangerException.class)
+                .hasMessage("Unknown shape 'weird'; known: uniform, mixed, skewed.");
     }
 }

@@ -22,6 +22,7 @@ import javafx.stage.Stage;
 
 /** The desktop app: wires stores, the background executor, the main view model and its view. */
 public final class KeyRangerApp extends Application {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KeyRangerApp.class);
     public static final int DEFAULT_DEMO_ACCOUNTS = 20_000;
     private static volatile StartupRequest pending = StartupRequest.none();
 
@@ -93,6 +94,8 @@ public final class KeyRangerApp extends Application {
         });
         stage.setScene(scene);
         stage.show();
+        io.keyranger.ui.run.RunTabWarmup.start(scene.getStylesheets(),
+                millis -> LOG.debug("Run tab warmed up in {} ms", millis));
         model.loadProfiles();
         if (settingsProblem != null) {
             showError(settingsProblem);

@@ -177,6 +177,16 @@ class MainWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText())).startsWith("read 120 ");
         assertThat(Fx.get(() -> tree.getRoot().getChildren().size())).isEqualTo(2);
         assertThat(Fx.get(() -> countItems(tree.getRoot()))).as("the tree fanned out").isGreaterThan(4);
+        // every shown status icon is coloured by the app's stylesheet, not the theme's default icon colour
+        java.util.List<org.kordamp.ikonli.javafx.FontIcon> icons = Fx.get(() -> robot.lookup("#rangeTree .tree-table-cell")
+                .queryAll().stream().map(n -> ((javafx.scene.control.Labeled) n).getGraphic())
+                .filter(g -> g instanceof org.kordamp.ikonli.javafx.FontIcon && g.isVisible())
+                .map(g -> (org.kordamp.ikonli.javafx.FontIcon) g).toList());
+        assertThat(icons).isNotEmpty();
+        assertThat(Fx.get(() -> icons.stream().filter(i -> i.getParent() != null && ((javafx.scene.control.Labeled)
+                i.getParent()).getText() != null).map(i -> i.getStyleClass().stream().filter(c -> c.startsWith("status-"))
+                .findFirst().orElse("none") + "=" + i.getIconColor()).distinct().toList()))
+                .isNotEmpty().allSatisfy(entry -> assertThat(entry).matches("status-(split=0x8250dfff|done=0x1a7f37ff)"));
         Fx.waitUntil(20, () -> robot.lookup("#pastJobs").queryListView().getItems().size() >= 1);
     }
 

@@ -132,11 +132,23 @@ public final class RunView extends BorderPane {
         TreeTableColumn<NodeRow, NodeSnapshot> id = new TreeTableColumn<>("Range");
         id.setCellValueFactory(c -> c.getValue().getValue().snapshotProperty());
         id.setCellFactory(column -> new TreeTableCell<>() {
+            private final FontIcon icon = new FontIcon(StatusIcons.ikon(io.keyranger.executor.NodeStatus.QUEUED));
+            private io.keyranger.executor.NodeStatus shown;
+
             @Override
             protected void updateItem(NodeSnapshot node, boolean empty) {
                 super.updateItem(node, empty);
-                setText(empty || node == null ? null : node.id());
-                setGraphic(empty || node == null ? null : StatusIcons.of(node.status()));
+                if (empty || node == null) {
+                    setText(null);
+                    setGraphic(null);
+                    return;
+                }
+                if (node.status() != shown) {
+                    StatusIcons.show(icon, node.status());
+                    shown = node.status();
+                }
+                setText(node.id());
+                setGraphic(icon);
             }
         });
         id.setPrefWidth(150);

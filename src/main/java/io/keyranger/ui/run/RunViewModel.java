@@ -51,6 +51,7 @@ public final class RunViewModel {
     private final IntegerProperty qps = new SimpleIntegerProperty(0);
     private final ObservableList<NodeRow> roots = FXCollections.observableArrayList();
     private final Map<String, NodeRow> rows = new HashMap<>();
+    private final RowBacklog backlog = new RowBacklog(40, 2);
     private final ObservableList<ThroughputPoint> throughput = FXCollections.observableArrayList();
     private final ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
@@ -262,7 +263,7 @@ public final class RunViewModel {
             return;
         }
         CoalescingJobFeed.Batch batch = feed.drain();
-        applyNodes(batch.nodes());
+        applyNodes(backlog.take(batch.nodes(), rows.size(), rows::containsKey, batch.finished() != null));
         long now = System.nanoTime();
         if (batch.totals() != null) {
             totals.set(batch.totals());
@@ -312,7 +313,7 @@ public final class RunViewModel {
         refreshJobs();
     }
 
-    private void applyNodes(List<NodeSnapshot> nodes) {
+    void applyNodes(List<NodeSnapshot> nodes) {
         for (NodeSnapshot node : nodes) {
             NodeRow row = rows.get(node.id());
             if (row != null) {
@@ -339,8 +340,9 @@ public final class RunViewModel {
         return io.keyranger.executor.NodeIds.compare(a, b);
     }
 
-    private void clearTree() {
+    void clearTree() {
         rows.clear();
+        backlog.clear();
         roots.clear();
         throughput.clear();
         totals.set(Map.of());

@@ -1,19 +1,22 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.executor.NodeStatus;
-import javafx.scene.paint.Color;
 import org.kordamp.ikonli.Ikon;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
 
-/** An icon and a colour per node status, so the tree reads at a glance. */
+/**
+ * An icon and a colour per node status, so the tree reads at a glance. The colours are style classes
+ * ({@code status-running}, ...) in the app's stylesheet, so that a cell keeps one icon and restyles it instead of
+ * parsing a new inline style on every update.
+ */
 final class StatusIcons {
     private StatusIcons() {
     }
 
-    static FontIcon of(NodeStatus status) {
-        Ikon ikon = switch (status) {
+    static Ikon ikon(NodeStatus status) {
+        return switch (status) {
             case QUEUED -> Material2AL.HOURGLASS_EMPTY;
             case RUNNING -> Material2MZ.PLAY_ARROW;
             case SPLIT -> Material2AL.CALL_SPLIT;
@@ -21,26 +24,16 @@ final class StatusIcons {
             case FAILED -> Material2AL.ERROR;
             case CANCELLED -> Material2AL.CANCEL;
         };
-        FontIcon icon = new FontIcon(ikon);
-        // inline, because the theme's stylesheet sets -fx-icon-color and CSS beats setIconColor; appended, because
-        // FontIcon keeps its font family in the inline style too
-        icon.setStyle(icon.getStyle() + "; -fx-icon-color: " + hex(color(status)) + ";");
-        return icon;
     }
 
-    private static String hex(Color c) {
-        return String.format("#%02x%02x%02x", Math.round(c.getRed() * 255), Math.round(c.getGreen() * 255),
-                Math.round(c.getBlue() * 255));
+    static String styleClass(NodeStatus status) {
+        return "status-" + status.name().toLowerCase();
     }
 
-    static Color color(NodeStatus status) {
-        return switch (status) {
-            case QUEUED -> Color.GRAY;
-            case RUNNING -> Color.web("#0969da");
-            case SPLIT -> Color.web("#8250df");
-            case DONE -> Color.web("#1a7f37");
-            case FAILED -> Color.web("#cf222e");
-            case CANCELLED -> Color.web("#bc4c00");
-        };
+    /** Makes {@code icon} show {@code status}. */
+    static void show(FontIcon icon, NodeStatus status) {
+        icon.setIconCode(ikon(status));
+        icon.getStyleClass().removeIf(c -> c.startsWith("status-"));
+        icon.getStyleClass().add(styleClass(status));
     }
 }

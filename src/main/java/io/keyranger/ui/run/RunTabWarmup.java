@@ -1,0 +1,128 @@
+package io.keyranger.ui.run;
+
+import com.google.cloud.datastore.Key;
+import io.keyranger.executor.NodeSnapshot;
+import io.keyranger.executor.NodeStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import javafx.animation.AnimationTimer;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.SplitPane;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shows a made-up job in an off-screen Run tab, one small step per pulse, right after the window opens. Without it the
+ * first real job pays JavaFX's cold start (class loading, CSS matching, skins, interpreted code) in the pulse that
+ * shows its first rows: a 200-400 ms stall in RunTabResponsivenessBenchmark. With it (and {@link RowBacklog} pacing the
+ * first rows) the longest pulse gap of a job fell under 100 ms. The warm-up's own dearest pulse, the first row any tree
+ * builds (about 150 ms here), falls in the first seconds after start-up instead of in the middle of a job.
+ */
+public final class RunTabWarmup extends AnimationTimer {
+    private static final int ROOTS = 8;
+    private static final int ROUNDS = 3;
+    private static final Logger LOG = LoggerFactory.getLogger(RunTabWarmup.class);
+    private final List<Runnable> steps = new ArrayList<>();
+    private final Consumer<Long> done;
+    private final long startedAt = System.nanoTime();
+    private int next;
+
+    private RunTabWarmup(List<String> stylesheets, Consumer<Long> done) {
+        this.done = done;
+        RunViewModel model = new RunViewModel(task -> { }, message -> { });
+        RunView view = new RunView(model);
+        Scene scene = new Scene(view, 1100, 700);
+        scene.getStylesheets().setAll(stylesheets);
+        Runnable layout = () -> {
+            view.applyCss();
+            view.layout();
+        };
+        // styles and skins one control at a time, innermost first, so that no pulse builds the whole tab
+        List<Node> nodes = new ArrayList<>();
+        collect(view, nodes);
+        for (Node node : nodes) {
+            steps.add(() -> {
+                node.applyCss();
+                if (node instanceof Parent parent) {
+                    parent.layout();
+                }
+            });
+        }
+        steps.add(layout);
+        for (int round = 0; round < ROUNDS; round++) {
+            int r = round;
+            for (int i = 0; i < ROOTS; i++) {
+                String id = "r" + i;
+                steps.add(() -> {
+                    model.applyNodes(List.of(node(id, null, 0, NodeStatus.RUNNING, r)));
+                    layout.run();
+                });
+            }
+            for (int i = 0; i < ROOTS; i++) {
+                String id = "r" + i;
+                steps.add(() -> {
+                    model.applyNodes(List.of(node(id, null, 0, NodeStatus.SPLIT, r),
+                            node(id + ".0", id, 1, NodeStatus.RUNNING, r), node(id + ".1", id, 1, NodeStatus.QUEUED, r),
+                            node(id + ".0.0", id + ".0", 2, NodeStatus.QUEUED, r)));
+                    model.throughput().add(new RunViewModel.ThroughputPoint(model.throughput().size(), 100.0 * r));
+                    layout.run();
+                });
+            }
+            steps.add(() -> {
+                List<NodeSnapshot> finished = new ArrayList<>();
+                for (int i = 0; i < ROOTS; i++) {
+                    finished.add(node("r" + i + ".0", "r" + i, 1, NodeStatus.DONE, r + 1));
+                    finished.add(node("r" + i + ".1", "r" + i, 1, NodeStatus.FAILED, r + 1));
+                }
+                model.applyNodes(finished);
+                layout.run();
+            });
+            steps.add(() -> view.snapshot(null, null));
+            steps.add(model::clearTree);
+        }
+    }
+
+    private static void collect(Node node, List<Node> into) {
+        if (node instanceof SplitPane split) {
+            split.getItems().forEach(item -> collect(item, into));
+        } else if (node instanceof Parent parent) {
+            parent.getChildrenUnmodifiable().forEach(child -> collect(child, into));
+        }
+        into.add(node);
+    }
+
+    /**
+     * Starts the warm-up on the FX thread; it runs one step per pulse and then lets go of its off-screen view.
+     *
+     * @param stylesheets the window's stylesheets, so the warm-up matches the styles the real tab uses
+     * @param done        told the warm-up's wall time in milliseconds when it ends
+     */
+    public static void start(List<String> stylesheets, Consumer<Long> done) {
+        new RunTabWarmup(stylesheets, done).start();
+    }
+
+    @Override
+    public void handle(long now) {
+        if (next < steps.size()) {
+            long t = System.nanoTime();
+            steps.get(next++).run();
+            long millis = (System.nanoTime() - t) / 1_000_000;
+            if (millis > 20) {
+                LOG.debug("warm-up step {} of {}: {} ms", next - 1, steps.size(), millis);
+            }
+            return;
+        }
+        stop();
+        steps.clear();
+        done.accept((System.nanoTime() - startedAt) / 1_000_000);
+    }
+
+    private static NodeSnapshot node(String id, String parentId, int depth, NodeStatus status, long pages) {
+        Key start = Key.newBuilder("warm-up", "Warmup", id + "-" + pages).build();
+        return new NodeSnapshot("warm-up", id, parentId, depth, start, true, null, null, status, pages, pages * 100,
+                pages * 200, (int) pages % 2, status == NodeStatus.FAILED ? "warm-up" : null, null, null);
+    }
+}

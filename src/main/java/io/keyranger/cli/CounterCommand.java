@@ -15,7 +15,17 @@ import picocli.CommandLine.Spec;
 /** Reads and increments sharded counters. */
 @Command(name = "counter", mixinStandardHelpOptions = true, description = "Read or increment a sharded counter.",
         subcommands = {CounterCommand.Get.class, CounterCommand.Inc.class})
-public final class CounterCommand {
+public final class CounterCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    /** {@code counter} alone: a usage error naming the subcommands, not a silent exit. */
+    @Override
+    public void run() {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                "counter needs a subcommand: 'counter get NAME' or 'counter inc NAME [--by N]'");
+    }
+
     /** {@code counter get NAME}. */
     @Command(name = "get", mixinStandardHelpOptions = true, description = "Print a counter's totals.")
     static final class Get implements Runnable {

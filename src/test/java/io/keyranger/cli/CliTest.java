@@ -69,6 +69,14 @@ class CliTest {
     }
 
     @Test
+    void counterWithoutASubcommandSaysWhichOnesThereAre() {
+        Result result = run("counter");
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).contains("counter needs a subcommand: 'counter get NAME' or 'counter inc NAME")
+                .contains("Usage: keyranger counter").doesNotContain("Exception");
+    }
+
+    @Test
     void noCommandOpensTheGui() {
         Result result = run();
         assertThat(result.exitCode()).isZero();

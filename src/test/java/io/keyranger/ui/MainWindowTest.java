@@ -281,6 +281,33 @@ class MainWindowTest {
         return count;
     }
 
+    @Test
+    @Order(9)
+    void countByShowsAHistogramOfTheValuesAndACountHidesIt() {
+        clickTab("Run");
+        javafx.scene.chart.BarChart<?, ?> histogram = robot.lookup("#countByChart").query();
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count-by\", \"property\": \"tier\"}");
+            return null;
+        });
+        robot.clickOn("#startJob");
+        Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
+        java.util.Map<String, Long> bars = Fx.get(() -> histogram.getData().get(0).getData().stream().collect(
+                java.util.stream.Collectors.toMap(d -> String.valueOf(d.getXValue()), d -> ((Number) d.getYValue()).longValue())));
+        assertThat(Fx.get(histogram::isVisible)).isTrue();
+        assertThat(bars.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(ACCOUNTS);
+        assertThat(bars.keySet()).allSatisfy(tier -> assertThat(tier).isNotBlank());
+
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count\"}");
+            return null;
+        });
+        robot.clickOn("#startJob");
+        Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:")
+                && robot.lookup("#jobTotals").queryLabeled().getText().startsWith("read " + ACCOUNTS + " "));
+        assertThat(Fx.get(histogram::isVisible)).isFalse();
+    }
+
     private void clickTab(String title) {
         robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
                 && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));

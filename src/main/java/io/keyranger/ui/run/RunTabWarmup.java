@@ -57,14 +57,14 @@ public final class RunTabWarmup extends AnimationTimer {
             for (int i = 0; i < ROOTS; i++) {
                 String id = "r" + i;
                 steps.add(() -> {
-                    model.applyNodes(List.of(node(id, null, 0, NodeStatus.RUNNING, r)));
+                    model.tree().apply(List.of(node(id, null, 0, NodeStatus.RUNNING, r)));
                     layout.run();
                 });
             }
             for (int i = 0; i < ROOTS; i++) {
                 String id = "r" + i;
                 steps.add(() -> {
-                    model.applyNodes(List.of(node(id, null, 0, NodeStatus.SPLIT, r),
+                    model.tree().apply(List.of(node(id, null, 0, NodeStatus.SPLIT, r),
                             node(id + ".0", id, 1, NodeStatus.RUNNING, r), node(id + ".1", id, 1, NodeStatus.QUEUED, r),
                             node(id + ".0.0", id + ".0", 2, NodeStatus.QUEUED, r)));
                     model.throughput().add(new RunViewModel.ThroughputPoint(model.throughput().size(), 100.0 * r));
@@ -77,7 +77,7 @@ public final class RunTabWarmup extends AnimationTimer {
                     finished.add(node("r" + i + ".0", "r" + i, 1, NodeStatus.DONE, r + 1));
                     finished.add(node("r" + i + ".1", "r" + i, 1, NodeStatus.FAILED, r + 1));
                 }
-                model.applyNodes(finished);
+                model.tree().apply(finished);
                 layout.run();
             });
             steps.add(() -> view.snapshot(null, null));

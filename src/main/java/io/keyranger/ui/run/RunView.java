@@ -35,6 +35,7 @@ import org.kordamp.ikonli.material2.Material2MZ;
 
 /** The Run tab: job settings and controls, the live split tree, totals, throughput and past jobs. */
 public final class RunView extends BorderPane {
+    private static final String HISTOGRAM_BARS = "keyranger.histogramBars";
     private final RunViewModel model;
 
     public RunView(RunViewModel model) {
@@ -167,13 +168,22 @@ public final class RunView extends BorderPane {
         return table;
     }
 
-    /** count-by's counters ("by:VALUE") as a histogram; hidden for other mappers. */
+    /**
+     * count-by's counters ("by:VALUE") as a histogram; hidden for other mappers. Totals arrive ten times a second, so
+     * the chart is rebuilt only when its bars change: a new series per tick, even hidden, costs a chart layout.
+     */
     private static void showHistogram(javafx.scene.chart.BarChart<String, Number> chart, java.util.Map<String, Long> totals) {
-        XYChart.Series<String, Number> series = new XYChart.Series<>();
-        totals.entrySet().stream().filter(e -> Mappers.countByBucket(e.getKey()) != null)
+        java.util.List<java.util.Map.Entry<String, Long>> bars = totals.entrySet().stream()
+                .filter(e -> Mappers.countByBucket(e.getKey()) != null)
                 .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(30)
-                .forEach(e -> series.getData().add(new XYChart.Data<>(Mappers.countByBucket(e.getKey()), e.getValue())));
-        chart.setVisible(!series.getData().isEmpty());
+                .map(e -> java.util.Map.entry(Mappers.countByBucket(e.getKey()), e.getValue())).toList();
+        if (bars.equals(chart.getProperties().get(HISTOGRAM_BARS))) {
+            return;
+        }
+        chart.getProperties().put(HISTOGRAM_BARS, bars);
+        XYChart.Series<String, Number> series = new XYChart.Series<>();
+        bars.forEach(bar -> series.getData().add(new XYChart.Data<>(bar.getKey(), bar.getValue())));
+        chart.setVisible(!bars.isEmpty());
         chart.getData().setAll(java.util.List.of(series));
     }
 

@@ -14,7 +14,6 @@ import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -49,9 +48,7 @@ public final class RunViewModel {
     private final IntegerProperty workers = new SimpleIntegerProperty(8);
     private final IntegerProperty pageSize = new SimpleIntegerProperty(200);
     private final IntegerProperty qps = new SimpleIntegerProperty(0);
-    private final ObservableList<NodeRow> roots = FXCollections.observableArrayList();
-    private final Map<String, NodeRow> rows = new HashMap<>();
-    private final RowBacklog backlog = new RowBacklog(40, 2);
+    private final LiveTree tree = new LiveTree();
     private final ObservableList<ThroughputPoint> throughput = FXCollections.observableArrayList();
     private final ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
@@ -231,7 +228,7 @@ public final class RunViewModel {
         Tasks.create("Reading job " + jobId, () -> new Inspection(executor(t).nodes(jobId), executor(t).totals(jobId)))
                 .onSuccess(inspection -> {
                     clearTree();
-                    applyNodes(inspection.nodes());
+                    tree.apply(inspection.nodes());
                     totals.set(inspection.totals());
                     totalsText.set(describeTotals(inspection.totals()));
                     summary.set("Job " + jobId + " (stored): " + inspection.nodes().size() + " ranges");
@@ -263,7 +260,7 @@ public final class RunViewModel {
             return;
         }
         CoalescingJobFeed.Batch batch = feed.drain();
-        applyNodes(backlog.take(batch.nodes(), rows.size(), rows::containsKey, batch.finished() != null));
+        tree.tick(batch.nodes(), batch.finished() != null);
         long now = System.nanoTime();
         if (batch.totals() != null) {
             totals.set(batch.totals());
@@ -313,37 +310,8 @@ public final class RunViewModel {
         refreshJobs();
     }
 
-    void applyNodes(List<NodeSnapshot> nodes) {
-        for (NodeSnapshot node : nodes) {
-            NodeRow row = rows.get(node.id());
-            if (row != null) {
-                row.update(node);
-                continue;
-            }
-            row = new NodeRow(node);
-            rows.put(node.id(), row);
-            NodeRow parent = node.parentId() == null ? null : rows.get(node.parentId());
-            insertSorted(parent == null ? roots : parent.children(), row);
-        }
-    }
-
-    /** Keeps siblings in id order (r2 before r10, r3.0 before r3.1) whatever order their events came in. */
-    private static void insertSorted(ObservableList<NodeRow> siblings, NodeRow row) {
-        int at = 0;
-        while (at < siblings.size() && compareIds(siblings.get(at).id(), row.id()) < 0) {
-            at++;
-        }
-        siblings.add(at, row);
-    }
-
-    static int compareIds(String a, String b) {
-        return io.keyranger.executor.NodeIds.compare(a, b);
-    }
-
     void clearTree() {
-        rows.clear();
-        backlog.clear();
-        roots.clear();
+        tree.clear();
         throughput.clear();
         totals.set(Map.of());
         totalsText.set("");
@@ -390,7 +358,11 @@ public final class RunViewModel {
     }
 
     public ObservableList<NodeRow> roots() {
-        return roots;
+        return tree.roots();
+    }
+
+    LiveTree tree() {
+        return tree;
     }
 
     public ObservableList<ThroughputPoint> throughput() {

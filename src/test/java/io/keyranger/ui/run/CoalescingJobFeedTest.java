@@ -34,8 +34,8 @@ class CoalescingJobFeedTest {
 
     @Test
     void nodeIdsSortNumerically() {
-        assertThat(RunViewModel.compareIds("r2", "r10")).isNegative();
-        assertThat(RunViewModel.compareIds("r3.0", "r3.1")).isNegative();
-        assertThat(RunViewModel.compareIds("r3", "r3.0")).isNegative();
+        assertThat(LiveTree.compareIds("r2", "r10")).isNegative();
+        assertThat(LiveTree.compareIds("r3.0", "r3.1")).isNegative();
+        assertThat(LiveTree.compareIds("r3", "r3.0")).isNegative();
     }
 }

@@ -76,6 +76,12 @@ class EmulatorManagerTest {
         RunningEmulator emulator = manager.start(0);
         List<ProcessHandle> tree = emulator.process().descendants().toList();
         DatastoreConnector.checkEmulatorReachable(emulator.hostPort());
+        if (Files.isReadable(Path.of("/proc/self/stat"))) {
+            // the emulator's JVM runs 10 nice levels below the app (field 19 of /proc/PID/stat)
+            int ours = niceness(ProcessHandle.current().pid());
+            assertThat(tree).filteredOn(p -> p.info().command().orElse("").endsWith("java"))
+                    .singleElement().satisfies(java -> assertThat(niceness(java.pid())).isEqualTo(Math.min(19, ours + 10)));
+        }
         emulator.close();
         assertThat(emulator.isAlive()).isFalse();
         assertThat(tree).isNotEmpty().noneMatch(ProcessHandle::isAlive);
@@ -114,6 +120,16 @@ class EmulatorManagerTest {
         } finally {
             app.descendants().forEach(ProcessHandle::destroyForcibly);
             app.destroyForcibly();
+        }
+    }
+
+    private static int niceness(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Integer.parseInt(fields[16]);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }

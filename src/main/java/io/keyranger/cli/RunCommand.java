@@ -174,7 +174,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         long started = System.nanoTime();
         io.keyranger.executor.ImportJob.Result result = new io.keyranger.executor.ImportJob(datastore,
                 ServerLimits.forServer(conn.isEmulator()), io.keyranger.executor.RetryPolicy.DEFAULT)
-                .run(job.jobId(), file, job.kind(), line -> { });
+                .readOnly(conn.readOnly()).run(job.jobId(), file, job.kind(), line -> { });
         long wall = (System.nanoTime() - started) / 1_000_000;
         spec.commandLine().getOut().printf("Job %s done: read %,d, written %,d, skipped %,d (other kinds); %.1f s%n",
                 job.jobId(), result.total("read"), result.total("written"), result.total("skipped"), wall / 1000.0);

@@ -32,11 +32,18 @@ public final class ImportJob {
     private final Datastore datastore;
     private final ServerLimits limits;
     private final RetryPolicy retries;
+    private boolean readOnly;
 
     public ImportJob(Datastore datastore, ServerLimits limits, RetryPolicy retries) {
         this.datastore = datastore;
         this.limits = limits;
         this.retries = retries;
+    }
+
+    /** On a read-only connection an import is refused before it reads its file or writes anything. */
+    public ImportJob readOnly(boolean value) {
+        this.readOnly = value;
+        return this;
     }
 
     /**
@@ -52,6 +59,9 @@ public final class ImportJob {
     }
 
     public Result run(String jobId, Path file, String kind, LongConsumer progress) {
+        if (readOnly) {
+            throw new KeyRangerException("The connection is read-only: an import writes to " + kind + ".");
+        }
         ShardedCounter counter = ShardedCounter.open(datastore, "job:" + jobId, 4);
         Key checkpoint = datastore.newKeyFactory().setNamespace("").setKind(CHECKPOINT_KIND).newKey(jobId);
         Entity existing = datastore.get(checkpoint);

@@ -79,8 +79,8 @@ class EmulatorManagerTest {
         if (Files.isReadable(Path.of("/proc/self/stat"))) {
             // the emulator's JVM runs 10 nice levels below the app (field 19 of /proc/PID/stat)
             int ours = niceness(ProcessHandle.current().pid());
-            assertThat(tree).filteredOn(p -> p.info().command().orElse("").endsWith("java"))
-                    .singleElement().satisfies(java -> assertThat(niceness(java.pid())).isEqualTo(Math.min(19, ours + 10)));
+            assertThat(tree).filteredOn(p -> p.info().command().orElse("").endsWith("java")).singleElement()
+                    .satisfies(java -> assertThat(niceness(java.pid())).isEqualTo(Math.min(19, ours + 10)));
         }
         emulator.close();
         assertThat(emulator.isAlive()).isFalse();

@@ -1,6 +1,7 @@
 package io.keyranger.mapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Blob;
@@ -96,6 +97,15 @@ class ExportImportTest {
                 MapperSpec.parse("{\"template\":\"delete\"}"), 2, 2, 50, 0), JobListener.NONE).await();
         assertThat(deleted.total("deleted")).isEqualTo(120);
         assertThat(read(datastore)).isEmpty();
+
+        assertThatThrownBy(() -> new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT).readOnly(true)
+                .run("import-read-only", file, "Thing", line -> { }))
+                .isInstanceOf(io.keyranger.KeyRangerException.class).hasMessage(
+                        "The connection is read-only: an import writes to Thing.");
+        assertThat(read(datastore)).as("a read-only import wrote nothing").isEmpty();
+        Key checkpoint = datastore.newKeyFactory().setKind(io.keyranger.datastore.BookkeepingKinds.PREFIX + "Import")
+                .newKey("import-read-only");
+        assertThat(datastore.get(checkpoint)).as("nor a checkpoint").isNull();
 
         ImportJob.Result imported = new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT)
                 .run("import-things", file, "Thing", line -> { });

@@ -13,6 +13,8 @@ import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import javafx.application.Application;
 import io.keyranger.sharding.PlannedRange;
 import javafx.scene.chart.BarChart;
@@ -26,6 +28,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TreeTableView;
 import org.controlsfx.control.StatusBar;
+import org.kordamp.ikonli.javafx.FontIcon;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -178,15 +181,13 @@ class MainWindowTest {
         assertThat(Fx.get(() -> tree.getRoot().getChildren().size())).isEqualTo(2);
         assertThat(Fx.get(() -> countItems(tree.getRoot()))).as("the tree fanned out").isGreaterThan(4);
         // every shown status icon is coloured by the app's stylesheet, not the theme's default icon colour
-        java.util.List<org.kordamp.ikonli.javafx.FontIcon> icons = Fx.get(() -> robot.lookup("#rangeTree .tree-table-cell")
-                .queryAll().stream().map(n -> ((javafx.scene.control.Labeled) n).getGraphic())
-                .filter(g -> g instanceof org.kordamp.ikonli.javafx.FontIcon && g.isVisible())
-                .map(g -> (org.kordamp.ikonli.javafx.FontIcon) g).toList());
-        assertThat(icons).isNotEmpty();
-        assertThat(Fx.get(() -> icons.stream().filter(i -> i.getParent() != null && ((javafx.scene.control.Labeled)
-                i.getParent()).getText() != null).map(i -> i.getStyleClass().stream().filter(c -> c.startsWith("status-"))
-                .findFirst().orElse("none") + "=" + i.getIconColor()).distinct().toList()))
-                .isNotEmpty().allSatisfy(entry -> assertThat(entry).matches("status-(split=0x8250dfff|done=0x1a7f37ff)"));
+        List<String> iconColours = Fx.get(() -> robot.lookup("#rangeTree .tree-table-cell").queryAll().stream()
+                .map(cell -> (Labeled) cell).filter(cell -> cell.getText() != null)
+                .map(Labeled::getGraphic).filter(g -> g instanceof FontIcon).map(g -> (FontIcon) g)
+                .map(icon -> icon.getStyleClass().stream().filter(c -> c.startsWith("status-")).findFirst()
+                        .orElse("none") + "=" + icon.getIconColor()).distinct().toList());
+        assertThat(iconColours).isNotEmpty()
+                .allSatisfy(entry -> assertThat(entry).matches("status-(split=0x8250dfff|done=0x1a7f37ff)"));
         Fx.waitUntil(20, () -> robot.lookup("#pastJobs").queryListView().getItems().size() >= 1);
     }
 
@@ -285,15 +286,16 @@ class MainWindowTest {
     @Order(9)
     void countByShowsAHistogramOfTheValuesAndACountHidesIt() {
         clickTab("Run");
-        javafx.scene.chart.BarChart<?, ?> histogram = robot.lookup("#countByChart").query();
+        BarChart<?, ?> histogram = robot.lookup("#countByChart").query();
         Fx.get(() -> {
-            robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count-by\", \"property\": \"tier\"}");
+            robot.lookup("#mapperJson").queryTextInputControl()
+                    .setText("{\"template\": \"count-by\", \"property\": \"tier\"}");
             return null;
         });
         robot.clickOn("#startJob");
         Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
-        java.util.Map<String, Long> bars = Fx.get(() -> histogram.getData().get(0).getData().stream().collect(
-                java.util.stream.Collectors.toMap(d -> String.valueOf(d.getXValue()), d -> ((Number) d.getYValue()).longValue())));
+        Map<String, Long> bars = Fx.get(() -> histogram.getData().get(0).getData().stream().collect(
+                Collectors.toMap(d -> String.valueOf(d.getXValue()), d -> ((Number) d.getYValue()).longValue())));
         assertThat(Fx.get(histogram::isVisible)).isTrue();
         assertThat(bars.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(ACCOUNTS);
         assertThat(bars.keySet()).allSatisfy(tier -> assertThat(tier).isNotBlank());

@@ -124,7 +124,8 @@ public final class RunViewModel {
         summary.set("Importing into " + t.kind() + "…");
         java.nio.file.Path file = java.nio.file.Path.of(spec.mapper().json().path("file").asText());
         Tasks.create("Import", () -> new io.keyranger.executor.ImportJob(t.datastore(), t.limits(),
-                        io.keyranger.executor.RetryPolicy.DEFAULT).run(spec.jobId(), file, t.kind(), line -> { }))
+                        io.keyranger.executor.RetryPolicy.DEFAULT).readOnly(t.connection().readOnly())
+                        .run(spec.jobId(), file, t.kind(), line -> { }))
                 .onSuccess(result -> {
                     running.set(false);
                     totals.set(result.totals());

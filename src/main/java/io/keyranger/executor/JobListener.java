@@ -7,7 +7,10 @@ public interface JobListener {
     JobListener NONE = new JobListener() {
     };
 
-    /** A node changed. Many per second on a big job: coalesce before touching a UI. */
+    /**
+     * A node changed. Many per second on a big job: coalesce before touching a UI. Called from worker threads;
+     * snapshots of one node arrive in the order they were taken, so keeping the latest one per node is right.
+     */
     default void onNode(NodeSnapshot node) {
     }
 

@@ -94,7 +94,7 @@ final class JobRun {
             addToAncestors(node, node.entities);
         }
         all.forEach(this::publish);
-        listener.onTotals(snapshotTotals());
+        publishTotals();
         outstanding.incrementAndGet(); // held until every pending node is submitted
         pending.forEach(this::submit);
         release();
@@ -160,7 +160,7 @@ final class JobRun {
                 }
                 addToAncestors(node, node.entities - before);
                 publish(node);
-                listener.onTotals(snapshotTotals());
+                publishTotals();
             }
             if (keys.size() < spec.pageSize()) {
                 finishNode(node);
@@ -277,6 +277,13 @@ final class JobRun {
         totals.computeIfAbsent(field, f -> new LongAdder()).add(value);
     }
 
+    /** Like {@link #publish}: totals are taken and delivered under one lock, so they never arrive out of order. */
+    private void publishTotals() {
+        synchronized (totals) {
+            listener.onTotals(snapshotTotals());
+        }
+    }
+
     private Map<String, Long> snapshotTotals() {
         Map<String, Long> copy = new java.util.TreeMap<>();
         totals.forEach((k, v) -> copy.put(k, v.sum()));
@@ -297,8 +304,15 @@ final class JobRun {
         }
     }
 
+    /**
+     * Hands the node's current state to the listener. A node is published from its own worker and from every
+     * descendant's (subtree totals), so the snapshot is taken and delivered under the node's lock: listeners that keep
+     * the latest snapshot per node then never see an older one arrive after a newer one.
+     */
     private void publish(RangeNode node) {
-        listener.onNode(node.snapshot(spec.jobId()));
+        synchronized (node) {
+            listener.onNode(node.snapshot(spec.jobId()));
+        }
     }
 
     private void finish() {

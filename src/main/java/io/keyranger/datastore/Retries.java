@@ -38,11 +38,18 @@ public final class Retries {
         return false;
     }
 
-    /** Whether the server could not be reached at all (refused or reset connection): wait for it to come back. */
+    /**
+     * Whether the server could not be reached at all (refused or reset connection), or is going away (the emulator
+     * answers calls in flight while it shuts down with UNKNOWN "channel closed"): wait for it to come back.
+     */
     public static boolean isServerUnreachable(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof java.net.ConnectException || t instanceof java.net.NoRouteToHostException
                     || t instanceof java.net.SocketException || t instanceof java.net.http.HttpConnectTimeoutException) {
+                return true;
+            }
+            if (t instanceof DatastoreException e && ("UNKNOWN".equals(e.getReason()) || e.getCode() == 2)
+                    && e.getMessage() != null && e.getMessage().contains("channel closed")) {
                 return true;
             }
         }

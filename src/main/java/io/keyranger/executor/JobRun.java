@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
 /** One run of a job: the worker pool, the live tree and the in-memory totals. */
 final class JobRun {
     private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
+    /** Probes past a midpoint that found nothing before a range stops looking for a split point without samples. */
+    static final int MAX_EMPTY_PROBES = 3;
 
     private final Datastore datastore;
     private final KeyOrder order;
@@ -135,12 +137,16 @@ final class JobRun {
             }
             KeyRange remaining = node.remaining();
             int offset = (int) node.entities;
+            // one key more than a page: whether anything is left after it, and where the rest starts
+            int limit = spec.pageSize() + 1;
             Optional<List<Key>> page = attempt(node, () -> splitPolicy == SplitPolicy.OFFSET
-                    ? fetchKeys(node.range, offset) : fetchKeys(remaining, 0));
+                    ? fetchKeys(node.range, offset, limit) : fetchKeys(remaining, 0, limit));
             if (page.isEmpty()) {
                 return;
             }
-            List<Key> keys = page.get();
+            List<Key> fetched = page.get();
+            boolean more = fetched.size() > spec.pageSize();
+            List<Key> keys = more ? fetched.subList(0, spec.pageSize()) : fetched;
             if (keys.isEmpty()) {
                 finishNode(node);
                 return;
@@ -162,7 +168,7 @@ final class JobRun {
                 publish(node);
                 publishTotals();
             }
-            if (keys.size() < spec.pageSize()) {
+            if (!more) {
                 finishNode(node);
                 return;
             }
@@ -177,29 +183,55 @@ final class JobRun {
                 continue;
             }
             KeyRange rest = node.remaining();
-            Optional<Key> at = (splitPolicy == SplitPolicy.SAMPLES
-                    ? AdaptiveSplitExecutor.medianSampleInside(samples, rest, order) : Optional.<Key>empty())
-                    .or(() -> KeySplitter.midpoint(order, node.lastKey, rest.end()));
+            Optional<Key> at = splitPolicy == SplitPolicy.SAMPLES
+                    ? splitPoint(node, rest, fetched.get(spec.pageSize()))
+                    : KeySplitter.midpoint(order, node.lastKey, rest.end());
             if (at.isPresent()) {
                 split(node, rest, at.get());
                 return;
             }
-            // the rest cannot be split: continue linearly
+            // the rest cannot be split, or all of it lies before the split point: continue linearly
         }
+    }
+
+    /**
+     * Where KeyRanger splits the rest of a range whose first key is {@code next}: at the median scatter sample after
+     * {@code next}, else at the first key at or after the key midpoint. Either way both halves hold data: the left one
+     * {@code next}, the right one the split key itself. Empty when no key lies past the midpoint either, since a split
+     * into empty key space would cost a transaction and two queries for nothing.
+     */
+    private Optional<Key> splitPoint(RangeNode node, KeyRange rest, Key next) {
+        Optional<Key> sample = AdaptiveSplitExecutor.medianSampleInside(samples, rest.advancePast(next), order);
+        if (sample.isPresent() || node.emptyProbes >= MAX_EMPTY_PROBES) {
+            return sample;
+        }
+        // no sample to go by: probe past the midpoint of what is not known to be empty
+        Key end = node.emptyFrom != null ? node.emptyFrom : rest.end();
+        Optional<Key> midpoint = KeySplitter.midpoint(order, next, end);
+        if (midpoint.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<List<Key>> probe = attempt(node, () -> fetchKeys(KeyRange.of(order, midpoint.get(), rest.end()), 0, 1));
+        Optional<Key> found = probe.flatMap(keys -> keys.stream().findFirst());
+        if (probe.isPresent() && found.isEmpty()) {
+            node.emptyFrom = midpoint.get(); // nothing from here to the end: look nearer next time
+            node.emptyProbes++;
+        }
+        return found;
     }
 
     /**
      * A page of keys in the range; with an offset (the limit/offset baseline only) the server skips that many first,
      * rescanning everything before the page.
      */
-    private List<Key> fetchKeys(KeyRange range, int offset) {
+    private List<Key> fetchKeys(KeyRange range, int offset, int limit) {
         limiter.acquire(1);
         KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(spec.namespace())
-                .setKind(spec.kind()), spec.mapper().where()).setLimit(spec.pageSize());
+                .setKind(spec.kind()), spec.mapper().where()).setLimit(limit);
         if (offset > 0) {
             query.setOffset(offset);
         }
-        List<Key> keys = new ArrayList<>(spec.pageSize());
+        List<Key> keys = new ArrayList<>(limit);
         datastore.run(query.build()).forEachRemaining(keys::add);
         return keys;
     }

@@ -6,8 +6,9 @@ package io.keyranger.executor;
  */
 public enum SplitPolicy {
     /**
-     * Split the rest at the median scatter sample inside it, else at the key midpoint, whenever no range is waiting
-     * for a worker; while some are, go on linearly, since a split costs a transaction and adds nothing (KeyRanger).
+     * Split the rest at the median scatter sample inside it, else at the first key past the key midpoint, whenever
+     * no range is waiting for a worker; while some are, go on linearly, since a split costs a transaction and adds
+     * nothing. Both halves of a split hold data; a range whose page ended it is finished, not split (KeyRanger).
      */
     SAMPLES,
     /** Split at the key midpoint after every page (the published adaptive sharding). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.FaultInjector;
@@ -88,6 +89,10 @@ class AdaptiveSplitExecutorTest {
                     .mapToLong(NodeSnapshot::entities).sum();
             assertThat(split.subtreeEntities()).as("subtree of %s", split.id()).isEqualTo(subtree)
                     .isGreaterThan(split.entities());
+            // never a split into empty key space: both halves held data
+            for (String half : List.of(".0", ".1")) {
+                assertThat(seen.get(split.id() + half).subtreeEntities()).as("%s%s", split.id(), half).isPositive();
+            }
         }
     }
 
@@ -181,6 +186,44 @@ class AdaptiveSplitExecutorTest {
         NodeSnapshot failed = executor.nodes(result.jobId()).stream().filter(n -> n.status() == NodeStatus.FAILED)
                 .findFirst().orElseThrow();
         assertThat(failed.lastError()).contains("cannot map p-250");
+    }
+
+    @Test
+    void withoutScatterSamplesSplitsNeverLandInEmptyKeySpace() throws Exception {
+        // dense low ids, a few ids near the top of the id space and a handful of names: key midpoints between
+        // them are almost all empty. A given plan carries no scatter samples, so every split takes the fallback.
+        KeyFactory factory = datastore.newKeyFactory().setKind("Sparse");
+        List<Entity> data = new ArrayList<>();
+        for (long id = 1; id <= 240; id++) {
+            data.add(Entity.newBuilder(factory.newKey(id)).build());
+        }
+        for (long i = 0; i < 8; i++) {
+            data.add(Entity.newBuilder(factory.newKey(Long.MAX_VALUE - i * 1_000)).build());
+        }
+        for (int i = 0; i < 12; i++) {
+            data.add(Entity.newBuilder(factory.newKey("zz-" + i)).build());
+        }
+        datastore.put(data.toArray(new Entity[0]));
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR)
+                .initialRanges(request -> List.of(KeyRange.all(ORDER)));
+        Map<String, NodeSnapshot> seen = new ConcurrentHashMap<>();
+        JobResult result = executor.start(spec("Sparse", "{\"template\":\"count\"}", 1, 4, 10), new JobListener() {
+            @Override
+            public void onNode(NodeSnapshot node) {
+                seen.put(node.id(), node);
+            }
+        }).await();
+
+        assertThat(result.status()).isEqualTo(JobStatus.DONE);
+        assertThat(result.total("read")).isEqualTo(data.size());
+        List<NodeSnapshot> splits = seen.values().stream().filter(n -> n.status() == NodeStatus.SPLIT).toList();
+        assertThat(splits).as("the job fanned out").isNotEmpty();
+        for (NodeSnapshot split : splits) {
+            for (String half : List.of(".0", ".1")) {
+                assertThat(seen.get(split.id() + half).subtreeEntities()).as("%s%s", split.id(), half).isPositive();
+            }
+        }
+        assertThat(seen.values().stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(data.size());
     }
 
     private static KeyRange range(NodeSnapshot node) {

@@ -90,8 +90,23 @@ public final class ShardedCounter {
         if (increments.values().stream().allMatch(v -> v == 0)) {
             return;
         }
-        Key shard = shardKey(ThreadLocalRandom.current().nextInt(shards));
-        Entity current = tx.get(shard);
+        Key shard = pickShard();
+        increment(tx, shard, tx.get(shard), increments);
+    }
+
+    /** A random shard, for a caller that reads it together with its own keys in one lookup. */
+    public Key pickShard() {
+        return shardKey(ThreadLocalRandom.current().nextInt(shards));
+    }
+
+    /**
+     * Adds the increments to {@code shard} inside {@code tx}, given its value as read in that transaction
+     * ({@code current}, null if it does not exist yet); the caller commits.
+     */
+    public void increment(Transaction tx, Key shard, Entity current, Map<String, Long> increments) {
+        if (increments.values().stream().allMatch(v -> v == 0)) {
+            return;
+        }
         Entity.Builder next = current == null ? Entity.newBuilder(shard) : Entity.newBuilder(current);
         increments.forEach((field, by) -> {
             long before = current != null && current.contains(field) ? current.getLong(field) : 0;

@@ -11,15 +11,16 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Commits one chunk of a page exactly once. In one transaction it reads the range's checkpoint and, for mappers
- * that need them, the chunk's entities; maps them; writes the mutations, a counter shard increment and the advanced
- * checkpoint. If the checkpoint is already at or past the chunk (an earlier attempt committed but its answer was
+ * Commits one chunk of a page exactly once. In one transaction it reads, in one lookup, the range's checkpoint, a
+ * counter shard and, for mappers that need them, the chunk's entities; maps them; writes the mutations, the shard's
+ * increment and the advanced checkpoint. If the checkpoint is already at or past the chunk (an earlier attempt committed but its answer was
  * lost), it applies nothing. A checkpoint anywhere else means another process is running the range: refused.
  */
 final class PageCommitter {
@@ -51,7 +52,16 @@ final class PageCommitter {
         Key chunkLast = chunk.get(chunk.size() - 1);
         Transaction tx = datastore.newTransaction();
         try {
-            Entity stored = tx.get(store.nodeKey(jobId, node.id));
+            // one lookup for the checkpoint, a counter shard and the chunk's entities: one round trip, not three
+            Key shard = counter.pickShard();
+            List<Key> reads = new ArrayList<>(chunk.size() + 2);
+            reads.add(store.nodeKey(jobId, node.id));
+            reads.add(shard);
+            if (mapper.needsEntities()) {
+                reads.addAll(chunk);
+            }
+            List<Entity> found = tx.fetch(reads.toArray(new Key[0]));
+            Entity stored = found.get(0);
             Key storedLast = stored == null ? null : JobStore.storedLastKey(stored);
             if (!Objects.equals(storedLast, node.lastKey)) {
                 if (storedLast != null && order.compare(storedLast, chunkLast) >= 0
@@ -62,8 +72,7 @@ final class PageCommitter {
                         + (storedLast == null ? "its start" : KeyFormat.format(storedLast))
                         + " behind this run's back: is the job running elsewhere too?");
             }
-            List<Entity> entities = mapper.needsEntities()
-                    ? tx.fetch(chunk.toArray(new Key[0])).stream().filter(Objects::nonNull).toList() : List.of();
+            List<Entity> entities = found.subList(2, found.size()).stream().filter(Objects::nonNull).toList();
             MapResult result = mapper.map(new Page(chunk, entities));
             result.puts().forEach(io.keyranger.datastore.EntitySize::check);
             if (!result.puts().isEmpty()) {
@@ -73,7 +82,7 @@ final class PageCommitter {
                 tx.delete(result.deletes().toArray(new Key[0]));
             }
             Map<String, Long> increments = increments(chunk.size(), result);
-            counter.increment(tx, increments);
+            counter.increment(tx, shard, found.get(1), increments);
             RangeNode next = advanced(node, chunk, chunkLast);
             if (parts != null) {
                 next.outputBytes = parts.append(node.id, node.outputBytes, result.lines());

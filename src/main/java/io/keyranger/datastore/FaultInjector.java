@@ -12,14 +12,17 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Wraps a {@link Datastore} so that a share of its calls fail with transient errors, take extra latency, or (for
- * commits) succeed on the server and then lose their answer: the ambiguous commit that makes naive retries apply
- * work twice. For tests, benchmarks and the hidden {@code --inject-faults} option; never on by default.
+ * Wraps a {@link Datastore} so that a share of its calls fail with transient errors, or (for commits) succeed on
+ * the server and then lose their answer, the ambiguous commit that makes naive retries apply work twice; and so
+ * that every round trip, beginning a transaction too, takes extra latency, as a network would add. For tests,
+ * benchmarks and the hidden {@code --inject-faults} option; never on by default.
  */
 public final class FaultInjector {
     private static final Set<String> DATASTORE_CALLS = Set.of("run", "get", "fetch", "put", "delete", "add",
             "allocateId", "runAggregation");
     private static final Set<String> TRANSACTION_CALLS = Set.of("run", "get", "fetch", "commit");
+    /** Round trips that take the latency too but are never made to fail: beginning and rolling back. */
+    private static final Set<String> SLOW_ONLY_CALLS = Set.of("newTransaction", "rollback");
     private static final String[][] ERRORS = {{"14", "UNAVAILABLE"}, {"4", "DEADLINE_EXCEEDED"}, {"10", "ABORTED"},
         {"13", "INTERNAL"}};
 
@@ -103,6 +106,9 @@ public final class FaultInjector {
                 calls.computeIfAbsent(method.getName(), n -> new AtomicLong()).incrementAndGet();
                 delay();
                 maybeFail(method);
+            } else if (SLOW_ONLY_CALLS.contains(method.getName())) {
+                calls.computeIfAbsent(method.getName(), n -> new AtomicLong()).incrementAndGet();
+                delay();
             }
             Object value = invoke(target, method, args);
             if (value instanceof Transaction tx) {

@@ -55,12 +55,7 @@ class AdaptiveSplitExecutorTest {
     void countJobReadsEveryEntityOnceAndTheTreeCoversEveryKeyOnce() throws Exception {
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR);
         Map<String, NodeSnapshot> seen = new ConcurrentHashMap<>();
-        JobResult result = executor.start(spec("Account", "{\"template\":\"count\"}", 4, 4, 100), new JobListener() {
-            @Override
-            public void onNode(NodeSnapshot node) {
-                seen.put(node.id(), node);
-            }
-        }).await();
+        JobResult result = executor.start(spec("Account", "{\"template\":\"count\"}", 4, 4, 100), latestInto(seen)).await();
 
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         assertThat(result.total("read")).isEqualTo(accounts.size()).isEqualTo(ACCOUNTS);
@@ -79,21 +74,7 @@ class AdaptiveSplitExecutorTest {
         assertThat(result.maxDepth()).isBetween(2, 12);
         assertThat(result.ranges()).isGreaterThan(8);
         assertThat(seen.keySet()).containsAll(nodes.stream().map(NodeSnapshot::id).toList());
-        // the last snapshot a listener got of each node is its final state: a split node's subtree total is
-        // exactly what it and its descendants processed (published from many threads, never stale)
-        List<NodeSnapshot> splits = seen.values().stream().filter(n -> n.status() == NodeStatus.SPLIT).toList();
-        assertThat(splits).isNotEmpty();
-        for (NodeSnapshot split : splits) {
-            long subtree = seen.values().stream()
-                    .filter(n -> n.id().equals(split.id()) || n.id().startsWith(split.id() + "."))
-                    .mapToLong(NodeSnapshot::entities).sum();
-            assertThat(split.subtreeEntities()).as("subtree of %s", split.id()).isEqualTo(subtree)
-                    .isGreaterThan(split.entities());
-            // never a split into empty key space: both halves held data
-            for (String half : List.of(".0", ".1")) {
-                assertThat(seen.get(split.id() + half).subtreeEntities()).as("%s%s", split.id(), half).isPositive();
-            }
-        }
+        assertSplitsHeldDataAndTotalsAreExact(seen);
     }
 
     @Test
@@ -207,23 +188,42 @@ class AdaptiveSplitExecutorTest {
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR)
                 .initialRanges(request -> List.of(KeyRange.all(ORDER)));
         Map<String, NodeSnapshot> seen = new ConcurrentHashMap<>();
-        JobResult result = executor.start(spec("Sparse", "{\"template\":\"count\"}", 1, 4, 10), new JobListener() {
+        JobResult result = executor.start(spec("Sparse", "{\"template\":\"count\"}", 1, 4, 10), latestInto(seen)).await();
+
+        assertThat(result.status()).isEqualTo(JobStatus.DONE);
+        assertThat(result.total("read")).isEqualTo(data.size());
+        assertSplitsHeldDataAndTotalsAreExact(seen);
+        assertThat(seen.values().stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(data.size());
+    }
+
+    /** A listener that keeps the latest snapshot of each node, as the Run tab does. */
+    private static JobListener latestInto(Map<String, NodeSnapshot> seen) {
+        return new JobListener() {
             @Override
             public void onNode(NodeSnapshot node) {
                 seen.put(node.id(), node);
             }
-        }).await();
+        };
+    }
 
-        assertThat(result.status()).isEqualTo(JobStatus.DONE);
-        assertThat(result.total("read")).isEqualTo(data.size());
+    /**
+     * The last snapshot a listener got of each node is its final state: a split node's subtree total is exactly
+     * what it and its descendants processed (published from many threads, never stale), and both halves of every
+     * split held data (never a split into empty key space).
+     */
+    private static void assertSplitsHeldDataAndTotalsAreExact(Map<String, NodeSnapshot> seen) {
         List<NodeSnapshot> splits = seen.values().stream().filter(n -> n.status() == NodeStatus.SPLIT).toList();
         assertThat(splits).as("the job fanned out").isNotEmpty();
         for (NodeSnapshot split : splits) {
+            long subtree = seen.values().stream()
+                    .filter(n -> n.id().equals(split.id()) || n.id().startsWith(split.id() + "."))
+                    .mapToLong(NodeSnapshot::entities).sum();
+            assertThat(split.subtreeEntities()).as("subtree of %s", split.id()).isEqualTo(subtree)
+                    .isGreaterThan(split.entities());
             for (String half : List.of(".0", ".1")) {
                 assertThat(seen.get(split.id() + half).subtreeEntities()).as("%s%s", split.id(), half).isPositive();
             }
         }
-        assertThat(seen.values().stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(data.size());
     }
 
     private static KeyRange range(NodeSnapshot node) {

@@ -35,10 +35,13 @@ class PageCommitterTest {
         RangeNode node = new RangeNode("r0", null, 0, KeyRange.all(ORDER));
         long lookups = calls.calls("get") + calls.calls("fetch");
         long commits = calls.calls("commit");
+        long begins = calls.calls("newTransaction");
 
         PageCommitter.Outcome outcome = committer.commit(node, chunk);
 
         assertThat(outcome.applied()).isTrue();
+        // three round trips in all: begin, one lookup, commit
+        assertThat(calls.calls("newTransaction") - begins).isEqualTo(1);
         assertThat(calls.calls("get") + calls.calls("fetch") - lookups).as("lookups for one chunk").isEqualTo(1);
         assertThat(calls.calls("commit") - commits).isEqualTo(1);
         assertThat(chunk).allMatch(key -> datastore.get(key).getLong("n") == 1);
@@ -49,5 +52,20 @@ class PageCommitterTest {
         assertThat(again.applied()).isFalse();
         assertThat(chunk).allMatch(key -> datastore.get(key).getLong("n") == 1);
         assertThat(counter.totals()).containsEntry("read", 20L);
+    }
+
+    @Test
+    void simulatedLatencyDelaysEveryRoundTripBeginningATransactionToo() {
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("latency"));
+        FaultInjector slow = new FaultInjector(0, 0, 40, 1);
+        Datastore wrapped = slow.wrap(datastore);
+        long started = System.nanoTime();
+        com.google.cloud.datastore.Transaction tx = wrapped.newTransaction();
+        long beginMillis = (System.nanoTime() - started) / 1_000_000;
+        tx.rollback();
+        assertThat(beginMillis).as("begin took the latency").isGreaterThanOrEqualTo(40);
+        assertThat(slow.calls("newTransaction")).isEqualTo(1);
+        assertThat(slow.calls("rollback")).isEqualTo(1);
+        assertThat(slow.failures()).isZero();
     }
 }

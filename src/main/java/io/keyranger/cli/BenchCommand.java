@@ -180,7 +180,33 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
                     r.entitiesPerSecond() / oracle, r.reads(), r.commits(), r.maxDepth(), r.tailShare() * 100,
                     r.verified());
         }
+        printTargets(out, s, results);
         out.flush();
+    }
+
+    /** The targets KeyRanger sets itself (issue 7), for whichever of them this run's strategies can answer. */
+    private static void printTargets(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) {
+        Optional<BenchResult> adaptive = find(results, "adaptive");
+        if (adaptive.isEmpty()) {
+            return;
+        }
+        double rate = adaptive.get().entitiesPerSecond();
+        out.println("Targets (set for 50,000 mixed entities, 32 workers, 20 ms; skewed for the fixed one):");
+        find(results, "linear").ifPresent(r -> target(out, "adaptive vs linear", rate / r.entitiesPerSecond(), 10,
+                "x"));
+        find(results, "oracle").ifPresent(r -> target(out, "adaptive vs oracle", rate / r.entitiesPerSecond(), 0.85,
+                "x"));
+        if (s.shape() == BenchShape.SKEWED) {
+            find(results, "fixed").ifPresent(r -> target(out, "adaptive vs fixed", rate / r.entitiesPerSecond(), 1.5,
+                    "x"));
+        }
+        out.printf("  %-20s %7.1f%%  target <= 10%%: %s%n", "adaptive tail share", adaptive.get().tailShare() * 100,
+                adaptive.get().tailShare() <= 0.10 ? "met" : "MISSED");
+    }
+
+    private static void target(PrintWriter out, String what, double measured, double atLeast, String unit) {
+        out.printf("  %-20s %7.2f%s  target >= %s%s: %s%n", what, measured, unit, atLeast, unit,
+                measured >= atLeast ? "met" : "MISSED");
     }
 
     private static ObjectNode toJson(BenchRunner.Settings s, List<BenchResult> results) {

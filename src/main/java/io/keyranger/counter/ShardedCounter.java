@@ -13,12 +13,15 @@ import io.keyranger.datastore.Retries;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A persisted counter spread over N shard entities so that many writers never contend on one entity. An increment
- * goes to a random shard inside a transaction (the caller's, so that it commits with the work it counts); the total
- * is the sum of the shards. A counter holds several named fields ("read", "written", …). Its shard count can grow,
- * never shrink: shards are root entities {@code _KeyRangerCounter/NAME#i} in the default namespace, so each is its
+ * goes to one shard inside a transaction (the caller's, so that it commits with the work it counts); the total is
+ * the sum of the shards. Each thread that writes through a counter object gets a shard of its own, in turn from a
+ * random one: with at least as many shards as threads, the writers of one process never abort each other, and
+ * separate processes start at random shards. A counter holds several named fields ("read", "written", …). Its
+ * shard count can grow, never shrink: shards are root entities {@code _KeyRangerCounter/NAME#i} in the default namespace, so each is its
  * own entity group, and a meta entity records the count.
  */
 public final class ShardedCounter {
@@ -29,11 +32,14 @@ public final class ShardedCounter {
     private final Datastore datastore;
     private final String name;
     private final int shards;
+    private final AtomicInteger nextWriter = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 20));
+    private final ThreadLocal<Integer> writerShard;
 
     private ShardedCounter(Datastore datastore, String name, int shards) {
         this.datastore = datastore;
         this.name = name;
         this.shards = shards;
+        this.writerShard = ThreadLocal.withInitial(() -> nextWriter.getAndIncrement() % shards);
     }
 
     /**
@@ -83,7 +89,7 @@ public final class ShardedCounter {
     }
 
     /**
-     * Adds the increments to one random shard inside {@code tx}; the caller commits. Reads the shard in the
+     * Adds the increments to this thread's shard inside {@code tx}; the caller commits. Reads the shard in the
      * transaction, so that concurrent increments to the same shard abort and retry instead of losing one.
      */
     public void increment(Transaction tx, Map<String, Long> increments) {
@@ -94,9 +100,9 @@ public final class ShardedCounter {
         increment(tx, shard, tx.get(shard), increments);
     }
 
-    /** A random shard, for a caller that reads it together with its own keys in one lookup. */
+    /** This thread's shard, for a caller that reads it together with its own keys in one lookup. */
     public Key pickShard() {
-        return shardKey(ThreadLocalRandom.current().nextInt(shards));
+        return shardKey(writerShard.get());
     }
 
     /**

@@ -61,6 +61,14 @@ class ShardedCounterTest {
     }
 
     @Test
+    void writersWithAShardEachNeverAbortEachOther() throws Exception {
+        ShardedCounter counter = ShardedCounter.open(datastore, "one-per-writer", THREADS);
+        int aborts = hammer(counter);
+        assertThat(aborts).as("ABORTED retries with a shard per writing thread").isZero();
+        assertThat(counter.total(ShardedCounter.DEFAULT_FIELD)).isEqualTo(THREADS * PER_THREAD);
+    }
+
+    @Test
     void aCounterGrowsButNeverShrinks() {
         ShardedCounter counter = ShardedCounter.open(datastore, "growing", 4);
         counter.increment("hits", 5, 10);

@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the sum of the shards. Each thread that writes through a counter object gets a shard of its own, in turn from a
  * random one: with at least as many shards as threads, the writers of one process never abort each other, and
  * separate processes start at random shards. A counter holds several named fields ("read", "written", …). Its
- * shard count can grow, never shrink: shards are root entities {@code _KeyRangerCounter/NAME#i} in the default namespace, so each is its
- * own entity group, and a meta entity records the count.
+ * shard count can grow, never shrink: shards are root entities {@code _KeyRangerCounter/NAME#i} in the default
+ * namespace, so each is its own entity group, and a meta entity records the count.
  */
 public final class ShardedCounter {
     public static final String SHARD_KIND = BookkeepingKinds.PREFIX + "Counter";

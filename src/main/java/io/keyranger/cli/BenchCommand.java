@@ -175,13 +175,18 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         double linear = find(results, "linear").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
         double oracle = find(results, "oracle").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
         for (BenchResult r : results) {
-            out.printf("%-18s %10s %10.0f %9.2f %9.2f %9d %8d %6d %5.1f%% %8s%n", r.strategy(),
-                    (r.extrapolated() ? "~" : "") + r.wallMillis(), r.entitiesPerSecond(), r.entitiesPerSecond() / linear,
-                    r.entitiesPerSecond() / oracle, r.reads(), r.commits(), r.maxDepth(), r.tailShare() * 100,
-                    r.verified());
+            out.printf("%-18s %10s %10.0f %9s %9s %9d %8d %6d %5.1f%% %8s%n", r.strategy(),
+                    (r.extrapolated() ? "~" : "") + r.wallMillis(), r.entitiesPerSecond(),
+                    ratio(r.entitiesPerSecond(), linear), ratio(r.entitiesPerSecond(), oracle), r.reads(), r.commits(),
+                    r.maxDepth(), r.tailShare() * 100, r.verified());
         }
         printTargets(out, s, results);
         out.flush();
+    }
+
+    /** A ratio to a strategy that may not have run ("-" then). */
+    private static String ratio(double rate, double base) {
+        return Double.isNaN(base) ? "-" : String.format(Locale.ROOT, "%.2f", rate / base);
     }
 
     /** The targets KeyRanger sets itself (issue 7), for whichever of them this run's strategies can answer. */
@@ -217,10 +222,16 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         double oracle = find(results, "oracle").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
         ArrayNode array = root.putArray("results");
         for (BenchResult r : results) {
-            array.addObject().put("strategy", r.strategy()).put("wallMillis", r.wallMillis())
-                    .put("entitiesPerSecond", r.entitiesPerSecond()).put("vsLinear", r.entitiesPerSecond() / linear)
-                    .put("vsOracle", r.entitiesPerSecond() / oracle).put("reads", r.reads()).put("commits", r.commits())
-                    .put("maxDepth", r.maxDepth()).put("tailShare", r.tailShare()).put("verified", r.verified())
+            ObjectNode row = array.addObject().put("strategy", r.strategy()).put("wallMillis", r.wallMillis())
+                    .put("entitiesPerSecond", r.entitiesPerSecond());
+            if (!Double.isNaN(linear)) {
+                row.put("vsLinear", r.entitiesPerSecond() / linear);
+            }
+            if (!Double.isNaN(oracle)) {
+                row.put("vsOracle", r.entitiesPerSecond() / oracle);
+            }
+            row.put("reads", r.reads()).put("commits", r.commits()).put("maxDepth", r.maxDepth())
+                    .put("tailShare", r.tailShare()).put("verified", r.verified())
                     .put("extrapolated", r.extrapolated()).put("entitiesRun", r.entities());
         }
         return root;

@@ -78,6 +78,15 @@ class CliTest {
         Result replay = run("bench", "--from-json", json.toString());
         assertThat(replay.exitCode()).isZero();
         assertThat(replay.out()).isEqualTo(result.out().replaceAll("(?m)^Wrote .*\\R", ""));
+
+        // without the linear baseline, its ratio is left out rather than printed as NaN
+        Path some = config.resolve("some.json");
+        Result partial = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--entities", "200",
+                "--workers", "4", "--page-size", "20", "--latency-ms", "0", "--warmup", "0",
+                "--strategies", "fixed,oracle", "--json", some.toString());
+        assertThat(partial.exitCode()).as(partial.err()).isZero();
+        assertThat(partial.out()).doesNotContain("NaN").contains("fixed", "oracle");
+        assertThat(new ObjectMapper().readTree(some.toFile()).path("results").get(0).has("vsLinear")).isFalse();
     }
 
     @Test

@@ -93,10 +93,7 @@ public final class BenchRunner {
             throws InterruptedException {
         String kind = "Bench_" + strategy.id().replace('-', '_') + "_" + entities + "_" + System.nanoTime() % 100_000;
         KeyFactory factory = datastore.newKeyFactory().setKind(kind);
-        List<Entity> data = settings.shape().entities(factory, entities, 42);
-        for (int i = 0; i < data.size(); i += 500) {
-            datastore.put(data.subList(i, Math.min(data.size(), i + 500)).toArray(new Entity[0]));
-        }
+        put(datastore, settings.shape().entities(factory, entities, 42));
         FaultInjector latency = new FaultInjector(0, 0, settings.latencyMs(), 1);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
         int shards = settings.shards() > 0 ? settings.shards() : settings.workers();
@@ -149,6 +146,13 @@ public final class BenchRunner {
                 timed ? "verified " + verified : "(warm-up, not timed)"));
         return new BenchResult(strategy.id(), entities, wall, entities * 1000.0 / wall, calls(latency) - readsBefore,
                 latency.calls("commit") - commitsBefore, result.maxDepth(), tail, verified, false);
+    }
+
+    /** Writes a dataset in batches of 500, the most one commit takes. */
+    static void put(Datastore datastore, List<Entity> data) {
+        for (int i = 0; i < data.size(); i += 500) {
+            datastore.put(data.subList(i, Math.min(data.size(), i + 500)).toArray(new Entity[0]));
+        }
     }
 
     private static long calls(FaultInjector counter) {

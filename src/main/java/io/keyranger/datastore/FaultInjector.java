@@ -102,13 +102,13 @@ public final class FaultInjector {
 
     private InvocationHandler handler(Object target, Set<String> faulty) {
         return (proxy, method, args) -> {
-            if (faulty.contains(method.getName())) {
+            boolean mayFail = faulty.contains(method.getName());
+            if (mayFail || SLOW_ONLY_CALLS.contains(method.getName())) {
                 calls.computeIfAbsent(method.getName(), n -> new AtomicLong()).incrementAndGet();
                 delay();
-                maybeFail(method);
-            } else if (SLOW_ONLY_CALLS.contains(method.getName())) {
-                calls.computeIfAbsent(method.getName(), n -> new AtomicLong()).incrementAndGet();
-                delay();
+                if (mayFail) {
+                    maybeFail(method);
+                }
             }
             Object value = invoke(target, method, args);
             if (value instanceof Transaction tx) {

@@ -211,7 +211,8 @@ final class JobRun {
         if (midpoint.isEmpty()) {
             return Optional.empty();
         }
-        Optional<List<Key>> probe = attempt(node, () -> fetchKeys(KeyRange.of(order, midpoint.get(), rest.end()), 0, 1));
+        KeyRange pastMidpoint = KeyRange.of(order, midpoint.get(), rest.end());
+        Optional<List<Key>> probe = attempt(node, () -> fetchKeys(pastMidpoint, 0, 1));
         Optional<Key> found = probe.flatMap(keys -> keys.stream().findFirst());
         if (probe.isPresent() && found.isEmpty()) {
             node.emptyFrom = midpoint.get(); // nothing from here to the end: look nearer next time

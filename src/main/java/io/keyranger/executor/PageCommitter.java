@@ -20,8 +20,9 @@ import java.util.Objects;
 /**
  * Commits one chunk of a page exactly once. In one transaction it reads, in one lookup, the range's checkpoint, a
  * counter shard and, for mappers that need them, the chunk's entities; maps them; writes the mutations, the shard's
- * increment and the advanced checkpoint. If the checkpoint is already at or past the chunk (an earlier attempt committed but its answer was
- * lost), it applies nothing. A checkpoint anywhere else means another process is running the range: refused.
+ * increment and the advanced checkpoint. If the checkpoint is already at or past the chunk (an earlier attempt
+ * committed but its answer was lost), it applies nothing. A checkpoint anywhere else means another process is
+ * running the range: refused.
  */
 final class PageCommitter {
     /** What a commit did, for in-memory totals. */

@@ -39,10 +39,7 @@ class EmulatorCostBenchmark {
         for (int size : SIZES) {
             String kind = "Cost" + size;
             KeyFactory factory = datastore.newKeyFactory().setKind(kind);
-            List<Entity> data = BenchShape.MIXED.entities(factory, size, 42);
-            for (int i = 0; i < data.size(); i += 500) {
-                datastore.put(data.subList(i, Math.min(data.size(), i + 500)).toArray(new Entity[0]));
-            }
+            BenchRunner.put(datastore, BenchShape.MIXED.entities(factory, size, 42));
             List<Key> keys = new ArrayList<>();
             datastore.run(Query.newKeyQueryBuilder().setKind(kind).setOrderBy(OrderBy.asc("__key__")).build())
                     .forEachRemaining(keys::add);

@@ -55,7 +55,8 @@ class AdaptiveSplitExecutorTest {
     void countJobReadsEveryEntityOnceAndTheTreeCoversEveryKeyOnce() throws Exception {
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR);
         Map<String, NodeSnapshot> seen = new ConcurrentHashMap<>();
-        JobResult result = executor.start(spec("Account", "{\"template\":\"count\"}", 4, 4, 100), latestInto(seen)).await();
+        JobResult result = executor.start(spec("Account", "{\"template\":\"count\"}", 4, 4, 100), latestInto(seen))
+                .await();
 
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         assertThat(result.total("read")).isEqualTo(accounts.size()).isEqualTo(ACCOUNTS);
@@ -188,7 +189,8 @@ class AdaptiveSplitExecutorTest {
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR)
                 .initialRanges(request -> List.of(KeyRange.all(ORDER)));
         Map<String, NodeSnapshot> seen = new ConcurrentHashMap<>();
-        JobResult result = executor.start(spec("Sparse", "{\"template\":\"count\"}", 1, 4, 10), latestInto(seen)).await();
+        JobResult result = executor.start(spec("Sparse", "{\"template\":\"count\"}", 1, 4, 10), latestInto(seen))
+                .await();
 
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         assertThat(result.total("read")).isEqualTo(data.size());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Transaction;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.FaultInjector;
 import io.keyranger.keys.KeyOrder;
@@ -60,7 +61,7 @@ class PageCommitterTest {
         FaultInjector slow = new FaultInjector(0, 0, 40, 1);
         Datastore wrapped = slow.wrap(datastore);
         long started = System.nanoTime();
-        com.google.cloud.datastore.Transaction tx = wrapped.newTransaction();
+        Transaction tx = wrapped.newTransaction();
         long beginMillis = (System.nanoTime() - started) / 1_000_000;
         tx.rollback();
         assertThat(beginMillis).as("begin took the latency").isGreaterThanOrEqualTo(40);

@@ -34,13 +34,11 @@ public final class JobsCommand implements Runnable {
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.forServer(conn.isEmulator()),
                 ServerLimits.forServer(conn.isEmulator()));
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("%-44s %-10s %-10s %-20s %12s%n", "JOB", "STATUS", "MAPPER", "KIND", "READ");
+        out.printf("%-44s %-10s %-20s %12s  %s%n", "JOB", "MAPPER", "KIND", "READ", "STATUS");
         for (AdaptiveSplitExecutor.JobSummary job : executor.jobs()) {
             long read = executor.totals(job.spec().jobId()).getOrDefault("read", 0L);
-            String status = job.status().name().toLowerCase();
-            out.printf("%-44s %-10s %-10s %-20s %,12d%n", job.spec().jobId(),
-                    "running".equals(status) ? "running or interrupted" : status, job.spec().mapper().template(),
-                    job.spec().kind(), read);
+            out.printf("%-44s %-10s %-20s %,12d  %s%n", job.spec().jobId(), job.spec().mapper().template(),
+                    job.spec().kind(), read, job.describeStatus());
         }
         out.flush();
     }

@@ -8,7 +8,9 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.executor.AdaptiveSplitExecutor;
 import io.keyranger.executor.DryRunner;
+import io.keyranger.executor.JobBusyException;
 import io.keyranger.executor.JobHandle;
+import io.keyranger.executor.JobLease;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
@@ -34,6 +36,10 @@ import picocli.CommandLine.Spec;
 public final class RunCommand implements java.util.concurrent.Callable<Integer> {
     public static final int EXIT_RANGES_FAILED = 3;
     public static final int EXIT_CANCELLED = 4;
+    /** Another runner took the job over while this one ran it: this one stopped, applying nothing more. */
+    public static final int EXIT_TAKEN_OVER = 5;
+    /** Another runner holds a live lease on the job: nothing was run. */
+    public static final int EXIT_JOB_BUSY = 6;
 
     private final KeyRangerCli.Context context;
 
@@ -88,6 +94,18 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         int sample;
     }
 
+    @Option(names = "--take-over", description = "With --resume (or an import's --job-id): take the job from the runner "
+            + "that holds it, once that runner's lease runs out (a stopped runner's does within 30 s).")
+    boolean takeOver;
+
+    @Option(names = "--force", description = "With --take-over: take the job at once, even from a live runner; that "
+            + "runner stops at its next commit and nothing is applied twice.")
+    boolean force;
+
+    @Option(names = "--lease-seconds", hidden = true, defaultValue = "30", paramLabel = "S",
+            description = "Testing only: how long this runner's lease lasts without renewal.")
+    double leaseSeconds;
+
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the job's final report as JSON.")
     Path report;
 
@@ -107,6 +125,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
         JobSpec job = target.newJob == null ? null : newJob(conn);
+        checkTakeOverOptions(job);
         if (job != null && !target.newJob.dryRun) {
             checkSafety(conn, job.mapper()); // before connecting: nothing is read or written without consent
         }
@@ -116,15 +135,30 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.forServer(conn.isEmulator()),
                 ServerLimits.forServer(conn.isEmulator()), injectFaults == null ? io.keyranger.executor.RetryPolicy.DEFAULT
-                : new io.keyranger.executor.RetryPolicy(40, 5, 500)).readOnly(conn.readOnly());
+                : new io.keyranger.executor.RetryPolicy(40, 5, 500)).readOnly(conn.readOnly())
+                .leaseDuration(leaseDuration());
         PrintWriter err = spec.commandLine().getErr();
+        try {
+            return run(datastore, conn, job, executor, err);
+        } catch (JobBusyException e) {
+            err.println("keyranger: " + e.getMessage());
+            err.flush();
+            return EXIT_JOB_BUSY;
+        }
+    }
+
+    private int run(Datastore datastore, ConnectionSpec conn, JobSpec job, AdaptiveSplitExecutor executor,
+                    PrintWriter err) throws InterruptedException {
         if (job != null && !target.newJob.dryRun && job.mapper().template().equals("import")) {
             return importFile(datastore, conn, job);
         }
         JobProgressPrinter progress = new JobProgressPrinter(err);
         JobHandle handle;
         if (target.resume != null) {
-            handle = executor.resume(target.resume, progress);
+            handle = executor.resume(target.resume, leaseMode(), progress, message -> {
+                err.println(message);
+                err.flush();
+            });
         } else if (target.newJob.dryRun) {
             DryRunPrinter.print(new DryRunner(datastore, KeyOrder.forServer(conn.isEmulator())).run(job.namespace(),
                     job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
@@ -154,7 +188,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 result.jobId(), result.status().name().toLowerCase(), result.total("read"), result.total("written"),
                 result.total("deleted"), result.total("skipped"), result.total("failed"), result.ranges(),
                 result.maxDepth(), result.wallMillis() / 1000.0);
-        if (result.status() != JobStatus.DONE) {
+        if (result.message() != null) {
+            out.println(result.message());
+        }
+        if (result.status() != JobStatus.DONE && result.status() != JobStatus.TAKEN_OVER) {
             out.println("Resume it with: keyranger run --resume " + result.jobId());
         }
         out.flush();
@@ -164,6 +201,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         return switch (result.status()) {
             case DONE -> 0;
             case CANCELLED -> EXIT_CANCELLED;
+            case TAKEN_OVER -> EXIT_TAKEN_OVER;
             default -> EXIT_RANGES_FAILED;
         };
     }
@@ -174,7 +212,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         long started = System.nanoTime();
         io.keyranger.executor.ImportJob.Result result = new io.keyranger.executor.ImportJob(datastore,
                 ServerLimits.forServer(conn.isEmulator()), io.keyranger.executor.RetryPolicy.DEFAULT)
-                .readOnly(conn.readOnly()).run(job.jobId(), file, job.kind(), line -> { });
+                .readOnly(conn.readOnly()).leaseDuration(leaseDuration()).takeOver(leaseMode(), message -> {
+                    spec.commandLine().getErr().println(message);
+                    spec.commandLine().getErr().flush();
+                }).run(job.jobId(), file, job.kind(), line -> { });
         long wall = (System.nanoTime() - started) / 1_000_000;
         spec.commandLine().getOut().printf("Job %s done: read %,d, written %,d, skipped %,d (other kinds); %.1f s%n",
                 job.jobId(), result.total("read"), result.total("written"), result.total("skipped"), wall / 1000.0);
@@ -183,6 +224,28 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             writeReport(new JobResult(job.jobId(), JobStatus.DONE, result.totals(), 0, 0, wall, 0), report);
         }
         return 0;
+    }
+
+    private JobLease.Mode leaseMode() {
+        return !takeOver ? JobLease.Mode.RESUME : force ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
+    }
+
+    private java.time.Duration leaseDuration() {
+        if (!(leaseSeconds >= 0.5 && leaseSeconds <= 3600)) {
+            throw new KeyRangerException("--lease-seconds must be between 0.5 and 3600 (got " + leaseSeconds + ").");
+        }
+        return java.time.Duration.ofMillis(Math.round(leaseSeconds * 1000));
+    }
+
+    private void checkTakeOverOptions(JobSpec job) {
+        if (force && !takeOver) {
+            throw new KeyRangerException("--force goes with --take-over: keyranger run --resume JOB_ID --take-over "
+                    + "--force");
+        }
+        if (takeOver && job != null && !job.mapper().template().equals("import")) {
+            throw new KeyRangerException("--take-over takes over an existing job: use it with --resume JOB_ID (or "
+                    + "with an import's --job-id).");
+        }
     }
 
     private JobSpec newJob(ConnectionSpec conn) {

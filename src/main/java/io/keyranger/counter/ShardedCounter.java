@@ -128,9 +128,19 @@ public final class ShardedCounter {
      * @return how many attempts aborted on contention before one committed
      */
     public int increment(String field, long by, int maxAttempts) {
+        return increment(field, by, maxAttempts, tx -> { });
+    }
+
+    /**
+     * As above, with a precondition run inside the transaction before the increment (it may read and throw, e.g. a
+     * job's fence check), so that the increment commits only if the precondition still holds at commit time.
+     */
+    public int increment(String field, long by, int maxAttempts,
+                         java.util.function.Consumer<Transaction> precondition) {
         for (int attempt = 1; ; attempt++) {
             Transaction tx = datastore.newTransaction();
             try {
+                precondition.accept(tx);
                 increment(tx, Map.of(field, by));
                 tx.commit();
                 return attempt - 1;

@@ -17,6 +17,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -37,6 +38,8 @@ public final class AdaptiveSplitExecutor {
     private boolean readOnly;
     private SplitPolicy splitPolicy = SplitPolicy.SAMPLES;
     private java.util.function.Function<PlanRequest, List<KeyRange>> planOverride;
+    private java.time.Duration leaseDuration = JobLease.DEFAULT_DURATION;
+    private CommitHook hook = CommitHook.NONE;
 
     public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits) {
         this(datastore, order, limits, RetryPolicy.DEFAULT);
@@ -58,6 +61,18 @@ public final class AdaptiveSplitExecutor {
     /** For benchmarks: the initial ranges instead of the scatter plan (e.g. an oracle's exact equal chunks). */
     public AdaptiveSplitExecutor initialRanges(java.util.function.Function<PlanRequest, List<KeyRange>> plan) {
         this.planOverride = plan;
+        return this;
+    }
+
+    /** How long a runner's lease on its job lasts without renewal (renewed every third of it). */
+    public AdaptiveSplitExecutor leaseDuration(java.time.Duration duration) {
+        this.leaseDuration = duration;
+        return this;
+    }
+
+    /** For tests: called inside every fenced transaction just before it commits. */
+    AdaptiveSplitExecutor commitHook(CommitHook value) {
+        this.hook = value;
         return this;
     }
 
@@ -94,66 +109,130 @@ public final class AdaptiveSplitExecutor {
             throw new io.keyranger.KeyRangerException("'import' reads its file rather than key ranges: run it with "
                     + "ImportJob ('keyranger run --mapper import.json' or the Run tab do this).");
         }
-        JobStore store = new JobStore(datastore);
-        if (datastore.get(store.jobKey(spec.jobId())) != null) {
-            throw new io.keyranger.KeyRangerException("A job with id '" + spec.jobId() + "' exists already; resume it "
-                    + "with --resume " + spec.jobId() + " or choose another id.");
+        JobStore store = new JobStore(datastore, hook);
+        JobLease lease = store.lease(spec.jobId(), leaseDuration);
+        // the job entity first, in a transaction: of two runs with the same new id at the same moment, one gets it
+        lease.take(JobLease.Mode.CREATE, fence -> true, b -> b, store.newJobEntity(spec, Instant.now()), m -> { });
+        try {
+            ShardPlanner.RangePlan plan = plan(spec, store, lease);
+            ShardedCounter counter = retrying(() -> openCounter(spec));
+            List<RangeNode> roots = roots(plan);
+            JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, counter, listener,
+                    plan.samples(), splitPolicy, lease, hook);
+            return run.start(roots, roots);
+        } catch (RuntimeException e) {
+            lease.ended();
+            throw e;
         }
+    }
+
+    /** Plans the job's ranges and writes them under its fence; the job is marked planned in the last commit. */
+    private ShardPlanner.RangePlan plan(JobSpec spec, JobStore store, JobLease lease) {
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
         long planStarted = System.nanoTime();
         ShardPlanner.RangePlan plan = planOverride != null
                 ? new ShardPlanner.RangePlan(planOverride.apply(request), List.of())
                 : retrying(() -> new ShardPlanner(datastore, order).planRanges(request, Cancellation.NEVER));
+        LOG.info("Job {}: planned {} ranges in {} ms", spec.jobId(), plan.ranges().size(),
+                (System.nanoTime() - planStarted) / 1_000_000);
+        store.savePlan(lease, spec.jobId(), roots(plan), claimBatch(), retries);
+        return plan;
+    }
+
+    /** Ranges per bookkeeping transaction: each is its own entity group, and the job entity may ride along. */
+    private int claimBatch() {
+        return limits.maxEntityGroups() > 0 ? limits.maxEntityGroups() - 1 : limits.maxMutations() - 1;
+    }
+
+    private static List<RangeNode> roots(ShardPlanner.RangePlan plan) {
         List<RangeNode> roots = new ArrayList<>();
         for (int i = 0; i < plan.ranges().size(); i++) {
             roots.add(new RangeNode("r" + i, null, 0, plan.ranges().get(i)));
         }
-        List<Key> samples = plan.samples();
-        LOG.info("Job {}: planned {} ranges in {} ms", spec.jobId(), roots.size(),
-                (System.nanoTime() - planStarted) / 1_000_000);
-        List<Entity> entities = roots.stream().map(n -> store.nodeEntity(spec.jobId(), n)).toList();
-        for (int i = 0; i < entities.size(); i += 500) {
-            Entity[] batch = entities.subList(i, Math.min(entities.size(), i + 500)).toArray(new Entity[0]);
-            retrying(() -> datastore.put(batch));
-        }
-        Instant created = Instant.now();
-        retrying(() -> {
-            store.saveJob(spec, JobStatus.RUNNING, created);
-            return null;
-        });
-        ShardedCounter counter = retrying(() -> openCounter(spec));
-        JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, counter, listener,
-                samples, splitPolicy);
-        return run.start(roots, roots);
+        return roots;
     }
 
-    /** Continues a job from its persisted checkpoints: finished ranges stay finished, the others go on. */
+    /** Continues a job from its persisted checkpoints; refused while another runner holds a live lease on it. */
     public JobHandle resume(String jobId, JobListener listener) {
-        JobStore store = new JobStore(datastore);
+        return resume(jobId, JobLease.Mode.RESUME, listener, message -> { });
+    }
+
+    /**
+     * Continues a job from its persisted checkpoints: finished ranges stay finished, the others go on. {@code mode}
+     * says what to do when another runner holds a live lease: refuse ({@link JobLease.Mode#RESUME}, a
+     * {@link JobBusyException} naming it), wait for it to run out ({@link JobLease.Mode#TAKE_OVER}, telling
+     * {@code waiting} now and then) or take the job at once ({@link JobLease.Mode#TAKE_OVER_NOW}). A job that is done
+     * already is not run again: its handle is complete at once.
+     */
+    public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener,
+                            java.util.function.Consumer<String> waiting) {
+        if (mode == JobLease.Mode.CREATE) {
+            throw new IllegalArgumentException("resume does not create jobs");
+        }
+        JobStore store = new JobStore(datastore, hook);
         JobStore.StoredJob stored = retrying(() -> store.loadJob(jobId));
+        if (stored.status() == JobStatus.DONE) {
+            return finishedAlready(store, jobId, listener);
+        }
         JobSpec spec = stored.spec();
         PageMapper mapper = Mappers.create(spec.mapper());
         checkWritable(mapper);
+        JobLease lease = store.lease(jobId, leaseDuration);
+        boolean taken = lease.take(mode, fence -> {
+            if (fence == null) {
+                throw new io.keyranger.KeyRangerException("Job " + jobId + " no longer exists.");
+            }
+            return !JobStatus.DONE.name().equals(fence.getString("status"));
+        }, b -> b.set("status", JobStatus.RUNNING.name()), null, waiting);
+        if (!taken) {
+            return finishedAlready(store, jobId, listener);
+        }
+        try {
+            // claimed after taking the job: from here on no other runner can commit to them, so this state is final
+            List<RangeNode> nodes;
+            List<RangeNode> pending;
+            List<Key> samples;
+            if (!JobStore.isPlanned(retrying(() -> datastore.get(store.jobKey(jobId))))) {
+                ShardPlanner.RangePlan plan = plan(spec, store, lease); // it was stopped while planning
+                nodes = roots(plan);
+                pending = nodes;
+                samples = plan.samples();
+            } else {
+                nodes = store.claim(lease, jobId, order, claimBatch(), retries);
+                pending = nodes.stream().filter(n -> !n.status.isFinal()).toList();
+                pending.forEach(n -> n.status = NodeStatus.QUEUED);
+                PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(),
+                        spec.shards(), PlanRequest.DEFAULT_OVERSAMPLE);
+                samples = retrying(() -> new ScatterSampler(datastore, order).sample(request).keys());
+            }
+            JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper,
+                    retrying(() -> openCounter(spec)), listener, samples, splitPolicy, lease, hook);
+            return run.start(nodes, pending);
+        } catch (RuntimeException e) {
+            lease.ended();
+            throw e;
+        }
+    }
+
+    /** The handle of a job that is done: nothing runs, the result is its stored one. */
+    private JobHandle finishedAlready(JobStore store, String jobId, JobListener listener) {
         List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
-        List<RangeNode> pending = nodes.stream().filter(n -> !n.status.isFinal()).toList();
-        pending.forEach(n -> n.status = NodeStatus.QUEUED);
-        PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
-                PlanRequest.DEFAULT_OVERSAMPLE);
-        List<Key> samples = retrying(() -> new ScatterSampler(datastore, order).sample(request).keys());
-        retrying(() -> {
-            store.setJobStatus(jobId, JobStatus.RUNNING, 0);
-            return null;
-        });
-        JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, retrying(() -> openCounter(spec)),
-                listener, samples, splitPolicy);
-        return run.start(nodes, pending);
+        Map<String, Long> totals = retrying(() -> ShardedCounter.existing(datastore, counterName(jobId)).totals());
+        JobResult result = new JobResult(jobId, JobStatus.DONE, totals, nodes.size(),
+                nodes.stream().mapToInt(n -> n.depth).max().orElse(0), 0, 0, "Job " + jobId + " is done already; "
+                + "nothing was run again.");
+        nodes.forEach(n -> listener.onNode(n.snapshot(jobId)));
+        listener.onFinished(result);
+        return new JobHandle(jobId, new PauseGate(), java.util.concurrent.CompletableFuture.completedFuture(result));
     }
 
     /** Jobs stored in this database, newest first. */
     public List<JobSummary> jobs() {
         JobStore store = new JobStore(datastore);
-        return store.listJobs().stream().map(j -> new JobSummary(j.spec(), j.status(), j.created())).toList();
+        return store.listJobs().stream().map(j -> new JobSummary(j.spec(), j.status(), j.created(),
+                j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(JobLease.Holding::live)
+                        .map(h -> h.runner().describe()).orElse(null) : null)).toList();
     }
 
     /** The persisted totals of a job. */
@@ -187,8 +266,17 @@ public final class AdaptiveSplitExecutor {
      * @param spec    its spec
      * @param status  its status; RUNNING for a job that is running or was interrupted
      * @param created when it was created
+     * @param runner  who runs it now ({@link JobLease.Runner#describe}), or null when no runner holds a live lease:
+     *                a RUNNING job without one was interrupted
      */
-    public record JobSummary(JobSpec spec, JobStatus status, Instant created) {
+    public record JobSummary(JobSpec spec, JobStatus status, Instant created, String runner) {
+        /** "running on …", "interrupted", "done", … */
+        public String describeStatus() {
+            if (status == JobStatus.RUNNING) {
+                return runner != null ? "running (" + runner + ")" : "interrupted";
+            }
+            return status.name().toLowerCase().replace('_', ' ');
+        }
     }
 
     /** Helper for split points: the median of the sorted samples strictly inside {@code range}. */

@@ -27,7 +27,7 @@ final class Chunker {
         int perKey = Math.max(1, groupsPerKey);
         int maxKeys = (limits.maxMutations() - ServerLimits.BOOKKEEPING_ENTITIES) / perKey;
         int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE
-                : (limits.maxEntityGroups() - ServerLimits.BOOKKEEPING_ENTITIES) / perKey;
+                : (limits.maxEntityGroups() - ServerLimits.BOOKKEEPING_GROUPS) / perKey;
         List<List<Key>> chunks = new ArrayList<>();
         List<Key> current = new ArrayList<>();
         Set<PathElement> roots = new HashSet<>();

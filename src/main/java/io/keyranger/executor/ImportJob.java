@@ -23,7 +23,8 @@ import java.util.function.LongConsumer;
 /**
  * Upserts the entities of an export file of one kind. Each chunk commits with a checkpoint (the last line
  * imported) and the job's counter, so a resumed import with the same id starts after the last committed line.
- * Entities of other kinds in the file are skipped and counted.
+ * Entities of other kinds in the file are skipped and counted. The checkpoint is the import's fence
+ * ({@link JobLease}): one runner at a time, and a runner that was taken over commits nothing more.
  */
 public final class ImportJob {
     static final String CHECKPOINT_KIND = BookkeepingKinds.PREFIX + "Import";
@@ -33,6 +34,10 @@ public final class ImportJob {
     private final ServerLimits limits;
     private final RetryPolicy retries;
     private boolean readOnly;
+    private JobLease.Mode mode = JobLease.Mode.RESUME;
+    private java.time.Duration leaseDuration = JobLease.DEFAULT_DURATION;
+    private java.util.function.Consumer<String> waiting = message -> { };
+    private CommitHook hook = CommitHook.NONE;
 
     public ImportJob(Datastore datastore, ServerLimits limits, RetryPolicy retries) {
         this.datastore = datastore;
@@ -43,6 +48,26 @@ public final class ImportJob {
     /** On a read-only connection an import is refused before it reads its file or writes anything. */
     public ImportJob readOnly(boolean value) {
         this.readOnly = value;
+        return this;
+    }
+
+    /**
+     * What to do when another runner holds the import: refuse ({@link JobLease.Mode#RESUME}, the default), wait for
+     * its lease to run out, or take it at once; {@code waiting} hears what a take-over waits for.
+     */
+    public ImportJob takeOver(JobLease.Mode value, java.util.function.Consumer<String> waitingFor) {
+        this.mode = value == JobLease.Mode.CREATE ? JobLease.Mode.RESUME : value;
+        this.waiting = waitingFor;
+        return this;
+    }
+
+    public ImportJob leaseDuration(java.time.Duration value) {
+        this.leaseDuration = value;
+        return this;
+    }
+
+    ImportJob commitHook(CommitHook value) {
+        this.hook = value;
         return this;
     }
 
@@ -62,9 +87,21 @@ public final class ImportJob {
         if (readOnly) {
             throw new KeyRangerException("The connection is read-only: an import writes to " + kind + ".");
         }
-        ShardedCounter counter = ShardedCounter.open(datastore, "job:" + jobId, 4);
         Key checkpoint = datastore.newKeyFactory().setNamespace("").setKind(CHECKPOINT_KIND).newKey(jobId);
-        Entity existing = datastore.get(checkpoint);
+        JobLease lease = JobLease.of(datastore, checkpoint, "import:" + jobId, "Import " + jobId, leaseDuration);
+        lease.take(mode, fence -> true, b -> b, Entity.newBuilder(checkpoint).set("line", 0L), waiting);
+        try (java.io.Closeable renewals = renewEvery(lease)) {
+            return run(jobId, file, kind, progress, checkpoint, lease);
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
+        } finally {
+            lease.ended();
+        }
+    }
+
+    private Result run(String jobId, Path file, String kind, LongConsumer progress, Key checkpoint, JobLease lease) {
+        ShardedCounter counter = ShardedCounter.open(datastore, "job:" + jobId, 4);
+        Entity existing = retries.call(() -> datastore.get(checkpoint));
         long done = existing == null ? 0 : existing.getLong("line");
         String project = datastore.getOptions().getProjectId();
         String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
@@ -85,20 +122,56 @@ public final class ImportJob {
                     chunk.add(entity);
                 }
                 if (chunk.size() >= chunkSize()) {
-                    done = commit(checkpoint, counter, chunk, line, skipped);
+                    done = commit(lease, checkpoint, counter, chunk, line, skipped);
                     chunk.clear();
                     skipped = 0;
                     progress.accept(done);
                 }
             }
             if (!chunk.isEmpty() || skipped > 0) {
-                commit(checkpoint, counter, chunk, line, skipped);
+                commit(lease, checkpoint, counter, chunk, line, skipped);
                 progress.accept(line);
             }
+            retries.call(() -> {
+                release(lease, checkpoint);
+                return null;
+            });
         } catch (IOException e) {
             throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
         }
         return new Result(jobId, counter.totals());
+    }
+
+    /** Renews the lease every third of its duration until closed; a take-over found there is left to the commits. */
+    private static java.io.Closeable renewEvery(JobLease lease) {
+        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread thread = new Thread(r, "keyranger-import-lease");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        long every = Math.max(100, lease.duration().toMillis() / 3);
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                lease.renew();
+            } catch (RuntimeException e) {
+                // fenced or unreachable: the next commit finds out and stops the import
+            }
+        }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        return timer::shutdownNow;
+    }
+
+    private void release(JobLease lease, Key checkpoint) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            lease.check(tx.get(checkpoint));
+            tx.put(lease.released());
+            tx.commit();
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+        }
     }
 
     private int chunkSize() {
@@ -117,11 +190,13 @@ public final class ImportJob {
     }
 
     /** Commits a chunk with its checkpoint; a checkpoint already at or past the line means it was applied. */
-    private long commit(Key checkpoint, ShardedCounter counter, List<Entity> chunk, long lastLine, long skipped) {
+    private long commit(JobLease lease, Key checkpoint, ShardedCounter counter, List<Entity> chunk, long lastLine,
+                        long skipped) {
         for (int attempt = 1; ; attempt++) {
             Transaction tx = datastore.newTransaction();
             try {
                 Entity stored = tx.get(checkpoint);
+                lease.check(stored);
                 long storedLine = stored == null ? 0 : stored.getLong("line");
                 if (storedLine >= lastLine) {
                     return storedLine;
@@ -131,9 +206,12 @@ public final class ImportJob {
                 }
                 counter.increment(tx, Map.of("read", (long) chunk.size() + skipped, "written", (long) chunk.size(),
                         "skipped", skipped));
-                tx.put(Entity.newBuilder(checkpoint).set("line", lastLine).build());
+                tx.put(Entity.newBuilder(stored).set("line", lastLine).build());
+                hook.beforeCommit("import " + lastLine);
                 tx.commit();
                 return lastLine;
+            } catch (KeyRangerException e) {
+                throw e;
             } catch (RuntimeException e) {
                 if (!Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
                     throw e;

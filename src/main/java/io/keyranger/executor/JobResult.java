@@ -12,11 +12,17 @@ import java.util.Map;
  * @param maxDepth   the deepest node
  * @param wallMillis wall time of this run
  * @param failedRanges how many ranges failed
+ * @param message    what the user should know about the end, or null (e.g. who took the job over)
  */
 public record JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
-                        long wallMillis, int failedRanges) {
+                        long wallMillis, int failedRanges, String message) {
     public JobResult {
         totals = Map.copyOf(totals);
+    }
+
+    public JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                     long wallMillis, int failedRanges) {
+        this(jobId, status, totals, ranges, maxDepth, wallMillis, failedRanges, null);
     }
 
     public long total(String field) {

@@ -55,10 +55,16 @@ final class JobRun {
     private long startNanos;
     private final SplitPolicy splitPolicy;
     private final RangeAttempts attempts;
+    private final JobLease lease;
+    private final java.util.concurrent.atomic.AtomicReference<JobFencedException> fencedBy =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private final java.util.concurrent.ScheduledExecutorService renewals;
 
     JobRun(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries, JobStore store, JobSpec spec,
-           PageMapper mapper, ShardedCounter counter, JobListener listener, List<Key> samples, SplitPolicy splitPolicy) {
+           PageMapper mapper, ShardedCounter counter, JobListener listener, List<Key> samples, SplitPolicy splitPolicy,
+           JobLease lease, CommitHook hook) {
         this.splitPolicy = splitPolicy;
+        this.lease = lease;
         this.datastore = datastore;
         this.order = order;
         this.limits = limits;
@@ -70,7 +76,7 @@ final class JobRun {
         this.listener = listener;
         this.samples = samples.stream().sorted(order).toList();
         this.parts = mapper.outputFile() == null ? null : new PartFiles(mapper.outputFile(), spec.jobId());
-        this.committer = new PageCommitter(datastore, store, order, mapper, counter, spec.jobId(), parts);
+        this.committer = new PageCommitter(datastore, store, order, mapper, counter, spec.jobId(), parts, lease, hook);
         this.limiter = new RampingRateLimiter(spec.qps());
         this.handle = new JobHandle(spec.jobId(), gate, result);
         this.attempts = new RangeAttempts(retries, spec.jobId(), listener, handle::isCancelled, this::publish,
@@ -82,6 +88,11 @@ final class JobRun {
                     thread.setDaemon(true);
                     return thread;
                 });
+        this.renewals = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "keyranger-lease-" + spec.jobId());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** Publishes the whole tree, then runs the pending nodes. */
@@ -97,6 +108,8 @@ final class JobRun {
         }
         all.forEach(this::publish);
         publishTotals();
+        long every = Math.max(100, lease.duration().toMillis() / 3);
+        renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         outstanding.incrementAndGet(); // held until every pending node is submitted
         pending.forEach(this::submit);
         release();
@@ -108,6 +121,10 @@ final class JobRun {
         pool.execute(() -> {
             try {
                 process(node);
+            } catch (JobFencedException e) {
+                fenced(e);
+                node.status = NodeStatus.CANCELLED;
+                publish(node);
             } catch (RuntimeException e) {
                 LOG.error("Range {} of job {} failed unexpectedly", node.id, spec.jobId(), e);
                 fail(node, e);
@@ -151,12 +168,15 @@ final class JobRun {
                 finishNode(node);
                 return;
             }
-            for (List<Key> chunk : Chunker.chunks(keys, limits, mapper.needsEntities() || mapper.writes(),
-                    mapper.entityGroupsPerKey())) {
+            List<List<Key>> chunks = Chunker.chunks(keys, limits, mapper.needsEntities() || mapper.writes(),
+                    mapper.entityGroupsPerKey());
+            for (int c = 0; c < chunks.size(); c++) {
+                List<Key> chunk = chunks.get(c);
+                boolean finishes = !more && c == chunks.size() - 1; // the range's last chunk marks it done
                 limiter.acquire(chunk.size());
-                Optional<PageCommitter.Outcome> outcome = attempt(node, () -> committer.commit(node, chunk));
+                Optional<PageCommitter.Outcome> outcome = attempt(node, () -> committer.commit(node, chunk, finishes));
                 if (outcome.isEmpty()) {
-                    countFailed(keys.size() - keys.indexOf(chunk.get(0)));
+                    countFailed(node, keys.size() - keys.indexOf(chunk.get(0)));
                     return;
                 }
                 long before = node.entities;
@@ -164,12 +184,14 @@ final class JobRun {
                     PageCommitter.applyTo(node, chunk);
                     outcome.get().increments().forEach(this::addTotal);
                 }
+                if (outcome.get().finished()) {
+                    node.status = NodeStatus.DONE;
+                }
                 addToAncestors(node, node.entities - before);
                 publish(node);
                 publishTotals();
             }
             if (!more) {
-                finishNode(node);
                 return;
             }
             if (handle.isCancelled()) {
@@ -241,7 +263,8 @@ final class JobRun {
         KeyRange[] halves = rest.splitAt(at);
         RangeNode left = new RangeNode(node.id + ".0", node.id, node.depth + 1, halves[0]);
         RangeNode right = new RangeNode(node.id + ".1", node.id, node.depth + 1, halves[1]);
-        if (attempt(node, () -> store.saveSplit(spec.jobId(), node.withStatus(NodeStatus.SPLIT), left, right)).isEmpty()) {
+        if (attempt(node, () -> store.saveSplit(lease, spec.jobId(), node.withStatus(NodeStatus.SPLIT), left, right))
+                .isEmpty()) {
             return;
         }
         node.status = NodeStatus.SPLIT;
@@ -260,7 +283,7 @@ final class JobRun {
         RangeNode done = node.withStatus(NodeStatus.DONE);
         done.finishedAt = Instant.now();
         if (attempt(node, () -> {
-            datastore.put(store.nodeEntity(spec.jobId(), done));
+            store.saveNode(lease, spec.jobId(), done);
             return true;
         }).isPresent()) {
             node.status = NodeStatus.DONE;
@@ -280,17 +303,22 @@ final class JobRun {
         node.finishedAt = Instant.now();
         LOG.warn("Range {} of job {} failed: {}", node.id, spec.jobId(), node.lastError);
         try {
-            datastore.put(store.nodeEntity(spec.jobId(), node.withStatus(NodeStatus.FAILED)));
+            store.saveNode(lease, spec.jobId(), node.withStatus(NodeStatus.FAILED));
+        } catch (JobFencedException e) {
+            fenced(e);
         } catch (RuntimeException e) {
             LOG.warn("Could not record the failure of range {}", node.id, e);
         }
         publish(node);
     }
 
-    private void countFailed(long keys) {
+    private void countFailed(RangeNode node, long keys) {
         addTotal("failed", keys);
         try {
-            counter.increment("failed", keys, retries.maxAttempts());
+            counter.increment("failed", keys, retries.maxAttempts(),
+                    tx -> lease.checkRange(tx.get(store.nodeKey(spec.jobId(), node.id))));
+        } catch (JobFencedException e) {
+            fenced(e);
         } catch (RuntimeException e) {
             LOG.warn("Could not count {} failed entities of job {}", keys, spec.jobId(), e);
         }
@@ -348,31 +376,99 @@ final class JobRun {
         }
     }
 
+    /** Renews the lease; a take-over found here stops the job before its next commit would find it. */
+    private void renew() {
+        if (fencedBy.get() != null) {
+            return;
+        }
+        try {
+            lease.renew();
+        } catch (JobFencedException e) {
+            fenced(e);
+        } catch (RuntimeException e) {
+            // the next renewal tries again; if the lease runs out meanwhile, fencing still keeps every commit safe
+            LOG.warn("Could not renew the lease of job {}: {}", spec.jobId(), RangeAttempts.describe(e));
+        }
+    }
+
+    /** Another runner took the job: stop at once, applying nothing more (every commit is fenced anyway). */
+    private void fenced(JobFencedException e) {
+        if (fencedBy.compareAndSet(null, e)) {
+            LOG.warn("{}", e.getMessage());
+            listener.onServerStatus(e.getMessage());
+            handle.cancel();
+        }
+    }
+
     private void finish() {
         pool.shutdown();
+        renewals.shutdownNow();
         long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
         int failed = (int) nodes.values().stream().filter(n -> n.status == NodeStatus.FAILED).count();
         JobStatus status = handle.isCancelled() ? JobStatus.CANCELLED : failed > 0 ? JobStatus.FAILED : JobStatus.DONE;
         JobResult done;
         try {
-            if (parts != null && status == JobStatus.DONE) {
-                parts.join(List.copyOf(nodes.values()));
+            if (fencedBy.get() == null) {
+                done = record(status, wall, failed);
+            } else {
+                done = takenOver(wall, failed);
             }
-            JobStatus finalStatus = status;
-            retries.call(() -> {
-                store.setJobStatus(spec.jobId(), finalStatus, wall);
-                return null;
-            });
-            Map<String, Long> persisted = retries.call(counter::totals);
-            done = new JobResult(spec.jobId(), status, persisted, nodes.size(), maxDepth.get(), wall, failed);
+        } catch (JobFencedException e) {
+            fenced(e);
+            done = takenOver(wall, failed);
         } catch (RuntimeException e) {
             // the server may be gone: end cleanly with what is known; the checkpoints are intact for a resume
             LOG.error("Job {} could not record its end", spec.jobId(), e);
             done = new JobResult(spec.jobId(), status == JobStatus.DONE ? JobStatus.FAILED : status, snapshotTotals(),
-                    nodes.size(), maxDepth.get(), wall, Math.max(1, failed));
+                    nodes.size(), maxDepth.get(), wall, Math.max(1, failed), "Could not record the end of the job: "
+                    + RangeAttempts.describe(e));
+        } finally {
+            lease.ended();
         }
         listener.onFinished(done);
         result.complete(done);
     }
 
+    /**
+     * Records the job's end in a fenced transaction that also releases the lease. An export's parts are joined
+     * before (every runner would join the same committed bytes, and the move into place is atomic) and removed only by
+     * the runner whose end was recorded, so a runner taken over during the join never pulls them from under another.
+     */
+    private JobResult record(JobStatus status, long wall, int failed) {
+        if (parts != null && status == JobStatus.DONE) {
+            try {
+                parts.join(List.copyOf(nodes.values()));
+            } catch (RuntimeException e) {
+                retries.call(() -> {
+                    checkFence();
+                    return null;
+                });
+                throw e;
+            }
+        }
+        retries.call(() -> {
+            store.finishJob(lease, status, wall);
+            return null;
+        });
+        if (parts != null && status == JobStatus.DONE) {
+            parts.removeParts();
+        }
+        Map<String, Long> persisted = retries.call(counter::totals);
+        return new JobResult(spec.jobId(), status, persisted, nodes.size(), maxDepth.get(), wall, failed);
+    }
+
+    private void checkFence() {
+        lease.check(datastore.get(lease.fenceKey()));
+    }
+
+    private JobResult takenOver(long wall, int failed) {
+        Map<String, Long> totalsNow;
+        try {
+            totalsNow = retries.call(counter::totals);
+        } catch (RuntimeException e) {
+            totalsNow = snapshotTotals();
+        }
+        return new JobResult(spec.jobId(), JobStatus.TAKEN_OVER, totalsNow, nodes.size(), maxDepth.get(), wall, failed,
+                fencedBy.get().getMessage());
+    }
 }

@@ -11,6 +11,7 @@ import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.StructuredQuery.OrderBy;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import com.google.cloud.datastore.Transaction;
 import com.google.cloud.datastore.Value;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
@@ -31,9 +32,17 @@ final class JobStore {
     static final String RANGE_KIND = BookkeepingKinds.PREFIX + "Range";
 
     private final Datastore datastore;
+    private final CommitHook hook;
+    /** The lease of the run that writes ranges: every range it writes carries its epoch. */
+    private volatile JobLease lease;
 
     JobStore(Datastore datastore) {
+        this(datastore, CommitHook.NONE);
+    }
+
+    JobStore(Datastore datastore, CommitHook hook) {
         this.datastore = datastore;
+        this.hook = hook;
     }
 
     Key jobKey(String jobId) {
@@ -44,26 +53,118 @@ final class JobStore {
         return datastore.newKeyFactory().setNamespace("").setKind(RANGE_KIND).newKey(jobId + ":" + nodeId);
     }
 
-    Entity jobEntity(JobSpec spec, JobStatus status, Instant created) {
+    /** A new job's entity, not planned yet: its ranges are written next, then {@code planned} is set. */
+    Entity.Builder newJobEntity(JobSpec spec, Instant created) {
         return Entity.newBuilder(jobKey(spec.jobId()))
                 .set("namespace", spec.namespace()).set("kind", spec.kind())
                 .set("mapper", StringValue.newBuilder(spec.mapper().toJson()).setExcludeFromIndexes(true).build())
                 .set("shards", spec.shards()).set("workers", spec.workers()).set("pageSize", spec.pageSize())
-                .set("qps", spec.qps()).set("status", status.name())
-                .set("createdAt", Timestamp.ofTimeSecondsAndNanos(created.getEpochSecond(), created.getNano()))
-                .build();
+                .set("qps", spec.qps()).set("status", JobStatus.RUNNING.name()).set("planned", false)
+                .set("createdAt", Timestamp.ofTimeSecondsAndNanos(created.getEpochSecond(), created.getNano()));
     }
 
-    void saveJob(JobSpec spec, JobStatus status, Instant created) {
-        datastore.put(jobEntity(spec, status, created));
+    /** A lease on a job, its fence being the job entity; the ranges this store writes carry its epoch. */
+    JobLease lease(String jobId, java.time.Duration duration) {
+        JobLease made = JobLease.of(datastore, jobKey(jobId), jobId, "Job " + jobId, duration);
+        this.lease = made;
+        return made;
     }
 
-    void setJobStatus(String jobId, JobStatus status, long wallMillis) {
-        Entity job = datastore.get(jobKey(jobId));
-        if (job != null) {
-            datastore.put(Entity.newBuilder(job).set("status", status.name()).set("lastWallMillis", wallMillis)
-                    .set("finishedAt", Timestamp.now()).build());
+    /** Who holds a job, if it was ever taken. */
+    java.util.Optional<JobLease.Holding> holding(String jobId) {
+        return JobLease.read(datastore, jobKey(jobId), jobId);
+    }
+
+    /**
+     * In one transaction: reads the job entity, checks that it is still {@code lease}'s, and puts what {@code writes}
+     * makes of it. Throws {@link JobFencedException} and writes nothing when the job was taken over.
+     */
+    void fencedOnJob(String what, JobLease lease, java.util.function.Function<Entity, List<Entity>> writes) {
+        fenced(what, lease.fenceKey(), lease::check, writes);
+    }
+
+    /**
+     * In one transaction: reads a range's checkpoint, checks that it carries {@code lease}'s epoch, and puts what
+     * {@code writes} makes of it. Throws {@link JobFencedException} and writes nothing when the job was taken over.
+     */
+    void fencedOnRange(String what, JobLease lease, String jobId, String nodeId,
+                       java.util.function.Function<Entity, List<Entity>> writes) {
+        fenced(what + " " + nodeId, nodeKey(jobId, nodeId), lease::checkRange, writes);
+    }
+
+    private void fenced(String what, Key fence, java.util.function.Consumer<Entity> check,
+                        java.util.function.Function<Entity, List<Entity>> writes) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            Entity found = tx.get(fence);
+            check.accept(found);
+            List<Entity> puts = writes.apply(found);
+            if (!puts.isEmpty()) {
+                tx.put(puts.toArray(new Entity[0]));
+            }
+            hook.beforeCommit(what);
+            tx.commit();
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
         }
+    }
+
+    /** The job's last status, and its lease released, in one fenced transaction. */
+    void finishJob(JobLease lease, JobStatus status, long wallMillis) {
+        fencedOnJob("finish", lease, job -> List.of(Entity.newBuilder(job).set("status", status.name())
+                .set("lastWallMillis", wallMillis).set("finishedAt", Timestamp.now()).build(), lease.released()));
+    }
+
+    /**
+     * Writes a plan's root ranges in fenced batches of {@code batch}; the last transaction marks the job planned. Any
+     * ranges of an earlier, unfinished plan are deleted first (nothing ran in them: ranges run once a job is planned).
+     */
+    void savePlan(JobLease lease, String jobId, List<RangeNode> roots, int batch, RetryPolicy policy) {
+        List<Key> stale = policy.call(() -> {
+            List<Key> keys = new ArrayList<>();
+            datastore.run(Query.newKeyQueryBuilder().setNamespace("").setKind(RANGE_KIND)
+                    .setFilter(PropertyFilter.eq("jobId", jobId)).build()).forEachRemaining(keys::add);
+            return keys;
+        });
+        for (int i = 0; i < stale.size(); i += batch) {
+            List<Key> slice = stale.subList(i, Math.min(stale.size(), i + batch));
+            retries(policy, () -> fencedDelete(lease, slice));
+        }
+        for (int i = 0; i < roots.size(); i += batch) {
+            List<Entity> slice = roots.subList(i, Math.min(roots.size(), i + batch)).stream()
+                    .map(n -> nodeEntity(jobId, n)).toList();
+            retries(policy, () -> fencedOnJob("plan", lease, job -> slice));
+        }
+        retries(policy, () -> fencedOnJob("plan", lease, job -> List.of(Entity.newBuilder(job).set("planned", true)
+                .build())));
+    }
+
+    private void fencedDelete(JobLease lease, List<Key> keys) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            lease.check(tx.get(lease.fenceKey()));
+            tx.delete(keys.toArray(new Key[0]));
+            hook.beforeCommit("plan");
+            tx.commit();
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+        }
+    }
+
+    private static void retries(RetryPolicy policy, Runnable operation) {
+        policy.call(() -> {
+            operation.run();
+            return null;
+        });
+    }
+
+    /** Whether the job's ranges were all written (jobs stored before this flag existed were). */
+    static boolean isPlanned(Entity job) {
+        return !job.contains("planned") || job.getBoolean("planned");
     }
 
     /** The stored spec of a job, or a clear error naming the job. */
@@ -108,6 +209,7 @@ final class JobStore {
     Entity nodeEntity(String jobId, RangeNode node) {
         Entity.Builder b = Entity.newBuilder(nodeKey(jobId, node.id))
                 .set("jobId", jobId).set("nodeId", node.id).set("depth", node.depth)
+                .set("epoch", lease == null ? 0 : lease.epoch())
                 .set("parentId", node.parentId == null ? NullValue.of() : StringValue.of(node.parentId))
                 .set("start", keyOrNull(node.range.start())).set("startInclusive", node.range.startInclusive())
                 .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey))
@@ -164,19 +266,76 @@ final class JobStore {
     }
 
     /**
-     * Records a split: the parent (already in status SPLIT) and both children in one transaction, so that a crash
-     * never half-splits. True also when an earlier attempt whose answer was lost has committed it.
+     * Records a split: the parent (already in status SPLIT) and both children in one fenced transaction, so that a
+     * crash never half-splits and a runner that was taken over cannot split at all. True also when an earlier attempt
+     * of this runner whose answer was lost has committed it.
      */
-    boolean saveSplit(String jobId, RangeNode parent, RangeNode left, RangeNode right) {
-        com.google.cloud.datastore.Transaction tx = datastore.newTransaction();
-        try {
-            Entity stored = tx.get(nodeKey(jobId, parent.id));
-            if (stored != null && NodeStatus.SPLIT.name().equals(stored.getString("status"))) {
-                return true;
+    boolean saveSplit(JobLease lease, String jobId, RangeNode parent, RangeNode left, RangeNode right) {
+        fencedOnRange("split", lease, jobId, parent.id, stored -> {
+            if (NodeStatus.SPLIT.name().equals(stored.getString("status"))) {
+                return List.of();
             }
-            tx.put(nodeEntity(jobId, parent), nodeEntity(jobId, left), nodeEntity(jobId, right));
+            if (!java.util.Objects.equals(storedLastKey(stored), parent.lastKey)) {
+                throw new KeyRangerException("Range " + parent.id + " of job " + jobId + " moved behind this run's "
+                        + "back; it was not split.");
+            }
+            return List.of(nodeEntity(jobId, parent), nodeEntity(jobId, left), nodeEntity(jobId, right));
+        });
+        return true;
+    }
+
+    /** Records a node's final state (done, failed) in a fenced transaction. */
+    void saveNode(JobLease lease, String jobId, RangeNode node) {
+        fencedOnRange(node.status.name().toLowerCase(), lease, jobId, node.id, stored -> List.of(nodeEntity(jobId, node)));
+    }
+
+    /**
+     * Stamps every range of the job that is not finished with this runner's epoch, in transactions of {@code batch}
+     * ranges, and returns every range as stored after that. From then on a runner that held the job before can commit
+     * nothing to them. Ranges it split off meanwhile (with its older epoch) are found and stamped in the next round.
+     */
+    List<RangeNode> claim(JobLease lease, String jobId, KeyOrder order, int batch, RetryPolicy policy) {
+        for (int round = 0; round < 10_000; round++) {
+            List<Entity> stored = policy.call(() -> {
+                List<Entity> all = new ArrayList<>();
+                datastore.run(Query.newEntityQueryBuilder().setNamespace("").setKind(RANGE_KIND)
+                        .setFilter(PropertyFilter.eq("jobId", jobId)).build()).forEachRemaining(all::add);
+                return all;
+            });
+            List<Key> unclaimed = stored.stream()
+                    .filter(e -> !NodeStatus.valueOf(e.getString("status")).isFinal())
+                    .filter(e -> !e.contains("epoch") || e.getLong("epoch") != lease.epoch())
+                    .map(Entity::getKey).toList();
+            if (unclaimed.isEmpty()) {
+                List<RangeNode> nodes = new ArrayList<>(stored.stream().map(e -> node(e, order)).toList());
+                nodes.sort((a, b) -> a.id.compareTo(b.id));
+                return nodes;
+            }
+            for (int i = 0; i < unclaimed.size(); i += batch) {
+                List<Key> slice = unclaimed.subList(i, Math.min(unclaimed.size(), i + batch));
+                retries(policy, () -> claim(lease, slice));
+            }
+        }
+        throw new KeyRangerException("Could not claim the ranges of job " + jobId + ": they keep changing.");
+    }
+
+    private void claim(JobLease lease, List<Key> nodes) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            List<Entity> puts = new ArrayList<>();
+            for (Entity node : tx.fetch(nodes.toArray(new Key[0]))) {
+                if (node == null) {
+                    continue;
+                }
+                long stored = node.contains("epoch") ? node.getLong("epoch") : 0;
+                if (stored > lease.epoch()) {
+                    throw lease.fencedNow(); // taken over again meanwhile
+                }
+                puts.add(Entity.newBuilder(node).set("epoch", lease.epoch()).build());
+            }
+            tx.put(puts.toArray(new Entity[0]));
+            hook.beforeCommit("claim");
             tx.commit();
-            return true;
         } finally {
             if (tx.isActive()) {
                 tx.rollback();

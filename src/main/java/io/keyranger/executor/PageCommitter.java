@@ -19,14 +19,15 @@ import java.util.Objects;
 
 /**
  * Commits one chunk of a page exactly once. In one transaction it reads, in one lookup, the range's checkpoint, a
- * counter shard and, for mappers that need them, the chunk's entities; maps them; writes the mutations, the shard's
- * increment and the advanced checkpoint. If the checkpoint is already at or past the chunk (an earlier attempt
- * committed but its answer was lost), it applies nothing. A checkpoint anywhere else means another process is
- * running the range: refused.
+ * counter shard and, for mappers that need them, the chunk's entities; checks that the checkpoint carries this runner's
+ * epoch, so that a runner that was taken over applies nothing ({@link JobLease#checkRange}); maps them; writes the mutations, the shard's increment and the advanced
+ * checkpoint (marked done when the chunk ends the range). If the checkpoint is already at or past the chunk (an
+ * earlier attempt committed but its answer was lost), it applies nothing. A checkpoint anywhere else means another
+ * process is running the range: refused.
  */
 final class PageCommitter {
     /** What a commit did, for in-memory totals. */
-    record Outcome(boolean applied, Map<String, Long> increments) {
+    record Outcome(boolean applied, boolean finished, Map<String, Long> increments) {
     }
 
     private final Datastore datastore;
@@ -36,10 +37,14 @@ final class PageCommitter {
     private final ShardedCounter counter;
     private final String jobId;
     private final PartFiles parts;
+    private final JobLease lease;
+    private final CommitHook hook;
 
     PageCommitter(Datastore datastore, JobStore store, KeyOrder order, PageMapper mapper, ShardedCounter counter,
-                  String jobId, PartFiles parts) {
+                  String jobId, PartFiles parts, JobLease lease, CommitHook hook) {
         this.parts = parts;
+        this.lease = lease;
+        this.hook = hook;
         this.datastore = datastore;
         this.store = store;
         this.order = order;
@@ -48,8 +53,11 @@ final class PageCommitter {
         this.jobId = jobId;
     }
 
-    /** Commits {@code chunk}, the next keys after {@code node.lastKey}; on success the node's checkpoint moves. */
-    Outcome commit(RangeNode node, List<Key> chunk) {
+    /**
+     * Commits {@code chunk}, the next keys after {@code node.lastKey}; on success the node's checkpoint moves. When
+     * {@code finishes}, the chunk is the range's last and the checkpoint is stored as done in the same commit.
+     */
+    Outcome commit(RangeNode node, List<Key> chunk, boolean finishes) {
         Key chunkLast = chunk.get(chunk.size() - 1);
         Transaction tx = datastore.newTransaction();
         try {
@@ -63,6 +71,7 @@ final class PageCommitter {
             }
             List<Entity> found = tx.fetch(reads.toArray(new Key[0]));
             Entity stored = found.get(0);
+            lease.checkRange(stored); // nothing applies unless the range still carries this runner's epoch
             Key storedLast = stored == null ? null : JobStore.storedLastKey(stored);
             if (!Objects.equals(storedLast, node.lastKey)) {
                 if (storedLast != null && order.compare(storedLast, chunkLast) >= 0
@@ -72,6 +81,10 @@ final class PageCommitter {
                 throw new KeyRangerException("Range " + node.id + " of job " + jobId + " moved to "
                         + (storedLast == null ? "its start" : KeyFormat.format(storedLast))
                         + " behind this run's back: is the job running elsewhere too?");
+            }
+            if (stored != null && NodeStatus.valueOf(stored.getString("status")).isFinal()) {
+                throw new KeyRangerException("Range " + node.id + " of job " + jobId + " is "
+                        + stored.getString("status").toLowerCase() + " already: is the job running elsewhere too?");
             }
             List<Entity> entities = found.subList(2, found.size()).stream().filter(Objects::nonNull).toList();
             MapResult result = mapper.map(new Page(chunk, entities));
@@ -85,13 +98,21 @@ final class PageCommitter {
             Map<String, Long> increments = increments(chunk.size(), result);
             counter.increment(tx, shard, found.get(1), increments);
             RangeNode next = advanced(node, chunk, chunkLast);
+            if (finishes) {
+                next.status = NodeStatus.DONE;
+                next.finishedAt = java.time.Instant.now();
+            }
             if (parts != null) {
                 next.outputBytes = parts.append(node.id, node.outputBytes, result.lines());
             }
             tx.put(store.nodeEntity(jobId, next));
+            hook.beforeCommit("chunk " + node.id);
             tx.commit();
             node.outputBytes = next.outputBytes;
-            return new Outcome(true, increments);
+            if (finishes) {
+                node.finishedAt = next.finishedAt;
+            }
+            return new Outcome(true, finishes, increments);
         } finally {
             if (tx.isActive()) {
                 tx.rollback();
@@ -104,7 +125,12 @@ final class PageCommitter {
         node.pages = stored.getLong("pages");
         node.entities = stored.getLong("entities");
         node.outputBytes = stored.contains("outputBytes") ? stored.getLong("outputBytes") : 0;
-        return new Outcome(false, Map.of());
+        boolean finished = NodeStatus.DONE.name().equals(stored.getString("status"));
+        if (finished) {
+            node.finishedAt = stored.contains("finishedAt") ? stored.getTimestamp("finishedAt").toDate().toInstant()
+                    : java.time.Instant.now();
+        }
+        return new Outcome(false, finished, Map.of());
     }
 
     private static Map<String, Long> increments(int keys, MapResult result) {

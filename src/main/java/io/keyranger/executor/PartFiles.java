@@ -59,7 +59,10 @@ final class PartFiles {
         }
     }
 
-    /** Joins the committed part of each node, in key order, into the output file, then removes the parts. */
+    /**
+     * Joins the committed part of each node, in key order, into a temporary file moved into place atomically. The
+     * parts stay until {@link #removeParts}: joining twice gives the same bytes.
+     */
     void join(List<RangeNode> nodes) {
         List<RangeNode> ordered = nodes.stream().sorted(Comparator.comparing(n -> n.id, NodeIds::compare)).toList();
         try {
@@ -76,6 +79,17 @@ final class PartFiles {
                 }
             }
             Files.move(temp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot assemble the export file " + output + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Removes the parts once the job's end is recorded. */
+    void removeParts() {
+        try {
+            if (!Files.isDirectory(dir)) {
+                return;
+            }
             try (Stream<Path> parts = Files.list(dir)) {
                 for (Path part : parts.toList()) {
                     Files.deleteIfExists(part);
@@ -83,7 +97,8 @@ final class PartFiles {
             }
             Files.deleteIfExists(dir);
         } catch (IOException e) {
-            throw new KeyRangerException("Cannot assemble the export file " + output + ": " + e.getMessage(), e);
+            throw new KeyRangerException("The export file " + output + " is complete, but its parts in " + dir
+                    + " could not be removed: " + e.getMessage(), e);
         }
     }
 }

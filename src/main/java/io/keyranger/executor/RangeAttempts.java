@@ -49,7 +49,7 @@ final class RangeAttempts {
                     serverBack();
                 }
                 return Optional.of(value);
-            } catch (CancellationException e) {
+            } catch (CancellationException | JobFencedException e) {
                 throw e;
             } catch (RuntimeException e) {
                 if (Retries.isServerUnreachable(e) && !cancelled.getAsBoolean()) {

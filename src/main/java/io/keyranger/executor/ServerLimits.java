@@ -12,6 +12,8 @@ public record ServerLimits(int maxEntityGroups, int maxMutations) {
     public static final ServerLimits PRODUCTION = new ServerLimits(0, 500);
     /** The checkpoint and one counter shard ride in every commit. */
     static final int BOOKKEEPING_ENTITIES = 2;
+    /** Entity groups of a chunk's transaction besides its keys': the checkpoint (also its fence) and a counter shard. */
+    static final int BOOKKEEPING_GROUPS = 2;
 
     public static ServerLimits forServer(boolean emulator) {
         return emulator ? EMULATOR : PRODUCTION;

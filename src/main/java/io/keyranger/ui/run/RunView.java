@@ -13,7 +13,10 @@ import javafx.geometry.Pos;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
+import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -265,8 +268,7 @@ public final class RunView extends BorderPane {
             protected void updateItem(AdaptiveSplitExecutor.JobSummary job, boolean empty) {
                 super.updateItem(job, empty);
                 setText(empty || job == null ? null : job.spec().jobId() + "  ·  " + job.spec().mapper().template()
-                        + "  ·  " + (job.status().name().equals("RUNNING") ? "running or interrupted"
-                        : job.status().name().toLowerCase()));
+                        + "  ·  " + job.describeStatus());
             }
         });
         Button refresh = new Button("Refresh", new FontIcon(Material2MZ.REFRESH));
@@ -277,6 +279,11 @@ public final class RunView extends BorderPane {
         resume.disableProperty().bind(jobs.getSelectionModel().selectedItemProperty().isNull()
                 .or(model.runningProperty()));
         resume.setOnAction(e -> model.resume(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
+        model.takeOverOfferProperty().addListener((obs, old, offer) -> {
+            if (offer != null) {
+                javafx.application.Platform.runLater(() -> offerTakeOver(offer));
+            }
+        });
         Button inspect = new Button("Inspect", new FontIcon(Material2MZ.SEARCH));
         inspect.setId("inspectJob");
         inspect.disableProperty().bind(resume.disableProperty());
@@ -298,5 +305,25 @@ public final class RunView extends BorderPane {
         box.setPadding(new Insets(8));
         VBox.setVgrow(jobs, Priority.ALWAYS);
         return box;
+    }
+
+    /** Asks whether to take over a job that another runner holds: at once, once its lease runs out, or not at all. */
+    private void offerTakeOver(RunViewModel.TakeOverOffer offer) {
+        ButtonType now = new ButtonType("Take over now", ButtonBar.ButtonData.OK_DONE);
+        ButtonType wait = new ButtonType("Wait for its lease", ButtonBar.ButtonData.OTHER);
+        Alert ask = new Alert(Alert.AlertType.CONFIRMATION, offer.message(), now, wait, ButtonType.CANCEL);
+        ask.initOwner(getScene().getWindow());
+        ask.setTitle("Job is running elsewhere");
+        ask.setHeaderText("Job " + offer.jobId() + " is being run by another runner");
+        ask.getDialogPane().setId("takeOverDialog");
+        ask.getDialogPane().setPrefWidth(560);
+        ButtonType choice = ask.showAndWait().orElse(ButtonType.CANCEL);
+        if (choice == now) {
+            model.takeOver(offer.jobId(), true);
+        } else if (choice == wait) {
+            model.takeOver(offer.jobId(), false);
+        } else {
+            model.takeOverOfferProperty().set(null);
+        }
     }
 }

@@ -58,6 +58,8 @@ public final class RunViewModel {
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
     private final ObjectProperty<Map<String, Long>> totals = new SimpleObjectProperty<>(Map.of());
     private final ObjectProperty<JobResult> lastResult = new SimpleObjectProperty<>();
+    private final ObjectProperty<TakeOverOffer> takeOverOffer = new SimpleObjectProperty<>();
+    private javafx.concurrent.Task<JobHandle> launching;
     private Timeline ticker;
     private CoalescingJobFeed feed;
     private JobHandle handle;
@@ -78,6 +80,15 @@ public final class RunViewModel {
      */
     public record Target(Datastore datastore, KeyOrder order, ServerLimits limits, String namespace, String kind,
                          LongSupplier knownCount, io.keyranger.datastore.ConnectionSpec connection) {
+    }
+
+    /**
+     * A resume that was refused because another runner holds the job: the view asks whether to take it over.
+     *
+     * @param jobId   the job
+     * @param message who holds it, since when, and what a take-over does
+     */
+    public record TakeOverOffer(String jobId, String message) {
     }
 
     /**
@@ -149,6 +160,27 @@ public final class RunViewModel {
         launch(t, "Resuming " + jobId + "…", feed -> executor(t).resume(jobId, feed));
     }
 
+    /**
+     * Takes a job from the runner that holds it and runs it here: at once ({@code now}; that runner stops at its next
+     * commit), or once its lease runs out. Waiting can be cancelled.
+     */
+    public void takeOver(String jobId, boolean now) {
+        Target t = target.get();
+        takeOverOffer.set(null);
+        if (t == null || running.get()) {
+            return;
+        }
+        io.keyranger.executor.JobLease.Mode mode = now ? io.keyranger.executor.JobLease.Mode.TAKE_OVER_NOW
+                : io.keyranger.executor.JobLease.Mode.TAKE_OVER;
+        launch(t, "Taking over " + jobId + "…", feed -> executor(t).resume(jobId, mode, feed,
+                message -> javafx.application.Platform.runLater(() -> summary.set(message))));
+    }
+
+    /** The pending offer to take a job over, or null. */
+    public ObjectProperty<TakeOverOffer> takeOverOfferProperty() {
+        return takeOverOffer;
+    }
+
     private interface Launcher {
         JobHandle launch(JobListener feed);
     }
@@ -164,20 +196,39 @@ public final class RunViewModel {
         lastTickNanos = startNanos;
         lastRead = -1;
         startTicker();
-        Tasks.create(message, () -> launcher.launch(current))
+        launching = Tasks.create(message, () -> launcher.launch(current))
                 .onSuccess(h -> {
+                    launching = null;
                     handle = h;
                     startNanos = System.nanoTime();
                     lastTickNanos = startNanos;
                     summary.set("Job " + h.jobId() + " running");
                 })
                 .onError(e -> {
+                    launching = null;
                     stopTicker();
                     running.set(false);
+                    if (e instanceof io.keyranger.executor.JobBusyException busy) {
+                        summary.set("Job " + jobIdOf(message) + " is running elsewhere.");
+                        takeOverOffer.set(new TakeOverOffer(jobIdOf(message), busy.getMessage()));
+                        return;
+                    }
                     summary.set("Could not start: " + ErrorMessages.of(e));
                     errors.accept(ErrorMessages.of(e));
                 })
+                .onCancelled(() -> {
+                    launching = null;
+                    stopTicker();
+                    running.set(false);
+                    summary.set("Stopped before the job started; nothing was run.");
+                })
                 .run(tasks);
+    }
+
+    /** The job id in a launch message ("Resuming ID…"). */
+    private static String jobIdOf(String message) {
+        String[] words = message.replace("…", "").split(" ");
+        return words[words.length - 1];
     }
 
     private static AdaptiveSplitExecutor executor(Target t) {
@@ -200,6 +251,10 @@ public final class RunViewModel {
 
     /** Stops at the next page boundary; the job can be resumed later. */
     public void cancel() {
+        if (handle == null && launching != null) {
+            launching.cancel(true); // e.g. waiting for another runner's lease: nothing was taken yet
+            return;
+        }
         if (handle != null && running.get()) {
             handle.cancel();
             paused.set(false);
@@ -304,10 +359,11 @@ public final class RunViewModel {
         lastResult.set(result);
         totals.set(result.totals());
         totalsText.set(describeTotals(result.totals()));
-        summary.set(String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.",
-                result.jobId(), result.status().name().toLowerCase(), result.ranges(), result.maxDepth(),
-                result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", " + result.failedRanges()
-                        + " ranges failed" : ""));
+        summary.set(String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
+                result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
+                result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
+                        + result.failedRanges() + " ranges failed" : "",
+                result.message() == null ? "" : " " + result.message()));
         refreshJobs();
     }
 

@@ -1,0 +1,21 @@
+package io.keyranger.executor;
+
+import io.keyranger.KeyRangerException;
+
+/** A job could not be taken: another runner holds a live lease on it. Says who, and how to take it over. */
+public final class JobBusyException extends KeyRangerException {
+    private final transient JobLease.Holding holding;
+
+    JobBusyException(String label, JobLease.Holding holding) {
+        super(label + " is being run by " + holding.runner().describe() + "; its lease is live until "
+                + holding.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " and renewed while it "
+                + "runs. Let it finish, or take the job over: --take-over waits for that lease to run out (a stopped "
+                + "runner's does within " + JobLease.DEFAULT_DURATION.toSeconds() + " s), --take-over --force takes it "
+                + "at once (that runner then stops at its next commit; nothing is applied twice).");
+        this.holding = holding;
+    }
+
+    public JobLease.Holding holding() {
+        return holding;
+    }
+}

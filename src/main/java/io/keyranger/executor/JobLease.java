@@ -1,0 +1,376 @@
+package io.keyranger.executor;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Transaction;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.BookkeepingKinds;
+import io.keyranger.datastore.Retries;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * One runner at a time for a job, and fenced commits.
+ *
+ * <p>A job has a <em>fence</em>: its own bookkeeping entity (the job, or an import's checkpoint) carries an epoch
+ * that only grows and the runner that holds it. Taking a job bumps the epoch in a transaction, and a job's runner then
+ * stamps every range it will run with that epoch. Every commit reads, in its own transaction, the entity that carries
+ * the epoch for it (a range's checkpoint for its pages, splits and end; the job for its plan and its end; an import's
+ * checkpoint) and applies nothing unless the epoch is still its runner's ({@link #check}, {@link #checkRange}). So a
+ * runner that was taken over, however long it was frozen, can never apply work again: if the take-over's write
+ * commits between its read and its commit, the server aborts the commit and the retry sees the new epoch.
+ * Correctness never depends on clocks.
+ *
+ * <p>Liveness is a separate <em>lease</em> entity ({@code _KeyRangerLease}), renewed by the runner while it works.
+ * Commits never read it, so renewals never make them abort each other. A plain resume is refused while another runner
+ * holds a live lease; a take-over waits for the lease to expire, or takes the job at once when told to.
+ */
+public final class JobLease {
+    public static final String LEASE_KIND = BookkeepingKinds.PREFIX + "Lease";
+    public static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
+    /** Runner ids of this process that are still working: a lease held by one of ours that ended is stale. */
+    private static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
+    private static final int MAX_ATTEMPTS = 20;
+
+    /** How to take a job. */
+    public enum Mode {
+        /** A new job: its id must be free. */
+        CREATE,
+        /** Resume: refused while another runner holds a live lease. */
+        RESUME,
+        /** Take over: wait for another runner's lease to expire, then take the job. */
+        TAKE_OVER,
+        /** Take over at once, even from a live runner (which is fenced at its next commit). */
+        TAKE_OVER_NOW
+    }
+
+    /**
+     * Who runs (or ran) a job.
+     *
+     * @param id           a random id per run
+     * @param host         the host name
+     * @param pid          the process id
+     * @param processStart when that process started, epoch millis (0 when unknown): tells a reused pid apart
+     * @param since        when it took the job
+     */
+    public record Runner(String id, String host, long pid, long processStart, Instant since) {
+        /** "runner 1a2b3c4d on host h (pid 123) since 2026-11-23T08:00:00Z" */
+        public String describe() {
+            return "runner " + id.substring(0, Math.min(8, id.length())) + " on host " + host + " (pid " + pid
+                    + ") since " + since.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A job's holder as stored, for listings and messages.
+     *
+     * @param runner    who took it last
+     * @param epoch     the fence's epoch
+     * @param live      whether that runner's lease is live
+     * @param expiresAt when its lease runs out (or ran out)
+     */
+    public record Holding(Runner runner, long epoch, boolean live, Instant expiresAt) {
+    }
+
+    private final Datastore datastore;
+    private final Key fenceKey;
+    private final Key leaseKey;
+    private final String label;
+    private final Duration duration;
+    private final Runner runner;
+    private volatile long epoch;
+
+    private JobLease(Datastore datastore, Key fenceKey, String leaseName, String label, Duration duration) {
+        this.datastore = datastore;
+        this.fenceKey = fenceKey;
+        this.leaseKey = datastore.newKeyFactory().setNamespace("").setKind(LEASE_KIND).newKey(leaseName);
+        this.label = label;
+        this.duration = duration;
+        this.runner = self();
+    }
+
+    /** A lease on {@code fenceKey}, not taken yet. {@code label} names the job in messages ("Job X"). */
+    static JobLease of(Datastore datastore, Key fenceKey, String leaseName, String label, Duration duration) {
+        if (duration.toMillis() < 500) {
+            throw new KeyRangerException("A lease lasts at least 0.5 s (got " + duration.toMillis() + " ms).");
+        }
+        return new JobLease(datastore, fenceKey, leaseName, label, duration);
+    }
+
+    Runner runner() {
+        return runner;
+    }
+
+    long epoch() {
+        return epoch;
+    }
+
+    Key fenceKey() {
+        return fenceKey;
+    }
+
+    Duration duration() {
+        return duration;
+    }
+
+    /**
+     * Takes the job in a transaction: checks the mode against the current holder, bumps the epoch, stamps this runner
+     * on the fence entity (built by {@code update} from the stored one, null when there is none) and writes the lease.
+     *
+     * @param proceed  looks at the stored fence entity in the transaction and says whether to take the job at all
+     *                 (false: nothing is written and this returns false); it may throw to refuse with a message
+     * @param waiting  told, now and then, what a take-over is waiting for
+     * @return whether the job was taken
+     */
+    boolean take(Mode mode, java.util.function.Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
+                 Entity.Builder created, Consumer<String> waiting) {
+        for (int attempt = 1; ; attempt++) {
+            Transaction tx = datastore.newTransaction();
+            try {
+                List<Entity> found = tx.fetch(fenceKey, leaseKey);
+                Entity fence = found.get(0);
+                Entity lease = found.get(1);
+                if (fence != null && runner.id().equals(stringOr(fence, "runnerId"))) {
+                    epoch = fence.getLong("epoch"); // an earlier attempt whose answer was lost took it
+                    ACTIVE.add(runner.id());
+                    return true;
+                }
+                if (mode == Mode.CREATE && fence != null) {
+                    Holding holding = holding(fence, lease, Instant.now());
+                    throw new KeyRangerException(label + " exists already" + (holding.live()
+                            ? " and is being run by " + holding.runner().describe() : "") + ". Resume it with --resume "
+                            + fence.getKey().getName() + " or choose another id.");
+                }
+                if (!proceed.test(fence)) {
+                    return false;
+                }
+                Holding holding = fence == null ? null : holding(fence, lease, Instant.now());
+                if (holding != null && holding.live() && mode != Mode.TAKE_OVER_NOW) {
+                    if (mode == Mode.RESUME) {
+                        throw new JobBusyException(label, holding);
+                    }
+                    tx.rollback();
+                    waiting.accept("Waiting for the lease of " + holding.runner().describe() + " to expire (it runs "
+                            + "out at " + holding.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                            + " unless that runner renews it)…");
+                    sleepUntil(holding.expiresAt());
+                    attempt = 0;
+                    continue;
+                }
+                long next = (fence == null ? 0 : fence.getLong("epoch")) + 1;
+                Entity.Builder builder = fence == null ? created : update.apply(Entity.newBuilder(fence));
+                tx.put(stamp(builder, next).build(), leaseEntity(next, Instant.now().plus(duration), false));
+                tx.commit();
+                epoch = next;
+                ACTIVE.add(runner.id());
+                return true;
+            } catch (KeyRangerException | CancellationException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                if (!Retries.isTransient(e) || attempt >= MAX_ATTEMPTS) {
+                    throw e;
+                }
+                Retries.sleepBackoff(attempt, 20, 1_000);
+            } finally {
+                if (tx.isActive()) {
+                    tx.rollback();
+                }
+            }
+        }
+    }
+
+    /** Throws {@link JobFencedException} unless {@code fence}, as read in the caller's transaction, is still ours. */
+    void check(Entity fence) {
+        if (fence == null || fence.getLong("epoch") != epoch || !runner.id().equals(stringOr(fence, "runnerId"))) {
+            throw fenced(fence);
+        }
+    }
+
+    /**
+     * Throws {@link JobFencedException} unless a range's checkpoint, as read in the caller's transaction, carries this
+     * runner's epoch. A runner stamps every range it runs with its epoch when it takes the job (see
+     * {@code JobStore.claim}), so a commit is fenced by the checkpoint it reads anyway: no entity is read by every
+     * commit of a job, and commits of different ranges never contend.
+     */
+    void checkRange(Entity checkpoint) {
+        long stored = checkpoint == null || !checkpoint.contains("epoch") ? -1 : checkpoint.getLong("epoch");
+        if (stored == epoch) {
+            return;
+        }
+        if (stored >= 0 && stored < epoch) {
+            throw new KeyRangerException("Range " + checkpoint.getKey().getName() + " was not claimed by this runner "
+                    + "(epoch " + stored + ", ours " + epoch + "); nothing was applied.");
+        }
+        throw fencedNow(); // a later epoch, or the range is gone (a later runner planned the job anew)
+    }
+
+    /** The exception for a runner that was taken over, naming the taker as stored now. */
+    JobFencedException fencedNow() {
+        Entity fence;
+        try {
+            fence = datastore.get(fenceKey);
+        } catch (RuntimeException e) {
+            return new JobFencedException(label + " was taken over by another runner: this runner stopped and "
+                    + "applied nothing after that.");
+        }
+        return fenced(fence);
+    }
+
+    private JobFencedException fenced(Entity fence) {
+        if (fence == null) {
+            return new JobFencedException(label + " no longer exists: this runner stopped and applied nothing more.");
+        }
+        Runner taker = runnerOf(fence);
+        return new JobFencedException(label + " was taken over by " + describeTaker(taker) + ": this runner "
+                + "stopped and applied nothing after that. The job goes on there.");
+    }
+
+    private static String describeTaker(Runner taker) {
+        return "runner " + taker.id().substring(0, Math.min(8, taker.id().length())) + " on host " + taker.host()
+                + " (pid " + taker.pid() + ") at " + taker.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    }
+
+    /**
+     * Renews the lease. It reads and writes only the lease entity, which no commit reads, so renewals never make
+     * commits abort; a take-over rewrites the lease, so a renewal that finds another runner's throws
+     * {@link JobFencedException}.
+     */
+    void renew() {
+        Transaction tx = datastore.newTransaction();
+        try {
+            Entity lease = tx.get(leaseKey);
+            if (lease == null || lease.getLong("epoch") != epoch || !runner.id().equals(lease.getString("runnerId"))) {
+                tx.rollback();
+                throw fencedNow();
+            }
+            tx.put(leaseEntity(epoch, Instant.now().plus(duration), false));
+            tx.commit();
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+        }
+    }
+
+    /** The lease entity, released: written in the same transaction as the job's last status. */
+    Entity released() {
+        return leaseEntity(epoch, Instant.now(), true);
+    }
+
+    /** This runner has ended in this process: a lease it could not release is stale to later runs here. */
+    void ended() {
+        ACTIVE.remove(runner.id());
+    }
+
+    /** Sets this runner and epoch on a fence entity. */
+    Entity.Builder stamp(Entity.Builder fence, long newEpoch) {
+        return fence.set("epoch", newEpoch).set("runnerId", runner.id()).set("runnerHost", runner.host())
+                .set("runnerPid", runner.pid()).set("runnerProcessStart", runner.processStart())
+                .set("runnerSince", timestamp(runner.since()));
+    }
+
+    private Entity leaseEntity(long leaseEpoch, Instant expiresAt, boolean released) {
+        return Entity.newBuilder(leaseKey).set("epoch", leaseEpoch).set("runnerId", runner.id())
+                .set("expiresAt", timestamp(expiresAt)).set("renewedAt", timestamp(Instant.now()))
+                .set("released", released).build();
+    }
+
+    /** Who holds a job, read outside any transaction; empty when it was never taken. */
+    static java.util.Optional<Holding> read(Datastore datastore, Key fenceKey, String leaseName) {
+        Key leaseKey = datastore.newKeyFactory().setNamespace("").setKind(LEASE_KIND).newKey(leaseName);
+        List<Entity> found = datastore.fetch(fenceKey, leaseKey);
+        if (found.get(0) == null || !found.get(0).contains("runnerId")) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(holding(found.get(0), found.get(1), Instant.now()));
+    }
+
+    /** The holder of a fence and whether its lease is live: not released, not expired, its process not gone. */
+    static Holding holding(Entity fence, Entity lease, Instant now) {
+        Runner holder = runnerOf(fence);
+        long fenceEpoch = fence.contains("epoch") ? fence.getLong("epoch") : 0;
+        if (lease == null || !fence.contains("runnerId")) {
+            return new Holding(holder, fenceEpoch, false, now);
+        }
+        Instant expires = lease.getTimestamp("expiresAt").toDate().toInstant();
+        boolean live = !lease.getBoolean("released") && lease.getLong("epoch") == fenceEpoch
+                && holder.id().equals(lease.getString("runnerId")) && expires.isAfter(now) && !isGone(holder);
+        return new Holding(holder, fenceEpoch, live, expires);
+    }
+
+    private static Runner runnerOf(Entity fence) {
+        if (!fence.contains("runnerId")) {
+            return new Runner("unknown", "an unknown host", 0, 0, Instant.EPOCH);
+        }
+        return new Runner(fence.getString("runnerId"), fence.getString("runnerHost"), fence.getLong("runnerPid"),
+                fence.getLong("runnerProcessStart"), fence.getTimestamp("runnerSince").toDate().toInstant());
+    }
+
+    /**
+     * Whether a runner is known to be gone: it ran on this host, and its process no longer exists (or the pid now
+     * belongs to a process started at another time), or it is a run of this very process that has ended.
+     */
+    static boolean isGone(Runner holder) {
+        Runner me = self();
+        if (!holder.host().equals(me.host())) {
+            return false;
+        }
+        if (holder.pid() == me.pid() && holder.processStart() == me.processStart()) {
+            return !ACTIVE.contains(holder.id());
+        }
+        java.util.Optional<ProcessHandle> process = ProcessHandle.of(holder.pid());
+        if (process.isEmpty() || !process.get().isAlive()) {
+            return true;
+        }
+        long started = process.get().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+        return holder.processStart() != 0 && started != 0 && started != holder.processStart();
+    }
+
+    private static Runner self() {
+        ProcessHandle me = ProcessHandle.current();
+        return new Runner(UUID.randomUUID().toString(), HostName.NAME, me.pid(),
+                me.info().startInstant().map(Instant::toEpochMilli).orElse(0L), Instant.now());
+    }
+
+    private static String stringOr(Entity e, String name) {
+        return e.contains(name) ? e.getString(name) : null;
+    }
+
+    private static Timestamp timestamp(Instant instant) {
+        return Timestamp.ofTimeSecondsAndNanos(instant.getEpochSecond(), instant.getNano());
+    }
+
+    private static void sleepUntil(Instant instant) {
+        long millis = Math.max(200, Math.min(5_000, Duration.between(Instant.now(), instant).toMillis() + 100));
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for a lease");
+        }
+    }
+
+    /** The host name, looked up once (it may ask DNS). */
+    private static final class HostName {
+        static final String NAME = lookUp();
+
+        private static String lookUp() {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (java.io.IOException | SecurityException e) {
+                String env = System.getenv("HOSTNAME");
+                return env == null || env.isBlank() ? "an unknown host" : env;
+            }
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package io.keyranger.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.SharedEmulator;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A second runner takes a job over at the worst moments: inside the first runner's split, inside its last commit after
+ * an export's parts were joined, inside an import's chunk. The hook runs the whole take-over between the first
+ * runner's reads and its commit, so the server must abort that commit and the first runner must then find itself
+ * fenced. Every entity ends changed exactly once, and the first runner says who took the job.
+ */
+class TakeOverTest {
+    private static final KeyOrder ORDER = KeyOrder.EMULATOR;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTakeOverInsideASplitFencesTheSplitAndEveryEntityIsIncrementedOnce() throws Exception {
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-split"));
+        seed(datastore, "Doc", 600);
+        JobSpec spec = new JobSpec("split-taken", "", "Doc",
+                MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"), 1, 4, 25, 0);
+        AtomicReference<JobHandle> second = new AtomicReference<>();
+        AtomicReference<String> interrupted = new AtomicReference<>();
+        CommitHook takeOverAtFirstSplit = what -> {
+            if (what.startsWith("split ") && interrupted.compareAndSet(null, what)) {
+                second.set(executor(datastore).resume(spec.jobId(), JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
+                        m -> { }));
+            }
+        };
+        JobResult first = executor(datastore).commitHook(takeOverAtFirstSplit).start(spec, JobListener.NONE).await();
+
+        assertThat(interrupted.get()).as("the first runner reached a split").isNotNull();
+        assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
+        assertThat(first.message()).contains("Job split-taken was taken over by runner").contains("pid "
+                + ProcessHandle.current().pid());
+        JobResult taker = second.get().result().get(120, TimeUnit.SECONDS);
+        assertThat(taker.status()).isEqualTo(JobStatus.DONE);
+        assertEveryDocIncrementedOnce(datastore, 600);
+        assertThat(taker.total("read")).isEqualTo(600);
+        assertThat(taker.total("written")).isEqualTo(600);
+        // the interrupted split was not applied by the first runner: the tree holds each entity in one range only
+        List<NodeSnapshot> nodes = executor(datastore).nodes(spec.jobId());
+        assertThat(nodes.stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(600);
+        assertThat(nodes).allMatch(n -> n.status() == NodeStatus.DONE || n.status() == NodeStatus.SPLIT);
+        for (NodeSnapshot split : nodes.stream().filter(n -> n.status() == NodeStatus.SPLIT).toList()) {
+            assertThat(nodes.stream().filter(n -> split.id().equals(n.parentId())).count())
+                    .as("children of %s", split.id()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aTakeOverWhileAnExportIsJoinedGivesOneCompleteFileAndTheFirstRunnerLeavesThePartsAlone() throws Exception {
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-join"));
+        seed(datastore, "Doc", 300);
+        Path out = dir.resolve("docs.jsonl");
+        JobSpec spec = new JobSpec("join-taken", "", "Doc", MapperSpec.parse("{\"template\":\"export\",\"file\":\""
+                + out.toString().replace("\\", "\\\\") + "\"}"), 3, 3, 40, 0);
+        AtomicReference<JobHandle> second = new AtomicReference<>();
+        AtomicReference<String> interrupted = new AtomicReference<>();
+        CommitHook takeOverAtFinish = what -> {
+            if (what.equals("finish") && interrupted.compareAndSet(null, what)) {
+                assertThat(out).as("the first runner joined its parts before recording the end").exists();
+                second.set(executor(datastore).resume(spec.jobId(), JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
+                        m -> { }));
+            }
+        };
+        JobResult first = executor(datastore).commitHook(takeOverAtFinish).start(spec, JobListener.NONE).await();
+
+        assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
+        assertThat(first.message()).contains("was taken over by");
+        assertThat(second.get().result().get(60, TimeUnit.SECONDS).status()).isEqualTo(JobStatus.DONE);
+        List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+        assertThat(lines).hasSize(300);
+        Set<String> keys = new HashSet<>();
+        lines.forEach(line -> keys.add(line.substring(0, line.indexOf("\"properties\""))));
+        assertThat(keys).as("every entity once").hasSize(300);
+        assertThat(out.resolveSibling(out.getFileName() + ".parts-join-taken")).doesNotExist();
+        assertThat(ShardedCounter.existing(datastore, "job:join-taken").totals()).containsEntry("read", 300L);
+    }
+
+    @Test
+    void aTakeOverDuringAnImportFencesTheFirstImportAndEveryEntityIsImportedOnce() throws Exception {
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-import"));
+        StringBuilder file = new StringBuilder();
+        for (int i = 1; i <= 200; i++) {
+            Entity doc = Entity.newBuilder(datastore.newKeyFactory().setKind("Doc").newKey("d" + i)).set("n", i).build();
+            file.append(io.keyranger.datastore.EntityCodec.encode(doc)).append('\n');
+        }
+        Path input = dir.resolve("docs.jsonl");
+        Files.writeString(input, file);
+        AtomicReference<ImportJob.Result> second = new AtomicReference<>();
+        AtomicReference<String> interrupted = new AtomicReference<>();
+        CommitHook takeOverAtSecondChunk = what -> {
+            if (what.startsWith("import ") && !what.equals("import 23") && interrupted.compareAndSet(null, what)) {
+                second.set(new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT)
+                        .takeOver(JobLease.Mode.TAKE_OVER_NOW, m -> { }).run("imp", input, "Doc", line -> { }));
+            }
+        };
+        ImportJob first = new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT)
+                .commitHook(takeOverAtSecondChunk);
+
+        assertThatThrownBy(() -> first.run("imp", input, "Doc", line -> { }))
+                .isInstanceOf(JobFencedException.class).hasMessageContaining("Import imp was taken over by runner");
+        assertThat(interrupted.get()).isEqualTo("import 46");
+        assertThat(second.get().total("read")).isEqualTo(200);
+        assertThat(second.get().total("written")).isEqualTo(200);
+        List<Entity> docs = new ArrayList<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Doc").build()).forEachRemaining(docs::add);
+        assertThat(docs).hasSize(200).allMatch(e -> e.getLong("n") == Long.parseLong(e.getKey().getName().substring(1)));
+    }
+
+    @Test
+    void aResumeOfAJobThatAnotherRunnerHoldsIsRefusedWithWhoHoldsIt() throws Exception {
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-busy"));
+        seed(datastore, "Doc", 200);
+        JobSpec spec = new JobSpec("busy", "", "Doc", MapperSpec.parse("{\"template\":\"count\"}"), 2, 2, 20, 0);
+        JobHandle[] running = new JobHandle[1];
+        running[0] = executor(datastore).start(spec, new JobListener() {
+            @Override
+            public void onTotals(Map<String, Long> totals) {
+                if (totals.getOrDefault("read", 0L) >= 40 && running[0] != null) {
+                    running[0].pause(); // holds its lease (renewed) while it waits
+                }
+            }
+        });
+        while (running[0] == null || !running[0].isPaused()) {
+            Thread.sleep(20);
+        }
+        assertThat(executor(datastore).jobs()).singleElement().satisfies(job -> assertThat(job.describeStatus())
+                .startsWith("running (runner ").contains("pid " + ProcessHandle.current().pid()));
+        assertThatThrownBy(() -> executor(datastore).resume("busy", JobListener.NONE))
+                .isInstanceOf(JobBusyException.class)
+                .hasMessageContaining("Job busy is being run by runner")
+                .hasMessageContaining("pid " + ProcessHandle.current().pid())
+                .hasMessageContaining("--take-over --force");
+
+        JobResult taker = executor(datastore).resume("busy", JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE, m -> { })
+                .await();
+        running[0].resume();
+        JobResult first = running[0].result().get(60, TimeUnit.SECONDS);
+        assertThat(taker.status()).isEqualTo(JobStatus.DONE);
+        assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
+        assertThat(ShardedCounter.existing(datastore, "job:busy").totals()).containsEntry("read", 200L);
+        assertThat(executor(datastore).jobs()).singleElement().satisfies(job -> assertThat(job.describeStatus())
+                .isEqualTo("done"));
+    }
+
+    private static AdaptiveSplitExecutor executor(Datastore datastore) {
+        return new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR);
+    }
+
+    private static void seed(Datastore datastore, String kind, int count) {
+        List<Entity> docs = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            docs.add(Entity.newBuilder(datastore.newKeyFactory().setKind(kind).newKey("d" + i)).set("n", 0).build());
+        }
+        for (int i = 0; i < docs.size(); i += 300) {
+            datastore.put(docs.subList(i, Math.min(docs.size(), i + 300)).toArray(new Entity[0]));
+        }
+    }
+
+    private static void assertEveryDocIncrementedOnce(Datastore datastore, int count) {
+        List<Entity> docs = new ArrayList<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Doc").build()).forEachRemaining(docs::add);
+        assertThat(docs).hasSize(count);
+        for (Entity doc : docs) {
+            assertThat(doc.getLong("n")).as("%s", doc.getKey()).isEqualTo(1);
+        }
+        Set<Key> keys = new HashSet<>();
+        docs.forEach(d -> keys.add(d.getKey()));
+        assertThat(keys).hasSize(count);
+    }
+}

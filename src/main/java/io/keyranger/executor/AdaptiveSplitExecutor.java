@@ -114,7 +114,13 @@ public final class AdaptiveSplitExecutor {
         // the job entity first, in a transaction: of two runs with the same new id at the same moment, one gets it
         lease.take(JobLease.Mode.CREATE, fence -> true, b -> b, store.newJobEntity(spec, Instant.now()), m -> { });
         try {
-            ShardPlanner.RangePlan plan = plan(spec, store, lease);
+            ShardPlanner.RangePlan plan;
+            try {
+                plan = plan(spec, store, lease);
+            } catch (RuntimeException e) {
+                forgetQuietly(store, lease, spec.jobId());
+                throw e;
+            }
             ShardedCounter counter = retrying(() -> openCounter(spec));
             List<RangeNode> roots = roots(plan);
             JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, counter, listener,
@@ -123,6 +129,15 @@ public final class AdaptiveSplitExecutor {
         } catch (RuntimeException e) {
             lease.ended();
             throw e;
+        }
+    }
+
+    /** A job that could not be planned leaves nothing behind; if even that fails, a resume plans it again. */
+    private void forgetQuietly(JobStore store, JobLease lease, String jobId) {
+        try {
+            store.forget(lease, jobId, retries);
+        } catch (RuntimeException e) {
+            LOG.warn("Could not remove job {} after its plan failed; 'run --resume {}' plans it again", jobId, jobId, e);
         }
     }
 

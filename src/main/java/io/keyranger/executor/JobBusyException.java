@@ -9,9 +9,9 @@ public final class JobBusyException extends KeyRangerException {
     JobBusyException(String label, JobLease.Holding holding) {
         super(label + " is being run by " + holding.runner().describe() + "; its lease is live until "
                 + holding.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " and renewed while it "
-                + "runs. Let it finish, or take the job over: --take-over waits for that lease to run out (a stopped "
-                + "runner's does within " + JobLease.DEFAULT_DURATION.toSeconds() + " s), --take-over --force takes it "
-                + "at once (that runner then stops at its next commit; nothing is applied twice).");
+                + "runs. Let it finish, or take the job over: once that lease runs out (a stopped runner's does within "
+                + JobLease.DEFAULT_DURATION.toSeconds() + " s; on the command line --take-over), or at once (that runner "
+                + "then stops at its next commit and nothing is applied twice; --take-over --force).");
         this.holding = holding;
     }
 

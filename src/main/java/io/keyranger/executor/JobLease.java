@@ -119,6 +119,10 @@ public final class JobLease {
         return fenceKey;
     }
 
+    Key leaseKey() {
+        return leaseKey;
+    }
+
     Duration duration() {
         return duration;
     }

@@ -141,6 +141,24 @@ final class JobStore {
                 .build())));
     }
 
+    /**
+     * Removes a job that could not be planned (an empty kind, a server error while planning): its ranges, then the job
+     * and its lease in one fenced transaction, so that a failed start leaves nothing half-written behind.
+     */
+    void forget(JobLease lease, String jobId, RetryPolicy policy) {
+        List<Key> ranges = policy.call(() -> {
+            List<Key> keys = new ArrayList<>();
+            datastore.run(Query.newKeyQueryBuilder().setNamespace("").setKind(RANGE_KIND)
+                    .setFilter(PropertyFilter.eq("jobId", jobId)).build()).forEachRemaining(keys::add);
+            return keys;
+        });
+        for (int i = 0; i < ranges.size(); i += 20) {
+            List<Key> slice = ranges.subList(i, Math.min(ranges.size(), i + 20));
+            retries(policy, () -> fencedDelete(lease, slice));
+        }
+        retries(policy, () -> fencedDelete(lease, List.of(lease.fenceKey(), lease.leaseKey())));
+    }
+
     private void fencedDelete(JobLease lease, List<Key> keys) {
         Transaction tx = datastore.newTransaction();
         try {

@@ -99,8 +99,19 @@ class RunCliTest {
         Result noJob = run("run", "--resume", "no-such-job");
         assertThat(noJob.exitCode()).isNotZero();
         assertThat(noJob.err()).contains("No job with id 'no-such-job'");
-        Result empty = run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString());
+        Result empty = run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--job-id", "nothing-to-do");
         assertThat(empty.err()).contains("Kind 'Nothing' has no entities");
+        assertThat(run("jobs").out()).as("a job that could not be planned is not left behind")
+                .doesNotContain("nothing-to-do");
+        assertThat(run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--job-id", "nothing-to-do").err()).as("and its id is free again").contains("has no entities");
+        Result force = run("run", "--resume", "some-job", "--force");
+        assertThat(force.exitCode()).isNotZero();
+        assertThat(force.err()).contains("--force goes with --take-over");
+        Result takeOverNew = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}")
+                .toString(), "--take-over");
+        assertThat(takeOverNew.err()).contains("--take-over takes over an existing job: use it with --resume JOB_ID");
     }
 
     @Test

@@ -310,6 +310,55 @@ class MainWindowTest {
         assertThat(Fx.get(histogram::isVisible)).isFalse();
     }
 
+    @Test
+    @Order(10)
+    void aJobRunningElsewhereIsRefusedThenTakenOverAfterConfirmation() throws Exception {
+        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
+                .replaceAll("^emulator (\\S+) / .*$", "$1");
+        var datastore = io.keyranger.datastore.DatastoreConnector.connect(
+                io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
+        var elsewhere = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,
+                io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.executor.ServerLimits.EMULATOR);
+        io.keyranger.executor.JobHandle[] handle = new io.keyranger.executor.JobHandle[1];
+        handle[0] = elsewhere.start(new io.keyranger.executor.JobSpec("held-count", "", "Account",
+                io.keyranger.mapper.MapperSpec.parse("{\"template\":\"count\"}"), 2, 1, 10, 0),
+                new io.keyranger.executor.JobListener() {
+                    @Override
+                    public void onTotals(java.util.Map<String, Long> totals) {
+                        if (totals.getOrDefault("read", 0L) >= 30 && handle[0] != null) {
+                            handle[0].pause(); // still holds the job: its lease is renewed while it waits
+                        }
+                    }
+                });
+        Fx.waitUntil(30, () -> handle[0] != null && handle[0].isPaused());
+
+        clickTab("Run");
+        robot.clickOn("#refreshJobs");
+        Fx.waitUntil(20, () -> robot.lookup("#pastJobs .list-cell").queryAll().stream()
+                .map(n -> ((ListCell<?>) n).getText()).anyMatch(t -> t != null && t.startsWith("held-count")
+                        && t.contains("running (runner ")));
+        robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
+                && ((ListCell<?>) n).getText().startsWith("held-count")).queryAs(javafx.scene.Node.class));
+        robot.clickOn("#resumeJob");
+        Fx.waitUntil(30, () -> robot.lookup("#takeOverDialog").tryQuery().isPresent());
+        String offer = Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup("#takeOverDialog").query())
+                .getContentText());
+        assertThat(offer).contains("Job held-count is being run by runner")
+                .contains("(pid " + ProcessHandle.current().pid() + ")");
+        assertThat(Fx.get(() -> robot.lookup("#runSummary").queryLabeled().getText()))
+                .isEqualTo("Job held-count is running elsewhere.");
+
+        robot.clickOn("Take over now");
+        Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText().startsWith("Job held-count done:"));
+        assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText()))
+                .startsWith("read " + ACCOUNTS + " ");
+        handle[0].resume();
+        io.keyranger.executor.JobResult fenced = handle[0].result().get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(fenced.status()).isEqualTo(io.keyranger.executor.JobStatus.TAKEN_OVER);
+        assertThat(io.keyranger.counter.ShardedCounter.existing(datastore, "job:held-count").total("read"))
+                .as("counted exactly once across both runners").isEqualTo(ACCOUNTS);
+    }
+
     private void clickTab(String title) {
         robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
                 && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));

@@ -171,7 +171,7 @@ public final class JobLease {
                     attempt = 0;
                     continue;
                 }
-                long next = (fence == null ? 0 : fence.getLong("epoch")) + 1;
+                long next = (fence == null || !fence.contains("epoch") ? 0 : fence.getLong("epoch")) + 1;
                 Entity.Builder builder = fence == null ? created : update.apply(Entity.newBuilder(fence));
                 tx.put(stamp(builder, next).build(), leaseEntity(next, Instant.now().plus(duration), false));
                 tx.commit();
@@ -195,7 +195,8 @@ public final class JobLease {
 
     /** Throws {@link JobFencedException} unless {@code fence}, as read in the caller's transaction, is still ours. */
     void check(Entity fence) {
-        if (fence == null || fence.getLong("epoch") != epoch || !runner.id().equals(stringOr(fence, "runnerId"))) {
+        if (fence == null || !fence.contains("epoch") || fence.getLong("epoch") != epoch
+                || !runner.id().equals(stringOr(fence, "runnerId"))) {
             throw fenced(fence);
         }
     }

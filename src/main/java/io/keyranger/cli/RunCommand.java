@@ -185,7 +185,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
         PrintWriter out = spec.commandLine().getOut();
         out.printf("Job %s %s: read %,d, written %,d, deleted %,d, skipped %,d, failed %,d; %d ranges, depth %d, %.1f s%n",
-                result.jobId(), result.status().name().toLowerCase(), result.total("read"), result.total("written"),
+                result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.total("read"), result.total("written"),
                 result.total("deleted"), result.total("skipped"), result.total("failed"), result.ranges(),
                 result.maxDepth(), result.wallMillis() / 1000.0);
         if (result.message() != null) {

@@ -395,8 +395,7 @@ final class JobRun {
     private void fenced(JobFencedException e) {
         if (fencedBy.compareAndSet(null, e)) {
             LOG.warn("{}", e.getMessage());
-            listener.onServerStatus(e.getMessage());
-            handle.cancel();
+            handle.cancel(); // the result says who took the job over
         }
     }
 

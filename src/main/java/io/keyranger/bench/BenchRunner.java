@@ -13,7 +13,6 @@ import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
 import io.keyranger.executor.ServerLimits;
-import io.keyranger.executor.SplitPolicy;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
@@ -100,26 +99,26 @@ public final class BenchRunner {
         int workers = settings.workers();
         switch (strategy) {
             case LINEAR -> {
-                executor.splitPolicy(SplitPolicy.NONE);
+                executor.splitPolicy(Baselines.NONE);
                 shards = 1;
                 workers = 1;
             }
             case OFFSET -> {
-                executor.splitPolicy(SplitPolicy.OFFSET).initialRanges(r -> List.of(KeyRange.all(order)));
+                executor.splitPolicy(Baselines.OFFSET).initialRanges(r -> List.of(KeyRange.all(order)));
                 shards = 1;
                 workers = 1;
             }
             case FIXED -> {
-                executor.splitPolicy(SplitPolicy.NONE).initialRanges(r -> new ShardPlanner(datastore, order)
+                executor.splitPolicy(Baselines.NONE).initialRanges(r -> new ShardPlanner(datastore, order)
                         .planRanges(new PlanRequest(r.namespace(), r.kind(), r.filters(), settings.workers(),
                                 FIXED_OVERSAMPLE), Cancellation.NEVER).ranges());
                 shards = workers;
             }
-            case ADAPTIVE_MIDPOINT -> executor.splitPolicy(SplitPolicy.MIDPOINT)
+            case ADAPTIVE_MIDPOINT -> executor.splitPolicy(Baselines.MIDPOINT)
                     .initialRanges(r -> List.of(KeyRange.all(order)));
             case ORACLE -> {
                 List<KeyRange> chunks = equalChunks(kind, workers);
-                executor.splitPolicy(SplitPolicy.NONE).initialRanges(r -> chunks);
+                executor.splitPolicy(Baselines.NONE).initialRanges(r -> chunks);
             }
             default -> { }
         }

@@ -36,7 +36,7 @@ public final class AdaptiveSplitExecutor {
     private final ServerLimits limits;
     private final RetryPolicy retries;
     private boolean readOnly;
-    private SplitPolicy splitPolicy = SplitPolicy.SAMPLES;
+    private SplitPolicy splitPolicy = SplitPolicy.ADAPTIVE;
     private java.util.function.Function<PlanRequest, List<KeyRange>> planOverride;
     private java.time.Duration leaseDuration = JobLease.DEFAULT_DURATION;
     private CommitHook hook = CommitHook.NONE;
@@ -52,7 +52,7 @@ public final class AdaptiveSplitExecutor {
         this.retries = retries;
     }
 
-    /** For benchmarks: how ranges split (KeyRanger's own is {@link SplitPolicy#SAMPLES}). */
+    /** For benchmarks: how ranges split (KeyRanger's own is {@link SplitPolicy#ADAPTIVE}). */
     public AdaptiveSplitExecutor splitPolicy(SplitPolicy policy) {
         this.splitPolicy = policy;
         return this;
@@ -123,8 +123,8 @@ public final class AdaptiveSplitExecutor {
             }
             ShardedCounter counter = retrying(() -> openCounter(spec));
             List<RangeNode> roots = roots(plan);
-            JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper, counter, listener,
-                    plan.samples(), splitPolicy, lease, hook);
+            JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper, counter,
+                    listener, plan.samples(), splitPolicy, lease, hook));
             return run.start(roots, roots);
         } catch (RuntimeException e) {
             lease.ended();
@@ -221,8 +221,8 @@ public final class AdaptiveSplitExecutor {
                         spec.shards(), PlanRequest.DEFAULT_OVERSAMPLE);
                 samples = retrying(() -> new ScatterSampler(datastore, order).sample(request).keys());
             }
-            JobRun run = new JobRun(datastore, order, limits, retries, store, spec, mapper,
-                    retrying(() -> openCounter(spec)), listener, samples, splitPolicy, lease, hook);
+            JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper,
+                    retrying(() -> openCounter(spec)), listener, samples, splitPolicy, lease, hook));
             return run.start(nodes, pending);
         } catch (RuntimeException e) {
             lease.ended();
@@ -292,49 +292,5 @@ public final class AdaptiveSplitExecutor {
             }
             return status.name().toLowerCase().replace('_', ' ');
         }
-    }
-
-    /** Helper for split points: the median of the sorted samples strictly inside {@code range}. */
-    static java.util.Optional<Key> medianSampleInside(List<Key> sortedSamples, KeyRange range, KeyOrder order) {
-        int lo = 0;
-        int hi = sortedSamples.size();
-        if (range.start() != null) {
-            lo = upperBound(sortedSamples, range.start(), order); // first sample > start
-        }
-        if (range.end() != null) {
-            hi = lowerBound(sortedSamples, range.end(), order); // first sample >= end
-        }
-        if (hi - lo < 1) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(sortedSamples.get(lo + (hi - lo) / 2));
-    }
-
-    private static int lowerBound(List<Key> sorted, Key key, KeyOrder order) {
-        int lo = 0;
-        int hi = sorted.size();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (order.compare(sorted.get(mid), key) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    private static int upperBound(List<Key> sorted, Key key, KeyOrder order) {
-        int lo = 0;
-        int hi = sorted.size();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (order.compare(sorted.get(mid), key) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

@@ -24,9 +24,8 @@ final class RangeNode {
     volatile Instant finishedAt;
     /** Bytes of this node's export part file that are committed. */
     volatile long outputBytes;
-    /** In memory only: a key from which on a probe found the range empty, and how many probes found nothing. */
-    Key emptyFrom;
-    int emptyProbes;
+    /** In memory only: what probes for a split point found empty. */
+    final SplitPoints.ProbeMemory probes = new SplitPoints.ProbeMemory();
 
     RangeNode(String id, String parentId, int depth, KeyRange range) {
         this.id = id;

@@ -120,6 +120,21 @@ public final class KeyRangeTracker {
     }
 
     /**
+     * Splits the unclaimed rest at {@code at} whether or not data lies on either side: for baselines that split
+     * blindly (at key midpoints), never for KeyRanger's own splits. Empty when {@code at} is not strictly inside the
+     * rest, or when the tracker is done.
+     */
+    public Optional<KeyRange> trySplitBlind(Key at) {
+        KeyRange rest = remaining();
+        if (done || at == null || !rest.contains(at) || (rest.start() != null && order.compare(at, rest.start()) == 0)) {
+            return Optional.empty();
+        }
+        KeyRange[] halves = range.splitAt(at);
+        range = halves[0];
+        return Optional.of(halves[1]);
+    }
+
+    /**
      * Stops after the last claimed key and returns what is left, strictly after it (the whole range if nothing was
      * claimed); empty when nothing is left. The tracker is done afterwards.
      */

@@ -77,7 +77,7 @@ class KeyRangeTrackerTest {
                     tracker.markExhausted();
                     continue;
                 }
-                switch (random.nextInt(4)) {
+                switch (random.nextInt(5)) {
                     case 0 -> {
                         // split at a key known to exist after the next one (a scatter sample, a probed key)
                         List<Key> after = database.tailSet(next, false).stream()
@@ -100,6 +100,18 @@ class KeyRangeTrackerTest {
                         // resumed later from the persisted checkpoint: the residual with nothing claimed yet
                         work.add(random.nextBoolean() ? new KeyRangeTracker(rest.get())
                                 : KeyRangeTracker.resume(tracker.range(), tracker.lastClaimed(), 0));
+                    }
+                    case 2 -> {
+                        // a blind split (the midpoint baseline) at any key, data or not: coverage must still hold
+                        Key at = generator.next();
+                        KeyRange before = tracker.remaining();
+                        boolean inside = before.contains(at)
+                                && (before.start() == null || order.compare(at, before.start()) != 0);
+                        Optional<KeyRange> residual = tracker.trySplitBlind(at);
+                        assertThat(residual.isPresent()).as("seed %d", seed).isEqualTo(inside);
+                        residual.ifPresent(r -> assertThat(r.contains(at) && !tracker.remaining().contains(at))
+                                .isTrue());
+                        residual.ifPresent(r -> work.add(new KeyRangeTracker(r)));
                     }
                     default -> { }
                 }

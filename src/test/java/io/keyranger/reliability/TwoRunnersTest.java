@@ -93,8 +93,10 @@ class TwoRunnersTest {
             assertThat(log).contains("Job frozen was taken over by runner").contains("applied nothing after that")
                     .doesNotContain("Resume it with");
         } finally {
-            signal("CONT", frozen);
-            frozen.destroyForcibly();
+            if (frozen.isAlive()) {
+                signal("CONT", frozen);
+                frozen.destroyForcibly();
+            }
         }
         assertEveryDocIncrementedOnce(datastore, "frozen");
     }

@@ -1,0 +1,197 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.keys.KeyRangeTracker;
+import io.keyranger.mapper.PageMapper;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The adaptive split, for one range: fetch a page of its keys (one more than a page, to know where the rest starts),
+ * claim them, commit them in chunks exactly once, move past the last one, and split the rest in two when the policy
+ * finds a point; the two halves go back to the pool. A {@link KeyRangeTracker} owns which keys are this range's.
+ */
+final class RangeWorker {
+    /** What a worker needs of its job. */
+    record Job(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
+               PageCommitter committer, JobStore store, JobLease lease, ShardedCounter counter, RetryPolicy retries,
+               RangeAttempts attempts, ProgressTree tree, SplitPolicy policy, SplitPoints splitPoints,
+               RampingRateLimiter limiter, BooleanSupplier stopped, BooleanSupplier workersWaiting,
+               Consumer<RangeNode> submit) {
+    }
+
+    private final Job job;
+
+    RangeWorker(Job job) {
+        this.job = job;
+    }
+
+    void run(RangeNode node) {
+        start(node);
+        KeyRangeTracker tracker = KeyRangeTracker.resume(node.range, node.lastKey, node.entities);
+        int pageSize = job.spec().pageSize();
+        while (true) {
+            if (job.stopped().getAsBoolean()) {
+                node.status = NodeStatus.CANCELLED;
+                job.tree().publish(node);
+                return;
+            }
+            Optional<List<Key>> fetched = attempt(node, () -> job.policy().pagesByOffset()
+                    ? fetchKeys(node.range, (int) node.entities, pageSize + 1) : fetchKeys(tracker.remaining(), 0,
+                    pageSize + 1));
+            if (fetched.isEmpty()) {
+                return; // the range failed for good and is marked failed
+            }
+            List<Key> keys = fetched.get().subList(0, Math.min(pageSize, fetched.get().size()));
+            Key next = fetched.get().size() > pageSize ? fetched.get().get(pageSize) : null;
+            if (keys.isEmpty()) {
+                tracker.markExhausted();
+                finishEmpty(node);
+                return;
+            }
+            for (Key key : keys) {
+                if (!tracker.tryClaim(key)) {
+                    throw new IllegalStateException("The server returned " + key + " outside " + tracker.range());
+                }
+            }
+            if (!commit(node, keys, next == null)) {
+                return;
+            }
+            if (next == null) {
+                tracker.markExhausted(); // the page's last commit marked the range done
+                return;
+            }
+            if (job.stopped().getAsBoolean()) {
+                continue;
+            }
+            Optional<KeyRange> right = splitPoint(node, tracker.remaining(), next).flatMap(at ->
+                    job.policy().blind() ? tracker.trySplitBlind(at) : tracker.trySplit(next, at));
+            if (right.isPresent()) {
+                split(node, tracker, right.get());
+                return;
+            }
+            // no split point, or none past the next key: go on linearly
+        }
+    }
+
+    private void start(RangeNode node) {
+        node.status = NodeStatus.RUNNING;
+        if (node.startedAt == null) {
+            node.startedAt = Instant.now();
+        }
+        job.tree().publish(node);
+    }
+
+    /** Commits a page in chunks; the range's last chunk also marks it done. False when the range failed. */
+    private boolean commit(RangeNode node, List<Key> keys, boolean last) {
+        List<List<Key>> chunks = Chunker.chunks(keys, job.limits(), job.mapper().needsEntities()
+                || job.mapper().writes(), job.mapper().entityGroupsPerKey());
+        for (int c = 0; c < chunks.size(); c++) {
+            List<Key> chunk = chunks.get(c);
+            boolean finishes = last && c == chunks.size() - 1;
+            job.limiter().acquire(chunk.size());
+            Optional<PageCommitter.Outcome> outcome = attempt(node, () -> job.committer().commit(node, chunk,
+                    finishes));
+            if (outcome.isEmpty()) {
+                countFailed(node, keys.size() - keys.indexOf(chunk.get(0)));
+                return false;
+            }
+            long before = node.entities;
+            if (outcome.get().applied()) {
+                PageCommitter.applyTo(node, chunk);
+                outcome.get().increments().forEach(job.tree()::addTotal);
+            }
+            if (outcome.get().finished()) {
+                node.status = NodeStatus.DONE;
+            }
+            job.tree().addToAncestors(node, node.entities - before);
+            job.tree().publish(node);
+            job.tree().publishTotals();
+        }
+        return true;
+    }
+
+    private Optional<Key> splitPoint(RangeNode node, KeyRange rest, Key next) {
+        return job.policy().splitPoint(new SplitPolicy.Context(rest, node.lastKey, next,
+                job.workersWaiting().getAsBoolean(), job.order(), job.splitPoints(),
+                range -> attempt(node, () -> fetchKeys(range, 0, 1)).flatMap(found -> found.stream().findFirst()),
+                node.probes));
+    }
+
+    /** Records the split (the node, now SPLIT, and both halves) in one fenced transaction, then queues the halves. */
+    private void split(RangeNode node, KeyRangeTracker tracker, KeyRange right) {
+        RangeNode leftNode = new RangeNode(node.id + ".0", node.id, node.depth + 1, tracker.remaining());
+        RangeNode rightNode = new RangeNode(node.id + ".1", node.id, node.depth + 1, right);
+        if (attempt(node, () -> job.store().saveSplit(job.lease(), job.spec().jobId(),
+                node.withStatus(NodeStatus.SPLIT), leftNode, rightNode)).isEmpty()) {
+            return;
+        }
+        node.status = NodeStatus.SPLIT;
+        node.finishedAt = Instant.now();
+        job.tree().publish(node);
+        for (RangeNode child : List.of(leftNode, rightNode)) {
+            job.tree().add(child);
+        }
+        job.submit().accept(leftNode);
+        job.submit().accept(rightNode);
+    }
+
+    /** A range whose rest held no key: it is done, recorded in a fenced transaction. */
+    private void finishEmpty(RangeNode node) {
+        RangeNode done = node.withStatus(NodeStatus.DONE);
+        done.finishedAt = Instant.now();
+        if (attempt(node, () -> {
+            job.store().saveNode(job.lease(), job.spec().jobId(), done);
+            return true;
+        }).isPresent()) {
+            node.status = NodeStatus.DONE;
+            node.finishedAt = done.finishedAt;
+            job.tree().publish(node);
+        }
+    }
+
+    /** Entities of a range that failed for good, counted under the range's fence. */
+    private void countFailed(RangeNode node, long keys) {
+        job.tree().addTotal("failed", keys);
+        try {
+            job.counter().increment("failed", keys, job.retries().maxAttempts(),
+                    tx -> job.lease().checkRange(tx.get(job.store().nodeKey(job.spec().jobId(), node.id))));
+        } catch (JobFencedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(RangeWorker.class).warn("Could not count {} failed entities of job {}",
+                    keys, job.spec().jobId(), e);
+        }
+    }
+
+    /**
+     * A page of keys in the range; with an offset (the limit/offset baseline only) the server skips that many first,
+     * rescanning everything before the page.
+     */
+    private List<Key> fetchKeys(KeyRange range, int offset, int limit) {
+        job.limiter().acquire(1);
+        KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.spec().namespace())
+                .setKind(job.spec().kind()), job.spec().mapper().where()).setLimit(limit);
+        if (offset > 0) {
+            query.setOffset(offset);
+        }
+        List<Key> keys = new ArrayList<>(limit);
+        job.datastore().run(query.build()).forEachRemaining(keys::add);
+        return keys;
+    }
+
+    private <T> Optional<T> attempt(RangeNode node, Supplier<T> operation) {
+        return job.attempts().run(node, operation);
+    }
+}

@@ -230,9 +230,10 @@ final class JobStore {
                 .set("epoch", lease == null ? 0 : lease.epoch())
                 .set("parentId", node.parentId == null ? NullValue.of() : StringValue.of(node.parentId))
                 .set("start", keyOrNull(node.range.start())).set("startInclusive", node.range.startInclusive())
-                .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey))
-                .set("status", node.status.name()).set("pages", node.pages).set("entities", node.entities)
-                .set("retries", node.retries).set("outputBytes", node.outputBytes)
+                .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey()))
+                .set("status", node.status.name()).set("pages", node.checkpoint.pages())
+                .set("entities", node.checkpoint.entities()).set("retries", node.retries)
+                .set("outputBytes", node.checkpoint.outputBytes())
                 .set("lastError", node.lastError == null ? NullValue.of()
                         : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build());
         if (node.startedAt != null) {
@@ -267,12 +268,9 @@ final class JobStore {
         }
         RangeNode node = new RangeNode(e.getString("nodeId"), e.isNull("parentId") ? null : e.getString("parentId"),
                 (int) e.getLong("depth"), range);
-        node.lastKey = storedLastKey(e);
+        node.checkpoint = Checkpoint.of(e);
         node.status = NodeStatus.valueOf(e.getString("status"));
-        node.pages = e.getLong("pages");
-        node.entities = e.getLong("entities");
         node.retries = (int) e.getLong("retries");
-        node.outputBytes = e.contains("outputBytes") ? e.getLong("outputBytes") : 0;
         node.lastError = e.isNull("lastError") ? null : e.getString("lastError");
         node.startedAt = e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null;
         node.finishedAt = e.contains("finishedAt") ? e.getTimestamp("finishedAt").toDate().toInstant() : null;
@@ -293,7 +291,7 @@ final class JobStore {
             if (NodeStatus.SPLIT.name().equals(stored.getString("status"))) {
                 return List.of();
             }
-            if (!java.util.Objects.equals(storedLastKey(stored), parent.lastKey)) {
+            if (!java.util.Objects.equals(storedLastKey(stored), parent.lastKey())) {
                 throw new KeyRangerException("Range " + parent.id + " of job " + jobId + " moved behind this run's "
                         + "back; it was not split.");
             }

@@ -26,8 +26,12 @@ import java.util.Objects;
  * process is running the range: refused.
  */
 final class PageCommitter {
-    /** What a commit did, for in-memory totals. */
-    record Outcome(boolean applied, boolean finished, Map<String, Long> increments) {
+    /**
+     * What a commit did: whether it applied the chunk (false: an earlier attempt had), the range's checkpoint as now
+     * stored, whether the range is done and when it finished, and the counter increments it made.
+     */
+    record Outcome(boolean applied, Checkpoint checkpoint, boolean finished, java.time.Instant finishedAt,
+                   Map<String, Long> increments) {
     }
 
     private final Datastore datastore;
@@ -54,8 +58,9 @@ final class PageCommitter {
     }
 
     /**
-     * Commits {@code chunk}, the next keys after {@code node.lastKey}; on success the node's checkpoint moves. When
-     * {@code finishes}, the chunk is the range's last and the checkpoint is stored as done in the same commit.
+     * Commits {@code chunk}, the next keys after the node's checkpoint, and says where the checkpoint is now; the node
+     * itself is left to its worker. When {@code finishes}, the chunk is the range's last and the checkpoint is stored
+     * as done in the same commit.
      */
     Outcome commit(RangeNode node, List<Key> chunk, boolean finishes) {
         Key chunkLast = chunk.get(chunk.size() - 1);
@@ -73,10 +78,11 @@ final class PageCommitter {
             Entity stored = found.get(0);
             lease.checkRange(stored); // nothing applies unless the range still carries this runner's epoch
             Key storedLast = stored == null ? null : JobStore.storedLastKey(stored);
-            if (!Objects.equals(storedLast, node.lastKey)) {
+            Key last = node.lastKey();
+            if (!Objects.equals(storedLast, last)) {
                 if (storedLast != null && order.compare(storedLast, chunkLast) >= 0
-                        && (node.lastKey == null || order.compare(storedLast, node.lastKey) > 0)) {
-                    return alreadyApplied(node, chunk, stored);
+                        && (last == null || order.compare(storedLast, last) > 0)) {
+                    return alreadyApplied(stored);
                 }
                 throw new KeyRangerException("Range " + node.id + " of job " + jobId + " moved to "
                         + (storedLast == null ? "its start" : KeyFormat.format(storedLast))
@@ -97,22 +103,16 @@ final class PageCommitter {
             }
             Map<String, Long> increments = increments(chunk.size(), result);
             counter.increment(tx, shard, found.get(1), increments);
-            RangeNode next = advanced(node, chunk, chunkLast);
-            if (finishes) {
-                next.status = NodeStatus.DONE;
-                next.finishedAt = java.time.Instant.now();
-            }
-            if (parts != null) {
-                next.outputBytes = parts.append(node.id, node.outputBytes, result.lines());
-            }
-            tx.put(store.nodeEntity(jobId, next));
+            long committedBytes = node.checkpoint.outputBytes();
+            Checkpoint next = node.checkpoint.advance(chunk, parts == null ? committedBytes
+                    : parts.append(node.id, committedBytes, result.lines()));
+            RangeNode after = node.withStatus(finishes ? NodeStatus.DONE : NodeStatus.RUNNING);
+            after.checkpoint = next;
+            after.finishedAt = finishes ? java.time.Instant.now() : null;
+            tx.put(store.nodeEntity(jobId, after));
             hook.beforeCommit("chunk " + node.id);
             tx.commit();
-            node.outputBytes = next.outputBytes;
-            if (finishes) {
-                node.finishedAt = next.finishedAt;
-            }
-            return new Outcome(true, finishes, increments);
+            return new Outcome(true, next, finishes, after.finishedAt, increments);
         } finally {
             if (tx.isActive()) {
                 tx.rollback();
@@ -120,17 +120,11 @@ final class PageCommitter {
         }
     }
 
-    private Outcome alreadyApplied(RangeNode node, List<Key> chunk, Entity stored) {
-        node.lastKey = JobStore.storedLastKey(stored);
-        node.pages = stored.getLong("pages");
-        node.entities = stored.getLong("entities");
-        node.outputBytes = stored.contains("outputBytes") ? stored.getLong("outputBytes") : 0;
+    private static Outcome alreadyApplied(Entity stored) {
         boolean finished = NodeStatus.DONE.name().equals(stored.getString("status"));
-        if (finished) {
-            node.finishedAt = stored.contains("finishedAt") ? stored.getTimestamp("finishedAt").toDate().toInstant()
-                    : java.time.Instant.now();
-        }
-        return new Outcome(false, finished, Map.of());
+        java.time.Instant finishedAt = !finished ? null : stored.contains("finishedAt")
+                ? stored.getTimestamp("finishedAt").toDate().toInstant() : java.time.Instant.now();
+        return new Outcome(false, Checkpoint.of(stored), finished, finishedAt, Map.of());
     }
 
     private static Map<String, Long> increments(int keys, MapResult result) {
@@ -140,26 +134,5 @@ final class PageCommitter {
         increments.merge("deleted", (long) result.deletes().size(), Long::sum);
         increments.merge("skipped", result.skipped(), Long::sum);
         return increments;
-    }
-
-    /** The node as it will be after this chunk, written in the same transaction. */
-    private static RangeNode advanced(RangeNode node, List<Key> chunk, Key chunkLast) {
-        RangeNode next = new RangeNode(node.id, node.parentId, node.depth, node.range);
-        next.lastKey = chunkLast;
-        next.status = NodeStatus.RUNNING;
-        next.pages = node.pages + 1;
-        next.entities = node.entities + chunk.size();
-        next.retries = node.retries;
-        next.lastError = node.lastError;
-        next.startedAt = node.startedAt;
-        next.outputBytes = node.outputBytes;
-        return next;
-    }
-
-    /** Moves the in-memory node to where a successful commit left the stored one. */
-    static void applyTo(RangeNode node, List<Key> chunk) {
-        node.lastKey = chunk.get(chunk.size() - 1);
-        node.pages++;
-        node.entities += chunk.size();
     }
 }

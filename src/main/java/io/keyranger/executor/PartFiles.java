@@ -71,9 +71,10 @@ final class PartFiles {
             try (OutputStream out = Files.newOutputStream(temp)) {
                 for (RangeNode node : ordered) {
                     Path part = dir.resolve(node.id + ".jsonl");
-                    if (node.outputBytes > 0) {
+                    long committed = node.checkpoint.outputBytes();
+                    if (committed > 0) {
                         try (FileChannel channel = FileChannel.open(part, StandardOpenOption.READ)) {
-                            channel.transferTo(0, node.outputBytes, java.nio.channels.Channels.newChannel(out));
+                            channel.transferTo(0, committed, java.nio.channels.Channels.newChannel(out));
                         }
                     }
                 }

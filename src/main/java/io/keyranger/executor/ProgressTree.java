@@ -27,7 +27,7 @@ final class ProgressTree {
     void load(List<RangeNode> all, Map<String, Long> persisted) {
         persisted.forEach(this::addTotal);
         all.forEach(this::put);
-        all.forEach(node -> addToAncestors(node, node.entities));
+        all.forEach(node -> addToAncestors(node, node.entities()));
         all.forEach(this::publish);
         publishTotals();
     }

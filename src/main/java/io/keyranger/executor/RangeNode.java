@@ -5,25 +5,21 @@ import io.keyranger.keys.KeyRange;
 import java.time.Instant;
 
 /**
- * A node of the live split tree, owned by one worker at a time. {@code range} is the node's whole range;
- * {@code lastKey} is its checkpoint, the last key committed, so {@link #remaining()} is where work resumes.
+ * A node of the live split tree, owned by one worker at a time, which alone changes its state. {@code range} is the
+ * node's whole range; {@code checkpoint} what it has committed, so {@link #remaining()} is where work resumes.
  */
 final class RangeNode {
     final String id;
     final String parentId;
     final int depth;
     final KeyRange range;
-    volatile Key lastKey;
+    volatile Checkpoint checkpoint = Checkpoint.START;
     volatile NodeStatus status;
-    volatile long pages;
-    volatile long entities;
     volatile long subtreeEntities;
     volatile int retries;
     volatile String lastError;
     volatile Instant startedAt;
     volatile Instant finishedAt;
-    /** Bytes of this node's export part file that are committed. */
-    volatile long outputBytes;
     /** In memory only: what probes for a split point found empty. */
     final SplitPoints.ProbeMemory probes = new SplitPoints.ProbeMemory();
 
@@ -35,29 +31,34 @@ final class RangeNode {
         this.status = NodeStatus.QUEUED;
     }
 
+    Key lastKey() {
+        return checkpoint.lastKey();
+    }
+
+    long entities() {
+        return checkpoint.entities();
+    }
+
     /** The part of the range not yet committed. */
     KeyRange remaining() {
-        return lastKey == null ? range : range.advancePast(lastKey);
+        return lastKey() == null ? range : range.advancePast(lastKey());
     }
 
     /** A copy in another status, for persisting a transition before this live node takes it. */
     RangeNode withStatus(NodeStatus newStatus) {
         RangeNode copy = new RangeNode(id, parentId, depth, range);
-        copy.lastKey = lastKey;
+        copy.checkpoint = checkpoint;
         copy.status = newStatus;
-        copy.pages = pages;
-        copy.entities = entities;
         copy.retries = retries;
         copy.lastError = lastError;
         copy.startedAt = startedAt;
-        copy.outputBytes = outputBytes;
         copy.finishedAt = newStatus == NodeStatus.SPLIT ? Instant.now() : finishedAt;
         return copy;
     }
 
     NodeSnapshot snapshot(String jobId) {
-        return new NodeSnapshot(jobId, id, parentId, depth, range.start(), range.startInclusive(), range.end(), lastKey, status,
-                pages, entities,
+        return new NodeSnapshot(jobId, id, parentId, depth, range.start(), range.startInclusive(), range.end(), lastKey(), status,
+                checkpoint.pages(), checkpoint.entities(),
                 subtreeEntities, retries, lastError, startedAt, finishedAt);
     }
 }

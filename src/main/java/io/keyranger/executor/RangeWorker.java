@@ -39,7 +39,7 @@ final class RangeWorker {
 
     void run(RangeNode node) {
         start(node);
-        KeyRangeTracker tracker = KeyRangeTracker.resume(node.range, node.lastKey, node.entities);
+        KeyRangeTracker tracker = KeyRangeTracker.resume(node.range, node.lastKey(), node.entities());
         int pageSize = job.spec().pageSize();
         while (true) {
             if (job.stopped().getAsBoolean()) {
@@ -48,7 +48,7 @@ final class RangeWorker {
                 return;
             }
             Optional<List<Key>> fetched = attempt(node, () -> job.policy().pagesByOffset()
-                    ? fetchKeys(node.range, (int) node.entities, pageSize + 1) : fetchKeys(tracker.remaining(), 0,
+                    ? fetchKeys(node.range, (int) node.entities(), pageSize + 1) : fetchKeys(tracker.remaining(), 0,
                     pageSize + 1));
             if (fetched.isEmpty()) {
                 return; // the range failed for good and is marked failed
@@ -107,15 +107,14 @@ final class RangeWorker {
                 countFailed(node, keys.size() - keys.indexOf(chunk.get(0)));
                 return false;
             }
-            long before = node.entities;
-            if (outcome.get().applied()) {
-                PageCommitter.applyTo(node, chunk);
-                outcome.get().increments().forEach(job.tree()::addTotal);
-            }
+            long before = node.entities();
+            node.checkpoint = outcome.get().checkpoint();
+            outcome.get().increments().forEach(job.tree()::addTotal);
             if (outcome.get().finished()) {
                 node.status = NodeStatus.DONE;
+                node.finishedAt = outcome.get().finishedAt();
             }
-            job.tree().addToAncestors(node, node.entities - before);
+            job.tree().addToAncestors(node, node.entities() - before);
             job.tree().publish(node);
             job.tree().publishTotals();
         }
@@ -123,7 +122,7 @@ final class RangeWorker {
     }
 
     private Optional<Key> splitPoint(RangeNode node, KeyRange rest, Key next) {
-        return job.policy().splitPoint(new SplitPolicy.Context(rest, node.lastKey, next,
+        return job.policy().splitPoint(new SplitPolicy.Context(rest, node.lastKey(), next,
                 job.workersWaiting().getAsBoolean(), job.order(), job.splitPoints(),
                 range -> attempt(node, () -> fetchKeys(range, 0, 1)).flatMap(found -> found.stream().findFirst()),
                 node.probes));

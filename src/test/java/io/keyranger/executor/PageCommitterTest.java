@@ -80,8 +80,11 @@ class PageCommitterTest {
                 counter, "fenced", null, mine, CommitHook.NONE);
         RangeNode node = new RangeNode("r0", null, 0, KeyRange.all(ORDER));
         datastore.put(store.nodeEntity("fenced", node)); // the range as planned, with this runner's epoch
-        assertThat(committer.commit(node, first, false).applied()).isTrue();
-        PageCommitter.applyTo(node, first);
+        PageCommitter.Outcome firstChunk = committer.commit(node, first, false);
+        assertThat(firstChunk.applied()).isTrue();
+        assertThat(firstChunk.checkpoint()).isEqualTo(new Checkpoint(first.get(9), 1, 10, 0));
+        assertThat(node.checkpoint).as("the committer leaves the node to its worker").isEqualTo(Checkpoint.START);
+        node.checkpoint = firstChunk.checkpoint();
 
         JobStore otherStore = new JobStore(datastore);
         JobLease other = otherStore.lease("fenced", JobLease.DEFAULT_DURATION);
@@ -91,7 +94,7 @@ class PageCommitterTest {
         assertThat(other.take(JobLease.Mode.TAKE_OVER_NOW, f -> true, b -> b, null, m -> { })).isTrue();
         assertThat(other.epoch()).isEqualTo(mine.epoch() + 1);
         // the job's epoch alone does not stop the first runner: its ranges carry its epoch until claimed
-        assertThat(otherStore.claim(other, "fenced", ORDER, 24, RetryPolicy.DEFAULT)).extracting(n -> n.lastKey)
+        assertThat(otherStore.claim(other, "fenced", ORDER, 24, RetryPolicy.DEFAULT)).extracting(RangeNode::lastKey)
                 .containsExactly(first.get(9));
 
         assertThatThrownBy(() -> committer.commit(node, second, false)).isInstanceOf(JobFencedException.class)

@@ -5,7 +5,6 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.PageMapper;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -59,15 +58,13 @@ final class JobRun {
                 new LinkedBlockingQueue<>(), daemon("keyranger-job-", new AtomicInteger()));
         this.renewals = Executors.newSingleThreadScheduledExecutor(daemon("keyranger-lease-" + spec.jobId() + "-",
                 new AtomicInteger()));
-        RangeAttempts attempts = new RangeAttempts(run.retries(), spec.jobId(), run.listener(), handle::isCancelled,
-                tree::publish, this::fail);
         PageCommitter committer = new PageCommitter(run.datastore(), run.store(), run.order(), run.mapper(),
                 run.counter(), spec.jobId(), parts, run.lease(), run.hook());
         this.worker = new RangeWorker(new RangeWorker.Job(run.datastore(), spec, run.order(), run.limits(),
-                run.mapper(), committer, run.store(), run.lease(), run.counter(), run.retries(), attempts, tree,
-                run.splitPolicy(), new SplitPoints(run.samples(), run.order()),
-                new RampingRateLimiter(spec.qps()), () -> !awaitGate() || handle.isCancelled(),
-                () -> !pool.getQueue().isEmpty(), this::submit));
+                run.mapper(), committer, run.store(), run.lease(), run.counter(), run.retries(), run.listener(), tree,
+                run.splitPolicy(), new SplitPoints(run.samples(), run.order()), new RampingRateLimiter(spec.qps()),
+                handle::isCancelled, () -> !awaitGate() || handle.isCancelled(), () -> !pool.getQueue().isEmpty(),
+                this::submit));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String prefix, AtomicInteger count) {
@@ -101,7 +98,11 @@ final class JobRun {
                 tree.publish(node);
             } catch (RuntimeException e) {
                 LOG.error("Range {} of job {} failed unexpectedly", node.id, run.spec().jobId(), e);
-                fail(node, e);
+                try {
+                    worker.fail(node, e);
+                } catch (JobFencedException fencedToo) {
+                    fenced(fencedToo);
+                }
             } finally {
                 release();
             }
@@ -112,22 +113,6 @@ final class JobRun {
         if (outstanding.decrementAndGet() == 0) {
             finish();
         }
-    }
-
-    /** Marks a range failed for good, recorded under its fence. */
-    private void fail(RangeNode node, Exception error) {
-        node.status = NodeStatus.FAILED;
-        node.lastError = RangeAttempts.describe(error);
-        node.finishedAt = Instant.now();
-        LOG.warn("Range {} of job {} failed: {}", node.id, run.spec().jobId(), node.lastError);
-        try {
-            run.store().saveNode(run.lease(), run.spec().jobId(), node.withStatus(NodeStatus.FAILED));
-        } catch (JobFencedException e) {
-            fenced(e);
-        } catch (RuntimeException e) {
-            LOG.warn("Could not record the failure of range {}", node.id, e);
-        }
-        tree.publish(node);
     }
 
     private boolean awaitGate() {

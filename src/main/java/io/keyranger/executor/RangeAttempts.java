@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,17 +24,17 @@ final class RangeAttempts {
     private final String jobId;
     private final JobListener listener;
     private final BooleanSupplier cancelled;
-    private final Consumer<RangeNode> publish;
+    private final BiConsumer<RangeNode, String> retried;
     private final BiConsumer<RangeNode, Exception> fail;
     private final AtomicBoolean serverLost = new AtomicBoolean();
 
     RangeAttempts(RetryPolicy retries, String jobId, JobListener listener, BooleanSupplier cancelled,
-                  Consumer<RangeNode> publish, BiConsumer<RangeNode, Exception> fail) {
+                  BiConsumer<RangeNode, String> retried, BiConsumer<RangeNode, Exception> fail) {
         this.retries = retries;
         this.jobId = jobId;
         this.listener = listener;
         this.cancelled = cancelled;
-        this.publish = publish;
+        this.retried = retried;
         this.fail = fail;
     }
 
@@ -57,9 +56,7 @@ final class RangeAttempts {
                     unreachableSince = unreachableSince == 0 ? now : unreachableSince;
                     if (now - unreachableSince < TimeUnit.MILLISECONDS.toNanos(retries.serverLostMillis())) {
                         serverLost(describe(e));
-                        node.retries++;
-                        node.lastError = "waiting for the server: " + describe(e);
-                        publish.accept(node);
+                        retried.accept(node, "waiting for the server: " + describe(e));
                         if (!sleep(Retries.backoffMillis(Math.min(attempt, 8), retries.baseMillis(),
                                 Math.min(retries.capMillis(), SERVER_WAIT_CAP_MILLIS)))) {
                             fail.accept(node, e);
@@ -73,9 +70,7 @@ final class RangeAttempts {
                     fail.accept(node, e);
                     return Optional.empty();
                 }
-                node.retries++;
-                node.lastError = describe(e);
-                publish.accept(node);
+                retried.accept(node, describe(e));
                 if (!sleep(Retries.backoffMillis(attempt, retries.baseMillis(), retries.capMillis()))) {
                     fail.accept(node, e);
                     return Optional.empty();

@@ -23,18 +23,22 @@ import java.util.function.Supplier;
  * finds a point; the two halves go back to the pool. A {@link KeyRangeTracker} owns which keys are this range's.
  */
 final class RangeWorker {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RangeWorker.class);
     /** What a worker needs of its job. */
     record Job(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
                PageCommitter committer, JobStore store, JobLease lease, ShardedCounter counter, RetryPolicy retries,
-               RangeAttempts attempts, ProgressTree tree, SplitPolicy policy, SplitPoints splitPoints,
-               RampingRateLimiter limiter, BooleanSupplier stopped, BooleanSupplier workersWaiting,
-               Consumer<RangeNode> submit) {
+               JobListener listener, ProgressTree tree, SplitPolicy policy, SplitPoints splitPoints,
+               RampingRateLimiter limiter, BooleanSupplier cancelled, BooleanSupplier stopped,
+               BooleanSupplier workersWaiting, Consumer<RangeNode> submit) {
     }
 
     private final Job job;
+    private final RangeAttempts attempts;
 
     RangeWorker(Job job) {
         this.job = job;
+        this.attempts = new RangeAttempts(job.retries(), job.spec().jobId(), job.listener(), job.cancelled(),
+                this::retried, this::fail);
     }
 
     void run(RangeNode node) {
@@ -169,8 +173,7 @@ final class RangeWorker {
         } catch (JobFencedException e) {
             throw e;
         } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(RangeWorker.class).warn("Could not count {} failed entities of job {}",
-                    keys, job.spec().jobId(), e);
+            LOG.warn("Could not count {} failed entities of job {}", keys, job.spec().jobId(), e);
         }
     }
 
@@ -191,6 +194,29 @@ final class RangeWorker {
     }
 
     private <T> Optional<T> attempt(RangeNode node, Supplier<T> operation) {
-        return job.attempts().run(node, operation);
+        return attempts.run(node, operation);
+    }
+
+    private void retried(RangeNode node, String error) {
+        node.retries++;
+        node.lastError = error;
+        job.tree().publish(node);
+    }
+
+    /** Marks a range failed for good, recorded under its fence (a fenced record throws: the job was taken over). */
+    void fail(RangeNode node, Exception error) {
+        node.status = NodeStatus.FAILED;
+        node.lastError = RangeAttempts.describe(error);
+        node.finishedAt = Instant.now();
+        LOG.warn("Range {} of job {} failed: {}", node.id, job.spec().jobId(), node.lastError);
+        try {
+            job.store().saveNode(job.lease(), job.spec().jobId(), node.withStatus(NodeStatus.FAILED));
+        } catch (JobFencedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.warn("Could not record the failure of range {}", node.id, e);
+        } finally {
+            job.tree().publish(node);
+        }
     }
 }

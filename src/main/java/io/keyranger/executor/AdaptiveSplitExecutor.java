@@ -135,7 +135,7 @@ public final class AdaptiveSplitExecutor {
     /** A job that could not be planned leaves nothing behind; if even that fails, a resume plans it again. */
     private void forgetQuietly(JobStore store, JobLease lease, String jobId) {
         try {
-            store.forget(lease, jobId, retries);
+            new JobRanges(datastore, store, hook).forget(lease, jobId, retries);
         } catch (RuntimeException e) {
             LOG.warn("Could not remove job {} after its plan failed; 'run --resume {}' plans it again", jobId, jobId, e);
         }
@@ -151,7 +151,7 @@ public final class AdaptiveSplitExecutor {
                 : retrying(() -> new ShardPlanner(datastore, order).planRanges(request, Cancellation.NEVER));
         LOG.info("Job {}: planned {} ranges in {} ms", spec.jobId(), plan.ranges().size(),
                 (System.nanoTime() - planStarted) / 1_000_000);
-        store.savePlan(lease, spec.jobId(), roots(plan), claimBatch(), retries);
+        new JobRanges(datastore, store, hook).savePlan(lease, spec.jobId(), roots(plan), claimBatch(), retries);
         return plan;
     }
 
@@ -214,7 +214,7 @@ public final class AdaptiveSplitExecutor {
                 pending = nodes;
                 samples = plan.samples();
             } else {
-                nodes = store.claim(lease, jobId, order, claimBatch(), retries);
+                nodes = new JobRanges(datastore, store, hook).claim(lease, jobId, order, claimBatch(), retries);
                 pending = nodes.stream().filter(n -> !n.status.isFinal()).toList();
                 pending.forEach(n -> n.status = NodeStatus.QUEUED);
                 PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(),
@@ -246,7 +246,7 @@ public final class AdaptiveSplitExecutor {
     public List<JobSummary> jobs() {
         JobStore store = new JobStore(datastore);
         return store.listJobs().stream().map(j -> new JobSummary(j.spec(), j.status(), j.created(),
-                j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(JobLease.Holding::live)
+                j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(Holding::live)
                         .map(h -> h.runner().describe()).orElse(null) : null)).toList();
     }
 
@@ -281,7 +281,7 @@ public final class AdaptiveSplitExecutor {
      * @param spec    its spec
      * @param status  its status; RUNNING for a job that is running or was interrupted
      * @param created when it was created
-     * @param runner  who runs it now ({@link JobLease.Runner#describe}), or null when no runner holds a live lease:
+     * @param runner  who runs it now ({@link Runner#describe}), or null when no runner holds a live lease:
      *                a RUNNING job without one was interrupted
      */
     public record JobSummary(JobSpec spec, JobStatus status, Instant created, String runner) {

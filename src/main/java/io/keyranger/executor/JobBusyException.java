@@ -4,9 +4,9 @@ import io.keyranger.KeyRangerException;
 
 /** A job could not be taken: another runner holds a live lease on it. Says who, and how to take it over. */
 public final class JobBusyException extends KeyRangerException {
-    private final transient JobLease.Holding holding;
+    private final transient Holding holding;
 
-    JobBusyException(String label, JobLease.Holding holding) {
+    JobBusyException(String label, Holding holding) {
         super(label + " is being run by " + holding.runner().describe() + "; its lease is live until "
                 + holding.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " and renewed while it "
                 + "runs. Let it finish, or take the job over: once that lease runs out (a stopped runner's does within "
@@ -15,7 +15,7 @@ public final class JobBusyException extends KeyRangerException {
         this.holding = holding;
     }
 
-    public JobLease.Holding holding() {
+    public Holding holding() {
         return holding;
     }
 }

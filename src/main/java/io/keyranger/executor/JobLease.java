@@ -8,12 +8,10 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Retries;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -39,7 +37,7 @@ public final class JobLease {
     public static final String LEASE_KIND = BookkeepingKinds.PREFIX + "Lease";
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
     /** Runner ids of this process that are still working: a lease held by one of ours that ended is stale. */
-    private static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
+    static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
     private static final int MAX_ATTEMPTS = 20;
 
     /** How to take a job. */
@@ -52,34 +50,6 @@ public final class JobLease {
         TAKE_OVER,
         /** Take over at once, even from a live runner (which is fenced at its next commit). */
         TAKE_OVER_NOW
-    }
-
-    /**
-     * Who runs (or ran) a job.
-     *
-     * @param id           a random id per run
-     * @param host         the host name
-     * @param pid          the process id
-     * @param processStart when that process started, epoch millis (0 when unknown): tells a reused pid apart
-     * @param since        when it took the job
-     */
-    public record Runner(String id, String host, long pid, long processStart, Instant since) {
-        /** "runner 1a2b3c4d on host h (pid 123) since 2026-11-23T08:00:00Z" */
-        public String describe() {
-            return "runner " + id.substring(0, Math.min(8, id.length())) + " on host " + host + " (pid " + pid
-                    + ") since " + since.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        }
-    }
-
-    /**
-     * A job's holder as stored, for listings and messages.
-     *
-     * @param runner    who took it last
-     * @param epoch     the fence's epoch
-     * @param live      whether that runner's lease is live
-     * @param expiresAt when its lease runs out (or ran out)
-     */
-    public record Holding(Runner runner, long epoch, boolean live, Instant expiresAt) {
     }
 
     private final Datastore datastore;
@@ -96,7 +66,7 @@ public final class JobLease {
         this.leaseKey = datastore.newKeyFactory().setNamespace("").setKind(LEASE_KIND).newKey(leaseName);
         this.label = label;
         this.duration = duration;
-        this.runner = self();
+        this.runner = Runner.self();
     }
 
     /** A lease on {@code fenceKey}, not taken yet. {@code label} names the job in messages ("Job X"). */
@@ -150,7 +120,7 @@ public final class JobLease {
                     return true;
                 }
                 if (mode == Mode.CREATE && fence != null) {
-                    Holding holding = holding(fence, lease, Instant.now());
+                    Holding holding = Holding.of(fence, lease, Instant.now(), ACTIVE);
                     throw new KeyRangerException(label + " exists already" + (holding.live()
                             ? " and is being run by " + holding.runner().describe() : "") + ". Resume it with --resume "
                             + fence.getKey().getName() + " or choose another id.");
@@ -158,7 +128,7 @@ public final class JobLease {
                 if (!proceed.test(fence)) {
                     return false;
                 }
-                Holding holding = fence == null ? null : holding(fence, lease, Instant.now());
+                Holding holding = fence == null ? null : Holding.of(fence, lease, Instant.now(), ACTIVE);
                 if (holding != null && holding.live() && mode != Mode.TAKE_OVER_NOW) {
                     if (mode == Mode.RESUME) {
                         throw new JobBusyException(label, holding);
@@ -235,14 +205,9 @@ public final class JobLease {
         if (fence == null) {
             return new JobFencedException(label + " no longer exists: this runner stopped and applied nothing more.");
         }
-        Runner taker = runnerOf(fence);
-        return new JobFencedException(label + " was taken over by " + describeTaker(taker) + ": this runner "
+        Runner taker = Runner.of(fence);
+        return new JobFencedException(label + " was taken over by " + taker.describeTakeOver() + ": this runner "
                 + "stopped and applied nothing after that. The job goes on there.");
-    }
-
-    private static String describeTaker(Runner taker) {
-        return "runner " + taker.id().substring(0, Math.min(8, taker.id().length())) + " on host " + taker.host()
-                + " (pid " + taker.pid() + ") at " + taker.since().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
     /**
@@ -290,63 +255,6 @@ public final class JobLease {
                 .set("released", released).build();
     }
 
-    /** Who holds a job, read outside any transaction; empty when it was never taken. */
-    static java.util.Optional<Holding> read(Datastore datastore, Key fenceKey, String leaseName) {
-        Key leaseKey = datastore.newKeyFactory().setNamespace("").setKind(LEASE_KIND).newKey(leaseName);
-        List<Entity> found = datastore.fetch(fenceKey, leaseKey);
-        if (found.get(0) == null || !found.get(0).contains("runnerId")) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(holding(found.get(0), found.get(1), Instant.now()));
-    }
-
-    /** The holder of a fence and whether its lease is live: not released, not expired, its process not gone. */
-    static Holding holding(Entity fence, Entity lease, Instant now) {
-        Runner holder = runnerOf(fence);
-        long fenceEpoch = fence.contains("epoch") ? fence.getLong("epoch") : 0;
-        if (lease == null || !fence.contains("runnerId")) {
-            return new Holding(holder, fenceEpoch, false, now);
-        }
-        Instant expires = lease.getTimestamp("expiresAt").toDate().toInstant();
-        boolean live = !lease.getBoolean("released") && lease.getLong("epoch") == fenceEpoch
-                && holder.id().equals(lease.getString("runnerId")) && expires.isAfter(now) && !isGone(holder);
-        return new Holding(holder, fenceEpoch, live, expires);
-    }
-
-    private static Runner runnerOf(Entity fence) {
-        if (!fence.contains("runnerId")) {
-            return new Runner("unknown", "an unknown host", 0, 0, Instant.EPOCH);
-        }
-        return new Runner(fence.getString("runnerId"), fence.getString("runnerHost"), fence.getLong("runnerPid"),
-                fence.getLong("runnerProcessStart"), fence.getTimestamp("runnerSince").toDate().toInstant());
-    }
-
-    /**
-     * Whether a runner is known to be gone: it ran on this host, and its process no longer exists (or the pid now
-     * belongs to a process started at another time), or it is a run of this very process that has ended.
-     */
-    static boolean isGone(Runner holder) {
-        Runner me = self();
-        if (!holder.host().equals(me.host())) {
-            return false;
-        }
-        if (holder.pid() == me.pid() && holder.processStart() == me.processStart()) {
-            return !ACTIVE.contains(holder.id());
-        }
-        java.util.Optional<ProcessHandle> process = ProcessHandle.of(holder.pid());
-        if (process.isEmpty() || !process.get().isAlive()) {
-            return true;
-        }
-        long started = process.get().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-        return holder.processStart() != 0 && started != 0 && started != holder.processStart();
-    }
-
-    private static Runner self() {
-        ProcessHandle me = ProcessHandle.current();
-        return new Runner(UUID.randomUUID().toString(), HostName.NAME, me.pid(),
-                me.info().startInstant().map(Instant::toEpochMilli).orElse(0L), Instant.now());
-    }
-
     private static String stringOr(Entity e, String name) {
         return e.contains(name) ? e.getString(name) : null;
     }
@@ -362,20 +270,6 @@ public final class JobLease {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for a lease");
-        }
-    }
-
-    /** The host name, looked up once (it may ask DNS). */
-    private static final class HostName {
-        static final String NAME = lookUp();
-
-        private static String lookUp() {
-            try {
-                return InetAddress.getLocalHost().getHostName();
-            } catch (java.io.IOException | SecurityException e) {
-                String env = System.getenv("HOSTNAME");
-                return env == null || env.isBlank() ? "an unknown host" : env;
-            }
         }
     }
 }

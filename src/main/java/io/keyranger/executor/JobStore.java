@@ -71,8 +71,8 @@ final class JobStore {
     }
 
     /** Who holds a job, if it was ever taken. */
-    java.util.Optional<JobLease.Holding> holding(String jobId) {
-        return JobLease.read(datastore, jobKey(jobId), jobId);
+    java.util.Optional<Holding> holding(String jobId) {
+        return Holding.read(datastore, jobKey(jobId), jobId);
     }
 
     /**
@@ -115,69 +115,6 @@ final class JobStore {
     void finishJob(JobLease lease, JobStatus status, long wallMillis) {
         fencedOnJob("finish", lease, job -> List.of(Entity.newBuilder(job).set("status", status.name())
                 .set("lastWallMillis", wallMillis).set("finishedAt", Timestamp.now()).build(), lease.released()));
-    }
-
-    /**
-     * Writes a plan's root ranges in fenced batches of {@code batch}; the last transaction marks the job planned. Any
-     * ranges of an earlier, unfinished plan are deleted first (nothing ran in them: ranges run once a job is planned).
-     */
-    void savePlan(JobLease lease, String jobId, List<RangeNode> roots, int batch, RetryPolicy policy) {
-        List<Key> stale = policy.call(() -> {
-            List<Key> keys = new ArrayList<>();
-            datastore.run(Query.newKeyQueryBuilder().setNamespace("").setKind(RANGE_KIND)
-                    .setFilter(PropertyFilter.eq("jobId", jobId)).build()).forEachRemaining(keys::add);
-            return keys;
-        });
-        for (int i = 0; i < stale.size(); i += batch) {
-            List<Key> slice = stale.subList(i, Math.min(stale.size(), i + batch));
-            retries(policy, () -> fencedDelete(lease, slice));
-        }
-        for (int i = 0; i < roots.size(); i += batch) {
-            List<Entity> slice = roots.subList(i, Math.min(roots.size(), i + batch)).stream()
-                    .map(n -> nodeEntity(jobId, n)).toList();
-            retries(policy, () -> fencedOnJob("plan", lease, job -> slice));
-        }
-        retries(policy, () -> fencedOnJob("plan", lease, job -> List.of(Entity.newBuilder(job).set("planned", true)
-                .build())));
-    }
-
-    /**
-     * Removes a job that could not be planned (an empty kind, a server error while planning): its ranges, then the job
-     * and its lease in one fenced transaction, so that a failed start leaves nothing half-written behind.
-     */
-    void forget(JobLease lease, String jobId, RetryPolicy policy) {
-        List<Key> ranges = policy.call(() -> {
-            List<Key> keys = new ArrayList<>();
-            datastore.run(Query.newKeyQueryBuilder().setNamespace("").setKind(RANGE_KIND)
-                    .setFilter(PropertyFilter.eq("jobId", jobId)).build()).forEachRemaining(keys::add);
-            return keys;
-        });
-        for (int i = 0; i < ranges.size(); i += 20) {
-            List<Key> slice = ranges.subList(i, Math.min(ranges.size(), i + 20));
-            retries(policy, () -> fencedDelete(lease, slice));
-        }
-        retries(policy, () -> fencedDelete(lease, List.of(lease.fenceKey(), lease.leaseKey())));
-    }
-
-    private void fencedDelete(JobLease lease, List<Key> keys) {
-        Transaction tx = datastore.newTransaction();
-        try {
-            lease.check(tx.get(lease.fenceKey()));
-            tx.delete(keys.toArray(new Key[0]));
-            hook.beforeCommit("plan");
-            tx.commit();
-        } finally {
-            if (tx.isActive()) {
-                tx.rollback();
-            }
-        }
-    }
-
-    private static void retries(RetryPolicy policy, Runnable operation) {
-        policy.call(() -> {
-            operation.run();
-            return null;
-        });
     }
 
     /** Whether the job's ranges were all written (jobs stored before this flag existed were). */
@@ -224,26 +161,9 @@ final class JobStore {
         return jobs;
     }
 
+    /** A range as its entity, with the epoch of this store's lease. */
     Entity nodeEntity(String jobId, RangeNode node) {
-        Entity.Builder b = Entity.newBuilder(nodeKey(jobId, node.id))
-                .set("jobId", jobId).set("nodeId", node.id).set("depth", node.depth)
-                .set("epoch", lease == null ? 0 : lease.epoch())
-                .set("parentId", node.parentId == null ? NullValue.of() : StringValue.of(node.parentId))
-                .set("start", keyOrNull(node.range.start())).set("startInclusive", node.range.startInclusive())
-                .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey()))
-                .set("status", node.status.name()).set("pages", node.checkpoint.pages())
-                .set("entities", node.checkpoint.entities()).set("retries", node.retries)
-                .set("outputBytes", node.checkpoint.outputBytes())
-                .set("lastError", node.lastError == null ? NullValue.of()
-                        : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build());
-        if (node.startedAt != null) {
-            b.set("startedAt", Timestamp.ofTimeSecondsAndNanos(node.startedAt.getEpochSecond(), node.startedAt.getNano()));
-        }
-        if (node.finishedAt != null) {
-            b.set("finishedAt", Timestamp.ofTimeSecondsAndNanos(node.finishedAt.getEpochSecond(),
-                    node.finishedAt.getNano()));
-        }
-        return b.build();
+        return RangeEntities.toEntity(nodeKey(jobId, node.id), jobId, node, lease == null ? 0 : lease.epoch());
     }
 
     static Key storedLastKey(Entity node) {
@@ -260,25 +180,7 @@ final class JobStore {
     }
 
     private static RangeNode node(Entity e, KeyOrder order) {
-        Key start = e.isNull("start") ? null : e.getKey("start");
-        Key end = e.isNull("end") ? null : e.getKey("end");
-        KeyRange range = KeyRange.of(order, start, end);
-        if (start != null && !e.getBoolean("startInclusive")) {
-            range = KeyRange.of(order, null, end).advancePast(start);
-        }
-        RangeNode node = new RangeNode(e.getString("nodeId"), e.isNull("parentId") ? null : e.getString("parentId"),
-                (int) e.getLong("depth"), range);
-        node.checkpoint = Checkpoint.of(e);
-        node.status = NodeStatus.valueOf(e.getString("status"));
-        node.retries = (int) e.getLong("retries");
-        node.lastError = e.isNull("lastError") ? null : e.getString("lastError");
-        node.startedAt = e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null;
-        node.finishedAt = e.contains("finishedAt") ? e.getTimestamp("finishedAt").toDate().toInstant() : null;
-        return node;
-    }
-
-    private static Value<?> keyOrNull(Key key) {
-        return key == null ? NullValue.of() : KeyValue.of(key);
+        return RangeEntities.toNode(e, order);
     }
 
     /**
@@ -303,59 +205,5 @@ final class JobStore {
     /** Records a node's final state (done, failed) in a fenced transaction. */
     void saveNode(JobLease lease, String jobId, RangeNode node) {
         fencedOnRange(node.status.name().toLowerCase(), lease, jobId, node.id, stored -> List.of(nodeEntity(jobId, node)));
-    }
-
-    /**
-     * Stamps every range of the job that is not finished with this runner's epoch, in transactions of {@code batch}
-     * ranges, and returns every range as stored after that. From then on a runner that held the job before can commit
-     * nothing to them. Ranges it split off meanwhile (with its older epoch) are found and stamped in the next round.
-     */
-    List<RangeNode> claim(JobLease lease, String jobId, KeyOrder order, int batch, RetryPolicy policy) {
-        for (int round = 0; round < 10_000; round++) {
-            List<Entity> stored = policy.call(() -> {
-                List<Entity> all = new ArrayList<>();
-                datastore.run(Query.newEntityQueryBuilder().setNamespace("").setKind(RANGE_KIND)
-                        .setFilter(PropertyFilter.eq("jobId", jobId)).build()).forEachRemaining(all::add);
-                return all;
-            });
-            List<Key> unclaimed = stored.stream()
-                    .filter(e -> !NodeStatus.valueOf(e.getString("status")).isFinal())
-                    .filter(e -> !e.contains("epoch") || e.getLong("epoch") != lease.epoch())
-                    .map(Entity::getKey).toList();
-            if (unclaimed.isEmpty()) {
-                List<RangeNode> nodes = new ArrayList<>(stored.stream().map(e -> node(e, order)).toList());
-                nodes.sort((a, b) -> a.id.compareTo(b.id));
-                return nodes;
-            }
-            for (int i = 0; i < unclaimed.size(); i += batch) {
-                List<Key> slice = unclaimed.subList(i, Math.min(unclaimed.size(), i + batch));
-                retries(policy, () -> claim(lease, slice));
-            }
-        }
-        throw new KeyRangerException("Could not claim the ranges of job " + jobId + ": they keep changing.");
-    }
-
-    private void claim(JobLease lease, List<Key> nodes) {
-        Transaction tx = datastore.newTransaction();
-        try {
-            List<Entity> puts = new ArrayList<>();
-            for (Entity node : tx.fetch(nodes.toArray(new Key[0]))) {
-                if (node == null) {
-                    continue;
-                }
-                long stored = node.contains("epoch") ? node.getLong("epoch") : 0;
-                if (stored > lease.epoch()) {
-                    throw lease.fencedNow(); // taken over again meanwhile
-                }
-                puts.add(Entity.newBuilder(node).set("epoch", lease.epoch()).build());
-            }
-            tx.put(puts.toArray(new Entity[0]));
-            hook.beforeCommit("claim");
-            tx.commit();
-        } finally {
-            if (tx.isActive()) {
-                tx.rollback();
-            }
-        }
     }
 }

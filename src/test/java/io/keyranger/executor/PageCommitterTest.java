@@ -94,7 +94,8 @@ class PageCommitterTest {
         assertThat(other.take(JobLease.Mode.TAKE_OVER_NOW, f -> true, b -> b, null, m -> { })).isTrue();
         assertThat(other.epoch()).isEqualTo(mine.epoch() + 1);
         // the job's epoch alone does not stop the first runner: its ranges carry its epoch until claimed
-        assertThat(otherStore.claim(other, "fenced", ORDER, 24, RetryPolicy.DEFAULT)).extracting(RangeNode::lastKey)
+        assertThat(new JobRanges(datastore, otherStore, CommitHook.NONE).claim(other, "fenced", ORDER, 24,
+                RetryPolicy.DEFAULT)).extracting(RangeNode::lastKey)
                 .containsExactly(first.get(9));
 
         assertThatThrownBy(() -> committer.commit(node, second, false)).isInstanceOf(JobFencedException.class)

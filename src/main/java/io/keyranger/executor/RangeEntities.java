@@ -1,0 +1,64 @@
+package io.keyranger.executor;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyValue;
+import com.google.cloud.datastore.NullValue;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.Value;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import java.time.Instant;
+
+/** A range node as its {@code _KeyRangerRange} entity stores it, and back. */
+final class RangeEntities {
+    private RangeEntities() {
+    }
+
+    static Entity toEntity(Key key, String jobId, RangeNode node, long epoch) {
+        Entity.Builder b = Entity.newBuilder(key)
+                .set("jobId", jobId).set("nodeId", node.id).set("depth", node.depth).set("epoch", epoch)
+                .set("parentId", node.parentId == null ? NullValue.of() : StringValue.of(node.parentId))
+                .set("start", keyOrNull(node.range.start())).set("startInclusive", node.range.startInclusive())
+                .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey()))
+                .set("status", node.status.name()).set("pages", node.checkpoint.pages())
+                .set("entities", node.checkpoint.entities()).set("retries", node.retries)
+                .set("outputBytes", node.checkpoint.outputBytes())
+                .set("lastError", node.lastError == null ? NullValue.of()
+                        : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build());
+        if (node.startedAt != null) {
+            b.set("startedAt", timestamp(node.startedAt));
+        }
+        if (node.finishedAt != null) {
+            b.set("finishedAt", timestamp(node.finishedAt));
+        }
+        return b.build();
+    }
+
+    static RangeNode toNode(Entity e, KeyOrder order) {
+        Key start = e.isNull("start") ? null : e.getKey("start");
+        Key end = e.isNull("end") ? null : e.getKey("end");
+        KeyRange range = KeyRange.of(order, start, end);
+        if (start != null && !e.getBoolean("startInclusive")) {
+            range = KeyRange.of(order, null, end).advancePast(start);
+        }
+        RangeNode node = new RangeNode(e.getString("nodeId"), e.isNull("parentId") ? null : e.getString("parentId"),
+                (int) e.getLong("depth"), range);
+        node.checkpoint = Checkpoint.of(e);
+        node.status = NodeStatus.valueOf(e.getString("status"));
+        node.retries = (int) e.getLong("retries");
+        node.lastError = e.isNull("lastError") ? null : e.getString("lastError");
+        node.startedAt = e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null;
+        node.finishedAt = e.contains("finishedAt") ? e.getTimestamp("finishedAt").toDate().toInstant() : null;
+        return node;
+    }
+
+    private static Value<?> keyOrNull(Key key) {
+        return key == null ? NullValue.of() : KeyValue.of(key);
+    }
+
+    private static Timestamp timestamp(Instant instant) {
+        return Timestamp.ofTimeSecondsAndNanos(instant.getEpochSecond(), instant.getNano());
+    }
+}

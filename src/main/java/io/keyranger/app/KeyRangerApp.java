@@ -3,7 +3,7 @@ package io.keyranger.app;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import io.keyranger.AppDirs;
-import io.keyranger.cli.GuiStarter.DemoRequest;
+import io.keyranger.demo.DemoRequest;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.profile.AppSettings;
 import io.keyranger.profile.ProfileStore;

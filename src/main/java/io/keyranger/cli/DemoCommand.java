@@ -1,5 +1,6 @@
 package io.keyranger.cli;
 
+import io.keyranger.demo.DemoRequest;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
@@ -57,7 +58,7 @@ public final class DemoCommand implements Runnable {
             throw new KeyRangerException("--exit only goes with --headless.");
         }
         if (!headless) {
-            context.gui().open(new GuiStarter.StartupRequest(null, new GuiStarter.DemoRequest(entities, port, sdkRoot()),
+            context.gui().open(new GuiStarter.StartupRequest(null, new DemoRequest(entities, port, sdkRoot()),
                     DemoDataset.ACCOUNT));
             return;
         }

@@ -1,7 +1,7 @@
 package io.keyranger.cli;
 
+import io.keyranger.demo.DemoRequest;
 import io.keyranger.datastore.ConnectionSpec;
-import java.nio.file.Path;
 
 /** Opens the desktop app; implemented outside the CLI so that this package stays free of JavaFX. */
 @FunctionalInterface
@@ -24,15 +24,5 @@ public interface GuiStarter {
         public static StartupRequest none() {
             return new StartupRequest(null, null, null);
         }
-    }
-
-    /**
-     * Start an emulator and seed the demo data.
-     *
-     * @param accounts how many Accounts to seed
-     * @param port     the emulator's port, 0 for a free one
-     * @param cloudSdk the Cloud SDK root, or null to find it
-     */
-    record DemoRequest(int accounts, int port, Path cloudSdk) {
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.app.KeyRangerApp;
-import io.keyranger.cli.GuiStarter.DemoRequest;
+import io.keyranger.demo.DemoRequest;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.datastore.KeyFormat;
 import io.keyranger.support.Fx;
@@ -357,6 +357,50 @@ class MainWindowTest {
         assertThat(fenced.status()).isEqualTo(io.keyranger.executor.JobStatus.TAKEN_OVER);
         assertThat(io.keyranger.counter.ShardedCounter.existing(datastore, "job:held-count").total("read"))
                 .as("counted exactly once across both runners").isEqualTo(ACCOUNTS);
+    }
+
+    @Test
+    @Order(11)
+    void theMapperTabDryRunsTheKindSelectedInTheBrowserWhileAJobRunsOnAnother() {
+        selectKind("Account");
+        clickTab("Run");
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count\"}");
+            robot.lookup("#jobShards").<Spinner<Integer>>query().getValueFactory().setValue(1);
+            robot.lookup("#jobWorkers").<Spinner<Integer>>query().getValueFactory().setValue(1);
+            robot.lookup("#jobPageSize").<Spinner<Integer>>query().getValueFactory().setValue(10);
+            robot.lookup("#jobQps").<Spinner<Integer>>query().getValueFactory().setValue(10);
+            return null;
+        });
+        robot.clickOn("#startJob");
+        Fx.waitUntil(30, () -> robot.lookup("#runSummary").queryLabeled().getText().matches("Job .* running"));
+        robot.clickOn("#pauseJob"); // holds the job on Account while another kind is chosen
+        try {
+            selectKind("Event");
+            clickTab("Mapper");
+            robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
+                    ((ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+            robot.clickOn("#dryRun");
+            Fx.waitUntil(60, () -> robot.lookup("#dryRunSummary").queryLabeled().getText()
+                    .startsWith("Nothing was written"));
+            assertThat(Fx.get(() -> robot.lookup("#dryRunSummary").queryLabeled().getText()))
+                    .as("the dry run is of Event, the kind selected, not Account, the running job's")
+                    .contains("estimated from 50 entities");
+        } finally {
+            clickTab("Run");
+            robot.clickOn("#cancelJob");
+            Fx.waitUntil(60, () -> !robot.lookup("#startJob").queryButton().isDisabled());
+            Fx.get(() -> {
+                robot.lookup("#jobQps").<Spinner<Integer>>query().getValueFactory().setValue(0);
+                return null;
+            });
+        }
+    }
+
+    private void selectKind(String name) {
+        robot.clickOn(robot.lookup("#kindList .list-cell").match(node -> ((ListCell<?>) node).getItem() != null
+                && ((KindItem) ((ListCell<?>) node).getItem()).name().equals(name)).queryAs(javafx.scene.Node.class));
+        Fx.waitUntil(30, () -> title().startsWith(name + ":"));
     }
 
     private void clickTab(String title) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import io.keyranger.app.KeyRangerApp;
-import io.keyranger.cli.GuiStarter.DemoRequest;
+import io.keyranger.demo.DemoRequest;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.kinds.KindItem;

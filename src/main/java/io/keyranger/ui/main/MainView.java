@@ -28,7 +28,7 @@ import org.controlsfx.control.StatusBar;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
-import io.keyranger.cli.GuiStarter.DemoRequest;
+import io.keyranger.demo.DemoRequest;
 
 /** The main window: connection, namespace and kinds on the left, tabs in the centre, a status bar below. */
 public final class MainView extends BorderPane {

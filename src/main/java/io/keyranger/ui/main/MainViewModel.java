@@ -1,6 +1,6 @@
 package io.keyranger.ui.main;
 
-import io.keyranger.cli.GuiStarter.DemoRequest;
+import io.keyranger.demo.DemoRequest;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;
@@ -71,17 +71,26 @@ public final class MainViewModel {
         this.run = new RunViewModel(tasks, this::showError);
         this.mapper = new MapperViewModel(tasks, this::showError, run);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
+        // a job keeps its kind on the Run tab while it runs; once it ends, the Run tab follows the selection again
+        run.runningProperty().addListener((obs, was, running) -> {
+            if (!running && mapper.targetProperty().get() != run.targetProperty().get()) {
+                run.targetProperty().set(mapper.targetProperty().get());
+                run.refreshJobs();
+            }
+        });
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
             shards.targetProperty().set(kind == null ? null : new ShardsViewModel.Target(gateway.datastore(),
                     KeyOrder.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
                     kind.countProperty()::get));
+            RunViewModel.Target target = kind == null ? null : new RunViewModel.Target(gateway.datastore(),
+                    KeyOrder.forServer(connection.get().isEmulator()),
+                    ServerLimits.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
+                    () -> kind.countProperty().get() == null ? -1 : kind.countProperty().get().count(),
+                    connection.get());
+            mapper.targetProperty().set(target);
             if (!run.isRunning()) {
-                run.targetProperty().set(kind == null ? null : new RunViewModel.Target(gateway.datastore(),
-                        KeyOrder.forServer(connection.get().isEmulator()),
-                        ServerLimits.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
-                        () -> kind.countProperty().get() == null ? -1 : kind.countProperty().get().count(),
-                        connection.get()));
+                run.targetProperty().set(target);
                 run.refreshJobs();
             }
             if (kind == null) {

@@ -42,6 +42,9 @@ public final class MapperViewModel {
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final RunViewModel run;
+    /** The kind selected in the browser: what a dry run maps, whatever the Run tab is running. */
+    private final javafx.beans.property.ObjectProperty<RunViewModel.Target> target =
+            new javafx.beans.property.SimpleObjectProperty<>();
     private final ObjectProperty<Template> template = new SimpleObjectProperty<>();
     private final Map<String, StringProperty> values = new LinkedHashMap<>();
     private final Map<String, ReadOnlyStringWrapper> fieldErrors = new LinkedHashMap<>();
@@ -234,7 +237,7 @@ public final class MapperViewModel {
 
     /** Maps the first entities without writing and shows before and after. */
     public void dryRun() {
-        RunViewModel.Target target = run.targetProperty().get();
+        RunViewModel.Target target = this.target.get();
         if (target == null) {
             errors.accept("Choose a kind on the left first.");
             return;
@@ -269,6 +272,11 @@ public final class MapperViewModel {
                 result.sampled(), result.changes().size(), result.skipped(),
                 result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().total(),
                 result.total().method().label(), result.reads(), result.writes(), result.deletions()));
+    }
+
+    /** The kind selected in the browser, set by the main view model on every selection. */
+    public javafx.beans.property.ObjectProperty<RunViewModel.Target> targetProperty() {
+        return target;
     }
 
     /** Hands the spec to the Run tab's form. */

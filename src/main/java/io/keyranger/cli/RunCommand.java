@@ -10,7 +10,10 @@ import io.keyranger.executor.AdaptiveSplitExecutor;
 import io.keyranger.executor.DryRunner;
 import io.keyranger.executor.JobBusyException;
 import io.keyranger.executor.JobHandle;
+import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.JobLease;
+import io.keyranger.executor.WriteSafety;
+import io.keyranger.mapper.Template;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
@@ -127,19 +130,20 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         JobSpec job = target.newJob == null ? null : newJob(conn);
         checkTakeOverOptions(job);
         if (job != null && !target.newJob.dryRun) {
-            checkSafety(conn, job.mapper()); // before connecting: nothing is read or written without consent
+            // before connecting: nothing is read or written without consent
+            WriteSafety.check(conn, Mappers.template(job.mapper().template()), confirmProject,
+                    "add --confirm-project " + conn.projectId());
         }
         Datastore datastore = DatastoreConnector.connect(conn);
         if (injectFaults != null) {
             datastore = io.keyranger.datastore.FaultInjector.parse(injectFaults).wrap(datastore);
         }
-        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.forServer(conn.isEmulator()),
+        JobLauncher launcher = new JobLauncher(datastore, KeyOrder.forServer(conn.isEmulator()),
                 ServerLimits.forServer(conn.isEmulator()), injectFaults == null ? io.keyranger.executor.RetryPolicy.DEFAULT
-                : new io.keyranger.executor.RetryPolicy(40, 5, 500)).readOnly(conn.readOnly())
-                .leaseDuration(leaseDuration());
+                : new io.keyranger.executor.RetryPolicy(40, 5, 500), conn.readOnly(), leaseDuration());
         PrintWriter err = spec.commandLine().getErr();
         try {
-            return run(datastore, conn, job, executor, err);
+            return run(datastore, conn, job, launcher, err);
         } catch (JobBusyException e) {
             err.println("keyranger: " + e.getMessage());
             err.flush();
@@ -147,18 +151,16 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
     }
 
-    private int run(Datastore datastore, ConnectionSpec conn, JobSpec job, AdaptiveSplitExecutor executor,
+    private int run(Datastore datastore, ConnectionSpec conn, JobSpec job, JobLauncher launcher,
                     PrintWriter err) throws InterruptedException {
-        if (job != null && !target.newJob.dryRun && job.mapper().template().equals("import")) {
-            return importFile(datastore, conn, job);
-        }
         JobProgressPrinter progress = new JobProgressPrinter(err);
+        java.util.function.Consumer<String> waiting = message -> {
+            err.println(message);
+            err.flush();
+        };
         JobHandle handle;
         if (target.resume != null) {
-            handle = executor.resume(target.resume, leaseMode(), progress, message -> {
-                err.println(message);
-                err.flush();
-            });
+            handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
         } else if (target.newJob.dryRun) {
             DryRunPrinter.print(new DryRunner(datastore, KeyOrder.forServer(conn.isEmulator())).run(job.namespace(),
                     job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
@@ -168,7 +170,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
             err.flush();
-            handle = executor.start(job, progress);
+            handle = launcher.start(job, leaseMode(), progress, waiting);
         }
         Thread stopper = new Thread(() -> cancelAndWait(handle), "keyranger-run-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
@@ -192,7 +194,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             out.println(result.message());
         }
         if (result.status() != JobStatus.DONE && result.status() != JobStatus.TAKEN_OVER) {
-            out.println("Resume it with: keyranger run --resume " + result.jobId());
+            out.println(job != null && isImport(job) ? "Resume it by running it again with --job-id " + result.jobId()
+                    : "Resume it with: keyranger run --resume " + result.jobId());
         }
         out.flush();
         if (report != null) {
@@ -206,24 +209,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         };
     }
 
-    /** Import runs from its file, not over key ranges; re-running with the same --job-id resumes it. */
-    private int importFile(Datastore datastore, ConnectionSpec conn, JobSpec job) {
-        java.nio.file.Path file = java.nio.file.Path.of(job.mapper().json().path("file").asText());
-        long started = System.nanoTime();
-        io.keyranger.executor.ImportJob.Result result = new io.keyranger.executor.ImportJob(datastore,
-                ServerLimits.forServer(conn.isEmulator()), io.keyranger.executor.RetryPolicy.DEFAULT)
-                .readOnly(conn.readOnly()).leaseDuration(leaseDuration()).takeOver(leaseMode(), message -> {
-                    spec.commandLine().getErr().println(message);
-                    spec.commandLine().getErr().flush();
-                }).run(job.jobId(), file, job.kind(), line -> { });
-        long wall = (System.nanoTime() - started) / 1_000_000;
-        spec.commandLine().getOut().printf("Job %s done: read %,d, written %,d, skipped %,d (other kinds); %.1f s%n",
-                job.jobId(), result.total("read"), result.total("written"), result.total("skipped"), wall / 1000.0);
-        spec.commandLine().getOut().flush();
-        if (report != null) {
-            writeReport(new JobResult(job.jobId(), JobStatus.DONE, result.totals(), 0, 0, wall, 0), report);
-        }
-        return 0;
+    private static boolean isImport(JobSpec job) {
+        return Mappers.template(job.mapper().template()).source() == Template.Source.FILE;
     }
 
     private JobLease.Mode leaseMode() {
@@ -242,7 +229,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             throw new KeyRangerException("--force goes with --take-over: keyranger run --resume JOB_ID --take-over "
                     + "--force");
         }
-        if (takeOver && job != null && !job.mapper().template().equals("import")) {
+        if (takeOver && job != null && !isImport(job)) {
             throw new KeyRangerException("--take-over takes over an existing job: use it with --resume JOB_ID (or "
                     + "with an import's --job-id).");
         }
@@ -259,22 +246,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             throw new KeyRangerException("Cannot read the mapper file " + job.mapper + ": " + e.getMessage());
         }
         MapperSpec mapper = MapperSpec.parse(text);
-        Mappers.create(mapper); // validates the template and its parameters before anything is written
+        Mappers.template(mapper.template()).validate(mapper); // the template and its parameters, before anything
         String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(job.kind);
         return new JobSpec(id, conn.namespace(), job.kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
-    }
-
-    private void checkSafety(ConnectionSpec conn, MapperSpec mapper) {
-        if (!Mappers.create(mapper).writes()) {
-            return;
-        }
-        if (conn.readOnly()) {
-            throw new KeyRangerException("The connection is read-only: the '" + mapper.template() + "' mapper writes.");
-        }
-        if (!conn.isEmulator() && !conn.projectId().equals(confirmProject)) {
-            throw new KeyRangerException("The '" + mapper.template() + "' mapper writes to project " + conn.projectId()
-                    + ", which is not an emulator: add --confirm-project " + conn.projectId() + " to go ahead.");
-        }
     }
 
     private static void cancelAndWait(JobHandle handle) {

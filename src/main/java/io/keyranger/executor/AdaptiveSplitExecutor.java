@@ -84,8 +84,7 @@ public final class AdaptiveSplitExecutor {
 
     private void checkWritable(PageMapper mapper) {
         if (readOnly && mapper.writes()) {
-            throw new io.keyranger.KeyRangerException("The connection is read-only: the '" + mapper.name()
-                    + "' mapper writes.");
+            throw WriteSafety.readOnly(mapper.name(), null);
         }
     }
 
@@ -105,10 +104,6 @@ public final class AdaptiveSplitExecutor {
     /** Starts a job with a mapper built by the caller (tests); resuming it needs a registered template. */
     public JobHandle start(JobSpec spec, PageMapper mapper, JobListener listener) {
         checkWritable(mapper);
-        if (mapper.name().equals("import")) {
-            throw new io.keyranger.KeyRangerException("'import' reads its file rather than key ranges: run it with "
-                    + "ImportJob ('keyranger run --mapper import.json' or the Run tab do this).");
-        }
         JobStore store = new JobStore(datastore, hook);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
         // the job entity first, in a transaction: of two runs with the same new id at the same moment, one gets it

@@ -10,6 +10,7 @@ import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.Retries;
+import io.keyranger.mapper.Mappers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,7 @@ public final class ImportJob {
     private java.time.Duration leaseDuration = JobLease.DEFAULT_DURATION;
     private java.util.function.Consumer<String> waiting = message -> { };
     private CommitHook hook = CommitHook.NONE;
+    private java.util.function.BooleanSupplier cancelled = () -> false;
 
     public ImportJob(Datastore datastore, ServerLimits limits, RetryPolicy retries) {
         this.datastore = datastore;
@@ -76,27 +78,50 @@ public final class ImportJob {
      *
      * @param jobId   the job
      * @param totals  the persisted counter totals: read, written, skipped
+     * @param cancelled whether it stopped before the end of its file (a re-run with the same id resumes it)
      */
-    public record Result(String jobId, Map<String, Long> totals) {
+    public record Result(String jobId, Map<String, Long> totals, boolean cancelled) {
+        public Result(String jobId, Map<String, Long> totals) {
+            this(jobId, totals, false);
+        }
+
         public long total(String field) {
             return totals.getOrDefault(field, 0L);
         }
     }
 
     public Result run(String jobId, Path file, String kind, LongConsumer progress) {
-        if (readOnly) {
-            throw new KeyRangerException("The connection is read-only: an import writes to " + kind + ".");
-        }
-        Key checkpoint = datastore.newKeyFactory().setNamespace("").setKind(CHECKPOINT_KIND).newKey(jobId);
+        return runTaken(take(jobId, kind), jobId, file, kind, progress);
+    }
+
+    /** Checks that the connection may write, and takes the import (refused while another runner holds it). */
+    JobLease take(String jobId, String kind) {
+        WriteSafety.refuseOnReadOnly(readOnly, Mappers.template("import"), kind);
+        Key checkpoint = checkpointKey(jobId);
         JobLease lease = JobLease.of(datastore, checkpoint, "import:" + jobId, "Import " + jobId, leaseDuration);
         lease.take(mode, fence -> true, b -> b, Entity.newBuilder(checkpoint).set("line", 0L), waiting);
+        return lease;
+    }
+
+    /** Runs an import this runner has taken, renewing its lease meanwhile; stops between chunks when cancelled. */
+    Result runTaken(JobLease lease, String jobId, Path file, String kind, LongConsumer progress) {
         try (java.io.Closeable renewals = renewEvery(lease)) {
-            return run(jobId, file, kind, progress, checkpoint, lease);
+            return run(jobId, file, kind, progress, checkpointKey(jobId), lease);
         } catch (IOException e) {
             throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
         } finally {
             lease.ended();
         }
+    }
+
+    /** Stops the import between chunks once this says so; what was committed stays, and a re-run resumes it. */
+    public ImportJob cancelWhen(java.util.function.BooleanSupplier value) {
+        this.cancelled = value;
+        return this;
+    }
+
+    private Key checkpointKey(String jobId) {
+        return datastore.newKeyFactory().setNamespace("").setKind(CHECKPOINT_KIND).newKey(jobId);
     }
 
     private Result run(String jobId, Path file, String kind, LongConsumer progress, Key checkpoint, JobLease lease) {
@@ -110,7 +135,7 @@ public final class ImportJob {
             long line = 0;
             long skipped = 0;
             String text;
-            while ((text = reader.readLine()) != null) {
+            while ((text = reader.readLine()) != null && !cancelled.getAsBoolean()) {
                 line++;
                 if (line <= done || text.isBlank()) {
                     continue;
@@ -136,6 +161,9 @@ public final class ImportJob {
                 release(lease, checkpoint);
                 return null;
             });
+            if (cancelled.getAsBoolean()) {
+                return new Result(jobId, counter.totals(), true);
+            }
         } catch (IOException e) {
             throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
         }

@@ -22,4 +22,21 @@ public interface Template {
 
     /** Builds the mapper; a {@link io.keyranger.KeyRangerException} names any bad parameter and what is expected. */
     PageMapper create(MapperSpec spec);
+
+    /** What its jobs read: the key ranges of a kind, or a file (an import). */
+    enum Source { KEY_RANGES, FILE }
+
+    default Source source() {
+        return Source.KEY_RANGES;
+    }
+
+    /** Checks the parameters without building anything; a {@link io.keyranger.KeyRangerException} names the bad one. */
+    default void validate(MapperSpec spec) {
+        create(spec);
+    }
+
+    /** Whether what it changes is changed for good (delete, increment): the app offers an export first. */
+    default boolean offersBackup() {
+        return false;
+    }
 }

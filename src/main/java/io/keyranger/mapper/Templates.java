@@ -99,6 +99,11 @@ final class Templates {
             Param.optional("createMissing", Param.Type.BOOLEAN,
                     "set the property to the amount where it is missing", false)) {
         @Override
+        public boolean offersBackup() {
+            return true;
+        }
+
+        @Override
         PageMapper build(SpecReader r) {
             String property = r.property("property");
             Number amount = r.number("amount");
@@ -251,6 +256,11 @@ final class Templates {
 
     static final Template DELETE = new Base("delete", "Delete the entities.", true, true) {
         @Override
+        public boolean offersBackup() {
+            return true;
+        }
+
+        @Override
         PageMapper build(SpecReader r) {
             return new FunctionMapper(name(), false, true, 1,
                     page -> new MapResult(List.of(), page.keys(), 0, Map.of()));
@@ -329,15 +339,27 @@ final class Templates {
             "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly.",
             true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote")) {
         @Override
+        public Source source() {
+            return Source.FILE;
+        }
+
+        @Override
+        public void validate(MapperSpec spec) {
+            file(new SpecReader(spec, this));
+        }
+
+        @Override
         PageMapper build(SpecReader r) {
+            file(r);
+            throw new io.keyranger.KeyRangerException("'import' reads its file, not key ranges: it has no page mapper.");
+        }
+
+        private java.nio.file.Path file(SpecReader r) {
             java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null));
             if (!java.nio.file.Files.isRegularFile(file)) {
                 throw r.error("file", "must be an existing export file (" + file + " not found)");
             }
-            // The executor runs import from the file, not from key ranges: this mapper only carries the file.
-            return new FunctionMapper(name(), false, true, 1, page -> {
-                throw new IllegalStateException("import runs from its file, not over key ranges");
-            }, file);
+            return file;
         }
     };
 

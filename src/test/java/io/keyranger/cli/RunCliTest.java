@@ -80,6 +80,25 @@ class RunCliTest {
     }
 
     @Test
+    void anImportRunsThroughTheSameLaunchAsAnyJobAndResumesByItsId() throws Exception {
+        Path file = dir.resolve("events.jsonl");
+        Result export = run("run", "--kind", "Event", "--mapper", mapper("{\"template\":\"export\",\"file\":\""
+                + file.toString().replace("\\", "\\\\") + "\"}").toString(), "--shards", "2");
+        assertThat(export.exitCode()).as(export.err()).isZero();
+        Path spec = mapper("{\"template\":\"import\",\"file\":\"" + file.toString().replace("\\", "\\\\")
+                + "\"}");
+        Result imported = run("run", "--kind", "Event", "--mapper", spec.toString(), "--job-id", "imp-events");
+        assertThat(imported.exitCode()).as(imported.err()).isZero();
+        assertThat(imported.err()).contains("Job imp-events: import over Event");
+        assertThat(imported.out()).contains("Job imp-events done: read 50, written 50");
+        Result again = run("run", "--kind", "Event", "--mapper", spec.toString(), "--job-id", "imp-events");
+        assertThat(again.out()).as("the same id resumes after its last line: nothing more").contains("read 50, written 50");
+        Result dry = run("run", "--kind", "Event", "--mapper", spec.toString(), "--dry-run");
+        assertThat(dry.exitCode()).isNotZero();
+        assertThat(dry.err()).contains("'import' reads its file, not key ranges").doesNotContain("Exception");
+    }
+
+    @Test
     void touchJobWritesEveryEntityOnce() throws Exception {
         Result result = run("run", "--kind", "Event", "--mapper", mapper("{\"template\":\"touch\"}").toString(),
                 "--shards", "2", "--page-size", "20");

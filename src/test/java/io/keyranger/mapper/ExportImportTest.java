@@ -101,7 +101,7 @@ class ExportImportTest {
         assertThatThrownBy(() -> new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT).readOnly(true)
                 .run("import-read-only", file, "Thing", line -> { }))
                 .isInstanceOf(io.keyranger.KeyRangerException.class).hasMessage(
-                        "The connection is read-only: an import writes to Thing.");
+                        "The connection is read-only: the 'import' mapper writes to Thing.");
         assertThat(read(datastore)).as("a read-only import wrote nothing").isEmpty();
         Key checkpoint = datastore.newKeyFactory().setKind(io.keyranger.datastore.BookkeepingKinds.PREFIX + "Import")
                 .newKey("import-read-only");

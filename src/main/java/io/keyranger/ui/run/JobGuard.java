@@ -1,6 +1,7 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.executor.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -29,18 +30,18 @@ public final class JobGuard {
         } catch (KeyRangerException e) {
             return Decision.RUN; // the view model reports the bad spec itself
         }
+        WriteSafety.Verdict verdict = WriteSafety.verdict(target.connection(), template);
         if (!template.writes()) {
             return Decision.RUN;
         }
-        if (target.connection().readOnly()) {
-            Alert refused = new Alert(Alert.AlertType.ERROR, "This connection is read-only: the '" + template.name()
-                    + "' template writes.");
+        if (verdict == WriteSafety.Verdict.READ_ONLY) {
+            Alert refused = new Alert(Alert.AlertType.ERROR, WriteSafety.readOnly(template, null).getMessage());
             refused.initOwner(owner);
             refused.setHeaderText("Read-only connection");
             refused.showAndWait();
             return Decision.CANCEL;
         }
-        if (!target.connection().isEmulator()) {
+        if (verdict == WriteSafety.Verdict.CONFIRM_PROJECT) {
             TextInputDialog confirm = new TextInputDialog();
             confirm.initOwner(owner);
             confirm.setTitle("Confirm writing to a project");
@@ -51,7 +52,7 @@ public final class JobGuard {
                 return Decision.CANCEL;
             }
         }
-        if (template.name().equals("delete") || template.name().equals("increment")) {
+        if (template.offersBackup()) {
             ButtonType exportFirst = new ButtonType("Export first…", ButtonBar.ButtonData.LEFT);
             ButtonType runAnyway = new ButtonType("Run without export", ButtonBar.ButtonData.OK_DONE);
             Alert offer = new Alert(Alert.AlertType.CONFIRMATION, "'" + template.name() + "' changes " + target.kind()

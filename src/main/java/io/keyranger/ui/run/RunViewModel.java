@@ -114,41 +114,17 @@ public final class RunViewModel {
         JobSpec spec;
         try {
             MapperSpec mapper = MapperSpec.parse(mapperJson.get());
-            Mappers.create(mapper);
+            Mappers.template(mapper.template()).validate(mapper);
             spec = new JobSpec(AdaptiveSplitExecutor.newJobId(t.kind()), t.namespace(), t.kind(), mapper, shards.get(),
                     workers.get(), pageSize.get(), qps.get());
         } catch (RuntimeException e) {
             errors.accept(ErrorMessages.of(e));
             return;
         }
-        if (spec.mapper().template().equals("import")) {
-            importFile(t, spec);
-            return;
-        }
-        launch(t, "Planning " + t.kind() + "…", feed -> executor(t).start(spec, feed));
-    }
-
-    /** Import reads its file instead of key ranges; it shows totals but no tree. */
-    private void importFile(Target t, JobSpec spec) {
-        clearTree();
-        running.set(true);
-        summary.set("Importing into " + t.kind() + "…");
-        java.nio.file.Path file = java.nio.file.Path.of(spec.mapper().json().path("file").asText());
-        Tasks.create("Import", () -> new io.keyranger.executor.ImportJob(t.datastore(), t.limits(),
-                        io.keyranger.executor.RetryPolicy.DEFAULT).readOnly(t.connection().readOnly())
-                        .run(spec.jobId(), file, t.kind(), line -> { }))
-                .onSuccess(result -> {
-                    running.set(false);
-                    totals.set(result.totals());
-                    totalsText.set(describeTotals(result.totals()));
-                    summary.set("Import " + result.jobId() + " done. Totals are the persisted counters.");
-                })
-                .onError(e -> {
-                    running.set(false);
-                    summary.set("Import failed: " + ErrorMessages.of(e));
-                    errors.accept(ErrorMessages.of(e));
-                })
-                .run(tasks);
+        boolean imports = Mappers.template(spec.mapper().template()).source()
+                == io.keyranger.mapper.Template.Source.FILE;
+        launch(t, (imports ? "Importing into " : "Planning ") + t.kind() + "…", feed -> launcher(t).start(spec,
+                io.keyranger.executor.JobLease.Mode.RESUME, feed, message -> { }));
     }
 
     /** Resumes a stored job on the current connection. */
@@ -231,8 +207,14 @@ public final class RunViewModel {
         return words[words.length - 1];
     }
 
+    private static io.keyranger.executor.JobLauncher launcher(Target t) {
+        return new io.keyranger.executor.JobLauncher(t.datastore(), t.order(), t.limits(),
+                io.keyranger.executor.RetryPolicy.DEFAULT, t.connection().readOnly(),
+                io.keyranger.executor.JobLease.DEFAULT_DURATION);
+    }
+
     private static AdaptiveSplitExecutor executor(Target t) {
-        return new AdaptiveSplitExecutor(t.datastore(), t.order(), t.limits()).readOnly(t.connection().readOnly());
+        return launcher(t).executor();
     }
 
     public void pause() {

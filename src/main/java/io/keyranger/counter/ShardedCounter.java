@@ -137,24 +137,38 @@ public final class ShardedCounter {
      */
     public int increment(String field, long by, int maxAttempts,
                          java.util.function.Consumer<Transaction> precondition) {
-        for (int attempt = 1; ; attempt++) {
+        return increment(field, by, new Retries.Simple(maxAttempts, 5, 500, 60_000), precondition);
+    }
+
+    /**
+     * As above, retried by {@code policy} with the one retry loop of KeyRanger ({@link Retries#call}).
+     *
+     * @return how many attempts aborted on contention before one committed
+     */
+    public int increment(String field, long by, Retries.Policy policy,
+                         java.util.function.Consumer<Transaction> precondition) {
+        java.util.concurrent.atomic.AtomicInteger aborted = new java.util.concurrent.atomic.AtomicInteger();
+        Retries.call(policy, new Retries.Observer() {
+            @Override
+            public void retrying(Throwable problem) {
+                if (Retries.isAborted(problem)) {
+                    aborted.incrementAndGet();
+                }
+            }
+        }, () -> {
             Transaction tx = datastore.newTransaction();
             try {
                 precondition.accept(tx);
                 increment(tx, Map.of(field, by));
                 tx.commit();
-                return attempt - 1;
-            } catch (com.google.cloud.datastore.DatastoreException e) {
-                if (!Retries.isAborted(e) || attempt >= maxAttempts) {
-                    throw e;
-                }
-                Retries.sleepBackoff(attempt, 5, 500);
+                return null;
             } finally {
                 if (tx.isActive()) {
                     tx.rollback();
                 }
             }
-        }
+        });
+        return aborted.get();
     }
 
     /** The total of every field over all shards. */

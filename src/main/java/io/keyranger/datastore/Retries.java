@@ -76,4 +76,85 @@ public final class Retries {
             throw new CancellationException("interrupted while backing off");
         }
     }
+
+    /** How often and how long to retry: the executor's {@code RetryPolicy} is one. */
+    public interface Policy {
+        /** Tries of an operation that keeps failing with transient errors. */
+        int maxAttempts();
+
+        long baseMillis();
+
+        long capMillis();
+
+        /** How long to wait for a server that cannot be reached at all, without using up the attempts. */
+        long serverLostMillis();
+    }
+
+    /** A policy of its own, for callers outside a job (counters on the command line). */
+    public record Simple(int maxAttempts, long baseMillis, long capMillis, long serverLostMillis) implements Policy {
+    }
+
+    /** Hears what a retried operation goes through; every method is optional. */
+    public interface Observer {
+        Observer NONE = new Observer() {
+        };
+
+        /** A transient error; another attempt follows after a backoff. */
+        default void retrying(Throwable problem) {
+        }
+
+        /** The server cannot be reached; the operation waits for it. */
+        default void waitingForServer(Throwable problem) {
+        }
+
+        /** The server answered again after {@link #waitingForServer}. */
+        default void serverBack() {
+        }
+
+        /** Whether to stop waiting for the server (a cancelled job). */
+        default boolean cancelled() {
+            return false;
+        }
+    }
+
+    private static final long SERVER_WAIT_CAP_MILLIS = 5_000;
+
+    /**
+     * The one retry loop of KeyRanger, for ranges, imports, counters and bookkeeping alike: transient errors back off
+     * with jitter and retry up to the policy's attempts; a server that cannot be reached is waited for (up to the
+     * policy's server-lost time) without using up the attempts. A {@link io.keyranger.KeyRangerException} (a problem
+     * the user must fix, or a fenced runner) and any other error are thrown at once, as is the last one.
+     */
+    public static <T> T call(Policy policy, Observer observer, java.util.function.Supplier<T> operation) {
+        long unreachableSince = 0;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                T value = operation.get();
+                if (unreachableSince != 0) {
+                    observer.serverBack();
+                }
+                return value;
+            } catch (io.keyranger.KeyRangerException | CancellationException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                if (isServerUnreachable(e) && !observer.cancelled()) {
+                    long now = System.nanoTime();
+                    unreachableSince = unreachableSince == 0 ? now : unreachableSince;
+                    if (now - unreachableSince < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                            policy.serverLostMillis())) {
+                        observer.waitingForServer(e);
+                        sleepBackoff(Math.min(attempt, 8), policy.baseMillis(),
+                                Math.min(policy.capMillis(), SERVER_WAIT_CAP_MILLIS));
+                        attempt = 0; // waiting for the server does not use up the attempts
+                        continue;
+                    }
+                }
+                if (!isTransient(e) || attempt >= policy.maxAttempts()) {
+                    throw e;
+                }
+                observer.retrying(e);
+                sleepBackoff(attempt, policy.baseMillis(), policy.capMillis());
+            }
+        }
+    }
 }

@@ -220,35 +220,33 @@ public final class ImportJob {
     /** Commits a chunk with its checkpoint; a checkpoint already at or past the line means it was applied. */
     private long commit(JobLease lease, Key checkpoint, ShardedCounter counter, List<Entity> chunk, long lastLine,
                         long skipped) {
-        for (int attempt = 1; ; attempt++) {
-            Transaction tx = datastore.newTransaction();
-            try {
-                Entity stored = tx.get(checkpoint);
-                lease.check(stored);
-                long storedLine = stored == null ? 0 : stored.getLong("line");
-                if (storedLine >= lastLine) {
-                    return storedLine;
-                }
-                if (!chunk.isEmpty()) {
-                    tx.put(chunk.toArray(new Entity[0]));
-                }
-                counter.increment(tx, Map.of("read", (long) chunk.size() + skipped, "written", (long) chunk.size(),
-                        "skipped", skipped));
-                tx.put(Entity.newBuilder(stored).set("line", lastLine).build());
-                hook.beforeCommit("import " + lastLine);
-                tx.commit();
-                return lastLine;
-            } catch (KeyRangerException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                if (!Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
-                    throw e;
-                }
-                Retries.sleepBackoff(attempt, retries.baseMillis(), retries.capMillis());
-            } finally {
-                if (tx.isActive()) {
-                    tx.rollback();
-                }
+        return Retries.call(retries, Retries.Observer.NONE, () -> commitOnce(lease, checkpoint, counter, chunk,
+                lastLine, skipped));
+    }
+
+    /** One attempt: a checkpoint already at or past the line means an earlier attempt applied it. */
+    private long commitOnce(JobLease lease, Key checkpoint, ShardedCounter counter, List<Entity> chunk, long lastLine,
+                            long skipped) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            Entity stored = tx.get(checkpoint);
+            lease.check(stored);
+            long storedLine = stored == null ? 0 : stored.getLong("line");
+            if (storedLine >= lastLine) {
+                return storedLine;
+            }
+            if (!chunk.isEmpty()) {
+                tx.put(chunk.toArray(new Entity[0]));
+            }
+            counter.increment(tx, Map.of("read", (long) chunk.size() + skipped, "written", (long) chunk.size(),
+                    "skipped", skipped));
+            tx.put(Entity.newBuilder(stored).set("line", lastLine).build());
+            hook.beforeCommit("import " + lastLine);
+            tx.commit();
+            return lastLine;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
             }
         }
     }

@@ -38,7 +38,8 @@ public final class JobLease {
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
     /** Runner ids of this process that are still working: a lease held by one of ours that ended is stale. */
     static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
-    private static final int MAX_ATTEMPTS = 20;
+    /** Taking a job retries like everything else, with a minute's patience for a lost server. */
+    private static final Retries.Policy TAKE_RETRIES = new Retries.Simple(20, 20, 1_000, 60_000);
 
     /** How to take a job. */
     public enum Mode {
@@ -108,57 +109,61 @@ public final class JobLease {
      */
     boolean take(Mode mode, java.util.function.Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
                  Entity.Builder created, Consumer<String> waiting) {
-        for (int attempt = 1; ; attempt++) {
-            Transaction tx = datastore.newTransaction();
-            try {
-                List<Entity> found = tx.fetch(fenceKey, leaseKey);
-                Entity fence = found.get(0);
-                Entity lease = found.get(1);
-                if (fence != null && runner.id().equals(stringOr(fence, "runnerId"))) {
-                    epoch = fence.getLong("epoch"); // an earlier attempt whose answer was lost took it
-                    ACTIVE.add(runner.id());
-                    return true;
-                }
-                if (mode == Mode.CREATE && fence != null) {
-                    Holding holding = Holding.of(fence, lease, Instant.now(), ACTIVE);
-                    throw new KeyRangerException(label + " exists already" + (holding.live()
-                            ? " and is being run by " + holding.runner().describe() : "") + ". Resume it with --resume "
-                            + fence.getKey().getName() + " or choose another id.");
-                }
-                if (!proceed.test(fence)) {
-                    return false;
-                }
-                Holding holding = fence == null ? null : Holding.of(fence, lease, Instant.now(), ACTIVE);
-                if (holding != null && holding.live() && mode != Mode.TAKE_OVER_NOW) {
-                    if (mode == Mode.RESUME) {
-                        throw new JobBusyException(label, holding);
-                    }
-                    tx.rollback();
-                    waiting.accept("Waiting for the lease of " + holding.runner().describe() + " to expire (it runs "
-                            + "out at " + holding.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                            + " unless that runner renews it)…");
-                    sleepUntil(holding.expiresAt());
-                    attempt = 0;
-                    continue;
-                }
-                long next = (fence == null || !fence.contains("epoch") ? 0 : fence.getLong("epoch")) + 1;
-                Entity.Builder builder = fence == null ? created : update.apply(Entity.newBuilder(fence));
-                tx.put(stamp(builder, next).build(), leaseEntity(next, Instant.now().plus(duration), false));
-                tx.commit();
-                epoch = next;
+        while (true) {
+            Attempt outcome = Retries.call(TAKE_RETRIES, Retries.Observer.NONE,
+                    () -> tryTake(mode, proceed, update, created));
+            if (outcome.waitUntil() == null) {
+                return outcome.taken();
+            }
+            waiting.accept(outcome.message());
+            sleepUntil(outcome.waitUntil());
+        }
+    }
+
+    /** One try: taken, not taken (proceed said no), or wait until the holder's lease may have run out. */
+    private record Attempt(boolean taken, Instant waitUntil, String message) {
+    }
+
+    private Attempt tryTake(Mode mode, java.util.function.Predicate<Entity> proceed,
+                            UnaryOperator<Entity.Builder> update, Entity.Builder created) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            List<Entity> found = tx.fetch(fenceKey, leaseKey);
+            Entity fence = found.get(0);
+            Entity lease = found.get(1);
+            if (fence != null && runner.id().equals(stringOr(fence, "runnerId"))) {
+                epoch = fence.getLong("epoch"); // an earlier attempt whose answer was lost took it
                 ACTIVE.add(runner.id());
-                return true;
-            } catch (KeyRangerException | CancellationException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                if (!Retries.isTransient(e) || attempt >= MAX_ATTEMPTS) {
-                    throw e;
+                return new Attempt(true, null, null);
+            }
+            if (mode == Mode.CREATE && fence != null) {
+                Holding holding = Holding.of(fence, lease, Instant.now(), ACTIVE);
+                throw new KeyRangerException(label + " exists already" + (holding.live()
+                        ? " and is being run by " + holding.runner().describe() : "") + ". Resume it with --resume "
+                        + fence.getKey().getName() + " or choose another id.");
+            }
+            if (!proceed.test(fence)) {
+                return new Attempt(false, null, null);
+            }
+            Holding holding = fence == null ? null : Holding.of(fence, lease, Instant.now(), ACTIVE);
+            if (holding != null && holding.live() && mode != Mode.TAKE_OVER_NOW) {
+                if (mode == Mode.RESUME) {
+                    throw new JobBusyException(label, holding);
                 }
-                Retries.sleepBackoff(attempt, 20, 1_000);
-            } finally {
-                if (tx.isActive()) {
-                    tx.rollback();
-                }
+                return new Attempt(false, holding.expiresAt(), "Waiting for the lease of " + holding.runner().describe()
+                        + " to expire (it runs out at " + holding.expiresAt().truncatedTo(
+                        java.time.temporal.ChronoUnit.SECONDS) + " unless that runner renews it)…");
+            }
+            long next = (fence == null || !fence.contains("epoch") ? 0 : fence.getLong("epoch")) + 1;
+            Entity.Builder builder = fence == null ? created : update.apply(Entity.newBuilder(fence));
+            tx.put(stamp(builder, next).build(), leaseEntity(next, Instant.now().plus(duration), false));
+            tx.commit();
+            epoch = next;
+            ACTIVE.add(runner.id());
+            return new Attempt(true, null, null);
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
             }
         }
     }

@@ -3,7 +3,6 @@ package io.keyranger.executor;
 import io.keyranger.datastore.Retries;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
@@ -18,7 +17,6 @@ import org.slf4j.LoggerFactory;
  */
 final class RangeAttempts {
     private static final Logger LOG = LoggerFactory.getLogger(RangeAttempts.class);
-    private static final long SERVER_WAIT_CAP_MILLIS = 5_000;
 
     private final RetryPolicy retries;
     private final String jobId;
@@ -38,44 +36,39 @@ final class RangeAttempts {
         this.fail = fail;
     }
 
-    /** The operation's value, or empty when the node failed for good (and was marked failed). */
+    /**
+     * The operation's value, or empty when the node failed for good (and was marked failed). The loop is the one of
+     * {@link Retries#call}; this reports its retries on the node and the server's absence to the job.
+     */
     <T> Optional<T> run(RangeNode node, Supplier<T> operation) {
-        long unreachableSince = 0;
-        for (int attempt = 1; ; attempt++) {
-            try {
-                T value = operation.get();
-                if (unreachableSince != 0) {
-                    serverBack();
+        try {
+            return Optional.of(Retries.call(retries, new Retries.Observer() {
+                @Override
+                public void retrying(Throwable problem) {
+                    retried.accept(node, describe(problem));
                 }
-                return Optional.of(value);
-            } catch (CancellationException | JobFencedException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                if (Retries.isServerUnreachable(e) && !cancelled.getAsBoolean()) {
-                    long now = System.nanoTime();
-                    unreachableSince = unreachableSince == 0 ? now : unreachableSince;
-                    if (now - unreachableSince < TimeUnit.MILLISECONDS.toNanos(retries.serverLostMillis())) {
-                        serverLost(describe(e));
-                        retried.accept(node, "waiting for the server: " + describe(e));
-                        if (!sleep(Retries.backoffMillis(Math.min(attempt, 8), retries.baseMillis(),
-                                Math.min(retries.capMillis(), SERVER_WAIT_CAP_MILLIS)))) {
-                            fail.accept(node, e);
-                            return Optional.empty();
-                        }
-                        attempt = 0; // waiting for the server does not use up the range's attempts
-                        continue;
-                    }
+
+                @Override
+                public void waitingForServer(Throwable problem) {
+                    serverLost(describe(problem));
+                    retried.accept(node, "waiting for the server: " + describe(problem));
                 }
-                if (!Retries.isTransient(e) || attempt >= retries.maxAttempts()) {
-                    fail.accept(node, e);
-                    return Optional.empty();
+
+                @Override
+                public void serverBack() {
+                    RangeAttempts.this.serverBack();
                 }
-                retried.accept(node, describe(e));
-                if (!sleep(Retries.backoffMillis(attempt, retries.baseMillis(), retries.capMillis()))) {
-                    fail.accept(node, e);
-                    return Optional.empty();
+
+                @Override
+                public boolean cancelled() {
+                    return cancelled.getAsBoolean();
                 }
-            }
+            }, operation));
+        } catch (CancellationException | JobFencedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            fail.accept(node, e);
+            return Optional.empty();
         }
     }
 
@@ -91,16 +84,6 @@ final class RangeAttempts {
         if (serverLost.compareAndSet(true, false)) {
             LOG.info("Job {}: the server is back", jobId);
             listener.onServerStatus(null);
-        }
-    }
-
-    private static boolean sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 

@@ -168,7 +168,7 @@ final class RangeWorker {
     private void countFailed(RangeNode node, long keys) {
         job.tree().addTotal("failed", keys);
         try {
-            job.counter().increment("failed", keys, job.retries().maxAttempts(),
+            job.counter().increment("failed", keys, job.retries(),
                     tx -> job.lease().checkRange(tx.get(job.store().nodeKey(job.spec().jobId(), node.id))));
         } catch (JobFencedException e) {
             throw e;

@@ -39,4 +39,46 @@ class RetriesTest {
         assertThat(Retries.isTransient(new DatastoreException(8, "quota", "RESOURCE_EXHAUSTED"))).isTrue();
         assertThat(Retries.isServerUnreachable(new DatastoreException(8, "quota", "RESOURCE_EXHAUSTED"))).isFalse();
     }
+
+    @Test
+    void theOneLoopWaitsForALostServerWithoutUsingAttemptsAndRetriesTransientErrors() {
+        java.util.List<String> heard = new java.util.ArrayList<>();
+        Retries.Observer observer = new Retries.Observer() {
+            @Override
+            public void retrying(Throwable problem) {
+                heard.add("retry");
+            }
+
+            @Override
+            public void waitingForServer(Throwable problem) {
+                heard.add("wait");
+            }
+
+            @Override
+            public void serverBack() {
+                heard.add("back");
+            }
+        };
+        int[] calls = {0};
+        String value = Retries.call(new Retries.Simple(2, 1, 2, 10_000), observer, () -> {
+            calls[0]++;
+            if (calls[0] <= 3) {
+                throw new DatastoreException(new java.io.IOException("down", new ConnectException("refused")));
+            }
+            if (calls[0] == 4) {
+                throw new DatastoreException(10, "too much contention", "ABORTED");
+            }
+            return "done";
+        });
+        assertThat(value).isEqualTo("done");
+        assertThat(heard).containsExactly("wait", "wait", "wait", "retry", "back");
+
+        int[] tries = {0};
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Retries.call(new Retries.Simple(5, 1, 2, 0),
+                Retries.Observer.NONE, () -> {
+                    tries[0]++;
+                    throw new io.keyranger.KeyRangerException("fix the spec");
+                })).hasMessage("fix the spec");
+        assertThat(tries[0]).as("a problem for the user is not retried").isEqualTo(1);
+    }
 }

@@ -87,9 +87,8 @@ final class SpecReader {
         return node.isIntegralNumber() ? (Number) node.asLong() : (Number) node.asDouble();
     }
 
-    KeyRangerException error(String field, String problem) {
-        return new KeyRangerException("Parameter '" + field + "' of template '" + template.name() + "' " + problem
-                + ".");
+    ParameterException error(String field, String problem) {
+        return new ParameterException(template.name(), field, problem);
     }
 
     private void checkPropertyName(String field, String value) {

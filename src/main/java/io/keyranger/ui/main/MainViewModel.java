@@ -1,5 +1,6 @@
 package io.keyranger.ui.main;
 
+import io.keyranger.ui.run.JobTarget;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
@@ -83,7 +84,7 @@ public final class MainViewModel {
             shards.targetProperty().set(kind == null ? null : new ShardsViewModel.Target(gateway.datastore(),
                     KeyOrder.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
                     kind.countProperty()::get));
-            RunViewModel.Target target = kind == null ? null : new RunViewModel.Target(gateway.datastore(),
+            JobTarget target = kind == null ? null : new JobTarget(gateway.datastore(),
                     KeyOrder.forServer(connection.get().isEmulator()),
                     ServerLimits.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
                     () -> kind.countProperty().get() == null ? -1 : kind.countProperty().get().count(),

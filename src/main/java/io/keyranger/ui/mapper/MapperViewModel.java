@@ -1,5 +1,6 @@
 package io.keyranger.ui.mapper;
 
+import io.keyranger.ui.run.JobTarget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -43,7 +44,7 @@ public final class MapperViewModel {
     private final Consumer<String> errors;
     private final RunViewModel run;
     /** The kind selected in the browser: what a dry run maps, whatever the Run tab is running. */
-    private final javafx.beans.property.ObjectProperty<RunViewModel.Target> target =
+    private final javafx.beans.property.ObjectProperty<JobTarget> target =
             new javafx.beans.property.SimpleObjectProperty<>();
     private final ObjectProperty<Template> template = new SimpleObjectProperty<>();
     private final Map<String, StringProperty> values = new LinkedHashMap<>();
@@ -93,24 +94,16 @@ public final class MapperViewModel {
         try {
             ObjectNode spec = buildJson();
             json.set(spec.toPrettyString());
-            Mappers.create(MapperSpec.parse(spec.toString()));
-        } catch (KeyRangerException e) {
-            String message = e.getMessage();
-            String field = fieldNamed(message);
-            if (field != null && fieldErrors.containsKey(field)) {
-                fieldErrors.get(field).set(message.replaceFirst("^Parameter '[^']+' of template '[^']+' ", ""));
+            t.validate(MapperSpec.parse(spec.toString()));
+        } catch (io.keyranger.mapper.ParameterException e) {
+            if (fieldErrors.containsKey(e.parameter())) {
+                fieldErrors.get(e.parameter()).set(e.problem() + ".");
             } else {
-                specError.set(message);
+                specError.set(e.getMessage());
             }
+        } catch (KeyRangerException e) {
+            specError.set(e.getMessage());
         }
-    }
-
-    private static String fieldNamed(String message) {
-        if (message != null && message.startsWith("Parameter '")) {
-            int end = message.indexOf('\'', "Parameter '".length());
-            return end > 0 ? message.substring("Parameter '".length(), end) : null;
-        }
-        return null;
     }
 
     /** The spec as JSON from the form; typed by each parameter's type. */
@@ -237,7 +230,7 @@ public final class MapperViewModel {
 
     /** Maps the first entities without writing and shows before and after. */
     public void dryRun() {
-        RunViewModel.Target target = this.target.get();
+        JobTarget target = this.target.get();
         if (target == null) {
             errors.accept("Choose a kind on the left first.");
             return;
@@ -275,7 +268,7 @@ public final class MapperViewModel {
     }
 
     /** The kind selected in the browser, set by the main view model on every selection. */
-    public javafx.beans.property.ObjectProperty<RunViewModel.Target> targetProperty() {
+    public javafx.beans.property.ObjectProperty<JobTarget> targetProperty() {
         return target;
     }
 

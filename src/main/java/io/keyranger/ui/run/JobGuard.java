@@ -23,7 +23,7 @@ public final class JobGuard {
     private JobGuard() {
     }
 
-    public static Decision check(Window owner, RunViewModel.Target target, String specJson) {
+    public static Decision check(Window owner, JobTarget target, String specJson) {
         Template template;
         try {
             template = Mappers.template(MapperSpec.parse(specJson).template());

@@ -67,7 +67,7 @@ public final class RunTabWarmup extends AnimationTimer {
                     model.tree().apply(List.of(node(id, null, 0, NodeStatus.SPLIT, r),
                             node(id + ".0", id, 1, NodeStatus.RUNNING, r), node(id + ".1", id, 1, NodeStatus.QUEUED, r),
                             node(id + ".0.0", id + ".0", 2, NodeStatus.QUEUED, r)));
-                    model.throughput().add(new RunViewModel.ThroughputPoint(model.throughput().size(), 100.0 * r));
+                    model.throughput().add(new ThroughputPoint(model.throughput().size(), 100.0 * r));
                     layout.run();
                 });
             }

@@ -107,10 +107,10 @@ public final class RunView extends BorderPane {
 
     private HBox settings() {
         HBox bar = new HBox(8,
-                new Label("Shards"), spinner("jobShards", 1, 4096, model.shardsProperty()),
-                new Label("Workers"), spinner("jobWorkers", 1, 512, model.workersProperty()),
-                new Label("Page size"), spinner("jobPageSize", 1, 5000, model.pageSizeProperty()),
-                new Label("QPS (0 = no limit)"), spinner("jobQps", 0, 1_000_000, model.qpsProperty()));
+                new Label("Shards"), spinner("jobShards", 1, 4096, model.form().shardsProperty()),
+                new Label("Workers"), spinner("jobWorkers", 1, 512, model.form().workersProperty()),
+                new Label("Page size"), spinner("jobPageSize", 1, 5000, model.form().pageSizeProperty()),
+                new Label("QPS (0 = no limit)"), spinner("jobQps", 0, 1_000_000, model.form().qpsProperty()));
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(2, 8, 6, 8));
         return bar;
@@ -248,7 +248,7 @@ public final class RunView extends BorderPane {
         chart.setPrefHeight(220);
         XYChart.Series<Number, Number> series = new XYChart.Series<>();
         chart.getData().add(series);
-        model.throughput().addListener((ListChangeListener<RunViewModel.ThroughputPoint>) change -> {
+        model.throughput().addListener((ListChangeListener<ThroughputPoint>) change -> {
             while (change.next()) {
                 if (change.wasRemoved() && change.getList().isEmpty()) {
                     series.getData().clear();
@@ -308,7 +308,7 @@ public final class RunView extends BorderPane {
     }
 
     /** Asks whether to take over a job that another runner holds: at once, once its lease runs out, or not at all. */
-    private void offerTakeOver(RunViewModel.TakeOverOffer offer) {
+    private void offerTakeOver(TakeOverOffer offer) {
         ButtonType now = new ButtonType("Take over now", ButtonBar.ButtonData.OK_DONE);
         ButtonType wait = new ButtonType("Wait for its lease", ButtonBar.ButtonData.OTHER);
         Alert ask = new Alert(Alert.AlertType.CONFIRMATION, offer.message(), now, wait, ButtonType.CANCEL);

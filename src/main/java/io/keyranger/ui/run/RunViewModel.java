@@ -1,15 +1,11 @@
 package io.keyranger.ui.run;
 
-import com.google.cloud.datastore.Datastore;
 import io.keyranger.executor.AdaptiveSplitExecutor;
 import io.keyranger.executor.JobHandle;
 import io.keyranger.executor.JobListener;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.NodeSnapshot;
-import io.keyranger.executor.ServerLimits;
-import io.keyranger.keys.KeyOrder;
-import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
@@ -17,18 +13,14 @@ import io.keyranger.ui.common.Tasks;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
-import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
@@ -42,14 +34,10 @@ public final class RunViewModel {
 
     private final TaskRunner tasks;
     private final Consumer<String> errors;
-    private final ObjectProperty<Target> target = new SimpleObjectProperty<>();
-    private final StringProperty mapperJson = new SimpleStringProperty("{\"template\": \"count\"}");
-    private final IntegerProperty shards = new SimpleIntegerProperty(16);
-    private final IntegerProperty workers = new SimpleIntegerProperty(8);
-    private final IntegerProperty pageSize = new SimpleIntegerProperty(200);
-    private final IntegerProperty qps = new SimpleIntegerProperty(0);
+    private final ObjectProperty<JobTarget> target = new SimpleObjectProperty<>();
+    private final JobForm form = new JobForm();
     private final LiveTree tree = new LiveTree();
-    private final ObservableList<ThroughputPoint> throughput = FXCollections.observableArrayList();
+    private final ThroughputMeter meter = new ThroughputMeter();
     private final ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper timingText = new ReadOnlyStringWrapper("");
@@ -63,42 +51,6 @@ public final class RunViewModel {
     private Timeline ticker;
     private CoalescingJobFeed feed;
     private JobHandle handle;
-    private long startNanos;
-    private long lastRead;
-    private long lastTickNanos;
-
-    /**
-     * What a job runs on.
-     *
-     * @param datastore  the connection
-     * @param order      its key order
-     * @param limits     its commit limits
-     * @param namespace  the namespace
-     * @param kind       the kind
-     * @param knownCount the kind's exact count, or -1 while unknown (for the ETA)
-     * @param connection the connection, for the safety checks before writing
-     */
-    public record Target(Datastore datastore, KeyOrder order, ServerLimits limits, String namespace, String kind,
-                         LongSupplier knownCount, io.keyranger.datastore.ConnectionSpec connection) {
-    }
-
-    /**
-     * A resume that was refused because another runner holds the job: the view asks whether to take it over.
-     *
-     * @param jobId   the job
-     * @param message who holds it, since when, and what a take-over does
-     */
-    public record TakeOverOffer(String jobId, String message) {
-    }
-
-    /**
-     * Entities per second at a moment of the run.
-     *
-     * @param seconds since the start
-     * @param rate    entities read per second over the last tick
-     */
-    public record ThroughputPoint(double seconds, double rate) {
-    }
 
     public RunViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
@@ -107,16 +59,13 @@ public final class RunViewModel {
 
     /** Plans and starts a job on the current target; planning runs off the FX thread. */
     public void start() {
-        Target t = target.get();
+        JobTarget t = target.get();
         if (t == null || running.get()) {
             return;
         }
         JobSpec spec;
         try {
-            MapperSpec mapper = MapperSpec.parse(mapperJson.get());
-            Mappers.template(mapper.template()).validate(mapper);
-            spec = new JobSpec(AdaptiveSplitExecutor.newJobId(t.kind()), t.namespace(), t.kind(), mapper, shards.get(),
-                    workers.get(), pageSize.get(), qps.get());
+            spec = form.spec(t);
         } catch (RuntimeException e) {
             errors.accept(ErrorMessages.of(e));
             return;
@@ -129,7 +78,7 @@ public final class RunViewModel {
 
     /** Resumes a stored job on the current connection. */
     public void resume(String jobId) {
-        Target t = target.get();
+        JobTarget t = target.get();
         if (t == null || running.get()) {
             return;
         }
@@ -141,7 +90,7 @@ public final class RunViewModel {
      * commit), or once its lease runs out. Waiting can be cancelled.
      */
     public void takeOver(String jobId, boolean now) {
-        Target t = target.get();
+        JobTarget t = target.get();
         takeOverOffer.set(null);
         if (t == null || running.get()) {
             return;
@@ -161,23 +110,20 @@ public final class RunViewModel {
         JobHandle launch(JobListener feed);
     }
 
-    private void launch(Target t, String message, Launcher launcher) {
+    private void launch(JobTarget t, String message, Launcher launcher) {
         clearTree();
         handle = null;
         feed = new CoalescingJobFeed();
         CoalescingJobFeed current = feed;
         running.set(true);
         summary.set(message);
-        startNanos = System.nanoTime();
-        lastTickNanos = startNanos;
-        lastRead = -1;
+        meter.restart();
         startTicker();
         launching = Tasks.create(message, () -> launcher.launch(current))
                 .onSuccess(h -> {
                     launching = null;
                     handle = h;
-                    startNanos = System.nanoTime();
-                    lastTickNanos = startNanos;
+                    meter.restart();
                     summary.set("Job " + h.jobId() + " running");
                 })
                 .onError(e -> {
@@ -207,13 +153,13 @@ public final class RunViewModel {
         return words[words.length - 1];
     }
 
-    private static io.keyranger.executor.JobLauncher launcher(Target t) {
+    private static io.keyranger.executor.JobLauncher launcher(JobTarget t) {
         return new io.keyranger.executor.JobLauncher(t.datastore(), t.order(), t.limits(),
                 io.keyranger.executor.RetryPolicy.DEFAULT, t.connection().readOnly(),
                 io.keyranger.executor.JobLease.DEFAULT_DURATION);
     }
 
-    private static AdaptiveSplitExecutor executor(Target t) {
+    private static AdaptiveSplitExecutor executor(JobTarget t) {
         return launcher(t).executor();
     }
 
@@ -246,7 +192,7 @@ public final class RunViewModel {
 
     /** Lists the jobs stored on the current connection. */
     public void refreshJobs() {
-        Target t = target.get();
+        JobTarget t = target.get();
         if (t == null) {
             pastJobs.clear();
             return;
@@ -259,7 +205,7 @@ public final class RunViewModel {
 
     /** Shows a stored job's tree and persisted totals without running it. */
     public void inspect(String jobId) {
-        Target t = target.get();
+        JobTarget t = target.get();
         if (t == null || running.get()) {
             return;
         }
@@ -268,7 +214,7 @@ public final class RunViewModel {
                     clearTree();
                     tree.apply(inspection.nodes());
                     totals.set(inspection.totals());
-                    totalsText.set(describeTotals(inspection.totals()));
+                    totalsText.set(ThroughputMeter.describeTotals(inspection.totals()));
                     summary.set("Job " + jobId + " (stored): " + inspection.nodes().size() + " ranges");
                 })
                 .onError(e -> errors.accept(ErrorMessages.of(e)))
@@ -299,22 +245,13 @@ public final class RunViewModel {
         }
         CoalescingJobFeed.Batch batch = feed.drain();
         tree.tick(batch.nodes(), batch.finished() != null);
-        long now = System.nanoTime();
         if (batch.totals() != null) {
             totals.set(batch.totals());
-            totalsText.set(describeTotals(batch.totals()));
+            totalsText.set(ThroughputMeter.describeTotals(batch.totals()));
         }
-        long read = totals.get().getOrDefault("read", 0L);
-        double elapsed = (now - startNanos) / 1e9;
-        if (handle != null && (now - lastTickNanos >= 1_000_000_000L || lastRead < 0)) {
-            if (lastRead >= 0) {
-                double rate = (read - lastRead) / ((now - lastTickNanos) / 1e9);
-                throughput.add(new ThroughputPoint(elapsed, rate));
-            }
-            lastRead = read;
-            lastTickNanos = now;
-        }
-        timingText.set(timing(elapsed, read));
+        JobTarget t = target.get();
+        timingText.set(meter.tick(totals.get().getOrDefault("read", 0L), handle != null,
+                t == null ? -1 : t.knownCount().getAsLong(), running.get()));
         if (batch.serverStatus() != null && handle != null) {
             summary.set(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + " running" : batch.serverStatus());
         }
@@ -323,24 +260,13 @@ public final class RunViewModel {
         }
     }
 
-    private String timing(double elapsed, long read) {
-        Target t = target.get();
-        long known = t == null ? -1 : t.knownCount().getAsLong();
-        String text = String.format("elapsed %.1f s", elapsed);
-        if (known > 0 && read > 0 && read < known && running.get()) {
-            double eta = (known - read) / (read / elapsed);
-            text += String.format(" · ETA %.0f s", eta);
-        }
-        return text;
-    }
-
     private void finished(JobResult result) {
         stopTicker();
         running.set(false);
         paused.set(false);
         lastResult.set(result);
         totals.set(result.totals());
-        totalsText.set(describeTotals(result.totals()));
+        totalsText.set(ThroughputMeter.describeTotals(result.totals()));
         summary.set(String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
                 result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
                 result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
@@ -351,20 +277,10 @@ public final class RunViewModel {
 
     void clearTree() {
         tree.clear();
-        throughput.clear();
+        meter.points().clear();
         totals.set(Map.of());
         totalsText.set("");
         lastResult.set(null);
-    }
-
-    static String describeTotals(Map<String, Long> totals) {
-        StringBuilder out = new StringBuilder();
-        for (String field : List.of("read", "written", "deleted", "skipped", "failed")) {
-            out.append(String.format("%s %,d   ", field, totals.getOrDefault(field, 0L)));
-        }
-        totals.keySet().stream().filter(k -> !List.of("read", "written", "deleted", "skipped", "failed").contains(k))
-                .sorted().forEach(k -> out.append(String.format("%s %,d   ", k, totals.get(k))));
-        return out.toString().trim();
     }
 
     /** Whether a job is running now (the window asks before closing). */
@@ -372,28 +288,17 @@ public final class RunViewModel {
         return running.get();
     }
 
-    public ObjectProperty<Target> targetProperty() {
+    public ObjectProperty<JobTarget> targetProperty() {
         return target;
     }
 
+    /** The job form's mapper spec, which the Mapper tab also fills. */
     public StringProperty mapperJsonProperty() {
-        return mapperJson;
+        return form.mapperJsonProperty();
     }
 
-    public IntegerProperty shardsProperty() {
-        return shards;
-    }
-
-    public IntegerProperty workersProperty() {
-        return workers;
-    }
-
-    public IntegerProperty pageSizeProperty() {
-        return pageSize;
-    }
-
-    public IntegerProperty qpsProperty() {
-        return qps;
+    public JobForm form() {
+        return form;
     }
 
     public ObservableList<NodeRow> roots() {
@@ -405,7 +310,7 @@ public final class RunViewModel {
     }
 
     public ObservableList<ThroughputPoint> throughput() {
-        return throughput;
+        return meter.points();
     }
 
     public ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs() {

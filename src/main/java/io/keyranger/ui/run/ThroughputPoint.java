@@ -1,0 +1,10 @@
+package io.keyranger.ui.run;
+
+/**
+ * Entities per second at a moment of the run.
+ *
+ * @param seconds since the start
+ * @param rate    entities read per second over the last tick
+ */
+public record ThroughputPoint(double seconds, double rate) {
+}

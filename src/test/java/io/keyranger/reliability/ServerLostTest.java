@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;
-import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
-import io.keyranger.datastore.FaultInjector;
 import io.keyranger.emulator.CloudSdkLocator;
 import io.keyranger.emulator.EmulatorManager;
 import io.keyranger.emulator.RunningEmulator;
@@ -22,6 +20,8 @@ import io.keyranger.executor.RetryPolicy;
 import io.keyranger.executor.ServerLimits;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.support.GatedMapper;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,23 +53,13 @@ class ServerLostTest {
     }
 
     private static AdaptiveSplitExecutor executor(Datastore datastore, long serverLostMillis) {
-        // a little latency per call so that the job is still running when the server goes away
-        return new AdaptiveSplitExecutor(new FaultInjector(0, 0, 4, 1).wrap(datastore), KeyOrder.EMULATOR,
-                ServerLimits.EMULATOR, new RetryPolicy(8, 20, 500, serverLostMillis));
+        return new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR,
+                new RetryPolicy(8, 20, 500, serverLostMillis));
     }
 
-    private static long awaitRead(Datastore datastore, String jobId, long target) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        long read = 0;
-        while (System.nanoTime() < deadline && read < target) {
-            try {
-                read = ShardedCounter.existing(datastore, "job:" + jobId).total("read");
-            } catch (RuntimeException notYet) {
-                read = 0;
-            }
-            Thread.sleep(20);
-        }
-        return read;
+    /** The increment, held at a gate after 10 chunks: the job is mid-run, deterministically, when the server goes. */
+    private static GatedMapper gated() {
+        return new GatedMapper(Mappers.create(MapperSpec.parse(CREDIT)), 10);
     }
 
     private static void assertEveryDocIncrementedOnce(Datastore datastore) {
@@ -84,15 +74,17 @@ class ServerLostTest {
         int port = emulator.port();
         Datastore datastore = seed(emulator);
         List<String> statuses = new CopyOnWriteArrayList<>();
+        GatedMapper gate = gated();
         JobHandle job = executor(datastore, 60_000).start(new JobSpec("waits", "", "Doc", MapperSpec.parse(CREDIT), 4, 4,
-                20, 0), new JobListener() {
+                20, 0), gate, new JobListener() {
                     @Override
                     public void onServerStatus(String problem) {
                         statuses.add(problem == null ? "back" : problem);
                     }
                 });
-        assertThat(awaitRead(datastore, "waits", 200)).isGreaterThanOrEqualTo(200);
+        gate.awaitHeld();
         emulator.close();
+        gate.release(); // the held commits now meet a server that is gone
         Thread.sleep(2_000);
         RunningEmulator restarted = manager.start(port, dataDir);
         try {
@@ -111,10 +103,12 @@ class ServerLostTest {
         RunningEmulator emulator = manager.start(0, dataDir);
         int port = emulator.port();
         Datastore datastore = seed(emulator);
+        GatedMapper gate = gated();
         JobHandle job = executor(datastore, 1_500).start(new JobSpec("gives-up", "", "Doc", MapperSpec.parse(CREDIT), 4,
-                4, 20, 0), JobListener.NONE);
-        assertThat(awaitRead(datastore, "gives-up", 200)).isGreaterThanOrEqualTo(200);
+                4, 20, 0), gate, JobListener.NONE);
+        gate.awaitHeld();
         emulator.close();
+        gate.release();
         JobResult failed = job.result().get(60, TimeUnit.SECONDS);
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
 

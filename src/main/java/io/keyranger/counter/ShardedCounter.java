@@ -66,7 +66,7 @@ public final class ShardedCounter {
             return new ShardedCounter(datastore, name, current);
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }
@@ -164,7 +164,7 @@ public final class ShardedCounter {
                 return null;
             } finally {
                 if (tx.isActive()) {
-                    tx.rollback();
+                    io.keyranger.datastore.Retries.rollbackQuietly(tx);
                 }
             }
         });

@@ -157,4 +157,16 @@ public final class Retries {
             }
         }
     }
+
+    /**
+     * Rolls a transaction back in a {@code finally}: a transaction the server no longer knows (it restarted, or the
+     * connection dropped) cannot be rolled back, and that must not hide the error that got here.
+     */
+    public static void rollbackQuietly(com.google.cloud.datastore.Transaction tx) {
+        try {
+            tx.rollback();
+        } catch (RuntimeException gone) {
+            // nothing to undo on the server: the transaction is gone with it
+        }
+    }
 }

@@ -197,7 +197,7 @@ public final class ImportJob {
             tx.commit();
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }
@@ -246,7 +246,7 @@ public final class ImportJob {
             return lastLine;
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }

@@ -163,7 +163,7 @@ public final class JobLease {
             return new Attempt(true, null, null);
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }
@@ -232,7 +232,7 @@ public final class JobLease {
             tx.commit();
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }

@@ -79,7 +79,7 @@ final class JobRanges {
             tx.commit();
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }
@@ -140,7 +140,7 @@ final class JobRanges {
             tx.commit();
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }

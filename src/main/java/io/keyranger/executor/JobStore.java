@@ -106,7 +106,7 @@ final class JobStore {
             tx.commit();
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }

@@ -115,7 +115,7 @@ final class PageCommitter {
             return new Outcome(true, next, finishes, after.finishedAt, increments);
         } finally {
             if (tx.isActive()) {
-                tx.rollback();
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
             }
         }
     }

@@ -25,66 +25,18 @@ final class Templates {
     }
 
     static List<Template> all() {
-        return List.of(COUNT, TOUCH, INCREMENT, SET, REMOVE_PROPERTY, RENAME_PROPERTY, DELETE, COPY, COUNT_BY, EXPORT,
-                IMPORT);
+        return List.of(COUNT, TOUCH, INCREMENT, SET, REMOVE_PROPERTY, RENAME_PROPERTY, DELETE, COPY, COUNT_BY,
+                FileTemplates.EXPORT, FileTemplates.IMPORT);
     }
 
-    private abstract static class Base implements Template {
-        private final String name;
-        private final String description;
-        private final List<Param> params;
-        private final boolean writes;
-        private final boolean idempotent;
-
-        Base(String name, String description, boolean writes, boolean idempotent, Param... params) {
-            this.name = name;
-            this.description = description;
-            this.params = List.of(params);
-            this.writes = writes;
-            this.idempotent = idempotent;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public String description() {
-            return description;
-        }
-
-        @Override
-        public List<Param> params() {
-            return params;
-        }
-
-        @Override
-        public boolean writes() {
-            return writes;
-        }
-
-        @Override
-        public boolean idempotent() {
-            return idempotent;
-        }
-
-        @Override
-        public PageMapper create(MapperSpec spec) {
-            return build(new SpecReader(spec, this));
-        }
-
-        abstract PageMapper build(SpecReader reader);
-    }
-
-    static final Template COUNT = new Base("count", "Count the entities; writes nothing.", false, true) {
+    static final Template COUNT = new BaseTemplate("count", "Count the entities; writes nothing.", false, true) {
         @Override
         PageMapper build(SpecReader r) {
             return new FunctionMapper(name(), false, false, 1, page -> MapResult.none());
         }
     };
 
-    static final Template TOUCH = new Base("touch", "Rewrite every entity unchanged (refreshes indexes).", true, true) {
+    static final Template TOUCH = new BaseTemplate("touch", "Rewrite every entity unchanged (refreshes indexes).", true, true) {
         @Override
         PageMapper build(SpecReader r) {
             return new FunctionMapper(name(), true, true, 1,
@@ -92,7 +44,7 @@ final class Templates {
         }
     };
 
-    static final Template INCREMENT = new Base("increment",
+    static final Template INCREMENT = new BaseTemplate("increment",
             "Add an amount to an integer or double property; other entities are skipped and counted.", true, false,
             Param.required("property", Param.Type.PROPERTY, "the property to add to, e.g. balance"),
             Param.required("amount", Param.Type.NUMBER, "the amount to add, e.g. 10 or 2.5"),
@@ -144,7 +96,7 @@ final class Templates {
         return null; // missing type match: not a number, or a fractional amount on an integer
     }
 
-    static final Template SET = new Base("set", "Set a property to a typed value, indexed or not.", true, true,
+    static final Template SET = new BaseTemplate("set", "Set a property to a typed value, indexed or not.", true, true,
             Param.required("property", Param.Type.PROPERTY, "the property to set"),
             Param.choice("type", "the value's type", "string",
                     List.of("string", "integer", "double", "boolean", "timestamp", "null")),
@@ -216,7 +168,7 @@ final class Templates {
         return value;
     }
 
-    static final Template REMOVE_PROPERTY = new Base("remove-property", "Remove a property where it is present.",
+    static final Template REMOVE_PROPERTY = new BaseTemplate("remove-property", "Remove a property where it is present.",
             true, true, Param.required("property", Param.Type.PROPERTY, "the property to remove")) {
         @Override
         PageMapper build(SpecReader r) {
@@ -229,7 +181,7 @@ final class Templates {
         }
     };
 
-    static final Template RENAME_PROPERTY = new Base("rename-property",
+    static final Template RENAME_PROPERTY = new BaseTemplate("rename-property",
             "Rename a property, keeping its value, type and index setting.", true, true,
             Param.required("from", Param.Type.PROPERTY, "the current name"),
             Param.required("to", Param.Type.PROPERTY, "the new name"),
@@ -254,7 +206,7 @@ final class Templates {
         }
     };
 
-    static final Template DELETE = new Base("delete", "Delete the entities.", true, true) {
+    static final Template DELETE = new BaseTemplate("delete", "Delete the entities.", true, true) {
         @Override
         public boolean offersBackup() {
             return true;
@@ -267,7 +219,7 @@ final class Templates {
         }
     };
 
-    static final Template COPY = new Base("copy",
+    static final Template COPY = new BaseTemplate("copy",
             "Copy each entity to another kind and/or namespace, keeping its id or name.", true, true,
             Param.optional("toKind", Param.Type.KIND, "the target kind (default: the same kind)", null),
             Param.optional("toNamespace", Param.Type.NAMESPACE, "the target namespace (default: the same)", null),
@@ -303,7 +255,7 @@ final class Templates {
         return b.build();
     }
 
-    static final Template COUNT_BY = new Base("count-by",
+    static final Template COUNT_BY = new BaseTemplate("count-by",
             "Count entities by the value of a property into sharded counters (a histogram).", false, true,
             Param.required("property", Param.Type.PROPERTY, "the property whose values are counted")) {
         @Override
@@ -317,49 +269,6 @@ final class Templates {
                 }
                 return new MapResult(List.of(), List.of(), 0, counts);
             });
-        }
-    };
-
-    static final Template EXPORT = new Base("export",
-            "Write every entity as one typed JSON object per line to a local file (lossless).", false, true,
-            Param.required("file", Param.Type.FILE, "the .jsonl file to write")) {
-        @Override
-        PageMapper build(SpecReader r) {
-            java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null)).toAbsolutePath();
-            if (file.getParent() == null || !java.nio.file.Files.isDirectory(file.getParent())) {
-                throw r.error("file", "must be in an existing directory (" + file.getParent() + " does not exist)");
-            }
-            return new FunctionMapper(name(), true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
-                    page.entities().stream().map(e -> io.keyranger.datastore.EntityCodec.encode(e).toString())
-                            .toList()), file);
-        }
-    };
-
-    static final Template IMPORT = new Base("import",
-            "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly.",
-            true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote")) {
-        @Override
-        public Source source() {
-            return Source.FILE;
-        }
-
-        @Override
-        public void validate(MapperSpec spec) {
-            file(new SpecReader(spec, this));
-        }
-
-        @Override
-        PageMapper build(SpecReader r) {
-            file(r);
-            throw new io.keyranger.KeyRangerException("'import' reads its file, not key ranges: it has no page mapper.");
-        }
-
-        private java.nio.file.Path file(SpecReader r) {
-            java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null));
-            if (!java.nio.file.Files.isRegularFile(file)) {
-                throw r.error("file", "must be an existing export file (" + file + " not found)");
-            }
-            return file;
         }
     };
 

@@ -13,10 +13,7 @@ import javafx.geometry.Pos;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
-import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
-import javafx.scene.control.ButtonBar;
-import javafx.scene.control.ButtonType;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -281,7 +278,7 @@ public final class RunView extends BorderPane {
         resume.setOnAction(e -> model.resume(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
         model.takeOverOfferProperty().addListener((obs, old, offer) -> {
             if (offer != null) {
-                javafx.application.Platform.runLater(() -> offerTakeOver(offer));
+                javafx.application.Platform.runLater(() -> TakeOverDialog.ask(getScene().getWindow(), model, offer));
             }
         });
         Button inspect = new Button("Inspect", new FontIcon(Material2MZ.SEARCH));
@@ -305,25 +302,5 @@ public final class RunView extends BorderPane {
         box.setPadding(new Insets(8));
         VBox.setVgrow(jobs, Priority.ALWAYS);
         return box;
-    }
-
-    /** Asks whether to take over a job that another runner holds: at once, once its lease runs out, or not at all. */
-    private void offerTakeOver(TakeOverOffer offer) {
-        ButtonType now = new ButtonType("Take over now", ButtonBar.ButtonData.OK_DONE);
-        ButtonType wait = new ButtonType("Wait for its lease", ButtonBar.ButtonData.OTHER);
-        Alert ask = new Alert(Alert.AlertType.CONFIRMATION, offer.message(), now, wait, ButtonType.CANCEL);
-        ask.initOwner(getScene().getWindow());
-        ask.setTitle("Job is running elsewhere");
-        ask.setHeaderText("Job " + offer.jobId() + " is being run by another runner");
-        ask.getDialogPane().setId("takeOverDialog");
-        ask.getDialogPane().setPrefWidth(560);
-        ButtonType choice = ask.showAndWait().orElse(ButtonType.CANCEL);
-        if (choice == now) {
-            model.takeOver(offer.jobId(), true);
-        } else if (choice == wait) {
-            model.takeOver(offer.jobId(), false);
-        } else {
-            model.takeOverOfferProperty().set(null);
-        }
     }
 }

@@ -1,0 +1,53 @@
+package io.keyranger.mapper;
+
+import java.util.List;
+import java.util.Map;
+
+/** The templates that move a kind to and from a local file: export writes one, import reads one. */
+final class FileTemplates {
+    private FileTemplates() {
+    }
+
+    static final Template EXPORT = new BaseTemplate("export",
+            "Write every entity as one typed JSON object per line to a local file (lossless).", false, true,
+            Param.required("file", Param.Type.FILE, "the .jsonl file to write")) {
+        @Override
+        PageMapper build(SpecReader r) {
+            java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null)).toAbsolutePath();
+            if (file.getParent() == null || !java.nio.file.Files.isDirectory(file.getParent())) {
+                throw r.error("file", "must be in an existing directory (" + file.getParent() + " does not exist)");
+            }
+            return new FunctionMapper(name(), true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
+                    page.entities().stream().map(e -> io.keyranger.datastore.EntityCodec.encode(e).toString())
+                            .toList()), file);
+        }
+    };
+
+    static final Template IMPORT = new BaseTemplate("import",
+            "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly.",
+            true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote")) {
+        @Override
+        public Source source() {
+            return Source.FILE;
+        }
+
+        @Override
+        public void validate(MapperSpec spec) {
+            file(new SpecReader(spec, this));
+        }
+
+        @Override
+        PageMapper build(SpecReader r) {
+            file(r);
+            throw new io.keyranger.KeyRangerException("'import' reads its file, not key ranges: it has no page mapper.");
+        }
+
+        private java.nio.file.Path file(SpecReader r) {
+            java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null));
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                throw r.error("file", "must be an existing export file (" + file + " not found)");
+            }
+            return file;
+        }
+    };
+}

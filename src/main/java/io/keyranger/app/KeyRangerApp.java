@@ -96,7 +96,7 @@ public final class KeyRangerApp extends Application {
         stage.show();
         io.keyranger.ui.run.RunTabWarmup.start(scene.getStylesheets(),
                 millis -> LOG.debug("Run tab warmed up in {} ms", millis));
-        model.loadProfiles();
+        model.connections().loadProfiles();
         if (settingsProblem != null) {
             showError(settingsProblem);
         }
@@ -104,9 +104,9 @@ public final class KeyRangerApp extends Application {
             model.openKindWhenListed(request.kind());
         }
         if (request.demo() != null) {
-            model.startDemo(request.demo());
+            model.connections().startDemo(request.demo());
         } else if (request.connection() != null) {
-            model.connect(request.connection());
+            model.connections().connect(request.connection());
         }
     }
 

@@ -12,7 +12,7 @@ import io.keyranger.executor.JobListener;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
-import io.keyranger.executor.ServerLimits;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;

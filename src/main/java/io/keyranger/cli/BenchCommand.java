@@ -13,7 +13,7 @@ import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.emulator.CloudSdkLocator;
 import io.keyranger.emulator.EmulatorManager;
 import io.keyranger.emulator.RunningEmulator;
-import io.keyranger.executor.ServerLimits;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,11 +1,8 @@
 package io.keyranger.cli;
 
-import com.google.cloud.datastore.Datastore;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.Session;
 import io.keyranger.executor.AdaptiveSplitExecutor;
-import io.keyranger.executor.ServerLimits;
-import io.keyranger.keys.KeyOrder;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,9 +27,9 @@ public final class JobsCommand implements Runnable {
     @Override
     public void run() {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        Datastore datastore = DatastoreConnector.connect(conn);
-        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.forServer(conn.isEmulator()),
-                ServerLimits.forServer(conn.isEmulator()));
+        Session session = Session.open(conn);
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(session.datastore(), session.order(),
+                session.limits());
         PrintWriter out = spec.commandLine().getOut();
         out.printf("%-44s %-10s %-20s %12s  %s%n", "JOB", "MAPPER", "KIND", "READ", "STATUS");
         for (AdaptiveSplitExecutor.JobSummary job : executor.jobs()) {

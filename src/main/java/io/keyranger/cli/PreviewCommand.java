@@ -4,12 +4,11 @@ import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.KeyFormat;
 import io.keyranger.datastore.WhereClause;
-import io.keyranger.keys.KeyOrder;
+import io.keyranger.datastore.Session;
 import io.keyranger.sharding.Balance;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.PlannedRange;
@@ -70,13 +69,14 @@ public final class PreviewCommand implements Runnable {
     public void run() {
         ConnectionSpec target = connection.resolve(context.profiles(), context.env());
         PlanRequest request = new PlanRequest(target.namespace(), kind, WhereClause.parseAll(where), shards, oversample);
-        Datastore datastore = DatastoreConnector.connect(target);
+        Session session = Session.open(target);
+        Datastore datastore = session.datastore();
         if (!new DatastoreGateway(datastore).kinds(target.namespace(), true).contains(kind)) {
             throw new KeyRangerException("Kind '" + kind + "' was not found in namespace '" + target.namespace()
                     + "'. Run 'keyranger kinds' to list the kinds there are.");
         }
         PrintWriter err = spec.commandLine().getErr();
-        ShardPreview preview = new ShardPlanner(datastore, KeyOrder.forServer(target.isEmulator()))
+        ShardPreview preview = new ShardPlanner(datastore, session.order())
                 .preview(request, new ConsoleProgress(err, "Planning"), Cancellation.NEVER);
         if (exact) {
             RangeCounter counter = new RangeCounter(new KeyCounter(datastore), parallelism);

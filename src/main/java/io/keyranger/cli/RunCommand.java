@@ -1,11 +1,10 @@
 package io.keyranger.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.cloud.datastore.Datastore;
 import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.Session;
 import io.keyranger.executor.AdaptiveSplitExecutor;
 import io.keyranger.executor.DryRunner;
 import io.keyranger.executor.JobBusyException;
@@ -17,8 +16,6 @@ import io.keyranger.mapper.Template;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
-import io.keyranger.executor.ServerLimits;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import java.io.IOException;
@@ -112,6 +109,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the job's final report as JSON.")
     Path report;
 
+    @Option(names = "--hold-after-chunks", hidden = true, paramLabel = "N",
+            description = "Testing only: after N chunks, hold every worker inside its next chunk (its transaction open),"
+                    + " print 'keyranger: held' and go on when a line arrives on standard input.")
+    Integer holdAfterChunks;
+
     @Option(names = "--inject-faults", hidden = true, paramLabel = "rate=R,lost=R,latency=MS,seed=N",
             description = "Testing only: fail a share of Datastore calls, lose commit answers, add latency.")
     String injectFaults;
@@ -134,16 +136,18 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             WriteSafety.check(conn, Mappers.template(job.mapper().template()), confirmProject,
                     "add --confirm-project " + conn.projectId());
         }
-        Datastore datastore = DatastoreConnector.connect(conn);
+        Session session = Session.open(conn);
         if (injectFaults != null) {
-            datastore = io.keyranger.datastore.FaultInjector.parse(injectFaults).wrap(datastore);
+            session = session.wrap(io.keyranger.datastore.FaultInjector.parse(injectFaults)::wrap);
         }
-        JobLauncher launcher = new JobLauncher(datastore, KeyOrder.forServer(conn.isEmulator()),
-                ServerLimits.forServer(conn.isEmulator()), injectFaults == null ? io.keyranger.executor.RetryPolicy.DEFAULT
-                : new io.keyranger.executor.RetryPolicy(40, 5, 500), conn.readOnly(), leaseDuration());
+        JobLauncher launcher = new JobLauncher(session, injectFaults == null ? io.keyranger.executor.RetryPolicy.DEFAULT
+                : new io.keyranger.executor.RetryPolicy(40, 5, 500), leaseDuration());
+        if (holdAfterChunks != null) {
+            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()));
+        }
         PrintWriter err = spec.commandLine().getErr();
         try {
-            return run(datastore, conn, job, launcher, err);
+            return run(session, job, launcher, err);
         } catch (JobBusyException e) {
             err.println("keyranger: " + e.getMessage());
             err.flush();
@@ -151,8 +155,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
     }
 
-    private int run(Datastore datastore, ConnectionSpec conn, JobSpec job, JobLauncher launcher,
-                    PrintWriter err) throws InterruptedException {
+    private int run(Session session, JobSpec job, JobLauncher launcher, PrintWriter err) throws InterruptedException {
         JobProgressPrinter progress = new JobProgressPrinter(err);
         java.util.function.Consumer<String> waiting = message -> {
             err.println(message);
@@ -162,7 +165,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (target.resume != null) {
             handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
         } else if (target.newJob.dryRun) {
-            DryRunPrinter.print(new DryRunner(datastore, KeyOrder.forServer(conn.isEmulator())).run(job.namespace(),
+            DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
                     job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
             progress.close();
             return 0;

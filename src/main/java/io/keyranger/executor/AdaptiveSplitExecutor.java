@@ -1,8 +1,8 @@
 package io.keyranger.executor;
 
 import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.keys.KeyOrder;
@@ -40,6 +40,7 @@ public final class AdaptiveSplitExecutor {
     private java.util.function.Function<PlanRequest, List<KeyRange>> planOverride;
     private java.time.Duration leaseDuration = JobLease.DEFAULT_DURATION;
     private CommitHook hook = CommitHook.NONE;
+    private java.util.function.UnaryOperator<PageMapper> wrapMapper = java.util.function.UnaryOperator.identity();
 
     public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits) {
         this(datastore, order, limits, RetryPolicy.DEFAULT);
@@ -76,6 +77,12 @@ public final class AdaptiveSplitExecutor {
         return this;
     }
 
+    /** For tests: wraps the mapper of every job this executor starts or resumes (e.g. a {@code GatedMapper}). */
+    public AdaptiveSplitExecutor wrapMapper(java.util.function.UnaryOperator<PageMapper> wrapper) {
+        this.wrapMapper = wrapper;
+        return this;
+    }
+
     /** Refuse mappers that write (a read-only connection); enforced here, not only in the UI. */
     public AdaptiveSplitExecutor readOnly(boolean value) {
         this.readOnly = value;
@@ -102,7 +109,8 @@ public final class AdaptiveSplitExecutor {
     }
 
     /** Starts a job with a mapper built by the caller (tests); resuming it needs a registered template. */
-    public JobHandle start(JobSpec spec, PageMapper mapper, JobListener listener) {
+    public JobHandle start(JobSpec spec, PageMapper given, JobListener listener) {
+        PageMapper mapper = wrapMapper.apply(given);
         checkWritable(mapper);
         JobStore store = new JobStore(datastore, hook);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
@@ -186,7 +194,7 @@ public final class AdaptiveSplitExecutor {
             return finishedAlready(store, jobId, listener);
         }
         JobSpec spec = stored.spec();
-        PageMapper mapper = Mappers.create(spec.mapper());
+        PageMapper mapper = wrapMapper.apply(Mappers.create(spec.mapper()));
         checkWritable(mapper);
         JobLease lease = store.lease(jobId, leaseDuration);
         boolean taken = lease.take(mode, fence -> {

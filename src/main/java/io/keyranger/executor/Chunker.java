@@ -2,6 +2,7 @@ package io.keyranger.executor;
 
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
+import io.keyranger.datastore.ServerLimits;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,11 @@ import java.util.Set;
  * server's entity-group and mutation limits. Keys under the same root share an entity group.
  */
 final class Chunker {
+    /** The checkpoint and one counter shard ride in every commit. */
+    static final int BOOKKEEPING_ENTITIES = 2;
+    /** Entity groups of a chunk's transaction besides its keys': the checkpoint (also its fence) and a counter shard. */
+    static final int BOOKKEEPING_GROUPS = 2;
+
     private Chunker() {
     }
 
@@ -25,9 +31,9 @@ final class Chunker {
             return List.of(page);
         }
         int perKey = Math.max(1, groupsPerKey);
-        int maxKeys = (limits.maxMutations() - ServerLimits.BOOKKEEPING_ENTITIES) / perKey;
+        int maxKeys = (limits.maxMutations() - BOOKKEEPING_ENTITIES) / perKey;
         int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE
-                : (limits.maxEntityGroups() - ServerLimits.BOOKKEEPING_GROUPS) / perKey;
+                : (limits.maxEntityGroups() - BOOKKEEPING_GROUPS) / perKey;
         List<List<Key>> chunks = new ArrayList<>();
         List<Key> current = new ArrayList<>();
         Set<PathElement> roots = new HashSet<>();

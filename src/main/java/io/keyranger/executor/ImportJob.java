@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.KeyRangerException;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.BookkeepingKinds;
@@ -203,7 +204,7 @@ public final class ImportJob {
     }
 
     private int chunkSize() {
-        int bookkeeping = ServerLimits.BOOKKEEPING_ENTITIES;
+        int bookkeeping = Chunker.BOOKKEEPING_ENTITIES;
         return limits.maxEntityGroups() > 0 ? limits.maxEntityGroups() - bookkeeping
                 : limits.maxMutations() - bookkeeping;
     }

@@ -1,6 +1,8 @@
 package io.keyranger.executor;
 
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -22,20 +24,28 @@ public final class JobLauncher {
     private final RetryPolicy retries;
     private final boolean readOnly;
     private final Duration lease;
+    private java.util.function.UnaryOperator<io.keyranger.mapper.PageMapper> wrapMapper =
+            java.util.function.UnaryOperator.identity();
 
-    public JobLauncher(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries,
-                       boolean readOnly, Duration lease) {
-        this.datastore = datastore;
-        this.order = order;
-        this.limits = limits;
+    public JobLauncher(Session session, RetryPolicy retries, Duration lease) {
+        this.datastore = session.datastore();
+        this.order = session.order();
+        this.limits = session.limits();
         this.retries = retries;
-        this.readOnly = readOnly;
+        this.readOnly = session.readOnly();
         this.lease = lease;
+    }
+
+    /** For tests: wraps the mapper of every key-range job it starts or resumes (imports have none). */
+    public JobLauncher wrapMapper(java.util.function.UnaryOperator<io.keyranger.mapper.PageMapper> wrapper) {
+        this.wrapMapper = wrapper;
+        return this;
     }
 
     /** The key-range executor this launcher uses, for listings and benchmarks. */
     public AdaptiveSplitExecutor executor() {
-        return new AdaptiveSplitExecutor(datastore, order, limits, retries).readOnly(readOnly).leaseDuration(lease);
+        return new AdaptiveSplitExecutor(datastore, order, limits, retries).readOnly(readOnly).leaseDuration(lease)
+                .wrapMapper(wrapMapper);
     }
 
     /**

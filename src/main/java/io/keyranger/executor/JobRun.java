@@ -2,6 +2,7 @@ package io.keyranger.executor;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.PageMapper;

@@ -4,6 +4,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;

@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.support.ChildCli;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,18 +41,13 @@ class KillAndResumeTest {
         }
         Path mapper = dir.resolve("touch.json");
         Files.writeString(mapper, "{\"template\":\"touch\"}");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "-Dkeyranger.config.dir=" + dir, "io.keyranger.app.Launcher", "run", "--kind", "Doc", "--mapper",
-                mapper.toString(), "--job-id", "killed-job", "--page-size", "40", "--workers", "4", "--shards", "4",
-                "--emulator-host", conn.emulatorHost(), "--project", conn.projectId())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
-        long readAtKill;
-        try {
-            readAtKill = awaitProgress(datastore);
-        } finally {
-            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no shutdown hook runs
+        try (ChildCli child = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper", mapper.toString(),
+                "--job-id", "killed-job", "--page-size", "40", "--workers", "4", "--shards", "4",
+                "--hold-after-chunks", "10"))) {
+            child.awaitHeld(); // every worker inside a chunk, its transaction open
+            child.kill(); // SIGKILL: no shutdown hook runs, no open transaction commits
         }
+        long readAtKill = ShardedCounter.existing(datastore, "job:killed-job").total("read");
         assertThat(readAtKill).as("killed mid-job").isBetween(1L, ENTITIES - 1L);
 
         StringWriter out = new StringWriter();
@@ -64,21 +59,5 @@ class KillAndResumeTest {
         Map<String, Long> totals = ShardedCounter.existing(datastore, "job:killed-job").totals();
         assertThat(totals.get("read")).isEqualTo(ENTITIES);
         assertThat(totals.get("written")).isEqualTo(ENTITIES);
-    }
-
-    private static long awaitProgress(Datastore datastore) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            try {
-                long read = ShardedCounter.existing(datastore, "job:killed-job").total("read");
-                if (read >= 400) {
-                    return read;
-                }
-            } catch (RuntimeException notYet) {
-                // the job has not created its counter yet
-            }
-            Thread.sleep(50);
-        }
-        return 0;
     }
 }

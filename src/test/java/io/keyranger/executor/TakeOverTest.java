@@ -7,9 +7,10 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,8 +41,8 @@ class TakeOverTest {
     void aTakeOverInsideASplitFencesTheSplitAndEveryEntityIsIncrementedOnce() throws Exception {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-split"));
         seed(datastore, "Doc", 600);
-        JobSpec spec = new JobSpec("split-taken", "", "Doc",
-                MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"), 1, 4, 25, 0);
+        JobSpec spec = Jobs.over("Doc").id("split-taken").mapper("increment", "property", "n", "amount", 1)
+                .shards(1).workers(4).pageSize(25).spec();
         AtomicReference<JobHandle> second = new AtomicReference<>();
         AtomicReference<String> interrupted = new AtomicReference<>();
         CommitHook takeOverAtFirstSplit = what -> {
@@ -76,8 +77,8 @@ class TakeOverTest {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-join"));
         seed(datastore, "Doc", 300);
         Path out = dir.resolve("docs.jsonl");
-        JobSpec spec = new JobSpec("join-taken", "", "Doc", MapperSpec.parse("{\"template\":\"export\",\"file\":\""
-                + out.toString().replace("\\", "\\\\") + "\"}"), 3, 3, 40, 0);
+        JobSpec spec = Jobs.over("Doc").id("join-taken").mapper("export", "file", out.toString())
+                .shards(3).workers(3).pageSize(40).spec();
         AtomicReference<JobHandle> second = new AtomicReference<>();
         AtomicReference<String> interrupted = new AtomicReference<>();
         CommitHook takeOverAtFinish = what -> {
@@ -136,7 +137,7 @@ class TakeOverTest {
     void aResumeOfAJobThatAnotherRunnerHoldsIsRefusedWithWhoHoldsIt() throws Exception {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-busy"));
         seed(datastore, "Doc", 200);
-        JobSpec spec = new JobSpec("busy", "", "Doc", MapperSpec.parse("{\"template\":\"count\"}"), 2, 2, 20, 0);
+        JobSpec spec = Jobs.over("Doc").id("busy").spec();
         JobHandle[] running = new JobHandle[1];
         running[0] = executor(datastore).start(spec, new JobListener() {
             @Override
@@ -172,8 +173,8 @@ class TakeOverTest {
     void aJobStoredBeforeLeasesExistedResumesAndClaimsItsRanges() throws Exception {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-legacy"));
         seed(datastore, "Doc", 300);
-        JobSpec spec = new JobSpec("legacy", "", "Doc",
-                MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"), 3, 3, 20, 0);
+        JobSpec spec = Jobs.over("Doc").id("legacy").mapper("increment", "property", "n", "amount", 1)
+                .shards(3).workers(3).spec();
         JobHandle[] handle = new JobHandle[1];
         handle[0] = executor(datastore).start(spec, new JobListener() {
             @Override

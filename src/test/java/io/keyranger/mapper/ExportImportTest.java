@@ -23,11 +23,11 @@ import io.keyranger.executor.AdaptiveSplitExecutor;
 import io.keyranger.executor.ImportJob;
 import io.keyranger.executor.JobListener;
 import io.keyranger.executor.JobResult;
-import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
 import io.keyranger.executor.RetryPolicy;
-import io.keyranger.executor.ServerLimits;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,9 +80,8 @@ class ExportImportTest {
         assertThat(stored).hasSize(120);
         Path file = dir.resolve("things.jsonl");
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR);
-        JobResult exported = executor.start(new JobSpec("export-things", "", "Thing",
-                MapperSpec.parse("{\"template\":\"export\",\"file\":\"" + file.toString().replace("\\", "\\\\") + "\"}"),
-                3, 3, 25, 0), JobListener.NONE).await();
+        JobResult exported = executor.start(Jobs.over("Thing").id("export-things")
+                .mapper("export", "file", file.toString()).shards(3).workers(3).pageSize(25).spec(), JobListener.NONE).await();
         assertThat(exported.status()).isEqualTo(JobStatus.DONE);
         assertThat(Files.readAllLines(file)).hasSize(120);
         assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactly("things.jsonl");
@@ -93,8 +92,8 @@ class ExportImportTest {
         sorted.sort(KeyOrder.EMULATOR);
         assertThat(exportedOrder).as("the export is in key order").isEqualTo(sorted);
 
-        JobResult deleted = executor.start(new JobSpec("delete-things", "", "Thing",
-                MapperSpec.parse("{\"template\":\"delete\"}"), 2, 2, 50, 0), JobListener.NONE).await();
+        JobResult deleted = executor.start(Jobs.over("Thing").id("delete-things").mapper("delete").pageSize(50)
+                .spec(), JobListener.NONE).await();
         assertThat(deleted.total("deleted")).isEqualTo(120);
         assertThat(read(datastore)).isEmpty();
 

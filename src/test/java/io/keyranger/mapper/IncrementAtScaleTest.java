@@ -19,8 +19,9 @@ import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
 import io.keyranger.executor.RetryPolicy;
-import io.keyranger.executor.ServerLimits;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -63,8 +64,8 @@ class IncrementAtScaleTest {
         FaultInjector faults = new FaultInjector(0.02, 0.02, 0, 7);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(faults.wrap(datastore), KeyOrder.EMULATOR,
                 ServerLimits.EMULATOR, new RetryPolicy(30, 5, 200));
-        JobSpec job = new JobSpec("free-credit", "", "Account",
-                MapperSpec.parse("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":10}"), 16, 8, 200, 0);
+        JobSpec job = Jobs.over("Account").id("free-credit").mapper("increment", "property", "balance",
+                "amount", 10).shards(16).workers(8).pageSize(200).spec();
         long started = System.nanoTime();
         JobResult result = executor.start(job, JobListener.NONE).await();
         System.out.printf("increment over %,d Accounts: %.1f s, %d ranges, depth %d, %d injected failures, %d lost "

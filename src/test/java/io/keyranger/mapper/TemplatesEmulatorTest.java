@@ -17,7 +17,7 @@ import io.keyranger.executor.JobListener;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
-import io.keyranger.executor.ServerLimits;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;

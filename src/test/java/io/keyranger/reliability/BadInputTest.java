@@ -12,12 +12,11 @@ import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.executor.AdaptiveSplitExecutor;
 import io.keyranger.executor.JobListener;
 import io.keyranger.executor.JobResult;
-import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
 import io.keyranger.executor.NodeStatus;
-import io.keyranger.executor.ServerLimits;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -49,15 +48,14 @@ class BadInputTest {
         datastore.put(entities.toArray(new Entity[0]));
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR);
 
-        JobResult touched = executor.start(new JobSpec("touch-big", "", "Doc", MapperSpec.parse("{\"template\":\"touch\"}"),
-                2, 2, 10, 0), JobListener.NONE).await();
+        JobResult touched = executor.start(Jobs.over("Doc").id("touch-big").mapper("touch").pageSize(10).spec(),
+                JobListener.NONE).await();
         assertThat(touched.status()).as("an entity near the limit is fine").isEqualTo(JobStatus.DONE);
         assertThat(touched.total("written")).isEqualTo(40);
 
         String longKind = "K".repeat(1_400);
-        JobResult copied = executor.start(new JobSpec("copy-big", "", "Doc",
-                MapperSpec.parse("{\"template\":\"copy\",\"toKind\":\"" + longKind + "\"}"), 2, 2, 10, 0),
-                JobListener.NONE).await();
+        JobResult copied = executor.start(Jobs.over("Doc").id("copy-big").mapper("copy", "toKind", longKind)
+                .pageSize(10).spec(), JobListener.NONE).await();
         assertThat(copied.status()).isEqualTo(JobStatus.FAILED);
         assertThat(copied.failedRanges()).isEqualTo(1);
         assertThat(executor.nodes("copy-big")).filteredOn(n -> n.status() == NodeStatus.FAILED).singleElement()
@@ -84,11 +82,11 @@ class BadInputTest {
         }
         datastore.put(entities.toArray(new Entity[0]));
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR);
-        JobResult counted = executor.start(new JobSpec("deep-count", "", "Leaf",
-                MapperSpec.parse("{\"template\":\"count\"}"), 4, 3, 7, 0), JobListener.NONE).await();
+        JobResult counted = executor.start(Jobs.over("Leaf").id("deep-count").shards(4).workers(3).pageSize(7)
+                .spec(), JobListener.NONE).await();
         assertThat(counted.total("read")).isEqualTo(60);
-        JobResult touched = executor.start(new JobSpec("deep-touch", "", "Leaf",
-                MapperSpec.parse("{\"template\":\"touch\"}"), 4, 3, 7, 0), JobListener.NONE).await();
+        JobResult touched = executor.start(Jobs.over("Leaf").id("deep-touch").mapper("touch").shards(4).workers(3)
+                .pageSize(7).spec(), JobListener.NONE).await();
         assertThat(touched.status()).isEqualTo(JobStatus.DONE);
         assertThat(touched.total("written")).isEqualTo(60);
     }

@@ -13,6 +13,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ProgressListener;
 import io.keyranger.demo.DemoDataset;
 import io.keyranger.demo.DemoSeeder;
+import io.keyranger.support.ChildCli;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,13 +24,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CLI is killed with SIGKILL at random moments of an increment over 20,000 entities, resumed each time, and
- * finished: every entity, checked one by one, is incremented exactly once.
+ * The CLI is killed with SIGKILL at random points of an increment over 20,000 entities (after a random number of
+ * chunks, with every worker inside its next chunk's transaction), resumed each time, and finished: every entity,
+ * checked one by one, is incremented exactly once.
  */
 class CrashResumeTest {
     private static final int ACCOUNTS = 20_000;
@@ -58,14 +59,12 @@ class CrashResumeTest {
                     ? List.of("run", "--kind", "Account", "--mapper", mapper.toString(), "--job-id", "crash-job",
                             "--workers", "8", "--page-size", "100")
                     : List.of("run", "--resume", "crash-job"));
-            args.addAll(List.of("--emulator-host", conn.emulatorHost(), "--project", conn.projectId()));
-            long target = read + 1_000 + random.nextInt(4_000);
-            Process child = child(args);
-            try {
-                read = awaitRead(datastore, target, child);
-            } finally {
-                child.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL
+            args.addAll(List.of("--hold-after-chunks", String.valueOf(10 + random.nextInt(40))));
+            try (ChildCli child = ChildCli.start(dir, conn, args)) {
+                child.awaitHeld();
+                child.kill(); // SIGKILL
             }
+            read = ShardedCounter.existing(datastore, "job:crash-job").total("read");
             killedAt.add(read);
         }
         System.out.println("killed after read totals " + killedAt);
@@ -86,32 +85,5 @@ class CrashResumeTest {
         Map<String, Long> totals = ShardedCounter.existing(datastore, "job:crash-job").totals();
         assertThat(totals.get("read")).isEqualTo(ACCOUNTS);
         assertThat(totals.get("written")).isEqualTo(ACCOUNTS);
-    }
-
-    private Process child(List<String> args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + dir,
-                "io.keyranger.app.Launcher"));
-        command.addAll(args);
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("child.log").toFile())).start();
-    }
-
-    /** Waits until the persisted read total reaches {@code target} (or the child ends); returns the total. */
-    private static long awaitRead(Datastore datastore, long target, Process child) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        long read = 0;
-        while (System.nanoTime() < deadline && child.isAlive()) {
-            try {
-                read = ShardedCounter.existing(datastore, "job:crash-job").total("read");
-            } catch (RuntimeException notYet) {
-                read = 0;
-            }
-            if (read >= target) {
-                break;
-            }
-            Thread.sleep(20);
-        }
-        return read;
     }
 }

@@ -16,9 +16,10 @@ import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.JobStatus;
 import io.keyranger.executor.RetryPolicy;
-import io.keyranger.executor.ServerLimits;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -110,8 +111,7 @@ class FaultsExactlyOnceTest {
     void readOnlyIsEnforcedInTheCore() {
         AdaptiveSplitExecutor readOnly = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
                 .readOnly(true);
-        assertThatThrownBy(() -> readOnly.start(new JobSpec("ro", "", "Acct",
-                MapperSpec.parse("{\"template\":\"delete\"}"), 2, 2, 50, 0), JobListener.NONE))
+        assertThatThrownBy(() -> readOnly.start(Jobs.over("Acct").id("ro").mapper("delete").spec(), JobListener.NONE))
                 .isInstanceOf(KeyRangerException.class).hasMessageContaining("read-only");
         assertThat(read("", "Acct")).hasSize(ENTITIES);
         assertThat(read("", "_KeyRangerJob")).isEmpty();

@@ -9,10 +9,10 @@ import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.cli.RunCommand;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.support.ChildCli;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,10 +40,10 @@ class TwoRunnersTest {
     void twoResumesOfARunningJobAreRefusedAndEveryEntityIsIncrementedOnce() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject("twice");
         Datastore datastore = seed(conn);
-        Process runner = child(conn, "twice.log", "run", "--kind", "Doc", "--mapper", mapper().toString(), "--job-id",
-                "twice", "--workers", "4", "--page-size", "20", "--inject-faults", "latency=10");
-        try {
-            assertThat(awaitRead(datastore, "twice", 200, runner)).isGreaterThanOrEqualTo(200);
+        try (ChildCli runner = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper",
+                mapper().toString(), "--job-id", "twice", "--workers", "4", "--page-size", "20",
+                "--hold-after-chunks", "10"))) {
+            runner.awaitHeld(); // every worker inside a chunk, the job half done
             CountDownLatch go = new CountDownLatch(1);
             List<CompletableFuture<Result>> resumes = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
@@ -61,10 +61,8 @@ class TwoRunnersTest {
             }
             Result jobs = cli(conn, "jobs");
             assertThat(jobs.out()).containsPattern("twice .* running \\(runner \\w+ on host .* \\(pid " + runner.pid());
-            assertThat(runner.waitFor(180, TimeUnit.SECONDS)).isTrue();
-            assertThat(runner.exitValue()).as(log("twice.log")).isZero();
-        } finally {
-            runner.destroyForcibly();
+            runner.release();
+            assertThat(runner.waitFor(180)).as(runner.log()).isZero();
         }
         assertEveryDocIncrementedOnce(datastore, "twice");
     }
@@ -73,12 +71,11 @@ class TwoRunnersTest {
     void aFrozenRunnerTakenOverIsFencedWhenItWakesAndAppliesNothing() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject("frozen");
         Datastore datastore = seed(conn);
-        Process frozen = child(conn, "frozen.log", "run", "--kind", "Doc", "--mapper", mapper().toString(), "--job-id",
-                "frozen", "--workers", "4", "--page-size", "20", "--lease-seconds", "2", "--inject-faults",
-                "latency=10");
-        try {
-            assertThat(awaitRead(datastore, "frozen", 200, frozen)).isGreaterThanOrEqualTo(200);
-            signal("STOP", frozen); // a laptop lid closed mid-job: no renewals, commits in flight stay in flight
+        try (ChildCli frozen = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper",
+                mapper().toString(), "--job-id", "frozen", "--workers", "4", "--page-size", "20", "--lease-seconds",
+                "2", "--hold-after-chunks", "10"))) {
+            frozen.awaitHeld(); // every worker inside a chunk, its transaction open
+            frozen.signal("STOP"); // a laptop lid closed mid-job: no renewals, commits in flight stay in flight
             long readWhenFrozen = ShardedCounter.existing(datastore, "job:frozen").total("read");
 
             Result takeOver = cli(conn, "run", "--resume", "frozen", "--take-over");
@@ -86,17 +83,13 @@ class TwoRunnersTest {
             assertThat(takeOver.out()).contains("Job frozen done: read " + String.format("%,d", DOCS));
             assertThat(readWhenFrozen).isLessThan(DOCS);
 
-            signal("CONT", frozen); // it wakes up after the take-over
-            assertThat(frozen.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            String log = log("frozen.log");
-            assertThat(frozen.exitValue()).as(log).isEqualTo(RunCommand.EXIT_TAKEN_OVER);
+            frozen.signal("CONT"); // it wakes up after the take-over, and its held chunks try to commit
+            frozen.release();
+            int code = frozen.waitFor(60);
+            String log = frozen.log();
+            assertThat(code).as(log).isEqualTo(RunCommand.EXIT_TAKEN_OVER);
             assertThat(log).contains("Job frozen was taken over by runner").contains("applied nothing after that")
                     .doesNotContain("Resume it with");
-        } finally {
-            if (frozen.isAlive()) {
-                signal("CONT", frozen);
-                frozen.destroyForcibly();
-            }
         }
         assertEveryDocIncrementedOnce(datastore, "frozen");
     }
@@ -163,49 +156,12 @@ class TwoRunnersTest {
         return file;
     }
 
-    private Process child(ConnectionSpec conn, String logName, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + dir,
-                "io.keyranger.app.Launcher"));
-        command.addAll(List.of(args));
-        command.addAll(List.of("--emulator-host", conn.emulatorHost(), "--project", conn.projectId()));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve(logName).toFile()).start();
-    }
-
-    private String log(String name) throws Exception {
-        return Files.readString(dir.resolve(name), StandardCharsets.UTF_8);
-    }
-
-    private static void signal(String name, Process process) throws Exception {
-        new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
-    }
-
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Waits until the job's persisted read total reaches {@code target} (or the child ends). */
-    private static long awaitRead(Datastore datastore, String jobId, long target, Process child)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        long read = 0;
-        while (System.nanoTime() < deadline && child.isAlive()) {
-            try {
-                read = ShardedCounter.existing(datastore, "job:" + jobId).total("read");
-            } catch (RuntimeException notYet) {
-                read = 0;
-            }
-            if (read >= target) {
-                break;
-            }
-            Thread.sleep(20);
-        }
-        return read;
     }
 
     private static void assertEveryDocIncrementedOnce(Datastore datastore, String jobId) {

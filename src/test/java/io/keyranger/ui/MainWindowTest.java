@@ -8,7 +8,10 @@ import io.keyranger.app.KeyRangerApp;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.datastore.KeyFormat;
+import io.keyranger.mapper.GatedMapper;
+import io.keyranger.mapper.Mappers;
 import io.keyranger.support.Fx;
+import io.keyranger.support.Jobs;
 import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,15 +34,15 @@ import org.controlsfx.control.StatusBar;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 
-/** Drives the real main window, in demo mode on a real emulator, headless through Monocle. */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+/**
+ * Drives the real main window, in demo mode on a real emulator, headless through Monocle. The window is shared; each
+ * test starts from the same state ({@link #accountSelectedAndNothingRunning()}), so they pass in any order.
+ */
 class MainWindowTest {
     private static final int ACCOUNTS = 120;
     private static Path config;
@@ -60,8 +63,31 @@ class MainWindowTest {
         FxToolkit.cleanupStages();
     }
 
+    /** No job running, Account selected afresh (page 1), the Run form at its defaults with a count. */
+    @BeforeEach
+    void accountSelectedAndNothingRunning() {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.waitUntil(120, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")));
+        Fx.waitUntil(60, () -> robot.lookup("#cancelJob").queryButton().isDisabled());
+        Fx.get(() -> {
+            kinds.getSelectionModel().clearSelection();
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.name().equals("Account"))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+        Fx.waitUntil(30, () -> title().equals("Account: page 1, rows 1–50"));
+        clickTab("Entities");
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count\"}");
+            robot.lookup("#jobShards").<Spinner<Integer>>query().getValueFactory().setValue(16);
+            robot.lookup("#jobWorkers").<Spinner<Integer>>query().getValueFactory().setValue(8);
+            robot.lookup("#jobPageSize").<Spinner<Integer>>query().getValueFactory().setValue(200);
+            robot.lookup("#jobQps").<Spinner<Integer>>query().getValueFactory().setValue(0);
+            return null;
+        });
+    }
+
     @Test
-    @Order(1)
     void kindListShowsAccountWithItsCount() {
         ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
         Fx.waitUntil(90, () -> kinds.getItems().stream()
@@ -78,7 +104,6 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(2)
     void selectingAKindFillsTheTableAndTheJsonPane() {
         ListCell<?> account = robot.lookup("#kindList .list-cell").match(node -> ((ListCell<?>) node).getItem() != null
                 && ((KindItem) ((ListCell<?>) node).getItem()).name().equals("Account")).query();
@@ -101,7 +126,6 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(3)
     void nextAndPreviousPageWithCursors() {
         TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
         List<Key> page1 = keys(table);
@@ -123,7 +147,6 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(4)
     void jsonPaneFollowsTheSelectedRow() {
         TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
         Entity fifth = Fx.get(() -> table.getItems().get(4));
@@ -139,7 +162,6 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(5)
     void shardsTabPlansTheKindAndDrawsBothPlans() {
         clickTab("Shards");
         Spinner<Integer> shards = robot.lookup("#shardCount").query();
@@ -165,7 +187,6 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(6)
     void runTabRunsACountJobAndShowsTheTreeAndTotals() {
         clickTab("Run");
         Fx.get(() -> {
@@ -192,7 +213,6 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(7)
     void addFreeCreditFromTheMapperFormWithDryRunThenRun() {
         clickTab("Mapper");
         robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
@@ -240,27 +260,21 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(8)
     void anInterruptedJobIsResumedFromTheJobList() throws Exception {
         String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
                 .replaceAll("^emulator (\\S+) / .*$", "$1");
         var datastore = io.keyranger.datastore.DatastoreConnector.connect(
                 io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
         var executor = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,
-                io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.executor.ServerLimits.EMULATOR);
-        java.util.concurrent.atomic.AtomicInteger pages = new java.util.concurrent.atomic.AtomicInteger();
-        io.keyranger.executor.JobHandle[] handle = new io.keyranger.executor.JobHandle[1];
-        handle[0] = executor.start(new io.keyranger.executor.JobSpec("interrupted-count", "", "Account",
-                io.keyranger.mapper.MapperSpec.parse("{\"template\":\"count\"}"), 2, 1, 10, 0),
-                new io.keyranger.executor.JobListener() {
-                    @Override
-                    public void onTotals(java.util.Map<String, Long> totals) {
-                        if (pages.incrementAndGet() == 3 && handle[0] != null) {
-                            handle[0].cancel();
-                        }
-                    }
-                });
-        assertThat(handle[0].await().total("read")).isBetween(1L, 119L);
+                io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
+        Jobs job = Jobs.over("Account").id("interrupted-count").workers(1).pageSize(10);
+        GatedMapper gate = new GatedMapper(Mappers.create(job.mapperSpec()), 3);
+        io.keyranger.executor.JobHandle handle = executor.start(job.spec(), gate,
+                io.keyranger.executor.JobListener.NONE);
+        gate.awaitHeld();
+        handle.cancel(); // interrupted at a page boundary once the held chunk goes on
+        gate.release();
+        assertThat(handle.await().total("read")).isBetween(1L, 119L);
 
         clickTab("Run");
         robot.clickOn("#refreshJobs");
@@ -283,7 +297,6 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(9)
     void countByShowsAHistogramOfTheValuesAndACountHidesIt() {
         clickTab("Run");
         BarChart<?, ?> histogram = robot.lookup("#countByChart").query();
@@ -311,26 +324,18 @@ class MainWindowTest {
     }
 
     @Test
-    @Order(10)
     void aJobRunningElsewhereIsRefusedThenTakenOverAfterConfirmation() throws Exception {
         String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
                 .replaceAll("^emulator (\\S+) / .*$", "$1");
         var datastore = io.keyranger.datastore.DatastoreConnector.connect(
                 io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
         var elsewhere = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,
-                io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.executor.ServerLimits.EMULATOR);
-        io.keyranger.executor.JobHandle[] handle = new io.keyranger.executor.JobHandle[1];
-        handle[0] = elsewhere.start(new io.keyranger.executor.JobSpec("held-count", "", "Account",
-                io.keyranger.mapper.MapperSpec.parse("{\"template\":\"count\"}"), 2, 1, 10, 0),
-                new io.keyranger.executor.JobListener() {
-                    @Override
-                    public void onTotals(java.util.Map<String, Long> totals) {
-                        if (totals.getOrDefault("read", 0L) >= 30 && handle[0] != null) {
-                            handle[0].pause(); // still holds the job: its lease is renewed while it waits
-                        }
-                    }
-                });
-        Fx.waitUntil(30, () -> handle[0] != null && handle[0].isPaused());
+                io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
+        Jobs job = Jobs.over("Account").id("held-count").workers(1).pageSize(10);
+        GatedMapper gate = new GatedMapper(Mappers.create(job.mapperSpec()), 3);
+        io.keyranger.executor.JobHandle handle = elsewhere.start(job.spec(), gate,
+                io.keyranger.executor.JobListener.NONE);
+        gate.awaitHeld(); // the job is held mid-run; its runner still renews its lease
 
         clickTab("Run");
         robot.clickOn("#refreshJobs");
@@ -352,15 +357,14 @@ class MainWindowTest {
         Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText().startsWith("Job held-count done:"));
         assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText()))
                 .startsWith("read " + ACCOUNTS + " ");
-        handle[0].resume();
-        io.keyranger.executor.JobResult fenced = handle[0].result().get(60, java.util.concurrent.TimeUnit.SECONDS);
+        gate.release();
+        io.keyranger.executor.JobResult fenced = handle.result().get(60, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(fenced.status()).isEqualTo(io.keyranger.executor.JobStatus.TAKEN_OVER);
         assertThat(io.keyranger.counter.ShardedCounter.existing(datastore, "job:held-count").total("read"))
                 .as("counted exactly once across both runners").isEqualTo(ACCOUNTS);
     }
 
     @Test
-    @Order(11)
     void theMapperTabDryRunsTheKindSelectedInTheBrowserWhileAJobRunsOnAnother() {
         selectKind("Account");
         clickTab("Run");
@@ -390,14 +394,12 @@ class MainWindowTest {
             clickTab("Run");
             robot.clickOn("#cancelJob");
             Fx.waitUntil(60, () -> !robot.lookup("#startJob").queryButton().isDisabled());
-            Fx.get(() -> {
-                robot.lookup("#jobQps").<Spinner<Integer>>query().getValueFactory().setValue(0);
-                return null;
-            });
         }
     }
 
     private void selectKind(String name) {
+        Fx.waitUntil(10, () -> robot.lookup("#kindList .list-cell").match(node -> ((ListCell<?>) node).getItem() != null
+                && ((KindItem) ((ListCell<?>) node).getItem()).name().equals(name)).tryQuery().isPresent());
         robot.clickOn(robot.lookup("#kindList .list-cell").match(node -> ((ListCell<?>) node).getItem() != null
                 && ((KindItem) ((ListCell<?>) node).getItem()).name().equals(name)).queryAs(javafx.scene.Node.class));
         Fx.waitUntil(30, () -> title().startsWith(name + ":"));

@@ -61,17 +61,17 @@ public final class MainView extends BorderPane {
     }
 
     private VBox sidebar(Supplier<DemoRequest> demoDefaults, Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
-        ComboBox<ConnectionChoice> choice = new ComboBox<>(model.choices());
+        ComboBox<ConnectionChoice> choice = new ComboBox<>(model.connections().choices());
         choice.setId("connectionChoice");
-        choice.valueProperty().bindBidirectional(model.selectedChoiceProperty());
+        choice.valueProperty().bindBidirectional(model.connections().selectedChoiceProperty());
         choice.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(choice, Priority.ALWAYS);
 
         Button connect = new Button("Connect", new FontIcon(Material2AL.LINK));
         connect.setId("connectButton");
         connect.getStyleClass().add("accent");
-        connect.disableProperty().bind(model.connectingProperty());
-        connect.setOnAction(e -> model.connectSelected(demoDefaults.get()));
+        connect.disableProperty().bind(model.connections().connectingProperty());
+        connect.setOnAction(e -> model.connections().connectSelected(demoDefaults.get()));
 
         Button add = new Button(null, new FontIcon(Material2AL.ADD));
         add.setId("newProfileButton");
@@ -79,7 +79,7 @@ public final class MainView extends BorderPane {
         add.setOnAction(e -> {
             var profile = newProfile.get();
             if (profile != null) {
-                model.saveProfile(profile);
+                model.connections().saveProfile(profile);
             }
         });
         darkTheme.setId("darkTheme");
@@ -121,9 +121,9 @@ public final class MainView extends BorderPane {
         hint.setWrapText(true);
         hint.getStyleClass().add("text-muted");
         hint.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
-                model.connectionProperty().get() == null && model.choices().size() <= 1
+                model.sessionProperty().get() == null && model.connections().choices().size() <= 1
                         ? "No saved connections yet. Connect to the Demo: it starts a local emulator with sample data."
-                        : "", model.connectionProperty(), model.choices()));
+                        : "", model.sessionProperty(), model.connections().choices()));
         hint.managedProperty().bind(hint.textProperty().isNotEmpty());
 
         ListView<PropertyInfo> properties = new ListView<>(model.properties());

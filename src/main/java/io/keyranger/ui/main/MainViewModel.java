@@ -1,19 +1,13 @@
 package io.keyranger.ui.main;
 
-import io.keyranger.ui.run.JobTarget;
-import io.keyranger.demo.DemoRequest;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityCount;
 import io.keyranger.datastore.PropertyInfo;
-import io.keyranger.demo.DemoSeeder;
-import io.keyranger.emulator.CloudSdkLocator;
-import io.keyranger.emulator.EmulatorManager;
-import io.keyranger.emulator.RunningEmulator;
-import io.keyranger.profile.ConnectionProfile;
+import io.keyranger.datastore.Session;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.entities.EntitiesViewModel;
@@ -21,15 +15,11 @@ import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.shards.ShardsViewModel;
 import io.keyranger.ui.run.RunViewModel;
 import io.keyranger.ui.mapper.MapperViewModel;
-import io.keyranger.executor.ServerLimits;
-import io.keyranger.keys.KeyOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -43,11 +33,9 @@ import javafx.concurrent.Task;
  */
 public final class MainViewModel {
     private final TaskRunner tasks;
-    private final ProfileStore profiles;
     private final ObjectProperty<Consumer<String>> errorHandler = new SimpleObjectProperty<>(message -> { });
-    private final ObservableList<ConnectionChoice> choices = FXCollections.observableArrayList();
-    private final ObjectProperty<ConnectionChoice> selectedChoice = new SimpleObjectProperty<>();
-    private final ReadOnlyObjectWrapper<ConnectionSpec> connection = new ReadOnlyObjectWrapper<>();
+    private final ConnectionsModel connections;
+    private final ReadOnlyObjectWrapper<Session> session = new ReadOnlyObjectWrapper<>();
     private final ObservableList<String> namespaces = FXCollections.observableArrayList();
     private final ObjectProperty<String> selectedNamespace = new SimpleObjectProperty<>();
     private final ObservableList<KindItem> kinds = FXCollections.observableArrayList();
@@ -58,15 +46,13 @@ public final class MainViewModel {
     private final ShardsViewModel shards;
     private final RunViewModel run;
     private final MapperViewModel mapper;
-    private final List<RunningEmulator> emulators = new ArrayList<>();
-    private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
     private DatastoreGateway gateway;
     private Task<?> counting;
     private String kindToOpen;
 
     public MainViewModel(TaskRunner tasks, ProfileStore profiles) {
         this.tasks = tasks;
-        this.profiles = profiles;
+        this.connections = new ConnectionsModel(tasks, profiles, status, this::showError, this::opened);
         this.entities = new EntitiesViewModel(tasks, this::showError);
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
@@ -81,14 +67,9 @@ public final class MainViewModel {
         });
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
-            shards.targetProperty().set(kind == null ? null : new ShardsViewModel.Target(gateway.datastore(),
-                    KeyOrder.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
-                    kind.countProperty()::get));
-            JobTarget target = kind == null ? null : new JobTarget(gateway.datastore(),
-                    KeyOrder.forServer(connection.get().isEmulator()),
-                    ServerLimits.forServer(connection.get().isEmulator()), selectedNamespace.get(), kind.name(),
-                    () -> kind.countProperty().get() == null ? -1 : kind.countProperty().get().count(),
-                    connection.get());
+            KindTarget target = kind == null ? null
+                    : new KindTarget(session.get(), selectedNamespace.get(), kind.name(), kind.countProperty()::get);
+            shards.targetProperty().set(target);
             mapper.targetProperty().set(target);
             if (!run.isRunning()) {
                 run.targetProperty().set(target);
@@ -103,101 +84,23 @@ public final class MainViewModel {
         });
     }
 
-    /** Fills the connection picker from the saved profiles; reports a corrupt profiles file. */
-    public void loadProfiles() {
-        List<ConnectionChoice> list = new ArrayList<>();
-        list.add(ConnectionChoice.DEMO);
-        try {
-            profiles.load().forEach(profile -> list.add(new ConnectionChoice(profile)));
-        } catch (RuntimeException e) {
-            showError(ErrorMessages.of(e));
-        }
-        choices.setAll(list);
-        if (selectedChoice.get() == null || !choices.contains(selectedChoice.get())) {
-            selectedChoice.set(choices.get(0));
-        }
-    }
-
-    /** Whether there is no saved connection yet: the first start, where the demo is offered. */
-    public boolean isFirstStart() {
-        return choices.size() <= 1;
-    }
-
-    public void saveProfile(ConnectionProfile profile) {
-        try {
-            profiles.save(profile);
-            loadProfiles();
-            choices.stream().filter(c -> !c.isDemo() && c.profile().name().equals(profile.name()))
-                    .findFirst().ifPresent(selectedChoice::set);
-        } catch (RuntimeException e) {
-            showError(ErrorMessages.of(e));
-        }
-    }
-
-    /** Connects to what the picker shows: starts the demo, or opens the saved profile. */
-    public void connectSelected(DemoRequest demoDefaults) {
-        ConnectionChoice choice = selectedChoice.get();
-        if (choice == null || choice.isDemo()) {
-            startDemo(demoDefaults);
-        } else {
-            connect(choice.profile().toSpec());
-        }
-    }
-
     /** Selects this kind as soon as the kind list shows it (once). */
     public void openKindWhenListed(String kind) {
         kindToOpen = kind;
     }
 
-    /** Starts a local emulator, seeds the demo data with progress, then connects to it. */
-    public void startDemo(DemoRequest request) {
-        connecting.set(true);
-        Task<ConnectionSpec> task = Tasks.create("Starting the demo", context -> {
-            context.progress(-1, -1, "Starting the Datastore emulator…");
-            RunningEmulator emulator = new EmulatorManager(CloudSdkLocator.fromEnvironment(request.cloudSdk()))
-                    .start(request.port());
-            Platform.runLater(() -> emulators.add(emulator));
-            ConnectionSpec spec = emulator.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
-            new DemoSeeder(DatastoreConnector.connect(spec)).seed(request.accounts(),
-                    (done, total) -> context.progress(done, total, String.format("Seeding demo data: %,d / %,d", done, total)),
-                    context::isCancelled);
-            return spec;
-        }).onSuccess(this::connect).onError(e -> {
-            connecting.set(false);
-            showError("The demo could not start: " + ErrorMessages.of(e));
-        }).onCancelled(() -> connecting.set(false)).build();
-        status.track(task);
-        tasks.run(task);
-    }
-
-    /** Opens a connection and lists its namespaces. */
-    public void connect(ConnectionSpec spec) {
-        connecting.set(true);
-        Task<ConnectedState> task = Tasks.create("Connecting", context -> {
-            context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
-            DatastoreGateway opened = new DatastoreGateway(DatastoreConnector.connect(spec));
-            return new ConnectedState(opened, opened.namespaces());
-        }).onSuccess(state -> {
-            connecting.set(false);
-            gateway = state.gateway();
-            connection.set(spec);
-            status.setConnection(spec.describe());
-            List<String> list = new ArrayList<>(state.namespaces());
-            if (!list.contains(spec.namespace())) {
-                list.add(0, spec.namespace());
-            }
-            namespaces.setAll(list);
-            selectedNamespace.set(null);
-            selectedNamespace.set(spec.namespace());
-        }).onError(e -> {
-            connecting.set(false);
-            showError("Cannot connect to " + spec.describe() + ": " + ErrorMessages.of(e));
-        }).onCancelled(() -> connecting.set(false)).build();
-        status.track(task);
-        tasks.run(task);
-    }
-
-    private record ConnectedState(DatastoreGateway gateway, List<String> namespaces) {
+    private void opened(ConnectionsModel.Opened state) {
+        gateway = state.gateway();
+        session.set(state.session());
+        ConnectionSpec spec = state.session().spec();
+        status.setConnection(spec.describe());
+        List<String> list = new ArrayList<>(state.namespaces());
+        if (!list.contains(spec.namespace())) {
+            list.add(0, spec.namespace());
+        }
+        namespaces.setAll(list);
+        selectedNamespace.set(null);
+        selectedNamespace.set(spec.namespace());
     }
 
     private void loadKinds(String namespace) {
@@ -264,29 +167,21 @@ public final class MainViewModel {
     /** Stops every emulator this window started. */
     public void close() {
         status.cancel();
-        emulators.forEach(RunningEmulator::close);
-        emulators.clear();
+        connections.close();
     }
 
-    /** True while a connection is being opened or the demo is starting. */
-    public ReadOnlyBooleanProperty connectingProperty() {
-        return connecting.getReadOnlyProperty();
+    /** The connection picker and what opens a connection. */
+    public ConnectionsModel connections() {
+        return connections;
     }
 
     public ObjectProperty<Consumer<String>> errorHandlerProperty() {
         return errorHandler;
     }
 
-    public ObservableList<ConnectionChoice> choices() {
-        return choices;
-    }
-
-    public ObjectProperty<ConnectionChoice> selectedChoiceProperty() {
-        return selectedChoice;
-    }
-
-    public ReadOnlyObjectProperty<ConnectionSpec> connectionProperty() {
-        return connection.getReadOnlyProperty();
+    /** The open connection's session, or null before the first connect. */
+    public ReadOnlyObjectProperty<Session> sessionProperty() {
+        return session.getReadOnlyProperty();
     }
 
     public ObservableList<String> namespaces() {

@@ -1,5 +1,6 @@
 package io.keyranger.ui.mapper;
 
+import io.keyranger.ui.common.Specs;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -22,15 +23,17 @@ final class MapperExamples {
     }
 
     static List<Example> all() {
-        String backup = Path.of(System.getProperty("user.home"), "keyranger-backup.jsonl").toString()
-                .replace("\\", "\\\\");
+        var purge = Specs.template("delete");
+        purge.putArray("where").addObject().put("property", "environment").put("value", "test");
         return List.of(
-                new Example("Add free credit", "{\"template\": \"increment\", \"property\": \"balance\", \"amount\": 10}"),
-                new Example("Deactivate users", "{\"template\": \"set\", \"property\": \"active\", \"type\": \"boolean\", "
-                        + "\"value\": false}"),
-                new Example("Back up a kind to a file", "{\"template\": \"export\", \"file\": \"" + backup + "\"}"),
-                new Example("Purge test data", "{\"template\": \"delete\", \"where\": [{\"property\": \"environment\", "
-                        + "\"value\": \"test\"}]}"),
-                new Example("Count accounts by tier", "{\"template\": \"count-by\", \"property\": \"tier\"}"));
+                new Example("Add free credit",
+                        Specs.text(Specs.template("increment").put("property", "balance").put("amount", 10))),
+                new Example("Deactivate users", Specs.text(Specs.template("set").put("property", "active")
+                        .put("type", "boolean").put("value", false))),
+                new Example("Back up a kind to a file", Specs.text(Specs.exportTo(
+                        Path.of(System.getProperty("user.home"), "keyranger-backup.jsonl")))),
+                new Example("Purge test data", Specs.text(purge)),
+                new Example("Count accounts by tier",
+                        Specs.text(Specs.template("count-by").put("property", "tier"))));
     }
 }

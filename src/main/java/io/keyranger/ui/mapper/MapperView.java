@@ -151,12 +151,12 @@ public final class MapperView extends BorderPane {
 
     private void runNow() {
         model.sendToRun();
-        switch (JobGuard.check(getScene().getWindow(), run.targetProperty().get(), run.mapperJsonProperty().get())) {
+        switch (JobGuard.check(getScene().getWindow(), run.targetProperty().get(), run.form().mapperJsonProperty().get())) {
             case RUN -> {
                 showRunTab.run();
                 run.start();
             }
-            case EXPORT_FIRST -> model.load(model.examples().get(2).json());
+            case EXPORT_FIRST -> model.exportFirst();
             default -> { }
         }
     }

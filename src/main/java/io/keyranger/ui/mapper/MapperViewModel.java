@@ -1,9 +1,6 @@
 package io.keyranger.ui.mapper;
 
-import io.keyranger.ui.run.JobTarget;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
@@ -13,6 +10,8 @@ import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Param;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.KindTarget;
+import io.keyranger.ui.common.Specs;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.run.RunViewModel;
@@ -38,14 +37,11 @@ import javafx.collections.ObservableList;
  * jobs through the Run tab's view model, so both tabs show the same job.
  */
 public final class MapperViewModel {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final RunViewModel run;
     /** The kind selected in the browser: what a dry run maps, whatever the Run tab is running. */
-    private final javafx.beans.property.ObjectProperty<JobTarget> target =
-            new javafx.beans.property.SimpleObjectProperty<>();
+    private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final ObjectProperty<Template> template = new SimpleObjectProperty<>();
     private final Map<String, StringProperty> values = new LinkedHashMap<>();
     private final Map<String, ReadOnlyStringWrapper> fieldErrors = new LinkedHashMap<>();
@@ -108,78 +104,9 @@ public final class MapperViewModel {
 
     /** The spec as JSON from the form; typed by each parameter's type. */
     ObjectNode buildJson() {
-        Template t = template.get();
-        ObjectNode spec = JSON.createObjectNode().put("template", t.name());
-        String valueType = values.containsKey("type") ? values.get("type").get() : null;
-        for (Param param : t.params()) {
-            String text = values.get(param.name()).get().trim();
-            if (text.isEmpty()) {
-                continue;
-            }
-            switch (param.type()) {
-                case INTEGER, NUMBER -> putNumber(spec, param.name(), text);
-                case BOOLEAN -> spec.put(param.name(), Boolean.parseBoolean(text));
-                case VALUE -> putValue(spec, param.name(), text, valueType);
-                default -> spec.put(param.name(), text);
-            }
-        }
-        ArrayNode clauses = whereClauses();
-        if (!clauses.isEmpty()) {
-            spec.set("where", clauses);
-        }
-        return spec;
-    }
-
-    private static void putNumber(ObjectNode spec, String name, String text) {
-        try {
-            if (text.matches("-?\\d+")) {
-                spec.put(name, Long.parseLong(text));
-            } else {
-                spec.put(name, Double.parseDouble(text));
-            }
-        } catch (NumberFormatException e) {
-            spec.put(name, text); // kept as text: validation names the field
-        }
-    }
-
-    private static void putValue(ObjectNode spec, String name, String text, String type) {
-        switch (type == null ? "string" : type) {
-            case "integer", "double" -> putNumber(spec, name, text);
-            case "boolean" -> {
-                if (text.equals("true") || text.equals("false")) {
-                    spec.put(name, Boolean.parseBoolean(text));
-                } else {
-                    spec.put(name, text);
-                }
-            }
-            case "null" -> spec.putNull(name);
-            default -> spec.put(name, text);
-        }
-    }
-
-    /** "tier=pro, active=true" as where clauses, typed like the CLI's --where. */
-    private ArrayNode whereClauses() {
-        ArrayNode clauses = JSON.createArrayNode();
-        for (String part : where.get().split(",")) {
-            if (part.isBlank()) {
-                continue;
-            }
-            var parsed = io.keyranger.datastore.WhereClause.clause(part.trim());
-            ObjectNode clause = clauses.addObject().put("property", parsed.property());
-            Object value = parsed.value();
-            if (value == null) {
-                clause.putNull("value");
-            } else if (value instanceof Long l) {
-                clause.put("value", l);
-            } else if (value instanceof Double d) {
-                clause.put("value", d);
-            } else if (value instanceof Boolean b) {
-                clause.put("value", b);
-            } else {
-                clause.put("value", value.toString());
-            }
-        }
-        return clauses;
+        Map<String, String> texts = new LinkedHashMap<>();
+        values.forEach((name, value) -> texts.put(name, value.get()));
+        return SpecForm.toJson(template.get(), texts, where.get());
     }
 
     /** Fills the form from a spec (an example or a loaded file). */
@@ -191,16 +118,7 @@ public final class MapperViewModel {
                 JsonNode node = spec.json().get(entry.getKey());
                 entry.getValue().set(node == null || node.isNull() ? "" : node.asText());
             }
-            StringBuilder text = new StringBuilder();
-            JsonNode clauses = spec.json().get("where");
-            if (clauses != null) {
-                for (JsonNode clause : clauses) {
-                    JsonNode value = clause.get("value");
-                    text.append(text.length() == 0 ? "" : ", ").append(clause.path("property").asText()).append('=')
-                            .append(value.isTextual() ? "\"" + value.asText() + "\"" : value.toString());
-                }
-            }
-            where.set(text.toString());
+            where.set(SpecForm.whereText(spec.json().get("where")));
         } catch (KeyRangerException e) {
             errors.accept(e.getMessage());
         }
@@ -230,7 +148,7 @@ public final class MapperViewModel {
 
     /** Maps the first entities without writing and shows before and after. */
     public void dryRun() {
-        JobTarget target = this.target.get();
+        KindTarget target = this.target.get();
         if (target == null) {
             errors.accept("Choose a kind on the left first.");
             return;
@@ -241,11 +159,11 @@ public final class MapperViewModel {
         }
         String spec = buildJson().toString();
         int size = Math.max(1, sample.get());
-        long known = target.knownCount().getAsLong();
+        long known = target.countOrUnknown();
         io.keyranger.sharding.TotalEstimate knownTotal = known < 0 ? null
                 : new io.keyranger.sharding.TotalEstimate(known, io.keyranger.sharding.TotalEstimate.Method.EXACT_SCAN);
         dryRunSummary.set("Dry run on " + target.kind() + "…");
-        Tasks.create("Dry run", () -> new DryRunner(target.datastore(), target.order())
+        Tasks.create("Dry run", () -> new DryRunner(target.session().datastore(), target.session().order())
                         .run(target.namespace(), target.kind(), MapperSpec.parse(spec), size, knownTotal))
                 .onSuccess(this::showDryRun)
                 .onError(e -> {
@@ -268,13 +186,13 @@ public final class MapperViewModel {
     }
 
     /** The kind selected in the browser, set by the main view model on every selection. */
-    public javafx.beans.property.ObjectProperty<JobTarget> targetProperty() {
+    public ObjectProperty<KindTarget> targetProperty() {
         return target;
     }
 
     /** Hands the spec to the Run tab's form. */
     public void sendToRun() {
-        run.mapperJsonProperty().set(buildJson().toString());
+        run.form().mapperJsonProperty().set(buildJson().toString());
     }
 
     public ObjectProperty<Template> templateProperty() {
@@ -315,5 +233,13 @@ public final class MapperViewModel {
 
     public List<MapperExamples.Example> examples() {
         return MapperExamples.all();
+    }
+
+    /** Before a destructive job: fills the form with an export of the selected kind, to run first. */
+    public void exportFirst() {
+        KindTarget t = target.get();
+        if (t != null) {
+            load(Specs.text(Specs.exportTo(Specs.backupFile(t.kind()))));
+        }
     }
 }

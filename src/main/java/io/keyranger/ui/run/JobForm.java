@@ -1,5 +1,7 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.ui.common.KindTarget;
+import io.keyranger.ui.common.Specs;
 import io.keyranger.executor.AdaptiveSplitExecutor;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.mapper.MapperSpec;
@@ -11,20 +13,31 @@ import javafx.beans.property.StringProperty;
 
 /** The Run tab's form: the mapper spec and how the job runs (planned ranges, workers, page size, rate limit). */
 public final class JobForm {
-    private final StringProperty mapperJson = new SimpleStringProperty("{\"template\": \"count\"}");
+    private final StringProperty mapperJson = new SimpleStringProperty(Specs.text(Specs.template("count")));
     private final IntegerProperty shards = new SimpleIntegerProperty(16);
     private final IntegerProperty workers = new SimpleIntegerProperty(8);
     private final IntegerProperty pageSize = new SimpleIntegerProperty(200);
     private final IntegerProperty qps = new SimpleIntegerProperty(0);
 
     /** A new job on {@code target} from the form; a {@link io.keyranger.KeyRangerException} says what is wrong. */
-    JobSpec spec(JobTarget target) {
+    JobSpec spec(KindTarget target) {
         MapperSpec mapper = MapperSpec.parse(mapperJson.get());
         Mappers.template(mapper.template()).validate(mapper);
         return new JobSpec(AdaptiveSplitExecutor.newJobId(target.kind()), target.namespace(), target.kind(), mapper,
                 shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 
+    /** Starts the spec over with only this template. */
+    public void chooseTemplate(String name) {
+        mapperJson.set(Specs.text(Specs.template(name)));
+    }
+
+    /** Replaces the spec with an export of the kind to its backup file, to run before a destructive job. */
+    public void exportFirst(String kind) {
+        mapperJson.set(Specs.text(Specs.exportTo(Specs.backupFile(kind))));
+    }
+
+    /** The mapper spec, which the Mapper tab also fills. */
     public StringProperty mapperJsonProperty() {
         return mapperJson;
     }

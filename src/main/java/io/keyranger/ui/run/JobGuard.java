@@ -1,5 +1,6 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.ui.common.KindTarget;
 import io.keyranger.KeyRangerException;
 import io.keyranger.executor.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
@@ -23,14 +24,14 @@ public final class JobGuard {
     private JobGuard() {
     }
 
-    public static Decision check(Window owner, JobTarget target, String specJson) {
+    public static Decision check(Window owner, KindTarget target, String specJson) {
         Template template;
         try {
             template = Mappers.template(MapperSpec.parse(specJson).template());
         } catch (KeyRangerException e) {
             return Decision.RUN; // the view model reports the bad spec itself
         }
-        WriteSafety.Verdict verdict = WriteSafety.verdict(target.connection(), template);
+        WriteSafety.Verdict verdict = WriteSafety.verdict(target.session().spec(), template);
         if (!template.writes()) {
             return Decision.RUN;
         }
@@ -45,10 +46,10 @@ public final class JobGuard {
             TextInputDialog confirm = new TextInputDialog();
             confirm.initOwner(owner);
             confirm.setTitle("Confirm writing to a project");
-            confirm.setHeaderText("'" + template.name() + "' writes to project " + target.connection().projectId()
+            confirm.setHeaderText("'" + template.name() + "' writes to project " + target.session().spec().projectId()
                     + ". Type the project id to go ahead.");
             Optional<String> typed = confirm.showAndWait();
-            if (typed.isEmpty() || !typed.get().trim().equals(target.connection().projectId())) {
+            if (typed.isEmpty() || !typed.get().trim().equals(target.session().spec().projectId())) {
                 return Decision.CANCEL;
             }
         }

@@ -1,12 +1,7 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.executor.AdaptiveSplitExecutor;
-import io.keyranger.executor.NodeSnapshot;
 import io.keyranger.mapper.Mappers;
-import java.util.function.Function;
-import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringWrapper;
-import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -21,10 +16,6 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TextField;
-import javafx.scene.control.TreeItem;
-import javafx.scene.control.TreeTableCell;
-import javafx.scene.control.TreeTableColumn;
-import javafx.scene.control.TreeTableView;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -41,7 +32,7 @@ public final class RunView extends BorderPane {
     public RunView(RunViewModel model) {
         this.model = model;
         setTop(new VBox(controls(), settings()));
-        SplitPane split = new SplitPane(tree(), sidePanel());
+        SplitPane split = new SplitPane(new RangeTreeTable(model.roots()), sidePanel());
         split.setDividerPositions(0.62);
         setCenter(split);
         Label summary = new Label();
@@ -59,23 +50,21 @@ public final class RunView extends BorderPane {
         template.setPromptText("template");
         template.valueProperty().addListener((obs, old, name) -> {
             if (name != null) {
-                model.mapperJsonProperty().set("{\"template\": \"" + name + "\"}");
+                model.form().chooseTemplate(name);
             }
         });
         TextField json = new TextField();
         json.setId("mapperJson");
-        json.textProperty().bindBidirectional(model.mapperJsonProperty());
+        json.textProperty().bindBidirectional(model.form().mapperJsonProperty());
         HBox.setHgrow(json, Priority.ALWAYS);
         Button start = new Button("Start", new FontIcon(Material2MZ.PLAY_ARROW));
         start.setId("startJob");
         start.getStyleClass().add("accent");
         start.disableProperty().bind(model.runningProperty().or(model.targetProperty().isNull()));
         start.setOnAction(e -> {
-            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.mapperJsonProperty().get())) {
+            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get())) {
                 case RUN -> model.start();
-                case EXPORT_FIRST -> model.mapperJsonProperty().set("{\"template\": \"export\", \"file\": \""
-                        + java.nio.file.Path.of(System.getProperty("user.home"), model.targetProperty().get().kind()
-                        + "-backup.jsonl").toString().replace("\\", "\\\\") + "\"}");
+                case EXPORT_FIRST -> model.exportFirst();
                 default -> { }
             }
         });
@@ -123,51 +112,6 @@ public final class RunView extends BorderPane {
         return spinner;
     }
 
-    private TreeTableView<NodeRow> tree() {
-        TreeItem<NodeRow> root = new TreeItem<>();
-        bindChildren(root, model.roots());
-        TreeTableView<NodeRow> table = new TreeTableView<>(root);
-        table.setId("rangeTree");
-        table.setShowRoot(false);
-        table.setPlaceholder(new Label("No job yet"));
-        TreeTableColumn<NodeRow, NodeSnapshot> id = new TreeTableColumn<>("Range");
-        id.setCellValueFactory(c -> c.getValue().getValue().snapshotProperty());
-        id.setCellFactory(column -> new TreeTableCell<>() {
-            private final FontIcon icon = new FontIcon(StatusIcons.ikon(io.keyranger.executor.NodeStatus.QUEUED));
-            private io.keyranger.executor.NodeStatus shown;
-
-            @Override
-            protected void updateItem(NodeSnapshot node, boolean empty) {
-                super.updateItem(node, empty);
-                if (empty || node == null) {
-                    setText(null);
-                    setGraphic(null);
-                    return;
-                }
-                if (node.status() != shown) {
-                    StatusIcons.show(icon, node.status());
-                    shown = node.status();
-                }
-                setText(node.id());
-                setGraphic(icon);
-            }
-        });
-        id.setPrefWidth(150);
-        table.getColumns().add(id);
-        table.getColumns().add(column("Status", 90, s -> s.status().name().toLowerCase()));
-        table.getColumns().add(column("Depth", 55, s -> String.valueOf(s.depth())));
-        table.getColumns().add(column("Entities", 80, s -> String.format("%,d", s.entities())));
-        table.getColumns().add(column("Subtree", 80, s -> String.format("%,d", s.subtreeEntities())));
-        table.getColumns().add(column("Pages", 60, s -> String.valueOf(s.pages())));
-        table.getColumns().add(column("Retries", 60, s -> String.valueOf(s.retries())));
-        TreeTableColumn<NodeRow, String> range = new TreeTableColumn<>("Keys");
-        range.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().getValue().rangeText()));
-        range.setPrefWidth(320);
-        table.getColumns().add(range);
-        table.getColumns().add(column("Last error", 200, s -> s.lastError() == null ? "" : s.lastError()));
-        return table;
-    }
-
     /**
      * count-by's counters ("by:VALUE") as a histogram; hidden for other mappers. Totals arrive ten times a second, so
      * the chart is rebuilt only when its bars change: a new series per tick, even hidden, costs a chart layout.
@@ -185,41 +129,6 @@ public final class RunView extends BorderPane {
         bars.forEach(bar -> series.getData().add(new XYChart.Data<>(bar.getKey(), bar.getValue())));
         chart.setVisible(!bars.isEmpty());
         chart.getData().setAll(java.util.List.of(series));
-    }
-
-    private static TreeTableColumn<NodeRow, String> column(String title, double width,
-                                                          Function<NodeSnapshot, String> text) {
-        TreeTableColumn<NodeRow, String> column = new TreeTableColumn<>(title);
-        column.setCellValueFactory(c -> map(c.getValue().getValue().snapshotProperty(), text));
-        column.setPrefWidth(width);
-        return column;
-    }
-
-    private static ObservableValue<String> map(ObservableValue<NodeSnapshot> snapshot, Function<NodeSnapshot, String> f) {
-        return snapshot.map(f);
-    }
-
-    /** Mirrors a row list into tree items; rows are only ever inserted, or all cleared. */
-    private static void bindChildren(TreeItem<NodeRow> item, javafx.collections.ObservableList<NodeRow> rows) {
-        rows.forEach(row -> item.getChildren().add(treeItem(row)));
-        rows.addListener((ListChangeListener<NodeRow>) change -> {
-            while (change.next()) {
-                if (change.wasRemoved() && change.getList().isEmpty()) {
-                    item.getChildren().clear();
-                }
-                if (change.wasAdded()) {
-                    item.getChildren().addAll(change.getFrom(),
-                            change.getAddedSubList().stream().map(RunView::treeItem).toList());
-                }
-            }
-        });
-    }
-
-    private static TreeItem<NodeRow> treeItem(NodeRow row) {
-        TreeItem<NodeRow> item = new TreeItem<>(row);
-        item.setExpanded(row.snapshot().depth() < 2);
-        bindChildren(item, row.children());
-        return item;
     }
 
     private VBox sidePanel() {

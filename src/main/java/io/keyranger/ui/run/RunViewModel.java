@@ -1,16 +1,17 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobBusyException;
 import io.keyranger.executor.JobHandle;
+import io.keyranger.executor.JobLease;
 import io.keyranger.executor.JobListener;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
-import io.keyranger.executor.NodeSnapshot;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import javafx.animation.KeyFrame;
@@ -21,8 +22,6 @@ import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
@@ -34,32 +33,35 @@ public final class RunViewModel {
 
     private final TaskRunner tasks;
     private final Consumer<String> errors;
-    private final ObjectProperty<JobTarget> target = new SimpleObjectProperty<>();
+    private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final JobForm form = new JobForm();
     private final LiveTree tree = new LiveTree();
     private final ThroughputMeter meter = new ThroughputMeter();
-    private final ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs = FXCollections.observableArrayList();
+    private final StoredJobs stored;
     private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper timingText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Choose a kind, a mapper, then Start.");
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
     private final ObjectProperty<Map<String, Long>> totals = new SimpleObjectProperty<>(Map.of());
-    private final ObjectProperty<JobResult> lastResult = new SimpleObjectProperty<>();
     private final ObjectProperty<TakeOverOffer> takeOverOffer = new SimpleObjectProperty<>();
     private javafx.concurrent.Task<JobHandle> launching;
-    private Timeline ticker;
+    private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
     private CoalescingJobFeed feed;
     private JobHandle handle;
 
     public RunViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
         this.errors = errors;
+        this.stored = new StoredJobs(tasks, errors);
+        ticker.setCycleCount(Timeline.INDEFINITE);
+        totalsText.bind(javafx.beans.binding.Bindings.createStringBinding(() -> totals.get().isEmpty() ? ""
+                : ThroughputMeter.describeTotals(totals.get()), totals));
     }
 
     /** Plans and starts a job on the current target; planning runs off the FX thread. */
     public void start() {
-        JobTarget t = target.get();
+        KindTarget t = target.get();
         if (t == null || running.get()) {
             return;
         }
@@ -72,17 +74,25 @@ public final class RunViewModel {
         }
         boolean imports = Mappers.template(spec.mapper().template()).source()
                 == io.keyranger.mapper.Template.Source.FILE;
-        launch(t, (imports ? "Importing into " : "Planning ") + t.kind() + "…", feed -> launcher(t).start(spec,
-                io.keyranger.executor.JobLease.Mode.RESUME, feed, message -> { }));
+        launch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
+                feed -> StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { }));
+    }
+
+    /** Before a destructive job: replaces the form's spec with an export of the kind, to run first. */
+    public void exportFirst() {
+        KindTarget t = target.get();
+        if (t != null) {
+            form.exportFirst(t.kind());
+        }
     }
 
     /** Resumes a stored job on the current connection. */
     public void resume(String jobId) {
-        JobTarget t = target.get();
+        KindTarget t = target.get();
         if (t == null || running.get()) {
             return;
         }
-        launch(t, "Resuming " + jobId + "…", feed -> executor(t).resume(jobId, feed));
+        launch(jobId, "Resuming " + jobId + "…", feed -> StoredJobs.executor(t).resume(jobId, feed));
     }
 
     /**
@@ -90,14 +100,13 @@ public final class RunViewModel {
      * commit), or once its lease runs out. Waiting can be cancelled.
      */
     public void takeOver(String jobId, boolean now) {
-        JobTarget t = target.get();
+        KindTarget t = target.get();
         takeOverOffer.set(null);
         if (t == null || running.get()) {
             return;
         }
-        io.keyranger.executor.JobLease.Mode mode = now ? io.keyranger.executor.JobLease.Mode.TAKE_OVER_NOW
-                : io.keyranger.executor.JobLease.Mode.TAKE_OVER;
-        launch(t, "Taking over " + jobId + "…", feed -> executor(t).resume(jobId, mode, feed,
+        JobLease.Mode mode = now ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
+        launch(jobId, "Taking over " + jobId + "…", feed -> StoredJobs.executor(t).resume(jobId, mode, feed,
                 message -> javafx.application.Platform.runLater(() -> summary.set(message))));
     }
 
@@ -110,7 +119,7 @@ public final class RunViewModel {
         JobHandle launch(JobListener feed);
     }
 
-    private void launch(JobTarget t, String message, Launcher launcher) {
+    private void launch(String jobId, String message, Launcher launcher) {
         clearTree();
         handle = null;
         feed = new CoalescingJobFeed();
@@ -118,7 +127,7 @@ public final class RunViewModel {
         running.set(true);
         summary.set(message);
         meter.restart();
-        startTicker();
+        ticker.play();
         launching = Tasks.create(message, () -> launcher.launch(current))
                 .onSuccess(h -> {
                     launching = null;
@@ -127,40 +136,23 @@ public final class RunViewModel {
                     summary.set("Job " + h.jobId() + " running");
                 })
                 .onError(e -> {
-                    launching = null;
-                    stopTicker();
-                    running.set(false);
-                    if (e instanceof io.keyranger.executor.JobBusyException busy) {
-                        summary.set("Job " + jobIdOf(message) + " is running elsewhere.");
-                        takeOverOffer.set(new TakeOverOffer(jobIdOf(message), busy.getMessage()));
-                        return;
+                    notLaunched(e instanceof JobBusyException ? "Job " + jobId + " is running elsewhere."
+                            : "Could not start: " + ErrorMessages.of(e));
+                    if (e instanceof JobBusyException busy) {
+                        takeOverOffer.set(new TakeOverOffer(jobId, busy.getMessage()));
+                    } else {
+                        errors.accept(ErrorMessages.of(e));
                     }
-                    summary.set("Could not start: " + ErrorMessages.of(e));
-                    errors.accept(ErrorMessages.of(e));
                 })
-                .onCancelled(() -> {
-                    launching = null;
-                    stopTicker();
-                    running.set(false);
-                    summary.set("Stopped before the job started; nothing was run.");
-                })
+                .onCancelled(() -> notLaunched("Stopped before the job started; nothing was run."))
                 .run(tasks);
     }
 
-    /** The job id in a launch message ("Resuming ID…"). */
-    private static String jobIdOf(String message) {
-        String[] words = message.replace("…", "").split(" ");
-        return words[words.length - 1];
-    }
-
-    private static io.keyranger.executor.JobLauncher launcher(JobTarget t) {
-        return new io.keyranger.executor.JobLauncher(t.datastore(), t.order(), t.limits(),
-                io.keyranger.executor.RetryPolicy.DEFAULT, t.connection().readOnly(),
-                io.keyranger.executor.JobLease.DEFAULT_DURATION);
-    }
-
-    private static AdaptiveSplitExecutor executor(JobTarget t) {
-        return launcher(t).executor();
+    private void notLaunched(String why) {
+        launching = null;
+        ticker.stop();
+        running.set(false);
+        summary.set(why);
     }
 
     public void pause() {
@@ -192,50 +184,21 @@ public final class RunViewModel {
 
     /** Lists the jobs stored on the current connection. */
     public void refreshJobs() {
-        JobTarget t = target.get();
-        if (t == null) {
-            pastJobs.clear();
-            return;
-        }
-        Tasks.create("Listing jobs", () -> executor(t).jobs())
-                .onSuccess(pastJobs::setAll)
-                .onError(e -> errors.accept("Cannot list jobs: " + ErrorMessages.of(e)))
-                .run(tasks);
+        stored.refresh(target.get());
     }
 
     /** Shows a stored job's tree and persisted totals without running it. */
     public void inspect(String jobId) {
-        JobTarget t = target.get();
+        KindTarget t = target.get();
         if (t == null || running.get()) {
             return;
         }
-        Tasks.create("Reading job " + jobId, () -> new Inspection(executor(t).nodes(jobId), executor(t).totals(jobId)))
-                .onSuccess(inspection -> {
-                    clearTree();
-                    tree.apply(inspection.nodes());
-                    totals.set(inspection.totals());
-                    totalsText.set(ThroughputMeter.describeTotals(inspection.totals()));
-                    summary.set("Job " + jobId + " (stored): " + inspection.nodes().size() + " ranges");
-                })
-                .onError(e -> errors.accept(ErrorMessages.of(e)))
-                .run(tasks);
-    }
-
-    private record Inspection(List<NodeSnapshot> nodes, Map<String, Long> totals) {
-    }
-
-    private void startTicker() {
-        stopTicker();
-        ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
-        ticker.setCycleCount(Timeline.INDEFINITE);
-        ticker.play();
-    }
-
-    private void stopTicker() {
-        if (ticker != null) {
-            ticker.stop();
-            ticker = null;
-        }
+        stored.inspect(t, jobId, inspection -> {
+            clearTree();
+            tree.apply(inspection.nodes());
+            totals.set(inspection.totals());
+            summary.set("Job " + jobId + " (stored): " + inspection.nodes().size() + " ranges");
+        });
     }
 
     /** One UI update: apply the coalesced batch, the totals, throughput and ETA. */
@@ -247,11 +210,10 @@ public final class RunViewModel {
         tree.tick(batch.nodes(), batch.finished() != null);
         if (batch.totals() != null) {
             totals.set(batch.totals());
-            totalsText.set(ThroughputMeter.describeTotals(batch.totals()));
         }
-        JobTarget t = target.get();
+        KindTarget t = target.get();
         timingText.set(meter.tick(totals.get().getOrDefault("read", 0L), handle != null,
-                t == null ? -1 : t.knownCount().getAsLong(), running.get()));
+                t == null ? -1 : t.countOrUnknown(), running.get()));
         if (batch.serverStatus() != null && handle != null) {
             summary.set(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + " running" : batch.serverStatus());
         }
@@ -261,12 +223,10 @@ public final class RunViewModel {
     }
 
     private void finished(JobResult result) {
-        stopTicker();
+        ticker.stop();
         running.set(false);
         paused.set(false);
-        lastResult.set(result);
         totals.set(result.totals());
-        totalsText.set(ThroughputMeter.describeTotals(result.totals()));
         summary.set(String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
                 result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
                 result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
@@ -279,8 +239,6 @@ public final class RunViewModel {
         tree.clear();
         meter.points().clear();
         totals.set(Map.of());
-        totalsText.set("");
-        lastResult.set(null);
     }
 
     /** Whether a job is running now (the window asks before closing). */
@@ -288,13 +246,8 @@ public final class RunViewModel {
         return running.get();
     }
 
-    public ObjectProperty<JobTarget> targetProperty() {
+    public ObjectProperty<KindTarget> targetProperty() {
         return target;
-    }
-
-    /** The job form's mapper spec, which the Mapper tab also fills. */
-    public StringProperty mapperJsonProperty() {
-        return form.mapperJsonProperty();
     }
 
     public JobForm form() {
@@ -314,7 +267,7 @@ public final class RunViewModel {
     }
 
     public ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs() {
-        return pastJobs;
+        return stored.jobs();
     }
 
     public ReadOnlyStringProperty totalsTextProperty() {
@@ -339,9 +292,5 @@ public final class RunViewModel {
 
     public ObjectProperty<Map<String, Long>> totalsProperty() {
         return totals;
-    }
-
-    public ObjectProperty<JobResult> lastResultProperty() {
-        return lastResult;
     }
 }

@@ -1,9 +1,7 @@
 package io.keyranger.ui.shards;
 
-import com.google.cloud.datastore.Datastore;
 import io.keyranger.datastore.EntityCount;
 import io.keyranger.datastore.KeyCounter;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.sharding.Balance;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.PlannedRange;
@@ -13,12 +11,12 @@ import io.keyranger.sharding.ShardPlanner;
 import io.keyranger.sharding.ShardPreview;
 import io.keyranger.sharding.TotalEstimate;
 import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.main.StatusModel;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -42,26 +40,13 @@ public final class ShardsViewModel {
     private final Consumer<String> errors;
     private final IntegerProperty shards = new SimpleIntegerProperty(16);
     private final IntegerProperty oversample = new SimpleIntegerProperty(PlanRequest.DEFAULT_OVERSAMPLE);
-    private final ObjectProperty<Target> target = new SimpleObjectProperty<>();
+    private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final ReadOnlyObjectWrapper<ShardPreview> preview = new ReadOnlyObjectWrapper<>();
     private final ObservableList<PlannedRange> rows = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Select a kind, then Plan.");
     private final ReadOnlyStringWrapper balance = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private Task<?> running;
-
-    /**
-     * What to plan.
-     *
-     * @param datastore the connection
-     * @param order     its server's key order
-     * @param namespace the namespace
-     * @param kind      the kind
-     * @param knownCount the kind's exact count once the kind browser has it, else null
-     */
-    public record Target(Datastore datastore, KeyOrder order, String namespace, String kind,
-                         Supplier<EntityCount> knownCount) {
-    }
 
     public ShardsViewModel(TaskRunner tasks, StatusModel status, Consumer<String> errors) {
         this.tasks = tasks;
@@ -75,7 +60,7 @@ public final class ShardsViewModel {
     }
 
     public void plan() {
-        Target t = target.get();
+        KindTarget t = target.get();
         if (t == null || busy.get()) {
             return;
         }
@@ -90,7 +75,7 @@ public final class ShardsViewModel {
         TotalEstimate knownTotal = known == null ? null : new TotalEstimate(known.count(),
                 known.method() == EntityCount.Method.AGGREGATION ? TotalEstimate.Method.COUNT
                         : TotalEstimate.Method.EXACT_SCAN);
-        run(Tasks.create("Planning " + t.kind(), context -> new ShardPlanner(t.datastore(), t.order())
+        run(Tasks.create("Planning " + t.kind(), context -> new ShardPlanner(t.session().datastore(), t.session().order())
                 .preview(request, knownTotal,
                         (done, all) -> context.progress(done, all, "Sampling and planning " + t.kind() + "…"),
                         context::isCancelled)).onSuccess(this::show).build());
@@ -99,13 +84,13 @@ public final class ShardsViewModel {
     /** Counts every range of both plans exactly, in parallel. */
     public void countExactly() {
         ShardPreview current = preview.get();
-        Target t = target.get();
+        KindTarget t = target.get();
         if (current == null || t == null || busy.get()) {
             return;
         }
         int total = current.scatter().ranges().size() + current.lexicographic().ranges().size();
         run(Tasks.create("Counting ranges", context -> {
-            RangeCounter counter = new RangeCounter(new KeyCounter(t.datastore()), COUNT_PARALLELISM);
+            RangeCounter counter = new RangeCounter(new KeyCounter(t.session().datastore()), COUNT_PARALLELISM);
             int scatterRanges = current.scatter().ranges().size();
             ShardPlan scatter = counter.countExactly(current.scatter(), current.request(),
                     (done, all) -> context.progress(done, total, String.format("Counting ranges: %d / %d", done, total)),
@@ -170,7 +155,7 @@ public final class ShardsViewModel {
         return oversample;
     }
 
-    public ObjectProperty<Target> targetProperty() {
+    public ObjectProperty<KindTarget> targetProperty() {
         return target;
     }
 

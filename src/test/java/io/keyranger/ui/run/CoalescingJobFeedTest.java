@@ -3,14 +3,15 @@ package io.keyranger.ui.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.executor.NodeSnapshot;
-import io.keyranger.executor.NodeStatus;
+import io.keyranger.support.Nodes;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CoalescingJobFeedTest {
     private static NodeSnapshot node(String id, int depth, long entities) {
-        return new NodeSnapshot("j", id, depth == 0 ? null : id.substring(0, id.lastIndexOf('.')), depth, null, true,
-                null, null, NodeStatus.RUNNING, 0, entities, entities, 0, null, null, null);
+        NodeSnapshot node = Nodes.node(id).entities(entities).get();
+        assertThat(node.depth()).isEqualTo(depth);
+        return node;
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.keyranger.ui.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.executor.NodeSnapshot;
-import io.keyranger.executor.NodeStatus;
+import io.keyranger.support.Nodes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,9 +16,7 @@ class RowBacklogTest {
     private final java.util.Set<String> offered = new java.util.HashSet<>();
 
     private static NodeSnapshot node(String id, long pages) {
-        int dot = id.lastIndexOf('.');
-        return new NodeSnapshot("j", id, dot < 0 ? null : id.substring(0, dot), (int) id.chars().filter(c -> c == '.')
-                .count(), null, true, null, null, NodeStatus.RUNNING, pages, pages, pages, 0, null, null, null);
+        return Nodes.node(id).pages(pages).entities(pages).get();
     }
 
     private List<NodeSnapshot> tick(RowBacklog backlog, List<NodeSnapshot> incoming, boolean all) {

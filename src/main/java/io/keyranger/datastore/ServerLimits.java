@@ -1,4 +1,4 @@
-package io.keyranger.executor;
+package io.keyranger.datastore;
 
 /**
  * What one commit may hold. The legacy emulator allows at most 25 entity groups per transaction (reads count);
@@ -10,10 +10,6 @@ package io.keyranger.executor;
 public record ServerLimits(int maxEntityGroups, int maxMutations) {
     public static final ServerLimits EMULATOR = new ServerLimits(25, 500);
     public static final ServerLimits PRODUCTION = new ServerLimits(0, 500);
-    /** The checkpoint and one counter shard ride in every commit. */
-    static final int BOOKKEEPING_ENTITIES = 2;
-    /** Entity groups of a chunk's transaction besides its keys': the checkpoint (also its fence) and a counter shard. */
-    static final int BOOKKEEPING_GROUPS = 2;
 
     public static ServerLimits forServer(boolean emulator) {
         return emulator ? EMULATOR : PRODUCTION;

@@ -1,17 +1,15 @@
-package io.keyranger.support;
+package io.keyranger.mapper;
 
-import io.keyranger.mapper.MapResult;
-import io.keyranger.mapper.Page;
-import io.keyranger.mapper.PageMapper;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Holds a job mid-run without latency or polling: a mapper that maps like the one it wraps, and once it has mapped
- * {@code pages} chunks stops every worker inside its next chunk (a transaction open) until {@link #release()}.
- * {@link #awaitHeld()} returns once the job is held.
+ * Holds a job mid-run, for tests of crashes, take-overs and lost servers, without latency or polling: it maps like the
+ * mapper it wraps, and once it has mapped {@code pages} chunks it stops every worker inside its next chunk (its
+ * transaction open) until {@link #release()}. {@link #awaitHeld()} returns, and {@code onHeld} runs once, when the
+ * first worker is held. The CLI's hidden {@code --hold-after-chunks} uses it in a child process.
  */
 public final class GatedMapper implements PageMapper {
     private final PageMapper inner;
@@ -20,18 +18,32 @@ public final class GatedMapper implements PageMapper {
     private final CountDownLatch held = new CountDownLatch(1);
     private final CountDownLatch gate = new CountDownLatch(1);
 
+    private final Runnable onHeld;
+
     public GatedMapper(PageMapper inner, int pages) {
+        this(inner, pages, () -> { });
+    }
+
+    public GatedMapper(PageMapper inner, int pages, Runnable onHeld) {
         this.inner = inner;
         this.pages = pages;
+        this.onHeld = onHeld;
     }
 
     @Override
     public MapResult map(Page page) {
         if (mapped.incrementAndGet() > pages) {
-            held.countDown();
+            if (held.getCount() > 0) {
+                synchronized (held) {
+                    if (held.getCount() > 0) {
+                        onHeld.run();
+                        held.countDown();
+                    }
+                }
+            }
             try {
-                if (!gate.await(120, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("the test never released the gate");
+                if (!gate.await(300, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the gate was never released");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

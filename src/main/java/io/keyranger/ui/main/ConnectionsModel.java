@@ -1,0 +1,157 @@
+package io.keyranger.ui.main;
+
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.Session;
+import io.keyranger.demo.DemoRequest;
+import io.keyranger.demo.DemoSeeder;
+import io.keyranger.emulator.CloudSdkLocator;
+import io.keyranger.emulator.EmulatorManager;
+import io.keyranger.emulator.RunningEmulator;
+import io.keyranger.profile.ConnectionProfile;
+import io.keyranger.profile.ProfileStore;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.concurrent.Task;
+
+/**
+ * The connection picker and what opens a connection: saved profiles, the demo (a local emulator it starts and seeds),
+ * and the session that a successful connect hands to the window. Opening runs as a background task.
+ */
+public final class ConnectionsModel {
+    private final TaskRunner tasks;
+    private final ProfileStore profiles;
+    private final StatusModel status;
+    private final Consumer<String> errors;
+    private final Consumer<Opened> opened;
+    private final ObservableList<ConnectionChoice> choices = FXCollections.observableArrayList();
+    private final ObjectProperty<ConnectionChoice> selectedChoice = new SimpleObjectProperty<>();
+    private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
+    private final List<RunningEmulator> emulators = new ArrayList<>();
+
+    /**
+     * A connection that opened.
+     *
+     * @param session    the session every tab works through
+     * @param gateway    the browser's reads on it
+     * @param namespaces the namespaces it lists
+     */
+    public record Opened(Session session, DatastoreGateway gateway, List<String> namespaces) {
+    }
+
+    ConnectionsModel(TaskRunner tasks, ProfileStore profiles, StatusModel status, Consumer<String> errors,
+                     Consumer<Opened> opened) {
+        this.tasks = tasks;
+        this.profiles = profiles;
+        this.status = status;
+        this.errors = errors;
+        this.opened = opened;
+    }
+
+    /** Fills the connection picker from the saved profiles; reports a corrupt profiles file. */
+    public void loadProfiles() {
+        List<ConnectionChoice> list = new ArrayList<>();
+        list.add(ConnectionChoice.DEMO);
+        try {
+            profiles.load().forEach(profile -> list.add(new ConnectionChoice(profile)));
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+        }
+        choices.setAll(list);
+        if (selectedChoice.get() == null || !choices.contains(selectedChoice.get())) {
+            selectedChoice.set(choices.get(0));
+        }
+    }
+
+    public void saveProfile(ConnectionProfile profile) {
+        try {
+            profiles.save(profile);
+            loadProfiles();
+            choices.stream().filter(c -> !c.isDemo() && c.profile().name().equals(profile.name()))
+                    .findFirst().ifPresent(selectedChoice::set);
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+        }
+    }
+
+    /** Connects to what the picker shows: starts the demo, or opens the saved profile. */
+    public void connectSelected(DemoRequest demoDefaults) {
+        ConnectionChoice choice = selectedChoice.get();
+        if (choice == null || choice.isDemo()) {
+            startDemo(demoDefaults);
+        } else {
+            connect(choice.profile().toSpec());
+        }
+    }
+
+    /** Starts a local emulator, seeds the demo data with progress, then connects to it. */
+    public void startDemo(DemoRequest request) {
+        connecting.set(true);
+        Task<ConnectionSpec> task = Tasks.create("Starting the demo", context -> {
+            context.progress(-1, -1, "Starting the Datastore emulator…");
+            RunningEmulator emulator = new EmulatorManager(CloudSdkLocator.fromEnvironment(request.cloudSdk()))
+                    .start(request.port());
+            Platform.runLater(() -> emulators.add(emulator));
+            ConnectionSpec spec = emulator.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
+            new DemoSeeder(DatastoreConnector.connect(spec)).seed(request.accounts(),
+                    (done, total) -> context.progress(done, total, String.format("Seeding demo data: %,d / %,d", done, total)),
+                    context::isCancelled);
+            return spec;
+        }).onSuccess(this::connect).onError(e -> {
+            connecting.set(false);
+            errors.accept("The demo could not start: " + ErrorMessages.of(e));
+        }).onCancelled(() -> connecting.set(false)).build();
+        status.track(task);
+        tasks.run(task);
+    }
+
+    /** Opens a connection, builds its session once and lists its namespaces. */
+    public void connect(ConnectionSpec spec) {
+        connecting.set(true);
+        Task<Opened> task = Tasks.create("Connecting", context -> {
+            context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
+            Session session = Session.open(spec);
+            DatastoreGateway gateway = new DatastoreGateway(session.datastore());
+            return new Opened(session, gateway, gateway.namespaces());
+        }).onSuccess(state -> {
+            connecting.set(false);
+            opened.accept(state);
+        }).onError(e -> {
+            connecting.set(false);
+            errors.accept("Cannot connect to " + spec.describe() + ": " + ErrorMessages.of(e));
+        }).onCancelled(() -> connecting.set(false)).build();
+        status.track(task);
+        tasks.run(task);
+    }
+
+    /** Stops every emulator this window started. */
+    public void close() {
+        emulators.forEach(RunningEmulator::close);
+        emulators.clear();
+    }
+
+    public ObservableList<ConnectionChoice> choices() {
+        return choices;
+    }
+
+    public ObjectProperty<ConnectionChoice> selectedChoiceProperty() {
+        return selectedChoice;
+    }
+
+    /** True while a connection is being opened or the demo is starting. */
+    public ReadOnlyBooleanProperty connectingProperty() {
+        return connecting.getReadOnlyProperty();
+    }
+}

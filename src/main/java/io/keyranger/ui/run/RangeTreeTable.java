@@ -1,0 +1,98 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.executor.NodeSnapshot;
+import io.keyranger.executor.NodeStatus;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.value.ObservableValue;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import javafx.scene.control.Label;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableCell;
+import javafx.scene.control.TreeTableColumn;
+import javafx.scene.control.TreeTableView;
+import org.kordamp.ikonli.javafx.FontIcon;
+
+/** The live split tree: one row per range, children under the range they split from, updated in place. */
+final class RangeTreeTable extends TreeTableView<NodeRow> {
+
+    RangeTreeTable(ObservableList<NodeRow> roots) {
+        super(new TreeItem<>());
+        bindChildren(getRoot(), roots);
+        setId("rangeTree");
+        setShowRoot(false);
+        setPlaceholder(new Label("No job yet"));
+        TreeTableColumn<NodeRow, NodeSnapshot> id = new TreeTableColumn<>("Range");
+        id.setCellValueFactory(c -> c.getValue().getValue().snapshotProperty());
+        id.setCellFactory(column -> new TreeTableCell<>() {
+            private final FontIcon icon = new FontIcon(StatusIcons.ikon(NodeStatus.QUEUED));
+            private NodeStatus shown;
+
+            @Override
+            protected void updateItem(NodeSnapshot node, boolean empty) {
+                super.updateItem(node, empty);
+                if (empty || node == null) {
+                    setText(null);
+                    setGraphic(null);
+                    return;
+                }
+                if (node.status() != shown) {
+                    StatusIcons.show(icon, node.status());
+                    shown = node.status();
+                }
+                setText(node.id());
+                setGraphic(icon);
+            }
+        });
+        id.setPrefWidth(150);
+        getColumns().add(id);
+        getColumns().add(column("Status", 90, s -> s.status().name().toLowerCase()));
+        getColumns().add(column("Depth", 55, s -> String.valueOf(s.depth())));
+        getColumns().add(column("Entities", 80, s -> String.format("%,d", s.entities())));
+        getColumns().add(column("Subtree", 80, s -> String.format("%,d", s.subtreeEntities())));
+        getColumns().add(column("Pages", 60, s -> String.valueOf(s.pages())));
+        getColumns().add(column("Retries", 60, s -> String.valueOf(s.retries())));
+        TreeTableColumn<NodeRow, String> range = new TreeTableColumn<>("Keys");
+        range.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().getValue().rangeText()));
+        range.setPrefWidth(320);
+        getColumns().add(range);
+        getColumns().add(column("Last error", 200, s -> s.lastError() == null ? "" : s.lastError()));
+    }
+
+
+    private static TreeTableColumn<NodeRow, String> column(String title, double width,
+                                                          Function<NodeSnapshot, String> text) {
+        TreeTableColumn<NodeRow, String> column = new TreeTableColumn<>(title);
+        column.setCellValueFactory(c -> map(c.getValue().getValue().snapshotProperty(), text));
+        column.setPrefWidth(width);
+        return column;
+    }
+
+    private static ObservableValue<String> map(ObservableValue<NodeSnapshot> snapshot, Function<NodeSnapshot, String> f) {
+        return snapshot.map(f);
+    }
+
+    /** Mirrors a row list into tree items; rows are only ever inserted, or all cleared. */
+    private static void bindChildren(TreeItem<NodeRow> item, ObservableList<NodeRow> rows) {
+        rows.forEach(row -> item.getChildren().add(treeItem(row)));
+        rows.addListener((ListChangeListener<NodeRow>) change -> {
+            while (change.next()) {
+                if (change.wasRemoved() && change.getList().isEmpty()) {
+                    item.getChildren().clear();
+                }
+                if (change.wasAdded()) {
+                    item.getChildren().addAll(change.getFrom(),
+                            change.getAddedSubList().stream().map(RangeTreeTable::treeItem).toList());
+                }
+            }
+        });
+    }
+
+    private static TreeItem<NodeRow> treeItem(NodeRow row) {
+        TreeItem<NodeRow> item = new TreeItem<>(row);
+        item.setExpanded(row.snapshot().depth() < 2);
+        bindChildren(item, row.children());
+        return item;
+    }
+}

@@ -1,0 +1,72 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.JobLease;
+import io.keyranger.executor.NodeSnapshot;
+import io.keyranger.executor.RetryPolicy;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.KindTarget;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/** The jobs stored on the connection: the Run tab's job list, and reading one job's tree and totals. */
+final class StoredJobs {
+    private final TaskRunner tasks;
+    private final Consumer<String> errors;
+    private final ObservableList<AdaptiveSplitExecutor.JobSummary> jobs = FXCollections.observableArrayList();
+
+    /**
+     * A stored job as read back.
+     *
+     * @param jobId  the job
+     * @param nodes  its ranges
+     * @param totals its persisted counters
+     */
+    record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals) {
+    }
+
+    StoredJobs(TaskRunner tasks, Consumer<String> errors) {
+        this.tasks = tasks;
+        this.errors = errors;
+    }
+
+    /** The one launcher the Run tab starts, resumes and lists jobs with, on the target's session. */
+    static JobLauncher launcher(KindTarget t) {
+        return new JobLauncher(t.session(), RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
+    }
+
+    static AdaptiveSplitExecutor executor(KindTarget t) {
+        return launcher(t).executor();
+    }
+
+    /** Lists the jobs stored on the target's connection (none without a target). */
+    void refresh(KindTarget t) {
+        if (t == null) {
+            jobs.clear();
+            return;
+        }
+        Tasks.create("Listing jobs", () -> executor(t).jobs())
+                .onSuccess(jobs::setAll)
+                .onError(e -> errors.accept("Cannot list jobs: " + ErrorMessages.of(e)))
+                .run(tasks);
+    }
+
+    /** Reads one job's tree and totals in the background, then hands them to {@code shown} on the FX thread. */
+    void inspect(KindTarget t, String jobId, Consumer<Inspection> shown) {
+        Tasks.create("Reading job " + jobId,
+                        () -> new Inspection(jobId, executor(t).nodes(jobId), executor(t).totals(jobId)))
+                .onSuccess(shown::accept)
+                .onError(e -> errors.accept(ErrorMessages.of(e)))
+                .run(tasks);
+    }
+
+    ObservableList<AdaptiveSplitExecutor.JobSummary> jobs() {
+        return jobs;
+    }
+}

@@ -1,0 +1,117 @@
+package io.keyranger.support;
+
+import io.keyranger.datastore.ConnectionSpec;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code keyranger} in a child process, for tests that kill, freeze or race real runners. Its output is read as it
+ * comes, so a test waits for a line ({@link #awaitLine}) instead of polling the datastore; with the hidden
+ * {@code run --hold-after-chunks N} it waits for "keyranger: held" and {@link #release()}s the child when it is done.
+ */
+public final class ChildCli implements AutoCloseable {
+    public static final String HELD = "keyranger: held";
+
+    private final Process process;
+    private final StringBuffer log = new StringBuffer();
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+    private ChildCli(Process process) {
+        this.process = process;
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    log.append(line).append('\n');
+                    lines.add(line);
+                }
+            } catch (IOException ended) {
+                // the child is gone
+            }
+        }, "child-cli-output");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Starts {@code keyranger ARGS --emulator-host … --project …} with its config in {@code configDir}. */
+    public static ChildCli start(Path configDir, ConnectionSpec conn, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + configDir,
+                "io.keyranger.app.Launcher"));
+        command.addAll(args);
+        command.addAll(List.of("--emulator-host", conn.emulatorHost(), "--project", conn.projectId()));
+        return new ChildCli(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /** Waits for an output line containing {@code text}; fails with the output so far if the child ends first. */
+    public String awaitLine(String text, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left <= 0 ? null : lines.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
+            if (line != null && line.contains(text)) {
+                return line;
+            }
+            if (line == null && (left <= 0 || (!process.isAlive() && lines.isEmpty()))) {
+                throw new AssertionError("no line with '" + text + "' from the child (alive: " + process.isAlive()
+                        + "); its output:\n" + log);
+            }
+        }
+    }
+
+    /** Waits until the child holds its job (run --hold-after-chunks). */
+    public void awaitHeld() throws InterruptedException {
+        awaitLine(HELD, 120);
+    }
+
+    /** Lets a held child go on. */
+    public void release() throws IOException {
+        OutputStream in = process.getOutputStream();
+        in.write('\n');
+        in.flush();
+    }
+
+    /** Waits for the child to end; returns its exit code. */
+    public int waitFor(int seconds) throws InterruptedException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("the child did not end within " + seconds + " s; its output:\n" + log);
+        }
+        return process.exitValue();
+    }
+
+    /** SIGKILL: no shutdown hook runs. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Sends a signal by name (STOP, CONT). */
+    public void signal(String name) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Everything the child printed so far. */
+    public String log() {
+        return log.toString();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (process.isAlive()) {
+            signal("CONT");
+            kill();
+        }
+    }
+}

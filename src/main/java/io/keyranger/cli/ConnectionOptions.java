@@ -2,6 +2,7 @@ package io.keyranger.cli;
 
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.profile.ProfileStore;
 import java.nio.file.Path;
@@ -16,6 +17,11 @@ public final class ConnectionOptions {
     @Option(names = "--emulator-host", paramLabel = "HOST:PORT",
             description = "A Datastore emulator (default: $DATASTORE_EMULATOR_HOST).")
     String emulatorHost;
+
+    @Option(names = "--model-host", paramLabel = "HOST:PORT",
+            description = "A KeyRanger production model server (keyranger model-server; benchmarks only): local, "
+                    + "but keys sort and commits are limited as in production.")
+    String modelHost;
 
     @Option(names = "--project", paramLabel = "ID",
             description = "The project id (with an emulator: $DATASTORE_PROJECT_ID or demo-project).")
@@ -36,7 +42,7 @@ public final class ConnectionOptions {
 
     /** Whether any option names a connection; without one the GUI asks. */
     public boolean isGiven(Map<String, String> env) {
-        return emulatorHost != null || project != null || profile != null || notBlank(env.get("DATASTORE_EMULATOR_HOST"));
+        return emulatorHost != null || modelHost != null || project != null || profile != null || notBlank(env.get("DATASTORE_EMULATOR_HOST"));
     }
 
     public String namespaceOrNull() {
@@ -44,6 +50,14 @@ public final class ConnectionOptions {
     }
 
     public ConnectionSpec resolve(ProfileStore profiles, Map<String, String> env) {
+        if (modelHost != null) {
+            if (emulatorHost != null || profile != null) {
+                throw new KeyRangerException("--model-host names the whole connection: leave out --emulator-host and "
+                        + "--profile.");
+            }
+            return new ConnectionSpec(modelHost, first(project, ConnectionSpec.DEFAULT_EMULATOR_PROJECT), database,
+                    namespace, null, false, ServerType.MODEL);
+        }
         ConnectionProfile saved = profile == null ? null : profiles.require(profile);
         ConnectionSpec base = saved == null ? null : saved.toSpec();
         String host = first(emulatorHost, base != null ? base.emulatorHost() : env.get("DATASTORE_EMULATOR_HOST"));

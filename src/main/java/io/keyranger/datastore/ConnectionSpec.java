@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param namespace       the namespace to work in, "" for the default one
  * @param credentialsFile a service-account key file, or null for Application Default Credentials
  * @param readOnly        whether writing templates are refused on this connection
+ * @param server          what kind of server it is (an emulator host is an emulator unless said otherwise)
  */
 public record ConnectionSpec(String emulatorHost, String projectId, String databaseId, String namespace,
-                             Path credentialsFile, boolean readOnly) {
+                             Path credentialsFile, boolean readOnly, ServerType server) {
 
     public static final String DEFAULT_EMULATOR_PROJECT = "demo-project";
 
@@ -23,23 +24,51 @@ public record ConnectionSpec(String emulatorHost, String projectId, String datab
         Objects.requireNonNull(projectId, "projectId");
         databaseId = databaseId == null ? "" : databaseId;
         namespace = namespace == null ? "" : namespace;
+        boolean local = emulatorHost != null && !emulatorHost.isBlank();
+        if (server == null) {
+            server = local ? ServerType.EMULATOR : ServerType.PRODUCTION;
+        }
+        if (local == (server == ServerType.PRODUCTION)) {
+            throw new IllegalArgumentException(server + " does not go with host " + emulatorHost);
+        }
+    }
+
+    /** A connection to an emulator (with a host) or to production (without). */
+    public ConnectionSpec(String emulatorHost, String projectId, String databaseId, String namespace,
+                          Path credentialsFile, boolean readOnly) {
+        this(emulatorHost, projectId, databaseId, namespace, credentialsFile, readOnly, null);
     }
 
     public static ConnectionSpec emulator(String hostPort, String projectId) {
         return new ConnectionSpec(hostPort, projectId, "", "", null, false);
     }
 
+    /** A production model server (keyranger model-server) at {@code hostPort}. */
+    public static ConnectionSpec model(String hostPort, String projectId) {
+        return new ConnectionSpec(hostPort, projectId, "", "", null, false, ServerType.MODEL);
+    }
+
+    /** The Cloud SDK's emulator. */
     public boolean isEmulator() {
-        return emulatorHost != null && !emulatorHost.isBlank();
+        return server == ServerType.EMULATOR;
+    }
+
+    /** A server on this machine (an emulator or the model): no credentials, and nothing there needs a confirmation. */
+    public boolean isLocal() {
+        return server != ServerType.PRODUCTION;
     }
 
     public ConnectionSpec withNamespace(String ns) {
-        return new ConnectionSpec(emulatorHost, projectId, databaseId, ns, credentialsFile, readOnly);
+        return new ConnectionSpec(emulatorHost, projectId, databaseId, ns, credentialsFile, readOnly, server);
     }
 
     /** A short, secret-free description for status bars and logs. */
     public String describe() {
-        String target = isEmulator() ? "emulator " + emulatorHost + " / " + projectId : "project " + projectId;
+        String target = switch (server) {
+            case EMULATOR -> "emulator " + emulatorHost + " / " + projectId;
+            case MODEL -> "production model " + emulatorHost + " / " + projectId;
+            case PRODUCTION -> "project " + projectId;
+        };
         if (!databaseId.isEmpty()) {
             target += " / database " + databaseId;
         }

@@ -51,7 +51,7 @@ public final class DatastoreConnector {
         if (!spec.databaseId().isEmpty()) {
             builder.setDatabaseId(spec.databaseId());
         }
-        if (spec.isEmulator()) {
+        if (spec.isLocal()) {
             checkEmulatorReachable(spec.emulatorHost());
             builder.setHost("http://" + spec.emulatorHost()).setCredentials(NoCredentials.getInstance());
         } else {

@@ -11,7 +11,4 @@ public record ServerLimits(int maxEntityGroups, int maxMutations) {
     public static final ServerLimits EMULATOR = new ServerLimits(25, 500);
     public static final ServerLimits PRODUCTION = new ServerLimits(0, 500);
 
-    public static ServerLimits forServer(boolean emulator) {
-        return emulator ? EMULATOR : PRODUCTION;
-    }
 }

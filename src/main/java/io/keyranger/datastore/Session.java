@@ -31,8 +31,7 @@ public record Session(ConnectionSpec spec, Datastore datastore, KeyOrder order, 
 
     /** A session over a client that is already open. */
     public static Session of(ConnectionSpec spec, Datastore datastore) {
-        return new Session(spec, datastore, KeyOrder.forServer(spec.isEmulator()),
-                ServerLimits.forServer(spec.isEmulator()));
+        return new Session(spec, datastore, spec.server().keyOrder(), spec.server().limits());
     }
 
     /** The same session with its client wrapped (fault injection, tests). */

@@ -31,7 +31,7 @@ public final class WriteSafety {
         if (connection.readOnly()) {
             return Verdict.READ_ONLY;
         }
-        return connection.isEmulator() ? Verdict.ALLOWED : Verdict.CONFIRM_PROJECT;
+        return connection.isLocal() ? Verdict.ALLOWED : Verdict.CONFIRM_PROJECT;
     }
 
     /**

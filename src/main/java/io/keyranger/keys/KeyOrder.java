@@ -25,10 +25,6 @@ public final class KeyOrder implements Comparator<Key> {
         this.collation = collation;
     }
 
-    /** The order of the server behind a connection. */
-    public static KeyOrder forServer(boolean emulator) {
-        return emulator ? EMULATOR : PRODUCTION;
-    }
 
     public Collation collation() {
         return collation;

@@ -1,0 +1,403 @@
+package io.keyranger.model;
+
+import com.google.datastore.v1.AllocateIdsRequest;
+import com.google.datastore.v1.AllocateIdsResponse;
+import com.google.datastore.v1.BeginTransactionRequest;
+import com.google.datastore.v1.BeginTransactionResponse;
+import com.google.datastore.v1.CommitRequest;
+import com.google.datastore.v1.CommitResponse;
+import com.google.datastore.v1.Entity;
+import com.google.datastore.v1.EntityResult;
+import com.google.datastore.v1.Key;
+import com.google.datastore.v1.LookupRequest;
+import com.google.datastore.v1.LookupResponse;
+import com.google.datastore.v1.Mutation;
+import com.google.datastore.v1.PartitionId;
+import com.google.datastore.v1.ReadOptions;
+import com.google.datastore.v1.ReserveIdsResponse;
+import com.google.datastore.v1.RollbackRequest;
+import com.google.datastore.v1.RollbackResponse;
+import com.google.datastore.v1.RunAggregationQueryRequest;
+import com.google.datastore.v1.RunAggregationQueryResponse;
+import com.google.datastore.v1.RunQueryRequest;
+import com.google.datastore.v1.RunQueryResponse;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.rpc.Code;
+import com.google.rpc.Status;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A model of production Firestore in Datastore mode, for benchmarks only: it speaks the emulator's HTTP protocol
+ * (protobuf bodies at {@code /v1/projects/P:method}), so KeyRanger's real client path is what gets measured, but it
+ * behaves as production does where speed is concerned: it serves requests concurrently (up to its capacity, no global
+ * lock), a key-range query costs O(log n + page) whatever the kind's size, keys sort by UTF-8 bytes, about 0.78% of
+ * keys carry {@code __scatter__}, and conflicting transactions are aborted optimistically. Every call waits a latency
+ * drawn from a seeded log-normal distribution. It is never used in place of the emulator in a correctness test.
+ */
+public final class ModelServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ModelServer.class);
+    private static final String PROTOBUF = "application/x-protobuf";
+
+    private final Options options;
+    private final ModelData data;
+    private final ModelQueries queries;
+    private final HttpServer http;
+    private final ExecutorService threads;
+    private final Semaphore capacity;
+    private final Random random;
+    private final Map<ByteString, Map<Key, Long>> transactions = new ConcurrentHashMap<>();
+    private final AtomicLong txIds = new AtomicLong();
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger maxInFlight = new AtomicInteger();
+    private volatile boolean quiet;
+
+    /**
+     * How the model behaves.
+     *
+     * @param medianLatencyMs median latency per call
+     * @param p99LatencyMs    99th percentile latency per call (log-normal between the two)
+     * @param capacity        calls served at once; more wait their turn
+     * @param seed            seeds the latency draws
+     * @param order           key order: {@link ProtoKeyOrder#PRODUCTION}, or the emulator's for fidelity tests
+     */
+    public record Options(double medianLatencyMs, double p99LatencyMs, int capacity, long seed, ProtoKeyOrder order) {
+        public static final Options DEFAULT = new Options(20, 100, 256, 1, ProtoKeyOrder.PRODUCTION);
+
+        public Options {
+            if (medianLatencyMs < 0 || p99LatencyMs < medianLatencyMs) {
+                throw new IllegalArgumentException("latency: need 0 <= median <= p99");
+            }
+            if (capacity < 1) {
+                throw new IllegalArgumentException("capacity must be at least 1");
+            }
+        }
+
+        public Options withLatency(double median, double p99) {
+            return new Options(median, p99, capacity, seed, order);
+        }
+
+        public Options withCapacity(int value) {
+            return new Options(medianLatencyMs, p99LatencyMs, value, seed, order);
+        }
+
+        public Options withSeed(long value) {
+            return new Options(medianLatencyMs, p99LatencyMs, capacity, value, order);
+        }
+
+        public Options withOrder(ProtoKeyOrder value) {
+            return new Options(medianLatencyMs, p99LatencyMs, capacity, seed, value);
+        }
+    }
+
+    private ModelServer(Options options, HttpServer http) {
+        this.options = options;
+        this.data = new ModelData(options.order());
+        this.queries = new ModelQueries(data);
+        this.http = http;
+        this.capacity = new Semaphore(options.capacity(), true);
+        this.random = new Random(options.seed());
+        this.threads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "model-server");
+            t.setDaemon(true);
+            return t;
+        });
+        http.setExecutor(threads);
+        http.createContext("/", this::handle);
+    }
+
+    /** Starts on loopback; port 0 picks a free one. */
+    public static ModelServer start(int port, Options options) throws IOException {
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 4096);
+        ModelServer server = new ModelServer(options, http);
+        http.start();
+        LOG.info("Model server on {} ({} ms median, {} ms p99, capacity {})", server.hostPort(),
+                options.medianLatencyMs(), options.p99LatencyMs(), options.capacity());
+        return server;
+    }
+
+    public String hostPort() {
+        return "127.0.0.1:" + http.getAddress().getPort();
+    }
+
+    /** While quiet, calls wait no latency and take no capacity (seeding and checking a bench, not timing it). */
+    public void quiet(boolean value) {
+        quiet = value;
+    }
+
+    /** Calls served so far. */
+    public long calls() {
+        return calls.get();
+    }
+
+    /** The most calls that were being served at once. */
+    public int maxInFlight() {
+        return maxInFlight.get();
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            if ("GET".equals(exchange.getRequestMethod())) {
+                byte[] ok = "Ok\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, ok.length);
+                exchange.getResponseBody().write(ok);
+                return;
+            }
+            int colon = path.lastIndexOf(':');
+            int projects = path.indexOf("/projects/");
+            if (colon < 0 || projects < 0) {
+                reply(exchange, new ModelError(Code.NOT_FOUND, "no such method: " + path));
+                return;
+            }
+            String method = path.substring(colon + 1);
+            byte[] body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = in.readAllBytes();
+            }
+            Message response;
+            try {
+                response = serve(method, body);
+            } catch (ModelError e) {
+                reply(exchange, e);
+                return;
+            } catch (InvalidProtocolBufferException e) {
+                reply(exchange, new ModelError(Code.INVALID_ARGUMENT, "malformed request: " + e.getMessage()));
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("Model server failed on {}", method, e);
+                reply(exchange, new ModelError(Code.INTERNAL, "model server: " + e));
+                return;
+            }
+            byte[] bytes = response.toByteArray();
+            exchange.getResponseHeaders().set("Content-Type", PROTOBUF);
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private static void reply(HttpExchange exchange, ModelError error) throws IOException {
+        byte[] bytes = Status.newBuilder().setCode(error.code().getNumber()).setMessage(error.getMessage()).build()
+                .toByteArray();
+        exchange.getResponseHeaders().set("Content-Type", PROTOBUF);
+        exchange.sendResponseHeaders(error.httpStatus(), bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private Message serve(String method, byte[] body) throws InvalidProtocolBufferException {
+        calls.incrementAndGet();
+        boolean waited = !quiet;
+        if (waited) {
+            capacity.acquireUninterruptibly();
+        }
+        int now = inFlight.incrementAndGet();
+        maxInFlight.accumulateAndGet(now, Math::max);
+        try {
+            if (waited) {
+                sleep(latencyMillis());
+            }
+            return switch (method) {
+                case "lookup" -> lookup(LookupRequest.parseFrom(body));
+                case "runQuery" -> runQuery(RunQueryRequest.parseFrom(body));
+                case "runAggregationQuery" -> aggregate(RunAggregationQueryRequest.parseFrom(body));
+                case "beginTransaction" -> BeginTransactionResponse.newBuilder()
+                        .setTransaction(begin(BeginTransactionRequest.parseFrom(body).getTransactionOptions()
+                                .hasReadOnly())).build();
+                case "commit" -> commit(CommitRequest.parseFrom(body));
+                case "rollback" -> rollback(RollbackRequest.parseFrom(body));
+                case "allocateIds" -> allocate(AllocateIdsRequest.parseFrom(body));
+                case "reserveIds" -> ReserveIdsResponse.getDefaultInstance();
+                default -> throw new ModelError(Code.UNIMPLEMENTED, "the model does not serve " + method);
+            };
+        } finally {
+            inFlight.decrementAndGet();
+            if (waited) {
+                capacity.release();
+            }
+        }
+    }
+
+    /** A draw from a log-normal with the configured median and 99th percentile. */
+    double latencyMillis() {
+        if (options.medianLatencyMs() == 0) {
+            return 0;
+        }
+        double sigma = Math.log(options.p99LatencyMs() / options.medianLatencyMs()) / 2.326;
+        double z;
+        synchronized (random) {
+            z = random.nextGaussian();
+        }
+        return options.medianLatencyMs() * Math.exp(sigma * z);
+    }
+
+    private static void sleep(double millis) {
+        try {
+            TimeUnit.MICROSECONDS.sleep(Math.round(millis * 1000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private ByteString begin(boolean readOnly) {
+        ByteString id = ByteString.copyFromUtf8("tx-" + txIds.incrementAndGet());
+        transactions.put(id, new ConcurrentHashMap<>());
+        return id;
+    }
+
+    /** The read set of the transaction a read runs in, or null; begins one if asked to. */
+    private Map<Key, Long> readSet(ReadOptions options, ByteString[] begun) {
+        if (options.hasNewTransaction()) {
+            begun[0] = begin(options.getNewTransaction().hasReadOnly());
+            return transactions.get(begun[0]);
+        }
+        if (options.hasTransaction()) {
+            Map<Key, Long> reads = transactions.get(options.getTransaction());
+            if (reads == null) {
+                throw new ModelError(Code.INVALID_ARGUMENT, "The transaction has expired or is not known.");
+            }
+            return reads;
+        }
+        return null;
+    }
+
+    private LookupResponse lookup(LookupRequest request) {
+        ByteString[] begun = new ByteString[1];
+        Map<Key, Long> reads = readSet(request.getReadOptions(), begun);
+        LookupResponse.Builder response = LookupResponse.newBuilder();
+        for (Key requested : request.getKeysList()) {
+            Key key = normalize(requested, request.getProjectId(), request.getDatabaseId());
+            ModelData.Stored stored = data.get(key);
+            long version = stored == null ? 0 : stored.version();
+            if (reads != null) {
+                reads.putIfAbsent(key, version);
+            }
+            if (stored == null) {
+                response.addMissing(EntityResult.newBuilder().setEntity(Entity.newBuilder().setKey(key))
+                        .setVersion(data.currentVersion()));
+            } else {
+                response.addFound(EntityResult.newBuilder().setEntity(stored.entity()).setVersion(version));
+            }
+        }
+        if (begun[0] != null) {
+            response.setTransaction(begun[0]);
+        }
+        return response.build();
+    }
+
+    private RunQueryResponse runQuery(RunQueryRequest request) {
+        if (!request.hasQuery()) {
+            throw new ModelError(Code.UNIMPLEMENTED, "the model answers structured queries, not GQL");
+        }
+        ByteString[] begun = new ByteString[1];
+        Map<Key, Long> reads = readSet(request.getReadOptions(), begun);
+        PartitionId partition = partition(request.getPartitionId(), request.getProjectId(), request.getDatabaseId());
+        RunQueryResponse.Builder response = RunQueryResponse.newBuilder().setBatch(queries.run(partition,
+                request.getQuery(), row -> {
+                    if (reads != null) {
+                        reads.putIfAbsent(row.entity().getKey(), row.version());
+                    }
+                }));
+        if (begun[0] != null) {
+            response.setTransaction(begun[0]);
+        }
+        return response.build();
+    }
+
+    private RunAggregationQueryResponse aggregate(RunAggregationQueryRequest request) {
+        if (!request.hasAggregationQuery()) {
+            throw new ModelError(Code.UNIMPLEMENTED, "the model answers structured aggregations, not GQL");
+        }
+        PartitionId partition = partition(request.getPartitionId(), request.getProjectId(), request.getDatabaseId());
+        return RunAggregationQueryResponse.newBuilder()
+                .setBatch(queries.aggregate(partition, request.getAggregationQuery())).build();
+    }
+
+    private CommitResponse commit(CommitRequest request) {
+        Map<Key, Long> reads = Map.of();
+        if (request.getMode() == CommitRequest.Mode.TRANSACTIONAL && request.hasTransaction()) {
+            reads = transactions.remove(request.getTransaction());
+            if (reads == null) {
+                throw new ModelError(Code.INVALID_ARGUMENT, "The transaction has expired or is not known.");
+            }
+        }
+        List<Mutation> mutations = new ArrayList<>(request.getMutationsCount());
+        for (Mutation m : request.getMutationsList()) {
+            mutations.add(normalize(m, request.getProjectId(), request.getDatabaseId()));
+        }
+        return CommitResponse.newBuilder().addAllMutationResults(data.commit(mutations, reads))
+                .setIndexUpdates(mutations.size()).build();
+    }
+
+    private RollbackResponse rollback(RollbackRequest request) {
+        transactions.remove(request.getTransaction());
+        return RollbackResponse.getDefaultInstance();
+    }
+
+    private AllocateIdsResponse allocate(AllocateIdsRequest request) {
+        AllocateIdsResponse.Builder response = AllocateIdsResponse.newBuilder();
+        for (Key key : request.getKeysList()) {
+            response.addKeys(data.allocate(normalize(key, request.getProjectId(), request.getDatabaseId())));
+        }
+        return response.build();
+    }
+
+    private static PartitionId partition(PartitionId given, String project, String database) {
+        return given.toBuilder().setProjectId(project).setDatabaseId(database).build();
+    }
+
+    private static Key normalize(Key key, String project, String database) {
+        if (key.getPartitionId().getProjectId().equals(project)
+                && key.getPartitionId().getDatabaseId().equals(database)) {
+            return key;
+        }
+        return key.toBuilder().setPartitionId(partition(key.getPartitionId(), project, database)).build();
+    }
+
+    private static Mutation normalize(Mutation m, String project, String database) {
+        return switch (m.getOperationCase()) {
+            case INSERT -> m.toBuilder().setInsert(m.getInsert().toBuilder()
+                    .setKey(normalize(m.getInsert().getKey(), project, database))).build();
+            case UPDATE -> m.toBuilder().setUpdate(m.getUpdate().toBuilder()
+                    .setKey(normalize(m.getUpdate().getKey(), project, database))).build();
+            case UPSERT -> m.toBuilder().setUpsert(m.getUpsert().toBuilder()
+                    .setKey(normalize(m.getUpsert().getKey(), project, database))).build();
+            case DELETE -> m.toBuilder().setDelete(normalize(m.getDelete(), project, database)).build();
+            default -> m;
+        };
+    }
+
+    @Override
+    public void close() {
+        http.stop(0);
+        threads.shutdownNow();
+    }
+}

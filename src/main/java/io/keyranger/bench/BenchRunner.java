@@ -35,12 +35,29 @@ public final class BenchRunner {
     private final KeyOrder order;
     private final ServerLimits limits;
     private final Consumer<String> log;
+    private Consumer<Boolean> serverQuiet;
 
     public BenchRunner(Datastore datastore, KeyOrder order, ServerLimits limits, Consumer<String> log) {
         this.datastore = datastore;
         this.order = order;
         this.limits = limits;
         this.log = log;
+    }
+
+    /**
+     * For a server that makes its own latency (the production model): no latency is added on the client, and
+     * {@code quiet} is told when the clock does not run (seeding, the oracle's listing, checking), so that only the
+     * job itself waits on the server's latency and capacity.
+     */
+    public BenchRunner serverSideLatency(Consumer<Boolean> quiet) {
+        this.serverQuiet = quiet;
+        return this;
+    }
+
+    private void quiet(boolean value) {
+        if (serverQuiet != null) {
+            serverQuiet.accept(value);
+        }
     }
 
     /**
@@ -92,8 +109,9 @@ public final class BenchRunner {
             throws InterruptedException {
         String kind = "Bench_" + strategy.id().replace('-', '_') + "_" + entities + "_" + System.nanoTime() % 100_000;
         KeyFactory factory = datastore.newKeyFactory().setKind(kind);
+        quiet(true);
         put(datastore, settings.shape().entities(factory, entities, 42));
-        FaultInjector latency = new FaultInjector(0, 0, settings.latencyMs(), 1);
+        FaultInjector latency = new FaultInjector(0, 0, serverQuiet != null ? 0 : settings.latencyMs(), 1);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
         int shards = settings.shards() > 0 ? settings.shards() : settings.workers();
         int workers = settings.workers();
@@ -122,6 +140,7 @@ public final class BenchRunner {
             }
             default -> { }
         }
+        quiet(false);
         long readsBefore = calls(latency);
         long commitsBefore = latency.calls("commit");
         AtomicLong tailStart = new AtomicLong();
@@ -137,6 +156,7 @@ public final class BenchRunner {
                     }
                 }).await();
         long ended = System.nanoTime();
+        quiet(true);
         long wall = Math.max(1, (ended - started) / 1_000_000);
         double tail = tailStart.get() == 0 ? 0 : (ended - tailStart.get()) / (double) (ended - started);
         boolean verified = result.status() == JobStatus.DONE && result.total("written") == entities

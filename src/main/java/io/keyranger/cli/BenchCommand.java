@@ -39,6 +39,19 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--emulator-host", paramLabel = "HOST:PORT", description = "Use this emulator (default: start one).")
     String emulatorHost;
 
+    @Option(names = "--server", defaultValue = "emulator", paramLabel = "SERVER",
+            description = "emulator (the Cloud SDK's; one request at a time) or model (KeyRanger's production model: "
+                    + "concurrent, UTF-8 key order, latency drawn on the server) (default: ${DEFAULT-VALUE}).")
+    String server;
+
+    @Option(names = "--p99-ms", paramLabel = "MS",
+            description = "With --server model: the 99th percentile latency per call (default: 5 x --latency-ms).")
+    Double p99Ms;
+
+    @Option(names = "--capacity", defaultValue = "256", paramLabel = "N",
+            description = "With --server model: calls it serves at once (default: ${DEFAULT-VALUE}).")
+    int capacity;
+
     @Option(names = "--shape", defaultValue = "mixed", paramLabel = "SHAPE",
             description = "uniform, mixed or skewed (default: ${DEFAULT-VALUE}).")
     String shape;
@@ -98,6 +111,18 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         BenchRunner.Settings settings = new BenchRunner.Settings(benchShape, entities, workers, pageSize, latencyMs,
                 offsetCap, shards, warmup);
         List<BenchResult> results = new ArrayList<>();
+        if (!server.equals("emulator") && !server.equals("model")) {
+            throw new io.keyranger.KeyRangerException("Unknown --server '" + server + "': use emulator or model.");
+        }
+        if (server.equals("model")) {
+            if (emulatorHost != null) {
+                throw new io.keyranger.KeyRangerException("--emulator-host goes with --server emulator only.");
+            }
+            for (BenchStrategy strategy : chosen) {
+                results.add(onModel(strategy, settings, err));
+            }
+            return report(out, settings, results);
+        }
         for (BenchStrategy strategy : chosen) {
             // a fresh emulator per strategy: the emulator slows down as it fills, which would favour the first ones
             RunningEmulator own = emulatorHost == null
@@ -116,13 +141,36 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
                 }
             }
         }
+        return report(out, settings, results);
+    }
+
+    private int report(PrintWriter out, BenchRunner.Settings settings, List<BenchResult> results) {
         print(out, settings, results);
         writeChart(out, settings, results);
         if (json != null) {
-            AtomicFiles.writeJson(json, toJson(settings, results));
+            AtomicFiles.writeJson(json, toJson(settings, results).put("server", server));
             out.println("Wrote " + json);
         }
         return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
+    }
+
+    /** A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. */
+    private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err)
+            throws Exception {
+        double p99 = p99Ms != null ? p99Ms : 5.0 * latencyMs;
+        try (io.keyranger.model.ModelServer model = io.keyranger.model.ModelServer.start(0,
+                io.keyranger.model.ModelServer.Options.DEFAULT.withLatency(latencyMs, p99).withCapacity(capacity))) {
+            io.keyranger.datastore.Session session = io.keyranger.datastore.Session.open(
+                    ConnectionSpec.model(model.hostPort(), "bench"));
+            BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
+                err.println(line);
+                err.flush();
+            }).serverSideLatency(model::quiet);
+            BenchResult result = runner.run(strategy, settings);
+            err.printf("  model: %,d calls, at most %d at once%n", model.calls(), model.maxInFlight());
+            err.flush();
+            return result;
+        }
     }
 
     private int replay(PrintWriter out) {

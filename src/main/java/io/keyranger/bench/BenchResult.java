@@ -13,7 +13,17 @@ package io.keyranger.bench;
  * @param tailShare         share of wall time spent on the last 5% of entities
  * @param verified          every entity incremented exactly once, checked afterwards
  * @param extrapolated      whether wallMillis is extrapolated from a smaller run
+ * @param heapPeakKb        the most heap in use during the job above what was in use (after a GC) at its start,
+ *                          sampled; -1 when not measured
+ * @param heapRetainedKb    heap still in use (after a GC) at the job's end above its start; -1 when not measured
  */
 public record BenchResult(String strategy, long entities, long wallMillis, double entitiesPerSecond, long reads,
-                          long commits, int maxDepth, double tailShare, boolean verified, boolean extrapolated) {
+                          long commits, int maxDepth, double tailShare, boolean verified, boolean extrapolated,
+                          long heapPeakKb, long heapRetainedKb) {
+
+    public BenchResult(String strategy, long entities, long wallMillis, double entitiesPerSecond, long reads,
+                       long commits, int maxDepth, double tailShare, boolean verified, boolean extrapolated) {
+        this(strategy, entities, wallMillis, entitiesPerSecond, reads, commits, maxDepth, tailShare, verified,
+                extrapolated, -1, -1);
+    }
 }

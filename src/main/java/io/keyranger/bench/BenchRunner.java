@@ -74,7 +74,11 @@ public final class BenchRunner {
      *                  of the emulator), 0 for none
      */
     public record Settings(BenchShape shape, int entities, int workers, int pageSize, int latencyMs, int offsetCap,
-                           int shards, int warmup) {
+                           int shards, int warmup, int linearCap) {
+        public Settings(BenchShape shape, int entities, int workers, int pageSize, int latencyMs, int offsetCap,
+                        int shards, int warmup) {
+            this(shape, entities, workers, pageSize, latencyMs, offsetCap, shards, warmup, 0);
+        }
     }
 
     /** appengine-mapreduce and Beam read 32 scatter keys per split; the fixed baseline plans as they do. */
@@ -94,6 +98,15 @@ public final class BenchRunner {
             long predicted = Math.round(Math.max(a * n + b * n * n, full.wallMillis() * n / n2));
             return new BenchResult(strategy.id(), full.entities(), predicted, n * 1000.0 / predicted, full.reads(),
                     full.commits(), 0, full.tailShare(), full.verified() && half.verified(), true);
+        }
+        if (strategy == BenchStrategy.LINEAR && settings.linearCap() > 0 && settings.entities() > settings.linearCap()) {
+            // one worker, one page after another: time grows in proportion to the entities
+            BenchResult capped = once(strategy, settings, settings.linearCap());
+            double n = settings.entities();
+            long predicted = Math.round(capped.wallMillis() * n / settings.linearCap());
+            return new BenchResult(strategy.id(), capped.entities(), predicted, n * 1000.0 / predicted, capped.reads(),
+                    capped.commits(), 0, capped.tailShare(), capped.verified(), true, capped.heapPeakKb(),
+                    capped.heapRetainedKb());
         }
         return once(strategy, settings, settings.entities());
     }
@@ -141,6 +154,7 @@ public final class BenchRunner {
             default -> { }
         }
         quiet(false);
+        HeapWatch heap = new HeapWatch();
         long readsBefore = calls(latency);
         long commitsBefore = latency.calls("commit");
         AtomicLong tailStart = new AtomicLong();
@@ -156,6 +170,7 @@ public final class BenchRunner {
                     }
                 }).await();
         long ended = System.nanoTime();
+        heap.stop();
         quiet(true);
         long wall = Math.max(1, (ended - started) / 1_000_000);
         double tail = tailStart.get() == 0 ? 0 : (ended - tailStart.get()) / (double) (ended - started);
@@ -164,7 +179,8 @@ public final class BenchRunner {
         log.accept(String.format("%-18s %,8d entities  %,9d ms  %s", strategy.id(), entities, wall,
                 timed ? "verified " + verified : "(warm-up, not timed)"));
         return new BenchResult(strategy.id(), entities, wall, entities * 1000.0 / wall, calls(latency) - readsBefore,
-                latency.calls("commit") - commitsBefore, result.maxDepth(), tail, verified, false);
+                latency.calls("commit") - commitsBefore, result.maxDepth(), tail, verified, false, heap.peakKb(),
+                heap.retainedKb());
     }
 
     /** Writes a dataset in batches of 500, the most one commit takes. */

@@ -80,6 +80,11 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             description = "Most entities the offset baseline really runs; beyond, it is extrapolated.")
     int offsetCap;
 
+    @Option(names = "--linear-cap", defaultValue = "0", paramLabel = "N",
+            description = "Most entities the linear baseline really runs; beyond, its time is scaled up in "
+                    + "proportion (0: no cap).")
+    int linearCap;
+
     @Option(names = "--strategies", paramLabel = "LIST", split = ",",
             description = "Which to run (default: all): linear, offset, fixed, adaptive-midpoint, adaptive, oracle.")
     List<String> strategies;
@@ -109,7 +114,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BenchRunner.Settings settings = new BenchRunner.Settings(benchShape, entities, workers, pageSize, latencyMs,
-                offsetCap, shards, warmup);
+                offsetCap, shards, warmup, linearCap);
         List<BenchResult> results = new ArrayList<>();
         if (!server.equals("emulator") && !server.equals("model")) {
             throw new io.keyranger.KeyRangerException("Unknown --server '" + server + "': use emulator or model.");
@@ -194,7 +199,8 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             results.add(new BenchResult(r.path("strategy").asText(), r.path("entitiesRun").asLong(),
                     r.path("wallMillis").asLong(), r.path("entitiesPerSecond").asDouble(), r.path("reads").asLong(),
                     r.path("commits").asLong(), r.path("maxDepth").asInt(), r.path("tailShare").asDouble(),
-                    r.path("verified").asBoolean(), r.path("extrapolated").asBoolean()));
+                    r.path("verified").asBoolean(), r.path("extrapolated").asBoolean(),
+                    r.path("heapPeakKb").asLong(-1), r.path("heapRetainedKb").asLong(-1)));
         }
         print(out, settings, results);
         writeChart(out, settings, results);
@@ -218,15 +224,17 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     private static void print(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) {
         out.printf("%s shape, %,d entities, %d workers, page %d, %d ms latency per call%n", s.shape().name()
                 .toLowerCase(Locale.ROOT), s.entities(), s.workers(), s.pageSize(), s.latencyMs());
-        out.printf("%-18s %10s %10s %9s %9s %9s %8s %6s %6s %8s%n", "STRATEGY", "WALL ms", "ENTITY/s", "x LINEAR",
-                "x ORACLE", "READS", "COMMITS", "DEPTH", "TAIL", "VERIFIED");
+        out.printf("%-18s %10s %10s %9s %9s %9s %8s %6s %6s %8s %9s%n", "STRATEGY", "WALL ms", "ENTITY/s", "x LINEAR",
+                "x ORACLE", "READS", "COMMITS", "DEPTH", "TAIL", "VERIFIED", "HEAP MiB");
         double linear = find(results, "linear").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
         double oracle = find(results, "oracle").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
         for (BenchResult r : results) {
-            out.printf("%-18s %10s %10.0f %9s %9s %9d %8d %6d %5.1f%% %8s%n", r.strategy(),
+            out.printf("%-18s %10s %10.0f %9s %9s %9d %8d %6d %5.1f%% %8s %9s%n", r.strategy(),
                     (r.extrapolated() ? "~" : "") + r.wallMillis(), r.entitiesPerSecond(),
                     ratio(r.entitiesPerSecond(), linear), ratio(r.entitiesPerSecond(), oracle), r.reads(), r.commits(),
-                    r.maxDepth(), r.tailShare() * 100, r.verified());
+                    r.maxDepth(), r.tailShare() * 100, r.verified(), r.heapPeakKb() < 0 ? "-"
+                            : String.format(Locale.ROOT, "%.0f/%.0f", r.heapPeakKb() / 1024.0,
+                                    r.heapRetainedKb() / 1024.0));
         }
         printTargets(out, s, results);
         out.flush();
@@ -278,7 +286,8 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             }
             row.put("reads", r.reads()).put("commits", r.commits()).put("maxDepth", r.maxDepth())
                     .put("tailShare", r.tailShare()).put("verified", r.verified())
-                    .put("extrapolated", r.extrapolated()).put("entitiesRun", r.entities());
+                    .put("extrapolated", r.extrapolated()).put("entitiesRun", r.entities())
+                    .put("heapPeakKb", r.heapPeakKb()).put("heapRetainedKb", r.heapRetainedKb());
         }
         return root;
     }

@@ -1,0 +1,41 @@
+package io.keyranger.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.keyranger.cli.KeyRangerCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A small {@code bench --server model}, as CI's smoke test of the benchmark path (figures come from real runs). */
+class ModelBenchSmokeTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSmallModelBenchRunsEveryStrategyAndVerifiesEveryEntity() throws Exception {
+        Path json = dir.resolve("bench.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
+                new PrintWriter(err), "bench", "--server", "model", "--shape", "mixed", "--entities", "3000",
+                "--workers", "8", "--latency-ms", "2", "--warmup", "0", "--linear-cap", "1000",
+                "--strategies", "linear,fixed,adaptive,oracle", "--json", json.toString());
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.path("server").asText()).isEqualTo("model");
+        assertThat(root.path("results")).hasSize(4).allSatisfy(r -> assertThat(r.path("verified").asBoolean())
+                .as(r.toString()).isTrue());
+        JsonNode linear = root.path("results").get(0);
+        assertThat(linear.path("extrapolated").asBoolean()).isTrue();
+        assertThat(linear.path("entitiesRun").asLong()).isEqualTo(1000);
+        assertThat(root.path("results").get(2).path("heapPeakKb").asLong()).isGreaterThanOrEqualTo(0);
+        assertThat(err.toString()).contains("model: ").contains("at once");
+        assertThat(out.toString()).contains("HEAP MiB");
+    }
+}

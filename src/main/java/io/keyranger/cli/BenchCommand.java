@@ -1,7 +1,5 @@
 package io.keyranger.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.AtomicFiles;
 import io.keyranger.bench.BenchResult;
@@ -95,9 +93,13 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--chart", paramLabel = "FILE.svg", description = "Also draw entities per second as an SVG chart.")
     Path chart;
 
-    @Option(names = "--from-json", paramLabel = "FILE",
-            description = "Run nothing: print the table (and --chart) of a run saved with --json.")
-    Path fromJson;
+    @Option(names = "--from-json", paramLabel = "FILE", split = ",",
+            description = "Run nothing: print the tables (and --chart) of runs saved with --json.")
+    List<Path> fromJson;
+
+    @Option(names = "--scaling-chart", paramLabel = "FILE.svg",
+            description = "With --from-json of one shape at several sizes: draw wall time against entities.")
+    Path scalingChart;
 
     public BenchCommand(KeyRangerCli.Context context) {
         this.context = context;
@@ -153,7 +155,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         print(out, settings, results);
         writeChart(out, settings, results);
         if (json != null) {
-            AtomicFiles.writeJson(json, toJson(settings, results).put("server", server));
+            AtomicFiles.writeJson(json, io.keyranger.bench.BenchJson.write(server, settings, results));
             out.println("Wrote " + json);
         }
         return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
@@ -179,32 +181,23 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     }
 
     private int replay(PrintWriter out) {
-        com.fasterxml.jackson.databind.JsonNode root;
-        try {
-            root = AtomicFiles.JSON.readTree(fromJson.toFile());
-        } catch (java.io.IOException e) {
-            String problem = e instanceof com.fasterxml.jackson.core.JsonProcessingException json
-                    ? json.getOriginalMessage() : e.toString();
-            throw new io.keyranger.KeyRangerException("Cannot read " + fromJson + ": " + problem, e);
+        List<io.keyranger.bench.BenchJson.Run> runs = fromJson.stream().map(io.keyranger.bench.BenchJson::read)
+                .toList();
+        if (scalingChart != null) {
+            io.keyranger.bench.BenchJson.Run first = runs.get(0);
+            String title = String.format(Locale.ROOT, "keyranger bench on the %s: %s shape, %d workers, %d ms latency",
+                    first.server(), first.settings().shape().name().toLowerCase(Locale.ROOT),
+                    first.settings().workers(), first.settings().latencyMs());
+            AtomicFiles.writeString(scalingChart, io.keyranger.bench.ScalingChart.svg(title, runs));
+            out.println("Wrote " + scalingChart);
         }
-        if (root == null || !root.path("results").isArray()) {
-            throw new io.keyranger.KeyRangerException(fromJson + " is not a bench result: it has no \"results\" array.");
+        int code = 0;
+        for (io.keyranger.bench.BenchJson.Run run : runs) {
+            print(out, run.settings(), run.results());
+            writeChart(out, run.settings(), run.results());
+            code = Math.max(code, run.results().stream().allMatch(BenchResult::verified) ? 0 : 1);
         }
-        BenchRunner.Settings settings = new BenchRunner.Settings(
-                BenchShape.of(root.path("shape").asText("mixed")),
-                root.path("entities").asInt(), root.path("workers").asInt(), root.path("pageSize").asInt(),
-                root.path("latencyMs").asInt(), 0, 0, 0);
-        List<BenchResult> results = new ArrayList<>();
-        for (com.fasterxml.jackson.databind.JsonNode r : root.path("results")) {
-            results.add(new BenchResult(r.path("strategy").asText(), r.path("entitiesRun").asLong(),
-                    r.path("wallMillis").asLong(), r.path("entitiesPerSecond").asDouble(), r.path("reads").asLong(),
-                    r.path("commits").asLong(), r.path("maxDepth").asInt(), r.path("tailShare").asDouble(),
-                    r.path("verified").asBoolean(), r.path("extrapolated").asBoolean(),
-                    r.path("heapPeakKb").asLong(-1), r.path("heapRetainedKb").asLong(-1)));
-        }
-        print(out, settings, results);
-        writeChart(out, settings, results);
-        return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
+        return code;
     }
 
     private void writeChart(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) {
@@ -266,29 +259,5 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     private static void target(PrintWriter out, String what, double measured, double atLeast) {
         out.printf("  %-20s %7.2fx  target >= %sx: %s%n", what, measured, atLeast,
                 measured >= atLeast ? "met" : "MISSED");
-    }
-
-    private static ObjectNode toJson(BenchRunner.Settings s, List<BenchResult> results) {
-        ObjectNode root = AtomicFiles.JSON.createObjectNode();
-        root.put("shape", s.shape().name().toLowerCase(Locale.ROOT)).put("entities", s.entities())
-                .put("workers", s.workers()).put("pageSize", s.pageSize()).put("latencyMs", s.latencyMs());
-        double linear = find(results, "linear").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
-        double oracle = find(results, "oracle").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
-        ArrayNode array = root.putArray("results");
-        for (BenchResult r : results) {
-            ObjectNode row = array.addObject().put("strategy", r.strategy()).put("wallMillis", r.wallMillis())
-                    .put("entitiesPerSecond", r.entitiesPerSecond());
-            if (!Double.isNaN(linear)) {
-                row.put("vsLinear", r.entitiesPerSecond() / linear);
-            }
-            if (!Double.isNaN(oracle)) {
-                row.put("vsOracle", r.entitiesPerSecond() / oracle);
-            }
-            row.put("reads", r.reads()).put("commits", r.commits()).put("maxDepth", r.maxDepth())
-                    .put("tailShare", r.tailShare()).put("verified", r.verified())
-                    .put("extrapolated", r.extrapolated()).put("entitiesRun", r.entities())
-                    .put("heapPeakKb", r.heapPeakKb()).put("heapRetainedKb", r.heapRetainedKb());
-        }
-        return root;
     }
 }

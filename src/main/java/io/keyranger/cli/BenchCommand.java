@@ -1,6 +1,10 @@
 package io.keyranger.cli;
 
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.bench.BenchJson;
+import io.keyranger.bench.ScalingChart;
+import io.keyranger.datastore.Session;
+import io.keyranger.model.ModelServer;
 import io.keyranger.AtomicFiles;
 import io.keyranger.bench.BenchResult;
 import io.keyranger.bench.BenchRunner;
@@ -155,7 +159,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         print(out, settings, results);
         writeChart(out, settings, results);
         if (json != null) {
-            AtomicFiles.writeJson(json, io.keyranger.bench.BenchJson.write(server, settings, results));
+            AtomicFiles.writeJson(json, BenchJson.write(server, settings, results));
             out.println("Wrote " + json);
         }
         return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
@@ -165,9 +169,9 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err)
             throws Exception {
         double p99 = p99Ms != null ? p99Ms : 5.0 * latencyMs;
-        try (io.keyranger.model.ModelServer model = io.keyranger.model.ModelServer.start(0,
-                io.keyranger.model.ModelServer.Options.DEFAULT.withLatency(latencyMs, p99).withCapacity(capacity))) {
-            io.keyranger.datastore.Session session = io.keyranger.datastore.Session.open(
+        try (ModelServer model = ModelServer.start(0,
+                ModelServer.Options.DEFAULT.withLatency(latencyMs, p99).withCapacity(capacity))) {
+            Session session = Session.open(
                     ConnectionSpec.model(model.hostPort(), "bench"));
             BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
                 err.println(line);
@@ -181,18 +185,18 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     }
 
     private int replay(PrintWriter out) {
-        List<io.keyranger.bench.BenchJson.Run> runs = fromJson.stream().map(io.keyranger.bench.BenchJson::read)
+        List<BenchJson.Run> runs = fromJson.stream().map(BenchJson::read)
                 .toList();
         if (scalingChart != null) {
-            io.keyranger.bench.BenchJson.Run first = runs.get(0);
+            BenchJson.Run first = runs.get(0);
             String title = String.format(Locale.ROOT, "keyranger bench on the %s: %s shape, %d workers, %d ms latency",
                     first.server(), first.settings().shape().name().toLowerCase(Locale.ROOT),
                     first.settings().workers(), first.settings().latencyMs());
-            AtomicFiles.writeString(scalingChart, io.keyranger.bench.ScalingChart.svg(title, runs));
+            AtomicFiles.writeString(scalingChart, ScalingChart.svg(title, runs));
             out.println("Wrote " + scalingChart);
         }
         int code = 0;
-        for (io.keyranger.bench.BenchJson.Run run : runs) {
+        for (BenchJson.Run run : runs) {
             print(out, run.settings(), run.results());
             writeChart(out, run.settings(), run.results());
             code = Math.max(code, run.results().stream().allMatch(BenchResult::verified) ? 0 : 1);

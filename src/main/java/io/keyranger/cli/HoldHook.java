@@ -13,8 +13,9 @@ import java.nio.charset.StandardCharsets;
  * worker inside a chunk, its transaction open) and then kill, freeze or release it, instead of polling for progress.
  * It announces "keyranger: held" on standard error; a line (or the end) on standard input releases it.
  */
-final class HoldHook {
-    static final String HELD = "keyranger: held";
+public final class HoldHook {
+    /** What a held child prints. */
+    public static final String HELD = "keyranger: held";
 
     private HoldHook() {
     }

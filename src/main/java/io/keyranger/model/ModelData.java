@@ -12,7 +12,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -295,10 +294,5 @@ final class ModelData {
                             : "'" + e.getName() + "'");
         }
         return out.toString();
-    }
-
-    /** Entities of a table from {@code from} (inclusive or not) on, in key order. */
-    static NavigableMap<Key, Stored> from(Table table, Key from, boolean inclusive) {
-        return from == null ? table.rows : table.rows.tailMap(from, inclusive);
     }
 }

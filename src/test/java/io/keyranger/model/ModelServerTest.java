@@ -182,14 +182,15 @@ class ModelServerTest {
                 .withCapacity(64))) {
             Datastore client = Session.open(ConnectionSpec.model(slow.hostPort(), "concurrent")).datastore();
             Key key = client.newKeyFactory().setKind("C").newKey(1);
+            java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(24);
             List<CompletableFuture<Entity>> calls = new ArrayList<>();
             for (int i = 0; i < 24; i++) {
-                calls.add(CompletableFuture.supplyAsync(() -> client.get(key),
-                        java.util.concurrent.Executors.newCachedThreadPool()));
+                calls.add(CompletableFuture.supplyAsync(() -> client.get(key), callers));
             }
             for (CompletableFuture<Entity> call : calls) {
                 call.get();
             }
+            callers.shutdown();
             assertThat(slow.maxInFlight()).as("calls in service at once").isGreaterThanOrEqualTo(12);
         }
     }

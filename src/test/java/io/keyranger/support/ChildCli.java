@@ -19,8 +19,6 @@ import java.util.concurrent.TimeUnit;
  * {@code run --hold-after-chunks N} it waits for "keyranger: held" and {@link #release()}s the child when it is done.
  */
 public final class ChildCli implements AutoCloseable {
-    public static final String HELD = "keyranger: held";
-
     private final Process process;
     private final StringBuffer log = new StringBuffer();
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -70,7 +68,7 @@ public final class ChildCli implements AutoCloseable {
 
     /** Waits until the child holds its job (run --hold-after-chunks). */
     public void awaitHeld() throws InterruptedException {
-        awaitLine(HELD, 120);
+        awaitLine(io.keyranger.cli.HoldHook.HELD, 120);
     }
 
     /** Lets a held child go on. */

@@ -239,10 +239,7 @@ class MainWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#dryRunSummary").queryLabeled().getText()))
                 .contains("Nothing was written").contains("120 entities");
 
-        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
-                .replaceAll("^emulator (\\S+) / .*$", "$1");
-        var datastore = io.keyranger.datastore.DatastoreConnector.connect(
-                io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
+        var datastore = demoDatastore();
         java.util.Map<Key, Long> before = new java.util.HashMap<>();
         datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build())
                 .forEachRemaining(e -> before.put(e.getKey(), e.getLong("balance")));
@@ -261,10 +258,7 @@ class MainWindowTest {
 
     @Test
     void anInterruptedJobIsResumedFromTheJobList() throws Exception {
-        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
-                .replaceAll("^emulator (\\S+) / .*$", "$1");
-        var datastore = io.keyranger.datastore.DatastoreConnector.connect(
-                io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
+        var datastore = demoDatastore();
         var executor = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,
                 io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
         Jobs job = Jobs.over("Account").id("interrupted-count").workers(1).pageSize(10);
@@ -325,10 +319,7 @@ class MainWindowTest {
 
     @Test
     void aJobRunningElsewhereIsRefusedThenTakenOverAfterConfirmation() throws Exception {
-        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
-                .replaceAll("^emulator (\\S+) / .*$", "$1");
-        var datastore = io.keyranger.datastore.DatastoreConnector.connect(
-                io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
+        var datastore = demoDatastore();
         var elsewhere = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,
                 io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
         Jobs job = Jobs.over("Account").id("held-count").workers(1).pageSize(10);
@@ -395,6 +386,14 @@ class MainWindowTest {
             robot.clickOn("#cancelJob");
             Fx.waitUntil(60, () -> !robot.lookup("#startJob").queryButton().isDisabled());
         }
+    }
+
+    /** A client of the demo's emulator, the one the window shows in its status bar. */
+    private com.google.cloud.datastore.Datastore demoDatastore() {
+        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
+                .replaceAll("^emulator (\\S+) / .*$", "$1");
+        return io.keyranger.datastore.DatastoreConnector.connect(
+                io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
     }
 
     private void selectKind(String name) {

@@ -1,0 +1,252 @@
+package io.keyranger.model;
+
+import com.google.datastore.v1.CompositeFilter;
+import com.google.datastore.v1.Entity;
+import com.google.datastore.v1.Filter;
+import com.google.datastore.v1.Key;
+import com.google.datastore.v1.PartitionId;
+import com.google.datastore.v1.PropertyFilter;
+import com.google.datastore.v1.PropertyOrder;
+import com.google.datastore.v1.Query;
+import com.google.datastore.v1.Value;
+import com.google.rpc.Code;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Where a query over one kind reads and what it keeps: a key range of the kind's sorted map (or its scatter keys),
+ * narrowed by {@code __key__} bounds and an ancestor, with property filters applied to each entity read.
+ */
+final class QueryPlan {
+    private final ModelData data;
+    private final ModelData.Table table;
+    private final boolean scatter;
+    private final boolean descending;
+    private Key lower;
+    private boolean lowerInclusive = true;
+    private Key upper;
+    private boolean upperInclusive = true;
+    private Key ancestor;
+    private final List<Predicate<Entity>> filters = new ArrayList<>();
+
+    private QueryPlan(ModelData data, ModelData.Table table, boolean scatter, boolean descending) {
+        this.data = data;
+        this.table = table;
+        this.scatter = scatter;
+        this.descending = descending;
+    }
+
+    int compare(Key a, Key b) {
+        if (scatter) {
+            return table.scatter.comparator().compare(a, b);
+        }
+        int c = data.order().compare(a, b);
+        return descending ? -c : c;
+    }
+
+    Iterator<ModelData.Stored> rows(Key after) {
+        if (table == null) {
+            return java.util.Collections.emptyIterator();
+        }
+        if (scatter) {
+            Iterator<Key> keys = (after == null ? table.scatter : table.scatter.tailMap(after, false))
+                    .keySet().iterator();
+            return new Iterator<>() {
+                ModelData.Stored next = advance();
+
+                private ModelData.Stored advance() {
+                    while (keys.hasNext()) {
+                        ModelData.Stored row = table.rows.get(keys.next());
+                        if (row != null) {
+                            return row;
+                        }
+                    }
+                    return null;
+                }
+
+                @Override
+                public boolean hasNext() {
+                    return next != null;
+                }
+
+                @Override
+                public ModelData.Stored next() {
+                    ModelData.Stored row = next;
+                    next = advance();
+                    return row;
+                }
+            };
+        }
+        java.util.NavigableMap<Key, ModelData.Stored> range = table.rows;
+        if (lower != null) {
+            range = range.tailMap(lower, lowerInclusive);
+        }
+        if (upper != null) {
+            if (lower != null && data.order().compare(lower, upper) > 0) {
+                return java.util.Collections.emptyIterator();
+            }
+            range = range.headMap(upper, upperInclusive);
+        }
+        if (descending) {
+            range = range.descendingMap();
+        }
+        if (after != null) {
+            range = range.tailMap(after, false);
+        }
+        return range.values().iterator();
+    }
+
+    boolean matches(Entity entity) {
+        if (ancestor != null && !isAncestor(ancestor, entity.getKey())) {
+            return false;
+        }
+        for (Predicate<Entity> f : filters) {
+            if (!f.test(entity)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The plan of a structured query over one kind. */
+    static QueryPlan of(ModelData data, PartitionId partition, Query query) {
+        String kind = query.getKind(0).getName();
+        ModelData.Table table = data.table(ModelData.Partition.of(partition), kind);
+        boolean scatter = false;
+        boolean descending = false;
+        if (query.getOrderCount() > 1) {
+            throw new ModelError(Code.INVALID_ARGUMENT, "the model orders by one property at most");
+        }
+        if (query.getOrderCount() == 1) {
+            PropertyOrder order = query.getOrder(0);
+            String name = order.getProperty().getName();
+            if (name.equals("__scatter__")) {
+                scatter = true;
+            } else if (name.equals("__key__")) {
+                descending = order.getDirection() == PropertyOrder.Direction.DESCENDING;
+            } else {
+                throw new ModelError(Code.FAILED_PRECONDITION, "no matching index found: the model orders by __key__ "
+                        + "or __scatter__ only");
+            }
+        }
+        QueryPlan plan = new QueryPlan(data, table, scatter, descending);
+        if (query.hasFilter()) {
+            plan.addFilter(query.getFilter());
+        }
+        if (scatter && (plan.lower != null || plan.upper != null)) {
+            Key lower = plan.lower;
+            Key upper = plan.upper;
+            boolean li = plan.lowerInclusive;
+            boolean ui = plan.upperInclusive;
+            plan.filters.add(e -> plan.inRange(e.getKey(), lower, li, upper, ui));
+        }
+        return plan;
+    }
+
+    private boolean inRange(Key key, Key lower, boolean li, Key upper, boolean ui) {
+        if (lower != null) {
+            int c = data.order().compare(key, lower);
+            if (c < 0 || (c == 0 && !li)) {
+                return false;
+            }
+        }
+        if (upper != null) {
+            int c = data.order().compare(key, upper);
+            return c < 0 || (c == 0 && ui);
+        }
+        return true;
+    }
+
+    private void addFilter(Filter filter) {
+        if (filter.hasCompositeFilter()) {
+            CompositeFilter composite = filter.getCompositeFilter();
+            if (composite.getOp() != CompositeFilter.Operator.AND) {
+                throw new ModelError(Code.UNIMPLEMENTED, "the model answers AND filters only");
+            }
+            composite.getFiltersList().forEach(this::addFilter);
+            return;
+        }
+        PropertyFilter f = filter.getPropertyFilter();
+        String name = f.getProperty().getName();
+        if (name.equals("__key__")) {
+            if (f.getOp() == PropertyFilter.Operator.HAS_ANCESTOR) {
+                ancestor = f.getValue().getKeyValue();
+                tighten(ancestor, true, true);
+                return;
+            }
+            Key key = f.getValue().getKeyValue();
+            switch (f.getOp()) {
+                case GREATER_THAN -> tighten(key, false, true);
+                case GREATER_THAN_OR_EQUAL -> tighten(key, true, true);
+                case LESS_THAN -> tighten(key, false, false);
+                case LESS_THAN_OR_EQUAL -> tighten(key, true, false);
+                case EQUAL -> {
+                    tighten(key, true, true);
+                    tighten(key, true, false);
+                }
+                default -> throw new ModelError(Code.UNIMPLEMENTED, "the model does not answer " + f.getOp()
+                        + " on __key__");
+            }
+            return;
+        }
+        if (f.getOp() == PropertyFilter.Operator.HAS_ANCESTOR) {
+            throw new ModelError(Code.INVALID_ARGUMENT, "HAS_ANCESTOR applies to __key__ only");
+        }
+        Value wanted = f.getValue();
+        PropertyFilter.Operator op = f.getOp();
+        filters.add(entity -> {
+            Value value = entity.getPropertiesMap().get(name);
+            if (value == null || value.getExcludeFromIndexes()) {
+                return false;
+            }
+            List<Value> values = value.hasArrayValue() ? value.getArrayValue().getValuesList() : List.of(value);
+            for (Value v : values) {
+                int c = ModelValues.compare(v, wanted);
+                boolean sameType = ModelValues.typeRank(v) == ModelValues.typeRank(wanted);
+                boolean hit = switch (op) {
+                    case EQUAL -> c == 0;
+                    case LESS_THAN -> sameType && c < 0;
+                    case LESS_THAN_OR_EQUAL -> sameType && c <= 0;
+                    case GREATER_THAN -> sameType && c > 0;
+                    case GREATER_THAN_OR_EQUAL -> sameType && c >= 0;
+                    case NOT_EQUAL -> c != 0;
+                    default -> throw new ModelError(Code.UNIMPLEMENTED, "the model does not answer " + op);
+                };
+                if (hit) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    private void tighten(Key key, boolean inclusive, boolean isLower) {
+        if (isLower) {
+            int c = lower == null ? 1 : data.order().compare(key, lower);
+            if (c > 0 || (c == 0 && !inclusive)) {
+                lower = key;
+                lowerInclusive = inclusive;
+            }
+        } else {
+            int c = upper == null ? -1 : data.order().compare(key, upper);
+            if (c < 0 || (c == 0 && !inclusive)) {
+                upper = key;
+                upperInclusive = inclusive;
+            }
+        }
+    }
+
+    private static boolean isAncestor(Key ancestor, Key key) {
+        if (ancestor.getPathCount() > key.getPathCount()) {
+            return false;
+        }
+        for (int i = 0; i < ancestor.getPathCount(); i++) {
+            if (!ancestor.getPath(i).equals(key.getPath(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,19 +1,20 @@
 package io.keyranger.bench;
 
+import com.google.cloud.datastore.Key;
 import io.keyranger.executor.SplitPolicy;
 import io.keyranger.keys.KeySplitter;
-import java.util.Optional;
+import java.util.List;
 
 /** The split policies KeyRanger is compared with: what a user would otherwise run, on the same exactly-once path. */
 final class Baselines {
     /** Never split: each planned range is processed linearly (fixed sharding, or one cursor loop). */
-    static final SplitPolicy NONE = context -> Optional.empty();
+    static final SplitPolicy NONE = context -> List.of();
 
     /** Never split, and page with limit/offset from the range's start (the "Schlemiel" baseline). */
     static final SplitPolicy OFFSET = new SplitPolicy() {
         @Override
-        public Optional<com.google.cloud.datastore.Key> splitPoint(Context context) {
-            return Optional.empty();
+        public List<Key> splitPoints(Context context) {
+            return List.of();
         }
 
         @Override
@@ -25,8 +26,9 @@ final class Baselines {
     /** Split at the key midpoint after every page, data or not (the published adaptive sharding). */
     static final SplitPolicy MIDPOINT = new SplitPolicy() {
         @Override
-        public Optional<com.google.cloud.datastore.Key> splitPoint(Context context) {
-            return KeySplitter.midpoint(context.order(), context.lastKey(), context.rest().end());
+        public List<Key> splitPoints(Context context) {
+            return KeySplitter.midpoint(context.order(), context.lastKey(), context.rest().end()).map(List::of)
+                    .orElse(List.of());
         }
 
         @Override

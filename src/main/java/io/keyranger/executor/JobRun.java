@@ -47,6 +47,7 @@ final class JobRun {
     private final ThreadPoolExecutor pool;
     private final AtomicReference<JobFencedException> fencedBy = new AtomicReference<>();
     private final ScheduledExecutorService renewals;
+    private final ServerGauge gauge = new ServerGauge();
     private long startNanos;
 
     JobRun(Parts run) {
@@ -64,8 +65,15 @@ final class JobRun {
         this.worker = new RangeWorker(new RangeWorker.Job(run.datastore(), spec, run.order(), run.limits(),
                 run.mapper(), committer, run.store(), run.lease(), run.counter(), run.retries(), run.listener(), tree,
                 run.splitPolicy(), new SplitPoints(run.samples(), run.order()), new RampingRateLimiter(spec.qps()),
-                handle::isCancelled, () -> !awaitGate() || handle.isCancelled(), () -> !pool.getQueue().isEmpty(),
-                this::submit));
+                handle::isCancelled, () -> !awaitGate() || handle.isCancelled(), this::load, gauge, this::submit));
+    }
+
+    /** Idle workers and waiting ranges now (the pool's counts are approximate, which a split decision tolerates). */
+    private SplitPolicy.Load load() {
+        int waiting = pool.getQueue().size();
+        int running = Math.max(1, pool.getActiveCount());
+        int idle = waiting > 0 ? 0 : Math.max(0, pool.getMaximumPoolSize() - running);
+        return new SplitPolicy.Load(idle, running, waiting, gauge.headroom());
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String prefix, AtomicInteger count) {

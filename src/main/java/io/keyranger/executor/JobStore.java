@@ -184,7 +184,7 @@ final class JobStore {
      * crash never half-splits and a runner that was taken over cannot split at all. True also when an earlier attempt
      * of this runner whose answer was lost has committed it.
      */
-    boolean saveSplit(JobLease lease, String jobId, RangeNode parent, RangeNode left, RangeNode right) {
+    boolean saveSplit(JobLease lease, String jobId, RangeNode parent, List<RangeNode> children) {
         fencedOnRange("split", lease, jobId, parent.id, stored -> {
             if (NodeStatus.SPLIT.name().equals(stored.getString("status"))) {
                 return List.of();
@@ -193,7 +193,10 @@ final class JobStore {
                 throw new KeyRangerException("Range " + parent.id + " of job " + jobId + " moved behind this run's "
                         + "back; it was not split.");
             }
-            return List.of(nodeEntity(jobId, parent), nodeEntity(jobId, left), nodeEntity(jobId, right));
+            List<Entity> writes = new java.util.ArrayList<>();
+            writes.add(nodeEntity(jobId, parent));
+            children.forEach(child -> writes.add(nodeEntity(jobId, child)));
+            return writes;
         });
         return true;
     }

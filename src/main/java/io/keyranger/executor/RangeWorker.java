@@ -30,7 +30,7 @@ final class RangeWorker {
                PageCommitter committer, JobStore store, JobLease lease, ShardedCounter counter, RetryPolicy retries,
                JobListener listener, ProgressTree tree, SplitPolicy policy, SplitPoints splitPoints,
                RampingRateLimiter limiter, BooleanSupplier cancelled, BooleanSupplier stopped,
-               BooleanSupplier workersWaiting, Consumer<RangeNode> submit) {
+               Supplier<SplitPolicy.Load> load, ServerGauge gauge, Consumer<RangeNode> submit) {
     }
 
     private final Job job;
@@ -80,10 +80,11 @@ final class RangeWorker {
             if (job.stopped().getAsBoolean()) {
                 continue;
             }
-            Optional<KeyRange> right = splitPoint(node, tracker.remaining(), next).flatMap(at ->
-                    job.policy().blind() ? tracker.trySplitBlind(at) : tracker.trySplit(next, at));
+            List<Key> points = splitPoints(node, tracker.remaining(), next);
+            Optional<KeyRange> right = points.isEmpty() ? Optional.empty() : job.policy().blind()
+                    ? tracker.trySplitBlind(points.get(0)) : tracker.trySplit(next, points.get(0));
             if (right.isPresent()) {
-                split(node, tracker, right.get());
+                split(node, tracker, pieces(right.get(), points));
                 return;
             }
             // no split point, or none past the next key: go on linearly
@@ -126,29 +127,45 @@ final class RangeWorker {
         return true;
     }
 
-    private Optional<Key> splitPoint(RangeNode node, KeyRange rest, Key next) {
-        return job.policy().splitPoint(new SplitPolicy.Context(rest, node.lastKey(), next,
-                job.workersWaiting().getAsBoolean(), job.order(), job.splitPoints(),
+    private List<Key> splitPoints(RangeNode node, KeyRange rest, Key next) {
+        return job.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next, job.load().get(),
+                job.order(), job.splitPoints(),
                 range -> attempt(node, () -> fetchKeys(range, 0, 1)).flatMap(found -> found.stream().findFirst()),
                 node.probes));
     }
 
-    /** Records the split (the node, now SPLIT, and both halves) in one fenced transaction, then queues the halves. */
-    private void split(RangeNode node, KeyRangeTracker tracker, KeyRange right) {
-        RangeNode leftNode = new RangeNode(node.id + ".0", node.id, node.depth + 1, tracker.remaining());
-        RangeNode rightNode = new RangeNode(node.id + ".1", node.id, node.depth + 1, right);
+    /** The range given away cut at the further split points (the first one is its start), in key order. */
+    private List<KeyRange> pieces(KeyRange right, List<Key> points) {
+        List<KeyRange> pieces = new ArrayList<>();
+        KeyRange rest = right;
+        for (Key at : points.subList(1, points.size())) {
+            KeyRange[] halves = rest.splitAt(at);
+            pieces.add(halves[0]);
+            rest = halves[1];
+        }
+        pieces.add(rest);
+        return pieces;
+    }
+
+    /**
+     * Records the split (the node, now SPLIT, and its pieces: the tracker's rest first) in one fenced transaction,
+     * then queues the pieces.
+     */
+    private void split(RangeNode node, KeyRangeTracker tracker, List<KeyRange> givenAway) {
+        List<RangeNode> children = new ArrayList<>();
+        children.add(new RangeNode(node.id + ".0", node.id, node.depth + 1, tracker.remaining()));
+        for (KeyRange piece : givenAway) {
+            children.add(new RangeNode(node.id + "." + children.size(), node.id, node.depth + 1, piece));
+        }
         if (attempt(node, () -> job.store().saveSplit(job.lease(), job.spec().jobId(),
-                node.withStatus(NodeStatus.SPLIT), leftNode, rightNode)).isEmpty()) {
+                node.withStatus(NodeStatus.SPLIT), children)).isEmpty()) {
             return;
         }
         node.status = NodeStatus.SPLIT;
         node.finishedAt = Instant.now();
         job.tree().publish(node);
-        for (RangeNode child : List.of(leftNode, rightNode)) {
-            job.tree().add(child);
-        }
-        job.submit().accept(leftNode);
-        job.submit().accept(rightNode);
+        children.forEach(job.tree()::add);
+        children.forEach(job.submit());
     }
 
     /** A range whose rest held no key: it is done, recorded in a fenced transaction. */
@@ -190,7 +207,9 @@ final class RangeWorker {
             query.setOffset(offset);
         }
         List<Key> keys = new ArrayList<>(limit);
+        long started = System.nanoTime();
         job.datastore().run(query.build()).forEachRemaining(keys::add);
+        job.gauge().record(System.nanoTime() - started);
         return keys;
     }
 

@@ -3,6 +3,7 @@ package io.keyranger.executor;
 import com.google.cloud.datastore.Key;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -13,15 +14,33 @@ import java.util.function.Function;
  */
 public interface SplitPolicy {
     /**
-     * KeyRanger's: whenever no range waits for a worker, split the rest at the median scatter sample after its first
-     * key, else at the first key found past the key midpoint (a few probes at most); while ranges wait, go on
-     * linearly, since a split costs a transaction and adds nothing. Both halves of a split hold data.
+     * Most pieces one split makes: a split is one transaction over the parent, its pieces and the job's fence, each
+     * its own entity group, and the emulator takes 25 groups per transaction.
      */
-    SplitPolicy ADAPTIVE = context -> context.workersWaiting() ? Optional.empty()
-            : context.splitPoints().at(context);
+    int MAX_PIECES = 16;
 
-    /** The key to split the rest at, or empty to go on with the range linearly. */
-    Optional<Key> splitPoint(Context context);
+    /**
+     * KeyRanger's: split only when it can shorten the job, which is when no range waits for a worker (a waiting
+     * range means every worker has work) and the server has headroom (its latency is near the lowest seen: more
+     * ranges in flight would not queue). Then cut the rest into one piece more than its share of the idle workers
+     * (idle workers over running ranges, rounded up; two pieces when none is idle, so that a range is ready when a
+     * worker frees up), at evenly spaced scatter samples after its first key,
+     * else in two at the first key found past the key midpoint (a few probes at most). Every piece holds data.
+     */
+    SplitPolicy ADAPTIVE = context -> {
+        Load load = context.load();
+        if (load.waiting() > 0 || !load.headroom()) {
+            return List.of();
+        }
+        int share = (load.idle() + load.running() - 1) / Math.max(1, load.running());
+        return context.splitPoints().at(context, Math.min(MAX_PIECES, 1 + Math.max(1, share)));
+    };
+
+    /**
+     * The keys to cut the rest at, in key order (k keys make k + 1 pieces), or none to go on with the range
+     * linearly.
+     */
+    List<Key> splitPoints(Context context);
 
     /**
      * Whether the split may fall where no data is known to be (the published midpoint baseline); KeyRanger's never
@@ -42,13 +61,24 @@ public interface SplitPolicy {
      * @param rest           the unclaimed rest of the range
      * @param lastKey        the last key committed
      * @param next           the first key of the rest (read with the page)
-     * @param workersWaiting whether ranges are waiting for a worker now
+     * @param load           the job's workers and the server's headroom now
      * @param order          the server's key order
      * @param splitPoints    the job's scatter samples and the range's probes
      * @param probe          the first key in a range, read from the server (with retries), or empty
      * @param memory         what earlier probes of this range found
      */
-    record Context(KeyRange rest, Key lastKey, Key next, boolean workersWaiting, KeyOrder order,
+    record Context(KeyRange rest, Key lastKey, Key next, Load load, KeyOrder order,
                    SplitPoints splitPoints, Function<KeyRange, Optional<Key>> probe, SplitPoints.ProbeMemory memory) {
+    }
+
+    /**
+     * How busy a job is when a range decides.
+     *
+     * @param idle     workers with no range to work on
+     * @param running  ranges being worked on (this one among them)
+     * @param waiting  ranges waiting for a worker
+     * @param headroom whether the server's latency says it has room for more concurrent calls
+     */
+    record Load(int idle, int running, int waiting, boolean headroom) {
     }
 }

@@ -68,7 +68,7 @@ class TakeOverTest {
         assertThat(nodes).allMatch(n -> n.status() == NodeStatus.DONE || n.status() == NodeStatus.SPLIT);
         for (NodeSnapshot split : nodes.stream().filter(n -> n.status() == NodeStatus.SPLIT).toList()) {
             assertThat(nodes.stream().filter(n -> split.id().equals(n.parentId())).count())
-                    .as("children of %s", split.id()).isEqualTo(2);
+                    .as("children of %s", split.id()).isBetween(2L, (long) SplitPolicy.MAX_PIECES);
         }
     }
 

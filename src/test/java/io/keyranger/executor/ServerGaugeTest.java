@@ -1,0 +1,33 @@
+package io.keyranger.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The headroom the adaptive policy reads from call latency. */
+class ServerGaugeTest {
+    private static final long MS = 1_000_000L;
+
+    private static void calls(ServerGauge gauge, int count, long millis) {
+        for (int i = 0; i < count; i++) {
+            gauge.record(millis * MS);
+        }
+    }
+
+    @Test
+    void latencyWellAboveTheLowestSeenMeansNoHeadroomUntilItFallsBack() {
+        ServerGauge gauge = new ServerGauge();
+        calls(gauge, ServerGauge.WARM_UP_CALLS - 1, 500);
+        assertThat(gauge.headroom()).as("warming up").isTrue();
+        calls(gauge, 200, 20);
+        assertThat(gauge.headroom()).as("at the floor").isTrue();
+        assertThat(gauge.load()).isBetween(0.99, 1.01);
+        calls(gauge, 200, 30);
+        assertThat(gauge.headroom()).as("1.5x the floor").isTrue();
+        calls(gauge, 200, 100);
+        assertThat(gauge.headroom()).as("5x the floor: queueing").isFalse();
+        assertThat(gauge.load()).isGreaterThan(ServerGauge.HEADROOM_FACTOR);
+        calls(gauge, 200, 22);
+        assertThat(gauge.headroom()).as("load fell again").isTrue();
+    }
+}

@@ -31,7 +31,7 @@ public final class BenchJson {
 
     public static ObjectNode write(String server, BenchRunner.Settings s, List<BenchResult> results) {
         ObjectNode root = JSON.createObjectNode().put("server", server);
-        root.put("shape", s.shape().name().toLowerCase(Locale.ROOT)).put("entities", s.entities())
+        root.put("shape", s.shape().id()).put("entities", s.entities())
                 .put("workers", s.workers()).put("pageSize", s.pageSize()).put("latencyMs", s.latencyMs());
         double linear = rate(results, "linear");
         double oracle = rate(results, "oracle");
@@ -49,6 +49,9 @@ public final class BenchJson {
                     .put("tailShare", r.tailShare()).put("verified", r.verified())
                     .put("extrapolated", r.extrapolated()).put("entitiesRun", r.entities())
                     .put("heapPeakKb", r.heapPeakKb()).put("heapRetainedKb", r.heapRetainedKb());
+            if (r.newcomersAdded() > 0) {
+                row.put("newcomersAdded", r.newcomersAdded()).put("newcomersProcessed", r.newcomersProcessed());
+            }
         }
         return root;
     }
@@ -73,7 +76,8 @@ public final class BenchJson {
                     r.path("wallMillis").asLong(), r.path("entitiesPerSecond").asDouble(), r.path("reads").asLong(),
                     r.path("commits").asLong(), r.path("maxDepth").asInt(), r.path("tailShare").asDouble(),
                     r.path("verified").asBoolean(), r.path("extrapolated").asBoolean(),
-                    r.path("heapPeakKb").asLong(-1), r.path("heapRetainedKb").asLong(-1)));
+                    r.path("heapPeakKb").asLong(-1), r.path("heapRetainedKb").asLong(-1),
+                    r.path("newcomersAdded").asLong(), r.path("newcomersProcessed").asLong()));
         }
         return new Run(root.path("server").asText("emulator"), settings, results);
     }

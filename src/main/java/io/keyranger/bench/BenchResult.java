@@ -16,10 +16,19 @@ package io.keyranger.bench;
  * @param heapPeakKb        the most heap in use during the job above what was in use (after a GC) at its start,
  *                          sampled; -1 when not measured
  * @param heapRetainedKb    heap still in use (after a GC) at the job's end above its start; -1 when not measured
+ * @param newcomersAdded    entities a writer added while the job ran (the growing shape), else 0
+ * @param newcomersProcessed of those, how many the job processed (each at most once: it met them ahead of a cursor)
  */
 public record BenchResult(String strategy, long entities, long wallMillis, double entitiesPerSecond, long reads,
                           long commits, int maxDepth, double tailShare, boolean verified, boolean extrapolated,
-                          long heapPeakKb, long heapRetainedKb) {
+                          long heapPeakKb, long heapRetainedKb, long newcomersAdded, long newcomersProcessed) {
+
+    public BenchResult(String strategy, long entities, long wallMillis, double entitiesPerSecond, long reads,
+                       long commits, int maxDepth, double tailShare, boolean verified, boolean extrapolated,
+                       long heapPeakKb, long heapRetainedKb) {
+        this(strategy, entities, wallMillis, entitiesPerSecond, reads, commits, maxDepth, tailShare, verified,
+                extrapolated, heapPeakKb, heapRetainedKb, 0, 0);
+    }
 
     public BenchResult(String strategy, long entities, long wallMillis, double entitiesPerSecond, long reads,
                        long commits, int maxDepth, double tailShare, boolean verified, boolean extrapolated) {

@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.FaultInjector;
 import io.keyranger.executor.AdaptiveSplitExecutor;
@@ -122,8 +123,12 @@ public final class BenchRunner {
             throws InterruptedException {
         String kind = "Bench_" + strategy.id().replace('-', '_') + "_" + entities + "_" + System.nanoTime() % 100_000;
         KeyFactory factory = datastore.newKeyFactory().setKind(kind);
+        BenchShape shape = settings.shape();
         quiet(true);
-        put(datastore, settings.shape().entities(factory, entities, 42));
+        List<Entity> data = shape.entities(factory, entities, 42);
+        long selected = data.stream().filter(shape::selects).count();
+        put(datastore, data);
+        MapperSpec mapper = MapperSpec.parse(MAPPER.replace("}", shape.whereJson() + "}"));
         FaultInjector latency = new FaultInjector(0, 0, serverQuiet != null ? 0 : settings.latencyMs(), 1);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
         int shards = settings.shards() > 0 ? settings.shards() : settings.workers();
@@ -148,7 +153,7 @@ public final class BenchRunner {
             case ADAPTIVE_MIDPOINT -> executor.splitPolicy(Baselines.MIDPOINT)
                     .initialRanges(r -> List.of(KeyRange.all(order)));
             case ORACLE -> {
-                List<KeyRange> chunks = equalChunks(kind, workers);
+                List<KeyRange> chunks = equalChunks(kind, mapper.where(), workers);
                 executor.splitPolicy(Baselines.NONE).initialRanges(r -> chunks);
             }
             default -> { }
@@ -158,29 +163,44 @@ public final class BenchRunner {
         long readsBefore = calls(latency);
         long commitsBefore = latency.calls("commit");
         AtomicLong tailStart = new AtomicLong();
-        long threshold = Math.round(entities * 0.95);
+        long threshold = Math.round(selected * 0.95);
+        Newcomers writer = new Newcomers(datastore, shape.newcomers(factory, entities));
         long started = System.nanoTime();
-        JobResult result = executor.start(new JobSpec(kind, "", kind, MapperSpec.parse(MAPPER), shards, workers,
-                settings.pageSize(), 0), new JobListener() {
-                    @Override
-                    public void onTotals(Map<String, Long> totals) {
-                        if (totals.getOrDefault("read", 0L) >= threshold) {
-                            tailStart.compareAndSet(0, System.nanoTime());
+        JobResult result;
+        try {
+            writer.start();
+            result = executor.start(new JobSpec(kind, "", kind, mapper, shards, workers, settings.pageSize(), 0),
+                    new JobListener() {
+                        @Override
+                        public void onTotals(Map<String, Long> totals) {
+                            if (totals.getOrDefault("read", 0L) >= threshold) {
+                                tailStart.compareAndSet(0, System.nanoTime());
+                            }
                         }
-                    }
-                }).await();
+                    }).await();
+        } finally {
+            writer.stop();
+        }
         long ended = System.nanoTime();
         heap.stop();
         quiet(true);
         long wall = Math.max(1, (ended - started) / 1_000_000);
         double tail = tailStart.get() == 0 ? 0 : (ended - tailStart.get()) / (double) (ended - started);
-        boolean verified = result.status() == JobStatus.DONE && result.total("written") == entities
-                && (!timed || verify(kind, entities));
-        log.accept(String.format("%-18s %,8d entities  %,9d ms  %s", strategy.id(), entities, wall,
-                timed ? "verified " + verified : "(warm-up, not timed)"));
-        return new BenchResult(strategy.id(), entities, wall, entities * 1000.0 / wall, calls(latency) - readsBefore,
+        Check check = timed ? verify(kind, shape) : null;
+        boolean verified = result.status() == JobStatus.DONE && writer.failure() == null && (check == null
+                || check.exact(data.size(), selected, writer.written()) && result.total("written") == selected
+                + check.newcomersProcessed());
+        if (writer.failure() != null) {
+            log.accept("The newcomer writer failed: " + writer.failure());
+        }
+        long processed = check == null ? selected : selected + check.newcomersProcessed();
+        log.accept(String.format("%-18s %,8d entities  %,9d ms  %s%s", strategy.id(), processed, wall,
+                timed ? "verified " + verified : "(warm-up, not timed)", writer.written() == 0 || check == null ? ""
+                        : String.format("  (%,d of %,d newcomers processed)", check.newcomersProcessed(),
+                        writer.written())));
+        return new BenchResult(strategy.id(), processed, wall, processed * 1000.0 / wall, calls(latency) - readsBefore,
                 latency.calls("commit") - commitsBefore, result.maxDepth(), tail, verified, false, heap.peakKb(),
-                heap.retainedKb());
+                heap.retainedKb(), writer.written(), check == null ? 0 : check.newcomersProcessed());
     }
 
     /** Writes a dataset in batches of 500, the most one commit takes. */
@@ -194,29 +214,61 @@ public final class BenchRunner {
         return counter.calls("run") + counter.calls("get") + counter.calls("fetch");
     }
 
-    /** The oracle knows every key in advance (listed before the clock starts) and cuts them into equal chunks. */
-    private List<KeyRange> equalChunks(String kind, int chunks) {
+    /**
+     * The oracle knows every key the job selects in advance (listed before the clock starts) and cuts them into equal
+     * chunks.
+     */
+    private List<KeyRange> equalChunks(String kind, List<PropertyFilter> where, int chunks) {
         List<Key> keys = new ArrayList<>();
-        datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setKind(kind), List.of()).build())
+        datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setKind(kind), where).build())
                 .forEachRemaining(keys::add);
         List<KeyRange> ranges = new ArrayList<>();
         Key previous = null;
         for (int j = 1; j <= chunks; j++) {
-            Key end = j == chunks ? null : keys.get((int) ((long) j * keys.size() / chunks));
+            Key end = j == chunks || keys.isEmpty() ? null : keys.get((int) ((long) j * keys.size() / chunks));
             ranges.add(KeyRange.of(order, previous, end));
             previous = end;
+            if (end == null) {
+                break;
+            }
         }
         return ranges;
     }
 
-    private boolean verify(String kind, int entities) {
-        long[] seen = {0, 0};
+    /**
+     * What the job left behind: entities at the start (the selected ones incremented exactly once, the others
+     * untouched) and newcomers (each incremented at most once).
+     */
+    record Check(long original, long originalRight, long selectedSeen, long newcomers, long newcomersProcessed,
+                 long wrong) {
+        boolean exact(long entities, long selected, long newcomersWritten) {
+            return original == entities && originalRight == entities && selectedSeen == selected
+                    && newcomers == newcomersWritten && wrong == 0;
+        }
+    }
+
+    private Check verify(String kind, BenchShape shape) {
+        long[] c = new long[6];
         datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e -> {
-            seen[0]++;
-            if (e.getLong("n") == 1) {
-                seen[1]++;
+            long n = e.getLong("n");
+            if (Newcomers.isNewcomer(e.getKey())) {
+                c[3]++;
+                if (n == 1) {
+                    c[4]++;
+                } else if (n != 0) {
+                    c[5]++;
+                }
+                return;
+            }
+            c[0]++;
+            boolean selects = shape.selects(e);
+            if (selects) {
+                c[2]++;
+            }
+            if (n == (selects ? 1 : 0)) {
+                c[1]++;
             }
         });
-        return seen[0] == entities && seen[1] == entities;
+        return new Check(c[0], c[1], c[2], c[3], c[4], c[5]);
     }
 }

@@ -55,7 +55,9 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     int capacity;
 
     @Option(names = "--shape", defaultValue = "mixed", paramLabel = "SHAPE",
-            description = "uniform, mixed or skewed (default: ${DEFAULT-VALUE}).")
+            description = "uniform, mixed, skewed, filtered (a job over a tenth of the entities, clustered), growing "
+                    + "(a writer adds entities in one key region while the job runs) or sparse-scatter (mixed; run it "
+                    + "at about 128 entities per worker) (default: ${DEFAULT-VALUE}).")
     String shape;
 
     @Option(names = "--entities", defaultValue = "50000", paramLabel = "N", description = "Entities per strategy.")
@@ -156,7 +158,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     }
 
     private int report(PrintWriter out, BenchRunner.Settings settings, List<BenchResult> results) {
-        print(out, settings, results);
+        print(out, server, settings, results);
         writeChart(out, settings, results);
         if (json != null) {
             AtomicFiles.writeJson(json, BenchJson.write(server, settings, results));
@@ -190,14 +192,14 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         if (scalingChart != null) {
             BenchJson.Run first = runs.get(0);
             String title = String.format(Locale.ROOT, "keyranger bench on the %s: %s shape, %d workers, %d ms latency",
-                    first.server(), first.settings().shape().name().toLowerCase(Locale.ROOT),
+                    first.server(), first.settings().shape().id(),
                     first.settings().workers(), first.settings().latencyMs());
             AtomicFiles.writeString(scalingChart, ScalingChart.svg(title, runs));
             out.println("Wrote " + scalingChart);
         }
         int code = 0;
         for (BenchJson.Run run : runs) {
-            print(out, run.settings(), run.results());
+            print(out, run.server(), run.settings(), run.results());
             writeChart(out, run.settings(), run.results());
             code = Math.max(code, run.results().stream().allMatch(BenchResult::verified) ? 0 : 1);
         }
@@ -209,7 +211,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             return;
         }
         String title = String.format(Locale.ROOT, "keyranger bench: %s shape, %,d entities, %d workers, %d ms latency",
-                s.shape().name().toLowerCase(Locale.ROOT), s.entities(), s.workers(), s.latencyMs());
+                s.shape().id(), s.entities(), s.workers(), s.latencyMs());
         AtomicFiles.writeString(chart, io.keyranger.bench.BenchChart.svg(title, results));
         out.println("Wrote " + chart);
     }
@@ -218,9 +220,12 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         return results.stream().filter(r -> r.strategy().equals(id)).findFirst();
     }
 
-    private static void print(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) {
-        out.printf("%s shape, %,d entities, %d workers, page %d, %d ms latency per call%n", s.shape().name()
-                .toLowerCase(Locale.ROOT), s.entities(), s.workers(), s.pageSize(), s.latencyMs());
+    private static void print(PrintWriter out, String server, BenchRunner.Settings s, List<BenchResult> results) {
+        out.printf("%s shape, %,d entities, %d workers, page %d, %d ms latency per call%n", s.shape().id(), s.entities(), s.workers(), s.pageSize(), s.latencyMs());
+        if ("model".equals(server)) {
+            out.printf("production's scatter rate: about %.1f samples per planned shard%n",
+                    s.entities() * io.keyranger.model.ModelServer.SCATTER_PER_10K / 10_000.0 / s.workers());
+        }
         out.printf("%-18s %10s %10s %9s %9s %9s %8s %6s %6s %8s %9s%n", "STRATEGY", "WALL ms", "ENTITY/s", "x LINEAR",
                 "x ORACLE", "READS", "COMMITS", "DEPTH", "TAIL", "VERIFIED", "HEAP MiB");
         double linear = find(results, "linear").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
@@ -233,7 +238,10 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
                             : String.format(Locale.ROOT, "%.0f/%.0f", r.heapPeakKb() / 1024.0,
                                     r.heapRetainedKb() / 1024.0));
         }
-        printTargets(out, s, results);
+        results.stream().filter(r -> r.newcomersAdded() > 0).forEach(r -> out.printf(
+                "%s: %,d entities were added while the job ran; it processed %,d of them (each once), the rest landed "
+                        + "behind its cursors%n", r.strategy(), r.newcomersAdded(), r.newcomersProcessed()));
+        printTargets(out, server, s, results);
         out.flush();
     }
 
@@ -242,21 +250,27 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         return Double.isNaN(base) ? "-" : String.format(Locale.ROOT, "%.2f", rate / base);
     }
 
-    /** The targets KeyRanger sets itself (issue 7), for whichever of them this run's strategies can answer. */
-    private static void printTargets(PrintWriter out, BenchRunner.Settings s, List<BenchResult> results) {
+    /**
+     * The targets KeyRanger sets itself (issues 7 and 16), for whichever of them this run's strategies can answer:
+     * against the production model the tail target is 5%, against the emulator (one request at a time) 10%.
+     */
+    private static void printTargets(PrintWriter out, String server, BenchRunner.Settings s,
+                                     List<BenchResult> results) {
         Optional<BenchResult> adaptive = find(results, "adaptive");
         if (adaptive.isEmpty()) {
             return;
         }
         double rate = adaptive.get().entitiesPerSecond();
-        out.println("Targets (set for 50,000 mixed entities, 32 workers, 20 ms; skewed for the fixed one):");
+        out.println("Targets (set for 1,000,000 mixed entities on the model and 50,000 mixed or skewed on the "
+                + "emulator; fixed on skewed, filtered and growing):");
         find(results, "linear").ifPresent(r -> target(out, "adaptive vs linear", rate / r.entitiesPerSecond(), 10));
-        find(results, "oracle").ifPresent(r -> target(out, "adaptive vs oracle", rate / r.entitiesPerSecond(), 0.85));
-        if (s.shape() == BenchShape.SKEWED) {
+        find(results, "oracle").ifPresent(r -> target(out, "adaptive vs oracle", rate / r.entitiesPerSecond(), 0.9));
+        if (s.shape() == BenchShape.SKEWED || s.shape() == BenchShape.FILTERED || s.shape() == BenchShape.GROWING) {
             find(results, "fixed").ifPresent(r -> target(out, "adaptive vs fixed", rate / r.entitiesPerSecond(), 1.5));
         }
-        out.printf("  %-20s %7.1f%%  target <= 10%%: %s%n", "adaptive tail share", adaptive.get().tailShare() * 100,
-                adaptive.get().tailShare() <= 0.10 ? "met" : "MISSED");
+        double tailTarget = "model".equals(server) ? 0.05 : 0.10;
+        out.printf("  %-20s %7.1f%%  target <= %.0f%%: %s%n", "adaptive tail share", adaptive.get().tailShare() * 100,
+                tailTarget * 100, adaptive.get().tailShare() <= tailTarget ? "met" : "MISSED");
     }
 
     /** A ratio target: at least {@code atLeast} times the other strategy. */

@@ -81,6 +81,10 @@ final class RangeWorker {
                 continue;
             }
             List<Key> points = splitPoints(node, tracker.remaining(), next);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id, job.load().get(),
+                        String.format("%.2f", job.gauge().load()), points.size());
+            }
             Optional<KeyRange> right = points.isEmpty() ? Optional.empty() : job.policy().blind()
                     ? tracker.trySplitBlind(points.get(0)) : tracker.trySplit(next, points.get(0));
             if (right.isPresent()) {

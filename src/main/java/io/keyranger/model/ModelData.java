@@ -27,7 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class ModelData {
     /** One-in-this-many-ten-thousand keys carry {@code __scatter__}; production's rate is about 0.78%. */
-    static final int SCATTER_PER_10K = 78;
+    static final int SCATTER_PER_10K = ModelServer.SCATTER_PER_10K;
     static final int MAX_ENTITY_BYTES = 1_048_572;
     static final int MAX_MUTATIONS = 500;
     private static final int STRIPES = 4096;

@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * drawn from a seeded log-normal distribution. It is never used in place of the emulator in a correctness test.
  */
 public final class ModelServer implements AutoCloseable {
+    /** Keys in 10,000 that carry {@code __scatter__}, as in production (about 0.78%). */
+    public static final int SCATTER_PER_10K = 78;
+
     private static final Logger LOG = LoggerFactory.getLogger(ModelServer.class);
     private static final String PROTOBUF = "application/x-protobuf";
 

@@ -23,6 +23,7 @@ final class QueryPlan {
     private final ModelData data;
     private final ModelData.Table table;
     private final boolean scatter;
+    private boolean propertyFiltered;
     private final boolean descending;
     private Key lower;
     private boolean lowerInclusive = true;
@@ -135,6 +136,11 @@ final class QueryPlan {
         if (query.hasFilter()) {
             plan.addFilter(query.getFilter());
         }
+        if (scatter && plan.propertyFiltered) {
+            // production keeps no built-in index of a property and __scatter__ together: it takes a composite one
+            throw new ModelError(Code.FAILED_PRECONDITION, "no matching index found: ordering by __scatter__ with a "
+                    + "property filter needs a composite index");
+        }
         if (scatter && (plan.lower != null || plan.upper != null)) {
             Key lower = plan.lower;
             Key upper = plan.upper;
@@ -194,6 +200,7 @@ final class QueryPlan {
         if (f.getOp() == PropertyFilter.Operator.HAS_ANCESTOR) {
             throw new ModelError(Code.INVALID_ARGUMENT, "HAS_ANCESTOR applies to __key__ only");
         }
+        propertyFiltered = true;
         Value wanted = f.getValue();
         PropertyFilter.Operator op = f.getOp();
         filters.add(entity -> {

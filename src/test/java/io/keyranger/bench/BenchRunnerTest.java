@@ -49,6 +49,15 @@ class BenchRunnerTest {
                 .hasMessageContaining("Unknown strategy 'magic'");
         assertThat(BenchShape.of("Skewed")).isEqualTo(BenchShape.SKEWED);
         assertThatThrownBy(() -> BenchShape.of("weird")).isInstanceOf(KeyRangerException.class)
-                .hasMessage("Unknown shape 'weird'; known: uniform, mixed, skewed.");
+                .hasMessage("Unknown shape 'weird'; known: uniform, mixed, skewed, filtered, growing, sparse-scatter.");
+        assertThat(BenchShape.of("sparse-scatter")).isEqualTo(BenchShape.SPARSE_SCATTER);
+        var filtered = BenchShape.FILTERED.entities(factory, 3000, 1);
+        var hot = filtered.stream().filter(BenchShape.FILTERED::selects).toList();
+        assertThat(hot).as("a tenth matches").hasSize(300)
+                .allMatch(e -> e.getKey().hasId() && e.getKey().getId() <= 300);
+        var newcomers = BenchShape.GROWING.newcomers(factory, 3000);
+        assertThat(newcomers).hasSize(750).allMatch(e -> Newcomers.isNewcomer(e.getKey()))
+                .extracting(e -> e.getKey().getName()).isSorted();
+        assertThat(BenchShape.MIXED.newcomers(factory, 3000)).isEmpty();
     }
 }

@@ -38,4 +38,35 @@ class ModelBenchSmokeTest {
         assertThat(err.toString()).contains("model: ").contains("at once");
         assertThat(out.toString()).contains("HEAP MiB");
     }
+
+    @Test
+    void theFilteredAndGrowingShapesProcessWhatTheyShouldAndSayWhatBecameOfTheNewcomers() throws Exception {
+        JsonNode filtered = bench("filtered", "fixed,adaptive,oracle");
+        // a tenth of 3,000 entities match: every strategy processed those and left the others alone (verified)
+        assertThat(filtered.path("results")).hasSize(3).allSatisfy(r -> {
+            assertThat(r.path("verified").asBoolean()).as(r.toString()).isTrue();
+            assertThat(r.path("entitiesRun").asLong()).as(r.toString()).isEqualTo(300);
+        });
+        JsonNode growing = bench("growing", "fixed,adaptive");
+        assertThat(growing.path("results")).hasSize(2).allSatisfy(r -> {
+            assertThat(r.path("verified").asBoolean()).as(r.toString()).isTrue();
+            long added = r.path("newcomersAdded").asLong();
+            assertThat(added).as("newcomers written while the job ran").isPositive().isLessThanOrEqualTo(750);
+            assertThat(r.path("newcomersProcessed").asLong()).isBetween(0L, added);
+            assertThat(r.path("entitiesRun").asLong()).isEqualTo(3000 + r.path("newcomersProcessed").asLong());
+        });
+    }
+
+    private JsonNode bench(String shape, String strategies) throws Exception {
+        Path json = dir.resolve(shape + ".json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
+                new PrintWriter(err), "bench", "--server", "model", "--shape", shape, "--entities", "3000",
+                "--workers", "8", "--latency-ms", "2", "--warmup", "0", "--strategies", strategies,
+                "--json", json.toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains(shape + " shape");
+        return new ObjectMapper().readTree(json.toFile());
+    }
 }

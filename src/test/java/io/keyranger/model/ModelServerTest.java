@@ -157,6 +157,29 @@ class ModelServerTest {
     }
 
     @Test
+    void scatterOrderWithAPropertyFilterWantsACompositeIndexAndThePlannerSamplesTheWholeKind() {
+        KeyFactory keys = datastore.newKeyFactory().setKind("Hot");
+        List<Entity> entities = new ArrayList<>();
+        for (int i = 1; i <= 3_000; i++) {
+            entities.add(Entity.newBuilder(keys.newKey(i)).set("hot", i <= 300).build());
+        }
+        for (int i = 0; i < entities.size(); i += 500) {
+            datastore.put(entities.subList(i, i + 500).toArray(new Entity[0]));
+        }
+        PropertyFilter hot = PropertyFilter.eq("hot", true);
+        assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder().setKind("Hot").setFilter(hot)
+                .setOrderBy(OrderBy.asc("__scatter__")).build()).hasNext())
+                .isInstanceOf(DatastoreException.class).hasMessageContaining("no matching index");
+        io.keyranger.sharding.ScatterSampler.Sample sample = new io.keyranger.sharding.ScatterSampler(datastore,
+                KeyOrder.PRODUCTION).sample(new io.keyranger.sharding.PlanRequest("", "Hot", List.of(hot), 4, 32));
+        assertThat(sample.filtersApplied()).as("fell back to the whole kind").isFalse();
+        assertThat(sample.keys()).as("samples beyond the 300 hot ones").anyMatch(k -> k.getId() > 300);
+        List<Key> matching = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind("Hot").setFilter(hot).build()).forEachRemaining(matching::add);
+        assertThat(matching).hasSize(300);
+    }
+
+    @Test
     void commitsKeepProductionsLimits() {
         KeyFactory keys = datastore.newKeyFactory().setKind("Limit");
         Entity[] tooMany = new Entity[501];

@@ -4,7 +4,7 @@ import com.google.cloud.datastore.Datastore;
 import io.keyranger.bench.BenchJson;
 import io.keyranger.bench.ScalingChart;
 import io.keyranger.datastore.Session;
-import io.keyranger.model.ModelServer;
+import io.keyranger.bench.ModelProcess;
 import io.keyranger.AtomicFiles;
 import io.keyranger.bench.BenchResult;
 import io.keyranger.bench.BenchRunner;
@@ -167,22 +167,25 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
     }
 
-    /** A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. */
-    private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err)
-            throws Exception {
+    /**
+     * A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. It
+     * runs in a JVM of its own, so that the heap figures are the client's alone.
+     */
+    private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err) {
         double p99 = p99Ms != null ? p99Ms : 5.0 * latencyMs;
-        try (ModelServer model = ModelServer.start(0,
-                ModelServer.Options.DEFAULT.withLatency(latencyMs, p99).withCapacity(capacity))) {
-            Session session = Session.open(
-                    ConnectionSpec.model(model.hostPort(), "bench"));
+        try (ModelProcess model = ModelProcess.start(latencyMs, p99, capacity)) {
+            Session session = Session.open(ConnectionSpec.model(model.hostPort(), "bench"));
             BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
                 err.println(line);
                 err.flush();
             }).serverSideLatency(model::quiet);
             BenchResult result = runner.run(strategy, settings);
-            err.printf("  model: %,d calls, at most %d at once%n", model.calls(), model.maxInFlight());
+            err.println("  model: " + model.stats());
             err.flush();
             return result;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.keyranger.KeyRangerException("Interrupted.", e);
         }
     }
 

@@ -103,6 +103,35 @@ public final class ModelServer implements AutoCloseable {
         });
         http.setExecutor(threads);
         http.createContext("/", this::handle);
+        http.createContext(CONTROL, this::control);
+    }
+
+    /**
+     * A bench in another process steers the model here: {@code POST /keyranger/quiet} with "true" or "false", and
+     * {@code GET /keyranger/stats} for "calls maxInFlight". Datastore's paths start with /v1/, so none is shadowed.
+     */
+    public static final String CONTROL = "/keyranger/";
+
+    private void control(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            String answer;
+            int status = 200;
+            if (path.equals(CONTROL + "quiet") && "POST".equals(exchange.getRequestMethod())) {
+                String body = new String(exchange.getRequestBody().readAllBytes(),
+                        java.nio.charset.StandardCharsets.UTF_8).trim();
+                quiet(Boolean.parseBoolean(body));
+                answer = "quiet " + quiet;
+            } else if (path.equals(CONTROL + "stats")) {
+                answer = calls() + " " + maxInFlight();
+            } else {
+                status = 404;
+                answer = "unknown control " + path;
+            }
+            byte[] bytes = (answer + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+        }
     }
 
     /** Starts on loopback; port 0 picks a free one. */
@@ -124,12 +153,12 @@ public final class ModelServer implements AutoCloseable {
         quiet = value;
     }
 
-    /** Calls served so far. */
+    /** Calls served so far while not quiet (the timed ones). */
     public long calls() {
         return calls.get();
     }
 
-    /** The most calls that were being served at once. */
+    /** The most calls that were being served at once, counted while not quiet. */
     public int maxInFlight() {
         return maxInFlight.get();
     }
@@ -192,13 +221,15 @@ public final class ModelServer implements AutoCloseable {
     }
 
     private Message serve(String method, byte[] body) throws InvalidProtocolBufferException {
-        calls.incrementAndGet();
         boolean waited = !quiet;
         if (waited) {
+            calls.incrementAndGet();
             capacity.acquireUninterruptibly();
         }
         int now = inFlight.incrementAndGet();
-        maxInFlight.accumulateAndGet(now, Math::max);
+        if (waited) {
+            maxInFlight.accumulateAndGet(now, Math::max);
+        }
         try {
             if (waited) {
                 sleep(latencyMillis());

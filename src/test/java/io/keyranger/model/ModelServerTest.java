@@ -180,6 +180,30 @@ class ModelServerTest {
     }
 
     @Test
+    void aBenchInAnotherProcessSteersTheModelOverItsControlPaths() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        String base = "http://" + server.hostPort() + ModelServer.CONTROL;
+        datastore.get(datastore.newKeyFactory().setKind("Control").newKey(1));
+        String stats = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "stats")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body().trim();
+        assertThat(Long.parseLong(stats.split(" ")[0])).isEqualTo(server.calls()).isPositive();
+        var quiet = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "quiet"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("true")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(quiet.body()).contains("quiet true");
+        long before = server.calls();
+        datastore.get(datastore.newKeyFactory().setKind("Control").newKey(1));
+        assertThat(server.calls()).as("quiet calls are not counted").isEqualTo(before);
+        http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "quiet"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("false")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        datastore.get(datastore.newKeyFactory().setKind("Control").newKey(1));
+        assertThat(server.calls()).isEqualTo(before + 1);
+        assertThat(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "nothing")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void commitsKeepProductionsLimits() {
         KeyFactory keys = datastore.newKeyFactory().setKind("Limit");
         Entity[] tooMany = new Entity[501];

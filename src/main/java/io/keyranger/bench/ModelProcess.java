@@ -35,9 +35,27 @@ public final class ModelProcess implements AutoCloseable {
         this.hostPort = hostPort;
     }
 
-    /** Starts a model server with these settings in a new JVM on this one's class path, and waits until it listens. */
-    public static ModelProcess start(double medianMs, double p99Ms, int capacity) {
-        String java = ProcessHandle.current().info().command().orElse("java");
+    /**
+     * This runtime's java launcher, if it has one: the installed app's trimmed runtime has none (its native commands
+     * are stripped), and then a model can only run in this JVM.
+     */
+    public static java.util.Optional<java.nio.file.Path> javaLauncher() {
+        java.nio.file.Path bin = java.nio.file.Path.of(System.getProperty("java.home"), "bin");
+        for (String name : List.of("java", "java.exe")) {
+            java.nio.file.Path candidate = bin.resolve(name);
+            if (java.nio.file.Files.isExecutable(candidate)) {
+                return java.util.Optional.of(candidate);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Starts a model server with these settings in a new JVM on this one's class path ({@code java}, from
+     * {@link #javaLauncher}), and waits until it listens.
+     */
+    public static ModelProcess start(java.nio.file.Path launcher, double medianMs, double p99Ms, int capacity) {
+        String java = launcher.toString();
         List<String> command = new ArrayList<>(List.of(java, MODEL_HEAP, "-cp", System.getProperty("java.class.path"),
                 "io.keyranger.app.Launcher", "model-server", "--port", "0", "--latency-ms", String.valueOf(medianMs),
                 "--p99-ms", String.valueOf(p99Ms), "--capacity", String.valueOf(capacity)));

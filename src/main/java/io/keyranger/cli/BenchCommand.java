@@ -5,6 +5,7 @@ import io.keyranger.bench.BenchJson;
 import io.keyranger.bench.ScalingChart;
 import io.keyranger.datastore.Session;
 import io.keyranger.bench.ModelProcess;
+import io.keyranger.model.ModelServer;
 import io.keyranger.AtomicFiles;
 import io.keyranger.bench.BenchResult;
 import io.keyranger.bench.BenchRunner;
@@ -169,24 +170,39 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
 
     /**
      * A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. It
-     * runs in a JVM of its own, so that the heap figures are the client's alone.
+     * runs in a JVM of its own, so that the heap figures are the client's alone; a runtime without a java launcher
+     * (the installed app's) runs it in this JVM and says that its heap figures include the model.
      */
-    private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err) {
+    private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err)
+            throws Exception {
         double p99 = p99Ms != null ? p99Ms : 5.0 * latencyMs;
-        try (ModelProcess model = ModelProcess.start(latencyMs, p99, capacity)) {
-            Session session = Session.open(ConnectionSpec.model(model.hostPort(), "bench"));
-            BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
-                err.println(line);
+        java.util.Optional<java.nio.file.Path> launcher = ModelProcess.javaLauncher();
+        if (launcher.isEmpty()) {
+            err.println("No java launcher in this runtime: the model runs in this JVM, and the heap figures include it.");
+            try (ModelServer model = ModelServer.start(0,
+                    ModelServer.Options.DEFAULT.withLatency(latencyMs, p99).withCapacity(capacity))) {
+                BenchResult result = onModel(strategy, settings, err, model.hostPort(), model::quiet);
+                err.printf("  model: %,d calls, at most %d at once%n", model.calls(), model.maxInFlight());
                 err.flush();
-            }).serverSideLatency(model::quiet);
-            BenchResult result = runner.run(strategy, settings);
+                return result;
+            }
+        }
+        try (ModelProcess model = ModelProcess.start(launcher.get(), latencyMs, p99, capacity)) {
+            BenchResult result = onModel(strategy, settings, err, model.hostPort(), model::quiet);
             err.println("  model: " + model.stats());
             err.flush();
             return result;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.keyranger.KeyRangerException("Interrupted.", e);
         }
+    }
+
+    private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err,
+                                String hostPort, java.util.function.Consumer<Boolean> quiet) throws Exception {
+        Session session = Session.open(ConnectionSpec.model(hostPort, "bench"));
+        BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
+            err.println(line);
+            err.flush();
+        }).serverSideLatency(quiet);
+        return runner.run(strategy, settings);
     }
 
     private int replay(PrintWriter out) {

@@ -91,6 +91,9 @@ final class JobRun {
         long every = Math.max(100, run.lease().duration().toMillis() / 3);
         renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         outstanding.incrementAndGet(); // held until every pending node is submitted
+        if (!pending.isEmpty()) {
+            worker.calibrate(pending.get(0).range);
+        }
         pending.forEach(this::submit);
         release();
         return handle;

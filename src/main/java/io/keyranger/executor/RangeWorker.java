@@ -205,15 +205,43 @@ final class RangeWorker {
      */
     private List<Key> fetchKeys(KeyRange range, int offset, int limit) {
         job.limiter().acquire(1);
+        long started = System.nanoTime();
+        List<Key> keys = query(range, offset, limit);
+        job.gauge().record(System.nanoTime() - started);
+        return keys;
+    }
+
+    /** Queries made alone before the job's ranges start, to learn the server's unloaded latency. */
+    static final int CALIBRATION_QUERIES = 3;
+
+    /**
+     * Times {@link #CALIBRATION_QUERIES} one-key queries of {@code range}, one after another, and gives the gauge
+     * their median as the server's latency without load. Optional: a failure only leaves the gauge uncalibrated.
+     */
+    void calibrate(KeyRange range) {
+        long[] nanos = new long[CALIBRATION_QUERIES];
+        try {
+            for (int i = 0; i < nanos.length; i++) {
+                long started = System.nanoTime();
+                query(range, 0, 1);
+                nanos[i] = System.nanoTime() - started;
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("Job {}: no calibration of the server's latency: {}", job.spec().jobId(), e.toString());
+            return;
+        }
+        java.util.Arrays.sort(nanos);
+        job.gauge().calibrate(nanos[nanos.length / 2]);
+    }
+
+    private List<Key> query(KeyRange range, int offset, int limit) {
         KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.spec().namespace())
                 .setKind(job.spec().kind()), job.spec().mapper().where()).setLimit(limit);
         if (offset > 0) {
             query.setOffset(offset);
         }
         List<Key> keys = new ArrayList<>(limit);
-        long started = System.nanoTime();
         job.datastore().run(query.build()).forEachRemaining(keys::add);
-        job.gauge().record(System.nanoTime() - started);
         return keys;
     }
 

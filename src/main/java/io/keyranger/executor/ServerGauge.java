@@ -2,7 +2,7 @@ package io.keyranger.executor;
 
 /**
  * Whether the server has room for more concurrent work, judged from its page-query latency: a smoothed latency near
- * the lowest the job has seen means requests are not queueing; one well above it means the server (or the link) is
+ * the lowest the job has seen (alone before it started, or smoothed since) means requests are not queueing; one well above it means the server (or the link) is
  * saturated, and more ranges in flight would only queue longer. It needs no knowledge of the server's kind: the
  * serial emulator and a production server with room to spare show the difference by themselves.
  */
@@ -17,6 +17,14 @@ final class ServerGauge {
     private long calls;
     private double smoothed;
     private double floor = Double.MAX_VALUE;
+
+    /**
+     * Records the round trip of a query made alone, before the job's ranges start: what the server's latency is
+     * without load. Under load from the first page on, the lowest smoothed latency would already be a loaded one.
+     */
+    synchronized void calibrate(long nanos) {
+        floor = Math.min(floor, nanos);
+    }
 
     /** Records one page query's round trip. */
     synchronized void record(long nanos) {

@@ -30,4 +30,17 @@ class ServerGaugeTest {
         calls(gauge, 200, 22);
         assertThat(gauge.headroom()).as("load fell again").isTrue();
     }
+
+    @Test
+    void aCalibrationMadeAloneSetsTheFloorThatALoadedStartWouldHide() {
+        ServerGauge loadedFromTheStart = new ServerGauge();
+        calls(loadedFromTheStart, 400, 300);
+        assertThat(loadedFromTheStart.headroom()).as("never seen unloaded: no way to tell").isTrue();
+        ServerGauge calibrated = new ServerGauge();
+        calibrated.calibrate(30 * MS);
+        calls(calibrated, 400, 300);
+        assertThat(calibrated.headroom()).as("ten times the latency alone: queueing").isFalse();
+        calls(calibrated, 400, 40);
+        assertThat(calibrated.headroom()).isTrue();
+    }
 }

@@ -4,13 +4,13 @@ import io.keyranger.executor.DryRunner;
 import java.io.PrintWriter;
 
 /** Prints a dry run: before and after per entity and property, then the whole job's estimated operations. */
-final class DryRunPrinter {
+public final class DryRunPrinter {
     private static final int MAX_ROWS = 200;
 
     private DryRunPrinter() {
     }
 
-    static void print(DryRunner.Result result, PrintWriter out) {
+    public static void print(DryRunner.Result result, PrintWriter out) {
         out.printf("Dry run on %d entities; nothing was written.%n", result.sampled());
         if (!result.changes().isEmpty()) {
             out.printf("%-36s %-20s %-24s %s%n", "KEY", "PROPERTY", "BEFORE", "AFTER");

@@ -24,6 +24,24 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
         where = List.copyOf(where);
     }
 
+    /**
+     * Reads and validates a spec file (its template and parameters), with the messages the CLI, the app and the Beam
+     * runner all give.
+     */
+    public static MapperSpec read(java.nio.file.Path file) {
+        String text;
+        try {
+            text = java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new KeyRangerException("Mapper file not found: " + file);
+        } catch (java.io.IOException e) {
+            throw new KeyRangerException("Cannot read the mapper file " + file + ": " + e.getMessage());
+        }
+        MapperSpec spec = parse(text);
+        Mappers.template(spec.template()).validate(spec);
+        return spec;
+    }
+
     public static MapperSpec parse(String text) {
         JsonNode root;
         try {

@@ -240,16 +240,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
 
     private JobSpec newJob(ConnectionSpec conn) {
         NewJob job = target.newJob;
-        String text;
-        try {
-            text = Files.readString(job.mapper, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new KeyRangerException("Mapper file not found: " + job.mapper);
-        } catch (IOException e) {
-            throw new KeyRangerException("Cannot read the mapper file " + job.mapper + ": " + e.getMessage());
-        }
-        MapperSpec mapper = MapperSpec.parse(text);
-        Mappers.template(mapper.template()).validate(mapper); // the template and its parameters, before anything
+        MapperSpec mapper = MapperSpec.read(job.mapper);
         String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(job.kind);
         return new JobSpec(id, conn.namespace(), job.kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
     }

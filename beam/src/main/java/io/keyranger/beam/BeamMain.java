@@ -1,0 +1,137 @@
+package io.keyranger.beam;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.cli.DryRunPrinter;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.DryRunner;
+import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.SharedJob;
+import io.keyranger.keys.KeyRange;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.ParDo;
+
+/**
+ * {@code java -jar keyranger-beam.jar --runner=DirectRunner --project=P --emulatorHost=HOST:PORT --kind=K
+ * --mapper=FILE.json --jobId=ID}: runs a KeyRanger job as a Beam pipeline, prints one summary line, and exits 0 when
+ * the job is done, 1 when it is not, 2 on bad input.
+ */
+public final class BeamMain {
+    private BeamMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the pipeline the arguments describe; the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        PipelineOptionsFactory.register(KeyRangerOptions.class);
+        KeyRangerOptions options;
+        BeamRequest request;
+        try {
+            options = PipelineOptionsFactory.fromArgs(args).withValidation().as(KeyRangerOptions.class);
+            request = BeamRequest.from(options);
+        } catch (IllegalArgumentException | KeyRangerException e) {
+            err.println("keyranger-beam: " + e.getMessage());
+            return 2;
+        }
+        if (request.connection().isLocal()) {
+            options.setCredentialFactoryClass(NoopCredentialFactory.class);
+        }
+        try {
+            if (request.datastoreIo()) {
+                return runDatastoreIo(options, request, out);
+            }
+            Session session = Session.open(request.connection());
+            if (options.getDryRun()) {
+                DryRunner.Result result = new DryRunner(session.datastore(), session.order())
+                        .run(request.spec().namespace(), request.spec().kind(), request.spec().mapper(), 5);
+                PrintWriter writer = new PrintWriter(out, true);
+                DryRunPrinter.print(result, writer);
+                writer.flush();
+                return 0;
+            }
+            return runJob(options, request, session, out, err);
+        } catch (KeyRangerException e) {
+            err.println("keyranger-beam: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static int runJob(KeyRangerOptions options, BeamRequest request, Session session, PrintStream out,
+                              PrintStream err) {
+        long started = System.nanoTime();
+        SharedJob job = SharedJob.createOrOpen(session.datastore(), session.order(), request.spec(), SharedJob.BEAM,
+                io.keyranger.datastore.Cancellation.NEVER);
+        List<KeyRange> ranges = job.cells().startingRanges(request.spec().shards());
+        ConnectionSpec conn = request.connection();
+        JobConfig config = new JobConfig(conn.emulatorHost(), conn.projectId(), conn.databaseId(), conn.namespace(),
+                conn.server(), request.spec().kind(), request.spec().mapper().toJson(), request.spec().jobId(),
+                request.spec().pageSize(), JobConfig.encode(job.cells().bounds()),
+                (double) job.estimatedEntities() / job.cells().cells(), options.getFaults(),
+                options.getFailAfterCommits(), options.getFailures());
+        Pipeline pipeline = Pipeline.create(options);
+        pipeline.apply("key ranges of " + request.spec().kind(), Create.of(ranges).withCoder(KeyRangeCoder.of()))
+                .apply("page mapper " + request.spec().mapper().template(), ParDo.of(new KeyRangeFn(config)));
+        long checkpointsBefore = BeamKeyRangeTracker.CHECKPOINTS.get();
+        long splitsBefore = BeamKeyRangeTracker.SPLITS.get();
+        PipelineResult result;
+        String failure = null;
+        try {
+            result = pipeline.run();
+            if (!options.getWaitUntilFinish()) {
+                out.println("Job " + request.spec().jobId() + ": launched on " + options.getRunner().getSimpleName()
+                        + " (" + result.getState() + "); follow it with 'keyranger jobs' or the app's Jobs list.");
+                return 0;
+            }
+            result.waitUntilFinish();
+        } catch (RuntimeException e) {
+            failure = rootMessage(e);
+        }
+        long wallMillis = (System.nanoTime() - started) / 1_000_000;
+        JobStatus status = job.finish(wallMillis);
+        Map<String, Long> totals = job.totals();
+        out.printf("Job %s: %s over %s %s in %.1f s on %s: %s; %d cells, %d ranges to start, %d checkpoints, "
+                        + "%d dynamic splits%s%n", request.spec().jobId(), request.spec().mapper().template(),
+                request.spec().kind(), status.name().toLowerCase(), wallMillis / 1000.0,
+                options.getRunner().getSimpleName(), totals, job.cells().cells(), ranges.size(),
+                BeamKeyRangeTracker.CHECKPOINTS.get() - checkpointsBefore,
+                BeamKeyRangeTracker.SPLITS.get() - splitsBefore,
+                failure == null ? "" : "; the pipeline failed: " + failure
+                        + " (rerun with the same --jobId to finish it exactly once)");
+        out.flush();
+        if (failure != null) {
+            err.println("keyranger-beam: the pipeline failed: " + failure);
+        }
+        return status == JobStatus.DONE ? 0 : 1;
+    }
+
+    private static int runDatastoreIo(KeyRangerOptions options, BeamRequest request, PrintStream out) {
+        long started = System.nanoTime();
+        Pipeline pipeline = Pipeline.create(options);
+        ConnectionSpec conn = request.connection();
+        DatastoreIoPeer.build(pipeline, conn.projectId(), conn.databaseId(), conn.emulatorHost(), conn.namespace(),
+                request.spec().kind(), options.getProperty(), options.getNumQuerySplits());
+        pipeline.run().waitUntilFinish();
+        out.printf("DatastoreIO: incremented %s of %s in %.1f s on %s%n", options.getProperty(),
+                request.spec().kind(), (System.nanoTime() - started) / 1e9, options.getRunner().getSimpleName());
+        return 0;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+}

@@ -1,0 +1,82 @@
+package io.keyranger.beam;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.WriteSafety;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
+import java.nio.file.Path;
+
+/**
+ * A pipeline's options read into KeyRanger's own connection and job spec, with the same checks and messages as
+ * {@code keyranger run}: the mapper spec and its parameters, the job id, and the write confirmation for a project that
+ * is not an emulator.
+ *
+ * @param connection where the data is
+ * @param spec       the job
+ * @param datastoreIo whether this is the benchmark's DatastoreIO peer rather than a KeyRanger job
+ */
+record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo) {
+    static BeamRequest from(KeyRangerOptions o) {
+        boolean datastoreIo = switch (o.getPipeline()) {
+            case "keyranger" -> false;
+            case "datastoreio" -> true;
+            default -> throw new KeyRangerException("--pipeline is keyranger or datastoreio (got '" + o.getPipeline()
+                    + "').");
+        };
+        String project = firstSet(o.getFirestoreReadProjectId(), o.getProject());
+        if (project == null) {
+            throw new KeyRangerException("Say which project holds the data: --project=ID (or "
+                    + "--firestoreReadProjectId=ID).");
+        }
+        if (o.getKind() == null || o.getKind().isBlank()) {
+            throw new KeyRangerException("Say which kind to run over: --kind=KIND.");
+        }
+        String host = o.getEmulatorHost() == null || o.getEmulatorHost().isBlank() ? null : o.getEmulatorHost();
+        if (host != null) {
+            DatastoreConnector.checkEmulatorReachable(host);
+        }
+        ConnectionSpec conn = new ConnectionSpec(host, project, firstSet(o.getFirestoreReadDatabaseId(),
+                o.getDatabaseId()), firstSet(o.getFirestoreReadNamespace(), o.getNamespace()), null, false);
+        MapperSpec mapper = datastoreIo ? MapperSpec.parse("{\"template\": \"increment\", \"property\": \""
+                + o.getProperty() + "\"}") : mapper(o);
+        Template template = Mappers.template(mapper.template());
+        if (template.source() == Template.Source.FILE) {
+            throw new KeyRangerException("The '" + template.name() + "' template reads or writes a file on this "
+                    + "machine, which Beam's workers do not share: run it with 'keyranger run', or use 'copy' on Beam.");
+        }
+        if (!o.getDryRun()) {
+            WriteSafety.check(conn, template, o.getConfirmProject(), "pass --confirmProject=" + project);
+        }
+        if (!datastoreIo && (o.getJobId() == null || o.getJobId().isBlank())) {
+            throw new KeyRangerException("Give the job an id: --jobId=ID (a rerun with the same id finishes a killed "
+                    + "job exactly once).");
+        }
+        String jobId = datastoreIo ? "datastoreio" : o.getJobId();
+        JobSpec spec = new JobSpec(jobId, conn.namespace(), o.getKind(), mapper, Math.max(1, o.getShards()),
+                Math.max(1, Math.min(512, o.getShards())), o.getPageSize(), 0);
+        return new BeamRequest(conn, spec, datastoreIo);
+    }
+
+    private static MapperSpec mapper(KeyRangerOptions o) {
+        boolean file = o.getMapper() != null && !o.getMapper().isBlank();
+        boolean inline = o.getMapperSpec() != null && !o.getMapperSpec().isBlank();
+        if (file == inline) {
+            throw new KeyRangerException("Give the mapper either as a file (--mapper=FILE.json) or inline "
+                    + "(--mapperSpec='{\"template\": \"count\"}'), not " + (file ? "both." : "neither."));
+        }
+        if (file) {
+            return MapperSpec.read(Path.of(o.getMapper()));
+        }
+        MapperSpec spec = MapperSpec.parse(o.getMapperSpec());
+        Mappers.template(spec.template()).validate(spec);
+        return spec;
+    }
+
+    private static String firstSet(String preferred, String fallback) {
+        return preferred != null && !preferred.isBlank() ? preferred : fallback;
+    }
+}

@@ -1,0 +1,54 @@
+package io.keyranger.beam;
+
+import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.executor.CellPlan;
+import io.keyranger.keys.KeyOrder;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What every worker of a KeyRanger pipeline needs, in plain serializable values (no client, no secret): where the data
+ * is, the job and its mapper, and the job's cell bounds (url-safe keys).
+ *
+ * @param emulatorHost     host:port of an emulator, or null for production
+ * @param projectId        the data's project
+ * @param databaseId       the database, "" for the default one
+ * @param namespace        the data's namespace
+ * @param server           the server's type (its key order and limits)
+ * @param kind             the kind
+ * @param mapperJson       the mapper spec as JSON
+ * @param jobId            the job id
+ * @param pageSize         keys per page
+ * @param bounds           the cells' bounds, url-safe, in key order
+ * @param entitiesPerCell  the expected entities per cell (sizes and progress)
+ * @param faults           fault injection for tests ({@code FaultInjector} syntax), or null
+ * @param failAfterCommits for tests: a worker throws after every this many commits (0: never)
+ * @param failures         for tests: how many such throws a JVM makes at most
+ */
+record JobConfig(String emulatorHost, String projectId, String databaseId, String namespace, ServerType server,
+                 String kind, String mapperJson, String jobId, int pageSize, List<String> bounds,
+                 double entitiesPerCell, String faults, int failAfterCommits, int failures) implements Serializable {
+    JobConfig {
+        bounds = new ArrayList<>(bounds); // a serializable list
+    }
+
+    ConnectionSpec connection() {
+        return new ConnectionSpec(emulatorHost, projectId, databaseId, namespace, null, false, server);
+    }
+
+    CellPlan cells() {
+        KeyOrder order = server.keyOrder();
+        List<Key> keys = new ArrayList<>(bounds.size());
+        bounds.forEach(b -> keys.add(Key.fromUrlSafe(b)));
+        return new CellPlan(order, keys);
+    }
+
+    static List<String> encode(List<Key> bounds) {
+        List<String> out = new ArrayList<>(bounds.size());
+        bounds.forEach(k -> out.add(k.toUrlSafe()));
+        return out;
+    }
+}

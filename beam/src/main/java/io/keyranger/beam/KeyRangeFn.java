@@ -1,0 +1,108 @@
+package io.keyranger.beam;
+
+import io.keyranger.datastore.FaultInjector;
+import io.keyranger.datastore.Retries;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.CellCommitter;
+import io.keyranger.executor.CellPlan;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.SharedRangeProcessor;
+import io.keyranger.executor.SharedRangeTracker;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
+
+/**
+ * The splittable DoFn of a KeyRanger job: its element and restriction are a key range (the planner's starting ranges,
+ * made of whole cells); its tracker is KeyRanger's key-range tracker; each page it claims commits exactly once
+ * through its cell's ledger. Outputs the number of entities each commit applied.
+ */
+@DoFn.BoundedPerElement
+final class KeyRangeFn extends DoFn<KeyRange, Long> {
+    /** Test faults thrown after a commit in this JVM so far. */
+    static final AtomicInteger THROWN = new AtomicInteger();
+
+    private final JobConfig config;
+    private final Counter applied = Metrics.counter(KeyRangeFn.class, "applied");
+    private final Counter alreadyApplied = Metrics.counter(KeyRangeFn.class, "alreadyApplied");
+    private final Counter restrictions = Metrics.counter(KeyRangeFn.class, "restrictions");
+    private transient CellPlan cells;
+    private transient SharedRangeProcessor processor;
+    /** The tracker this instance made last: the runner hands processElement a wrapper of it. */
+    private transient BeamKeyRangeTracker made;
+    private transient int commits;
+
+    KeyRangeFn(JobConfig config) {
+        this.config = config;
+    }
+
+    @Setup
+    public void setup() {
+        Session session = Session.open(config.connection());
+        if (config.faults() != null && !config.faults().isBlank()) {
+            session = session.wrap(FaultInjector.parse(config.faults())::wrap);
+        }
+        cells = config.cells();
+        MapperSpec spec = MapperSpec.parse(config.mapperJson());
+        JobSpec job = new JobSpec(config.jobId(), config.namespace(), config.kind(), spec, 1, 1,
+                config.pageSize(), 0);
+        var mapper = Mappers.create(spec);
+        processor = new SharedRangeProcessor(new SharedRangeProcessor.Job(session.datastore(), job, session.order(),
+                session.limits(), mapper, cells, new CellCommitter(session.datastore(), session.order(), mapper,
+                config.jobId(), cells), new Retries.Simple(10, 100, 5_000, 600_000)));
+    }
+
+    @GetInitialRestriction
+    public KeyRange initialRestriction(@Element KeyRange range) {
+        return range;
+    }
+
+    @GetRestrictionCoder
+    public Coder<KeyRange> restrictionCoder() {
+        return KeyRangeCoder.of();
+    }
+
+    @NewTracker
+    public BeamKeyRangeTracker newTracker(@Restriction KeyRange restriction) {
+        made = new BeamKeyRangeTracker(new SharedRangeTracker(restriction, cells, config.entitiesPerCell()));
+        return made;
+    }
+
+    @GetSize
+    public double size(@Restriction KeyRange restriction) {
+        return cells.cellsIn(restriction) * Math.max(1, config.entitiesPerCell());
+    }
+
+    @ProcessElement
+    public void process(RestrictionTracker<KeyRange, com.google.cloud.datastore.Key> tracker,
+                        OutputReceiver<Long> out) {
+        if (made == null || !made.currentRestriction().equals(tracker.currentRestriction())) {
+            throw new IllegalStateException("The runner gave processElement a tracker this DoFn did not make");
+        }
+        BeamKeyRangeTracker own = made;
+        restrictions.inc();
+        boolean[] claims = {false, false}; // some claim made, some claim refused: Beam allows output in between
+        processor.process(own.shared(), key -> {
+            boolean claimed = tracker.tryClaim(key);
+            claims[claimed ? 0 : 1] = true;
+            return claimed;
+        }, outcome -> {
+            applied.inc(outcome.applied());
+            alreadyApplied.inc(outcome.alreadyApplied());
+            if (claims[0] && !claims[1]) {
+                out.output((long) outcome.applied());
+            }
+            commits++;
+            if (config.failAfterCommits() > 0 && commits % config.failAfterCommits() == 0
+                    && THROWN.getAndIncrement() < config.failures()) {
+                throw new IllegalStateException("Injected fault: the worker dies after a commit (test)");
+            }
+        });
+    }
+}

@@ -1,0 +1,133 @@
+package io.keyranger.beam;
+
+import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.Hidden;
+
+/**
+ * The pipeline's options: the CLI's job options, plus the parameter names of Google's Firestore templates that the
+ * Flex Template uses ({@code firestoreRead*}, {@code mapperSpec}); {@code --project} is the data's project unless
+ * {@code --firestoreReadProjectId} says otherwise.
+ */
+public interface KeyRangerOptions extends GcpOptions {
+    @Description("host:port of a Datastore emulator; omit for production")
+    String getEmulatorHost();
+
+    void setEmulatorHost(String value);
+
+    @Description("The kind to run the mapper over")
+    String getKind();
+
+    void setKind(String value);
+
+    @Description("The mapper spec file (JSON), as for 'keyranger run --mapper'")
+    String getMapper();
+
+    void setMapper(String value);
+
+    @Description("The mapper spec itself (JSON), instead of --mapper (the Flex Template's parameter)")
+    String getMapperSpec();
+
+    void setMapperSpec(String value);
+
+    @Description("The job id: names its bookkeeping; rerun with the same id to finish a killed job")
+    String getJobId();
+
+    void setJobId(String value);
+
+    @Description("The namespace of the data")
+    @Default.String("")
+    String getNamespace();
+
+    void setNamespace(String value);
+
+    @Description("The database id, empty for the default database")
+    @Default.String("")
+    String getDatabaseId();
+
+    void setDatabaseId(String value);
+
+    @Description("The data's project (Flex Template); defaults to --project")
+    String getFirestoreReadProjectId();
+
+    void setFirestoreReadProjectId(String value);
+
+    @Description("The data's database (Flex Template); same as --databaseId")
+    String getFirestoreReadDatabaseId();
+
+    void setFirestoreReadDatabaseId(String value);
+
+    @Description("The data's namespace (Flex Template); same as --namespace")
+    String getFirestoreReadNamespace();
+
+    void setFirestoreReadNamespace(String value);
+
+    @Description("How many ranges the job starts from (each cut into 16 cells)")
+    @Default.Integer(16)
+    int getShards();
+
+    void setShards(int value);
+
+    @Description("Keys per page")
+    @Default.Integer(500)
+    int getPageSize();
+
+    void setPageSize(int value);
+
+    @Description("Show what the mapper would do on a sample, and the job's estimated writes; change nothing")
+    @Default.Boolean(false)
+    boolean getDryRun();
+
+    void setDryRun(boolean value);
+
+    @Description("The project id, typed again: required to write to a project that is not an emulator")
+    String getConfirmProject();
+
+    void setConfirmProject(String value);
+
+    @Description("Wait for the pipeline to finish and print its summary (the Flex Template's launcher does not)")
+    @Default.Boolean(true)
+    boolean getWaitUntilFinish();
+
+    void setWaitUntilFinish(boolean value);
+
+    @Description("keyranger (the splittable DoFn, exactly once) or datastoreio (Beam's DatastoreIO read, "
+            + "increment, write: the benchmark's peer)")
+    @Default.String("keyranger")
+    String getPipeline();
+
+    void setPipeline(String value);
+
+    @Description("datastoreio only: the integer property to increment")
+    @Default.String("n")
+    String getProperty();
+
+    void setProperty(String value);
+
+    @Description("datastoreio only: DatastoreIO's numQuerySplits (0: let it choose)")
+    @Default.Integer(0)
+    int getNumQuerySplits();
+
+    void setNumQuerySplits(int value);
+
+    @Hidden
+    @Description("Tests: fault injection, as FaultInjector parses it (e.g. 0.1,0.1)")
+    String getFaults();
+
+    void setFaults(String value);
+
+    @Hidden
+    @Description("Tests: a worker throws after every this many commits")
+    @Default.Integer(0)
+    int getFailAfterCommits();
+
+    void setFailAfterCommits(int value);
+
+    @Hidden
+    @Description("Tests: how many such throws at most")
+    @Default.Integer(0)
+    int getFailures();
+
+    void setFailures(int value);
+}

@@ -71,9 +71,9 @@ public final class SharedRangeProcessor {
             }
             int pageSize = job.spec().pageSize();
             List<Key> fetched = retry(() -> fetch(query, pageSize + 1));
-            tracker.read(fetched);
             List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(pageSize, fetched.size())));
             Key next = fetched.size() > pageSize ? fetched.get(pageSize) : null;
+            tracker.read(fetched, next == null ? hi : null);
             boolean stop = false;
             for (int i = 0; i < page.size(); i++) {
                 if (!claim.test(page.get(i))) {

@@ -51,11 +51,14 @@ public final class SharedRangeTracker {
         return tracker.tryClaim(key);
     }
 
-    /** The worker read these keys (a page and the key after it) and will claim them in order. */
-    public synchronized void read(List<Key> keys) {
+    /**
+     * The worker read these keys (a page and the key after it) and will claim them in order; with no key after them
+     * in their cell, it goes on at {@code then} (the cell's end bound, or null).
+     */
+    public synchronized void read(List<Key> keys, Key then) {
         known.clear();
         known.addAll(keys);
-        position = null;
+        position = then;
     }
 
     /** The worker moved to {@code bound} (a cell bound or a covered span's end) with no key in hand. */

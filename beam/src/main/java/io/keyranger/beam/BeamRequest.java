@@ -44,7 +44,7 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
         MapperSpec mapper = datastoreIo ? MapperSpec.parse("{\"template\": \"increment\", \"property\": \""
                 + o.getProperty() + "\"}") : mapper(o);
         Template template = Mappers.template(mapper.template());
-        if (template.source() == Template.Source.FILE) {
+        if (template.source() == Template.Source.FILE || java.util.Set.of("export", "import").contains(template.name())) {
             throw new KeyRangerException("The '" + template.name() + "' template reads or writes a file on this "
                     + "machine, which Beam's workers do not share: run it with 'keyranger run', or use 'copy' on Beam.");
         }

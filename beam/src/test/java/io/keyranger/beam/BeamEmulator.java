@@ -1,0 +1,67 @@
+package io.keyranger.beam;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.emulator.CloudSdkLocator;
+import io.keyranger.emulator.EmulatorManager;
+import io.keyranger.emulator.RunningEmulator;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** One real Cloud Datastore emulator for the Beam tests' JVM; each test takes a project of its own. */
+final class BeamEmulator {
+    static final String[] COLORS = {"red", "green", "blue", "amber", "violet"};
+    private static final AtomicInteger PROJECTS = new AtomicInteger();
+    private static RunningEmulator emulator;
+
+    private BeamEmulator() {
+    }
+
+    static synchronized RunningEmulator get() {
+        if (emulator == null || !emulator.isAlive()) {
+            emulator = new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(0);
+        }
+        return emulator;
+    }
+
+    static String freshProject(String prefix) {
+        return prefix + "-" + PROJECTS.incrementAndGet();
+    }
+
+    static Datastore connect(String project) {
+        return DatastoreConnector.connect(ConnectionSpec.emulator(get().hostPort(), project));
+    }
+
+    /** {@code count} Items (ids and names mixed), each with n = 0 and a color. */
+    static void seed(Datastore datastore, String kind, int count) {
+        List<Entity> batch = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            Key key = i % 4 == 0 ? datastore.newKeyFactory().setKind(kind).newKey("item-" + i)
+                    : datastore.newKeyFactory().setKind(kind).newKey(i * 7919L);
+            batch.add(Entity.newBuilder(key).set("n", 0).set("color", COLORS[i % COLORS.length]).build());
+            if (batch.size() == 500 || i == count) {
+                datastore.put(batch.toArray(new Entity[0]));
+                batch.clear();
+            }
+        }
+    }
+
+    /** What a run printed and its exit code. */
+    record Run(int exit, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = BeamMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

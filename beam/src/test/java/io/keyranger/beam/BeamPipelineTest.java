@@ -1,0 +1,148 @@
+package io.keyranger.beam;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.mapper.Mappers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * KeyRanger jobs as Beam pipelines on the DirectRunner against the real emulator: with failed calls and lost commit
+ * answers injected, workers that die after a commit (the pipeline fails and is rerun under the same job id), and a
+ * pipeline killed with SIGKILL and rerun, every entity's effect is applied exactly once, checked entity by entity.
+ */
+class BeamPipelineTest {
+    private static final int ENTITIES = 5_000;
+    private static final String FAULTS = "rate=0.05,lost=0.05,seed=11";
+
+    @TempDir
+    Path dir;
+
+    private String[] args(String project, Path mapper, String jobId, String... more) {
+        List<String> args = new ArrayList<>(List.of("--runner=DirectRunner", "--project=" + project,
+                "--emulatorHost=" + BeamEmulator.get().hostPort(), "--kind=Item", "--mapper=" + mapper,
+                "--jobId=" + jobId, "--shards=4", "--pageSize=200"));
+        args.addAll(List.of(more));
+        return args.toArray(new String[0]);
+    }
+
+    private Path mapper(String json) throws Exception {
+        Path file = Files.createTempFile(dir, "mapper", ".json");
+        Files.writeString(file, json);
+        return file;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",
+        "{\"template\":\"copy\",\"toKind\":\"ItemCopy\"}",
+        "{\"template\":\"delete\"}",
+        "{\"template\":\"count-by\",\"property\":\"color\"}"})
+    void workersThatDieAfterCommitsAndFaultyCallsStillApplyEveryEntityExactlyOnce(String json) throws Exception {
+        String project = BeamEmulator.freshProject("beam");
+        Datastore datastore = BeamEmulator.connect(project);
+        BeamEmulator.seed(datastore, "Item", ENTITIES);
+        Path mapper = mapper(json);
+        long checkpoints = BeamKeyRangeTracker.CHECKPOINTS.get();
+
+        KeyRangeFn.THROWN.set(0);
+        BeamEmulator.Run first = BeamEmulator.run(args(project, mapper, "job1", "--faults=" + FAULTS,
+                "--failAfterCommits=40", "--failures=1"));
+        assertThat(first.exit()).as(first.out() + first.err()).isEqualTo(1);
+        assertThat(first.out()).contains("failed").contains("Injected fault");
+        assertThat(first.err()).contains("the pipeline failed");
+
+        BeamEmulator.Run rerun = BeamEmulator.run(args(project, mapper, "job1", "--faults=" + FAULTS));
+        assertThat(rerun.exit()).as(rerun.out() + rerun.err()).isZero();
+        assertThat(rerun.out()).contains("Job job1: ").contains(" done in ");
+        assertThat(BeamKeyRangeTracker.CHECKPOINTS.get() - checkpoints).as("DirectRunner checkpoints").isPositive();
+        verify(datastore, io.keyranger.mapper.MapperSpec.parse(json).template(), totals(datastore, "job1"));
+    }
+
+    @Test
+    void aPipelineKilledWithSigkillFinishesExactlyOnceWhenRerunUnderTheSameJobId() throws Exception {
+        String project = BeamEmulator.freshProject("killed");
+        Datastore datastore = BeamEmulator.connect(project);
+        BeamEmulator.seed(datastore, "Item", ENTITIES);
+        Path mapper = mapper("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), BeamMain.class.getName()));
+        command.addAll(List.of(args(project, mapper, "killed")));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("killed.log").toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            long read = 0;
+            while (read < 300 && System.nanoTime() < deadline && process.isAlive()) {
+                Thread.sleep(200);
+                read = totals(datastore, "killed").getOrDefault("read", 0L);
+            }
+            assertThat(process.isAlive()).as(Files.readString(dir.resolve("killed.log"))).isTrue();
+            assertThat(read).isBetween(300L, ENTITIES - 1L);
+        } finally {
+            process.destroyForcibly().waitFor();
+        }
+        long before = totals(datastore, "killed").get("read");
+
+        BeamEmulator.Run rerun = BeamEmulator.run(args(project, mapper, "killed"));
+        assertThat(rerun.exit()).as(rerun.out() + rerun.err()).isZero();
+        assertThat(before).isLessThan(ENTITIES);
+        verify(datastore, "increment", totals(datastore, "killed"));
+    }
+
+    private static Map<String, Long> totals(Datastore datastore, String jobId) {
+        try {
+            return ShardedCounter.existing(datastore, "job:" + jobId).totals();
+        } catch (RuntimeException notYet) {
+            return Map.of();
+        }
+    }
+
+    static void verify(Datastore datastore, String template, Map<String, Long> totals) {
+        List<Entity> items = new ArrayList<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Item").build()).forEachRemaining(items::add);
+        assertThat(totals).containsEntry("read", (long) ENTITIES);
+        switch (template) {
+            case "increment" -> {
+                assertThat(items).hasSize(ENTITIES).allMatch(e -> e.getLong("n") == 1);
+                assertThat(totals).containsEntry("written", (long) ENTITIES);
+            }
+            case "copy" -> {
+                List<Key> copied = new ArrayList<>();
+                datastore.run(Query.newKeyQueryBuilder().setKind("ItemCopy").build()).forEachRemaining(copied::add);
+                assertThat(copied).hasSize(ENTITIES);
+                assertThat(totals).containsEntry("written", (long) ENTITIES);
+            }
+            case "delete" -> {
+                assertThat(items).isEmpty();
+                assertThat(totals).containsEntry("deleted", (long) ENTITIES);
+            }
+            case "count-by" -> {
+                Map<String, Long> histogram = new HashMap<>();
+                totals.forEach((field, value) -> {
+                    String bucket = Mappers.countByBucket(field);
+                    if (bucket != null) {
+                        histogram.merge(bucket, value, Long::sum);
+                    }
+                });
+                assertThat(histogram).hasSize(BeamEmulator.COLORS.length).allSatisfy((bucket, count) ->
+                        assertThat(count).isEqualTo(ENTITIES / BeamEmulator.COLORS.length));
+            }
+            default -> throw new AssertionError(template);
+        }
+    }
+}

@@ -190,6 +190,11 @@ public final class AdaptiveSplitExecutor {
         }
         JobStore store = new JobStore(datastore, hook);
         JobStore.StoredJob stored = retrying(() -> store.loadJob(jobId));
+        if (stored.runner() != null) {
+            throw new io.keyranger.KeyRangerException("Job " + jobId + " runs on " + stored.runner() + ": finish it "
+                    + "there by running the pipeline again with --jobId=" + jobId + " (its cells are not this "
+                    + "executor's ranges).");
+        }
         if (stored.status() == JobStatus.DONE) {
             return finishedAlready(store, jobId, listener);
         }
@@ -249,8 +254,9 @@ public final class AdaptiveSplitExecutor {
     public List<JobSummary> jobs() {
         JobStore store = new JobStore(datastore);
         return store.listJobs().stream().map(j -> new JobSummary(j.spec(), j.status(), j.created(),
-                j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(Holding::live)
-                        .map(h -> h.runner().describe()).orElse(null) : null)).toList();
+                j.runner() != null ? "on " + j.runner() : j.status() == JobStatus.RUNNING
+                        ? store.holding(j.spec().jobId()).filter(Holding::live).map(h -> h.runner().describe())
+                        .orElse(null) : null)).toList();
     }
 
     /** The persisted totals of a job. */
@@ -293,7 +299,8 @@ public final class AdaptiveSplitExecutor {
             if (status == JobStatus.RUNNING) {
                 return runner != null ? "running (" + runner + ")" : "interrupted";
             }
-            return status.name().toLowerCase().replace('_', ' ');
+            String name = status.name().toLowerCase().replace('_', ' ');
+            return runner != null && runner.startsWith("on ") ? name + " (" + runner + ")" : name;
         }
     }
 }

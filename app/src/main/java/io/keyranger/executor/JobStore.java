@@ -129,7 +129,8 @@ final class JobStore {
                 MapperSpec.parse(job.getString("mapper")), (int) job.getLong("shards"), (int) job.getLong("workers"),
                 (int) job.getLong("pageSize"), (int) job.getLong("qps"));
         return new StoredJob(spec, JobStatus.valueOf(job.getString("status")),
-                job.getTimestamp("createdAt").toDate().toInstant());
+                job.getTimestamp("createdAt").toDate().toInstant(),
+                job.contains("runner") ? job.getString("runner") : null);
     }
 
     /**
@@ -138,8 +139,9 @@ final class JobStore {
      * @param spec    its spec
      * @param status  its last persisted status
      * @param created when it was created
+     * @param runner  the distributed runner that works it ({@link SharedJob#BEAM}), or null for a local job
      */
-    record StoredJob(JobSpec spec, JobStatus status, Instant created) {
+    record StoredJob(JobSpec spec, JobStatus status, Instant created, String runner) {
     }
 
     /** Every job, newest first. */

@@ -102,6 +102,17 @@ class BeamPipelineTest {
         assertThat(rerun.exit()).as(rerun.out() + rerun.err()).isZero();
         assertThat(before).isLessThan(ENTITIES);
         verify(datastore, "increment", totals(datastore, "killed"));
+
+        // the job is in the same bookkeeping as local jobs: 'keyranger jobs' lists it; a local resume is refused
+        io.keyranger.executor.AdaptiveSplitExecutor local = new io.keyranger.executor.AdaptiveSplitExecutor(
+                datastore, io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
+        assertThat(local.jobs()).anySatisfy(job -> {
+            assertThat(job.spec().jobId()).isEqualTo("killed");
+            assertThat(job.describeStatus()).isEqualTo("done (on beam)");
+        });
+        assertThat(local.totals("killed")).containsEntry("read", (long) ENTITIES);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> local.resume("killed", null))
+                .hasMessageContaining("runs on beam").hasMessageContaining("--jobId=killed");
     }
 
     private static Map<String, Long> totals(Datastore datastore, String jobId) {

@@ -113,7 +113,7 @@ public final class BenchRunner {
     }
 
     private BenchResult once(BenchStrategy strategy, Settings settings, int entities) throws InterruptedException {
-        if (settings.warmup() > 0) {
+        if (settings.warmup() > 0 && !strategy.beam()) {
             execute(strategy, settings, Math.min(settings.warmup(), entities), false);
         }
         return execute(strategy, settings, entities, true);
@@ -128,6 +128,9 @@ public final class BenchRunner {
         List<Entity> data = shape.entities(factory, entities, 42);
         long selected = data.stream().filter(shape::selects).count();
         put(datastore, data);
+        if (strategy.beam()) {
+            return executeBeam(strategy, settings, kind, factory, data.size(), selected, timed);
+        }
         MapperSpec mapper = MapperSpec.parse(MAPPER.replace("}", shape.whereJson() + "}"));
         FaultInjector latency = new FaultInjector(0, 0, serverQuiet != null ? 0 : settings.latencyMs(), 1);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
@@ -201,6 +204,33 @@ public final class BenchRunner {
         return new BenchResult(strategy.id(), processed, wall, processed * 1000.0 / wall, calls(latency) - readsBefore,
                 latency.calls("commit") - commitsBefore, result.maxDepth(), tail, verified, false, heap.peakKb(),
                 heap.retainedKb(), writer.written(), check == null ? 0 : check.newcomersProcessed());
+    }
+
+    /** A Beam strategy: the pipeline in its own JVM, then the same entity-by-entity check, with double increments. */
+    private BenchResult executeBeam(BenchStrategy strategy, Settings settings, String kind, KeyFactory factory,
+                                    int entities, long selected, boolean timed) throws InterruptedException {
+        BenchShape shape = settings.shape();
+        if (!shape.whereJson().isEmpty() || !shape.newcomers(factory, 100).isEmpty() || serverQuiet != null) {
+            throw new io.keyranger.KeyRangerException("The Beam strategies run on the emulator over a whole kind "
+                    + "that no one else writes: use --server emulator and a shape other than filtered or growing.");
+        }
+        quiet(false);
+        long wall = Math.max(1, BeamBench.run(strategy, datastore, kind, settings.workers(), settings.pageSize(),
+                log));
+        Check check = timed ? verify(kind, shape) : null;
+        long[] doubled = {0};
+        if (timed) {
+            datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e -> {
+                if (e.getLong("n") > 1) {
+                    doubled[0]++;
+                }
+            });
+        }
+        boolean verified = check == null || check.exact(entities, selected, 0);
+        log.accept(String.format("%-18s %,8d entities  %,9d ms  %s, %,d double increments", strategy.id(), selected,
+                wall, timed ? "verified " + verified : "(warm-up, not timed)", doubled[0]));
+        return new BenchResult(strategy.id(), selected, wall, selected * 1000.0 / wall, 0, 0, 0, 0, verified, false,
+                0, 0);
     }
 
     /** Writes a dataset in batches of 500, the most one commit takes. */

@@ -7,7 +7,9 @@ public enum BenchStrategy {
     FIXED("fixed", "k scatter-planned shards, each processed linearly"),
     ADAPTIVE_MIDPOINT("adaptive-midpoint", "adaptive splitting at key midpoints"),
     ADAPTIVE("adaptive", "KeyRanger's executor as shipped"),
-    ORACLE("oracle", "the full key list known in advance, cut into equal chunks");
+    ORACLE("oracle", "the full key list known in advance, cut into equal chunks"),
+    BEAM_DATASTOREIO("beam-datastoreio", "Beam's DatastoreIO read, increment, write (DirectRunner; not exactly once)"),
+    BEAM_KEYRANGER("beam-keyranger", "KeyRanger's splittable DoFn on Beam (DirectRunner)");
 
     private final String id;
     private final String description;
@@ -21,6 +23,11 @@ public enum BenchStrategy {
         return id;
     }
 
+    /** Whether it runs as a Beam pipeline (keyranger-beam.jar in a JVM of its own). */
+    public boolean beam() {
+        return this == BEAM_DATASTOREIO || this == BEAM_KEYRANGER;
+    }
+
     public String description() {
         return description;
     }
@@ -32,6 +39,6 @@ public enum BenchStrategy {
             }
         }
         throw new io.keyranger.KeyRangerException("Unknown strategy '" + id + "'; known: linear, offset, fixed, "
-                + "adaptive-midpoint, adaptive, oracle.");
+                + "adaptive-midpoint, adaptive, oracle, beam-datastoreio, beam-keyranger.");
     }
 }

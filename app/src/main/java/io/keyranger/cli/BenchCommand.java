@@ -91,7 +91,8 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     int linearCap;
 
     @Option(names = "--strategies", paramLabel = "LIST", split = ",",
-            description = "Which to run (default: all): linear, offset, fixed, adaptive-midpoint, adaptive, oracle.")
+            description = "Which to run (default: all but the Beam ones): linear, offset, fixed, adaptive-midpoint, "
+                    + "adaptive, oracle, beam-datastoreio, beam-keyranger (these two need beam/target/keyranger-beam.jar).")
     List<String> strategies;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write {\"results\": [...]} as JSON.")
@@ -118,8 +119,8 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         if (fromJson != null) {
             return replay(spec.commandLine().getOut());
         }
-        List<BenchStrategy> chosen = strategies == null ? Arrays.asList(BenchStrategy.values())
-                : strategies.stream().map(BenchStrategy::of).toList();
+        List<BenchStrategy> chosen = strategies == null ? Arrays.stream(BenchStrategy.values())
+                .filter(s -> !s.beam()).toList() : strategies.stream().map(BenchStrategy::of).toList();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BenchRunner.Settings settings = new BenchRunner.Settings(benchShape, entities, workers, pageSize, latencyMs,

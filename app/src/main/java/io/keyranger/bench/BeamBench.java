@@ -23,6 +23,21 @@ final class BeamBench {
     private BeamBench() {
     }
 
+    /**
+     * How to start the Beam runner: {@code java -jar} its jar, or, when this JVM has its classes (the beam module's
+     * tests), {@code java -cp} this JVM's class path.
+     */
+    static List<String> launch() {
+        try {
+            Class.forName(MAIN);
+            return List.of("-cp", System.getProperty("java.class.path"), MAIN);
+        } catch (ClassNotFoundException e) {
+            return List.of("-jar", jar().toString());
+        }
+    }
+
+    private static final String MAIN = "io.keyranger.beam.BeamMain";
+
     /** The Beam jar: {@code -Dkeyranger.beamJar}, else beam/target/keyranger-beam.jar from here or the app's jar. */
     static Path jar() {
         String configured = System.getProperty("keyranger.beamJar", System.getenv("KEYRANGER_BEAM_JAR"));
@@ -46,7 +61,9 @@ final class BeamBench {
                     Consumer<String> log) throws InterruptedException {
         String host = datastore.getOptions().getHost().replaceFirst("^https?://", "");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx4g", "-jar", jar().toString(), "--runner=DirectRunner",
+                .toString(), "-Xmx4g"));
+        command.addAll(launch());
+        command.addAll(List.of("--runner=DirectRunner",
                 "--targetParallelism=" + workers, "--project=" + datastore.getOptions().getProjectId(),
                 "--emulatorHost=" + host, "--kind=" + kind));
         if (strategy == BenchStrategy.BEAM_DATASTOREIO) {

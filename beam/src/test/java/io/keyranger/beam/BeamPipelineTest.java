@@ -111,6 +111,9 @@ class BeamPipelineTest {
             assertThat(job.describeStatus()).isEqualTo("done (on beam)");
         });
         assertThat(local.totals("killed")).containsEntry("read", (long) ENTITIES);
+        // the app's Run tab reads a stored job's ranges: a Beam job's are its cells, all done
+        assertThat(local.nodes("killed")).hasSizeGreaterThan(16)
+                .allSatisfy(node -> assertThat(node.status()).isEqualTo(io.keyranger.executor.NodeStatus.DONE));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> local.resume("killed", null))
                 .hasMessageContaining("runs on beam").hasMessageContaining("--jobId=killed");
     }

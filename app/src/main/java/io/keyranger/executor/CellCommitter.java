@@ -18,7 +18,6 @@ import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -118,7 +117,7 @@ public final class CellCommitter {
                 if (!result.deletes().isEmpty()) {
                     tx.delete(result.deletes().toArray(new Key[0]));
                 }
-                increments = increments(fresh.size(), result);
+                increments = PageCommitter.increments(fresh.size(), result);
                 counter.increment(tx, shard, found.get(1), increments);
             }
             spans.add(span);
@@ -165,14 +164,5 @@ public final class CellCommitter {
             stored.add(Objects.toString(v.get()));
         }
         return CoveredSpans.decode(order, stored);
-    }
-
-    private static Map<String, Long> increments(int keys, MapResult result) {
-        Map<String, Long> increments = new HashMap<>(result.counters());
-        increments.merge("read", (long) keys, Long::sum);
-        increments.merge("written", (long) result.puts().size(), Long::sum);
-        increments.merge("deleted", (long) result.deletes().size(), Long::sum);
-        increments.merge("skipped", result.skipped(), Long::sum);
-        return increments;
     }
 }

@@ -127,7 +127,8 @@ final class PageCommitter {
         return new Outcome(false, Checkpoint.of(stored), finished, finishedAt, Map.of());
     }
 
-    private static Map<String, Long> increments(int keys, MapResult result) {
+    /** The job counters a committed chunk adds to: its keys, puts, deletes, skips and the mapper's own counts. */
+    static Map<String, Long> increments(int keys, MapResult result) {
         Map<String, Long> increments = new HashMap<>(result.counters());
         increments.merge("read", (long) keys, Long::sum);
         increments.merge("written", (long) result.puts().size(), Long::sum);

@@ -265,6 +265,11 @@ public final class AdaptiveSplitExecutor {
         return ShardedCounter.existing(datastore, counterName(jobId)).totals();
     }
 
+    /** A job's last persisted status (RUNNING while a runner, local or on Beam, works on it). */
+    public JobStatus status(String jobId) {
+        return new JobStore(datastore).loadJob(jobId).status();
+    }
+
     /** The nodes of a job as persisted. */
     public List<NodeSnapshot> nodes(String jobId) {
         return new JobStore(datastore).loadNodes(jobId, order, datastore).stream().map(n -> n.snapshot(jobId)).toList();

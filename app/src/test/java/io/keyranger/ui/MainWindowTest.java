@@ -282,6 +282,41 @@ class MainWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText())).startsWith("read 120 ");
     }
 
+    /** A job run elsewhere (as on Beam: a shared job with its cell ledgers) is followed live from the job list. */
+    @Test
+    void aJobRunningElsewhereIsFollowedUntilItEnds() throws Exception {
+        var datastore = demoDatastore();
+        var order = io.keyranger.keys.KeyOrder.EMULATOR;
+        var spec = new io.keyranger.executor.JobSpec("followed-count", "", "Account",
+                io.keyranger.mapper.MapperSpec.parse("{\"template\": \"count\"}"), 2, 2, 10, 0);
+        var job = io.keyranger.executor.SharedJob.createOrOpen(datastore, order, spec,
+                io.keyranger.executor.SharedJob.BEAM, io.keyranger.datastore.Cancellation.NEVER);
+        clickTab("Run");
+        robot.clickOn("#refreshJobs");
+        ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("followed-count")));
+        robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
+                && ((ListCell<?>) n).getText().startsWith("followed-count")).queryAs(javafx.scene.Node.class));
+        robot.clickOn("#inspectJob");
+        Fx.waitUntil(20, () -> robot.lookup("#runSummary").queryLabeled().getText()
+                .contains("following: running elsewhere"));
+
+        // the job runs "elsewhere": its ranges are processed here, off the FX thread, while the window follows
+        var mapper = Mappers.create(spec.mapper());
+        var processor = new io.keyranger.executor.SharedRangeProcessor(new io.keyranger.executor.SharedRangeProcessor
+                .Job(datastore, spec, order, io.keyranger.datastore.ServerLimits.EMULATOR, mapper, job.cells(),
+                new io.keyranger.executor.CellCommitter(datastore, order, mapper, spec.jobId(), job.cells()),
+                new io.keyranger.datastore.Retries.Simple(5, 10, 100, 10_000)));
+        for (var range : job.cells().startingRanges(2)) {
+            processor.process(new io.keyranger.executor.SharedRangeTracker(range, job.cells(), 10), o -> { });
+        }
+        Fx.waitUntil(20, () -> robot.lookup("#jobTotals").queryLabeled().getText().startsWith("read 120 "));
+        assertThat(Fx.get(() -> robot.lookup("#runSummary").queryLabeled().getText())).contains("following");
+        assertThat(job.finish(1)).isEqualTo(io.keyranger.executor.JobStatus.DONE);
+        Fx.waitUntil(20, () -> robot.lookup("#runSummary").queryLabeled().getText()
+                .startsWith("Job followed-count (stored, done): "));
+    }
+
     private static int countItems(javafx.scene.control.TreeItem<?> item) {
         int count = 0;
         for (javafx.scene.control.TreeItem<?> child : item.getChildren()) {

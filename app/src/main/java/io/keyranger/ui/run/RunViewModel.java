@@ -120,6 +120,7 @@ public final class RunViewModel {
     }
 
     private void launch(String jobId, String message, Launcher launcher) {
+        followed = null;
         clearTree();
         handle = null;
         feed = new CoalescingJobFeed();
@@ -187,19 +188,46 @@ public final class RunViewModel {
         stored.refresh(target.get());
     }
 
-    /** Shows a stored job's tree and persisted totals without running it. */
+    /**
+     * Shows a stored job's tree and persisted totals without running it; while the job is running elsewhere (another
+     * process, a Beam pipeline on Dataflow), follows it: reads it again every {@link #FOLLOW} until it ends, another
+     * job is inspected, or a job starts here.
+     */
     public void inspect(String jobId) {
         KindTarget t = target.get();
         if (t == null || running.get()) {
             return;
         }
+        followed = jobId;
         stored.inspect(t, jobId, inspection -> {
+            if (!jobId.equals(followed) || running.get()) {
+                return; // another job was inspected, or one started here, meanwhile
+            }
             clearTree();
             tree.apply(inspection.nodes());
             totals.set(inspection.totals());
-            summary.set("Job " + jobId + " (stored): " + inspection.nodes().size() + " ranges");
+            long done = inspection.nodes().stream().filter(n -> n.status() == io.keyranger.executor.NodeStatus.DONE)
+                    .count();
+            boolean live = inspection.status() == io.keyranger.executor.JobStatus.RUNNING;
+            summary.set("Job " + jobId + " (stored" + (live ? ", following: running elsewhere" : ", "
+                    + inspection.status().name().toLowerCase()) + "): " + inspection.nodes().size() + " ranges, "
+                    + done + " done");
+            if (live) {
+                javafx.animation.PauseTransition again = new javafx.animation.PauseTransition(FOLLOW);
+                again.setOnFinished(e -> {
+                    if (jobId.equals(followed)) {
+                        inspect(jobId);
+                    }
+                });
+                again.play();
+            }
         });
     }
+
+    /** How often a job running elsewhere is read again. */
+    static final javafx.util.Duration FOLLOW = javafx.util.Duration.seconds(2);
+    /** The job being followed, or null. */
+    private String followed;
 
     /** One UI update: apply the coalesced batch, the totals, throughput and ETA. */
     void tick() {

@@ -27,8 +27,10 @@ final class StoredJobs {
      * @param jobId  the job
      * @param nodes  its ranges
      * @param totals its persisted counters
+     * @param status its persisted status: RUNNING while a runner elsewhere (another process, Beam) works on it
      */
-    record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals) {
+    record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals,
+                      io.keyranger.executor.JobStatus status) {
     }
 
     StoredJobs(TaskRunner tasks, Consumer<String> errors) {
@@ -60,7 +62,8 @@ final class StoredJobs {
     /** Reads one job's tree and totals in the background, then hands them to {@code shown} on the FX thread. */
     void inspect(KindTarget t, String jobId, Consumer<Inspection> shown) {
         Tasks.create("Reading job " + jobId,
-                        () -> new Inspection(jobId, executor(t).nodes(jobId), executor(t).totals(jobId)))
+                        () -> new Inspection(jobId, executor(t).nodes(jobId), executor(t).totals(jobId),
+                                executor(t).status(jobId)))
                 .onSuccess(shown::accept)
                 .onError(e -> errors.accept(ErrorMessages.of(e)))
                 .run(tasks);

@@ -126,9 +126,19 @@ public final class SharedJob {
 
     /** Records how the run ended: DONE only when every cell is, FAILED otherwise. */
     public JobStatus finish(long wallMillis) {
+        return finish(datastore, cells.order(), spec.jobId(), wallMillis);
+    }
+
+    /**
+     * Records how a run of job {@code jobId} ended, from wherever it ran (the pipeline's last step on a worker, or the
+     * launcher that waited for it): DONE only when every cell is, FAILED otherwise.
+     */
+    public static JobStatus finish(Datastore datastore, KeyOrder order, String jobId, long wallMillis) {
         JobStore store = new JobStore(datastore);
-        JobStatus status = cellsDone() == cells.cells() ? JobStatus.DONE : JobStatus.FAILED;
-        Entity job = datastore.get(store.jobKey(spec.jobId()));
+        List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
+        boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status == NodeStatus.DONE);
+        JobStatus status = done ? JobStatus.DONE : JobStatus.FAILED;
+        Entity job = datastore.get(store.jobKey(jobId));
         datastore.put(Entity.newBuilder(job).set("status", status.name()).set("lastWallMillis", wallMillis)
                 .set("finishedAt", com.google.cloud.Timestamp.now()).build());
         return status;

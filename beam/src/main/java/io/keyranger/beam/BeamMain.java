@@ -18,6 +18,7 @@ import org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Sum;
 
 /**
  * {@code java -jar keyranger-beam.jar --runner=DirectRunner --project=P --emulatorHost=HOST:PORT --kind=K
@@ -81,7 +82,9 @@ public final class BeamMain {
                 options.getFailAfterCommits(), options.getFailures());
         Pipeline pipeline = Pipeline.create(options);
         pipeline.apply("key ranges of " + request.spec().kind(), Create.of(ranges).withCoder(KeyRangeCoder.of()))
-                .apply("page mapper " + request.spec().mapper().template(), ParDo.of(new KeyRangeFn(config)));
+                .apply("page mapper " + request.spec().mapper().template(), ParDo.of(new KeyRangeFn(config)))
+                .apply("entities applied", Sum.longsGlobally())
+                .apply("record the job's end", ParDo.of(new FinishJobFn(config, System.currentTimeMillis())));
         long checkpointsBefore = BeamKeyRangeTracker.CHECKPOINTS.get();
         long splitsBefore = BeamKeyRangeTracker.SPLITS.get();
         PipelineResult result;

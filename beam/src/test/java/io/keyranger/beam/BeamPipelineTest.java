@@ -114,6 +114,18 @@ class BeamPipelineTest {
         // the app's Run tab reads a stored job's ranges: a Beam job's are its cells, all done
         assertThat(local.nodes("killed")).hasSizeGreaterThan(16)
                 .allSatisfy(node -> assertThat(node.status()).isEqualTo(io.keyranger.executor.NodeStatus.DONE));
+        // launched without waiting (as the Flex Template does), the pipeline's last step records the job's end itself
+        Path count = mapper("{\"template\":\"count\"}");
+        {
+            BeamEmulator.Run launched = BeamEmulator.run(args(project, count, "no-wait", "--waitUntilFinish=false"));
+            assertThat(launched.exit()).as(launched.out() + launched.err()).isZero();
+            assertThat(launched.out()).contains("launched on DirectRunner");
+            assertThat(local.jobs()).anySatisfy(job -> {
+                assertThat(job.spec().jobId()).isEqualTo("no-wait");
+                assertThat(job.describeStatus()).isEqualTo("done (on beam)");
+            });
+            assertThat(local.totals("no-wait")).containsEntry("read", (long) ENTITIES);
+        }
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> local.resume("killed", null))
                 .hasMessageContaining("runs on beam").hasMessageContaining("--jobId=killed");
     }

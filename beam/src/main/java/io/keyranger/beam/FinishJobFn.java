@@ -1,0 +1,29 @@
+package io.keyranger.beam;
+
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.SharedJob;
+import org.apache.beam.sdk.transforms.DoFn;
+
+/**
+ * The pipeline's last step, once every range is processed: records the job's end in its {@code _KeyRangerJob}
+ * entity (DONE when every cell is), so a pipeline launched without waiting (a Flex Template on Dataflow) still ends
+ * its job for {@code keyranger jobs} and the app. Outputs the status.
+ */
+final class FinishJobFn extends DoFn<Long, String> {
+    private final JobConfig config;
+    private final long startedMillis;
+
+    FinishJobFn(JobConfig config, long startedMillis) {
+        this.config = config;
+        this.startedMillis = startedMillis;
+    }
+
+    @ProcessElement
+    public void process(@Element Long applied, OutputReceiver<String> out) {
+        Session session = Session.open(config.connection());
+        JobStatus status = SharedJob.finish(session.datastore(), session.order(), config.jobId(),
+                Math.max(0, System.currentTimeMillis() - startedMillis));
+        out.output(status.name());
+    }
+}

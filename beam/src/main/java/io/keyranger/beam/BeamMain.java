@@ -52,6 +52,9 @@ public final class BeamMain {
             if (request.datastoreIo()) {
                 return runDatastoreIo(options, request, out);
             }
+            if (!request.connection().isLocal()) {
+                checkCredentials();
+            }
             Session session = Session.open(request.connection());
             if (options.getDryRun()) {
                 DryRunner.Result result = new DryRunner(session.datastore(), session.order())
@@ -128,6 +131,17 @@ public final class BeamMain {
         out.printf("DatastoreIO: incremented %s of %s in %.1f s on %s%n", options.getProperty(),
                 request.spec().kind(), (System.nanoTime() - started) / 1e9, options.getRunner().getSimpleName());
         return 0;
+    }
+
+    /** Production needs Application Default Credentials here (the launcher); Dataflow's workers use their own. */
+    private static void checkCredentials() {
+        try {
+            com.google.auth.oauth2.GoogleCredentials.getApplicationDefault();
+        } catch (java.io.IOException e) {
+            throw new KeyRangerException("No credentials: run 'gcloud auth application-default login', or set "
+                    + "GOOGLE_APPLICATION_CREDENTIALS to a service-account key file. On Dataflow the launcher and the "
+                    + "workers use their service accounts.");
+        }
     }
 
     private static String rootMessage(Throwable e) {

@@ -59,6 +59,15 @@ class BeamInputTest {
                 "pass --confirmProject=prod-project");
     }
 
+    @Test
+    void productionWithoutCredentialsSaysHowToGetThem() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("GOOGLE_APPLICATION_CREDENTIALS") == null
+                && !Files.exists(Path.of(System.getProperty("user.home"), ".config", "gcloud",
+                "application_default_credentials.json")), "this machine has credentials");
+        assertRefused(new String[] {"--runner=DirectRunner", "--project=p", "--kind=Item",
+            "--mapperSpec={\"template\":\"count\"}", "--jobId=j"}, "GOOGLE_APPLICATION_CREDENTIALS");
+    }
+
     private static void assertRefused(String[] args, String message) {
         BeamEmulator.Run run = BeamEmulator.run(args);
         assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(2);

@@ -107,11 +107,12 @@ public final class BeamMain {
         JobStatus status = job.finish(wallMillis);
         Map<String, Long> totals = job.totals();
         out.printf("Job %s: %s over %s %s in %.1f s on %s: %s; %d cells, %d ranges to start, %d checkpoints, "
-                        + "%d dynamic splits%s%n", request.spec().jobId(), request.spec().mapper().template(),
+                        + "%d dynamic splits, %d DoFn set-ups, %.1f s in processElement over all threads%s%n", request.spec().jobId(), request.spec().mapper().template(),
                 request.spec().kind(), status.name().toLowerCase(), wallMillis / 1000.0,
                 options.getRunner().getSimpleName(), totals, job.cells().cells(), ranges.size(),
                 BeamKeyRangeTracker.CHECKPOINTS.get() - checkpointsBefore,
-                BeamKeyRangeTracker.SPLITS.get() - splitsBefore,
+                BeamKeyRangeTracker.SPLITS.get() - splitsBefore, KeyRangeFn.SETUPS.get(),
+                KeyRangeFn.PROCESS_NANOS.get() / 1e9,
                 failure == null ? "" : "; the pipeline failed: " + failure
                         + " (rerun with the same --jobId to finish it exactly once)");
         out.flush();

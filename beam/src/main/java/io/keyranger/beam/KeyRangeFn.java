@@ -27,6 +27,10 @@ import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
 final class KeyRangeFn extends DoFn<KeyRange, Long> {
     /** Test faults thrown after a commit in this JVM so far. */
     static final AtomicInteger THROWN = new AtomicInteger();
+    /** DoFn instances set up in this JVM (each opens a client). */
+    static final AtomicInteger SETUPS = new AtomicInteger();
+    /** Nanoseconds spent in processElement in this JVM, over all threads. */
+    static final java.util.concurrent.atomic.AtomicLong PROCESS_NANOS = new java.util.concurrent.atomic.AtomicLong();
 
     private final JobConfig config;
     private final Counter applied = Metrics.counter(KeyRangeFn.class, "applied");
@@ -44,6 +48,7 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
 
     @Setup
     public void setup() {
+        SETUPS.incrementAndGet();
         Session session = Session.open(config.connection());
         if (config.faults() != null && !config.faults().isBlank()) {
             session = session.wrap(FaultInjector.parse(config.faults())::wrap);
@@ -87,6 +92,17 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         }
         BeamKeyRangeTracker own = made;
         restrictions.inc();
+        long started = System.nanoTime();
+        try {
+            processRestriction(own, tracker, out);
+        } finally {
+            PROCESS_NANOS.addAndGet(System.nanoTime() - started);
+        }
+    }
+
+    private void processRestriction(BeamKeyRangeTracker own,
+                                    RestrictionTracker<KeyRange, com.google.cloud.datastore.Key> tracker,
+                                    OutputReceiver<Long> out) {
         boolean[] claims = {false, false}; // some claim made, some claim refused: Beam allows output in between
         processor.process(own.shared(), key -> {
             boolean claimed = tracker.tryClaim(key);

@@ -61,26 +61,79 @@ public final class DatastoreGateway {
         return kinds;
     }
 
-    /** Properties of a kind with their value types, from {@code __property__}. Unindexed properties do not appear. */
+    /** Entities read to tell integers from timestamps and strings from blobs (both share an index representation). */
+    static final int TYPE_SAMPLE = 200;
+
+    /**
+     * Properties of a kind with their value types as a user reads them: {@code __property__} says which index
+     * representations each has (unindexed properties do not appear); where one stands for two types (INT64: integer
+     * or timestamp; STRING: string or blob), a sample of up to {@link #TYPE_SAMPLE} entities spread over the kind
+     * (ordered by {@code __scatter__}) says which are there. A type the sample did not meet stays ambiguous
+     * ("integer/timestamp"), never guessed.
+     */
     public List<PropertyInfo> properties(String namespace, String kind) {
         Key kindKey = datastore.newKeyFactory().setNamespace(namespace).setKind("__kind__").newKey(kind);
         EntityQuery query = Query.newEntityQueryBuilder().setNamespace(namespace).setKind("__property__")
                 .setFilter(PropertyFilter.hasAncestor(kindKey)).build();
-        Map<String, List<String>> byName = new TreeMap<>();
+        Map<String, List<String>> representations = new TreeMap<>();
         datastore.run(query).forEachRemaining(entity -> {
-            List<String> types = byName.computeIfAbsent(entity.getKey().getName(), n -> new ArrayList<>());
+            List<String> reps = representations.computeIfAbsent(entity.getKey().getName(), n -> new ArrayList<>());
             if (entity.contains("property_representation")) {
                 for (Value<?> value : entity.getList("property_representation")) {
-                    String type = PropertyInfo.readableType(((StringValue) value).get());
+                    reps.add(((StringValue) value).get());
+                }
+            }
+        });
+        Map<String, java.util.Set<String>> seen = representations.values().stream()
+                .anyMatch(r -> r.contains("INT64") || r.contains("STRING")) ? sampleTypes(namespace, kind) : Map.of();
+        List<PropertyInfo> result = new ArrayList<>();
+        representations.forEach((name, reps) -> {
+            List<String> types = new ArrayList<>();
+            for (String rep : reps) {
+                for (String type : PropertyInfo.readableTypes(rep, seen.getOrDefault(name, java.util.Set.of()))) {
                     if (!types.contains(type)) {
                         types.add(type);
                     }
                 }
             }
+            result.add(new PropertyInfo(name, types));
         });
-        List<PropertyInfo> result = new ArrayList<>();
-        byName.forEach((name, types) -> result.add(new PropertyInfo(name, types)));
         return result;
+    }
+
+    /** The value types met per property in a sample of the kind spread by {@code __scatter__}. */
+    private Map<String, java.util.Set<String>> sampleTypes(String namespace, String kind) {
+        Map<String, java.util.Set<String>> seen = new TreeMap<>();
+        List<com.google.cloud.datastore.Entity> sample = new ArrayList<>();
+        try {
+            datastore.run(Query.newEntityQueryBuilder().setNamespace(namespace).setKind(kind)
+                    .setOrderBy(com.google.cloud.datastore.StructuredQuery.OrderBy.asc("__scatter__"))
+                    .setLimit(TYPE_SAMPLE).build()).forEachRemaining(sample::add);
+        } catch (com.google.cloud.datastore.DatastoreException noScatter) {
+            // a server without __scatter__: the first entities in key order
+        }
+        if (sample.isEmpty()) {
+            datastore.run(Query.newEntityQueryBuilder().setNamespace(namespace).setKind(kind).setLimit(TYPE_SAMPLE)
+                    .build()).forEachRemaining(sample::add);
+        }
+        for (com.google.cloud.datastore.Entity entity : sample) {
+            for (String name : entity.getNames()) {
+                addTypes(seen.computeIfAbsent(name, n -> new java.util.HashSet<>()), entity.getValue(name));
+            }
+        }
+        return seen;
+    }
+
+    private static void addTypes(java.util.Set<String> into, Value<?> value) {
+        switch (value.getType()) {
+            case LONG -> into.add("integer");
+            case TIMESTAMP -> into.add("timestamp");
+            case STRING -> into.add("string");
+            case BLOB -> into.add("blob");
+            case LIST -> ((List<? extends Value<?>>) ((com.google.cloud.datastore.ListValue) value).get())
+                    .forEach(v -> addTypes(into, v));
+            default -> { }
+        }
     }
 
     /**

@@ -13,6 +13,23 @@ public record PropertyInfo(String name, List<String> types) {
         types = List.copyOf(types);
     }
 
+    /**
+     * The types a {@code property_representation} stands for, as users name them: for the two representations that
+     * hold two types each, those of them {@code seen} in the data (both, ambiguous, when neither was seen).
+     */
+    static List<String> readableTypes(String representation, java.util.Set<String> seen) {
+        List<String> pair = switch (representation) {
+            case "INT64" -> List.of("integer", "timestamp");
+            case "STRING" -> List.of("string", "blob");
+            default -> List.of();
+        };
+        if (pair.isEmpty()) {
+            return List.of(readableType(representation));
+        }
+        List<String> found = pair.stream().filter(seen::contains).toList();
+        return found.isEmpty() ? List.of(readableType(representation)) : found;
+    }
+
     /** Maps a {@code property_representation} to the name users know. */
     static String readableType(String representation) {
         return switch (representation) {

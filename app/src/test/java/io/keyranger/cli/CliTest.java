@@ -137,7 +137,7 @@ class CliTest {
         env.put("DATASTORE_PROJECT_ID", demo.projectId());
         Result result = run("kinds", "--namespace", "staging", "--properties");
         assertThat(result.exitCode()).as(result.err()).isZero();
-        assertThat(result.out()).contains("staging      Account").contains(".balance: integer/timestamp")
+        assertThat(result.out()).contains("staging      Account").contains(".balance: integer")
                 .doesNotContain("Event");
     }
 

@@ -49,7 +49,32 @@ class DatastoreGatewayTest {
         List<PropertyInfo> properties = gateway.properties("", "Account");
         assertThat(properties).extracting(PropertyInfo::name).containsExactly("active", "balance", "createdAt", "tier");
         assertThat(properties.get(0).types()).containsExactly("boolean");
-        assertThat(properties.get(3).types()).containsExactly("string/blob");
+        assertThat(properties.get(1).types()).containsExactly("integer");
+        assertThat(properties.get(2).types()).containsExactly("timestamp");
+        assertThat(properties.get(3).types()).containsExactly("string");
+    }
+
+    /** One index representation holds two types: the data says which a property has; a sample miss stays ambiguous. */
+    @Test
+    void tellsIntegersFromTimestampsAndStringsFromBlobsByTheData() {
+        var ds = SharedEmulator.connect(SharedEmulator.freshProject("types"));
+        var factory = ds.newKeyFactory().setKind("Mixed");
+        for (long id = 1; id <= 50; id++) {
+            var entity = com.google.cloud.datastore.Entity.newBuilder(factory.newKey(id))
+                    .set("when", id % 2 == 0 ? com.google.cloud.datastore.LongValue.of(id)
+                            : com.google.cloud.datastore.TimestampValue.of(com.google.cloud.Timestamp.ofTimeSecondsAndNanos(id, 0)))
+                    .set("code", com.google.cloud.datastore.BlobValue.of(com.google.cloud.datastore.Blob.copyFrom(new byte[] {1})))
+                    .set("tags", com.google.cloud.datastore.ListValue.of("a", "b"));
+            ds.put(entity.build());
+        }
+        List<PropertyInfo> properties = new DatastoreGateway(ds).properties("", "Mixed");
+        assertThat(properties).extracting(PropertyInfo::name).containsExactly("code", "tags", "when");
+        assertThat(properties.get(0).types()).containsExactly("blob");
+        assertThat(properties.get(1).types()).containsExactly("string");
+        assertThat(properties.get(2).types()).containsExactly("integer", "timestamp");
+        // a representation no sampled value has (here: none sampled for a property the sample never met)
+        assertThat(PropertyInfo.readableTypes("INT64", java.util.Set.of())).containsExactly("integer/timestamp");
+        assertThat(PropertyInfo.readableTypes("DOUBLE", java.util.Set.of("integer"))).containsExactly("double");
     }
 
     @Test

@@ -1,0 +1,92 @@
+package io.keyranger.bench;
+
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.KeyRangerException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The benchmark's Beam strategies: the same job run by {@code keyranger-beam.jar} on the DirectRunner, in a JVM of its
+ * own (the app carries none of Beam), against the same emulator and data. The time is the one the pipeline reports
+ * (from building the pipeline to its end: Beam's start-up in a fresh JVM is part of it, the JVM's own start is not).
+ */
+final class BeamBench {
+    private static final Pattern TIME = Pattern.compile(" in ([0-9.]+) s ");
+
+    private BeamBench() {
+    }
+
+    /**
+     * How to start the Beam runner: {@code java -jar} its jar, or, when this JVM has its classes (the beam module's
+     * tests), {@code java -cp} this JVM's class path.
+     */
+    static List<String> launch() {
+        try {
+            Class.forName(MAIN);
+            return List.of("-cp", System.getProperty("java.class.path"), MAIN);
+        } catch (ClassNotFoundException e) {
+            return List.of("-jar", jar().toString());
+        }
+    }
+
+    private static final String MAIN = "io.keyranger.beam.BeamMain";
+
+    /** The Beam jar: {@code -Dkeyranger.beamJar}, else beam/target/keyranger-beam.jar from the working directory. */
+    static Path jar() {
+        String configured = System.getProperty("keyranger.beamJar", System.getenv("KEYRANGER_BEAM_JAR"));
+        List<Path> candidates = new ArrayList<>();
+        if (configured != null) {
+            candidates.add(Path.of(configured));
+        }
+        candidates.add(Path.of("beam/target/keyranger-beam.jar"));
+        for (Path candidate : candidates) {
+            if (Files.isRegularFile(candidate)) {
+                return candidate.toAbsolutePath();
+            }
+        }
+        throw new KeyRangerException("The Beam strategies need beam/target/keyranger-beam.jar: build it with "
+                + "'mvn -B package -DskipTests' in the project's root (or pass -Dkeyranger.beamJar=PATH).");
+    }
+
+    /** Runs the strategy over {@code kind}; the pipeline's wall time in milliseconds. */
+    static long run(BenchStrategy strategy, Datastore datastore, String kind, int workers, int pageSize,
+                    Consumer<String> log) throws InterruptedException {
+        String host = datastore.getOptions().getHost().replaceFirst("^https?://", "");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx4g"));
+        command.addAll(launch());
+        command.addAll(List.of("--runner=DirectRunner",
+                "--targetParallelism=" + workers, "--project=" + datastore.getOptions().getProjectId(),
+                "--emulatorHost=" + host, "--kind=" + kind));
+        if (strategy == BenchStrategy.BEAM_DATASTOREIO) {
+            command.addAll(List.of("--pipeline=datastoreio", "--property=n", "--numQuerySplits=" + workers));
+        } else {
+            command.addAll(List.of("--mapperSpec={\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",
+                    "--jobId=" + kind, "--shards=" + workers, "--pageSize=" + pageSize));
+        }
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exit = process.waitFor();
+            String summary = output.lines().filter(l -> l.startsWith("Job ") || l.startsWith("DatastoreIO:"))
+                    .reduce((a, b) -> b).orElse("");
+            log.accept("  " + strategy.id() + ": " + summary);
+            Matcher time = TIME.matcher(summary);
+            if (exit != 0 || !time.find()) {
+                throw new KeyRangerException("The " + strategy.id() + " pipeline failed (exit " + exit + "): "
+                        + output.lines().filter(l -> l.startsWith("keyranger-beam") || l.contains("Exception"))
+                        .findFirst().orElse(summary));
+            }
+            return Math.round(Double.parseDouble(time.group(1)) * 1000);
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot start the Beam pipeline: " + e.getMessage());
+        }
+    }
+}

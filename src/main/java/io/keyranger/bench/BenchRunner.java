@@ -1,0 +1,304 @@
+package io.keyranger.bench;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyFactory;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.FaultInjector;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobListener;
+import io.keyranger.executor.JobResult;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.JobStatus;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Runs the same job, an increment of n by 1 through the exactly-once path, with each strategy on a fresh kind of the
+ * same shape, behind the same simulated per-call latency, and checks every entity afterwards.
+ */
+public final class BenchRunner {
+    private static final String MAPPER = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
+
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final ServerLimits limits;
+    private final Consumer<String> log;
+    private Consumer<Boolean> serverQuiet;
+
+    public BenchRunner(Datastore datastore, KeyOrder order, ServerLimits limits, Consumer<String> log) {
+        this.datastore = datastore;
+        this.order = order;
+        this.limits = limits;
+        this.log = log;
+    }
+
+    /**
+     * For a server that makes its own latency (the production model): no latency is added on the client, and
+     * {@code quiet} is told when the clock does not run (seeding, the oracle's listing, checking), so that only the
+     * job itself waits on the server's latency and capacity.
+     */
+    public BenchRunner serverSideLatency(Consumer<Boolean> quiet) {
+        this.serverQuiet = quiet;
+        return this;
+    }
+
+    private void quiet(boolean value) {
+        if (serverQuiet != null) {
+            serverQuiet.accept(value);
+        }
+    }
+
+    /**
+     * What to run.
+     *
+     * @param shape     the dataset shape
+     * @param entities  entities per strategy
+     * @param workers   the concurrency cap
+     * @param pageSize  keys per page
+     * @param latencyMs simulated latency per Datastore call
+     * @param offsetCap most entities the offset baseline really runs
+     * @param shards    planned ranges for the adaptive strategy, 0 for one per worker (fixed uses one per worker)
+     * @param warmup    entities of an untimed run of the same strategy before each timed one (JIT of this JVM and
+     *                  of the emulator), 0 for none
+     */
+    public record Settings(BenchShape shape, int entities, int workers, int pageSize, int latencyMs, int offsetCap,
+                           int shards, int warmup, int linearCap) {
+        public Settings(BenchShape shape, int entities, int workers, int pageSize, int latencyMs, int offsetCap,
+                        int shards, int warmup) {
+            this(shape, entities, workers, pageSize, latencyMs, offsetCap, shards, warmup, 0);
+        }
+    }
+
+    /** appengine-mapreduce and Beam read 32 scatter keys per split; the fixed baseline plans as they do. */
+    static final int FIXED_OVERSAMPLE = 32;
+
+    public BenchResult run(BenchStrategy strategy, Settings settings) throws InterruptedException {
+        if (strategy == BenchStrategy.OFFSET && settings.entities() > settings.offsetCap()) {
+            // quadratic: measure two capped sizes and fit t(n) = a n + b n^2
+            int small = Math.max(settings.pageSize(), settings.offsetCap() / 2);
+            BenchResult half = once(strategy, settings, small);
+            BenchResult full = once(strategy, settings, settings.offsetCap());
+            double n1 = small;
+            double n2 = settings.offsetCap();
+            double b = (full.wallMillis() / n2 - half.wallMillis() / n1) / (n2 - n1);
+            double a = full.wallMillis() / n2 - b * n2;
+            double n = settings.entities();
+            long predicted = Math.round(Math.max(a * n + b * n * n, full.wallMillis() * n / n2));
+            return new BenchResult(strategy.id(), full.entities(), predicted, n * 1000.0 / predicted, full.reads(),
+                    full.commits(), 0, full.tailShare(), full.verified() && half.verified(), true);
+        }
+        if (strategy == BenchStrategy.LINEAR && settings.linearCap() > 0 && settings.entities() > settings.linearCap()) {
+            // one worker, one page after another: time grows in proportion to the entities
+            BenchResult capped = once(strategy, settings, settings.linearCap());
+            double n = settings.entities();
+            long predicted = Math.round(capped.wallMillis() * n / settings.linearCap());
+            return new BenchResult(strategy.id(), capped.entities(), predicted, n * 1000.0 / predicted, capped.reads(),
+                    capped.commits(), 0, capped.tailShare(), capped.verified(), true, capped.heapPeakKb(),
+                    capped.heapRetainedKb());
+        }
+        return once(strategy, settings, settings.entities());
+    }
+
+    private BenchResult once(BenchStrategy strategy, Settings settings, int entities) throws InterruptedException {
+        if (settings.warmup() > 0 && !strategy.beam()) {
+            execute(strategy, settings, Math.min(settings.warmup(), entities), false);
+        }
+        return execute(strategy, settings, entities, true);
+    }
+
+    private BenchResult execute(BenchStrategy strategy, Settings settings, int entities, boolean timed)
+            throws InterruptedException {
+        String kind = "Bench_" + strategy.id().replace('-', '_') + "_" + entities + "_" + System.nanoTime() % 100_000;
+        KeyFactory factory = datastore.newKeyFactory().setKind(kind);
+        BenchShape shape = settings.shape();
+        quiet(true);
+        List<Entity> data = shape.entities(factory, entities, 42);
+        long selected = data.stream().filter(shape::selects).count();
+        put(datastore, data);
+        if (strategy.beam()) {
+            return executeBeam(strategy, settings, kind, data.size(), selected, timed);
+        }
+        MapperSpec mapper = MapperSpec.parse(MAPPER.replace("}", shape.whereJson() + "}"));
+        FaultInjector latency = new FaultInjector(0, 0, serverQuiet != null ? 0 : settings.latencyMs(), 1);
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
+        int shards = settings.shards() > 0 ? settings.shards() : settings.workers();
+        int workers = settings.workers();
+        switch (strategy) {
+            case LINEAR -> {
+                executor.splitPolicy(Baselines.NONE);
+                shards = 1;
+                workers = 1;
+            }
+            case OFFSET -> {
+                executor.splitPolicy(Baselines.OFFSET).initialRanges(r -> List.of(KeyRange.all(order)));
+                shards = 1;
+                workers = 1;
+            }
+            case FIXED -> {
+                executor.splitPolicy(Baselines.NONE).initialRanges(r -> new ShardPlanner(datastore, order)
+                        .planRanges(new PlanRequest(r.namespace(), r.kind(), r.filters(), settings.workers(),
+                                FIXED_OVERSAMPLE), Cancellation.NEVER).ranges());
+                shards = workers;
+            }
+            case ADAPTIVE_MIDPOINT -> executor.splitPolicy(Baselines.MIDPOINT)
+                    .initialRanges(r -> List.of(KeyRange.all(order)));
+            case ORACLE -> {
+                List<KeyRange> chunks = equalChunks(kind, mapper.where(), workers);
+                executor.splitPolicy(Baselines.NONE).initialRanges(r -> chunks);
+            }
+            default -> { }
+        }
+        quiet(false);
+        HeapWatch heap = new HeapWatch();
+        long readsBefore = calls(latency);
+        long commitsBefore = latency.calls("commit");
+        AtomicLong tailStart = new AtomicLong();
+        long threshold = Math.round(selected * 0.95);
+        Newcomers writer = new Newcomers(datastore, shape.newcomers(factory, entities));
+        long started = System.nanoTime();
+        JobResult result;
+        try {
+            writer.start();
+            result = executor.start(new JobSpec(kind, "", kind, mapper, shards, workers, settings.pageSize(), 0),
+                    new JobListener() {
+                        @Override
+                        public void onTotals(Map<String, Long> totals) {
+                            if (totals.getOrDefault("read", 0L) >= threshold) {
+                                tailStart.compareAndSet(0, System.nanoTime());
+                            }
+                        }
+                    }).await();
+        } finally {
+            writer.stop();
+        }
+        long ended = System.nanoTime();
+        heap.stop();
+        quiet(true);
+        long wall = Math.max(1, (ended - started) / 1_000_000);
+        double tail = tailStart.get() == 0 ? 0 : (ended - tailStart.get()) / (double) (ended - started);
+        Check check = timed ? verify(kind, shape) : null;
+        boolean verified = result.status() == JobStatus.DONE && writer.failure() == null && (check == null
+                || check.exact(data.size(), selected, writer.written()) && result.total("written") == selected
+                + check.newcomersProcessed());
+        if (writer.failure() != null) {
+            log.accept("The newcomer writer failed: " + writer.failure());
+        }
+        long processed = check == null ? selected : selected + check.newcomersProcessed();
+        log.accept(String.format("%-18s %,8d entities  %,9d ms  %s%s", strategy.id(), processed, wall,
+                timed ? "verified " + verified : "(warm-up, not timed)", writer.written() == 0 || check == null ? ""
+                        : String.format("  (%,d of %,d newcomers processed)", check.newcomersProcessed(),
+                        writer.written())));
+        return new BenchResult(strategy.id(), processed, wall, processed * 1000.0 / wall, calls(latency) - readsBefore,
+                latency.calls("commit") - commitsBefore, result.maxDepth(), tail, verified, false, heap.peakKb(),
+                heap.retainedKb(), writer.written(), check == null ? 0 : check.newcomersProcessed());
+    }
+
+    /** A Beam strategy: the pipeline in its own JVM, then the same entity-by-entity check, with double increments. */
+    private BenchResult executeBeam(BenchStrategy strategy, Settings settings, String kind, int entities,
+                                    long selected, boolean timed) throws InterruptedException {
+        BenchShape shape = settings.shape();
+        if (shape == BenchShape.FILTERED || shape == BenchShape.GROWING || serverQuiet != null) {
+            throw new io.keyranger.KeyRangerException("The Beam strategies run on the emulator over a whole kind "
+                    + "that no one else writes: use --server emulator and a shape other than filtered or growing.");
+        }
+        quiet(false);
+        long wall = Math.max(1, BeamBench.run(strategy, datastore, kind, settings.workers(), settings.pageSize(),
+                log));
+        Check check = timed ? verify(kind, shape) : null;
+        long[] doubled = {0};
+        if (timed) {
+            datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e -> {
+                if (e.getLong("n") > 1) {
+                    doubled[0]++;
+                }
+            });
+        }
+        boolean verified = check == null || check.exact(entities, selected, 0);
+        log.accept(String.format("%-18s %,8d entities  %,9d ms  %s, %,d double increments", strategy.id(), selected,
+                wall, timed ? "verified " + verified : "(warm-up, not timed)", doubled[0]));
+        return new BenchResult(strategy.id(), selected, wall, selected * 1000.0 / wall, 0, 0, 0, 0, verified, false,
+                0, 0);
+    }
+
+    /** Writes a dataset in batches of 500, the most one commit takes. */
+    static void put(Datastore datastore, List<Entity> data) {
+        for (int i = 0; i < data.size(); i += 500) {
+            datastore.put(data.subList(i, Math.min(data.size(), i + 500)).toArray(new Entity[0]));
+        }
+    }
+
+    private static long calls(FaultInjector counter) {
+        return counter.calls("run") + counter.calls("get") + counter.calls("fetch");
+    }
+
+    /**
+     * The oracle knows every key the job selects in advance (listed before the clock starts) and cuts them into equal
+     * chunks.
+     */
+    private List<KeyRange> equalChunks(String kind, List<PropertyFilter> where, int chunks) {
+        List<Key> keys = new ArrayList<>();
+        datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setKind(kind), where).build())
+                .forEachRemaining(keys::add);
+        List<KeyRange> ranges = new ArrayList<>();
+        Key previous = null;
+        for (int j = 1; j <= chunks; j++) {
+            Key end = j == chunks || keys.isEmpty() ? null : keys.get((int) ((long) j * keys.size() / chunks));
+            ranges.add(KeyRange.of(order, previous, end));
+            previous = end;
+            if (end == null) {
+                break;
+            }
+        }
+        return ranges;
+    }
+
+    /**
+     * What the job left behind: entities at the start (the selected ones incremented exactly once, the others
+     * untouched) and newcomers (each incremented at most once).
+     */
+    record Check(long original, long originalRight, long selectedSeen, long newcomers, long newcomersProcessed,
+                 long wrong) {
+        boolean exact(long entities, long selected, long newcomersWritten) {
+            return original == entities && originalRight == entities && selectedSeen == selected
+                    && newcomers == newcomersWritten && wrong == 0;
+        }
+    }
+
+    private Check verify(String kind, BenchShape shape) {
+        long[] c = new long[6];
+        datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e -> {
+            long n = e.getLong("n");
+            if (Newcomers.isNewcomer(e.getKey())) {
+                c[3]++;
+                if (n == 1) {
+                    c[4]++;
+                } else if (n != 0) {
+                    c[5]++;
+                }
+                return;
+            }
+            c[0]++;
+            boolean selects = shape.selects(e);
+            if (selects) {
+                c[2]++;
+            }
+            if (n == (selects ? 1 : 0)) {
+                c[1]++;
+            }
+        });
+        return new Check(c[0], c[1], c[2], c[3], c[4], c[5]);
+    }
+}

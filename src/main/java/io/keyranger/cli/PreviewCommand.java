@@ -8,6 +8,8 @@ import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.KeyFormat;
 import io.keyranger.datastore.WhereClause;
+import io.keyranger.query.Gql;
+import io.keyranger.query.JobQuery;
 import io.keyranger.datastore.Session;
 import io.keyranger.sharding.Balance;
 import io.keyranger.sharding.PlanRequest;
@@ -38,8 +40,12 @@ public final class PreviewCommand implements Runnable {
     @Mixin
     ConnectionOptions connection = new ConnectionOptions();
 
-    @Option(names = "--kind", required = true, paramLabel = "KIND", description = "The kind to plan.")
+    @Option(names = "--kind", paramLabel = "KIND", description = "The kind to plan (or give --gql).")
     String kind;
+
+    @Option(names = "--gql", paramLabel = "QUERY", description = "Plan the entities a GQL query selects, e.g. "
+            + "\"SELECT * FROM Account WHERE tier = 'pro'\".")
+    String gql;
 
     @Option(names = "--shards", defaultValue = "16", paramLabel = "N", description = "How many ranges (default: ${DEFAULT-VALUE}).")
     int shards;
@@ -68,7 +74,22 @@ public final class PreviewCommand implements Runnable {
     @Override
     public void run() {
         ConnectionSpec target = connection.resolve(context.profiles(), context.env());
-        PlanRequest request = new PlanRequest(target.namespace(), kind, WhereClause.parseAll(where), shards, oversample);
+        List<com.google.cloud.datastore.StructuredQuery.PropertyFilter> filters =
+                new java.util.ArrayList<>(WhereClause.parseAll(where));
+        JobQuery query = null;
+        if (gql != null) {
+            query = JobQuery.of(Gql.parse(gql, target.projectId(), target.namespace()), io.keyranger.keys.KeyOrder.PRODUCTION);
+            if (kind != null && !kind.equals(query.kind())) {
+                throw new KeyRangerException("The query reads kind '" + query.kind() + "' but --kind is '" + kind
+                        + "': give the same kind, or leave --kind out.");
+            }
+            kind = query.kind();
+            filters.addAll(query.serverFilters());
+        }
+        if (kind == null) {
+            throw new KeyRangerException("Say what to plan: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
+        }
+        PlanRequest request = new PlanRequest(target.namespace(), kind, filters, shards, oversample);
         Session session = Session.open(target);
         Datastore datastore = session.datastore();
         if (!new DatastoreGateway(datastore).kinds(target.namespace(), true).contains(kind)) {
@@ -87,6 +108,13 @@ public final class PreviewCommand implements Runnable {
                             new ConsoleProgress(err, "Counting lexicographic ranges"), Cancellation.NEVER));
         }
         print(preview, spec.commandLine().getOut());
+        if (query != null) {
+            query.explain().forEach(line -> spec.commandLine().getOut().println("Query: " + line));
+            if (query.filtersOnClient()) {
+                spec.commandLine().getOut().println("Query: the sizes above count the entities the server filters "
+                        + "let through; the job maps only those that also meet the client conditions.");
+            }
+        }
         if (json != null) {
             PreviewJson.write(preview, json);
             spec.commandLine().getOut().println("Wrote " + json);

@@ -63,8 +63,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
 
     /** The options of a new job. */
     static final class NewJob {
-        @Option(names = "--kind", required = true, paramLabel = "KIND", description = "The kind to map.")
+        @Option(names = "--kind", paramLabel = "KIND", description = "The kind to map (or give --gql).")
         String kind;
+
+        @Option(names = "--gql", paramLabel = "QUERY", description = "Map the entities a GQL query selects, e.g. "
+                + "\"SELECT * FROM Account WHERE tier = 'pro' AND balance > 100\"; sharded like a kind.")
+        String gql;
 
         @Option(names = "--mapper", required = true, paramLabel = "FILE.json",
                 description = "The mapper spec, e.g. {\"template\": \"count\"}.")
@@ -165,6 +169,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (target.resume != null) {
             handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
         } else if (target.newJob.dryRun) {
+            printQueryPlan(job, spec.commandLine().getOut());
             DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
                     job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
             progress.close();
@@ -172,6 +177,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         } else {
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
+            printQueryPlan(job, err);
             err.flush();
             handle = launcher.start(job, leaseMode(), progress, waiting);
         }
@@ -241,8 +247,22 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     private JobSpec newJob(ConnectionSpec conn) {
         NewJob job = target.newJob;
         MapperSpec mapper = MapperSpec.read(job.mapper);
-        String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(job.kind);
-        return new JobSpec(id, conn.namespace(), job.kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
+        if (job.gql != null) {
+            mapper = mapper.withGql(job.gql);
+        }
+        String kind = job.kind != null ? job.kind : mapper.query() != null ? mapper.query().kind() : null;
+        if (kind == null) {
+            throw new KeyRangerException("Say what to map: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
+        }
+        String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(kind);
+        return new JobSpec(id, conn.namespace(), kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
+    }
+
+    /** How a job over a query runs: which conditions the server applies in every range, which the client. */
+    static void printQueryPlan(JobSpec job, PrintWriter out) {
+        if (job.mapper().query() != null) {
+            job.mapper().query().explain().forEach(line -> out.println("Query: " + line));
+        }
     }
 
     private static void cancelAndWait(JobHandle handle) {

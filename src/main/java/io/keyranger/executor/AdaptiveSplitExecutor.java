@@ -105,11 +105,13 @@ public final class AdaptiveSplitExecutor {
 
     /** Plans the kind, persists the job and its ranges, and starts it. */
     public JobHandle start(JobSpec spec, JobListener listener) {
-        return start(spec, Mappers.create(spec.mapper()), listener);
+        JobSpec bound = spec.bind(datastore.getOptions().getProjectId(), order);
+        return start(bound, Mappers.create(bound.mapper()), listener);
     }
 
     /** Starts a job with a mapper built by the caller (tests); resuming it needs a registered template. */
-    public JobHandle start(JobSpec spec, PageMapper given, JobListener listener) {
+    public JobHandle start(JobSpec unbound, PageMapper given, JobListener listener) {
+        JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
         PageMapper mapper = wrapMapper.apply(given);
         checkWritable(mapper);
         JobStore store = new JobStore(datastore, hook);
@@ -198,7 +200,7 @@ public final class AdaptiveSplitExecutor {
         if (stored.status() == JobStatus.DONE) {
             return finishedAlready(store, jobId, listener);
         }
-        JobSpec spec = stored.spec();
+        JobSpec spec = stored.spec().bind(datastore.getOptions().getProjectId(), order);
         PageMapper mapper = wrapMapper.apply(Mappers.create(spec.mapper()));
         checkWritable(mapper);
         JobLease lease = store.lease(jobId, leaseDuration);

@@ -72,7 +72,8 @@ public final class DryRunner {
     }
 
     /** As above, with the kind's exact size when the caller knows it (used only without filters). */
-    public Result run(String namespace, String kind, MapperSpec spec, int sample, TotalEstimate knownTotal) {
+    public Result run(String namespace, String kind, MapperSpec unbound, int sample, TotalEstimate knownTotal) {
+        MapperSpec spec = unbound.bind(datastore.getOptions().getProjectId(), namespace, order);
         PageMapper mapper = Mappers.create(spec);
         List<Key> keys = new ArrayList<>();
         datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind),

@@ -25,6 +25,10 @@ public record JobSpec(String jobId, String namespace, String kind, MapperSpec ma
             throw new KeyRangerException("A job needs a kind.");
         }
         namespace = namespace == null ? "" : namespace;
+        if (mapper != null && mapper.query() != null && !mapper.query().kind().equals(kind)) {
+            throw new KeyRangerException("The query reads kind '" + mapper.query().kind() + "' but the job is over '"
+                    + kind + "': give the same kind, or leave --kind out.");
+        }
         check("shards", shards, 1, 4096);
         check("workers", workers, 1, 512);
         check("page size", pageSize, 1, 5000);
@@ -36,5 +40,11 @@ public record JobSpec(String jobId, String namespace, String kind, MapperSpec ma
             throw new KeyRangerException("The " + name + " must be between " + min + " and " + max + " (got " + value
                     + ").");
         }
+    }
+
+    /** This job with its query's KEY(...) literals in this project and its client conditions in this key order. */
+    public JobSpec bind(String projectId, io.keyranger.keys.KeyOrder order) {
+        return new JobSpec(jobId, namespace, kind, mapper.bind(projectId, namespace, order), shards, workers, pageSize,
+                qps);
     }
 }

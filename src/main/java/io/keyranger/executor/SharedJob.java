@@ -62,6 +62,7 @@ public final class SharedJob {
      */
     public static SharedJob createOrOpen(Datastore datastore, KeyOrder order, JobSpec spec, String runner,
                                          Cancellation cancellation) {
+        spec = spec.bind(datastore.getOptions().getProjectId(), order);
         JobStore store = new JobStore(datastore);
         Entity existing = datastore.get(store.jobKey(spec.jobId()));
         if (existing != null) {

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import io.keyranger.KeyRangerException;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.query.Gql;
+import io.keyranger.query.JobQuery;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,12 +19,61 @@ import java.util.List;
  * @param template the template name
  * @param json     the whole spec, for the template's own parameters
  * @param where    the equality filters
+ * @param query    the GQL query the job runs over ({@code "gql"}), or null for the whole kind
  */
-public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> where) {
+public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> where, JobQuery query) {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The project KEY(...) literals name until {@link #bind} says which project the job runs in. */
+    static final String UNBOUND_PROJECT = "keyranger-unbound";
 
     public MapperSpec {
         where = List.copyOf(where);
+    }
+
+    public MapperSpec(String template, ObjectNode json, List<PropertyFilter> where) {
+        this(template, json, where, null);
+    }
+
+    /**
+     * The filters every range query carries: the spec's equality filters and those of its GQL query the server can
+     * apply beside a key range.
+     */
+    @Override
+    public List<PropertyFilter> where() {
+        if (query == null) {
+            return where;
+        }
+        List<PropertyFilter> all = new ArrayList<>(where);
+        all.addAll(query.serverFilters());
+        return List.copyOf(all);
+    }
+
+    /** The GQL the spec's {@code "gql"} field holds, or null. */
+    public String gql() {
+        return query == null ? null : query.query().text();
+    }
+
+    /**
+     * This spec for a job in this project and namespace on a server with this key order: KEY(...) literals of its
+     * query belong to them, and the conditions applied on the client compare as that server does.
+     */
+    public MapperSpec bind(String projectId, String namespace, KeyOrder order) {
+        if (query == null) {
+            return this;
+        }
+        return new MapperSpec(template, json, where, JobQuery.of(Gql.parse(query.query().text(), projectId, namespace),
+                order));
+    }
+
+    /** The same mapper over a GQL query (null to remove it); the query is checked as a job's input. */
+    public MapperSpec withGql(String gql) {
+        ObjectNode copy = json.deepCopy();
+        if (gql == null) {
+            copy.remove("gql");
+        } else {
+            copy.put("gql", gql);
+        }
+        return parse(copy.toString());
     }
 
     /**
@@ -57,7 +109,17 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
         if (template == null || !template.isTextual() || template.asText().isBlank()) {
             throw new KeyRangerException("The mapper spec needs a \"template\" name, e.g. {\"template\": \"count\"}.");
         }
-        return new MapperSpec(template.asText(), (ObjectNode) root, where(root.get("where")));
+        return new MapperSpec(template.asText(), (ObjectNode) root, where(root.get("where")), query(root.get("gql")));
+    }
+
+    private static JobQuery query(JsonNode gql) {
+        if (gql == null || gql.isNull()) {
+            return null;
+        }
+        if (!gql.isTextual()) {
+            throw new KeyRangerException("\"gql\" must be a query string, e.g. \"SELECT * FROM Account WHERE tier = 'pro'\".");
+        }
+        return JobQuery.of(Gql.parse(gql.asText(), UNBOUND_PROJECT, ""), KeyOrder.PRODUCTION);
     }
 
     private static List<PropertyFilter> where(JsonNode where) {

@@ -18,8 +18,21 @@ public final class Mappers {
     private Mappers() {
     }
 
+    /**
+     * The spec's mapper; when its GQL query has conditions the server cannot apply beside a key range, it sees only
+     * the entities that meet them.
+     */
     public static PageMapper create(MapperSpec spec) {
-        return template(spec.template()).create(spec);
+        PageMapper mapper = template(spec.template()).create(spec);
+        if (spec.query() != null && spec.query().filtersOnClient()) {
+            return new MatchingMapper(mapper, spec.query()::matches);
+        }
+        return mapper;
+    }
+
+    /** The counter of entities a job read but left alone because they do not match its query. */
+    public static String notMatchingCounter() {
+        return MatchingMapper.NOT_MATCHING;
     }
 
     public static Template template(String name) {

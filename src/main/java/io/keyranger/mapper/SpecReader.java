@@ -17,7 +17,7 @@ final class SpecReader {
     }
 
     private void rejectUnknown() {
-        Set<String> known = new java.util.HashSet<>(Set.of("template", "where"));
+        Set<String> known = new java.util.HashSet<>(Set.of("template", "where", "gql"));
         template.params().forEach(p -> known.add(p.name()));
         for (Iterator<String> it = spec.json().fieldNames(); it.hasNext(); ) {
             String field = it.next();

@@ -56,8 +56,8 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         cells = config.cells();
         MapperSpec spec = MapperSpec.parse(config.mapperJson());
         JobSpec job = new JobSpec(config.jobId(), config.namespace(), config.kind(), spec, 1, 1,
-                config.pageSize(), 0);
-        var mapper = Mappers.create(spec);
+                config.pageSize(), 0).bind(config.projectId(), session.order());
+        var mapper = Mappers.create(job.mapper());
         processor = new SharedRangeProcessor(new SharedRangeProcessor.Job(session.datastore(), job, session.order(),
                 session.limits(), mapper, cells, new CellCommitter(session.datastore(), session.order(), mapper,
                 config.jobId(), cells), new Retries.Simple(10, 100, 5_000, 600_000)));

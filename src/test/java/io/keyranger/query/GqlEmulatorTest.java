@@ -1,0 +1,179 @@
+package io.keyranger.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.LongValue;
+import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StructuredQuery.CompositeFilter;
+import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.JobListener;
+import io.keyranger.executor.JobResult;
+import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.JobStatus;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.SharedEmulator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * GQL as a job's input on the real emulator: what the emulator itself accepts beside a key range, that the client
+ * applies the other conditions exactly as the server's index does, and that a job maps exactly the matching entities.
+ */
+class GqlEmulatorTest {
+    private static ConnectionSpec conn;
+    private static Datastore datastore;
+    private static final List<Entity> SEEDED = new ArrayList<>();
+
+    @BeforeAll
+    static void seed() {
+        conn = SharedEmulator.freshProject("gql");
+        datastore = SharedEmulator.connect(conn);
+        for (int i = 1; i <= 90; i++) {
+            Key key = switch (i % 3) {
+                case 0 -> datastore.newKeyFactory().setKind("Account").newKey(i);
+                case 1 -> datastore.newKeyFactory().setKind("Account").newKey("n-" + i);
+                default -> datastore.newKeyFactory().setKind("Account").addAncestor(PathElement.of("Org", "o" + i % 2))
+                        .newKey(i);
+            };
+            Entity.Builder b = Entity.newBuilder(key).set("tier", i % 2 == 0 ? "pro" : "free");
+            switch (i % 6) {
+                case 0 -> b.set("balance", "text " + i); // a string among numbers
+                case 1 -> b.set("balance", i * 1.5); // doubles sort after every integer and string
+                case 2 -> b.set("balance", LongValue.newBuilder(i * 10L).setExcludeFromIndexes(true).build());
+                case 3 -> { } // missing
+                case 4 -> b.set("balance", ListValue.of(LongValue.of(i), LongValue.of(i + 500L)));
+                default -> b.set("balance", (long) i * 10);
+            }
+            b.set("region", i % 4 == 0 ? "eu" : i % 4 == 1 ? "us" : "ap");
+            SEEDED.add(b.build());
+        }
+        datastore.put(SEEDED.toArray(new Entity[0]));
+        datastore.put(Entity.newBuilder(datastore.newKeyFactory().setKind("Other").newKey(1)).set("tier", "pro")
+                .set("balance", 1000L).build());
+    }
+
+    private static Set<Key> serverKeys(String gql) {
+        Set<Key> keys = new HashSet<>();
+        datastore.run(Query.newGqlQueryBuilder(Query.ResultType.KEY, gql).setAllowLiteral(true).build())
+                .forEachRemaining(keys::add);
+        return keys;
+    }
+
+    private static Set<Key> clientKeys(String gql) {
+        JobQuery query = JobQuery.of(Gql.parse(gql, conn.projectId(), ""), KeyOrder.EMULATOR);
+        Set<Key> keys = new HashSet<>();
+        for (Entity e : SEEDED) {
+            if (query.matches(e)) {
+                keys.add(e.getKey());
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void theClientDecidesEveryInequalityAsTheEmulatorsIndexDoes() {
+        for (String condition : List.of("balance > 100", "balance >= 100", "balance < 100", "balance <= 60",
+                "balance > 'text 3'", "balance < 50.0", "balance > 500", "region > 'eu'", "region <= 'ap'",
+                "__key__ > KEY(Account, 40)", "__key__ < KEY(Account, 'n-5')")) {
+            String gql = "SELECT __key__ FROM Account WHERE " + condition;
+            Set<Key> server = serverKeys(gql);
+            assertThat(clientKeys(gql)).as(condition).isEqualTo(server);
+            assertThat(server).as("a condition that selects something: " + condition).isNotEmpty();
+        }
+    }
+
+    @Test
+    void theEmulatorAllowsEqualitiesAndAncestorsBesideAKeyRangeButNoSecondInequality() {
+        Key start = datastore.newKeyFactory().setKind("Account").newKey(10);
+        PropertyFilter range = PropertyFilter.ge("__key__", start);
+        // what KeyRanger sends to the server: fine
+        List<Key> ok = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind("Account").setFilter(CompositeFilter.and(range,
+                PropertyFilter.eq("tier", "pro"), PropertyFilter.hasAncestor(
+                        datastore.newKeyFactory().setKind("Org").newKey("o0")))).build()).forEachRemaining(ok::add);
+        assertThat(ok).isNotEmpty();
+        // what it keeps for the client: refused by the emulator
+        assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder().setKind("Account").setFilter(
+                CompositeFilter.and(range, PropertyFilter.gt("balance", 5L))).build()).hasNext())
+                .isInstanceOf(DatastoreException.class).hasMessageContaining("inequality");
+        assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder().setKind("Account").setFilter(
+                PropertyFilter.neq("tier", "pro")).build()).hasNext()).isInstanceOf(DatastoreException.class);
+        assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder().setKind("Account").setFilter(
+                CompositeFilter.and(range, PropertyFilter.in("tier", ListValue.of("pro", "x")))).build()).hasNext())
+                .isInstanceOf(DatastoreException.class);
+    }
+
+    @Test
+    void aJobOverAQueryMapsExactlyTheMatchingEntities() throws Exception {
+        String gql = "SELECT * FROM Account WHERE tier = 'pro' AND balance > 100 AND region IN ('eu', 'ap')";
+        Set<Key> expected = new HashSet<>();
+        for (Entity e : SEEDED) {
+            if (e.getString("tier").equals("pro") && !e.getString("region").equals("us")
+                    && serverKeys("SELECT __key__ FROM Account WHERE balance > 100").contains(e.getKey())) {
+                expected.add(e.getKey());
+            }
+        }
+        assertThat(expected).hasSizeGreaterThan(5);
+        Map<Key, Entity> before = read();
+        MapperSpec mapper = MapperSpec.parse("{\"template\":\"set\",\"property\":\"flag\",\"value\":\"seen\"}")
+                .withGql(gql);
+        JobSpec spec = new JobSpec(AdaptiveSplitExecutor.newJobId("Account"), "", "Account", mapper, 4, 3, 7, 0);
+        JobResult result = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
+                .start(spec, JobListener.NONE).await();
+        assertThat(result.status()).isEqualTo(JobStatus.DONE);
+        Map<Key, Entity> after = read();
+        for (Map.Entry<Key, Entity> e : after.entrySet()) {
+            boolean flagged = e.getValue().contains("flag");
+            assertThat(flagged).as(e.getKey().toString()).isEqualTo(expected.contains(e.getKey()));
+            assertThat(e.getValue().getProperties().get("balance"))
+                    .isEqualTo(before.get(e.getKey()).getProperties().get("balance"));
+        }
+        long proCount = SEEDED.stream().filter(e -> e.getString("tier").equals("pro")).count();
+        assertThat(result.total("written")).isEqualTo(expected.size());
+        assertThat(result.total("read")).isEqualTo(proCount);
+        assertThat(result.total(Mappers.notMatchingCounter())).isEqualTo(proCount - expected.size());
+        assertThat(datastore.get(datastore.newKeyFactory().setKind("Other").newKey(1)).contains("flag")).isFalse();
+    }
+
+    @Test
+    void aDeleteOverAnAncestorQueryDeletesOnlyThatSubtree() throws Exception {
+        datastore.put(Entity.newBuilder(datastore.newKeyFactory().setKind("Doomed").addAncestor(
+                PathElement.of("Org", "x")).newKey(1)).build(), Entity.newBuilder(datastore.newKeyFactory()
+                .setKind("Doomed").addAncestor(PathElement.of("Org", "x")).newKey(2)).build(), Entity.newBuilder(
+                datastore.newKeyFactory().setKind("Doomed").addAncestor(PathElement.of("Org", "y")).newKey(3)).build());
+        MapperSpec mapper = MapperSpec.parse("{\"template\":\"delete\"}")
+                .withGql("SELECT __key__ FROM Doomed WHERE __key__ HAS ANCESTOR KEY(Org, 'x')");
+        JobResult result = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
+                .start(new JobSpec(AdaptiveSplitExecutor.newJobId("Doomed"), "", "Doomed", mapper, 2, 2, 5, 0),
+                        JobListener.NONE).await();
+        assertThat(result.status()).isEqualTo(JobStatus.DONE);
+        List<Key> left = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind("Doomed").build()).forEachRemaining(left::add);
+        assertThat(left).extracting(Key::getId).containsExactly(3L);
+    }
+
+    private static Map<Key, Entity> read() {
+        Map<Key, Entity> all = new HashMap<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build())
+                .forEachRemaining(e -> all.put(e.getKey(), e));
+        return all;
+    }
+}

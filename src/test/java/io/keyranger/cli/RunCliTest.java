@@ -107,6 +107,57 @@ class RunCliTest {
     }
 
     @Test
+    void aGqlJobCountsTheMatchesAndSaysWhatTheServerAndTheClientEachApply() throws Exception {
+        com.google.cloud.datastore.Datastore datastore = SharedEmulator.connect(demo);
+        long expected = 0;
+        long proAccounts = 0;
+        var all = datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build());
+        while (all.hasNext()) {
+            var e = all.next();
+            if (e.getString("tier").equals("pro")) {
+                proAccounts++;
+                if (e.getLong("balance") >= 5000) {
+                    expected++;
+                }
+            }
+        }
+        String gql = "SELECT * FROM Account WHERE tier = 'pro' AND balance >= 5000";
+        Result dry = run("run", "--gql", gql, "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--dry-run");
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("every range query carries tier = 'pro'")
+                .contains("balance >= 5000: checked on the client");
+        Result result = run("run", "--gql", gql, "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--shards", "3", "--report", dir.resolve("gql.json").toString());
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("read " + proAccounts + ",");
+        var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("gql.json").toFile());
+        assertThat(report.path("counters").path("not matching the query").asLong())
+                .isEqualTo(proAccounts - expected);
+        assertThat(expected).isBetween(1L, proAccounts - 1);
+    }
+
+    @Test
+    void gqlAJobCannotRunIsRefusedWithTheReasonAndExitCodeOne() throws Exception {
+        String count = mapper("{\"template\":\"count\"}").toString();
+        Result limit = run("run", "--gql", "SELECT * FROM Account LIMIT 10", "--mapper", count);
+        assertThat(limit.exitCode()).isEqualTo(1);
+        assertThat(limit.err()).contains("cannot have LIMIT or OFFSET").doesNotContain("Exception");
+        Result order = run("run", "--gql", "SELECT * FROM Account ORDER BY balance", "--mapper", count);
+        assertThat(order.err()).contains("cannot have ORDER BY");
+        Result syntax = run("run", "--gql", "SELECT * FROM Account WHERE tier = pro", "--mapper", count);
+        assertThat(syntax.exitCode()).isEqualTo(1);
+        assertThat(syntax.err()).contains("GQL error at column 36").contains("quote strings");
+        Result otherKind = run("run", "--kind", "Event", "--gql", "SELECT * FROM Account", "--mapper", count);
+        assertThat(otherKind.err()).contains("The query reads kind 'Account' but the job is over 'Event'");
+        Result neither = run("run", "--mapper", count);
+        assertThat(neither.exitCode()).isEqualTo(1);
+        assertThat(neither.err()).contains("--kind KIND, or --gql");
+        assertThat(run("preview", "--gql", "SELECT * FROM Account WHERE tier = 'pro' AND balance > 10").out())
+                .contains("Query: balance > 10: checked on the client");
+    }
+
+    @Test
     void badJobsAreRefusedBeforeAnythingIsWritten() throws Exception {
         Result missing = run("run", "--kind", "Account", "--mapper", dir.resolve("nope.json").toString());
         assertThat(missing.exitCode()).isNotZero();

@@ -43,6 +43,11 @@ public final class KeyRangerApp extends Application {
         this.request = request;
     }
 
+    /** The window's state (for tests that check what a control offers without a pop-up). */
+    public MainViewModel model() {
+        return model;
+    }
+
     static void pendingRequest(StartupRequest request) {
         pending = request;
     }

@@ -15,6 +15,10 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
+import javafx.scene.control.TextField;
+import org.controlsfx.control.textfield.TextFields;
+import atlantafx.base.theme.Styles;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import org.kordamp.ikonli.javafx.FontIcon;
@@ -52,8 +56,42 @@ public final class EntitiesView extends BorderPane {
 
         SplitPane split = new SplitPane(table, json);
         split.setDividerPositions(0.62);
-        setTop(pager());
+        setTop(new VBox(queryBar(), pager()));
         setCenter(split);
+    }
+
+    /** The GQL box: Enter or Run runs it; completions offer the kind's properties; errors show beneath it. */
+    private VBox queryBar() {
+        TextField query = new TextField();
+        query.setId("gqlQuery");
+        query.getStyleClass().add("monospace");
+        query.setPromptText("SELECT * FROM Kind WHERE property = 'value' AND other > 10");
+        query.textProperty().bindBidirectional(model.queryTextProperty());
+        query.setOnAction(e -> model.runQuery());
+        TextFields.bindAutoCompletion(query, request -> model.completions(request.getUserText()));
+        Button run = new Button("Run query", new FontIcon(Material2MZ.PLAY_ARROW));
+        run.setId("runQuery");
+        run.disableProperty().bind(model.loadingProperty());
+        run.setOnAction(e -> model.runQuery());
+        HBox.setHgrow(query, Priority.ALWAYS);
+        HBox box = new HBox(8, new Label("GQL"), query, run);
+        box.setAlignment(Pos.CENTER_LEFT);
+        Label error = new Label();
+        error.setId("gqlError");
+        error.setWrapText(true);
+        error.getStyleClass().add(Styles.DANGER);
+        error.textProperty().bind(model.queryErrorProperty());
+        error.visibleProperty().bind(model.queryErrorProperty().isNotEmpty());
+        error.managedProperty().bind(error.visibleProperty());
+        model.queryErrorColumnProperty().addListener((obs, old, column) -> {
+            if (column.intValue() > 0) {
+                query.requestFocus();
+                query.positionCaret(Math.min(column.intValue() - 1, query.getLength()));
+            }
+        });
+        VBox bar = new VBox(4, box, error);
+        bar.setPadding(new Insets(6, 8, 0, 8));
+        return bar;
     }
 
     private HBox pager() {

@@ -5,6 +5,10 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.datastore.EntityPage;
+import io.keyranger.query.BrowserQuery;
+import io.keyranger.query.Gql;
+import io.keyranger.query.GqlException;
+import io.keyranger.query.GqlQuery;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
@@ -21,6 +25,8 @@ import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.concurrent.Task;
@@ -43,9 +49,15 @@ public final class EntitiesViewModel {
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final List<Cursor> pageStarts = new ArrayList<>();
+    private final StringProperty queryText = new SimpleStringProperty("");
+    private final ReadOnlyStringWrapper queryError = new ReadOnlyStringWrapper("");
+    private final ReadOnlyIntegerWrapper queryErrorColumn = new ReadOnlyIntegerWrapper(0);
+    private volatile List<String> propertyNames = List.of();
+    private volatile List<String> kindNames = List.of();
     private DatastoreGateway gateway;
     private String namespace;
     private String kind;
+    private GqlQuery query;
     private Cursor nextStart;
     private Task<EntityPage> pending;
 
@@ -55,20 +67,98 @@ public final class EntitiesViewModel {
         selected.addListener((obs, old, entity) -> selectedJson.set(entity == null ? "" : EntityJson.toPrettyJson(entity)));
     }
 
-    /** Shows the first page of a kind. */
+    /** Shows the first page of a kind, and puts a query of the whole kind in the query box. */
     public void open(DatastoreGateway gateway, String namespace, String kind) {
         this.gateway = gateway;
         this.namespace = namespace;
         this.kind = kind;
+        this.query = null;
+        queryText.set("SELECT * FROM " + (kind.matches("[A-Za-z_$][A-Za-z0-9_$]*") ? kind : "`" + kind + "`"));
+        queryError.set("");
         pageStarts.clear();
         pageStarts.add(null);
         load(0);
+    }
+
+    /**
+     * Runs the query box's GQL from its first page. A query that does not parse is not sent: its error, with the
+     * column, shows beside the box; so does the server's refusal of one that parses.
+     */
+    public void runQuery() {
+        if (gateway == null) {
+            showQueryError("Connect and choose a kind first.", 0);
+            return;
+        }
+        GqlQuery parsed;
+        try {
+            parsed = Gql.parse(queryText.get(), gateway.datastore().getOptions().getProjectId(), namespace);
+        } catch (GqlException e) {
+            showQueryError(e.getMessage(), e.column());
+            return;
+        }
+        queryError.set("");
+        queryErrorColumn.set(0);
+        query = parsed;
+        kind = parsed.kind();
+        pageStarts.clear();
+        pageStarts.add(null);
+        load(0);
+    }
+
+    private void showQueryError(String message, int column) {
+        queryError.set(message);
+        queryErrorColumn.set(column);
+    }
+
+    /** The names the query box completes from: the kind's properties. */
+    public void setPropertyNames(List<String> names) {
+        propertyNames = List.copyOf(names);
+    }
+
+    /** The kinds the query box completes after FROM. */
+    public void setKindNames(List<String> names) {
+        kindNames = List.copyOf(names);
+    }
+
+    private static final List<String> KEYWORDS = List.of("SELECT", "FROM", "WHERE", "AND", "ORDER BY", "ASC", "DESC",
+            "LIMIT", "OFFSET", "IN", "NOT IN", "IS NULL", "HAS ANCESTOR", "KEY(", "DATETIME(", "__key__", "true",
+            "false", "null");
+
+    /**
+     * Completions of the word being typed at the end of {@code text}: whole texts, each the text with that word
+     * completed, so a chosen one replaces the box's text. Kinds after FROM, else properties and keywords. Called off
+     * the FX thread by the completion popup.
+     */
+    public List<String> completions(String text) {
+        if (text == null || text.isEmpty() || Character.isWhitespace(text.charAt(text.length() - 1))) {
+            return List.of();
+        }
+        int start = text.length();
+        while (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || "_$.".indexOf(text.charAt(start - 1)) >= 0)) {
+            start--;
+        }
+        String word = text.substring(start);
+        if (word.isEmpty()) {
+            return List.of();
+        }
+        String before = text.substring(0, start).stripTrailing();
+        boolean afterFrom = before.toUpperCase(java.util.Locale.ROOT).endsWith("FROM");
+        List<String> candidates = new ArrayList<>(afterFrom ? kindNames : propertyNames);
+        if (!afterFrom) {
+            candidates.addAll(KEYWORDS);
+        }
+        String prefix = text.substring(0, start);
+        String lower = word.toLowerCase(java.util.Locale.ROOT);
+        return candidates.stream().filter(c -> c.toLowerCase(java.util.Locale.ROOT).startsWith(lower)
+                && !c.equals(word)).map(c -> prefix + c).limit(12).toList();
     }
 
     public void clear() {
         cancelPending();
         gateway = null;
         kind = null;
+        query = null;
+        queryError.set("");
         rows.clear();
         columns.clear();
         pageNumber.set(0);
@@ -97,13 +187,20 @@ public final class EntitiesViewModel {
         DatastoreGateway source = gateway;
         String ns = namespace;
         String k = kind;
+        GqlQuery q = query;
         Cursor start = pageStarts.get(pageIndex);
         loading.set(true);
-        pending = Tasks.create("Loading " + k, () -> source.page(ns, k, start, PAGE_SIZE))
+        pending = Tasks.create("Loading " + k, () -> q == null ? source.page(ns, k, start, PAGE_SIZE)
+                        : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE))
                 .onSuccess(page -> show(pageIndex, page))
                 .onError(error -> {
                     loading.set(false);
-                    errors.accept("Cannot read " + k + ": " + ErrorMessages.of(error));
+                    if (q != null) {
+                        showQueryError("The server refused the query: " + ErrorMessages.of(error)
+                                + unsupportedHint(q), 0);
+                    } else {
+                        errors.accept("Cannot read " + k + ": " + ErrorMessages.of(error));
+                    }
                 })
                 .onCancelled(() -> loading.set(false))
                 .run(tasks);
@@ -123,9 +220,34 @@ public final class EntitiesViewModel {
         pageNumber.set(pageIndex + 1);
         hasNext.set(page.hasMore());
         int first = pageIndex * PAGE_SIZE + 1;
-        title.set(page.entities().isEmpty() ? kind + ": no entities"
-                : String.format("%s: page %d, rows %,d–%,d", kind, pageIndex + 1, first, first + page.entities().size() - 1));
+        String what = query == null ? kind : kind + " (query)";
+        title.set(page.entities().isEmpty() ? what + (query == null ? ": no entities" : ": no matches")
+                : String.format("%s: page %d, rows %,d–%,d", what, pageIndex + 1, first, first + page.entities().size() - 1));
         selected.set(page.entities().isEmpty() ? null : page.entities().get(0));
+    }
+
+    /** What the emulator is known not to do, when the query asks for it. */
+    private static String unsupportedHint(GqlQuery q) {
+        boolean unsupported = q.conditions().stream().anyMatch(c -> c.op() == GqlQuery.Op.NOT_EQUAL
+                || c.op() == GqlQuery.Op.NOT_IN || c.op() == GqlQuery.Op.IN);
+        long inequalities = q.conditions().stream().filter(c -> c.op() != GqlQuery.Op.EQUAL
+                && c.op() != GqlQuery.Op.HAS_ANCESTOR && c.op() != GqlQuery.Op.IN).map(GqlQuery.Condition::property)
+                .distinct().count();
+        return (unsupported ? " (the Datastore emulator implements neither !=, IN nor NOT IN; production does)" : "")
+                + (inequalities > 1 ? " (the emulator allows inequalities on one property per query)" : "");
+    }
+
+    public StringProperty queryTextProperty() {
+        return queryText;
+    }
+
+    public ReadOnlyStringProperty queryErrorProperty() {
+        return queryError.getReadOnlyProperty();
+    }
+
+    /** The 1-based column of the query box's error, or 0 when it has no column. */
+    public ReadOnlyIntegerProperty queryErrorColumnProperty() {
+        return queryErrorColumn.getReadOnlyProperty();
     }
 
     private void cancelPending() {

@@ -120,6 +120,7 @@ public final class MainViewModel {
                     }
                     List<KindItem> items = names.stream().map(KindItem::new).toList();
                     kinds.setAll(items);
+                    entities.setKindNames(names);
                     countKinds(source, namespace, items);
                     items.stream().filter(item -> item.name().equals(kindToOpen)).findFirst().ifPresent(item -> {
                         kindToOpen = null;
@@ -135,6 +136,7 @@ public final class MainViewModel {
                 .onSuccess(list -> {
                     if (kind == selectedKind.get()) {
                         properties.setAll(list);
+                        entities.setPropertyNames(list.stream().map(PropertyInfo::name).toList());
                     }
                 })
                 .onError(e -> showError("Cannot read the properties of " + kind.name() + ": " + ErrorMessages.of(e)))

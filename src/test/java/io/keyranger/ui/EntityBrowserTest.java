@@ -1,0 +1,152 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.app.KeyRangerApp;
+import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.demo.DemoRequest;
+import io.keyranger.support.Fx;
+import io.keyranger.ui.kinds.KindItem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import javafx.application.Application;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/** The Entities tab's query box and editing, driven in the real window on the demo's real emulator. */
+class EntityBrowserTest {
+    private static Path config;
+    private static Application app;
+    private final FxRobot robot = new FxRobot();
+
+    @BeforeAll
+    static void launchInDemoMode() throws Exception {
+        config = Files.createTempDirectory("keyranger-browser");
+        FxToolkit.registerPrimaryStage();
+        app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
+                new StartupRequest(null, new DemoRequest(80, 0, null), null)));
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        FxToolkit.cleanupApplication(app);
+        FxToolkit.cleanupStages();
+    }
+
+    @BeforeEach
+    void accountSelected() {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.waitUntil(120, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")));
+        Fx.get(() -> {
+            kinds.getSelectionModel().clearSelection();
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.name().equals("Account"))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+        Fx.waitUntil(30, () -> title().equals("Account: page 1, rows 1–50"));
+    }
+
+    @Test
+    void theQueryBoxRunsGqlWithTheServersFiltersAndOrder() {
+        assertThat(Fx.get(() -> query().getText())).isEqualTo("SELECT * FROM Account");
+        List<Entity> expected = new ArrayList<>();
+        demoDatastore().run(Query.newEntityQueryBuilder().setKind("Account").build()).forEachRemaining(e -> {
+            if (e.getString("tier").equals("pro") && e.getLong("balance") > 2000) {
+                expected.add(e);
+            }
+        });
+        expected.sort(Comparator.comparingLong((Entity e) -> e.getLong("balance")).reversed());
+        assertThat(expected).isNotEmpty();
+        robot.clickOn("#gqlQuery");
+        Fx.get(() -> {
+            query().setText("SELECT * FROM Account WHERE tier = 'pro' AND balance > 2000 ORDER BY balance DESC");
+            return null;
+        });
+        robot.clickOn("#runQuery");
+        Fx.waitUntil(30, () -> title().startsWith("Account (query): page 1"));
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        assertThat(Fx.get(() -> table.getItems().stream().map(Entity::getKey).toList()))
+                .containsExactlyElementsOf(expected.stream().map(Entity::getKey).limit(50).toList());
+        assertThat(error()).isEmpty();
+    }
+
+    @Test
+    void aQueryThatDoesNotParseShowsItsColumnBesideTheBoxAndRunsNothing() {
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        List<Key> before = Fx.get(() -> table.getItems().stream().map(Entity::getKey).toList());
+        Fx.get(() -> {
+            query().setText("SELECT * FROM Account WHERE tier = pro");
+            return null;
+        });
+        robot.clickOn("#gqlQuery").type(KeyCode.ENTER);
+        Fx.waitUntil(10, () -> !error().isEmpty());
+        assertThat(error()).contains("column 36").contains("quote strings");
+        assertThat(Fx.get(() -> robot.lookup("#gqlError").query().isVisible())).isTrue();
+        assertThat(Fx.get(() -> query().getCaretPosition())).isEqualTo(35);
+        assertThat(Fx.get(() -> table.getItems().stream().map(Entity::getKey).toList())).isEqualTo(before);
+    }
+
+    @Test
+    void aQueryTheEmulatorRefusesShowsTheServersReasonBesideTheBox() {
+        Fx.get(() -> {
+            query().setText("SELECT * FROM Account WHERE balance > 10 AND createdAt > DATETIME('2020-01-01T00:00:00Z')");
+            return null;
+        });
+        robot.clickOn("#runQuery");
+        Fx.waitUntil(30, () -> !error().isEmpty());
+        assertThat(error()).startsWith("The server refused the query").contains("inequality");
+    }
+
+    @Test
+    void completionsOfferTheKindsPropertiesAndKinds() {
+        var model = ((KeyRangerApp) app).model().entities();
+        Fx.waitUntil(30, () -> model.completions("SELECT * FROM Account WHERE bal").contains(
+                "SELECT * FROM Account WHERE balance"));
+        assertThat(model.completions("SELECT * FROM Ev")).containsExactly("SELECT * FROM Event");
+        assertThat(model.completions("SELECT * FROM Account WHERE tier = 'pro' AN"))
+                .contains("SELECT * FROM Account WHERE tier = 'pro' AND");
+        robot.clickOn("#gqlQuery");
+        Fx.get(() -> {
+            query().clear();
+            return null;
+        });
+        robot.write("SELECT * FROM Account WHERE tie");
+        Fx.waitUntil(10, () -> robot.lookup(".auto-complete-popup").tryQuery().isPresent()
+                && robot.lookup(".auto-complete-popup").query().isVisible());
+    }
+
+    private TextField query() {
+        return robot.lookup("#gqlQuery").query();
+    }
+
+    private String error() {
+        return Fx.get(() -> robot.lookup("#gqlError").queryLabeled().getText());
+    }
+
+    private String title() {
+        return Fx.get(() -> robot.lookup("#pageTitle").queryLabeled().getText());
+    }
+
+    private Datastore demoDatastore() {
+        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
+                .replaceAll("^emulator (\\S+) / .*$", "$1");
+        return DatastoreConnector.connect(ConnectionSpec.emulator(host, "demo-project"));
+    }
+}

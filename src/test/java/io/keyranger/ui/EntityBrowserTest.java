@@ -61,6 +61,7 @@ class EntityBrowserTest {
             return null;
         });
         Fx.waitUntil(30, () -> title().equals("Account: page 1, rows 1–50"));
+        clickTab("Entities");
     }
 
     @Test
@@ -130,6 +131,59 @@ class EntityBrowserTest {
         robot.write("SELECT * FROM Account WHERE tie");
         Fx.waitUntil(10, () -> robot.lookup(".auto-complete-popup").tryQuery().isPresent()
                 && robot.lookup(".auto-complete-popup").query().isVisible());
+    }
+
+    @Test
+    void theMapperAndRunTabsTakeTheSameGqlAndTheJobChangesOnlyItsMatches() {
+        Datastore datastore = demoDatastore();
+        java.util.Map<Key, Long> before = new java.util.HashMap<>();
+        java.util.Set<Key> matching = new java.util.HashSet<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build()).forEachRemaining(e -> {
+            before.put(e.getKey(), e.getLong("balance"));
+            if (e.getString("tier").equals("pro") && e.getLong("balance") < 3000) {
+                matching.add(e.getKey());
+            }
+        });
+        assertThat(matching).isNotEmpty();
+        clickTab("Mapper");
+        robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
+                ((javafx.scene.control.ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+        Fx.get(() -> {
+            robot.lookup("#mapperGql").queryTextInputControl().setText("SELECT * FROM Account WHERE tier = pro");
+            return null;
+        });
+        assertThat(Fx.get(() -> robot.lookup("#specError").queryLabeled().getText())).contains("column 36");
+        String gql = "SELECT * FROM Account WHERE tier = 'pro' AND balance < 3000";
+        Fx.get(() -> {
+            robot.lookup("#mapperGql").queryTextInputControl().setText(gql);
+            return null;
+        });
+        assertThat(Fx.get(() -> robot.lookup("#specError").queryLabeled().getText())).isEmpty();
+        robot.clickOn("#dryRun");
+        Fx.waitUntil(60, () -> robot.lookup("#dryRunSummary").queryLabeled().getText().contains("Query:"));
+        assertThat(Fx.get(() -> robot.lookup("#dryRunSummary").queryLabeled().getText()))
+                .contains("Nothing was written").contains("balance < 3000: checked on the client");
+        robot.clickOn("#useInRun");
+        assertThat(Fx.get(() -> robot.lookup("#jobGql").queryTextInputControl().getText())).isEqualTo(gql);
+        robot.clickOn("#startJob");
+        robot.clickOn("Run without export");
+        Fx.waitUntil(90, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
+        assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText()))
+                .contains("written " + matching.size());
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build()).forEachRemaining(e ->
+                assertThat(e.getLong("balance")).as("%s", e.getKey())
+                        .isEqualTo(before.get(e.getKey()) + (matching.contains(e.getKey()) ? 10 : 0)));
+        Fx.get(() -> {
+            robot.lookup("#jobGql").queryTextInputControl().setText("");
+            robot.lookup("#mapperGql").queryTextInputControl().setText("");
+            return null;
+        });
+    }
+
+    private void clickTab(String title) {
+        robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
+                && title.equals(((javafx.scene.control.Labeled) n.lookup(".tab-label")).getText()))
+                .queryAs(javafx.scene.Node.class));
     }
 
     private TextField query() {

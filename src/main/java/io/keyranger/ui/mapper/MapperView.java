@@ -99,6 +99,11 @@ public final class MapperView extends BorderPane {
         where.setId("whereField");
         where.setPromptText("tier=pro, active=true");
         where.textProperty().bindBidirectional(model.whereProperty());
+        TextField gql = new TextField();
+        gql.setId("mapperGql");
+        gql.setPromptText("GQL, e.g. SELECT * FROM Account WHERE tier = 'pro' AND balance > 100 (blank: the kind)");
+        gql.getStyleClass().add("monospace");
+        gql.textProperty().bindBidirectional(model.gqlProperty());
         Spinner<Integer> sample = new Spinner<>(1, 500, model.sampleProperty().get());
         sample.setId("dryRunSample");
         sample.setPrefWidth(90);
@@ -143,7 +148,10 @@ public final class MapperView extends BorderPane {
         json.getStyleClass().add("monospace");
         json.textProperty().bind(model.jsonProperty());
         json.setPrefRowCount(8);
-        VBox box = new VBox(10, top, description, form, whereRow, specError, buttons, json);
+        HBox gqlRow = new HBox(8, fixed(new Label("Query")), gql);
+        gqlRow.setAlignment(Pos.CENTER_LEFT);
+        HBox.setHgrow(gql, Priority.ALWAYS);
+        VBox box = new VBox(10, top, description, form, whereRow, gqlRow, specError, buttons, json);
         box.setPadding(new Insets(10));
         VBox.setVgrow(json, Priority.ALWAYS);
         return box;

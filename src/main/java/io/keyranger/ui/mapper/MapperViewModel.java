@@ -46,6 +46,7 @@ public final class MapperViewModel {
     private final Map<String, StringProperty> values = new LinkedHashMap<>();
     private final Map<String, ReadOnlyStringWrapper> fieldErrors = new LinkedHashMap<>();
     private final StringProperty where = new SimpleStringProperty("");
+    private final StringProperty gql = new SimpleStringProperty("");
     private final ReadOnlyStringWrapper json = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper specError = new ReadOnlyStringWrapper("");
     private final SimpleIntegerProperty sample = new SimpleIntegerProperty(20);
@@ -58,6 +59,7 @@ public final class MapperViewModel {
         this.run = run;
         template.addListener((obs, old, t) -> resetFields(t));
         where.addListener((obs, old, now) -> refresh());
+        gql.addListener((obs, old, now) -> refresh());
         template.set(Mappers.template("increment"));
     }
 
@@ -106,7 +108,11 @@ public final class MapperViewModel {
     ObjectNode buildJson() {
         Map<String, String> texts = new LinkedHashMap<>();
         values.forEach((name, value) -> texts.put(name, value.get()));
-        return SpecForm.toJson(template.get(), texts, where.get());
+        ObjectNode spec = SpecForm.toJson(template.get(), texts, where.get());
+        if (gql.get() != null && !gql.get().isBlank()) {
+            spec.put("gql", gql.get().strip());
+        }
+        return spec;
     }
 
     /** Fills the form from a spec (an example or a loaded file). */
@@ -119,6 +125,7 @@ public final class MapperViewModel {
                 entry.getValue().set(node == null || node.isNull() ? "" : node.asText());
             }
             where.set(SpecForm.whereText(spec.json().get("where")));
+            gql.set(spec.gql() == null ? "" : spec.gql());
         } catch (KeyRangerException e) {
             errors.accept(e.getMessage());
         }
@@ -163,9 +170,12 @@ public final class MapperViewModel {
         io.keyranger.sharding.TotalEstimate knownTotal = known < 0 ? null
                 : new io.keyranger.sharding.TotalEstimate(known, io.keyranger.sharding.TotalEstimate.Method.EXACT_SCAN);
         dryRunSummary.set("Dry run on " + target.kind() + "…");
+        MapperSpec parsed = MapperSpec.parse(spec);
+        String kind = parsed.query() != null ? parsed.query().kind() : target.kind();
         Tasks.create("Dry run", () -> new DryRunner(target.session().datastore(), target.session().order())
-                        .run(target.namespace(), target.kind(), MapperSpec.parse(spec), size, knownTotal))
-                .onSuccess(this::showDryRun)
+                        .run(target.namespace(), kind, parsed, size, kind.equals(target.kind()) && parsed.query() == null
+                                ? knownTotal : null))
+                .onSuccess(result -> showDryRun(result, parsed))
                 .onError(e -> {
                     dryRunSummary.set("Dry run failed: " + ErrorMessages.of(e));
                     errors.accept(ErrorMessages.of(e));
@@ -173,7 +183,7 @@ public final class MapperViewModel {
                 .run(tasks);
     }
 
-    private void showDryRun(DryRunner.Result result) {
+    private void showDryRun(DryRunner.Result result, MapperSpec spec) {
         List<DryRunner.Change> rows = new java.util.ArrayList<>(result.changes());
         result.deletes().forEach(k -> rows.add(new DryRunner.Change(k, "(entity)", "exists", "would be deleted")));
         result.copies().forEach(k -> rows.add(new DryRunner.Change(k, "(entity)", "", "would be written")));
@@ -182,7 +192,8 @@ public final class MapperViewModel {
                         + "Whole job, estimated from %,d entities (%s): %,d reads, %,d writes, %,d deletes.",
                 result.sampled(), result.changes().size(), result.skipped(),
                 result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().total(),
-                result.total().method().label(), result.reads(), result.writes(), result.deletions()));
+                result.total().method().label(), result.reads(), result.writes(), result.deletions())
+                + (spec.query() == null ? "" : " Query: " + String.join(" ", spec.query().explain())));
     }
 
     /** The kind selected in the browser, set by the main view model on every selection. */
@@ -192,7 +203,15 @@ public final class MapperViewModel {
 
     /** Hands the spec to the Run tab's form. */
     public void sendToRun() {
-        run.form().mapperJsonProperty().set(buildJson().toString());
+        ObjectNode spec = buildJson();
+        spec.remove("gql");
+        run.form().mapperJsonProperty().set(spec.toString());
+        run.form().gqlProperty().set(gql.get() == null ? "" : gql.get().strip());
+    }
+
+    /** The GQL query the job runs over; blank for the selected kind. */
+    public StringProperty gqlProperty() {
+        return gql;
     }
 
     public ObjectProperty<Template> templateProperty() {

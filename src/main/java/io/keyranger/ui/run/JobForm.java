@@ -14,6 +14,7 @@ import javafx.beans.property.StringProperty;
 /** The Run tab's form: the mapper spec and how the job runs (planned ranges, workers, page size, rate limit). */
 public final class JobForm {
     private final StringProperty mapperJson = new SimpleStringProperty(Specs.text(Specs.template("count")));
+    private final StringProperty gql = new SimpleStringProperty("");
     private final IntegerProperty shards = new SimpleIntegerProperty(16);
     private final IntegerProperty workers = new SimpleIntegerProperty(8);
     private final IntegerProperty pageSize = new SimpleIntegerProperty(200);
@@ -22,8 +23,12 @@ public final class JobForm {
     /** A new job on {@code target} from the form; a {@link io.keyranger.KeyRangerException} says what is wrong. */
     JobSpec spec(KindTarget target) {
         MapperSpec mapper = MapperSpec.parse(mapperJson.get());
+        if (gql.get() != null && !gql.get().isBlank()) {
+            mapper = mapper.withGql(gql.get().strip());
+        }
         Mappers.template(mapper.template()).validate(mapper);
-        return new JobSpec(AdaptiveSplitExecutor.newJobId(target.kind()), target.namespace(), target.kind(), mapper,
+        String kind = mapper.query() != null ? mapper.query().kind() : target.kind();
+        return new JobSpec(AdaptiveSplitExecutor.newJobId(kind), target.namespace(), kind, mapper,
                 shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 
@@ -40,6 +45,11 @@ public final class JobForm {
     /** The mapper spec, which the Mapper tab also fills. */
     public StringProperty mapperJsonProperty() {
         return mapperJson;
+    }
+
+    /** The GQL query the job runs over (blank: the selected kind), which the Mapper tab also fills. */
+    public StringProperty gqlProperty() {
+        return gql;
     }
 
     public IntegerProperty shardsProperty() {

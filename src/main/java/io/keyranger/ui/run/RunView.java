@@ -92,7 +92,13 @@ public final class RunView extends BorderPane {
     }
 
     private HBox settings() {
-        HBox bar = new HBox(8,
+        TextField gql = new TextField();
+        gql.setId("jobGql");
+        gql.setPromptText("GQL, e.g. SELECT * FROM Account WHERE tier = 'pro' (blank: the whole kind)");
+        gql.getStyleClass().add("monospace");
+        gql.textProperty().bindBidirectional(model.form().gqlProperty());
+        HBox.setHgrow(gql, Priority.ALWAYS);
+        HBox bar = new HBox(8, new Label("Query"), gql,
                 new Label("Shards"), spinner("jobShards", 1, 4096, model.form().shardsProperty()),
                 new Label("Workers"), spinner("jobWorkers", 1, 512, model.form().workersProperty()),
                 new Label("Page size"), spinner("jobPageSize", 1, 5000, model.form().pageSizeProperty()),

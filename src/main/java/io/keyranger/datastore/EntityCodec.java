@@ -55,6 +55,25 @@ public final class EntityCodec {
         return props;
     }
 
+    /** One value as typed JSON, {"type": …, "value": …}, as in an export. */
+    public static ObjectNode encodeValue(Value<?> value) {
+        return value(value);
+    }
+
+    /**
+     * One typed JSON value back, its keys in this project and database; a malformed one is a
+     * {@link KeyRangerException} saying what is wrong.
+     */
+    public static Value<?> decodeValue(JsonNode node, String projectId, String databaseId) {
+        try {
+            return decodeValueOrThrow(node, projectId, databaseId);
+        } catch (KeyRangerException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new KeyRangerException("Not a typed value: " + e.getMessage() + " in " + node);
+        }
+    }
+
     private static ObjectNode value(Value<?> value) {
         ObjectNode node = NODES.objectNode();
         Object raw = value.get();
@@ -107,11 +126,11 @@ public final class EntityCodec {
         Key key = key(root.path("key"), projectId, databaseId);
         Entity.Builder builder = Entity.newBuilder(key);
         root.path("properties").fields().forEachRemaining(f -> builder.set(f.getKey(),
-                (Value<?>) decodeValue(f.getValue(), projectId, databaseId)));
+                (Value<?>) decodeValueOrThrow(f.getValue(), projectId, databaseId)));
         return builder.build();
     }
 
-    private static Value<?> decodeValue(JsonNode node, String projectId, String databaseId) {
+    private static Value<?> decodeValueOrThrow(JsonNode node, String projectId, String databaseId) {
         String type = node.path("type").asText();
         JsonNode v = node.path("value");
         Value<?> plain = switch (type) {
@@ -128,12 +147,12 @@ public final class EntityCodec {
                 FullEntity.Builder<IncompleteKey> embedded = v.has("key")
                         ? FullEntity.newBuilder(key(v.path("key"), projectId, databaseId)) : FullEntity.newBuilder();
                 v.path("properties").fields().forEachRemaining(f -> embedded.set(f.getKey(),
-                        (Value<?>) decodeValue(f.getValue(), projectId, databaseId)));
+                        (Value<?>) decodeValueOrThrow(f.getValue(), projectId, databaseId)));
                 yield EntityValue.of(embedded.build());
             }
             case "array" -> {
                 List<Value<?>> items = new ArrayList<>();
-                v.forEach(item -> items.add(decodeValue(item, projectId, databaseId)));
+                v.forEach(item -> items.add(decodeValueOrThrow(item, projectId, databaseId)));
                 yield ListValue.of(items);
             }
             default -> throw new KeyRangerException("Unknown value type '" + type + "' in " + node);

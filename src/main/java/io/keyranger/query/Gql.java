@@ -53,6 +53,50 @@ public final class Gql {
         return new Gql(text.strip(), projectId, namespace).query();
     }
 
+    /**
+     * A key written as GQL's {@code KEY(Kind, id_or_name, …)}, in this project and namespace unless it names others.
+     *
+     * @throws GqlException naming the column and what was expected
+     */
+    public static Key key(String text, String projectId, String namespace) {
+        if (text == null || text.isBlank()) {
+            throw new GqlException("The key is empty: write e.g. KEY(Account, 42) or KEY(Org, 'acme', Account, 'a-1').", 1);
+        }
+        Gql gql = new Gql(text.strip(), projectId, namespace);
+        if (!gql.acceptKeyword("KEY")) {
+            throw gql.error(gql.peek(), "expected KEY(Kind, id_or_name, ...)");
+        }
+        Key key = gql.key();
+        if (gql.peek().type != Type.END) {
+            throw gql.error(gql.peek(), "expected the end of the key");
+        }
+        return key;
+    }
+
+    /** A key as GQL's KEY(...) literal, which {@link #key} reads back (its namespace only when it has one). */
+    public static String keyLiteral(Key key) {
+        StringBuilder out = new StringBuilder("KEY(");
+        if (!key.getNamespace().isEmpty()) {
+            out.append("NAMESPACE(").append(quote(key.getNamespace())).append("), ");
+        }
+        List<PathElement> path = new ArrayList<>(key.getAncestors());
+        path.add(key.hasId() ? PathElement.of(key.getKind(), key.getId()) : PathElement.of(key.getKind(), key.getName()));
+        for (int i = 0; i < path.size(); i++) {
+            PathElement e = path.get(i);
+            if (i > 0) {
+                out.append(", ");
+            }
+            out.append(e.getKind().matches("[A-Za-z_$][A-Za-z0-9_$]*")
+                    && !Lexer.RESERVED.contains(e.getKind().toUpperCase(Locale.ROOT)) ? e.getKind() : quote(e.getKind()))
+                    .append(", ").append(e.hasId() ? String.valueOf(e.getId()) : quote(e.getName()));
+        }
+        return out.append(')').toString();
+    }
+
+    private static String quote(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'";
+    }
+
     private GqlQuery query() {
         expectKeyword("SELECT", "SELECT at the start of the query");
         boolean distinct = acceptKeyword("DISTINCT");

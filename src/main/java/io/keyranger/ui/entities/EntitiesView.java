@@ -15,6 +15,12 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
+import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.SelectionMode;
+import io.keyranger.ui.common.WriteConfirmation;
+import java.util.List;
+import org.kordamp.ikonli.material2.Material2AL;
 import javafx.scene.layout.VBox;
 import javafx.scene.control.TextField;
 import org.controlsfx.control.textfield.TextFields;
@@ -35,6 +41,16 @@ public final class EntitiesView extends BorderPane {
         table.setItems(model.rows());
         table.setPlaceholder(new Label("No entities to show"));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
+        table.setRowFactory(view -> {
+            javafx.scene.control.TableRow<Entity> row = new javafx.scene.control.TableRow<>();
+            row.setOnMouseClicked(e -> {
+                if (e.getClickCount() == 2 && !row.isEmpty()) {
+                    editSelected();
+                }
+            });
+            return row;
+        });
         table.getSelectionModel().selectedItemProperty().addListener((obs, old, entity) -> {
             if (entity != null) {
                 model.selectedProperty().set(entity);
@@ -56,7 +72,7 @@ public final class EntitiesView extends BorderPane {
 
         SplitPane split = new SplitPane(table, json);
         split.setDividerPositions(0.62);
-        setTop(new VBox(queryBar(), pager()));
+        setTop(new VBox(queryBar(), pager(), editBar()));
         setCenter(split);
     }
 
@@ -92,6 +108,88 @@ public final class EntitiesView extends BorderPane {
         VBox bar = new VBox(4, box, error);
         bar.setPadding(new Insets(6, 8, 0, 8));
         return bar;
+    }
+
+    /** New, edit, delete (the selection) and undo (the last edit); refused on a read-only connection. */
+    private HBox editBar() {
+        Button create = new Button("New", new FontIcon(Material2AL.ADD));
+        create.setId("newEntity");
+        create.setOnAction(e -> createEntity());
+        Button edit = new Button("Edit", new FontIcon(Material2AL.EDIT));
+        edit.setId("editEntity");
+        edit.setOnAction(e -> editSelected());
+        Button delete = new Button("Delete", new FontIcon(Material2AL.DELETE));
+        delete.setId("deleteEntities");
+        delete.getStyleClass().add(Styles.DANGER);
+        delete.setOnAction(e -> deleteSelected());
+        Button undo = new Button("Undo", new FontIcon(Material2MZ.UNDO));
+        undo.setId("undoEdit");
+        undo.setOnAction(e -> {
+            if (WriteConfirmation.confirm(getScene().getWindow(), model.connection(), "Undo")) {
+                model.undo();
+            }
+        });
+        create.disableProperty().bind(model.readOnlyProperty());
+        Label readOnly = new Label("Read-only connection: editing is off.");
+        readOnly.visibleProperty().bind(model.readOnlyProperty());
+        readOnly.managedProperty().bind(readOnly.visibleProperty());
+        Label status = new Label();
+        status.setId("editStatus");
+        status.textProperty().bind(model.editStatusProperty());
+        HBox bar = new HBox(8, create, edit, delete, undo, readOnly, status);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.setPadding(new Insets(0, 8, 6, 8));
+        edit.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull()
+                .or(model.readOnlyProperty()));
+        delete.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull()
+                .or(model.readOnlyProperty()));
+        undo.disableProperty().bind(model.lastEditProperty().isNull().or(model.readOnlyProperty()));
+        return bar;
+    }
+
+    private void createEntity() {
+        if (model.kind() == null) {
+            return;
+        }
+        EntityEditorDialog dialog = new EntityEditorDialog(null, model.kind(), model.place());
+        dialog.initOwner(getScene().getWindow());
+        dialog.showAndWait().ifPresent(entity -> {
+            if (WriteConfirmation.confirm(getScene().getWindow(), model.connection(), "Creating an entity")) {
+                model.create(entity);
+            }
+        });
+    }
+
+    private void editSelected() {
+        Entity original = table.getSelectionModel().getSelectedItem();
+        if (original == null || model.readOnlyProperty().get()) {
+            return;
+        }
+        EntityEditorDialog dialog = new EntityEditorDialog(original, original.getKey().getKind(), model.place());
+        dialog.initOwner(getScene().getWindow());
+        dialog.showAndWait().ifPresent(changed -> {
+            if (WriteConfirmation.confirm(getScene().getWindow(), model.connection(), "Saving an entity")) {
+                model.update(original, changed);
+            }
+        });
+    }
+
+    private void deleteSelected() {
+        List<Entity> selected = List.copyOf(table.getSelectionModel().getSelectedItems());
+        if (selected.isEmpty()) {
+            return;
+        }
+        String keys = String.join("\n", selected.stream().limit(10).map(e -> KeyFormat.format(e.getKey())).toList())
+                + (selected.size() > 10 ? "\n… and " + (selected.size() - 10) + " more" : "");
+        Alert confirm = new Alert(Alert.AlertType.CONFIRMATION, keys, ButtonType.OK, ButtonType.CANCEL);
+        confirm.initOwner(getScene().getWindow());
+        confirm.setHeaderText("Delete " + (selected.size() == 1 ? "this entity" : "these " + selected.size()
+                + " entities") + "? Undo can put " + (selected.size() == 1 ? "it" : "them") + " back until the window "
+                + "closes.");
+        if (confirm.showAndWait().orElse(ButtonType.CANCEL) == ButtonType.OK
+                && WriteConfirmation.confirm(getScene().getWindow(), model.connection(), "Deleting")) {
+            model.delete(selected);
+        }
     }
 
     private HBox pager() {

@@ -5,6 +5,9 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.datastore.EntityPage;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.edit.EntityEditor;
+import io.keyranger.edit.PropertyDraft;
 import io.keyranger.query.BrowserQuery;
 import io.keyranger.query.Gql;
 import io.keyranger.query.GqlException;
@@ -54,6 +57,11 @@ public final class EntitiesViewModel {
     private final ReadOnlyIntegerWrapper queryErrorColumn = new ReadOnlyIntegerWrapper(0);
     private volatile List<String> propertyNames = List.of();
     private volatile List<String> kindNames = List.of();
+    private final ObjectProperty<EntityEditor.Edit> lastEdit = new SimpleObjectProperty<>();
+    private final ReadOnlyBooleanWrapper readOnly = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper editStatus = new ReadOnlyStringWrapper("");
+    private EntityEditor editor;
+    private ConnectionSpec connection;
     private DatastoreGateway gateway;
     private String namespace;
     private String kind;
@@ -108,6 +116,89 @@ public final class EntitiesViewModel {
     private void showQueryError(String message, int column) {
         queryError.set(message);
         queryErrorColumn.set(column);
+    }
+
+    /** The editor of the open connection; a new connection forgets the last edit (it was on another database). */
+    public void setEditor(EntityEditor editor, ConnectionSpec connection) {
+        this.editor = editor;
+        this.connection = connection;
+        readOnly.set(connection.readOnly());
+        lastEdit.set(null);
+        editStatus.set("");
+    }
+
+    /** Where keys typed in the editor belong: this project, database and the browsed namespace. */
+    public PropertyDraft.Place place() {
+        return new PropertyDraft.Place(connection.projectId(), connection.databaseId(), namespace == null ? "" : namespace);
+    }
+
+    /** The kind on show (the query's, when a query runs). */
+    public String kind() {
+        return kind;
+    }
+
+    /** The connection's spec, for the confirmation a production project needs. */
+    public ConnectionSpec connection() {
+        return connection;
+    }
+
+    public void create(Entity entity) {
+        edit("Creating", () -> editor.create(entity));
+    }
+
+    public void update(Entity original, Entity changed) {
+        edit("Saving", () -> editor.update(original, changed));
+    }
+
+    public void delete(List<Entity> entities) {
+        edit("Deleting", () -> editor.delete(entities));
+    }
+
+    /** Puts back what the last edit replaced; the edit it makes is the next one undo takes back. */
+    public void undo() {
+        EntityEditor.Edit edit = lastEdit.get();
+        if (edit != null) {
+            edit("Undoing", () -> editor.undo(edit));
+        }
+    }
+
+    private void edit(String doing, java.util.concurrent.Callable<EntityEditor.Edit> action) {
+        if (editor == null) {
+            errors.accept("Connect first.");
+            return;
+        }
+        editStatus.set(doing + "…");
+        Tasks.create(doing, action)
+                .onSuccess(edit -> {
+                    lastEdit.set(edit);
+                    editStatus.set("Done: " + edit.description() + ". Undo puts it back.");
+                    reload();
+                })
+                .onError(error -> {
+                    editStatus.set("");
+                    errors.accept(ErrorMessages.of(error));
+                    reload();
+                })
+                .run(tasks);
+    }
+
+    /** Reads the page on show again. */
+    public void reload() {
+        if (gateway != null && pageNumber.get() > 0 && !pageStarts.isEmpty()) {
+            load(Math.min(pageNumber.get() - 1, pageStarts.size() - 1));
+        }
+    }
+
+    public ObjectProperty<EntityEditor.Edit> lastEditProperty() {
+        return lastEdit;
+    }
+
+    public ReadOnlyBooleanProperty readOnlyProperty() {
+        return readOnly.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty editStatusProperty() {
+        return editStatus.getReadOnlyProperty();
     }
 
     /** The names the query box completes from: the kind's properties. */

@@ -93,6 +93,8 @@ public final class MainViewModel {
         gateway = state.gateway();
         session.set(state.session());
         ConnectionSpec spec = state.session().spec();
+        entities.setEditor(new io.keyranger.edit.EntityEditor(state.session().datastore(), spec,
+                state.session().limits()), spec);
         status.setConnection(spec.describe());
         List<String> list = new ArrayList<>(state.namespaces());
         if (!list.contains(spec.namespace())) {

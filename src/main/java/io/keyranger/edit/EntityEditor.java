@@ -122,11 +122,13 @@ public final class EntityEditor {
     }
 
     private void commit(List<Key> keys, Map<Key, Entity> expected, Map<Key, Entity> next) {
+        java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
         Retries.call(new Retries.Simple(5, 100, 2_000, 30_000), Retries.Observer.NONE, () -> {
             Transaction tx = datastore.newTransaction();
             try {
                 List<Entity> current = tx.fetch(keys.toArray(new Key[0]));
-                boolean appliedAlready = true; // a retry after a commit whose answer was lost
+                // a retry may follow a commit whose answer was lost: finding the edit done then is success
+                boolean appliedAlready = attempts.incrementAndGet() > 1;
                 for (int i = 0; i < keys.size(); i++) {
                     appliedAlready &= Objects.equals(next.get(keys.get(i)), current.get(i));
                 }

@@ -1,0 +1,160 @@
+package io.keyranger.edit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Blob;
+import com.google.cloud.datastore.BlobValue;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DoubleValue;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.EntityValue;
+import com.google.cloud.datastore.FullEntity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyValue;
+import com.google.cloud.datastore.LatLng;
+import com.google.cloud.datastore.LatLngValue;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.LongValue;
+import com.google.cloud.datastore.NullValue;
+import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.TimestampValue;
+import com.google.cloud.datastore.Value;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.support.SharedEmulator;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Editing entities on the real emulator, and every value type through the editor's text and back. */
+class EntityEditorTest {
+    private static ConnectionSpec conn;
+    private static Datastore datastore;
+    private static EntityEditor editor;
+
+    @BeforeAll
+    static void connect() {
+        conn = SharedEmulator.freshProject("edit");
+        datastore = SharedEmulator.connect(conn);
+        editor = new EntityEditor(datastore, conn, ServerLimits.EMULATOR);
+    }
+
+    private static Key key(String name) {
+        return datastore.newKeyFactory().setKind("Acct").newKey(name);
+    }
+
+    @Test
+    void everyValueTypeSurvivesTheEditorsTextUnchanged() {
+        PropertyDraft.Place place = new PropertyDraft.Place(conn.projectId(), conn.databaseId(), "");
+        Key ref = datastore.newKeyFactory().setKind("Org").addAncestor(PathElement.of("Top", 3)).newKey("o'1");
+        List<Value<?>> values = List.of(StringValue.of("héllo\nworld"), LongValue.of(Long.MIN_VALUE),
+                DoubleValue.of(-2.5e-7), DoubleValue.of(Double.NaN), com.google.cloud.datastore.BooleanValue.of(true),
+                TimestampValue.of(Timestamp.parseTimestamp("2024-05-01T09:30:00.123456Z")), NullValue.of(),
+                KeyValue.of(ref), BlobValue.of(Blob.copyFrom(new byte[] {0, 1, (byte) 255})),
+                LatLngValue.of(LatLng.of(48.85, 2.35)),
+                ListValue.of(LongValue.of(1), StringValue.newBuilder("x").setExcludeFromIndexes(true).build()),
+                EntityValue.of(FullEntity.newBuilder().set("city", "Paris").set("zip", 75001L).build()),
+                StringValue.newBuilder("long text").setExcludeFromIndexes(true).build());
+        for (Value<?> value : values) {
+            PropertyDraft draft = PropertyDraft.of("p", value);
+            assertThat(draft.toValue(place)).as(draft.type() + " " + draft.text()).isEqualTo(value);
+        }
+    }
+
+    @Test
+    void badTextSaysWhatToTypeInstead() {
+        PropertyDraft.Place place = new PropertyDraft.Place(conn.projectId(), conn.databaseId(), "");
+        assertThatThrownBy(() -> new PropertyDraft("p", "integer", "12.5", true).toValue(place))
+                .hasMessage("An integer is a whole number such as 42 or -7.");
+        assertThatThrownBy(() -> new PropertyDraft("p", "integer", "99999999999999999999", true).toValue(place))
+                .hasMessageContaining("between");
+        assertThatThrownBy(() -> new PropertyDraft("p", "boolean", "yes", true).toValue(place))
+                .hasMessage("A boolean is true or false.");
+        assertThatThrownBy(() -> new PropertyDraft("p", "timestamp", "yesterday", true).toValue(place))
+                .hasMessageContaining("RFC 3339");
+        assertThatThrownBy(() -> new PropertyDraft("p", "key", "KEY(Org)", true).toValue(place))
+                .hasMessageContaining("GQL error at column 8");
+        assertThatThrownBy(() -> new PropertyDraft("p", "array", "[1, 2", true).toValue(place))
+                .hasMessageContaining("Not JSON");
+        assertThatThrownBy(() -> new PropertyDraft("p", "array", "[{\"type\": \"integer\", \"value\": \"x\"}]", true)
+                .toValue(place)).isInstanceOf(KeyRangerException.class).hasMessageContaining("Not a typed value");
+        assertThatThrownBy(() -> new PropertyDraft("p", "geo", "91,0", true).toValue(place))
+                .hasMessageContaining("latitude");
+        assertThat(new PropertyDraft("__key__", "string", "", true).nameProblem(List.of())).contains("reserved");
+        assertThat(new PropertyDraft("a", "string", "", true).nameProblem(List.of("a"))).contains("twice");
+    }
+
+    @Test
+    void createEditMoveDeleteAndUndoEachStep() {
+        Entity first = Entity.newBuilder(key("a")).set("balance", 10L).build();
+        EntityEditor.Edit created = editor.create(first);
+        assertThat(datastore.get(key("a"))).isEqualTo(first);
+        assertThatThrownBy(() -> editor.create(first)).hasMessageContaining("exists already");
+
+        Entity changed = Entity.newBuilder(first).set("balance", 20L).set("tier", "gold").build();
+        EntityEditor.Edit edited = editor.update(first, changed);
+        assertThat(datastore.get(key("a"))).isEqualTo(changed);
+        editor.undo(edited);
+        assertThat(datastore.get(key("a"))).isEqualTo(first);
+
+        Entity moved = Entity.newBuilder(key("b"), first).build();
+        EntityEditor.Edit move = editor.update(first, moved);
+        assertThat(datastore.get(key("a"))).isNull();
+        assertThat(datastore.get(key("b"))).isEqualTo(moved);
+        editor.undo(move);
+        assertThat(datastore.get(key("a"))).isEqualTo(first);
+        assertThat(datastore.get(key("b"))).isNull();
+
+        EntityEditor.Edit deleted = editor.delete(List.of(first));
+        assertThat(datastore.get(key("a"))).isNull();
+        editor.undo(deleted);
+        assertThat(datastore.get(key("a"))).isEqualTo(first);
+        editor.undo(created);
+        assertThat(datastore.get(key("a"))).isNull();
+    }
+
+    @Test
+    void anEntityChangedBySomeoneElseIsNotOverwrittenNorUndone() {
+        Entity seen = Entity.newBuilder(key("c")).set("balance", 1L).build();
+        datastore.put(seen);
+        datastore.put(Entity.newBuilder(seen).set("balance", 2L).build()); // someone else
+        assertThatThrownBy(() -> editor.update(seen, Entity.newBuilder(seen).set("balance", 5L).build()))
+                .hasMessageContaining("was changed by someone else");
+        assertThat(datastore.get(key("c")).getLong("balance")).isEqualTo(2);
+
+        Entity current = datastore.get(key("c"));
+        EntityEditor.Edit edit = editor.update(current, Entity.newBuilder(current).set("balance", 3L).build());
+        datastore.put(Entity.newBuilder(current).set("balance", 4L).build());
+        assertThatThrownBy(() -> editor.undo(edit)).hasMessageContaining("was changed by someone else");
+        assertThat(datastore.get(key("c")).getLong("balance")).isEqualTo(4);
+    }
+
+    @Test
+    void aSelectionLargerThanOneTransactionIsDeletedAndRestoredWhole() {
+        List<Entity> many = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            many.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Many").newKey(i + 1)).set("i", i).build());
+        }
+        datastore.put(many.toArray(new Entity[0]));
+        EntityEditor.Edit deleted = editor.delete(many);
+        assertThat(datastore.fetch(many.stream().map(Entity::getKey).toArray(Key[]::new))).containsOnlyNulls();
+        editor.undo(deleted);
+        assertThat(datastore.fetch(many.stream().map(Entity::getKey).toArray(Key[]::new)))
+                .containsExactlyElementsOf(many);
+    }
+
+    @Test
+    void aReadOnlyConnectionRefusesEveryEdit() {
+        ConnectionSpec readOnly = new ConnectionSpec(conn.emulatorHost(), conn.projectId(), conn.databaseId(), "",
+                null, true);
+        EntityEditor refusing = new EntityEditor(datastore, readOnly, ServerLimits.EMULATOR);
+        assertThatThrownBy(() -> refusing.create(Entity.newBuilder(key("ro")).build()))
+                .hasMessageContaining("read-only");
+        assertThat(datastore.get(key("ro"))).isNull();
+    }
+}

@@ -10,6 +10,7 @@ import com.google.cloud.datastore.BooleanValue;
 import com.google.cloud.datastore.DoubleValue;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyValue;
+import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.LatLng;
 import com.google.cloud.datastore.LatLngValue;
 import com.google.cloud.datastore.LongValue;
@@ -91,7 +92,8 @@ public record PropertyDraft(String name, String type, String text, boolean index
             }
             default -> throw new KeyRangerException("The editor cannot show a value of type " + value.getType() + ".");
         }
-        return new PropertyDraft(name, type, text, !value.excludeFromIndexes());
+        // a list's elements carry their own flags in its JSON; the box then says "indexed" and changes nothing
+        return new PropertyDraft(name, type, text, value instanceof ListValue || !value.excludeFromIndexes());
     }
 
     private static String pretty(JsonNode node) {
@@ -194,7 +196,14 @@ public record PropertyDraft(String name, String type, String text, boolean index
             case "array", "entity" -> json(t, place);
             default -> throw new KeyRangerException("Unknown type '" + type + "'; one of " + TYPES + ".");
         };
-        return indexed ? plain : plain.toBuilder().setExcludeFromIndexes(true).build();
+        if (indexed) {
+            return plain;
+        }
+        if (plain instanceof ListValue list) { // Datastore keeps the flag on each element, never on the list
+            return ListValue.of(list.get().stream().<Value<?>>map(v -> v.toBuilder().setExcludeFromIndexes(true)
+                    .build()).toList());
+        }
+        return plain.toBuilder().setExcludeFromIndexes(true).build();
     }
 
     private Value<?> json(String t, Place place) {

@@ -313,15 +313,28 @@ public final class Gql {
             String kind = kindToken.type == Type.STRING ? take().text : name("a kind in KEY(...)");
             expect(",", "',' and an id or a name after the kind '" + kind + "' in KEY(...)");
             Token id = peek();
+            if (kind.isEmpty() || kind.matches("__.*__")) {
+                throw error(kindToken, kind.isEmpty() ? "a kind cannot be empty" : "kinds like " + kind
+                        + " are reserved by Datastore");
+            }
             if (id.type == Type.NUMBER && id.text.matches("\\d+")) {
                 next++;
+                long number;
                 try {
-                    path.add(PathElement.of(kind, Long.parseLong(id.text)));
+                    number = Long.parseLong(id.text);
                 } catch (NumberFormatException e) {
                     throw error(id, "the id " + id.text + " does not fit in a 64-bit integer");
                 }
+                if (number < 1) {
+                    throw error(id, "numeric ids start at 1");
+                }
+                path.add(PathElement.of(kind, number));
             } else if (id.type == Type.STRING) {
                 next++;
+                if (id.text.isEmpty() || id.text.matches("__.*__")) {
+                    throw error(id, id.text.isEmpty() ? "a key name cannot be empty: type one between the quotes"
+                            : "names like " + id.text + " are reserved by Datastore");
+                }
                 path.add(PathElement.of(kind, id.text));
             } else {
                 throw error(id, "expected a numeric id or a 'name' in KEY(...)");

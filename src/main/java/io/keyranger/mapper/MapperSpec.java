@@ -10,18 +10,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A mapper as JSON: {@code {"template": NAME, ...parameters, "where": [{"property": P, "value": V}]}}. The where
- * clauses are equality filters; JSON types give the value's type (whole numbers are integers).
+ * A mapper as JSON: {@code {"template": NAME, ...parameters, "where": ...}}. {@code where} is either a list of
+ * equality filters, {@code [{"property": P, "value": V}]}, that the server applies (JSON types give the value's
+ * type; whole numbers are integers), or a CEL expression as a string, {@code "has(balance) && tier != 'closed'"},
+ * that KeyRanger evaluates on each entity it reads.
  *
- * @param template the template name
- * @param json     the whole spec, for the template's own parameters
- * @param where    the equality filters
+ * @param template        the template name
+ * @param json            the whole spec, for the template's own parameters
+ * @param where           the equality filters; empty when where is an expression
+ * @param whereExpression the where expression, or null when where is absent or a list of filters
  */
-public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> where) {
+public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> where, String whereExpression) {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     public MapperSpec {
         where = List.copyOf(where);
+    }
+
+    public MapperSpec(String template, ObjectNode json, List<PropertyFilter> where) {
+        this(template, json, where, null);
     }
 
     /**
@@ -38,7 +45,7 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
             throw new KeyRangerException("Cannot read the mapper file " + file + ": " + e.getMessage());
         }
         MapperSpec spec = parse(text);
-        Mappers.template(spec.template()).validate(spec);
+        Mappers.validate(spec);
         return spec;
     }
 
@@ -57,7 +64,15 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
         if (template == null || !template.isTextual() || template.asText().isBlank()) {
             throw new KeyRangerException("The mapper spec needs a \"template\" name, e.g. {\"template\": \"count\"}.");
         }
-        return new MapperSpec(template.asText(), (ObjectNode) root, where(root.get("where")));
+        JsonNode where = root.get("where");
+        if (where != null && where.isTextual()) {
+            if (where.asText().isBlank()) {
+                throw new KeyRangerException("\"where\" is empty: give a CEL expression such as \"tier == 'pro'\", "
+                        + "or leave it out.");
+            }
+            return new MapperSpec(template.asText(), (ObjectNode) root, List.of(), where.asText());
+        }
+        return new MapperSpec(template.asText(), (ObjectNode) root, where(where), null);
     }
 
     private static List<PropertyFilter> where(JsonNode where) {
@@ -66,7 +81,8 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
             return filters;
         }
         if (!where.isArray()) {
-            throw new KeyRangerException("\"where\" must be a list of {\"property\": P, \"value\": V}.");
+            throw new KeyRangerException("\"where\" must be a list of {\"property\": P, \"value\": V} or a CEL "
+                    + "expression as a string, e.g. \"has(balance) && tier != 'closed'\".");
         }
         for (JsonNode clause : where) {
             JsonNode property = clause.get("property");

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 /** Prints a dry run: before and after per entity and property, then the whole job's estimated operations. */
 public final class DryRunPrinter {
     private static final int MAX_ROWS = 200;
+    private static final int MAX_PROBLEMS = 10;
 
     private DryRunPrinter() {
     }
@@ -21,6 +22,10 @@ public final class DryRunPrinter {
         result.copies().stream().limit(MAX_ROWS).forEach(k -> out.println("would write " + k));
         if (result.skipped() > 0) {
             out.printf("would skip %d of %d entities%n", result.skipped(), result.sampled());
+        }
+        result.problems().stream().limit(MAX_PROBLEMS).forEach(p -> out.printf("skip %s: %s%n", p.key(), p.reason()));
+        if (result.problems().size() > MAX_PROBLEMS) {
+            out.printf("... and %d more skipped with a reason%n", result.problems().size() - MAX_PROBLEMS);
         }
         result.counters().forEach((name, value) -> out.printf("counter %s += %d%n", name, value));
         out.printf("Whole job, estimated from %,d entities (%s): %,d reads, %,d writes, %,d deletes%n",

@@ -40,6 +40,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     public static final int EXIT_TAKEN_OVER = 5;
     /** Another runner holds a live lease on the job: nothing was run. */
     public static final int EXIT_JOB_BUSY = 6;
+    private static final int MAX_COUNTERS_SHOWN = 20;
 
     private final KeyRangerCli.Context context;
 
@@ -199,6 +200,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.total("read"), result.total("written"),
                 result.total("deleted"), result.total("skipped"), result.total("failed"), result.ranges(),
                 result.maxDepth(), result.wallMillis() / 1000.0);
+        printMapperCounters(result, out);
         if (result.message() != null) {
             out.println(result.message());
         }
@@ -216,6 +218,17 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             case TAKEN_OVER -> EXIT_TAKEN_OVER;
             default -> EXIT_RANGES_FAILED;
         };
+    }
+
+    /** The mapper's own counters (skips by reason, where matches, a histogram), the first few by name. */
+    private static void printMapperCounters(JobResult result, PrintWriter out) {
+        java.util.Set<String> main = java.util.Set.of("read", "written", "deleted", "skipped", "failed");
+        java.util.List<java.util.Map.Entry<String, Long>> own = result.totals().entrySet().stream()
+                .filter(e -> !main.contains(e.getKey())).sorted(java.util.Map.Entry.comparingByKey()).toList();
+        own.stream().limit(MAX_COUNTERS_SHOWN).forEach(e -> out.printf("  %s: %,d%n", e.getKey(), e.getValue()));
+        if (own.size() > MAX_COUNTERS_SHOWN) {
+            out.printf("  ... and %d more counters (--report FILE.json has them all)%n", own.size() - MAX_COUNTERS_SHOWN);
+        }
     }
 
     private static boolean isImport(JobSpec job) {

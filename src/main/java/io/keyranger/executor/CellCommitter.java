@@ -43,6 +43,7 @@ public final class CellCommitter {
     private final String jobId;
     private final CellPlan cells;
     private final CommitHook hook;
+    private final SkipLog skipLog;
 
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells) {
         this(datastore, order, mapper, jobId, cells, CommitHook.NONE);
@@ -58,6 +59,7 @@ public final class CellCommitter {
         this.jobId = jobId;
         this.cells = cells;
         this.hook = hook;
+        this.skipLog = new SkipLog(jobId);
     }
 
     /** The ledger key of cell {@code cell}. */
@@ -108,8 +110,10 @@ public final class CellCommitter {
                 return new Outcome(0, chunk.size(), Map.of());
             }
             Map<String, Long> increments = Map.of();
+            List<MapResult.Problem> problems = List.of();
             if (!fresh.isEmpty()) {
                 MapResult result = mapper.map(new Page(fresh, freshEntities));
+                problems = result.problems();
                 result.puts().forEach(EntitySize::check);
                 if (!result.puts().isEmpty()) {
                     tx.put(result.puts().toArray(new Entity[0]));
@@ -124,6 +128,7 @@ public final class CellCommitter {
             tx.put(updated(ledger, cell, spans, chunk, fresh.size()));
             hook.beforeCommit("chunk " + CellPlan.nodeId(cell));
             tx.commit();
+            skipLog.committed(problems);
             return new Outcome(fresh.size(), chunk.size() - fresh.size(), increments);
         } finally {
             if (tx.isActive()) {

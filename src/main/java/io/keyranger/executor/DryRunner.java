@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.datastore.KeyFormat;
 import io.keyranger.datastore.ProgressListener;
@@ -15,6 +16,7 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.mapper.cel.PropertyTypes;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 import io.keyranger.sharding.TotalEstimate;
@@ -62,16 +64,35 @@ public final class DryRunner {
      * @param reads     estimated reads for the whole job
      * @param writes    estimated writes for the whole job
      * @param deletions estimated deletes for the whole job
+     * @param problems  sampled entities an expression failed on, with why (skipped, and counted in skipped)
      */
     public record Result(int sampled, List<Change> changes, List<String> deletes, List<String> copies, long skipped,
-                         Map<String, Long> counters, TotalEstimate total, long reads, long writes, long deletions) {
+                         Map<String, Long> counters, TotalEstimate total, long reads, long writes, long deletions,
+                         List<Problem> problems) {
+        public Result {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /**
+     * A sampled entity that would be skipped, and why.
+     *
+     * @param key    the entity, formatted
+     * @param reason e.g. "set.balance: long overflow"
+     */
+    public record Problem(String key, String reason) {
     }
 
     public Result run(String namespace, String kind, MapperSpec spec, int sample) {
         return run(namespace, kind, spec, sample, null);
     }
 
-    /** As above, with the kind's exact size when the caller knows it (used only without filters). */
+    /**
+     * As above, with the kind's exact size when the caller knows it (used only without filters). A spec with CEL
+     * expressions has them type-checked against the kind's properties ({@link DatastoreGateway#properties} and the
+     * sampled entities) before anything is mapped: an {@link io.keyranger.mapper.cel.ExpressionException} names the
+     * expression and the place in it.
+     */
     public Result run(String namespace, String kind, MapperSpec unbound, int sample, TotalEstimate knownTotal) {
         MapperSpec spec = unbound.bind(datastore.getOptions().getProjectId(), namespace, order);
         PageMapper mapper = Mappers.create(spec);
@@ -82,9 +103,14 @@ public final class DryRunner {
             throw new io.keyranger.KeyRangerException("Kind '" + kind + "' has no entities"
                     + (spec.where().isEmpty() ? "" : " matching the filters") + ": nothing to dry-run.");
         }
-        List<Entity> entities = mapper.needsEntities()
+        boolean typed = hasExpressions(spec);
+        List<Entity> entities = mapper.needsEntities() || typed
                 ? datastore.fetch(keys.toArray(new Key[0])).stream().filter(Objects::nonNull).toList() : List.of();
-        MapResult result = mapper.map(new Page(keys, entities));
+        if (typed) {
+            mapper = Mappers.create(spec, PropertyTypes.of(new DatastoreGateway(datastore).properties(namespace, kind),
+                    entities));
+        }
+        MapResult result = mapper.map(new Page(keys, mapper.needsEntities() ? entities : List.of()));
         Map<Key, Entity> before = new HashMap<>();
         entities.forEach(e -> before.put(e.getKey(), e));
         List<Change> changes = new ArrayList<>();
@@ -105,7 +131,13 @@ public final class DryRunner {
         double scale = (double) total.total() / keys.size();
         return new Result(keys.size(), changes, result.deletes().stream().map(KeyFormat::format).toList(), copies,
                 result.skipped(), result.counters(), total, total.total(), Math.round(result.puts().size() * scale),
-                Math.round(result.deletes().size() * scale));
+                Math.round(result.deletes().size() * scale), result.problems().stream()
+                .map(p -> new Problem(KeyFormat.format(p.key()), p.reason())).toList());
+    }
+
+    private static boolean hasExpressions(MapperSpec spec) {
+        return spec.whereExpression() != null || Mappers.template(spec.template()).params().stream()
+                .anyMatch(p -> p.type() == io.keyranger.mapper.Param.Type.EXPRESSIONS && spec.json().has(p.name()));
     }
 
     private static List<Change> diff(Entity before, Entity after) {

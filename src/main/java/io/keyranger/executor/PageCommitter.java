@@ -43,6 +43,7 @@ final class PageCommitter {
     private final PartFiles parts;
     private final JobLease lease;
     private final CommitHook hook;
+    private final SkipLog skipLog;
 
     PageCommitter(Datastore datastore, JobStore store, KeyOrder order, PageMapper mapper, ShardedCounter counter,
                   String jobId, PartFiles parts, JobLease lease, CommitHook hook) {
@@ -55,6 +56,7 @@ final class PageCommitter {
         this.mapper = mapper;
         this.counter = counter;
         this.jobId = jobId;
+        this.skipLog = new SkipLog(jobId);
     }
 
     /**
@@ -112,6 +114,7 @@ final class PageCommitter {
             tx.put(store.nodeEntity(jobId, after));
             hook.beforeCommit("chunk " + node.id);
             tx.commit();
+            skipLog.committed(result.problems());
             return new Outcome(true, next, finishes, after.finishedAt, increments);
         } finally {
             if (tx.isActive()) {

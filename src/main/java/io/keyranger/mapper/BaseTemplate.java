@@ -1,5 +1,6 @@
 package io.keyranger.mapper;
 
+import io.keyranger.mapper.cel.PropertyTypes;
 import java.util.List;
 
 /** A built-in template: its name, description, parameters and the two flags, and a builder of its mapper. */
@@ -45,7 +46,12 @@ abstract class BaseTemplate implements Template {
 
     @Override
     public PageMapper create(MapperSpec spec) {
-        return build(new SpecReader(spec, this));
+        return create(spec, PropertyTypes.unknown());
+    }
+
+    @Override
+    public PageMapper create(MapperSpec spec, PropertyTypes types) {
+        return build(new SpecReader(spec, this, types));
     }
 
     abstract PageMapper build(SpecReader reader);

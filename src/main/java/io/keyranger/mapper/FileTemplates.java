@@ -33,7 +33,7 @@ final class FileTemplates {
 
         @Override
         public void validate(MapperSpec spec) {
-            file(new SpecReader(spec, this));
+            file(new SpecReader(spec, this, io.keyranger.mapper.cel.PropertyTypes.unknown()));
         }
 
         @Override

@@ -13,15 +13,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A mapper as JSON: {@code {"template": NAME, ...parameters, "where": [{"property": P, "value": V}]}}. The where
- * clauses are equality filters; JSON types give the value's type (whole numbers are integers).
+ * A mapper as JSON: {@code {"template": NAME, ...parameters, "where": ...}}. {@code where} is either a list of
+ * equality filters, {@code [{"property": P, "value": V}]}, that the server applies (JSON types give the value's
+ * type; whole numbers are integers), or a CEL expression as a string, {@code "has(balance) && tier != 'closed'"},
+ * that KeyRanger evaluates on each entity it reads.
  *
- * @param template the template name
- * @param json     the whole spec, for the template's own parameters
- * @param where    the equality filters
- * @param query    the GQL query the job runs over ({@code "gql"}), or null for the whole kind
+ * @param template        the template name
+ * @param json            the whole spec, for the template's own parameters
+ * @param where           the equality filters; empty when where is an expression
+ * @param whereExpression the where expression, or null when where is absent or a list of filters
+ * @param query           the GQL query the job runs over ({@code "gql"}), or null for the whole kind
  */
-public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> where, JobQuery query) {
+public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> where, String whereExpression,
+                         JobQuery query) {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** The project KEY(...) literals name until {@link #bind} says which project the job runs in. */
     static final String UNBOUND_PROJECT = "keyranger-unbound";
@@ -31,7 +35,7 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
     }
 
     public MapperSpec(String template, ObjectNode json, List<PropertyFilter> where) {
-        this(template, json, where, null);
+        this(template, json, where, null, null);
     }
 
     /**
@@ -61,7 +65,7 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
         if (query == null) {
             return this;
         }
-        return new MapperSpec(template, json, where, JobQuery.of(Gql.parse(query.query().text(), projectId, namespace),
+        return new MapperSpec(template, json, where, whereExpression, JobQuery.of(Gql.parse(query.query().text(), projectId, namespace),
                 order));
     }
 
@@ -90,7 +94,7 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
             throw new KeyRangerException("Cannot read the mapper file " + file + ": " + e.getMessage());
         }
         MapperSpec spec = parse(text);
-        Mappers.template(spec.template()).validate(spec);
+        Mappers.validate(spec);
         return spec;
     }
 
@@ -109,7 +113,16 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
         if (template == null || !template.isTextual() || template.asText().isBlank()) {
             throw new KeyRangerException("The mapper spec needs a \"template\" name, e.g. {\"template\": \"count\"}.");
         }
-        return new MapperSpec(template.asText(), (ObjectNode) root, where(root.get("where")), query(root.get("gql")));
+        JsonNode where = root.get("where");
+        JobQuery query = query(root.get("gql"));
+        if (where != null && where.isTextual()) {
+            if (where.asText().isBlank()) {
+                throw new KeyRangerException("\"where\" is empty: give a CEL expression such as \"tier == 'pro'\", "
+                        + "or leave it out.");
+            }
+            return new MapperSpec(template.asText(), (ObjectNode) root, List.of(), where.asText(), query);
+        }
+        return new MapperSpec(template.asText(), (ObjectNode) root, where(where), null, query);
     }
 
     private static JobQuery query(JsonNode gql) {
@@ -128,7 +141,8 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
             return filters;
         }
         if (!where.isArray()) {
-            throw new KeyRangerException("\"where\" must be a list of {\"property\": P, \"value\": V}.");
+            throw new KeyRangerException("\"where\" must be a list of {\"property\": P, \"value\": V} or a CEL "
+                    + "expression as a string, e.g. \"has(balance) && tier != 'closed'\".");
         }
         for (JsonNode clause : where) {
             JsonNode property = clause.get("property");

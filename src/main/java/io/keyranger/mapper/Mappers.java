@@ -1,6 +1,9 @@
 package io.keyranger.mapper;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.mapper.cel.EntityExpression;
+import io.keyranger.mapper.cel.ExpressionCompiler;
+import io.keyranger.mapper.cel.PropertyTypes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,14 +21,25 @@ public final class Mappers {
     private Mappers() {
     }
 
-    /**
-     * The spec's mapper; when its GQL query has conditions the server cannot apply beside a key range, it sees only
-     * the entities that meet them.
-     */
+    /** The spec's mapper for a job: expressions are compiled with every property {@code dyn}. */
     public static PageMapper create(MapperSpec spec) {
-        PageMapper mapper = template(spec.template()).create(spec);
+        return create(spec, PropertyTypes.unknown());
+    }
+
+    /**
+     * The spec's mapper, its expressions type-checked against {@code types}; behind a filter when {@code where} is
+     * an expression, and behind another when its GQL query has conditions the server cannot apply beside a key range
+     * (it then sees only the entities that meet them).
+     */
+    public static PageMapper create(MapperSpec spec, PropertyTypes types) {
+        Template template = template(spec.template());
+        EntityExpression where = where(spec, template, types);
+        PageMapper mapper = template.create(spec, types);
+        if (where != null) {
+            mapper = new WhereFilter(mapper, where);
+        }
         if (spec.query() != null && spec.query().filtersOnClient()) {
-            return new MatchingMapper(mapper, spec.query()::matches);
+            mapper = new MatchingMapper(mapper, spec.query()::matches);
         }
         return mapper;
     }
@@ -33,6 +47,23 @@ public final class Mappers {
     /** The counter of entities a job read but left alone because they do not match its query. */
     public static String notMatchingCounter() {
         return MatchingMapper.NOT_MATCHING;
+    }
+
+    /** Checks a spec's template parameters and its where expression without running anything. */
+    public static void validate(MapperSpec spec) {
+        Template template = template(spec.template());
+        template.validate(spec);
+        where(spec, template, PropertyTypes.unknown());
+    }
+
+    private static EntityExpression where(MapperSpec spec, Template template, PropertyTypes types) {
+        if (spec.whereExpression() == null) {
+            return null;
+        }
+        if (template.source() != Template.Source.KEY_RANGES) {
+            throw new KeyRangerException("\"where\" does not apply to '" + template.name() + "', which reads a file.");
+        }
+        return ExpressionCompiler.compile("where", spec.whereExpression(), types, ExpressionCompiler.Result.BOOL);
     }
 
     public static Template template(String name) {

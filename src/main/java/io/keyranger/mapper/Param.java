@@ -14,8 +14,12 @@ import java.util.List;
  */
 public record Param(String name, Type type, String description, boolean required, Object defaultValue,
                     List<String> choices) {
-    /** Parameter types; forms pick their control from it. */
-    public enum Type { STRING, INTEGER, NUMBER, BOOLEAN, PROPERTY, KIND, NAMESPACE, VALUE, CHOICE, FILE }
+    /**
+     * Parameter types; forms pick their control from it. {@code EXPRESSIONS} is a JSON object of property name to CEL
+     * expression; {@code PROPERTIES} a JSON list of property names.
+     */
+    public enum Type { STRING, INTEGER, NUMBER, BOOLEAN, PROPERTY, KIND, NAMESPACE, VALUE, CHOICE, FILE, EXPRESSIONS,
+        PROPERTIES }
 
     public Param {
         choices = choices == null ? List.of() : List.copyOf(choices);

@@ -1,19 +1,30 @@
 package io.keyranger.mapper;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.keyranger.KeyRangerException;
+import io.keyranger.mapper.cel.PropertyTypes;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Reads a template's parameters from its spec with messages that name the field and what is expected. */
 final class SpecReader {
     private final MapperSpec spec;
     private final Template template;
+    private final PropertyTypes types;
 
-    SpecReader(MapperSpec spec, Template template) {
+    SpecReader(MapperSpec spec, Template template, PropertyTypes types) {
         this.spec = spec;
         this.template = template;
+        this.types = types;
         rejectUnknown();
+    }
+
+    /** The types the template's expressions are compiled against. */
+    PropertyTypes types() {
+        return types;
     }
 
     private void rejectUnknown() {
@@ -85,6 +96,52 @@ final class SpecReader {
             throw error(name, "must be a number, such as 10 or 2.5 (got " + node + ")");
         }
         return node.isIntegralNumber() ? (Number) node.asLong() : (Number) node.asDouble();
+    }
+
+    /** A JSON object of property name to CEL expression text, in the spec's order; empty when absent. */
+    Map<String, String> expressions(String name) {
+        JsonNode node = node(name);
+        Map<String, String> expressions = new LinkedHashMap<>();
+        if (node == null || node.isNull()) {
+            return expressions;
+        }
+        if (!node.isObject()) {
+            throw error(name, "must be a JSON object of property name to expression, such as {\"balance\": "
+                    + "\"balance * 2\"} (got " + node + ")");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            checkPropertyName(name, field.getKey());
+            if (field.getKey().isEmpty()) {
+                throw error(name, "names a property with an empty name");
+            }
+            if (!field.getValue().isTextual() || field.getValue().asText().isBlank()) {
+                throw error(name, "needs an expression as a string for '" + field.getKey() + "' (got "
+                        + field.getValue() + ")");
+            }
+            expressions.put(field.getKey(), field.getValue().asText());
+        }
+        return expressions;
+    }
+
+    /** A JSON list of property names; empty when absent. */
+    List<String> properties(String name) {
+        JsonNode node = node(name);
+        List<String> names = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return names;
+        }
+        if (!node.isArray()) {
+            throw error(name, "must be a JSON list of property names, such as [\"legacy\"] (got " + node + ")");
+        }
+        for (JsonNode item : node) {
+            if (!item.isTextual() || item.asText().isEmpty()) {
+                throw error(name, "must list property names as non-empty strings (got " + item + ")");
+            }
+            checkPropertyName(name, item.asText());
+            names.add(item.asText());
+        }
+        return names;
     }
 
     ParameterException error(String field, String problem) {

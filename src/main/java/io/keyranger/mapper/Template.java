@@ -23,6 +23,14 @@ public interface Template {
     /** Builds the mapper; a {@link io.keyranger.KeyRangerException} names any bad parameter and what is expected. */
     PageMapper create(MapperSpec spec);
 
+    /**
+     * Builds the mapper with its expressions, if it has any, type-checked against {@code types} (a dry run knows the
+     * kind's property types); templates without expressions ignore them.
+     */
+    default PageMapper create(MapperSpec spec, io.keyranger.mapper.cel.PropertyTypes types) {
+        return create(spec);
+    }
+
     /** What its jobs read: the key ranges of a kind, or a file (an import). */
     enum Source { KEY_RANGES, FILE }
 

@@ -25,9 +25,11 @@ final class Templates {
     }
 
     static List<Template> all() {
-        return List.of(COUNT, TOUCH, INCREMENT, SET, REMOVE_PROPERTY, RENAME_PROPERTY, DELETE, COPY, COUNT_BY,
-                FileTemplates.EXPORT, FileTemplates.IMPORT);
+        return List.of(COUNT, TOUCH, INCREMENT, SET, TRANSFORM, REMOVE_PROPERTY, RENAME_PROPERTY, DELETE, COPY,
+                COUNT_BY, FileTemplates.EXPORT, FileTemplates.IMPORT);
     }
+
+    static final Template TRANSFORM = new TransformTemplate();
 
     static final Template COUNT = new BaseTemplate("count", "Count the entities; writes nothing.", false, true) {
         @Override

@@ -239,4 +239,55 @@ class RunCliTest {
         assertThat(unknown.exitCode()).isNotZero();
         assertThat(unknown.err()).contains("No counter named 'nope'");
     }
+
+    @Test
+    void transformDryRunsThenRunsFromTheCommandLine() throws Exception {
+        com.google.cloud.datastore.Datastore datastore = SharedEmulator.connect(demo);
+        java.util.List<com.google.cloud.datastore.Entity> wallets = new java.util.ArrayList<>();
+        for (int i = 1; i <= 30; i++) {
+            wallets.add(com.google.cloud.datastore.Entity.newBuilder(datastore.newKeyFactory().setKind("Wallet")
+                    .newKey(i)).set("balance", i * 100L).set("tier", i % 5 == 0 ? "closed" : "free").build());
+        }
+        datastore.put(wallets.toArray(new com.google.cloud.datastore.Entity[0]));
+        Path spec = mapper("{\"template\": \"transform\", \"set\": {\"balance\": \"balance * 2\", "
+                + "\"tier\": \"balance > 1000 ? 'gold' : tier\"}, \"where\": \"has(balance) && tier != 'closed'\"}");
+
+        Result dry = run("run", "--kind", "Wallet", "--mapper", spec.toString(), "--dry-run", "--sample", "30");
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("Dry run on 30 entities").contains("counter matched by where += 24")
+                .containsPattern("Wallet:11 +balance +1100 +2200").containsPattern("Wallet:11 +tier +free +gold");
+        assertThat(datastore.get(wallets.get(10).getKey())).as("the dry run wrote nothing").isEqualTo(wallets.get(10));
+
+        Result job = run("run", "--kind", "Wallet", "--mapper", spec.toString(), "--job-id", "double-wallets");
+        assertThat(job.exitCode()).as(job.err()).isZero();
+        assertThat(job.out()).contains("Job double-wallets done: read 30, written 24")
+                .contains("filtered out by where: 6").contains("matched by where: 24");
+        for (com.google.cloud.datastore.Entity before : wallets) {
+            com.google.cloud.datastore.Entity now = datastore.get(before.getKey());
+            long balance = before.getLong("balance");
+            boolean closed = before.getString("tier").equals("closed");
+            assertThat(now.getLong("balance")).isEqualTo(closed ? balance : balance * 2);
+            assertThat(now.getString("tier")).isEqualTo(closed ? "closed" : balance > 1000 ? "gold" : "free");
+        }
+    }
+
+    @Test
+    void expressionsThatDoNotCompileAreRefusedWithTheirPlace() throws Exception {
+        Result unknown = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"shred\"}").toString());
+        Path typo = mapper("{\"template\":\"transform\",\"set\":{\"balance\":\"balance *\"}}");
+        Result job = run("run", "--kind", "Account", "--mapper", typo.toString());
+        assertThat(job.exitCode()).as("the exit code of other bad specs").isEqualTo(unknown.exitCode()).isNotZero();
+        assertThat(job.err()).contains("Expression set.balance (line 1, column").doesNotContain("Exception");
+        Path wrongType = mapper("{\"template\":\"transform\",\"set\":{\"balance\":\"balance * 'x'\"}}");
+        Result dry = run("run", "--kind", "Account", "--mapper", wrongType.toString(), "--dry-run");
+        assertThat(dry.exitCode()).isEqualTo(unknown.exitCode());
+        assertThat(dry.err()).contains("Expression set.balance (line 1, column 9): found no matching overload")
+                .contains("  | balance * 'x'");
+        Path badWhere = mapper("{\"template\":\"delete\",\"where\":\"tier ==\"}");
+        Result delete = run("run", "--kind", "Account", "--mapper", badWhere.toString());
+        assertThat(delete.exitCode()).isEqualTo(unknown.exitCode());
+        assertThat(delete.err()).contains("Expression where (line 1, column");
+        assertThat(run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--job-id", "still-500").out()).contains("read 500");
+    }
 }

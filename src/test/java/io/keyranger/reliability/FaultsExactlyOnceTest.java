@@ -86,6 +86,24 @@ class FaultsExactlyOnceTest {
     }
 
     @Test
+    void transformThatIsNotIdempotent() throws Exception {
+        JobResult result = run("{\"template\":\"transform\",\"set\":{\"balance\":\"balance * 2\"},"
+                + "\"where\":\"tier != 't0'\"}");
+        Map<Key, Entity> after = read("", "Acct");
+        assertThat(after).hasSize(ENTITIES);
+        long doubled = 0;
+        for (Entity e : after.values()) {
+            long id = e.getKey().hasId() ? e.getKey().getId() : Long.parseLong(e.getKey().getName().substring(5));
+            boolean matched = id % 3 != 0;
+            doubled += matched ? 1 : 0;
+            assertThat(e.getLong("balance")).as("%s", e.getKey()).isEqualTo(matched ? id * 2 : id);
+        }
+        assertThat(result.total("written")).isEqualTo(doubled);
+        assertThat(result.total("matched by where")).isEqualTo(doubled);
+        assertThat(result.total("filtered out by where")).isEqualTo(ENTITIES - doubled);
+    }
+
+    @Test
     void copy() throws Exception {
         JobResult result = run("{\"template\":\"copy\",\"toNamespace\":\"copy\"}");
         assertThat(read("copy", "Acct")).hasSize(ENTITIES);

@@ -257,6 +257,40 @@ class MainWindowTest {
     }
 
     @Test
+    void transformExampleShowsExpressionErrorsBesideTheFieldAndDryRuns() {
+        clickTab("Mapper");
+        robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Double a balance and set a tier".equals(
+                ((ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+        Fx.waitUntil(5, () -> robot.lookup("#param-set").tryQuery().isPresent()
+                && robot.lookup("#param-set").queryTextInputControl().getText().contains("balance * 2"));
+        assertThat(Fx.get(() -> robot.lookup("#whereField").queryTextInputControl().getText()))
+                .isEqualTo("has(balance) && tier != 'closed'");
+        assertThat(Fx.get(() -> robot.lookup("#specJson").queryTextInputControl().getText()))
+                .contains("\"template\" : \"transform\"").contains("\"where\" : \"has(balance) && tier != 'closed'\"");
+
+        Fx.get(() -> {
+            robot.lookup("#param-set").queryTextInputControl().setText("{\"balance\": \"balance * 'x'\"}");
+            return null;
+        });
+        assertThat(Fx.get(() -> robot.lookup("#param-setError").queryLabeled().getText()))
+                .contains("Expression set.balance (line 1, column 9)");
+        Fx.get(() -> {
+            robot.lookup("#param-set").queryTextInputControl().setText("{\"balance\": \"balance * 2\"}");
+            robot.lookup("#param-remove").queryTextInputControl().setText("legacy, old");
+            return null;
+        });
+        assertThat(Fx.get(() -> robot.lookup("#param-setError").queryLabeled().getText())).isEmpty();
+        assertThat(Fx.get(() -> robot.lookup("#specJson").queryTextInputControl().getText()))
+                .contains("\"legacy\", \"old\"");
+
+        robot.clickOn("#dryRun");
+        TableView<?> dry = robot.lookup("#dryRunTable").queryTableView();
+        Fx.waitUntil(60, () -> !dry.getItems().isEmpty());
+        assertThat(Fx.get(() -> robot.lookup("#dryRunSummary").queryLabeled().getText()))
+                .contains("Nothing was written").contains("matched by where");
+    }
+
+    @Test
     void anInterruptedJobIsResumedFromTheJobList() throws Exception {
         var datastore = demoDatastore();
         var executor = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,

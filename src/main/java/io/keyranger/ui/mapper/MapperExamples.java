@@ -34,6 +34,15 @@ final class MapperExamples {
                         Path.of(System.getProperty("user.home"), "keyranger-backup.jsonl")))),
                 new Example("Purge test data", Specs.text(purge)),
                 new Example("Count accounts by tier",
-                        Specs.text(Specs.template("count-by").put("property", "tier"))));
+                        Specs.text(Specs.template("count-by").put("property", "tier"))),
+                new Example("Double a balance and set a tier", Specs.text(doubleBalance())));
+    }
+
+    /** Doubles each open account's balance and makes those over 1,000 gold, from their balance before. */
+    private static com.fasterxml.jackson.databind.node.ObjectNode doubleBalance() {
+        var spec = Specs.template("transform");
+        spec.putObject("set").put("balance", "balance * 2").put("tier", "balance > 1000 ? 'gold' : tier");
+        spec.put("where", "has(balance) && tier != 'closed'");
+        return spec;
     }
 }

@@ -97,7 +97,7 @@ public final class MapperView extends BorderPane {
         form.setVgap(8);
         TextField where = new TextField();
         where.setId("whereField");
-        where.setPromptText("tier=pro, active=true");
+        where.setPromptText("tier=pro, active=true  or a CEL expression: has(balance) && tier != 'closed'");
         where.textProperty().bindBidirectional(model.whereProperty());
         TextField gql = new TextField();
         gql.setId("mapperGql");
@@ -213,6 +213,16 @@ public final class MapperView extends BorderPane {
                 choice.getItems().setAll(param.choices());
                 choice.valueProperty().bindBidirectional(value);
                 yield choice;
+            }
+            case EXPRESSIONS -> {
+                TextArea area = new TextArea();
+                area.setId("param-" + param.name());
+                area.setPromptText("{\"balance\": \"balance * 2\"}");
+                area.textProperty().bindBidirectional(value);
+                area.setPrefColumnCount(18);
+                area.setPrefRowCount(3);
+                area.setWrapText(true);
+                yield area;
             }
             default -> {
                 TextField field = new TextField();

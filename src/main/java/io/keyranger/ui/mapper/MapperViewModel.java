@@ -92,7 +92,14 @@ public final class MapperViewModel {
         try {
             ObjectNode spec = buildJson();
             json.set(spec.toPrettyString());
-            t.validate(MapperSpec.parse(spec.toString()));
+            Mappers.validate(MapperSpec.parse(spec.toString()));
+        } catch (io.keyranger.mapper.cel.ExpressionException e) {
+            String field = e.expression().startsWith("set.") ? "set" : e.expression();
+            if (fieldErrors.containsKey(field)) {
+                fieldErrors.get(field).set(e.getMessage());
+            } else {
+                specError.set(e.getMessage());
+            }
         } catch (io.keyranger.mapper.ParameterException e) {
             if (fieldErrors.containsKey(e.parameter())) {
                 fieldErrors.get(e.parameter()).set(e.problem() + ".");
@@ -122,7 +129,8 @@ public final class MapperViewModel {
             template.set(Mappers.template(spec.template()));
             for (Map.Entry<String, StringProperty> entry : values.entrySet()) {
                 JsonNode node = spec.json().get(entry.getKey());
-                entry.getValue().set(node == null || node.isNull() ? "" : node.asText());
+                entry.getValue().set(node == null || node.isNull() ? "" : node.isValueNode() ? node.asText()
+                        : node.toString());
             }
             where.set(SpecForm.whereText(spec.json().get("where")));
             gql.set(spec.gql() == null ? "" : spec.gql());
@@ -187,6 +195,8 @@ public final class MapperViewModel {
         List<DryRunner.Change> rows = new java.util.ArrayList<>(result.changes());
         result.deletes().forEach(k -> rows.add(new DryRunner.Change(k, "(entity)", "exists", "would be deleted")));
         result.copies().forEach(k -> rows.add(new DryRunner.Change(k, "(entity)", "", "would be written")));
+        result.problems().forEach(p -> rows.add(new DryRunner.Change(p.key(), "(entity)", "",
+                "would be skipped: " + p.reason())));
         changes.setAll(rows);
         dryRunSummary.set(String.format("Nothing was written. On %d sampled entities: %d changes, %d skipped%s. "
                         + "Whole job, estimated from %,d entities (%s): %,d reads, %,d writes, %,d deletes.",

@@ -15,6 +15,9 @@ import java.util.Map;
  * parse is kept as text, so the template's validation names the field.
  */
 final class SpecForm {
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
     private SpecForm() {
     }
 
@@ -31,8 +34,14 @@ final class SpecForm {
                 case INTEGER, NUMBER -> putNumber(spec, param.name(), text);
                 case BOOLEAN -> spec.put(param.name(), Boolean.parseBoolean(text));
                 case VALUE -> putValue(spec, param.name(), text, valueType);
+                case EXPRESSIONS -> putJson(spec, param.name(), text);
+                case PROPERTIES -> putNames(spec, param.name(), text);
                 default -> spec.put(param.name(), text);
             }
+        }
+        if (isExpression(where)) {
+            spec.put("where", where.trim());
+            return spec;
         }
         ArrayNode clauses = whereClauses(spec, where);
         if (clauses.isEmpty()) {
@@ -41,8 +50,43 @@ final class SpecForm {
         return spec;
     }
 
-    /** A spec's where clauses as the form's one-line text. */
+    /**
+     * Whether the where line is a CEL expression rather than "property=value" clauses: it uses an operator the
+     * clauses never do (==, !=, <, >, &&, ||, !, a call), or no '=' at all.
+     */
+    static boolean isExpression(String where) {
+        String text = where.trim();
+        return !text.isEmpty() && (!text.contains("=") || text.matches("(?s).*(==|!=|<|>|&&|\\|\\||!|\\().*"));
+    }
+
+    /** JSON text as JSON; text that does not parse stays text, so validation says what is wrong beside the field. */
+    private static void putJson(ObjectNode spec, String name, String text) {
+        try {
+            spec.set(name, JSON.readTree(text));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            spec.put(name, text);
+        }
+    }
+
+    /** A JSON list of names, or names separated by commas. */
+    private static void putNames(ObjectNode spec, String name, String text) {
+        if (text.startsWith("[")) {
+            putJson(spec, name, text);
+            return;
+        }
+        ArrayNode names = spec.putArray(name);
+        for (String part : text.split(",")) {
+            if (!part.isBlank()) {
+                names.add(part.trim());
+            }
+        }
+    }
+
+    /** A spec's where as the form's one-line text: the clauses, or the expression. */
     static String whereText(JsonNode clauses) {
+        if (clauses != null && clauses.isTextual()) {
+            return clauses.asText();
+        }
         StringBuilder text = new StringBuilder();
         if (clauses != null) {
             for (JsonNode clause : clauses) {

@@ -15,6 +15,7 @@ import io.keyranger.executor.WriteSafety;
 import io.keyranger.mapper.Template;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.KindGroup;
 import io.keyranger.executor.JobStatus;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
@@ -24,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -64,8 +66,13 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
 
     /** The options of a new job. */
     static final class NewJob {
-        @Option(names = "--kind", paramLabel = "KIND", description = "The kind to map (or give --gql).")
+        @Option(names = "--kind", paramLabel = "KIND[,KIND...]", description = "The kind to map, or several "
+                + "separated by commas: one job, a tree per kind, kind after kind (or give --gql).")
         String kind;
+
+        @Option(names = "--all-kinds", description = "Map every kind of the namespace (KeyRanger's bookkeeping and "
+                + "Datastore's reserved kinds excluded), kind after kind, as one job.")
+        boolean allKinds;
 
         @Option(names = "--gql", paramLabel = "QUERY", description = "Map the entities a GQL query selects, e.g. "
                 + "\"SELECT * FROM Account WHERE tier = 'pro' AND balance > 100\"; sharded like a kind.")
@@ -139,7 +146,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (job != null && !target.newJob.dryRun) {
             // before connecting: nothing is read or written without consent
             WriteSafety.check(conn, Mappers.template(job.mapper().template()), confirmProject,
-                    "add --confirm-project " + conn.projectId());
+                    "add --confirm-project " + conn.projectId() + (isGroup() ? " (it " + job.mapper().template()
+                            + "s " + (target.newJob.allKinds ? "EVERY kind of the namespace" : "kinds "
+                            + target.newJob.kind) + ")" : ""));
         }
         Session session = Session.open(conn);
         if (injectFaults != null) {
@@ -167,8 +176,33 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             err.flush();
         };
         JobHandle handle;
-        if (target.resume != null) {
+        KindGroup.Plan resumedGroup = target.resume == null ? null
+                : KindGroup.load(session.datastore(), target.resume);
+        if (resumedGroup != null) {
+            err.println("Job " + resumedGroup.groupId() + ": resuming " + resumedGroup.spec().mapper().template()
+                    + " over " + resumedGroup.kinds().size() + " kinds: " + String.join(", ", resumedGroup.kinds()));
+            err.flush();
+            handle = KindGroup.run(launcher, resumedGroup, leaseMode(), progress, waiting);
+        } else if (target.resume != null) {
             handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
+        } else if (isGroup()) {
+            List<String> kinds = KindGroup.kinds(session.datastore(), job.namespace(), target.newJob.allKinds
+                    ? List.of() : List.of(target.newJob.kind.split(",")), target.newJob.allKinds);
+            if (target.newJob.dryRun) {
+                for (String kind : kinds) {
+                    spec.commandLine().getOut().println("== " + kind);
+                    DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
+                            kind, job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
+                }
+                progress.close();
+                return 0;
+            }
+            KindGroup.Plan plan = KindGroup.create(session.datastore(), job.jobId(), kinds, job);
+            err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + kinds.size() + " kinds"
+                    + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()) + ", one after another: "
+                    + String.join(", ", kinds));
+            err.flush();
+            handle = KindGroup.run(launcher, plan, leaseMode(), progress, waiting);
         } else if (target.newJob.dryRun) {
             printQueryPlan(job, spec.commandLine().getOut());
             DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
@@ -257,9 +291,32 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
     }
 
+    /** Whether the new job runs over several kinds (--kind A,B or --all-kinds). */
+    private boolean isGroup() {
+        return target.newJob != null && (target.newJob.allKinds
+                || target.newJob.kind != null && target.newJob.kind.contains(","));
+    }
+
     private JobSpec newJob(ConnectionSpec conn) {
         NewJob job = target.newJob;
         MapperSpec mapper = MapperSpec.read(job.mapper);
+        if (job.allKinds && job.kind != null) {
+            throw new KeyRangerException("Give --kind or --all-kinds, not both.");
+        }
+        if (isGroup()) {
+            if (job.gql != null || mapper.query() != null) {
+                throw new KeyRangerException("A GQL query reads one kind: run it without --all-kinds or a list of "
+                        + "kinds.");
+            }
+            if (Mappers.template(mapper.template()).source() != Template.Source.KEY_RANGES) {
+                throw new KeyRangerException("'" + mapper.template() + "' reads a file into one kind: give one --kind.");
+            }
+            String first = job.allKinds ? "all-kinds" : job.kind.split(",")[0].strip();
+            String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(first.isEmpty() ? "kinds" : first
+                    + "-and-more");
+            return new JobSpec(id, conn.namespace(), job.allKinds ? "(all kinds)" : job.kind, mapper, job.shards,
+                    job.workers, job.pageSize, job.qps);
+        }
         if (job.gql != null) {
             mapper = mapper.withGql(job.gql);
         }

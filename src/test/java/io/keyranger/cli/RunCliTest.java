@@ -158,6 +158,42 @@ class RunCliTest {
     }
 
     @Test
+    void oneJobOverSeveralKindsCountsEachAndResumesByItsId() throws Exception {
+        Result result = run("run", "--kind", "Org,Event", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+                "--job-id", "two-kinds", "--shards", "2");
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.err()).contains("count over 2 kinds, one after another: Org, Event");
+        long orgs = countOf("Org");
+        long events = countOf("Event");
+        assertThat(result.out()).contains("Job two-kinds done: read " + (orgs + events) + ",");
+        assertThat(run("jobs").out()).contains("two-kinds.1-Org").contains("two-kinds.2-Event");
+        Result again = run("run", "--resume", "two-kinds");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(again.out()).contains("read " + (orgs + events) + ",");
+        Result dry = run("run", "--all-kinds", "--mapper", mapper("{\"template\":\"delete\"}").toString(), "--dry-run");
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("== Account").contains("== Event").contains("== Org").doesNotContain("_KeyRanger");
+        Result bookkeeping = run("run", "--kind", "Org,_KeyRangerJob", "--mapper",
+                mapper("{\"template\":\"count\"}").toString());
+        assertThat(bookkeeping.exitCode()).isEqualTo(1);
+        assertThat(bookkeeping.err()).contains("'_KeyRangerJob' is KeyRanger's own bookkeeping");
+        Result both = run("run", "--kind", "Org", "--all-kinds", "--mapper", mapper("{\"template\":\"count\"}")
+                .toString());
+        assertThat(both.err()).contains("Give --kind or --all-kinds, not both.");
+    }
+
+    private long countOf(String kind) {
+        long n = 0;
+        var it = SharedEmulator.connect(demo).run(com.google.cloud.datastore.Query.newKeyQueryBuilder().setKind(kind)
+                .build());
+        while (it.hasNext()) {
+            it.next();
+            n++;
+        }
+        return n;
+    }
+
+    @Test
     void badJobsAreRefusedBeforeAnythingIsWritten() throws Exception {
         Result missing = run("run", "--kind", "Account", "--mapper", dir.resolve("nope.json").toString());
         assertThat(missing.exitCode()).isNotZero();

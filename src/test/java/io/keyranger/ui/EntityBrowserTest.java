@@ -268,6 +268,37 @@ class EntityBrowserTest {
         Fx.waitUntil(30, () -> datastore.fetch(keys).equals(chosen));
     }
 
+    @Test
+    void oneJobOverCheckedKindsNamesThemAllAndShowsATreePerKind() {
+        Datastore datastore = demoDatastore();
+        clickTab("Run");
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl()
+                    .setText("{\"template\": \"set\", \"property\": \"seen\", \"value\": \"yes\"}");
+            org.controlsfx.control.CheckComboBox<String> kinds = robot.lookup("#jobKinds").query();
+            kinds.getCheckModel().check("Org");
+            kinds.getCheckModel().check("Event");
+            return null;
+        });
+        robot.clickOn("#startJob");
+        Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+        assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
+                .getContentText())).contains("every entity of these 2 kinds").contains("Event, Org");
+        robot.clickOn("OK");
+        Fx.waitUntil(120, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
+        javafx.scene.control.TreeTableView<?> tree = robot.lookup("#rangeTree").query();
+        assertThat(Fx.get(() -> tree.getRoot().getChildren().stream().map(item -> String.valueOf(
+                ((io.keyranger.ui.run.NodeRow) item.getValue()).id())).toList())).containsExactlyInAnyOrder("Org", "Event");
+        for (String kind : List.of("Org", "Event", "Account")) {
+            datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e ->
+                    assertThat(e.contains("seen")).as("%s", e.getKey()).isEqualTo(!kind.equals("Account")));
+        }
+        Fx.get(() -> {
+            robot.lookup("#jobKinds").<org.controlsfx.control.CheckComboBox<String>>query().getCheckModel().clearChecks();
+            return null;
+        });
+    }
+
     private void setText(String id, String text) {
         Fx.get(() -> {
             robot.lookup(id).queryTextInputControl().setText(text);

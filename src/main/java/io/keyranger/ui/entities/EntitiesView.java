@@ -23,7 +23,6 @@ import java.util.List;
 import org.kordamp.ikonli.material2.Material2AL;
 import javafx.scene.layout.VBox;
 import javafx.scene.control.TextField;
-import org.controlsfx.control.textfield.TextFields;
 import atlantafx.base.theme.Styles;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -84,7 +83,7 @@ public final class EntitiesView extends BorderPane {
         query.setPromptText("SELECT * FROM Kind WHERE property = 'value' AND other > 10");
         query.textProperty().bindBidirectional(model.queryTextProperty());
         query.setOnAction(e -> model.runQuery());
-        TextFields.bindAutoCompletion(query, request -> model.completions(request.getUserText()));
+        bindCompletions(query);
         Button run = new Button("Run query", new FontIcon(Material2MZ.PLAY_ARROW));
         run.setId("runQuery");
         run.disableProperty().bind(model.loadingProperty());
@@ -108,6 +107,44 @@ public final class EntitiesView extends BorderPane {
         VBox bar = new VBox(4, box, error);
         bar.setPadding(new Insets(6, 8, 0, 8));
         return bar;
+    }
+
+    /** A completion: the popup shows the completed word; choosing it puts the whole completed text in the box. */
+    private record Completion(String text, String word) {
+    }
+
+    private void bindCompletions(TextField query) {
+        javafx.util.StringConverter<Completion> shown = new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(Completion c) {
+                return c == null ? "" : c.word();
+            }
+
+            @Override
+            public Completion fromString(String text) {
+                return new Completion(text, text);
+            }
+        };
+        var binding = new impl.org.controlsfx.autocompletion.AutoCompletionTextFieldBinding<>(query,
+                request -> model.completions(request.getUserText()).stream()
+                        .map(text -> new Completion(text, lastWord(text))).toList(), shown) {
+            @Override
+            protected void completeUserInput(Completion completion) {
+                query.setText(completion.text());
+                query.positionCaret(completion.text().length());
+            }
+        };
+        binding.setPrefWidth(260);
+    }
+
+    private static String lastWord(String text) {
+        int start = text.length();
+        while (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || "_$.(".indexOf(text.charAt(start - 1)) >= 0
+                || text.charAt(start - 1) == ' ' && start > 1 && text.substring(0, start - 1).matches(
+                "(?is).*\\b(ORDER|NOT|IS|HAS)$"))) {
+            start--;
+        }
+        return text.substring(start);
     }
 
     /** New, edit, delete (the selection) and undo (the last edit); refused on a read-only connection. */

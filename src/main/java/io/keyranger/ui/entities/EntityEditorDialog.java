@@ -75,7 +75,8 @@ public final class EntityEditorDialog extends Dialog<Entity> {
         HBox.setHgrow(key, Priority.ALWAYS);
         VBox content = new VBox(8, keyRow, keyError, scroll, add);
         content.setPadding(new Insets(8));
-        content.setPrefWidth(760);
+        content.setPrefWidth(820);
+        getDialogPane().setPrefWidth(860);
         getDialogPane().setContent(content);
         setResultConverter(button -> button == ButtonType.OK ? build() : null);
         validate();

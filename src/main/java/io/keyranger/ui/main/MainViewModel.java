@@ -123,6 +123,8 @@ public final class MainViewModel {
                     List<KindItem> items = names.stream().map(KindItem::new).toList();
                     kinds.setAll(items);
                     entities.setKindNames(names);
+                    run.form().kinds().clear();
+                    run.availableKinds().setAll(names);
                     countKinds(source, namespace, items);
                     items.stream().filter(item -> item.name().equals(kindToOpen)).findFirst().ifPresent(item -> {
                         kindToOpen = null;

@@ -15,6 +15,7 @@ import javafx.beans.property.StringProperty;
 public final class JobForm {
     private final StringProperty mapperJson = new SimpleStringProperty(Specs.text(Specs.template("count")));
     private final StringProperty gql = new SimpleStringProperty("");
+    private final javafx.collections.ObservableList<String> kinds = javafx.collections.FXCollections.observableArrayList();
     private final IntegerProperty shards = new SimpleIntegerProperty(16);
     private final IntegerProperty workers = new SimpleIntegerProperty(8);
     private final IntegerProperty pageSize = new SimpleIntegerProperty(200);
@@ -32,6 +33,24 @@ public final class JobForm {
                 shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 
+    /**
+     * A new job over the checked kinds, as a group spec (its kind names them all); a
+     * {@link io.keyranger.KeyRangerException} says what is wrong.
+     */
+    JobSpec groupSpec(KindTarget target) {
+        MapperSpec mapper = MapperSpec.parse(mapperJson.get());
+        if (gql.get() != null && !gql.get().isBlank()) {
+            throw new io.keyranger.KeyRangerException("A GQL query reads one kind: clear the query or uncheck the kinds.");
+        }
+        Mappers.validate(mapper);
+        if (Mappers.template(mapper.template()).source() != io.keyranger.mapper.Template.Source.KEY_RANGES) {
+            throw new io.keyranger.KeyRangerException("'" + mapper.template() + "' reads a file into one kind: "
+                    + "uncheck the kinds.");
+        }
+        return new JobSpec(AdaptiveSplitExecutor.newJobId(kinds.get(0) + "-and-more"), target.namespace(),
+                String.join(",", kinds), mapper, shards.get(), workers.get(), pageSize.get(), qps.get());
+    }
+
     /** Starts the spec over with only this template. */
     public void chooseTemplate(String name) {
         mapperJson.set(Specs.text(Specs.template(name)));
@@ -45,6 +64,11 @@ public final class JobForm {
     /** The mapper spec, which the Mapper tab also fills. */
     public StringProperty mapperJsonProperty() {
         return mapperJson;
+    }
+
+    /** The kinds checked for one job over several kinds; empty for the selected kind alone. */
+    public javafx.collections.ObservableList<String> kinds() {
+        return kinds;
     }
 
     /** The GQL query the job runs over (blank: the selected kind), which the Mapper tab also fills. */

@@ -25,6 +25,14 @@ public final class JobGuard {
     }
 
     public static Decision check(Window owner, KindTarget target, String specJson) {
+        return check(owner, target, specJson, java.util.List.of());
+    }
+
+    /**
+     * As above, for a job over several kinds ({@code kinds}, empty for the target's kind alone): a job that writes
+     * names every kind it changes and asks before it starts.
+     */
+    public static Decision check(Window owner, KindTarget target, String specJson, java.util.List<String> kinds) {
         Template template;
         try {
             template = Mappers.template(MapperSpec.parse(specJson).template());
@@ -52,6 +60,15 @@ public final class JobGuard {
             if (typed.isEmpty() || !typed.get().trim().equals(target.session().spec().projectId())) {
                 return Decision.CANCEL;
             }
+        }
+        if (!kinds.isEmpty()) {
+            Alert confirm = new Alert(Alert.AlertType.CONFIRMATION, "'" + template.name() + "' will "
+                    + (template.offersBackup() ? "change for good" : "write to") + " every entity of these "
+                    + kinds.size() + " kinds" + (target.namespace().isEmpty() ? "" : " in namespace "
+                    + target.namespace()) + ":\n" + String.join(", ", kinds), ButtonType.OK, ButtonType.CANCEL);
+            confirm.initOwner(owner);
+            confirm.setHeaderText("Run '" + template.name() + "' over " + kinds.size() + " kinds?");
+            return confirm.showAndWait().orElse(ButtonType.CANCEL) == ButtonType.OK ? Decision.RUN : Decision.CANCEL;
         }
         if (template.offersBackup()) {
             ButtonType exportFirst = new ButtonType("Export first…", ButtonBar.ButtonData.LEFT);

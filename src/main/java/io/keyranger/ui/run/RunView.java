@@ -62,7 +62,8 @@ public final class RunView extends BorderPane {
         start.getStyleClass().add("accent");
         start.disableProperty().bind(model.runningProperty().or(model.targetProperty().isNull()));
         start.setOnAction(e -> {
-            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get())) {
+            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get(),
+                    java.util.List.copyOf(model.form().kinds()))) {
                 case RUN -> model.start();
                 case EXPORT_FIRST -> model.exportFirst();
                 default -> { }
@@ -98,7 +99,21 @@ public final class RunView extends BorderPane {
         gql.getStyleClass().add("monospace");
         gql.textProperty().bindBidirectional(model.form().gqlProperty());
         HBox.setHgrow(gql, Priority.ALWAYS);
-        HBox bar = new HBox(8, new Label("Query"), gql,
+        org.controlsfx.control.CheckComboBox<String> kinds = new org.controlsfx.control.CheckComboBox<>(
+                model.availableKinds());
+        kinds.setId("jobKinds");
+        kinds.setTitle("Kinds: the selected one");
+        kinds.getCheckModel().getCheckedItems().addListener((javafx.collections.ListChangeListener<String>) c -> {
+            model.form().kinds().setAll(kinds.getCheckModel().getCheckedItems());
+            kinds.setTitle(model.form().kinds().isEmpty() ? "Kinds: the selected one"
+                    : "Kinds: " + String.join(", ", model.form().kinds()));
+        });
+        model.form().kinds().addListener((javafx.collections.ListChangeListener<String>) c -> {
+            if (model.form().kinds().isEmpty() && !kinds.getCheckModel().getCheckedItems().isEmpty()) {
+                kinds.getCheckModel().clearChecks();
+            }
+        });
+        HBox bar = new HBox(8, kinds, new Label("Query"), gql,
                 new Label("Shards"), spinner("jobShards", 1, 4096, model.form().shardsProperty()),
                 new Label("Workers"), spinner("jobWorkers", 1, 512, model.form().workersProperty()),
                 new Label("Page size"), spinner("jobPageSize", 1, 5000, model.form().pageSizeProperty()),

@@ -1,5 +1,6 @@
 package io.keyranger.ui.run;
 
+import java.util.List;
 import io.keyranger.executor.AdaptiveSplitExecutor;
 import io.keyranger.executor.JobBusyException;
 import io.keyranger.executor.JobHandle;
@@ -7,6 +8,7 @@ import io.keyranger.executor.JobLease;
 import io.keyranger.executor.JobListener;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.KindGroup;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
@@ -35,6 +37,8 @@ public final class RunViewModel {
     private final Consumer<String> errors;
     private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final JobForm form = new JobForm();
+    private final javafx.collections.ObservableList<String> availableKinds =
+            javafx.collections.FXCollections.observableArrayList();
     private final LiveTree tree = new LiveTree();
     private final ThroughputMeter meter = new ThroughputMeter();
     private final StoredJobs stored;
@@ -65,6 +69,10 @@ public final class RunViewModel {
         if (t == null || running.get()) {
             return;
         }
+        if (!form.kinds().isEmpty()) {
+            startGroup(t, List.copyOf(form.kinds()));
+            return;
+        }
         JobSpec spec;
         try {
             spec = form.spec(t);
@@ -76,6 +84,27 @@ public final class RunViewModel {
                 == io.keyranger.mapper.Template.Source.FILE;
         launch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
                 feed -> StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { }));
+    }
+
+    /** One job over the checked kinds, kind after kind, a tree per kind. */
+    private void startGroup(KindTarget t, List<String> kinds) {
+        JobSpec spec;
+        try {
+            spec = form.groupSpec(t);
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        launch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…", feed -> {
+            KindGroup.Plan plan = KindGroup.create(t.session().datastore(), spec.jobId(),
+                    KindGroup.kinds(t.session().datastore(), t.namespace(), kinds, false), spec);
+            return KindGroup.run(StoredJobs.launcher(t), plan, JobLease.Mode.RESUME, feed, message -> { });
+        });
+    }
+
+    /** The kinds of the browsed namespace, offered for a job over several kinds. */
+    public javafx.collections.ObservableList<String> availableKinds() {
+        return availableKinds;
     }
 
     /** Before a destructive job: replaces the form's spec with an export of the kind, to run first. */
@@ -92,7 +121,11 @@ public final class RunViewModel {
         if (t == null || running.get()) {
             return;
         }
-        launch(jobId, "Resuming " + jobId + "…", feed -> StoredJobs.executor(t).resume(jobId, feed));
+        launch(jobId, "Resuming " + jobId + "…", feed -> {
+            KindGroup.Plan group = KindGroup.load(t.session().datastore(), jobId);
+            return group != null ? KindGroup.run(StoredJobs.launcher(t), group, JobLease.Mode.RESUME, feed, m -> { })
+                    : StoredJobs.executor(t).resume(jobId, feed);
+        });
     }
 
     /**

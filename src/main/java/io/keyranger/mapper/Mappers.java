@@ -39,14 +39,14 @@ public final class Mappers {
             mapper = new WhereFilter(mapper, where);
         }
         if (spec.query() != null && spec.query().filtersOnClient()) {
-            mapper = new MatchingMapper(mapper, spec.query()::matches);
+            mapper = WhereFilter.query(mapper, spec.query());
         }
         return mapper;
     }
 
     /** The counter of entities a job read but left alone because they do not match its query. */
     public static String notMatchingCounter() {
-        return MatchingMapper.NOT_MATCHING;
+        return WhereFilter.NOT_MATCHING;
     }
 
     /** Checks a spec's template parameters and its where expression without running anything. */

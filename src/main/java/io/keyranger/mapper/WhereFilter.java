@@ -20,13 +20,36 @@ import java.util.Map;
 final class WhereFilter implements PageMapper {
     static final String MATCHED = "matched by where";
     static final String FILTERED_OUT = "filtered out by where";
+    /** The counter of entities a GQL job read but left alone: they miss a condition applied on the client. */
+    static final String NOT_MATCHING = "not matching the query";
+
+    /** A condition on one entity; an entity it cannot decide is skipped with the failure's reason. */
+    interface Condition {
+        boolean test(Entity entity) throws ExpressionFailure;
+    }
 
     private final PageMapper inner;
-    private final EntityExpression where;
+    private final String name;
+    private final Condition condition;
+    private final String matched;
+    private final String filteredOut;
 
-    WhereFilter(PageMapper inner, EntityExpression where) {
+    private WhereFilter(PageMapper inner, String name, Condition condition, String matched, String filteredOut) {
         this.inner = inner;
-        this.where = where;
+        this.name = name;
+        this.condition = condition;
+        this.matched = matched;
+        this.filteredOut = filteredOut;
+    }
+
+    /** Behind a CEL where expression. */
+    WhereFilter(PageMapper inner, EntityExpression where) {
+        this(inner, where.name(), entity -> where.test(new EntityVariables(entity)), MATCHED, FILTERED_OUT);
+    }
+
+    /** Behind the conditions of a GQL query that the server cannot apply beside a key range. */
+    static WhereFilter query(PageMapper inner, io.keyranger.query.JobQuery query) {
+        return new WhereFilter(inner, "gql", query::matches, null, NOT_MATCHING);
     }
 
     @Override
@@ -37,21 +60,25 @@ final class WhereFilter implements PageMapper {
         long filteredOut = 0;
         for (Entity entity : page.entities()) {
             try {
-                if (where.test(new EntityVariables(entity))) {
+                if (condition.test(entity)) {
                     keys.add(entity.getKey());
                     entities.add(entity);
                 } else {
                     filteredOut++;
                 }
             } catch (ExpressionFailure failure) {
-                skips.add(entity.getKey(), where.name(), failure);
+                skips.add(entity.getKey(), name, failure);
             }
         }
         MapResult result = keys.isEmpty() ? MapResult.none()
                 : inner.map(new Page(keys, inner.needsEntities() ? entities : List.of()));
         Map<String, Long> counters = skips.addCountersTo(new HashMap<>(result.counters()));
-        counters.merge(MATCHED, (long) keys.size(), Long::sum);
-        counters.merge(FILTERED_OUT, filteredOut, Long::sum);
+        if (matched != null) {
+            counters.merge(matched, (long) keys.size(), Long::sum);
+        }
+        if (filteredOut > 0 || matched != null) {
+            counters.merge(this.filteredOut, filteredOut, Long::sum);
+        }
         List<MapResult.Problem> problems = new ArrayList<>(skips.problems());
         problems.addAll(result.problems());
         return new MapResult(result.puts(), result.deletes(), result.skipped() + skips.count(), counters,

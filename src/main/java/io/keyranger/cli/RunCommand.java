@@ -16,6 +16,7 @@ import io.keyranger.mapper.Template;
 import io.keyranger.executor.JobResult;
 import io.keyranger.executor.JobSpec;
 import io.keyranger.executor.KindGroup;
+import io.keyranger.executor.JobReport;
 import io.keyranger.executor.JobStatus;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
@@ -184,6 +185,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             err.flush();
             handle = KindGroup.run(launcher, resumedGroup, leaseMode(), progress, waiting);
         } else if (target.resume != null) {
+            warnOfPermanentFailures(launcher, target.resume, err);
             handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
         } else if (isGroup()) {
             List<String> kinds = KindGroup.kinds(session.datastore(), job.namespace(), target.newJob.allKinds
@@ -238,6 +240,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (result.message() != null) {
             out.println(result.message());
         }
+        result.report().lines().forEach(out::println);
         if (result.status() != JobStatus.DONE && result.status() != JobStatus.TAKEN_OVER) {
             out.println(job != null && isImport(job) ? "Resume it by running it again with --job-id " + result.jobId()
                     : "Resume it with: keyranger run --resume " + result.jobId());
@@ -263,6 +266,27 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (own.size() > MAX_COUNTERS_SHOWN) {
             out.printf("  ... and %d more counters (--report FILE.json has them all)%n", own.size() - MAX_COUNTERS_SHOWN);
         }
+    }
+
+    /**
+     * Before resuming a job whose ranges failed for a reason retrying will not fix, says so and what to change: the
+     * resume still runs (the cause may be fixed now), and fails the same way if it is not.
+     */
+    private static void warnOfPermanentFailures(JobLauncher launcher, String jobId, PrintWriter err) {
+        JobReport report;
+        try {
+            report = launcher.executor().report(jobId);
+        } catch (KeyRangerException noSuchJob) {
+            return; // the resume itself says so
+        }
+        for (JobReport.ReasonGroup g : report.failures()) {
+            if (g.permanent()) {
+                err.printf("keyranger: %,d range%s of %s failed with: %s%n  Resuming retries them, but this reason "
+                        + "does not go away by retrying: %s.%n", g.count(), g.count() == 1 ? "" : "s", jobId,
+                        g.reason(), JobReport.adviceFor(g.reason()));
+            }
+        }
+        err.flush();
     }
 
     private static boolean isImport(JobSpec job) {
@@ -346,6 +370,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
     }
 
+    private static ObjectNode reason(ObjectNode node, JobReport.ReasonGroup g) {
+        node.put("reason", g.reason()).put("count", g.count());
+        g.examples().forEach(node.putArray("examples")::add);
+        return node;
+    }
+
     static void writeReport(JobResult result, Path file) {
         ObjectNode root = AtomicFiles.JSON.createObjectNode();
         root.put("jobId", result.jobId());
@@ -357,6 +387,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         root.put("failedRanges", result.failedRanges());
         root.put("maxDepth", result.maxDepth());
         root.put("wallMillis", result.wallMillis());
+        com.fasterxml.jackson.databind.node.ArrayNode failures = root.putArray("failures");
+        result.report().failures().forEach(g -> reason(failures.addObject(), g).put("retryingHelps", !g.permanent()));
+        com.fasterxml.jackson.databind.node.ArrayNode skips = root.putArray("skippedByReason");
+        result.report().skips().forEach(g -> reason(skips.addObject(), g));
         ObjectNode counters = root.putObject("counters");
         result.totals().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(e -> counters.put(e.getKey(), e.getValue()));

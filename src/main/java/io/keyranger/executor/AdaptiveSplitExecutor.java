@@ -246,7 +246,7 @@ public final class AdaptiveSplitExecutor {
         Map<String, Long> totals = retrying(() -> ShardedCounter.existing(datastore, counterName(jobId)).totals());
         JobResult result = new JobResult(jobId, JobStatus.DONE, totals, nodes.size(),
                 nodes.stream().mapToInt(n -> n.depth).max().orElse(0), 0, 0, "Job " + jobId + " is done already; "
-                + "nothing was run again.");
+                + "nothing was run again.", JobReport.of(nodes, totals));
         nodes.forEach(n -> listener.onNode(n.snapshot(jobId)));
         listener.onFinished(result);
         return new JobHandle(jobId, new PauseGate(), java.util.concurrent.CompletableFuture.completedFuture(result));
@@ -265,6 +265,14 @@ public final class AdaptiveSplitExecutor {
     public java.util.Map<String, Long> totals(String jobId) {
         new JobStore(datastore).loadJob(jobId);
         return ShardedCounter.existing(datastore, counterName(jobId)).totals();
+    }
+
+    /** What went wrong in a stored job, by reason, from its ranges' records and its counters. */
+    public JobReport report(String jobId) {
+        JobStore store = new JobStore(datastore);
+        store.loadJob(jobId);
+        List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
+        return JobReport.of(nodes, retrying(() -> ShardedCounter.existing(datastore, counterName(jobId)).totals()));
     }
 
     /** A job's last persisted status (RUNNING while a runner, local or on Beam, works on it). */

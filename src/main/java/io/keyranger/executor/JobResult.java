@@ -13,11 +13,18 @@ import java.util.Map;
  * @param wallMillis wall time of this run
  * @param failedRanges how many ranges failed
  * @param message    what the user should know about the end, or null (e.g. who took the job over)
+ * @param report     failed ranges and skipped entities by reason
  */
 public record JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
-                        long wallMillis, int failedRanges, String message) {
+                        long wallMillis, int failedRanges, String message, JobReport report) {
     public JobResult {
         totals = Map.copyOf(totals);
+        report = report == null ? JobReport.EMPTY : report;
+    }
+
+    public JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                     long wallMillis, int failedRanges, String message) {
+        this(jobId, status, totals, ranges, maxDepth, wallMillis, failedRanges, message, JobReport.EMPTY);
     }
 
     public JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,

@@ -177,7 +177,8 @@ final class JobRun {
             LOG.error("Job {} could not record its end", run.spec().jobId(), e);
             done = new JobResult(run.spec().jobId(), status == JobStatus.DONE ? JobStatus.FAILED : status,
                     tree.snapshotTotals(), tree.size(), tree.maxDepth(), wall, Math.max(1, failed),
-                    "Could not record the end of the job: " + RangeAttempts.describe(e));
+                    "Could not record the end of the job: " + RangeAttempts.describe(e),
+                    JobReport.of(tree.nodes(), tree.snapshotTotals()));
         } finally {
             run.lease().ended();
         }
@@ -210,7 +211,8 @@ final class JobRun {
             parts.removeParts();
         }
         Map<String, Long> persisted = run.retries().call(run.counter()::totals);
-        return new JobResult(run.spec().jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed);
+        return new JobResult(run.spec().jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
+                JobReport.of(tree.nodes(), persisted));
     }
 
     private JobResult takenOver(long wall, int failed) {

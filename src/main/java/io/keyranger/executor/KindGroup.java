@@ -172,6 +172,8 @@ public final class KindGroup {
         int failedRanges = 0;
         JobStatus status = JobStatus.DONE;
         List<String> messages = new ArrayList<>();
+        List<JobReport.ReasonGroup> failures = new ArrayList<>();
+        List<JobReport.ReasonGroup> skips = new ArrayList<>();
         AdaptiveSplitExecutor executor = launcher.executor();
         for (int i = 0; i < plan.kinds().size(); i++) {
             String kind = plan.kinds().get(i);
@@ -194,6 +196,10 @@ public final class KindGroup {
             handle = stored == null ? launcher.start(child, mode, tree, waiting)
                     : launcher.resume(child.jobId(), mode, tree, waiting);
             JobResult kindResult = follow(handle, group);
+            kindResult.report().failures().forEach(g -> failures.add(new JobReport.ReasonGroup(kind + ": " + g.reason(),
+                    g.count(), g.examples(), g.permanent())));
+            kindResult.report().skips().forEach(g -> skips.add(new JobReport.ReasonGroup(kind + ": " + g.reason(),
+                    g.count(), g.examples(), g.permanent())));
             kindResult.totals().forEach((k, v) -> totals.merge(k, v, Long::sum));
             ranges += kindResult.ranges();
             depth = Math.max(depth, kindResult.maxDepth() + 1);
@@ -213,7 +219,7 @@ public final class KindGroup {
         }
         listener.onTotals(Map.copyOf(totals));
         return new JobResult(plan.groupId(), status, totals, ranges, depth, (System.nanoTime() - started) / 1_000_000,
-                failedRanges, messages.isEmpty() ? null : String.join("; ", messages));
+                failedRanges, messages.isEmpty() ? null : String.join("; ", messages), new JobReport(failures, skips));
     }
 
     private static JobStatus storedStatus(AdaptiveSplitExecutor executor, String jobId) {

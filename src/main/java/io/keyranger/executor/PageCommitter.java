@@ -111,10 +111,12 @@ final class PageCommitter {
             RangeNode after = node.withStatus(finishes ? NodeStatus.DONE : NodeStatus.RUNNING);
             after.checkpoint = next;
             after.finishedAt = finishes ? java.time.Instant.now() : null;
+            after.problemExamples = ProblemExamples.add(node.problemExamples, result.problems());
             tx.put(store.nodeEntity(jobId, after));
             hook.beforeCommit("chunk " + node.id);
             tx.commit();
             skipLog.committed(result.problems());
+            node.problemExamples = after.problemExamples;
             return new Outcome(true, next, finishes, after.finishedAt, increments);
         } finally {
             if (tx.isActive()) {

@@ -26,7 +26,12 @@ final class RangeEntities {
                 .set("entities", node.checkpoint.entities()).set("retries", node.retries)
                 .set("outputBytes", node.checkpoint.outputBytes())
                 .set("lastError", node.lastError == null ? NullValue.of()
-                        : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build());
+                        : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build())
+                .set("failurePermanent", node.failurePermanent);
+        if (!node.problemExamples.isEmpty()) {
+            b.set("problems", com.google.cloud.datastore.ListValue.of(node.problemExamples.stream()
+                    .<Value<?>>map(p -> StringValue.newBuilder(p).setExcludeFromIndexes(true).build()).toList()));
+        }
         if (node.startedAt != null) {
             b.set("startedAt", timestamp(node.startedAt));
         }
@@ -49,6 +54,9 @@ final class RangeEntities {
         node.status = NodeStatus.valueOf(e.getString("status"));
         node.retries = (int) e.getLong("retries");
         node.lastError = e.isNull("lastError") ? null : e.getString("lastError");
+        node.failurePermanent = e.contains("failurePermanent") && e.getBoolean("failurePermanent");
+        node.problemExamples = !e.contains("problems") ? java.util.List.of()
+                : e.<StringValue>getList("problems").stream().map(StringValue::get).toList();
         node.startedAt = e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null;
         node.finishedAt = e.contains("finishedAt") ? e.getTimestamp("finishedAt").toDate().toInstant() : null;
         return node;

@@ -18,6 +18,10 @@ final class RangeNode {
     volatile long subtreeEntities;
     volatile int retries;
     volatile String lastError;
+    /** Whether the failure is one retrying will not fix (a refusal, not a timeout). */
+    volatile boolean failurePermanent;
+    /** A few entities this range skipped, as {@link ProblemExamples} entries; persisted with each commit. */
+    volatile java.util.List<String> problemExamples = java.util.List.of();
     volatile Instant startedAt;
     volatile Instant finishedAt;
     /** In memory only: what probes for a split point found empty. */
@@ -51,6 +55,8 @@ final class RangeNode {
         copy.status = newStatus;
         copy.retries = retries;
         copy.lastError = lastError;
+        copy.failurePermanent = failurePermanent;
+        copy.problemExamples = problemExamples;
         copy.startedAt = startedAt;
         copy.finishedAt = newStatus == NodeStatus.SPLIT ? Instant.now() : finishedAt;
         return copy;

@@ -259,6 +259,8 @@ final class RangeWorker {
     void fail(RangeNode node, Exception error) {
         node.status = NodeStatus.FAILED;
         node.lastError = RangeAttempts.describe(error);
+        node.failurePermanent = !io.keyranger.datastore.Retries.isTransient(error)
+                && !io.keyranger.datastore.Retries.isServerUnreachable(error);
         node.finishedAt = Instant.now();
         LOG.warn("Range {} of job {} failed: {}", node.id, job.spec().jobId(), node.lastError);
         try {

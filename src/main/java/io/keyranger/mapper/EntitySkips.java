@@ -21,10 +21,18 @@ final class EntitySkips {
 
     void add(Key key, String expression, ExpressionFailure failure) {
         count++;
-        counters.merge(PREFIX + failure.category() + " in " + expression, 1L, Long::sum);
+        String category = failure.category() + " in " + expression;
+        counters.merge(PREFIX + category, 1L, Long::sum);
         String detail = failure.detail();
         problems.add(new MapResult.Problem(key, detail.startsWith(expression + ": ") ? detail
-                : expression + ": " + detail));
+                : expression + ": " + detail, category));
+    }
+
+    /** An entity skipped for a reason of its own: counted under {@code category}, kept with {@code detail}. */
+    void add(Key key, String category, String detail) {
+        count++;
+        counters.merge(PREFIX + category, 1L, Long::sum);
+        problems.add(new MapResult.Problem(key, detail, category));
     }
 
     long count() {

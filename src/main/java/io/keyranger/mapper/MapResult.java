@@ -20,10 +20,15 @@ public record MapResult(List<Entity> puts, List<Key> deletes, long skipped, Map<
     /**
      * Why one entity was skipped.
      *
-     * @param key    the entity
-     * @param reason what went wrong, e.g. "set.balance: long overflow"
+     * @param key      the entity
+     * @param reason   what went wrong, e.g. "set.balance: long overflow"
+     * @param category the reason's kind, as its counter names it ({@code skipped: CATEGORY}), e.g. "overflow in
+     *                 set.balance"
      */
-    public record Problem(Key key, String reason) {
+    public record Problem(Key key, String reason, String category) {
+        public Problem(Key key, String reason) {
+            this(key, reason, "other");
+        }
     }
 
     public MapResult {

@@ -41,7 +41,7 @@ public final class Mappers {
         if (spec.query() != null && spec.query().filtersOnClient()) {
             mapper = WhereFilter.query(mapper, spec.query());
         }
-        return mapper;
+        return mapper.writes() ? new WritableScreen(mapper) : mapper;
     }
 
     /** The counter of entities a job read but left alone because they do not match its query. */

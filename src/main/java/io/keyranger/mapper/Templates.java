@@ -64,38 +64,72 @@ final class Templates {
             boolean createMissing = r.bool("createMissing", false);
             return new FunctionMapper(name(), true, true, 1, page -> {
                 List<Entity> puts = new ArrayList<>();
-                long skipped = 0;
+                EntitySkips skips = new EntitySkips();
                 for (Entity entity : page.entities()) {
-                    Value<?> next = incremented(entity, property, amount, createMissing);
-                    if (next == null) {
-                        skipped++;
-                    } else {
-                        puts.add(Entity.newBuilder(entity).set(property, next).build());
+                    try {
+                        puts.add(Entity.newBuilder(entity).set(property, incremented(entity, property, amount,
+                                createMissing)).build());
+                    } catch (EntityProblem problem) {
+                        skips.add(entity.getKey(), problem.category(), problem.getMessage());
                     }
                 }
-                return new MapResult(puts, List.of(), skipped, Map.of());
+                return new MapResult(puts, List.of(), skips.count(), skips.addCountersTo(new HashMap<>()), List.of(),
+                        skips.problems());
             });
         }
     };
 
-    /** The new value, keeping its type and index setting; null to skip the entity. */
+    /**
+     * The new value, keeping its type and index setting. An entity it cannot be computed for is that entity's
+     * problem, never its range's: a missing property (without createMissing), a value that is not a number, a
+     * fractional amount on an integer, an integer that would overflow or a double that would not be finite.
+     */
     static Value<?> incremented(BaseEntity<?> entity, String property, Number amount, boolean createMissing) {
         if (!entity.contains(property)) {
             if (!createMissing) {
-                return null;
+                throw new EntityProblem("missing property", "no property '" + property + "' (set createMissing to "
+                        + "create it)");
             }
             return amount instanceof Long l ? LongValue.of(l) : DoubleValue.of(amount.doubleValue());
         }
         Value<?> current = entity.getValue(property);
-        if (current.getType() == ValueType.LONG && amount instanceof Long l) {
-            return LongValue.newBuilder(Math.addExact((Long) current.get(), l))
-                    .setExcludeFromIndexes(current.excludeFromIndexes()).build();
+        if (current.getType() == ValueType.LONG) {
+            if (!(amount instanceof Long l)) {
+                throw new EntityProblem("fractional amount on an integer", "'" + property + "' is the integer "
+                        + current.get() + " and the amount " + amount + " is not whole");
+            }
+            try {
+                return LongValue.newBuilder(Math.addExact((Long) current.get(), l))
+                        .setExcludeFromIndexes(current.excludeFromIndexes()).build();
+            } catch (ArithmeticException e) {
+                throw new EntityProblem("integer overflow", "'" + property + "' is " + current.get() + "; adding "
+                        + l + " would overflow a 64-bit integer");
+            }
         }
         if (current.getType() == ValueType.DOUBLE) {
-            return DoubleValue.newBuilder((Double) current.get() + amount.doubleValue())
-                    .setExcludeFromIndexes(current.excludeFromIndexes()).build();
+            double next = (Double) current.get() + amount.doubleValue();
+            if (!Double.isFinite(next)) {
+                throw new EntityProblem("double not finite", "'" + property + "' is " + current.get() + "; adding "
+                        + amount + " gives " + next);
+            }
+            return DoubleValue.newBuilder(next).setExcludeFromIndexes(current.excludeFromIndexes()).build();
         }
-        return null; // missing type match: not a number, or a fractional amount on an integer
+        throw new EntityProblem("not a number", "'" + property + "' is a " + current.getType().name().toLowerCase()
+                + ", not an integer or a double");
+    }
+
+    /** Why one entity cannot be mapped: counted under its category, kept with its detail. */
+    static final class EntityProblem extends RuntimeException {
+        private final String category;
+
+        EntityProblem(String category, String detail) {
+            super(detail, null, false, false);
+            this.category = category;
+        }
+
+        String category() {
+            return category;
+        }
     }
 
     static final Template SET = new BaseTemplate("set", "Set a property to a typed value, indexed or not.", true, true,

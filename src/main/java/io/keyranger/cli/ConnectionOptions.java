@@ -1,5 +1,6 @@
 package io.keyranger.cli;
 
+import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
@@ -55,8 +56,8 @@ public final class ConnectionOptions {
                 throw new KeyRangerException("--model-host names the whole connection: leave out --emulator-host and "
                         + "--profile.");
             }
-            return new ConnectionSpec(modelHost, first(project, ConnectionSpec.DEFAULT_EMULATOR_PROJECT), database,
-                    namespace, null, false, ServerType.MODEL);
+            return ConnectionRules.check(new ConnectionSpec(modelHost, first(project,
+                    ConnectionSpec.DEFAULT_EMULATOR_PROJECT), database, namespace, null, false, ServerType.MODEL));
         }
         ConnectionProfile saved = profile == null ? null : profiles.require(profile);
         ConnectionSpec base = saved == null ? null : saved.toSpec();
@@ -72,11 +73,11 @@ public final class ConnectionOptions {
                         + "--profile NAME (or set DATASTORE_EMULATOR_HOST).");
             }
         }
-        return new ConnectionSpec(notBlank(host) ? host : null, projectId,
+        return ConnectionRules.check(new ConnectionSpec(notBlank(host) ? host : null, projectId,
                 first(database, base != null ? base.databaseId() : null),
                 first(namespace, base != null ? base.namespace() : null),
                 credentials != null ? credentials : base != null ? base.credentialsFile() : null,
-                base != null && base.readOnly());
+                base != null && base.readOnly()));
     }
 
     private static String first(String... values) {

@@ -212,6 +212,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             progress.close();
             return 0;
         } else {
+            if (job.mapper().template().equals("export")) {
+                // before the first read of the job: the disk must have room for what it will write
+                io.keyranger.executor.ExportSpace.check(io.keyranger.executor.ExportSpace.estimate(
+                        session.datastore(), session.order(), job), Path.of(job.mapper().json().path("file").asText()));
+            }
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
             printQueryPlan(job, err);
@@ -348,6 +353,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (kind == null) {
             throw new KeyRangerException("Say what to map: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
         }
+        io.keyranger.datastore.ConnectionRules.kind(kind);
         String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(kind);
         return new JobSpec(id, conn.namespace(), kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
     }

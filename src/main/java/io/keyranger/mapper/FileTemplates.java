@@ -17,6 +17,16 @@ final class FileTemplates {
             if (file.getParent() == null || !java.nio.file.Files.isDirectory(file.getParent())) {
                 throw r.error("file", "must be in an existing directory (" + file.getParent() + " does not exist)");
             }
+            if (java.nio.file.Files.isDirectory(file)) {
+                throw r.error("file", "must be a file, not a directory (" + file + " is a directory; add a file name "
+                        + "such as " + file.resolve("export.jsonl") + ")");
+            }
+            if (java.nio.file.Files.exists(file) && !java.nio.file.Files.isWritable(file)) {
+                throw r.error("file", "must be writable (" + file + " exists and cannot be written)");
+            }
+            if (!java.nio.file.Files.isWritable(file.getParent())) {
+                throw r.error("file", "must be in a directory this user can write (" + file.getParent() + " is not)");
+            }
             return new FunctionMapper(name(), true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
                     page.entities().stream().map(e -> io.keyranger.datastore.EntityCodec.encode(e).toString())
                             .toList()), file);

@@ -36,7 +36,7 @@ class CredentialsTest {
                 + "\"client_email\": \"x@p.iam.gserviceaccount.com\", \"client_id\": \"1\", \"token_uri\": "
                 + "\"https://oauth2.googleapis.com/token\"}");
         Path logs = dir.resolve("logs");
-        Process cli = launch(logs, "kinds", "--project", "p", "--credentials", key.toString());
+        Process cli = launch(logs, "kinds", "--project", "keyranger-test", "--credentials", key.toString());
         assertThat(cli.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(cli.exitValue()).isNotZero();
         String screen = Files.readString(dir.resolve("screen.txt"));

@@ -1,5 +1,6 @@
 package io.keyranger.ui.connection;
 
+import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.ui.common.FieldValidation;
 import java.io.File;
@@ -46,9 +47,13 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         Label nameError = validation.rule(name, "A name is required", () -> isBlank(name.getText()), name.textProperty());
         Label hostError = validation.rule(host, "Use HOST:PORT, e.g. 127.0.0.1:8081",
                 () -> emulator.isSelected() && !validHost(host.getText()), host.textProperty(), emulator.selectedProperty());
-        Label projectError = validation.rule(projectId, "A project id is required",
-                () -> project.isSelected() && isBlank(projectId.getText()), projectId.textProperty(),
-                emulator.selectedProperty());
+        Label projectError = validation.rule(projectId, "6 to 30 lowercase letters, digits or hyphens, from a letter",
+                () -> project.isSelected() && breaks(() -> ConnectionRules.project(projectId.getText().strip())),
+                projectId.textProperty(), emulator.selectedProperty());
+        Label databaseError = validation.rule(database, "4 to 63 lowercase letters, digits or hyphens, from a letter",
+                () -> breaks(() -> ConnectionRules.database(database.getText().strip())), database.textProperty());
+        Label namespaceError = validation.rule(namespace, "Up to 100 letters, digits, '.', '-' or '_'",
+                () -> breaks(() -> ConnectionRules.namespace(namespace.getText().strip())), namespace.textProperty());
 
         GridPane grid = new GridPane();
         grid.setHgap(8);
@@ -59,15 +64,15 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         grid.addRow(row++, new Label("Kind"), new HBox(12, emulator, project));
         grid.addRow(row++, new Label("Emulator host"), host, hostError);
         grid.addRow(row++, new Label("Project id"), projectId, projectError);
-        grid.addRow(row++, new Label("Database"), database);
+        grid.addRow(row++, new Label("Database"), database, databaseError);
         grid.addRow(row++, new Label("Key file"), new HBox(6, credentials, browse));
-        grid.addRow(row++, new Label("Namespace"), namespace);
+        grid.addRow(row++, new Label("Namespace"), namespace, namespaceError);
         grid.add(readOnly, 1, row);
         getDialogPane().setContent(grid);
         getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
 
         BooleanBinding invalid = validation.invalidBinding(name.textProperty(), host.textProperty(),
-                projectId.textProperty(), emulator.selectedProperty());
+                projectId.textProperty(), emulator.selectedProperty(), database.textProperty(), namespace.textProperty());
         getDialogPane().lookupButton(ButtonType.OK).disableProperty().bind(invalid);
         setResultConverter(button -> button == ButtonType.OK ? profile() : null);
     }
@@ -91,7 +96,7 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
     }
 
     static boolean validHost(String value) {
-        return value != null && value.trim().matches("[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5}");
+        return value != null && !breaks(() -> ConnectionRules.hostPort(value.trim()));
     }
 
     private static TextField field(String id, String prompt) {
@@ -107,5 +112,15 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
 
     private static String blankToNull(String value) {
         return isBlank(value) ? null : value.trim();
+    }
+
+    /** Whether a rule of {@link ConnectionRules} refuses the value. */
+    private static boolean breaks(Runnable rule) {
+        try {
+            rule.run();
+            return false;
+        } catch (io.keyranger.KeyRangerException e) {
+            return true;
+        }
     }
 }

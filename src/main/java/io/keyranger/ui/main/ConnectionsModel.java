@@ -122,7 +122,7 @@ public final class ConnectionsModel {
         connecting.set(true);
         Task<Opened> task = Tasks.create("Connecting", context -> {
             context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
-            Session session = Session.open(spec);
+            Session session = Session.open(io.keyranger.datastore.ConnectionRules.check(spec));
             DatastoreGateway gateway = new DatastoreGateway(session.datastore());
             return new Opened(session, gateway, gateway.namespaces());
         }).onSuccess(state -> {

@@ -39,8 +39,16 @@ public final class RunView extends BorderPane {
         summary.setId("runSummary");
         summary.setWrapText(true);
         summary.textProperty().bind(model.summaryProperty());
-        summary.setPadding(new Insets(6, 8, 6, 8));
-        setBottom(summary);
+        Label problems = new Label();
+        problems.setId("jobProblems");
+        problems.setWrapText(true);
+        problems.getStyleClass().add("monospace");
+        problems.textProperty().bind(model.problemsProperty());
+        problems.visibleProperty().bind(model.problemsProperty().isNotEmpty());
+        problems.managedProperty().bind(problems.visibleProperty());
+        VBox bottom = new VBox(4, summary, problems);
+        bottom.setPadding(new Insets(6, 8, 6, 8));
+        setBottom(bottom);
     }
 
     private HBox controls() {

@@ -37,6 +37,7 @@ public final class RunViewModel {
     private final Consumer<String> errors;
     private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final JobForm form = new JobForm();
+    private final javafx.beans.property.ReadOnlyStringWrapper problems = new javafx.beans.property.ReadOnlyStringWrapper("");
     private final javafx.collections.ObservableList<String> availableKinds =
             javafx.collections.FXCollections.observableArrayList();
     private final LiveTree tree = new LiveTree();
@@ -288,6 +289,7 @@ public final class RunViewModel {
         running.set(false);
         paused.set(false);
         totals.set(result.totals());
+        problems.set(String.join("\n", result.report().lines()));
         summary.set(String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
                 result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
                 result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
@@ -300,6 +302,7 @@ public final class RunViewModel {
         tree.clear();
         meter.points().clear();
         totals.set(Map.of());
+        problems.set("");
     }
 
     /** Whether a job is running now (the window asks before closing). */
@@ -337,6 +340,11 @@ public final class RunViewModel {
 
     public ReadOnlyStringProperty timingTextProperty() {
         return timingText.getReadOnlyProperty();
+    }
+
+    /** The last job's failed ranges and skipped entities, grouped by reason; empty when there were none. */
+    public ReadOnlyStringProperty problemsProperty() {
+        return problems.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty summaryProperty() {

@@ -66,6 +66,7 @@ public final class KeyRangerApp extends Application {
         executor = new BackgroundExecutor();
         model = new MainViewModel(executor, new ProfileStore(configDir));
         model.errorHandlerProperty().set(this::showError);
+        model.setPrices(settings.priceTable());
         MainView view = new MainView(model, this::demoDefaults, () -> {
             ProfileDialog dialog = new ProfileDialog();
             dialog.initOwner(stage);

@@ -12,6 +12,11 @@ public final class DryRunPrinter {
     }
 
     public static void print(DryRunner.Result result, PrintWriter out) {
+        print(result, out, io.keyranger.cost.PriceTable.BUILT_IN);
+    }
+
+    /** As above, with the whole job's estimated price at these prices. */
+    public static void print(DryRunner.Result result, PrintWriter out, io.keyranger.cost.PriceTable prices) {
         out.printf("Dry run on %d entities; nothing was written.%n", result.sampled());
         if (!result.changes().isEmpty()) {
             out.printf("%-36s %-20s %-24s %s%n", "KEY", "PROPERTY", "BEFORE", "AFTER");
@@ -28,9 +33,8 @@ public final class DryRunPrinter {
             out.printf("... and %d more skipped with a reason%n", result.problems().size() - MAX_PROBLEMS);
         }
         result.counters().forEach((name, value) -> out.printf("counter %s += %d%n", name, value));
-        out.printf("Whole job, estimated from %,d entities (%s): %,d reads, %,d writes, %,d deletes%n",
-                result.total().total(), result.total().method().label(), result.reads(), result.writes(),
-                result.deletions());
+        out.printf("Whole job, estimated from %,d entities (%s): %s%n", result.total().total(),
+                result.total().method().label(), prices.describe(result.reads(), result.writes(), result.deletions()));
         out.flush();
     }
 

@@ -135,6 +135,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             description = "Required to write to a project that is not an emulator: its id.")
     String confirmProject;
 
+    private io.keyranger.cost.PriceTable prices;
+
     public RunCommand(KeyRangerCli.Context context) {
         this.context = context;
     }
@@ -142,6 +144,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     @Override
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        prices();
         JobSpec job = target.newJob == null ? null : newJob(conn);
         checkTakeOverOptions(job);
         if (job != null && !target.newJob.dryRun) {
@@ -194,7 +197,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 for (String kind : kinds) {
                     spec.commandLine().getOut().println("== " + kind);
                     DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
-                            kind, job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
+                            kind, job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut(),
+                            prices());
                 }
                 progress.close();
                 return 0;
@@ -208,7 +212,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         } else if (target.newJob.dryRun) {
             printQueryPlan(job, spec.commandLine().getOut());
             DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
-                    job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut());
+                    job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut(),
+                    prices());
             progress.close();
             return 0;
         } else {
@@ -246,13 +251,16 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             out.println(result.message());
         }
         result.report().lines().forEach(out::println);
+        io.keyranger.cost.PriceTable prices = prices();
+        out.println("Operations: " + prices.describe(result.total("read"), result.total("written"),
+                result.total("deleted")));
         if (result.status() != JobStatus.DONE && result.status() != JobStatus.TAKEN_OVER) {
             out.println(job != null && isImport(job) ? "Resume it by running it again with --job-id " + result.jobId()
                     : "Resume it with: keyranger run --resume " + result.jobId());
         }
         out.flush();
         if (report != null) {
-            writeReport(result, report);
+            writeReport(result, report, prices);
         }
         return switch (result.status()) {
             case DONE -> 0;
@@ -382,7 +390,15 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         return node;
     }
 
-    static void writeReport(JobResult result, Path file) {
+    /** The prices in settings.json, or the built-in table; read before the job, so a bad file stops nothing midway. */
+    private io.keyranger.cost.PriceTable prices() {
+        if (prices == null) {
+            prices = new io.keyranger.profile.SettingsStore(context.configDir()).load().priceTable();
+        }
+        return prices;
+    }
+
+    static void writeReport(JobResult result, Path file, io.keyranger.cost.PriceTable prices) {
         ObjectNode root = AtomicFiles.JSON.createObjectNode();
         root.put("jobId", result.jobId());
         root.put("status", result.status().name());
@@ -397,6 +413,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         result.report().failures().forEach(g -> reason(failures.addObject(), g).put("retryingHelps", !g.permanent()));
         com.fasterxml.jackson.databind.node.ArrayNode skips = root.putArray("skippedByReason");
         result.report().skips().forEach(g -> reason(skips.addObject(), g));
+        ObjectNode cost = root.putObject("cost");
+        cost.put("reads", result.total("read")).put("writes", result.total("written"))
+                .put("deletes", result.total("deleted"))
+                .put("dollars", prices.price(result.total("read"), result.total("written"), result.total("deleted")))
+                .put("location", prices.location()).put("pricesTakenOn", prices.takenOn());
         ObjectNode counters = root.putObject("counters");
         result.totals().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(e -> counters.put(e.getKey(), e.getValue()));

@@ -8,13 +8,24 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *
  * @param cloudSdkPath the Google Cloud SDK's root directory, or null to find it from PATH or CLOUDSDK_ROOT
  * @param darkTheme    whether the GUI uses the dark theme
+ * @param prices       the per-operation prices to estimate and report job costs with, or null for the built-in
+ *                     table ({@link io.keyranger.cost.PriceTable#BUILT_IN})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record AppSettings(String cloudSdkPath, boolean darkTheme) {
-    public static final AppSettings DEFAULTS = new AppSettings(null, false);
+public record AppSettings(String cloudSdkPath, boolean darkTheme, io.keyranger.cost.PriceTable prices) {
+    public static final AppSettings DEFAULTS = new AppSettings(null, false, null);
+
+    public AppSettings(String cloudSdkPath, boolean darkTheme) {
+        this(cloudSdkPath, darkTheme, null);
+    }
 
     public AppSettings withDarkTheme(boolean dark) {
-        return new AppSettings(cloudSdkPath, dark);
+        return new AppSettings(cloudSdkPath, dark, prices);
+    }
+
+    /** The prices to use: the user's, or the built-in table. */
+    public io.keyranger.cost.PriceTable priceTable() {
+        return prices != null ? prices : io.keyranger.cost.PriceTable.BUILT_IN;
     }
 }

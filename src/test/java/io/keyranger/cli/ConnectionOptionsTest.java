@@ -43,15 +43,15 @@ class ConnectionOptionsTest {
     @Test
     void explicitOptionsOverrideTheProfileAndTheProfileOverridesTheEnvironment() {
         ProfileStore store = new ProfileStore(dir);
-        store.save(new ConnectionProfile("prod", null, "acme", "eu", "/k.json", "billing", true));
+        store.save(new ConnectionProfile("prod", null, "acme-prod", "eu-db", "/k.json", "billing", true));
         ConnectionSpec fromProfile = parse("--profile", "prod").resolve(store, Map.of("DATASTORE_EMULATOR_HOST", "h:1"));
         assertThat(fromProfile.isEmulator()).isFalse();
-        assertThat(fromProfile.projectId()).isEqualTo("acme");
+        assertThat(fromProfile.projectId()).isEqualTo("acme-prod");
         assertThat(fromProfile.readOnly()).isTrue();
-        ConnectionSpec overridden = parse("--profile", "prod", "--namespace", "other", "--database", "us")
+        ConnectionSpec overridden = parse("--profile", "prod", "--namespace", "other", "--database", "us-db")
                 .resolve(store, Map.of());
         assertThat(overridden.namespace()).isEqualTo("other");
-        assertThat(overridden.databaseId()).isEqualTo("us");
+        assertThat(overridden.databaseId()).isEqualTo("us-db");
         assertThat(overridden.credentialsFile()).isEqualTo(Path.of("/k.json"));
     }
 

@@ -219,6 +219,12 @@ public final class MainViewModel {
         return mapper;
     }
 
+    /** The prices dry runs, confirmations and job summaries use (the settings' or the built-in table). */
+    public void setPrices(io.keyranger.cost.PriceTable prices) {
+        mapper.setPrices(prices);
+        run.setPrices(prices);
+    }
+
     public RunViewModel run() {
         return run;
     }

@@ -47,6 +47,7 @@ public final class MapperViewModel {
     private final Map<String, ReadOnlyStringWrapper> fieldErrors = new LinkedHashMap<>();
     private final StringProperty where = new SimpleStringProperty("");
     private final StringProperty gql = new SimpleStringProperty("");
+    private volatile io.keyranger.cost.PriceTable prices = io.keyranger.cost.PriceTable.BUILT_IN;
     private final ReadOnlyStringWrapper json = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper specError = new ReadOnlyStringWrapper("");
     private final SimpleIntegerProperty sample = new SimpleIntegerProperty(20);
@@ -199,10 +200,10 @@ public final class MapperViewModel {
                 "would be skipped: " + p.reason())));
         changes.setAll(rows);
         dryRunSummary.set(String.format("Nothing was written. On %d sampled entities: %d changes, %d skipped%s. "
-                        + "Whole job, estimated from %,d entities (%s): %,d reads, %,d writes, %,d deletes.",
+                        + "Whole job, estimated from %,d entities (%s): %s.",
                 result.sampled(), result.changes().size(), result.skipped(),
                 result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().total(),
-                result.total().method().label(), result.reads(), result.writes(), result.deletions())
+                result.total().method().label(), prices.describe(result.reads(), result.writes(), result.deletions()))
                 + (spec.query() == null ? "" : " Query: " + String.join(" ", spec.query().explain())));
     }
 
@@ -217,6 +218,10 @@ public final class MapperViewModel {
         spec.remove("gql");
         run.form().mapperJsonProperty().set(spec.toString());
         run.form().gqlProperty().set(gql.get() == null ? "" : gql.get().strip());
+    }
+
+    public void setPrices(io.keyranger.cost.PriceTable prices) {
+        this.prices = prices;
     }
 
     /** The GQL query the job runs over; blank for the selected kind. */

@@ -25,14 +25,29 @@ public final class JobGuard {
     }
 
     public static Decision check(Window owner, KindTarget target, String specJson) {
-        return check(owner, target, specJson, java.util.List.of());
+        return check(owner, target, specJson, java.util.List.of(), io.keyranger.cost.PriceTable.BUILT_IN);
+    }
+
+    /**
+     * The estimated operations and price of running {@code template} over the target's kind, from its count in the
+     * kind list ("" when the count is not known yet): every entity read and written, or deleted without a read.
+     */
+    static String estimate(KindTarget target, Template template, io.keyranger.cost.PriceTable prices) {
+        long n = target.countOrUnknown();
+        if (n < 0) {
+            return "";
+        }
+        boolean deletes = template.name().equals("delete");
+        return "\n\nEstimated for " + String.format("%,d", n) + " entities: " + prices.describe(deletes ? 0 : n,
+                deletes || !template.writes() ? 0 : n, deletes ? n : 0) + ".";
     }
 
     /**
      * As above, for a job over several kinds ({@code kinds}, empty for the target's kind alone): a job that writes
      * names every kind it changes and asks before it starts.
      */
-    public static Decision check(Window owner, KindTarget target, String specJson, java.util.List<String> kinds) {
+    public static Decision check(Window owner, KindTarget target, String specJson, java.util.List<String> kinds,
+                                 io.keyranger.cost.PriceTable prices) {
         Template template;
         try {
             template = Mappers.template(MapperSpec.parse(specJson).template());
@@ -55,7 +70,7 @@ public final class JobGuard {
             confirm.initOwner(owner);
             confirm.setTitle("Confirm writing to a project");
             confirm.setHeaderText("'" + template.name() + "' writes to project " + target.session().spec().projectId()
-                    + ". Type the project id to go ahead.");
+                    + ". Type the project id to go ahead." + (kinds.isEmpty() ? estimate(target, template, prices) : ""));
             Optional<String> typed = confirm.showAndWait();
             if (typed.isEmpty() || !typed.get().trim().equals(target.session().spec().projectId())) {
                 return Decision.CANCEL;
@@ -74,7 +89,8 @@ public final class JobGuard {
             ButtonType exportFirst = new ButtonType("Export first…", ButtonBar.ButtonData.LEFT);
             ButtonType runAnyway = new ButtonType("Run without export", ButtonBar.ButtonData.OK_DONE);
             Alert offer = new Alert(Alert.AlertType.CONFIRMATION, "'" + template.name() + "' changes " + target.kind()
-                    + " for good. Export the kind to a file first, so that you can import it back?", exportFirst,
+                    + " for good. Export the kind to a file first, so that you can import it back?"
+                    + estimate(target, template, prices), exportFirst,
                     runAnyway, ButtonType.CANCEL);
             offer.initOwner(owner);
             offer.setHeaderText("Back up first?");

@@ -71,7 +71,7 @@ public final class RunView extends BorderPane {
         start.disableProperty().bind(model.runningProperty().or(model.targetProperty().isNull()));
         start.setOnAction(e -> {
             switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get(),
-                    java.util.List.copyOf(model.form().kinds()))) {
+                    java.util.List.copyOf(model.form().kinds()), model.prices())) {
                 case RUN -> model.start();
                 case EXPORT_FIRST -> model.exportFirst();
                 default -> { }

@@ -37,6 +37,7 @@ public final class RunViewModel {
     private final Consumer<String> errors;
     private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final JobForm form = new JobForm();
+    private volatile io.keyranger.cost.PriceTable prices = io.keyranger.cost.PriceTable.BUILT_IN;
     private final javafx.beans.property.ReadOnlyStringWrapper problems = new javafx.beans.property.ReadOnlyStringWrapper("");
     private final javafx.collections.ObservableList<String> availableKinds =
             javafx.collections.FXCollections.observableArrayList();
@@ -294,7 +295,9 @@ public final class RunViewModel {
                 result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
                 result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
                         + result.failedRanges() + " ranges failed" : "",
-                result.message() == null ? "" : " " + result.message()));
+                result.message() == null ? "" : " " + result.message())
+                + " Operations: " + prices.describe(result.total("read"), result.total("written"),
+                result.total("deleted")) + ".");
         refreshJobs();
     }
 
@@ -340,6 +343,15 @@ public final class RunViewModel {
 
     public ReadOnlyStringProperty timingTextProperty() {
         return timingText.getReadOnlyProperty();
+    }
+
+    public void setPrices(io.keyranger.cost.PriceTable prices) {
+        this.prices = prices;
+    }
+
+    /** The prices estimates and summaries use. */
+    public io.keyranger.cost.PriceTable prices() {
+        return prices;
     }
 
     /** The last job's failed ranges and skipped entities, grouped by reason; empty when there were none. */

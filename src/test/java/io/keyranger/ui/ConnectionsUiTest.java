@@ -76,7 +76,18 @@ class ConnectionsUiTest {
         robot.clickOn("#profileHost").write("localhost");
         assertThat(Fx.get(ok::isDisabled)).as("a host without a port is refused").isTrue();
         assertThat(Fx.get(() -> robot.lookup("#profileHostError").queryLabeled().getText())).contains("HOST:PORT");
-        robot.write(":8081");
+        robot.write(":99999");
+        assertThat(Fx.get(ok::isDisabled)).as("a port out of range is refused").isTrue();
+        robot.eraseText(6).write(":8081");
+        Fx.waitUntil(5, () -> !ok.isDisabled());
+        robot.clickOn("#profileNamespace").write("a b");
+        assertThat(Fx.get(ok::isDisabled)).as("a namespace Datastore refuses").isTrue();
+        assertThat(Fx.get(() -> robot.lookup("#profileNamespaceError").queryLabeled().getText()))
+                .contains("letters, digits");
+        robot.eraseText(3);
+        robot.clickOn("#profileDatabase").write("DB");
+        assertThat(Fx.get(ok::isDisabled)).as("a database id Firestore refuses").isTrue();
+        robot.eraseText(2);
         Fx.waitUntil(5, () -> !ok.isDisabled());
         assertThat(Fx.get(() -> robot.lookup("#profileHostError").queryLabeled().getText())).isEmpty();
         robot.clickOn(ok);

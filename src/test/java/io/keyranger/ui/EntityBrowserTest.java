@@ -299,6 +299,43 @@ class EntityBrowserTest {
         });
     }
 
+    @Test
+    void aJobsSkippedEntitiesAndItsCostShowBesideItsSummary() {
+        Datastore datastore = demoDatastore();
+        Key odd = datastore.newKeyFactory().setKind("Org").newKey("overflowing");
+        datastore.put(Entity.newBuilder(odd).set("title", "x").set("credit", Long.MAX_VALUE).build());
+        try {
+            selectKindInList("Org");
+            clickTab("Run");
+            Fx.get(() -> {
+                robot.lookup("#mapperJson").queryTextInputControl().setText(
+                        "{\"template\": \"increment\", \"property\": \"credit\", \"amount\": 1, \"createMissing\": false}");
+                return null;
+            });
+            robot.clickOn("#startJob");
+            robot.clickOn("Run without export");
+            Fx.waitUntil(90, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
+            assertThat(Fx.get(() -> robot.lookup("#runSummary").queryLabeled().getText()))
+                    .contains("Operations: ").contains("≈ ").contains("prices of 2026-11-23");
+            String problems = Fx.get(() -> robot.lookup("#jobProblems").queryLabeled().getText());
+            assertThat(problems).contains("Skipped entities, by reason:").contains("1 × integer overflow")
+                    .contains("Org:\"overflowing\": 'credit' is 9223372036854775807").contains("missing property");
+            assertThat(datastore.get(odd).getLong("credit")).isEqualTo(Long.MAX_VALUE);
+        } finally {
+            datastore.delete(odd);
+        }
+    }
+
+    private void selectKindInList(String kind) {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.get(() -> {
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.name().equals(kind))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+        Fx.waitUntil(30, () -> title().startsWith(kind + ":"));
+    }
+
     private void setText(String id, String text) {
         Fx.get(() -> {
             robot.lookup(id).queryTextInputControl().setText(text);

@@ -210,6 +210,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             err.flush();
             handle = KindGroup.run(launcher, plan, leaseMode(), progress, waiting);
         } else if (target.newJob.dryRun) {
+            warnAboutProperties(session, job, err);
             printQueryPlan(job, spec.commandLine().getOut());
             DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
                     job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut(),
@@ -222,6 +223,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 io.keyranger.executor.ExportSpace.check(io.keyranger.executor.ExportSpace.estimate(
                         session.datastore(), session.order(), job), Path.of(job.mapper().json().path("file").asText()));
             }
+            warnAboutProperties(session, job, err);
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
             printQueryPlan(job, err);
@@ -326,6 +328,18 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             throw new KeyRangerException("--take-over takes over an existing job: use it with --resume JOB_ID (or "
                     + "with an import's --job-id).");
         }
+    }
+
+    /** Before the first read: the spec's property parameters against the kind's properties as the server lists them. */
+    private static void warnAboutProperties(Session session, JobSpec job, PrintWriter err) {
+        if (Mappers.template(job.mapper().template()).source() != Template.Source.KEY_RANGES) {
+            return;
+        }
+        List<io.keyranger.datastore.PropertyInfo> properties = new io.keyranger.datastore.DatastoreGateway(
+                session.datastore()).properties(job.namespace(), job.kind());
+        io.keyranger.mapper.SpecChecks.warnings(job.mapper(), job.kind(), properties)
+                .forEach(w -> err.println("keyranger: warning: " + w));
+        err.flush();
     }
 
     /** Whether the new job runs over several kinds (--kind A,B or --all-kinds). */

@@ -134,6 +134,23 @@ class BadInputSuiteTest {
     }
 
     @Test
+    void specPropertiesAreCheckedAgainstTheKindBeforeTheFirstRead() throws Exception {
+        Result text = run(true, "run", "--kind", "Account", "--mapper", spec(
+                "{\"template\":\"increment\",\"property\":\"tier\",\"amount\":1}").toString());
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.err()).contains("keyranger: warning: 'tier' of Account holds string values, not integers or "
+                + "doubles");
+        assertThat(text.out()).contains("written 0, deleted 0, skipped 30").contains("30 × not a number");
+        assertThat(read()).as("nothing changed").isEqualTo(before);
+        Result typo = run(true, "run", "--kind", "Account", "--dry-run", "--mapper", spec(
+                "{\"template\":\"increment\",\"property\":\"balanse\",\"amount\":1}").toString());
+        assertThat(typo.exitCode()).as(typo.err()).isZero();
+        assertThat(typo.err()).contains("'balanse' is not among the indexed properties of Account (it may exist "
+                + "unindexed). Did you mean 'balance'?");
+        assertThat(read()).isEqualTo(before);
+    }
+
+    @Test
     void specMistakesNameTheFieldAndTheRule() throws Exception {
         refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"increment\","
                 + "\"property\":\"balance\",\"amount\":\"ten\"}").toString()), "amount");

@@ -1,0 +1,89 @@
+package io.keyranger.mapper;
+
+import io.keyranger.datastore.PropertyInfo;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A spec's property parameters against what the server says of the kind's properties ({@code __property__}), before
+ * the first read: a property the template reads that the kind does not list, or an increment of a property whose
+ * values are all of a type it cannot add to. These are warnings, not refusals: the server lists indexed values only,
+ * so an unindexed property is real but absent from the list; each entity is still judged on its own when mapped.
+ */
+public final class SpecChecks {
+    private SpecChecks() {
+    }
+
+    public static List<String> warnings(MapperSpec spec, String kind, List<PropertyInfo> properties) {
+        List<String> warnings = new ArrayList<>();
+        switch (spec.template()) {
+            case "increment" -> {
+                String property = text(spec, "property");
+                Optional<PropertyInfo> info = find(properties, property);
+                if (info.isPresent() && info.get().types().stream().noneMatch(SpecChecks::numeric)) {
+                    warnings.add("'" + property + "' of " + kind + " holds " + String.join(", ", info.get().types())
+                            + " values, not integers or doubles: increment will skip every entity whose value is one of "
+                            + "those, each counted under its reason.");
+                } else if (info.isEmpty() && !spec.json().path("createMissing").asBoolean(false)) {
+                    warnings.add(missing(kind, property, properties) + " increment skips entities without it "
+                            + "(set createMissing to create it).");
+                }
+            }
+            case "remove-property", "count-by" -> {
+                String property = text(spec, "property");
+                if (find(properties, property).isEmpty()) {
+                    warnings.add(missing(kind, property, properties));
+                }
+            }
+            case "rename-property" -> {
+                String from = text(spec, "from");
+                if (find(properties, from).isEmpty()) {
+                    warnings.add(missing(kind, from, properties));
+                }
+            }
+            default -> { }
+        }
+        return warnings;
+    }
+
+    private static boolean numeric(String type) {
+        return type.equals("integer") || type.equals("double") || type.startsWith("integer/");
+    }
+
+    private static String text(MapperSpec spec, String field) {
+        return spec.json().path(field).asText("");
+    }
+
+    private static Optional<PropertyInfo> find(List<PropertyInfo> properties, String name) {
+        return properties.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    private static String missing(String kind, String property, List<PropertyInfo> properties) {
+        String suggestion = properties.stream().map(PropertyInfo::name)
+                .filter(n -> distance(n.toLowerCase(), property.toLowerCase()) <= 2)
+                .min(Comparator.comparingInt(n -> distance(n, property))).map(n -> " Did you mean '" + n + "'?")
+                .orElse("");
+        return "'" + property + "' is not among the indexed properties of " + kind + " (it may exist unindexed)."
+                + suggestion;
+    }
+
+    /** Edit distance, for suggesting the property a typo meant. */
+    static int distance(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int above = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1), diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = above;
+            }
+        }
+        return row[b.length()];
+    }
+}

@@ -73,6 +73,35 @@ final class RangeTreeTable extends TreeTableView<NodeRow> {
         return snapshot.map(f);
     }
 
+    /** Selects a row's item (expanding its ancestors) and scrolls to it: a click on the key-space map. */
+    void select(NodeRow row) {
+        TreeItem<NodeRow> item = find(getRoot(), row);
+        if (item == null) {
+            return;
+        }
+        for (TreeItem<NodeRow> up = item.getParent(); up != null; up = up.getParent()) {
+            up.setExpanded(true);
+        }
+        getSelectionModel().select(item);
+        int index = getRow(item);
+        if (index >= 0) {
+            scrollTo(index);
+        }
+    }
+
+    private static TreeItem<NodeRow> find(TreeItem<NodeRow> item, NodeRow row) {
+        if (item.getValue() == row) {
+            return item;
+        }
+        for (TreeItem<NodeRow> child : item.getChildren()) {
+            TreeItem<NodeRow> found = find(child, row);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
     /** Mirrors a row list into tree items; rows are only ever inserted, or all cleared. */
     private static void bindChildren(TreeItem<NodeRow> item, ObservableList<NodeRow> rows) {
         rows.forEach(row -> item.getChildren().add(treeItem(row)));

@@ -32,7 +32,16 @@ public final class RunView extends BorderPane {
     public RunView(RunViewModel model) {
         this.model = model;
         setTop(new VBox(controls(), settings()));
-        SplitPane split = new SplitPane(new RangeTreeTable(model.roots()), sidePanel());
+        RangeTreeTable table = new RangeTreeTable(model.roots());
+        KeySpaceMap map = new KeySpaceMap(model.roots());
+        model.treeVersionProperty().addListener((obs, old, now) -> map.redraw());
+        map.setOnSelect(table::select);
+        table.getSelectionModel().selectedItemProperty().addListener((obs, old, item) ->
+                map.highlight(item == null ? null : item.getValue()));
+        SplitPane work = new SplitPane(map, table);
+        work.setOrientation(javafx.geometry.Orientation.VERTICAL);
+        work.setDividerPositions(0.34);
+        SplitPane split = new SplitPane(work, sidePanel());
         split.setDividerPositions(0.62);
         setCenter(split);
         Label summary = new Label();

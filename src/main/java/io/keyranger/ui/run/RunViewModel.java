@@ -42,6 +42,7 @@ public final class RunViewModel {
     private final javafx.collections.ObservableList<String> availableKinds =
             javafx.collections.FXCollections.observableArrayList();
     private final LiveTree tree = new LiveTree();
+    private final javafx.beans.property.ReadOnlyIntegerWrapper treeVersion = new javafx.beans.property.ReadOnlyIntegerWrapper();
     private final ThroughputMeter meter = new ThroughputMeter();
     private final StoredJobs stored;
     private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
@@ -170,6 +171,7 @@ public final class RunViewModel {
                     handle = h;
                     meter.restart();
                     summary.set("Job " + h.jobId() + " running");
+                    refreshJobs(); // the running job is in the list too
                 })
                 .onError(e -> {
                     notLaunched(e instanceof JobBusyException ? "Job " + jobId + " is running elsewhere."
@@ -240,6 +242,7 @@ public final class RunViewModel {
             }
             clearTree();
             tree.apply(inspection.nodes());
+            treeVersion.set(treeVersion.get() + 1);
             totals.set(inspection.totals());
             long done = inspection.nodes().stream().filter(n -> n.status() == io.keyranger.executor.NodeStatus.DONE)
                     .count();
@@ -271,6 +274,9 @@ public final class RunViewModel {
         }
         CoalescingJobFeed.Batch batch = feed.drain();
         tree.tick(batch.nodes(), batch.finished() != null);
+        if (!batch.nodes().isEmpty() || batch.finished() != null) {
+            treeVersion.set(treeVersion.get() + 1);
+        }
         if (batch.totals() != null) {
             totals.set(batch.totals());
         }
@@ -303,6 +309,7 @@ public final class RunViewModel {
 
     void clearTree() {
         tree.clear();
+        treeVersion.set(treeVersion.get() + 1);
         meter.points().clear();
         totals.set(Map.of());
         problems.set("");
@@ -319,6 +326,11 @@ public final class RunViewModel {
 
     public JobForm form() {
         return form;
+    }
+
+    /** Bumped whenever the tree's rows changed (once per coalesced tick at most): when the key-space map redraws. */
+    public javafx.beans.property.ReadOnlyIntegerProperty treeVersionProperty() {
+        return treeVersion.getReadOnlyProperty();
     }
 
     public ObservableList<NodeRow> roots() {

@@ -1,0 +1,236 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.datastore.KeyFormat;
+import io.keyranger.executor.NodeSnapshot;
+import io.keyranger.executor.NodeStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import javafx.collections.ObservableList;
+import javafx.scene.canvas.Canvas;
+import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.MouseButton;
+import javafx.scene.layout.Region;
+import javafx.scene.paint.Color;
+import javafx.util.Duration;
+
+/**
+ * The job as an icicle chart of its key space: the job on top, its planned ranges below, each split's halves below
+ * the range they split from; widths are shares of the job's entities ({@link KeySpaceLayout}), colours are statuses,
+ * a running range fills as it goes. Hover shows a range's keys, entities, pages, retries and failure; a click selects
+ * it (in the tree table too); the wheel zooms around the pointer, a drag pans, a double click zooms out. Drawn on one
+ * canvas, redrawn only when the tree changed (once per coalesced tick) or the view moved; ranges narrower than a
+ * pixel are left to their parent's band, so thousands of ranges stay legible.
+ */
+public final class KeySpaceMap extends Region {
+    static final Color QUEUED = Color.web("#afb8c1");
+    static final Color RUNNING = Color.web("#0969da");
+    static final Color SPLIT = Color.web("#8250df");
+    static final Color DONE = Color.web("#1a7f37");
+    static final Color FAILED = Color.web("#cf222e");
+    static final Color CANCELLED = Color.web("#bc4c00");
+    private static final double MAX_ROW = 26;
+    private static final double MIN_ROW = 6;
+
+    private final ObservableList<NodeRow> roots;
+    private final Canvas canvas = new Canvas();
+    private final Tooltip tip = new Tooltip();
+    private final List<Drawn> drawn = new ArrayList<>();
+    private Consumer<NodeRow> onSelect = row -> { };
+    private NodeRow highlighted;
+    private double zoom = 1;
+    private double offset;
+    private double dragFrom = Double.NaN;
+    private double dragOffset;
+
+    /**
+     * A band as last drawn, in pixels.
+     *
+     * @param row    the node (null for the job's band)
+     * @param x      left edge
+     * @param y      top edge
+     * @param width  width
+     * @param height height
+     * @param fill   its status colour
+     */
+    public record Drawn(NodeRow row, double x, double y, double width, double height, Color fill) {
+        boolean contains(double px, double py) {
+            return px >= x && px < x + width && py >= y && py < y + height;
+        }
+    }
+
+    public KeySpaceMap(ObservableList<NodeRow> roots) {
+        this.roots = roots;
+        setId("keySpaceMap");
+        getChildren().add(canvas);
+        setMinSize(120, 60);
+        setPrefSize(400, 180);
+        tip.setShowDelay(Duration.millis(150));
+        tip.setShowDuration(Duration.seconds(30));
+        Tooltip.install(canvas, tip);
+        canvas.setOnMouseMoved(e -> {
+            Drawn hit = hit(e.getX(), e.getY());
+            tip.setText(hit == null ? "" : describe(hit.row()));
+        });
+        canvas.setOnMouseClicked(e -> {
+            if (e.getButton() != MouseButton.PRIMARY || !e.isStillSincePress()) {
+                return;
+            }
+            if (e.getClickCount() == 2) {
+                zoom = 1;
+                offset = 0;
+                redraw();
+                return;
+            }
+            Drawn hit = hit(e.getX(), e.getY());
+            if (hit != null && hit.row() != null) {
+                highlight(hit.row());
+                onSelect.accept(hit.row());
+            }
+        });
+        canvas.setOnScroll(e -> {
+            double width = canvas.getWidth();
+            if (width <= 0 || e.getDeltaY() == 0) {
+                return;
+            }
+            double at = offset + e.getX() / width / zoom; // the job fraction under the pointer stays put
+            zoom = Math.max(1, Math.min(100_000, zoom * (e.getDeltaY() > 0 ? 1.25 : 0.8)));
+            offset = clampOffset(at - e.getX() / width / zoom);
+            redraw();
+        });
+        canvas.setOnMousePressed(e -> {
+            dragFrom = e.getX();
+            dragOffset = offset;
+        });
+        canvas.setOnMouseDragged(e -> {
+            if (!Double.isNaN(dragFrom) && canvas.getWidth() > 0) {
+                offset = clampOffset(dragOffset - (e.getX() - dragFrom) / canvas.getWidth() / zoom);
+                redraw();
+            }
+        });
+    }
+
+    /** Who hears a click on a range (the tree table selects it). */
+    public void setOnSelect(Consumer<NodeRow> onSelect) {
+        this.onSelect = onSelect;
+    }
+
+    /** Outlines one range (the tree table's selection), or none. */
+    public void highlight(NodeRow row) {
+        if (row != highlighted) {
+            highlighted = row;
+            redraw();
+        }
+    }
+
+    /** The outlined range, or null. */
+    public NodeRow highlighted() {
+        return highlighted;
+    }
+
+    /** The bands as last drawn, for tests and for hit-testing. */
+    public List<Drawn> drawn() {
+        return List.copyOf(drawn);
+    }
+
+    private double clampOffset(double value) {
+        return Math.max(0, Math.min(1 - 1 / zoom, value));
+    }
+
+    @Override
+    protected void layoutChildren() {
+        double w = snapSizeX(getWidth());
+        double h = snapSizeY(getHeight());
+        if (canvas.getWidth() != w || canvas.getHeight() != h) {
+            canvas.setWidth(w);
+            canvas.setHeight(h);
+            redraw();
+        }
+    }
+
+    /** Lays the tree out again and draws it. Called on the FX thread, once per tree change. */
+    public void redraw() {
+        GraphicsContext g = canvas.getGraphicsContext2D();
+        double width = canvas.getWidth();
+        double height = canvas.getHeight();
+        g.clearRect(0, 0, width, height);
+        drawn.clear();
+        List<KeySpaceLayout.Band> bands = KeySpaceLayout.layout(roots);
+        if (bands.isEmpty() || width <= 0 || height <= 0) {
+            return;
+        }
+        int depth = bands.stream().mapToInt(KeySpaceLayout.Band::depth).max().orElse(0);
+        double row = Math.max(MIN_ROW, Math.min(MAX_ROW, height / (depth + 1)));
+        double scale = width * zoom;
+        for (KeySpaceLayout.Band band : bands) {
+            double x = (band.from() - offset) * scale;
+            double w = band.width() * scale;
+            if (w < 1 || x + w < 0 || x > width) {
+                continue; // a sliver: its parent's band stands for it
+            }
+            double y = band.depth() * row;
+            if (y >= height) {
+                continue;
+            }
+            Color fill = colour(band.status());
+            g.setFill(band.status() == NodeStatus.RUNNING ? fill.deriveColor(0, 0.35, 1.35, 1) : fill);
+            g.fillRect(x, y, w, row - 1);
+            if (band.status() == NodeStatus.RUNNING && band.progress() > 0) {
+                g.setFill(fill);
+                g.fillRect(x, y, w * band.progress(), row - 1);
+            }
+            if (w >= 3) {
+                g.setStroke(Color.WHITE);
+                g.setLineWidth(1);
+                g.strokeLine(x + w - 0.5, y, x + w - 0.5, y + row - 1);
+            }
+            if (band.row() != null && band.row() == highlighted) {
+                g.setStroke(Color.BLACK);
+                g.setLineWidth(2);
+                g.strokeRect(x + 1, y + 1, Math.max(1, w - 2), row - 3);
+            }
+            if (w > 46 && row >= 14) {
+                g.setFill(Color.WHITE);
+                g.fillText(band.row() == null ? "job" : band.row().id(), x + 3, y + row - 8, w - 6);
+            }
+            drawn.add(new Drawn(band.row(), x, y, w, row - 1, fill));
+        }
+    }
+
+    static Color colour(NodeStatus status) {
+        return switch (status) {
+            case QUEUED -> QUEUED;
+            case RUNNING -> RUNNING;
+            case SPLIT -> SPLIT;
+            case DONE -> DONE;
+            case FAILED -> FAILED;
+            case CANCELLED -> CANCELLED;
+        };
+    }
+
+    private Drawn hit(double x, double y) {
+        for (int i = drawn.size() - 1; i >= 0; i--) {
+            if (drawn.get(i).contains(x, y)) {
+                return drawn.get(i);
+            }
+        }
+        return null;
+    }
+
+    /** What hovering over a range shows. */
+    static String describe(NodeRow row) {
+        if (row == null) {
+            return "The whole job: every planned range below, in key order. Wheel: zoom; drag: pan; double click: "
+                    + "all of it.";
+        }
+        NodeSnapshot s = row.snapshot();
+        return row.id() + "  ·  " + s.status().name().toLowerCase()
+                + "\nfrom " + (s.start() == null ? "the first key" : (s.startInclusive() ? "" : "after ")
+                + KeyFormat.format(s.start()))
+                + "\nto " + (s.end() == null ? "the last key" : "before " + KeyFormat.format(s.end()))
+                + String.format("%n%,d entities here, %,d with its splits; %,d pages; %d retries", s.entities(),
+                s.subtreeEntities(), s.pages(), s.retries())
+                + (s.lastError() == null ? "" : "\nfailed: " + s.lastError());
+    }
+}

@@ -1,0 +1,185 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.keyranger.app.KeyRangerApp;
+import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.cli.KeyRangerCli;
+import io.keyranger.demo.DemoRequest;
+import io.keyranger.executor.NodeStatus;
+import io.keyranger.support.Fx;
+import io.keyranger.ui.kinds.KindItem;
+import io.keyranger.ui.run.KeySpaceMap;
+import io.keyranger.ui.run.NodeRow;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javafx.application.Application;
+import javafx.geometry.Point2D;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableView;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/** The Run tab's key-space map, driven in the real window on the demo's real emulator. */
+class KeySpaceMapTest {
+    private static Path config;
+    private static Application app;
+    private final FxRobot robot = new FxRobot();
+
+    @BeforeAll
+    static void launchInDemoMode() throws Exception {
+        config = Files.createTempDirectory("keyranger-map");
+        FxToolkit.registerPrimaryStage();
+        app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
+                new StartupRequest(null, new DemoRequest(300, 0, null), null)));
+        ListView<KindItem> kinds = new FxRobot().lookup("#kindList").queryListView();
+        Fx.waitUntil(120, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")));
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        FxToolkit.cleanupApplication(app);
+        FxToolkit.cleanupStages();
+    }
+
+    @Test
+    void theMapDrawsOneBandPerRangeInItsStatusColourAndAClickSelectsItInTheTree() {
+        selectKind("Account");
+        clickTab("Run");
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count\"}");
+            robot.lookup("#jobPageSize").<javafx.scene.control.Spinner<Integer>>query().getValueFactory().setValue(20);
+            robot.lookup("#jobShards").<javafx.scene.control.Spinner<Integer>>query().getValueFactory().setValue(4);
+            robot.lookup("#jobWorkers").<javafx.scene.control.Spinner<Integer>>query().getValueFactory().setValue(4);
+            return null;
+        });
+        robot.clickOn("#startJob");
+        Fx.waitUntil(90, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
+        KeySpaceMap map = robot.lookup("#keySpaceMap").query();
+        TreeTableView<NodeRow> tree = robot.lookup("#rangeTree").query();
+        List<NodeRow> rows = Fx.get(() -> all(tree.getRoot()));
+        assertThat(rows).as("the job split").hasSizeGreaterThan(4);
+        List<KeySpaceMap.Drawn> bands = Fx.get(map::drawn);
+        assertThat(bands.stream().filter(b -> b.row() == null)).as("the job's own band").hasSize(1);
+        assertThat(bands.stream().filter(b -> b.row() != null).map(KeySpaceMap.Drawn::row).toList())
+                .as("one band per range").containsExactlyInAnyOrderElementsOf(rows);
+        for (KeySpaceMap.Drawn band : bands) {
+            if (band.row() != null) {
+                NodeStatus status = band.row().status();
+                assertThat(band.fill().toString()).as(band.row().id()).isEqualTo(
+                        (status == NodeStatus.DONE ? "0x1a7f37ff" : status == NodeStatus.SPLIT ? "0x8250dfff" : "?"));
+            }
+        }
+        double total = bands.stream().filter(b -> b.row() != null && b.row().snapshot().parentId() == null)
+                .mapToDouble(KeySpaceMap.Drawn::width).sum();
+        assertThat(total).as("the planned ranges span the job's band").isCloseTo(
+                bands.stream().filter(b -> b.row() == null).findFirst().orElseThrow().width(),
+                org.assertj.core.data.Offset.offset(1.0));
+
+        KeySpaceMap.Drawn deep = bands.stream().filter(b -> b.row() != null && b.row().snapshot().depth() > 0)
+                .max(java.util.Comparator.comparingDouble(KeySpaceMap.Drawn::width)).orElseThrow();
+        Point2D onScreen = Fx.get(() -> map.localToScreen(deep.x() + deep.width() / 2, deep.y() + deep.height() / 2));
+        robot.clickOn(onScreen);
+        Fx.waitUntil(5, () -> tree.getSelectionModel().getSelectedItem() != null
+                && tree.getSelectionModel().getSelectedItem().getValue() == deep.row());
+        assertThat(Fx.get(map::highlighted)).isSameAs(deep.row());
+
+        NodeRow other = rows.stream().filter(r -> r != deep.row()).findFirst().orElseThrow();
+        Fx.get(() -> {
+            tree.getSelectionModel().select(find(tree.getRoot(), other));
+            return null;
+        });
+        assertThat(Fx.get(map::highlighted)).as("a selection in the table shows on the map").isSameAs(other);
+    }
+
+    @Test
+    void aJobFinishedFromTheCommandLineCanBeInspectedWithItsMap() {
+        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
+                .replaceAll("^emulator (\\S+) / .*$", "$1");
+        Path spec = config.resolve("count.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(config, Map.of(), r -> { }),
+                new PrintWriter(out), new PrintWriter(err), "run", "--kind", "Event", "--mapper", write(spec),
+                "--job-id", "from-the-cli", "--page-size", "50", "--emulator-host", host, "--project", "demo-project");
+        assertThat(code).as(err.toString()).isZero();
+        selectKind("Event");
+        clickTab("Run");
+        robot.clickOn("#refreshJobs");
+        ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("from-the-cli")
+                || ((io.keyranger.executor.AdaptiveSplitExecutor.JobSummary) j).spec().jobId().equals("from-the-cli")));
+        Fx.get(() -> {
+            Object job = jobs.getItems().stream().filter(j -> ((io.keyranger.executor.AdaptiveSplitExecutor.JobSummary) j)
+                    .spec().jobId().equals("from-the-cli")).findFirst().orElseThrow();
+            ((ListView<Object>) (ListView<?>) jobs).getSelectionModel().select(job);
+            return null;
+        });
+        robot.clickOn("#inspectJob");
+        Fx.waitUntil(30, () -> robot.lookup("#runSummary").queryLabeled().getText()
+                .startsWith("Job from-the-cli (stored, done)"));
+        KeySpaceMap map = robot.lookup("#keySpaceMap").query();
+        TreeTableView<NodeRow> tree = robot.lookup("#rangeTree").query();
+        Fx.waitUntil(10, () -> !map.drawn().isEmpty());
+        List<NodeRow> rows = Fx.get(() -> all(tree.getRoot()));
+        assertThat(rows).isNotEmpty().allSatisfy(r -> assertThat(r.status().isFinal()).isTrue());
+        assertThat(Fx.get(map::drawn).stream().filter(b -> b.row() != null).map(KeySpaceMap.Drawn::row).toList())
+                .containsExactlyInAnyOrderElementsOf(rows);
+    }
+
+    private static String write(Path file) {
+        try {
+            Files.writeString(file, "{\"template\": \"count\"}");
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return file.toString();
+    }
+
+    private static List<NodeRow> all(TreeItem<NodeRow> item) {
+        List<NodeRow> rows = new ArrayList<>();
+        for (TreeItem<NodeRow> child : item.getChildren()) {
+            rows.add(child.getValue());
+            rows.addAll(all(child));
+        }
+        return rows;
+    }
+
+    private static TreeItem<NodeRow> find(TreeItem<NodeRow> item, NodeRow row) {
+        if (item.getValue() == row) {
+            return item;
+        }
+        for (TreeItem<NodeRow> child : item.getChildren()) {
+            TreeItem<NodeRow> found = find(child, row);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private void selectKind(String kind) {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.get(() -> {
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.name().equals(kind)).findFirst()
+                    .orElseThrow());
+            return null;
+        });
+        Fx.waitUntil(30, () -> Fx.get(() -> robot.lookup("#pageTitle").queryLabeled().getText()).startsWith(kind + ":"));
+    }
+
+    private void clickTab(String title) {
+        robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
+                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
+    }
+}

@@ -137,6 +137,28 @@ class KeySpaceMapTest {
                 .containsExactlyInAnyOrderElementsOf(rows);
     }
 
+    @Test
+    void theShardsTabMapsBothPlansWithWidthsFromTheirSizes() {
+        selectKind("Account");
+        clickTab("Shards");
+        robot.clickOn("#planShards");
+        io.keyranger.ui.shards.PlanMap map = robot.lookup("#planMap").query();
+        Fx.waitUntil(60, () -> !map.drawn().isEmpty());
+        List<io.keyranger.ui.shards.PlanMap.Drawn> drawn = Fx.get(map::drawn);
+        double width = Fx.get(map::getWidth);
+        for (String plan : List.of("scatter", "lexicographic")) {
+            List<io.keyranger.ui.shards.PlanMap.Drawn> bands = drawn.stream().filter(d -> d.plan().equals(plan)).toList();
+            assertThat(bands).as(plan).hasSizeGreaterThan(1);
+            assertThat(bands.stream().mapToDouble(io.keyranger.ui.shards.PlanMap.Drawn::width).sum())
+                    .isCloseTo(width, org.assertj.core.data.Offset.offset(1.0));
+            long total = bands.stream().mapToLong(d -> d.range().estimated()).sum();
+            for (io.keyranger.ui.shards.PlanMap.Drawn d : bands) {
+                assertThat(d.width()).as(plan + " range " + d.range().index())
+                        .isCloseTo(width * d.range().estimated() / total, org.assertj.core.data.Offset.offset(0.5));
+            }
+        }
+    }
+
     private static String write(Path file) {
         try {
             Files.writeString(file, "{\"template\": \"count\"}");

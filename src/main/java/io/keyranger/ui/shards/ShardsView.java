@@ -30,11 +30,13 @@ import org.kordamp.ikonli.material2.Material2MZ;
 public final class ShardsView extends BorderPane {
     private final ShardsViewModel model;
     private final BarChart<String, Number> chart = new BarChart<>(new CategoryAxis(), new NumberAxis());
+    private final PlanMap map = new PlanMap();
 
     public ShardsView(ShardsViewModel model) {
         this.model = model;
         setTop(controls());
-        SplitPane split = new SplitPane(table(), chart);
+        SplitPane split = new SplitPane(table(), new javafx.scene.layout.VBox(6, map, chart));
+        javafx.scene.layout.VBox.setVgrow(chart, javafx.scene.layout.Priority.ALWAYS);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.45);
         setCenter(split);
@@ -45,7 +47,10 @@ public final class ShardsView extends BorderPane {
         chart.setBarGap(1);
         chart.getXAxis().setLabel("range");
         chart.getYAxis().setLabel("entities");
-        model.previewProperty().addListener((obs, old, preview) -> redraw(preview));
+        model.previewProperty().addListener((obs, old, preview) -> {
+            redraw(preview);
+            map.show(preview);
+        });
     }
 
     private HBox controls() {

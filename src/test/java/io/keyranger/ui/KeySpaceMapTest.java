@@ -115,7 +115,10 @@ class KeySpaceMapTest {
         assertThat(code).as(err.toString()).isZero();
         selectKind("Event");
         clickTab("Run");
-        robot.clickOn("#refreshJobs");
+        Fx.get(() -> {
+            robot.lookup("#refreshJobs").queryButton().fire();
+            return null;
+        });
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("from-the-cli")
                 || ((io.keyranger.executor.AdaptiveSplitExecutor.JobSummary) j).spec().jobId().equals("from-the-cli")));
@@ -125,9 +128,17 @@ class KeySpaceMapTest {
             ((ListView<Object>) (ListView<?>) jobs).getSelectionModel().select(job);
             return null;
         });
-        robot.clickOn("#inspectJob");
-        Fx.waitUntil(30, () -> robot.lookup("#runSummary").queryLabeled().getText()
-                .startsWith("Job from-the-cli (stored, done)"));
+        Fx.waitUntil(10, () -> !robot.lookup("#inspectJob").queryButton().isDisabled());
+        Fx.get(() -> {
+            robot.lookup("#inspectJob").queryButton().fire(); // below the fold on a small screen
+            return null;
+        });
+        try {
+            Fx.waitUntil(30, () -> robot.lookup("#runSummary").queryLabeled().getText()
+                    .startsWith("Job from-the-cli (stored, done)"));
+        } catch (AssertionError e) {
+            throw new AssertionError("summary: " + Fx.get(() -> robot.lookup("#runSummary").queryLabeled().getText()), e);
+        }
         KeySpaceMap map = robot.lookup("#keySpaceMap").query();
         TreeTableView<NodeRow> tree = robot.lookup("#rangeTree").query();
         Fx.waitUntil(10, () -> !map.drawn().isEmpty());

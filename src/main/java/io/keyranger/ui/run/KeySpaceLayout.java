@@ -25,8 +25,14 @@ final class KeySpaceLayout {
      * @param to       right edge
      * @param status   the node's status (the job's band: DONE when every range is, RUNNING otherwise)
      * @param progress for a running range, how far through its estimated entities it is (0 to 1)
+     * @param own      whether this band is the part of a split range that the range committed itself before it split
+     *                 (drawn under it, beside its halves, so the key space has no holes)
      */
-    record Band(NodeRow row, int depth, double from, double to, NodeStatus status, double progress) {
+    record Band(NodeRow row, int depth, double from, double to, NodeStatus status, double progress, boolean own) {
+        Band(NodeRow row, int depth, double from, double to, NodeStatus status, double progress) {
+            this(row, depth, from, to, status, progress, false);
+        }
+
         double width() {
             return to - from;
         }
@@ -61,6 +67,9 @@ final class KeySpaceLayout {
         }
         // the node's own pages come first in key order, then its left half, then its right half
         double x = from + (to - from) * (s.entities() / weight);
+        if (x > from) {
+            bands.add(new Band(row, depth + 1, from, x, NodeStatus.DONE, 0, true));
+        }
         for (NodeRow child : row.children()) {
             double w = (to - from) * weight(child, depth + 1, typical) / weight;
             place(child, depth + 1, x, Math.min(to, x + w), typical, bands);
@@ -85,17 +94,23 @@ final class KeySpaceLayout {
         return row.status().isFinal() && row.children().stream().allMatch(KeySpaceLayout::finished);
     }
 
-    /** The mean size of finished subtrees at each depth: what an unfinished range there is assumed to hold. */
+    /**
+     * What an unfinished range at each depth is assumed to hold: the mean size of the finished subtrees there; before
+     * any has finished, the most any range there has committed so far (so ranges still queued keep their width while
+     * the first ones run).
+     */
     private static final class Typical {
-        private final List<double[]> sums = new ArrayList<>(); // per depth: {sum, count}
+        private final List<double[]> sums = new ArrayList<>(); // per depth: {sum, count, most committed unfinished}
 
         void collect(NodeRow row, int depth) {
+            while (sums.size() <= depth) {
+                sums.add(new double[3]);
+            }
             if (finished(row)) {
-                while (sums.size() <= depth) {
-                    sums.add(new double[2]);
-                }
                 sums.get(depth)[0] += row.snapshot().subtreeEntities();
                 sums.get(depth)[1]++;
+            } else if (row.children().isEmpty()) {
+                sums.get(depth)[2] = Math.max(sums.get(depth)[2], row.snapshot().entities());
             }
             row.children().forEach(c -> collect(c, depth + 1));
         }
@@ -103,6 +118,9 @@ final class KeySpaceLayout {
         double at(int depth) {
             if (depth < sums.size() && sums.get(depth)[1] > 0) {
                 return Math.max(1, sums.get(depth)[0] / sums.get(depth)[1]);
+            }
+            if (depth < sums.size() && sums.get(depth)[2] > 0 && depth == 1) {
+                return sums.get(depth)[2];
             }
             if (depth > 1) {
                 return at(depth - 1) / 2;

@@ -30,7 +30,7 @@ public final class KeySpaceMap extends Region {
     static final Color DONE = Color.web("#1a7f37");
     static final Color FAILED = Color.web("#cf222e");
     static final Color CANCELLED = Color.web("#bc4c00");
-    private static final double MAX_ROW = 26;
+    private static final double MAX_ROW = 40;
     private static final double MIN_ROW = 6;
 
     private final ObservableList<NodeRow> roots;
@@ -171,6 +171,12 @@ public final class KeySpaceMap extends Region {
             }
             double y = band.depth() * row;
             if (y >= height) {
+                continue;
+            }
+            if (band.own()) {
+                // what a split range committed itself, under it beside its halves
+                g.setFill(DONE.deriveColor(0, 0.5, 1.25, 1));
+                g.fillRect(x, y, w, row - 1);
                 continue;
             }
             Color fill = colour(band.status());

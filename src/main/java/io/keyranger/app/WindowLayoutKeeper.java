@@ -69,12 +69,16 @@ final class WindowLayoutKeeper {
         WindowPlacement.Placement placement = WindowPlacement.place(Screen.getPrimary().getVisualBounds(), screens,
                 saved);
         normal = placement.bounds();
-        stage.setMaximized(false);
-        stage.setX(normal.getMinX());
-        stage.setY(normal.getMinY());
-        stage.setWidth(normal.getWidth());
-        stage.setHeight(normal.getHeight());
-        stage.setMaximized(placement.maximized());
+        applyBounds(placement.maximized());
+        // some platforms size a window to its scene when it first shows, whatever was set before: set it again
+        EventHandler<WindowEvent> shown = new EventHandler<>() {
+            @Override
+            public void handle(WindowEvent event) {
+                stage.removeEventHandler(WindowEvent.WINDOW_SHOWN, this);
+                applyBounds(placement.maximized());
+            }
+        };
+        stage.addEventHandler(WindowEvent.WINDOW_SHOWN, shown);
         splits.forEach((name, split) -> {
             if (!split.getDividers().isEmpty()) {
                 double position = saved == null ? split.getDividerPositions()[0]
@@ -83,6 +87,15 @@ final class WindowLayoutKeeper {
                 split.setDividerPositions(position);
             }
         });
+    }
+
+    private void applyBounds(boolean maximized) {
+        stage.setMaximized(false);
+        stage.setX(normal.getMinX());
+        stage.setY(normal.getMinY());
+        stage.setWidth(normal.getWidth());
+        stage.setHeight(normal.getHeight());
+        stage.setMaximized(maximized);
     }
 
     /**

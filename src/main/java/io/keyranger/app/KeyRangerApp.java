@@ -33,6 +33,7 @@ public final class KeyRangerApp extends Application {
     private SettingsStore settingsStore;
     private AppSettings settings = AppSettings.DEFAULTS;
     private Stage stage;
+    private WindowLayoutKeeper windowLayout;
 
     public KeyRangerApp() {
         this(AppDirs.configDir(), pending);
@@ -82,7 +83,7 @@ public final class KeyRangerApp extends Application {
                 showError(ErrorMessages.of(e));
             }
         });
-        Scene scene = new Scene(view, 1200, 760);
+        Scene scene = new Scene(view);
         scene.getStylesheets().add(KeyRangerApp.class.getResource("keyranger.css").toExternalForm());
         stage.setTitle("KeyRanger");
         for (int size : new int[] {16, 32, 64, 128, 256}) {
@@ -99,6 +100,7 @@ public final class KeyRangerApp extends Application {
             }
         });
         stage.setScene(scene);
+        windowLayout = WindowLayoutKeeper.attach(stage, view.splitPanes(), settings.window(), this::saveWindow);
         stage.show();
         io.keyranger.ui.run.RunTabWarmup.start(scene.getStylesheets(),
                 millis -> LOG.debug("Run tab warmed up in {} ms", millis));
@@ -113,6 +115,16 @@ public final class KeyRangerApp extends Application {
             model.connections().startDemo(request.demo());
         } else if (request.connection() != null) {
             model.connections().connect(request.connection());
+        }
+    }
+
+    /** Keeps the window's layout with the other settings; a failure to save it is not worth a dialog. */
+    private void saveWindow(io.keyranger.profile.WindowLayout layout) {
+        settings = settings.withWindow(layout);
+        try {
+            settingsStore.save(settings);
+        } catch (RuntimeException e) {
+            LOG.warn("Cannot save the window's layout: {}", ErrorMessages.of(e), e);
         }
     }
 
@@ -153,6 +165,9 @@ public final class KeyRangerApp extends Application {
 
     @Override
     public void stop() {
+        if (windowLayout != null) {
+            windowLayout.close();
+        }
         if (model != null) {
             model.close();
         }

@@ -18,6 +18,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.SelectionMode;
+import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.util.List;
 import org.kordamp.ikonli.material2.Material2AL;
@@ -33,6 +34,8 @@ import org.kordamp.ikonli.material2.Material2MZ;
 public final class EntitiesView extends BorderPane {
     private final EntitiesViewModel model;
     private final TableView<Entity> table = new TableView<>();
+    private final SplitPane split = new SplitPane();
+    private final TableColumn<Entity, String> keyColumn = new TableColumn<>("Key");
 
     public EntitiesView(EntitiesViewModel model) {
         this.model = model;
@@ -60,7 +63,11 @@ public final class EntitiesView extends BorderPane {
                 table.getSelectionModel().select(entity);
             }
         });
+        keyColumn.setId("keyColumn");
+        keyColumn.setCellValueFactory(cell -> new ReadOnlyStringWrapper(KeyFormat.format(cell.getValue().getKey())));
+        FittedColumns.showFullValueAsTooltip(keyColumn);
         rebuildColumns();
+        FittedColumns.fitToText(table);
         model.columns().addListener((ListChangeListener<String>) change -> rebuildColumns());
 
         TextArea json = new TextArea();
@@ -69,10 +76,16 @@ public final class EntitiesView extends BorderPane {
         json.getStyleClass().add("monospace");
         json.textProperty().bind(model.selectedJsonProperty());
 
-        SplitPane split = new SplitPane(table, json);
+        split.getItems().setAll(table, json);
+        split.setId("entitiesSplit");
         split.setDividerPositions(0.62);
         setTop(new VBox(queryBar(), pager(), editBar()));
         setCenter(split);
+    }
+
+    /** The table / JSON split, whose divider the window remembers. */
+    public SplitPane splitPane() {
+        return split;
     }
 
     /** The GQL box: Enter or Run runs it; completions offer the kind's properties; errors show beneath it. */
@@ -250,17 +263,15 @@ public final class EntitiesView extends BorderPane {
     }
 
     private void rebuildColumns() {
-        table.getColumns().clear();
-        TableColumn<Entity, String> key = new TableColumn<>("Key");
-        key.setCellValueFactory(cell -> new ReadOnlyStringWrapper(KeyFormat.format(cell.getValue().getKey())));
-        key.setPrefWidth(220);
-        table.getColumns().add(key);
+        List<TableColumn<Entity, ?>> columns = new java.util.ArrayList<>();
+        columns.add(keyColumn);
         for (String name : model.columns()) {
             TableColumn<Entity, String> column = new TableColumn<>(name);
             column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(
                     cell.getValue().contains(name) ? EntityJson.cell(cell.getValue().getValue(name)) : ""));
-            column.setPrefWidth(130);
-            table.getColumns().add(column);
+            FittedColumns.showFullValueAsTooltip(column);
+            columns.add(column);
         }
+        table.getColumns().setAll(columns); // at once: each change of the columns measures them all
     }
 }

@@ -7,6 +7,7 @@ import io.keyranger.ui.run.RunView;
 import io.keyranger.ui.mapper.MapperView;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.kinds.KindListCell;
+import java.util.Map;
 import java.util.function.Supplier;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
@@ -14,6 +15,7 @@ import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.ToggleButton;
@@ -34,6 +36,9 @@ import io.keyranger.demo.DemoRequest;
 public final class MainView extends BorderPane {
     private final MainViewModel model;
     private final ToggleButton darkTheme = new ToggleButton(null, new FontIcon(Material2MZ.WB_SUNNY));
+    private final SplitPane split = new SplitPane();
+    private final EntitiesView entitiesView;
+    private final MapperView mapperView;
 
     /**
      * @param model        the state
@@ -43,21 +48,30 @@ public final class MainView extends BorderPane {
     public MainView(MainViewModel model, Supplier<DemoRequest> demoDefaults,
                     Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
         this.model = model;
-        setLeft(sidebar(demoDefaults, newProfile));
+        entitiesView = new EntitiesView(model.entities());
         TabPane tabs = new TabPane();
         Tab runTab = new Tab("Run", new RunView(model.run()));
-        tabs.getTabs().addAll(new Tab("Entities", new EntitiesView(model.entities())),
+        mapperView = new MapperView(model.mapper(), model.run(), () -> tabs.getSelectionModel().select(runTab));
+        tabs.getTabs().addAll(new Tab("Entities", entitiesView),
                 new Tab("Shards", new ShardsView(model.shards())),
-                new Tab("Mapper", new MapperView(model.mapper(), model.run(),
-                        () -> tabs.getSelectionModel().select(runTab))), runTab);
+                new Tab("Mapper", mapperView), runTab);
         tabs.setId("mainTabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        setCenter(tabs);
+        VBox sidebar = sidebar(demoDefaults, newProfile);
+        split.setId("mainSplit");
+        split.getItems().setAll(sidebar, tabs);
+        split.setDividerPositions(0.245);
+        setCenter(split);
         setBottom(statusBar());
     }
 
     public ToggleButton darkThemeToggle() {
         return darkTheme;
+    }
+
+    /** The split panes whose dividers the window remembers, by the name they are saved under. */
+    public Map<String, SplitPane> splitPanes() {
+        return Map.of("main", split, "entities", entitiesView.splitPane(), "mapper", mapperView.splitPane());
     }
 
     private VBox sidebar(Supplier<DemoRequest> demoDefaults, Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
@@ -142,6 +156,7 @@ public final class MainView extends BorderPane {
                 header("Namespace"), namespace, header("Kinds"), kinds, header("Properties"), properties);
         box.setPadding(new Insets(10));
         box.setPrefWidth(300);
+        box.setMinWidth(200);
         return box;
     }
 

@@ -67,6 +67,7 @@ public final class MainViewModel {
         });
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
+            mapper.propertyNames().clear();
             KindTarget target = kind == null ? null
                     : new KindTarget(session.get(), selectedNamespace.get(), kind.name(), kind.countProperty()::get);
             shards.targetProperty().set(target);
@@ -140,7 +141,9 @@ public final class MainViewModel {
                 .onSuccess(list -> {
                     if (kind == selectedKind.get()) {
                         properties.setAll(list);
-                        entities.setPropertyNames(list.stream().map(PropertyInfo::name).toList());
+                        List<String> names = list.stream().map(PropertyInfo::name).toList();
+                        entities.setPropertyNames(names);
+                        mapper.propertyNames().setAll(names);
                     }
                 })
                 .onError(e -> showError("Cannot read the properties of " + kind.name() + ": " + ErrorMessages.of(e)))

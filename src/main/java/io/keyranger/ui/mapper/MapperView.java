@@ -5,6 +5,7 @@ import io.keyranger.executor.DryRunner;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Param;
 import io.keyranger.mapper.Template;
+import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.run.JobGuard;
 import io.keyranger.ui.run.RunViewModel;
 import java.io.File;
@@ -17,7 +18,9 @@ import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableColumn;
@@ -31,6 +34,7 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.util.StringConverter;
+import org.controlsfx.control.textfield.TextFields;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
@@ -41,23 +45,50 @@ public final class MapperView extends BorderPane {
     private final RunViewModel run;
     private final Runnable showRunTab;
     private final GridPane form = new GridPane();
+    private final SplitPane split = new SplitPane();
 
     public MapperView(MapperViewModel model, RunViewModel run, Runnable showRunTab) {
         this.model = model;
         this.run = run;
         this.showRunTab = showRunTab;
         setLeft(examples());
-        SplitPane split = new SplitPane(editor(), results());
-        split.setDividerPositions(0.58);
+        ScrollPane editor = new ScrollPane(editor());
+        editor.setId("mapperEditor");
+        editor.setFitToWidth(true);
+        editor.setFitToHeight(true);
+        editor.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
+        split.getItems().setAll(editor, results());
+        split.setId("mapperSplit");
+        split.setDividerPositions(0.55);
         setCenter(split);
         model.templateProperty().addListener((obs, old, t) -> buildForm(t));
         buildForm(model.templateProperty().get());
+    }
+
+    /** The form / dry-run split, whose divider the window remembers. */
+    public SplitPane splitPane() {
+        return split;
     }
 
     private VBox examples() {
         ListView<MapperExamples.Example> list = new ListView<>();
         list.getItems().setAll(model.examples());
         list.setId("examples");
+        list.setCellFactory(view -> new ListCell<>() {
+            {
+                setWrapText(true);
+                // a cell as wide as the list (less its scroll bar) wraps its text instead of cutting it
+                prefWidthProperty().bind(view.widthProperty().subtract(24));
+                setMinWidth(0);
+            }
+
+            @Override
+            protected void updateItem(MapperExamples.Example example, boolean empty) {
+                super.updateItem(example, empty);
+                setText(empty || example == null ? null : example.title());
+                setTooltip(empty || example == null ? null : new javafx.scene.control.Tooltip(example.title()));
+            }
+        });
         list.getSelectionModel().selectedItemProperty().addListener((obs, old, example) -> {
             if (example != null) {
                 model.load(example.json());
@@ -67,7 +98,7 @@ public final class MapperView extends BorderPane {
         title.getStyleClass().add(Styles.TITLE_4);
         VBox box = new VBox(8, title, list);
         box.setPadding(new Insets(8));
-        box.setPrefWidth(180);
+        box.setPrefWidth(190);
         VBox.setVgrow(list, Priority.ALWAYS);
         return box;
     }
@@ -89,12 +120,22 @@ public final class MapperView extends BorderPane {
             }
         });
         Label description = new Label();
+        description.setId("templateDescription");
         description.setWrapText(true);
+        description.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         description.textProperty().bind(model.templateProperty().map(t -> t == null ? "" : t.description()
                 + (t.writes() ? (t.idempotent() ? " Writes; safe to repeat." : " Writes; applied exactly once.")
                 : " Reads only.")));
         form.setHgap(8);
         form.setVgap(8);
+        javafx.scene.layout.ColumnConstraints names = new javafx.scene.layout.ColumnConstraints();
+        javafx.scene.layout.ColumnConstraints fields = new javafx.scene.layout.ColumnConstraints();
+        fields.setHgrow(Priority.ALWAYS);
+        fields.setFillWidth(true);
+        javafx.scene.layout.ColumnConstraints errors = new javafx.scene.layout.ColumnConstraints();
+        errors.setPrefWidth(200);
+        errors.setMinWidth(120);
+        form.getColumnConstraints().setAll(names, fields, errors);
         TextField where = new TextField();
         where.setId("whereField");
         where.setPromptText("tier=pro, active=true  or a CEL expression: has(balance) && tier != 'closed'");
@@ -111,6 +152,7 @@ public final class MapperView extends BorderPane {
         Label specError = new Label();
         specError.setId("specError");
         specError.setWrapText(true);
+        specError.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         specError.getStyleClass().add(Styles.DANGER);
         specError.textProperty().bind(model.specErrorProperty());
 
@@ -203,6 +245,8 @@ public final class MapperView extends BorderPane {
             case BOOLEAN -> {
                 CheckBox box = new CheckBox(param.description());
                 box.setId("param-" + param.name());
+                box.setWrapText(true);
+                box.setMaxWidth(Double.MAX_VALUE);
                 box.setSelected(Boolean.parseBoolean(value.get()));
                 box.selectedProperty().addListener((obs, old, now) -> value.set(String.valueOf(now)));
                 yield box;
@@ -224,26 +268,40 @@ public final class MapperView extends BorderPane {
                 area.setWrapText(true);
                 yield area;
             }
-            default -> {
-                TextField field = new TextField();
-                field.setId("param-" + param.name());
-                field.setPromptText(param.description());
-                field.textProperty().bindBidirectional(value);
-                field.setPrefColumnCount(18);
+            case PROPERTY -> {
+                TextField field = textField(param, value);
+                var completion = TextFields.bindAutoCompletion(field,
+                        request -> model.propertySuggestions(request.getUserText()));
+                completion.setVisibleRowCount(8);
                 yield field;
             }
+            default -> textField(param, value);
         };
+    }
+
+    private static TextField textField(Param param, javafx.beans.property.StringProperty value) {
+        TextField field = new TextField();
+        field.setId("param-" + param.name());
+        field.setPromptText(param.description());
+        field.textProperty().bindBidirectional(value);
+        field.setPrefColumnCount(18);
+        return field;
     }
 
     private VBox results() {
         TableView<DryRunner.Change> table = new TableView<>(model.changes());
         table.setId("dryRunTable");
-        table.setPlaceholder(new Label("Dry-run a spec to see what it would change"));
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        table.getColumns().add(column("Key", DryRunner.Change::key));
-        table.getColumns().add(column("Property", DryRunner.Change::property));
-        table.getColumns().add(column("Before", DryRunner.Change::before));
-        table.getColumns().add(column("After", DryRunner.Change::after));
+        Label placeholder = new Label("Dry-run a spec to see what it would change");
+        placeholder.setWrapText(true);
+        placeholder.setPadding(new Insets(8));
+        table.setPlaceholder(placeholder);
+        // columns as wide as their text, scrolling sideways when together they are wider than the pane
+        table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        table.getColumns().add(column("dryRunKey", "Key", DryRunner.Change::key));
+        table.getColumns().add(column("dryRunProperty", "Property", DryRunner.Change::property));
+        table.getColumns().add(column("dryRunBefore", "Before", DryRunner.Change::before));
+        table.getColumns().add(column("dryRunAfter", "After", DryRunner.Change::after));
+        FittedColumns.fitToText(table);
         Label summary = new Label();
         summary.setId("dryRunSummary");
         summary.setWrapText(true);
@@ -254,10 +312,12 @@ public final class MapperView extends BorderPane {
         return box;
     }
 
-    private static TableColumn<DryRunner.Change, String> column(String title,
-                                                               java.util.function.Function<DryRunner.Change, String> f) {
+    private static TableColumn<DryRunner.Change, String> column(String id, String title,
+            java.util.function.Function<DryRunner.Change, String> f) {
         TableColumn<DryRunner.Change, String> column = new TableColumn<>(title);
+        column.setId(id);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(f.apply(c.getValue())));
+        FittedColumns.showFullValueAsTooltip(column);
         return column;
     }
 

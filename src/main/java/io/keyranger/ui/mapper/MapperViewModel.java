@@ -53,6 +53,9 @@ public final class MapperViewModel {
     private final SimpleIntegerProperty sample = new SimpleIntegerProperty(20);
     private final ObservableList<DryRunner.Change> changes = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper dryRunSummary = new ReadOnlyStringWrapper("");
+    private final ObservableList<String> propertyNames = FXCollections.observableArrayList();
+    /** A copy of {@link #propertyNames} for the completion's background thread. */
+    private volatile List<String> knownProperties = List.of();
 
     public MapperViewModel(TaskRunner tasks, Consumer<String> errors, RunViewModel run) {
         this.tasks = tasks;
@@ -62,6 +65,8 @@ public final class MapperViewModel {
         where.addListener((obs, old, now) -> refresh());
         gql.addListener((obs, old, now) -> refresh());
         template.set(Mappers.template("increment"));
+        propertyNames.addListener((javafx.collections.ListChangeListener<String>) change ->
+                knownProperties = List.copyOf(propertyNames));
     }
 
     private void resetFields(Template t) {
@@ -210,6 +215,37 @@ public final class MapperViewModel {
     /** The kind selected in the browser, set by the main view model on every selection. */
     public ObjectProperty<KindTarget> targetProperty() {
         return target;
+    }
+
+    /** The selected kind's property names, offered in the form's property fields; set by the main view model. */
+    public ObservableList<String> propertyNames() {
+        return propertyNames;
+    }
+
+    /**
+     * The kind's properties to offer for what was typed into a property field: names that start with it first,
+     * then names that contain it, ignoring case; nothing when it already names one exactly (a new name is welcome
+     * too: the field takes any text).
+     */
+    public List<String> propertySuggestions(String typed) {
+        String stripped = typed == null ? "" : typed.strip();
+        String text = stripped.toLowerCase(java.util.Locale.ROOT);
+        List<String> names = knownProperties;
+        if (names.stream().anyMatch(name -> name.equalsIgnoreCase(stripped))) {
+            return List.of();
+        }
+        List<String> starting = new java.util.ArrayList<>();
+        List<String> containing = new java.util.ArrayList<>();
+        for (String name : names) {
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            if (lower.startsWith(text)) {
+                starting.add(name);
+            } else if (lower.contains(text)) {
+                containing.add(name);
+            }
+        }
+        starting.addAll(containing);
+        return List.copyOf(starting);
     }
 
     /** Hands the spec to the Run tab's form. */

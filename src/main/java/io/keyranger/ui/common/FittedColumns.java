@@ -1,0 +1,98 @@
+package io.keyranger.ui.common;
+
+import javafx.application.Platform;
+import javafx.collections.ListChangeListener;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.text.Font;
+import javafx.scene.text.Text;
+
+/**
+ * Table columns as wide as their text: every column is measured over the rows the table holds (a page of at most a
+ * few hundred) in the cells' font, up to a cap, whenever the rows or the columns change. Cells made by
+ * {@link #showFullValueAsTooltip} carry their whole value as a tooltip, so a value wider than the cap can be read.
+ */
+public final class FittedColumns {
+    /** Wide enough for a long key with a parent; wider would push the other columns out of sight. */
+    public static final double MAX_WIDTH = 420;
+    /** Cell padding and the column's border, beside the text. */
+    private static final double PADDING = 24;
+    /** Room for the sort arrow beside the header's text. */
+    private static final double HEADER_EXTRA = 30;
+
+    private FittedColumns() {
+    }
+
+    /** Cells that show the value and carry it whole as a tooltip. */
+    public static <S> void showFullValueAsTooltip(TableColumn<S, String> column) {
+        column.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(String value, boolean empty) {
+                super.updateItem(value, empty);
+                setText(empty ? null : value);
+                setTooltip(empty || value == null || value.isEmpty() ? null : new Tooltip(value));
+            }
+        });
+    }
+
+    /** Sizes every column of the table to its text now and whenever its rows or columns change. */
+    public static <S> void fitToText(TableView<S> table) {
+        Runnable fit = () -> table.getColumns().forEach(column -> column.setPrefWidth(widthFor(table, column)));
+        fit.run();
+        Runnable fitTwice = () -> {
+            fit.run();
+            afterNextLayout(table, fit); // again once the rows have styled cells to take the font from
+        };
+        table.getItems().addListener((ListChangeListener<S>) change -> fitTwice.run());
+        table.getColumns().addListener((ListChangeListener<TableColumn<S, ?>>) change -> fitTwice.run());
+        table.skinProperty().addListener((obs, old, skin) -> afterNextLayout(table, fit));
+    }
+
+    private static void afterNextLayout(TableView<?> table, Runnable action) {
+        Scene scene = table.getScene();
+        if (scene == null) {
+            return;
+        }
+        Runnable[] once = new Runnable[1];
+        once[0] = () -> {
+            scene.removePostLayoutPulseListener(once[0]);
+            action.run();
+        };
+        scene.addPostLayoutPulseListener(once[0]);
+        Platform.requestNextPulse();
+    }
+
+    /** The column's width for its text in the table's cell font; at least its header's, at most {@link #MAX_WIDTH}. */
+    public static <S> double widthFor(TableView<S> table, TableColumn<S, ?> column) {
+        Text measure = new Text();
+        measure.setFont(cellFont(table));
+        double widest = width(measure, column.getText()) + HEADER_EXTRA;
+        for (S row : table.getItems()) {
+            Object value = column.getCellData(row);
+            if (value != null && !value.toString().isEmpty()) {
+                widest = Math.max(widest, width(measure, value.toString()) + PADDING);
+            }
+        }
+        return Math.ceil(Math.min(MAX_WIDTH, widest));
+    }
+
+    private static double width(Text measure, String value) {
+        measure.setText(value);
+        return measure.getLayoutBounds().getWidth();
+    }
+
+    /** The font the theme gives cells; before the first cell exists, the default (which themes set alike). */
+    private static Font cellFont(TableView<?> table) {
+        for (Node node : table.lookupAll(".table-cell")) {
+            if (node instanceof Labeled cell) {
+                return cell.getFont();
+            }
+        }
+        return Font.getDefault();
+    }
+}

@@ -1,0 +1,122 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.keyranger.app.KeyRangerApp;
+import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.support.Fx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javafx.application.Application;
+import javafx.geometry.Rectangle2D;
+import javafx.scene.Node;
+import javafx.scene.control.SplitPane;
+import javafx.stage.Screen;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/** The main window's size, position and dividers across restarts, with the real app (no connection needed). */
+class WindowLayoutTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final FxRobot robot = new FxRobot();
+    private Application app;
+
+    @BeforeAll
+    static void toolkit() throws Exception {
+        FxToolkit.registerPrimaryStage();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (app != null) {
+            FxToolkit.cleanupApplication(app);
+        }
+        FxToolkit.cleanupStages();
+    }
+
+    @Test
+    void sizePositionAndDividersAreSavedOnCloseAndRestoredOnTheNextStart() throws Exception {
+        Path config = Files.createTempDirectory("keyranger-window");
+        Stage stage = launch(config);
+        Fx.get(() -> {
+            stage.setMaximized(false);
+            stage.setX(60);
+            stage.setY(40);
+            stage.setWidth(1000);
+            stage.setHeight(650);
+            return null;
+        });
+        SplitPane main = robot.lookup("#mainSplit").query();
+        double before = Fx.get(() -> main.getDividerPositions()[0]);
+        Node divider = robot.lookup(".split-pane-divider").match(n -> n.getParent() == main).query();
+        robot.drag(divider).moveBy(90, 0).drop();
+        double dragged = Fx.get(() -> main.getDividerPositions()[0]);
+        assertThat(dragged).isGreaterThan(before + 0.05);
+        double entities = Fx.get(() -> robot.lookup("#entitiesSplit").<SplitPane>query().getDividerPositions()[0]);
+
+        FxToolkit.cleanupApplication(app);
+        app = null;
+        JsonNode window = JSON.readTree(config.resolve("settings.json").toFile()).get("window");
+        assertThat(window.get("x").asDouble()).isEqualTo(60);
+        assertThat(window.get("y").asDouble()).isEqualTo(40);
+        assertThat(window.get("width").asDouble()).isEqualTo(1000);
+        assertThat(window.get("height").asDouble()).isEqualTo(650);
+        assertThat(window.get("maximized").asBoolean()).isFalse();
+        assertThat(window.get("dividers").get("main").asDouble()).isCloseTo(dragged, within(0.001));
+
+        FxToolkit.cleanupStages();
+        Fx.get(() -> { // the test's stage is reused: move it away so that only the settings can bring it back
+            stage.setX(0);
+            stage.setY(0);
+            stage.setWidth(400);
+            stage.setHeight(300);
+            return null;
+        });
+        launch(config);
+        Fx.waitUntil(10, () -> stage.getX() == 60 && stage.getY() == 40 && stage.getWidth() == 1000
+                && stage.getHeight() == 650 && !stage.isMaximized());
+        SplitPane restored = robot.lookup("#mainSplit").query();
+        Fx.waitUntil(10, () -> Math.abs(restored.getDividerPositions()[0] - dragged) < 0.01);
+        assertThat(Fx.get(() -> robot.lookup("#entitiesSplit").<SplitPane>query().getDividerPositions()[0]))
+                .isCloseTo(entities, within(0.01));
+    }
+
+    @Test
+    void aRememberedPositionOffEveryScreenIsIgnored() throws Exception {
+        Path config = Files.createTempDirectory("keyranger-window");
+        Files.writeString(config.resolve("settings.json"), """
+                {"darkTheme": false, "window": {"x": 5000, "y": 3000, "width": 900, "height": 600,
+                 "maximized": false, "dividers": {"main": 0.3}}}
+                """);
+        Stage stage = launch(config);
+        Rectangle2D screen = Fx.get(() -> Screen.getPrimary().getVisualBounds());
+        Fx.waitUntil(10, () -> stage.getWidth() == 900 && stage.getHeight() == 600);
+        Rectangle2D window = Fx.get(() -> new Rectangle2D(stage.getX(), stage.getY(), stage.getWidth(),
+                stage.getHeight()));
+        assertThat(screen.contains(window)).as("%s inside %s", window, screen).isTrue();
+        assertThat(Fx.get(stage::isMaximized)).isFalse();
+    }
+
+    @Test
+    void aFirstStartOnASmallScreenOpensMaximized() throws Exception {
+        Rectangle2D screen = Fx.get(() -> Screen.getPrimary().getVisualBounds());
+        Stage stage = launch(Files.createTempDirectory("keyranger-window"));
+        // the headless screen is 1280 x 800: small
+        assertThat(screen.getWidth()).isLessThan(1366);
+        Fx.waitUntil(10, stage::isMaximized);
+    }
+
+    private Stage launch(Path config) throws Exception {
+        app = FxToolkit.setupApplication(() -> new KeyRangerApp(config, StartupRequest.none()));
+        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        Fx.waitUntil(10, stage::isShowing);
+        return stage;
+    }
+}

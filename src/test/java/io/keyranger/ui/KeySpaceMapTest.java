@@ -42,6 +42,14 @@ class KeySpaceMapTest {
         FxToolkit.registerPrimaryStage();
         app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
                 new StartupRequest(null, new DemoRequest(300, 0, null), null)));
+        // the shared primary stage at a laptop's size, whatever an earlier test class left it at
+        javafx.stage.Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        io.keyranger.support.Fx.get(() -> {
+            stage.setMaximized(false);
+            stage.setWidth(1280);
+            stage.setHeight(800);
+            return null;
+        });
         ListView<KindItem> kinds = new FxRobot().lookup("#kindList").queryListView();
         Fx.waitUntil(120, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")));
     }

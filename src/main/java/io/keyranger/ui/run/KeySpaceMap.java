@@ -21,7 +21,7 @@ import javafx.util.Duration;
  * a running range fills as it goes. Hover shows a range's keys, entities, pages, retries and failure; a click selects
  * it (in the tree table too); the wheel zooms around the pointer, a drag pans, a double click zooms out. Drawn on one
  * canvas, redrawn only when the tree changed (once per coalesced tick) or the view moved; ranges narrower than a
- * pixel are left to their parent's band, so thousands of ranges stay legible.
+ * pixel share one pixel column per row, so thousands of ranges stay legible.
  */
 public final class KeySpaceMap extends Region {
     static final Color QUEUED = Color.web("#afb8c1");
@@ -163,14 +163,23 @@ public final class KeySpaceMap extends Region {
         int depth = bands.stream().mapToInt(KeySpaceLayout.Band::depth).max().orElse(0);
         double row = Math.max(MIN_ROW, Math.min(MAX_ROW, height / (depth + 1)));
         double scale = width * zoom;
+        java.util.Map<Integer, Long> sliverAt = new java.util.HashMap<>(); // per depth: the pixel column last used
         for (KeySpaceLayout.Band band : bands) {
             double x = (band.from() - offset) * scale;
             double w = band.width() * scale;
-            if (w < 1 || x + w < 0 || x > width) {
-                continue; // a sliver: its parent's band stands for it
+            if (x + w < 0 || x > width) {
+                continue;
             }
-            double y = band.depth() * row;
-            if (y >= height) {
+            double y = Math.min(band.depth() * row, height - row);
+            if (w < 1 && !band.own()) {
+                // a sliver (an empty or tiny range): one pixel column per row stands for all the slivers in it
+                long column = (long) Math.floor(x);
+                Color fill = colour(band.status());
+                if (!Long.valueOf(column).equals(sliverAt.put(band.depth(), column))) {
+                    g.setFill(fill);
+                    g.fillRect(column, y, 1, row - 1);
+                }
+                drawn.add(new Drawn(band.row(), column, y, 1, row - 1, fill));
                 continue;
             }
             if (band.own()) {

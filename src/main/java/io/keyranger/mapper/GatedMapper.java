@@ -1,6 +1,5 @@
 package io.keyranger.mapper;
 
-import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,8 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * transaction open) until {@link #release()}. {@link #awaitHeld()} returns, and {@code onHeld} runs once, when the
  * first worker is held. The CLI's hidden {@code --hold-after-chunks} uses it in a child process.
  */
-public final class GatedMapper implements PageMapper {
-    private final PageMapper inner;
+public final class GatedMapper extends DelegatingMapper {
     private final int pages;
     private final AtomicInteger mapped = new AtomicInteger();
     private final CountDownLatch held = new CountDownLatch(1);
@@ -25,7 +23,7 @@ public final class GatedMapper implements PageMapper {
     }
 
     public GatedMapper(PageMapper inner, int pages, Runnable onHeld) {
-        this.inner = inner;
+        super(inner);
         this.pages = pages;
         this.onHeld = onHeld;
     }
@@ -64,28 +62,8 @@ public final class GatedMapper implements PageMapper {
         gate.countDown();
     }
 
-    @Override
-    public String name() {
-        return inner.name();
-    }
 
-    @Override
-    public boolean needsEntities() {
-        return inner.needsEntities();
-    }
 
-    @Override
-    public boolean writes() {
-        return inner.writes();
-    }
 
-    @Override
-    public int entityGroupsPerKey() {
-        return inner.entityGroupsPerKey();
-    }
 
-    @Override
-    public Path outputFile() {
-        return inner.outputFile();
-    }
 }

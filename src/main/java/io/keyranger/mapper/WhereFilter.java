@@ -5,7 +5,6 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.mapper.cel.EntityExpression;
 import io.keyranger.mapper.cel.EntityVariables;
 import io.keyranger.mapper.cel.ExpressionFailure;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +16,7 @@ import java.util.Map;
  * {@value #FILTERED_OUT}. The job's "read" still counts every key read; {@value #MATCHED} counts those that passed.
  * An entity the expression fails on is skipped with its reason, as in a transform.
  */
-final class WhereFilter implements PageMapper {
+final class WhereFilter extends DelegatingMapper {
     static final String MATCHED = "matched by where";
     static final String FILTERED_OUT = "filtered out by where";
     /** The counter of entities a GQL job read but left alone: they miss a condition applied on the client. */
@@ -28,14 +27,13 @@ final class WhereFilter implements PageMapper {
         boolean test(Entity entity) throws ExpressionFailure;
     }
 
-    private final PageMapper inner;
     private final String name;
     private final Condition condition;
     private final String matched;
     private final String filteredOut;
 
     private WhereFilter(PageMapper inner, String name, Condition condition, String matched, String filteredOut) {
-        this.inner = inner;
+        super(inner);
         this.name = name;
         this.condition = condition;
         this.matched = matched;
@@ -85,28 +83,12 @@ final class WhereFilter implements PageMapper {
                 result.lines(), problems);
     }
 
-    @Override
-    public String name() {
-        return inner.name();
-    }
 
     @Override
     public boolean needsEntities() {
         return true;
     }
 
-    @Override
-    public boolean writes() {
-        return inner.writes();
-    }
 
-    @Override
-    public int entityGroupsPerKey() {
-        return inner.entityGroupsPerKey();
-    }
 
-    @Override
-    public Path outputFile() {
-        return inner.outputFile();
-    }
 }

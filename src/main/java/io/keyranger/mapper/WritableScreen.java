@@ -19,14 +19,12 @@ import java.util.Map;
  * 1,500 bytes): one such entity would fail the whole commit and so its range. Each is skipped with its reason, counted
  * under {@code skipped: REASON}, and the rest of the page commits.
  */
-final class WritableScreen implements PageMapper {
+final class WritableScreen extends DelegatingMapper {
     /** Datastore's limit on an indexed string or blob value, in bytes. */
     static final int MAX_INDEXED_BYTES = 1_500;
 
-    private final PageMapper inner;
-
     WritableScreen(PageMapper inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     @Override
@@ -96,28 +94,8 @@ final class WritableScreen implements PageMapper {
                 + " bytes and indexed (write it unindexed)" : null;
     }
 
-    @Override
-    public String name() {
-        return inner.name();
-    }
 
-    @Override
-    public boolean needsEntities() {
-        return inner.needsEntities();
-    }
 
-    @Override
-    public boolean writes() {
-        return inner.writes();
-    }
 
-    @Override
-    public int entityGroupsPerKey() {
-        return inner.entityGroupsPerKey();
-    }
 
-    @Override
-    public java.nio.file.Path outputFile() {
-        return inner.outputFile();
-    }
 }

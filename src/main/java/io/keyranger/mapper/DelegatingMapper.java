@@ -1,0 +1,40 @@
+package io.keyranger.mapper;
+
+import java.nio.file.Path;
+
+/**
+ * A mapper in front of another (a filter, a screen, a test gate): everything but {@link #map} is the inner one's,
+ * unless a subclass says otherwise.
+ */
+abstract class DelegatingMapper implements PageMapper {
+    protected final PageMapper inner;
+
+    DelegatingMapper(PageMapper inner) {
+        this.inner = inner;
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public boolean needsEntities() {
+        return inner.needsEntities();
+    }
+
+    @Override
+    public boolean writes() {
+        return inner.writes();
+    }
+
+    @Override
+    public int entityGroupsPerKey() {
+        return inner.entityGroupsPerKey();
+    }
+
+    @Override
+    public Path outputFile() {
+        return inner.outputFile();
+    }
+}

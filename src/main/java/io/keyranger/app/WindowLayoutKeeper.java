@@ -69,13 +69,18 @@ final class WindowLayoutKeeper {
         WindowPlacement.Placement placement = WindowPlacement.place(Screen.getPrimary().getVisualBounds(), screens,
                 saved);
         normal = placement.bounds();
-        applyBounds(placement.maximized());
+        applyBounds();
+        stage.setMaximized(placement.maximized());
         // some platforms size a window to its scene when it first shows, whatever was set before: set it again
         EventHandler<WindowEvent> shown = new EventHandler<>() {
             @Override
             public void handle(WindowEvent event) {
                 stage.removeEventHandler(WindowEvent.WINDOW_SHOWN, this);
-                applyBounds(placement.maximized());
+                if (!placement.maximized()) {
+                    applyBounds();
+                } else if (!stage.isMaximized()) {
+                    stage.setMaximized(true);
+                }
             }
         };
         stage.addEventHandler(WindowEvent.WINDOW_SHOWN, shown);
@@ -89,13 +94,12 @@ final class WindowLayoutKeeper {
         });
     }
 
-    private void applyBounds(boolean maximized) {
+    private void applyBounds() {
         stage.setMaximized(false);
         stage.setX(normal.getMinX());
         stage.setY(normal.getMinY());
         stage.setWidth(normal.getWidth());
         stage.setHeight(normal.getHeight());
-        stage.setMaximized(maximized);
     }
 
     /**

@@ -110,7 +110,8 @@ class WindowLayoutTest {
         Stage stage = launch(Files.createTempDirectory("keyranger-window"));
         // the headless screen is 1280 x 800: small
         assertThat(screen.getWidth()).isLessThan(1366);
-        Fx.waitUntil(10, stage::isMaximized);
+        Fx.waitUntil(10, () -> stage.isMaximized() && stage.getWidth() == screen.getWidth()
+                && stage.getHeight() == screen.getHeight());
     }
 
     private Stage launch(Path config) throws Exception {

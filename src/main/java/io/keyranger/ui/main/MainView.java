@@ -129,6 +129,9 @@ public final class MainView extends BorderPane {
             }
         });
         VBox.setVgrow(kinds, Priority.ALWAYS);
+        // small at first and growing with the window, so that a low window still shows the properties below
+        kinds.setPrefHeight(160);
+        kinds.setMinHeight(80);
 
         Label hint = new Label();
         hint.setId("firstStartHint");
@@ -143,6 +146,7 @@ public final class MainView extends BorderPane {
         ListView<PropertyInfo> properties = new ListView<>(model.properties());
         properties.setId("propertyList");
         properties.setPrefHeight(150);
+        properties.setMinHeight(110);
         properties.setPlaceholder(new Label("Select a kind"));
         properties.setCellFactory(list -> new ListCell<>() {
             @Override

@@ -77,6 +77,10 @@ class KeySpaceMapTest {
         TreeTableView<NodeRow> tree = robot.lookup("#rangeTree").query();
         List<NodeRow> rows = Fx.get(() -> all(tree.getRoot()));
         assertThat(rows).as("the job split").hasSizeGreaterThan(4);
+        // the map draws at most four times a second: its last drawing may come a moment after the summary
+        Fx.waitUntil(5, () -> map.drawn().stream().filter(b -> b.row() != null).count() == rows.size()
+                && map.drawn().stream().filter(b -> b.row() != null).allMatch(b -> b.row().status().isFinal()
+                && !b.fill().toString().equals("0x0969daff")));
         List<KeySpaceMap.Drawn> bands = Fx.get(map::drawn);
         assertThat(bands.stream().filter(b -> b.row() == null)).as("the job's own band").hasSize(1);
         assertThat(bands.stream().filter(b -> b.row() != null).map(KeySpaceMap.Drawn::row).toList())

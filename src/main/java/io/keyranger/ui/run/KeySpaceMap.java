@@ -6,7 +6,11 @@ import io.keyranger.executor.NodeStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import javafx.animation.Animation;
+import javafx.animation.PauseTransition;
+import javafx.beans.InvalidationListener;
 import javafx.collections.ObservableList;
+import javafx.scene.Node;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.Tooltip;
@@ -20,8 +24,9 @@ import javafx.util.Duration;
  * the range they split from; widths are shares of the job's entities ({@link KeySpaceLayout}), colours are statuses,
  * a running range fills as it goes. Hover shows a range's keys, entities, pages, retries and failure; a click selects
  * it (in the tree table too); the wheel zooms around the pointer, a drag pans, a double click zooms out. Drawn on one
- * canvas, redrawn only when the tree changed (once per coalesced tick) or the view moved; ranges narrower than a
- * pixel share one pixel column per row, so thousands of ranges stay legible.
+ * canvas: when the view moves, and when the tree changed (the coalesced feed) at most four times a second, only while
+ * shown, and only if a shape moved by a pixel or changed colour; ranges narrower than a pixel share one pixel column
+ * per row, so thousands of ranges stay legible.
  */
 public final class KeySpaceMap extends Region {
     static final Color QUEUED = Color.web("#afb8c1");
@@ -30,6 +35,10 @@ public final class KeySpaceMap extends Region {
     static final Color DONE = Color.web("#1a7f37");
     static final Color FAILED = Color.web("#cf222e");
     static final Color CANCELLED = Color.web("#bc4c00");
+    private static final Color RUNNING_REST = RUNNING.deriveColor(0, 0.35, 1.35, 1);
+    private static final Color OWN = DONE.deriveColor(0, 0.5, 1.25, 1);
+    /** The map draws at most this often while a job runs (the table's feed ticks every 100 ms). */
+    static final long MIN_INTERVAL_MILLIS = 250;
     private static final double MAX_ROW = 40;
     private static final double MIN_ROW = 6;
 
@@ -43,6 +52,17 @@ public final class KeySpaceMap extends Region {
     private double offset;
     private double dragFrom = Double.NaN;
     private double dragOffset;
+    private final PauseTransition pending = new PauseTransition();
+    private long lastDrawNanos = System.nanoTime() - MIN_INTERVAL_MILLIS * 1_000_000;
+    private List<Op> lastOps = List.of();
+    private boolean stale;
+    private long paints;
+    private final List<Node> watched = new ArrayList<>();
+    private final InvalidationListener onShown = o -> {
+        if (stale) {
+            requestRedraw();
+        }
+    };
 
     /**
      * A band as last drawn, in pixels.
@@ -66,6 +86,8 @@ public final class KeySpaceMap extends Region {
         getChildren().add(canvas);
         setMinSize(120, 60);
         setPrefSize(400, 180);
+        pending.setOnFinished(e -> redraw());
+        sceneProperty().addListener((obs, old, scene) -> watchAncestors());
         tip.setShowDelay(Duration.millis(150));
         tip.setShowDuration(Duration.seconds(30));
         Tooltip.install(canvas, tip);
@@ -149,68 +171,180 @@ public final class KeySpaceMap extends Region {
         }
     }
 
-    /** Lays the tree out again and draws it. Called on the FX thread, once per tree change. */
-    public void redraw() {
-        GraphicsContext g = canvas.getGraphicsContext2D();
-        double width = canvas.getWidth();
-        double height = canvas.getHeight();
-        g.clearRect(0, 0, width, height);
-        drawn.clear();
-        List<KeySpaceLayout.Band> bands = KeySpaceLayout.layout(roots);
-        if (bands.isEmpty() || width <= 0 || height <= 0) {
+    /**
+     * Asks for the map to be drawn again after the tree changed: at once if the last drawing is older than
+     * {@link #MIN_INTERVAL_MILLIS}, else when that much time has passed (one drawing stands for every change in
+     * between). The table takes the feed ten times a second; the map, which a person reads as a picture, at most four.
+     */
+    public void requestRedraw() {
+        if (pending.getStatus() == Animation.Status.RUNNING) {
             return;
         }
+        long sinceMillis = (System.nanoTime() - lastDrawNanos) / 1_000_000;
+        if (sinceMillis >= MIN_INTERVAL_MILLIS) {
+            redraw();
+        } else {
+            pending.setDuration(Duration.millis(MIN_INTERVAL_MILLIS - sinceMillis));
+            pending.playFromStart();
+        }
+    }
+
+    /** How many times the canvas was painted (a drawing whose shapes equal the last one's paints nothing). */
+    public long paints() {
+        return paints;
+    }
+
+    /**
+     * Lays the tree out again and draws it, now (the view moved, or the throttle's time came). Nothing is drawn while
+     * the map is hidden (another tab, a collapsed pane): it draws when it shows again. Shapes snap to whole pixels, and
+     * a drawing whose shapes equal the last one's leaves the canvas alone.
+     */
+    public void redraw() {
+        pending.stop();
+        if (!showing()) {
+            stale = true;
+            return;
+        }
+        stale = false;
+        lastDrawNanos = System.nanoTime();
+        double width = canvas.getWidth();
+        double height = canvas.getHeight();
+        drawn.clear();
+        List<Op> ops = new ArrayList<>();
+        List<KeySpaceLayout.Band> bands = KeySpaceLayout.layout(roots);
+        if (!bands.isEmpty() && width > 0 && height > 0) {
+            shapes(bands, width, height, ops);
+        }
+        ops.add(new Op(Op.SIZE, 0, 0, width, height, null, null));
+        if (ops.equals(lastOps)) {
+            return;
+        }
+        lastOps = ops;
+        paint(ops, width, height);
+    }
+
+    private void shapes(List<KeySpaceLayout.Band> bands, double width, double height, List<Op> ops) {
         int depth = bands.stream().mapToInt(KeySpaceLayout.Band::depth).max().orElse(0);
-        double row = Math.max(MIN_ROW, Math.min(MAX_ROW, height / (depth + 1)));
+        double row = Math.floor(Math.max(MIN_ROW, Math.min(MAX_ROW, height / (depth + 1))));
         double scale = width * zoom;
         java.util.Map<Integer, Long> sliverAt = new java.util.HashMap<>(); // per depth: the pixel column last used
         for (KeySpaceLayout.Band band : bands) {
-            double x = (band.from() - offset) * scale;
-            double w = band.width() * scale;
-            if (x + w < 0 || x > width) {
+            double left = (band.from() - offset) * scale;
+            double right = (band.to() - offset) * scale;
+            if (right < 0 || left > width) {
                 continue;
             }
             double y = Math.min(band.depth() * row, height - row);
+            double x = Math.round(left);
+            double w = Math.round(right) - x;
             if (w < 1 && !band.own()) {
                 // a sliver (an empty or tiny range): one pixel column per row stands for all the slivers in it
-                long column = (long) Math.floor(x);
+                long column = (long) Math.floor(left);
                 Color fill = colour(band.status());
                 if (!Long.valueOf(column).equals(sliverAt.put(band.depth(), column))) {
-                    g.setFill(fill);
-                    g.fillRect(column, y, 1, row - 1);
+                    ops.add(new Op(Op.FILL, column, y, 1, row - 1, fill, null));
                 }
                 drawn.add(new Drawn(band.row(), column, y, 1, row - 1, fill));
                 continue;
             }
+            if (w < 1) {
+                continue;
+            }
             if (band.own()) {
                 // what a split range committed itself, under it beside its halves
-                g.setFill(DONE.deriveColor(0, 0.5, 1.25, 1));
-                g.fillRect(x, y, w, row - 1);
+                ops.add(new Op(Op.FILL, x, y, w, row - 1, OWN, null));
                 continue;
             }
             Color fill = colour(band.status());
-            g.setFill(band.status() == NodeStatus.RUNNING ? fill.deriveColor(0, 0.35, 1.35, 1) : fill);
-            g.fillRect(x, y, w, row - 1);
-            if (band.status() == NodeStatus.RUNNING && band.progress() > 0) {
-                g.setFill(fill);
-                g.fillRect(x, y, w * band.progress(), row - 1);
+            boolean running = band.status() == NodeStatus.RUNNING;
+            ops.add(new Op(Op.FILL, x, y, w, row - 1, running ? RUNNING_REST : fill, null));
+            double done = Math.round(w * band.progress());
+            if (running && done > 0) {
+                ops.add(new Op(Op.FILL, x, y, done, row - 1, fill, null));
             }
             if (w >= 3) {
-                g.setStroke(Color.WHITE);
-                g.setLineWidth(1);
-                g.strokeLine(x + w - 0.5, y, x + w - 0.5, y + row - 1);
+                ops.add(new Op(Op.EDGE, x + w - 0.5, y, 0, row - 1, Color.WHITE, null));
             }
             if (band.row() != null && band.row() == highlighted) {
-                g.setStroke(Color.BLACK);
-                g.setLineWidth(2);
-                g.strokeRect(x + 1, y + 1, Math.max(1, w - 2), row - 3);
+                ops.add(new Op(Op.OUTLINE, x + 1, y + 1, Math.max(1, w - 2), row - 3, Color.BLACK, null));
             }
             if (w > 46 && row >= 14) {
-                g.setFill(Color.WHITE);
-                g.fillText(band.row() == null ? "job" : band.row().id(), x + 3, y + row - 8, w - 6);
+                ops.add(new Op(Op.TEXT, x + 3, y + row - 8, w - 6, 0, Color.WHITE,
+                        band.row() == null ? "job" : band.row().id()));
             }
             drawn.add(new Drawn(band.row(), x, y, w, row - 1, fill));
         }
+    }
+
+    private void paint(List<Op> ops, double width, double height) {
+        paints++;
+        GraphicsContext g = canvas.getGraphicsContext2D();
+        g.clearRect(0, 0, width, height);
+        for (Op op : ops) {
+            switch (op.kind()) {
+                case Op.FILL -> {
+                    g.setFill(op.color());
+                    g.fillRect(op.x(), op.y(), op.w(), op.h());
+                }
+                case Op.EDGE -> {
+                    g.setStroke(op.color());
+                    g.setLineWidth(1);
+                    g.strokeLine(op.x(), op.y(), op.x(), op.y() + op.h());
+                }
+                case Op.OUTLINE -> {
+                    g.setStroke(op.color());
+                    g.setLineWidth(2);
+                    g.strokeRect(op.x(), op.y(), op.w(), op.h());
+                }
+                case Op.TEXT -> {
+                    g.setFill(op.color());
+                    g.fillText(op.text(), op.x(), op.y(), op.w());
+                }
+                default -> { } // SIZE: only there so that a resized canvas never counts as unchanged
+            }
+        }
+    }
+
+    /** Whether the map is on screen: in a showing window, it and every parent visible (a tab's content is not). */
+    private boolean showing() {
+        if (getScene() == null || getScene().getWindow() == null || !getScene().getWindow().isShowing()) {
+            return false;
+        }
+        for (Node node = this; node != null; node = node.getParent()) {
+            if (!node.isVisible()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Watches this map's and its parents' visibility, so that a map hidden while the tree changed draws on showing. */
+    private void watchAncestors() {
+        watched.forEach(node -> node.visibleProperty().removeListener(onShown));
+        watched.clear();
+        for (Node node = this; node != null; node = node.getParent()) {
+            node.visibleProperty().addListener(onShown);
+            watched.add(node);
+        }
+    }
+
+    /**
+     * One drawing step, in pixels.
+     *
+     * @param kind  FILL, EDGE (a vertical line), OUTLINE, TEXT, or SIZE (the canvas size, never painted)
+     * @param x     left
+     * @param y     top
+     * @param w     width (for TEXT, the most it may take)
+     * @param h     height
+     * @param color fill or stroke
+     * @param text  for TEXT
+     */
+    private record Op(int kind, double x, double y, double w, double h, Color color, String text) {
+        static final int FILL = 0;
+        static final int EDGE = 1;
+        static final int OUTLINE = 2;
+        static final int TEXT = 3;
+        static final int SIZE = 4;
     }
 
     static Color colour(NodeStatus status) {

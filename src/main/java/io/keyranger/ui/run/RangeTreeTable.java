@@ -3,11 +3,11 @@ package io.keyranger.ui.run;
 import io.keyranger.executor.NodeSnapshot;
 import io.keyranger.executor.NodeStatus;
 import java.util.function.Function;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.control.Label;
+import javafx.scene.control.Tooltip;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableCell;
 import javafx.scene.control.TreeTableColumn;
@@ -47,14 +47,27 @@ final class RangeTreeTable extends TreeTableView<NodeRow> {
         });
         id.setPrefWidth(150);
         getColumns().add(id);
-        getColumns().add(column("Status", 90, s -> s.status().name().toLowerCase()));
-        getColumns().add(column("Depth", 55, s -> String.valueOf(s.depth())));
-        getColumns().add(column("Entities", 80, s -> String.format("%,d", s.entities())));
-        getColumns().add(column("Subtree", 80, s -> String.format("%,d", s.subtreeEntities())));
-        getColumns().add(column("Pages", 60, s -> String.valueOf(s.pages())));
-        getColumns().add(column("Retries", 60, s -> String.valueOf(s.retries())));
+        // widths that show each header whole at the theme's font; the table scrolls sideways rather than cut them
+        getColumns().add(column("Status", 100, s -> s.status().name().toLowerCase()));
+        getColumns().add(column("Depth", 72, s -> String.valueOf(s.depth())));
+        getColumns().add(column("Entities", 96, s -> String.format("%,d", s.entities())));
+        getColumns().add(column("Subtree", 96, s -> String.format("%,d", s.subtreeEntities())));
+        getColumns().add(column("Pages", 76, s -> String.valueOf(s.pages())));
+        getColumns().add(column("Retries", 84, s -> String.valueOf(s.retries())));
         TreeTableColumn<NodeRow, String> range = new TreeTableColumn<>("Keys");
-        range.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().getValue().rangeText()));
+        range.setCellValueFactory(c -> c.getValue().getValue().snapshotProperty().map(s -> c.getValue().getValue()
+                .rangeText()));
+        range.setCellFactory(column -> new TreeTableCell<>() {
+            private final Tooltip whole = new Tooltip();
+
+            @Override
+            protected void updateItem(String keys, boolean empty) {
+                super.updateItem(keys, empty);
+                setText(empty ? null : keys);
+                whole.setText(keys);
+                setTooltip(empty || keys == null ? null : whole); // the whole range, however narrow the column
+            }
+        });
         range.setPrefWidth(320);
         getColumns().add(range);
         getColumns().add(column("Last error", 200, s -> s.lastError() == null ? "" : s.lastError()));

@@ -16,6 +16,7 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -34,7 +35,7 @@ public final class RunView extends BorderPane {
         setTop(new VBox(controls(), settings()));
         RangeTreeTable table = new RangeTreeTable(model.roots());
         KeySpaceMap map = new KeySpaceMap(model.roots());
-        model.treeVersionProperty().addListener((obs, old, now) -> map.redraw());
+        model.treeVersionProperty().addListener((obs, old, now) -> map.requestRedraw());
         map.setOnSelect(table::select);
         table.getSelectionModel().selectedItemProperty().addListener((obs, old, item) ->
                 map.highlight(item == null ? null : item.getValue()));
@@ -208,11 +209,18 @@ public final class RunView extends BorderPane {
         jobs.setPrefHeight(160);
         jobs.setPlaceholder(new Label("No jobs stored yet"));
         jobs.setCellFactory(list -> new ListCell<>() {
+            {
+                setWrapText(true); // a long status (a runner on another host, say) wraps instead of being cut
+                setPrefWidth(0);
+            }
+
             @Override
             protected void updateItem(AdaptiveSplitExecutor.JobSummary job, boolean empty) {
                 super.updateItem(job, empty);
-                setText(empty || job == null ? null : job.spec().jobId() + "  ·  " + job.spec().mapper().template()
-                        + "  ·  " + job.describeStatus());
+                String text = empty || job == null ? null : job.spec().jobId() + "  ·  "
+                        + job.spec().mapper().template() + "  ·  " + job.describeStatus();
+                setText(text);
+                setTooltip(text == null ? null : new Tooltip(text));
             }
         });
         Button refresh = new Button("Refresh", new FontIcon(Material2MZ.REFRESH));
@@ -245,7 +253,16 @@ public final class RunView extends BorderPane {
         histogram.setVisible(false);
         model.totalsProperty().addListener((obs, old, now) -> showHistogram(histogram, now));
 
-        VBox box = new VBox(8, totals, timing, chart, histogram, pastTitle, jobs, new HBox(6, refresh, resume, inspect));
+        // the charts give way on a low window; the job list's buttons sit beside its title so they never fall
+        // below the fold
+        chart.setMinHeight(110);
+        histogram.setMinHeight(110);
+        jobs.setMinHeight(80);
+        javafx.scene.layout.Region gap = new javafx.scene.layout.Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        HBox jobsBar = new HBox(6, pastTitle, gap, refresh, resume, inspect);
+        jobsBar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        VBox box = new VBox(8, totals, timing, chart, histogram, jobsBar, jobs);
         box.setPadding(new Insets(8));
         VBox.setVgrow(jobs, Priority.ALWAYS);
         return box;

@@ -22,6 +22,9 @@ import javafx.stage.Stage;
 
 /** The desktop app: wires stores, the background executor, the main view model and its view. */
 public final class KeyRangerApp extends Application {
+    private final java.util.concurrent.CompletableFuture<io.keyranger.ui.run.RunTabWarmup.Result> runTabWarmUp =
+            new java.util.concurrent.CompletableFuture<>();
+
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KeyRangerApp.class);
     public static final int DEFAULT_DEMO_ACCOUNTS = 20_000;
     private static volatile StartupRequest pending = StartupRequest.none();
@@ -45,6 +48,11 @@ public final class KeyRangerApp extends Application {
     }
 
     /** The window's state (for tests that check what a control offers without a pop-up). */
+    /** Completes when the Run tab's start-up warm-up has ended (tests wait for it). */
+    public java.util.concurrent.CompletableFuture<io.keyranger.ui.run.RunTabWarmup.Result> runTabWarmUp() {
+        return runTabWarmUp;
+    }
+
     public MainViewModel model() {
         return model;
     }
@@ -102,8 +110,12 @@ public final class KeyRangerApp extends Application {
         stage.setScene(scene);
         windowLayout = WindowLayoutKeeper.attach(stage, view.splitPanes(), settings.window(), this::saveWindow);
         stage.show();
-        io.keyranger.ui.run.RunTabWarmup.start(scene.getStylesheets(),
-                millis -> LOG.debug("Run tab warmed up in {} ms", millis));
+        io.keyranger.ui.run.RunTabWarmup.start(scene,
+                result -> {
+                    LOG.debug("Run tab warmed up in {} ms, {} steps in the window's own tab", result.millis(),
+                            result.inPlaceSteps());
+                    runTabWarmUp.complete(result);
+                });
         model.connections().loadProfiles();
         if (settingsProblem != null) {
             showError(settingsProblem);

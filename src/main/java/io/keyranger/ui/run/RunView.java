@@ -32,6 +32,7 @@ public final class RunView extends BorderPane {
 
     public RunView(RunViewModel model) {
         this.model = model;
+        setId("runView");
         setTop(new VBox(controls(), settings()));
         RangeTreeTable table = new RangeTreeTable(model.roots());
         KeySpaceMap map = new KeySpaceMap(model.roots());
@@ -168,6 +169,10 @@ public final class RunView extends BorderPane {
         bars.forEach(bar -> series.getData().add(new XYChart.Data<>(bar.getKey(), bar.getValue())));
         chart.setVisible(!bars.isEmpty());
         chart.getData().setAll(java.util.List.of(series));
+    }
+
+    RunViewModel model() {
+        return model;
     }
 
     private VBox sidePanel() {

@@ -305,9 +305,12 @@ public final class KeySpaceMap extends Region {
         }
     }
 
-    /** Whether the map is on screen: in a showing window, it and every parent visible (a tab's content is not). */
+    /**
+     * Whether the map is on screen: in a scene whose window shows (or in a scene of no window, which only a snapshot
+     * can show: the start-up warm-up draws there), it and every parent visible (a hidden tab's content is not).
+     */
     private boolean showing() {
-        if (getScene() == null || getScene().getWindow() == null || !getScene().getWindow().isShowing()) {
+        if (getScene() == null || getScene().getWindow() != null && !getScene().getWindow().isShowing()) {
             return false;
         }
         for (Node node = this; node != null; node = node.getParent()) {

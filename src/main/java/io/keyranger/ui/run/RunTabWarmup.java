@@ -62,6 +62,7 @@ public final class RunTabWarmup extends AnimationTimer {
                 String id = "r" + i;
                 steps.add(() -> {
                     model.tree().apply(List.of(node(id, null, 0, NodeStatus.RUNNING, r)));
+                    model.treeChanged(); // the map draws (in this scene of no window) as it would in the window
                     layout.run();
                 });
             }
@@ -71,6 +72,7 @@ public final class RunTabWarmup extends AnimationTimer {
                     model.tree().apply(List.of(node(id, null, 0, NodeStatus.SPLIT, r),
                             node(id + ".0", id, 1, NodeStatus.RUNNING, r), node(id + ".1", id, 1, NodeStatus.QUEUED, r),
                             node(id + ".0.0", id + ".0", 2, NodeStatus.QUEUED, r)));
+                    model.treeChanged();
                     model.throughput().add(new ThroughputPoint(model.throughput().size(), 100.0 * r));
                     layout.run();
                 });
@@ -82,6 +84,7 @@ public final class RunTabWarmup extends AnimationTimer {
                     finished.add(node("r" + i + ".1", "r" + i, 1, NodeStatus.FAILED, r + 1));
                 }
                 model.tree().apply(finished);
+                model.treeChanged();
                 layout.run();
             });
             steps.add(() -> view.snapshot(null, null));

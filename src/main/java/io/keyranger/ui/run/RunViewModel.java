@@ -307,6 +307,11 @@ public final class RunViewModel {
         refreshJobs();
     }
 
+    /** Tells the tree's watchers (the key-space map) that rows changed outside a tick (the start-up warm-up). */
+    void treeChanged() {
+        treeVersion.set(treeVersion.get() + 1);
+    }
+
     void clearTree() {
         tree.clear();
         treeVersion.set(treeVersion.get() + 1);

@@ -124,6 +124,11 @@ public final class RunTabWarmup extends AnimationTimer {
             }
             inPlaceStep(RunViewModel::clearTree);
         }
+        steps.add(() -> {
+            if (target != null) {
+                target.resetDividers(); // laid out hidden, at the size the tab had then: dividers as new
+            }
+        });
     }
 
     private void inPlaceStep(Consumer<RunViewModel> change) {
@@ -138,6 +143,7 @@ public final class RunTabWarmup extends AnimationTimer {
                 if (!model.isRunning()) {
                     model.clearTree();
                 }
+                view.resetDividers();
                 return;
             }
             change.accept(model);

@@ -20,6 +20,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
@@ -29,6 +30,8 @@ import org.kordamp.ikonli.material2.Material2MZ;
 public final class RunView extends BorderPane {
     private static final String HISTOGRAM_BARS = "keyranger.histogramBars";
     private final RunViewModel model;
+    private final SplitPane work;
+    private final SplitPane split;
 
     public RunView(RunViewModel model) {
         this.model = model;
@@ -40,11 +43,10 @@ public final class RunView extends BorderPane {
         map.setOnSelect(table::select);
         table.getSelectionModel().selectedItemProperty().addListener((obs, old, item) ->
                 map.highlight(item == null ? null : item.getValue()));
-        SplitPane work = new SplitPane(map, table);
+        work = new SplitPane(map, table);
         work.setOrientation(javafx.geometry.Orientation.VERTICAL);
-        work.setDividerPositions(0.34);
-        SplitPane split = new SplitPane(work, sidePanel());
-        split.setDividerPositions(0.62);
+        split = new SplitPane(work, sidePanel());
+        resetDividers();
         setCenter(split);
         Label summary = new Label();
         summary.setId("runSummary");
@@ -111,7 +113,7 @@ public final class RunView extends BorderPane {
         return bar;
     }
 
-    private HBox settings() {
+    private VBox settings() {
         TextField gql = new TextField();
         gql.setId("jobGql");
         gql.setPromptText("GQL, e.g. SELECT * FROM Account WHERE tier = 'pro' (blank: the whole kind)");
@@ -132,14 +134,29 @@ public final class RunView extends BorderPane {
                 kinds.getCheckModel().clearChecks();
             }
         });
-        HBox bar = new HBox(8, kinds, new Label("Query"), gql,
-                new Label("Shards"), spinner("jobShards", 1, 4096, model.form().shardsProperty()),
-                new Label("Workers"), spinner("jobWorkers", 1, 512, model.form().workersProperty()),
-                new Label("Page size"), spinner("jobPageSize", 1, 5000, model.form().pageSizeProperty()),
-                new Label("QPS (0 = no limit)"), spinner("jobQps", 0, 1_000_000, model.form().qpsProperty()));
-        bar.setAlignment(Pos.CENTER_LEFT);
+        // the kinds and the query on one line, the numbers below it in pairs that wrap as a whole: nothing is cut
+        // to "S…" or "Wo…" on a laptop screen
+        Label query = new Label("Query");
+        query.setMinWidth(Region.USE_PREF_SIZE);
+        HBox top = new HBox(8, kinds, query, gql);
+        top.setAlignment(Pos.CENTER_LEFT);
+        kinds.setMinWidth(Region.USE_PREF_SIZE);
+        javafx.scene.layout.FlowPane numbers = new javafx.scene.layout.FlowPane(14, 6,
+                labelled("Shards", spinner("jobShards", 1, 4096, model.form().shardsProperty())),
+                labelled("Workers", spinner("jobWorkers", 1, 512, model.form().workersProperty())),
+                labelled("Page size", spinner("jobPageSize", 1, 5000, model.form().pageSizeProperty())),
+                labelled("QPS (0 = no limit)", spinner("jobQps", 0, 1_000_000, model.form().qpsProperty())));
+        VBox bar = new VBox(6, top, numbers);
         bar.setPadding(new Insets(2, 8, 6, 8));
         return bar;
+    }
+
+    private static HBox labelled(String text, Spinner<Integer> spinner) {
+        Label label = new Label(text);
+        label.setMinWidth(Region.USE_PREF_SIZE);
+        HBox pair = new HBox(6, label, spinner);
+        pair.setAlignment(Pos.CENTER_LEFT);
+        return pair;
     }
 
     private static Spinner<Integer> spinner(String id, int min, int max, javafx.beans.property.IntegerProperty value) {
@@ -169,6 +186,15 @@ public final class RunView extends BorderPane {
         bars.forEach(bar -> series.getData().add(new XYChart.Data<>(bar.getKey(), bar.getValue())));
         chart.setVisible(!bars.isEmpty());
         chart.getData().setAll(java.util.List.of(series));
+    }
+
+    /**
+     * Puts the dividers where a new tab has them: the map above a third of the tree, the job's side panel on the
+     * right. The start-up warm-up calls it after laying the hidden tab out at whatever size it had then.
+     */
+    void resetDividers() {
+        work.setDividerPositions(0.34);
+        split.setDividerPositions(0.62);
     }
 
     RunViewModel model() {
@@ -258,16 +284,13 @@ public final class RunView extends BorderPane {
         histogram.setVisible(false);
         model.totalsProperty().addListener((obs, old, now) -> showHistogram(histogram, now));
 
-        // the charts give way on a low window; the job list's buttons sit beside its title so they never fall
-        // below the fold
+        // the charts give way on a low window; the job list's buttons sit above it (wrapping in a narrow panel) so
+        // they never fall below the fold
         chart.setMinHeight(110);
         histogram.setMinHeight(110);
         jobs.setMinHeight(80);
-        javafx.scene.layout.Region gap = new javafx.scene.layout.Region();
-        HBox.setHgrow(gap, Priority.ALWAYS);
-        HBox jobsBar = new HBox(6, pastTitle, gap, refresh, resume, inspect);
-        jobsBar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-        VBox box = new VBox(8, totals, timing, chart, histogram, jobsBar, jobs);
+        javafx.scene.layout.FlowPane jobButtons = new javafx.scene.layout.FlowPane(6, 6, refresh, resume, inspect);
+        VBox box = new VBox(8, totals, timing, chart, histogram, pastTitle, jobButtons, jobs);
         box.setPadding(new Insets(8));
         VBox.setVgrow(jobs, Priority.ALWAYS);
         return box;

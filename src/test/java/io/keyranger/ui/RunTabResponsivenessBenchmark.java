@@ -118,6 +118,7 @@ class RunTabResponsivenessBenchmark {
         long started = System.nanoTime();
         Labeled summary = robot.lookup("#runSummary").queryLabeled();
         String before = Fx.get(summary::getText);
+        System.out.printf("job clicked at %s%n", java.time.Instant.now()); // to find the job in a flight recording
         robot.clickOn("#startJob");
         // polls one label's text: a scene-wide lookup every 10 ms would itself load the FX thread being measured
         Fx.waitUntil(1800, () -> summary.getText().contains(" done:") && !summary.getText().equals(before));

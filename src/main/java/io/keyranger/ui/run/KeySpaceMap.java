@@ -3,6 +3,7 @@ package io.keyranger.ui.run;
 import io.keyranger.datastore.KeyFormat;
 import io.keyranger.executor.NodeSnapshot;
 import io.keyranger.executor.NodeStatus;
+import io.keyranger.ui.common.Visibility;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -12,7 +13,6 @@ import javafx.beans.InvalidationListener;
 import javafx.collections.ObservableList;
 import javafx.scene.Node;
 import javafx.scene.canvas.Canvas;
-import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.MouseButton;
 import javafx.scene.layout.Region;
@@ -54,7 +54,7 @@ public final class KeySpaceMap extends Region {
     private double dragOffset;
     private final PauseTransition pending = new PauseTransition();
     private long lastDrawNanos = System.nanoTime() - MIN_INTERVAL_MILLIS * 1_000_000;
-    private List<Op> lastOps = List.of();
+    private List<MapOp> lastOps = List.of();
     private boolean stale;
     private long paints;
     private final List<Node> watched = new ArrayList<>();
@@ -210,12 +210,12 @@ public final class KeySpaceMap extends Region {
         double width = canvas.getWidth();
         double height = canvas.getHeight();
         drawn.clear();
-        List<Op> ops = new ArrayList<>();
+        List<MapOp> ops = new ArrayList<>();
         List<KeySpaceLayout.Band> bands = KeySpaceLayout.layout(roots);
         if (!bands.isEmpty() && width > 0 && height > 0) {
             shapes(bands, width, height, ops);
         }
-        ops.add(new Op(Op.SIZE, 0, 0, width, height, null, null));
+        ops.add(new MapOp(MapOp.SIZE, 0, 0, width, height, null, null));
         if (ops.equals(lastOps)) {
             return;
         }
@@ -223,7 +223,7 @@ public final class KeySpaceMap extends Region {
         paint(ops, width, height);
     }
 
-    private void shapes(List<KeySpaceLayout.Band> bands, double width, double height, List<Op> ops) {
+    private void shapes(List<KeySpaceLayout.Band> bands, double width, double height, List<MapOp> ops) {
         int depth = bands.stream().mapToInt(KeySpaceLayout.Band::depth).max().orElse(0);
         double row = Math.floor(Math.max(MIN_ROW, Math.min(MAX_ROW, height / (depth + 1))));
         double scale = width * zoom;
@@ -242,7 +242,7 @@ public final class KeySpaceMap extends Region {
                 long column = (long) Math.floor(left);
                 Color fill = colour(band.status());
                 if (!Long.valueOf(column).equals(sliverAt.put(band.depth(), column))) {
-                    ops.add(new Op(Op.FILL, column, y, 1, row - 1, fill, null));
+                    ops.add(new MapOp(MapOp.FILL, column, y, 1, row - 1, fill, null));
                 }
                 drawn.add(new Drawn(band.row(), column, y, 1, row - 1, fill));
                 continue;
@@ -252,57 +252,33 @@ public final class KeySpaceMap extends Region {
             }
             if (band.own()) {
                 // what a split range committed itself, under it beside its halves
-                ops.add(new Op(Op.FILL, x, y, w, row - 1, OWN, null));
+                ops.add(new MapOp(MapOp.FILL, x, y, w, row - 1, OWN, null));
                 continue;
             }
             Color fill = colour(band.status());
             boolean running = band.status() == NodeStatus.RUNNING;
-            ops.add(new Op(Op.FILL, x, y, w, row - 1, running ? RUNNING_REST : fill, null));
+            ops.add(new MapOp(MapOp.FILL, x, y, w, row - 1, running ? RUNNING_REST : fill, null));
             double done = Math.round(w * band.progress());
             if (running && done > 0) {
-                ops.add(new Op(Op.FILL, x, y, done, row - 1, fill, null));
+                ops.add(new MapOp(MapOp.FILL, x, y, done, row - 1, fill, null));
             }
             if (w >= 3) {
-                ops.add(new Op(Op.EDGE, x + w - 0.5, y, 0, row - 1, Color.WHITE, null));
+                ops.add(new MapOp(MapOp.EDGE, x + w - 0.5, y, 0, row - 1, Color.WHITE, null));
             }
             if (band.row() != null && band.row() == highlighted) {
-                ops.add(new Op(Op.OUTLINE, x + 1, y + 1, Math.max(1, w - 2), row - 3, Color.BLACK, null));
+                ops.add(new MapOp(MapOp.OUTLINE, x + 1, y + 1, Math.max(1, w - 2), row - 3, Color.BLACK, null));
             }
             if (w > 46 && row >= 14) {
-                ops.add(new Op(Op.TEXT, x + 3, y + row - 8, w - 6, 0, Color.WHITE,
+                ops.add(new MapOp(MapOp.TEXT, x + 3, y + row - 8, w - 6, 0, Color.WHITE,
                         band.row() == null ? "job" : band.row().id()));
             }
             drawn.add(new Drawn(band.row(), x, y, w, row - 1, fill));
         }
     }
 
-    private void paint(List<Op> ops, double width, double height) {
+    private void paint(List<MapOp> ops, double width, double height) {
         paints++;
-        GraphicsContext g = canvas.getGraphicsContext2D();
-        g.clearRect(0, 0, width, height);
-        for (Op op : ops) {
-            switch (op.kind()) {
-                case Op.FILL -> {
-                    g.setFill(op.color());
-                    g.fillRect(op.x(), op.y(), op.w(), op.h());
-                }
-                case Op.EDGE -> {
-                    g.setStroke(op.color());
-                    g.setLineWidth(1);
-                    g.strokeLine(op.x(), op.y(), op.x(), op.y() + op.h());
-                }
-                case Op.OUTLINE -> {
-                    g.setStroke(op.color());
-                    g.setLineWidth(2);
-                    g.strokeRect(op.x(), op.y(), op.w(), op.h());
-                }
-                case Op.TEXT -> {
-                    g.setFill(op.color());
-                    g.fillText(op.text(), op.x(), op.y(), op.w());
-                }
-                default -> { } // SIZE: only there so that a resized canvas never counts as unchanged
-            }
-        }
+        MapOp.paintAll(canvas.getGraphicsContext2D(), ops, width, height);
     }
 
     /**
@@ -313,12 +289,7 @@ public final class KeySpaceMap extends Region {
         if (getScene() == null || getScene().getWindow() != null && !getScene().getWindow().isShowing()) {
             return false;
         }
-        for (Node node = this; node != null; node = node.getParent()) {
-            if (!node.isVisible()) {
-                return false;
-            }
-        }
-        return true;
+        return Visibility.visibleWithParents(this);
     }
 
     /** Watches this map's and its parents' visibility, so that a map hidden while the tree changed draws on showing. */
@@ -329,25 +300,6 @@ public final class KeySpaceMap extends Region {
             node.visibleProperty().addListener(onShown);
             watched.add(node);
         }
-    }
-
-    /**
-     * One drawing step, in pixels.
-     *
-     * @param kind  FILL, EDGE (a vertical line), OUTLINE, TEXT, or SIZE (the canvas size, never painted)
-     * @param x     left
-     * @param y     top
-     * @param w     width (for TEXT, the most it may take)
-     * @param h     height
-     * @param color fill or stroke
-     * @param text  for TEXT
-     */
-    private record Op(int kind, double x, double y, double w, double h, Color color, String text) {
-        static final int FILL = 0;
-        static final int EDGE = 1;
-        static final int OUTLINE = 2;
-        static final int TEXT = 3;
-        static final int SIZE = 4;
     }
 
     static Color colour(NodeStatus status) {

@@ -3,6 +3,7 @@ package io.keyranger.ui.run;
 import com.google.cloud.datastore.Key;
 import io.keyranger.executor.NodeSnapshot;
 import io.keyranger.executor.NodeStatus;
+import io.keyranger.ui.common.Visibility;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -61,7 +62,7 @@ public final class RunTabWarmup extends AnimationTimer {
             for (int i = 0; i < ROOTS; i++) {
                 String id = "r" + i;
                 steps.add(() -> {
-                    model.tree().apply(List.of(node(id, null, 0, NodeStatus.RUNNING, r)));
+                    model.tree().apply(started(id, r));
                     model.treeChanged(); // the map draws (in this scene of no window) as it would in the window
                     layout.run();
                 });
@@ -69,9 +70,7 @@ public final class RunTabWarmup extends AnimationTimer {
             for (int i = 0; i < ROOTS; i++) {
                 String id = "r" + i;
                 steps.add(() -> {
-                    model.tree().apply(List.of(node(id, null, 0, NodeStatus.SPLIT, r),
-                            node(id + ".0", id, 1, NodeStatus.RUNNING, r), node(id + ".1", id, 1, NodeStatus.QUEUED, r),
-                            node(id + ".0.0", id + ".0", 2, NodeStatus.QUEUED, r)));
+                    model.tree().apply(split(id, r));
                     model.treeChanged();
                     model.throughput().add(new ThroughputPoint(model.throughput().size(), 100.0 * r));
                     layout.run();
@@ -114,13 +113,11 @@ public final class RunTabWarmup extends AnimationTimer {
             int r = round;
             for (int i = 0; i < ROOTS; i++) {
                 String id = "r" + i;
-                inPlaceStep(model -> model.tree().apply(List.of(node(id, null, 0, NodeStatus.RUNNING, r))));
+                inPlaceStep(model -> model.tree().apply(started(id, r)));
             }
             for (int i = 0; i < ROOTS; i++) {
                 String id = "r" + i;
-                inPlaceStep(model -> model.tree().apply(List.of(node(id, null, 0, NodeStatus.SPLIT, r),
-                        node(id + ".0", id, 1, NodeStatus.RUNNING, r), node(id + ".1", id, 1, NodeStatus.QUEUED, r),
-                        node(id + ".0.0", id + ".0", 2, NodeStatus.QUEUED, r))));
+                inPlaceStep(model -> model.tree().apply(split(id, r)));
             }
             inPlaceStep(RunViewModel::clearTree);
         }
@@ -154,15 +151,19 @@ public final class RunTabWarmup extends AnimationTimer {
     }
 
     private static boolean idleAndHidden(RunView view) {
-        if (view.model().isRunning()) {
-            return false;
-        }
-        for (Node node = view; node != null; node = node.getParent()) {
-            if (!node.isVisible()) {
-                return true;
-            }
-        }
-        return false;
+        return !view.model().isRunning() && !Visibility.visibleWithParents(view);
+    }
+
+    /** A planned range that started. */
+    private static List<NodeSnapshot> started(String id, long round) {
+        return List.of(node(id, null, 0, NodeStatus.RUNNING, round));
+    }
+
+    /** The range split: its halves, one running, one queued, and a split of the running half. */
+    private static List<NodeSnapshot> split(String id, long round) {
+        return List.of(node(id, null, 0, NodeStatus.SPLIT, round), node(id + ".0", id, 1, NodeStatus.RUNNING, round),
+                node(id + ".1", id, 1, NodeStatus.QUEUED, round), node(id + ".0.0", id + ".0", 2, NodeStatus.QUEUED,
+                        round));
     }
 
     private static void collect(Node node, List<Node> into) {

@@ -126,11 +126,11 @@ class MapperFormFitTest {
             return text.getLayoutBounds().getWidth();
         });
         Fx.waitUntil(10, () -> key.getWidth() >= Math.min(textWidth, 400));
-        assertThat(Fx.get(() -> robot.lookup("#dryRunTable .table-cell").queryAll().stream()
+        TableCell<?, ?> keyCell = Fx.get(() -> robot.lookup("#dryRunTable .table-cell").queryAll().stream()
                 .filter(n -> n instanceof TableCell<?, ?> c && c.getTableColumn() == key && !c.isEmpty())
-                .map(n -> (TableCell<?, ?>) n).toList()))
-                .isNotEmpty()
-                .allSatisfy(cell -> assertThat(cell.getTooltip()).isNotNull()
-                        .extracting(t -> t.getText()).isEqualTo(cell.getItem()));
+                .map(n -> (TableCell<?, ?>) n).findFirst().orElseThrow());
+        robot.moveTo(keyCell).moveBy(4, 0); // the whole key shows as a tooltip on hover
+        Fx.waitUntil(10, () -> keyCell.getTooltip() != null && keyCell.getTooltip().isShowing());
+        assertThat(Fx.get(() -> keyCell.getTooltip().getText())).isEqualTo(Fx.get(keyCell::getItem));
     }
 }

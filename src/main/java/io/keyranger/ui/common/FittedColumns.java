@@ -8,14 +8,14 @@ import javafx.scene.control.Labeled;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
-import javafx.scene.control.Tooltip;
 import javafx.scene.text.Font;
 import javafx.scene.text.Text;
 
 /**
  * Table columns as wide as their text: every column is measured over the rows the table holds (a page of at most a
  * few hundred) in the cells' font, up to a cap, whenever the rows or the columns change. Cells made by
- * {@link #showFullValueAsTooltip} carry their whole value as a tooltip, so a value wider than the cap can be read.
+ * {@link #showFullValueAsTooltip} carry their whole value as a tooltip (made on hover), so a value wider than the cap
+ * can be read.
  */
 public final class FittedColumns {
     /** Wide enough for a long key with a parent; wider would push the other columns out of sight. */
@@ -30,13 +30,16 @@ public final class FittedColumns {
 
     /** Cells that show the value and carry it whole as a tooltip. */
     public static <S> void showFullValueAsTooltip(TableColumn<S, String> column) {
-        column.setCellFactory(c -> new TableCell<>() {
-            @Override
-            protected void updateItem(String value, boolean empty) {
-                super.updateItem(value, empty);
-                setText(empty ? null : value);
-                setTooltip(empty || value == null || value.isEmpty() ? null : new Tooltip(value));
-            }
+        column.setCellFactory(c -> {
+            TableCell<S, String> cell = new TableCell<>() {
+                @Override
+                protected void updateItem(String value, boolean empty) {
+                    super.updateItem(value, empty);
+                    setText(empty ? null : value);
+                }
+            };
+            HoverTooltip.ofText(cell); // made on hover: a tooltip per cell and row would make a popup scene each
+            return cell;
         });
     }
 

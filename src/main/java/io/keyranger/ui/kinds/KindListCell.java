@@ -13,6 +13,7 @@ import javafx.scene.layout.Region;
 public final class KindListCell extends ListCell<KindItem> {
     private final Label name = new Label();
     private final Label count = new Label();
+    private final Tooltip countedBy = new Tooltip();
     private final HBox box;
     private final ChangeListener<EntityCount> onCount = (obs, old, value) -> refreshCount();
     private final ChangeListener<Number> onPartial = (obs, old, value) -> refreshCount();
@@ -48,6 +49,9 @@ public final class KindListCell extends ListCell<KindItem> {
     private void refreshCount() {
         count.setText(shown.countText());
         EntityCount value = shown.countProperty().get();
-        setTooltip(value == null ? null : new Tooltip("Counted by " + value.method().label()));
+        if (value != null) {
+            countedBy.setText("Counted by " + value.method().label());
+        }
+        setTooltip(value == null ? null : countedBy); // one per cell: a tooltip is a popup scene of its own
     }
 }

@@ -2,12 +2,12 @@ package io.keyranger.ui.run;
 
 import io.keyranger.executor.NodeSnapshot;
 import io.keyranger.executor.NodeStatus;
+import io.keyranger.ui.common.HoverTooltip;
 import java.util.function.Function;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.control.Label;
-import javafx.scene.control.Tooltip;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableCell;
 import javafx.scene.control.TreeTableColumn;
@@ -60,16 +60,16 @@ final class RangeTreeTable extends TreeTableView<NodeRow> {
         TreeTableColumn<NodeRow, String> range = new TreeTableColumn<>("Keys");
         range.setCellValueFactory(c -> c.getValue().getValue().snapshotProperty().map(s -> c.getValue().getValue()
                 .rangeText()));
-        range.setCellFactory(column -> new TreeTableCell<>() {
-            private final Tooltip whole = new Tooltip();
-
-            @Override
-            protected void updateItem(String keys, boolean empty) {
-                super.updateItem(keys, empty);
-                setText(empty ? null : keys);
-                whole.setText(keys);
-                setTooltip(empty || keys == null ? null : whole); // the whole range, however narrow the column
-            }
+        range.setCellFactory(column -> {
+            TreeTableCell<NodeRow, String> cell = new TreeTableCell<>() {
+                @Override
+                protected void updateItem(String keys, boolean empty) {
+                    super.updateItem(keys, empty);
+                    setText(empty ? null : keys);
+                }
+            };
+            HoverTooltip.ofText(cell); // the whole range, however narrow the column
+            return cell;
         });
         range.setPrefWidth(320);
         getColumns().add(range);

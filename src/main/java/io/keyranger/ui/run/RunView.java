@@ -16,7 +16,6 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TextField;
-import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -243,6 +242,7 @@ public final class RunView extends BorderPane {
             {
                 setWrapText(true); // a long status (a runner on another host, say) wraps instead of being cut
                 setPrefWidth(0);
+                io.keyranger.ui.common.HoverTooltip.ofText(this);
             }
 
             @Override
@@ -251,7 +251,6 @@ public final class RunView extends BorderPane {
                 String text = empty || job == null ? null : job.spec().jobId() + "  ·  "
                         + job.spec().mapper().template() + "  ·  " + job.describeStatus();
                 setText(text);
-                setTooltip(text == null ? null : new Tooltip(text));
             }
         });
         Button refresh = new Button("Refresh", new FontIcon(Material2MZ.REFRESH));

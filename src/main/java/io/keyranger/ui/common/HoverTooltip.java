@@ -1,0 +1,58 @@
+package io.keyranger.ui.common;
+
+import java.util.function.Supplier;
+import javafx.scene.control.Control;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.MouseEvent;
+
+/**
+ * A tooltip that a control gets when the pointer first enters it, not when it is made or filled. A tooltip is a popup
+ * window with a scene of its own, styled on creation: a table that made one per cell on every update spent most of a
+ * 79 ms stall (RunTabResponsivenessBenchmark, first job after start-up) on tooltips for the rows of a hidden tab.
+ * Once made, the tooltip is kept and its text follows the control's.
+ */
+public final class HoverTooltip {
+    private HoverTooltip() {
+    }
+
+    /**
+     * Gives the control a tooltip with {@code text} when the pointer enters it; none while the text is null or empty.
+     * For a {@link Labeled} control, a tooltip already made follows later changes of its text.
+     */
+    public static void install(Control control, Supplier<String> text) {
+        Runnable refresh = () -> {
+            String now = text.get();
+            Tooltip tip = control.getTooltip();
+            if (now == null || now.isEmpty()) {
+                if (tip != null) {
+                    tip.setText("");
+                    control.setTooltip(null);
+                    control.getProperties().put(HoverTooltip.class, tip); // kept to reuse
+                }
+                return;
+            }
+            if (tip == null) {
+                tip = (Tooltip) control.getProperties().get(HoverTooltip.class);
+                if (tip == null) {
+                    tip = new Tooltip();
+                }
+                control.setTooltip(tip);
+            }
+            tip.setText(now);
+        };
+        control.addEventHandler(MouseEvent.MOUSE_ENTERED, e -> refresh.run());
+        if (control instanceof Labeled labeled) {
+            labeled.textProperty().addListener((obs, old, now) -> {
+                if (control.getTooltip() != null) {
+                    refresh.run();
+                }
+            });
+        }
+    }
+
+    /** As {@link #install(Control, Supplier)} with the control's own text. */
+    public static void ofText(Labeled control) {
+        install(control, control::getText);
+    }
+}

@@ -228,6 +228,10 @@ class EntityBrowserTest {
             table.getSelectionModel().clearAndSelect(3);
             return table.getItems().get(3);
         });
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.TableColumn<Entity, ?> balance = Fx.get(() -> (javafx.scene.control.TableColumn<Entity, ?>)
+                table.getColumns().stream().filter(c -> c.getText().equals("balance")).findFirst().orElseThrow());
+        assertThat(Fx.get(() -> balance.getCellData(original))).isEqualTo(String.valueOf(original.getLong("balance")));
         robot.clickOn("#editEntity");
         Fx.waitUntil(10, () -> robot.lookup("#prop-1-name").tryQuery().isPresent());
         assertThat(Fx.get(() -> robot.lookup("#prop-1-name").queryTextInputControl().getText())).isEqualTo("balance");
@@ -244,6 +248,9 @@ class EntityBrowserTest {
         assertThat(saved.getValue("balance").excludeFromIndexes()).isTrue();
         assertThat(saved.getString("tier")).isEqualTo(original.getString("tier"));
         Fx.waitUntil(10, () -> Fx.get(() -> robot.lookup("#editStatus").queryLabeled().getText()).startsWith("Done"));
+        // the table shows the saved value (rendered when its page was read, or when asked for if not read since)
+        Fx.waitUntil(30, () -> table.getItems().stream().anyMatch(e -> e.getKey().equals(original.getKey())
+                && "777".equals(balance.getCellData(e))));
         robot.clickOn("#undoEdit");
         Fx.waitUntil(30, () -> datastore.get(original.getKey()).equals(original));
     }

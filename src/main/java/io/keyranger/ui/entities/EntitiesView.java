@@ -1,7 +1,6 @@
 package io.keyranger.ui.entities;
 
 import com.google.cloud.datastore.Entity;
-import io.keyranger.datastore.EntityJson;
 import io.keyranger.datastore.KeyFormat;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;
@@ -267,8 +266,7 @@ public final class EntitiesView extends BorderPane {
         columns.add(keyColumn);
         for (String name : model.columns()) {
             TableColumn<Entity, String> column = new TableColumn<>(name);
-            column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(
-                    cell.getValue().contains(name) ? EntityJson.cell(cell.getValue().getValue(name)) : ""));
+            column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(model.cellText(cell.getValue(), name)));
             FittedColumns.showFullValueAsTooltip(column);
             columns.add(column);
         }

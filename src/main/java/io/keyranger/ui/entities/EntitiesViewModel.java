@@ -3,7 +3,6 @@ package io.keyranger.ui.entities;
 import com.google.cloud.datastore.Cursor;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.DatastoreGateway;
-import io.keyranger.datastore.EntityJson;
 import io.keyranger.datastore.EntityPage;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.edit.EntityEditor;
@@ -67,12 +66,13 @@ public final class EntitiesViewModel {
     private String kind;
     private GqlQuery query;
     private Cursor nextStart;
-    private Task<EntityPage> pending;
+    private Task<RenderedPage> pending;
+    private RenderedPage shown = RenderedPage.EMPTY;
 
     public EntitiesViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
         this.errors = errors;
-        selected.addListener((obs, old, entity) -> selectedJson.set(entity == null ? "" : EntityJson.toPrettyJson(entity)));
+        selected.addListener((obs, old, entity) -> selectedJson.set(entity == null ? "" : shown.json(entity)));
     }
 
     /** Shows the first page of a kind, and puts a query of the whole kind in the query box. */
@@ -251,6 +251,7 @@ public final class EntitiesViewModel {
         query = null;
         queryError.set("");
         rows.clear();
+        shown = RenderedPage.EMPTY;
         columns.clear();
         pageNumber.set(0);
         hasNext.set(false);
@@ -281,9 +282,9 @@ public final class EntitiesViewModel {
         GqlQuery q = query;
         Cursor start = pageStarts.get(pageIndex);
         loading.set(true);
-        pending = Tasks.create("Loading " + k, () -> q == null ? source.page(ns, k, start, PAGE_SIZE)
-                        : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE))
-                .onSuccess(page -> show(pageIndex, page))
+        pending = Tasks.create("Loading " + k, () -> RenderedPage.of(q == null ? source.page(ns, k, start, PAGE_SIZE)
+                        : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE)))
+                .onSuccess(rendered -> show(pageIndex, rendered))
                 .onError(error -> {
                     loading.set(false);
                     if (q != null) {
@@ -297,7 +298,9 @@ public final class EntitiesViewModel {
                 .run(tasks);
     }
 
-    private void show(int pageIndex, EntityPage page) {
+    private void show(int pageIndex, RenderedPage rendered) {
+        EntityPage page = rendered.page();
+        shown = rendered;
         loading.set(false);
         nextStart = page.endCursor();
         Set<String> names = new LinkedHashSet<>();
@@ -345,6 +348,14 @@ public final class EntitiesViewModel {
         if (pending != null && pending.isRunning()) {
             pending.cancel();
         }
+    }
+
+    /**
+     * The entity's property as its table cell shows it ("" if it has none): rendered when the page was read, off the
+     * FX thread.
+     */
+    public String cellText(Entity entity, String property) {
+        return shown.cell(entity, property);
     }
 
     public ObservableList<Entity> rows() {

@@ -13,6 +13,11 @@ import javafx.scene.input.MouseEvent;
  * Once made, the tooltip is kept and its text follows the control's.
  */
 public final class HoverTooltip {
+    /** In the control's properties: how to bring its tooltip up to date. */
+    private static final String REFRESH = "keyranger.hoverTooltip.refresh";
+    /** In the control's properties: a tooltip taken off while the text was empty, to reuse. */
+    private static final String KEPT = "keyranger.hoverTooltip.kept";
+
     private HoverTooltip() {
     }
 
@@ -28,12 +33,12 @@ public final class HoverTooltip {
                 if (tip != null) {
                     tip.setText("");
                     control.setTooltip(null);
-                    control.getProperties().put(HoverTooltip.class, tip); // kept to reuse
+                    control.getProperties().put(KEPT, tip);
                 }
                 return;
             }
             if (tip == null) {
-                tip = (Tooltip) control.getProperties().get(HoverTooltip.class);
+                tip = (Tooltip) control.getProperties().get(KEPT);
                 if (tip == null) {
                     tip = new Tooltip();
                 }
@@ -42,12 +47,19 @@ public final class HoverTooltip {
             tip.setText(now);
         };
         control.addEventHandler(MouseEvent.MOUSE_ENTERED, e -> refresh.run());
+        control.getProperties().put(REFRESH, refresh);
         if (control instanceof Labeled labeled) {
-            labeled.textProperty().addListener((obs, old, now) -> {
-                if (control.getTooltip() != null) {
-                    refresh.run();
-                }
-            });
+            labeled.textProperty().addListener((obs, old, now) -> update(control));
+        }
+    }
+
+    /**
+     * Brings a tooltip already made up to date with the text; for controls whose tooltip text is not their own text,
+     * call it when that text may have changed. Does nothing if the pointer never made one.
+     */
+    public static void update(Control control) {
+        if (control.getTooltip() != null && control.getProperties().get(REFRESH) instanceof Runnable refresh) {
+            refresh.run();
         }
     }
 

@@ -1,10 +1,10 @@
 package io.keyranger.ui.kinds;
 
 import io.keyranger.datastore.EntityCount;
+import io.keyranger.ui.common.HoverTooltip;
 import javafx.beans.value.ChangeListener;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
-import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -13,7 +13,6 @@ import javafx.scene.layout.Region;
 public final class KindListCell extends ListCell<KindItem> {
     private final Label name = new Label();
     private final Label count = new Label();
-    private final Tooltip countedBy = new Tooltip();
     private final HBox box;
     private final ChangeListener<EntityCount> onCount = (obs, old, value) -> refreshCount();
     private final ChangeListener<Number> onPartial = (obs, old, value) -> refreshCount();
@@ -24,6 +23,10 @@ public final class KindListCell extends ListCell<KindItem> {
         HBox.setHgrow(spacer, Priority.ALWAYS);
         count.getStyleClass().addAll("text-muted", "kind-count");
         box = new HBox(8, name, spacer, count);
+        HoverTooltip.install(this, () -> {
+            EntityCount value = shown == null ? null : shown.countProperty().get();
+            return value == null ? null : "Counted by " + value.method().label();
+        });
     }
 
     @Override
@@ -36,7 +39,7 @@ public final class KindListCell extends ListCell<KindItem> {
         shown = empty ? null : item;
         if (shown == null) {
             setGraphic(null);
-            setTooltip(null);
+            HoverTooltip.update(this);
             return;
         }
         name.setText(shown.name());
@@ -48,10 +51,6 @@ public final class KindListCell extends ListCell<KindItem> {
 
     private void refreshCount() {
         count.setText(shown.countText());
-        EntityCount value = shown.countProperty().get();
-        if (value != null) {
-            countedBy.setText("Counted by " + value.method().label());
-        }
-        setTooltip(value == null ? null : countedBy); // one per cell: a tooltip is a popup scene of its own
+        HoverTooltip.update(this);
     }
 }

@@ -10,7 +10,6 @@ import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
-import javafx.scene.layout.StackPane;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +24,8 @@ import org.testfx.api.FxToolkit;
 class HoverTooltipTest {
     private static final ObservableList<String> ROWS = FXCollections.observableArrayList();
     private static TableView<String> table;
+    private static javafx.scene.control.Label count;
+    private static volatile String countedBy;
     private final FxRobot robot = new FxRobot();
 
     @BeforeAll
@@ -37,8 +38,10 @@ class HoverTooltipTest {
             value.setPrefWidth(120); // narrower than the values: the tooltip is how they are read whole
             FittedColumns.showFullValueAsTooltip(value);
             table.getColumns().add(value);
-            StackPane root = new StackPane(table);
-            root.setPrefSize(400, 300);
+            count = new javafx.scene.control.Label("Account  20,000");
+            HoverTooltip.install(count, () -> countedBy); // a tooltip that is not the label's own text
+            javafx.scene.layout.VBox root = new javafx.scene.layout.VBox(table, count);
+            root.setPrefSize(400, 340);
             return root;
         });
         FxToolkit.setupStage(stage -> stage.show());
@@ -80,6 +83,28 @@ class HoverTooltipTest {
                 .allMatch(c -> c.getText() != null && c.getText().equals(c.getTooltip().getText())));
         assertThat(Fx.get(() -> cells().stream().filter(c -> "".equals(c.getItem()) && c.getTooltip() != null)
                 .count())).isZero();
+        robot.moveTo(robot.point(table).atPosition(javafx.geometry.Pos.BOTTOM_RIGHT)).moveBy(-20, -20);
+    }
+
+    @Test
+    void aTooltipOfOtherTextIsMadeOnHoverAndBroughtUpToDateWhenAsked() throws Exception {
+        countedBy = "Counted by statistics";
+        assertThat(Fx.get(count::getTooltip)).isNull();
+        robot.moveTo(count).moveBy(3, 0).moveBy(3, 0);
+        Fx.waitUntil(10, () -> count.getTooltip() != null && count.getTooltip().isShowing());
+        assertThat(Fx.get(() -> count.getTooltip().getText())).isEqualTo("Counted by statistics");
+        countedBy = "Counted by a keys-only query";
+        Fx.get(() -> {
+            HoverTooltip.update(count);
+            return null;
+        });
+        assertThat(Fx.get(() -> count.getTooltip().getText())).isEqualTo("Counted by a keys-only query");
+        countedBy = null;
+        Fx.get(() -> {
+            HoverTooltip.update(count);
+            return null;
+        });
+        assertThat(Fx.get(count::getTooltip)).isNull();
         robot.moveTo(robot.point(table).atPosition(javafx.geometry.Pos.BOTTOM_RIGHT)).moveBy(-20, -20);
     }
 

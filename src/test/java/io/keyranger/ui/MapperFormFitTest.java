@@ -127,7 +127,8 @@ class MapperFormFitTest {
         });
         Fx.waitUntil(10, () -> key.getWidth() >= Math.min(textWidth, 400));
         TableCell<?, ?> keyCell = Fx.get(() -> robot.lookup("#dryRunTable .table-cell").queryAll().stream()
-                .filter(n -> n instanceof TableCell<?, ?> c && c.getTableColumn() == key && !c.isEmpty())
+                .filter(n -> n instanceof TableCell<?, ?> c && c.getTableColumn() == key && !c.isEmpty()
+                        && c.getIndex() == 0 && c.isVisible())
                 .map(n -> (TableCell<?, ?>) n).findFirst().orElseThrow());
         robot.moveTo(keyCell).moveBy(4, 0); // the whole key shows as a tooltip on hover
         Fx.waitUntil(10, () -> keyCell.getTooltip() != null && keyCell.getTooltip().isShowing());

@@ -10,7 +10,8 @@ import javafx.scene.input.MouseEvent;
  * A tooltip that a control gets when the pointer first enters it, not when it is made or filled. A tooltip is a popup
  * window with a scene of its own, styled on creation: a table that made one per cell on every update spent most of a
  * 79 ms stall (RunTabResponsivenessBenchmark, first job after start-up) on tooltips for the rows of a hidden tab.
- * Once made, the tooltip is kept and its text follows the control's.
+ * Once made, the tooltip is kept and kept up to date: with the control's text for a {@link Labeled}, or when
+ * {@link #update} is called.
  */
 public final class HoverTooltip {
     /** In the control's properties: how to bring its tooltip up to date. */
@@ -23,7 +24,7 @@ public final class HoverTooltip {
 
     /**
      * Gives the control a tooltip with {@code text} when the pointer enters it; none while the text is null or empty.
-     * For a {@link Labeled} control, a tooltip already made follows later changes of its text.
+     * For a {@link Labeled} control, changes of its text go through {@link #update}.
      */
     public static void install(Control control, Supplier<String> text) {
         Runnable refresh = () -> {
@@ -54,11 +55,13 @@ public final class HoverTooltip {
     }
 
     /**
-     * Brings a tooltip already made up to date with the text; for controls whose tooltip text is not their own text,
-     * call it when that text may have changed. Does nothing if the pointer never made one.
+     * Brings the tooltip up to date with the text: changes, removes or (if the pointer is over the control) makes it.
+     * For controls whose tooltip text is not their own text, call it when that text may have changed. A control the
+     * pointer is not over, and that has no tooltip yet, is left alone.
      */
     public static void update(Control control) {
-        if (control.getTooltip() != null && control.getProperties().get(REFRESH) instanceof Runnable refresh) {
+        if ((control.getTooltip() != null || control.isHover())
+                && control.getProperties().get(REFRESH) instanceof Runnable refresh) {
             refresh.run();
         }
     }

@@ -307,10 +307,10 @@ public final class EntitiesViewModel {
         page.entities().forEach(entity -> names.addAll(entity.getNames()));
         List<String> sorted = new ArrayList<>(names);
         sorted.sort(String::compareTo);
+        rows.setAll(page.entities()); // first: new columns then measure the new rows, whose texts are rendered
         if (!sorted.equals(columns)) {
             columns.setAll(sorted);
         }
-        rows.setAll(page.entities());
         pageNumber.set(pageIndex + 1);
         hasNext.set(page.hasMore());
         int first = pageIndex * PAGE_SIZE + 1;

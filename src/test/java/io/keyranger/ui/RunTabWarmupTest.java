@@ -2,42 +2,21 @@ package io.keyranger.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.keyranger.app.KeyRangerApp;
-import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.support.Fx;
+import io.keyranger.support.OfflineAppTest;
 import io.keyranger.ui.run.RunTabWarmup;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TreeTableView;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
 
 /**
  * The start-up warm-up of the Run tab (no Datastore needed): it shows made-up rows in the window's own Run tab only
  * while another tab hides it, and leaves the tab as it found it, empty.
  */
-class RunTabWarmupTest {
-    private final FxRobot robot = new FxRobot();
-    private KeyRangerApp app;
-
-    @BeforeAll
-    static void toolkit() throws Exception {
-        FxToolkit.registerPrimaryStage();
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        if (app != null) {
-            FxToolkit.cleanupApplication(app);
-        }
-        FxToolkit.cleanupStages();
-    }
-
+class RunTabWarmupTest extends OfflineAppTest {
     @Test
     void withTheRunTabHiddenItWarmsTheWindowsOwnTreeAndLeavesItEmpty() throws Exception {
         launch();
@@ -61,8 +40,7 @@ class RunTabWarmupTest {
     }
 
     private void launch() throws Exception {
-        java.nio.file.Path config = Files.createTempDirectory("keyranger-warmup");
-        app = (KeyRangerApp) FxToolkit.setupApplication(() -> new KeyRangerApp(config, StartupRequest.none()));
+        launch(Files.createTempDirectory("keyranger-warmup"));
     }
 
     private void assertRunTabEmpty() {

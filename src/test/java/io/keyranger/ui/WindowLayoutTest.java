@@ -5,41 +5,21 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.keyranger.app.KeyRangerApp;
-import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.support.Fx;
+import io.keyranger.support.OfflineAppTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import javafx.application.Application;
 import javafx.geometry.Rectangle2D;
 import javafx.scene.Node;
 import javafx.scene.control.SplitPane;
 import javafx.stage.Screen;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 
 /** The main window's size, position and dividers across restarts, with the real app (no connection needed). */
-class WindowLayoutTest {
+class WindowLayoutTest extends OfflineAppTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final FxRobot robot = new FxRobot();
-    private Application app;
-
-    @BeforeAll
-    static void toolkit() throws Exception {
-        FxToolkit.registerPrimaryStage();
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        if (app != null) {
-            FxToolkit.cleanupApplication(app);
-        }
-        FxToolkit.cleanupStages();
-    }
 
     @Test
     void sizePositionAndDividersAreSavedOnCloseAndRestoredOnTheNextStart() throws Exception {
@@ -112,12 +92,5 @@ class WindowLayoutTest {
         assertThat(screen.getWidth()).isLessThan(1366);
         Fx.waitUntil(10, () -> stage.isMaximized() && stage.getWidth() == screen.getWidth()
                 && stage.getHeight() == screen.getHeight());
-    }
-
-    private Stage launch(Path config) throws Exception {
-        app = FxToolkit.setupApplication(() -> new KeyRangerApp(config, StartupRequest.none()));
-        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
-        Fx.waitUntil(10, stage::isShowing);
-        return stage;
     }
 }

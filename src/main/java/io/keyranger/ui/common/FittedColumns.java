@@ -5,7 +5,6 @@ import javafx.collections.ListChangeListener;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Labeled;
-import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.text.Font;
@@ -30,17 +29,9 @@ public final class FittedColumns {
 
     /** Cells that show the value and carry it whole as a tooltip. */
     public static <S> void showFullValueAsTooltip(TableColumn<S, String> column) {
-        column.setCellFactory(c -> {
-            TableCell<S, String> cell = new TableCell<>() {
-                @Override
-                protected void updateItem(String value, boolean empty) {
-                    super.updateItem(value, empty);
-                    setText(empty ? null : value);
-                }
-            };
-            HoverTooltip.ofText(cell); // made on hover: a tooltip per cell and row would make a popup scene each
-            return cell;
-        });
+        var plain = column.getCellFactory(); // the column's own cells, showing the text
+        // the tooltip made on hover: one per cell, made as rows fill, would be a popup scene each
+        column.setCellFactory(c -> HoverTooltip.ofText(plain.call(c)));
     }
 
     /** Sizes every column of the table to its text now and whenever its rows or columns change. */

@@ -66,8 +66,9 @@ public final class HoverTooltip {
         }
     }
 
-    /** As {@link #install(Control, Supplier)} with the control's own text. */
-    public static void ofText(Labeled control) {
+    /** As {@link #install(Control, Supplier)} with the control's own text; returns the control. */
+    public static <C extends Labeled> C ofText(C control) {
         install(control, control::getText);
+        return control;
     }
 }

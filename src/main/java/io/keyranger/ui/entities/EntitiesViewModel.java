@@ -9,6 +9,7 @@ import io.keyranger.edit.EntityEditor;
 import io.keyranger.edit.PropertyDraft;
 import io.keyranger.query.BrowserQuery;
 import io.keyranger.query.Gql;
+import io.keyranger.query.GqlCompletions;
 import io.keyranger.query.GqlException;
 import io.keyranger.query.GqlQuery;
 import io.keyranger.ui.common.ErrorMessages;
@@ -211,37 +212,12 @@ public final class EntitiesViewModel {
         kindNames = List.copyOf(names);
     }
 
-    private static final List<String> KEYWORDS = List.of("SELECT", "FROM", "WHERE", "AND", "ORDER BY", "ASC", "DESC",
-            "LIMIT", "OFFSET", "IN", "NOT IN", "IS NULL", "HAS ANCESTOR", "KEY(", "DATETIME(", "__key__", "true",
-            "false", "null");
-
     /**
-     * Completions of the word being typed at the end of {@code text}: whole texts, each the text with that word
-     * completed, so a chosen one replaces the box's text. Kinds after FROM, else properties and keywords. Called off
-     * the FX thread by the completion popup.
+     * Completions of the word being typed at the end of {@code text} (see {@link GqlCompletions}). Called off the FX
+     * thread by the completion popup.
      */
     public List<String> completions(String text) {
-        if (text == null || text.isEmpty() || Character.isWhitespace(text.charAt(text.length() - 1))) {
-            return List.of();
-        }
-        int start = text.length();
-        while (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || "_$.".indexOf(text.charAt(start - 1)) >= 0)) {
-            start--;
-        }
-        String word = text.substring(start);
-        if (word.isEmpty()) {
-            return List.of();
-        }
-        String before = text.substring(0, start).stripTrailing();
-        boolean afterFrom = before.toUpperCase(java.util.Locale.ROOT).endsWith("FROM");
-        List<String> candidates = new ArrayList<>(afterFrom ? kindNames : propertyNames);
-        if (!afterFrom) {
-            candidates.addAll(KEYWORDS);
-        }
-        String prefix = text.substring(0, start);
-        String lower = word.toLowerCase(java.util.Locale.ROOT);
-        return candidates.stream().filter(c -> c.toLowerCase(java.util.Locale.ROOT).startsWith(lower)
-                && !c.equals(word)).map(c -> prefix + c).limit(12).toList();
+        return GqlCompletions.of(text, kindNames, propertyNames);
     }
 
     public void clear() {

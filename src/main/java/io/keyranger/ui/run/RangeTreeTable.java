@@ -60,17 +60,8 @@ final class RangeTreeTable extends TreeTableView<NodeRow> {
         TreeTableColumn<NodeRow, String> range = new TreeTableColumn<>("Keys");
         range.setCellValueFactory(c -> c.getValue().getValue().snapshotProperty().map(s -> c.getValue().getValue()
                 .rangeText()));
-        range.setCellFactory(column -> {
-            TreeTableCell<NodeRow, String> cell = new TreeTableCell<>() {
-                @Override
-                protected void updateItem(String keys, boolean empty) {
-                    super.updateItem(keys, empty);
-                    setText(empty ? null : keys);
-                }
-            };
-            HoverTooltip.ofText(cell); // the whole range, however narrow the column
-            return cell;
-        });
+        var plain = range.getCellFactory();
+        range.setCellFactory(column -> HoverTooltip.ofText(plain.call(column))); // the whole range, however narrow
         range.setPrefWidth(320);
         getColumns().add(range);
         getColumns().add(column("Last error", 200, s -> s.lastError() == null ? "" : s.lastError()));

@@ -379,7 +379,7 @@ public final class Gql {
     }
 
     private Value<?> blob() {
-        expect("(", "'(' after BLOB, as in BLOB('SGVsbG8=')");
+        expect("(", "'(' after BLOB, as in BLOB('SGVsbG8')");
         Token token = peek();
         if (token.type != Type.STRING) {
             throw error(token, "BLOB(...) takes a quoted base64 string");
@@ -387,7 +387,10 @@ public final class Gql {
         next++;
         expect(")", "')' to close BLOB(...)");
         try {
-            return BlobValue.of(Blob.copyFrom(Base64.getDecoder().decode(token.text)));
+            // GQL's BLOB takes web-safe base64 without padding (the emulator refuses '='); the standard alphabet and
+            // padding are read too, as the same bytes
+            String base64 = token.text.replace('-', '+').replace('_', '/');
+            return BlobValue.of(Blob.copyFrom(Base64.getDecoder().decode(base64)));
         } catch (IllegalArgumentException e) {
             throw error(token, "'" + token.text + "' is not base64");
         }

@@ -109,7 +109,8 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
 
     /**
      * A condition holds when some indexed value of the property satisfies it (a list property has one index entry per
-     * element); a missing or unindexed property matches nothing, as on the server.
+     * element, an empty list one null entry, as the emulator indexes it); a missing or unindexed property matches
+     * nothing, as on the server.
      */
     static boolean holds(GqlQuery.Condition c, BaseEntity<Key> entity, ValueOrder order) {
         List<Value<?>> indexed = new ArrayList<>();
@@ -120,7 +121,9 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
             if (value == null) {
                 return false;
             }
-            if (value instanceof ListValue list) {
+            if (value instanceof ListValue list && list.get().isEmpty()) {
+                indexed.add(com.google.cloud.datastore.NullValue.of());
+            } else if (value instanceof ListValue list) {
                 list.get().stream().filter(v -> !v.excludeFromIndexes()).forEach(indexed::add);
             } else if (!value.excludeFromIndexes()) {
                 indexed.add(value);

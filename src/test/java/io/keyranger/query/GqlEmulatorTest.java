@@ -3,14 +3,30 @@ package io.keyranger.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Blob;
+import com.google.cloud.datastore.BlobValue;
+import com.google.cloud.datastore.BooleanValue;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.DoubleValue;
+import com.google.cloud.datastore.EntityValue;
+import com.google.cloud.datastore.FullEntity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyFactory;
+import com.google.cloud.datastore.KeyValue;
+import com.google.cloud.datastore.LatLng;
+import com.google.cloud.datastore.LatLngValue;
 import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.LongValue;
+import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.StructuredQuery;
+import com.google.cloud.datastore.TimestampValue;
+import com.google.cloud.datastore.Value;
 import com.google.cloud.datastore.StructuredQuery.CompositeFilter;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import io.keyranger.datastore.ConnectionSpec;
@@ -98,6 +114,122 @@ class GqlEmulatorTest {
             assertThat(clientKeys(gql)).as(condition).isEqualTo(server);
             assertThat(server).as("a condition that selects something: " + condition).isNotEmpty();
         }
+    }
+
+    /** Operands as GQL literals: one or more of every type GQL can write, some equal across types. */
+    private static final List<String> OPERANDS = List.of("NULL", "FALSE", "TRUE", "-5", "0", "1", "100", "-1.5",
+            "0.0", "1.0", "''", "'a'", "'zz'", "'\u00e9'", "BLOB('YQ')", "BLOB('enp')", "BLOB('_w')",
+            "DATETIME('1960-01-01T00:00:00Z')", "DATETIME('1970-01-01T00:00:00.000001Z')",
+            "DATETIME('2020-01-01T00:00:00Z')", "KEY(K, 1)", "KEY(K, 'a')", "KEY(NAMESPACE('zz'), A, 1)");
+
+    /** Stored values of every type: each operand's, and values no GQL literal writes (arrays, points, NaN, ...). */
+    private static List<Value<?>> mixedValues() {
+        KeyFactory k = datastore.newKeyFactory().setKind("K");
+        List<Value<?>> values = new ArrayList<>();
+        for (String operand : OPERANDS) {
+            values.add(Gql.parse("SELECT * FROM Mixed WHERE p = " + operand, conn.projectId(), "").conditions()
+                    .get(0).value());
+        }
+        values.addAll(List.of(DoubleValue.of(-0.0), DoubleValue.of(Double.NaN), DoubleValue.of(Double.POSITIVE_INFINITY),
+                DoubleValue.of(Double.NEGATIVE_INFINITY), DoubleValue.of(1e-9), LongValue.of(Long.MIN_VALUE),
+                StringValue.of("Z"), StringValue.of("\uff21"), StringValue.of("\ud83d\ude00"),
+                BlobValue.of(Blob.copyFrom("\uff21".getBytes(java.nio.charset.StandardCharsets.UTF_8))),
+                LatLngValue.of(LatLng.of(0, 0)), LatLngValue.of(LatLng.of(10, 20)), KeyValue.of(k.newKey("\ud83d\ude00")),
+                KeyValue.of(datastore.newKeyFactory().setKind("K").addAncestor(PathElement.of("K", 1)).newKey(1)),
+                TimestampValue.of(Timestamp.ofTimeMicroseconds(100)), ListValue.newBuilder().build(),
+                ListValue.of(LongValue.of(1), StringValue.of("a")), ListValue.of(BooleanValue.of(true), KeyValue.of(
+                        k.newKey(1))), ListValue.of(NullValue.of(), DoubleValue.of(2.5)),
+                EntityValue.of(FullEntity.newBuilder().set("x", 1L).build()),
+                LongValue.newBuilder(5).setExcludeFromIndexes(true).build()));
+        return values;
+    }
+
+    private static Set<Key> union(String... conditions) {
+        Set<Key> keys = new HashSet<>();
+        for (String c : conditions) {
+            keys.addAll(serverKeys("SELECT __key__ FROM Mixed WHERE " + c));
+        }
+        return keys;
+    }
+
+    /** The emulator's own order of some operands (a kind holding one of each, read ORDER BY the value). */
+    private static List<String> serverSorted(List<String> operands) {
+        List<Entity> probes = new ArrayList<>();
+        for (int i = 0; i < operands.size(); i++) {
+            probes.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Operand").newKey(i + 1)).set("p",
+                    Gql.parse("SELECT * FROM X WHERE p = " + operands.get(i), conn.projectId(), "").conditions().get(0)
+                            .value()).build());
+        }
+        datastore.put(probes.toArray(new Entity[0]));
+        List<String> sorted = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind("Operand").setOrderBy(StructuredQuery.OrderBy.asc("p"))
+                .build()).forEachRemaining(key -> sorted.add(operands.get(key.getId().intValue() - 1)));
+        datastore.delete(probes.stream().map(Entity::getKey).toArray(Key[]::new));
+        return sorted;
+    }
+
+    @Test
+    void everyValueTypeAgainstEveryOtherWithEveryOperatorAsTheEmulatorAnswers() {
+        List<Value<?>> values = mixedValues();
+        List<Entity> mixed = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            mixed.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Mixed").newKey(i + 1)).set("p", values.get(i))
+                    .build());
+        }
+        mixed.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Mixed").newKey("no-p")).set("q", 1L).build());
+        datastore.put(mixed.toArray(new Entity[0]));
+        List<Entity> stored = new ArrayList<>(); // as a job reads them back
+        datastore.run(Query.newEntityQueryBuilder().setKind("Mixed").build()).forEachRemaining(stored::add);
+        assertThat(stored).hasSize(values.size() + 1);
+        Map<String, Set<Key>> expected = new java.util.LinkedHashMap<>();
+        for (String x : OPERANDS) {
+            for (String op : List.of("<", "<=", ">", ">=")) {
+                expected.put("p " + op + " " + x, union("p " + op + " " + x));
+            }
+            expected.put("p != " + x, union("p < " + x, "p > " + x)); // the emulator has no !=: its definition
+            expected.put("p IN (" + x + ")", union("p = " + x));
+        }
+        for (int i = 0; i + 1 < OPERANDS.size(); i++) { // lists of neighbours: most mix two types
+            List<String> list = List.of(OPERANDS.get(i), OPERANDS.get(i + 1), OPERANDS.get((i * 7) % OPERANDS.size()));
+            String in = String.join(", ", list);
+            expected.put("p IN (" + in + ")", union(list.stream().map(x -> "p = " + x).toArray(String[]::new)));
+            List<String> s = serverSorted(list); // NOT IN: the gaps around the listed values, in the server's order
+            expected.put("p NOT IN (" + in + ")", union("p < " + s.get(0), "p > " + s.get(0) + " AND p < " + s.get(1),
+                    "p > " + s.get(1) + " AND p < " + s.get(2), "p > " + s.get(2)));
+        }
+        List<String> wrong = new ArrayList<>();
+        expected.forEach((condition, server) -> {
+            JobQuery query = JobQuery.of(Gql.parse("SELECT * FROM Mixed WHERE " + condition, conn.projectId(), ""),
+                    KeyOrder.EMULATOR);
+            Set<Key> client = new HashSet<>();
+            stored.stream().filter(query::matches).forEach(e -> client.add(e.getKey()));
+            if (!client.equals(server)) {
+                wrong.add(condition + ": emulator " + names(server, values) + ", client " + names(client, values));
+            }
+        });
+        assertThat(wrong).as("conditions the client decides unlike the emulator").isEmpty();
+        assertThat(expected).hasSizeGreaterThan(OPERANDS.size() * 7);
+        assertThat(expected.get("p > 'a'")).as("a blob after 'a' by its bytes").contains(key(values, "BLOB('enp')"));
+        assertThat(expected.get("p < 1.0")).as("an empty array indexes as null").contains(key(values, "[]"));
+    }
+
+    private static Key key(List<Value<?>> values, String shown) {
+        for (int i = 0; i < values.size(); i++) {
+            if (shown(values.get(i)).equals(shown) || (i < OPERANDS.size() && OPERANDS.get(i).equals(shown))) {
+                return datastore.newKeyFactory().setKind("Mixed").newKey(i + 1);
+            }
+        }
+        throw new IllegalArgumentException(shown);
+    }
+
+    private static String shown(Value<?> v) {
+        return v instanceof ListValue list ? list.get().stream().map(GqlEmulatorTest::shown).toList().toString()
+                : v.getType() + ":" + v.get();
+    }
+
+    private static List<String> names(Set<Key> keys, List<Value<?>> values) {
+        return keys.stream().sorted(java.util.Comparator.comparing(Key::getNameOrId, java.util.Comparator.comparing(
+                Object::toString))).map(k -> k.hasId() ? shown(values.get(k.getId().intValue() - 1)) : "(no p)").toList();
     }
 
     @Test

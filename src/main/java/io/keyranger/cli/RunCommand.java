@@ -1,7 +1,5 @@
 package io.keyranger.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
@@ -43,7 +41,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     public static final int EXIT_TAKEN_OVER = 5;
     /** Another runner holds a live lease on the job: nothing was run. */
     public static final int EXIT_JOB_BUSY = 6;
-    private static final int MAX_COUNTERS_SHOWN = 20;
 
     private final KeyRangerCli.Context context;
 
@@ -98,6 +95,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
 
         @Option(names = "--job-id", paramLabel = "ID", description = "The job's id (default: KIND-TIME-RANDOM).")
         String jobId;
+
+        @Option(names = "--skip-bad-lines", description = "For an import: skip the lines of the file that are not "
+                + "exported entities, each counted, instead of refusing the file (then nothing is written).")
+        boolean skipBadLines;
 
         @Option(names = "--dry-run", description = "Map a sample without writing anything and show what would change.")
         boolean dryRun;
@@ -243,26 +244,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 // the hook is running
             }
         }
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf("Job %s %s: read %,d, written %,d, deleted %,d, skipped %,d, failed %,d; %d ranges, depth %d, %.1f s%n",
-                result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.total("read"), result.total("written"),
-                result.total("deleted"), result.total("skipped"), result.total("failed"), result.ranges(),
-                result.maxDepth(), result.wallMillis() / 1000.0);
-        printMapperCounters(result, out);
-        if (result.message() != null) {
-            out.println(result.message());
-        }
-        result.report().lines().forEach(out::println);
         io.keyranger.cost.PriceTable prices = prices();
-        out.println("Operations: " + prices.describe(result.total("read"), result.total("written"),
-                result.total("deleted")));
-        if (result.status() != JobStatus.DONE && result.status() != JobStatus.TAKEN_OVER) {
-            out.println(job != null && isImport(job) ? "Resume it by running it again with --job-id " + result.jobId()
-                    : "Resume it with: keyranger run --resume " + result.jobId());
-        }
-        out.flush();
+        JobSummary.print(result, spec.commandLine().getOut(), prices, job != null && isImport(job)
+                ? "Resume it by running it again with --job-id " + result.jobId()
+                : "Resume it with: keyranger run --resume " + result.jobId());
         if (report != null) {
-            writeReport(result, report, prices);
+            JobSummary.writeReport(result, report, prices);
         }
         return switch (result.status()) {
             case DONE -> 0;
@@ -270,17 +257,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             case TAKEN_OVER -> EXIT_TAKEN_OVER;
             default -> EXIT_RANGES_FAILED;
         };
-    }
-
-    /** The mapper's own counters (skips by reason, where matches, a histogram), the first few by name. */
-    private static void printMapperCounters(JobResult result, PrintWriter out) {
-        java.util.Set<String> main = java.util.Set.of("read", "written", "deleted", "skipped", "failed");
-        java.util.List<java.util.Map.Entry<String, Long>> own = result.totals().entrySet().stream()
-                .filter(e -> !main.contains(e.getKey())).sorted(java.util.Map.Entry.comparingByKey()).toList();
-        own.stream().limit(MAX_COUNTERS_SHOWN).forEach(e -> out.printf("  %s: %,d%n", e.getKey(), e.getValue()));
-        if (own.size() > MAX_COUNTERS_SHOWN) {
-            out.printf("  ... and %d more counters (--report FILE.json has them all)%n", own.size() - MAX_COUNTERS_SHOWN);
-        }
     }
 
     /**
@@ -305,7 +281,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     }
 
     private static boolean isImport(JobSpec job) {
-        return Mappers.template(job.mapper().template()).source() == Template.Source.FILE;
+        return isImport(job.mapper());
+    }
+
+    private static boolean isImport(MapperSpec mapper) {
+        return Mappers.template(mapper.template()).source() == Template.Source.FILE;
     }
 
     private JobLease.Mode leaseMode() {
@@ -351,6 +331,14 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     private JobSpec newJob(ConnectionSpec conn) {
         NewJob job = target.newJob;
         MapperSpec mapper = MapperSpec.read(job.mapper);
+        if (job.skipBadLines) {
+            if (!isImport(mapper)) {
+                throw new KeyRangerException("--skip-bad-lines applies to an import, which reads a file; this job is '"
+                        + mapper.template() + "'.");
+            }
+            mapper = MapperSpec.parse(mapper.json().deepCopy().put(io.keyranger.executor.ImportJob.SKIP_BAD_LINES,
+                    true).toString());
+        }
         if (job.allKinds && job.kind != null) {
             throw new KeyRangerException("Give --kind or --all-kinds, not both.");
         }
@@ -398,43 +386,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
     }
 
-    private static ObjectNode reason(ObjectNode node, JobReport.ReasonGroup g) {
-        node.put("reason", g.reason()).put("count", g.count());
-        g.examples().forEach(node.putArray("examples")::add);
-        return node;
-    }
-
     /** The prices in settings.json, or the built-in table; read before the job, so a bad file stops nothing midway. */
     private io.keyranger.cost.PriceTable prices() {
         if (prices == null) {
             prices = new io.keyranger.profile.SettingsStore(context.configDir()).load().priceTable();
         }
         return prices;
-    }
-
-    static void writeReport(JobResult result, Path file, io.keyranger.cost.PriceTable prices) {
-        ObjectNode root = AtomicFiles.JSON.createObjectNode();
-        root.put("jobId", result.jobId());
-        root.put("status", result.status().name());
-        for (String field : new String[] {"read", "written", "deleted", "skipped", "failed"}) {
-            root.put(field, result.total(field));
-        }
-        root.put("ranges", result.ranges());
-        root.put("failedRanges", result.failedRanges());
-        root.put("maxDepth", result.maxDepth());
-        root.put("wallMillis", result.wallMillis());
-        com.fasterxml.jackson.databind.node.ArrayNode failures = root.putArray("failures");
-        result.report().failures().forEach(g -> reason(failures.addObject(), g).put("retryingHelps", !g.permanent()));
-        com.fasterxml.jackson.databind.node.ArrayNode skips = root.putArray("skippedByReason");
-        result.report().skips().forEach(g -> reason(skips.addObject(), g));
-        ObjectNode cost = root.putObject("cost");
-        cost.put("reads", result.total("read")).put("writes", result.total("written"))
-                .put("deletes", result.total("deleted"))
-                .put("dollars", prices.price(result.total("read"), result.total("written"), result.total("deleted")))
-                .put("location", prices.location()).put("pricesTakenOn", prices.takenOn());
-        ObjectNode counters = root.putObject("counters");
-        result.totals().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
-                .forEach(e -> counters.put(e.getKey(), e.getValue()));
-        AtomicFiles.writeJson(file, root);
     }
 }

@@ -1,6 +1,5 @@
 package io.keyranger.executor;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -9,7 +8,6 @@ import io.keyranger.datastore.ServerLimits;
 import io.keyranger.KeyRangerException;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.BookkeepingKinds;
-import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.Retries;
 import io.keyranger.mapper.Mappers;
 import java.io.BufferedReader;
@@ -30,7 +28,8 @@ import java.util.function.LongConsumer;
  */
 public final class ImportJob {
     static final String CHECKPOINT_KIND = BookkeepingKinds.PREFIX + "Import";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The import template's parameter that skips bad lines ({@code run --skip-bad-lines}). */
+    public static final String SKIP_BAD_LINES = "skipBadLines";
 
     private final Datastore datastore;
     private final ServerLimits limits;
@@ -41,6 +40,7 @@ public final class ImportJob {
     private java.util.function.Consumer<String> waiting = message -> { };
     private CommitHook hook = CommitHook.NONE;
     private java.util.function.BooleanSupplier cancelled = () -> false;
+    private boolean skipBadLines;
 
     public ImportJob(Datastore datastore, ServerLimits limits, RetryPolicy retries) {
         this.datastore = datastore;
@@ -61,6 +61,12 @@ public final class ImportJob {
     public ImportJob takeOver(JobLease.Mode value, java.util.function.Consumer<String> waitingFor) {
         this.mode = value == JobLease.Mode.CREATE ? JobLease.Mode.RESUME : value;
         this.waiting = waitingFor;
+        return this;
+    }
+
+    /** Whether lines that are not exported entities are skipped and counted, rather than refusing the file. */
+    public ImportJob skipBadLines(boolean value) {
+        this.skipBadLines = value;
         return this;
     }
 
@@ -92,7 +98,26 @@ public final class ImportJob {
     }
 
     public Result run(String jobId, Path file, String kind, LongConsumer progress) {
+        check(file);
         return runTaken(take(jobId, kind), jobId, file, kind, progress);
+    }
+
+    /**
+     * Reads the whole file before anything is written: a line that is not an exported entity is refused by its number
+     * (a {@link KeyRangerException}), unless bad lines are skipped, when they are counted with a few examples.
+     */
+    ImportFile.Check check(Path file) {
+        return importFile(file).check(skipBadLines, cancelled);
+    }
+
+    /** The import's persisted totals (read, written, skipped and why), whatever became of its run. */
+    Map<String, Long> totals(String jobId) {
+        return retries.call(() -> ShardedCounter.open(datastore, "job:" + jobId, 4).totals());
+    }
+
+    private ImportFile importFile(Path file) {
+        String database = datastore.getOptions().getDatabaseId();
+        return new ImportFile(file, datastore.getOptions().getProjectId(), database == null ? "" : database);
     }
 
     /** Checks that the connection may write, and takes the import (refused while another runner holds it). */
@@ -129,32 +154,33 @@ public final class ImportJob {
         ShardedCounter counter = ShardedCounter.open(datastore, "job:" + jobId, 4);
         Entity existing = retries.call(() -> datastore.get(checkpoint));
         long done = existing == null ? 0 : existing.getLong("line");
-        String project = datastore.getOptions().getProjectId();
-        String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
+        ImportFile lines = importFile(file);
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             List<Entity> chunk = new ArrayList<>();
             long line = 0;
-            long skipped = 0;
+            Skips skipped = new Skips();
             String text;
             while ((text = reader.readLine()) != null && !cancelled.getAsBoolean()) {
                 line++;
                 if (line <= done || text.isBlank()) {
                     continue;
                 }
-                Entity entity = decode(text, line, file, project, database);
-                if (!entity.getKey().getKind().equals(kind)) {
-                    skipped++;
+                Entity entity = lines.decode(text, line, skipBadLines);
+                if (entity == null) {
+                    skipped.badLines++;
+                } else if (!entity.getKey().getKind().equals(kind)) {
+                    skipped.otherKinds++;
                 } else {
                     chunk.add(entity);
                 }
                 if (chunk.size() >= chunkSize()) {
                     done = commit(lease, checkpoint, counter, chunk, line, skipped);
                     chunk.clear();
-                    skipped = 0;
+                    skipped = new Skips();
                     progress.accept(done);
                 }
             }
-            if (!chunk.isEmpty() || skipped > 0) {
+            if (!chunk.isEmpty() || skipped.total() > 0) {
                 commit(lease, checkpoint, counter, chunk, line, skipped);
                 progress.accept(line);
             }
@@ -209,25 +235,26 @@ public final class ImportJob {
                 : limits.maxMutations() - bookkeeping;
     }
 
-    private static Entity decode(String text, long line, Path file, String project, String database) {
-        try {
-            return EntityCodec.decode(JSON.readTree(text), project, database);
-        } catch (IOException | RuntimeException e) {
-            throw new KeyRangerException("Line " + line + " of " + file + " is not an exported entity: "
-                    + e.getMessage().lines().findFirst().orElse(""));
+    /** The lines of a chunk that were not imported: of another kind, or (skipped on request) not entities. */
+    private static final class Skips {
+        long otherKinds;
+        long badLines;
+
+        long total() {
+            return otherKinds + badLines;
         }
     }
 
     /** Commits a chunk with its checkpoint; a checkpoint already at or past the line means it was applied. */
     private long commit(JobLease lease, Key checkpoint, ShardedCounter counter, List<Entity> chunk, long lastLine,
-                        long skipped) {
+                        Skips skipped) {
         return Retries.call(retries, Retries.Observer.NONE, () -> commitOnce(lease, checkpoint, counter, chunk,
                 lastLine, skipped));
     }
 
     /** One attempt: a checkpoint already at or past the line means an earlier attempt applied it. */
     private long commitOnce(JobLease lease, Key checkpoint, ShardedCounter counter, List<Entity> chunk, long lastLine,
-                            long skipped) {
+                            Skips skipped) {
         Transaction tx = datastore.newTransaction();
         try {
             Entity stored = tx.get(checkpoint);
@@ -239,8 +266,12 @@ public final class ImportJob {
             if (!chunk.isEmpty()) {
                 tx.put(chunk.toArray(new Entity[0]));
             }
-            counter.increment(tx, Map.of("read", (long) chunk.size() + skipped, "written", (long) chunk.size(),
-                    "skipped", skipped));
+            Map<String, Long> counts = new java.util.HashMap<>(Map.of("read", (long) chunk.size() + skipped.total(),
+                    "written", (long) chunk.size(), "skipped", skipped.total()));
+            if (skipped.badLines > 0) {
+                counts.put(JobReport.SKIPPED_PREFIX + ImportFile.BAD_LINE, skipped.badLines);
+            }
+            counter.increment(tx, counts);
             tx.put(Entity.newBuilder(stored).set("line", lastLine).build());
             hook.beforeCommit("import " + lastLine);
             tx.commit();

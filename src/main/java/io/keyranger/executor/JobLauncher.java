@@ -8,6 +8,7 @@ import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -43,6 +44,11 @@ public final class JobLauncher {
     }
 
     /** The key-range executor this launcher uses, for listings and benchmarks. */
+    /** The database this launcher's jobs run on. */
+    Datastore datastore() {
+        return datastore;
+    }
+
     public AdaptiveSplitExecutor executor() {
         return new AdaptiveSplitExecutor(datastore, order, limits, retries).readOnly(readOnly).leaseDuration(lease)
                 .wrapMapper(wrapMapper);
@@ -62,22 +68,27 @@ public final class JobLauncher {
         CompletableFuture<JobResult> result = new CompletableFuture<>();
         JobHandle handle = new JobHandle(spec.jobId(), new PauseGate(), result);
         ImportJob job = new ImportJob(datastore, limits, retries).readOnly(readOnly).leaseDuration(lease)
-                .takeOver(mode, waiting).cancelWhen(handle::isCancelled);
+                .takeOver(mode, waiting).cancelWhen(handle::isCancelled)
+                .skipBadLines(spec.mapper().json().path(ImportJob.SKIP_BAD_LINES).asBoolean(false));
+        ImportFile.Check check = job.check(file); // the whole file, before anything is taken or written
         JobLease taken = job.take(spec.jobId(), spec.kind()); // refused here, at once, while another runner holds it
         long started = System.nanoTime();
+        JobReport report = check.bad() == 0 ? JobReport.EMPTY : new JobReport(List.of(), List.of(
+                new JobReport.ReasonGroup(ImportFile.BAD_LINE, check.bad(), check.examples(), true)));
         Thread thread = new Thread(() -> {
             JobResult done;
             try {
                 ImportJob.Result imported = job.runTaken(taken, spec.jobId(), file, spec.kind(),
                         line -> listener.onTotals(Map.of("lines", line)));
                 done = new JobResult(spec.jobId(), imported.cancelled() ? JobStatus.CANCELLED : JobStatus.DONE,
-                        imported.totals(), 0, 0, millisSince(started), 0);
+                        imported.totals(), 0, 0, millisSince(started), 0, null, report);
             } catch (JobFencedException e) {
-                done = new JobResult(spec.jobId(), JobStatus.TAKEN_OVER, Map.of(), 0, 0, millisSince(started), 0,
-                        e.getMessage());
+                done = new JobResult(spec.jobId(), JobStatus.TAKEN_OVER, persisted(job, spec), 0, 0,
+                        millisSince(started), 0, e.getMessage(), report);
             } catch (RuntimeException e) {
-                done = new JobResult(spec.jobId(), JobStatus.FAILED, Map.of(), 0, 0, millisSince(started), 0,
-                        e instanceof io.keyranger.KeyRangerException ? e.getMessage() : RangeAttempts.describe(e));
+                done = new JobResult(spec.jobId(), JobStatus.FAILED, persisted(job, spec), 0, 0, millisSince(started),
+                        0, e instanceof io.keyranger.KeyRangerException ? e.getMessage() : RangeAttempts.describe(e),
+                        report);
             }
             listener.onFinished(done);
             result.complete(done);
@@ -90,6 +101,15 @@ public final class JobLauncher {
     /** Resumes a key-range job from its checkpoints (an import resumes by starting it again with its id). */
     public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener, Consumer<String> waiting) {
         return executor().resume(jobId, mode, listener, waiting);
+    }
+
+    /** What an import that stopped early committed, as its counter says; nothing when even that cannot be read. */
+    private static Map<String, Long> persisted(ImportJob job, JobSpec spec) {
+        try {
+            return job.totals(spec.jobId());
+        } catch (RuntimeException unreachable) {
+            return Map.of();
+        }
     }
 
     private static long millisSince(long startNanos) {

@@ -14,9 +14,16 @@ import io.keyranger.mapper.MapperSpec;
  * @param workers    the most ranges processed at once
  * @param pageSize   keys fetched per page
  * @param qps        the most entity operations per second, 0 for no limit
+ * @param group      the id of the job over several kinds that this job is one kind of ({@link KindGroup}), or null
  */
 public record JobSpec(String jobId, String namespace, String kind, MapperSpec mapper, int shards, int workers,
-                      int pageSize, int qps) {
+                      int pageSize, int qps, String group) {
+    /** A job of its own, in no group. */
+    public JobSpec(String jobId, String namespace, String kind, MapperSpec mapper, int shards, int workers,
+                   int pageSize, int qps) {
+        this(jobId, namespace, kind, mapper, shards, workers, pageSize, qps, null);
+    }
+
     public JobSpec {
         if (jobId == null || !jobId.matches("[A-Za-z0-9_.-]{1,100}")) {
             throw new KeyRangerException("A job id is 1-100 letters, digits, '.', '_' or '-' (got '" + jobId + "').");
@@ -45,6 +52,6 @@ public record JobSpec(String jobId, String namespace, String kind, MapperSpec ma
     /** This job with its query's KEY(...) literals in this project and its client conditions in this key order. */
     public JobSpec bind(String projectId, io.keyranger.keys.KeyOrder order) {
         return new JobSpec(jobId, namespace, kind, mapper.bind(projectId, namespace, order), shards, workers, pageSize,
-                qps);
+                qps, group);
     }
 }

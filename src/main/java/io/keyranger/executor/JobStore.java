@@ -51,7 +51,11 @@ final class JobStore {
 
     /** A new job's entity, not planned yet: its ranges are written next, then {@code planned} is set. */
     Entity.Builder newJobEntity(JobSpec spec, Instant created) {
-        return Entity.newBuilder(jobKey(spec.jobId()))
+        Entity.Builder job = Entity.newBuilder(jobKey(spec.jobId()));
+        if (spec.group() != null) {
+            job.set("group", spec.group());
+        }
+        return job
                 .set("namespace", spec.namespace()).set("kind", spec.kind())
                 .set("mapper", StringValue.newBuilder(spec.mapper().toJson()).setExcludeFromIndexes(true).build())
                 .set("shards", spec.shards()).set("workers", spec.workers()).set("pageSize", spec.pageSize())
@@ -127,7 +131,8 @@ final class JobStore {
         }
         JobSpec spec = new JobSpec(jobId, job.getString("namespace"), job.getString("kind"),
                 MapperSpec.parse(job.getString("mapper")), (int) job.getLong("shards"), (int) job.getLong("workers"),
-                (int) job.getLong("pageSize"), (int) job.getLong("qps"));
+                (int) job.getLong("pageSize"), (int) job.getLong("qps"), job.contains("group") ? job.getString("group")
+                : null);
         return new StoredJob(spec, JobStatus.valueOf(job.getString("status")),
                 job.getTimestamp("createdAt").toDate().toInstant(),
                 job.contains("runner") ? job.getString("runner") : null);

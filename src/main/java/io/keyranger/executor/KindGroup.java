@@ -29,6 +29,8 @@ import java.util.function.Consumer;
  */
 public final class KindGroup {
     static final String GROUP_KIND = BookkeepingKinds.PREFIX + "JobGroup";
+    /** The longest job id ({@link JobSpec}). */
+    private static final int MAX_ID = 100;
     private static final long POLL_MILLIS = 100;
 
     private KindGroup() {
@@ -40,8 +42,9 @@ public final class KindGroup {
      * @param groupId the group's id
      * @param kinds   the kinds, in the order they run
      * @param spec    the job every kind runs (its kind and id are the first kind's and the group's)
+     * @param created when the group was stored
      */
-    public record Plan(String groupId, List<String> kinds, JobSpec spec) {
+    public record Plan(String groupId, List<String> kinds, JobSpec spec, Instant created) {
         public Plan {
             kinds = List.copyOf(kinds);
         }
@@ -50,15 +53,61 @@ public final class KindGroup {
         JobSpec child(int index) {
             String kind = kinds.get(index);
             return new JobSpec(childId(groupId, index, kind), spec.namespace(), kind, spec.mapper(), spec.shards(),
-                    spec.workers(), spec.pageSize(), spec.qps());
+                    spec.workers(), spec.pageSize(), spec.qps(), groupId);
         }
     }
 
-    /** The id of a group's job over its {@code index}-th kind: the group id, the position and the kind. */
+    /**
+     * The id of a group's job over its {@code index}-th kind: the whole group id, the position and as much of the kind
+     * as fits in a job id. The group id and the position are never cut, so two kinds of a group never share an id.
+     */
     static String childId(String groupId, int index, String kind) {
+        String prefix = groupId + "." + (index + 1) + "-";
+        if (prefix.length() >= MAX_ID) {
+            throw new KeyRangerException("Job id '" + groupId + "' is too long for a job over " + (index + 1)
+                    + " kinds: each kind's job is named after it, so give a --job-id of at most "
+                    + maxGroupIdLength(index + 1) + " characters.");
+        }
         String safe = kind.replaceAll("[^A-Za-z0-9_-]", "_");
-        String id = groupId + "." + (index + 1) + "-" + safe;
-        return id.length() <= 100 ? id : id.substring(0, 100);
+        return prefix + safe.substring(0, Math.min(safe.length(), MAX_ID - prefix.length()));
+    }
+
+    /** The longest group id whose kinds' job ids keep the whole group id, the position and a kind's first letter. */
+    static int maxGroupIdLength(int kinds) {
+        return MAX_ID - (".-x".length() + String.valueOf(kinds).length());
+    }
+
+    /**
+     * Checks the jobs already stored under the ids of a group's kinds, before anything of the group runs: each must be
+     * that kind's job of this group, over its namespace with its mapper. A job of another group, a job of its own, or
+     * one over another kind or with another mapper is refused by name: counting it as this kind's would skip the kind.
+     *
+     * @param created when the group was stored, or null for a group not stored yet (every child id must then be free)
+     */
+    static void checkChildren(JobStore store, Plan plan, Instant created) {
+        for (int i = 0; i < plan.kinds().size(); i++) {
+            JobSpec child = plan.child(i);
+            JobStore.StoredJob stored;
+            try {
+                stored = store.loadJob(child.jobId());
+            } catch (KeyRangerException none) {
+                continue;
+            }
+            String whose = stored.spec().group() != null ? "kind " + stored.spec().kind() + " of job " + stored.spec()
+                    .group() : "its own job over " + stored.spec().kind();
+            boolean ours = created != null && (plan.groupId().equals(stored.spec().group())
+                    // stored before groups marked their kinds' jobs: one made after the group, alike in all else
+                    || stored.spec().group() == null && !stored.created().isBefore(created))
+                    && stored.spec().kind().equals(child.kind()) && stored.spec().namespace().equals(child.namespace())
+                    && stored.spec().mapper().json().equals(child.mapper().json());
+            if (!ours) {
+                throw new KeyRangerException("Job id '" + child.jobId() + "', the id of this job's work on kind "
+                        + child.kind() + ", is taken by another job (" + whose + ", " + stored.spec().mapper()
+                        .template() + ", " + stored.status().name().toLowerCase() + "). Nothing was run: "
+                        + (created == null ? "give another --job-id." : "resume that job on its own, or delete it "
+                        + "with 'keyranger jobs', then resume this one."));
+            }
+        }
     }
 
     /**
@@ -105,15 +154,25 @@ public final class KindGroup {
         if (kinds.isEmpty()) {
             throw new KeyRangerException("A job over several kinds needs at least one kind.");
         }
-        if (datastore.get(new JobStore(datastore).jobKey(groupId)) != null) {
+        JobStore store = new JobStore(datastore);
+        if (datastore.get(store.jobKey(groupId)) != null) {
             throw new KeyRangerException("Job id '" + groupId + "' is taken: give another --job-id.");
         }
+        if (groupId.length() > maxGroupIdLength(kinds.size())) {
+            throw new KeyRangerException("Job id '" + groupId + "' is " + groupId.length() + " characters, too long "
+                    + "for a job over " + kinds.size() + " kinds: each kind's job is named after it, so give a "
+                    + "--job-id of at most " + maxGroupIdLength(kinds.size()) + " characters.");
+        }
+        Instant created = Instant.now();
+        Plan plan = new Plan(groupId, kinds, spec, created);
+        checkChildren(store, plan, null);
         List<Value<?>> names = kinds.stream().<Value<?>>map(StringValue::of).toList();
         Entity group = Entity.newBuilder(groupKey(datastore, groupId)).set("namespace", spec.namespace())
                 .set("kinds", ListValue.of(names))
                 .set("mapper", StringValue.newBuilder(spec.mapper().toJson()).setExcludeFromIndexes(true).build())
                 .set("shards", spec.shards()).set("workers", spec.workers()).set("pageSize", spec.pageSize())
-                .set("qps", spec.qps()).set("createdAt", Timestamp.of(java.util.Date.from(Instant.now()))).build();
+                .set("qps", spec.qps()).set("createdAt", Timestamp.ofTimeSecondsAndNanos(created.getEpochSecond(),
+                        created.getNano())).build();
         try {
             datastore.add(group);
         } catch (com.google.cloud.datastore.DatastoreException e) {
@@ -122,7 +181,7 @@ public final class KindGroup {
             }
             throw e;
         }
-        return new Plan(groupId, kinds, spec);
+        return plan;
     }
 
     /** The stored group with this id, or null when there is none (a plain job id, say). */
@@ -135,7 +194,7 @@ public final class KindGroup {
         JobSpec spec = new JobSpec(groupId, group.getString("namespace"), kinds.get(0),
                 MapperSpec.parse(group.getString("mapper")), (int) group.getLong("shards"),
                 (int) group.getLong("workers"), (int) group.getLong("pageSize"), (int) group.getLong("qps"));
-        return new Plan(groupId, kinds, spec);
+        return new Plan(groupId, kinds, spec, group.getTimestamp("createdAt").toDate().toInstant());
     }
 
     /**
@@ -144,6 +203,7 @@ public final class KindGroup {
      */
     public static JobHandle run(JobLauncher launcher, Plan plan, JobLease.Mode mode, JobListener listener,
                                 Consumer<String> waiting) {
+        checkChildren(new JobStore(launcher.datastore()), plan, plan.created());
         CompletableFuture<JobResult> result = new CompletableFuture<>();
         PauseGate gate = new PauseGate();
         JobHandle group = new JobHandle(plan.groupId(), gate, result);
@@ -178,7 +238,7 @@ public final class KindGroup {
         for (int i = 0; i < plan.kinds().size(); i++) {
             String kind = plan.kinds().get(i);
             JobSpec child = plan.child(i);
-            TreeForKind tree = new TreeForKind(plan.groupId(), kind, listener, totals);
+            GroupTree tree = new GroupTree(plan.groupId(), kind, listener, totals);
             if (group.isCancelled()) {
                 status = JobStatus.CANCELLED;
                 tree.root(NodeStatus.CANCELLED, 0);
@@ -255,50 +315,6 @@ public final class KindGroup {
             } catch (java.util.concurrent.ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             }
-        }
-    }
-
-    /**
-     * Passes one kind's job to the group's listener as a subtree: its nodes move under a root named after the kind
-     * (ids {@code Kind/r3.1}), and its running totals are added to those of the kinds done before it.
-     */
-    private static final class TreeForKind implements JobListener {
-        private final String groupId;
-        private final String kind;
-        private final JobListener out;
-        private final Map<String, Long> before;
-        private final Instant started = Instant.now();
-
-        TreeForKind(String groupId, String kind, JobListener out, Map<String, Long> before) {
-            this.groupId = groupId;
-            this.kind = kind;
-            this.out = out;
-            this.before = Map.copyOf(before);
-        }
-
-        void root(NodeStatus status, long entities) {
-            out.onNode(new NodeSnapshot(groupId, kind, null, 0, null, true, null, null, status, 0, entities, entities,
-                    0, null, started, status.isFinal() ? Instant.now() : null));
-        }
-
-        @Override
-        public void onNode(NodeSnapshot n) {
-            out.onNode(new NodeSnapshot(groupId, kind + "/" + n.id(), n.parentId() == null ? kind
-                    : kind + "/" + n.parentId(), n.depth() + 1, n.start(), n.startInclusive(), n.end(), n.lastKey(),
-                    n.status(), n.pages(), n.entities(), n.subtreeEntities(), n.retries(), n.lastError(),
-                    n.startedAt(), n.finishedAt()));
-        }
-
-        @Override
-        public void onTotals(Map<String, Long> totals) {
-            Map<String, Long> all = new HashMap<>(before);
-            totals.forEach((k, v) -> all.merge(k, v, Long::sum));
-            out.onTotals(all);
-        }
-
-        @Override
-        public void onServerStatus(String problem) {
-            out.onServerStatus(problem);
         }
     }
 }

@@ -35,7 +35,9 @@ final class FileTemplates {
 
     static final Template IMPORT = new BaseTemplate("import",
             "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly.",
-            true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote")) {
+            true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote"),
+            Param.optional("skipBadLines", Param.Type.BOOLEAN, "skip the lines that are not exported entities, "
+                    + "counting each, instead of refusing the file before anything is written", false)) {
         @Override
         public Source source() {
             return Source.FILE;

@@ -8,6 +8,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ProgressListener;
 import io.keyranger.demo.DemoSeeder;
+import io.keyranger.support.InProcessCli;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -31,33 +32,18 @@ class RunCliTest {
         new DemoSeeder(SharedEmulator.connect(demo)).seed(500, ProgressListener.NONE, Cancellation.NEVER);
     }
 
-    private record Result(int exitCode, String out, String err) {
-    }
-
-    private Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        KeyRangerCli.Context context = new KeyRangerCli.Context(dir, Map.of(), request -> { });
-        String[] all = new String[args.length + 4];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "--emulator-host";
-        all[args.length + 1] = demo.emulatorHost();
-        all[args.length + 2] = "--project";
-        all[args.length + 3] = demo.projectId();
-        int code = KeyRangerCli.execute(context, new PrintWriter(out), new PrintWriter(err), all);
-        return new Result(code, out.toString(), err.toString());
+    private InProcessCli.Result run(String... args) {
+        return new InProcessCli(dir, demo).run(args);
     }
 
     private Path mapper(String json) throws Exception {
-        Path file = Files.createTempFile(dir, "mapper", ".json");
-        Files.writeString(file, json);
-        return file;
+        return new InProcessCli(dir, demo).mapper(json);
     }
 
     @Test
     void countJobReportsPersistedTotalsEqualToTheKindsCount() throws Exception {
         Path report = dir.resolve("report.json");
-        Result result = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+        InProcessCli.Result result = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--shards", "4", "--workers", "4", "--page-size", "50", "--job-id", "count-accounts",
                 "--report", report.toString());
         assertThat(result.exitCode()).as(result.err()).isZero();
@@ -72,9 +58,9 @@ class RunCliTest {
         assertThat(json.path("wallMillis").asLong()).isPositive();
         assertThat(json.path("counters").path("read").asLong()).isEqualTo(500);
 
-        Result jobs = run("jobs");
+        InProcessCli.Result jobs = run("jobs");
         assertThat(jobs.out()).contains("count-accounts").contains("done").contains("500");
-        Result again = run("run", "--resume", "count-accounts");
+        InProcessCli.Result again = run("run", "--resume", "count-accounts");
         assertThat(again.exitCode()).isZero();
         assertThat(again.out()).as("resuming a finished job reads nothing again").contains("read 500");
     }
@@ -82,25 +68,25 @@ class RunCliTest {
     @Test
     void anImportRunsThroughTheSameLaunchAsAnyJobAndResumesByItsId() throws Exception {
         Path file = dir.resolve("events.jsonl");
-        Result export = run("run", "--kind", "Event", "--mapper", mapper("{\"template\":\"export\",\"file\":\""
+        InProcessCli.Result export = run("run", "--kind", "Event", "--mapper", mapper("{\"template\":\"export\",\"file\":\""
                 + file.toString().replace("\\", "\\\\") + "\"}").toString(), "--shards", "2");
         assertThat(export.exitCode()).as(export.err()).isZero();
         Path spec = mapper("{\"template\":\"import\",\"file\":\"" + file.toString().replace("\\", "\\\\")
                 + "\"}");
-        Result imported = run("run", "--kind", "Event", "--mapper", spec.toString(), "--job-id", "imp-events");
+        InProcessCli.Result imported = run("run", "--kind", "Event", "--mapper", spec.toString(), "--job-id", "imp-events");
         assertThat(imported.exitCode()).as(imported.err()).isZero();
         assertThat(imported.err()).contains("Job imp-events: import over Event");
         assertThat(imported.out()).contains("Job imp-events done: read 50, written 50");
-        Result again = run("run", "--kind", "Event", "--mapper", spec.toString(), "--job-id", "imp-events");
+        InProcessCli.Result again = run("run", "--kind", "Event", "--mapper", spec.toString(), "--job-id", "imp-events");
         assertThat(again.out()).as("the same id resumes after its last line: nothing more").contains("read 50, written 50");
-        Result dry = run("run", "--kind", "Event", "--mapper", spec.toString(), "--dry-run");
+        InProcessCli.Result dry = run("run", "--kind", "Event", "--mapper", spec.toString(), "--dry-run");
         assertThat(dry.exitCode()).isNotZero();
         assertThat(dry.err()).contains("'import' reads its file, not key ranges").doesNotContain("Exception");
     }
 
     @Test
     void touchJobWritesEveryEntityOnce() throws Exception {
-        Result result = run("run", "--kind", "Event", "--mapper", mapper("{\"template\":\"touch\"}").toString(),
+        InProcessCli.Result result = run("run", "--kind", "Event", "--mapper", mapper("{\"template\":\"touch\"}").toString(),
                 "--shards", "2", "--page-size", "20");
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("read 50, written 50");
@@ -122,12 +108,12 @@ class RunCliTest {
             }
         }
         String gql = "SELECT * FROM Account WHERE tier = 'pro' AND balance >= 5000";
-        Result dry = run("run", "--gql", gql, "--mapper", mapper("{\"template\":\"count\"}").toString(),
+        InProcessCli.Result dry = run("run", "--gql", gql, "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--dry-run");
         assertThat(dry.exitCode()).as(dry.err()).isZero();
         assertThat(dry.out()).contains("every range query carries tier = 'pro'")
                 .contains("balance >= 5000: checked on the client");
-        Result result = run("run", "--gql", gql, "--mapper", mapper("{\"template\":\"count\"}").toString(),
+        InProcessCli.Result result = run("run", "--gql", gql, "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--shards", "3", "--report", dir.resolve("gql.json").toString());
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("read " + proAccounts + ",");
@@ -140,17 +126,17 @@ class RunCliTest {
     @Test
     void gqlAJobCannotRunIsRefusedWithTheReasonAndExitCodeOne() throws Exception {
         String count = mapper("{\"template\":\"count\"}").toString();
-        Result limit = run("run", "--gql", "SELECT * FROM Account LIMIT 10", "--mapper", count);
+        InProcessCli.Result limit = run("run", "--gql", "SELECT * FROM Account LIMIT 10", "--mapper", count);
         assertThat(limit.exitCode()).isEqualTo(1);
         assertThat(limit.err()).contains("cannot have LIMIT or OFFSET").doesNotContain("Exception");
-        Result order = run("run", "--gql", "SELECT * FROM Account ORDER BY balance", "--mapper", count);
+        InProcessCli.Result order = run("run", "--gql", "SELECT * FROM Account ORDER BY balance", "--mapper", count);
         assertThat(order.err()).contains("cannot have ORDER BY");
-        Result syntax = run("run", "--gql", "SELECT * FROM Account WHERE tier = pro", "--mapper", count);
+        InProcessCli.Result syntax = run("run", "--gql", "SELECT * FROM Account WHERE tier = pro", "--mapper", count);
         assertThat(syntax.exitCode()).isEqualTo(1);
         assertThat(syntax.err()).contains("GQL error at column 36").contains("quote strings");
-        Result otherKind = run("run", "--kind", "Event", "--gql", "SELECT * FROM Account", "--mapper", count);
+        InProcessCli.Result otherKind = run("run", "--kind", "Event", "--gql", "SELECT * FROM Account", "--mapper", count);
         assertThat(otherKind.err()).contains("The query reads kind 'Account' but the job is over 'Event'");
-        Result neither = run("run", "--mapper", count);
+        InProcessCli.Result neither = run("run", "--mapper", count);
         assertThat(neither.exitCode()).isEqualTo(1);
         assertThat(neither.err()).contains("--kind KIND, or --gql");
         assertThat(run("preview", "--gql", "SELECT * FROM Account WHERE tier = 'pro' AND balance > 10").out())
@@ -159,7 +145,7 @@ class RunCliTest {
 
     @Test
     void oneJobOverSeveralKindsCountsEachAndResumesByItsId() throws Exception {
-        Result result = run("run", "--kind", "Org,Event", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+        InProcessCli.Result result = run("run", "--kind", "Org,Event", "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--job-id", "two-kinds", "--shards", "2");
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.err()).contains("count over 2 kinds, one after another: Org, Event");
@@ -167,17 +153,17 @@ class RunCliTest {
         long events = countOf("Event");
         assertThat(result.out()).contains("Job two-kinds done: read " + (orgs + events) + ",");
         assertThat(run("jobs").out()).contains("two-kinds.1-Org").contains("two-kinds.2-Event");
-        Result again = run("run", "--resume", "two-kinds");
+        InProcessCli.Result again = run("run", "--resume", "two-kinds");
         assertThat(again.exitCode()).as(again.err()).isZero();
         assertThat(again.out()).contains("read " + (orgs + events) + ",");
-        Result dry = run("run", "--all-kinds", "--mapper", mapper("{\"template\":\"delete\"}").toString(), "--dry-run");
+        InProcessCli.Result dry = run("run", "--all-kinds", "--mapper", mapper("{\"template\":\"delete\"}").toString(), "--dry-run");
         assertThat(dry.exitCode()).as(dry.err()).isZero();
         assertThat(dry.out()).contains("== Account").contains("== Event").contains("== Org").doesNotContain("_KeyRanger");
-        Result bookkeeping = run("run", "--kind", "Org,_KeyRangerJob", "--mapper",
+        InProcessCli.Result bookkeeping = run("run", "--kind", "Org,_KeyRangerJob", "--mapper",
                 mapper("{\"template\":\"count\"}").toString());
         assertThat(bookkeeping.exitCode()).isEqualTo(1);
         assertThat(bookkeeping.err()).contains("'_KeyRangerJob' is KeyRanger's own bookkeeping");
-        Result both = run("run", "--kind", "Org", "--all-kinds", "--mapper", mapper("{\"template\":\"count\"}")
+        InProcessCli.Result both = run("run", "--kind", "Org", "--all-kinds", "--mapper", mapper("{\"template\":\"count\"}")
                 .toString());
         assertThat(both.err()).contains("Give --kind or --all-kinds, not both.");
     }
@@ -195,27 +181,27 @@ class RunCliTest {
 
     @Test
     void badJobsAreRefusedBeforeAnythingIsWritten() throws Exception {
-        Result missing = run("run", "--kind", "Account", "--mapper", dir.resolve("nope.json").toString());
+        InProcessCli.Result missing = run("run", "--kind", "Account", "--mapper", dir.resolve("nope.json").toString());
         assertThat(missing.exitCode()).isNotZero();
         assertThat(missing.err()).contains("Mapper file not found").doesNotContain("Exception");
-        Result malformed = run("run", "--kind", "Account", "--mapper", mapper("{\"template\": ").toString());
+        InProcessCli.Result malformed = run("run", "--kind", "Account", "--mapper", mapper("{\"template\": ").toString());
         assertThat(malformed.err()).contains("The mapper spec is not valid JSON");
-        Result unknown = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"shred\"}").toString());
+        InProcessCli.Result unknown = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"shred\"}").toString());
         assertThat(unknown.err()).contains("Unknown mapper template 'shred'; known: copy, count, count-by, delete");
-        Result noJob = run("run", "--resume", "no-such-job");
+        InProcessCli.Result noJob = run("run", "--resume", "no-such-job");
         assertThat(noJob.exitCode()).isNotZero();
         assertThat(noJob.err()).contains("No job with id 'no-such-job'");
-        Result empty = run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+        InProcessCli.Result empty = run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--job-id", "nothing-to-do");
         assertThat(empty.err()).contains("Kind 'Nothing' has no entities");
         assertThat(run("jobs").out()).as("a job that could not be planned is not left behind")
                 .doesNotContain("nothing-to-do");
         assertThat(run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--job-id", "nothing-to-do").err()).as("and its id is free again").contains("has no entities");
-        Result force = run("run", "--resume", "some-job", "--force");
+        InProcessCli.Result force = run("run", "--resume", "some-job", "--force");
         assertThat(force.exitCode()).isNotZero();
         assertThat(force.err()).contains("--force goes with --take-over");
-        Result takeOverNew = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}")
+        InProcessCli.Result takeOverNew = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}")
                 .toString(), "--take-over");
         assertThat(takeOverNew.err()).contains("--take-over takes over an existing job: use it with --resume JOB_ID");
     }
@@ -223,11 +209,11 @@ class RunCliTest {
     @Test
     void dryRunPrintsBeforeAndAfterAndWritesNothing() throws Exception {
         Path spec = mapper("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":10}");
-        Result result = run("run", "--kind", "Account", "--mapper", spec.toString(), "--dry-run", "--sample", "5");
+        InProcessCli.Result result = run("run", "--kind", "Account", "--mapper", spec.toString(), "--dry-run", "--sample", "5");
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("Dry run on 5 entities; nothing was written.").contains("balance")
                 .contains("Whole job, estimated from").contains("reads");
-        Result jobs = run("jobs");
+        InProcessCli.Result jobs = run("jobs");
         assertThat(jobs.out()).doesNotContain("Account-");
     }
 
@@ -254,11 +240,11 @@ class RunCliTest {
 
     @Test
     void injectedFaultsDoNotChangeTheTotals() throws Exception {
-        Result result = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+        InProcessCli.Result result = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--page-size", "25", "--inject-faults", "rate=0.1,lost=0.1,seed=3");
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("read 500,");
-        Result bad = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
+        InProcessCli.Result bad = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--inject-faults", "rate=lots");
         assertThat(bad.exitCode()).isNotZero();
         assertThat(bad.err()).contains("--inject-faults: 'rate=lots' is not a number.");
@@ -266,12 +252,12 @@ class RunCliTest {
 
     @Test
     void countersIncrementAndRead() {
-        Result inc = run("counter", "inc", "visits", "--by", "5", "--shards", "3");
+        InProcessCli.Result inc = run("counter", "inc", "visits", "--by", "5", "--shards", "3");
         assertThat(inc.exitCode()).as(inc.err()).isZero();
         run("counter", "inc", "visits", "--by", "2");
-        Result get = run("counter", "get", "visits");
+        InProcessCli.Result get = run("counter", "get", "visits");
         assertThat(get.out()).contains("visits (20 shards)").containsPattern("value\\s+7");
-        Result unknown = run("counter", "get", "nope");
+        InProcessCli.Result unknown = run("counter", "get", "nope");
         assertThat(unknown.exitCode()).isNotZero();
         assertThat(unknown.err()).contains("No counter named 'nope'");
     }
@@ -288,13 +274,13 @@ class RunCliTest {
         Path spec = mapper("{\"template\": \"transform\", \"set\": {\"balance\": \"balance * 2\", "
                 + "\"tier\": \"balance > 1000 ? 'gold' : tier\"}, \"where\": \"has(balance) && tier != 'closed'\"}");
 
-        Result dry = run("run", "--kind", "Wallet", "--mapper", spec.toString(), "--dry-run", "--sample", "30");
+        InProcessCli.Result dry = run("run", "--kind", "Wallet", "--mapper", spec.toString(), "--dry-run", "--sample", "30");
         assertThat(dry.exitCode()).as(dry.err()).isZero();
         assertThat(dry.out()).contains("Dry run on 30 entities").contains("counter matched by where += 24")
                 .containsPattern("Wallet:11 +balance +1100 +2200").containsPattern("Wallet:11 +tier +free +gold");
         assertThat(datastore.get(wallets.get(10).getKey())).as("the dry run wrote nothing").isEqualTo(wallets.get(10));
 
-        Result job = run("run", "--kind", "Wallet", "--mapper", spec.toString(), "--job-id", "double-wallets");
+        InProcessCli.Result job = run("run", "--kind", "Wallet", "--mapper", spec.toString(), "--job-id", "double-wallets");
         assertThat(job.exitCode()).as(job.err()).isZero();
         assertThat(job.out()).contains("Job double-wallets done: read 30, written 24")
                 .contains("filtered out by where: 6").contains("matched by where: 24");
@@ -309,18 +295,18 @@ class RunCliTest {
 
     @Test
     void expressionsThatDoNotCompileAreRefusedWithTheirPlace() throws Exception {
-        Result unknown = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"shred\"}").toString());
+        InProcessCli.Result unknown = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"shred\"}").toString());
         Path typo = mapper("{\"template\":\"transform\",\"set\":{\"balance\":\"balance *\"}}");
-        Result job = run("run", "--kind", "Account", "--mapper", typo.toString());
+        InProcessCli.Result job = run("run", "--kind", "Account", "--mapper", typo.toString());
         assertThat(job.exitCode()).as("the exit code of other bad specs").isEqualTo(unknown.exitCode()).isNotZero();
         assertThat(job.err()).contains("Expression set.balance (line 1, column").doesNotContain("Exception");
         Path wrongType = mapper("{\"template\":\"transform\",\"set\":{\"balance\":\"balance * 'x'\"}}");
-        Result dry = run("run", "--kind", "Account", "--mapper", wrongType.toString(), "--dry-run");
+        InProcessCli.Result dry = run("run", "--kind", "Account", "--mapper", wrongType.toString(), "--dry-run");
         assertThat(dry.exitCode()).isEqualTo(unknown.exitCode());
         assertThat(dry.err()).contains("Expression set.balance (line 1, column 9): found no matching overload")
                 .contains("  | balance * 'x'");
         Path badWhere = mapper("{\"template\":\"delete\",\"where\":\"tier ==\"}");
-        Result delete = run("run", "--kind", "Account", "--mapper", badWhere.toString());
+        InProcessCli.Result delete = run("run", "--kind", "Account", "--mapper", badWhere.toString());
         assertThat(delete.exitCode()).isEqualTo(unknown.exitCode());
         assertThat(delete.err()).contains("Expression where (line 1, column");
         assertThat(run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"count\"}").toString(),

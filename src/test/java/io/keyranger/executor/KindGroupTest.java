@@ -109,6 +109,39 @@ class KindGroupTest {
     }
 
     @Test
+    void theKindsOfAGroupNeverShareAnIdAtAnyLengthTheGroupIdMayHave() {
+        List<String> kinds = new ArrayList<>();
+        for (int k = 1; k <= 12; k++) {
+            kinds.add("Kind" + "x".repeat(80));
+        }
+        for (int length = 1; length <= KindGroup.maxGroupIdLength(kinds.size()); length++) {
+            String groupId = "g".repeat(length);
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            for (int i = 0; i < kinds.size(); i++) {
+                String id = KindGroup.childId(groupId, i, kinds.get(i));
+                assertThat(id).hasSizeLessThanOrEqualTo(100).startsWith(groupId + "." + (i + 1) + "-");
+                ids.add(id);
+            }
+            assertThat(ids).as("group id of %d characters", length).hasSize(kinds.size());
+        }
+        assertThatThrownBy(() -> KindGroup.childId("g".repeat(96), 9, "Alpha")).hasMessageContaining("too long");
+    }
+
+    @Test
+    void aResumedGroupWhoseKindsIdWasTakenMeanwhileRunsNothing() throws Exception {
+        KindGroup.Plan plan = KindGroup.create(datastore, "grp-taken", List.of("Alpha", "Beta"),
+                spec("grp-taken", "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"));
+        // before the group runs, a job of its own takes the id of the group's work on Beta
+        launcher.start(new JobSpec(plan.child(1).jobId(), "", "Beta", MapperSpec.parse("{\"template\":\"count\"}"),
+                1, 1, 10, 0), JobLease.Mode.RESUME, JobListener.NONE, m -> { }).await();
+        KindGroup.Plan loaded = KindGroup.load(datastore, "grp-taken");
+        assertThatThrownBy(() -> KindGroup.run(launcher, loaded, JobLease.Mode.RESUME, JobListener.NONE, m -> { }))
+                .hasMessageContaining("Job id 'grp-taken.2-Beta'").hasMessageContaining("its own job over Beta");
+        assertThat(sum("", "Alpha")).as("not even the first kind ran").isEqualTo(45);
+        assertThat(sum("", "Beta")).isEqualTo(25);
+    }
+
+    @Test
     void bookkeepingReservedAndMissingKindsAreRefusedByName() {
         assertThatThrownBy(() -> KindGroup.kinds(datastore, "", List.of("Alpha", "_KeyRangerJob"), false))
                 .hasMessageContaining("'_KeyRangerJob' is KeyRanger's own bookkeeping and is never mapped");

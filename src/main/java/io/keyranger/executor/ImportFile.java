@@ -1,0 +1,102 @@
+package io.keyranger.executor;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.cloud.datastore.Entity;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.EntityCodec;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * An export file as an import reads it: one entity a line, in the codec's JSON. Before an import writes anything the
+ * whole file is read once ({@link #check}), so that a bad line is found before the first commit rather than after
+ * half the file was applied.
+ *
+ * @param file     the file
+ * @param project  the project its keys are read into
+ * @param database the database its keys are read into
+ */
+record ImportFile(Path file, String project, String database) {
+    /** The reason a bad line is skipped with, as its counter names it ({@code skipped: REASON}). */
+    static final String BAD_LINE = "not an exported entity";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int EXAMPLES = 3;
+
+    /**
+     * What a check found.
+     *
+     * @param lines    the lines read
+     * @param bad      the lines that are not exported entities
+     * @param examples the first few of them, "line N: reason"
+     */
+    record Check(long lines, long bad, List<String> examples) {
+        Check {
+            examples = List.copyOf(examples);
+        }
+    }
+
+    /**
+     * Reads every line. With {@code skipBadLines} false, the first bad line is refused by its number, and nothing
+     * was written; otherwise the bad lines are counted, with a few examples.
+     */
+    Check check(boolean skipBadLines, BooleanSupplier cancelled) {
+        long line = 0;
+        long bad = 0;
+        String first = null;
+        List<String> examples = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            for (String text = reader.readLine(); text != null && !cancelled.getAsBoolean(); text = reader.readLine()) {
+                line++;
+                String problem = text.isBlank() ? null : problem(text);
+                if (problem != null) {
+                    bad++;
+                    first = first == null ? "Line " + line + " of " + file + " is not an exported entity: " + problem
+                            : first;
+                    if (examples.size() < EXAMPLES) {
+                        examples.add("line " + line + ": " + problem);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
+        }
+        if (bad > 0 && !skipBadLines) {
+            throw new KeyRangerException(first + (bad > 1 ? " (" + bad + " bad lines in all)" : "") + ". Nothing was "
+                    + "imported. Fix the file, or import the rest with --skip-bad-lines: each bad line is then "
+                    + "skipped and counted.");
+        }
+        return new Check(line, bad, examples);
+    }
+
+    /** The entity on a line, or null when the line is not one (and bad lines are skipped). */
+    Entity decode(String text, long line, boolean skipBadLines) {
+        try {
+            return EntityCodec.decode(JSON.readTree(text), project, database);
+        } catch (IOException | RuntimeException e) {
+            if (skipBadLines) {
+                return null;
+            }
+            throw new KeyRangerException("Line " + line + " of " + file + " is not an exported entity: "
+                    + firstLine(e) + ". It was valid when the import began: was the file changed meanwhile?");
+        }
+    }
+
+    private String problem(String text) {
+        try {
+            EntityCodec.decode(JSON.readTree(text), project, database);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return firstLine(e);
+        }
+    }
+
+    private static String firstLine(Exception e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+    }
+}

@@ -1,0 +1,43 @@
+package io.keyranger.support;
+
+import io.keyranger.cli.KeyRangerCli;
+import io.keyranger.datastore.ConnectionSpec;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** {@code keyranger ARGS --emulator-host … --project …} in this JVM, with its config in a test's folder. */
+public final class InProcessCli {
+    private final Path configDir;
+    private final ConnectionSpec conn;
+
+    public InProcessCli(Path configDir, ConnectionSpec conn) {
+        this.configDir = configDir;
+        this.conn = conn;
+    }
+
+    /** What a command printed, and its exit code. */
+    public record Result(int exitCode, String out, String err) {
+    }
+
+    public Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--emulator-host", conn.emulatorHost(), "--project", conn.projectId()));
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(configDir, Map.of(), request -> { }),
+                new PrintWriter(out), new PrintWriter(err), all.toArray(new String[0]));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** A mapper spec file in the config folder. */
+    public Path mapper(String json) throws java.io.IOException {
+        Path file = Files.createTempFile(configDir, "mapper", ".json");
+        Files.writeString(file, json);
+        return file;
+    }
+}

@@ -41,6 +41,10 @@ final class JobStore {
         this.hook = hook;
     }
 
+    Datastore datastore() {
+        return datastore;
+    }
+
     Key jobKey(String jobId) {
         return datastore.newKeyFactory().setNamespace("").setKind(JOB_KIND).newKey(jobId);
     }

@@ -251,6 +251,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (report != null) {
             JobSummary.writeReport(result, report, prices);
         }
+        if (result.status() == JobStatus.FAILED && result.message() != null) {
+            err.println("keyranger: job " + result.jobId() + " failed: " + result.message()); // where errors go
+            err.flush();
+        }
         return switch (result.status()) {
             case DONE -> 0;
             case CANCELLED -> EXIT_CANCELLED;

@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * Datastore's order of indexed values, on the client's value types, as the Cloud Datastore emulator's index answers
- * inequality queries (every pair of types is checked against it in {@code GqlEmulatorTest}):
+ * inequality queries (every type against every other, with every operator, is checked against the emulator's own
+ * queries in {@code GqlEmulatorTest}):
  * <ol>
  *   <li>null (and an empty array, which the emulator indexes as one null);</li>
  *   <li>integers and timestamps together, a timestamp as its microseconds since the epoch, so
@@ -27,10 +28,15 @@ import java.util.List;
  *   <li>geo points, by latitude, then longitude;</li>
  *   <li>keys, by project, namespace, then path element by element, in the key order of the server.</li>
  * </ol>
- * Embedded entities, and values a client cannot type, are in no index order: no inequality selects them. This is the
- * legacy Datastore order the emulator keeps. Google documents the same type order for Firestore in Datastore mode; it
- * documents no merging of byte and text strings, so where production's answer for a blob against a string literal
- * differs, the server's own query is the reference (the README's "Queries as job input" says so).
+ * Embedded entities, and values a client cannot type, are in no index order: no inequality selects them.
+ *
+ * <p>Google documents this type order for Datastore (the App Engine entity property reference: null, fixed-point
+ * numbers (integers, dates and times), booleans, byte sequences (short byte strings and Unicode strings, one group),
+ * doubles, geo points, keys). Where production may differ from the emulator, and nothing here can check it: the empty
+ * array (the emulator indexes it as null; Firestore in Datastore mode documents no such entry), strings against
+ * strings (by UTF-8 bytes on both, unlike key names on the emulator, see {@link KeyOrder}), and production's own
+ * {@code !=} and {@code NOT IN} (KeyRanger decides them as {@code < v OR > v} and "a value outside the list", as the
+ * emulator's index answers them). The README's "GQL as a job's input" says so to users.
  */
 final class ValueOrder {
     private static final Comparator<ByteString> BYTES = ByteString.unsignedLexicographicalComparator();

@@ -96,7 +96,11 @@ final class JobStore {
         fenced(what + " " + nodeId, nodeKey(jobId, nodeId), lease::checkRange, writes);
     }
 
-    private void fenced(String what, Key fence, java.util.function.Consumer<Entity> check,
+    /**
+     * In one transaction: reads {@code fence}, lets {@code check} refuse (by throwing), and puts what {@code writes}
+     * makes of it; the hook sees {@code what} just before the commit.
+     */
+    void fenced(String what, Key fence, java.util.function.Consumer<Entity> check,
                         java.util.function.Function<Entity, List<Entity>> writes) {
         Transaction tx = datastore.newTransaction();
         try {

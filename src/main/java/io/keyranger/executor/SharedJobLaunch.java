@@ -128,22 +128,13 @@ final class SharedJobLaunch {
 
     /** Makes this launch the planner of a job whose planner's beat stood still at {@code beat}. */
     private static Void replace(JobStore store, String jobId, String beat, String token) {
-        Datastore datastore = store.datastore();
-        Transaction tx = datastore.newTransaction();
-        try {
-            Entity job = tx.get(store.jobKey(jobId));
+        store.fenced("replace planner", store.jobKey(jobId), job -> {
             if (job == null || JobStore.isPlanned(job) || !beat.equals(job.getString(BEAT))) {
                 throw new KeyRangerException("Job " + jobId + " moved on while this launch waited for its plan; "
                         + "launch again to open it.");
             }
-            tx.put(Entity.newBuilder(job).set(PLANNER, token).set(BEAT, token + ":0").build());
-            tx.commit();
-            return null;
-        } finally {
-            if (tx.isActive()) {
-                io.keyranger.datastore.Retries.rollbackQuietly(tx);
-            }
-        }
+        }, job -> List.of(Entity.newBuilder(job).set(PLANNER, token).set(BEAT, token + ":0").build()));
+        return null;
     }
 
     private static SharedJob open(Datastore datastore, KeyOrder order, JobSpec spec, JobStore store, Entity job) {
@@ -198,23 +189,14 @@ final class SharedJobLaunch {
     /** Puts what {@code writes} makes of the job entity, in a transaction that checks this launch is its planner. */
     private static Void asPlanner(JobStore store, String jobId, String token,
                                   java.util.function.Function<Entity, List<Entity>> writes) {
-        Datastore datastore = store.datastore();
-        Transaction tx = datastore.newTransaction();
-        try {
-            Entity job = tx.get(store.jobKey(jobId));
+        store.fenced("plan", store.jobKey(jobId), job -> {
             if (job == null || !token.equals(job.contains(PLANNER) ? job.getString(PLANNER) : null)
                     || JobStore.isPlanned(job)) {
                 throw new KeyRangerException("Another launch took over planning job " + jobId + " while this one "
                         + "stood still; this one wrote nothing more. Launch again to join the job.");
             }
-            tx.put(writes.apply(job).toArray(new Entity[0]));
-            tx.commit();
-            return null;
-        } finally {
-            if (tx.isActive()) {
-                io.keyranger.datastore.Retries.rollbackQuietly(tx);
-            }
-        }
+        }, writes);
+        return null;
     }
 
     private static void sleep(long millis) {

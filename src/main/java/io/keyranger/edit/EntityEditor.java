@@ -87,6 +87,11 @@ public final class EntityEditor {
         return apply("undo " + edit.description(), edit.after(), edit.before());
     }
 
+    /** Makes an undone edit again, if nobody changed its entities since the undo. */
+    public Edit redo(Edit edit) {
+        return apply(edit.description(), edit.before(), edit.after());
+    }
+
     /**
      * Checks every key holds what {@code expected} says (null: nothing), then writes {@code next}, in transactions of
      * as many entity groups as the server allows. A batch whose entities changed meanwhile writes nothing and stops

@@ -159,7 +159,7 @@ public final class EntitiesView extends BorderPane {
         return text.substring(start);
     }
 
-    /** New, edit, delete (the selection) and undo (the last edit); refused on a read-only connection. */
+    /** New, edit, delete (the selection), undo and redo; refused on a read-only connection. */
     private HBox editBar() {
         Button create = new Button("New", new FontIcon(Material2AL.ADD));
         create.setId("newEntity");
@@ -171,28 +171,37 @@ public final class EntitiesView extends BorderPane {
         delete.setId("deleteEntities");
         delete.getStyleClass().add(Styles.DANGER);
         delete.setOnAction(e -> deleteSelected());
+        EntityEdits edits = model.edits();
         Button undo = new Button("Undo", new FontIcon(Material2MZ.UNDO));
         undo.setId("undoEdit");
         undo.setOnAction(e -> {
-            if (WriteConfirmation.confirm(getScene().getWindow(), model.connection(), "Undo")) {
-                model.undo();
+            if (WriteConfirmation.confirm(getScene().getWindow(), edits.connection(), "Undo")) {
+                edits.undo();
             }
         });
-        create.disableProperty().bind(model.readOnlyProperty());
+        Button redo = new Button("Redo", new FontIcon(Material2MZ.REDO));
+        redo.setId("redoEdit");
+        redo.setOnAction(e -> {
+            if (WriteConfirmation.confirm(getScene().getWindow(), edits.connection(), "Redo")) {
+                edits.redo();
+            }
+        });
+        create.disableProperty().bind(model.edits().readOnlyProperty());
         Label readOnly = new Label("Read-only connection: editing is off.");
-        readOnly.visibleProperty().bind(model.readOnlyProperty());
+        readOnly.visibleProperty().bind(model.edits().readOnlyProperty());
         readOnly.managedProperty().bind(readOnly.visibleProperty());
         Label status = new Label();
         status.setId("editStatus");
-        status.textProperty().bind(model.editStatusProperty());
-        HBox bar = new HBox(8, create, edit, delete, undo, readOnly, status);
+        status.textProperty().bind(model.edits().statusProperty());
+        HBox bar = new HBox(8, create, edit, delete, undo, redo, readOnly, status);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(0, 8, 6, 8));
         edit.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull()
-                .or(model.readOnlyProperty()));
+                .or(model.edits().readOnlyProperty()));
         delete.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull()
-                .or(model.readOnlyProperty()));
-        undo.disableProperty().bind(model.lastEditProperty().isNull().or(model.readOnlyProperty()));
+                .or(model.edits().readOnlyProperty()));
+        undo.disableProperty().bind(edits.canUndoProperty().not().or(edits.readOnlyProperty()));
+        redo.disableProperty().bind(edits.canRedoProperty().not().or(edits.readOnlyProperty()));
         return bar;
     }
 
@@ -203,22 +212,22 @@ public final class EntitiesView extends BorderPane {
         EntityEditorDialog dialog = new EntityEditorDialog(null, model.kind(), model.place());
         dialog.initOwner(getScene().getWindow());
         dialog.showAndWait().ifPresent(entity -> {
-            if (WriteConfirmation.confirm(getScene().getWindow(), model.connection(), "Creating an entity")) {
-                model.create(entity);
+            if (WriteConfirmation.confirm(getScene().getWindow(), model.edits().connection(), "Creating an entity")) {
+                model.edits().create(entity);
             }
         });
     }
 
     private void editSelected() {
         Entity original = table.getSelectionModel().getSelectedItem();
-        if (original == null || model.readOnlyProperty().get()) {
+        if (original == null || model.edits().readOnlyProperty().get()) {
             return;
         }
         EntityEditorDialog dialog = new EntityEditorDialog(original, original.getKey().getKind(), model.place());
         dialog.initOwner(getScene().getWindow());
         dialog.showAndWait().ifPresent(changed -> {
-            if (WriteConfirmation.confirm(getScene().getWindow(), model.connection(), "Saving an entity")) {
-                model.update(original, changed);
+            if (WriteConfirmation.confirm(getScene().getWindow(), model.edits().connection(), "Saving an entity")) {
+                model.edits().update(original, changed);
             }
         });
     }
@@ -236,8 +245,8 @@ public final class EntitiesView extends BorderPane {
                 + " entities") + "? Undo can put " + (selected.size() == 1 ? "it" : "them") + " back until the window "
                 + "closes.");
         if (confirm.showAndWait().orElse(ButtonType.CANCEL) == ButtonType.OK
-                && WriteConfirmation.confirm(getScene().getWindow(), model.connection(), "Deleting")) {
-            model.delete(selected);
+                && WriteConfirmation.confirm(getScene().getWindow(), model.edits().connection(), "Deleting")) {
+            model.edits().delete(selected);
         }
     }
 

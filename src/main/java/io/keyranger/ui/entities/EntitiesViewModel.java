@@ -57,10 +57,7 @@ public final class EntitiesViewModel {
     private final ReadOnlyIntegerWrapper queryErrorColumn = new ReadOnlyIntegerWrapper(0);
     private volatile List<String> propertyNames = List.of();
     private volatile List<String> kindNames = List.of();
-    private final ObjectProperty<EntityEditor.Edit> lastEdit = new SimpleObjectProperty<>();
-    private final ReadOnlyBooleanWrapper readOnly = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper editStatus = new ReadOnlyStringWrapper("");
-    private EntityEditor editor;
+    private final EntityEdits edits;
     private ConnectionSpec connection;
     private DatastoreGateway gateway;
     private String namespace;
@@ -73,6 +70,7 @@ public final class EntitiesViewModel {
     public EntitiesViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
         this.errors = errors;
+        this.edits = new EntityEdits(tasks, errors, this::reload);
         selected.addListener((obs, old, entity) -> selectedJson.set(entity == null ? "" : shown.json(entity)));
     }
 
@@ -114,18 +112,33 @@ public final class EntitiesViewModel {
         load(0);
     }
 
+    /** The query's error beside the box, and no rows under it: what showed before answered another query. */
     private void showQueryError(String message, int column) {
         queryError.set(message);
         queryErrorColumn.set(column);
+        cancelPending();
+        clearRows("The query did not run: see its error above.");
     }
 
-    /** The editor of the open connection; a new connection forgets the last edit (it was on another database). */
+    private void clearRows(String why) {
+        rows.clear();
+        shown = RenderedPage.EMPTY;
+        columns.clear();
+        pageNumber.set(0);
+        hasNext.set(false);
+        selected.set(null);
+        title.set(why);
+    }
+
+    /** The editor of the open connection; a new connection forgets the edits (they were on another database). */
     public void setEditor(EntityEditor editor, ConnectionSpec connection) {
-        this.editor = editor;
         this.connection = connection;
-        readOnly.set(connection.readOnly());
-        lastEdit.set(null);
-        editStatus.set("");
+        edits.setEditor(editor, connection);
+    }
+
+    /** Creating, changing and deleting entities, with Undo and Redo. */
+    public EntityEdits edits() {
+        return edits;
     }
 
     /** Where keys typed in the editor belong: this project, database and the browsed namespace. */
@@ -138,68 +151,11 @@ public final class EntitiesViewModel {
         return kind;
     }
 
-    /** The connection's spec, for the confirmation a production project needs. */
-    public ConnectionSpec connection() {
-        return connection;
-    }
-
-    public void create(Entity entity) {
-        edit("Creating", () -> editor.create(entity));
-    }
-
-    public void update(Entity original, Entity changed) {
-        edit("Saving", () -> editor.update(original, changed));
-    }
-
-    public void delete(List<Entity> entities) {
-        edit("Deleting", () -> editor.delete(entities));
-    }
-
-    /** Puts back what the last edit replaced; the edit it makes is the next one undo takes back. */
-    public void undo() {
-        EntityEditor.Edit edit = lastEdit.get();
-        if (edit != null) {
-            edit("Undoing", () -> editor.undo(edit));
-        }
-    }
-
-    private void edit(String doing, java.util.concurrent.Callable<EntityEditor.Edit> action) {
-        if (editor == null) {
-            errors.accept("Connect first.");
-            return;
-        }
-        editStatus.set(doing + "…");
-        Tasks.create(doing, action)
-                .onSuccess(edit -> {
-                    lastEdit.set(edit);
-                    editStatus.set("Done: " + edit.description() + ". Undo puts it back.");
-                    reload();
-                })
-                .onError(error -> {
-                    editStatus.set("");
-                    errors.accept(ErrorMessages.of(error));
-                    reload();
-                })
-                .run(tasks);
-    }
-
     /** Reads the page on show again. */
     public void reload() {
         if (gateway != null && pageNumber.get() > 0 && !pageStarts.isEmpty()) {
             load(Math.min(pageNumber.get() - 1, pageStarts.size() - 1));
         }
-    }
-
-    public ObjectProperty<EntityEditor.Edit> lastEditProperty() {
-        return lastEdit;
-    }
-
-    public ReadOnlyBooleanProperty readOnlyProperty() {
-        return readOnly.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty editStatusProperty() {
-        return editStatus.getReadOnlyProperty();
     }
 
     /** The names the query box completes from: the kind's properties. */
@@ -226,12 +182,7 @@ public final class EntitiesViewModel {
         kind = null;
         query = null;
         queryError.set("");
-        rows.clear();
-        shown = RenderedPage.EMPTY;
-        columns.clear();
-        pageNumber.set(0);
-        hasNext.set(false);
-        title.set("Choose a kind on the left.");
+        clearRows("Choose a kind on the left.");
     }
 
     public void nextPage() {

@@ -14,7 +14,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
-import javafx.scene.control.Spinner;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
@@ -31,11 +30,13 @@ public final class RunView extends BorderPane {
     private final RunViewModel model;
     private final SplitPane work;
     private final SplitPane split;
+    private final JobSettingsBar settings;
 
     public RunView(RunViewModel model) {
         this.model = model;
         setId("runView");
-        setTop(new VBox(controls(), settings()));
+        settings = new JobSettingsBar(model);
+        setTop(new VBox(controls(), settings));
         RangeTreeTable table = new RangeTreeTable(model.roots());
         KeySpaceMap map = new KeySpaceMap(model.roots());
         model.treeVersionProperty().addListener((obs, old, now) -> map.requestRedraw());
@@ -80,7 +81,8 @@ public final class RunView extends BorderPane {
         Button start = new Button("Start", new FontIcon(Material2MZ.PLAY_ARROW));
         start.setId("startJob");
         start.getStyleClass().add("accent");
-        start.disableProperty().bind(model.runningProperty().or(model.targetProperty().isNull()));
+        start.disableProperty().bind(model.runningProperty().or(model.targetProperty().isNull())
+                .or(settings.invalidProperty()));
         start.setOnAction(e -> {
             switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get(),
                     java.util.List.copyOf(model.form().kinds()), model.prices())) {
@@ -110,62 +112,6 @@ public final class RunView extends BorderPane {
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 8, 2, 8));
         return bar;
-    }
-
-    private VBox settings() {
-        TextField gql = new TextField();
-        gql.setId("jobGql");
-        gql.setPromptText("GQL, e.g. SELECT * FROM Account WHERE tier = 'pro' (blank: the whole kind)");
-        gql.getStyleClass().add("monospace");
-        gql.textProperty().bindBidirectional(model.form().gqlProperty());
-        HBox.setHgrow(gql, Priority.ALWAYS);
-        org.controlsfx.control.CheckComboBox<String> kinds = new org.controlsfx.control.CheckComboBox<>(
-                model.availableKinds());
-        kinds.setId("jobKinds");
-        kinds.setTitle("Kinds: the selected one");
-        kinds.getCheckModel().getCheckedItems().addListener((javafx.collections.ListChangeListener<String>) c -> {
-            model.form().kinds().setAll(kinds.getCheckModel().getCheckedItems());
-            kinds.setTitle(model.form().kinds().isEmpty() ? "Kinds: the selected one"
-                    : "Kinds: " + String.join(", ", model.form().kinds()));
-        });
-        model.form().kinds().addListener((javafx.collections.ListChangeListener<String>) c -> {
-            if (model.form().kinds().isEmpty() && !kinds.getCheckModel().getCheckedItems().isEmpty()) {
-                kinds.getCheckModel().clearChecks();
-            }
-        });
-        // the kinds and the query on one line, the numbers below it in pairs that wrap as a whole: nothing is cut
-        // to "S…" or "Wo…" on a laptop screen
-        Label query = new Label("Query");
-        query.setMinWidth(Region.USE_PREF_SIZE);
-        HBox top = new HBox(8, kinds, query, gql);
-        top.setAlignment(Pos.CENTER_LEFT);
-        kinds.setMinWidth(Region.USE_PREF_SIZE);
-        javafx.scene.layout.FlowPane numbers = new javafx.scene.layout.FlowPane(14, 6,
-                labelled("Shards", spinner("jobShards", 1, 4096, model.form().shardsProperty())),
-                labelled("Workers", spinner("jobWorkers", 1, 512, model.form().workersProperty())),
-                labelled("Page size", spinner("jobPageSize", 1, 5000, model.form().pageSizeProperty())),
-                labelled("QPS (0 = no limit)", spinner("jobQps", 0, 1_000_000, model.form().qpsProperty())));
-        VBox bar = new VBox(6, top, numbers);
-        bar.setPadding(new Insets(2, 8, 6, 8));
-        return bar;
-    }
-
-    private static HBox labelled(String text, Spinner<Integer> spinner) {
-        Label label = new Label(text);
-        label.setMinWidth(Region.USE_PREF_SIZE);
-        HBox pair = new HBox(6, label, spinner);
-        pair.setAlignment(Pos.CENTER_LEFT);
-        return pair;
-    }
-
-    private static Spinner<Integer> spinner(String id, int min, int max, javafx.beans.property.IntegerProperty value) {
-        Spinner<Integer> spinner = new Spinner<>(min, max, value.get());
-        spinner.setId(id);
-        spinner.setEditable(true);
-        spinner.setPrefWidth(100);
-        spinner.valueProperty().addListener((obs, old, v) -> value.set(v));
-        value.addListener((obs, old, v) -> spinner.getValueFactory().setValue(v.intValue()));
-        return spinner;
     }
 
     /**

@@ -1,0 +1,143 @@
+package io.keyranger.ui.entities;
+
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.edit.EntityEditor;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+/**
+ * The Entities tab's edits and their history: Undo takes back the last edit the user made, Redo makes it again, and
+ * a new edit forgets what could be redone. Undo and Redo are edits of their own on the server (each checks, in its
+ * transaction, that the entities are still as the edit it takes back left them), but never entries of the history:
+ * undoing twice takes back two edits, not the undo.
+ */
+public final class EntityEdits {
+    private final TaskRunner tasks;
+    private final Consumer<String> errors;
+    private final Runnable reload;
+    private final Deque<EntityEditor.Edit> undone = new ArrayDeque<>();
+    private final Deque<EntityEditor.Edit> done = new ArrayDeque<>();
+    private final ReadOnlyBooleanWrapper canUndo = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper canRedo = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper readOnly = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
+    private EntityEditor editor;
+    private ConnectionSpec connection;
+
+    EntityEdits(TaskRunner tasks, Consumer<String> errors, Runnable reload) {
+        this.tasks = tasks;
+        this.errors = errors;
+        this.reload = reload;
+    }
+
+    /** The editor of the open connection; a new connection forgets the history (it was of another database). */
+    void setEditor(EntityEditor value, ConnectionSpec spec) {
+        this.editor = value;
+        this.connection = spec;
+        readOnly.set(spec.readOnly());
+        done.clear();
+        undone.clear();
+        refresh();
+        status.set("");
+    }
+
+    /** The connection's spec, for the confirmation a production project needs. */
+    public ConnectionSpec connection() {
+        return connection;
+    }
+
+    public void create(com.google.cloud.datastore.Entity entity) {
+        run("Creating", () -> editor.create(entity), Step.NEW);
+    }
+
+    public void update(com.google.cloud.datastore.Entity original, com.google.cloud.datastore.Entity changed) {
+        run("Saving", () -> editor.update(original, changed), Step.NEW);
+    }
+
+    public void delete(List<com.google.cloud.datastore.Entity> entities) {
+        run("Deleting", () -> editor.delete(entities), Step.NEW);
+    }
+
+    /** Takes back the last edit the user made (not an undo). */
+    public void undo() {
+        EntityEditor.Edit edit = done.peek();
+        if (edit != null) {
+            run("Undoing " + edit.description(), () -> editor.undo(edit), Step.UNDO);
+        }
+    }
+
+    /** Makes the last undone edit again. */
+    public void redo() {
+        EntityEditor.Edit edit = undone.peek();
+        if (edit != null) {
+            run("Redoing " + edit.description(), () -> editor.redo(edit), Step.REDO);
+        }
+    }
+
+    private enum Step { NEW, UNDO, REDO }
+
+    private void run(String doing, Callable<EntityEditor.Edit> action, Step step) {
+        if (editor == null) {
+            errors.accept("Connect first.");
+            return;
+        }
+        status.set(doing + "…");
+        Tasks.create(doing, action)
+                .onSuccess(edit -> {
+                    switch (step) {
+                        case NEW -> {
+                            done.push(edit);
+                            undone.clear();
+                            status.set("Done: " + edit.description() + ". Undo takes it back.");
+                        }
+                        case UNDO -> {
+                            undone.push(done.pop());
+                            status.set("Undone: " + undone.peek().description() + ". Redo makes it again.");
+                        }
+                        case REDO -> {
+                            done.push(undone.pop());
+                            status.set("Redone: " + done.peek().description() + ". Undo takes it back.");
+                        }
+                    }
+                    refresh();
+                    reload.run();
+                })
+                .onError(error -> {
+                    status.set("");
+                    errors.accept(ErrorMessages.of(error));
+                    reload.run();
+                })
+                .run(tasks);
+    }
+
+    private void refresh() {
+        canUndo.set(!done.isEmpty());
+        canRedo.set(!undone.isEmpty());
+    }
+
+    public ReadOnlyBooleanProperty canUndoProperty() {
+        return canUndo.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty canRedoProperty() {
+        return canRedo.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty readOnlyProperty() {
+        return readOnly.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty statusProperty() {
+        return status.getReadOnlyProperty();
+    }
+}

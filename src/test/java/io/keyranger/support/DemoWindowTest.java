@@ -1,0 +1,93 @@
+package io.keyranger.support;
+
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.app.KeyRangerApp;
+import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.demo.DemoRequest;
+import io.keyranger.ui.kinds.KindItem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javafx.application.Application;
+import javafx.scene.control.ListView;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/**
+ * Tests that drive the real window in demo mode (80 accounts on the demo's own real emulator), one launch per test
+ * class; each test starts with Account selected and the Entities tab showing.
+ */
+public abstract class DemoWindowTest {
+    protected static Application app;
+    protected final FxRobot robot = new FxRobot();
+
+    @BeforeAll
+    static void launchInDemoMode() throws Exception {
+        Path config = Files.createTempDirectory("keyranger-demo-window");
+        FxToolkit.registerPrimaryStage();
+        app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
+                new StartupRequest(null, new DemoRequest(80, 0, null), null)));
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        FxToolkit.cleanupApplication(app);
+        FxToolkit.cleanupStages();
+    }
+
+    @BeforeEach
+    void accountSelected() {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.waitUntil(120, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")));
+        Fx.get(() -> {
+            kinds.getSelectionModel().clearSelection();
+            return null;
+        });
+        selectKindInList("Account");
+        Fx.waitUntil(30, () -> title().equals("Account: page 1, rows 1–50"));
+        clickTab("Entities");
+    }
+
+    protected void selectKindInList(String kind) {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.get(() -> {
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.name().equals(kind))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+        Fx.waitUntil(30, () -> title().startsWith(kind + ":"));
+    }
+
+    protected void setText(String id, String text) {
+        Fx.get(() -> {
+            robot.lookup(id).queryTextInputControl().setText(text);
+            return null;
+        });
+    }
+
+    protected void clickTab(String title) {
+        robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
+                && title.equals(((javafx.scene.control.Labeled) n.lookup(".tab-label")).getText()))
+                .queryAs(javafx.scene.Node.class));
+    }
+
+    /** The Entities tab's title line. */
+    protected String title() {
+        return Fx.get(() -> robot.lookup("#pageTitle").queryLabeled().getText());
+    }
+
+    protected String labelText(String id) {
+        return Fx.get(() -> robot.lookup(id).queryLabeled().getText());
+    }
+
+    /** A client of the demo's emulator, independent of the app's. */
+    protected Datastore demoDatastore() {
+        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
+                .replaceAll("^emulator (\\S+) / .*$", "$1");
+        return DatastoreConnector.connect(ConnectionSpec.emulator(host, "demo-project"));
+    }
+}

@@ -68,10 +68,9 @@ public final class DemoCommand implements Runnable {
         RunningEmulator emulator = manager.start(port);
         try {
             ConnectionSpec connection = emulator.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
+            Map<String, Long> seeded = seed(connection, err); // the address is printed once there is data behind it
             out.println("Datastore emulator: " + emulator.hostPort());
             out.println("Project: " + connection.projectId());
-            out.flush();
-            Map<String, Long> seeded = seed(connection, err);
             out.println("Seeded:");
             seeded.forEach((kind, count) -> out.printf("  %-20s %,d%n", kind, count));
             out.println("Use it with: export DATASTORE_EMULATOR_HOST=" + emulator.hostPort()

@@ -33,8 +33,8 @@ public final class DryRunPrinter {
             out.printf("... and %d more skipped with a reason%n", result.problems().size() - MAX_PROBLEMS);
         }
         result.counters().forEach((name, value) -> out.printf("counter %s += %d%n", name, value));
-        out.printf("Whole job, estimated from %,d entities (%s): %s%n", result.total().total(),
-                result.total().method().label(), prices.describe(result.reads(), result.writes(), result.deletions()));
+        out.printf("Whole job, over %s: %s%n", result.total().describe(), prices.describe(result.reads(),
+                result.writes(), result.deletions()));
         out.flush();
     }
 

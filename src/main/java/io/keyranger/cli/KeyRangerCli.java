@@ -48,6 +48,7 @@ public final class KeyRangerCli implements Runnable {
     /** Runs the command line and returns the exit code. */
     public static int execute(Context context, PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new KeyRangerCli(context), new ContextFactory(context));
+        RunCommand.addTemplatesHelp(cli.getSubcommands().get("run"));
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -122,10 +122,10 @@ public final class PreviewCommand implements Runnable {
     }
 
     private void print(ShardPreview preview, PrintWriter out) {
-        out.printf("%s in %s: %d ranges from %,d scatter samples (%s); %,d entities by %s%n", kind,
+        out.printf("%s in %s: %d ranges from %,d scatter samples (%s); %s%s%n", kind,
                 preview.request().namespace().isEmpty() ? "(default)" : preview.request().namespace(),
                 preview.scatter().ranges().size(), preview.samples(), preview.scatter().method().label(),
-                preview.total().total(), preview.total().method().label());
+                preview.total().describe(), preview.total().exact() ? "" : "; --exact counts them");
         out.printf("%4s  %-36s %-36s %10s %10s%n", "#", "START", "END", "ESTIMATED", "EXACT");
         for (PlannedRange range : preview.scatter().ranges()) {
             out.printf("%4d  %-36s %-36s %10d %10s%n", range.index(), bound(range.range().start(), "(first key)"),

@@ -137,6 +137,29 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     String confirmProject;
 
     private io.keyranger.cost.PriceTable prices;
+    /** How calls before the job retry: as the job's own do. */
+    private io.keyranger.executor.RetryPolicy retries = io.keyranger.executor.RetryPolicy.DEFAULT;
+
+    /** The section of {@code run --help} that lists the templates of a --mapper spec, with their parameters. */
+    static final String TEMPLATES_SECTION = "templates";
+
+    /** Adds the templates, as a two-column table, before the footer of {@code run}'s help. */
+    static void addTemplatesHelp(picocli.CommandLine run) {
+        run.getHelpSectionMap().put(TEMPLATES_SECTION, help -> {
+            int width = help.commandSpec().usageMessage().width();
+            picocli.CommandLine.Help.TextTable table = picocli.CommandLine.Help.TextTable.forColumns(
+                    help.colorScheme(), new picocli.CommandLine.Help.Column(19, 2,
+                            picocli.CommandLine.Help.Column.Overflow.SPAN),
+                    new picocli.CommandLine.Help.Column(width - 19, 1, picocli.CommandLine.Help.Column.Overflow.WRAP));
+            Mappers.names().stream().sorted().map(Mappers::template).forEach(t -> table.addRowValues(t.name(),
+                    t.description() + (t.params().isEmpty() ? "" : " Parameters: " + String.join(", ", t.params()
+                            .stream().map(p -> p.name() + (p.required() ? "" : " (optional)")).toList()) + ".")));
+            return String.format("%nTemplates (the \"template\" of a --mapper spec):%n") + table;
+        });
+        java.util.List<String> keys = new java.util.ArrayList<>(run.getHelpSectionKeys());
+        keys.add(keys.indexOf(picocli.CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), TEMPLATES_SECTION);
+        run.setHelpSectionKeys(keys);
+    }
 
     public RunCommand(KeyRangerCli.Context context) {
         this.context = context;
@@ -159,8 +182,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (injectFaults != null) {
             session = session.wrap(io.keyranger.datastore.FaultInjector.parse(injectFaults)::wrap);
         }
-        JobLauncher launcher = new JobLauncher(session, injectFaults == null ? io.keyranger.executor.RetryPolicy.DEFAULT
-                : new io.keyranger.executor.RetryPolicy(40, 5, 500), leaseDuration());
+        retries = injectFaults == null ? io.keyranger.executor.RetryPolicy.DEFAULT
+                : new io.keyranger.executor.RetryPolicy(40, 5, 500);
+        JobLauncher launcher = new JobLauncher(session, retries, leaseDuration());
         if (holdAfterChunks != null) {
             launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()));
         }
@@ -192,8 +216,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             warnOfPermanentFailures(launcher, target.resume, err);
             handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
         } else if (isGroup()) {
-            List<String> kinds = KindGroup.kinds(session.datastore(), job.namespace(), target.newJob.allKinds
-                    ? List.of() : List.of(target.newJob.kind.split(",")), target.newJob.allKinds);
+            List<String> kinds = retries.call(() -> KindGroup.kinds(session.datastore(), job.namespace(),
+                    target.newJob.allKinds ? List.of() : List.of(target.newJob.kind.split(",")), target.newJob.allKinds));
             if (target.newJob.dryRun) {
                 for (String kind : kinds) {
                     spec.commandLine().getOut().println("== " + kind);
@@ -211,6 +235,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             err.flush();
             handle = KindGroup.run(launcher, plan, leaseMode(), progress, waiting);
         } else if (target.newJob.dryRun) {
+            checkKindExists(session, job);
             warnAboutProperties(session, job, err);
             printQueryPlan(job, spec.commandLine().getOut());
             DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
@@ -224,6 +249,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 io.keyranger.executor.ExportSpace.check(io.keyranger.executor.ExportSpace.estimate(
                         session.datastore(), session.order(), job), Path.of(job.mapper().json().path("file").asText()));
             }
+            checkKindExists(session, job);
             warnAboutProperties(session, job, err);
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
@@ -314,13 +340,20 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
     }
 
+    /** Before anything else about it: a job reads a kind that is there (an import may fill a new one). */
+    private void checkKindExists(Session session, JobSpec job) {
+        if (!isImport(job)) {
+            retries.call(() -> KindGroup.kinds(session.datastore(), job.namespace(), List.of(job.kind()), false));
+        }
+    }
+
     /** Before the first read: the spec's property parameters against the kind's properties as the server lists them. */
-    private static void warnAboutProperties(Session session, JobSpec job, PrintWriter err) {
+    private void warnAboutProperties(Session session, JobSpec job, PrintWriter err) {
         if (Mappers.template(job.mapper().template()).source() != Template.Source.KEY_RANGES) {
             return;
         }
-        List<io.keyranger.datastore.PropertyInfo> properties = new io.keyranger.datastore.DatastoreGateway(
-                session.datastore()).properties(job.namespace(), job.kind());
+        List<io.keyranger.datastore.PropertyInfo> properties = retries.call(() -> new io.keyranger.datastore
+                .DatastoreGateway(session.datastore()).properties(job.namespace(), job.kind()));
         io.keyranger.mapper.SpecChecks.warnings(job.mapper(), job.kind(), properties)
                 .forEach(w -> err.println("keyranger: warning: " + w));
         err.flush();

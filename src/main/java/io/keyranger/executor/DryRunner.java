@@ -32,6 +32,8 @@ import java.util.TreeSet;
  * scales the sample's operation counts to the whole kind with the planner's total.
  */
 public final class DryRunner {
+    /** The most keys a dry run counts one by one to give the exact size instead of an estimate. */
+    static final long COUNT_LIMIT = 100_000;
     private final Datastore datastore;
     private final KeyOrder order;
 
@@ -126,13 +128,28 @@ public final class DryRunner {
         }
         TotalEstimate total = keys.size() < sample ? new TotalEstimate(keys.size(), TotalEstimate.Method.EXACT_SCAN)
                 : knownTotal != null && spec.where().isEmpty() ? knownTotal
-                : new ShardPlanner(datastore, order).preview(new PlanRequest(namespace, kind, spec.where(), 16,
-                        PlanRequest.DEFAULT_OVERSAMPLE), ProgressListener.NONE, Cancellation.NEVER).total();
+                : exactWhenSmall(namespace, kind, spec, new ShardPlanner(datastore, order).preview(new PlanRequest(
+                        namespace, kind, spec.where(), 16, PlanRequest.DEFAULT_OVERSAMPLE), ProgressListener.NONE,
+                        Cancellation.NEVER).total());
         double scale = (double) total.total() / keys.size();
         return new Result(keys.size(), changes, result.deletes().stream().map(KeyFormat::format).toList(), copies,
                 result.skipped(), result.counters(), total, total.total(), Math.round(result.puts().size() * scale),
                 Math.round(result.deletes().size() * scale), result.problems().stream()
                 .map(p -> new Problem(KeyFormat.format(p.key()), p.reason())).toList());
+    }
+
+    /**
+     * The exact size in place of a sample-rate estimate, where counting is cheap: a keys-only scan of at most
+     * {@link #COUNT_LIMIT} keys (a server with COUNT answered exactly already).
+     */
+    private TotalEstimate exactWhenSmall(String namespace, String kind, MapperSpec spec, TotalEstimate estimate) {
+        if (estimate.exact() || estimate.total() > COUNT_LIMIT) {
+            return estimate;
+        }
+        long counted = new io.keyranger.datastore.KeyCounter(datastore).count(namespace, kind, spec.where().isEmpty()
+                ? null : io.keyranger.sharding.ScatterSampler.and(spec.where()), ProgressListener.NONE,
+                Cancellation.NEVER).count();
+        return new TotalEstimate(counted, TotalEstimate.Method.EXACT_SCAN);
     }
 
     private static boolean hasExpressions(MapperSpec spec) {

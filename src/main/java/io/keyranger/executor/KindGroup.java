@@ -134,8 +134,9 @@ public final class KindGroup {
                         : "KeyRanger's own bookkeeping") + " and is never mapped: leave it out of --kind.");
             }
             if (!present.contains(k)) {
-                throw new KeyRangerException("Kind '" + k + "' was not found in namespace '" + namespace
-                        + "'. Run 'keyranger kinds' to list the kinds there are.");
+                throw new KeyRangerException("Kind '" + k + "' was not found in namespace '" + namespace + "'."
+                        + io.keyranger.mapper.SpecChecks.nearest(k, present).map(n -> " Did you mean '" + n + "'?")
+                        .orElse("") + " Run 'keyranger kinds' to list the kinds there are.");
             }
             kinds.add(k);
         }

@@ -61,12 +61,16 @@ public final class SpecChecks {
     }
 
     private static String missing(String kind, String property, List<PropertyInfo> properties) {
-        String suggestion = properties.stream().map(PropertyInfo::name)
-                .filter(n -> distance(n.toLowerCase(), property.toLowerCase()) <= 2)
-                .min(Comparator.comparingInt(n -> distance(n, property))).map(n -> " Did you mean '" + n + "'?")
-                .orElse("");
+        String suggestion = nearest(property, properties.stream().map(PropertyInfo::name).toList())
+                .map(n -> " Did you mean '" + n + "'?").orElse("");
         return "'" + property + "' is not among the indexed properties of " + kind + " (it may exist unindexed)."
                 + suggestion;
+    }
+
+    /** The name a typo of {@code name} most likely meant: within two edits, ignoring case; empty if none is. */
+    public static Optional<String> nearest(String name, java.util.Collection<String> names) {
+        return names.stream().filter(n -> distance(n.toLowerCase(), name.toLowerCase()) <= 2)
+                .min(Comparator.comparingInt(n -> distance(n, name)));
     }
 
     /** Edit distance, for suggesting the property a typo meant. */

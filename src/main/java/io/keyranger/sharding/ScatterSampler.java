@@ -61,7 +61,7 @@ public final class ScatterSampler {
         return keys;
     }
 
-    static Filter and(List<PropertyFilter> filters) {
+    public static Filter and(List<PropertyFilter> filters) {
         if (filters.isEmpty()) {
             return null;
         }

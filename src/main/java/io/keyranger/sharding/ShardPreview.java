@@ -21,7 +21,11 @@ public record ShardPreview(PlanRequest request, ShardPlan scatter, ShardPlan lex
         sampleKeys = List.copyOf(sampleKeys);
     }
 
+    /** With counted plans; when every range of the scatter plan was counted, their sum is the exact total. */
     public ShardPreview withPlans(ShardPlan newScatter, ShardPlan newLexicographic) {
-        return new ShardPreview(request, newScatter, newLexicographic, total, samples, notes, sampleKeys);
+        boolean counted = !newScatter.ranges().isEmpty() && newScatter.ranges().stream().allMatch(r -> r.exact() != null);
+        TotalEstimate newTotal = counted && !total.exact() ? new TotalEstimate(newScatter.ranges().stream()
+                .mapToLong(PlannedRange::exact).sum(), TotalEstimate.Method.EXACT_SCAN) : total;
+        return new ShardPreview(request, newScatter, newLexicographic, newTotal, samples, notes, sampleKeys);
     }
 }

@@ -7,11 +7,21 @@ package io.keyranger.sharding;
  * @param method its source
  */
 public record TotalEstimate(long total, Method method) {
+    /** Whether the number is the exact size. */
+    public boolean exact() {
+        return method == Method.COUNT || method == Method.EXACT_SCAN;
+    }
+
+    /** "20,000 entities (exact, by a keys-only scan)", or "about 17,504 entities (estimated from ...)". */
+    public String describe() {
+        return String.format("%s%,d entities (%s)", exact() ? "" : "about ", total, method.label());
+    }
+
     /** Sources of a total, best first. */
     public enum Method {
-        COUNT("COUNT aggregation (exact)"),
-        EXACT_SCAN("keys-only scan (exact)"),
-        STATISTICS("__Stat_Kind__ statistics (can be a day old)"),
+        COUNT("exact, by a COUNT aggregation"),
+        EXACT_SCAN("exact, by a keys-only scan"),
+        STATISTICS("from __Stat_Kind__ statistics, which can be a day old"),
         SAMPLE_RATE("estimated from the scatter sample rate over the first keys");
 
         private final String label;

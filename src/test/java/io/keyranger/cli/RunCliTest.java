@@ -193,11 +193,11 @@ class RunCliTest {
         assertThat(noJob.err()).contains("No job with id 'no-such-job'");
         InProcessCli.Result empty = run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--job-id", "nothing-to-do");
-        assertThat(empty.err()).contains("Kind 'Nothing' has no entities");
-        assertThat(run("jobs").out()).as("a job that could not be planned is not left behind")
+        assertThat(empty.err()).contains("Kind 'Nothing' was not found in namespace ''");
+        assertThat(run("jobs").out()).as("a job over no kind is not left behind")
                 .doesNotContain("nothing-to-do");
         assertThat(run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),
-                "--job-id", "nothing-to-do").err()).as("and its id is free again").contains("has no entities");
+                "--job-id", "nothing-to-do").err()).as("and its id is free").contains("was not found");
         InProcessCli.Result force = run("run", "--resume", "some-job", "--force");
         assertThat(force.exitCode()).isNotZero();
         assertThat(force.err()).contains("--force goes with --take-over");
@@ -212,7 +212,7 @@ class RunCliTest {
         InProcessCli.Result result = run("run", "--kind", "Account", "--mapper", spec.toString(), "--dry-run", "--sample", "5");
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("Dry run on 5 entities; nothing was written.").contains("balance")
-                .contains("Whole job, estimated from").contains("reads");
+                .contains("Whole job, over 500 entities (exact, by a keys-only scan)").contains("reads");
         InProcessCli.Result jobs = run("jobs");
         assertThat(jobs.out()).doesNotContain("Account-");
     }

@@ -103,6 +103,15 @@ class EmulatorManagerTest {
             while ((line = out.readLine()) != null) {
                 if (line.startsWith("Datastore emulator: ")) {
                     hostPort = line.substring("Datastore emulator: ".length()).trim();
+                    // the address comes once the data is there: a script that reads it finds every Account
+                    long accounts = 0;
+                    var keys = DatastoreConnector.connect(io.keyranger.datastore.ConnectionSpec.emulator(hostPort,
+                            "demo-project")).run(com.google.cloud.datastore.Query.newKeyQueryBuilder()
+                            .setKind("Account").build());
+                    for (; keys.hasNext(); keys.next()) {
+                        accounts++;
+                    }
+                    assertThat(accounts).as("Accounts seeded when the address was printed").isEqualTo(20);
                 }
                 if (line.startsWith("The emulator runs until")) {
                     break;

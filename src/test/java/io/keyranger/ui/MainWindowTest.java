@@ -457,7 +457,7 @@ class MainWindowTest {
                     .startsWith("Nothing was written"));
             assertThat(Fx.get(() -> robot.lookup("#dryRunSummary").queryLabeled().getText()))
                     .as("the dry run is of Event, the kind selected, not Account, the running job's")
-                    .contains("estimated from 50 entities");
+                    .contains("Whole job, over 50 entities (exact");
         } finally {
             clickTab("Run");
             robot.clickOn("#cancelJob");

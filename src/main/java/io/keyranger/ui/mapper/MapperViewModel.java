@@ -205,10 +205,10 @@ public final class MapperViewModel {
                 "would be skipped: " + p.reason())));
         changes.setAll(rows);
         dryRunSummary.set(String.format("Nothing was written. On %d sampled entities: %d changes, %d skipped%s. "
-                        + "Whole job, estimated from %,d entities (%s): %s.",
+                        + "Whole job, over %s: %s.",
                 result.sampled(), result.changes().size(), result.skipped(),
-                result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().total(),
-                result.total().method().label(), prices.describe(result.reads(), result.writes(), result.deletions()))
+                result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().describe(),
+                prices.describe(result.reads(), result.writes(), result.deletions()))
                 + (spec.query() == null ? "" : " Query: " + String.join(" ", spec.query().explain())));
     }
 

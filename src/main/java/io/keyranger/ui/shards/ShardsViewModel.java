@@ -134,9 +134,9 @@ public final class ShardsViewModel {
             return;
         }
         rows.setAll(value.scatter().ranges());
-        summary.set(String.format("%s: %d ranges from %,d scatter samples (%s). %,d entities by %s.%s",
+        summary.set(String.format("%s: %d ranges from %,d scatter samples (%s). %s.%s",
                 value.request().kind(), value.scatter().ranges().size(), value.samples(),
-                value.scatter().method().label(), value.total().total(), value.total().method().label(),
+                value.scatter().method().label(), value.total().describe(),
                 value.notes().isEmpty() ? "" : " " + String.join(" ", value.notes())));
         balance.set(describe("Scatter", value.scatter()) + "     " + describe("Lexicographic", value.lexicographic()));
     }

@@ -1,0 +1,84 @@
+package io.keyranger.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.support.InProcessCli;
+import io.keyranger.support.SharedEmulator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What the command line says, in words a user can act on, with the figures the emulator itself gives. */
+class CliWordingTest {
+    private static final int BULK = 5_000;
+    private static ConnectionSpec conn;
+    private static InProcessCli cli;
+
+    @BeforeAll
+    static void seed() throws Exception {
+        conn = SharedEmulator.freshProject("wording");
+        Datastore datastore = SharedEmulator.connect(conn);
+        List<Entity> batch = new ArrayList<>();
+        for (int i = 1; i <= BULK; i++) {
+            batch.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Account").newKey(i * 7919L))
+                    .set("balance", (long) i).build());
+            if (batch.size() == 500) {
+                datastore.put(batch.toArray(new Entity[0]));
+                batch.clear();
+            }
+        }
+        cli = new InProcessCli(Files.createTempDirectory("wording"), conn);
+    }
+
+    @Test
+    void previewSaysWhereItsTotalComesFromAndCountsItExactlyWhenAsked() {
+        InProcessCli.Result estimated = cli.run("preview", "--kind", "Account", "--shards", "4");
+        assertThat(estimated.exitCode()).as(estimated.err()).isZero();
+        String first = estimated.out().lines().findFirst().orElseThrow();
+        assertThat(first).doesNotContain("entities by").containsPattern(
+                "; about [0-9,]+ entities \\(estimated from the scatter sample rate over the first keys\\); --exact "
+                        + "counts them$");
+        InProcessCli.Result exact = cli.run("preview", "--kind", "Account", "--shards", "4", "--exact");
+        assertThat(exact.exitCode()).as(exact.err()).isZero();
+        assertThat(exact.out().lines().findFirst().orElseThrow()).endsWith("; 5,000 entities (exact, by a keys-only "
+                + "scan)");
+    }
+
+    @Test
+    void aDryRunsCostIsOfTheExactCountWhereCountingIsCheap() throws Exception {
+        Path spec = cli.mapper("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":1}");
+        InProcessCli.Result dry = cli.run("run", "--kind", "Account", "--mapper", spec.toString(), "--dry-run");
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("Whole job, over 5,000 entities (exact, by a keys-only scan): 5,000 reads, "
+                + "5,000 writes");
+    }
+
+    @Test
+    void aKindThatIsNotThereIsSaidFirstWithTheNearestName() throws Exception {
+        Path spec = cli.mapper("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":1}");
+        for (String dry : List.of("--dry-run", "--shards=1")) {
+            InProcessCli.Result typo = cli.run("run", "--kind", "Acount", "--mapper", spec.toString(), dry);
+            assertThat(typo.exitCode()).isEqualTo(1);
+            assertThat(typo.err()).startsWith("keyranger: Kind 'Acount' was not found in namespace ''. Did you mean "
+                    + "'Account'?").doesNotContain("warning").doesNotContain("balance");
+        }
+    }
+
+    @Test
+    void runHelpListsEveryTemplateWithItsParameters() {
+        InProcessCli.Result help = cli.run("run", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("Templates (");
+        for (String name : Mappers.names()) {
+            assertThat(help.out()).as(name).containsPattern("(?m)^  " + java.util.regex.Pattern.quote(name) + " +\\S");
+        }
+        assertThat(help.out().replaceAll("\\s+", " ")).contains("Parameters: property, amount, createMissing (optional)");
+    }
+}

@@ -221,9 +221,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             if (target.newJob.dryRun) {
                 for (String kind : kinds) {
                     spec.commandLine().getOut().println("== " + kind);
-                    DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
-                            kind, job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut(),
-                            prices());
+                    printDryRun(session, job, kind, err);
                 }
                 progress.close();
                 return 0;
@@ -236,11 +234,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             handle = KindGroup.run(launcher, plan, leaseMode(), progress, waiting);
         } else if (target.newJob.dryRun) {
             checkKindExists(session, job);
-            warnAboutProperties(session, job, err);
             printQueryPlan(job, spec.commandLine().getOut());
-            DryRunPrinter.print(new DryRunner(session.datastore(), session.order()).run(job.namespace(),
-                    job.kind(), job.mapper(), Math.max(1, target.newJob.sample)), spec.commandLine().getOut(),
-                    prices());
+            printDryRun(session, job, job.kind(), err);
             progress.close();
             return 0;
         } else {
@@ -338,6 +333,15 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             throw new KeyRangerException("--take-over takes over an existing job: use it with --resume JOB_ID (or "
                     + "with an import's --job-id).");
         }
+    }
+
+    /** A dry run of {@code job} over {@code kind}: its warnings on stderr, what would change on stdout. */
+    private void printDryRun(Session session, JobSpec job, String kind, PrintWriter err) {
+        DryRunner.Result dry = retries.call(() -> new DryRunner(session.datastore(), session.order()).run(
+                job.namespace(), kind, job.mapper(), Math.max(1, target.newJob.sample)));
+        dry.warnings().forEach(w -> err.println("keyranger: warning: " + w));
+        err.flush();
+        DryRunPrinter.print(dry, spec.commandLine().getOut(), prices());
     }
 
     /** Before anything else about it: a job reads a kind that is there (an import may fill a new one). */

@@ -70,9 +70,10 @@ public final class DryRunner {
      */
     public record Result(int sampled, List<Change> changes, List<String> deletes, List<String> copies, long skipped,
                          Map<String, Long> counters, TotalEstimate total, long reads, long writes, long deletions,
-                         List<Problem> problems) {
+                         List<Problem> problems, List<String> warnings) {
         public Result {
             problems = List.copyOf(problems);
+            warnings = List.copyOf(warnings);
         }
     }
 
@@ -108,9 +109,12 @@ public final class DryRunner {
         boolean typed = hasExpressions(spec);
         List<Entity> entities = mapper.needsEntities() || typed
                 ? datastore.fetch(keys.toArray(new Key[0])).stream().filter(Objects::nonNull).toList() : List.of();
+        // the spec's property parameters against the kind's listed properties: a typo is named, with the nearest name
+        List<io.keyranger.datastore.PropertyInfo> properties = new DatastoreGateway(datastore).properties(namespace,
+                kind);
+        List<String> warnings = io.keyranger.mapper.SpecChecks.warnings(spec, kind, properties);
         if (typed) {
-            mapper = Mappers.create(spec, PropertyTypes.of(new DatastoreGateway(datastore).properties(namespace, kind),
-                    entities));
+            mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));
         }
         MapResult result = mapper.map(new Page(keys, mapper.needsEntities() ? entities : List.of()));
         Map<Key, Entity> before = new HashMap<>();
@@ -135,7 +139,7 @@ public final class DryRunner {
         return new Result(keys.size(), changes, result.deletes().stream().map(KeyFormat::format).toList(), copies,
                 result.skipped(), result.counters(), total, total.total(), Math.round(result.puts().size() * scale),
                 Math.round(result.deletes().size() * scale), result.problems().stream()
-                .map(p -> new Problem(KeyFormat.format(p.key()), p.reason())).toList());
+                .map(p -> new Problem(KeyFormat.format(p.key()), p.reason())).toList(), warnings);
     }
 
     /**

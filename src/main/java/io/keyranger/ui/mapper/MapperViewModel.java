@@ -39,6 +39,8 @@ import javafx.collections.ObservableList;
 public final class MapperViewModel {
     private final TaskRunner tasks;
     private final Consumer<String> errors;
+    /** The spec whose dry run shows, or null when none does. */
+    private String shownSpec;
     private final RunViewModel run;
     /** The kind selected in the browser: what a dry run maps, whatever the Run tab is running. */
     private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
@@ -95,9 +97,15 @@ public final class MapperViewModel {
             json.set("");
             return;
         }
+        markMissingRequired(t);
         try {
             ObjectNode spec = buildJson();
             json.set(spec.toPrettyString());
+            if (!spec.toString().equals(shownSpec)) { // what shows answered another spec
+                shownSpec = null;
+                changes.clear();
+                dryRunSummary.set("");
+            }
             Mappers.validate(MapperSpec.parse(spec.toString()));
         } catch (io.keyranger.mapper.cel.ExpressionException e) {
             String field = e.expression().startsWith("set.") ? "set" : e.expression();
@@ -114,6 +122,16 @@ public final class MapperViewModel {
             }
         } catch (KeyRangerException e) {
             specError.set(e.getMessage());
+        }
+    }
+
+    /** Every required field left empty says so, not only the first the template's validation meets. */
+    private void markMissingRequired(Template t) {
+        for (Param param : t.params()) {
+            StringProperty value = values.get(param.name());
+            if (param.required() && value != null && value.get().isBlank()) {
+                fieldErrors.get(param.name()).set("Required.");
+            }
         }
     }
 
@@ -175,7 +193,8 @@ public final class MapperViewModel {
             return;
         }
         if (!isValid()) {
-            errors.accept(specError.get().isEmpty() ? "Fix the highlighted fields first." : specError.get());
+            dryRunSummary.set("Nothing was run: " + (specError.get().isEmpty() ? "fix the fields marked in red first."
+                    : specError.get()));
             return;
         }
         String spec = buildJson().toString();
@@ -189,7 +208,11 @@ public final class MapperViewModel {
         Tasks.create("Dry run", () -> new DryRunner(target.session().datastore(), target.session().order())
                         .run(target.namespace(), kind, parsed, size, kind.equals(target.kind()) && parsed.query() == null
                                 ? knownTotal : null))
-                .onSuccess(result -> showDryRun(result, parsed))
+                .onSuccess(result -> {
+                    if (spec.equals(buildJson().toString())) { // else the form changed meanwhile: this answers nothing
+                        showDryRun(result, parsed);
+                    }
+                })
                 .onError(e -> {
                     dryRunSummary.set("Dry run failed: " + ErrorMessages.of(e));
                     errors.accept(ErrorMessages.of(e));
@@ -204,7 +227,9 @@ public final class MapperViewModel {
         result.problems().forEach(p -> rows.add(new DryRunner.Change(p.key(), "(entity)", "",
                 "would be skipped: " + p.reason())));
         changes.setAll(rows);
-        dryRunSummary.set(String.format("Nothing was written. On %d sampled entities: %d changes, %d skipped%s. "
+        shownSpec = buildJson().toString();
+        dryRunSummary.set(String.join(" ", result.warnings().stream().map(w -> "Warning: " + w).toList())
+                + (result.warnings().isEmpty() ? "" : "\n") + String.format("Nothing was written. On %d sampled entities: %d changes, %d skipped%s. "
                         + "Whole job, over %s: %s.",
                 result.sampled(), result.changes().size(), result.skipped(),
                 result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().describe(),

@@ -11,8 +11,11 @@ import javafx.scene.control.Spinner;
 import javafx.scene.input.KeyCode;
 import org.junit.jupiter.api.Test;
 
-/** The Run tab's settings in the real window: what a user types is checked beside its field, never changed. */
-class RunSettingsTest extends DemoWindowTest {
+/**
+ * The Run tab's settings and the Mapper tab's form in the real window: what a user types is checked beside its field
+ * and never changed, and a dry run on screen always answers the spec on screen.
+ */
+class FormsTest extends DemoWindowTest {
     private JobForm form() {
         return ((KeyRangerApp) app).model().run().form();
     }
@@ -51,5 +54,60 @@ class RunSettingsTest extends DemoWindowTest {
         assertThat(Fx.get(() -> form().workersProperty().get())).isEqualTo(3);
         assertThat(Fx.get(() -> form().pageSizeProperty().get())).isEqualTo(40);
         assertThat(Fx.get(workers::getValue)).isEqualTo(3);
+    }
+
+    private void chooseExample(String name) {
+        robot.clickOn(robot.lookup("#examples .list-cell").match(n -> name.equals(
+                ((javafx.scene.control.ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+    }
+
+    private void chooseTemplate(String name) {
+        Fx.get(() -> {
+            robot.lookup("#templateChoice").<javafx.scene.control.ComboBox<io.keyranger.mapper.Template>>query()
+                    .setValue(io.keyranger.mapper.Mappers.template(name));
+            return null;
+        });
+    }
+
+    private String dryRunSummary() {
+        return labelText("#dryRunSummary");
+    }
+
+    @Test
+    void loadingAnExampleClearsTheDryRunOfThePreviousSpec() {
+        clickTab("Mapper");
+        chooseExample("Add free credit");
+        robot.clickOn("#dryRun");
+        Fx.waitUntil(60, () -> dryRunSummary().contains("Nothing was written"));
+        javafx.scene.control.TableView<?> table = robot.lookup("#dryRunTable").queryTableView();
+        assertThat(Fx.get(() -> table.getItems().size())).isPositive();
+        chooseExample("Deactivate users");
+        Fx.waitUntil(10, () -> dryRunSummary().isEmpty());
+        assertThat(Fx.get(() -> table.getItems().isEmpty())).as("no rows of the other spec").isTrue();
+    }
+
+    @Test
+    void aPropertyTypoIsNamedWithTheNearestNameAsOnTheCommandLine() {
+        clickTab("Mapper");
+        chooseTemplate("increment");
+        setText("#param-property", "balanse");
+        setText("#param-amount", "1");
+        robot.clickOn("#dryRun");
+        Fx.waitUntil(60, () -> dryRunSummary().contains("Nothing was written"));
+        assertThat(dryRunSummary()).contains("Warning: 'balanse' is not among the indexed properties of Account")
+                .contains("Did you mean 'balance'?");
+    }
+
+    @Test
+    void emptyRequiredFieldsAreMarkedAndADryRunOfThemSaysSoWithoutAPopUp() {
+        clickTab("Mapper");
+        chooseTemplate("increment");
+        setText("#param-property", "");
+        setText("#param-amount", "");
+        assertThat(labelText("#param-propertyError")).isNotEmpty();
+        assertThat(labelText("#param-amountError")).as("every empty required field, not only the first").isNotEmpty();
+        robot.clickOn("#dryRun");
+        Fx.waitUntil(10, () -> dryRunSummary().startsWith("Nothing was run: fix the fields marked in red first."));
+        assertThat(robot.lookup(".dialog-pane").tryQuery()).as("no pop-up").isEmpty();
     }
 }

@@ -150,13 +150,20 @@ public final class KeyRangerApp extends Application {
                 : new PrimerLight().getUserAgentStylesheet());
     }
 
-    /** Asks before closing while a job runs; committed pages are safe and the job can be resumed later. */
+    /**
+     * Asks before closing while a job runs. On a database that outlives the window, committed pages are safe and the
+     * job can be resumed later; on the demo's emulator, which this window started, data and job go with the window.
+     */
     private boolean confirmQuitWhileRunning() {
         Alert confirm = new Alert(Alert.AlertType.CONFIRMATION);
         confirm.initOwner(stage);
         confirm.setTitle("KeyRanger");
         confirm.setHeaderText("A job is running");
-        confirm.setContentText("Quit anyway? The job stops at the next page boundary; everything committed stays "
+        var session = model.sessionProperty().get();
+        confirm.setContentText(session != null && model.connections().startedHere(session.spec())
+                ? "Quit anyway? This is the demo: its emulator keeps everything in memory and stops when KeyRanger "
+                + "quits, so the job and the demo data are gone for good; the next demo starts afresh."
+                : "Quit anyway? The job stops at the next page boundary; everything committed stays "
                 + "committed and you can resume it later from the Run tab or with 'keyranger run --resume'.");
         return confirm.showAndWait().filter(b -> b == javafx.scene.control.ButtonType.OK).isPresent();
     }

@@ -198,7 +198,7 @@ public final class AdaptiveSplitExecutor {
                     + "executor's ranges).");
         }
         if (stored.status() == JobStatus.DONE) {
-            return finishedAlready(store, jobId, listener);
+            return finishedAlready(store, stored, listener);
         }
         JobSpec spec = stored.spec().bind(datastore.getOptions().getProjectId(), order);
         PageMapper mapper = wrapMapper.apply(Mappers.create(spec.mapper()));
@@ -211,7 +211,7 @@ public final class AdaptiveSplitExecutor {
             return !JobStatus.DONE.name().equals(fence.getString("status"));
         }, b -> b.set("status", JobStatus.RUNNING.name()), null, waiting);
         if (!taken) {
-            return finishedAlready(store, jobId, listener);
+            return finishedAlready(store, retrying(() -> store.loadJob(jobId)), listener);
         }
         try {
             // claimed after taking the job: from here on no other runner can commit to them, so this state is final
@@ -240,13 +240,14 @@ public final class AdaptiveSplitExecutor {
         }
     }
 
-    /** The handle of a job that is done: nothing runs, the result is its stored one. */
-    private JobHandle finishedAlready(JobStore store, String jobId, JobListener listener) {
+    /** The handle of a job that is done: nothing runs, the result is its stored one, as it finished. */
+    private JobHandle finishedAlready(JobStore store, JobStore.StoredJob stored, JobListener listener) {
+        String jobId = stored.spec().jobId();
         List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
         Map<String, Long> totals = retrying(() -> ShardedCounter.existing(datastore, counterName(jobId)).totals());
         JobResult result = new JobResult(jobId, JobStatus.DONE, totals, nodes.size(),
-                nodes.stream().mapToInt(n -> n.depth).max().orElse(0), 0, 0, "Job " + jobId + " is done already; "
-                + "nothing was run again.", JobReport.of(nodes, totals));
+                nodes.stream().mapToInt(n -> n.depth).max().orElse(0), stored.lastWallMillis(), 0, "Job " + jobId
+                + " is done already; nothing was run again.", JobReport.of(nodes, totals));
         nodes.forEach(n -> listener.onNode(n.snapshot(jobId)));
         listener.onFinished(result);
         return new JobHandle(jobId, new PauseGate(), java.util.concurrent.CompletableFuture.completedFuture(result));

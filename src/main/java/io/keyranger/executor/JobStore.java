@@ -143,7 +143,8 @@ final class JobStore {
                 : null);
         return new StoredJob(spec, JobStatus.valueOf(job.getString("status")),
                 job.getTimestamp("createdAt").toDate().toInstant(),
-                job.contains("runner") ? job.getString("runner") : null);
+                job.contains("runner") ? job.getString("runner") : null,
+                job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0);
     }
 
     /**
@@ -153,8 +154,9 @@ final class JobStore {
      * @param status  its last persisted status
      * @param created when it was created
      * @param runner  the distributed runner that works it ({@link SharedJob#BEAM}), or null for a local job
+     * @param lastWallMillis how long its last run took, 0 before it ended once
      */
-    record StoredJob(JobSpec spec, JobStatus status, Instant created, String runner) {
+    record StoredJob(JobSpec spec, JobStatus status, Instant created, String runner, long lastWallMillis) {
     }
 
     /** Every job, newest first. */
@@ -187,7 +189,24 @@ final class JobStore {
                 .setFilter(PropertyFilter.eq("jobId", jobId)).setOrderBy(OrderBy.asc("nodeId")).build();
         List<RangeNode> nodes = new ArrayList<>();
         reader.run(query).forEachRemaining(e -> nodes.add(node(e, order)));
+        addSubtrees(nodes);
         return nodes;
+    }
+
+    /**
+     * Each node's subtree count from the persisted counts of its own pages and its descendants' (the running count a
+     * job keeps lives only in the runner), so a stored or finished job shows what its ranges and their splits read.
+     */
+    private static void addSubtrees(List<RangeNode> nodes) {
+        java.util.Map<String, RangeNode> byId = new java.util.HashMap<>();
+        nodes.forEach(n -> byId.put(n.id, n));
+        nodes.stream().sorted(java.util.Comparator.comparingInt((RangeNode n) -> n.depth).reversed()).forEach(n -> {
+            n.subtreeEntities += n.checkpoint.entities();
+            RangeNode parent = n.parentId == null ? null : byId.get(n.parentId);
+            if (parent != null) {
+                parent.subtreeEntities += n.subtreeEntities;
+            }
+        });
     }
 
     private static RangeNode node(Entity e, KeyOrder order) {

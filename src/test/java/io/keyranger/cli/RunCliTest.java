@@ -63,6 +63,11 @@ class RunCliTest {
         InProcessCli.Result again = run("run", "--resume", "count-accounts");
         assertThat(again.exitCode()).isZero();
         assertThat(again.out()).as("resuming a finished job reads nothing again").contains("read 500");
+        java.util.regex.Matcher asFinished = java.util.regex.Pattern.compile("\\d+ ranges, depth \\d+, [0-9.]+ s")
+                .matcher(result.out());
+        assertThat(asFinished.find()).isTrue();
+        assertThat(again.out()).as("shown as it finished, not 0.0 s").contains(asFinished.group())
+                .contains("done already");
     }
 
     @Test

@@ -136,6 +136,15 @@ public final class ConnectionsModel {
         tasks.run(task);
     }
 
+    /**
+     * Whether {@code spec} is an emulator this window started (the demo's): it keeps its data in memory and stops,
+     * data and jobs with it, when the window closes.
+     */
+    public boolean startedHere(ConnectionSpec spec) {
+        return spec != null && spec.emulatorHost() != null
+                && emulators.stream().anyMatch(e -> e.hostPort().equals(spec.emulatorHost()));
+    }
+
     /** Stops every emulator this window started. */
     public void close() {
         emulators.forEach(RunningEmulator::close);

@@ -17,8 +17,13 @@ import org.kordamp.ikonli.javafx.FontIcon;
 /** The live split tree: one row per range, children under the range they split from, updated in place. */
 final class RangeTreeTable extends TreeTableView<NodeRow> {
 
-    RangeTreeTable(ObservableList<NodeRow> roots) {
+    /** While the job is paused its running ranges say so. */
+    private final javafx.beans.value.ObservableBooleanValue paused;
+
+    RangeTreeTable(ObservableList<NodeRow> roots, javafx.beans.value.ObservableBooleanValue paused) {
         super(new TreeItem<>());
+        this.paused = paused;
+        paused.addListener((obs, was, now) -> refresh());
         bindChildren(getRoot(), roots);
         setId("rangeTree");
         setShowRoot(false);
@@ -51,7 +56,8 @@ final class RangeTreeTable extends TreeTableView<NodeRow> {
         id.setPrefWidth(150);
         getColumns().add(id);
         // widths that show each header whole at the theme's font; the table scrolls sideways rather than cut them
-        getColumns().add(column("Status", 100, s -> s.status().name().toLowerCase()));
+        getColumns().add(column("Status", 100, s -> s.status() == NodeStatus.RUNNING && paused.get() ? "paused"
+                : s.status().name().toLowerCase()));
         getColumns().add(column("Depth", 72, s -> String.valueOf(s.depth())));
         getColumns().add(column("Entities", 96, s -> String.format("%,d", s.entities())));
         getColumns().add(column("Subtree", 96, s -> String.format("%,d", s.subtreeEntities())));

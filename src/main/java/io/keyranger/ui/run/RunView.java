@@ -37,7 +37,7 @@ public final class RunView extends BorderPane {
         setId("runView");
         settings = new JobSettingsBar(model);
         setTop(new VBox(controls(), settings));
-        RangeTreeTable table = new RangeTreeTable(model.roots());
+        RangeTreeTable table = new RangeTreeTable(model.roots(), model.pausedProperty());
         KeySpaceMap map = new KeySpaceMap(model.roots());
         model.treeVersionProperty().addListener((obs, old, now) -> map.requestRedraw());
         map.setOnSelect(table::select);

@@ -193,10 +193,14 @@ public final class RunViewModel {
         summary.set(why);
     }
 
+    /** Each worker stops after its current page; the clock stands still and the ranges show as paused. */
     public void pause() {
         if (handle != null && running.get()) {
             handle.pause();
             paused.set(true);
+            meter.pause(System.nanoTime());
+            summary.set("Job " + handle.jobId() + " paused: each worker stops after its current page. Resume goes "
+                    + "on; Cancel stops it.");
         }
     }
 
@@ -204,6 +208,8 @@ public final class RunViewModel {
         if (handle != null) {
             handle.resume();
             paused.set(false);
+            meter.resume(System.nanoTime());
+            summary.set("Job " + handle.jobId() + " running");
         }
     }
 
@@ -244,12 +250,9 @@ public final class RunViewModel {
             tree.apply(inspection.nodes());
             treeVersion.set(treeVersion.get() + 1);
             totals.set(inspection.totals());
-            long done = inspection.nodes().stream().filter(n -> n.status() == io.keyranger.executor.NodeStatus.DONE)
-                    .count();
             boolean live = inspection.status() == io.keyranger.executor.JobStatus.RUNNING;
             summary.set("Job " + jobId + " (stored" + (live ? ", following: running elsewhere" : ", "
-                    + inspection.status().name().toLowerCase()) + "): " + inspection.nodes().size() + " ranges, "
-                    + done + " done");
+                    + inspection.status().name().toLowerCase()) + "): " + describeRanges(inspection.nodes()));
             if (live) {
                 javafx.animation.PauseTransition again = new javafx.animation.PauseTransition(FOLLOW);
                 again.setOnFinished(e -> {
@@ -260,6 +263,18 @@ public final class RunViewModel {
                 again.play();
             }
         });
+    }
+
+    /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
+    static String describeRanges(java.util.List<io.keyranger.executor.NodeSnapshot> nodes) {
+        Map<io.keyranger.executor.NodeStatus, Long> by = new java.util.EnumMap<>(io.keyranger.executor.NodeStatus.class);
+        nodes.forEach(n -> by.merge(n.status(), 1L, Long::sum));
+        long done = by.getOrDefault(io.keyranger.executor.NodeStatus.DONE, 0L);
+        long split = by.getOrDefault(io.keyranger.executor.NodeStatus.SPLIT, 0L);
+        long failed = by.getOrDefault(io.keyranger.executor.NodeStatus.FAILED, 0L);
+        long rest = nodes.size() - done - split - failed;
+        return nodes.size() + " ranges: " + done + " read to the end, " + split + " split into others"
+                + (failed > 0 ? ", " + failed + " failed" : "") + (rest > 0 ? ", " + rest + " to go" : "");
     }
 
     /** How often a job running elsewhere is read again. */
@@ -284,7 +299,8 @@ public final class RunViewModel {
         timingText.set(meter.tick(totals.get().getOrDefault("read", 0L), handle != null,
                 t == null ? -1 : t.countOrUnknown(), running.get()));
         if (batch.serverStatus() != null && handle != null) {
-            summary.set(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + " running" : batch.serverStatus());
+            summary.set(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + (paused.get() ? " paused" : " running")
+                    : batch.serverStatus());
         }
         if (batch.finished() != null) {
             finished(batch.finished());

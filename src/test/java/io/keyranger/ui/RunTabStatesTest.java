@@ -1,0 +1,149 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.keyranger.support.DemoWindowTest;
+import io.keyranger.support.Fx;
+import io.keyranger.ui.run.NodeRow;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javafx.application.Platform;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableView;
+import javafx.stage.Stage;
+import javafx.stage.WindowEvent;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxToolkit;
+
+/** What the Run tab and the window say of a job's state: paused, finished, and what quitting does to it. */
+class RunTabStatesTest extends DemoWindowTest {
+    private String summary() {
+        return labelText("#runSummary");
+    }
+
+    private void setNumber(String id, int value) {
+        Fx.get(() -> {
+            robot.lookup(id).<Spinner<Integer>>query().getValueFactory().setValue(value);
+            return null;
+        });
+    }
+
+    private void useMapper(String json) {
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText(json);
+            return null;
+        });
+    }
+
+    /** The tree's rows with the text of one of its columns. */
+    private List<String> column(String title) {
+        TreeTableView<NodeRow> tree = robot.lookup("#rangeTree").query();
+        return Fx.get(() -> {
+            var column = tree.getColumns().stream().filter(c -> c.getText().equals(title)).findFirst().orElseThrow();
+            List<String> texts = new ArrayList<>();
+            collect(tree.getRoot(), item -> texts.add(String.valueOf(column.getCellData(item))));
+            return texts;
+        });
+    }
+
+    private static void collect(TreeItem<NodeRow> item, java.util.function.Consumer<TreeItem<NodeRow>> out) {
+        for (TreeItem<NodeRow> child : item.getChildren()) {
+            out.accept(child);
+            collect(child, out);
+        }
+    }
+
+    private void selectJob(String jobId) {
+        robot.clickOn("#refreshJobs");
+        ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains(jobId)));
+        robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
+                && ((ListCell<?>) n).getText().startsWith(jobId)).queryAs(javafx.scene.Node.class));
+    }
+
+    @Test
+    void aPausedJobLooksPausedAndQuittingTheDemoSaysItsDataGoes() throws Exception {
+        clickTab("Run");
+        useMapper("{\"template\": \"count\"}");
+        setNumber("#jobShards", 2);
+        setNumber("#jobWorkers", 2);
+        setNumber("#jobPageSize", 2);
+        setNumber("#jobQps", 4); // 80 accounts at 4 a second: about 20 s
+        try {
+            robot.clickOn("#startJob");
+            Fx.waitUntil(30, () -> column("Status").contains("running"));
+            robot.clickOn("#pauseJob");
+            Fx.waitUntil(10, () -> summary().contains(" paused"));
+            Fx.waitUntil(10, () -> !column("Status").contains("running"));
+            assertThat(column("Status")).contains("paused");
+            Fx.waitUntil(10, () -> labelText("#jobTiming").startsWith("paused"));
+            String timing = labelText("#jobTiming");
+            assertThat(timing).startsWith("paused · elapsed ").doesNotContain("ETA");
+            Thread.sleep(1500);
+            assertThat(labelText("#jobTiming")).as("the clock stands still while paused").isEqualTo(timing);
+
+            // closing the window now: the demo's emulator goes with it, and the dialog says so
+            Stage stage = (Stage) robot.lookup("#runView").query().getScene().getWindow();
+            Platform.runLater(() -> stage.fireEvent(new WindowEvent(stage, WindowEvent.WINDOW_CLOSE_REQUEST)));
+            Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+            assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
+                    .getContentText())).contains("This is the demo").contains("gone for good")
+                    .doesNotContain("resume it later");
+            robot.clickOn(robot.lookup(".dialog-pane .button").match(b -> "Cancel".equals(
+                    ((javafx.scene.control.Button) b).getText())).queryButton()); // the dialog's, not the job's
+            Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isEmpty());
+            assertThat(Fx.get(stage::isShowing)).isTrue();
+
+            robot.clickOn("#pauseJob"); // Resume
+            Fx.waitUntil(10, () -> summary().endsWith(" running"));
+            Fx.waitUntil(10, () -> labelText("#jobTiming").startsWith("elapsed "));
+        } finally {
+            robot.clickOn("#cancelJob");
+            Fx.waitUntil(60, () -> !robot.lookup("#startJob").queryButton().isDisabled());
+            setNumber("#jobQps", 0);
+            setNumber("#jobPageSize", 200);
+        }
+    }
+
+    @Test
+    void aFinishedJobShowsAsItFinishedWhateverIsAskedOfItAfterwards() {
+        clickTab("Run");
+        useMapper("{\"template\": \"count\"}");
+        setNumber("#jobShards", 4);
+        setNumber("#jobWorkers", 4);
+        setNumber("#jobPageSize", 5);
+        robot.clickOn("#startJob");
+        Fx.waitUntil(60, () -> summary().contains(" done: "));
+        Matcher finished = Pattern.compile("^Job (\\S+) done: (\\d+) ranges, depth (\\d+), ([0-9.]+) s").matcher(summary());
+        assertThat(finished.find()).as(summary()).isTrue();
+        String jobId = finished.group(1);
+        String asFinished = finished.group(2) + " ranges, depth " + finished.group(3) + ", " + finished.group(4) + " s";
+        assertThat(Double.parseDouble(finished.group(4))).isPositive();
+
+        selectJob(jobId);
+        robot.clickOn("#resumeJob");
+        Fx.waitUntil(30, () -> summary().contains("done already"));
+        assertThat(summary()).as("its wall time and depth as it finished, not 0.0 s").contains(asFinished);
+        List<String> subtree = column("Subtree");
+        assertThat(subtree).isNotEmpty().doesNotContain("0");
+        TreeTableView<NodeRow> tree = robot.lookup("#rangeTree").query();
+        long rootsTotal = Fx.get(() -> tree.getRoot().getChildren().stream()
+                .mapToLong(item -> item.getValue().snapshotProperty().get().subtreeEntities()).sum());
+        assertThat(rootsTotal).as("every Account, under the planned ranges").isEqualTo(80);
+
+        selectJob(jobId); // the list was read again when the resume ended
+        robot.clickOn("#inspectJob");
+        Fx.waitUntil(30, () -> summary().startsWith("Job " + jobId + " (stored, done): "));
+        Matcher ranges = Pattern.compile("(\\d+) ranges: (\\d+) read to the end, (\\d+) split into others$")
+                .matcher(summary());
+        assertThat(ranges.find()).as(summary()).isTrue();
+        assertThat(Integer.parseInt(ranges.group(2)) + Integer.parseInt(ranges.group(3)))
+                .isEqualTo(Integer.parseInt(ranges.group(1)));
+        setNumber("#jobPageSize", 200);
+    }
+}

@@ -1,0 +1,40 @@
+package io.keyranger.ui.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The Run tab's clock on a made-up timeline: a pause stops it, and the ETA is the recent rate's. */
+class ThroughputMeterTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void aPauseStopsTheClockAndTheEtaAfterItComesFromTheRateSinceTheResume() {
+        ThroughputMeter meter = new ThroughputMeter();
+        long t = 0;
+        meter.restart(t);
+        long read = 0;
+        for (int s = 1; s <= 20; s++) { // 100 entities a second
+            t += SECOND;
+            read += 100;
+            meter.tick(t, read, true, 20_000, true);
+        }
+        assertThat(meter.tick(t, read, true, 20_000, true)).isEqualTo("elapsed 20.0 s · ETA 180 s");
+        meter.pause(t);
+        t += 300 * SECOND; // five minutes paused
+        assertThat(meter.tick(t, read, true, 20_000, true)).as("stands still while paused")
+                .isEqualTo("paused · elapsed 20.0 s");
+        int pointsBefore = meter.points().size();
+        meter.resume(t);
+        assertThat(meter.tick(t, read, true, 20_000, true)).as("no ETA from a window with the pause in it")
+                .isEqualTo("elapsed 20.0 s");
+        for (int s = 1; s <= 5; s++) { // 400 entities a second after the resume
+            t += SECOND;
+            read += 400;
+            meter.tick(t, read, true, 20_000, true);
+        }
+        assertThat(meter.tick(t, read, true, 20_000, true)).isEqualTo("elapsed 25.0 s · ETA 40 s");
+        assertThat(meter.points().subList(pointsBefore, meter.points().size()))
+                .allSatisfy(p -> assertThat(p.rate()).isEqualTo(400.0));
+    }
+}

@@ -126,7 +126,7 @@ public final class KeyRangerApp extends Application {
         if (request.demo() != null) {
             model.connections().startDemo(request.demo());
         } else if (request.connection() != null) {
-            model.connections().connect(request.connection());
+            model.connections().connectGiven(request.connection());
         }
     }
 

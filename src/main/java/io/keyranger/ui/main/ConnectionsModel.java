@@ -69,6 +69,11 @@ public final class ConnectionsModel {
         } catch (RuntimeException e) {
             errors.accept(ErrorMessages.of(e));
         }
+        ConnectionChoice kept = selectedChoice.get();
+        if (kept != null && !kept.isDemo() && !list.contains(kept) && choices.contains(kept)
+                && list.stream().noneMatch(c -> !c.isDemo() && c.profile().name().equals(kept.profile().name()))) {
+            list.add(kept); // the connection given at start-up stays in the picker
+        }
         choices.setAll(list);
         if (selectedChoice.get() == null || !choices.contains(selectedChoice.get())) {
             selectedChoice.set(choices.get(0));
@@ -84,6 +89,14 @@ public final class ConnectionsModel {
         } catch (RuntimeException e) {
             errors.accept(ErrorMessages.of(e));
         }
+    }
+
+    /** Connects to a connection given at start-up, which the picker then shows by what it reaches. */
+    public void connectGiven(ConnectionSpec spec) {
+        ConnectionChoice given = ConnectionChoice.given(spec);
+        choices.add(given);
+        selectedChoice.set(given);
+        connect(spec);
     }
 
     /** Connects to what the picker shows: starts the demo, or opens the saved profile. */

@@ -48,6 +48,8 @@ public final class MainViewModel {
     private final MapperViewModel mapper;
     private DatastoreGateway gateway;
     private Task<?> counting;
+    /** Whether the browser is reading a page: counts wait for it between batches. */
+    private volatile boolean pageLoading;
     private String kindToOpen;
 
     public MainViewModel(TaskRunner tasks, ProfileStore profiles) {
@@ -65,6 +67,7 @@ public final class MainViewModel {
                 run.refreshJobs();
             }
         });
+        entities.loadingProperty().addListener((obs, was, now) -> pageLoading = now);
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
             mapper.propertyNames().clear();
@@ -126,11 +129,12 @@ public final class MainViewModel {
                     entities.setKindNames(names);
                     run.form().kinds().clear();
                     run.availableKinds().setAll(names);
-                    countKinds(source, namespace, items);
+                    // the kind asked for at start-up opens first: its page is read before any count
                     items.stream().filter(item -> item.name().equals(kindToOpen)).findFirst().ifPresent(item -> {
                         kindToOpen = null;
                         selectedKind.set(item);
                     });
+                    countKinds(source, namespace, items);
                 })
                 .onError(e -> showError("Cannot list kinds: " + ErrorMessages.of(e)))
                 .run(tasks);
@@ -158,6 +162,7 @@ public final class MainViewModel {
                         (done, total) -> {
                             context.progress(-1, -1, String.format("Counting %s: %,d", item.name(), done));
                             Platform.runLater(() -> item.partialCountProperty().set(done));
+                            yieldToPageLoads(context::isCancelled);
                         },
                         context::isCancelled);
                 Platform.runLater(() -> item.countProperty().set(count));
@@ -167,6 +172,22 @@ public final class MainViewModel {
         counting = task;
         status.track(task);
         tasks.run(task);
+    }
+
+    /**
+     * Between two batches of a count, waits while the browser reads a page: an emulator serves one request at a time
+     * and scans the whole kind for each, so a count would keep the page the user asked for waiting until it ended.
+     */
+    private void yieldToPageLoads(java.util.function.BooleanSupplier cancelled) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (pageLoading && !cancelled.getAsBoolean() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     public void showError(String message) {

@@ -4,6 +4,7 @@ import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.ui.common.FieldValidation;
 import java.io.File;
+import java.util.List;
 import javafx.beans.binding.BooleanBinding;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
@@ -16,6 +17,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.stage.FileChooser;
 
 /** Asks for a new saved connection: an emulator, or a project with an optional key file. Never asks for a secret. */
@@ -29,6 +31,12 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
     private final TextField credentials = field("profileCredentials", "Application Default Credentials");
     private final TextField namespace = field("profileNamespace", "(default)");
     private final CheckBox readOnly = new CheckBox("Read-only: refuse jobs that write");
+
+    private static final String NAME_ERROR = "A name is required";
+    private static final String HOST_ERROR = "Use HOST:PORT, e.g. 127.0.0.1:8081";
+    private static final String PROJECT_ERROR = "6 to 30 lowercase letters, digits or hyphens, from a letter";
+    private static final String DATABASE_ERROR = "4 to 63 lowercase letters, digits or hyphens, from a letter";
+    private static final String NAMESPACE_ERROR = "Up to 100 letters, digits, '.', '-' or '_'";
 
     public ProfileDialog() {
         setTitle("New connection");
@@ -44,18 +52,37 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         browse.setOnAction(e -> chooseKeyFile());
 
         FieldValidation validation = new FieldValidation();
-        Label nameError = validation.rule(name, "A name is required", () -> isBlank(name.getText()), name.textProperty());
-        Label hostError = validation.rule(host, "Use HOST:PORT, e.g. 127.0.0.1:8081",
+        Label nameError = validation.rule(name, NAME_ERROR, () -> isBlank(name.getText()), name.textProperty());
+        Label hostError = validation.rule(host, HOST_ERROR,
                 () -> emulator.isSelected() && !validHost(host.getText()), host.textProperty(), emulator.selectedProperty());
-        Label projectError = validation.rule(projectId, "6 to 30 lowercase letters, digits or hyphens, from a letter",
+        Label projectError = validation.rule(projectId, PROJECT_ERROR,
                 () -> project.isSelected() && breaks(() -> ConnectionRules.project(projectId.getText().strip())),
                 projectId.textProperty(), emulator.selectedProperty());
-        Label databaseError = validation.rule(database, "4 to 63 lowercase letters, digits or hyphens, from a letter",
+        Label databaseError = validation.rule(database, DATABASE_ERROR,
                 () -> breaks(() -> ConnectionRules.database(database.getText().strip())), database.textProperty());
-        Label namespaceError = validation.rule(namespace, "Up to 100 letters, digits, '.', '-' or '_'",
+        Label namespaceError = validation.rule(namespace, NAMESPACE_ERROR,
                 () -> breaks(() -> ConnectionRules.namespace(namespace.getText().strip())), namespace.textProperty());
 
+        browse.setMinWidth(Region.USE_PREF_SIZE);
+        credentials.setPrefColumnCount(22); // "Application Default Credentials", whole
+        // the errors' column has room for the longest from the start: an error that appears is read whole, and
+        // squeezes neither the labels nor the buttons (a dialog does not grow once shown)
+        javafx.scene.text.Text measure = new javafx.scene.text.Text();
+        double errorsWidth = 0;
+        for (String message : List.of(NAME_ERROR, HOST_ERROR, PROJECT_ERROR, DATABASE_ERROR, NAMESPACE_ERROR)) {
+            measure.setText(message);
+            errorsWidth = Math.max(errorsWidth, measure.getLayoutBounds().getWidth());
+        }
+        javafx.scene.layout.ColumnConstraints errors = new javafx.scene.layout.ColumnConstraints();
+        errors.setMinWidth(Math.ceil(errorsWidth) + 8);
         GridPane grid = new GridPane();
+        // the labels' column keeps their width: "Emulator host", not "Emulator …"
+        javafx.scene.layout.ColumnConstraints labels = new javafx.scene.layout.ColumnConstraints();
+        labels.setMinWidth(Region.USE_PREF_SIZE);
+        javafx.scene.layout.ColumnConstraints fields = new javafx.scene.layout.ColumnConstraints();
+        fields.setMinWidth(Region.USE_PREF_SIZE);
+        grid.getColumnConstraints().addAll(labels, fields, errors);
+        grid.setMinWidth(Region.USE_PREF_SIZE);
         grid.setHgap(8);
         grid.setVgap(8);
         grid.setPadding(new Insets(12));

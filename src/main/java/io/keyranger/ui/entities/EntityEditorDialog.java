@@ -23,6 +23,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.TextInputControl;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
@@ -167,6 +168,10 @@ public final class EntityEditorDialog extends Dialog<Entity> {
             type.setValue(draft.type());
             indexed.setId(id + "-indexed");
             indexed.setSelected(draft.indexed());
+            // the words beside a field keep their width; the value field takes what is left
+            indexed.setMinWidth(Region.USE_PREF_SIZE);
+            type.setMinWidth(Region.USE_PREF_SIZE);
+            name.setMinWidth(Region.USE_PREF_SIZE);
             error = error(id + "-error");
             Button remove = new Button("", new FontIcon(Material2MZ.REMOVE_CIRCLE_OUTLINE));
             remove.setId(id + "-remove");
@@ -198,6 +203,8 @@ public final class EntityEditorDialog extends Dialog<Entity> {
             field.getStyleClass().add("monospace");
             if (field instanceof TextArea area) {
                 area.setPrefRowCount(5);
+            } else {
+                ((TextField) field).setPrefColumnCount(24); // a timestamp with its offset, whole
             }
             HBox.setHgrow(field, Priority.ALWAYS);
             field.textProperty().addListener((obs, old, now) -> validate());

@@ -83,7 +83,13 @@ public final class MainView extends BorderPane {
 
         Button connect = new Button("Connect", new FontIcon(Material2AL.LINK));
         connect.setId("connectButton");
-        connect.getStyleClass().add("accent");
+        connect.getStyleClass().add("accent"); // the next step until a connection is open, then a plain button
+        model.sessionProperty().addListener((obs, old, now) -> {
+            connect.getStyleClass().remove("accent");
+            if (now == null) {
+                connect.getStyleClass().add("accent");
+            }
+        });
         connect.disableProperty().bind(model.connections().connectingProperty());
         connect.setOnAction(e -> model.connections().connectSelected(demoDefaults.get()));
 

@@ -138,11 +138,15 @@ public final class MapperView extends BorderPane {
         form.getColumnConstraints().setAll(names, fields, errors);
         TextField where = new TextField();
         where.setId("whereField");
-        where.setPromptText("tier=pro, active=true  or a CEL expression: has(balance) && tier != 'closed'");
+        where.setPromptText("tier=pro, active=true");
+        where.setTooltip(new javafx.scene.control.Tooltip("Which entities to map: property=value pairs (tier=pro, "
+                + "active=true), or a CEL expression such as has(balance) && tier != 'closed'. Blank: all."));
         where.textProperty().bindBidirectional(model.whereProperty());
         TextField gql = new TextField();
         gql.setId("mapperGql");
-        gql.setPromptText("GQL, e.g. SELECT * FROM Account WHERE tier = 'pro' AND balance > 100 (blank: the kind)");
+        gql.setPromptText("SELECT * FROM Account WHERE …");
+        gql.setTooltip(new javafx.scene.control.Tooltip("The entities a GQL query selects, e.g. SELECT * FROM Account "
+                + "WHERE tier = 'pro' AND balance > 100. Blank: the whole kind."));
         gql.getStyleClass().add("monospace");
         gql.textProperty().bindBidirectional(model.gqlProperty());
         Spinner<Integer> sample = new Spinner<>(1, 500, model.sampleProperty().get());
@@ -282,10 +286,17 @@ public final class MapperView extends BorderPane {
     private static TextField textField(Param param, javafx.beans.property.StringProperty value) {
         TextField field = new TextField();
         field.setId("param-" + param.name());
-        field.setPromptText(param.description());
+        field.setPromptText(shortPrompt(param.description())); // the example fits; the whole text is the tooltip
+        field.setTooltip(new javafx.scene.control.Tooltip(param.description()));
         field.textProperty().bindBidirectional(value);
         field.setPrefColumnCount(18);
         return field;
+    }
+
+    /** "the property to add to, e.g. balance" as "e.g. balance": the part a field shows whole. */
+    static String shortPrompt(String description) {
+        int example = description.lastIndexOf("e.g. ");
+        return example >= 0 ? description.substring(example) : description;
     }
 
     private VBox results() {

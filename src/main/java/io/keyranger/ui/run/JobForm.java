@@ -51,6 +51,26 @@ public final class JobForm {
                 String.join(",", kinds), mapper, shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 
+    /**
+     * A mapper spec in words: its template and parameters ("increment · property balance · amount 10"), or what is
+     * wrong with its JSON.
+     */
+    static String describe(String json) {
+        try {
+            MapperSpec spec = MapperSpec.parse(json);
+            StringBuilder text = new StringBuilder(spec.template());
+            spec.json().fields().forEachRemaining(field -> {
+                if (!field.getKey().equals("template")) {
+                    text.append(" · ").append(field.getKey()).append(' ').append(field.getValue().isTextual()
+                            ? field.getValue().asText() : field.getValue().toString());
+                }
+            });
+            return text.toString();
+        } catch (io.keyranger.KeyRangerException e) {
+            return "The mapper's JSON is not valid: " + e.getMessage();
+        }
+    }
+
     /** Starts the spec over with only this template. */
     public void chooseTemplate(String name) {
         mapperJson.set(Specs.text(Specs.template(name)));

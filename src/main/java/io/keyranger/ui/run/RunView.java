@@ -74,10 +74,23 @@ public final class RunView extends BorderPane {
                 model.form().chooseTemplate(name);
             }
         });
+        // the mapper as its template and parameters; its JSON one click away
+        Label summary = new Label();
+        summary.setId("mapperSummary");
+        summary.textProperty().bind(model.form().mapperJsonProperty().map(JobForm::describe));
+        summary.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(summary, Priority.ALWAYS);
         TextField json = new TextField();
         json.setId("mapperJson");
+        json.getStyleClass().add("monospace");
         json.textProperty().bindBidirectional(model.form().mapperJsonProperty());
         HBox.setHgrow(json, Priority.ALWAYS);
+        javafx.scene.control.ToggleButton showJson = new javafx.scene.control.ToggleButton("JSON");
+        showJson.setId("showMapperJson");
+        json.visibleProperty().bind(showJson.selectedProperty());
+        json.managedProperty().bind(json.visibleProperty());
+        summary.visibleProperty().bind(showJson.selectedProperty().not());
+        summary.managedProperty().bind(summary.visibleProperty());
         Button start = new Button("Start", new FontIcon(Material2MZ.PLAY_ARROW));
         start.setId("startJob");
         start.getStyleClass().add("accent");
@@ -108,7 +121,7 @@ public final class RunView extends BorderPane {
         cancel.setId("cancelJob");
         cancel.disableProperty().bind(model.runningProperty().not());
         cancel.setOnAction(e -> model.cancel());
-        HBox bar = new HBox(8, new Label("Mapper"), template, json, start, pause, cancel);
+        HBox bar = new HBox(8, new Label("Mapper"), template, summary, json, showJson, start, pause, cancel);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 8, 2, 8));
         return bar;

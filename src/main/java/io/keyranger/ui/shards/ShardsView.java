@@ -95,8 +95,8 @@ public final class ShardsView extends BorderPane {
         start.setCellValueFactory(c -> new ReadOnlyStringWrapper(bound(c.getValue().range().start(), "(first key)")));
         TableColumn<PlannedRange, String> end = new TableColumn<>("End");
         end.setCellValueFactory(c -> new ReadOnlyStringWrapper(bound(c.getValue().range().end(), "(last key)")));
-        TableColumn<PlannedRange, Number> estimated = new TableColumn<>("Estimated");
-        estimated.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().estimated()));
+        TableColumn<PlannedRange, String> estimated = new TableColumn<>("Estimated");
+        estimated.setCellValueFactory(c -> new ReadOnlyStringWrapper(String.format("%,d", c.getValue().estimated())));
         TableColumn<PlannedRange, String> exact = new TableColumn<>("Exact");
         exact.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 c.getValue().exact() == null ? "" : String.format("%,d", c.getValue().exact())));

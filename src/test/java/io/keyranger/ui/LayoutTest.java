@@ -1,0 +1,114 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.keyranger.support.CutOffs;
+import io.keyranger.support.DemoWindowTest;
+import io.keyranger.support.Fx;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Nothing is cut off at a laptop's window and a desktop's: every tab, the entity editor, the connection dialog and a
+ * job's confirmation, with their field errors showing. A label, button, column header or field error shortened with
+ * an ellipsis, a prompt that does not fit its field, or chart tick labels that overlap fail it, by name.
+ */
+class LayoutTest extends DemoWindowTest {
+    private final List<String> found = new ArrayList<>();
+
+    private void check(String where, Parent root) {
+        org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+        Fx.get(() -> {
+            root.applyCss();
+            root.layout();
+            CutOffs.in(root).forEach(problem -> found.add(where + ": " + problem));
+            return null;
+        });
+    }
+
+    private Stage window() {
+        return (Stage) Fx.get(() -> robot.lookup("#kindList").query().getScene().getWindow());
+    }
+
+    private DialogPane dialog() {
+        Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+        return robot.lookup(".dialog-pane").query();
+    }
+
+    private void closeDialog(String button) {
+        robot.clickOn(robot.lookup(".dialog-pane .button").match(b -> button.equals(((Button) b).getText()))
+                .queryButton());
+        Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isEmpty());
+    }
+
+    @ParameterizedTest(name = "{0}x{1}")
+    @CsvSource({"1280, 775", "1600, 1000"})
+    void nothingIsCutOffAndNoTickLabelsOverlap(int width, int height) {
+        Stage stage = window();
+        Fx.get(() -> {
+            stage.setMaximized(false);
+            stage.setX(0);
+            stage.setY(0);
+            stage.setWidth(width);
+            stage.setHeight(height);
+            return null;
+        });
+        Parent main = Fx.get(() -> stage.getScene().getRoot());
+        check("Entities", main);
+
+        // the entity editor, with a field error showing
+        TableView<?> table = robot.lookup("#entityTable").queryTableView();
+        Fx.get(() -> {
+            table.getSelectionModel().clearAndSelect(0);
+            return null;
+        });
+        robot.clickOn("#editEntity");
+        DialogPane editor = dialog();
+        setText("#prop-1-value", "not a number");
+        check("Entity editor", editor);
+        closeDialog("Cancel");
+
+        clickTab("Shards");
+        robot.clickOn("#planShards");
+        Fx.waitUntil(60, () -> !labelText("#shardSummary").isEmpty());
+        check("Shards", main);
+
+        clickTab("Mapper");
+        setText("#param-property", "");
+        setText("#param-amount", "");
+        check("Mapper", main);
+
+        clickTab("Run");
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count\"}");
+            return null;
+        });
+        robot.clickOn("#startJob");
+        Fx.waitUntil(60, () -> labelText("#runSummary").contains(" done: "));
+        check("Run", main);
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText(
+                    "{\"template\": \"increment\", \"property\": \"balance\", \"amount\": 1}");
+            return null;
+        });
+        robot.clickOn("#startJob");
+        check("Run confirmation", dialog());
+        closeDialog("Cancel");
+
+        // the connection dialog, with a field error showing
+        robot.clickOn("#newProfileButton");
+        DialogPane profile = dialog();
+        setText("#profileHost", "nowhere");
+        check("Connection dialog", profile);
+        closeDialog("Cancel");
+
+        assertThat(found).as("cut off or overlapping at %dx%d", width, height).isEmpty();
+    }
+}

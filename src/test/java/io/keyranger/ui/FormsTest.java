@@ -110,4 +110,28 @@ class FormsTest extends DemoWindowTest {
         Fx.waitUntil(10, () -> dryRunSummary().startsWith("Nothing was run: fix the fields marked in red first."));
         assertThat(robot.lookup(".dialog-pane").tryQuery()).as("no pop-up").isEmpty();
     }
+
+    @Test
+    void theRunTabShowsTheMapperByItsTemplateWithItsJsonOneClickAway() {
+        clickTab("Run");
+        Fx.get(() -> {
+            form().mapperJsonProperty().set("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":10}");
+            return null;
+        });
+        assertThat(labelText("#mapperSummary")).isEqualTo("increment · property balance · amount 10");
+        assertThat(Fx.get(() -> robot.lookup("#mapperJson").query().isVisible())).isFalse();
+        robot.clickOn("#showMapperJson");
+        assertThat(Fx.get(() -> robot.lookup("#mapperJson").query().isVisible())).isTrue();
+        assertThat(Fx.get(() -> robot.lookup("#mapperSummary").query().isVisible())).isFalse();
+        robot.clickOn("#showMapperJson");
+        Fx.get(() -> {
+            form().mapperJsonProperty().set("{\"template\": ");
+            return null;
+        });
+        assertThat(labelText("#mapperSummary")).startsWith("The mapper's JSON is not valid");
+        Fx.get(() -> {
+            form().mapperJsonProperty().set("{\"template\":\"count\"}");
+            return null;
+        });
+    }
 }

@@ -92,6 +92,14 @@ class LayoutTest extends DemoWindowTest {
         });
         robot.clickOn("#startJob");
         Fx.waitUntil(60, () -> labelText("#runSummary").contains(" done: "));
+        // a job's throughput after a minute and a half: the time axis's labels must not run together
+        Fx.get(() -> {
+            var points = ((io.keyranger.app.KeyRangerApp) app).model().run().throughput();
+            for (int second = 1; second <= 95; second++) {
+                points.add(new io.keyranger.ui.run.ThroughputPoint(second + 0.03, 400 + second % 7));
+            }
+            return null;
+        });
         check("Run", main);
         Fx.get(() -> {
             robot.lookup("#mapperJson").queryTextInputControl().setText(

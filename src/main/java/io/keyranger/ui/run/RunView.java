@@ -169,9 +169,21 @@ public final class RunView extends BorderPane {
         timing.setId("jobTiming");
         timing.textProperty().bind(model.timingTextProperty());
 
-        NumberAxis x = new NumberAxis();
+        NumberAxis x = new NumberAxis(0, 10, 1);
         x.setLabel("seconds");
-        x.setForceZeroInRange(true);
+        x.setAutoRanging(false); // round seconds, at most ten ticks: labels never run together (ThroughputMeter.axis)
+        x.setMinorTickVisible(false);
+        x.setTickLabelFormatter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(Number seconds) {
+                return String.format("%.0f", seconds.doubleValue());
+            }
+
+            @Override
+            public Number fromString(String text) {
+                return Double.valueOf(text);
+            }
+        });
         NumberAxis y = new NumberAxis();
         y.setLabel("entities / s");
         LineChart<Number, Number> chart = new LineChart<>(x, y);
@@ -190,6 +202,10 @@ public final class RunView extends BorderPane {
                 if (change.wasAdded()) {
                     change.getAddedSubList().forEach(p -> series.getData().add(new XYChart.Data<>(p.seconds(), p.rate())));
                 }
+                double[] axis = ThroughputMeter.axis(change.getList().isEmpty() ? 0
+                        : change.getList().get(change.getList().size() - 1).seconds());
+                x.setUpperBound(axis[0]);
+                x.setTickUnit(axis[1]);
             }
         });
 

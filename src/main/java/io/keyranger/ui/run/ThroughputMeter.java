@@ -99,14 +99,39 @@ final class ThroughputMeter {
         return text;
     }
 
-    /** "read 120   written 0   …", the main fields first, then the mapper's counters in order. */
-    static String describeTotals(Map<String, Long> totals) {
-        StringBuilder out = new StringBuilder();
-        for (String field : MAIN_FIELDS) {
-            out.append(String.format("%s %,d   ", field, totals.getOrDefault(field, 0L)));
+    /**
+     * The x axis of the throughput chart: from 0 to a round number of seconds at or past {@code seconds}, with at most
+     * ten ticks of 1, 2, 5, 10, 15, 30 or 60 seconds (or more minutes), so tick labels are short and never run
+     * together, however long the job.
+     *
+     * @return {upper bound, tick unit}
+     */
+    static double[] axis(double seconds) {
+        double[] units = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600};
+        double span = Math.max(10, seconds);
+        for (double unit : units) {
+            if (span / unit <= 10) {
+                return new double[] {Math.ceil(span / unit) * unit, unit};
+            }
         }
-        totals.keySet().stream().filter(k -> !MAIN_FIELDS.contains(k)).sorted()
-                .forEach(k -> out.append(String.format("%s %,d   ", k, totals.get(k))));
-        return out.toString().trim();
+        double unit = Math.ceil(span / 10 / 3600) * 3600;
+        return new double[] {Math.ceil(span / unit) * unit, unit};
+    }
+
+    /**
+     * "read 120   written 0   deleted 0" and "skipped 0   failed 0" on two lines of their own (a narrow panel never
+     * leaves one count alone on a line), then the mapper's counters in order.
+     */
+    static String describeTotals(Map<String, Long> totals) {
+        java.util.function.Function<String, String> count = field -> String.format("%s %,d", field,
+                totals.getOrDefault(field, 0L));
+        List<String> lines = new java.util.ArrayList<>();
+        lines.add(String.join("   ", MAIN_FIELDS.subList(0, 3).stream().map(count).toList()));
+        lines.add(String.join("   ", MAIN_FIELDS.subList(3, 5).stream().map(count).toList()));
+        List<String> own = totals.keySet().stream().filter(k -> !MAIN_FIELDS.contains(k)).sorted().map(count).toList();
+        if (!own.isEmpty()) {
+            lines.add(String.join("   ", own));
+        }
+        return String.join("\n", lines);
     }
 }

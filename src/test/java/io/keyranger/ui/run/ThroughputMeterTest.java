@@ -37,4 +37,23 @@ class ThroughputMeterTest {
         assertThat(meter.points().subList(pointsBefore, meter.points().size()))
                 .allSatisfy(p -> assertThat(p.rate()).isEqualTo(400.0));
     }
+
+    @Test
+    void theTimeAxisHasAtMostTenRoundTicksHoweverLongTheJob() {
+        assertThat(ThroughputMeter.axis(0)).containsExactly(10, 1);
+        assertThat(ThroughputMeter.axis(35.2)).containsExactly(40, 5);
+        assertThat(ThroughputMeter.axis(61)).containsExactly(70, 10);
+        assertThat(ThroughputMeter.axis(3 * 3600 + 5)).containsExactly(7 * 1800, 1800);
+        for (double seconds = 0; seconds < 200_000; seconds = seconds * 1.3 + 0.7) {
+            double[] axis = ThroughputMeter.axis(seconds);
+            assertThat(axis[0]).isGreaterThanOrEqualTo(seconds);
+            assertThat(axis[0] / axis[1]).isLessThanOrEqualTo(10).isEqualTo(Math.rint(axis[0] / axis[1]));
+        }
+    }
+
+    @Test
+    void theTotalsKeepTheirCountsOnTwoLinesOfTheirOwn() {
+        assertThat(ThroughputMeter.describeTotals(java.util.Map.of("read", 2000L, "by:pro", 7L)))
+                .isEqualTo("read 2,000   written 0   deleted 0\nskipped 0   failed 0\nby:pro 7");
+    }
 }

@@ -79,6 +79,16 @@ class LayoutTest extends DemoWindowTest {
         robot.clickOn("#planShards");
         Fx.waitUntil(60, () -> !labelText("#shardSummary").isEmpty());
         check("Shards", main);
+        TableView<?> shards = robot.lookup("#shardTable").queryTableView();
+        java.util.concurrent.Callable<Long> rowsShown = () -> shards.lookupAll(".table-row-cell").stream()
+                .filter(row -> row.isVisible() && ((javafx.scene.control.TableRow<?>) row).getItem() != null
+                        && row.localToScene(row.getLayoutBounds()).getMaxY()
+                        <= shards.localToScene(shards.getLayoutBounds()).getMaxY()).count();
+        try {
+            Fx.waitUntil(10, () -> rowsShown.call() >= 8);
+        } catch (AssertionError e) {
+            found.add("Shards: " + Fx.get(rowsShown) + " planned ranges in view, fewer than 8");
+        }
 
         clickTab("Mapper");
         setText("#param-property", "");

@@ -38,7 +38,7 @@ public final class ShardsView extends BorderPane {
         SplitPane split = new SplitPane(table(), new javafx.scene.layout.VBox(6, map, chart));
         javafx.scene.layout.VBox.setVgrow(chart, javafx.scene.layout.Priority.ALWAYS);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.45);
+        split.setDividerPositions(0.7); // the table shows 16 planned ranges on a laptop window, the chart below
         setCenter(split);
         setBottom(footer());
         chart.setId("shardChart");
@@ -86,6 +86,7 @@ public final class ShardsView extends BorderPane {
     private TableView<PlannedRange> table() {
         TableView<PlannedRange> table = new TableView<>(model.rows());
         table.setId("shardTable");
+        table.getStyleClass().add(atlantafx.base.theme.Styles.DENSE); // sixteen ranges in view on a laptop window
         table.setPlaceholder(new Label("No plan yet"));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         TableColumn<PlannedRange, Number> index = new TableColumn<>("#");

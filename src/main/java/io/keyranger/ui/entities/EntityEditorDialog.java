@@ -78,6 +78,9 @@ public final class EntityEditorDialog extends Dialog<Entity> {
         content.setPadding(new Insets(8));
         content.setPrefWidth(820);
         getDialogPane().setPrefWidth(860);
+        // at least that wide: a window manager sized it to its first layout, where the values were cut
+        getDialogPane().setMinWidth(860);
+        setResizable(true);
         getDialogPane().setContent(content);
         setResultConverter(button -> button == ButtonType.OK ? build() : null);
         validate();

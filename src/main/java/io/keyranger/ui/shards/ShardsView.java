@@ -42,6 +42,7 @@ public final class ShardsView extends BorderPane {
         setCenter(split);
         setBottom(footer());
         chart.setId("shardChart");
+        chart.setMinHeight(140); // the chart gives way to the table, so the split's divider holds
         chart.setAnimated(false);
         chart.setCategoryGap(4);
         chart.setBarGap(1);

@@ -48,6 +48,24 @@ class LayoutTest extends DemoWindowTest {
         Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isEmpty());
     }
 
+    /** Rows whose cells' texts do not sit on one line: the key lower than the properties, say. */
+    private static List<String> misalignedRows(TableView<?> table) {
+        List<String> rows = new ArrayList<>();
+        for (javafx.scene.Node row : table.lookupAll(".table-row-cell")) {
+            List<Double> tops = new ArrayList<>();
+            for (javafx.scene.Node text : row.lookupAll(".table-cell > .text")) {
+                if (text.isVisible() && !((javafx.scene.text.Text) text).getText().isEmpty()) {
+                    tops.add(text.localToScene(text.getBoundsInLocal()).getMinY());
+                }
+            }
+            if (!tops.isEmpty() && java.util.Collections.max(tops) - java.util.Collections.min(tops) > 1) {
+                rows.add("Entities: row " + ((javafx.scene.control.TableRow<?>) row).getIndex() + " has its cells at "
+                        + tops);
+            }
+        }
+        return rows;
+    }
+
     @ParameterizedTest(name = "{0}x{1}")
     @CsvSource({"1280, 775", "1600, 1000"})
     void nothingIsCutOffAndNoTickLabelsOverlap(int width, int height) {
@@ -61,6 +79,11 @@ class LayoutTest extends DemoWindowTest {
             return null;
         });
         Parent main = Fx.get(() -> stage.getScene().getRoot());
+        for (String kind : List.of("Event", "Org", "Account")) { // a new kind's rows: each cell on one baseline
+            selectKindInList(kind);
+            org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+            found.addAll(Fx.get(() -> misalignedRows(robot.lookup("#entityTable").queryTableView())));
+        }
         check("Entities", main);
 
         // the entity editor, with a field error showing

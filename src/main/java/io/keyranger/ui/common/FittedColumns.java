@@ -31,7 +31,13 @@ public final class FittedColumns {
     public static <S> void showFullValueAsTooltip(TableColumn<S, String> column) {
         var plain = column.getCellFactory(); // the column's own cells, showing the text
         // the tooltip made on hover: one per cell, made as rows fill, would be a popup scene each
-        column.setCellFactory(c -> HoverTooltip.ofText(plain.call(c)));
+        column.setCellFactory(c -> {
+            var cell = plain.call(c);
+            // every cell of a row on one line, set here rather than left to the theme's style: cells a new kind's
+            // columns made in the middle of a layout kept the default alignment, and sat higher than the key's
+            cell.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+            return HoverTooltip.ofText(cell);
+        });
     }
 
     /** Sizes every column of the table to its text now and whenever its rows or columns change. */

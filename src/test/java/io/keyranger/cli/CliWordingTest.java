@@ -25,15 +25,12 @@ class CliWordingTest {
     static void seed() throws Exception {
         conn = SharedEmulator.freshProject("wording");
         Datastore datastore = SharedEmulator.connect(conn);
-        List<Entity> batch = new ArrayList<>();
+        List<Entity> accounts = new ArrayList<>();
         for (int i = 1; i <= BULK; i++) {
-            batch.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Account").newKey(i * 7919L))
+            accounts.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Account").newKey(i * 7919L))
                     .set("balance", (long) i).build());
-            if (batch.size() == 500) {
-                datastore.put(batch.toArray(new Entity[0]));
-                batch.clear();
-            }
         }
+        SharedEmulator.putAll(datastore, accounts);
         cli = new InProcessCli(Files.createTempDirectory("wording"), conn);
     }
 

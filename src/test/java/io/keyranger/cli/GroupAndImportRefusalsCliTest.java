@@ -46,9 +46,7 @@ class GroupAndImportRefusalsCliTest {
             all.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Wallet2").newKey("w" + i))
                     .set("balance", 100L).build());
         }
-        for (int i = 0; i < all.size(); i += 300) {
-            datastore.put(all.subList(i, i + 300).toArray(new Entity[0]));
-        }
+        SharedEmulator.putAll(datastore, all);
         increment = cli.mapper("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":1}").toString();
     }
 

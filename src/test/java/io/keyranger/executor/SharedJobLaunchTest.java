@@ -41,9 +41,7 @@ class SharedJobLaunchTest {
             items.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Item").newKey(i * 7919L)).set("n", 0)
                     .build());
         }
-        for (int i = 0; i < items.size(); i += 500) {
-            datastore.put(items.subList(i, i + 500).toArray(new Entity[0]));
-        }
+        SharedEmulator.putAll(datastore, items);
     }
 
     /** A hook that holds the creating transaction, just before its commit, until released. */

@@ -34,4 +34,12 @@ public final class SharedEmulator {
     public static Datastore connect(ConnectionSpec spec) {
         return DatastoreConnector.connect(spec);
     }
+
+    /** Puts entities in commits of 500, the most one commit takes. */
+    public static void putAll(Datastore datastore, java.util.List<com.google.cloud.datastore.Entity> entities) {
+        for (int i = 0; i < entities.size(); i += 500) {
+            datastore.put(entities.subList(i, Math.min(entities.size(), i + 500))
+                    .toArray(new com.google.cloud.datastore.Entity[0]));
+        }
+    }
 }

@@ -33,14 +33,11 @@ class StartupKindTest {
     static void seedAndLaunch() throws Exception {
         conn = SharedEmulator.freshProject("startup");
         Datastore datastore = SharedEmulator.connect(conn);
-        List<Entity> batch = new ArrayList<>();
+        List<Entity> accounts = new ArrayList<>();
         for (int i = 1; i <= ACCOUNTS; i++) {
-            batch.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Account").newKey(i)).set("n", i).build());
-            if (batch.size() == 500) {
-                datastore.put(batch.toArray(new Entity[0]));
-                batch.clear();
-            }
+            accounts.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Account").newKey(i)).set("n", i).build());
         }
+        SharedEmulator.putAll(datastore, accounts);
         java.nio.file.Path config = Files.createTempDirectory("keyranger-startup");
         FxToolkit.registerPrimaryStage();
         app = FxToolkit.setupApplication(() -> new KeyRangerApp(config, new StartupRequest(conn, null, "Account")));

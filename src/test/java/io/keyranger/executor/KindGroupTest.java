@@ -114,17 +114,17 @@ class KindGroupTest {
         for (int k = 1; k <= 12; k++) {
             kinds.add("Kind" + "x".repeat(80));
         }
-        for (int length = 1; length <= KindGroup.maxGroupIdLength(kinds.size()); length++) {
+        for (int length = 1; length <= GroupJobIds.maxGroupIdLength(kinds.size()); length++) {
             String groupId = "g".repeat(length);
             java.util.Set<String> ids = new java.util.HashSet<>();
             for (int i = 0; i < kinds.size(); i++) {
-                String id = KindGroup.childId(groupId, i, kinds.get(i));
+                String id = GroupJobIds.childId(groupId, i, kinds.get(i));
                 assertThat(id).hasSizeLessThanOrEqualTo(100).startsWith(groupId + "." + (i + 1) + "-");
                 ids.add(id);
             }
             assertThat(ids).as("group id of %d characters", length).hasSize(kinds.size());
         }
-        assertThatThrownBy(() -> KindGroup.childId("g".repeat(96), 9, "Alpha")).hasMessageContaining("too long");
+        assertThatThrownBy(() -> GroupJobIds.childId("g".repeat(96), 9, "Alpha")).hasMessageContaining("too long");
     }
 
     @Test

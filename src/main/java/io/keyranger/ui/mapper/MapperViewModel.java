@@ -39,8 +39,6 @@ import javafx.collections.ObservableList;
 public final class MapperViewModel {
     private final TaskRunner tasks;
     private final Consumer<String> errors;
-    /** The spec whose dry run shows, or null when none does. */
-    private String shownSpec;
     private final RunViewModel run;
     /** The kind selected in the browser: what a dry run maps, whatever the Run tab is running. */
     private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
@@ -53,8 +51,7 @@ public final class MapperViewModel {
     private final ReadOnlyStringWrapper json = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper specError = new ReadOnlyStringWrapper("");
     private final SimpleIntegerProperty sample = new SimpleIntegerProperty(20);
-    private final ObservableList<DryRunner.Change> changes = FXCollections.observableArrayList();
-    private final ReadOnlyStringWrapper dryRunSummary = new ReadOnlyStringWrapper("");
+    private final DryRunResults results = new DryRunResults();
     private final ObservableList<String> propertyNames = FXCollections.observableArrayList();
     /** A copy of {@link #propertyNames} for the completion's background thread. */
     private volatile List<String> knownProperties = List.of();
@@ -83,8 +80,7 @@ public final class MapperViewModel {
                 fieldErrors.put(param.name(), new ReadOnlyStringWrapper(""));
             }
         }
-        changes.clear();
-        dryRunSummary.set("");
+        results.clear();
         refresh();
     }
 
@@ -101,11 +97,7 @@ public final class MapperViewModel {
         try {
             ObjectNode spec = buildJson();
             json.set(spec.toPrettyString());
-            if (!spec.toString().equals(shownSpec)) { // what shows answered another spec
-                shownSpec = null;
-                changes.clear();
-                dryRunSummary.set("");
-            }
+            results.clearUnlessOf(spec.toString()); // what shows answered another spec
             Mappers.validate(MapperSpec.parse(spec.toString()));
         } catch (io.keyranger.mapper.cel.ExpressionException e) {
             String field = e.expression().startsWith("set.") ? "set" : e.expression();
@@ -193,7 +185,7 @@ public final class MapperViewModel {
             return;
         }
         if (!isValid()) {
-            dryRunSummary.set("Nothing was run: " + (specError.get().isEmpty() ? "fix the fields marked in red first."
+            results.say("Nothing was run: " + (specError.get().isEmpty() ? "fix the fields marked in red first."
                     : specError.get()));
             return;
         }
@@ -202,7 +194,7 @@ public final class MapperViewModel {
         long known = target.countOrUnknown();
         io.keyranger.sharding.TotalEstimate knownTotal = known < 0 ? null
                 : new io.keyranger.sharding.TotalEstimate(known, io.keyranger.sharding.TotalEstimate.Method.EXACT_SCAN);
-        dryRunSummary.set("Dry run on " + target.kind() + "…");
+        results.say("Dry run on " + target.kind() + "…");
         MapperSpec parsed = MapperSpec.parse(spec);
         String kind = parsed.query() != null ? parsed.query().kind() : target.kind();
         Tasks.create("Dry run", () -> new DryRunner(target.session().datastore(), target.session().order())
@@ -210,31 +202,14 @@ public final class MapperViewModel {
                                 ? knownTotal : null))
                 .onSuccess(result -> {
                     if (spec.equals(buildJson().toString())) { // else the form changed meanwhile: this answers nothing
-                        showDryRun(result, parsed);
+                        results.show(result, parsed, spec, prices);
                     }
                 })
                 .onError(e -> {
-                    dryRunSummary.set("Dry run failed: " + ErrorMessages.of(e));
+                    results.say("Dry run failed: " + ErrorMessages.of(e));
                     errors.accept(ErrorMessages.of(e));
                 })
                 .run(tasks);
-    }
-
-    private void showDryRun(DryRunner.Result result, MapperSpec spec) {
-        List<DryRunner.Change> rows = new java.util.ArrayList<>(result.changes());
-        result.deletes().forEach(k -> rows.add(new DryRunner.Change(k, "(entity)", "exists", "would be deleted")));
-        result.copies().forEach(k -> rows.add(new DryRunner.Change(k, "(entity)", "", "would be written")));
-        result.problems().forEach(p -> rows.add(new DryRunner.Change(p.key(), "(entity)", "",
-                "would be skipped: " + p.reason())));
-        changes.setAll(rows);
-        shownSpec = buildJson().toString();
-        dryRunSummary.set(String.join(" ", result.warnings().stream().map(w -> "Warning: " + w).toList())
-                + (result.warnings().isEmpty() ? "" : "\n") + String.format("Nothing was written. On %d sampled entities: %d changes, %d skipped%s. "
-                        + "Whole job, over %s: %s.",
-                result.sampled(), result.changes().size(), result.skipped(),
-                result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().describe(),
-                prices.describe(result.reads(), result.writes(), result.deletions()))
-                + (spec.query() == null ? "" : " Query: " + String.join(" ", spec.query().explain())));
     }
 
     /** The kind selected in the browser, set by the main view model on every selection. */
@@ -319,11 +294,11 @@ public final class MapperViewModel {
     }
 
     public ObservableList<DryRunner.Change> changes() {
-        return changes;
+        return results.changes();
     }
 
     public ReadOnlyStringProperty dryRunSummaryProperty() {
-        return dryRunSummary.getReadOnlyProperty();
+        return results.summaryProperty();
     }
 
     public List<MapperExamples.Example> examples() {

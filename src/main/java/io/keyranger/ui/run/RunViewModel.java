@@ -252,7 +252,7 @@ public final class RunViewModel {
             totals.set(inspection.totals());
             boolean live = inspection.status() == io.keyranger.executor.JobStatus.RUNNING;
             summary.set("Job " + jobId + " (stored" + (live ? ", following: running elsewhere" : ", "
-                    + inspection.status().name().toLowerCase()) + "): " + describeRanges(inspection.nodes()));
+                    + inspection.status().name().toLowerCase()) + "): " + JobWords.ranges(inspection.nodes()));
             if (live) {
                 javafx.animation.PauseTransition again = new javafx.animation.PauseTransition(FOLLOW);
                 again.setOnFinished(e -> {
@@ -263,18 +263,6 @@ public final class RunViewModel {
                 again.play();
             }
         });
-    }
-
-    /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
-    static String describeRanges(java.util.List<io.keyranger.executor.NodeSnapshot> nodes) {
-        Map<io.keyranger.executor.NodeStatus, Long> by = new java.util.EnumMap<>(io.keyranger.executor.NodeStatus.class);
-        nodes.forEach(n -> by.merge(n.status(), 1L, Long::sum));
-        long done = by.getOrDefault(io.keyranger.executor.NodeStatus.DONE, 0L);
-        long split = by.getOrDefault(io.keyranger.executor.NodeStatus.SPLIT, 0L);
-        long failed = by.getOrDefault(io.keyranger.executor.NodeStatus.FAILED, 0L);
-        long rest = nodes.size() - done - split - failed;
-        return nodes.size() + " ranges: " + done + " read to the end, " + split + " split into others"
-                + (failed > 0 ? ", " + failed + " failed" : "") + (rest > 0 ? ", " + rest + " to go" : "");
     }
 
     /** How often a job running elsewhere is read again. */
@@ -313,13 +301,7 @@ public final class RunViewModel {
         paused.set(false);
         totals.set(result.totals());
         problems.set(String.join("\n", result.report().lines()));
-        summary.set(String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
-                result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
-                result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
-                        + result.failedRanges() + " ranges failed" : "",
-                result.message() == null ? "" : " " + result.message())
-                + " Operations: " + prices.describe(result.total("read"), result.total("written"),
-                result.total("deleted")) + ".");
+        summary.set(JobWords.finished(result, prices));
         refreshJobs();
     }
 

@@ -1,0 +1,33 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.executor.JobResult;
+import java.util.Map;
+
+/** A job's state in the Run tab's words: how it ended, and what its stored ranges are. */
+final class JobWords {
+    private JobWords() {
+    }
+
+    /** "Job J done: 36 ranges, depth 3, 19.8 s. …", with its failed ranges, message and cost. */
+    static String finished(JobResult result, io.keyranger.cost.PriceTable prices) {
+        return String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
+                result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
+                result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
+                        + result.failedRanges() + " ranges failed" : "",
+                result.message() == null ? "" : " " + result.message())
+                + " Operations: " + prices.describe(result.total("read"), result.total("written"),
+                result.total("deleted")) + ".";
+    }
+
+    /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
+    static String ranges(java.util.List<io.keyranger.executor.NodeSnapshot> nodes) {
+        Map<io.keyranger.executor.NodeStatus, Long> by = new java.util.EnumMap<>(io.keyranger.executor.NodeStatus.class);
+        nodes.forEach(n -> by.merge(n.status(), 1L, Long::sum));
+        long done = by.getOrDefault(io.keyranger.executor.NodeStatus.DONE, 0L);
+        long split = by.getOrDefault(io.keyranger.executor.NodeStatus.SPLIT, 0L);
+        long failed = by.getOrDefault(io.keyranger.executor.NodeStatus.FAILED, 0L);
+        long rest = nodes.size() - done - split - failed;
+        return nodes.size() + " ranges: " + done + " read to the end, " + split + " split into others"
+                + (failed > 0 ? ", " + failed + " failed" : "") + (rest > 0 ? ", " + rest + " to go" : "");
+    }
+}

@@ -58,7 +58,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     boolean takeOver;
 
     @Option(names = "--force", description = "With --take-over: take the job at once, even from a live runner; that "
-            + "runner stops at its next commit and nothing is applied twice.")
+            + "runner stops at its next lease renewal, and nothing it does is applied twice.")
     boolean force;
 
     @Option(names = "--lease-seconds", hidden = true, defaultValue = "30", paramLabel = "S",

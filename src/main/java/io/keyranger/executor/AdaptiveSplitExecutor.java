@@ -116,20 +116,17 @@ public final class AdaptiveSplitExecutor {
         checkWritable(mapper);
         JobStore store = new JobStore(datastore, hook);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
-        // the job entity first, in a transaction: of two runs with the same new id at the same moment, one gets it
-        lease.take(JobLease.Mode.CREATE, fence -> true, b -> b, store.newJobEntity(spec, Instant.now()), m -> { });
+        List<JobPlans.Planned> planned = new ArrayList<>(1);
+        // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
+        JobPlans.Stored plan = JobPlans.take(store, order, lease, JobLease.Mode.CREATE, spec, LOCAL, () -> {
+            planned.add(plan(spec));
+            return planned.get(0);
+        }, m -> { });
         try {
-            ShardPlanner.RangePlan plan;
-            try {
-                plan = plan(spec, store, lease);
-            } catch (RuntimeException e) {
-                forgetQuietly(store, lease, spec.jobId());
-                throw e;
-            }
             ShardedCounter counter = retrying(() -> openCounter(spec));
-            List<RangeNode> roots = roots(plan);
+            List<RangeNode> roots = roots(planned.get(0).starts());
             JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper, counter,
-                    listener, plan.samples(), splitPolicy, lease, hook));
+                    listener, plan.cells(), SharedRangeProcessor.Covered.NOTHING, splitPolicy, lease, hook));
             return run.start(roots, roots);
         } catch (RuntimeException e) {
             lease.ended();
@@ -137,53 +134,43 @@ public final class AdaptiveSplitExecutor {
         }
     }
 
-    /** A job that could not be planned leaves nothing behind; if even that fails, a resume plans it again. */
-    private void forgetQuietly(JobStore store, JobLease lease, String jobId) {
-        try {
-            new JobRanges(datastore, store, hook).forget(lease, jobId, retries);
-        } catch (RuntimeException e) {
-            LOG.warn("Could not remove job {} after its plan failed; 'run --resume {}' plans it again", jobId, jobId, e);
-        }
-    }
+    /** The runner name local runs record on the jobs they work on. */
+    public static final String LOCAL = "local";
 
-    /** Plans the job's ranges and writes them under its fence; the job is marked planned in the last commit. */
-    private ShardPlanner.RangePlan plan(JobSpec spec, JobStore store, JobLease lease) {
+    /** Plans the job's starting ranges and its cells; nothing is written. */
+    private JobPlans.Planned plan(JobSpec spec) {
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
         long planStarted = System.nanoTime();
         ShardPlanner.RangePlan plan = planOverride != null
                 ? new ShardPlanner.RangePlan(planOverride.apply(request), List.of())
                 : retrying(() -> new ShardPlanner(datastore, order).planRanges(request, Cancellation.NEVER));
-        LOG.info("Job {}: planned {} ranges in {} ms", spec.jobId(), plan.ranges().size(),
-                (System.nanoTime() - planStarted) / 1_000_000);
-        new JobRanges(datastore, store, hook).savePlan(lease, spec.jobId(), roots(plan), claimBatch(), retries);
-        return plan;
+        JobPlans.Planned planned = JobPlans.plan(order, plan.ranges(), plan.samples());
+        LOG.info("Job {}: planned {} ranges over {} cells in {} ms", spec.jobId(), plan.ranges().size(),
+                planned.cells().cells(), (System.nanoTime() - planStarted) / 1_000_000);
+        return planned;
     }
 
-    /** Ranges per bookkeeping transaction: each is its own entity group, and the job entity may ride along. */
-    private int claimBatch() {
-        return limits.maxEntityGroups() > 0 ? limits.maxEntityGroups() - 1 : limits.maxMutations() - 1;
-    }
-
-    private static List<RangeNode> roots(ShardPlanner.RangePlan plan) {
+    private static List<RangeNode> roots(List<KeyRange> ranges) {
         List<RangeNode> roots = new ArrayList<>();
-        for (int i = 0; i < plan.ranges().size(); i++) {
-            roots.add(new RangeNode("r" + i, null, 0, plan.ranges().get(i)));
+        for (int i = 0; i < ranges.size(); i++) {
+            roots.add(new RangeNode("r" + i, null, 0, ranges.get(i)));
         }
         return roots;
     }
 
-    /** Continues a job from its persisted checkpoints; refused while another runner holds a live lease on it. */
+    /** Continues a job from its ledgers; refused while another runner holds a live lease on it. */
     public JobHandle resume(String jobId, JobListener listener) {
         return resume(jobId, JobLease.Mode.RESUME, listener, message -> { });
     }
 
     /**
-     * Continues a job from its persisted checkpoints: finished ranges stay finished, the others go on. {@code mode}
-     * says what to do when another runner holds a live lease: refuse ({@link JobLease.Mode#RESUME}, a
-     * {@link JobBusyException} naming it), wait for it to run out ({@link JobLease.Mode#TAKE_OVER}, telling
-     * {@code waiting} now and then) or take the job at once ({@link JobLease.Mode#TAKE_OVER_NOW}). A job that is done
-     * already is not run again: its handle is complete at once.
+     * Continues a job from its ledgers, whichever runner started it (this executor, or a Beam pipeline): the cells
+     * not done are worked again, skipping the spans their ledgers hold. {@code mode} says what to do when another
+     * runner holds a live lease: refuse ({@link JobLease.Mode#RESUME}, a {@link JobBusyException} naming it), wait
+     * for it to run out ({@link JobLease.Mode#TAKE_OVER}, telling {@code waiting} now and then) or take the job at
+     * once ({@link JobLease.Mode#TAKE_OVER_NOW}). A job that is done already is not run again: its handle is complete
+     * at once.
      */
     public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener,
                             java.util.function.Consumer<String> waiting) {
@@ -192,11 +179,6 @@ public final class AdaptiveSplitExecutor {
         }
         JobStore store = new JobStore(datastore, hook);
         JobStore.StoredJob stored = retrying(() -> store.loadJob(jobId));
-        if (stored.runner() != null) {
-            throw new io.keyranger.KeyRangerException("Job " + jobId + " runs on " + stored.runner() + ": finish it "
-                    + "there by running the pipeline again with --jobId=" + jobId + " (its cells are not this "
-                    + "executor's ranges).");
-        }
         if (stored.status() == JobStatus.DONE) {
             return finishedAlready(store, stored, listener);
         }
@@ -204,36 +186,17 @@ public final class AdaptiveSplitExecutor {
         PageMapper mapper = wrapMapper.apply(Mappers.create(spec.mapper()));
         checkWritable(mapper);
         JobLease lease = store.lease(jobId, leaseDuration);
-        boolean taken = lease.take(mode, fence -> {
-            if (fence == null) {
-                throw new io.keyranger.KeyRangerException("Job " + jobId + " no longer exists.");
-            }
-            return !JobStatus.DONE.name().equals(fence.getString("status"));
-        }, b -> b.set("status", JobStatus.RUNNING.name()), null, waiting);
-        if (!taken) {
+        JobPlans.Stored plan = JobPlans.take(store, order, lease, mode, spec, LOCAL, null, waiting);
+        if (plan == null) {
             return finishedAlready(store, retrying(() -> store.loadJob(jobId)), listener);
         }
         try {
-            // claimed after taking the job: from here on no other runner can commit to them, so this state is final
-            List<RangeNode> nodes;
-            List<RangeNode> pending;
-            List<Key> samples;
-            if (!JobStore.isPlanned(retrying(() -> datastore.get(store.jobKey(jobId))))) {
-                ShardPlanner.RangePlan plan = plan(spec, store, lease); // it was stopped while planning
-                nodes = roots(plan);
-                pending = nodes;
-                samples = plan.samples();
-            } else {
-                nodes = new JobRanges(datastore, store, hook).claim(lease, jobId, order, claimBatch(), retries);
-                pending = nodes.stream().filter(n -> !n.status.isFinal()).toList();
-                pending.forEach(n -> n.status = NodeStatus.QUEUED);
-                PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(),
-                        spec.shards(), PlanRequest.DEFAULT_OVERSAMPLE);
-                samples = retrying(() -> new ScatterSampler(datastore, order).sample(request).keys());
-            }
+            PendingCells pending = retrying(() -> PendingCells.read(store, jobId, plan.cells()));
+            List<RangeNode> nodes = roots(pending.ranges(spec.shards()));
             JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper,
-                    retrying(() -> openCounter(spec)), listener, samples, splitPolicy, lease, hook));
-            return run.start(nodes, pending);
+                    retrying(() -> openCounter(spec)), listener, plan.cells(), pending::covered, splitPolicy, lease,
+                    hook));
+            return run.start(nodes, nodes);
         } catch (RuntimeException e) {
             lease.ended();
             throw e;
@@ -257,9 +220,8 @@ public final class AdaptiveSplitExecutor {
     public List<JobSummary> jobs() {
         JobStore store = new JobStore(datastore);
         return store.listJobs().stream().map(j -> new JobSummary(j.spec(), j.status(), j.created(),
-                j.runner() != null ? "on " + j.runner() : j.status() == JobStatus.RUNNING
-                        ? store.holding(j.spec().jobId()).filter(Holding::live).map(h -> h.runner().describe())
-                        .orElse(null) : null)).toList();
+                j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(Holding::live)
+                        .map(h -> h.runner().describe()).orElse(null) : null, j.runners())).toList();
     }
 
     /** The persisted totals of a job. */
@@ -308,15 +270,15 @@ public final class AdaptiveSplitExecutor {
      * @param created when it was created
      * @param runner  who runs it now ({@link Runner#describe}), or null when no runner holds a live lease:
      *                a RUNNING job without one was interrupted
+     * @param runners the runners that worked on it ({@link #LOCAL}, {@code beam}), in the order they first did
      */
-    public record JobSummary(JobSpec spec, JobStatus status, Instant created, String runner) {
-        /** "running on …", "interrupted", "done", … */
+    public record JobSummary(JobSpec spec, JobStatus status, Instant created, String runner, List<String> runners) {
+        /** "running on …", "interrupted", "done", … with the runners when more than the local one worked on it. */
         public String describeStatus() {
-            if (status == JobStatus.RUNNING) {
-                return runner != null ? "running (" + runner + ")" : "interrupted";
-            }
-            String name = status.name().toLowerCase().replace('_', ' ');
-            return runner != null && runner.startsWith("on ") ? name + " (" + runner + ")" : name;
+            String name = status == JobStatus.RUNNING ? runner != null ? "running (" + runner + ")" : "interrupted"
+                    : status.name().toLowerCase().replace('_', ' ');
+            return runners.equals(List.of(LOCAL)) || runners.isEmpty() ? name
+                    : name + " (on " + String.join(" + ", runners) + ")";
         }
     }
 }

@@ -1,14 +1,9 @@
 package io.keyranger.executor;
 
-import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.ListValue;
-import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Transaction;
-import com.google.cloud.datastore.Value;
-import io.keyranger.KeyRangerException;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.Retries;
@@ -18,21 +13,30 @@ import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * Commits a chunk of a shared job exactly once, whoever commits it and however often. In one transaction it reads the
- * chunk's cell ledger, a counter shard and (for mappers that need them) the chunk's entities; maps only the keys no
- * covered span of the cell holds; writes the mutations, the shard's increments and the ledger with the chunk's span
- * added. A retried commit whose answer was lost, a retried bundle with its original restriction or only its primary,
- * a checkpoint that cut a page, a rerun under the same job id, or a second runner on the same keys: each finds the
- * keys covered and applies nothing twice; two at once meet on the ledger entity and one of them is retried.
+ * The one commit protocol of every job, whichever runner commits: a chunk of keys commits exactly once, however often
+ * and by whomever it is committed. In one transaction it reads, in one lookup, the ledgers of the cells the chunk's span
+ * touches, a counter shard and (for mappers that need them) the chunk's entities; maps only the keys that no covered
+ * span of their cell holds; writes the mutations, the shard's increments and each ledger with its piece of the span
+ * added. A retried commit whose answer was lost, a retried or split Beam bundle, a resumed or taken-over local run, a
+ * zombie runner that wakes up, or a second runner on the same keys: each finds the keys covered and applies nothing
+ * twice; two at once meet on a ledger entity and one of them is retried. No lease or epoch is read: correctness never
+ * depends on one runner at a time.
  */
 public final class CellCommitter {
-    /** What a commit did: keys whose effect it applied, and keys it found already applied. */
-    public record Outcome(int applied, int alreadyApplied, Map<String, Long> increments) {
+    /** Most ledgers one commit writes; cells a span crosses beyond these (empty ones) commit in their own transactions. */
+    static final int MAX_LEDGERS = 3;
+
+    /**
+     * What a commit did: keys whose effect it applied, keys it found already applied, its counter increments, and the
+     * chunk's last key (null for an empty chunk).
+     */
+    public record Outcome(int applied, int alreadyApplied, Map<String, Long> increments, Key last) {
     }
 
     private final Datastore datastore;
@@ -44,13 +48,14 @@ public final class CellCommitter {
     private final CellPlan cells;
     private final CommitHook hook;
     private final SkipLog skipLog;
+    private final PartFiles parts;
 
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells) {
-        this(datastore, order, mapper, jobId, cells, CommitHook.NONE);
+        this(datastore, order, mapper, jobId, cells, CommitHook.NONE, null);
     }
 
     CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
-                  CommitHook hook) {
+                  CommitHook hook, PartFiles parts) {
         this.datastore = datastore;
         this.store = new JobStore(datastore);
         this.order = order;
@@ -60,6 +65,7 @@ public final class CellCommitter {
         this.cells = cells;
         this.hook = hook;
         this.skipLog = new SkipLog(jobId);
+        this.parts = parts;
     }
 
     /** The ledger key of cell {@code cell}. */
@@ -69,48 +75,77 @@ public final class CellCommitter {
 
     /** The covered spans of a cell as stored now (outside a transaction: a hint for skipping, never for applying). */
     public CoveredSpans read(int cell) {
-        Entity stored = datastore.get(cellKey(cell));
-        return stored == null ? new CoveredSpans(order) : spans(stored);
+        return Ledger.of(cellKey(cell), datastore.get(cellKey(cell)), order).spans();
     }
 
     /**
-     * Commits {@code chunk} (keys of cell {@code cell}, in order; may be empty) as covering {@code span}, which holds
-     * them and no other key that existed when they were read.
+     * Commits {@code chunk} (keys in order; may be empty) as covering {@code span}, which holds them and no other key
+     * that existed when they were read. A span over more than {@link #MAX_LEDGERS} cells commits the cells that hold
+     * no key of the chunk first, a few per transaction, then the chunk with the cells that hold its keys.
      */
-    public Outcome commit(int cell, KeyRange span, List<Key> chunk) {
+    public Outcome commit(KeyRange span, List<Key> chunk) {
+        Map<Integer, List<Key>> byCell = new LinkedHashMap<>();
+        for (int cell : cells.cellsOf(span)) {
+            byCell.put(cell, new ArrayList<>());
+        }
+        for (Key key : chunk) {
+            byCell.computeIfAbsent(cells.cellOf(key), c -> new ArrayList<>()).add(key);
+        }
+        if (byCell.size() > MAX_LEDGERS) {
+            List<Integer> empty = byCell.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
+                    .toList();
+            for (int i = 0; i < empty.size(); i += MAX_LEDGERS) {
+                Map<Integer, List<Key>> batch = new LinkedHashMap<>();
+                empty.subList(i, Math.min(empty.size(), i + MAX_LEDGERS)).forEach(c -> batch.put(c, List.of()));
+                commitOnce(span, batch, List.of()); // a retry of the whole commit finds these covered
+            }
+            byCell.values().removeIf(List::isEmpty);
+            if (byCell.isEmpty()) {
+                return new Outcome(0, 0, Map.of(), chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
+            }
+        }
+        return commitOnce(span, byCell, chunk);
+    }
+
+    private Outcome commitOnce(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk) {
         Transaction tx = datastore.newTransaction();
         try {
+            List<Integer> touched = new ArrayList<>(byCell.keySet());
             Key shard = counter.pickShard();
-            List<Key> reads = new ArrayList<>(chunk.size() + 2);
-            reads.add(cellKey(cell));
+            List<Key> reads = new ArrayList<>(touched.size() + 1 + chunk.size());
+            touched.forEach(c -> reads.add(cellKey(c)));
             reads.add(shard);
             if (mapper.needsEntities()) {
                 reads.addAll(chunk);
             }
             List<Entity> found = tx.fetch(reads.toArray(new Key[0]));
-            Entity ledger = found.get(0);
-            if (ledger == null) {
-                throw new KeyRangerException("Cell " + CellPlan.nodeId(cell) + " of job " + jobId + " is missing: "
-                        + "was the job's bookkeeping deleted while it ran?");
+            Map<Integer, Ledger> ledgers = new HashMap<>();
+            for (int i = 0; i < touched.size(); i++) {
+                ledgers.put(touched.get(i), Ledger.of(cellKey(touched.get(i)), found.get(i), order));
             }
-            CoveredSpans spans = spans(ledger);
+            int entitiesAt = touched.size() + 1;
             List<Key> fresh = new ArrayList<>(chunk.size());
             List<Entity> freshEntities = new ArrayList<>();
+            Map<Integer, Integer> appliedByCell = new HashMap<>();
             for (int i = 0; i < chunk.size(); i++) {
                 Key key = chunk.get(i);
-                if (!spans.covers(key)) {
+                int cell = cells.cellOf(key);
+                if (!ledgers.get(cell).spans().covers(key)) {
                     fresh.add(key);
-                    Entity entity = mapper.needsEntities() ? found.get(2 + i) : null;
+                    appliedByCell.merge(cell, 1, Integer::sum);
+                    Entity entity = mapper.needsEntities() ? found.get(entitiesAt + i) : null;
                     if (entity != null) {
                         freshEntities.add(entity);
                     }
                 }
             }
-            if (fresh.isEmpty() && spans.coversAll(span)) {
-                return new Outcome(0, chunk.size(), Map.of());
+            boolean allCovered = touched.stream().allMatch(c -> ledgers.get(c).spans().coversAll(piece(span, c)));
+            if (fresh.isEmpty() && allCovered) {
+                return new Outcome(0, chunk.size(), Map.of(), chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
             }
             Map<String, Long> increments = Map.of();
             List<MapResult.Problem> problems = List.of();
+            String part = null;
             if (!fresh.isEmpty()) {
                 MapResult result = mapper.map(new Page(fresh, freshEntities));
                 problems = result.problems();
@@ -121,15 +156,28 @@ public final class CellCommitter {
                 if (!result.deletes().isEmpty()) {
                     tx.delete(result.deletes().toArray(new Key[0]));
                 }
-                increments = PageCommitter.increments(fresh.size(), result);
-                counter.increment(tx, shard, found.get(1), increments);
+                if (parts != null && !result.lines().isEmpty()) {
+                    part = fresh.get(0).toUrlSafe() + " " + parts.write(cells.cellOf(fresh.get(0)), result.lines());
+                }
+                increments = increments(fresh.size(), result);
+                counter.increment(tx, shard, found.get(touched.size()), increments);
             }
-            spans.add(span);
-            tx.put(updated(ledger, cell, spans, chunk, fresh.size()));
-            hook.beforeCommit("chunk " + CellPlan.nodeId(cell));
+            int partCell = part == null ? -1 : cells.cellOf(fresh.get(0));
+            List<Entity> updated = new ArrayList<>(touched.size());
+            for (int cell : touched) {
+                List<Key> keys = byCell.get(cell);
+                List<MapResult.Problem> problemsHere = problems.stream().filter(p -> cells.cellOf(p.key()) == cell)
+                        .toList();
+                updated.add(ledgers.get(cell).committed(jobId, cell, cells.cell(cell), piece(span, cell),
+                        keys.isEmpty() ? null : keys.get(keys.size() - 1), appliedByCell.getOrDefault(cell, 0), problemsHere,
+                        cell == partCell ? part : null, order));
+            }
+            tx.put(updated.toArray(new Entity[0]));
+            hook.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
             tx.commit();
             skipLog.committed(problems);
-            return new Outcome(fresh.size(), chunk.size() - fresh.size(), increments);
+            return new Outcome(fresh.size(), chunk.size() - fresh.size(), increments,
+                    chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
         } finally {
             if (tx.isActive()) {
                 Retries.rollbackQuietly(tx);
@@ -137,37 +185,39 @@ public final class CellCommitter {
         }
     }
 
-    private Entity updated(Entity ledger, int cell, CoveredSpans spans, List<Key> chunk, int applied) {
-        List<Value<?>> stored = new ArrayList<>();
-        spans.encode().forEach(s -> stored.add(StringValue.newBuilder(s).setExcludeFromIndexes(true).build()));
-        boolean done = spans.coversAll(cells.cell(cell));
-        Entity.Builder b = Entity.newBuilder(ledger).set("spans", ListValue.of(stored))
-                .set("entities", ledger.getLong("entities") + applied).set("pages", ledger.getLong("pages") + 1)
-                .set("status", done ? NodeStatus.DONE.name() : NodeStatus.RUNNING.name());
-        if (!chunk.isEmpty()) {
-            Key last = chunk.get(chunk.size() - 1);
-            Key storedLast = JobStore.storedLastKey(ledger);
-            if (storedLast == null || order.compare(last, storedLast) > 0) {
-                b.set("lastKey", last);
-            }
-        }
-        if (!ledger.contains("startedAt")) {
-            b.set("startedAt", Timestamp.now());
-        }
-        if (done && !ledger.contains("finishedAt")) {
-            b.set("finishedAt", Timestamp.now());
-        }
-        return b.build();
+    /** The part of {@code span} in cell {@code cell}. */
+    private KeyRange piece(KeyRange span, int cell) {
+        return cells.intersect(span, cell);
     }
 
-    private CoveredSpans spans(Entity ledger) {
-        if (!ledger.contains("spans")) {
-            return new CoveredSpans(order);
-        }
-        List<String> stored = new ArrayList<>();
-        for (Value<?> v : ledger.<Value<?>>getList("spans")) {
-            stored.add(Objects.toString(v.get()));
-        }
-        return CoveredSpans.decode(order, stored);
+    /**
+     * Records that work stopped at {@code at} with {@code error} (after its retries), on the ledger of its cell, so
+     * the job's report says where and why; the spans are unchanged, and a later commit in the cell goes on from there.
+     */
+    void recordFailure(Key at, String error, boolean permanent) {
+        int cell = cells.cellOf(at);
+        RetryPolicy.DEFAULT.call(() -> {
+            Transaction tx = datastore.newTransaction();
+            try {
+                Ledger ledger = Ledger.of(cellKey(cell), tx.get(cellKey(cell)), order);
+                tx.put(ledger.failed(jobId, cell, cells.cell(cell), error, permanent));
+                tx.commit();
+                return null;
+            } finally {
+                if (tx.isActive()) {
+                    Retries.rollbackQuietly(tx);
+                }
+            }
+        });
+    }
+
+    /** The job counters a committed chunk adds to: its keys, puts, deletes, skips and the mapper's own counts. */
+    static Map<String, Long> increments(int keys, MapResult result) {
+        Map<String, Long> increments = new HashMap<>(result.counters());
+        increments.merge("read", (long) keys, Long::sum);
+        increments.merge("written", (long) result.puts().size(), Long::sum);
+        increments.merge("deleted", (long) result.deletes().size(), Long::sum);
+        increments.merge("skipped", result.skipped(), Long::sum);
+        return increments;
     }
 }

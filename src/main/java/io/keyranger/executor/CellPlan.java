@@ -84,6 +84,37 @@ public final class CellPlan {
         return inside;
     }
 
+    /** The cells {@code span} touches, in order (at least one). */
+    public List<Integer> cellsOf(KeyRange span) {
+        int first = cellOf(span.start());
+        int last = cells() - 1;
+        if (span.end() != null) {
+            int i = Collections.binarySearch(bounds, span.end(), order);
+            last = i >= 0 ? i : -i - 1;
+        }
+        List<Integer> out = new ArrayList<>();
+        for (int c = first; c <= Math.max(first, last); c++) {
+            out.add(c);
+        }
+        return out;
+    }
+
+    /** The part of {@code span} in cell {@code cell}. */
+    public KeyRange intersect(KeyRange span, int cell) {
+        KeyRange c = cell(cell);
+        Key end = span.end() == null ? c.end() : c.end() == null ? span.end()
+                : order.compare(span.end(), c.end()) <= 0 ? span.end() : c.end();
+        boolean spanStartsLater = span.start() != null && (c.start() == null || order.compare(span.start(), c.start()) >= 0);
+        if (!spanStartsLater) {
+            return KeyRange.of(order, c.start(), end);
+        }
+        if (end != null && order.compare(span.start(), end) >= 0) {
+            return KeyRange.of(order, end, end); // empty
+        }
+        return span.startInclusive() ? KeyRange.of(order, span.start(), end)
+                : KeyRange.of(order, null, end).advancePast(span.start());
+    }
+
     /** How many cells {@code range} touches (at least 1). */
     public int cellsIn(KeyRange range) {
         int first = cellOf(range.start());

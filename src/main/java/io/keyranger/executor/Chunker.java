@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Cuts a page into commit-sized chunks: each chunk, with the checkpoint and a counter shard, stays within the
+ * Cuts a page into commit-sized chunks: each chunk, with its cells' ledgers and a counter shard, stays within the
  * server's entity-group and mutation limits. Keys under the same root share an entity group.
  */
 final class Chunker {
-    /** The checkpoint and one counter shard ride in every commit. */
-    static final int BOOKKEEPING_ENTITIES = 2;
-    /** Entity groups of a chunk's transaction besides its keys': the checkpoint (also its fence) and a counter shard. */
-    static final int BOOKKEEPING_GROUPS = 2;
+    /** The ledgers of the chunk's cells and one counter shard ride in every commit. */
+    static final int BOOKKEEPING_ENTITIES = CellCommitter.MAX_LEDGERS + 1;
+    /** Entity groups of a chunk's transaction besides its keys': its cells' ledgers and a counter shard. */
+    static final int BOOKKEEPING_GROUPS = CellCommitter.MAX_LEDGERS + 1;
 
     private Chunker() {
     }
@@ -55,6 +55,31 @@ final class Chunker {
             chunks.add(current);
         }
         return chunks;
+    }
+
+    /** {@code chunk} cut so that each part holds keys of at most {@code maxCells} cells (keys in order). */
+    static List<List<Key>> byCells(List<Key> chunk, CellPlan cells, int maxCells) {
+        List<List<Key>> parts = new ArrayList<>();
+        List<Key> current = new ArrayList<>();
+        int seen = 0;
+        int lastCell = -1;
+        for (Key key : chunk) {
+            int cell = cells.cellOf(key);
+            if (cell != lastCell) {
+                if (seen == maxCells) {
+                    parts.add(current);
+                    current = new ArrayList<>();
+                    seen = 0;
+                }
+                seen++;
+                lastCell = cell;
+            }
+            current.add(key);
+        }
+        if (!current.isEmpty()) {
+            parts.add(current);
+        }
+        return parts;
     }
 
     private static PathElement root(Key key) {

@@ -230,7 +230,7 @@ public final class ImportJob {
     }
 
     private int chunkSize() {
-        int bookkeeping = Chunker.BOOKKEEPING_ENTITIES;
+        int bookkeeping = 2; // the import's checkpoint and a counter shard ride in every commit
         return limits.maxEntityGroups() > 0 ? limits.maxEntityGroups() - bookkeeping
                 : limits.maxMutations() - bookkeeping;
     }

@@ -11,7 +11,7 @@ public final class JobBusyException extends KeyRangerException {
                 + holding.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " and renewed while it "
                 + "runs. Let it finish, or take the job over: once that lease runs out (a stopped runner's does within "
                 + JobLease.DEFAULT_DURATION.toSeconds() + " s; on the command line --take-over), or at once (that runner "
-                + "then stops at its next commit and nothing is applied twice; --take-over --force).");
+                + "then stops at its next lease renewal, and what it still commits is applied once; --take-over --force).");
         this.holding = holding;
     }
 

@@ -21,13 +21,12 @@ import java.util.function.UnaryOperator;
  * One runner at a time for a job, and fenced commits.
  *
  * <p>A job has a <em>fence</em>: its own bookkeeping entity (the job, or an import's checkpoint) carries an epoch
- * that only grows and the runner that holds it. Taking a job bumps the epoch in a transaction, and a job's runner then
- * stamps every range it will run with that epoch. Every commit reads, in its own transaction, the entity that carries
- * the epoch for it (a range's checkpoint for its pages, splits and end; the job for its plan and its end; an import's
- * checkpoint) and applies nothing unless the epoch is still its runner's ({@link #check}, {@link #checkRange}). So a
- * runner that was taken over, however long it was frozen, can never apply work again: if the take-over's write
- * commits between its read and its commit, the server aborts the commit and the retry sees the new epoch.
- * Correctness never depends on clocks.
+ * that only grows and the runner that holds it. Taking a job bumps the epoch in a transaction. A job's pages do not
+ * read it: they commit through their cells' ledgers ({@link CellCommitter}), which are exact whoever commits, so for
+ * them the lease is a courtesy (one runner at a time, take-over, clear messages). What only the holder may do reads
+ * the fence in its own transaction ({@link #check}): recording a job's end, and each line of an import. So a runner
+ * that was taken over, however long it was frozen, can never record an end or import a line again, and the pages it
+ * commits after waking are still applied once. Correctness never depends on clocks.
  *
  * <p>Liveness is a separate <em>lease</em> entity ({@code _KeyRangerLease}), renewed by the runner while it works.
  * Commits never read it, so renewals never make them abort each other. A plain resume is refused while another runner
@@ -109,9 +108,15 @@ public final class JobLease {
      */
     boolean take(Mode mode, java.util.function.Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
                  Entity.Builder created, Consumer<String> waiting) {
+        return take(mode, proceed, update, created, List.of(), waiting);
+    }
+
+    /** As above; {@code createdWith} is written with the fence entity when this take creates it. */
+    boolean take(Mode mode, java.util.function.Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
+                 Entity.Builder created, List<Entity> createdWith, Consumer<String> waiting) {
         while (true) {
             Attempt outcome = Retries.call(TAKE_RETRIES, Retries.Observer.NONE,
-                    () -> tryTake(mode, proceed, update, created));
+                    () -> tryTake(mode, proceed, update, created, createdWith));
             if (outcome.waitUntil() == null) {
                 return outcome.taken();
             }
@@ -125,7 +130,7 @@ public final class JobLease {
     }
 
     private Attempt tryTake(Mode mode, java.util.function.Predicate<Entity> proceed,
-                            UnaryOperator<Entity.Builder> update, Entity.Builder created) {
+                            UnaryOperator<Entity.Builder> update, Entity.Builder created, List<Entity> createdWith) {
         Transaction tx = datastore.newTransaction();
         try {
             List<Entity> found = tx.fetch(fenceKey, leaseKey);
@@ -157,6 +162,9 @@ public final class JobLease {
             long next = (fence == null || !fence.contains("epoch") ? 0 : fence.getLong("epoch")) + 1;
             Entity.Builder builder = fence == null ? created : update.apply(Entity.newBuilder(fence));
             tx.put(stamp(builder, next).build(), leaseEntity(next, Instant.now().plus(duration), false));
+            if (fence == null && !createdWith.isEmpty()) {
+                tx.put(createdWith.toArray(new Entity[0]));
+            }
             tx.commit();
             epoch = next;
             ACTIVE.add(runner.id());
@@ -176,43 +184,25 @@ public final class JobLease {
         }
     }
 
-    /**
-     * Throws {@link JobFencedException} unless a range's checkpoint, as read in the caller's transaction, carries this
-     * runner's epoch. A runner stamps every range it runs with its epoch when it takes the job (see
-     * {@code JobStore.claim}), so a commit is fenced by the checkpoint it reads anyway: no entity is read by every
-     * commit of a job, and commits of different ranges never contend.
-     */
-    void checkRange(Entity checkpoint) {
-        long stored = checkpoint == null || !checkpoint.contains("epoch") ? -1 : checkpoint.getLong("epoch");
-        if (stored == epoch) {
-            return;
-        }
-        if (stored >= 0 && stored < epoch) {
-            throw new KeyRangerException("Range " + checkpoint.getKey().getName() + " was not claimed by this runner "
-                    + "(epoch " + stored + ", ours " + epoch + "); nothing was applied.");
-        }
-        throw fencedNow(); // a later epoch, or the range is gone (a later runner planned the job anew)
-    }
-
     /** The exception for a runner that was taken over, naming the taker as stored now. */
     JobFencedException fencedNow() {
         Entity fence;
         try {
             fence = datastore.get(fenceKey);
         } catch (RuntimeException e) {
-            return new JobFencedException(label + " was taken over by another runner: this runner stopped and "
-                    + "applied nothing after that.");
+            return new JobFencedException(label + " was taken over by another runner: this runner stopped, and "
+                    + "nothing it did is applied twice.");
         }
         return fenced(fence);
     }
 
     private JobFencedException fenced(Entity fence) {
         if (fence == null) {
-            return new JobFencedException(label + " no longer exists: this runner stopped and applied nothing more.");
+            return new JobFencedException(label + " no longer exists: this runner stopped.");
         }
         Runner taker = Runner.of(fence);
         return new JobFencedException(label + " was taken over by " + taker.describeTakeOver() + ": this runner "
-                + "stopped and applied nothing after that. The job goes on there.");
+                + "stopped, and nothing it did is applied twice. The job goes on there.");
     }
 
     /**

@@ -32,8 +32,8 @@ final class JobRun {
      * @param samples the job's scatter samples, for split points
      */
     record Parts(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries, JobStore store,
-                 JobSpec spec, PageMapper mapper, ShardedCounter counter, JobListener listener, List<Key> samples,
-                 SplitPolicy splitPolicy, JobLease lease, CommitHook hook) {
+                 JobSpec spec, PageMapper mapper, ShardedCounter counter, JobListener listener, CellPlan cells,
+                 SharedRangeProcessor.Covered covered, SplitPolicy splitPolicy, JobLease lease, CommitHook hook) {
     }
 
     private final Parts run;
@@ -60,12 +60,14 @@ final class JobRun {
                 new LinkedBlockingQueue<>(), daemon("keyranger-job-", new AtomicInteger()));
         this.renewals = Executors.newSingleThreadScheduledExecutor(daemon("keyranger-lease-" + spec.jobId() + "-",
                 new AtomicInteger()));
-        PageCommitter committer = new PageCommitter(run.datastore(), run.store(), run.order(), run.mapper(),
-                run.counter(), spec.jobId(), parts, run.lease(), run.hook());
-        this.worker = new RangeWorker(new RangeWorker.Job(run.datastore(), spec, run.order(), run.limits(),
-                run.mapper(), committer, run.store(), run.lease(), run.counter(), run.retries(), run.listener(), tree,
-                run.splitPolicy(), new SplitPoints(run.samples(), run.order()), new RampingRateLimiter(spec.qps()),
-                handle::isCancelled, () -> !awaitGate() || handle.isCancelled(), this::load, gauge, this::submit));
+        CellCommitter committer = new CellCommitter(run.datastore(), run.order(), run.mapper(), spec.jobId(),
+                run.cells(), run.hook(), parts);
+        SharedRangeProcessor.Job loop = new SharedRangeProcessor.Job(run.datastore(), spec, run.order(), run.limits(),
+                run.mapper(), run.cells(), committer, run.retries());
+        this.worker = new RangeWorker(new RangeWorker.Job(loop, run.covered(), run.counter(), run.retries(),
+                run.listener(), tree, run.splitPolicy(), new SplitPoints(run.cells().bounds(), run.order()),
+                new RampingRateLimiter(spec.qps()), handle::isCancelled, () -> !awaitGate() || handle.isCancelled(),
+                this::load, gauge, this::submit));
     }
 
     /** Idle workers and waiting ranges now (the pool's counts are approximate, which a split decision tolerates). */
@@ -110,11 +112,7 @@ final class JobRun {
                 tree.publish(node);
             } catch (RuntimeException e) {
                 LOG.error("Range {} of job {} failed unexpectedly", node.id, run.spec().jobId(), e);
-                try {
-                    worker.fail(node, e);
-                } catch (JobFencedException fencedToo) {
-                    fenced(fencedToo);
-                }
+                worker.fail(node, e);
             } finally {
                 release();
             }
@@ -137,7 +135,10 @@ final class JobRun {
         }
     }
 
-    /** Renews the lease; a take-over found here stops the job before its next commit would find it. */
+    /**
+     * Renews the lease; a take-over found here stops the job after the pages in flight (which, like every commit,
+     * apply only keys no one has applied).
+     */
     private void renew() {
         if (fencedBy.get() != null) {
             return;
@@ -152,7 +153,7 @@ final class JobRun {
         }
     }
 
-    /** Another runner took the job: stop at once, applying nothing more (every commit is fenced anyway). */
+    /** Another runner took the job: stop after the pages in flight; the ledgers keep every commit exact anyway. */
     private void fenced(JobFencedException e) {
         if (fencedBy.compareAndSet(null, e)) {
             LOG.warn("{}", e.getMessage());
@@ -194,7 +195,10 @@ final class JobRun {
     private JobResult record(JobStatus status, long wall, int failed) {
         if (parts != null && status == JobStatus.DONE) {
             try {
-                parts.join(tree.nodes());
+                List<String> recorded = new java.util.ArrayList<>();
+                run.retries().call(() -> run.store().loadLedgers(run.spec().jobId(), run.datastore()))
+                        .forEach(ledger -> recorded.addAll(Ledger.parts(ledger)));
+                parts.join(recorded, run.order());
             } catch (RuntimeException e) {
                 run.retries().call(() -> {
                     run.lease().check(run.datastore().get(run.lease().fenceKey()));
@@ -211,8 +215,11 @@ final class JobRun {
             parts.removeParts();
         }
         Map<String, Long> persisted = run.retries().call(run.counter()::totals);
+        // the report from the ledgers, as 'keyranger jobs' gives it later: the skips and failures of every runner
+        JobReport report = run.retries().call(() -> JobReport.of(run.store().loadNodes(run.spec().jobId(),
+                run.order(), run.datastore()), persisted));
         return new JobResult(run.spec().jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
-                JobReport.of(tree.nodes(), persisted));
+                report);
     }
 
     private JobResult takenOver(long wall, int failed) {

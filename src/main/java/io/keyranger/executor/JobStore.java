@@ -20,17 +20,16 @@ import java.util.List;
 
 /**
  * Job state in KeyRanger's own kinds of the same database, default namespace: {@code _KeyRangerJob/ID} holds the
- * spec and status, {@code _KeyRangerRange/ID:NODE} each range with its checkpoint and parent link. Any machine
- * can resume a job from them.
+ * spec and status, {@code _KeyRangerPlan/ID} its cells, {@code _KeyRangerRange/ID:cNNNN} each cell's ledger. Every
+ * runner, local or on Beam, writes and reads the same records, so any of them can go on with a job.
  */
 final class JobStore {
     static final String JOB_KIND = BookkeepingKinds.PREFIX + "Job";
     static final String RANGE_KIND = BookkeepingKinds.PREFIX + "Range";
+    static final String PLAN_KIND = BookkeepingKinds.PREFIX + "Plan";
 
     private final Datastore datastore;
     private final CommitHook hook;
-    /** The lease of the run that writes ranges: every range it writes carries its epoch. */
-    private volatile JobLease lease;
 
     JobStore(Datastore datastore) {
         this(datastore, CommitHook.NONE);
@@ -53,7 +52,7 @@ final class JobStore {
         return datastore.newKeyFactory().setNamespace("").setKind(RANGE_KIND).newKey(jobId + ":" + nodeId);
     }
 
-    /** A new job's entity, not planned yet: its ranges are written next, then {@code planned} is set. */
+    /** A new job's entity: it is created in one transaction with its plan ({@link JobPlans#take}). */
     Entity.Builder newJobEntity(JobSpec spec, Instant created) {
         Entity.Builder job = Entity.newBuilder(jobKey(spec.jobId()));
         if (spec.group() != null) {
@@ -63,15 +62,13 @@ final class JobStore {
                 .set("namespace", spec.namespace()).set("kind", spec.kind())
                 .set("mapper", StringValue.newBuilder(spec.mapper().toJson()).setExcludeFromIndexes(true).build())
                 .set("shards", spec.shards()).set("workers", spec.workers()).set("pageSize", spec.pageSize())
-                .set("qps", spec.qps()).set("status", JobStatus.RUNNING.name()).set("planned", false)
+                .set("qps", spec.qps()).set("status", JobStatus.RUNNING.name())
                 .set("createdAt", Timestamp.ofTimeSecondsAndNanos(created.getEpochSecond(), created.getNano()));
     }
 
-    /** A lease on a job, its fence being the job entity; the ranges this store writes carry its epoch. */
+    /** A lease on a job, its fence being the job entity. */
     JobLease lease(String jobId, java.time.Duration duration) {
-        JobLease made = JobLease.of(datastore, jobKey(jobId), jobId, "Job " + jobId, duration);
-        this.lease = made;
-        return made;
+        return JobLease.of(datastore, jobKey(jobId), jobId, "Job " + jobId, duration);
     }
 
     /** Who holds a job, if it was ever taken. */
@@ -85,15 +82,6 @@ final class JobStore {
      */
     void fencedOnJob(String what, JobLease lease, java.util.function.Function<Entity, List<Entity>> writes) {
         fenced(what, lease.fenceKey(), lease::check, writes);
-    }
-
-    /**
-     * In one transaction: reads a range's checkpoint, checks that it carries {@code lease}'s epoch, and puts what
-     * {@code writes} makes of it. Throws {@link JobFencedException} and writes nothing when the job was taken over.
-     */
-    void fencedOnRange(String what, JobLease lease, String jobId, String nodeId,
-                       java.util.function.Function<Entity, List<Entity>> writes) {
-        fenced(what + " " + nodeId, nodeKey(jobId, nodeId), lease::checkRange, writes);
     }
 
     /**
@@ -125,11 +113,6 @@ final class JobStore {
                 .set("lastWallMillis", wallMillis).set("finishedAt", Timestamp.now()).build(), lease.released()));
     }
 
-    /** Whether the job's ranges were all written (jobs stored before this flag existed were). */
-    static boolean isPlanned(Entity job) {
-        return !job.contains("planned") || job.getBoolean("planned");
-    }
-
     /** The stored spec of a job, or a clear error naming the job. */
     StoredJob loadJob(String jobId) {
         Entity job = datastore.get(jobKey(jobId));
@@ -143,7 +126,7 @@ final class JobStore {
                 : null);
         return new StoredJob(spec, JobStatus.valueOf(job.getString("status")),
                 job.getTimestamp("createdAt").toDate().toInstant(),
-                job.contains("runner") ? job.getString("runner") : null,
+                runners(job),
                 job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0);
     }
 
@@ -153,10 +136,17 @@ final class JobStore {
      * @param spec    its spec
      * @param status  its last persisted status
      * @param created when it was created
-     * @param runner  the distributed runner that works it ({@link SharedJob#BEAM}), or null for a local job
+     * @param runners the runners that worked on it, in the order they first did
      * @param lastWallMillis how long its last run took, 0 before it ended once
      */
-    record StoredJob(JobSpec spec, JobStatus status, Instant created, String runner, long lastWallMillis) {
+    record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis) {
+    }
+
+    private static List<String> runners(Entity job) {
+        if (job.contains("runners")) {
+            return job.<StringValue>getList("runners").stream().map(StringValue::get).toList();
+        }
+        return List.of(job.contains("runner") ? job.getString("runner") : AdaptiveSplitExecutor.LOCAL);
     }
 
     /** Every job, newest first. */
@@ -174,69 +164,67 @@ final class JobStore {
         return jobs;
     }
 
-    /** A range as its entity, with the epoch of this store's lease. */
+    /** A range as its entity. */
     Entity nodeEntity(String jobId, RangeNode node) {
-        return RangeEntities.toEntity(nodeKey(jobId, node.id), jobId, node, lease == null ? 0 : lease.epoch());
+        return RangeEntities.toEntity(nodeKey(jobId, node.id), jobId, node, 0);
     }
 
     static Key storedLastKey(Entity node) {
         return node.isNull("lastKey") ? null : node.getKey("lastKey");
     }
 
-    /** Every node of a job, ordered by id. */
-    List<RangeNode> loadNodes(String jobId, KeyOrder order, DatastoreReader reader) {
+    Key planKey(String jobId) {
+        return datastore.newKeyFactory().setNamespace("").setKind(PLAN_KIND).newKey(jobId);
+    }
+
+    /** A job's plan as its entity: the cell bounds and the estimate, written in the transaction that creates the job. */
+    Entity planEntity(String jobId, CellPlan cells, long estimate) {
+        List<com.google.cloud.datastore.Value<?>> bounds = new ArrayList<>(cells.bounds().size());
+        cells.bounds().forEach(k -> bounds.add(com.google.cloud.datastore.KeyValue.newBuilder(k)
+                .setExcludeFromIndexes(true).build()));
+        return Entity.newBuilder(planKey(jobId)).set("bounds", com.google.cloud.datastore.ListValue.of(bounds))
+                .set("estimate", estimate).build();
+    }
+
+    /** A job's cells and estimate as planned, or null for a job stored by a KeyRanger from before plans were kept. */
+    JobPlans.Stored loadPlan(String jobId, KeyOrder order) {
+        Entity plan = datastore.get(planKey(jobId));
+        if (plan == null) {
+            return null;
+        }
+        List<Key> bounds = new ArrayList<>();
+        plan.<com.google.cloud.datastore.KeyValue>getList("bounds").forEach(v -> bounds.add(v.get()));
+        return new JobPlans.Stored(new CellPlan(order, bounds), plan.getLong("estimate"));
+    }
+
+    /** Every ledger of a job as stored. */
+    List<Entity> loadLedgers(String jobId, DatastoreReader reader) {
         Query<Entity> query = Query.newEntityQueryBuilder().setNamespace("").setKind(RANGE_KIND)
-                .setFilter(PropertyFilter.eq("jobId", jobId)).setOrderBy(OrderBy.asc("nodeId")).build();
+                .setFilter(PropertyFilter.eq("jobId", jobId)).build();
+        List<Entity> ledgers = new ArrayList<>();
+        reader.run(query).forEachRemaining(ledgers::add);
+        return ledgers;
+    }
+
+    /**
+     * Every cell of a job, in key order: as its ledger stores it, or queued when no commit reached it yet. A job
+     * stored before plans were kept shows its stored ranges.
+     */
+    List<RangeNode> loadNodes(String jobId, KeyOrder order, DatastoreReader reader) {
+        java.util.Map<String, RangeNode> stored = new java.util.HashMap<>();
+        loadLedgers(jobId, reader).forEach(e -> stored.put(e.getString("nodeId"), RangeEntities.toNode(e, order)));
+        JobPlans.Stored plan = loadPlan(jobId, order);
         List<RangeNode> nodes = new ArrayList<>();
-        reader.run(query).forEachRemaining(e -> nodes.add(node(e, order)));
-        addSubtrees(nodes);
+        if (plan == null) {
+            nodes.addAll(stored.values());
+            nodes.sort((a, b) -> NodeIds.compare(a.id, b.id));
+        } else {
+            for (int i = 0; i < plan.cells().cells(); i++) {
+                RangeNode node = stored.get(CellPlan.nodeId(i));
+                nodes.add(node != null ? node : new RangeNode(CellPlan.nodeId(i), null, 0, plan.cells().cell(i)));
+            }
+        }
+        nodes.forEach(n -> n.subtreeEntities = n.checkpoint.entities());
         return nodes;
-    }
-
-    /**
-     * Each node's subtree count from the persisted counts of its own pages and its descendants' (the running count a
-     * job keeps lives only in the runner), so a stored or finished job shows what its ranges and their splits read.
-     */
-    private static void addSubtrees(List<RangeNode> nodes) {
-        java.util.Map<String, RangeNode> byId = new java.util.HashMap<>();
-        nodes.forEach(n -> byId.put(n.id, n));
-        nodes.stream().sorted(java.util.Comparator.comparingInt((RangeNode n) -> n.depth).reversed()).forEach(n -> {
-            n.subtreeEntities += n.checkpoint.entities();
-            RangeNode parent = n.parentId == null ? null : byId.get(n.parentId);
-            if (parent != null) {
-                parent.subtreeEntities += n.subtreeEntities;
-            }
-        });
-    }
-
-    private static RangeNode node(Entity e, KeyOrder order) {
-        return RangeEntities.toNode(e, order);
-    }
-
-    /**
-     * Records a split: the parent (already in status SPLIT) and both children in one fenced transaction, so that a
-     * crash never half-splits and a runner that was taken over cannot split at all. True also when an earlier attempt
-     * of this runner whose answer was lost has committed it.
-     */
-    boolean saveSplit(JobLease lease, String jobId, RangeNode parent, List<RangeNode> children) {
-        fencedOnRange("split", lease, jobId, parent.id, stored -> {
-            if (NodeStatus.SPLIT.name().equals(stored.getString("status"))) {
-                return List.of();
-            }
-            if (!java.util.Objects.equals(storedLastKey(stored), parent.lastKey())) {
-                throw new KeyRangerException("Range " + parent.id + " of job " + jobId + " moved behind this run's "
-                        + "back; it was not split.");
-            }
-            List<Entity> writes = new java.util.ArrayList<>();
-            writes.add(nodeEntity(jobId, parent));
-            children.forEach(child -> writes.add(nodeEntity(jobId, child)));
-            return writes;
-        });
-        return true;
-    }
-
-    /** Records a node's final state (done, failed) in a fenced transaction. */
-    void saveNode(JobLease lease, String jobId, RangeNode node) {
-        fencedOnRange(node.status.name().toLowerCase(), lease, jobId, node.id, stored -> List.of(nodeEntity(jobId, node)));
     }
 }

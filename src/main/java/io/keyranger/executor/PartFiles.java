@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The local output of an export, exactly once: each range appends to its own part file, and its checkpoint records
- * how many bytes are committed. Before appending, a part is cut back to that size, so a retried or resumed chunk
- * never writes twice. When the job is done the parts are joined in key order into the output file.
+ * The local output of an export, exactly once: each committing chunk writes its lines to a new part file, and its
+ * commit records the part in its cell's ledger; a part whose commit failed or found its keys applied already is
+ * recorded nowhere. When the job is done the recorded parts are joined in key order into the output file.
  */
 final class PartFiles {
     private final Path output;
@@ -32,19 +32,17 @@ final class PartFiles {
         return dir;
     }
 
-    /** Cuts the node's part back to {@code committedBytes}, appends the lines, syncs, and returns the new size. */
-    long append(String nodeId, long committedBytes, List<String> lines) {
+    /**
+     * Writes a committing chunk's lines to a part file of their own (synced) and returns its name, which the chunk's
+     * commit records in its cell's ledger. A part whose commit did not go through is recorded nowhere: the join skips
+     * it and {@link #removeParts} removes it.
+     */
+    String write(int cell, List<String> lines) {
+        String name = CellPlan.nodeId(cell) + "-" + java.util.UUID.randomUUID() + ".jsonl";
         try {
             Files.createDirectories(dir);
-            try (FileChannel channel = FileChannel.open(dir.resolve(nodeId + ".jsonl"), StandardOpenOption.CREATE,
+            try (FileChannel channel = FileChannel.open(dir.resolve(name), StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE)) {
-                if (channel.size() < committedBytes) {
-                    throw new KeyRangerException("The export part of range " + nodeId + " in " + dir + " is shorter "
-                            + "than its checkpoint: the parts are missing or were changed (resume the job on the "
-                            + "machine that started it).");
-                }
-                channel.truncate(committedBytes);
-                channel.position(committedBytes);
                 StringBuilder text = new StringBuilder();
                 lines.forEach(line -> text.append(line).append('\n'));
                 ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
@@ -52,31 +50,32 @@ final class PartFiles {
                     channel.write(bytes);
                 }
                 channel.force(true);
-                return channel.size();
             }
+            return name;
         } catch (IOException e) {
-            throw new KeyRangerException("Cannot write the export part of range " + nodeId + ": " + e.getMessage(), e);
+            throw new KeyRangerException("Cannot write an export part in " + dir + ": " + e.getMessage(), e);
         }
     }
 
     /**
-     * Joins the committed part of each node, in key order, into a temporary file moved into place atomically. The
-     * parts stay until {@link #removeParts}: joining twice gives the same bytes.
+     * Joins the parts the ledgers record ("FIRSTKEY FILE" each), in key order, into a temporary file moved into place
+     * atomically. The parts stay until {@link #removeParts}: joining twice gives the same bytes.
      */
-    void join(List<RangeNode> nodes) {
-        List<RangeNode> ordered = nodes.stream().sorted(Comparator.comparing(n -> n.id, NodeIds::compare)).toList();
+    void join(List<String> recorded, io.keyranger.keys.KeyOrder order) {
+        List<String[]> ordered = recorded.stream().map(r -> r.split(" ", 2))
+                .sorted(Comparator.comparing((String[] r) -> com.google.cloud.datastore.Key.fromUrlSafe(r[0]), order))
+                .toList();
         try {
             Files.createDirectories(dir);
             Path temp = Files.createTempFile(output.toAbsolutePath().getParent(), output.getFileName().toString(), ".tmp");
             try (OutputStream out = Files.newOutputStream(temp)) {
-                for (RangeNode node : ordered) {
-                    Path part = dir.resolve(node.id + ".jsonl");
-                    long committed = node.checkpoint.outputBytes();
-                    if (committed > 0) {
-                        try (FileChannel channel = FileChannel.open(part, StandardOpenOption.READ)) {
-                            channel.transferTo(0, committed, java.nio.channels.Channels.newChannel(out));
-                        }
+                for (String[] part : ordered) {
+                    Path file = dir.resolve(part[1]);
+                    if (!Files.isRegularFile(file)) {
+                        throw new KeyRangerException("The export part " + file + " that a commit recorded is missing: "
+                                + "resume the job on the machine that started it.");
                     }
+                    Files.copy(file, out);
                 }
             }
             Files.move(temp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -23,26 +23,23 @@ final class RangeAttempts {
     private final JobListener listener;
     private final BooleanSupplier cancelled;
     private final BiConsumer<RangeNode, String> retried;
-    private final BiConsumer<RangeNode, Exception> fail;
     private final AtomicBoolean serverLost = new AtomicBoolean();
 
     RangeAttempts(RetryPolicy retries, String jobId, JobListener listener, BooleanSupplier cancelled,
-                  BiConsumer<RangeNode, String> retried, BiConsumer<RangeNode, Exception> fail) {
+                  BiConsumer<RangeNode, String> retried) {
         this.retries = retries;
         this.jobId = jobId;
         this.listener = listener;
         this.cancelled = cancelled;
         this.retried = retried;
-        this.fail = fail;
     }
 
     /**
-     * The operation's value, or empty when the node failed for good (and was marked failed). The loop is the one of
+     * The operation's value; it throws what the last attempt threw when retrying gives up. The loop is the one of
      * {@link Retries#call}; this reports its retries on the node and the server's absence to the job.
      */
-    <T> Optional<T> run(RangeNode node, Supplier<T> operation) {
-        try {
-            return Optional.of(Retries.call(retries, new Retries.Observer() {
+    <T> T run(RangeNode node, Supplier<T> operation) {
+        return Retries.call(retries, new Retries.Observer() {
                 @Override
                 public void retrying(Throwable problem) {
                     retried.accept(node, describe(problem));
@@ -63,13 +60,7 @@ final class RangeAttempts {
                 public boolean cancelled() {
                     return cancelled.getAsBoolean();
                 }
-            }, operation));
-        } catch (CancellationException | JobFencedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            fail.accept(node, e);
-            return Optional.empty();
-        }
+        }, operation);
     }
 
     private void serverLost(String problem) {

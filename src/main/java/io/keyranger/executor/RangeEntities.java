@@ -11,7 +11,7 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.time.Instant;
 
-/** A range node as its {@code _KeyRangerRange} entity stores it, and back. */
+/** A cell (or, in jobs stored before cells, a range) as its {@code _KeyRangerRange} entity stores it, and back. */
 final class RangeEntities {
     private RangeEntities() {
     }
@@ -24,7 +24,6 @@ final class RangeEntities {
                 .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey()))
                 .set("status", node.status.name()).set("pages", node.checkpoint.pages())
                 .set("entities", node.checkpoint.entities()).set("retries", node.retries)
-                .set("outputBytes", node.checkpoint.outputBytes())
                 .set("lastError", node.lastError == null ? NullValue.of()
                         : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build())
                 .set("failurePermanent", node.failurePermanent);

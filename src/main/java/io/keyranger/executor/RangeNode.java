@@ -20,6 +20,8 @@ final class RangeNode {
     volatile String lastError;
     /** Whether the failure is one retrying will not fix (a refusal, not a timeout). */
     volatile boolean failurePermanent;
+    /** Keys of the chunk a failed range could not commit (this run's memory only). */
+    volatile long failedKeys;
     /** A few entities this range skipped, as {@link ProblemExamples} entries; persisted with each commit. */
     volatile java.util.List<String> problemExamples = java.util.List.of();
     volatile Instant startedAt;

@@ -1,15 +1,9 @@
 package io.keyranger.executor;
 
-import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.counter.ShardedCounter;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
-import io.keyranger.keys.KeyRangeTracker;
-import io.keyranger.mapper.PageMapper;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,15 +13,17 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The adaptive split, for one range: fetch a page of its keys (one more than a page, to know where the rest starts),
- * claim them, commit them in chunks exactly once, move past the last one, and split the rest in two when the policy
- * finds a point; the two halves go back to the pool. A {@link KeyRangeTracker} owns which keys are this range's.
+ * The adaptive split, for one range of a local run: the page loop ({@link SharedRangeProcessor}) fetches a page of
+ * its keys, claims them and commits them exactly once through their cells' ledgers; after each page the range splits
+ * the rest when the policy finds a point, and the pieces go back to the pool. Splits live in this run's memory only:
+ * what is committed is in the ledgers, so a split needs no transaction and a resume starts from the cells not done.
  */
 final class RangeWorker {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RangeWorker.class);
-    /** What a worker needs of its job. */
-    record Job(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
-               PageCommitter committer, JobStore store, JobLease lease, ShardedCounter counter, RetryPolicy retries,
+
+    /** What a worker needs of its run. */
+    record Job(SharedRangeProcessor.Job loop, SharedRangeProcessor.Covered covered,
+               io.keyranger.counter.ShardedCounter counter, RetryPolicy retries,
                JobListener listener, ProgressTree tree, SplitPolicy policy, SplitPoints splitPoints,
                RampingRateLimiter limiter, BooleanSupplier cancelled, BooleanSupplier stopped,
                Supplier<SplitPolicy.Load> load, ServerGauge gauge, Consumer<RangeNode> submit) {
@@ -38,60 +34,32 @@ final class RangeWorker {
 
     RangeWorker(Job job) {
         this.job = job;
-        this.attempts = new RangeAttempts(job.retries(), job.spec().jobId(), job.listener(), job.cancelled(),
-                this::retried, this::fail);
+        this.attempts = new RangeAttempts(job.retries(), job.loop().spec().jobId(), job.listener(), job.cancelled(),
+                this::retried);
     }
 
     void run(RangeNode node) {
         start(node);
-        KeyRangeTracker tracker = KeyRangeTracker.resume(node.range, node.lastKey(), node.entities());
-        int pageSize = job.spec().pageSize();
-        while (true) {
-            if (job.stopped().getAsBoolean()) {
-                node.status = NodeStatus.CANCELLED;
-                job.tree().publish(node);
-                return;
-            }
-            Optional<List<Key>> fetched = attempt(node, () -> job.policy().pagesByOffset()
-                    ? fetchKeys(node.range, (int) node.entities(), pageSize + 1) : fetchKeys(tracker.remaining(), 0,
-                    pageSize + 1));
-            if (fetched.isEmpty()) {
-                return; // the range failed for good and is marked failed
-            }
-            List<Key> keys = fetched.get().subList(0, Math.min(pageSize, fetched.get().size()));
-            Key next = fetched.get().size() > pageSize ? fetched.get().get(pageSize) : null;
-            if (keys.isEmpty()) {
-                tracker.markExhausted();
-                finishEmpty(node);
-                return;
-            }
-            for (Key key : keys) {
-                if (!tracker.tryClaim(key)) {
-                    throw new IllegalStateException("The server returned " + key + " outside " + tracker.range());
-                }
-            }
-            if (!commit(node, keys, next == null)) {
-                return;
-            }
-            if (next == null) {
-                tracker.markExhausted(); // the page's last commit marked the range done
-                return;
-            }
-            if (job.stopped().getAsBoolean()) {
-                continue;
-            }
-            List<Key> points = splitPoints(node, tracker.remaining(), next);
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id, job.load().get(),
-                        String.format("%.2f", job.gauge().load()), points.size());
-            }
-            Optional<KeyRange> right = points.isEmpty() ? Optional.empty() : job.policy().blind()
-                    ? tracker.trySplitBlind(points.get(0)) : tracker.trySplit(next, points.get(0));
-            if (right.isPresent()) {
-                split(node, tracker, pieces(right.get(), points));
-                return;
-            }
-            // no split point, or none past the next key: go on linearly
+        SharedRangeTracker tracker = new SharedRangeTracker(node.range, job.loop().cells(), 0);
+        SharedRangeProcessor loop = new SharedRangeProcessor(job.loop(), calls(node), job.covered())
+                .pagesByOffset(job.policy().pagesByOffset());
+        try {
+            loop.process(tracker, tracker::tryClaim, outcome -> committed(node, outcome),
+                    next -> afterPage(node, tracker, next));
+        } catch (java.util.concurrent.CancellationException e) {
+            node.status = NodeStatus.CANCELLED;
+            job.tree().publish(node);
+            return;
+        } catch (JobFencedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            fail(node, e);
+            return;
+        }
+        if (node.status == NodeStatus.RUNNING) {
+            node.status = NodeStatus.DONE;
+            node.finishedAt = Instant.now();
+            job.tree().publish(node);
         }
     }
 
@@ -103,39 +71,76 @@ final class RangeWorker {
         job.tree().publish(node);
     }
 
-    /** Commits a page in chunks; the range's last chunk also marks it done. False when the range failed. */
-    private boolean commit(RangeNode node, List<Key> keys, boolean last) {
-        List<List<Key>> chunks = Chunker.chunks(keys, job.limits(), job.mapper().needsEntities()
-                || job.mapper().writes(), job.mapper().entityGroupsPerKey());
-        for (int c = 0; c < chunks.size(); c++) {
-            List<Key> chunk = chunks.get(c);
-            boolean finishes = last && c == chunks.size() - 1;
-            job.limiter().acquire(chunk.size());
-            Optional<PageCommitter.Outcome> outcome = attempt(node, () -> job.committer().commit(node, chunk,
-                    finishes));
-            if (outcome.isEmpty()) {
-                countFailed(node, keys.size() - keys.indexOf(chunk.get(0)));
-                return false;
+    /** The loop's calls through this run's rate limit, latency gauge and retries, reported on the node. */
+    private SharedRangeProcessor.Calls calls(RangeNode node) {
+        return new SharedRangeProcessor.Calls() {
+            @Override
+            public <T> T query(Supplier<T> query) {
+                return attempt(node, () -> {
+                    job.limiter().acquire(1);
+                    long started = System.nanoTime();
+                    T value = query.get();
+                    job.gauge().record(System.nanoTime() - started);
+                    return value;
+                });
             }
-            long before = node.entities();
-            node.checkpoint = outcome.get().checkpoint();
-            outcome.get().increments().forEach(job.tree()::addTotal);
-            if (outcome.get().finished()) {
-                node.status = NodeStatus.DONE;
-                node.finishedAt = outcome.get().finishedAt();
+
+            @Override
+            public <T> T commit(int keys, Supplier<T> commit) {
+                job.limiter().acquire(Math.max(1, keys));
+                try {
+                    return attempt(node, commit);
+                } catch (RuntimeException e) {
+                    node.failedKeys = keys;
+                    throw e;
+                }
             }
-            job.tree().addToAncestors(node, node.entities() - before);
-            job.tree().publish(node);
-            job.tree().publishTotals();
-        }
-        return true;
+        };
     }
 
-    private List<Key> splitPoints(RangeNode node, KeyRange rest, Key next) {
-        return job.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next, job.load().get(),
-                job.order(), job.splitPoints(),
-                range -> attempt(node, () -> fetchKeys(range, 0, 1)).flatMap(found -> found.stream().findFirst()),
-                node.probes));
+    private void committed(RangeNode node, CellCommitter.Outcome outcome) {
+        int keys = outcome.applied() + outcome.alreadyApplied();
+        node.checkpoint = node.checkpoint.advance(outcome.last(), keys);
+        outcome.increments().forEach(job.tree()::addTotal);
+        job.tree().addToAncestors(node, keys);
+        job.tree().publish(node);
+        job.tree().publishTotals();
+    }
+
+    /** After a page: stop when the run is stopped, else split the rest when the policy finds points. */
+    private boolean afterPage(RangeNode node, SharedRangeTracker tracker, Key next) {
+        if (job.stopped().getAsBoolean()) {
+            node.status = NodeStatus.CANCELLED;
+            job.tree().publish(node);
+            return false;
+        }
+        KeyRange rest = tracker.remaining();
+        List<Key> points = job.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next,
+                job.load().get(), job.loop().order(), job.splitPoints(),
+                range -> Optional.ofNullable(probe(node, range)), node.probes));
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id, job.load().get(),
+                    String.format("%.2f", job.gauge().load()), points.size());
+        }
+        if (points.isEmpty()) {
+            return true;
+        }
+        Optional<KeyRange> right = tracker.splitAt(next, points.get(0), job.policy().blind());
+        if (right.isEmpty()) {
+            return true; // no split point past the next key: go on linearly
+        }
+        split(node, tracker.remaining(), pieces(right.get(), points));
+        return false;
+    }
+
+    /** The first key in {@code range}, or null. */
+    private Key probe(RangeNode node, KeyRange range) {
+        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.loop().spec().namespace())
+                .setKind(job.loop().spec().kind()), job.loop().spec().mapper().where()).setLimit(1).build();
+        return calls(node).query(() -> {
+            var found = job.loop().datastore().run(query);
+            return found.hasNext() ? found.next() : null;
+        });
     }
 
     /** The range given away cut at the further split points (the first one is its start), in key order. */
@@ -151,64 +156,18 @@ final class RangeWorker {
         return pieces;
     }
 
-    /**
-     * Records the split (the node, now SPLIT, and its pieces: the tracker's rest first) in one fenced transaction,
-     * then queues the pieces.
-     */
-    private void split(RangeNode node, KeyRangeTracker tracker, List<KeyRange> givenAway) {
+    /** The node is split: its rest and the pieces given away become its children, queued in the pool. */
+    private void split(RangeNode node, KeyRange rest, List<KeyRange> givenAway) {
         List<RangeNode> children = new ArrayList<>();
-        children.add(new RangeNode(node.id + ".0", node.id, node.depth + 1, tracker.remaining()));
+        children.add(new RangeNode(node.id + ".0", node.id, node.depth + 1, rest));
         for (KeyRange piece : givenAway) {
             children.add(new RangeNode(node.id + "." + children.size(), node.id, node.depth + 1, piece));
-        }
-        if (attempt(node, () -> job.store().saveSplit(job.lease(), job.spec().jobId(),
-                node.withStatus(NodeStatus.SPLIT), children)).isEmpty()) {
-            return;
         }
         node.status = NodeStatus.SPLIT;
         node.finishedAt = Instant.now();
         job.tree().publish(node);
         children.forEach(job.tree()::add);
         children.forEach(job.submit());
-    }
-
-    /** A range whose rest held no key: it is done, recorded in a fenced transaction. */
-    private void finishEmpty(RangeNode node) {
-        RangeNode done = node.withStatus(NodeStatus.DONE);
-        done.finishedAt = Instant.now();
-        if (attempt(node, () -> {
-            job.store().saveNode(job.lease(), job.spec().jobId(), done);
-            return true;
-        }).isPresent()) {
-            node.status = NodeStatus.DONE;
-            node.finishedAt = done.finishedAt;
-            job.tree().publish(node);
-        }
-    }
-
-    /** Entities of a range that failed for good, counted under the range's fence. */
-    private void countFailed(RangeNode node, long keys) {
-        job.tree().addTotal("failed", keys);
-        try {
-            job.counter().increment("failed", keys, job.retries(),
-                    tx -> job.lease().checkRange(tx.get(job.store().nodeKey(job.spec().jobId(), node.id))));
-        } catch (JobFencedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            LOG.warn("Could not count {} failed entities of job {}", keys, job.spec().jobId(), e);
-        }
-    }
-
-    /**
-     * A page of keys in the range; with an offset (the limit/offset baseline only) the server skips that many first,
-     * rescanning everything before the page.
-     */
-    private List<Key> fetchKeys(KeyRange range, int offset, int limit) {
-        job.limiter().acquire(1);
-        long started = System.nanoTime();
-        List<Key> keys = query(range, offset, limit);
-        job.gauge().record(System.nanoTime() - started);
-        return keys;
     }
 
     /** Queries made alone before the job's ranges start, to learn the server's unloaded latency. */
@@ -220,32 +179,23 @@ final class RangeWorker {
      */
     void calibrate(KeyRange range) {
         long[] nanos = new long[CALIBRATION_QUERIES];
+        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.loop().spec().namespace())
+                .setKind(job.loop().spec().kind()), job.loop().spec().mapper().where()).setLimit(1).build();
         try {
             for (int i = 0; i < nanos.length; i++) {
                 long started = System.nanoTime();
-                query(range, 0, 1);
+                job.loop().datastore().run(query).hasNext();
                 nanos[i] = System.nanoTime() - started;
             }
         } catch (RuntimeException e) {
-            LOG.debug("Job {}: no calibration of the server's latency: {}", job.spec().jobId(), e.toString());
+            LOG.debug("Job {}: no calibration of the server's latency: {}", job.loop().spec().jobId(), e.toString());
             return;
         }
         java.util.Arrays.sort(nanos);
         job.gauge().calibrate(nanos[nanos.length / 2]);
     }
 
-    private List<Key> query(KeyRange range, int offset, int limit) {
-        KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.spec().namespace())
-                .setKind(job.spec().kind()), job.spec().mapper().where()).setLimit(limit);
-        if (offset > 0) {
-            query.setOffset(offset);
-        }
-        List<Key> keys = new ArrayList<>(limit);
-        job.datastore().run(query.build()).forEachRemaining(keys::add);
-        return keys;
-    }
-
-    private <T> Optional<T> attempt(RangeNode node, Supplier<T> operation) {
+    private <T> T attempt(RangeNode node, Supplier<T> operation) {
         return attempts.run(node, operation);
     }
 
@@ -255,18 +205,24 @@ final class RangeWorker {
         job.tree().publish(node);
     }
 
-    /** Marks a range failed for good, recorded under its fence (a fenced record throws: the job was taken over). */
+    /**
+     * Marks a range failed for good, and records where and why on the ledger of the cell it stopped in (the job's
+     * report reads it there). The keys of a chunk that could not commit are counted as failed.
+     */
     void fail(RangeNode node, Exception error) {
         node.status = NodeStatus.FAILED;
         node.lastError = RangeAttempts.describe(error);
         node.failurePermanent = !io.keyranger.datastore.Retries.isTransient(error)
                 && !io.keyranger.datastore.Retries.isServerUnreachable(error);
         node.finishedAt = Instant.now();
-        LOG.warn("Range {} of job {} failed: {}", node.id, job.spec().jobId(), node.lastError);
+        LOG.warn("Range {} of job {} failed: {}", node.id, job.loop().spec().jobId(), node.lastError);
         try {
-            job.store().saveNode(job.lease(), job.spec().jobId(), node.withStatus(NodeStatus.FAILED));
-        } catch (JobFencedException e) {
-            throw e;
+            if (node.failedKeys > 0) {
+                job.tree().addTotal("failed", node.failedKeys);
+                job.counter().increment("failed", node.failedKeys, job.retries(), tx -> { });
+            }
+            Key at = node.lastKey() != null ? node.lastKey() : node.range.start();
+            job.loop().committer().recordFailure(at, node.lastError, node.failurePermanent);
         } catch (RuntimeException e) {
             LOG.warn("Could not record the failure of range {}", node.id, e);
         } finally {

@@ -5,32 +5,48 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A job worked on by many runners at once (Apache Beam workers), in the same bookkeeping kinds as local jobs so that
- * {@code keyranger jobs} and the app list and follow it. Its key space is cut into fixed {@link CellPlan cells}; each
- * cell's {@code _KeyRangerRange} entity is the ledger its pages commit through ({@link CellCommitter}). There is no
- * lease: runners never need to exclude each other, because two commits of one key meet on the same cell entity and
- * the transaction lets only one apply.
+ * A job as a Beam launcher sees it: the same job, plan and ledgers as a local run's, so either runner can go on with
+ * a job the other started ({@link JobPlans}). The launcher holds the job's lease while it waits for its pipeline (a
+ * courtesy: one runner at a time), renewing it; the pipeline's workers commit through the ledgers and need no lease.
  */
 public final class SharedJob {
-    /** The runner name stored on the job entity of jobs run on Apache Beam. */
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SharedJob.class);
+    /** The runner name Beam launches record on the jobs they work on. */
     public static final String BEAM = "beam";
-    /** Planned cells per starting range: the finest place a runner's dynamic split can cut without contention. */
-    public static final int CELLS_PER_RANGE = 16;
 
     private final Datastore datastore;
     private final JobSpec spec;
     private final CellPlan cells;
     private final long estimatedEntities;
+    private final JobLease lease;
+    private final boolean doneAlready;
+    private final ScheduledExecutorService renewals;
 
-    SharedJob(Datastore datastore, JobSpec spec, CellPlan cells, long estimatedEntities) {
+    private SharedJob(Datastore datastore, JobSpec spec, JobPlans.Stored plan, JobLease lease, boolean doneAlready) {
         this.datastore = datastore;
         this.spec = spec;
-        this.cells = cells;
-        this.estimatedEntities = estimatedEntities;
+        this.cells = plan.cells();
+        this.estimatedEntities = plan.estimate();
+        this.lease = lease;
+        this.doneAlready = doneAlready;
+        this.renewals = doneAlready ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "keyranger-lease-" + spec.jobId());
+            thread.setDaemon(true);
+            return thread;
+        });
+        if (renewals != null) {
+            long every = Math.max(100, lease.duration().toMillis() / 3);
+            renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     public JobSpec spec() {
@@ -46,16 +62,52 @@ public final class SharedJob {
         return estimatedEntities;
     }
 
-    /**
-     * Creates the job, or opens it again when a job with that id exists (a rerun after a killed pipeline): the cells
-     * are then read back, never planned anew, so that the rerun commits through the same ledgers. A job with that id
-     * that another runner started, or with another spec, is refused with a message saying why. Of several launches
-     * with one new id, exactly one plans the cells ({@link SharedJobLaunch}).
-     */
+    /** Whether the job was done before this launch: nothing is left to run. */
+    public boolean doneAlready() {
+        return doneAlready;
+    }
+
+    /** {@link #open} without taking the job from a live runner. */
     public static SharedJob createOrOpen(Datastore datastore, KeyOrder order, JobSpec spec, String runner,
                                          Cancellation cancellation) {
-        return SharedJobLaunch.createOrOpen(datastore, order, spec, runner, cancellation, CommitHook.NONE,
-                SharedJobLaunch.PLANNING_STALE);
+        return open(datastore, order, spec, runner, false, cancellation);
+    }
+
+    /**
+     * Creates the job (its plan and lease in one transaction), or takes the job stored under its id, whichever runner
+     * started it: refused while another runner holds a live lease, unless {@code takeOver} (that runner stops at its
+     * next renewal; anything it still commits is applied once). A job with that id and another spec is refused.
+     */
+    public static SharedJob open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
+                                 Cancellation cancellation) {
+        JobSpec bound = spec.bind(datastore.getOptions().getProjectId(), order);
+        JobStore store = new JobStore(datastore);
+        JobLease lease = store.lease(bound.jobId(), JobLease.DEFAULT_DURATION);
+        JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? JobLease.Mode.TAKE_OVER_NOW
+                : JobLease.Mode.RESUME, bound, runner, () -> {
+                    ShardPlanner.RangePlan ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(
+                            bound.namespace(), bound.kind(), bound.mapper().where(), bound.shards(),
+                            PlanRequest.DEFAULT_OVERSAMPLE), cancellation);
+                    return JobPlans.plan(order, ranges.ranges(), ranges.samples());
+                }, message -> { });
+        if (plan == null) {
+            return new SharedJob(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),
+                    lease, true);
+        }
+        RetryPolicy.DEFAULT.call(() -> ShardedCounter.open(datastore, AdaptiveSplitExecutor.counterName(bound.jobId()),
+                Math.max(8, bound.workers())));
+        return new SharedJob(datastore, bound, plan, lease, false);
+    }
+
+    private void renew() {
+        try {
+            lease.renew();
+        } catch (JobFencedException e) {
+            LOG.warn("{} The pipeline goes on; its commits stay exact.", e.getMessage());
+            renewals.shutdown();
+        } catch (RuntimeException e) {
+            LOG.warn("Could not renew the lease of job {}: {}", spec.jobId(), e.toString());
+        }
     }
 
     /** The job's totals so far, from its sharded counters. */
@@ -69,9 +121,20 @@ public final class SharedJob {
                 .filter(n -> n.status == NodeStatus.DONE).count();
     }
 
-    /** Records how the run ended: DONE only when every cell is, FAILED otherwise. */
+    /** Records how the run ended (DONE only when every cell is, FAILED otherwise) and releases the lease. */
     public JobStatus finish(long wallMillis) {
-        return finish(datastore, cells.order(), spec.jobId(), wallMillis);
+        if (renewals != null) {
+            renewals.shutdownNow();
+        }
+        JobStatus status = finish(datastore, cells.order(), spec.jobId(), wallMillis);
+        try {
+            new JobStore(datastore).fencedOnJob("release", lease, job -> List.of(lease.released()));
+        } catch (RuntimeException e) {
+            LOG.debug("The lease of job {} was not ours to release: {}", spec.jobId(), e.toString());
+        } finally {
+            lease.ended();
+        }
+        return status;
     }
 
     /**

@@ -10,15 +10,19 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.PageMapper;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
- * Works one range of a shared job, the way a splittable DoFn processes its restriction: page by page within one cell
- * at a time, it reads a page of keys (and the key after it), claims them, and commits them in chunks through the
- * cell's ledger ({@link CellCommitter}); it moves past the spans covered when it entered a cell without reading them (a rerun or a retried
- * bundle skips finished work) and stops when a claim is refused (the range was split or checkpointed) or the range
- * holds no more keys. Beam-free, so the same loop runs under any runner and in tests.
+ * The page loop of every runner, local or Beam: page by page over its range it reads a page of keys (and the key
+ * after it), claims them, and commits them in chunks through their cells' ledgers ({@link CellCommitter}); it moves
+ * past spans it knows are covered without reading them (a resumed job, a rerun or a retried bundle skips finished
+ * work) and stops when a claim is refused (the range was split or checkpointed), when the runner says so after a page,
+ * or when the range holds no more keys. Beam-free, so the same loop runs under any runner and in tests.
  */
 public final class SharedRangeProcessor {
     /** What a worker needs: the connection, the job's spec and cells, its mapper, committer and limits. */
@@ -26,46 +30,94 @@ public final class SharedRangeProcessor {
                       CellPlan cells, CellCommitter committer, Retries.Policy retries) {
     }
 
+    /** How a runner makes the loop's calls to the server: with its retries, rate limit and timing. */
+    public interface Calls {
+        /** A page query, {@code keys} the most it returns. */
+        <T> T query(Supplier<T> query);
+
+        /** A commit of {@code keys} keys. */
+        <T> T commit(int keys, Supplier<T> commit);
+    }
+
+    /** Where the loop learns which spans are covered already (only to skip work: every commit checks anyway). */
+    public interface Covered {
+        /** The covered spans of {@code cell} as known, or null to read them. */
+        CoveredSpans of(int cell);
+
+        /** A fresh job's first run: nothing is covered but what this run commits, so nothing is read. */
+        Covered NOTHING = cell -> new CoveredSpans(null);
+        /** Read each cell's ledger when the loop enters it (a rerun, a retried bundle, a second runner). */
+        Covered READ = cell -> null;
+    }
+
     private final Job job;
+    private final Calls calls;
+    private final Covered covered;
+    private boolean byOffset;
 
     public SharedRangeProcessor(Job job) {
+        this(job, null, Covered.READ);
+    }
+
+    /** With the runner's own calls ({@code calls} null: retried by the job's policy) and covered spans. */
+    public SharedRangeProcessor(Job job, Calls calls, Covered covered) {
         this.job = job;
+        this.calls = calls != null ? calls : new Calls() {
+            @Override
+            public <T> T query(Supplier<T> query) {
+                return Retries.call(job.retries(), Retries.Observer.NONE, query);
+            }
+
+            @Override
+            public <T> T commit(int keys, Supplier<T> commit) {
+                return Retries.call(job.retries(), Retries.Observer.NONE, commit);
+            }
+        };
+        this.covered = covered;
+    }
+
+    /**
+     * For a benchmark baseline only: read each page with limit/offset from the range's start, as a naive cursor loop
+     * does, so that the server rescans everything before the page.
+     */
+    SharedRangeProcessor pagesByOffset(boolean value) {
+        this.byOffset = value;
+        return this;
     }
 
     /** Processes {@code tracker}'s range; {@code committed} hears of every commit. */
     public void process(SharedRangeTracker tracker, Consumer<CellCommitter.Outcome> committed) {
-        process(tracker, tracker::tryClaim, committed);
+        process(tracker, tracker::tryClaim, committed, next -> true);
+    }
+
+    /** As below, going on after every page. */
+    public void process(SharedRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed) {
+        process(tracker, claim, committed, next -> true);
     }
 
     /**
-     * As above, claiming through {@code claim} (a runner's view of the same tracker, which must see every claim).
+     * Processes {@code tracker}'s range, claiming through {@code claim} (a runner's view of the same tracker, which
+     * must see every claim). After each page that leaves keys in the range, {@code afterPage} is told the first of
+     * them and says whether to go on (it may split the tracker meanwhile).
      */
-    public void process(SharedRangeTracker tracker, java.util.function.Predicate<Key> claim,
-                        Consumer<CellCommitter.Outcome> committed) {
+    public void process(SharedRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed,
+                        Predicate<Key> afterPage) {
         KeyOrder order = job.order();
         KeyRange rest = tracker.remaining();
         Key cursor = rest.start();
         boolean inclusive = rest.startInclusive();
-        int spansCell = -1;
-        CoveredSpans spans = null;
+        Map<Integer, CoveredSpans> known = new HashMap<>();
+        int offset = 0;
         while (true) {
             Key end = tracker.range().end();
             if (end != null && cursor != null && order.compare(cursor, end) >= 0) {
                 tracker.markExhausted();
                 return;
             }
-            int cell = job.cells().cellOf(cursor);
-            Key cellEnd = job.cells().cell(cell).end();
-            Key hi = end == null ? cellEnd : cellEnd == null ? end : order.compare(end, cellEnd) <= 0 ? end : cellEnd;
-            KeyRange query = range(cursor, inclusive, hi);
-            if (cell != spansCell) { // read once per cell entered: spans only grow, and every commit checks anyway
-                spans = retry(() -> job.committer().read(cell));
-                spansCell = cell;
-            }
-            KeyRange covered = spans.spanAtStart(query);
-            if (covered != null) {
-                Key to = covered.end() == null ? hi : hi == null ? covered.end()
-                        : order.compare(covered.end(), hi) < 0 ? covered.end() : hi;
+            KeyRange query = range(cursor, inclusive, end);
+            KeyRange span = spansAt(query, known).spanAtStart(query);
+            if (span != null) { // covered already: move past it without reading it
+                Key to = span.end() == null ? end : end == null ? span.end() : min(span.end(), end);
                 if (to == null) {
                     tracker.markExhausted();
                     return;
@@ -76,10 +128,12 @@ public final class SharedRangeProcessor {
                 continue;
             }
             int pageSize = job.spec().pageSize();
-            List<Key> fetched = retry(() -> fetch(query, pageSize + 1));
+            int skip = offset;
+            List<Key> fetched = calls.query(() -> byOffset ? fetch(rest, skip, pageSize + 1)
+                    : fetch(query, 0, pageSize + 1));
             List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(pageSize, fetched.size())));
             Key next = fetched.size() > pageSize ? fetched.get(pageSize) : null;
-            tracker.read(fetched, next == null ? hi : null);
+            tracker.read(fetched, next == null ? end : null);
             boolean stop = false;
             for (int i = 0; i < page.size(); i++) {
                 if (!claim.test(page.get(i))) {
@@ -88,32 +142,48 @@ public final class SharedRangeProcessor {
                     break;
                 }
             }
-            Key spanEnd = stop ? tracker.range().end() : min(next != null ? next : hi, tracker.range().end());
+            Key spanEnd = stop ? tracker.range().end() : min(next != null ? next : end, tracker.range().end());
             if (!page.isEmpty() || !stop) {
-                commitPage(cell, query, page, spanEnd, committed);
+                commitPage(query, page, spanEnd, committed);
             }
             if (stop) {
                 return;
             }
-            if (next != null) {
-                cursor = page.get(page.size() - 1);
-                inclusive = false;
-            } else if (hi == null) {
+            if (next == null) {
                 tracker.markExhausted();
                 return;
-            } else {
-                cursor = hi;
-                inclusive = true;
-                tracker.movedTo(cursor);
+            }
+            cursor = page.get(page.size() - 1);
+            inclusive = false;
+            offset += page.size();
+            if (!afterPage.test(next)) {
+                return;
             }
         }
     }
 
-    /** Commits a page in chunks, each covering the key space from the previous chunk's end to its own. */
-    private void commitPage(int cell, KeyRange query, List<Key> page, Key spanEnd,
-                            Consumer<CellCommitter.Outcome> committed) {
-        List<List<Key>> chunks = page.isEmpty() ? List.of(List.of()) : Chunker.chunks(page, job.limits(),
-                job.mapper().needsEntities() || job.mapper().writes(), job.mapper().entityGroupsPerKey());
+    private CoveredSpans spansAt(KeyRange query, Map<Integer, CoveredSpans> known) {
+        int cell = job.cells().cellOf(query.start());
+        return known.computeIfAbsent(cell, c -> {
+            CoveredSpans given = covered.of(c);
+            return given != null ? given : calls.query(() -> job.committer().read(c));
+        });
+    }
+
+    /**
+     * Commits a page in chunks, each covering the key space from the previous chunk's end to its own, and holding keys
+     * of fewer cells than {@link CellCommitter#MAX_LEDGERS} (its span may reach into the next).
+     */
+    private void commitPage(KeyRange query, List<Key> page, Key spanEnd, Consumer<CellCommitter.Outcome> committed) {
+        List<List<Key>> chunks = new ArrayList<>();
+        if (page.isEmpty()) {
+            chunks.add(List.of());
+        } else {
+            for (List<Key> chunk : Chunker.chunks(page, job.limits(), job.mapper().needsEntities()
+                    || job.mapper().writes(), job.mapper().entityGroupsPerKey())) {
+                chunks.addAll(Chunker.byCells(chunk, job.cells(), CellCommitter.MAX_LEDGERS - 1));
+            }
+        }
         Key from = query.start();
         boolean fromInclusive = query.startInclusive();
         for (int c = 0; c < chunks.size(); c++) {
@@ -123,7 +193,7 @@ public final class SharedRangeProcessor {
             if (span.isEmpty()) {
                 continue;
             }
-            committed.accept(retry(() -> job.committer().commit(cell, span, chunk)));
+            committed.accept(calls.commit(chunk.size(), () -> job.committer().commit(span, chunk)));
             from = to;
             fromInclusive = true;
         }
@@ -146,15 +216,14 @@ public final class SharedRangeProcessor {
         return KeyRange.of(job.order(), null, end).advancePast(start);
     }
 
-    private List<Key> fetch(KeyRange range, int limit) {
-        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.spec().namespace())
-                .setKind(job.spec().kind()), job.spec().mapper().where()).setLimit(limit).build();
+    private List<Key> fetch(KeyRange range, int offset, int limit) {
+        KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.spec().namespace())
+                .setKind(job.spec().kind()), job.spec().mapper().where()).setLimit(limit);
+        if (offset > 0) {
+            query.setOffset(offset);
+        }
         List<Key> keys = new ArrayList<>(limit);
-        job.datastore().run(query).forEachRemaining(keys::add);
+        job.datastore().run(query.build()).forEachRemaining(keys::add);
         return keys;
-    }
-
-    private <T> T retry(java.util.function.Supplier<T> operation) {
-        return Retries.call(job.retries(), Retries.Observer.NONE, operation);
     }
 }

@@ -119,6 +119,16 @@ public final class SharedRangeTracker {
         return Optional.of(new Split(tracker.range(), residual.get()));
     }
 
+    /**
+     * Splits off the rest from {@code at} on, {@code next} being the first key not claimed yet and {@code at} a key
+     * after it; {@code blind} (a baseline) cuts at {@code at} whatever lies there. Empty when it cannot.
+     */
+    public synchronized Optional<KeyRange> splitAt(Key next, Key at, boolean blind) {
+        Optional<KeyRange> residual = blind ? tracker.trySplitBlind(at) : tracker.trySplit(next, at);
+        known.removeIf(k -> !tracker.range().contains(k));
+        return residual;
+    }
+
     /** Work done and left, in entities: claimed keys, and the cells of the rest times the entities per cell. */
     public synchronized KeyRangeTracker.Progress progress() {
         return tracker.progress(rest -> cells.cellsIn(rest) * entitiesPerCell);

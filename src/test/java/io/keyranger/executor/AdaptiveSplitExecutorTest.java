@@ -62,16 +62,23 @@ class AdaptiveSplitExecutorTest {
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         assertThat(result.total("read")).isEqualTo(accounts.size()).isEqualTo(ACCOUNTS);
         assertThat(result.total("written")).isZero();
-        List<NodeSnapshot> nodes = executor.nodes(result.jobId());
+        List<NodeSnapshot> nodes = List.copyOf(seen.values());
         assertThat(nodes).hasSize(result.ranges());
         assertThat(nodes).allMatch(n -> n.status().isFinal());
-        // a split node processed its range up to its checkpoint; a done node processed all of it
+        // a split node processed its range up to its last key; a done node processed all of it
         for (Key key : accounts) {
             long holders = nodes.stream().filter(n -> range(n).contains(key)
                     && (n.status() == NodeStatus.DONE || ORDER.compare(key, n.lastKey()) <= 0)).count();
             assertThat(holders).as("nodes that processed %s", key).isEqualTo(1);
         }
         assertThat(nodes.stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(ACCOUNTS);
+        // the job's records are its cells' ledgers: every cell done, each key in exactly one, counts exact
+        List<NodeSnapshot> cells = executor.nodes(result.jobId());
+        assertThat(cells).allMatch(n -> n.status() == NodeStatus.DONE);
+        assertThat(cells.stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(ACCOUNTS);
+        for (Key key : accounts) {
+            assertThat(cells.stream().filter(c -> range(c).contains(key)).count()).as("cells of %s", key).isEqualTo(1);
+        }
         // 4 planned ranges of ~750 keys in pages of 100 fan out, a few levels deep, not hundreds: how far depends on
         // the emulator's latency under load (it serves one request at a time, so splits wait for headroom)
         assertThat(result.maxDepth()).isBetween(1, 12);

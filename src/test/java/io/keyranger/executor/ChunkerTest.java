@@ -20,16 +20,17 @@ class ChunkerTest {
     }
 
     @Test
-    void emulatorChunksLeaveRoomForTheCheckpointAndACounterShard() {
+    void emulatorChunksLeaveRoomForTheLedgersAndACounterShard() {
+        // 25 entity groups a transaction: up to 3 cell ledgers and a counter shard ride along
         List<List<Key>> chunks = Chunker.chunks(roots(100), ServerLimits.EMULATOR, true);
-        assertThat(chunks).allMatch(c -> c.size() <= 23);
+        assertThat(chunks).allMatch(c -> c.size() <= 21);
         assertThat(chunks.stream().mapToInt(List::size).sum()).isEqualTo(100);
-        assertThat(chunks.get(0)).hasSize(23);
+        assertThat(chunks.get(0)).hasSize(21);
     }
 
     @Test
     void copyingHalvesTheChunkBecauseEachKeyAlsoWritesElsewhere() {
-        assertThat(Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2)).allMatch(c -> c.size() <= 11);
+        assertThat(Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2)).allMatch(c -> c.size() <= 10);
     }
 
     @Test
@@ -44,7 +45,7 @@ class ChunkerTest {
     @Test
     void productionChunksAreBoundByMutations() {
         List<List<Key>> chunks = Chunker.chunks(roots(1200), ServerLimits.PRODUCTION, true);
-        assertThat(chunks).extracting(List::size).containsExactly(498, 498, 204);
+        assertThat(chunks).extracting(List::size).containsExactly(496, 496, 208);
     }
 
     @Test

@@ -76,7 +76,9 @@ class SharedJobTest {
                 default -> checkpointsCuttingPages(processor, job, ranges.get(i));
             }
         }
-        // and the whole job once more, as a rerun under the same id would: nothing applies again
+        // and the whole job once more, as a rerun under the same id would (after the first launcher recorded its
+        // end and released the lease, as BeamMain does when its pipeline fails): nothing applies again
+        job.finish(1);
         SharedJob again = SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER);
         assertThat(again.cells().bounds()).isEqualTo(job.cells().bounds());
         List<CellCommitter.Outcome> rerun = new ArrayList<>();

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,38 +39,35 @@ class TakeOverTest {
     Path dir;
 
     @Test
-    void aTakeOverInsideASplitFencesTheSplitAndEveryEntityIsIncrementedOnce() throws Exception {
+    void aTakeOverInsideACommitStopsTheFirstRunnerAndEveryEntityIsIncrementedOnce() throws Exception {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-split"));
         seed(datastore, "Doc", 600);
         JobSpec spec = Jobs.over("Doc").id("split-taken").mapper("increment", "property", "n", "amount", 1)
                 .shards(1).workers(4).pageSize(25).spec();
         AtomicReference<JobHandle> second = new AtomicReference<>();
-        AtomicReference<String> interrupted = new AtomicReference<>();
-        CommitHook takeOverAtFirstSplit = what -> {
-            if (what.startsWith("split ") && interrupted.compareAndSet(null, what)) {
+        AtomicInteger commits = new AtomicInteger();
+        CommitHook takeOverAtTheTenthCommit = what -> {
+            if (what.startsWith("chunk ") && commits.incrementAndGet() == 10) {
                 second.set(executor(datastore).resume(spec.jobId(), JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
                         m -> { }));
             }
         };
-        JobResult first = executor(datastore).commitHook(takeOverAtFirstSplit).start(spec, JobListener.NONE).await();
+        JobResult first = executor(datastore).leaseDuration(java.time.Duration.ofSeconds(1))
+                .commitHook(takeOverAtTheTenthCommit).start(spec, JobListener.NONE).await();
 
-        assertThat(interrupted.get()).as("the first runner reached a split").isNotNull();
+        assertThat(second.get()).as("the first runner was taken over mid-commit").isNotNull();
         assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
         assertThat(first.message()).contains("Job split-taken was taken over by runner").contains("pid "
                 + ProcessHandle.current().pid());
         JobResult taker = second.get().result().get(120, TimeUnit.SECONDS);
         assertThat(taker.status()).isEqualTo(JobStatus.DONE);
         assertEveryDocIncrementedOnce(datastore, 600);
-        assertThat(taker.total("read")).isEqualTo(600);
-        assertThat(taker.total("written")).isEqualTo(600);
-        // the interrupted split was not applied by the first runner: the tree holds each entity in one range only
-        List<NodeSnapshot> nodes = executor(datastore).nodes(spec.jobId());
-        assertThat(nodes.stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(600);
-        assertThat(nodes).allMatch(n -> n.status() == NodeStatus.DONE || n.status() == NodeStatus.SPLIT);
-        for (NodeSnapshot split : nodes.stream().filter(n -> n.status() == NodeStatus.SPLIT).toList()) {
-            assertThat(nodes.stream().filter(n -> split.id().equals(n.parentId())).count())
-                    .as("children of %s", split.id()).isBetween(2L, (long) SplitPolicy.MAX_PIECES);
-        }
+        assertThat(ShardedCounter.existing(datastore, "job:split-taken").totals()).as("totals add up across runners")
+                .containsEntry("read", 600L).containsEntry("written", 600L);
+        // the job's records are its cells' ledgers: every cell done, each entity counted in one of them once
+        List<NodeSnapshot> cells = executor(datastore).nodes(spec.jobId());
+        assertThat(cells.stream().mapToLong(NodeSnapshot::entities).sum()).isEqualTo(600);
+        assertThat(cells).allMatch(n -> n.status() == NodeStatus.DONE);
     }
 
     @Test
@@ -139,10 +137,11 @@ class TakeOverTest {
         seed(datastore, "Doc", 200);
         JobSpec spec = Jobs.over("Doc").id("busy").spec();
         JobHandle[] running = new JobHandle[1];
+        java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
         running[0] = executor(datastore).start(spec, new JobListener() {
             @Override
             public void onTotals(Map<String, Long> totals) {
-                if (totals.getOrDefault("read", 0L) >= 40 && running[0] != null) {
+                if (totals.getOrDefault("read", 0L) >= 40 && running[0] != null && paused.compareAndSet(false, true)) {
                     running[0].pause(); // holds its lease (renewed) while it waits
                 }
             }
@@ -170,7 +169,7 @@ class TakeOverTest {
     }
 
     @Test
-    void aJobStoredBeforeLeasesExistedResumesAndClaimsItsRanges() throws Exception {
+    void aJobStoredByAnEarlierKeyRangerWithoutAPlanIsRefusedWithWhatToDo() throws Exception {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-legacy"));
         seed(datastore, "Doc", 300);
         JobSpec spec = Jobs.over("Doc").id("legacy").mapper("increment", "property", "n", "amount", 1)
@@ -185,25 +184,12 @@ class TakeOverTest {
             }
         });
         assertThat(handle[0].await().status()).isEqualTo(JobStatus.CANCELLED);
-        // strip what this version adds, as a job stored by the previous one looks
-        JobStore store = new JobStore(datastore);
-        Entity job = datastore.get(store.jobKey("legacy"));
-        Entity.Builder old = Entity.newBuilder(job);
-        for (String field : List.of("epoch", "runnerId", "runnerHost", "runnerPid", "runnerProcessStart", "runnerSince",
-                "planned")) {
-            old.remove(field);
-        }
-        datastore.put(old.set("status", "RUNNING").build());
-        datastore.delete(datastore.newKeyFactory().setNamespace("").setKind(JobLease.LEASE_KIND).newKey("legacy"));
-        for (NodeSnapshot node : executor(datastore).nodes("legacy")) {
-            Entity stored = datastore.get(store.nodeKey("legacy", node.id()));
-            datastore.put(Entity.newBuilder(stored).remove("epoch").build());
-        }
-
-        JobResult resumed = executor(datastore).resume("legacy", JobListener.NONE).await();
-        assertThat(resumed.status()).isEqualTo(JobStatus.DONE);
-        assertEveryDocIncrementedOnce(datastore, 300);
-        assertThat(resumed.total("read")).isEqualTo(300);
+        datastore.delete(new JobStore(datastore).planKey("legacy")); // as a job stored before plans were kept
+        assertThatThrownBy(() -> executor(datastore).resume("legacy", JobListener.NONE))
+                .hasMessageContaining("was stored by an earlier KeyRanger").hasMessageContaining("under a new id");
+        assertThatThrownBy(() -> executor(datastore).resume("legacy", JobListener.NONE))
+                .as("and again, not busy: the refused resume took no lease").isNotInstanceOf(JobBusyException.class)
+                .hasMessageContaining("was stored by an earlier KeyRanger");
     }
 
     private static AdaptiveSplitExecutor executor(Datastore datastore) {

@@ -68,7 +68,7 @@ class TwoRunnersTest {
     }
 
     @Test
-    void aFrozenRunnerTakenOverIsFencedWhenItWakesAndAppliesNothing() throws Exception {
+    void aFrozenRunnerTakenOverStopsWhenItWakesAndAppliesNothingTwice() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject("frozen");
         Datastore datastore = seed(conn);
         try (ChildCli frozen = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper",
@@ -88,7 +88,7 @@ class TwoRunnersTest {
             int code = frozen.waitFor(60);
             String log = frozen.log();
             assertThat(code).as(log).isEqualTo(RunCommand.EXIT_TAKEN_OVER);
-            assertThat(log).contains("Job frozen was taken over by runner").contains("applied nothing after that")
+            assertThat(log).contains("Job frozen was taken over by runner").contains("nothing it did is applied twice")
                     .doesNotContain("Resume it with");
         }
         assertEveryDocIncrementedOnce(datastore, "frozen");

@@ -1,6 +1,7 @@
 package io.keyranger.executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Launches of one shared job racing on the real emulator: exactly one plans it, and no ledger is ever reset. */
-class SharedJobLaunchTest {
+class JobCreationTest {
     private static final KeyOrder ORDER = KeyOrder.EMULATOR;
     private Datastore datastore;
     private final MapperSpec increment = MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}");
@@ -42,29 +43,6 @@ class SharedJobLaunchTest {
                     .build());
         }
         SharedEmulator.putAll(datastore, items);
-    }
-
-    /** A hook that holds the creating transaction, just before its commit, until released. */
-    private static final class Held implements CommitHook {
-        final CountDownLatch reached = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-
-        @Override
-        public void beforeCommit(String what) {
-            if (what.equals("create")) {
-                reached.countDown();
-                try {
-                    assertThat(release.await(60, TimeUnit.SECONDS)).isTrue();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-    }
-
-    private CompletableFuture<SharedJob> launch(JobSpec spec, CommitHook hook) {
-        return CompletableFuture.supplyAsync(() -> SharedJobLaunch.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER, hook,
-                Duration.ofMinutes(2)));
     }
 
     private SharedRangeProcessor processor(SharedJob job) {
@@ -93,28 +71,24 @@ class SharedJobLaunchTest {
     }
 
     @Test
-    void twoCreationsHeldAfterFindingNoJobPlanItOnceAndTheLaterOneResetsNoLedger() throws Exception {
+    void aJobIsCreatedWithItsPlanInOneTransactionAndASecondLaunchOpensThatPlan() {
         JobSpec spec = new JobSpec("raced", "", "Item", increment, 4, 4, 100, 0);
-        Held first = new Held();
-        Held second = new Held();
-        CompletableFuture<SharedJob> a = launch(spec, first);
-        CompletableFuture<SharedJob> b = launch(spec, second);
-        assertThat(first.reached.await(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(second.reached.await(60, TimeUnit.SECONDS)).as("both found no job and are about to create it")
-                .isTrue();
-        first.release.countDown();
-        SharedJob jobA = a.get(60, TimeUnit.SECONDS);
+        SharedJob jobA = SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER);
+        JobStore store = new JobStore(datastore);
+        assertThat(datastore.get(store.planKey("raced"))).as("the plan came with the job").isNotNull();
+        assertThat(cellKeys("raced")).as("no ledger before the first commit").isEmpty();
         List<KeyRange> ranges = jobA.cells().startingRanges(spec.shards());
-        int appliedByA = process(jobA, ranges.subList(0, 2)); // pages commit through the first half's ledgers
+        int appliedByA = process(jobA, ranges.subList(0, 2));
         int cellsDoneByA = jobA.cellsDone();
         assertThat(appliedByA).isPositive();
         assertThat(cellsDoneByA).isPositive();
 
-        second.release.countDown();
-        SharedJob jobB = b.get(60, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER))
+                .as("one runner at a time: the first launch's lease is live").isInstanceOf(JobBusyException.class)
+                .hasMessageContaining("is being run by");
+        SharedJob jobB = SharedJob.open(datastore, ORDER, spec, SharedJob.BEAM, true, Cancellation.NEVER);
         assertThat(jobB.cells().bounds()).as("the later launch opened the plan, not a new one")
                 .isEqualTo(jobA.cells().bounds());
-        assertThat(cellKeys("raced")).hasSize(jobA.cells().cells());
         assertThat(jobB.cellsDone()).as("no ledger reset").isEqualTo(cellsDoneByA);
         int appliedByB = process(jobB, jobB.cells().startingRanges(spec.shards()));
         assertThat(appliedByA + appliedByB).isEqualTo(1_000);
@@ -122,25 +96,17 @@ class SharedJobLaunchTest {
         datastore.run(Query.newEntityQueryBuilder().setKind("Item").build()).forEachRemaining(items::add);
         assertThat(items).hasSize(1_000).allMatch(e -> e.getLong("n") == 1);
         assertThat(jobB.finish(1)).isEqualTo(JobStatus.DONE);
+        jobA.finish(1);
+        assertThat(store.loadJob("raced").runners()).containsExactly(SharedJob.BEAM);
     }
 
     @Test
-    void aPlannerThatStoodStillIsReplacedAndItsCellsPlannedAgain() throws Exception {
-        JobSpec spec = new JobSpec("stalled", "", "Item", increment, 2, 2, 100, 0);
-        JobStore store = new JobStore(datastore);
-        // what a launch that died while planning leaves: its job, named as its, and a few of its cells
-        datastore.put(store.newJobEntity(spec.bind(datastore.getOptions().getProjectId(), ORDER), java.time.Instant.now())
-                .set("runner", SharedJob.BEAM).set("planner", "dead").set("plannerBeat", "dead:24").build());
-        for (int i = 0; i < 5; i++) {
-            datastore.put(store.nodeEntity("stalled", new RangeNode(CellPlan.nodeId(i), null, 0,
-                    KeyRange.all(ORDER))));
-        }
-        SharedJob job = SharedJobLaunch.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER,
-                CommitHook.NONE, Duration.ofMillis(500));
-        assertThat(cellKeys("stalled")).as("only the new plan's cells").hasSize(job.cells().cells());
-        assertThat(job.cells().cells()).isGreaterThan(5);
-        assertThat(process(job, job.cells().startingRanges(spec.shards()))).isEqualTo(1_000);
-        assertThat(SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER).cells().bounds())
-                .isEqualTo(job.cells().bounds());
+    void aJobWithThatIdAndAnotherSpecIsRefused() {
+        JobSpec spec = new JobSpec("other", "", "Item", increment, 2, 2, 100, 0);
+        SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER).finish(1);
+        JobSpec changed = new JobSpec("other", "", "Item",
+                MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":2}"), 2, 2, 100, 0);
+        assertThatThrownBy(() -> SharedJob.createOrOpen(datastore, ORDER, changed, SharedJob.BEAM, Cancellation.NEVER))
+                .hasMessageContaining("exists with another kind, namespace or mapper");
     }
 }

@@ -208,8 +208,11 @@ public final class AdaptiveSplitExecutor {
         String jobId = stored.spec().jobId();
         List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
         Map<String, Long> totals = retrying(() -> ShardedCounter.existing(datastore, counterName(jobId)).totals());
-        JobResult result = new JobResult(jobId, JobStatus.DONE, totals, nodes.size(),
-                nodes.stream().mapToInt(n -> n.depth).max().orElse(0), stored.lastWallMillis(), 0, "Job " + jobId
+        // the run's tree as it finished (its splits lived in memory); a job no local run finished shows its cells
+        int ranges = stored.lastRanges() > 0 ? stored.lastRanges() : nodes.size();
+        int depth = stored.lastRanges() > 0 ? stored.lastDepth() : 0;
+        JobResult result = new JobResult(jobId, JobStatus.DONE, totals, ranges, depth, stored.lastWallMillis(), 0,
+                "Job " + jobId
                 + " is done already; nothing was run again.", JobReport.of(nodes, totals));
         nodes.forEach(n -> listener.onNode(n.snapshot(jobId)));
         listener.onFinished(result);

@@ -29,8 +29,8 @@ import java.util.Map;
  * depends on one runner at a time.
  */
 public final class CellCommitter {
-    /** Most ledgers one commit writes; cells a span crosses beyond these (empty ones) commit in their own transactions. */
-    static final int MAX_LEDGERS = 3;
+    /** Ledgers of cells with no key of the chunk written per transaction of their own (within 25 entity groups). */
+    static final int EMPTY_CELLS_PER_COMMIT = 20;
 
     /**
      * What a commit did: keys whose effect it applied, keys it found already applied, its counter increments, and the
@@ -80,8 +80,9 @@ public final class CellCommitter {
 
     /**
      * Commits {@code chunk} (keys in order; may be empty) as covering {@code span}, which holds them and no other key
-     * that existed when they were read. A span over more than {@link #MAX_LEDGERS} cells commits the cells that hold
-     * no key of the chunk first, a few per transaction, then the chunk with the cells that hold its keys.
+     * that existed when they were read. The chunk's cells, from its first key's to one past its last key's, commit in
+     * one transaction (as {@link Chunker} sized it); cells further on that its span crosses (a sparse key space, the
+     * rest of a range after its last key) hold no key of it, and commit first, a few per transaction.
      */
     public Outcome commit(KeyRange span, List<Key> chunk) {
         Map<Integer, List<Key>> byCell = new LinkedHashMap<>();
@@ -91,17 +92,18 @@ public final class CellCommitter {
         for (Key key : chunk) {
             byCell.computeIfAbsent(cells.cellOf(key), c -> new ArrayList<>()).add(key);
         }
-        if (byCell.size() > MAX_LEDGERS) {
-            List<Integer> empty = byCell.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(Map.Entry::getKey)
-                    .toList();
-            for (int i = 0; i < empty.size(); i += MAX_LEDGERS) {
+        int lastOwn = chunk.isEmpty() ? -1 : cells.cellOf(chunk.get(chunk.size() - 1)) + 1;
+        List<Integer> beyond = byCell.keySet().stream().filter(c -> c > lastOwn).toList();
+        if (beyond.size() > (chunk.isEmpty() ? EMPTY_CELLS_PER_COMMIT : 0)) {
+            for (int i = 0; i < beyond.size(); i += EMPTY_CELLS_PER_COMMIT) {
                 Map<Integer, List<Key>> batch = new LinkedHashMap<>();
-                empty.subList(i, Math.min(empty.size(), i + MAX_LEDGERS)).forEach(c -> batch.put(c, List.of()));
+                beyond.subList(i, Math.min(beyond.size(), i + EMPTY_CELLS_PER_COMMIT)).forEach(c -> batch.put(c,
+                        List.of()));
                 commitOnce(span, batch, List.of()); // a retry of the whole commit finds these covered
             }
-            byCell.values().removeIf(List::isEmpty);
+            beyond.forEach(byCell::remove);
             if (byCell.isEmpty()) {
-                return new Outcome(0, 0, Map.of(), chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
+                return new Outcome(0, 0, Map.of(), null);
             }
         }
         return commitOnce(span, byCell, chunk);
@@ -166,8 +168,8 @@ public final class CellCommitter {
             List<Entity> updated = new ArrayList<>(touched.size());
             for (int cell : touched) {
                 List<Key> keys = byCell.get(cell);
-                List<MapResult.Problem> problemsHere = problems.stream().filter(p -> cells.cellOf(p.key()) == cell)
-                        .toList();
+                List<MapResult.Problem> problemsHere = problems.stream().filter(p -> problemCell(p, byCell, fresh)
+                        == cell).toList();
                 updated.add(ledgers.get(cell).committed(jobId, cell, cells.cell(cell), piece(span, cell),
                         keys.isEmpty() ? null : keys.get(keys.size() - 1), appliedByCell.getOrDefault(cell, 0), problemsHere,
                         cell == partCell ? part : null, order));
@@ -185,6 +187,12 @@ public final class CellCommitter {
         }
     }
 
+    /** The cell whose ledger keeps a problem: its key's, or (a key of another kind, say a copy's target) the chunk's. */
+    private int problemCell(MapResult.Problem problem, Map<Integer, List<Key>> byCell, List<Key> fresh) {
+        int cell = cells.cellOf(problem.key());
+        return byCell.containsKey(cell) ? cell : cells.cellOf(fresh.get(0));
+    }
+
     /** The part of {@code span} in cell {@code cell}. */
     private KeyRange piece(KeyRange span, int cell) {
         return cells.intersect(span, cell);
@@ -194,9 +202,9 @@ public final class CellCommitter {
      * Records that work stopped at {@code at} with {@code error} (after its retries), on the ledger of its cell, so
      * the job's report says where and why; the spans are unchanged, and a later commit in the cell goes on from there.
      */
-    void recordFailure(Key at, String error, boolean permanent) {
+    void recordFailure(Key at, String error, boolean permanent, Retries.Policy policy) {
         int cell = cells.cellOf(at);
-        RetryPolicy.DEFAULT.call(() -> {
+        Retries.call(policy, Retries.Observer.NONE, () -> {
             Transaction tx = datastore.newTransaction();
             try {
                 Ledger ledger = Ledger.of(cellKey(cell), tx.get(cellKey(cell)), order);

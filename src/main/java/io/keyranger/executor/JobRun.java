@@ -208,7 +208,7 @@ final class JobRun {
             }
         }
         run.retries().call(() -> {
-            run.store().finishJob(run.lease(), status, wall);
+            run.store().finishJob(run.lease(), status, wall, tree.size(), tree.maxDepth());
             return null;
         });
         if (parts != null && status == JobStatus.DONE) {

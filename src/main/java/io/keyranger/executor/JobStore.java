@@ -108,9 +108,10 @@ final class JobStore {
     }
 
     /** The job's last status, and its lease released, in one fenced transaction. */
-    void finishJob(JobLease lease, JobStatus status, long wallMillis) {
+    void finishJob(JobLease lease, JobStatus status, long wallMillis, int ranges, int depth) {
         fencedOnJob("finish", lease, job -> List.of(Entity.newBuilder(job).set("status", status.name())
-                .set("lastWallMillis", wallMillis).set("finishedAt", Timestamp.now()).build(), lease.released()));
+                .set("lastWallMillis", wallMillis).set("lastRanges", ranges).set("lastDepth", depth)
+                .set("finishedAt", Timestamp.now()).build(), lease.released()));
     }
 
     /** The stored spec of a job, or a clear error naming the job. */
@@ -127,7 +128,9 @@ final class JobStore {
         return new StoredJob(spec, JobStatus.valueOf(job.getString("status")),
                 job.getTimestamp("createdAt").toDate().toInstant(),
                 runners(job),
-                job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0);
+                job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0,
+                job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
+                job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0);
     }
 
     /**
@@ -138,8 +141,11 @@ final class JobStore {
      * @param created when it was created
      * @param runners the runners that worked on it, in the order they first did
      * @param lastWallMillis how long its last run took, 0 before it ended once
+     * @param lastRanges     the ranges its last local run's tree had (0: none recorded; a Beam run's are its cells)
+     * @param lastDepth      that tree's depth
      */
-    record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis) {
+    record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis,
+                     int lastRanges, int lastDepth) {
     }
 
     private static List<String> runners(Entity job) {

@@ -222,7 +222,7 @@ final class RangeWorker {
                 job.counter().increment("failed", node.failedKeys, job.retries(), tx -> { });
             }
             Key at = node.lastKey() != null ? node.lastKey() : node.range.start();
-            job.loop().committer().recordFailure(at, node.lastError, node.failurePermanent);
+            job.loop().committer().recordFailure(at, node.lastError, node.failurePermanent, job.retries());
         } catch (RuntimeException e) {
             LOG.warn("Could not record the failure of range {}", node.id, e);
         } finally {

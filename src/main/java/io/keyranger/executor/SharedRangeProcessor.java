@@ -170,20 +170,10 @@ public final class SharedRangeProcessor {
         });
     }
 
-    /**
-     * Commits a page in chunks, each covering the key space from the previous chunk's end to its own, and holding keys
-     * of fewer cells than {@link CellCommitter#MAX_LEDGERS} (its span may reach into the next).
-     */
+    /** Commits a page in chunks, each covering the key space from the previous chunk's end to the next one's start. */
     private void commitPage(KeyRange query, List<Key> page, Key spanEnd, Consumer<CellCommitter.Outcome> committed) {
-        List<List<Key>> chunks = new ArrayList<>();
-        if (page.isEmpty()) {
-            chunks.add(List.of());
-        } else {
-            for (List<Key> chunk : Chunker.chunks(page, job.limits(), job.mapper().needsEntities()
-                    || job.mapper().writes(), job.mapper().entityGroupsPerKey())) {
-                chunks.addAll(Chunker.byCells(chunk, job.cells(), CellCommitter.MAX_LEDGERS - 1));
-            }
-        }
+        List<List<Key>> chunks = page.isEmpty() ? List.of(List.of()) : Chunker.chunks(page, job.limits(),
+                job.mapper().needsEntities() || job.mapper().writes(), job.mapper().entityGroupsPerKey(), job.cells());
         Key from = query.start();
         boolean fromInclusive = query.startInclusive();
         for (int c = 0; c < chunks.size(); c++) {

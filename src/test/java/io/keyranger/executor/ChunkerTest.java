@@ -21,16 +21,16 @@ class ChunkerTest {
 
     @Test
     void emulatorChunksLeaveRoomForTheLedgersAndACounterShard() {
-        // 25 entity groups a transaction: up to 3 cell ledgers and a counter shard ride along
+        // 25 entity groups a transaction: the cell's ledger, the next cell's (the span's tail) and a counter shard
         List<List<Key>> chunks = Chunker.chunks(roots(100), ServerLimits.EMULATOR, true);
-        assertThat(chunks).allMatch(c -> c.size() <= 21);
+        assertThat(chunks).allMatch(c -> c.size() <= 22);
         assertThat(chunks.stream().mapToInt(List::size).sum()).isEqualTo(100);
-        assertThat(chunks.get(0)).hasSize(21);
+        assertThat(chunks.get(0)).hasSize(22);
     }
 
     @Test
     void copyingHalvesTheChunkBecauseEachKeyAlsoWritesElsewhere() {
-        assertThat(Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2)).allMatch(c -> c.size() <= 10);
+        assertThat(Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2)).allMatch(c -> c.size() <= 11);
     }
 
     @Test
@@ -45,7 +45,29 @@ class ChunkerTest {
     @Test
     void productionChunksAreBoundByMutations() {
         List<List<Key>> chunks = Chunker.chunks(roots(1200), ServerLimits.PRODUCTION, true);
-        assertThat(chunks).extracting(List::size).containsExactly(496, 496, 208);
+        assertThat(chunks).extracting(List::size).containsExactly(497, 497, 206);
+    }
+
+    @Test
+    void aChunkOverManyCellsLeavesRoomForEachCellsLedger() {
+        // a cell every 4 keys: a chunk of k keys spans about k / 4 cells, each with a ledger in the transaction
+        List<Key> keys = roots(100);
+        List<Key> bounds = new ArrayList<>();
+        for (int i = 4; i < 100; i += 4) {
+            bounds.add(keys.get(i));
+        }
+        CellPlan cells = new CellPlan(io.keyranger.keys.KeyOrder.EMULATOR, bounds);
+        List<List<Key>> chunks = Chunker.chunks(keys, ServerLimits.EMULATOR, true, 1, cells);
+        assertThat(chunks.stream().mapToInt(List::size).sum()).isEqualTo(100);
+        for (List<Key> chunk : chunks) {
+            int ledgers = cells.cellOf(chunk.get(chunk.size() - 1)) - cells.cellOf(chunk.get(0)) + 2;
+            assertThat(chunk.size() + ledgers + 1).as("entity groups of %s", chunk).isLessThanOrEqualTo(25);
+        }
+        assertThat(chunks.get(0).size()).isBetween(16, 19);
+        // a count touches no entity: only ledgers and the shard, so a page over 25 cells is still cut
+        assertThat(Chunker.chunks(keys, ServerLimits.EMULATOR, false, 1, cells)).hasSizeGreaterThan(1)
+                .allSatisfy(c -> assertThat(cells.cellOf(c.get(c.size() - 1)) - cells.cellOf(c.get(0)) + 3)
+                        .isLessThanOrEqualTo(25));
     }
 
     @Test

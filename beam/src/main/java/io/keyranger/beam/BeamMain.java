@@ -23,7 +23,8 @@ import org.apache.beam.sdk.transforms.Sum;
 /**
  * {@code java -jar keyranger-beam.jar --runner=DirectRunner --project=P --emulatorHost=HOST:PORT --kind=K
  * --mapper=FILE.json --jobId=ID}: runs a KeyRanger job as a Beam pipeline, prints one summary line, and exits 0 when
- * the job is done, 1 when it is not, 2 on bad input.
+ * the job is done, 1 when it is not, 2 on bad input. A job with that id, started by this jar or by a local run
+ * ({@code keyranger run}), is continued where its ledgers say it is.
  */
 public final class BeamMain {
     private BeamMain() {
@@ -65,6 +66,9 @@ public final class BeamMain {
                 return 0;
             }
             return runJob(options, request, session, out, err);
+        } catch (io.keyranger.executor.JobBusyException e) {
+            err.println("keyranger-beam: " + e.getMessage() + " Here: --takeOver=true takes it at once.");
+            return 2;
         } catch (KeyRangerException e) {
             err.println("keyranger-beam: " + e.getMessage());
             return 2;
@@ -74,8 +78,13 @@ public final class BeamMain {
     private static int runJob(KeyRangerOptions options, BeamRequest request, Session session, PrintStream out,
                               PrintStream err) {
         long started = System.nanoTime();
-        SharedJob job = SharedJob.createOrOpen(session.datastore(), session.order(), request.spec(), SharedJob.BEAM,
-                io.keyranger.datastore.Cancellation.NEVER);
+        SharedJob job = SharedJob.open(session.datastore(), session.order(), request.spec(), SharedJob.BEAM,
+                options.getTakeOver(), io.keyranger.datastore.Cancellation.NEVER);
+        if (job.doneAlready()) {
+            out.println("Job " + request.spec().jobId() + " is done already; nothing was run again. Totals: "
+                    + job.totals());
+            return 0;
+        }
         List<KeyRange> ranges = job.cells().startingRanges(request.spec().shards());
         ConnectionSpec conn = request.connection();
         JobConfig config = new JobConfig(conn.emulatorHost(), conn.projectId(), conn.databaseId(), conn.namespace(),

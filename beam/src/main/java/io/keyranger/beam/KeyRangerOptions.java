@@ -63,7 +63,7 @@ public interface KeyRangerOptions extends GcpOptions {
 
     void setFirestoreReadNamespace(String value);
 
-    @Description("How many ranges the job starts from (each cut into 16 cells)")
+    @Description("How many ranges the job starts from (cut at the job's cells)")
     @Default.Integer(16)
     int getShards();
 
@@ -85,6 +85,13 @@ public interface KeyRangerOptions extends GcpOptions {
     String getConfirmProject();
 
     void setConfirmProject(String value);
+
+    @Description("Take the job over at once from a runner that holds its lease (a local run, another launch): that "
+            + "runner stops at its next lease renewal, and nothing is applied twice")
+    @Default.Boolean(false)
+    boolean getTakeOver();
+
+    void setTakeOver(boolean value);
 
     @Description("Wait for the pipeline to finish and print its summary (the Flex Template's launcher does not)")
     @Default.Boolean(true)

@@ -1,0 +1,177 @@
+package io.keyranger.beam;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Query;
+import io.keyranger.cli.KeyRangerCli;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.SharedJob;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One job, two runners: a job started by the local executor is finished by the Beam pipeline, and the other way
+ * round, and both work on one job at once. Every entity is incremented exactly once, and the job's totals add up
+ * across the runners. Against the real emulator; the local runner is the real CLI, killed with SIGKILL in a child
+ * process where the test says so.
+ */
+class CrossRunnerTest {
+    private static final int ENTITIES = 20_000;
+    private static final String INCREMENT = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
+
+    @TempDir
+    Path dir;
+
+    private String[] beamArgs(String project, Path mapper, String jobId, String... more) {
+        List<String> args = new ArrayList<>(List.of("--runner=DirectRunner", "--project=" + project,
+                "--emulatorHost=" + BeamEmulator.get().hostPort(), "--kind=Item", "--mapper=" + mapper,
+                "--jobId=" + jobId, "--shards=4", "--pageSize=200"));
+        args.addAll(List.of(more));
+        return args.toArray(new String[0]);
+    }
+
+    private List<String> cliCommand(String project, String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + dir,
+                "io.keyranger.app.Launcher"));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--emulator-host", BeamEmulator.get().hostPort(), "--project", project));
+        return command;
+    }
+
+    /** {@code keyranger ARGS} in this JVM: its exit code and what it printed. */
+    private String[] cli(String project, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--emulator-host", BeamEmulator.get().hostPort(), "--project", project));
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
+                new PrintWriter(err), all.toArray(new String[0]));
+        return new String[] {Integer.toString(code), out.toString(), err.toString()};
+    }
+
+    private Path mapper() throws Exception {
+        Path file = dir.resolve("increment.json");
+        Files.writeString(file, INCREMENT);
+        return file;
+    }
+
+    private static long read(Datastore datastore, String jobId) {
+        try {
+            return ShardedCounter.existing(datastore, "job:" + jobId).totals().getOrDefault("read", 0L);
+        } catch (RuntimeException notYet) {
+            return 0;
+        }
+    }
+
+    /** Waits until the job has read at least {@code atLeast} entities, then kills the process with SIGKILL. */
+    private static long killWhenRead(Process process, Datastore datastore, String jobId, long atLeast, Path log)
+            throws Exception {
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+            long read = 0;
+            while (read < atLeast && System.nanoTime() < deadline && process.isAlive()) {
+                Thread.sleep(100);
+                read = read(datastore, jobId);
+            }
+            assertThat(process.isAlive()).as(Files.readString(log)).isTrue();
+            return read;
+        } finally {
+            process.destroyForcibly().waitFor();
+        }
+    }
+
+    private static void assertIncrementedOnce(Datastore datastore, String jobId) {
+        List<Entity> items = new ArrayList<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Item").build()).forEachRemaining(items::add);
+        assertThat(items).hasSize(ENTITIES);
+        assertThat(items.stream().filter(e -> e.getLong("n") != 1).map(Entity::getKey).limit(5).toList())
+                .as("entities not incremented exactly once").isEmpty();
+        Map<String, Long> totals = ShardedCounter.existing(datastore, "job:" + jobId).totals();
+        assertThat(totals).as("totals add up across runners").containsEntry("read", (long) ENTITIES)
+                .containsEntry("written", (long) ENTITIES);
+    }
+
+    private static List<String> runners(Datastore datastore, String jobId) {
+        AdaptiveSplitExecutor local = new AdaptiveSplitExecutor(datastore, io.keyranger.keys.KeyOrder.EMULATOR,
+                io.keyranger.datastore.ServerLimits.EMULATOR);
+        return local.jobs().stream().filter(j -> j.spec().jobId().equals(jobId)).findFirst().orElseThrow().runners();
+    }
+
+    @Test
+    void aLocalRunKilledHalfwayIsFinishedByBeamExactlyOnce() throws Exception {
+        String project = BeamEmulator.freshProject("local-then-beam");
+        Datastore datastore = BeamEmulator.connect(project);
+        BeamEmulator.seed(datastore, "Item", ENTITIES);
+        Path log = dir.resolve("local.log");
+        Process local = new ProcessBuilder(cliCommand(project, "run", "--kind", "Item", "--mapper", INCREMENT,
+                "--job-id", "moved", "--workers", "4", "--page-size", "200")).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        long readWhenKilled = killWhenRead(local, datastore, "moved", ENTITIES / 3, log);
+        assertThat(readWhenKilled).isLessThan(ENTITIES);
+
+        // the killed runner's lease may still be live: Beam takes the job over at once
+        BeamEmulator.Run beam = BeamEmulator.run(beamArgs(project, mapper(), "moved", "--takeOver=true"));
+        assertThat(beam.exit()).as(beam.out() + beam.err()).isZero();
+        assertThat(beam.out()).contains("Job moved: ").contains(" done in ");
+        assertIncrementedOnce(datastore, "moved");
+        assertThat(runners(datastore, "moved")).containsExactly(AdaptiveSplitExecutor.LOCAL, SharedJob.BEAM);
+    }
+
+    @Test
+    void aBeamRunKilledHalfwayIsFinishedByRunResumeExactlyOnce() throws Exception {
+        String project = BeamEmulator.freshProject("beam-then-local");
+        Datastore datastore = BeamEmulator.connect(project);
+        BeamEmulator.seed(datastore, "Item", ENTITIES);
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), BeamMain.class.getName()));
+        command.addAll(List.of(beamArgs(project, mapper(), "handed")));
+        Path log = dir.resolve("beam.log");
+        Process beam = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long readWhenKilled = killWhenRead(beam, datastore, "handed", ENTITIES / 3, log);
+        assertThat(readWhenKilled).isLessThan(ENTITIES);
+
+        String[] resumed = cli(project, "run", "--resume", "handed", "--take-over", "--force");
+        assertThat(resumed[0]).as(resumed[1] + resumed[2]).isEqualTo("0");
+        assertThat(resumed[1]).contains("Job handed done: read " + String.format("%,d", ENTITIES));
+        assertIncrementedOnce(datastore, "handed");
+        assertThat(runners(datastore, "handed")).containsExactly(SharedJob.BEAM, AdaptiveSplitExecutor.LOCAL);
+    }
+
+    @Test
+    void aLocalRunAndABeamPipelineOnOneJobAtOnceApplyEveryEntityOnce() throws Exception {
+        String project = BeamEmulator.freshProject("both-at-once");
+        Datastore datastore = BeamEmulator.connect(project);
+        BeamEmulator.seed(datastore, "Item", ENTITIES);
+        CompletableFuture<BeamEmulator.Run> beam = CompletableFuture.supplyAsync(() -> {
+            try {
+                return BeamEmulator.run(beamArgs(project, mapper(), "shared"));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (read(datastore, "shared") < 2_000 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        // the pipeline holds the lease: the local runner gets past it, and both go on at once
+        String[] local = cli(project, "run", "--resume", "shared", "--take-over", "--force");
+        BeamEmulator.Run pipeline = beam.get(600, TimeUnit.SECONDS);
+        assertThat(local[0]).as(local[1] + local[2]).isEqualTo("0");
+        assertThat(pipeline.exit()).as(pipeline.out() + pipeline.err()).isZero();
+        assertIncrementedOnce(datastore, "shared");
+        assertThat(runners(datastore, "shared")).containsExactly(SharedJob.BEAM, AdaptiveSplitExecutor.LOCAL);
+    }
+}

@@ -1,6 +1,7 @@
 package io.keyranger;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -26,6 +27,32 @@ class ArchitectureTest {
             String name = pkg.replace("..", "");
             assertThat(MAIN.stream().anyMatch(c -> c.getPackageName().equals(name))).as(name).isTrue();
         }
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.keyranger.(**)").should().beFreeOfCycles().check(MAIN);
+    }
+
+    /**
+     * The executor's parts, from the bottom: a job's records ({@code job}), leases ({@code lease}), the one commit
+     * protocol over the job's cells ({@code cells}), the records' store ({@code store}), the local runner ({@code local}),
+     * and what drives them ({@code executor} itself: groups of kinds, imports, dry runs, Beam's view of a job). Each
+     * uses only the parts below it.
+     */
+    @Test
+    void theExecutorsPartsDependOnlyOnThePartsBelowThem() {
+        String x = "io.keyranger.executor";
+        noClasses().that().resideInAPackage(x + ".job").should().dependOnClassesThat()
+                .resideInAnyPackage(x, x + ".lease", x + ".cells", x + ".store", x + ".local").check(MAIN);
+        noClasses().that().resideInAPackage(x + ".lease").should().dependOnClassesThat()
+                .resideInAnyPackage(x, x + ".job", x + ".cells", x + ".store", x + ".local").check(MAIN);
+        noClasses().that().resideInAPackage(x + ".cells").should().dependOnClassesThat()
+                .resideInAnyPackage(x, x + ".lease", x + ".store", x + ".local").check(MAIN);
+        noClasses().that().resideInAPackage(x + ".store").should().dependOnClassesThat()
+                .resideInAnyPackage(x, x + ".local").check(MAIN);
+        noClasses().that().resideInAPackage(x + ".local").should().dependOnClassesThat()
+                .resideInAPackage(x).check(MAIN);
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.keyranger.bench;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.executor.SplitPolicy;
+import io.keyranger.executor.local.SplitPolicy;
 import io.keyranger.keys.KeySplitter;
 import java.util.List;
 

@@ -7,7 +7,7 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
-import io.keyranger.datastore.KeyFormat;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.datastore.Session;
 import io.keyranger.edit.EntityEditor;
 import io.keyranger.query.Gql;

@@ -2,9 +2,9 @@ package io.keyranger.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.AtomicFiles;
-import io.keyranger.executor.JobReport;
-import io.keyranger.executor.JobResult;
-import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 

@@ -2,7 +2,7 @@ package io.keyranger.cli;
 
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,7 +36,7 @@ public final class JobsCommand implements Runnable {
             long read = executor.totals(job.spec().jobId()).getOrDefault("read", 0L);
             out.printf("%-44s %-10s %-20s %,12d  %s%n", job.spec().jobId(), job.spec().mapper().template(),
                     job.spec().kind(), read, job.describeStatus());
-            if (job.status() == io.keyranger.executor.JobStatus.FAILED) {
+            if (job.status() == io.keyranger.executor.job.JobStatus.FAILED) {
                 // why it failed, where the user looks; the whole report is in 'run --resume' and --report
                 executor.report(job.spec().jobId()).failures().stream().limit(3).forEach(g -> out.printf(
                         "    %,d range%s failed: %s%n", g.count(), g.count() == 1 ? "" : "s", g.reason()));

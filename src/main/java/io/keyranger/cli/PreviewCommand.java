@@ -6,7 +6,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.KeyCounter;
-import io.keyranger.datastore.KeyFormat;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.datastore.WhereClause;
 import io.keyranger.query.Gql;
 import io.keyranger.query.JobQuery;

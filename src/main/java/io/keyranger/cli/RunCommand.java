@@ -3,19 +3,19 @@ package io.keyranger.cli;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.DryRunner;
-import io.keyranger.executor.JobBusyException;
-import io.keyranger.executor.JobHandle;
+import io.keyranger.executor.lease.JobBusyException;
+import io.keyranger.executor.local.JobHandle;
 import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.JobLease;
-import io.keyranger.executor.WriteSafety;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.mapper.Template;
-import io.keyranger.executor.JobResult;
-import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.KindGroup;
-import io.keyranger.executor.JobReport;
-import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import java.io.IOException;
@@ -83,7 +83,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
 
     private io.keyranger.cost.PriceTable prices;
     /** How calls before the job retry: as the job's own do. */
-    private io.keyranger.executor.RetryPolicy retries = io.keyranger.executor.RetryPolicy.DEFAULT;
+    private io.keyranger.executor.job.RetryPolicy retries = io.keyranger.executor.job.RetryPolicy.DEFAULT;
 
     /** The section of {@code run --help} that lists the templates of a --mapper spec, with their parameters. */
     static final String TEMPLATES_SECTION = "templates";
@@ -127,8 +127,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (injectFaults != null) {
             session = session.wrap(io.keyranger.datastore.FaultInjector.parse(injectFaults)::wrap);
         }
-        retries = injectFaults == null ? io.keyranger.executor.RetryPolicy.DEFAULT
-                : new io.keyranger.executor.RetryPolicy(40, 5, 500);
+        retries = injectFaults == null ? io.keyranger.executor.job.RetryPolicy.DEFAULT
+                : new io.keyranger.executor.job.RetryPolicy(40, 5, 500);
         JobLauncher launcher = new JobLauncher(session, retries, leaseDuration());
         if (holdAfterChunks != null) {
             launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()));

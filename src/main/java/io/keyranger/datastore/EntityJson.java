@@ -1,5 +1,6 @@
 package io.keyranger.datastore;
 
+import io.keyranger.keys.KeyFormat;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

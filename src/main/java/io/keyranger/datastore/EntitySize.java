@@ -1,5 +1,6 @@
 package io.keyranger.datastore;
 
+import io.keyranger.keys.KeyFormat;
 import com.google.cloud.datastore.BaseEntity;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;

@@ -6,7 +6,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.KeyFormat;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import java.util.ArrayList;

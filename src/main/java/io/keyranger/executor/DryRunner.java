@@ -7,7 +7,7 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityJson;
-import io.keyranger.datastore.KeyFormat;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.datastore.ProgressListener;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;

@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.JobSpec;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;

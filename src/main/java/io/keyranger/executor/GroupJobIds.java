@@ -1,5 +1,7 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.store.JobStore;
 import io.keyranger.KeyRangerException;
 import java.time.Instant;
 

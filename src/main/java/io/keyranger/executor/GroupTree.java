@@ -1,5 +1,8 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.local.JobListener;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;

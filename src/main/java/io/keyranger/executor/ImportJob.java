@@ -1,5 +1,10 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.job.WriteSafety;
+import io.keyranger.executor.lease.JobLease;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;

@@ -1,5 +1,17 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobFencedException;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.local.JobListener;
+import io.keyranger.executor.local.PauseGate;
+import io.keyranger.executor.local.RangeAttempts;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;

@@ -1,5 +1,17 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.local.JobListener;
+import io.keyranger.executor.local.PauseGate;
+import io.keyranger.executor.local.RangeAttempts;
+import io.keyranger.executor.store.JobStore;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;

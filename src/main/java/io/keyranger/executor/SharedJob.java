@@ -1,5 +1,15 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.job.RangeNode;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobFencedException;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.store.JobPlans;
+import io.keyranger.executor.store.JobStore;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.counter.ShardedCounter;
@@ -94,7 +104,7 @@ public final class SharedJob {
             return new SharedJob(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),
                     lease, true);
         }
-        RetryPolicy.DEFAULT.call(() -> ShardedCounter.open(datastore, AdaptiveSplitExecutor.counterName(bound.jobId()),
+        RetryPolicy.DEFAULT.call(() -> ShardedCounter.open(datastore, JobSpec.counterName(bound.jobId()),
                 Math.max(8, bound.workers())));
         return new SharedJob(datastore, bound, plan, lease, false);
     }
@@ -112,7 +122,7 @@ public final class SharedJob {
 
     /** The job's totals so far, from its sharded counters. */
     public Map<String, Long> totals() {
-        return ShardedCounter.existing(datastore, AdaptiveSplitExecutor.counterName(spec.jobId())).totals();
+        return ShardedCounter.existing(datastore, JobSpec.counterName(spec.jobId())).totals();
     }
 
     /** How many cells are done (every key in them committed or found absent). */

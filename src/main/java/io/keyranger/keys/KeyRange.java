@@ -6,7 +6,6 @@ import com.google.cloud.datastore.StructuredQuery.CompositeFilter;
 import com.google.cloud.datastore.StructuredQuery.Filter;
 import com.google.cloud.datastore.StructuredQuery.OrderBy;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
-import io.keyranger.datastore.KeyFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

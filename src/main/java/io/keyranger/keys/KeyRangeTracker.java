@@ -1,7 +1,6 @@
 package io.keyranger.keys;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.datastore.KeyFormat;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 

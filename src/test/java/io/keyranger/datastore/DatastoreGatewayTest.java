@@ -1,5 +1,6 @@
 package io.keyranger.datastore;
 
+import io.keyranger.keys.KeyFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

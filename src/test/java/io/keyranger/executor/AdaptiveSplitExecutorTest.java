@@ -1,5 +1,15 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.local.JobListener;
+import io.keyranger.executor.local.SplitPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;

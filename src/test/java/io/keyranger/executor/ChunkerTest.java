@@ -1,5 +1,8 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.Chunker;
+import io.keyranger.executor.local.RampingRateLimiter;
 import io.keyranger.datastore.ServerLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.cells.CoveredSpans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;

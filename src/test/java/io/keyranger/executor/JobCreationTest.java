@@ -1,5 +1,12 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.lease.JobBusyException;
+import io.keyranger.executor.store.JobStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -45,18 +52,18 @@ class JobCreationTest {
         SharedEmulator.putAll(datastore, items);
     }
 
-    private SharedRangeProcessor processor(SharedJob job) {
+    private PageLoop processor(SharedJob job) {
         PageMapper mapper = Mappers.create(increment);
-        return new SharedRangeProcessor(new SharedRangeProcessor.Job(datastore, job.spec(), ORDER, ServerLimits.EMULATOR,
+        return new PageLoop(new PageLoop.Job(datastore, job.spec(), ORDER, ServerLimits.EMULATOR,
                 mapper, job.cells(), new CellCommitter(datastore, ORDER, mapper, job.spec().jobId(), job.cells()),
                 new Retries.Simple(30, 5, 200, 60_000)));
     }
 
     private int process(SharedJob job, List<KeyRange> ranges) {
-        SharedRangeProcessor processor = processor(job);
+        PageLoop processor = processor(job);
         int[] applied = {0};
         for (KeyRange range : ranges) {
-            SharedRangeTracker tracker = new SharedRangeTracker(range, job.cells(), 100);
+            ConcurrentRangeTracker tracker = new ConcurrentRangeTracker(range, job.cells(), 100);
             processor.process(tracker, outcome -> applied[0] += outcome.applied());
             tracker.checkDone();
         }

@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.NodeIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

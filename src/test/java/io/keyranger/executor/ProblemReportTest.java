@@ -1,5 +1,11 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;

@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.local.ServerGauge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

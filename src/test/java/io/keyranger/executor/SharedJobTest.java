@@ -1,5 +1,10 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -64,7 +69,7 @@ class SharedJobTest {
 
         Datastore faulty = new FaultInjector(0.1, 0.1, 0, 7).wrap(datastore);
         PageMapper mapper = Mappers.create(mapperSpec);
-        SharedRangeProcessor processor = new SharedRangeProcessor(new SharedRangeProcessor.Job(faulty, spec, ORDER,
+        PageLoop processor = new PageLoop(new PageLoop.Job(faulty, spec, ORDER,
                 ServerLimits.EMULATOR, mapper, job.cells(), new CellCommitter(faulty, ORDER, mapper, spec.jobId(),
                 job.cells()), new Retries.Simple(30, 5, 200, 60_000)));
         List<KeyRange> ranges = job.cells().startingRanges(spec.shards());
@@ -92,12 +97,12 @@ class SharedJobTest {
         verify(datastore, mapperSpec.template(), job.totals());
     }
 
-    private static SharedRangeTracker tracker(SharedJob job, KeyRange range) {
-        return new SharedRangeTracker(range, job.cells(), 100);
+    private static ConcurrentRangeTracker tracker(SharedJob job, KeyRange range) {
+        return new ConcurrentRangeTracker(range, job.cells(), 100);
     }
 
     /** The bundle dies after its 3rd commit, twice; each retry starts from the original restriction. */
-    private static void dieAfterCommitsThenRetryTheOriginal(SharedRangeProcessor processor, SharedJob job,
+    private static void dieAfterCommitsThenRetryTheOriginal(PageLoop processor, SharedJob job,
                                                             KeyRange range) {
         for (int attempt = 0; attempt < 2; attempt++) {
             AtomicInteger commits = new AtomicInteger();
@@ -113,7 +118,7 @@ class SharedJobTest {
             }
             throw new AssertionError("the bundle should have died");
         }
-        SharedRangeTracker retry = tracker(job, range);
+        ConcurrentRangeTracker retry = tracker(job, range);
         processor.process(retry, outcome -> { });
         retry.checkDone();
     }
@@ -123,16 +128,16 @@ class SharedJobTest {
      * another worker at once; the primary's bundle dies after a commit and only the primary is retried; then the
      * original restriction is retried too (a runner that lost track of the split).
      */
-    private static void splitWhileRunningThenRetryOnlyThePrimary(SharedRangeProcessor processor, SharedJob job,
+    private static void splitWhileRunningThenRetryOnlyThePrimary(PageLoop processor, SharedJob job,
                                                                  KeyRange range) throws Exception {
-        SharedRangeTracker first = tracker(job, range);
+        ConcurrentRangeTracker first = tracker(job, range);
         AtomicInteger commits = new AtomicInteger();
         List<CompletableFuture<Void>> residuals = new ArrayList<>();
         try {
             processor.process(first, outcome -> {
                 int n = commits.incrementAndGet();
                 if (n == 2) {
-                    SharedRangeTracker.Split split = first.trySplit(0.5).orElseThrow(() -> new AssertionError("no split of " + first + " cells " + job.cells().boundsInside(first.remaining(), null).size()));
+                    ConcurrentRangeTracker.Split split = first.trySplit(0.5).orElseThrow(() -> new AssertionError("no split of " + first + " cells " + job.cells().boundsInside(first.remaining(), null).size()));
                     residuals.add(CompletableFuture.runAsync(() ->
                             processor.process(tracker(job, split.residual()), o -> { })));
                 } else if (n == 4) {
@@ -143,7 +148,7 @@ class SharedJobTest {
             // the primary's bundle is lost
         }
         assertThat(residuals).hasSize(1);
-        SharedRangeTracker primary = tracker(job, first.range());
+        ConcurrentRangeTracker primary = tracker(job, first.range());
         processor.process(primary, outcome -> { });
         primary.checkDone();
         residuals.get(0).get();
@@ -151,11 +156,11 @@ class SharedJobTest {
     }
 
     /** Checkpoints in the middle of pages (the runner's trySplit(0)); each residual resumes later. */
-    private static void checkpointsCuttingPages(SharedRangeProcessor processor, SharedJob job, KeyRange range) {
+    private static void checkpointsCuttingPages(PageLoop processor, SharedJob job, KeyRange range) {
         KeyRange rest = range;
         int checkpoints = 0;
         while (rest != null) {
-            SharedRangeTracker tracker = tracker(job, rest);
+            ConcurrentRangeTracker tracker = tracker(job, rest);
             AtomicInteger claims = new AtomicInteger();
             KeyRange[] residual = {null};
             Predicate<Key> claim = key -> {

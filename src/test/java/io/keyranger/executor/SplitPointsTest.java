@@ -1,5 +1,8 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.job.ProbeMemory;
+import io.keyranger.executor.local.SplitPoints;
+import io.keyranger.executor.local.SplitPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;
@@ -73,7 +76,7 @@ class SplitPointsTest {
     void withoutSamplesItProbesPastTheMidpointAndRemembersEmptyProbes() {
         SplitPoints none = new SplitPoints(List.of(), ORDER);
         KeyRange rest = KeyRange.of(ORDER, id(1), id(1_000_000));
-        SplitPoints.ProbeMemory memory = new SplitPoints.ProbeMemory();
+        ProbeMemory memory = new ProbeMemory();
         AtomicInteger probes = new AtomicInteger();
         SplitPolicy.Context found = new SplitPolicy.Context(rest, id(1), id(2), new SplitPolicy.Load(5, 1, 0, true),
                 ORDER, none, range -> {
@@ -96,6 +99,6 @@ class SplitPointsTest {
 
     private static List<Key> split(SplitPoints points, KeyRange rest, SplitPolicy.Load load) {
         return SplitPolicy.ADAPTIVE.splitPoints(new SplitPolicy.Context(rest, id(1), id(1), load, ORDER, points,
-                range -> Optional.empty(), new SplitPoints.ProbeMemory()));
+                range -> Optional.empty(), new ProbeMemory()));
     }
 }

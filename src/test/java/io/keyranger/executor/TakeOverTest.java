@@ -1,5 +1,19 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobBusyException;
+import io.keyranger.executor.lease.JobFencedException;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.local.JobListener;
+import io.keyranger.executor.store.JobStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -6,7 +6,7 @@ import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.demo.DemoRequest;
-import io.keyranger.executor.NodeStatus;
+import io.keyranger.executor.job.NodeStatus;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.run.KeySpaceMap;
@@ -133,9 +133,9 @@ class KeySpaceMapTest {
         });
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("from-the-cli")
-                || ((io.keyranger.executor.AdaptiveSplitExecutor.JobSummary) j).spec().jobId().equals("from-the-cli")));
+                || ((io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary) j).spec().jobId().equals("from-the-cli")));
         Fx.get(() -> {
-            Object job = jobs.getItems().stream().filter(j -> ((io.keyranger.executor.AdaptiveSplitExecutor.JobSummary) j)
+            Object job = jobs.getItems().stream().filter(j -> ((io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary) j)
                     .spec().jobId().equals("from-the-cli")).findFirst().orElseThrow();
             ((ListView<Object>) (ListView<?>) jobs).getSelectionModel().select(job);
             return null;

@@ -7,7 +7,7 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.cli.GuiStarter.StartupRequest;
-import io.keyranger.datastore.KeyFormat;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.GatedMapper;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.support.Fx;
@@ -301,12 +301,12 @@ class MainWindowTest {
     @Test
     void anInterruptedJobIsResumedFromTheJobList() throws Exception {
         var datastore = demoDatastore();
-        var executor = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,
+        var executor = new io.keyranger.executor.local.AdaptiveSplitExecutor(datastore,
                 io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
         Jobs job = Jobs.over("Account").id("interrupted-count").workers(1).pageSize(10);
         GatedMapper gate = new GatedMapper(Mappers.create(job.mapperSpec()), 3);
-        io.keyranger.executor.JobHandle handle = executor.start(job.spec(), gate,
-                io.keyranger.executor.JobListener.NONE);
+        io.keyranger.executor.local.JobHandle handle = executor.start(job.spec(), gate,
+                io.keyranger.executor.local.JobListener.NONE);
         gate.awaitHeld();
         handle.cancel(); // interrupted at a page boundary once the held chunk goes on
         gate.release();
@@ -329,7 +329,7 @@ class MainWindowTest {
     void aJobRunningElsewhereIsFollowedUntilItEnds() throws Exception {
         var datastore = demoDatastore();
         var order = io.keyranger.keys.KeyOrder.EMULATOR;
-        var spec = new io.keyranger.executor.JobSpec("followed-count", "", "Account",
+        var spec = new io.keyranger.executor.job.JobSpec("followed-count", "", "Account",
                 io.keyranger.mapper.MapperSpec.parse("{\"template\": \"count\"}"), 2, 2, 10, 0);
         var job = io.keyranger.executor.SharedJob.createOrOpen(datastore, order, spec,
                 io.keyranger.executor.SharedJob.BEAM, io.keyranger.datastore.Cancellation.NEVER);
@@ -345,16 +345,16 @@ class MainWindowTest {
 
         // the job runs "elsewhere": its ranges are processed here, off the FX thread, while the window follows
         var mapper = Mappers.create(spec.mapper());
-        var processor = new io.keyranger.executor.SharedRangeProcessor(new io.keyranger.executor.SharedRangeProcessor
+        var processor = new io.keyranger.executor.cells.PageLoop(new io.keyranger.executor.cells.PageLoop
                 .Job(datastore, spec, order, io.keyranger.datastore.ServerLimits.EMULATOR, mapper, job.cells(),
-                new io.keyranger.executor.CellCommitter(datastore, order, mapper, spec.jobId(), job.cells()),
+                new io.keyranger.executor.cells.CellCommitter(datastore, order, mapper, spec.jobId(), job.cells()),
                 new io.keyranger.datastore.Retries.Simple(5, 10, 100, 10_000)));
         for (var range : job.cells().startingRanges(2)) {
-            processor.process(new io.keyranger.executor.SharedRangeTracker(range, job.cells(), 10), o -> { });
+            processor.process(new io.keyranger.executor.cells.ConcurrentRangeTracker(range, job.cells(), 10), o -> { });
         }
         Fx.waitUntil(20, () -> robot.lookup("#jobTotals").queryLabeled().getText().startsWith("read 120 "));
         assertThat(Fx.get(() -> robot.lookup("#runSummary").queryLabeled().getText())).contains("following");
-        assertThat(job.finish(1)).isEqualTo(io.keyranger.executor.JobStatus.DONE);
+        assertThat(job.finish(1)).isEqualTo(io.keyranger.executor.job.JobStatus.DONE);
         Fx.waitUntil(20, () -> robot.lookup("#runSummary").queryLabeled().getText()
                 .startsWith("Job followed-count (stored, done): "));
     }
@@ -397,12 +397,12 @@ class MainWindowTest {
     @Test
     void aJobRunningElsewhereIsRefusedThenTakenOverAfterConfirmation() throws Exception {
         var datastore = demoDatastore();
-        var elsewhere = new io.keyranger.executor.AdaptiveSplitExecutor(datastore,
+        var elsewhere = new io.keyranger.executor.local.AdaptiveSplitExecutor(datastore,
                 io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
         Jobs job = Jobs.over("Account").id("held-count").workers(1).pageSize(10);
         GatedMapper gate = new GatedMapper(Mappers.create(job.mapperSpec()), 3);
-        io.keyranger.executor.JobHandle handle = elsewhere.start(job.spec(), gate,
-                io.keyranger.executor.JobListener.NONE);
+        io.keyranger.executor.local.JobHandle handle = elsewhere.start(job.spec(), gate,
+                io.keyranger.executor.local.JobListener.NONE);
         gate.awaitHeld(); // the job is held mid-run; its runner still renews its lease
 
         clickTab("Run");
@@ -426,8 +426,8 @@ class MainWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText()))
                 .startsWith("read " + ACCOUNTS + " ");
         gate.release();
-        io.keyranger.executor.JobResult fenced = handle.result().get(60, java.util.concurrent.TimeUnit.SECONDS);
-        assertThat(fenced.status()).isEqualTo(io.keyranger.executor.JobStatus.TAKEN_OVER);
+        io.keyranger.executor.job.JobResult fenced = handle.result().get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(fenced.status()).isEqualTo(io.keyranger.executor.job.JobStatus.TAKEN_OVER);
         assertThat(io.keyranger.counter.ShardedCounter.existing(datastore, "job:held-count").total("read"))
                 .as("counted exactly once across both runners").isEqualTo(ACCOUNTS);
     }

@@ -1,7 +1,7 @@
 package io.keyranger.beam;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.executor.SharedRangeTracker;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.keys.KeyRangeTracker;
 import java.util.Optional;
@@ -11,7 +11,7 @@ import org.apache.beam.sdk.transforms.splittabledofn.SplitResult;
 
 /**
  * Beam's view of KeyRanger's key-range tracker: claims, splits (checkpoints at fraction 0, dynamic work rebalancing at
- * any other fraction) and progress all go to the {@link SharedRangeTracker}, which cuts only where data is known to be.
+ * any other fraction) and progress all go to the {@link ConcurrentRangeTracker}, which cuts only where data is known to be.
  */
 public final class BeamKeyRangeTracker extends RestrictionTracker<KeyRange, Key>
         implements RestrictionTracker.HasProgress {
@@ -19,13 +19,13 @@ public final class BeamKeyRangeTracker extends RestrictionTracker<KeyRange, Key>
     static final AtomicLong CHECKPOINTS = new AtomicLong();
     static final AtomicLong SPLITS = new AtomicLong();
 
-    private final SharedRangeTracker tracker;
+    private final ConcurrentRangeTracker tracker;
 
-    BeamKeyRangeTracker(SharedRangeTracker tracker) {
+    BeamKeyRangeTracker(ConcurrentRangeTracker tracker) {
         this.tracker = tracker;
     }
 
-    SharedRangeTracker shared() {
+    ConcurrentRangeTracker shared() {
         return tracker;
     }
 
@@ -41,7 +41,7 @@ public final class BeamKeyRangeTracker extends RestrictionTracker<KeyRange, Key>
 
     @Override
     public SplitResult<KeyRange> trySplit(double fractionOfRemainder) {
-        Optional<SharedRangeTracker.Split> split = tracker.trySplit(fractionOfRemainder);
+        Optional<ConcurrentRangeTracker.Split> split = tracker.trySplit(fractionOfRemainder);
         if (split.isEmpty()) {
             return null;
         }

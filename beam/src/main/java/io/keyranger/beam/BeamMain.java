@@ -5,7 +5,7 @@ import io.keyranger.cli.DryRunPrinter;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.DryRunner;
-import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.SharedJob;
 import io.keyranger.keys.KeyRange;
 import java.io.PrintStream;
@@ -66,7 +66,7 @@ public final class BeamMain {
                 return 0;
             }
             return runJob(options, request, session, out, err);
-        } catch (io.keyranger.executor.JobBusyException e) {
+        } catch (io.keyranger.executor.lease.JobBusyException e) {
             err.println("keyranger-beam: " + e.getMessage() + " Here: --takeOver=true takes it at once.");
             return 2;
         } catch (KeyRangerException e) {

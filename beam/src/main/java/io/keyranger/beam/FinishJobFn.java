@@ -1,7 +1,7 @@
 package io.keyranger.beam;
 
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.JobStatus;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.SharedJob;
 import org.apache.beam.sdk.transforms.DoFn;
 

@@ -3,7 +3,7 @@ package io.keyranger.beam;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.CellPlan;
+import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.keys.KeyOrder;
 import java.io.Serializable;
 import java.util.ArrayList;

@@ -3,11 +3,11 @@ package io.keyranger.beam;
 import io.keyranger.datastore.FaultInjector;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.CellCommitter;
-import io.keyranger.executor.CellPlan;
-import io.keyranger.executor.JobSpec;
-import io.keyranger.executor.SharedRangeProcessor;
-import io.keyranger.executor.SharedRangeTracker;
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
@@ -37,7 +37,7 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
     private final Counter alreadyApplied = Metrics.counter(KeyRangeFn.class, "alreadyApplied");
     private final Counter restrictions = Metrics.counter(KeyRangeFn.class, "restrictions");
     private transient CellPlan cells;
-    private transient SharedRangeProcessor processor;
+    private transient PageLoop processor;
     /** The tracker this instance made last: the runner hands processElement a wrapper of it. */
     private transient BeamKeyRangeTracker made;
     private transient int commits;
@@ -58,7 +58,7 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         JobSpec job = new JobSpec(config.jobId(), config.namespace(), config.kind(), spec, 1, 1,
                 config.pageSize(), 0).bind(config.projectId(), session.order());
         var mapper = Mappers.create(job.mapper());
-        processor = new SharedRangeProcessor(new SharedRangeProcessor.Job(session.datastore(), job, session.order(),
+        processor = new PageLoop(new PageLoop.Job(session.datastore(), job, session.order(),
                 session.limits(), mapper, cells, new CellCommitter(session.datastore(), session.order(), mapper,
                 config.jobId(), cells), new Retries.Simple(10, 100, 5_000, 600_000)));
     }
@@ -75,7 +75,7 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
 
     @NewTracker
     public BeamKeyRangeTracker newTracker(@Restriction KeyRange restriction) {
-        made = new BeamKeyRangeTracker(new SharedRangeTracker(restriction, cells, config.entitiesPerCell()));
+        made = new BeamKeyRangeTracker(new ConcurrentRangeTracker(restriction, cells, config.entitiesPerCell()));
         return made;
     }
 

@@ -98,17 +98,14 @@ class BeamPipelineTest {
         }
         long before = totals(datastore, "killed").get("read");
 
-        // the killed launcher's lease is still live for a while: a plain rerun is refused, saying how to go on
-        BeamEmulator.Run refused = BeamEmulator.run(args(project, mapper, "killed"));
-        assertThat(refused.exit()).isEqualTo(2);
-        assertThat(refused.err()).contains("is being run by").contains("--takeOver=true");
-        BeamEmulator.Run rerun = BeamEmulator.run(args(project, mapper, "killed", "--takeOver=true"));
+        // the killed launcher's lease names a process of this machine that is gone: the rerun takes the job at once
+        BeamEmulator.Run rerun = BeamEmulator.run(args(project, mapper, "killed"));
         assertThat(rerun.exit()).as(rerun.out() + rerun.err()).isZero();
         assertThat(before).isLessThan(ENTITIES);
         verify(datastore, "increment", totals(datastore, "killed"));
 
         // the job is in the same bookkeeping as local jobs: 'keyranger jobs' lists it
-        io.keyranger.executor.AdaptiveSplitExecutor local = new io.keyranger.executor.AdaptiveSplitExecutor(
+        io.keyranger.executor.local.AdaptiveSplitExecutor local = new io.keyranger.executor.local.AdaptiveSplitExecutor(
                 datastore, io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
         assertThat(local.jobs()).anySatisfy(job -> {
             assertThat(job.spec().jobId()).isEqualTo("killed");
@@ -117,7 +114,7 @@ class BeamPipelineTest {
         assertThat(local.totals("killed")).containsEntry("read", (long) ENTITIES);
         // the app's Run tab reads a stored job's ranges: a Beam job's are its cells, all done
         assertThat(local.nodes("killed")).hasSizeGreaterThan(16)
-                .allSatisfy(node -> assertThat(node.status()).isEqualTo(io.keyranger.executor.NodeStatus.DONE));
+                .allSatisfy(node -> assertThat(node.status()).isEqualTo(io.keyranger.executor.job.NodeStatus.DONE));
         // launched without waiting (as the Flex Template does), the pipeline's last step records the job's end itself
         Path count = mapper("{\"template\":\"count\"}");
         {
@@ -131,7 +128,7 @@ class BeamPipelineTest {
             assertThat(local.totals("no-wait")).containsEntry("read", (long) ENTITIES);
         }
         // a local resume of the Beam job finds it done and runs nothing again
-        assertThat(local.resume("killed", io.keyranger.executor.JobListener.NONE).await().message())
+        assertThat(local.resume("killed", io.keyranger.executor.local.JobListener.NONE).await().message())
                 .contains("is done already");
     }
 

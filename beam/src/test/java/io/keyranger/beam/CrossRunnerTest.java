@@ -7,7 +7,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.counter.ShardedCounter;
-import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.SharedJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -116,7 +116,7 @@ class CrossRunnerTest {
         Datastore datastore = BeamEmulator.connect(project);
         BeamEmulator.seed(datastore, "Item", ENTITIES);
         Path log = dir.resolve("local.log");
-        Process local = new ProcessBuilder(cliCommand(project, "run", "--kind", "Item", "--mapper", INCREMENT,
+        Process local = new ProcessBuilder(cliCommand(project, "run", "--kind", "Item", "--mapper", mapper().toString(),
                 "--job-id", "moved", "--workers", "4", "--page-size", "200")).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         long readWhenKilled = killWhenRead(local, datastore, "moved", ENTITIES / 3, log);
@@ -127,7 +127,7 @@ class CrossRunnerTest {
         assertThat(beam.exit()).as(beam.out() + beam.err()).isZero();
         assertThat(beam.out()).contains("Job moved: ").contains(" done in ");
         assertIncrementedOnce(datastore, "moved");
-        assertThat(runners(datastore, "moved")).containsExactly(AdaptiveSplitExecutor.LOCAL, SharedJob.BEAM);
+        assertThat(runners(datastore, "moved")).containsExactly(io.keyranger.executor.store.JobPlans.LOCAL, SharedJob.BEAM);
     }
 
     @Test
@@ -147,7 +147,7 @@ class CrossRunnerTest {
         assertThat(resumed[0]).as(resumed[1] + resumed[2]).isEqualTo("0");
         assertThat(resumed[1]).contains("Job handed done: read " + String.format("%,d", ENTITIES));
         assertIncrementedOnce(datastore, "handed");
-        assertThat(runners(datastore, "handed")).containsExactly(SharedJob.BEAM, AdaptiveSplitExecutor.LOCAL);
+        assertThat(runners(datastore, "handed")).containsExactly(SharedJob.BEAM, io.keyranger.executor.store.JobPlans.LOCAL);
     }
 
     @Test
@@ -172,6 +172,6 @@ class CrossRunnerTest {
         assertThat(local[0]).as(local[1] + local[2]).isEqualTo("0");
         assertThat(pipeline.exit()).as(pipeline.out() + pipeline.err()).isZero();
         assertIncrementedOnce(datastore, "shared");
-        assertThat(runners(datastore, "shared")).containsExactly(SharedJob.BEAM, AdaptiveSplitExecutor.LOCAL);
+        assertThat(runners(datastore, "shared")).containsExactly(SharedJob.BEAM, io.keyranger.executor.store.JobPlans.LOCAL);
     }
 }

@@ -17,7 +17,7 @@ import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import com.google.common.primitives.UnsignedLong;
 import com.google.protobuf.ByteString;
-import io.keyranger.datastore.KeyFormat;
+import io.keyranger.keys.KeyFormat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

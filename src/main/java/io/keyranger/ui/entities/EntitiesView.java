@@ -1,7 +1,7 @@
 package io.keyranger.ui.entities;
 
 import com.google.cloud.datastore.Entity;
-import io.keyranger.datastore.KeyFormat;
+import io.keyranger.keys.KeyFormat;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;

@@ -1,5 +1,6 @@
 package io.keyranger.ui.main;
 
+import io.keyranger.ui.common.StatusModel;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;

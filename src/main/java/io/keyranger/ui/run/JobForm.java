@@ -2,8 +2,8 @@ package io.keyranger.ui.run;
 
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.Specs;
-import io.keyranger.executor.AdaptiveSplitExecutor;
-import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import javafx.beans.property.IntegerProperty;

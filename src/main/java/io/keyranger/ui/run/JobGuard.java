@@ -2,7 +2,7 @@ package io.keyranger.ui.run;
 
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.KeyRangerException;
-import io.keyranger.executor.WriteSafety;
+import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;

@@ -1,6 +1,6 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.JobResult;
+import io.keyranger.executor.job.JobResult;
 import java.util.Map;
 
 /** A job's state in the Run tab's words: how it ended, and what its stored ranges are. */
@@ -20,12 +20,12 @@ final class JobWords {
     }
 
     /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
-    static String ranges(java.util.List<io.keyranger.executor.NodeSnapshot> nodes) {
-        Map<io.keyranger.executor.NodeStatus, Long> by = new java.util.EnumMap<>(io.keyranger.executor.NodeStatus.class);
+    static String ranges(java.util.List<io.keyranger.executor.job.NodeSnapshot> nodes) {
+        Map<io.keyranger.executor.job.NodeStatus, Long> by = new java.util.EnumMap<>(io.keyranger.executor.job.NodeStatus.class);
         nodes.forEach(n -> by.merge(n.status(), 1L, Long::sum));
-        long done = by.getOrDefault(io.keyranger.executor.NodeStatus.DONE, 0L);
-        long split = by.getOrDefault(io.keyranger.executor.NodeStatus.SPLIT, 0L);
-        long failed = by.getOrDefault(io.keyranger.executor.NodeStatus.FAILED, 0L);
+        long done = by.getOrDefault(io.keyranger.executor.job.NodeStatus.DONE, 0L);
+        long split = by.getOrDefault(io.keyranger.executor.job.NodeStatus.SPLIT, 0L);
+        long failed = by.getOrDefault(io.keyranger.executor.job.NodeStatus.FAILED, 0L);
         long rest = nodes.size() - done - split - failed;
         return nodes.size() + " ranges: " + done + " read to the end, " + split + " split into others"
                 + (failed > 0 ? ", " + failed + " failed" : "") + (rest > 0 ? ", " + rest + " to go" : "");

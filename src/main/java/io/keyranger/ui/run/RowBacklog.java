@@ -1,6 +1,6 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.NodeSnapshot;
+import io.keyranger.executor.job.NodeSnapshot;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

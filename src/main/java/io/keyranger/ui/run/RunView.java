@@ -1,6 +1,6 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.mapper.Mappers;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;

@@ -1,13 +1,13 @@
 package io.keyranger.ui.run;
 
 import java.util.List;
-import io.keyranger.executor.AdaptiveSplitExecutor;
-import io.keyranger.executor.JobBusyException;
-import io.keyranger.executor.JobHandle;
-import io.keyranger.executor.JobLease;
-import io.keyranger.executor.JobListener;
-import io.keyranger.executor.JobResult;
-import io.keyranger.executor.JobSpec;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.lease.JobBusyException;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.JobListener;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.KindGroup;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.ErrorMessages;
@@ -250,7 +250,7 @@ public final class RunViewModel {
             tree.apply(inspection.nodes());
             treeVersion.set(treeVersion.get() + 1);
             totals.set(inspection.totals());
-            boolean live = inspection.status() == io.keyranger.executor.JobStatus.RUNNING;
+            boolean live = inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING;
             summary.set("Job " + jobId + " (stored" + (live ? ", following: running elsewhere" : ", "
                     + inspection.status().name().toLowerCase()) + "): " + JobWords.ranges(inspection.nodes()));
             if (live) {

@@ -1,10 +1,10 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.JobLease;
-import io.keyranger.executor.NodeSnapshot;
-import io.keyranger.executor.RetryPolicy;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -30,7 +30,7 @@ final class StoredJobs {
      * @param status its persisted status: RUNNING while a runner elsewhere (another process, Beam) works on it
      */
     record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals,
-                      io.keyranger.executor.JobStatus status) {
+                      io.keyranger.executor.job.JobStatus status) {
     }
 
     StoredJobs(TaskRunner tasks, Consumer<String> errors) {

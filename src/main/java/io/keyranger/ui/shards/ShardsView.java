@@ -1,6 +1,6 @@
 package io.keyranger.ui.shards;
 
-import io.keyranger.datastore.KeyFormat;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.sharding.PlannedRange;
 import io.keyranger.sharding.ShardPlan;
 import io.keyranger.sharding.ShardPreview;

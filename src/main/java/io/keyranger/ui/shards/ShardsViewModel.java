@@ -14,7 +14,7 @@ import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
-import io.keyranger.ui.main.StatusModel;
+import io.keyranger.ui.common.StatusModel;
 import java.util.List;
 import java.util.function.Consumer;
 import javafx.beans.property.IntegerProperty;

@@ -1,0 +1,230 @@
+package io.keyranger.executor.cells;
+
+import io.keyranger.executor.job.JobSpec;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Transaction;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.EntitySize;
+import io.keyranger.datastore.Retries;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.mapper.Page;
+import io.keyranger.mapper.PageMapper;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one commit protocol of every job, whichever runner commits: a chunk of keys commits exactly once, however often
+ * and by whomever it is committed. In one transaction it reads, in one lookup, the ledgers of the cells the chunk's span
+ * touches, a counter shard and (for mappers that need them) the chunk's entities; maps only the keys that no covered
+ * span of their cell holds; writes the mutations, the shard's increments and each ledger with its piece of the span
+ * added. A retried commit whose answer was lost, a retried or split Beam bundle, a resumed or taken-over local run, a
+ * zombie runner that wakes up, or a second runner on the same keys: each finds the keys covered and applies nothing
+ * twice; two at once meet on a ledger entity and one of them is retried. No lease or epoch is read: correctness never
+ * depends on one runner at a time.
+ */
+public final class CellCommitter {
+    /** Ledgers of cells with no key of the chunk written per transaction of their own (within 25 entity groups). */
+    public static final int EMPTY_CELLS_PER_COMMIT = 20;
+
+    /**
+     * What a commit did: keys whose effect it applied, keys it found already applied, its counter increments, and the
+     * chunk's last key (null for an empty chunk).
+     */
+    public record Outcome(int applied, int alreadyApplied, Map<String, Long> increments, Key last) {
+    }
+
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final PageMapper mapper;
+    private final ShardedCounter counter;
+    private final String jobId;
+    private final CellPlan cells;
+    private final CommitHook hook;
+    private final SkipLog skipLog;
+    private final PartFiles parts;
+
+    public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells) {
+        this(datastore, order, mapper, jobId, cells, CommitHook.NONE, null);
+    }
+
+    public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
+                  CommitHook hook, PartFiles parts) {
+        this.datastore = datastore;
+        this.order = order;
+        this.mapper = mapper;
+        this.counter = ShardedCounter.existing(datastore, JobSpec.counterName(jobId));
+        this.jobId = jobId;
+        this.cells = cells;
+        this.hook = hook;
+        this.skipLog = new SkipLog(jobId);
+        this.parts = parts;
+    }
+
+    /** The ledger key of cell {@code cell}. */
+    public Key cellKey(int cell) {
+        return RangeEntities.key(datastore, jobId, CellPlan.nodeId(cell));
+    }
+
+    /** The covered spans of a cell as stored now (outside a transaction: a hint for skipping, never for applying). */
+    public CoveredSpans read(int cell) {
+        return Ledger.of(cellKey(cell), datastore.get(cellKey(cell)), order).spans();
+    }
+
+    /**
+     * Commits {@code chunk} (keys in order; may be empty) as covering {@code span}, which holds them and no other key
+     * that existed when they were read. The chunk's cells, from its first key's to one past its last key's, commit in
+     * one transaction (as {@link Chunker} sized it); cells further on that its span crosses (a sparse key space, the
+     * rest of a range after its last key) hold no key of it, and commit first, a few per transaction.
+     */
+    public Outcome commit(KeyRange span, List<Key> chunk) {
+        Map<Integer, List<Key>> byCell = new LinkedHashMap<>();
+        for (int cell : cells.cellsOf(span)) {
+            byCell.put(cell, new ArrayList<>());
+        }
+        for (Key key : chunk) {
+            byCell.computeIfAbsent(cells.cellOf(key), c -> new ArrayList<>()).add(key);
+        }
+        int lastOwn = chunk.isEmpty() ? -1 : cells.cellOf(chunk.get(chunk.size() - 1)) + 1;
+        List<Integer> beyond = byCell.keySet().stream().filter(c -> c > lastOwn).toList();
+        if (beyond.size() > (chunk.isEmpty() ? EMPTY_CELLS_PER_COMMIT : 0)) {
+            for (int i = 0; i < beyond.size(); i += EMPTY_CELLS_PER_COMMIT) {
+                Map<Integer, List<Key>> batch = new LinkedHashMap<>();
+                beyond.subList(i, Math.min(beyond.size(), i + EMPTY_CELLS_PER_COMMIT)).forEach(c -> batch.put(c,
+                        List.of()));
+                commitOnce(span, batch, List.of()); // a retry of the whole commit finds these covered
+            }
+            beyond.forEach(byCell::remove);
+            if (byCell.isEmpty()) {
+                return new Outcome(0, 0, Map.of(), null);
+            }
+        }
+        return commitOnce(span, byCell, chunk);
+    }
+
+    private Outcome commitOnce(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            List<Integer> touched = new ArrayList<>(byCell.keySet());
+            Key shard = counter.pickShard();
+            List<Key> reads = new ArrayList<>(touched.size() + 1 + chunk.size());
+            touched.forEach(c -> reads.add(cellKey(c)));
+            reads.add(shard);
+            if (mapper.needsEntities()) {
+                reads.addAll(chunk);
+            }
+            List<Entity> found = tx.fetch(reads.toArray(new Key[0]));
+            Map<Integer, Ledger> ledgers = new HashMap<>();
+            for (int i = 0; i < touched.size(); i++) {
+                ledgers.put(touched.get(i), Ledger.of(cellKey(touched.get(i)), found.get(i), order));
+            }
+            int entitiesAt = touched.size() + 1;
+            List<Key> fresh = new ArrayList<>(chunk.size());
+            List<Entity> freshEntities = new ArrayList<>();
+            Map<Integer, Integer> appliedByCell = new HashMap<>();
+            for (int i = 0; i < chunk.size(); i++) {
+                Key key = chunk.get(i);
+                int cell = cells.cellOf(key);
+                if (!ledgers.get(cell).spans().covers(key)) {
+                    fresh.add(key);
+                    appliedByCell.merge(cell, 1, Integer::sum);
+                    Entity entity = mapper.needsEntities() ? found.get(entitiesAt + i) : null;
+                    if (entity != null) {
+                        freshEntities.add(entity);
+                    }
+                }
+            }
+            boolean allCovered = touched.stream().allMatch(c -> ledgers.get(c).spans().coversAll(piece(span, c)));
+            if (fresh.isEmpty() && allCovered) {
+                return new Outcome(0, chunk.size(), Map.of(), chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
+            }
+            Map<String, Long> increments = Map.of();
+            List<MapResult.Problem> problems = List.of();
+            String part = null;
+            if (!fresh.isEmpty()) {
+                MapResult result = mapper.map(new Page(fresh, freshEntities));
+                problems = result.problems();
+                result.puts().forEach(EntitySize::check);
+                if (!result.puts().isEmpty()) {
+                    tx.put(result.puts().toArray(new Entity[0]));
+                }
+                if (!result.deletes().isEmpty()) {
+                    tx.delete(result.deletes().toArray(new Key[0]));
+                }
+                if (parts != null && !result.lines().isEmpty()) {
+                    part = fresh.get(0).toUrlSafe() + " " + parts.write(cells.cellOf(fresh.get(0)), result.lines());
+                }
+                increments = increments(fresh.size(), result);
+                counter.increment(tx, shard, found.get(touched.size()), increments);
+            }
+            int partCell = part == null ? -1 : cells.cellOf(fresh.get(0));
+            List<Entity> updated = new ArrayList<>(touched.size());
+            for (int cell : touched) {
+                List<Key> keys = byCell.get(cell);
+                List<MapResult.Problem> problemsHere = problems.stream().filter(p -> problemCell(p, byCell, fresh)
+                        == cell).toList();
+                updated.add(ledgers.get(cell).committed(jobId, cell, cells.cell(cell), piece(span, cell),
+                        keys.isEmpty() ? null : keys.get(keys.size() - 1), appliedByCell.getOrDefault(cell, 0), problemsHere,
+                        cell == partCell ? part : null, order));
+            }
+            tx.put(updated.toArray(new Entity[0]));
+            hook.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
+            tx.commit();
+            skipLog.committed(problems);
+            return new Outcome(fresh.size(), chunk.size() - fresh.size(), increments,
+                    chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
+        } finally {
+            if (tx.isActive()) {
+                Retries.rollbackQuietly(tx);
+            }
+        }
+    }
+
+    /** The cell whose ledger keeps a problem: its key's, or (a key of another kind, say a copy's target) the chunk's. */
+    private int problemCell(MapResult.Problem problem, Map<Integer, List<Key>> byCell, List<Key> fresh) {
+        int cell = cells.cellOf(problem.key());
+        return byCell.containsKey(cell) ? cell : cells.cellOf(fresh.get(0));
+    }
+
+    /** The part of {@code span} in cell {@code cell}. */
+    private KeyRange piece(KeyRange span, int cell) {
+        return cells.intersect(span, cell);
+    }
+
+    /**
+     * Records that work stopped at {@code at} with {@code error} (after its retries), on the ledger of its cell, so
+     * the job's report says where and why; the spans are unchanged, and a later commit in the cell goes on from there.
+     */
+    public void recordFailure(Key at, String error, boolean permanent, Retries.Policy policy) {
+        int cell = cells.cellOf(at);
+        Retries.call(policy, Retries.Observer.NONE, () -> {
+            Transaction tx = datastore.newTransaction();
+            try {
+                Ledger ledger = Ledger.of(cellKey(cell), tx.get(cellKey(cell)), order);
+                tx.put(ledger.failed(jobId, cell, cells.cell(cell), error, permanent));
+                tx.commit();
+                return null;
+            } finally {
+                if (tx.isActive()) {
+                    Retries.rollbackQuietly(tx);
+                }
+            }
+        });
+    }
+
+    /** The job counters a committed chunk adds to: its keys, puts, deletes, skips and the mapper's own counts. */
+    public static Map<String, Long> increments(int keys, MapResult result) {
+        Map<String, Long> increments = new HashMap<>(result.counters());
+        increments.merge("read", (long) keys, Long::sum);
+        increments.merge("written", (long) result.puts().size(), Long::sum);
+        increments.merge("deleted", (long) result.deletes().size(), Long::sum);
+        increments.merge("skipped", result.skipped(), Long::sum);
+        return increments;
+    }
+}

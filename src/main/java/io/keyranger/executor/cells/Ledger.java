@@ -1,0 +1,111 @@
+package io.keyranger.executor.cells;
+
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.job.ProblemExamples;
+import io.keyranger.executor.job.RangeNode;
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.Value;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One cell's ledger as its {@code _KeyRangerRange} entity stores it: the spans of the cell that committed pages
+ * covered, the counts of what they applied, the examples of entities they skipped, the export parts they wrote, and
+ * the last failure seen in the cell. A ledger is created by the first commit in its cell, so a job is created with
+ * none; a cell without one has committed nothing.
+ */
+public final class Ledger {
+    private final Key key;
+    private final Entity stored;
+    private final CoveredSpans spans;
+
+    private Ledger(Key key, Entity stored, CoveredSpans spans) {
+        this.key = key;
+        this.stored = stored;
+        this.spans = spans;
+    }
+
+    /** The ledger of cell {@code cell} as read ({@code stored} null: none yet). */
+    public static Ledger of(Key key, Entity stored, KeyOrder order) {
+        return new Ledger(key, stored, stored == null ? new CoveredSpans(order) : spans(stored, order));
+    }
+
+    public CoveredSpans spans() {
+        return spans;
+    }
+
+    public static CoveredSpans spans(Entity stored, KeyOrder order) {
+        if (!stored.contains("spans")) {
+            return new CoveredSpans(order);
+        }
+        List<String> encoded = new ArrayList<>();
+        for (Value<?> v : stored.<Value<?>>getList("spans")) {
+            encoded.add(Objects.toString(v.get()));
+        }
+        return CoveredSpans.decode(order, encoded);
+    }
+
+    /** The export parts recorded in a ledger: "FIRSTKEY FILE", FIRSTKEY url-safe. */
+    public static List<String> parts(Entity stored) {
+        return !stored.contains("parts") ? List.of()
+                : stored.<StringValue>getList("parts").stream().map(StringValue::get).toList();
+    }
+
+    /**
+     * The ledger after a commit added {@code piece} to its spans, with {@code applied} keys applied and these
+     * problems and export part (null: none), in cell {@code cellRange} of job {@code jobId}.
+     */
+    public Entity committed(String jobId, int cell, KeyRange cellRange, KeyRange piece, Key lastKey, int applied,
+                     List<io.keyranger.mapper.MapResult.Problem> problems, String part, KeyOrder order) {
+        spans.add(piece);
+        boolean done = spans.coversAll(cellRange);
+        Entity base = stored != null ? stored : RangeEntities.toEntity(key, jobId,
+                new RangeNode(CellPlan.nodeId(cell), null, 0, cellRange), 0);
+        List<Value<?>> encoded = new ArrayList<>();
+        spans.encode().forEach(s -> encoded.add(unindexed(s)));
+        Entity.Builder b = Entity.newBuilder(base).set("spans", ListValue.of(encoded))
+                .set("entities", base.getLong("entities") + applied).set("pages", base.getLong("pages") + 1)
+                .set("status", done ? NodeStatus.DONE.name() : NodeStatus.RUNNING.name());
+        Key storedLast = RangeEntities.storedLastKey(base);
+        if (lastKey != null && (storedLast == null || order.compare(lastKey, storedLast) > 0)) {
+            b.set("lastKey", lastKey);
+        }
+        if (!base.contains("startedAt")) {
+            b.set("startedAt", Timestamp.now());
+        }
+        if (done && !base.contains("finishedAt")) {
+            b.set("finishedAt", Timestamp.now());
+        }
+        List<String> kept = !base.contains("problems") ? List.of()
+                : base.<StringValue>getList("problems").stream().map(StringValue::get).toList();
+        List<String> now = ProblemExamples.add(kept, problems);
+        if (!now.isEmpty()) {
+            b.set("problems", ListValue.of(now.stream().<Value<?>>map(Ledger::unindexed).toList()));
+        }
+        if (part != null) {
+            List<Value<?>> withPart = new ArrayList<>(parts(base).stream().<Value<?>>map(Ledger::unindexed).toList());
+            withPart.add(unindexed(part));
+            b.set("parts", ListValue.of(withPart));
+        }
+        return b.build();
+    }
+
+    /** The ledger with a failure recorded (its spans unchanged): a later commit in the cell sets it running again. */
+    public Entity failed(String jobId, int cell, KeyRange cellRange, String error, boolean permanent) {
+        Entity base = stored != null ? stored : RangeEntities.toEntity(key, jobId,
+                new RangeNode(CellPlan.nodeId(cell), null, 0, cellRange), 0);
+        return Entity.newBuilder(base).set("status", NodeStatus.FAILED.name()).set("lastError", unindexed(error))
+                .set("failurePermanent", permanent).set("retries", base.getLong("retries") + 1).build();
+    }
+
+    private static StringValue unindexed(String s) {
+        return StringValue.newBuilder(s).setExcludeFromIndexes(true).build();
+    }
+}

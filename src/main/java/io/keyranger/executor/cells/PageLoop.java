@@ -1,0 +1,220 @@
+package io.keyranger.executor.cells;
+
+import io.keyranger.executor.job.JobSpec;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.Retries;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.PageMapper;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The page loop of every runner, local or Beam: page by page over its range it reads a page of keys (and the key
+ * after it), claims them, and commits them in chunks through their cells' ledgers ({@link CellCommitter}); it moves
+ * past spans it knows are covered without reading them (a resumed job, a rerun or a retried bundle skips finished
+ * work) and stops when a claim is refused (the range was split or checkpointed), when the runner says so after a page,
+ * or when the range holds no more keys. Beam-free, so the same loop runs under any runner and in tests.
+ */
+public final class PageLoop {
+    /** What a worker needs: the connection, the job's spec and cells, its mapper, committer and limits. */
+    public record Job(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
+                      CellPlan cells, CellCommitter committer, Retries.Policy retries) {
+    }
+
+    /** How a runner makes the loop's calls to the server: with its retries, rate limit and timing. */
+    public interface Calls {
+        /** A page query, {@code keys} the most it returns. */
+        <T> T query(Supplier<T> query);
+
+        /** A commit of {@code keys} keys. */
+        <T> T commit(int keys, Supplier<T> commit);
+    }
+
+    /** Where the loop learns which spans are covered already (only to skip work: every commit checks anyway). */
+    public interface Covered {
+        /** The covered spans of {@code cell} as known, or null to read them. */
+        CoveredSpans of(int cell);
+
+        /** A fresh job's first run: nothing is covered but what this run commits, so nothing is read. */
+        Covered NOTHING = cell -> new CoveredSpans(null);
+        /** Read each cell's ledger when the loop enters it (a rerun, a retried bundle, a second runner). */
+        Covered READ = cell -> null;
+    }
+
+    private final Job job;
+    private final Calls calls;
+    private final Covered covered;
+    private boolean byOffset;
+
+    public PageLoop(Job job) {
+        this(job, null, Covered.READ);
+    }
+
+    /** With the runner's own calls ({@code calls} null: retried by the job's policy) and covered spans. */
+    public PageLoop(Job job, Calls calls, Covered covered) {
+        this.job = job;
+        this.calls = calls != null ? calls : new Calls() {
+            @Override
+            public <T> T query(Supplier<T> query) {
+                return Retries.call(job.retries(), Retries.Observer.NONE, query);
+            }
+
+            @Override
+            public <T> T commit(int keys, Supplier<T> commit) {
+                return Retries.call(job.retries(), Retries.Observer.NONE, commit);
+            }
+        };
+        this.covered = covered;
+    }
+
+    /**
+     * For a benchmark baseline only: read each page with limit/offset from the range's start, as a naive cursor loop
+     * does, so that the server rescans everything before the page.
+     */
+    public PageLoop pagesByOffset(boolean value) {
+        this.byOffset = value;
+        return this;
+    }
+
+    /** Processes {@code tracker}'s range; {@code committed} hears of every commit. */
+    public void process(ConcurrentRangeTracker tracker, Consumer<CellCommitter.Outcome> committed) {
+        process(tracker, tracker::tryClaim, committed, next -> true);
+    }
+
+    /** As below, going on after every page. */
+    public void process(ConcurrentRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed) {
+        process(tracker, claim, committed, next -> true);
+    }
+
+    /**
+     * Processes {@code tracker}'s range, claiming through {@code claim} (a runner's view of the same tracker, which
+     * must see every claim). After each page that leaves keys in the range, {@code afterPage} is told the first of
+     * them and says whether to go on (it may split the tracker meanwhile).
+     */
+    public void process(ConcurrentRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed,
+                        Predicate<Key> afterPage) {
+        KeyOrder order = job.order();
+        KeyRange rest = tracker.remaining();
+        Key cursor = rest.start();
+        boolean inclusive = rest.startInclusive();
+        Map<Integer, CoveredSpans> known = new HashMap<>();
+        int offset = 0;
+        while (true) {
+            Key end = tracker.range().end();
+            if (end != null && cursor != null && order.compare(cursor, end) >= 0) {
+                tracker.markExhausted();
+                return;
+            }
+            KeyRange query = range(cursor, inclusive, end);
+            KeyRange span = spansAt(query, known).spanAtStart(query);
+            if (span != null) { // covered already: move past it without reading it
+                Key to = span.end() == null ? end : end == null ? span.end() : min(span.end(), end);
+                if (to == null) {
+                    tracker.markExhausted();
+                    return;
+                }
+                cursor = to;
+                inclusive = true;
+                tracker.movedTo(cursor);
+                continue;
+            }
+            int pageSize = job.spec().pageSize();
+            int skip = offset;
+            List<Key> fetched = calls.query(() -> byOffset ? fetch(rest, skip, pageSize + 1)
+                    : fetch(query, 0, pageSize + 1));
+            List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(pageSize, fetched.size())));
+            Key next = fetched.size() > pageSize ? fetched.get(pageSize) : null;
+            tracker.read(fetched, next == null ? end : null);
+            boolean stop = false;
+            for (int i = 0; i < page.size(); i++) {
+                if (!claim.test(page.get(i))) {
+                    page = page.subList(0, i);
+                    stop = true;
+                    break;
+                }
+            }
+            Key spanEnd = stop ? tracker.range().end() : min(next != null ? next : end, tracker.range().end());
+            if (!page.isEmpty() || !stop) {
+                commitPage(query, page, spanEnd, committed);
+            }
+            if (stop) {
+                return;
+            }
+            if (next == null) {
+                tracker.markExhausted();
+                return;
+            }
+            cursor = page.get(page.size() - 1);
+            inclusive = false;
+            offset += page.size();
+            if (!afterPage.test(next)) {
+                return;
+            }
+        }
+    }
+
+    private CoveredSpans spansAt(KeyRange query, Map<Integer, CoveredSpans> known) {
+        int cell = job.cells().cellOf(query.start());
+        return known.computeIfAbsent(cell, c -> {
+            CoveredSpans given = covered.of(c);
+            return given != null ? given : calls.query(() -> job.committer().read(c));
+        });
+    }
+
+    /** Commits a page in chunks, each covering the key space from the previous chunk's end to the next one's start. */
+    private void commitPage(KeyRange query, List<Key> page, Key spanEnd, Consumer<CellCommitter.Outcome> committed) {
+        List<List<Key>> chunks = page.isEmpty() ? List.of(List.of()) : Chunker.chunks(page, job.limits(),
+                job.mapper().needsEntities() || job.mapper().writes(), job.mapper().entityGroupsPerKey(), job.cells());
+        Key from = query.start();
+        boolean fromInclusive = query.startInclusive();
+        for (int c = 0; c < chunks.size(); c++) {
+            List<Key> chunk = chunks.get(c);
+            Key to = c < chunks.size() - 1 ? chunks.get(c + 1).get(0) : spanEnd;
+            KeyRange span = range(from, fromInclusive, to);
+            if (span.isEmpty()) {
+                continue;
+            }
+            committed.accept(calls.commit(chunk.size(), () -> job.committer().commit(span, chunk)));
+            from = to;
+            fromInclusive = true;
+        }
+    }
+
+    private Key min(Key a, Key b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return job.order().compare(a, b) <= 0 ? a : b;
+    }
+
+    private KeyRange range(Key start, boolean inclusive, Key end) {
+        if (start == null || inclusive) {
+            return KeyRange.of(job.order(), start, end);
+        }
+        return KeyRange.of(job.order(), null, end).advancePast(start);
+    }
+
+    private List<Key> fetch(KeyRange range, int offset, int limit) {
+        KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.spec().namespace())
+                .setKind(job.spec().kind()), job.spec().mapper().where()).setLimit(limit);
+        if (offset > 0) {
+            query.setOffset(offset);
+        }
+        List<Key> keys = new ArrayList<>(limit);
+        job.datastore().run(query.build()).forEachRemaining(keys::add);
+        return keys;
+    }
+}

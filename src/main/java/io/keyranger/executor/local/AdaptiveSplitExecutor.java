@@ -1,0 +1,296 @@
+package io.keyranger.executor.local;
+
+import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.executor.job.RangeNode;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.job.WriteSafety;
+import io.keyranger.executor.lease.Holding;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.store.JobPlans;
+import io.keyranger.executor.store.JobStore;
+import io.keyranger.executor.store.PendingCells;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.PageMapper;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ScatterSampler;
+import io.keyranger.sharding.ShardPlanner;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Runs a page mapper over every entity of a kind by adaptive splitting. Each range fetches a page of keys, commits
+ * it exactly once with its checkpoint, moves strictly past the last key, and splits the rest in two at the median
+ * of the job's scatter samples inside it (or the key midpoint when none are), so work fans out as a tree and a job
+ * of unknown size finishes in time that grows with the log of its size. Concurrency is capped by a worker pool;
+ * everything is persisted, so a job can be resumed after a crash from any machine.
+ */
+public final class AdaptiveSplitExecutor {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AdaptiveSplitExecutor.class);
+    public static final int COUNTER_SHARDS_PER_WORKER = 2;
+
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final ServerLimits limits;
+    private final RetryPolicy retries;
+    private boolean readOnly;
+    private SplitPolicy splitPolicy = SplitPolicy.ADAPTIVE;
+    private java.util.function.Function<PlanRequest, List<KeyRange>> planOverride;
+    private java.time.Duration leaseDuration = JobLease.DEFAULT_DURATION;
+    private CommitHook hook = CommitHook.NONE;
+    private java.util.function.UnaryOperator<PageMapper> wrapMapper = java.util.function.UnaryOperator.identity();
+
+    public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits) {
+        this(datastore, order, limits, RetryPolicy.DEFAULT);
+    }
+
+    public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries) {
+        this.datastore = datastore;
+        this.order = order;
+        this.limits = limits;
+        this.retries = retries;
+    }
+
+    /** For benchmarks: how ranges split (KeyRanger's own is {@link SplitPolicy#ADAPTIVE}). */
+    public AdaptiveSplitExecutor splitPolicy(SplitPolicy policy) {
+        this.splitPolicy = policy;
+        return this;
+    }
+
+    /** For benchmarks: the initial ranges instead of the scatter plan (e.g. an oracle's exact equal chunks). */
+    public AdaptiveSplitExecutor initialRanges(java.util.function.Function<PlanRequest, List<KeyRange>> plan) {
+        this.planOverride = plan;
+        return this;
+    }
+
+    /** How long a runner's lease on its job lasts without renewal (renewed every third of it). */
+    public AdaptiveSplitExecutor leaseDuration(java.time.Duration duration) {
+        this.leaseDuration = duration;
+        return this;
+    }
+
+    /** For tests: called inside every fenced transaction just before it commits. */
+    public AdaptiveSplitExecutor commitHook(CommitHook value) {
+        this.hook = value;
+        return this;
+    }
+
+    /** For tests: wraps the mapper of every job this executor starts or resumes (e.g. a {@code GatedMapper}). */
+    public AdaptiveSplitExecutor wrapMapper(java.util.function.UnaryOperator<PageMapper> wrapper) {
+        this.wrapMapper = wrapper;
+        return this;
+    }
+
+    /** Refuse mappers that write (a read-only connection); enforced here, not only in the UI. */
+    public AdaptiveSplitExecutor readOnly(boolean value) {
+        this.readOnly = value;
+        return this;
+    }
+
+    private void checkWritable(PageMapper mapper) {
+        if (readOnly && mapper.writes()) {
+            throw WriteSafety.readOnly(mapper.name(), null);
+        }
+    }
+
+    /** A new job id: the kind, the time, and a random suffix. */
+    public static String newJobId(String kind) {
+        String safeKind = kind.replaceAll("[^A-Za-z0-9_.-]", "_");
+        return safeKind.substring(0, Math.min(40, safeKind.length())) + "-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
+    }
+
+    /** Plans the kind, persists the job and its ranges, and starts it. */
+    public JobHandle start(JobSpec spec, JobListener listener) {
+        JobSpec bound = spec.bind(datastore.getOptions().getProjectId(), order);
+        return start(bound, Mappers.create(bound.mapper()), listener);
+    }
+
+    /** Starts a job with a mapper built by the caller (tests); resuming it needs a registered template. */
+    public JobHandle start(JobSpec unbound, PageMapper given, JobListener listener) {
+        JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
+        PageMapper mapper = wrapMapper.apply(given);
+        checkWritable(mapper);
+        JobStore store = new JobStore(datastore, hook);
+        JobLease lease = store.lease(spec.jobId(), leaseDuration);
+        List<JobPlans.Planned> planned = new ArrayList<>(1);
+        // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
+        JobPlans.Stored plan = JobPlans.take(store, order, lease, JobLease.Mode.CREATE, spec, JobPlans.LOCAL, () -> {
+            planned.add(plan(spec));
+            return planned.get(0);
+        }, m -> { });
+        try {
+            ShardedCounter counter = retrying(() -> openCounter(spec));
+            List<RangeNode> roots = roots(planned.get(0).starts());
+            JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper, counter,
+                    listener, plan.cells(), PageLoop.Covered.NOTHING, splitPolicy, lease, hook));
+            return run.start(roots, roots);
+        } catch (RuntimeException e) {
+            lease.ended();
+            throw e;
+        }
+    }
+
+    /** Plans the job's starting ranges and its cells; nothing is written. */
+    private JobPlans.Planned plan(JobSpec spec) {
+        PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
+                PlanRequest.DEFAULT_OVERSAMPLE);
+        long planStarted = System.nanoTime();
+        ShardPlanner.RangePlan plan = planOverride != null
+                ? new ShardPlanner.RangePlan(planOverride.apply(request), List.of())
+                : retrying(() -> new ShardPlanner(datastore, order).planRanges(request, Cancellation.NEVER));
+        JobPlans.Planned planned = JobPlans.plan(order, plan.ranges(), plan.samples());
+        LOG.info("Job {}: planned {} ranges over {} cells in {} ms", spec.jobId(), plan.ranges().size(),
+                planned.cells().cells(), (System.nanoTime() - planStarted) / 1_000_000);
+        return planned;
+    }
+
+    private static List<RangeNode> roots(List<KeyRange> ranges) {
+        List<RangeNode> roots = new ArrayList<>();
+        for (int i = 0; i < ranges.size(); i++) {
+            roots.add(new RangeNode("r" + i, null, 0, ranges.get(i)));
+        }
+        return roots;
+    }
+
+    /** Continues a job from its ledgers; refused while another runner holds a live lease on it. */
+    public JobHandle resume(String jobId, JobListener listener) {
+        return resume(jobId, JobLease.Mode.RESUME, listener, message -> { });
+    }
+
+    /**
+     * Continues a job from its ledgers, whichever runner started it (this executor, or a Beam pipeline): the cells
+     * not done are worked again, skipping the spans their ledgers hold. {@code mode} says what to do when another
+     * runner holds a live lease: refuse ({@link JobLease.Mode#RESUME}, a {@link JobBusyException} naming it), wait
+     * for it to run out ({@link JobLease.Mode#TAKE_OVER}, telling {@code waiting} now and then) or take the job at
+     * once ({@link JobLease.Mode#TAKE_OVER_NOW}). A job that is done already is not run again: its handle is complete
+     * at once.
+     */
+    public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener,
+                            java.util.function.Consumer<String> waiting) {
+        if (mode == JobLease.Mode.CREATE) {
+            throw new IllegalArgumentException("resume does not create jobs");
+        }
+        JobStore store = new JobStore(datastore, hook);
+        JobStore.StoredJob stored = retrying(() -> store.loadJob(jobId));
+        if (stored.status() == JobStatus.DONE) {
+            return finishedAlready(store, stored, listener);
+        }
+        JobSpec spec = stored.spec().bind(datastore.getOptions().getProjectId(), order);
+        PageMapper mapper = wrapMapper.apply(Mappers.create(spec.mapper()));
+        checkWritable(mapper);
+        JobLease lease = store.lease(jobId, leaseDuration);
+        JobPlans.Stored plan = JobPlans.take(store, order, lease, mode, spec, JobPlans.LOCAL, null, waiting);
+        if (plan == null) {
+            return finishedAlready(store, retrying(() -> store.loadJob(jobId)), listener);
+        }
+        try {
+            PendingCells pending = retrying(() -> PendingCells.read(store, jobId, plan.cells()));
+            List<RangeNode> nodes = roots(pending.ranges(spec.shards()));
+            JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper,
+                    retrying(() -> openCounter(spec)), listener, plan.cells(), pending::covered, splitPolicy, lease,
+                    hook));
+            return run.start(nodes, nodes);
+        } catch (RuntimeException e) {
+            lease.ended();
+            throw e;
+        }
+    }
+
+    /** The handle of a job that is done: nothing runs, the result is its stored one, as it finished. */
+    private JobHandle finishedAlready(JobStore store, JobStore.StoredJob stored, JobListener listener) {
+        String jobId = stored.spec().jobId();
+        List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
+        Map<String, Long> totals = retrying(() -> ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals());
+        // the run's tree as it finished (its splits lived in memory); a job no local run finished shows its cells
+        int ranges = stored.lastRanges() > 0 ? stored.lastRanges() : nodes.size();
+        int depth = stored.lastRanges() > 0 ? stored.lastDepth() : 0;
+        JobResult result = new JobResult(jobId, JobStatus.DONE, totals, ranges, depth, stored.lastWallMillis(), 0,
+                "Job " + jobId
+                + " is done already; nothing was run again.", JobReport.of(nodes, totals));
+        nodes.forEach(n -> listener.onNode(n.snapshot(jobId)));
+        listener.onFinished(result);
+        return new JobHandle(jobId, new PauseGate(), java.util.concurrent.CompletableFuture.completedFuture(result));
+    }
+
+    /** Jobs stored in this database, newest first. */
+    public List<JobSummary> jobs() {
+        JobStore store = new JobStore(datastore);
+        return store.listJobs().stream().map(j -> new JobSummary(j.spec(), j.status(), j.created(),
+                j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(Holding::live)
+                        .map(h -> h.runner().describe()).orElse(null) : null, j.runners())).toList();
+    }
+
+    /** The persisted totals of a job. */
+    public java.util.Map<String, Long> totals(String jobId) {
+        new JobStore(datastore).loadJob(jobId);
+        return ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals();
+    }
+
+    /** What went wrong in a stored job, by reason, from its ranges' records and its counters. */
+    public JobReport report(String jobId) {
+        JobStore store = new JobStore(datastore);
+        store.loadJob(jobId);
+        List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
+        return JobReport.of(nodes, retrying(() -> ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals()));
+    }
+
+    /** A job's last persisted status (RUNNING while a runner, local or on Beam, works on it). */
+    public JobStatus status(String jobId) {
+        return new JobStore(datastore).loadJob(jobId).status();
+    }
+
+    /** The nodes of a job as persisted. */
+    public List<NodeSnapshot> nodes(String jobId) {
+        return new JobStore(datastore).loadNodes(jobId, order, datastore).stream().map(n -> n.snapshot(jobId)).toList();
+    }
+
+    /** Preparation outside any range, retried on transient errors like a page. */
+    private <T> T retrying(java.util.function.Supplier<T> operation) {
+        return retries.call(operation);
+    }
+
+
+    private ShardedCounter openCounter(JobSpec spec) {
+        int shards = Math.min(100, Math.max(4, spec.workers() * COUNTER_SHARDS_PER_WORKER));
+        return ShardedCounter.open(datastore, JobSpec.counterName(spec.jobId()), shards);
+    }
+
+    /**
+     * A stored job, for listings.
+     *
+     * @param spec    its spec
+     * @param status  its status; RUNNING for a job that is running or was interrupted
+     * @param created when it was created
+     * @param runner  who runs it now ({@link Runner#describe}), or null when no runner holds a live lease:
+     *                a RUNNING job without one was interrupted
+     * @param runners the runners that worked on it ({@link JobPlans#LOCAL}, {@code beam}), in the order they first did
+     */
+    public record JobSummary(JobSpec spec, JobStatus status, Instant created, String runner, List<String> runners) {
+        /** "running on …", "interrupted", "done", … with the runners when more than the local one worked on it. */
+        public String describeStatus() {
+            String name = status == JobStatus.RUNNING ? runner != null ? "running (" + runner + ")" : "interrupted"
+                    : status.name().toLowerCase().replace('_', ' ');
+            return runners.equals(List.of(JobPlans.LOCAL)) || runners.isEmpty() ? name
+                    : name + " (on " + String.join(" + ", runners) + ")";
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package io.keyranger.executor.local;
+
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.Ledger;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PartFiles;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.job.RangeNode;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobFencedException;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.store.JobStore;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.PageMapper;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of a job: the worker pool and the count of ranges outstanding, the lease, and the job's end. The work of
+ * each range is a {@link RangeWorker}'s; the live tree and totals are the {@link ProgressTree}'s.
+ */
+public final class JobRun {
+    private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
+
+    /**
+     * Everything a run is made of.
+     *
+     * @param samples the job's scatter samples, for split points
+     */
+    public record Parts(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries, JobStore store,
+                 JobSpec spec, PageMapper mapper, ShardedCounter counter, JobListener listener, CellPlan cells,
+                 PageLoop.Covered covered, SplitPolicy splitPolicy, JobLease lease, CommitHook hook) {
+    }
+
+    private final Parts run;
+    private final PartFiles parts;
+    private final PauseGate gate = new PauseGate();
+    private final CompletableFuture<JobResult> result = new CompletableFuture<>();
+    private final JobHandle handle;
+    private final ProgressTree tree;
+    private final RangeWorker worker;
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final ThreadPoolExecutor pool;
+    private final AtomicReference<JobFencedException> fencedBy = new AtomicReference<>();
+    private final ScheduledExecutorService renewals;
+    private final ServerGauge gauge = new ServerGauge();
+    private long startNanos;
+
+    public JobRun(Parts run) {
+        this.run = run;
+        JobSpec spec = run.spec();
+        this.parts = run.mapper().outputFile() == null ? null : new PartFiles(run.mapper().outputFile(), spec.jobId());
+        this.handle = new JobHandle(spec.jobId(), gate, result);
+        this.tree = new ProgressTree(spec.jobId(), run.listener());
+        this.pool = new ThreadPoolExecutor(spec.workers(), spec.workers(), 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), daemon("keyranger-job-", new AtomicInteger()));
+        this.renewals = Executors.newSingleThreadScheduledExecutor(daemon("keyranger-lease-" + spec.jobId() + "-",
+                new AtomicInteger()));
+        CellCommitter committer = new CellCommitter(run.datastore(), run.order(), run.mapper(), spec.jobId(),
+                run.cells(), run.hook(), parts);
+        PageLoop.Job loop = new PageLoop.Job(run.datastore(), spec, run.order(), run.limits(),
+                run.mapper(), run.cells(), committer, run.retries());
+        this.worker = new RangeWorker(new RangeWorker.Job(loop, run.covered(), run.counter(), run.retries(),
+                run.listener(), tree, run.splitPolicy(), new SplitPoints(run.cells().bounds(), run.order()),
+                new RampingRateLimiter(spec.qps()), handle::isCancelled, () -> !awaitGate() || handle.isCancelled(),
+                this::load, gauge, this::submit));
+    }
+
+    /** Idle workers and waiting ranges now (the pool's counts are approximate, which a split decision tolerates). */
+    private SplitPolicy.Load load() {
+        int waiting = pool.getQueue().size();
+        int running = Math.max(1, pool.getActiveCount());
+        int idle = waiting > 0 ? 0 : Math.max(0, pool.getMaximumPoolSize() - running);
+        return new SplitPolicy.Load(idle, running, waiting, gauge.headroom());
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String prefix, AtomicInteger count) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** Publishes the whole tree, then runs the pending nodes. */
+    public JobHandle start(List<RangeNode> all, List<RangeNode> pending) {
+        startNanos = System.nanoTime();
+        tree.load(all, run.counter().totals());
+        long every = Math.max(100, run.lease().duration().toMillis() / 3);
+        renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        outstanding.incrementAndGet(); // held until every pending node is submitted
+        if (!pending.isEmpty()) {
+            worker.calibrate(pending.get(0).range);
+        }
+        pending.forEach(this::submit);
+        release();
+        return handle;
+    }
+
+    private void submit(RangeNode node) {
+        outstanding.incrementAndGet();
+        pool.execute(() -> {
+            try {
+                worker.run(node);
+            } catch (JobFencedException e) {
+                fenced(e);
+                node.status = NodeStatus.CANCELLED;
+                tree.publish(node);
+            } catch (RuntimeException e) {
+                LOG.error("Range {} of job {} failed unexpectedly", node.id, run.spec().jobId(), e);
+                worker.fail(node, e);
+            } finally {
+                release();
+            }
+        });
+    }
+
+    private void release() {
+        if (outstanding.decrementAndGet() == 0) {
+            finish();
+        }
+    }
+
+    private boolean awaitGate() {
+        try {
+            gate.awaitOpen();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Renews the lease; a take-over found here stops the job after the pages in flight (which, like every commit,
+     * apply only keys no one has applied).
+     */
+    private void renew() {
+        if (fencedBy.get() != null) {
+            return;
+        }
+        try {
+            run.lease().renew();
+        } catch (JobFencedException e) {
+            fenced(e);
+        } catch (RuntimeException e) {
+            // the next renewal tries again; if the lease runs out meanwhile, fencing still keeps every commit safe
+            LOG.warn("Could not renew the lease of job {}: {}", run.spec().jobId(), RangeAttempts.describe(e));
+        }
+    }
+
+    /** Another runner took the job: stop after the pages in flight; the ledgers keep every commit exact anyway. */
+    private void fenced(JobFencedException e) {
+        if (fencedBy.compareAndSet(null, e)) {
+            LOG.warn("{}", e.getMessage());
+            handle.cancel(); // the result says who took the job over
+        }
+    }
+
+    private void finish() {
+        pool.shutdown();
+        renewals.shutdownNow();
+        long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        int failed = tree.failed();
+        JobStatus status = handle.isCancelled() ? JobStatus.CANCELLED : failed > 0 ? JobStatus.FAILED : JobStatus.DONE;
+        JobResult done;
+        try {
+            done = fencedBy.get() == null ? record(status, wall, failed) : takenOver(wall, failed);
+        } catch (JobFencedException e) {
+            fenced(e);
+            done = takenOver(wall, failed);
+        } catch (RuntimeException e) {
+            // the server may be gone: end cleanly with what is known; the checkpoints are intact for a resume
+            LOG.error("Job {} could not record its end", run.spec().jobId(), e);
+            done = new JobResult(run.spec().jobId(), status == JobStatus.DONE ? JobStatus.FAILED : status,
+                    tree.snapshotTotals(), tree.size(), tree.maxDepth(), wall, Math.max(1, failed),
+                    "Could not record the end of the job: " + RangeAttempts.describe(e),
+                    JobReport.of(tree.nodes(), tree.snapshotTotals()));
+        } finally {
+            run.lease().ended();
+        }
+        run.listener().onFinished(done);
+        result.complete(done);
+    }
+
+    /**
+     * Records the job's end in a fenced transaction that also releases the lease. An export's parts are joined
+     * before (every runner would join the same committed bytes, and the move into place is atomic) and removed only by
+     * the runner whose end was recorded, so a runner taken over during the join never pulls them from under another.
+     */
+    private JobResult record(JobStatus status, long wall, int failed) {
+        if (parts != null && status == JobStatus.DONE) {
+            try {
+                List<String> recorded = new java.util.ArrayList<>();
+                run.retries().call(() -> run.store().loadLedgers(run.spec().jobId(), run.datastore()))
+                        .forEach(ledger -> recorded.addAll(Ledger.parts(ledger)));
+                parts.join(recorded, run.order());
+            } catch (RuntimeException e) {
+                run.retries().call(() -> {
+                    run.lease().check(run.datastore().get(run.lease().fenceKey()));
+                    return null;
+                });
+                throw e;
+            }
+        }
+        run.retries().call(() -> {
+            run.store().finishJob(run.lease(), status, wall, tree.size(), tree.maxDepth());
+            return null;
+        });
+        if (parts != null && status == JobStatus.DONE) {
+            parts.removeParts();
+        }
+        Map<String, Long> persisted = run.retries().call(run.counter()::totals);
+        // the report from the ledgers, as 'keyranger jobs' gives it later: the skips and failures of every runner
+        JobReport report = run.retries().call(() -> JobReport.of(run.store().loadNodes(run.spec().jobId(),
+                run.order(), run.datastore()), persisted));
+        return new JobResult(run.spec().jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
+                report);
+    }
+
+    private JobResult takenOver(long wall, int failed) {
+        Map<String, Long> totalsNow;
+        try {
+            totalsNow = run.retries().call(run.counter()::totals);
+        } catch (RuntimeException e) {
+            totalsNow = tree.snapshotTotals();
+        }
+        return new JobResult(run.spec().jobId(), JobStatus.TAKEN_OVER, totalsNow, tree.size(), tree.maxDepth(), wall,
+                failed, fencedBy.get().getMessage());
+    }
+}

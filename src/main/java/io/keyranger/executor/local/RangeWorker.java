@@ -1,0 +1,239 @@
+package io.keyranger.executor.local;
+
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.job.RangeNode;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobFencedException;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import io.keyranger.keys.KeyRange;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The adaptive split, for one range of a local run: the page loop ({@link PageLoop}) fetches a page of
+ * its keys, claims them and commits them exactly once through their cells' ledgers; after each page the range splits
+ * the rest when the policy finds a point, and the pieces go back to the pool. Splits live in this run's memory only:
+ * what is committed is in the ledgers, so a split needs no transaction and a resume starts from the cells not done.
+ */
+public final class RangeWorker {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RangeWorker.class);
+
+    /** What a worker needs of its run. */
+    public record Job(PageLoop.Job loop, PageLoop.Covered covered,
+               io.keyranger.counter.ShardedCounter counter, RetryPolicy retries,
+               JobListener listener, ProgressTree tree, SplitPolicy policy, SplitPoints splitPoints,
+               RampingRateLimiter limiter, BooleanSupplier cancelled, BooleanSupplier stopped,
+               Supplier<SplitPolicy.Load> load, ServerGauge gauge, Consumer<RangeNode> submit) {
+    }
+
+    private final Job job;
+    private final RangeAttempts attempts;
+
+    public RangeWorker(Job job) {
+        this.job = job;
+        this.attempts = new RangeAttempts(job.retries(), job.loop().spec().jobId(), job.listener(), job.cancelled(),
+                this::retried);
+    }
+
+    public void run(RangeNode node) {
+        start(node);
+        ConcurrentRangeTracker tracker = new ConcurrentRangeTracker(node.range, job.loop().cells(), 0);
+        PageLoop loop = new PageLoop(job.loop(), calls(node), job.covered())
+                .pagesByOffset(job.policy().pagesByOffset());
+        try {
+            loop.process(tracker, tracker::tryClaim, outcome -> committed(node, outcome),
+                    next -> afterPage(node, tracker, next));
+        } catch (java.util.concurrent.CancellationException e) {
+            node.status = NodeStatus.CANCELLED;
+            job.tree().publish(node);
+            return;
+        } catch (JobFencedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            fail(node, e);
+            return;
+        }
+        if (node.status == NodeStatus.RUNNING) {
+            node.status = NodeStatus.DONE;
+            node.finishedAt = Instant.now();
+            job.tree().publish(node);
+        }
+    }
+
+    private void start(RangeNode node) {
+        node.status = NodeStatus.RUNNING;
+        if (node.startedAt == null) {
+            node.startedAt = Instant.now();
+        }
+        job.tree().publish(node);
+    }
+
+    /** The loop's calls through this run's rate limit, latency gauge and retries, reported on the node. */
+    private PageLoop.Calls calls(RangeNode node) {
+        return new PageLoop.Calls() {
+            @Override
+            public <T> T query(Supplier<T> query) {
+                return attempt(node, () -> {
+                    job.limiter().acquire(1);
+                    long started = System.nanoTime();
+                    T value = query.get();
+                    job.gauge().record(System.nanoTime() - started);
+                    return value;
+                });
+            }
+
+            @Override
+            public <T> T commit(int keys, Supplier<T> commit) {
+                job.limiter().acquire(Math.max(1, keys));
+                try {
+                    return attempt(node, commit);
+                } catch (RuntimeException e) {
+                    node.failedKeys = keys;
+                    throw e;
+                }
+            }
+        };
+    }
+
+    private void committed(RangeNode node, CellCommitter.Outcome outcome) {
+        int keys = outcome.applied() + outcome.alreadyApplied();
+        node.checkpoint = node.checkpoint.advance(outcome.last(), keys);
+        outcome.increments().forEach(job.tree()::addTotal);
+        job.tree().addToAncestors(node, keys);
+        job.tree().publish(node);
+        job.tree().publishTotals();
+    }
+
+    /** After a page: stop when the run is stopped, else split the rest when the policy finds points. */
+    private boolean afterPage(RangeNode node, ConcurrentRangeTracker tracker, Key next) {
+        if (job.stopped().getAsBoolean()) {
+            node.status = NodeStatus.CANCELLED;
+            job.tree().publish(node);
+            return false;
+        }
+        KeyRange rest = tracker.remaining();
+        List<Key> points = job.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next,
+                job.load().get(), job.loop().order(), job.splitPoints(),
+                range -> Optional.ofNullable(probe(node, range)), node.probes));
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id, job.load().get(),
+                    String.format("%.2f", job.gauge().load()), points.size());
+        }
+        if (points.isEmpty()) {
+            return true;
+        }
+        Optional<KeyRange> right = tracker.splitAt(next, points.get(0), job.policy().blind());
+        if (right.isEmpty()) {
+            return true; // no split point past the next key: go on linearly
+        }
+        split(node, tracker.remaining(), pieces(right.get(), points));
+        return false;
+    }
+
+    /** The first key in {@code range}, or null. */
+    private Key probe(RangeNode node, KeyRange range) {
+        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.loop().spec().namespace())
+                .setKind(job.loop().spec().kind()), job.loop().spec().mapper().where()).setLimit(1).build();
+        return calls(node).query(() -> {
+            var found = job.loop().datastore().run(query);
+            return found.hasNext() ? found.next() : null;
+        });
+    }
+
+    /** The range given away cut at the further split points (the first one is its start), in key order. */
+    private List<KeyRange> pieces(KeyRange right, List<Key> points) {
+        List<KeyRange> pieces = new ArrayList<>();
+        KeyRange rest = right;
+        for (Key at : points.subList(1, points.size())) {
+            KeyRange[] halves = rest.splitAt(at);
+            pieces.add(halves[0]);
+            rest = halves[1];
+        }
+        pieces.add(rest);
+        return pieces;
+    }
+
+    /** The node is split: its rest and the pieces given away become its children, queued in the pool. */
+    private void split(RangeNode node, KeyRange rest, List<KeyRange> givenAway) {
+        List<RangeNode> children = new ArrayList<>();
+        children.add(new RangeNode(node.id + ".0", node.id, node.depth + 1, rest));
+        for (KeyRange piece : givenAway) {
+            children.add(new RangeNode(node.id + "." + children.size(), node.id, node.depth + 1, piece));
+        }
+        node.status = NodeStatus.SPLIT;
+        node.finishedAt = Instant.now();
+        job.tree().publish(node);
+        children.forEach(job.tree()::add);
+        children.forEach(job.submit());
+    }
+
+    /** Queries made alone before the job's ranges start, to learn the server's unloaded latency. */
+    public static final int CALIBRATION_QUERIES = 3;
+
+    /**
+     * Times {@link #CALIBRATION_QUERIES} one-key queries of {@code range}, one after another, and gives the gauge
+     * their median as the server's latency without load. Optional: a failure only leaves the gauge uncalibrated.
+     */
+    public void calibrate(KeyRange range) {
+        long[] nanos = new long[CALIBRATION_QUERIES];
+        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.loop().spec().namespace())
+                .setKind(job.loop().spec().kind()), job.loop().spec().mapper().where()).setLimit(1).build();
+        try {
+            for (int i = 0; i < nanos.length; i++) {
+                long started = System.nanoTime();
+                job.loop().datastore().run(query).hasNext();
+                nanos[i] = System.nanoTime() - started;
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("Job {}: no calibration of the server's latency: {}", job.loop().spec().jobId(), e.toString());
+            return;
+        }
+        java.util.Arrays.sort(nanos);
+        job.gauge().calibrate(nanos[nanos.length / 2]);
+    }
+
+    private <T> T attempt(RangeNode node, Supplier<T> operation) {
+        return attempts.run(node, operation);
+    }
+
+    private void retried(RangeNode node, String error) {
+        node.retries++;
+        node.lastError = error;
+        job.tree().publish(node);
+    }
+
+    /**
+     * Marks a range failed for good, and records where and why on the ledger of the cell it stopped in (the job's
+     * report reads it there). The keys of a chunk that could not commit are counted as failed.
+     */
+    public void fail(RangeNode node, Exception error) {
+        node.status = NodeStatus.FAILED;
+        node.lastError = RangeAttempts.describe(error);
+        node.failurePermanent = !io.keyranger.datastore.Retries.isTransient(error)
+                && !io.keyranger.datastore.Retries.isServerUnreachable(error);
+        node.finishedAt = Instant.now();
+        LOG.warn("Range {} of job {} failed: {}", node.id, job.loop().spec().jobId(), node.lastError);
+        try {
+            if (node.failedKeys > 0) {
+                job.tree().addTotal("failed", node.failedKeys);
+                job.counter().increment("failed", node.failedKeys, job.retries(), tx -> { });
+            }
+            Key at = node.lastKey() != null ? node.lastKey() : node.range.start();
+            job.loop().committer().recordFailure(at, node.lastError, node.failurePermanent, job.retries());
+        } catch (RuntimeException e) {
+            LOG.warn("Could not record the failure of range {}", node.id, e);
+        } finally {
+            job.tree().publish(node);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.keyranger.executor.local;
+
+/**
+ * Whether the server has room for more concurrent work, judged from its page-query latency: a smoothed latency near
+ * the lowest the job has seen (alone before it started, or smoothed since) means requests are not queueing; one well above it means the server (or the link) is
+ * saturated, and more ranges in flight would only queue longer. It needs no knowledge of the server's kind: the
+ * serial emulator and a production server with room to spare show the difference by themselves.
+ */
+public final class ServerGauge {
+    /** Calls before the gauge judges anything: until then the server is taken to have room. */
+    public static final int WARM_UP_CALLS = 16;
+    /** How far above its floor the smoothed latency may rise while the server still counts as having room. */
+    public static final double HEADROOM_FACTOR = 2.0;
+    /** Weight of each new call in the smoothed latency (about the last 20 calls count). */
+    private static final double ALPHA = 0.05;
+
+    private long calls;
+    private double smoothed;
+    private double floor = Double.MAX_VALUE;
+
+    /**
+     * Records the round trip of a query made alone, before the job's ranges start: what the server's latency is
+     * without load. Under load from the first page on, the lowest smoothed latency would already be a loaded one.
+     */
+    public synchronized void calibrate(long nanos) {
+        floor = Math.min(floor, nanos);
+    }
+
+    /** Records one page query's round trip. */
+    public synchronized void record(long nanos) {
+        calls++;
+        smoothed = calls == 1 ? nanos : smoothed + ALPHA * (nanos - smoothed);
+        if (calls >= WARM_UP_CALLS) {
+            floor = Math.min(floor, smoothed);
+        }
+    }
+
+    /** Whether more concurrent calls would be served about as fast as the fastest the job has seen. */
+    public synchronized boolean headroom() {
+        return calls < WARM_UP_CALLS || smoothed <= floor * HEADROOM_FACTOR;
+    }
+
+    /** The smoothed latency over its floor (1.0 at the floor), for logs and benchmarks; 1.0 while warming up. */
+    public synchronized double load() {
+        return calls < WARM_UP_CALLS ? 1.0 : smoothed / floor;
+    }
+}

@@ -1,0 +1,85 @@
+package io.keyranger.executor.local;
+
+import io.keyranger.executor.job.ProbeMemory;
+import com.google.cloud.datastore.Key;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Where a range splits after a page. KeyRanger's own is {@link #ADAPTIVE}; benchmarks bring baselines (see
+ * {@code io.keyranger.bench.Baselines}) to compare it, on the same exactly-once path, with what a user would otherwise
+ * run.
+ */
+public interface SplitPolicy {
+    /**
+     * Most pieces one split makes: a split is one transaction over the parent, its pieces and the job's fence, each
+     * its own entity group, and the emulator takes 25 groups per transaction.
+     */
+    public int MAX_PIECES = 16;
+
+    /**
+     * KeyRanger's: split only when it can shorten the job, which is when no range waits for a worker (a waiting
+     * range means every worker has work) and the server has headroom (its latency is near the lowest seen: more
+     * ranges in flight would not queue). Then cut the rest into one piece more than its share of the idle workers
+     * (idle workers over running ranges, rounded up; two pieces when none is idle, so that a range is ready when a
+     * worker frees up), at evenly spaced scatter samples after its first key,
+     * else in two at the first key found past the key midpoint (a few probes at most). Every piece holds data.
+     */
+    public SplitPolicy ADAPTIVE = context -> {
+        Load load = context.load();
+        if (load.waiting() > 0 || !load.headroom()) {
+            return List.of();
+        }
+        int share = (load.idle() + load.running() - 1) / Math.max(1, load.running());
+        return context.splitPoints().at(context, Math.min(MAX_PIECES, 1 + Math.max(1, share)));
+    };
+
+    /**
+     * The keys to cut the rest at, in key order (k keys make k + 1 pieces), or none to go on with the range
+     * linearly.
+     */
+    public List<Key> splitPoints(Context context);
+
+    /**
+     * Whether the split may fall where no data is known to be (the published midpoint baseline); KeyRanger's never
+     * does: its split points are keys known to exist, after the next key of the range.
+     */
+    public default boolean blind() {
+        return false;
+    }
+
+    /** Whether pages are read with limit/offset from the range's start (a baseline) instead of past the last key. */
+    public default boolean pagesByOffset() {
+        return false;
+    }
+
+    /**
+     * What a policy knows after a page.
+     *
+     * @param rest           the unclaimed rest of the range
+     * @param lastKey        the last key committed
+     * @param next           the first key of the rest (read with the page)
+     * @param load           the job's workers and the server's headroom now
+     * @param order          the server's key order
+     * @param splitPoints    the job's scatter samples and the range's probes
+     * @param probe          the first key in a range, read from the server (with retries), or empty
+     * @param memory         what earlier probes of this range found
+     */
+    public record Context(KeyRange rest, Key lastKey, Key next, Load load, KeyOrder order,
+                   SplitPoints splitPoints, Function<KeyRange, Optional<Key>> probe, ProbeMemory memory) {
+    }
+
+    /**
+     * How busy a job is when a range decides.
+     *
+     * @param idle     workers with no range to work on
+     * @param running  ranges being worked on (this one among them)
+     * @param waiting  ranges waiting for a worker
+     * @param headroom whether the server's latency says it has room for more concurrent calls
+     */
+    public record Load(int idle, int running, int waiting, boolean headroom) {
+    }
+}

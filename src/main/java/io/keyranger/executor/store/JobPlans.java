@@ -1,0 +1,147 @@
+package io.keyranger.executor.store;
+
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobLease;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.Value;
+import io.keyranger.KeyRangerException;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A job's cells, and the one way any runner creates or opens a job. The cells are cut at the scatter samples (and at
+ * the bounds of the ranges a run starts from), fixed for the job's life, and stored on the job's plan entity. A new job
+ * is created, with its plan and its lease, in one transaction: of several runners creating one id at the same moment
+ * one creates it and the others open it (or are refused, as its lease says). No ledger exists yet; each is created by
+ * the first commit in its cell.
+ */
+public final class JobPlans {
+    /** Entities per scatter sample: Datastore keeps a {@code __scatter__} value on about 1 in 128 entities. */
+    public static final int ENTITIES_PER_SAMPLE = 128;
+    /** Most cells a job has: the plan's bounds stay far within the 1 MiB entity limit. */
+    public static final int MAX_CELLS = 4000;
+    /** Most bytes of cell bounds on a plan (keys can be long): fewer, larger cells beyond that. */
+    public static final int MAX_BOUND_BYTES = 400_000;
+
+    /** The runner name local runs record on the jobs they work on ({@code SharedJob.BEAM} is Beam's). */
+    public static final String LOCAL = "local";
+
+    private JobPlans() {
+    }
+
+    /** A stored plan: the job's cells and its estimated entities. */
+    public record Stored(CellPlan cells, long estimate) {
+    }
+
+    /** What a new job starts from: its cells, the ranges a run starts with, the samples, and its estimate. */
+    public record Planned(CellPlan cells, List<KeyRange> starts, long estimate) {
+    }
+
+    /**
+     * Cells for a job that starts from {@code starts}: bounds at the scatter samples (every m-th when there are more
+     * than {@link #MAX_CELLS} or their keys are long) and at the starting ranges' bounds, so that every starting range
+     * is whole cells and a split at a sample never puts two ranges in one cell.
+     */
+    public static Planned plan(KeyOrder order, List<KeyRange> starts, List<Key> samples) {
+        long bytes = samples.stream().mapToLong(k -> k.toUrlSafe().length()).sum();
+        int stride = (int) Math.max(1, Math.max(Math.ceil(samples.size() / (double) MAX_CELLS),
+                Math.ceil(bytes / (double) MAX_BOUND_BYTES)));
+        TreeSet<Key> bounds = new TreeSet<>(order);
+        for (int i = stride - 1; i < samples.size(); i += stride) {
+            bounds.add(samples.get(i));
+        }
+        for (KeyRange range : starts) {
+            if (range.start() != null) {
+                bounds.add(range.start());
+            }
+            if (range.end() != null) {
+                bounds.add(range.end());
+            }
+        }
+        long estimate = Math.max(samples.size(), 1L) * ENTITIES_PER_SAMPLE;
+        return new Planned(new CellPlan(order, new ArrayList<>(bounds)), starts, estimate);
+    }
+
+    /**
+     * Takes job {@code spec} for runner {@code runnerName} ("local", "beam") as {@code mode} says. A job that does not
+     * exist is created, with the plan {@code planner} makes and its lease, in one transaction ({@code planner} null:
+     * it must exist). A stored job with another kind, namespace or mapper is refused.
+     *
+     * @return the job's plan as stored (this one's, or the creator's), or null when the job is done already
+     */
+    public static Stored take(JobStore store, KeyOrder order, JobLease lease, JobLease.Mode mode, JobSpec spec,
+                       String runnerName, Supplier<Planned> planner, Consumer<String> waiting) {
+        Entity existing = RetryPolicy.DEFAULT.call(() -> store.datastore().get(store.jobKey(spec.jobId())));
+        Stored plan = existing == null ? null : RetryPolicy.DEFAULT.call(() -> store.loadPlan(spec.jobId(), order));
+        if (existing != null && plan == null && mode != JobLease.Mode.CREATE) {
+            throw new KeyRangerException("Job " + spec.jobId() + " was stored by an earlier KeyRanger, whose jobs "
+                    + "kept no plan: it cannot be continued. Start it again under a new id; everything it committed "
+                    + "stays committed.");
+        }
+        List<Entity> createdWith = List.of();
+        Entity.Builder created = null;
+        Planned planned = null;
+        if (existing == null && planner != null) {
+            planned = planner.get();
+            created = store.newJobEntity(spec, Instant.now()).set("runners", runners(null, runnerName));
+            createdWith = List.of(store.planEntity(spec.jobId(), planned.cells(), planned.estimate()));
+        } else if (existing != null && mode != JobLease.Mode.CREATE) {
+            checkSameJob(store, spec);
+        }
+        boolean taken = lease.take(mode, fence -> {
+            if (fence == null && planner == null) {
+                throw new KeyRangerException("Job " + spec.jobId() + " no longer exists.");
+            }
+            return fence == null || !JobStatus.DONE.name().equals(fence.getString("status"));
+        }, b -> b.set("status", JobStatus.RUNNING.name()).set("runners", runners(b.build(), runnerName)), created,
+                createdWith, waiting);
+        if (!taken) {
+            return null;
+        }
+        if (plan != null) {
+            return plan;
+        }
+        // created here, or by another runner between the look and the take
+        Stored stored = RetryPolicy.DEFAULT.call(() -> store.loadPlan(spec.jobId(), order));
+        return stored != null ? stored : new Stored(planned.cells(), planned.estimate());
+    }
+
+    /** The runners that worked on a job: those stored, with {@code runnerName} added once. */
+    private static ListValue runners(Entity job, String runnerName) {
+        List<Value<?>> out = new ArrayList<>();
+        if (job != null && job.contains("runners")) {
+            for (StringValue v : job.<StringValue>getList("runners")) {
+                out.add(v);
+            }
+        } else if (job != null && job.contains("runner")) {
+            out.add(StringValue.of(job.getString("runner"))); // stored before runners were listed
+        } else if (job != null) {
+            out.add(StringValue.of(LOCAL));
+        }
+        if (out.stream().noneMatch(v -> runnerName.equals(v.get()))) {
+            out.add(StringValue.of(runnerName));
+        }
+        return ListValue.of(out);
+    }
+
+    private static void checkSameJob(JobStore store, JobSpec spec) {
+        JobSpec stored = RetryPolicy.DEFAULT.call(() -> store.loadJob(spec.jobId())).spec();
+        if (!stored.kind().equals(spec.kind()) || !stored.namespace().equals(spec.namespace())
+                || !stored.mapper().json().equals(spec.mapper().json())) {
+            throw new KeyRangerException("Job " + spec.jobId() + " exists with another kind, namespace or mapper: "
+                    + "continuing it must use the same spec ('keyranger jobs' shows it), or give this run another id.");
+        }
+    }
+}

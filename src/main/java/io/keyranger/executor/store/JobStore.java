@@ -1,0 +1,241 @@
+package io.keyranger.executor.store;
+
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.RangeEntities;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.NodeIds;
+import io.keyranger.executor.job.RangeNode;
+import io.keyranger.executor.lease.Holding;
+import io.keyranger.executor.lease.JobLease;
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreReader;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.StructuredQuery.OrderBy;
+import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import com.google.cloud.datastore.Transaction;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.BookkeepingKinds;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Job state in KeyRanger's own kinds of the same database, default namespace: {@code _KeyRangerJob/ID} holds the
+ * spec and status, {@code _KeyRangerPlan/ID} its cells, {@code _KeyRangerRange/ID:cNNNN} each cell's ledger. Every
+ * runner, local or on Beam, writes and reads the same records, so any of them can go on with a job.
+ */
+public final class JobStore {
+    public static final String JOB_KIND = BookkeepingKinds.PREFIX + "Job";
+    public static final String RANGE_KIND = RangeEntities.KIND;
+    public static final String PLAN_KIND = BookkeepingKinds.PREFIX + "Plan";
+
+    private final Datastore datastore;
+    private final CommitHook hook;
+
+    public JobStore(Datastore datastore) {
+        this(datastore, CommitHook.NONE);
+    }
+
+    public JobStore(Datastore datastore, CommitHook hook) {
+        this.datastore = datastore;
+        this.hook = hook;
+    }
+
+    public Datastore datastore() {
+        return datastore;
+    }
+
+    public Key jobKey(String jobId) {
+        return datastore.newKeyFactory().setNamespace("").setKind(JOB_KIND).newKey(jobId);
+    }
+
+    public Key nodeKey(String jobId, String nodeId) {
+        return RangeEntities.key(datastore, jobId, nodeId);
+    }
+
+    /** A new job's entity: it is created in one transaction with its plan ({@link JobPlans#take}). */
+    public Entity.Builder newJobEntity(JobSpec spec, Instant created) {
+        Entity.Builder job = Entity.newBuilder(jobKey(spec.jobId()));
+        if (spec.group() != null) {
+            job.set("group", spec.group());
+        }
+        return job
+                .set("namespace", spec.namespace()).set("kind", spec.kind())
+                .set("mapper", StringValue.newBuilder(spec.mapper().toJson()).setExcludeFromIndexes(true).build())
+                .set("shards", spec.shards()).set("workers", spec.workers()).set("pageSize", spec.pageSize())
+                .set("qps", spec.qps()).set("status", JobStatus.RUNNING.name())
+                .set("createdAt", Timestamp.ofTimeSecondsAndNanos(created.getEpochSecond(), created.getNano()));
+    }
+
+    /** A lease on a job, its fence being the job entity. */
+    public JobLease lease(String jobId, java.time.Duration duration) {
+        return JobLease.of(datastore, jobKey(jobId), jobId, "Job " + jobId, duration);
+    }
+
+    /** Who holds a job, if it was ever taken. */
+    public java.util.Optional<Holding> holding(String jobId) {
+        return Holding.read(datastore, jobKey(jobId), jobId);
+    }
+
+    /**
+     * In one transaction: reads the job entity, checks that it is still {@code lease}'s, and puts what {@code writes}
+     * makes of it. Throws {@link JobFencedException} and writes nothing when the job was taken over.
+     */
+    public void fencedOnJob(String what, JobLease lease, java.util.function.Function<Entity, List<Entity>> writes) {
+        fenced(what, lease.fenceKey(), lease::check, writes);
+    }
+
+    /**
+     * In one transaction: reads {@code fence}, lets {@code check} refuse (by throwing), and puts what {@code writes}
+     * makes of it; the hook sees {@code what} just before the commit.
+     */
+    public void fenced(String what, Key fence, java.util.function.Consumer<Entity> check,
+                        java.util.function.Function<Entity, List<Entity>> writes) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            Entity found = tx.get(fence);
+            check.accept(found);
+            List<Entity> puts = writes.apply(found);
+            if (!puts.isEmpty()) {
+                tx.put(puts.toArray(new Entity[0]));
+            }
+            hook.beforeCommit(what);
+            tx.commit();
+        } finally {
+            if (tx.isActive()) {
+                io.keyranger.datastore.Retries.rollbackQuietly(tx);
+            }
+        }
+    }
+
+    /** The job's last status, and its lease released, in one fenced transaction. */
+    public void finishJob(JobLease lease, JobStatus status, long wallMillis, int ranges, int depth) {
+        fencedOnJob("finish", lease, job -> List.of(Entity.newBuilder(job).set("status", status.name())
+                .set("lastWallMillis", wallMillis).set("lastRanges", ranges).set("lastDepth", depth)
+                .set("finishedAt", Timestamp.now()).build(), lease.released()));
+    }
+
+    /** The stored spec of a job, or a clear error naming the job. */
+    public StoredJob loadJob(String jobId) {
+        Entity job = datastore.get(jobKey(jobId));
+        if (job == null) {
+            throw new KeyRangerException("No job with id '" + jobId + "' in this database. Run 'keyranger jobs' to list "
+                    + "the jobs there are.");
+        }
+        JobSpec spec = new JobSpec(jobId, job.getString("namespace"), job.getString("kind"),
+                MapperSpec.parse(job.getString("mapper")), (int) job.getLong("shards"), (int) job.getLong("workers"),
+                (int) job.getLong("pageSize"), (int) job.getLong("qps"), job.contains("group") ? job.getString("group")
+                : null);
+        return new StoredJob(spec, JobStatus.valueOf(job.getString("status")),
+                job.getTimestamp("createdAt").toDate().toInstant(),
+                runners(job),
+                job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0,
+                job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
+                job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0);
+    }
+
+    /**
+     * A stored job.
+     *
+     * @param spec    its spec
+     * @param status  its last persisted status
+     * @param created when it was created
+     * @param runners the runners that worked on it, in the order they first did
+     * @param lastWallMillis how long its last run took, 0 before it ended once
+     * @param lastRanges     the ranges its last local run's tree had (0: none recorded; a Beam run's are its cells)
+     * @param lastDepth      that tree's depth
+     */
+    public record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis,
+                     int lastRanges, int lastDepth) {
+    }
+
+    private static List<String> runners(Entity job) {
+        if (job.contains("runners")) {
+            return job.<StringValue>getList("runners").stream().map(StringValue::get).toList();
+        }
+        return List.of(job.contains("runner") ? job.getString("runner") : JobPlans.LOCAL);
+    }
+
+    /** Every job, newest first. */
+    public List<StoredJob> listJobs() {
+        List<StoredJob> jobs = new ArrayList<>();
+        Query<Entity> query = Query.newEntityQueryBuilder().setNamespace("").setKind(JOB_KIND).build();
+        datastore.run(query).forEachRemaining(e -> {
+            try {
+                jobs.add(loadJob(e.getKey().getName()));
+            } catch (RuntimeException ignored) {
+                // an unreadable job entity is skipped, not fatal to the list
+            }
+        });
+        jobs.sort((a, b) -> b.created().compareTo(a.created()));
+        return jobs;
+    }
+
+    /** A range as its entity. */
+    public Entity nodeEntity(String jobId, RangeNode node) {
+        return RangeEntities.toEntity(nodeKey(jobId, node.id), jobId, node, 0);
+    }
+
+    public Key planKey(String jobId) {
+        return datastore.newKeyFactory().setNamespace("").setKind(PLAN_KIND).newKey(jobId);
+    }
+
+    /** A job's plan as its entity: the cell bounds and the estimate, written in the transaction that creates the job. */
+    public Entity planEntity(String jobId, CellPlan cells, long estimate) {
+        List<com.google.cloud.datastore.Value<?>> bounds = new ArrayList<>(cells.bounds().size());
+        cells.bounds().forEach(k -> bounds.add(com.google.cloud.datastore.KeyValue.newBuilder(k)
+                .setExcludeFromIndexes(true).build()));
+        return Entity.newBuilder(planKey(jobId)).set("bounds", com.google.cloud.datastore.ListValue.of(bounds))
+                .set("estimate", estimate).build();
+    }
+
+    /** A job's cells and estimate as planned, or null for a job stored by a KeyRanger from before plans were kept. */
+    public JobPlans.Stored loadPlan(String jobId, KeyOrder order) {
+        Entity plan = datastore.get(planKey(jobId));
+        if (plan == null) {
+            return null;
+        }
+        List<Key> bounds = new ArrayList<>();
+        plan.<com.google.cloud.datastore.KeyValue>getList("bounds").forEach(v -> bounds.add(v.get()));
+        return new JobPlans.Stored(new CellPlan(order, bounds), plan.getLong("estimate"));
+    }
+
+    /** Every ledger of a job as stored. */
+    public List<Entity> loadLedgers(String jobId, DatastoreReader reader) {
+        Query<Entity> query = Query.newEntityQueryBuilder().setNamespace("").setKind(RANGE_KIND)
+                .setFilter(PropertyFilter.eq("jobId", jobId)).build();
+        List<Entity> ledgers = new ArrayList<>();
+        reader.run(query).forEachRemaining(ledgers::add);
+        return ledgers;
+    }
+
+    /**
+     * Every cell of a job, in key order: as its ledger stores it, or queued when no commit reached it yet. A job
+     * stored before plans were kept shows its stored ranges.
+     */
+    public List<RangeNode> loadNodes(String jobId, KeyOrder order, DatastoreReader reader) {
+        java.util.Map<String, RangeNode> stored = new java.util.HashMap<>();
+        loadLedgers(jobId, reader).forEach(e -> stored.put(e.getString("nodeId"), RangeEntities.toNode(e, order)));
+        JobPlans.Stored plan = loadPlan(jobId, order);
+        List<RangeNode> nodes = new ArrayList<>();
+        if (plan == null) {
+            nodes.addAll(stored.values());
+            nodes.sort((a, b) -> NodeIds.compare(a.id, b.id));
+        } else {
+            for (int i = 0; i < plan.cells().cells(); i++) {
+                RangeNode node = stored.get(CellPlan.nodeId(i));
+                nodes.add(node != null ? node : new RangeNode(CellPlan.nodeId(i), null, 0, plan.cells().cell(i)));
+            }
+        }
+        nodes.forEach(n -> n.subtreeEntities = n.checkpoint.entities());
+        return nodes;
+    }
+}

@@ -1,6 +1,5 @@
 package io.keyranger.datastore;
 
-import io.keyranger.keys.KeyFormat;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,6 +15,7 @@ import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.LatLng;
 import com.google.cloud.datastore.Value;
+import io.keyranger.keys.KeyFormat;
 import java.util.Base64;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package io.keyranger.datastore;
 
-import io.keyranger.keys.KeyFormat;
 import com.google.cloud.datastore.BaseEntity;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
+import io.keyranger.keys.KeyFormat;
 import java.lang.reflect.Method;
 
 /**

@@ -1,6 +1,5 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.job.JobSpec;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;
@@ -8,6 +7,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ProgressListener;
+import io.keyranger.executor.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.sharding.PlanRequest;

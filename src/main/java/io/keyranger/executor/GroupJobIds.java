@@ -1,8 +1,8 @@
 package io.keyranger.executor;
 
+import io.keyranger.KeyRangerException;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.store.JobStore;
-import io.keyranger.KeyRangerException;
 import java.time.Instant;
 
 /**

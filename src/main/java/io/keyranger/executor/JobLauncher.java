@@ -1,5 +1,8 @@
 package io.keyranger.executor;
 
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.datastore.Session;
 import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
@@ -12,9 +15,6 @@ import io.keyranger.executor.local.JobHandle;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.local.PauseGate;
 import io.keyranger.executor.local.RangeAttempts;
-import com.google.cloud.datastore.Datastore;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;

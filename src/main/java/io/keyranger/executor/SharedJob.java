@@ -1,5 +1,9 @@
 package io.keyranger.executor;
 
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
@@ -10,10 +14,6 @@ import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
-import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Entity;
-import io.keyranger.counter.ShardedCounter;
-import io.keyranger.datastore.Cancellation;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;

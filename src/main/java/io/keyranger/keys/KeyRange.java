@@ -1,11 +1,11 @@
 package io.keyranger.keys;
 
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.StructuredQuery;
 import com.google.cloud.datastore.StructuredQuery.CompositeFilter;
 import com.google.cloud.datastore.StructuredQuery.Filter;
 import com.google.cloud.datastore.StructuredQuery.OrderBy;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import com.google.cloud.datastore.StructuredQuery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.AtomicFiles;
-import io.keyranger.keys.KeyFormat;
 import io.keyranger.datastore.KeyJson;
+import io.keyranger.keys.KeyFormat;
 import java.nio.file.Path;
 
 /** A preview as JSON: both plans with their method, balance and ranges (readable and REST-form keys). */

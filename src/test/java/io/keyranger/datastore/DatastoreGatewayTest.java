@@ -1,6 +1,5 @@
 package io.keyranger.datastore;
 
-import io.keyranger.keys.KeyFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +8,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.demo.DemoSeeder;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.HashSet;

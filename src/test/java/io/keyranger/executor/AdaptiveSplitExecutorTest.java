@@ -1,5 +1,17 @@
 package io.keyranger.executor;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyFactory;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.FaultInjector;
+import io.keyranger.datastore.ProgressListener;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.demo.DemoSeeder;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
@@ -10,18 +22,6 @@ import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.local.SplitPolicy;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Entity;
-import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.KeyFactory;
-import com.google.cloud.datastore.Query;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.datastore.Cancellation;
-import io.keyranger.datastore.FaultInjector;
-import io.keyranger.datastore.ProgressListener;
-import io.keyranger.demo.DemoSeeder;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;

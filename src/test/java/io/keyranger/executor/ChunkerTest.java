@@ -1,13 +1,13 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.cells.CellPlan;
-import io.keyranger.executor.cells.Chunker;
-import io.keyranger.executor.local.RampingRateLimiter;
-import io.keyranger.datastore.ServerLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.Chunker;
+import io.keyranger.executor.local.RampingRateLimiter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,11 +1,11 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.cells.CellPlan;
-import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import static io.keyranger.executor.CoveredSpansTest.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.cells.CoveredSpans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.executor.cells.CoveredSpans;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,16 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobListener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobListener;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.SharedEmulator;

@@ -1,12 +1,5 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.cells.CellCommitter;
-import io.keyranger.executor.cells.ConcurrentRangeTracker;
-import io.keyranger.executor.cells.PageLoop;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.lease.JobBusyException;
-import io.keyranger.executor.store.JobStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,18 +12,21 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.lease.JobBusyException;
+import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.support.SharedEmulator;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,13 @@
 package io.keyranger.executor;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Session;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
@@ -9,14 +17,6 @@ import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Entity;
-import com.google.cloud.datastore.Query;
-import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.Session;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.SharedEmulator;
 import java.time.Duration;

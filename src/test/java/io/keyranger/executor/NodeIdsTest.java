@@ -1,8 +1,8 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.job.NodeIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.keyranger.executor.job.NodeIds;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,5 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.job.JobReport;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -14,14 +8,19 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobListener;
+import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.support.SharedEmulator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

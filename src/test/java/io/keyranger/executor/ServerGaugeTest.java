@@ -1,8 +1,8 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.local.ServerGauge;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.keyranger.executor.local.ServerGauge;
 import org.junit.jupiter.api.Test;
 
 /** The headroom the adaptive policy reads from call latency. */

@@ -1,10 +1,5 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.cells.CellCommitter;
-import io.keyranger.executor.cells.ConcurrentRangeTracker;
-import io.keyranger.executor.cells.PageLoop;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -17,6 +12,11 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.FaultInjector;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;

@@ -1,11 +1,11 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.job.ProbeMemory;
-import io.keyranger.executor.local.SplitPoints;
-import io.keyranger.executor.local.SplitPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.executor.job.ProbeMemory;
+import io.keyranger.executor.local.SplitPoints;
+import io.keyranger.executor.local.SplitPolicy;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;

@@ -1,5 +1,14 @@
 package io.keyranger.executor;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
@@ -14,15 +23,6 @@ import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Entity;
-import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.Query;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.counter.ShardedCounter;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;

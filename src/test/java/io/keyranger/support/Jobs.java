@@ -2,8 +2,8 @@ package io.keyranger.support;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.mapper.MapperSpec;
 
 /**

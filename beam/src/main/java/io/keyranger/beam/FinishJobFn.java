@@ -1,8 +1,8 @@
 package io.keyranger.beam;
 
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.job.JobStatus;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**

@@ -1,6 +1,5 @@
 package io.keyranger.executor.cells;
 
-import io.keyranger.executor.job.JobSpec;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -8,6 +7,7 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.Retries;
+import io.keyranger.executor.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;

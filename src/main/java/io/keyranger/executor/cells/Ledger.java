@@ -1,14 +1,14 @@
 package io.keyranger.executor.cells;
 
-import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.executor.job.ProblemExamples;
-import io.keyranger.executor.job.RangeNode;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.job.ProblemExamples;
+import io.keyranger.executor.job.RangeNode;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package io.keyranger.executor.cells;
 
-import io.keyranger.executor.job.JobSpec;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.PageMapper;

@@ -1,8 +1,5 @@
 package io.keyranger.executor.cells;
 
-import io.keyranger.executor.job.Checkpoint;
-import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.executor.job.RangeNode;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -10,6 +7,9 @@ import com.google.cloud.datastore.KeyValue;
 import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
+import io.keyranger.executor.job.Checkpoint;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.job.RangeNode;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.time.Instant;

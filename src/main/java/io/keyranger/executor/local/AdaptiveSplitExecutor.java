@@ -1,5 +1,9 @@
 package io.keyranger.executor.local;
 
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.job.JobReport;
@@ -15,17 +19,11 @@ import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
-import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Key;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.counter.ShardedCounter;
-import io.keyranger.datastore.Cancellation;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.sharding.PlanRequest;
-import io.keyranger.sharding.ScatterSampler;
 import io.keyranger.sharding.ShardPlanner;
 import java.time.Instant;
 import java.time.LocalDateTime;

@@ -1,5 +1,8 @@
 package io.keyranger.executor.local;
 
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CommitHook;
@@ -16,10 +19,6 @@ import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobStore;
-import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Key;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.counter.ShardedCounter;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.PageMapper;
 import java.util.List;

@@ -1,10 +1,8 @@
 package io.keyranger.executor.local;
 
+import io.keyranger.datastore.Retries;
 import io.keyranger.executor.job.RangeNode;
 import io.keyranger.executor.job.RetryPolicy;
-import io.keyranger.datastore.Retries;
-import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;

@@ -1,5 +1,8 @@
 package io.keyranger.executor.local;
 
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
@@ -7,9 +10,6 @@ import io.keyranger.executor.job.NodeStatus;
 import io.keyranger.executor.job.RangeNode;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobFencedException;
-import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.KeyQuery;
-import com.google.cloud.datastore.Query;
 import io.keyranger.keys.KeyRange;
 import java.time.Instant;
 import java.util.ArrayList;

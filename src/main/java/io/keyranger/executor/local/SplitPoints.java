@@ -1,7 +1,7 @@
 package io.keyranger.executor.local;
 
-import io.keyranger.executor.job.ProbeMemory;
 import com.google.cloud.datastore.Key;
+import io.keyranger.executor.job.ProbeMemory;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.keys.KeySplitter;

@@ -1,16 +1,16 @@
 package io.keyranger.executor.store;
 
-import io.keyranger.executor.cells.CellPlan;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.RetryPolicy;
-import io.keyranger.executor.lease.JobLease;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.KeyRangerException;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobLease;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package io.keyranger.executor.store;
 
+import com.google.cloud.datastore.Entity;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CoveredSpans;
 import io.keyranger.executor.cells.Ledger;
 import io.keyranger.executor.job.NodeStatus;
-import com.google.cloud.datastore.Entity;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;
 import java.util.HashMap;

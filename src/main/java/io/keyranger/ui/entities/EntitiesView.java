@@ -1,32 +1,32 @@
 package io.keyranger.ui.entities;
 
+import atlantafx.base.theme.Styles;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.ui.common.FittedColumns;
+import io.keyranger.ui.common.WriteConfirmation;
+import java.util.List;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
+import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
 import javafx.scene.control.Label;
+import javafx.scene.control.SelectionMode;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
-import javafx.scene.control.Alert;
-import javafx.scene.control.ButtonType;
-import javafx.scene.control.SelectionMode;
-import io.keyranger.ui.common.FittedColumns;
-import io.keyranger.ui.common.WriteConfirmation;
-import java.util.List;
-import org.kordamp.ikonli.material2.Material2AL;
-import javafx.scene.layout.VBox;
-import javafx.scene.control.TextField;
-import atlantafx.base.theme.Styles;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.javafx.FontIcon;
+import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
 
 /** The Entities tab: a cursor-paged table of the selected kind and the selected entity as JSON. */

@@ -1,6 +1,5 @@
 package io.keyranger.ui.main;
 
-import io.keyranger.ui.common.StatusModel;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;
@@ -13,6 +12,7 @@ import io.keyranger.emulator.RunningEmulator;
 import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.ArrayList;

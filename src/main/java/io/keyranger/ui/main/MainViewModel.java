@@ -1,6 +1,5 @@
 package io.keyranger.ui.main;
 
-import io.keyranger.ui.common.StatusModel;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityCount;
@@ -9,13 +8,14 @@ import io.keyranger.datastore.Session;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
+import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.entities.EntitiesViewModel;
 import io.keyranger.ui.kinds.KindItem;
-import io.keyranger.ui.shards.ShardsViewModel;
-import io.keyranger.ui.run.RunViewModel;
 import io.keyranger.ui.mapper.MapperViewModel;
+import io.keyranger.ui.run.RunViewModel;
+import io.keyranger.ui.shards.ShardsViewModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,11 +1,11 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.ui.common.KindTarget;
-import io.keyranger.ui.common.Specs;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.ui.common.KindTarget;
+import io.keyranger.ui.common.Specs;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleStringProperty;

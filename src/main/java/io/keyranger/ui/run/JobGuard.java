@@ -1,11 +1,11 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.ui.common.KindTarget;
 import io.keyranger.KeyRangerException;
 import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
+import io.keyranger.ui.common.KindTarget;
 import java.util.Optional;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;

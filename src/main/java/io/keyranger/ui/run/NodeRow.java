@@ -1,8 +1,8 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.keys.KeyFormat;
 import io.keyranger.executor.job.NodeSnapshot;
 import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.keys.KeyFormat;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;

@@ -1,19 +1,19 @@
 package io.keyranger.ui.run;
 
-import java.util.List;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.lease.JobBusyException;
-import io.keyranger.executor.local.JobHandle;
-import io.keyranger.executor.lease.JobLease;
-import io.keyranger.executor.local.JobListener;
+import io.keyranger.executor.KindGroup;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.KindGroup;
+import io.keyranger.executor.lease.JobBusyException;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.local.JobListener;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import javafx.animation.KeyFrame;

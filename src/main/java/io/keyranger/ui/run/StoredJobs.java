@@ -1,10 +1,10 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.job.NodeSnapshot;
 import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;

@@ -3,21 +3,16 @@ package io.keyranger.cli;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.DryRunner;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.KindGroup;
-import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
-import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.Template;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -110,12 +105,12 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
         prices();
-        JobSpec job = target.newJob == null ? null : newJob(conn);
+        JobSpec job = target.newJob == null ? null : target.newJobSpec(conn.namespace());
         checkTakeOverOptions(job);
         if (job != null && !target.newJob.dryRun) {
             // before connecting: nothing is read or written without consent
             WriteSafety.check(conn, Mappers.template(job.mapper().template()), confirmProject,
-                    "add --confirm-project " + conn.projectId() + (isGroup() ? " (it " + job.mapper().template()
+                    "add --confirm-project " + conn.projectId() + (target.isGroup() ? " (it " + job.mapper().template()
                             + "s " + (target.newJob.allKinds ? "EVERY kind of the namespace" : "kinds "
                             + target.newJob.kind) + ")" : ""));
         }
@@ -141,6 +136,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
 
     private int run(Session session, JobSpec job, JobLauncher launcher, PrintWriter err) throws InterruptedException {
         JobProgressPrinter progress = new JobProgressPrinter(err);
+        RunChecks checks = new RunChecks(session, retries, err);
         java.util.function.Consumer<String> waiting = message -> {
             err.println(message);
             err.flush();
@@ -154,15 +150,15 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             err.flush();
             handle = KindGroup.run(launcher, resumedGroup, leaseMode(), progress, waiting);
         } else if (target.resume != null) {
-            warnOfPermanentFailures(launcher, target.resume, err);
+            checks.warnOfPermanentFailures(launcher, target.resume);
             handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
-        } else if (isGroup()) {
+        } else if (target.isGroup()) {
             List<String> kinds = retries.call(() -> KindGroup.kinds(session.datastore(), job.namespace(),
                     target.newJob.allKinds ? List.of() : List.of(target.newJob.kind.split(",")), target.newJob.allKinds));
             if (target.newJob.dryRun) {
                 for (String kind : kinds) {
                     spec.commandLine().getOut().println("== " + kind);
-                    printDryRun(session, job, kind, err);
+                    checks.printDryRun(job, kind, target.newJob.sample, spec.commandLine().getOut(), prices());
                 }
                 progress.close();
                 return 0;
@@ -174,9 +170,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             err.flush();
             handle = KindGroup.run(launcher, plan, leaseMode(), progress, waiting);
         } else if (target.newJob.dryRun) {
-            checkKindExists(session, job);
-            printQueryPlan(job, spec.commandLine().getOut());
-            printDryRun(session, job, job.kind(), err);
+            checks.checkKindExists(job);
+            RunChecks.printQueryPlan(job, spec.commandLine().getOut());
+            checks.printDryRun(job, job.kind(), target.newJob.sample, spec.commandLine().getOut(), prices());
             progress.close();
             return 0;
         } else {
@@ -185,11 +181,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 io.keyranger.executor.ExportSpace.check(io.keyranger.executor.ExportSpace.estimate(
                         session.datastore(), session.order(), job), Path.of(job.mapper().json().path("file").asText()));
             }
-            checkKindExists(session, job);
-            warnAboutProperties(session, job, err);
+            checks.checkKindExists(job);
+            checks.warnAboutProperties(job);
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
-            printQueryPlan(job, err);
+            RunChecks.printQueryPlan(job, err);
             err.flush();
             handle = launcher.start(job, leaseMode(), progress, waiting);
         }
@@ -207,7 +203,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             }
         }
         io.keyranger.cost.PriceTable prices = prices();
-        JobSummary.print(result, spec.commandLine().getOut(), prices, job != null && isImport(job)
+        JobSummary.print(result, spec.commandLine().getOut(), prices, job != null && RunChecks.isImport(job)
                 ? "Resume it by running it again with --job-id " + result.jobId()
                 : "Resume it with: keyranger run --resume " + result.jobId());
         if (report != null) {
@@ -223,35 +219,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             case TAKEN_OVER -> EXIT_TAKEN_OVER;
             default -> EXIT_RANGES_FAILED;
         };
-    }
-
-    /**
-     * Before resuming a job whose ranges failed for a reason retrying will not fix, says so and what to change: the
-     * resume still runs (the cause may be fixed now), and fails the same way if it is not.
-     */
-    private static void warnOfPermanentFailures(JobLauncher launcher, String jobId, PrintWriter err) {
-        JobReport report;
-        try {
-            report = launcher.executor().report(jobId);
-        } catch (KeyRangerException noSuchJob) {
-            return; // the resume itself says so
-        }
-        for (JobReport.ReasonGroup g : report.failures()) {
-            if (g.permanent()) {
-                err.printf("keyranger: %,d range%s of %s failed with: %s%n  Resuming retries them, but this reason "
-                        + "does not go away by retrying: %s.%n", g.count(), g.count() == 1 ? "" : "s", jobId,
-                        g.reason(), JobReport.adviceFor(g.reason()));
-            }
-        }
-        err.flush();
-    }
-
-    private static boolean isImport(JobSpec job) {
-        return isImport(job.mapper());
-    }
-
-    private static boolean isImport(MapperSpec mapper) {
-        return Mappers.template(mapper.template()).source() == Template.Source.FILE;
     }
 
     private JobLease.Mode leaseMode() {
@@ -270,90 +237,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             throw new KeyRangerException("--force goes with --take-over: keyranger run --resume JOB_ID --take-over "
                     + "--force");
         }
-        if (takeOver && job != null && !isImport(job)) {
+        if (takeOver && job != null && !RunChecks.isImport(job)) {
             throw new KeyRangerException("--take-over takes over an existing job: use it with --resume JOB_ID (or "
                     + "with an import's --job-id).");
-        }
-    }
-
-    /** A dry run of {@code job} over {@code kind}: its warnings on stderr, what would change on stdout. */
-    private void printDryRun(Session session, JobSpec job, String kind, PrintWriter err) {
-        DryRunner.Result dry = retries.call(() -> new DryRunner(session.datastore(), session.order()).run(
-                job.namespace(), kind, job.mapper(), Math.max(1, target.newJob.sample)));
-        dry.warnings().forEach(w -> err.println("keyranger: warning: " + w));
-        err.flush();
-        DryRunPrinter.print(dry, spec.commandLine().getOut(), prices());
-    }
-
-    /** Before anything else about it: a job reads a kind that is there (an import may fill a new one). */
-    private void checkKindExists(Session session, JobSpec job) {
-        if (!isImport(job)) {
-            retries.call(() -> KindGroup.kinds(session.datastore(), job.namespace(), List.of(job.kind()), false));
-        }
-    }
-
-    /** Before the first read: the spec's property parameters against the kind's properties as the server lists them. */
-    private void warnAboutProperties(Session session, JobSpec job, PrintWriter err) {
-        if (Mappers.template(job.mapper().template()).source() != Template.Source.KEY_RANGES) {
-            return;
-        }
-        List<io.keyranger.datastore.PropertyInfo> properties = retries.call(() -> new io.keyranger.datastore
-                .DatastoreGateway(session.datastore()).properties(job.namespace(), job.kind()));
-        io.keyranger.mapper.SpecChecks.warnings(job.mapper(), job.kind(), properties)
-                .forEach(w -> err.println("keyranger: warning: " + w));
-        err.flush();
-    }
-
-    /** Whether the new job runs over several kinds (--kind A,B or --all-kinds). */
-    private boolean isGroup() {
-        return target.newJob != null && (target.newJob.allKinds
-                || target.newJob.kind != null && target.newJob.kind.contains(","));
-    }
-
-    private JobSpec newJob(ConnectionSpec conn) {
-        RunTarget.NewJob job = target.newJob;
-        MapperSpec mapper = MapperSpec.read(job.mapper);
-        if (job.skipBadLines) {
-            if (!isImport(mapper)) {
-                throw new KeyRangerException("--skip-bad-lines applies to an import, which reads a file; this job is '"
-                        + mapper.template() + "'.");
-            }
-            mapper = MapperSpec.parse(mapper.json().deepCopy().put(io.keyranger.executor.ImportJob.SKIP_BAD_LINES,
-                    true).toString());
-        }
-        if (job.allKinds && job.kind != null) {
-            throw new KeyRangerException("Give --kind or --all-kinds, not both.");
-        }
-        if (isGroup()) {
-            if (job.gql != null || mapper.query() != null) {
-                throw new KeyRangerException("A GQL query reads one kind: run it without --all-kinds or a list of "
-                        + "kinds.");
-            }
-            if (Mappers.template(mapper.template()).source() != Template.Source.KEY_RANGES) {
-                throw new KeyRangerException("'" + mapper.template() + "' reads a file into one kind: give one --kind.");
-            }
-            String first = job.allKinds ? "all-kinds" : job.kind.split(",")[0].strip();
-            String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(first.isEmpty() ? "kinds" : first
-                    + "-and-more");
-            return new JobSpec(id, conn.namespace(), job.allKinds ? "(all kinds)" : job.kind, mapper, job.shards,
-                    job.workers, job.pageSize, job.qps);
-        }
-        if (job.gql != null) {
-            mapper = mapper.withGql(job.gql);
-        }
-        String kind = job.kind != null ? job.kind : mapper.query() != null ? mapper.query().kind() : null;
-        if (kind == null) {
-            throw new KeyRangerException("Say what to map: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
-        }
-        io.keyranger.datastore.ConnectionRules.kind(kind);
-        String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(kind);
-        return new JobSpec(id, conn.namespace(), kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
-    }
-
-    /** How a job over a query runs: which conditions the server applies in every range, which the client. */
-    static void printQueryPlan(JobSpec job, PrintWriter out) {
-        if (job.mapper().query() != null) {
-            job.mapper().query().explain().forEach(line -> out.println("Query: " + line));
         }
     }
 

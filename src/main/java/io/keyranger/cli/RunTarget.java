@@ -1,5 +1,11 @@
 package io.keyranger.cli;
 
+import io.keyranger.KeyRangerException;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
 import java.nio.file.Path;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -9,7 +15,7 @@ final class RunTarget {
     @ArgGroup(exclusive = false)
     NewJob newJob;
 
-    @Option(names = "--resume", paramLabel = "JOB_ID", description = "Resume this job from its checkpoints.")
+    @Option(names = "--resume", paramLabel = "JOB_ID", description = "Resume this job from its ledgers (one started here or on Beam).")
     String resume;
 
     /** The options of a new job. */
@@ -56,5 +62,51 @@ final class RunTarget {
         @Option(names = "--sample", defaultValue = "20", paramLabel = "N",
                 description = "Entities in the dry run (default: ${DEFAULT-VALUE}).")
         int sample;
+    }
+
+    /** Whether the new job runs over several kinds (--kind A,B or --all-kinds). */
+    boolean isGroup() {
+        return newJob != null && (newJob.allKinds || newJob.kind != null && newJob.kind.contains(","));
+    }
+
+    /** The spec of the new job in {@code namespace}, from its options; a clear error for options that do not go together. */
+    JobSpec newJobSpec(String namespace) {
+        NewJob job = newJob;
+        MapperSpec mapper = MapperSpec.read(job.mapper);
+        if (job.skipBadLines) {
+            if (!RunChecks.isImport(mapper)) {
+                throw new KeyRangerException("--skip-bad-lines applies to an import, which reads a file; this job is '"
+                        + mapper.template() + "'.");
+            }
+            mapper = MapperSpec.parse(mapper.json().deepCopy().put(io.keyranger.executor.ImportJob.SKIP_BAD_LINES,
+                    true).toString());
+        }
+        if (job.allKinds && job.kind != null) {
+            throw new KeyRangerException("Give --kind or --all-kinds, not both.");
+        }
+        if (isGroup()) {
+            if (job.gql != null || mapper.query() != null) {
+                throw new KeyRangerException("A GQL query reads one kind: run it without --all-kinds or a list of "
+                        + "kinds.");
+            }
+            if (Mappers.template(mapper.template()).source() != Template.Source.KEY_RANGES) {
+                throw new KeyRangerException("'" + mapper.template() + "' reads a file into one kind: give one --kind.");
+            }
+            String first = job.allKinds ? "all-kinds" : job.kind.split(",")[0].strip();
+            String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(first.isEmpty() ? "kinds" : first
+                    + "-and-more");
+            return new JobSpec(id, namespace, job.allKinds ? "(all kinds)" : job.kind, mapper, job.shards,
+                    job.workers, job.pageSize, job.qps);
+        }
+        if (job.gql != null) {
+            mapper = mapper.withGql(job.gql);
+        }
+        String kind = job.kind != null ? job.kind : mapper.query() != null ? mapper.query().kind() : null;
+        if (kind == null) {
+            throw new KeyRangerException("Say what to map: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
+        }
+        io.keyranger.datastore.ConnectionRules.kind(kind);
+        String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(kind);
+        return new JobSpec(id, namespace, kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
     }
 }

@@ -129,7 +129,7 @@ public final class MainViewModel {
                     kinds.setAll(items);
                     entities.setKindNames(names);
                     run.form().kinds().clear();
-                    run.availableKinds().setAll(names);
+                    run.form().availableKinds().setAll(names);
                     // the kind asked for at start-up opens first: its page is read before any count
                     items.stream().filter(item -> item.name().equals(kindToOpen)).findFirst().ifPresent(item -> {
                         kindToOpen = null;

@@ -13,6 +13,14 @@ import javafx.beans.property.StringProperty;
 
 /** The Run tab's form: the mapper spec and how the job runs (planned ranges, workers, page size, rate limit). */
 public final class JobForm {
+    private final javafx.collections.ObservableList<String> availableKinds =
+            javafx.collections.FXCollections.observableArrayList();
+
+    /** The kinds of the browsed namespace, offered for a job over several kinds. */
+    public javafx.collections.ObservableList<String> availableKinds() {
+        return availableKinds;
+    }
+
     private final StringProperty mapperJson = new SimpleStringProperty(Specs.text(Specs.template("count")));
     private final StringProperty gql = new SimpleStringProperty("");
     private final javafx.collections.ObservableList<String> kinds = javafx.collections.FXCollections.observableArrayList();

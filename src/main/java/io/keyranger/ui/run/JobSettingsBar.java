@@ -36,7 +36,7 @@ final class JobSettingsBar extends VBox {
         gql.textProperty().bindBidirectional(model.form().gqlProperty());
         HBox.setHgrow(gql, Priority.ALWAYS);
         org.controlsfx.control.CheckComboBox<String> kinds = new org.controlsfx.control.CheckComboBox<>(
-                model.availableKinds());
+                model.form().availableKinds());
         kinds.setId("jobKinds");
         kinds.setTitle("Kinds: the selected one");
         kinds.getCheckModel().getCheckedItems().addListener((javafx.collections.ListChangeListener<String>) c -> {

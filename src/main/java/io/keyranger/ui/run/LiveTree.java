@@ -42,6 +42,18 @@ final class LiveTree {
         }
     }
 
+    private final javafx.beans.property.ReadOnlyIntegerWrapper version = new javafx.beans.property.ReadOnlyIntegerWrapper();
+
+    /** Tells the tree's watchers (the key-space map) that its rows changed. */
+    void changed() {
+        version.set(version.get() + 1);
+    }
+
+    /** Bumped by {@link #changed}. */
+    javafx.beans.property.ReadOnlyIntegerProperty versionProperty() {
+        return version.getReadOnlyProperty();
+    }
+
     void clear() {
         rows.clear();
         backlog.clear();

@@ -1,14 +1,9 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.KindGroup;
 import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.lease.JobBusyException;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
-import io.keyranger.executor.local.JobListener;
-import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -39,10 +34,7 @@ public final class RunViewModel {
     private final JobForm form = new JobForm();
     private volatile io.keyranger.cost.PriceTable prices = io.keyranger.cost.PriceTable.BUILT_IN;
     private final javafx.beans.property.ReadOnlyStringWrapper problems = new javafx.beans.property.ReadOnlyStringWrapper("");
-    private final javafx.collections.ObservableList<String> availableKinds =
-            javafx.collections.FXCollections.observableArrayList();
     private final LiveTree tree = new LiveTree();
-    private final javafx.beans.property.ReadOnlyIntegerWrapper treeVersion = new javafx.beans.property.ReadOnlyIntegerWrapper();
     private final ThroughputMeter meter = new ThroughputMeter();
     private final StoredJobs stored;
     private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
@@ -66,49 +58,23 @@ public final class RunViewModel {
                 : ThroughputMeter.describeTotals(totals.get()), totals));
     }
 
-    /** Plans and starts a job on the current target; planning runs off the FX thread. */
+    /** Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread. */
     public void start() {
         KindTarget t = target.get();
         if (t == null || running.get()) {
             return;
         }
-        if (!form.kinds().isEmpty()) {
-            startGroup(t, List.copyOf(form.kinds()));
-            return;
-        }
-        JobSpec spec;
+        JobLaunch launch;
         try {
-            spec = form.spec(t);
+            launch = form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
+                    : JobLaunch.group(t, form.groupSpec(t), List.copyOf(form.kinds()));
         } catch (RuntimeException e) {
             errors.accept(ErrorMessages.of(e));
             return;
         }
-        boolean imports = Mappers.template(spec.mapper().template()).source()
-                == io.keyranger.mapper.Template.Source.FILE;
-        launch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
-                feed -> StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { }));
+        launch(launch);
     }
 
-    /** One job over the checked kinds, kind after kind, a tree per kind. */
-    private void startGroup(KindTarget t, List<String> kinds) {
-        JobSpec spec;
-        try {
-            spec = form.groupSpec(t);
-        } catch (RuntimeException e) {
-            errors.accept(ErrorMessages.of(e));
-            return;
-        }
-        launch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…", feed -> {
-            KindGroup.Plan plan = KindGroup.create(t.session().datastore(), spec.jobId(),
-                    KindGroup.kinds(t.session().datastore(), t.namespace(), kinds, false), spec);
-            return KindGroup.run(StoredJobs.launcher(t), plan, JobLease.Mode.RESUME, feed, message -> { });
-        });
-    }
-
-    /** The kinds of the browsed namespace, offered for a job over several kinds. */
-    public javafx.collections.ObservableList<String> availableKinds() {
-        return availableKinds;
-    }
 
     /** Before a destructive job: replaces the form's spec with an export of the kind, to run first. */
     public void exportFirst() {
@@ -121,29 +87,22 @@ public final class RunViewModel {
     /** Resumes a stored job on the current connection. */
     public void resume(String jobId) {
         KindTarget t = target.get();
-        if (t == null || running.get()) {
-            return;
+        if (t != null && !running.get()) {
+            launch(JobLaunch.resume(t, jobId));
         }
-        launch(jobId, "Resuming " + jobId + "…", feed -> {
-            KindGroup.Plan group = KindGroup.load(t.session().datastore(), jobId);
-            return group != null ? KindGroup.run(StoredJobs.launcher(t), group, JobLease.Mode.RESUME, feed, m -> { })
-                    : StoredJobs.executor(t).resume(jobId, feed);
-        });
     }
 
     /**
      * Takes a job from the runner that holds it and runs it here: at once ({@code now}; that runner stops at its next
-     * commit), or once its lease runs out. Waiting can be cancelled.
+     * lease renewal, and nothing it does is applied twice), or once its lease runs out. Waiting can be cancelled.
      */
     public void takeOver(String jobId, boolean now) {
         KindTarget t = target.get();
         takeOverOffer.set(null);
-        if (t == null || running.get()) {
-            return;
+        if (t != null && !running.get()) {
+            launch(JobLaunch.takeOver(t, jobId, now, message -> javafx.application.Platform.runLater(
+                    () -> summary.set(message))));
         }
-        JobLease.Mode mode = now ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
-        launch(jobId, "Taking over " + jobId + "…", feed -> StoredJobs.executor(t).resume(jobId, mode, feed,
-                message -> javafx.application.Platform.runLater(() -> summary.set(message))));
     }
 
     /** The pending offer to take a job over, or null. */
@@ -151,11 +110,9 @@ public final class RunViewModel {
         return takeOverOffer;
     }
 
-    private interface Launcher {
-        JobHandle launch(JobListener feed);
-    }
-
-    private void launch(String jobId, String message, Launcher launcher) {
+    private void launch(JobLaunch launch) {
+        String jobId = launch.jobId();
+        String message = launch.message();
         followed = null;
         clearTree();
         handle = null;
@@ -165,7 +122,7 @@ public final class RunViewModel {
         summary.set(message);
         meter.restart();
         ticker.play();
-        launching = Tasks.create(message, () -> launcher.launch(current))
+        launching = Tasks.create(message, () -> launch.start(current))
                 .onSuccess(h -> {
                     launching = null;
                     handle = h;
@@ -233,8 +190,7 @@ public final class RunViewModel {
 
     /**
      * Shows a stored job's tree and persisted totals without running it; while the job is running elsewhere (another
-     * process, a Beam pipeline on Dataflow), follows it: reads it again every {@link #FOLLOW} until it ends, another
-     * job is inspected, or a job starts here.
+     * process, a Beam pipeline on Dataflow), follows it until it ends, another job is inspected, or a job starts here.
      */
     public void inspect(String jobId) {
         KindTarget t = target.get();
@@ -242,31 +198,17 @@ public final class RunViewModel {
             return;
         }
         followed = jobId;
-        stored.inspect(t, jobId, inspection -> {
-            if (!jobId.equals(followed) || running.get()) {
-                return; // another job was inspected, or one started here, meanwhile
-            }
+        stored.follow(t, jobId, () -> jobId.equals(followed) && !running.get(), inspection -> {
             clearTree();
             tree.apply(inspection.nodes());
-            treeVersion.set(treeVersion.get() + 1);
+            tree.changed();
             totals.set(inspection.totals());
             boolean live = inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING;
             summary.set("Job " + jobId + " (stored" + (live ? ", following: running elsewhere" : ", "
                     + inspection.status().name().toLowerCase()) + "): " + JobWords.ranges(inspection.nodes()));
-            if (live) {
-                javafx.animation.PauseTransition again = new javafx.animation.PauseTransition(FOLLOW);
-                again.setOnFinished(e -> {
-                    if (jobId.equals(followed)) {
-                        inspect(jobId);
-                    }
-                });
-                again.play();
-            }
         });
     }
 
-    /** How often a job running elsewhere is read again. */
-    static final javafx.util.Duration FOLLOW = javafx.util.Duration.seconds(2);
     /** The job being followed, or null. */
     private String followed;
 
@@ -278,7 +220,7 @@ public final class RunViewModel {
         CoalescingJobFeed.Batch batch = feed.drain();
         tree.tick(batch.nodes(), batch.finished() != null);
         if (!batch.nodes().isEmpty() || batch.finished() != null) {
-            treeVersion.set(treeVersion.get() + 1);
+            tree.changed();
         }
         if (batch.totals() != null) {
             totals.set(batch.totals());
@@ -307,12 +249,12 @@ public final class RunViewModel {
 
     /** Tells the tree's watchers (the key-space map) that rows changed outside a tick (the start-up warm-up). */
     void treeChanged() {
-        treeVersion.set(treeVersion.get() + 1);
+        tree.changed();
     }
 
     void clearTree() {
         tree.clear();
-        treeVersion.set(treeVersion.get() + 1);
+        tree.changed();
         meter.points().clear();
         totals.set(Map.of());
         problems.set("");
@@ -333,7 +275,7 @@ public final class RunViewModel {
 
     /** Bumped whenever the tree's rows changed (once per coalesced tick at most): when the key-space map redraws. */
     public javafx.beans.property.ReadOnlyIntegerProperty treeVersionProperty() {
-        return treeVersion.getReadOnlyProperty();
+        return tree.versionProperty();
     }
 
     public ObservableList<NodeRow> roots() {

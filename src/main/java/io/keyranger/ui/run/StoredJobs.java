@@ -69,6 +69,31 @@ final class StoredJobs {
                 .run(tasks);
     }
 
+    /** How often a job running elsewhere is read again. */
+    static final javafx.util.Duration FOLLOW = javafx.util.Duration.seconds(2);
+
+    /**
+     * Inspects a job, and while it runs elsewhere (another process, a Beam pipeline) reads it again every
+     * {@link #FOLLOW} for as long as {@code following} says, handing each reading to {@code shown}.
+     */
+    void follow(KindTarget t, String jobId, java.util.function.BooleanSupplier following, Consumer<Inspection> shown) {
+        inspect(t, jobId, inspection -> {
+            if (!following.getAsBoolean()) {
+                return;
+            }
+            shown.accept(inspection);
+            if (inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING) {
+                javafx.animation.PauseTransition again = new javafx.animation.PauseTransition(FOLLOW);
+                again.setOnFinished(e -> {
+                    if (following.getAsBoolean()) {
+                        follow(t, jobId, following, shown);
+                    }
+                });
+                again.play();
+            }
+        });
+    }
+
     ObservableList<AdaptiveSplitExecutor.JobSummary> jobs() {
         return jobs;
     }

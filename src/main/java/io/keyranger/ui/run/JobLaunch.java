@@ -1,0 +1,62 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.executor.KindGroup;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.local.JobListener;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
+import io.keyranger.ui.common.KindTarget;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What the Run tab launches on a target: a new job, a job over several kinds, a resume or a take-over of a stored job
+ * (started here, by another runner, or by a Beam pipeline). {@link #start} runs off the FX thread and returns once
+ * the job runs.
+ *
+ * @param jobId   the job's id
+ * @param message what the tab says while it plans or waits
+ * @param starter what starts it, feeding the tab's listener
+ */
+record JobLaunch(String jobId, String message, Starter starter) {
+    /** Starts the job, feeding {@code feed}. */
+    interface Starter {
+        JobHandle start(JobListener feed);
+    }
+
+    JobHandle start(JobListener feed) {
+        return starter.start(feed);
+    }
+
+    static JobLaunch newJob(KindTarget t, JobSpec spec) {
+        boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
+        return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
+                feed -> StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { }));
+    }
+
+    /** One job over {@code kinds}, kind after kind, a tree per kind. */
+    static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
+        return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…", feed -> {
+            KindGroup.Plan plan = KindGroup.create(t.session().datastore(), spec.jobId(),
+                    KindGroup.kinds(t.session().datastore(), t.namespace(), kinds, false), spec);
+            return KindGroup.run(StoredJobs.launcher(t), plan, JobLease.Mode.RESUME, feed, message -> { });
+        });
+    }
+
+    static JobLaunch resume(KindTarget t, String jobId) {
+        return new JobLaunch(jobId, "Resuming " + jobId + "…", feed -> {
+            KindGroup.Plan group = KindGroup.load(t.session().datastore(), jobId);
+            return group != null ? KindGroup.run(StoredJobs.launcher(t), group, JobLease.Mode.RESUME, feed, m -> { })
+                    : StoredJobs.executor(t).resume(jobId, feed);
+        });
+    }
+
+    /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */
+    static JobLaunch takeOver(KindTarget t, String jobId, boolean now, Consumer<String> waiting) {
+        JobLease.Mode mode = now ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
+        return new JobLaunch(jobId, "Taking over " + jobId + "…", feed -> StoredJobs.executor(t).resume(jobId, mode,
+                feed, waiting));
+    }
+}

@@ -189,7 +189,7 @@ public final class BenchRunner {
         quiet(true);
         long wall = Math.max(1, (ended - started) / 1_000_000);
         double tail = tailStart.get() == 0 ? 0 : (ended - tailStart.get()) / (double) (ended - started);
-        Check check = timed ? verify(kind, shape) : null;
+        BenchCheck check = timed ? BenchCheck.of(datastore, kind, shape) : null;
         boolean verified = result.status() == JobStatus.DONE && writer.failure() == null && (check == null
                 || check.exact(data.size(), selected, writer.written()) && result.total("written") == selected
                 + check.newcomersProcessed());
@@ -217,7 +217,7 @@ public final class BenchRunner {
         quiet(false);
         long wall = Math.max(1, BeamBench.run(strategy, datastore, kind, settings.workers(), settings.pageSize(),
                 log));
-        Check check = timed ? verify(kind, shape) : null;
+        BenchCheck check = timed ? BenchCheck.of(datastore, kind, shape) : null;
         long[] doubled = {0};
         if (timed) {
             datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e -> {
@@ -263,42 +263,5 @@ public final class BenchRunner {
             }
         }
         return ranges;
-    }
-
-    /**
-     * What the job left behind: entities at the start (the selected ones incremented exactly once, the others
-     * untouched) and newcomers (each incremented at most once).
-     */
-    record Check(long original, long originalRight, long selectedSeen, long newcomers, long newcomersProcessed,
-                 long wrong) {
-        boolean exact(long entities, long selected, long newcomersWritten) {
-            return original == entities && originalRight == entities && selectedSeen == selected
-                    && newcomers == newcomersWritten && wrong == 0;
-        }
-    }
-
-    private Check verify(String kind, BenchShape shape) {
-        long[] c = new long[6];
-        datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e -> {
-            long n = e.getLong("n");
-            if (Newcomers.isNewcomer(e.getKey())) {
-                c[3]++;
-                if (n == 1) {
-                    c[4]++;
-                } else if (n != 0) {
-                    c[5]++;
-                }
-                return;
-            }
-            c[0]++;
-            boolean selects = shape.selects(e);
-            if (selects) {
-                c[2]++;
-            }
-            if (n == (selects ? 1 : 0)) {
-                c[1]++;
-            }
-        });
-        return new Check(c[0], c[1], c[2], c[3], c[4], c[5]);
     }
 }

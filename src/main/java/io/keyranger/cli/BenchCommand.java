@@ -160,7 +160,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     }
 
     private int report(PrintWriter out, BenchRunner.Settings settings, List<BenchResult> results) {
-        print(out, server, settings, results);
+        BenchTable.print(out, server, settings, results);
         writeChart(out, settings, results);
         if (json != null) {
             AtomicFiles.writeJson(json, BenchJson.write(server, settings, results));
@@ -219,7 +219,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         }
         int code = 0;
         for (BenchJson.Run run : runs) {
-            print(out, run.server(), run.settings(), run.results());
+            BenchTable.print(out, run.server(), run.settings(), run.results());
             writeChart(out, run.settings(), run.results());
             code = Math.max(code, run.results().stream().allMatch(BenchResult::verified) ? 0 : 1);
         }
@@ -234,68 +234,5 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
                 s.shape().id(), s.entities(), s.workers(), s.latencyMs());
         AtomicFiles.writeString(chart, io.keyranger.bench.BenchChart.svg(title, results));
         out.println("Wrote " + chart);
-    }
-
-    private static Optional<BenchResult> find(List<BenchResult> results, String id) {
-        return results.stream().filter(r -> r.strategy().equals(id)).findFirst();
-    }
-
-    private static void print(PrintWriter out, String server, BenchRunner.Settings s, List<BenchResult> results) {
-        out.printf("%s shape, %,d entities, %d workers, page %d, %d ms latency per call%n", s.shape().id(), s.entities(), s.workers(), s.pageSize(), s.latencyMs());
-        if ("model".equals(server)) {
-            out.printf("production's scatter rate: about %.1f samples per planned shard%n",
-                    s.entities() * io.keyranger.model.ModelServer.SCATTER_PER_10K / 10_000.0 / s.workers());
-        }
-        out.printf("%-18s %10s %10s %9s %9s %9s %8s %6s %6s %8s %9s%n", "STRATEGY", "WALL ms", "ENTITY/s", "x LINEAR",
-                "x ORACLE", "READS", "COMMITS", "DEPTH", "TAIL", "VERIFIED", "HEAP MiB");
-        double linear = find(results, "linear").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
-        double oracle = find(results, "oracle").map(BenchResult::entitiesPerSecond).orElse(Double.NaN);
-        for (BenchResult r : results) {
-            out.printf("%-18s %10s %10.0f %9s %9s %9d %8d %6d %5.1f%% %8s %9s%n", r.strategy(),
-                    (r.extrapolated() ? "~" : "") + r.wallMillis(), r.entitiesPerSecond(),
-                    ratio(r.entitiesPerSecond(), linear), ratio(r.entitiesPerSecond(), oracle), r.reads(), r.commits(),
-                    r.maxDepth(), r.tailShare() * 100, r.verified(), r.heapPeakKb() < 0 ? "-"
-                            : String.format(Locale.ROOT, "%.0f/%.0f", r.heapPeakKb() / 1024.0,
-                                    r.heapRetainedKb() / 1024.0));
-        }
-        results.stream().filter(r -> r.newcomersAdded() > 0).forEach(r -> out.printf(
-                "%s: %,d entities were added while the job ran; it processed %,d of them (each once), the rest landed "
-                        + "behind its cursors%n", r.strategy(), r.newcomersAdded(), r.newcomersProcessed()));
-        printTargets(out, server, s, results);
-        out.flush();
-    }
-
-    /** A ratio to a strategy that may not have run ("-" then). */
-    private static String ratio(double rate, double base) {
-        return Double.isNaN(base) ? "-" : String.format(Locale.ROOT, "%.2f", rate / base);
-    }
-
-    /**
-     * The targets KeyRanger sets itself (issues 7 and 16), for whichever of them this run's strategies can answer:
-     * against the production model the tail target is 5%, against the emulator (one request at a time) 10%.
-     */
-    private static void printTargets(PrintWriter out, String server, BenchRunner.Settings s,
-                                     List<BenchResult> results) {
-        Optional<BenchResult> adaptive = find(results, "adaptive");
-        if (adaptive.isEmpty()) {
-            return;
-        }
-        double rate = adaptive.get().entitiesPerSecond();
-        out.println("Targets (set for 1,000,000 mixed entities on the model and 50,000 mixed or skewed on the "
-                + "emulator; fixed on skewed, filtered and growing):");
-        find(results, "linear").ifPresent(r -> target(out, "adaptive vs linear", rate / r.entitiesPerSecond(), 10));
-        find(results, "oracle").ifPresent(r -> target(out, "adaptive vs oracle", rate / r.entitiesPerSecond(), 0.9));
-        if (s.shape() == BenchShape.SKEWED || s.shape() == BenchShape.FILTERED || s.shape() == BenchShape.GROWING) {
-            find(results, "fixed").ifPresent(r -> target(out, "adaptive vs fixed", rate / r.entitiesPerSecond(), 1.5));
-        }
-        double tailTarget = "model".equals(server) ? 0.05 : 0.10;
-        out.printf("  %-20s %7.1f%%  target <= %.0f%%: %s%n", "adaptive tail share", adaptive.get().tailShare() * 100,
-                tailTarget * 100, adaptive.get().tailShare() <= tailTarget ? "met" : "MISSED");
-    }
-
-    /** A ratio target: at least {@code atLeast} times the other strategy. */
-    private static void target(PrintWriter out, String what, double measured, double atLeast) {
-        out.printf("  %-20s %7.2fx  target >= %sx: %s%n", what, measured, atLeast,
-                measured >= atLeast ? "met" : "MISSED");
     }
 }

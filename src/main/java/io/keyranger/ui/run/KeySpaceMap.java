@@ -29,14 +29,8 @@ import javafx.util.Duration;
  * per row, so thousands of ranges stay legible.
  */
 public final class KeySpaceMap extends Region {
-    static final Color QUEUED = Color.web("#afb8c1");
-    static final Color RUNNING = Color.web("#0969da");
-    static final Color SPLIT = Color.web("#8250df");
-    static final Color DONE = Color.web("#1a7f37");
-    static final Color FAILED = Color.web("#cf222e");
-    static final Color CANCELLED = Color.web("#bc4c00");
-    private static final Color RUNNING_REST = RUNNING.deriveColor(0, 0.35, 1.35, 1);
-    private static final Color OWN = DONE.deriveColor(0, 0.5, 1.25, 1);
+    private static final Color RUNNING_REST = MapLegend.RUNNING.deriveColor(0, 0.35, 1.35, 1);
+    private static final Color OWN = MapLegend.DONE.deriveColor(0, 0.5, 1.25, 1);
     /** The map draws at most this often while a job runs (the table's feed ticks every 100 ms). */
     static final long MIN_INTERVAL_MILLIS = 250;
     private static final double MAX_ROW = 40;
@@ -48,10 +42,7 @@ public final class KeySpaceMap extends Region {
     private final List<Drawn> drawn = new ArrayList<>();
     private Consumer<NodeRow> onSelect = row -> { };
     private NodeRow highlighted;
-    private double zoom = 1;
-    private double offset;
-    private double dragFrom = Double.NaN;
-    private double dragOffset;
+    private final MapViewport viewport = new MapViewport();
     private final PauseTransition pending = new PauseTransition();
     private long lastDrawNanos = System.nanoTime() - MIN_INTERVAL_MILLIS * 1_000_000;
     private List<MapOp> lastOps = List.of();
@@ -93,15 +84,14 @@ public final class KeySpaceMap extends Region {
         Tooltip.install(canvas, tip);
         canvas.setOnMouseMoved(e -> {
             Drawn hit = hit(e.getX(), e.getY());
-            tip.setText(hit == null ? "" : describe(hit.row()));
+            tip.setText(hit == null ? "" : MapLegend.describe(hit.row()));
         });
         canvas.setOnMouseClicked(e -> {
             if (e.getButton() != MouseButton.PRIMARY || !e.isStillSincePress()) {
                 return;
             }
             if (e.getClickCount() == 2) {
-                zoom = 1;
-                offset = 0;
+                viewport.reset();
                 redraw();
                 return;
             }
@@ -112,22 +102,13 @@ public final class KeySpaceMap extends Region {
             }
         });
         canvas.setOnScroll(e -> {
-            double width = canvas.getWidth();
-            if (width <= 0 || e.getDeltaY() == 0) {
-                return;
+            if (viewport.zoomAt(e.getX(), canvas.getWidth(), e.getDeltaY())) {
+                redraw();
             }
-            double at = offset + e.getX() / width / zoom; // the job fraction under the pointer stays put
-            zoom = Math.max(1, Math.min(100_000, zoom * (e.getDeltaY() > 0 ? 1.25 : 0.8)));
-            offset = clampOffset(at - e.getX() / width / zoom);
-            redraw();
         });
-        canvas.setOnMousePressed(e -> {
-            dragFrom = e.getX();
-            dragOffset = offset;
-        });
+        canvas.setOnMousePressed(e -> viewport.press(e.getX()));
         canvas.setOnMouseDragged(e -> {
-            if (!Double.isNaN(dragFrom) && canvas.getWidth() > 0) {
-                offset = clampOffset(dragOffset - (e.getX() - dragFrom) / canvas.getWidth() / zoom);
+            if (viewport.drag(e.getX(), canvas.getWidth())) {
                 redraw();
             }
         });
@@ -154,10 +135,6 @@ public final class KeySpaceMap extends Region {
     /** The bands as last drawn, for tests and for hit-testing. */
     public List<Drawn> drawn() {
         return List.copyOf(drawn);
-    }
-
-    private double clampOffset(double value) {
-        return Math.max(0, Math.min(1 - 1 / zoom, value));
     }
 
     @Override
@@ -226,11 +203,11 @@ public final class KeySpaceMap extends Region {
     private void shapes(List<KeySpaceLayout.Band> bands, double width, double height, List<MapOp> ops) {
         int depth = bands.stream().mapToInt(KeySpaceLayout.Band::depth).max().orElse(0);
         double row = Math.floor(Math.max(MIN_ROW, Math.min(MAX_ROW, height / (depth + 1))));
-        double scale = width * zoom;
+        double scale = width * viewport.zoom();
         java.util.Map<Integer, Long> sliverAt = new java.util.HashMap<>(); // per depth: the pixel column last used
         for (KeySpaceLayout.Band band : bands) {
-            double left = (band.from() - offset) * scale;
-            double right = (band.to() - offset) * scale;
+            double left = (band.from() - viewport.offset()) * scale;
+            double right = (band.to() - viewport.offset()) * scale;
             if (right < 0 || left > width) {
                 continue;
             }
@@ -240,7 +217,7 @@ public final class KeySpaceMap extends Region {
             if (w < 1 && !band.own()) {
                 // a sliver (an empty or tiny range): one pixel column per row stands for all the slivers in it
                 long column = (long) Math.floor(left);
-                Color fill = colour(band.status());
+                Color fill = MapLegend.colour(band.status());
                 if (!Long.valueOf(column).equals(sliverAt.put(band.depth(), column))) {
                     ops.add(new MapOp(MapOp.FILL, column, y, 1, row - 1, fill, null));
                 }
@@ -255,7 +232,7 @@ public final class KeySpaceMap extends Region {
                 ops.add(new MapOp(MapOp.FILL, x, y, w, row - 1, OWN, null));
                 continue;
             }
-            Color fill = colour(band.status());
+            Color fill = MapLegend.colour(band.status());
             boolean running = band.status() == NodeStatus.RUNNING;
             ops.add(new MapOp(MapOp.FILL, x, y, w, row - 1, running ? RUNNING_REST : fill, null));
             double done = Math.round(w * band.progress());
@@ -302,16 +279,6 @@ public final class KeySpaceMap extends Region {
         }
     }
 
-    static Color colour(NodeStatus status) {
-        return switch (status) {
-            case QUEUED -> QUEUED;
-            case RUNNING -> RUNNING;
-            case SPLIT -> SPLIT;
-            case DONE -> DONE;
-            case FAILED -> FAILED;
-            case CANCELLED -> CANCELLED;
-        };
-    }
 
     private Drawn hit(double x, double y) {
         for (int i = drawn.size() - 1; i >= 0; i--) {
@@ -320,21 +287,5 @@ public final class KeySpaceMap extends Region {
             }
         }
         return null;
-    }
-
-    /** What hovering over a range shows. */
-    static String describe(NodeRow row) {
-        if (row == null) {
-            return "The whole job: every planned range below, in key order. Wheel: zoom; drag: pan; double click: "
-                    + "all of it.";
-        }
-        NodeSnapshot s = row.snapshot();
-        return row.id() + "  ·  " + s.status().name().toLowerCase()
-                + "\nfrom " + (s.start() == null ? "the first key" : (s.startInclusive() ? "" : "after ")
-                + KeyFormat.format(s.start()))
-                + "\nto " + (s.end() == null ? "the last key" : "before " + KeyFormat.format(s.end()))
-                + String.format("%n%,d entities here, %,d with its splits; %,d pages; %d retries", s.entities(),
-                s.subtreeEntities(), s.pages(), s.retries())
-                + (s.lastError() == null ? "" : "\nfailed: " + s.lastError());
     }
 }

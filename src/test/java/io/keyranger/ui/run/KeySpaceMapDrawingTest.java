@@ -52,8 +52,8 @@ class KeySpaceMapDrawingTest {
             map.redraw();
             return null;
         });
-        assertThat(Fx.get(() -> fillOf("r0"))).isEqualTo(KeySpaceMap.RUNNING);
-        assertThat(Fx.get(() -> fillOf("r1"))).isEqualTo(KeySpaceMap.QUEUED);
+        assertThat(Fx.get(() -> fillOf("r0"))).isEqualTo(MapLegend.RUNNING);
+        assertThat(Fx.get(() -> fillOf("r1"))).isEqualTo(MapLegend.QUEUED);
         Thread.sleep(KeySpaceMap.MIN_INTERVAL_MILLIS + 50); // so that the burst's first change may draw at once
         long before = Fx.get(map::paints);
         long during = Fx.get(() -> {
@@ -65,7 +65,7 @@ class KeySpaceMapDrawingTest {
         });
         assertThat(during - before).as("paints in the burst itself").isLessThanOrEqualTo(1);
         Fx.waitUntil(5, () -> map.drawn().stream().anyMatch(d -> d.row() != null && d.row().id().equals("r0")
-                && d.fill().equals(KeySpaceMap.DONE)));
+                && d.fill().equals(MapLegend.DONE)));
         Thread.sleep(2 * KeySpaceMap.MIN_INTERVAL_MILLIS);
         assertThat(Fx.get(map::paints) - before).as("paints for forty changes").isBetween(1L, 2L);
     }
@@ -95,7 +95,7 @@ class KeySpaceMapDrawingTest {
             return null;
         });
         Fx.waitUntil(5, () -> map.paints() > before && map.drawn().stream().anyMatch(d -> d.row() != null
-                && d.row().id().equals("r2") && d.fill().equals(KeySpaceMap.FAILED)));
+                && d.row().id().equals("r2") && d.fill().equals(MapLegend.FAILED)));
     }
 
     @Test
@@ -120,7 +120,7 @@ class KeySpaceMapDrawingTest {
             return null;
         });
         assertThat(Fx.get(map::paints)).as("a new colour paints").isEqualTo(before + 1);
-        assertThat(Fx.get(() -> fillOf("r3"))).isEqualTo(KeySpaceMap.CANCELLED);
+        assertThat(Fx.get(() -> fillOf("r3"))).isEqualTo(MapLegend.CANCELLED);
     }
 
     private static javafx.scene.paint.Color fillOf(String id) {

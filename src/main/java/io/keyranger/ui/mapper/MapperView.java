@@ -44,11 +44,12 @@ public final class MapperView extends BorderPane {
     private final MapperViewModel model;
     private final RunViewModel run;
     private final Runnable showRunTab;
-    private final GridPane form = new GridPane();
+    private final ParamForm form;
     private final SplitPane split = new SplitPane();
 
     public MapperView(MapperViewModel model, RunViewModel run, Runnable showRunTab) {
         this.model = model;
+        this.form = new ParamForm(model);
         this.run = run;
         this.showRunTab = showRunTab;
         setLeft(examples());
@@ -61,8 +62,8 @@ public final class MapperView extends BorderPane {
         split.setId("mapperSplit");
         split.setDividerPositions(0.55);
         setCenter(split);
-        model.templateProperty().addListener((obs, old, t) -> buildForm(t));
-        buildForm(model.templateProperty().get());
+        model.templateProperty().addListener((obs, old, t) -> form.build(t));
+        form.build(model.templateProperty().get());
     }
 
     /** The form / dry-run split, whose divider the window remembers. */
@@ -126,16 +127,6 @@ public final class MapperView extends BorderPane {
         description.textProperty().bind(model.templateProperty().map(t -> t == null ? "" : t.description()
                 + (t.writes() ? (t.idempotent() ? " Writes; safe to repeat." : " Writes; applied exactly once.")
                 : " Reads only.")));
-        form.setHgap(8);
-        form.setVgap(8);
-        javafx.scene.layout.ColumnConstraints names = new javafx.scene.layout.ColumnConstraints();
-        javafx.scene.layout.ColumnConstraints fields = new javafx.scene.layout.ColumnConstraints();
-        fields.setHgrow(Priority.ALWAYS);
-        fields.setFillWidth(true);
-        javafx.scene.layout.ColumnConstraints errors = new javafx.scene.layout.ColumnConstraints();
-        errors.setPrefWidth(200);
-        errors.setMinWidth(120);
-        form.getColumnConstraints().setAll(names, fields, errors);
         TextField where = new TextField();
         where.setId("whereField");
         where.setPromptText("tier=pro, active=true");
@@ -181,23 +172,23 @@ public final class MapperView extends BorderPane {
         load.setId("loadSpec");
         load.setOnAction(e -> chooseFile(false, model::loadFile));
 
-        HBox top = new HBox(8, fixed(new Label("Template")), template);
+        HBox top = new HBox(8, ParamForm.fixed(new Label("Template")), template);
         top.setAlignment(Pos.CENTER_LEFT);
-        HBox whereRow = new HBox(8, fixed(new Label("Where")), where, fixed(new Label("Sample")), sample);
+        HBox whereRow = new HBox(8, ParamForm.fixed(new Label("Where")), where, ParamForm.fixed(new Label("Sample")), sample);
         whereRow.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(where, Priority.ALWAYS);
-        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(8, 8, fixed(dryRun), fixed(runNow),
-                fixed(useInRun), fixed(save), fixed(load));
+        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(8, 8, ParamForm.fixed(dryRun), ParamForm.fixed(runNow),
+                ParamForm.fixed(useInRun), ParamForm.fixed(save), ParamForm.fixed(load));
         TextArea json = new TextArea();
         json.setId("specJson");
         json.setEditable(false);
         json.getStyleClass().add("monospace");
         json.textProperty().bind(model.jsonProperty());
         json.setPrefRowCount(8);
-        HBox gqlRow = new HBox(8, fixed(new Label("Query")), gql);
+        HBox gqlRow = new HBox(8, ParamForm.fixed(new Label("Query")), gql);
         gqlRow.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(gql, Priority.ALWAYS);
-        VBox box = new VBox(10, top, description, form, whereRow, gqlRow, specError, buttons, json);
+        VBox box = new VBox(10, top, description, form.grid(), whereRow, gqlRow, specError, buttons, json);
         box.setPadding(new Insets(10));
         VBox.setVgrow(json, Priority.ALWAYS);
         return box;
@@ -213,90 +204,6 @@ public final class MapperView extends BorderPane {
             case EXPORT_FIRST -> model.exportFirst();
             default -> { }
         }
-    }
-
-    private void buildForm(Template template) {
-        form.getChildren().clear();
-        if (template == null) {
-            return;
-        }
-        int row = 0;
-        for (Param param : template.params()) {
-            Node control = control(param);
-            Label error = new Label();
-            error.setId("param-" + param.name() + "Error");
-            error.getStyleClass().addAll(Styles.DANGER, Styles.TEXT_SMALL);
-            error.textProperty().bind(model.fieldError(param.name()));
-            error.setWrapText(true);
-            error.setMaxWidth(240);
-            error.textProperty().addListener((obs, old, text) ->
-                    control.pseudoClassStateChanged(Styles.STATE_DANGER, !text.isEmpty()));
-            control.pseudoClassStateChanged(Styles.STATE_DANGER, !error.getText().isEmpty());
-            Label name = new Label(param.name() + (param.required() ? " *" : ""));
-            name.setTooltip(new javafx.scene.control.Tooltip(param.description()));
-            form.addRow(row++, fixed(name), control, error);
-        }
-    }
-
-    private static <T extends javafx.scene.layout.Region> T fixed(T node) {
-        node.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-        return node;
-    }
-
-    private Node control(Param param) {
-        var value = model.value(param.name());
-        return switch (param.type()) {
-            case BOOLEAN -> {
-                CheckBox box = new CheckBox(param.description());
-                box.setId("param-" + param.name());
-                box.setWrapText(true);
-                box.setMaxWidth(Double.MAX_VALUE);
-                box.setSelected(Boolean.parseBoolean(value.get()));
-                box.selectedProperty().addListener((obs, old, now) -> value.set(String.valueOf(now)));
-                yield box;
-            }
-            case CHOICE -> {
-                ComboBox<String> choice = new ComboBox<>();
-                choice.setId("param-" + param.name());
-                choice.getItems().setAll(param.choices());
-                choice.valueProperty().bindBidirectional(value);
-                yield choice;
-            }
-            case EXPRESSIONS -> {
-                TextArea area = new TextArea();
-                area.setId("param-" + param.name());
-                area.setPromptText("{\"balance\": \"balance * 2\"}");
-                area.textProperty().bindBidirectional(value);
-                area.setPrefColumnCount(18);
-                area.setPrefRowCount(3);
-                area.setWrapText(true);
-                yield area;
-            }
-            case PROPERTY -> {
-                TextField field = textField(param, value);
-                var completion = TextFields.bindAutoCompletion(field,
-                        request -> model.propertySuggestions(request.getUserText()));
-                completion.setVisibleRowCount(8);
-                yield field;
-            }
-            default -> textField(param, value);
-        };
-    }
-
-    private static TextField textField(Param param, javafx.beans.property.StringProperty value) {
-        TextField field = new TextField();
-        field.setId("param-" + param.name());
-        field.setPromptText(shortPrompt(param.description())); // the example fits; the whole text is the tooltip
-        field.setTooltip(new javafx.scene.control.Tooltip(param.description()));
-        field.textProperty().bindBidirectional(value);
-        field.setPrefColumnCount(18);
-        return field;
-    }
-
-    /** "the property to add to, e.g. balance" as "e.g. balance": the part a field shows whole. */
-    static String shortPrompt(String description) {
-        int example = description.lastIndexOf("e.g. ");
-        return example >= 0 ? description.substring(example) : description;
     }
 
     private VBox results() {

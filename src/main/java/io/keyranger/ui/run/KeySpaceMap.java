@@ -1,8 +1,6 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.job.NodeSnapshot;
 import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.Visibility;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,128 @@
+package io.keyranger.ui.mapper;
+
+import atlantafx.base.theme.Styles;
+import io.keyranger.mapper.Param;
+import io.keyranger.mapper.Template;
+import javafx.scene.Node;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Priority;
+import org.controlsfx.control.textfield.TextFields;
+
+/**
+ * The form built from a template's parameters: a row per parameter with its name (required ones marked), a control
+ * for its type (a check box, a choice, an expression area, a property field that completes names, a text field) and
+ * its error, each bound to the Mapper tab's model.
+ */
+final class ParamForm {
+    private final MapperViewModel model;
+    private final GridPane form = new GridPane();
+
+    ParamForm(MapperViewModel model) {
+        this.model = model;
+    form.setHgap(8);
+    form.setVgap(8);
+    javafx.scene.layout.ColumnConstraints names = new javafx.scene.layout.ColumnConstraints();
+    javafx.scene.layout.ColumnConstraints fields = new javafx.scene.layout.ColumnConstraints();
+    fields.setHgrow(Priority.ALWAYS);
+    fields.setFillWidth(true);
+    javafx.scene.layout.ColumnConstraints errors = new javafx.scene.layout.ColumnConstraints();
+    errors.setPrefWidth(200);
+    errors.setMinWidth(120);
+    form.getColumnConstraints().setAll(names, fields, errors);
+    }
+
+    GridPane grid() {
+        return form;
+    }
+
+    /** The rows of {@code template}'s parameters (none for null). */
+    void build(Template template) {
+        form.getChildren().clear();
+        if (template == null) {
+            return;
+        }
+        int row = 0;
+        for (Param param : template.params()) {
+            Node control = control(param);
+            Label error = new Label();
+            error.setId("param-" + param.name() + "Error");
+            error.getStyleClass().addAll(Styles.DANGER, Styles.TEXT_SMALL);
+            error.textProperty().bind(model.fieldError(param.name()));
+            error.setWrapText(true);
+            error.setMaxWidth(240);
+            error.textProperty().addListener((obs, old, text) ->
+                    control.pseudoClassStateChanged(Styles.STATE_DANGER, !text.isEmpty()));
+            control.pseudoClassStateChanged(Styles.STATE_DANGER, !error.getText().isEmpty());
+            Label name = new Label(param.name() + (param.required() ? " *" : ""));
+            name.setTooltip(new javafx.scene.control.Tooltip(param.description()));
+            form.addRow(row++, fixed(name), control, error);
+        }
+    }
+
+    /** {@code node} never narrower than it wants to be. */
+    static <T extends javafx.scene.layout.Region> T fixed(T node) {
+        node.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        return node;
+    }
+
+    private Node control(Param param) {
+        var value = model.value(param.name());
+        return switch (param.type()) {
+            case BOOLEAN -> {
+                CheckBox box = new CheckBox(param.description());
+                box.setId("param-" + param.name());
+                box.setWrapText(true);
+                box.setMaxWidth(Double.MAX_VALUE);
+                box.setSelected(Boolean.parseBoolean(value.get()));
+                box.selectedProperty().addListener((obs, old, now) -> value.set(String.valueOf(now)));
+                yield box;
+            }
+            case CHOICE -> {
+                ComboBox<String> choice = new ComboBox<>();
+                choice.setId("param-" + param.name());
+                choice.getItems().setAll(param.choices());
+                choice.valueProperty().bindBidirectional(value);
+                yield choice;
+            }
+            case EXPRESSIONS -> {
+                TextArea area = new TextArea();
+                area.setId("param-" + param.name());
+                area.setPromptText("{\"balance\": \"balance * 2\"}");
+                area.textProperty().bindBidirectional(value);
+                area.setPrefColumnCount(18);
+                area.setPrefRowCount(3);
+                area.setWrapText(true);
+                yield area;
+            }
+            case PROPERTY -> {
+                TextField field = textField(param, value);
+                var completion = TextFields.bindAutoCompletion(field,
+                        request -> model.propertySuggestions(request.getUserText()));
+                completion.setVisibleRowCount(8);
+                yield field;
+            }
+            default -> textField(param, value);
+        };
+    }
+
+    private static TextField textField(Param param, javafx.beans.property.StringProperty value) {
+        TextField field = new TextField();
+        field.setId("param-" + param.name());
+        field.setPromptText(shortPrompt(param.description())); // the example fits; the whole text is the tooltip
+        field.setTooltip(new javafx.scene.control.Tooltip(param.description()));
+        field.textProperty().bindBidirectional(value);
+        field.setPrefColumnCount(18);
+        return field;
+    }
+
+    /** "the property to add to, e.g. balance" as "e.g. balance": the part a field shows whole. */
+    static String shortPrompt(String description) {
+        int example = description.lastIndexOf("e.g. ");
+        return example >= 0 ? description.substring(example) : description;
+    }
+}

@@ -228,24 +228,7 @@ public final class MapperViewModel {
      * too: the field takes any text).
      */
     public List<String> propertySuggestions(String typed) {
-        String stripped = typed == null ? "" : typed.strip();
-        String text = stripped.toLowerCase(java.util.Locale.ROOT);
-        List<String> names = knownProperties;
-        if (names.stream().anyMatch(name -> name.equalsIgnoreCase(stripped))) {
-            return List.of();
-        }
-        List<String> starting = new java.util.ArrayList<>();
-        List<String> containing = new java.util.ArrayList<>();
-        for (String name : names) {
-            String lower = name.toLowerCase(java.util.Locale.ROOT);
-            if (lower.startsWith(text)) {
-                starting.add(name);
-            } else if (lower.contains(text)) {
-                containing.add(name);
-            }
-        }
-        starting.addAll(containing);
-        return List.copyOf(starting);
+        return PropertySuggestions.of(knownProperties, typed);
     }
 
     /** Hands the spec to the Run tab's form. */

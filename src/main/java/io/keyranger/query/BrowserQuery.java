@@ -113,4 +113,15 @@ public final class BrowserQuery {
         return filters.size() == 1 ? filters.get(0)
                 : CompositeFilter.and(filters.get(0), filters.subList(1, filters.size()).toArray(new Filter[0]));
     }
+
+    /** What the emulator is known not to do, when the query asks for it. */
+    public static String unsupportedHint(GqlQuery q) {
+        boolean unsupported = q.conditions().stream().anyMatch(c -> c.op() == GqlQuery.Op.NOT_EQUAL
+                || c.op() == GqlQuery.Op.NOT_IN || c.op() == GqlQuery.Op.IN);
+        long inequalities = q.conditions().stream().filter(c -> c.op() != GqlQuery.Op.EQUAL
+                && c.op() != GqlQuery.Op.HAS_ANCESTOR && c.op() != GqlQuery.Op.IN).map(GqlQuery.Condition::property)
+                .distinct().count();
+        return (unsupported ? " (the Datastore emulator implements neither !=, IN nor NOT IN; production does)" : "")
+                + (inequalities > 1 ? " (the emulator allows inequalities on one property per query)" : "");
+    }
 }

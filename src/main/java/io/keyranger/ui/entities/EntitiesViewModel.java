@@ -15,10 +15,7 @@ import io.keyranger.query.GqlQuery;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -51,7 +48,7 @@ public final class EntitiesViewModel {
     private final ReadOnlyIntegerWrapper pageNumber = new ReadOnlyIntegerWrapper(0);
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private final List<Cursor> pageStarts = new ArrayList<>();
+    private final PageStarts pageStarts = new PageStarts();
     private final StringProperty queryText = new SimpleStringProperty("");
     private final ReadOnlyStringWrapper queryError = new ReadOnlyStringWrapper("");
     private final ReadOnlyIntegerWrapper queryErrorColumn = new ReadOnlyIntegerWrapper(0);
@@ -63,7 +60,6 @@ public final class EntitiesViewModel {
     private String namespace;
     private String kind;
     private GqlQuery query;
-    private Cursor nextStart;
     private Task<RenderedPage> pending;
     private RenderedPage shown = RenderedPage.EMPTY;
 
@@ -82,8 +78,7 @@ public final class EntitiesViewModel {
         this.query = null;
         queryText.set("SELECT * FROM " + (kind.matches("[A-Za-z_$][A-Za-z0-9_$]*") ? kind : "`" + kind + "`"));
         queryError.set("");
-        pageStarts.clear();
-        pageStarts.add(null);
+        pageStarts.reset();
         load(0);
     }
 
@@ -107,8 +102,7 @@ public final class EntitiesViewModel {
         queryErrorColumn.set(0);
         query = parsed;
         kind = parsed.kind();
-        pageStarts.clear();
-        pageStarts.add(null);
+        pageStarts.reset();
         load(0);
     }
 
@@ -153,8 +147,8 @@ public final class EntitiesViewModel {
 
     /** Reads the page on show again. */
     public void reload() {
-        if (gateway != null && pageNumber.get() > 0 && !pageStarts.isEmpty()) {
-            load(Math.min(pageNumber.get() - 1, pageStarts.size() - 1));
+        if (gateway != null && pageNumber.get() > 0 && pageStarts.known() > 0) {
+            load(Math.min(pageNumber.get() - 1, pageStarts.known() - 1));
         }
     }
 
@@ -187,11 +181,7 @@ public final class EntitiesViewModel {
 
     public void nextPage() {
         if (hasNext.get() && !loading.get()) {
-            int next = pageNumber.get();
-            if (pageStarts.size() == next) {
-                pageStarts.add(nextStart);
-            }
-            load(next);
+            load(pageStarts.next(pageNumber.get()));
         }
     }
 
@@ -207,7 +197,7 @@ public final class EntitiesViewModel {
         String ns = namespace;
         String k = kind;
         GqlQuery q = query;
-        Cursor start = pageStarts.get(pageIndex);
+        Cursor start = pageStarts.of(pageIndex);
         loading.set(true);
         pending = Tasks.create("Loading " + k, () -> RenderedPage.of(q == null ? source.page(ns, k, start, PAGE_SIZE)
                         : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE)))
@@ -216,7 +206,7 @@ public final class EntitiesViewModel {
                     loading.set(false);
                     if (q != null) {
                         showQueryError("The server refused the query: " + ErrorMessages.of(error)
-                                + unsupportedHint(q), 0);
+                                + BrowserQuery.unsupportedHint(q), 0);
                     } else {
                         errors.accept("Cannot read " + k + ": " + ErrorMessages.of(error));
                     }
@@ -229,11 +219,9 @@ public final class EntitiesViewModel {
         EntityPage page = rendered.page();
         shown = rendered;
         loading.set(false);
-        nextStart = page.endCursor();
-        Set<String> names = new LinkedHashSet<>();
-        page.entities().forEach(entity -> names.addAll(entity.getNames()));
-        List<String> sorted = new ArrayList<>(names);
-        sorted.sort(String::compareTo);
+        pageStarts.shown(page.endCursor());
+        List<String> sorted = page.entities().stream().flatMap(e -> e.getNames().stream()).distinct().sorted()
+                .toList();
         rows.setAll(page.entities()); // first: new columns then measure the new rows, whose texts are rendered
         if (!sorted.equals(columns)) {
             columns.setAll(sorted);
@@ -245,17 +233,6 @@ public final class EntitiesViewModel {
         title.set(page.entities().isEmpty() ? what + (query == null ? ": no entities" : ": no matches")
                 : String.format("%s: page %d, rows %,d–%,d", what, pageIndex + 1, first, first + page.entities().size() - 1));
         selected.set(page.entities().isEmpty() ? null : page.entities().get(0));
-    }
-
-    /** What the emulator is known not to do, when the query asks for it. */
-    private static String unsupportedHint(GqlQuery q) {
-        boolean unsupported = q.conditions().stream().anyMatch(c -> c.op() == GqlQuery.Op.NOT_EQUAL
-                || c.op() == GqlQuery.Op.NOT_IN || c.op() == GqlQuery.Op.IN);
-        long inequalities = q.conditions().stream().filter(c -> c.op() != GqlQuery.Op.EQUAL
-                && c.op() != GqlQuery.Op.HAS_ANCESTOR && c.op() != GqlQuery.Op.IN).map(GqlQuery.Condition::property)
-                .distinct().count();
-        return (unsupported ? " (the Datastore emulator implements neither !=, IN nor NOT IN; production does)" : "")
-                + (inequalities > 1 ? " (the emulator allows inequalities on one property per query)" : "");
     }
 
     public StringProperty queryTextProperty() {

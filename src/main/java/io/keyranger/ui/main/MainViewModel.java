@@ -62,7 +62,7 @@ public final class MainViewModel {
         this.mapper = new MapperViewModel(tasks, this::showError, run);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         // a job keeps its kind on the Run tab while it runs; once it ends, the Run tab follows the selection again
-        run.runningProperty().addListener((obs, was, running) -> {
+        run.status().runningProperty().addListener((obs, was, running) -> {
             if (!running && mapper.targetProperty().get() != run.targetProperty().get()) {
                 run.targetProperty().set(mapper.targetProperty().get());
                 run.refreshJobs();

@@ -36,7 +36,7 @@ public final class RunView extends BorderPane {
         setId("runView");
         settings = new JobSettingsBar(model);
         setTop(new VBox(controls(), settings));
-        RangeTreeTable table = new RangeTreeTable(model.roots(), model.pausedProperty());
+        RangeTreeTable table = new RangeTreeTable(model.roots(), model.status().pausedProperty());
         KeySpaceMap map = new KeySpaceMap(model.roots());
         model.treeVersionProperty().addListener((obs, old, now) -> map.requestRedraw());
         map.setOnSelect(table::select);
@@ -50,13 +50,13 @@ public final class RunView extends BorderPane {
         Label summary = new Label();
         summary.setId("runSummary");
         summary.setWrapText(true);
-        summary.textProperty().bind(model.summaryProperty());
+        summary.textProperty().bind(model.status().summaryProperty());
         Label problems = new Label();
         problems.setId("jobProblems");
         problems.setWrapText(true);
         problems.getStyleClass().add("monospace");
-        problems.textProperty().bind(model.problemsProperty());
-        problems.visibleProperty().bind(model.problemsProperty().isNotEmpty());
+        problems.textProperty().bind(model.status().problemsProperty());
+        problems.visibleProperty().bind(model.status().problemsProperty().isNotEmpty());
         problems.managedProperty().bind(problems.visibleProperty());
         VBox bottom = new VBox(4, summary, problems);
         bottom.setPadding(new Insets(6, 8, 6, 8));
@@ -93,7 +93,7 @@ public final class RunView extends BorderPane {
         Button start = new Button("Start", new FontIcon(Material2MZ.PLAY_ARROW));
         start.setId("startJob");
         start.getStyleClass().add("accent");
-        start.disableProperty().bind(model.runningProperty().or(model.targetProperty().isNull())
+        start.disableProperty().bind(model.status().runningProperty().or(model.targetProperty().isNull())
                 .or(settings.invalidProperty()));
         start.setOnAction(e -> {
             switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get(),
@@ -105,12 +105,12 @@ public final class RunView extends BorderPane {
         });
         Button pause = new Button();
         pause.setId("pauseJob");
-        pause.textProperty().bind(javafx.beans.binding.Bindings.when(model.pausedProperty()).then("Resume")
+        pause.textProperty().bind(javafx.beans.binding.Bindings.when(model.status().pausedProperty()).then("Resume")
                 .otherwise("Pause"));
         pause.setGraphic(new FontIcon(Material2MZ.PAUSE));
-        pause.disableProperty().bind(model.runningProperty().not());
+        pause.disableProperty().bind(model.status().runningProperty().not());
         pause.setOnAction(e -> {
-            if (model.pausedProperty().get()) {
+            if (model.status().pausedProperty().get()) {
                 model.resumePaused();
             } else {
                 model.pause();
@@ -118,7 +118,7 @@ public final class RunView extends BorderPane {
         });
         Button cancel = new Button("Cancel", new FontIcon(Material2MZ.STOP));
         cancel.setId("cancelJob");
-        cancel.disableProperty().bind(model.runningProperty().not());
+        cancel.disableProperty().bind(model.status().runningProperty().not());
         cancel.setOnAction(e -> model.cancel());
         HBox bar = new HBox(8, new Label("Mapper"), template, summary, json, showJson, start, pause, cancel);
         bar.setAlignment(Pos.CENTER_LEFT);
@@ -163,10 +163,10 @@ public final class RunView extends BorderPane {
         totals.setId("jobTotals");
         totals.setWrapText(true);
         totals.getStyleClass().add("title-4");
-        totals.textProperty().bind(model.totalsTextProperty());
+        totals.textProperty().bind(model.status().totalsTextProperty());
         Label timing = new Label();
         timing.setId("jobTiming");
-        timing.textProperty().bind(model.timingTextProperty());
+        timing.textProperty().bind(model.status().timingTextProperty());
 
         NumberAxis x = new NumberAxis(0, 10, 1);
         x.setLabel("seconds");
@@ -233,7 +233,7 @@ public final class RunView extends BorderPane {
         Button resume = new Button("Resume", new FontIcon(Material2MZ.RESTORE));
         resume.setId("resumeJob");
         resume.disableProperty().bind(jobs.getSelectionModel().selectedItemProperty().isNull()
-                .or(model.runningProperty()));
+                .or(model.status().runningProperty()));
         resume.setOnAction(e -> model.resume(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
         model.takeOverOfferProperty().addListener((obs, old, offer) -> {
             if (offer != null) {
@@ -255,7 +255,7 @@ public final class RunView extends BorderPane {
         histogram.setPrefHeight(200);
         histogram.managedProperty().bind(histogram.visibleProperty());
         histogram.setVisible(false);
-        model.totalsProperty().addListener((obs, old, now) -> showHistogram(histogram, now));
+        model.status().totalsProperty().addListener((obs, old, now) -> showHistogram(histogram, now));
 
         // the charts give way on a low window; the job list's buttons sit above it (wrapping in a narrow panel) so
         // they never fall below the fold

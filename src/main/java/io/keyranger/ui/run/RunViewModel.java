@@ -33,16 +33,10 @@ public final class RunViewModel {
     private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final JobForm form = new JobForm();
     private volatile io.keyranger.cost.PriceTable prices = io.keyranger.cost.PriceTable.BUILT_IN;
-    private final javafx.beans.property.ReadOnlyStringWrapper problems = new javafx.beans.property.ReadOnlyStringWrapper("");
     private final LiveTree tree = new LiveTree();
     private final ThroughputMeter meter = new ThroughputMeter();
+    private final RunStatus status = new RunStatus();
     private final StoredJobs stored;
-    private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper timingText = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Choose a kind, a mapper, then Start.");
-    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
-    private final ObjectProperty<Map<String, Long>> totals = new SimpleObjectProperty<>(Map.of());
     private final ObjectProperty<TakeOverOffer> takeOverOffer = new SimpleObjectProperty<>();
     private javafx.concurrent.Task<JobHandle> launching;
     private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
@@ -54,14 +48,12 @@ public final class RunViewModel {
         this.errors = errors;
         this.stored = new StoredJobs(tasks, errors);
         ticker.setCycleCount(Timeline.INDEFINITE);
-        totalsText.bind(javafx.beans.binding.Bindings.createStringBinding(() -> totals.get().isEmpty() ? ""
-                : ThroughputMeter.describeTotals(totals.get()), totals));
     }
 
     /** Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread. */
     public void start() {
         KindTarget t = target.get();
-        if (t == null || running.get()) {
+        if (t == null || status.isRunning()) {
             return;
         }
         JobLaunch launch;
@@ -87,7 +79,7 @@ public final class RunViewModel {
     /** Resumes a stored job on the current connection. */
     public void resume(String jobId) {
         KindTarget t = target.get();
-        if (t != null && !running.get()) {
+        if (t != null && !status.isRunning()) {
             launch(JobLaunch.resume(t, jobId));
         }
     }
@@ -99,9 +91,9 @@ public final class RunViewModel {
     public void takeOver(String jobId, boolean now) {
         KindTarget t = target.get();
         takeOverOffer.set(null);
-        if (t != null && !running.get()) {
+        if (t != null && !status.isRunning()) {
             launch(JobLaunch.takeOver(t, jobId, now, message -> javafx.application.Platform.runLater(
-                    () -> summary.set(message))));
+                    () -> status.say(message))));
         }
     }
 
@@ -118,8 +110,8 @@ public final class RunViewModel {
         handle = null;
         feed = new CoalescingJobFeed();
         CoalescingJobFeed current = feed;
-        running.set(true);
-        summary.set(message);
+        status.setRunning(true);
+        status.say(message);
         meter.restart();
         ticker.play();
         launching = Tasks.create(message, () -> launch.start(current))
@@ -127,7 +119,7 @@ public final class RunViewModel {
                     launching = null;
                     handle = h;
                     meter.restart();
-                    summary.set("Job " + h.jobId() + " running");
+                    status.say("Job " + h.jobId() + " running");
                     refreshJobs(); // the running job is in the list too
                 })
                 .onError(e -> {
@@ -146,17 +138,17 @@ public final class RunViewModel {
     private void notLaunched(String why) {
         launching = null;
         ticker.stop();
-        running.set(false);
-        summary.set(why);
+        status.setRunning(false);
+        status.say(why);
     }
 
     /** Each worker stops after its current page; the clock stands still and the ranges show as paused. */
     public void pause() {
-        if (handle != null && running.get()) {
+        if (handle != null && status.isRunning()) {
             handle.pause();
-            paused.set(true);
+            status.setPaused(true);
             meter.pause(System.nanoTime());
-            summary.set("Job " + handle.jobId() + " paused: each worker stops after its current page. Resume goes "
+            status.say("Job " + handle.jobId() + " paused: each worker stops after its current page. Resume goes "
                     + "on; Cancel stops it.");
         }
     }
@@ -164,9 +156,9 @@ public final class RunViewModel {
     public void resumePaused() {
         if (handle != null) {
             handle.resume();
-            paused.set(false);
+            status.setPaused(false);
             meter.resume(System.nanoTime());
-            summary.set("Job " + handle.jobId() + " running");
+            status.say("Job " + handle.jobId() + " running");
         }
     }
 
@@ -176,10 +168,10 @@ public final class RunViewModel {
             launching.cancel(true); // e.g. waiting for another runner's lease: nothing was taken yet
             return;
         }
-        if (handle != null && running.get()) {
+        if (handle != null && status.isRunning()) {
             handle.cancel();
-            paused.set(false);
-            summary.set("Cancelling " + handle.jobId() + " at the next page boundary…");
+            status.setPaused(false);
+            status.say("Cancelling " + handle.jobId() + " at the next page boundary…");
         }
     }
 
@@ -194,17 +186,17 @@ public final class RunViewModel {
      */
     public void inspect(String jobId) {
         KindTarget t = target.get();
-        if (t == null || running.get()) {
+        if (t == null || status.isRunning()) {
             return;
         }
         followed = jobId;
-        stored.follow(t, jobId, () -> jobId.equals(followed) && !running.get(), inspection -> {
+        stored.follow(t, jobId, () -> jobId.equals(followed) && !status.isRunning(), inspection -> {
             clearTree();
             tree.apply(inspection.nodes());
             tree.changed();
-            totals.set(inspection.totals());
+            status.setTotals(inspection.totals());
             boolean live = inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING;
-            summary.set("Job " + jobId + " (stored" + (live ? ", following: running elsewhere" : ", "
+            status.say("Job " + jobId + " (stored" + (live ? ", following: running elsewhere" : ", "
                     + inspection.status().name().toLowerCase()) + "): " + JobWords.ranges(inspection.nodes()));
         });
     }
@@ -223,13 +215,13 @@ public final class RunViewModel {
             tree.changed();
         }
         if (batch.totals() != null) {
-            totals.set(batch.totals());
+            status.setTotals(batch.totals());
         }
         KindTarget t = target.get();
-        timingText.set(meter.tick(totals.get().getOrDefault("read", 0L), handle != null,
-                t == null ? -1 : t.countOrUnknown(), running.get()));
+        status.setTiming(meter.tick(status.totals().getOrDefault("read", 0L), handle != null,
+                t == null ? -1 : t.countOrUnknown(), status.isRunning()));
         if (batch.serverStatus() != null && handle != null) {
-            summary.set(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + (paused.get() ? " paused" : " running")
+            status.say(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + (status.isPaused() ? " paused" : " running")
                     : batch.serverStatus());
         }
         if (batch.finished() != null) {
@@ -239,11 +231,11 @@ public final class RunViewModel {
 
     private void finished(JobResult result) {
         ticker.stop();
-        running.set(false);
-        paused.set(false);
-        totals.set(result.totals());
-        problems.set(String.join("\n", result.report().lines()));
-        summary.set(JobWords.finished(result, prices));
+        status.setRunning(false);
+        status.setPaused(false);
+        status.setTotals(result.totals());
+        status.setProblems(String.join("\n", result.report().lines()));
+        status.say(JobWords.finished(result, prices));
         refreshJobs();
     }
 
@@ -256,13 +248,13 @@ public final class RunViewModel {
         tree.clear();
         tree.changed();
         meter.points().clear();
-        totals.set(Map.of());
-        problems.set("");
+        status.setTotals(Map.of());
+        status.setProblems("");
     }
 
     /** Whether a job is running now (the window asks before closing). */
     public boolean isRunning() {
-        return running.get();
+        return status.isRunning();
     }
 
     public ObjectProperty<KindTarget> targetProperty() {
@@ -294,14 +286,6 @@ public final class RunViewModel {
         return stored.jobs();
     }
 
-    public ReadOnlyStringProperty totalsTextProperty() {
-        return totalsText.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty timingTextProperty() {
-        return timingText.getReadOnlyProperty();
-    }
-
     public void setPrices(io.keyranger.cost.PriceTable prices) {
         this.prices = prices;
     }
@@ -311,24 +295,8 @@ public final class RunViewModel {
         return prices;
     }
 
-    /** The last job's failed ranges and skipped entities, grouped by reason; empty when there were none. */
-    public ReadOnlyStringProperty problemsProperty() {
-        return problems.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty summaryProperty() {
-        return summary.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty runningProperty() {
-        return running.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty pausedProperty() {
-        return paused.getReadOnlyProperty();
-    }
-
-    public ObjectProperty<Map<String, Long>> totalsProperty() {
-        return totals;
+    /** What the tab shows of the job: its summary line, totals, timing and problems, and whether it runs or pauses. */
+    public RunStatus status() {
+        return status;
     }
 }

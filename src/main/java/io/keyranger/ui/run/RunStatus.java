@@ -1,0 +1,95 @@
+package io.keyranger.ui.run;
+
+import java.util.Map;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+/**
+ * What the Run tab shows of the job in hand or the one inspected: a summary line, the totals (and their text), the
+ * timing, the problems of a finished job, and whether a job runs here and is paused. The Run tab's model sets them on
+ * the FX thread; the views bind to them.
+ */
+public final class RunStatus {
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Choose a kind, a mapper, then Start.");
+    private final ReadOnlyObjectWrapper<Map<String, Long>> totals = new ReadOnlyObjectWrapper<>(Map.of());
+    private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper timingText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper problems = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
+
+    RunStatus() {
+        totalsText.bind(Bindings.createStringBinding(() -> totals.get().isEmpty() ? ""
+                : ThroughputMeter.describeTotals(totals.get()), totals));
+    }
+
+    void say(String text) {
+        summary.set(text);
+    }
+
+    void setTotals(Map<String, Long> value) {
+        totals.set(value);
+    }
+
+    Map<String, Long> totals() {
+        return totals.get();
+    }
+
+    void setTiming(String text) {
+        timingText.set(text);
+    }
+
+    void setProblems(String text) {
+        problems.set(text);
+    }
+
+    void setRunning(boolean value) {
+        running.set(value);
+    }
+
+    boolean isRunning() {
+        return running.get();
+    }
+
+    void setPaused(boolean value) {
+        paused.set(value);
+    }
+
+    boolean isPaused() {
+        return paused.get();
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Map<String, Long>> totalsProperty() {
+        return totals.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty totalsTextProperty() {
+        return totalsText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty timingTextProperty() {
+        return timingText.getReadOnlyProperty();
+    }
+
+    /** The last job's failed ranges and skipped entities, grouped by reason; empty when there were none. */
+    public ReadOnlyStringProperty problemsProperty() {
+        return problems.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty runningProperty() {
+        return running.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty pausedProperty() {
+        return paused.getReadOnlyProperty();
+    }
+}

@@ -19,7 +19,7 @@ class ArchitectureTest {
     private static final String[] CORE = {"io.keyranger", "io.keyranger.datastore..", "io.keyranger.emulator..",
         "io.keyranger.demo..", "io.keyranger.profile..", "io.keyranger.cli..", "io.keyranger.keys..",
         "io.keyranger.sharding..", "io.keyranger.executor..", "io.keyranger.mapper..", "io.keyranger.counter..",
-        "io.keyranger.bench..", "io.keyranger.logging..", "io.keyranger.model.."};
+        "io.keyranger.bench..", "io.keyranger.logging..", "io.keyranger.model..", "io.keyranger.testhooks.."};
 
     @Test
     void everyPackageNamedHereExists() {
@@ -53,6 +53,22 @@ class ArchitectureTest {
                 .resideInAnyPackage(x, x + ".local").check(MAIN);
         noClasses().that().resideInAPackage(x + ".local").should().dependOnClassesThat()
                 .resideInAPackage(x).check(MAIN);
+    }
+
+    /**
+     * The test hooks (fault injection, a gate that holds commits) serve the command line's hidden options and the
+     * benchmarks only; the benchmarks and the production model server serve the command line's bench commands only.
+     * So the product path (the executor, the UI, the mappers, the datastore access) uses neither.
+     */
+    @Test
+    void theProductPathUsesNeitherTestHooksNorBenchmarks() {
+        noClasses().that().resideOutsideOfPackages("io.keyranger.testhooks..", "io.keyranger.cli..",
+                        "io.keyranger.bench..")
+                .should().dependOnClassesThat().resideInAPackage("io.keyranger.testhooks..").check(MAIN);
+        noClasses().that().resideOutsideOfPackages("io.keyranger.bench..", "io.keyranger.model..",
+                        "io.keyranger.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.keyranger.bench..", "io.keyranger.model..")
+                .check(MAIN);
     }
 
     @Test

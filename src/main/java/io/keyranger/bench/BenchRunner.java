@@ -7,7 +7,7 @@ import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import io.keyranger.datastore.Cancellation;
-import io.keyranger.datastore.FaultInjector;
+import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;

@@ -1,5 +1,6 @@
 package io.keyranger.cli;
 
+import io.keyranger.testhooks.HoldHook;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
@@ -116,7 +117,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
         Session session = Session.open(conn);
         if (injectFaults != null) {
-            session = session.wrap(io.keyranger.datastore.FaultInjector.parse(injectFaults)::wrap);
+            session = session.wrap(io.keyranger.testhooks.FaultInjector.parse(injectFaults)::wrap);
         }
         retries = injectFaults == null ? io.keyranger.executor.job.RetryPolicy.DEFAULT
                 : new io.keyranger.executor.job.RetryPolicy(40, 5, 500);

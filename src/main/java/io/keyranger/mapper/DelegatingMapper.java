@@ -6,10 +6,10 @@ import java.nio.file.Path;
  * A mapper in front of another (a filter, a screen, a test gate): everything but {@link #map} is the inner one's,
  * unless a subclass says otherwise.
  */
-abstract class DelegatingMapper implements PageMapper {
+public abstract class DelegatingMapper implements PageMapper {
     protected final PageMapper inner;
 
-    DelegatingMapper(PageMapper inner) {
+    protected DelegatingMapper(PageMapper inner) {
         this.inner = inner;
     }
 

@@ -8,7 +8,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
-import io.keyranger.datastore.FaultInjector;
+import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ProgressListener;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.demo.DemoSeeder;

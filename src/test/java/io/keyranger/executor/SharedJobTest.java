@@ -9,7 +9,7 @@ import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.FaultInjector;
+import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellCommitter;

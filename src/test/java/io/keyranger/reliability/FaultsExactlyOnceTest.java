@@ -9,7 +9,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
-import io.keyranger.datastore.FaultInjector;
+import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;

@@ -19,7 +19,7 @@ import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.mapper.GatedMapper;
+import io.keyranger.testhooks.GatedMapper;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import java.nio.file.Path;

@@ -68,7 +68,7 @@ public final class ChildCli implements AutoCloseable {
 
     /** Waits until the child holds its job (run --hold-after-chunks). */
     public void awaitHeld() throws InterruptedException {
-        awaitLine(io.keyranger.cli.HoldHook.HELD, 120);
+        awaitLine(io.keyranger.testhooks.HoldHook.HELD, 120);
     }
 
     /** Lets a held child go on. */

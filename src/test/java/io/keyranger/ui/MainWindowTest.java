@@ -8,7 +8,7 @@ import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.keys.KeyFormat;
-import io.keyranger.mapper.GatedMapper;
+import io.keyranger.testhooks.GatedMapper;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.sharding.PlannedRange;
 import io.keyranger.support.Fx;

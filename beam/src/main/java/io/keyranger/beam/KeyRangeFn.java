@@ -1,6 +1,6 @@
 package io.keyranger.beam;
 
-import io.keyranger.datastore.FaultInjector;
+import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CellCommitter;

@@ -1,5 +1,9 @@
-package io.keyranger.mapper;
+package io.keyranger.testhooks;
 
+import io.keyranger.mapper.DelegatingMapper;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.mapper.Page;
+import io.keyranger.mapper.PageMapper;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,6 +1,6 @@
-package io.keyranger.cli;
+package io.keyranger.testhooks;
 
-import io.keyranger.mapper.GatedMapper;
+import io.keyranger.testhooks.GatedMapper;
 import io.keyranger.mapper.PageMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,7 +20,7 @@ public final class HoldHook {
     private HoldHook() {
     }
 
-    static PageMapper hold(PageMapper mapper, int chunks, PrintWriter err) {
+    public static PageMapper hold(PageMapper mapper, int chunks, PrintWriter err) {
         GatedMapper[] gate = new GatedMapper[1];
         gate[0] = new GatedMapper(mapper, chunks, () -> {
             err.println(HELD + " after " + chunks + " chunks");

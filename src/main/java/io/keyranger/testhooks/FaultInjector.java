@@ -1,4 +1,4 @@
-package io.keyranger.datastore;
+package io.keyranger.testhooks;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreException;

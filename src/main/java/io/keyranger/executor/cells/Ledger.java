@@ -66,8 +66,7 @@ public final class Ledger {
                      List<io.keyranger.mapper.MapResult.Problem> problems, String part, KeyOrder order) {
         spans.add(piece);
         boolean done = spans.coversAll(cellRange);
-        Entity base = stored != null ? stored : RangeEntities.toEntity(key, jobId,
-                new RangeNode(CellPlan.nodeId(cell), null, 0, cellRange), 0);
+        Entity base = base(jobId, cell, cellRange);
         List<Value<?>> encoded = new ArrayList<>();
         spans.encode().forEach(s -> encoded.add(unindexed(s)));
         Entity.Builder b = Entity.newBuilder(base).set("spans", ListValue.of(encoded))
@@ -99,10 +98,15 @@ public final class Ledger {
 
     /** The ledger with a failure recorded (its spans unchanged): a later commit in the cell sets it running again. */
     public Entity failed(String jobId, int cell, KeyRange cellRange, String error, boolean permanent) {
-        Entity base = stored != null ? stored : RangeEntities.toEntity(key, jobId,
-                new RangeNode(CellPlan.nodeId(cell), null, 0, cellRange), 0);
+        Entity base = base(jobId, cell, cellRange);
         return Entity.newBuilder(base).set("status", NodeStatus.FAILED.name()).set("lastError", unindexed(error))
                 .set("failurePermanent", permanent).set("retries", base.getLong("retries") + 1).build();
+    }
+
+    /** The ledger as stored, or a new one for a cell no commit reached yet. */
+    private Entity base(String jobId, int cell, KeyRange cellRange) {
+        return stored != null ? stored : RangeEntities.toEntity(key, jobId,
+                new RangeNode(CellPlan.nodeId(cell), null, 0, cellRange));
     }
 
     private static StringValue unindexed(String s) {

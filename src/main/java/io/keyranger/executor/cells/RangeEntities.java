@@ -31,9 +31,9 @@ public final class RangeEntities {
         return node.isNull("lastKey") ? null : node.getKey("lastKey");
     }
 
-    public static Entity toEntity(Key key, String jobId, RangeNode node, long epoch) {
+    public static Entity toEntity(Key key, String jobId, RangeNode node) {
         Entity.Builder b = Entity.newBuilder(key)
-                .set("jobId", jobId).set("nodeId", node.id).set("depth", node.depth).set("epoch", epoch)
+                .set("jobId", jobId).set("nodeId", node.id).set("depth", node.depth)
                 .set("parentId", node.parentId == null ? NullValue.of() : StringValue.of(node.parentId))
                 .set("start", keyOrNull(node.range.start())).set("startInclusive", node.range.startInclusive())
                 .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey()))

@@ -50,20 +50,6 @@ public final class RangeNode {
         return lastKey() == null ? range : range.advancePast(lastKey());
     }
 
-    /** A copy in another status, for persisting a transition before this live node takes it. */
-    public RangeNode withStatus(NodeStatus newStatus) {
-        RangeNode copy = new RangeNode(id, parentId, depth, range);
-        copy.checkpoint = checkpoint;
-        copy.status = newStatus;
-        copy.retries = retries;
-        copy.lastError = lastError;
-        copy.failurePermanent = failurePermanent;
-        copy.problemExamples = problemExamples;
-        copy.startedAt = startedAt;
-        copy.finishedAt = newStatus == NodeStatus.SPLIT ? Instant.now() : finishedAt;
-        return copy;
-    }
-
     public NodeSnapshot snapshot(String jobId) {
         return new NodeSnapshot(jobId, id, parentId, depth, range.start(), range.startInclusive(), range.end(), lastKey(), status,
                 checkpoint.pages(), checkpoint.entities(),

@@ -178,11 +178,6 @@ public final class JobStore {
         return jobs;
     }
 
-    /** A range as its entity. */
-    public Entity nodeEntity(String jobId, RangeNode node) {
-        return RangeEntities.toEntity(nodeKey(jobId, node.id), jobId, node, 0);
-    }
-
     public Key planKey(String jobId) {
         return datastore.newKeyFactory().setNamespace("").setKind(PLAN_KIND).newKey(jobId);
     }

@@ -97,6 +97,20 @@ class SplitPointsTest {
                 .isEqualTo(1 + SplitPoints.MAX_EMPTY_PROBES);
     }
 
+    @Test
+    void withFineCellsARangeWithNoSampleInsideIsNotProbedSoNoTwoRangesShareACell() {
+        SplitPoints fine = new SplitPoints(List.of(id(10), id(20)), ORDER, false);
+        KeyRange rest = KeyRange.of(ORDER, id(21), id(1_000_000));
+        AtomicInteger probes = new AtomicInteger();
+        SplitPolicy.Context context = new SplitPolicy.Context(rest, id(21), id(22), new SplitPolicy.Load(5, 1, 0, true),
+                ORDER, fine, range -> {
+                    probes.incrementAndGet();
+                    return Optional.of(id(500_000));
+                }, new ProbeMemory());
+        assertThat(SplitPolicy.ADAPTIVE.splitPoints(context)).isEmpty();
+        assertThat(probes.get()).isZero();
+    }
+
     private static List<Key> split(SplitPoints points, KeyRange rest, SplitPolicy.Load load) {
         return SplitPolicy.ADAPTIVE.splitPoints(new SplitPolicy.Context(rest, id(1), id(1), load, ORDER, points,
                 range -> Optional.empty(), new ProbeMemory()));

@@ -80,7 +80,8 @@ public final class JobRun {
         PageLoop.Job loop = new PageLoop.Job(run.datastore(), spec, run.order(), run.limits(),
                 run.mapper(), run.cells(), committer, run.retries());
         this.worker = new RangeWorker(new RangeWorker.Job(loop, run.covered(), run.counter(), run.retries(),
-                run.listener(), tree, run.splitPolicy(), new SplitPoints(run.cells().bounds(), run.order()),
+                run.listener(), tree, run.splitPolicy(), new SplitPoints(run.cells().bounds(), run.order(),
+                        run.cells().cells() < 2 * spec.workers()),
                 new RampingRateLimiter(spec.qps()), handle::isCancelled, () -> !awaitGate() || handle.isCancelled(),
                 this::load, gauge, this::submit));
     }

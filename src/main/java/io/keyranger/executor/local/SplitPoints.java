@@ -20,8 +20,20 @@ public final class SplitPoints {
 
     private final List<Key> samples;
     private final KeyOrder order;
+    private final boolean probes;
 
+    /** Split points at {@code samples} (a job's cell bounds), probing past midpoints when none lies in a range. */
     public SplitPoints(List<Key> samples, KeyOrder order) {
+        this(samples, order, true);
+    }
+
+    /**
+     * As above; without {@code probes}, a range with no sample inside goes on linearly. A probed key lies inside a
+     * cell, so the two ranges it makes would commit through one ledger and abort each other's transactions: worth it
+     * only when the cells are too few for the workers (a kind with few or no scatter samples).
+     */
+    public SplitPoints(List<Key> samples, KeyOrder order, boolean probes) {
+        this.probes = probes;
         this.samples = samples.stream().sorted(order).toList();
         this.order = order;
     }
@@ -35,7 +47,7 @@ public final class SplitPoints {
         KeyRange rest = context.rest();
         List<Key> inside = quantilesInside(rest.advancePast(context.next()), pieces);
         ProbeMemory memory = context.memory();
-        if (!inside.isEmpty() || memory.emptyProbes >= MAX_EMPTY_PROBES) {
+        if (!inside.isEmpty() || !probes || memory.emptyProbes >= MAX_EMPTY_PROBES) {
             return inside;
         }
         // no sample to go by: probe past the midpoint of what is not known to be empty

@@ -64,4 +64,13 @@ final class BeamEmulator {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
+
+    /** The pipeline's arguments for a job over Item in {@code project}: the DirectRunner, 4 shards, pages of 200. */
+    static String[] pipelineArgs(String project, java.nio.file.Path mapper, String jobId, String... more) {
+        List<String> args = new ArrayList<>(List.of("--runner=DirectRunner", "--project=" + project,
+                "--emulatorHost=" + get().hostPort(), "--kind=Item", "--mapper=" + mapper, "--jobId=" + jobId,
+                "--shards=4", "--pageSize=200"));
+        args.addAll(List.of(more));
+        return args.toArray(new String[0]);
+    }
 }

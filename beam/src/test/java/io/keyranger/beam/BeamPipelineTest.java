@@ -33,11 +33,7 @@ class BeamPipelineTest {
     Path dir;
 
     private String[] args(String project, Path mapper, String jobId, String... more) {
-        List<String> args = new ArrayList<>(List.of("--runner=DirectRunner", "--project=" + project,
-                "--emulatorHost=" + BeamEmulator.get().hostPort(), "--kind=Item", "--mapper=" + mapper,
-                "--jobId=" + jobId, "--shards=4", "--pageSize=200"));
-        args.addAll(List.of(more));
-        return args.toArray(new String[0]);
+        return BeamEmulator.pipelineArgs(project, mapper, jobId, more);
     }
 
     private Path mapper(String json) throws Exception {

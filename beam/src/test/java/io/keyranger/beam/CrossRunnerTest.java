@@ -34,14 +34,6 @@ class CrossRunnerTest {
     @TempDir
     Path dir;
 
-    private String[] beamArgs(String project, Path mapper, String jobId, String... more) {
-        List<String> args = new ArrayList<>(List.of("--runner=DirectRunner", "--project=" + project,
-                "--emulatorHost=" + BeamEmulator.get().hostPort(), "--kind=Item", "--mapper=" + mapper,
-                "--jobId=" + jobId, "--shards=4", "--pageSize=200"));
-        args.addAll(List.of(more));
-        return args.toArray(new String[0]);
-    }
-
     private List<String> cliCommand(String project, String... args) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + dir,
@@ -123,7 +115,7 @@ class CrossRunnerTest {
         assertThat(readWhenKilled).isLessThan(ENTITIES);
 
         // the killed runner's lease may still be live: Beam takes the job over at once
-        BeamEmulator.Run beam = BeamEmulator.run(beamArgs(project, mapper(), "moved", "--takeOver=true"));
+        BeamEmulator.Run beam = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper(), "moved", "--takeOver=true"));
         assertThat(beam.exit()).as(beam.out() + beam.err()).isZero();
         assertThat(beam.out()).contains("Job moved: ").contains(" done in ");
         assertIncrementedOnce(datastore, "moved");
@@ -137,7 +129,7 @@ class CrossRunnerTest {
         BeamEmulator.seed(datastore, "Item", ENTITIES);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), BeamMain.class.getName()));
-        command.addAll(List.of(beamArgs(project, mapper(), "handed")));
+        command.addAll(List.of(BeamEmulator.pipelineArgs(project, mapper(), "handed")));
         Path log = dir.resolve("beam.log");
         Process beam = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long readWhenKilled = killWhenRead(beam, datastore, "handed", ENTITIES / 3, log);
@@ -157,7 +149,7 @@ class CrossRunnerTest {
         BeamEmulator.seed(datastore, "Item", ENTITIES);
         CompletableFuture<BeamEmulator.Run> beam = CompletableFuture.supplyAsync(() -> {
             try {
-                return BeamEmulator.run(beamArgs(project, mapper(), "shared"));
+                return BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper(), "shared"));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -46,7 +46,10 @@ public final class PageLoop {
         CoveredSpans of(int cell);
 
         /** A fresh job's first run: nothing is covered but what this run commits, so nothing is read. */
-        Covered NOTHING = cell -> new CoveredSpans(null);
+        static Covered nothing(KeyOrder order) {
+            return cell -> new CoveredSpans(order);
+        }
+
         /** Read each cell's ledger when the loop enters it (a rerun, a retried bundle, a second runner). */
         Covered READ = cell -> null;
     }

@@ -139,7 +139,7 @@ public final class AdaptiveSplitExecutor {
             ShardedCounter counter = retrying(() -> openCounter(spec));
             List<RangeNode> roots = roots(planned.get(0).starts());
             JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper, counter,
-                    listener, plan.cells(), PageLoop.Covered.NOTHING, splitPolicy, lease, hook));
+                    listener, plan.cells(), PageLoop.Covered.nothing(order), splitPolicy, lease, hook));
             return run.start(roots, roots);
         } catch (RuntimeException e) {
             lease.ended();

@@ -106,7 +106,7 @@ class AdaptiveSplitExecutorTest {
         for (int i = 0; i < items.size(); i += 300) {
             datastore.put(items.subList(i, i + 300).toArray(new Entity[0]));
         }
-        FaultInjector faults = new FaultInjector(0.10, 0.10, 0, 42);
+        FaultInjector faults = new FaultInjector(0.10, 0.25, 0, 42); // enough lost answers that some surely come
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(faults.wrap(datastore), ORDER, ServerLimits.EMULATOR,
                 new RetryPolicy(30, 1, 50));
         JobResult result = executor.start(spec("Item", "{\"template\":\"plus-one\"}", 3, 4, 15), new PlusOne(),

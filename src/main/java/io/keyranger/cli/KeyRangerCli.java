@@ -18,7 +18,7 @@ import picocli.CommandLine.IVersionProvider;
 @Command(name = "keyranger", mixinStandardHelpOptions = true, versionProvider = KeyRangerCli.VersionProvider.class,
         description = "Bulk operations on Google Cloud Datastore (Firestore in Datastore mode).",
         subcommands = {GuiCommand.class, DemoCommand.class, KindsCommand.class, PreviewCommand.class, RunCommand.class,
-            JobsCommand.class, CounterCommand.class, EntityCommand.class, BenchCommand.class, ModelServerCommand.class})
+            JobsCommand.class, CounterCommand.class, EntityCommand.class})
 public final class KeyRangerCli implements Runnable {
     public static final int EXIT_USER_ERROR = 1;
     private static final Logger LOG = LoggerFactory.getLogger(KeyRangerCli.class);
@@ -51,6 +51,15 @@ public final class KeyRangerCli implements Runnable {
         RunCommand.addTemplatesHelp(cli.getSubcommands().get("run"));
         cli.setOut(out);
         cli.setErr(err);
+        reportErrorsInOneLine(cli);
+        return cli.execute(args);
+    }
+
+    /**
+     * A failed command prints one line a user can act on and exits {@link #EXIT_USER_ERROR}; the stack trace goes to
+     * the log only. Shared with the benchmark jar's commands.
+     */
+    public static void reportErrorsInOneLine(CommandLine cli) {
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof KeyRangerException) {
                 LOG.info("command failed: {}", e.getMessage(), e);
@@ -63,7 +72,6 @@ public final class KeyRangerCli implements Runnable {
             commandLine.getErr().flush();
             return EXIT_USER_ERROR;
         });
-        return cli.execute(args);
     }
 
     /** Prints the version from the pom. */

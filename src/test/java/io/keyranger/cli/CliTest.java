@@ -62,34 +62,6 @@ class CliTest {
     }
 
     @Test
-    void benchRunsEveryStrategyVerifiesEachAndReprintsASavedRun() throws Exception {
-        Path json = config.resolve("bench.json");
-        Result result = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--shape", "skewed",
-                "--entities", "300", "--workers", "4", "--page-size", "20", "--latency-ms", "0", "--warmup", "0",
-                "--offset-cap", "200", "--json", json.toString());
-
-        assertThat(result.exitCode()).as(result.err()).isZero();
-        assertThat(result.out()).contains("linear", "offset", "fixed", "adaptive-midpoint", "adaptive", "oracle")
-                .contains("adaptive vs linear", "adaptive vs oracle", "adaptive vs fixed", "adaptive tail share");
-        JsonNode saved = new ObjectMapper().readTree(json.toFile());
-        assertThat(saved.path("results")).hasSize(6).allMatch(r -> r.path("verified").asBoolean());
-        assertThat(saved.path("results").get(1).path("extrapolated").asBoolean()).as("offset beyond its cap").isTrue();
-
-        Result replay = run("bench", "--from-json", json.toString());
-        assertThat(replay.exitCode()).isZero();
-        assertThat(replay.out()).isEqualTo(result.out().replaceAll("(?m)^Wrote .*\\R", ""));
-
-        // without the linear baseline, its ratio is left out rather than printed as NaN
-        Path some = config.resolve("some.json");
-        Result partial = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--entities", "200",
-                "--workers", "4", "--page-size", "20", "--latency-ms", "0", "--warmup", "0",
-                "--strategies", "fixed,oracle", "--json", some.toString());
-        assertThat(partial.exitCode()).as(partial.err()).isZero();
-        assertThat(partial.out()).doesNotContain("NaN").contains("fixed", "oracle");
-        assertThat(new ObjectMapper().readTree(some.toFile()).path("results").get(0).has("vsLinear")).isFalse();
-    }
-
-    @Test
     void printsItsVersion() {
         Result result = run("--version");
         assertThat(result.exitCode()).isZero();

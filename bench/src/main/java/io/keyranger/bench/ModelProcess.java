@@ -57,7 +57,7 @@ public final class ModelProcess implements AutoCloseable {
     public static ModelProcess start(java.nio.file.Path launcher, double medianMs, double p99Ms, int capacity) {
         String java = launcher.toString();
         List<String> command = new ArrayList<>(List.of(java, MODEL_HEAP, "-cp", System.getProperty("java.class.path"),
-                "io.keyranger.app.Launcher", "model-server", "--port", "0", "--latency-ms", String.valueOf(medianMs),
+                "io.keyranger.bench.cli.BenchMain", "model-server", "--port", "0", "--latency-ms", String.valueOf(medianMs),
                 "--p99-ms", String.valueOf(p99Ms), "--capacity", String.valueOf(capacity)));
         Process process;
         try {

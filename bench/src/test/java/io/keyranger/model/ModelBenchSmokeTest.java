@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.keyranger.cli.KeyRangerCli;
+import io.keyranger.bench.cli.BenchMain;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +21,8 @@ class ModelBenchSmokeTest {
         Path json = dir.resolve("bench.json");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
-                new PrintWriter(err), "bench", "--server", "model", "--shape", "mixed", "--entities", "3000",
+        int code = BenchMain.execute(new PrintWriter(out), new PrintWriter(err),
+                "bench", "--server", "model", "--shape", "mixed", "--entities", "3000",
                 "--workers", "8", "--latency-ms", "2", "--warmup", "0", "--linear-cap", "1000",
                 "--strategies", "linear,fixed,adaptive,oracle", "--json", json.toString());
         assertThat(code).as(err.toString()).isZero();
@@ -61,8 +60,8 @@ class ModelBenchSmokeTest {
         Path json = dir.resolve(shape + ".json");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
-                new PrintWriter(err), "bench", "--server", "model", "--shape", shape, "--entities", "3000",
+        int code = BenchMain.execute(new PrintWriter(out), new PrintWriter(err),
+                "bench", "--server", "model", "--shape", shape, "--entities", "3000",
                 "--workers", "8", "--latency-ms", "2", "--warmup", "0", "--strategies", strategies,
                 "--json", json.toString());
         assertThat(code).as(err.toString()).isZero();

@@ -1,4 +1,4 @@
-package io.keyranger.cli;
+package io.keyranger.bench.cli;
 
 import io.keyranger.model.ModelServer;
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package io.keyranger.cli;
+package io.keyranger.bench.cli;
 
 import io.keyranger.bench.BenchResult;
 import io.keyranger.bench.BenchRunner;

@@ -1,4 +1,4 @@
-package io.keyranger.cli;
+package io.keyranger.bench.cli;
 
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.bench.BenchJson;
@@ -34,8 +34,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark adaptive splitting against linear, offset, fixed, midpoint and oracle strategies.")
 public final class BenchCommand implements java.util.concurrent.Callable<Integer> {
-    private final KeyRangerCli.Context context;
-
     @Spec
     CommandSpec spec;
 
@@ -108,10 +106,6 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--scaling-chart", paramLabel = "FILE.svg",
             description = "With --from-json of one shape at several sizes: draw wall time against entities.")
     Path scalingChart;
-
-    public BenchCommand(KeyRangerCli.Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() throws Exception {

@@ -1,0 +1,67 @@
+package io.keyranger.bench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.keyranger.support.SharedEmulator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drives the benchmark jar's command line in-process against the real emulator. */
+class BenchCommandTest {
+    @TempDir
+    Path config;
+
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = BenchMain.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void benchRunsEveryStrategyVerifiesEachAndReprintsASavedRun() throws Exception {
+        Path json = config.resolve("bench.json");
+        Result result = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--shape", "skewed",
+                "--entities", "300", "--workers", "4", "--page-size", "20", "--latency-ms", "0", "--warmup", "0",
+                "--offset-cap", "200", "--json", json.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("linear", "offset", "fixed", "adaptive-midpoint", "adaptive", "oracle")
+                .contains("adaptive vs linear", "adaptive vs oracle", "adaptive vs fixed", "adaptive tail share");
+        JsonNode saved = new ObjectMapper().readTree(json.toFile());
+        assertThat(saved.path("results")).hasSize(6).allMatch(r -> r.path("verified").asBoolean());
+        assertThat(saved.path("results").get(1).path("extrapolated").asBoolean()).as("offset beyond its cap").isTrue();
+
+        Result replay = run("bench", "--from-json", json.toString());
+        assertThat(replay.exitCode()).isZero();
+        assertThat(replay.out()).isEqualTo(result.out().replaceAll("(?m)^Wrote .*\\R", ""));
+
+        // without the linear baseline, its ratio is left out rather than printed as NaN
+        Path some = config.resolve("some.json");
+        Result partial = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--entities", "200",
+                "--workers", "4", "--page-size", "20", "--latency-ms", "0", "--warmup", "0",
+                "--strategies", "fixed,oracle", "--json", some.toString());
+        assertThat(partial.exitCode()).as(partial.err()).isZero();
+        assertThat(partial.out()).doesNotContain("NaN").contains("fixed", "oracle");
+        assertThat(new ObjectMapper().readTree(some.toFile()).path("results").get(0).has("vsLinear")).isFalse();
+    }
+
+    @Test
+    void noCommandOrABadShapeGetsOneClearLine() {
+        Result none = run();
+        assertThat(none.exitCode()).isNotZero();
+        assertThat(none.err()).contains("needs a command: 'bench' or 'model-server'").doesNotContain("\tat ");
+
+        Result bad = run("bench", "--shape", "round", "--entities", "10");
+        assertThat(bad.exitCode()).isNotZero();
+        assertThat(bad.err()).contains("round").doesNotContain("\tat ");
+    }
+}

@@ -35,6 +35,12 @@ public final class DryRunPrinter {
         result.counters().forEach((name, value) -> out.printf("counter %s += %d%n", name, value));
         out.printf("Whole job, over %s: %s%n", result.total().describe(), prices.describe(result.reads(),
                 result.writes(), result.deletions()));
+        if (result.undoRecords() > 0) {
+            out.printf("Writes include about %,d undo records, so that the job can be reverted (--no-undo: none).%n",
+                    result.undoRecords());
+        } else if (result.noUndo()) {
+            out.println("Undo is off (--no-undo): this job cannot be reverted.");
+        }
         out.flush();
     }
 

@@ -26,7 +26,7 @@ final class JobSummary {
             out.println(result.message());
         }
         result.report().lines().forEach(out::println);
-        out.println("Operations: " + prices.describe(result.total("read"), result.total("written"),
+        out.println("Operations: " + prices.describe(result.total("read"), result.writesBilled(),
                 result.total("deleted")));
         if (result.status() != JobStatus.DONE && result.status() != JobStatus.TAKEN_OVER) {
             out.println(resumeHint);
@@ -67,9 +67,9 @@ final class JobSummary {
         com.fasterxml.jackson.databind.node.ArrayNode skips = root.putArray("skippedByReason");
         result.report().skips().forEach(g -> reason(skips.addObject(), g));
         ObjectNode cost = root.putObject("cost");
-        cost.put("reads", result.total("read")).put("writes", result.total("written"))
+        cost.put("reads", result.total("read")).put("writes", result.writesBilled())
                 .put("deletes", result.total("deleted"))
-                .put("dollars", prices.price(result.total("read"), result.total("written"), result.total("deleted")))
+                .put("dollars", prices.price(result.total("read"), result.writesBilled(), result.total("deleted")))
                 .put("location", prices.location()).put("pricesTakenOn", prices.takenOn());
         ObjectNode counters = root.putObject("counters");
         result.totals().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())

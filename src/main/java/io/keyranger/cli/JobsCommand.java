@@ -4,7 +4,11 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import java.io.PrintWriter;
+import io.keyranger.executor.JobUndo;
+import io.keyranger.executor.store.JobStore;
+import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -20,6 +24,15 @@ public final class JobsCommand implements Runnable {
     @Mixin
     ConnectionOptions connection = new ConnectionOptions();
 
+    @Option(names = "--prune", description = "Remove the undo records of jobs that ended more than --keep-days ago; "
+            + "those jobs can no longer be reverted.")
+    boolean prune;
+
+    @Option(names = "--keep-days", defaultValue = "7", paramLabel = "N",
+            description = "How long undo records are kept (default: ${DEFAULT-VALUE}, as Firestore's point-in-time "
+                    + "recovery).")
+    int keepDays;
+
     public JobsCommand(KeyRangerCli.Context context) {
         this.context = context;
     }
@@ -31,11 +44,26 @@ public final class JobsCommand implements Runnable {
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(session.datastore(), session.order(),
                 session.limits());
         PrintWriter out = spec.commandLine().getOut();
+        if (keepDays < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--keep-days must be 0 or more.");
+        }
+        java.time.Duration keep = java.time.Duration.ofDays(keepDays);
+        if (prune) {
+            List<JobUndo.Pruned> pruned = JobUndo.prune(session.datastore(), keep, java.time.Instant.now());
+            pruned.forEach(p -> out.printf("Removed the undo records of %s (%,d): it can no longer be reverted.%n",
+                    p.jobId(), p.records()));
+            out.printf("Pruned %d job%s kept more than %d days.%n", pruned.size(), pruned.size() == 1 ? "" : "s",
+                    keepDays);
+            out.flush();
+            return;
+        }
+        JobStore store = new JobStore(session.datastore());
         out.printf("%-44s %-10s %-20s %12s  %s%n", "JOB", "MAPPER", "KIND", "READ", "STATUS");
         for (AdaptiveSplitExecutor.JobSummary job : executor.jobs()) {
             long read = executor.totals(job.spec().jobId()).getOrDefault("read", 0L);
+            String undo = undo(store, job.spec().jobId(), keep);
             out.printf("%-44s %-10s %-20s %,12d  %s%n", job.spec().jobId(), job.spec().mapper().template(),
-                    job.spec().kind(), read, job.describeStatus());
+                    job.spec().kind(), read, job.describeStatus() + (undo.isEmpty() ? "" : "; " + undo));
             if (job.status() == io.keyranger.executor.job.JobStatus.FAILED) {
                 // why it failed, where the user looks; the whole report is in 'run --resume' and --report
                 executor.report(job.spec().jobId()).failures().stream().limit(3).forEach(g -> out.printf(
@@ -43,5 +71,14 @@ public final class JobsCommand implements Runnable {
             }
         }
         out.flush();
+    }
+
+    /** What a job's undo data allows (a group's own entity is not a job's: it says nothing). */
+    private static String undo(JobStore store, String jobId, java.time.Duration keep) {
+        try {
+            return JobUndo.describe(store.loadJob(jobId), keep);
+        } catch (RuntimeException notAJob) {
+            return "";
+        }
     }
 }

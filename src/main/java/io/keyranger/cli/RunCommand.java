@@ -6,9 +6,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.KindGroup;
-import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
@@ -113,7 +111,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             WriteSafety.check(conn, Mappers.template(job.mapper().template()), confirmProject,
                     "add --confirm-project " + conn.projectId() + (target.isGroup() ? " (it " + job.mapper().template()
                             + "s " + (target.newJob.allKinds ? "EVERY kind of the namespace" : "kinds "
-                            + target.newJob.kind) + ")" : ""));
+                            + target.newJob.kind) + ")" : "") + (job.mapper().undo() ? ""
+                            : " (with --no-undo it keeps no undo records: it cannot be reverted)"));
         }
         Session session = Session.open(conn);
         if (injectFaults != null) {
@@ -185,41 +184,16 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             checks.checkKindExists(job);
             checks.warnAboutProperties(job);
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
-                    + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()));
+                    + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace())
+                    + (Mappers.template(job.mapper().template()).writes() && !job.mapper().undo()
+                    ? " (no undo: this job cannot be reverted)" : ""));
             RunChecks.printQueryPlan(job, err);
             err.flush();
             handle = launcher.start(job, leaseMode(), progress, waiting);
         }
-        Thread stopper = new Thread(() -> cancelAndWait(handle), "keyranger-run-stop");
-        Runtime.getRuntime().addShutdownHook(stopper);
-        JobResult result;
-        try {
-            result = handle.await();
-        } finally {
-            progress.close();
-            try {
-                Runtime.getRuntime().removeShutdownHook(stopper);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running
-            }
-        }
-        io.keyranger.cost.PriceTable prices = prices();
-        JobSummary.print(result, spec.commandLine().getOut(), prices, job != null && RunChecks.isImport(job)
-                ? "Resume it by running it again with --job-id " + result.jobId()
-                : "Resume it with: keyranger run --resume " + result.jobId());
-        if (report != null) {
-            JobSummary.writeReport(result, report, prices);
-        }
-        if (result.status() == JobStatus.FAILED && result.message() != null) {
-            err.println("keyranger: job " + result.jobId() + " failed: " + result.message()); // where errors go
-            err.flush();
-        }
-        return switch (result.status()) {
-            case DONE -> 0;
-            case CANCELLED -> EXIT_CANCELLED;
-            case TAKEN_OVER -> EXIT_TAKEN_OVER;
-            default -> EXIT_RANGES_FAILED;
-        };
+        return JobFollow.follow(handle, progress, spec.commandLine(), prices(), report,
+                job != null && RunChecks.isImport(job) ? "Resume it by running it again with --job-id " + handle.jobId()
+                        : "Resume it with: keyranger run --resume " + handle.jobId());
     }
 
     private JobLease.Mode leaseMode() {
@@ -241,17 +215,6 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         if (takeOver && job != null && !RunChecks.isImport(job)) {
             throw new KeyRangerException("--take-over takes over an existing job: use it with --resume JOB_ID (or "
                     + "with an import's --job-id).");
-        }
-    }
-
-    private static void cancelAndWait(JobHandle handle) {
-        if (!handle.result().isDone()) {
-            handle.cancel();
-            try {
-                handle.result().get(10, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (Exception ignored) {
-                // committed pages are safe either way; the job can be resumed
-            }
         }
     }
 

@@ -56,6 +56,10 @@ final class RunTarget {
                 + "exported entities, each counted, instead of refusing the file (then nothing is written).")
         boolean skipBadLines;
 
+        @Option(names = "--no-undo", description = "Keep no undo records: the job writes less (one write per entity it "
+                + "changes) but cannot be reverted.")
+        boolean noUndo;
+
         @Option(names = "--dry-run", description = "Map a sample without writing anything and show what would change.")
         boolean dryRun;
 
@@ -80,6 +84,13 @@ final class RunTarget {
             }
             mapper = MapperSpec.parse(mapper.json().deepCopy().put(io.keyranger.executor.ImportJob.SKIP_BAD_LINES,
                     true).toString());
+        }
+        if (job.noUndo) {
+            if (!Mappers.template(mapper.template()).writes()) {
+                throw new KeyRangerException("--no-undo applies to a job that writes; '" + mapper.template()
+                        + "' writes nothing, so there is nothing to undo.");
+            }
+            mapper = mapper.withoutUndo();
         }
         if (job.allKinds && job.kind != null) {
             throw new KeyRangerException("Give --kind or --all-kinds, not both.");

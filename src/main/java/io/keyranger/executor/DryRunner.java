@@ -66,11 +66,13 @@ public final class DryRunner {
      * @param reads     estimated reads for the whole job
      * @param writes    estimated writes for the whole job
      * @param deletions estimated deletes for the whole job
+     * @param undoRecords estimated undo records for the whole job (counted in {@code writes})
+     * @param noUndo    whether the job writes without keeping undo records, and so cannot be reverted
      * @param problems  sampled entities an expression failed on, with why (skipped, and counted in skipped)
      */
     public record Result(int sampled, List<Change> changes, List<String> deletes, List<String> copies, long skipped,
                          Map<String, Long> counters, TotalEstimate total, long reads, long writes, long deletions,
-                         List<Problem> problems, List<String> warnings) {
+                         long undoRecords, boolean noUndo, List<Problem> problems, List<String> warnings) {
         public Result {
             problems = List.copyOf(problems);
             warnings = List.copyOf(warnings);
@@ -116,8 +118,16 @@ public final class DryRunner {
         if (typed) {
             mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));
         }
-        MapResult result = mapper.map(new Page(keys, mapper.needsEntities() ? entities : List.of()));
-        Map<Key, Entity> before = new HashMap<>();
+        Page page = new Page(keys, mapper.needsEntities() ? entities : List.of());
+        Map<Key, Entity> related = new HashMap<>();
+        List<Key> asked = mapper.related(page);
+        if (!asked.isEmpty()) {
+            datastore.fetch(asked.toArray(new Key[0])).stream().filter(Objects::nonNull)
+                    .forEach(e -> related.put(e.getKey(), e));
+            page = new Page(page.keys(), page.entities(), related);
+        }
+        MapResult result = mapper.map(page);
+        Map<Key, Entity> before = new HashMap<>(related);
         entities.forEach(e -> before.put(e.getKey(), e));
         List<Change> changes = new ArrayList<>();
         List<String> copies = new ArrayList<>();
@@ -136,9 +146,11 @@ public final class DryRunner {
                         namespace, kind, spec.where(), 16, PlanRequest.DEFAULT_OVERSAMPLE), ProgressListener.NONE,
                         Cancellation.NEVER).total());
         double scale = (double) total.total() / keys.size();
+        long undoRecords = !mapper.keepsUndo() ? 0 : Math.round((result.puts().size() + result.deletes().size()) * scale);
         return new Result(keys.size(), changes, result.deletes().stream().map(KeyFormat::format).toList(), copies,
-                result.skipped(), result.counters(), total, total.total(), Math.round(result.puts().size() * scale),
-                Math.round(result.deletes().size() * scale), result.problems().stream()
+                result.skipped(), result.counters(), total, total.total(), Math.round(result.puts().size() * scale)
+                + undoRecords, Math.round(result.deletes().size() * scale), undoRecords, mapper.writes()
+                && !mapper.keepsUndo(), result.problems().stream()
                 .map(p -> new Problem(KeyFormat.format(p.key()), p.reason())).toList(), warnings);
     }
 

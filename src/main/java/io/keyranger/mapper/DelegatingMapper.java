@@ -34,6 +34,16 @@ public abstract class DelegatingMapper implements PageMapper {
     }
 
     @Override
+    public java.util.List<com.google.cloud.datastore.Key> related(Page page) {
+        return inner.related(page);
+    }
+
+    @Override
+    public boolean keepsUndo() {
+        return inner.keepsUndo();
+    }
+
+    @Override
     public Path outputFile() {
         return inner.outputFile();
     }

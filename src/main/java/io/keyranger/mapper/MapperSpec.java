@@ -52,6 +52,20 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
         return List.copyOf(all);
     }
 
+    /**
+     * Whether a writing job keeps what it changes so that it can be reverted: yes, unless the spec says
+     * {@code "undo": false} (the command line's {@code --no-undo}).
+     */
+    public boolean undo() {
+        JsonNode undo = json.get("undo");
+        return undo == null || !undo.isBoolean() || undo.asBoolean();
+    }
+
+    /** This spec with undo turned off. */
+    public MapperSpec withoutUndo() {
+        return parse(json.deepCopy().put("undo", false).toString());
+    }
+
     /** The GQL the spec's {@code "gql"} field holds, or null. */
     public String gql() {
         return query == null ? null : query.query().text();

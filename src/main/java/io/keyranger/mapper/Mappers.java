@@ -13,6 +13,8 @@ import java.util.TreeSet;
 /** The mapper templates KeyRanger knows, by name. */
 public final class Mappers {
     private static final Map<String, Template> TEMPLATES = new LinkedHashMap<>();
+    /** Templates that commands make jobs of, never offered in lists and forms. */
+    private static final Template REVERT = new RevertTemplate();
 
     static {
         Templates.all().forEach(t -> TEMPLATES.put(t.name(), t));
@@ -41,7 +43,7 @@ public final class Mappers {
         if (spec.query() != null && spec.query().filtersOnClient()) {
             mapper = WhereFilter.query(mapper, spec.query());
         }
-        return mapper.writes() ? new WritableScreen(mapper) : mapper;
+        return mapper.writes() ? new WritableScreen(mapper, spec.undo()) : mapper;
     }
 
     /** The counter of entities a job read but left alone because they do not match its query. */
@@ -67,7 +69,7 @@ public final class Mappers {
     }
 
     public static Template template(String name) {
-        Template template = TEMPLATES.get(name);
+        Template template = name.equals(REVERT.name()) ? REVERT : TEMPLATES.get(name);
         if (template == null) {
             throw new KeyRangerException("Unknown mapper template '" + name + "'; known: "
                     + String.join(", ", names()) + ".");
@@ -82,6 +84,24 @@ public final class Mappers {
     /** Template names, sorted. */
     public static Set<String> names() {
         return new TreeSet<>(TEMPLATES.keySet());
+    }
+
+    /**
+     * The spec of a job that reverts job {@code jobId}: over its undo records, restoring over later changes too when
+     * {@code force}.
+     */
+    public static MapperSpec revertSpec(String jobId, boolean force) {
+        com.fasterxml.jackson.databind.node.ObjectNode json = com.fasterxml.jackson.databind.node.JsonNodeFactory
+                .instance.objectNode().put("template", REVERT.name()).put("job", jobId);
+        if (force) {
+            json.put("force", true);
+        }
+        return MapperSpec.parse(json.toString());
+    }
+
+    /** The counters a revert job keeps: entities restored, already as before, restored over a later change. */
+    public static List<String> revertCounters() {
+        return List.of(RevertTemplate.RESTORED, RevertTemplate.ALREADY, RevertTemplate.FORCED);
     }
 
     /** Whether a counter field belongs to a count-by histogram, and its bucket. */

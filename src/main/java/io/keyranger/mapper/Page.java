@@ -10,10 +10,17 @@ import java.util.List;
  * @param keys     the keys, in key order
  * @param entities the entities of those keys that still exist, read in the commit's transaction; empty for
  *                 key-only mappers
+ * @param related  the keys the mapper asked for ({@link PageMapper#related}), read in the same transaction: each with
+ *                 its entity, or absent when it does not exist
  */
-public record Page(List<Key> keys, List<Entity> entities) {
+public record Page(List<Key> keys, List<Entity> entities, java.util.Map<Key, Entity> related) {
     public Page {
         keys = List.copyOf(keys);
         entities = List.copyOf(entities);
+        related = java.util.Map.copyOf(related);
+    }
+
+    public Page(List<Key> keys, List<Entity> entities) {
+        this(keys, entities, java.util.Map.of());
     }
 }

@@ -26,6 +26,23 @@ public interface PageMapper {
         return 1;
     }
 
+    /**
+     * Keys besides the page's own that the mapper must see as they are inside the commit's transaction (a revert
+     * reads the entities its undo records name); the executor reads them after the page's entities and hands them
+     * over in {@link Page#related()}.
+     */
+    default java.util.List<com.google.cloud.datastore.Key> related(Page page) {
+        return java.util.List.of();
+    }
+
+    /**
+     * Whether its commits keep what they change (an undo record per changed entity, written in the same
+     * transaction), so that the job can be reverted. Only writing mappers whose spec did not turn it off do.
+     */
+    default boolean keepsUndo() {
+        return false;
+    }
+
     /** The local file its {@link MapResult#lines()} go to (export), or null. */
     default java.nio.file.Path outputFile() {
         return null;

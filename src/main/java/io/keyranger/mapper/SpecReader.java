@@ -29,6 +29,9 @@ final class SpecReader {
 
     private void rejectUnknown() {
         Set<String> known = new java.util.HashSet<>(Set.of("template", "where", "gql"));
+        if (template.writes()) {
+            known.add("undo"); // every writing job's: whether it keeps undo records ({@link MapperSpec#undo})
+        }
         template.params().forEach(p -> known.add(p.name()));
         for (Iterator<String> it = spec.json().fieldNames(); it.hasNext(); ) {
             String field = it.next();

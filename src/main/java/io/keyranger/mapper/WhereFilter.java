@@ -69,7 +69,7 @@ final class WhereFilter extends DelegatingMapper {
             }
         }
         MapResult result = keys.isEmpty() ? MapResult.none()
-                : inner.map(new Page(keys, inner.needsEntities() ? entities : List.of()));
+                : inner.map(new Page(keys, inner.needsEntities() ? entities : List.of(), page.related()));
         Map<String, Long> counters = skips.addCountersTo(new HashMap<>(result.counters()));
         if (matched != null) {
             counters.merge(matched, (long) keys.size(), Long::sum);

@@ -23,8 +23,16 @@ final class WritableScreen extends DelegatingMapper {
     /** Datastore's limit on an indexed string or blob value, in bytes. */
     static final int MAX_INDEXED_BYTES = 1_500;
 
-    WritableScreen(PageMapper inner) {
+    private final boolean keepsUndo;
+
+    WritableScreen(PageMapper inner, boolean keepsUndo) {
         super(inner);
+        this.keepsUndo = keepsUndo;
+    }
+
+    @Override
+    public boolean keepsUndo() {
+        return keepsUndo;
     }
 
     @Override

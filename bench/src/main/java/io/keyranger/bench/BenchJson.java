@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /** A bench run as JSON ({@code --json}) and back ({@code --from-json}). */
 public final class BenchJson {

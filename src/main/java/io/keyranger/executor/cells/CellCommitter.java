@@ -116,8 +116,9 @@ public final class CellCommitter {
             List<Key> reads = new ArrayList<>(touched.size() + 1 + chunk.size());
             touched.forEach(c -> reads.add(cellKey(c)));
             reads.add(shard);
-            if (mapper.needsEntities()) {
-                reads.addAll(chunk);
+            boolean undo = mapper.keepsUndo();
+            if (mapper.needsEntities() || undo) {
+                reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
             }
             List<Entity> found = tx.fetch(reads.toArray(new Key[0]));
             Map<Integer, Ledger> ledgers = new HashMap<>();
@@ -127,6 +128,7 @@ public final class CellCommitter {
             int entitiesAt = touched.size() + 1;
             List<Key> fresh = new ArrayList<>(chunk.size());
             List<Entity> freshEntities = new ArrayList<>();
+            Map<Key, Entity> known = new HashMap<>(); // what this transaction read: a key to null does not exist
             Map<Integer, Integer> appliedByCell = new HashMap<>();
             for (int i = 0; i < chunk.size(); i++) {
                 Key key = chunk.get(i);
@@ -134,8 +136,11 @@ public final class CellCommitter {
                 if (!ledgers.get(cell).spans().covers(key)) {
                     fresh.add(key);
                     appliedByCell.merge(cell, 1, Integer::sum);
-                    Entity entity = mapper.needsEntities() ? found.get(entitiesAt + i) : null;
-                    if (entity != null) {
+                    Entity entity = mapper.needsEntities() || undo ? found.get(entitiesAt + i) : null;
+                    if (undo) {
+                        known.put(key, entity);
+                    }
+                    if (entity != null && mapper.needsEntities()) {
                         freshEntities.add(entity);
                     }
                 }
@@ -147,8 +152,15 @@ public final class CellCommitter {
             Map<String, Long> increments = Map.of();
             List<MapResult.Problem> problems = List.of();
             String part = null;
+            List<Entity> undoRecords = List.of();
             if (!fresh.isEmpty()) {
-                MapResult result = mapper.map(new Page(fresh, freshEntities));
+                MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities), known));
+                if (undo) {
+                    UndoKeeper.Kept kept = UndoKeeper.keep(tx, jobId, result, known, key -> cellKey(
+                            cellKeeping(key, byCell, fresh)));
+                    result = kept.result();
+                    undoRecords = kept.records();
+                }
                 problems = result.problems();
                 result.puts().forEach(EntitySize::check);
                 if (!result.puts().isEmpty()) {
@@ -167,13 +179,16 @@ public final class CellCommitter {
             List<Entity> updated = new ArrayList<>(touched.size());
             for (int cell : touched) {
                 List<Key> keys = byCell.get(cell);
-                List<MapResult.Problem> problemsHere = problems.stream().filter(p -> problemCell(p, byCell, fresh)
+                List<MapResult.Problem> problemsHere = problems.stream().filter(p -> cellKeeping(p.key(), byCell, fresh)
                         == cell).toList();
                 updated.add(ledgers.get(cell).committed(jobId, cell, cells.cell(cell), piece(span, cell),
                         keys.isEmpty() ? null : keys.get(keys.size() - 1), appliedByCell.getOrDefault(cell, 0), problemsHere,
                         cell == partCell ? part : null, order));
             }
             tx.put(updated.toArray(new Entity[0]));
+            if (!undoRecords.isEmpty()) {
+                tx.put(undoRecords.toArray(new Entity[0]));
+            }
             hook.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
             tx.commit();
             skipLog.committed(problems);
@@ -186,10 +201,37 @@ public final class CellCommitter {
         }
     }
 
-    /** The cell whose ledger keeps a problem: its key's, or (a key of another kind, say a copy's target) the chunk's. */
-    private int problemCell(MapResult.Problem problem, Map<Integer, List<Key>> byCell, List<Key> fresh) {
-        int cell = cells.cellOf(problem.key());
-        return byCell.containsKey(cell) ? cell : cells.cellOf(fresh.get(0));
+    /**
+     * The page with the keys its mapper asks for besides its own ({@link PageMapper#related}), read in this
+     * transaction; each read is also {@code known} for the undo records.
+     */
+    private Page page(Transaction tx, Page page, Map<Key, Entity> known) {
+        List<Key> related = mapper.related(page);
+        if (related.isEmpty()) {
+            return page;
+        }
+        List<Entity> read = tx.fetch(related.toArray(new Key[0]));
+        Map<Key, Entity> found = new HashMap<>();
+        for (int i = 0; i < related.size(); i++) {
+            known.put(related.get(i), read.get(i));
+            if (read.get(i) != null) {
+                found.put(related.get(i), read.get(i));
+            }
+        }
+        return new Page(page.keys(), page.entities(), found);
+    }
+
+    /**
+     * The cell whose ledger keeps what a commit records of a key (a problem, an undo record): the key's own, or, for a
+     * key of another kind (a copy's target), the chunk's.
+     */
+    private int cellKeeping(Key key, Map<Integer, List<Key>> byCell, List<Key> fresh) {
+        Key first = fresh.get(0);
+        if (!key.getNamespace().equals(first.getNamespace()) || !key.getProjectId().equals(first.getProjectId())) {
+            return cells.cellOf(first); // another partition: no cell of this job's key space holds it
+        }
+        int cell = cells.cellOf(key);
+        return byCell.containsKey(cell) ? cell : cells.cellOf(first);
     }
 
     /** The part of {@code span} in cell {@code cell}. */

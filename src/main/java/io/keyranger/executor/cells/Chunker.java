@@ -36,7 +36,17 @@ public final class Chunker {
      */
     public static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities, int groupsPerKey,
                                   CellPlan cells) {
+        return chunks(page, limits, touchesEntities, groupsPerKey, false, cells);
+    }
+
+    /**
+     * As above; with {@code undo}, each key also writes an undo record (a mutation more, in its ledger's entity group,
+     * which the chunk counts already).
+     */
+    public static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities, int groupsPerKey,
+                                  boolean undo, CellPlan cells) {
         int perKey = touchesEntities ? Math.max(1, groupsPerKey) : 0;
+        int mutationsPerKey = perKey + (undo ? 1 : 0);
         int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE : limits.maxEntityGroups();
         List<List<Key>> chunks = new ArrayList<>();
         List<Key> current = new ArrayList<>();
@@ -47,8 +57,10 @@ public final class Chunker {
             int cell = cells == null ? 0 : cells.cellOf(key);
             if (!current.isEmpty()) {
                 int ledgers = cell - firstCell + 2; // the cells from the first key's to this one's, and the tail
-                int groups = (roots.size() + (roots.contains(root) ? 0 : 1)) * perKey + ledgers + SHARD;
-                int mutations = (current.size() + 1) * perKey + ledgers + SHARD;
+                // the keys' own groups, and each key's others (a copy's target, a revert's entity) counted apart
+                int own = perKey == 0 ? 0 : roots.size() + (roots.contains(root) ? 0 : 1);
+                int groups = own + Math.max(0, perKey - 1) * (current.size() + 1) + ledgers + SHARD;
+                int mutations = (current.size() + 1) * mutationsPerKey + ledgers + SHARD;
                 if (groups > maxGroups || mutations > limits.maxMutations()) {
                     chunks.add(current);
                     current = new ArrayList<>();

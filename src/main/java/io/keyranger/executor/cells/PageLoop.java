@@ -177,7 +177,8 @@ public final class PageLoop {
     /** Commits a page in chunks, each covering the key space from the previous chunk's end to the next one's start. */
     private void commitPage(KeyRange query, List<Key> page, Key spanEnd, Consumer<CellCommitter.Outcome> committed) {
         List<List<Key>> chunks = page.isEmpty() ? List.of(List.of()) : Chunker.chunks(page, job.limits(),
-                job.mapper().needsEntities() || job.mapper().writes(), job.mapper().entityGroupsPerKey(), job.cells());
+                job.mapper().needsEntities() || job.mapper().writes(), job.mapper().entityGroupsPerKey(),
+                job.mapper().keepsUndo(), job.cells());
         Key from = query.start();
         boolean fromInclusive = query.startInclusive();
         for (int c = 0; c < chunks.size(); c++) {

@@ -35,4 +35,12 @@ public record JobResult(String jobId, JobStatus status, Map<String, Long> totals
     public long total(String field) {
         return totals.getOrDefault(field, 0L);
     }
+
+    /** The counter of undo records a job's commits kept (one write each). */
+    public static final String UNDO_RECORDS = "undo records";
+
+    /** The writes a job paid for: the entities it wrote and the undo records it kept. */
+    public long writesBilled() {
+        return total("written") + total(UNDO_RECORDS);
+    }
 }

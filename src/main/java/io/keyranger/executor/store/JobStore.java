@@ -138,7 +138,12 @@ public final class JobStore {
                 runners(job),
                 job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0,
                 job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
-                job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0);
+                job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0,
+                instant(job, "finishedAt"), instant(job, "undoRemovedAt"));
+    }
+
+    private static Instant instant(Entity job, String name) {
+        return job.contains(name) && !job.isNull(name) ? job.getTimestamp(name).toDate().toInstant() : null;
     }
 
     /**
@@ -151,9 +156,11 @@ public final class JobStore {
      * @param lastWallMillis how long its last run took, 0 before it ended once
      * @param lastRanges     the ranges its last local run's tree had (0: none recorded; a Beam run's are its cells)
      * @param lastDepth      that tree's depth
+     * @param finished       when its last run ended, or null
+     * @param undoRemoved    when its undo records were removed ({@code jobs --prune}), or null
      */
     public record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis,
-                     int lastRanges, int lastDepth) {
+                     int lastRanges, int lastDepth, Instant finished, Instant undoRemoved) {
     }
 
     private static List<String> runners(Entity job) {

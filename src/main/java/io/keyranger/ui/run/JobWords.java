@@ -15,7 +15,7 @@ final class JobWords {
                 result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
                         + result.failedRanges() + " ranges failed" : "",
                 result.message() == null ? "" : " " + result.message())
-                + " Operations: " + prices.describe(result.total("read"), result.total("written"),
+                + " Operations: " + prices.describe(result.total("read"), result.writesBilled(),
                 result.total("deleted")) + ".";
     }
 

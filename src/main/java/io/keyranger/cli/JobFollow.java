@@ -1,0 +1,61 @@
+package io.keyranger.cli;
+
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.local.JobHandle;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import picocli.CommandLine;
+
+/**
+ * Follows a started job to its end for a command ({@code run}, {@code revert}): progress on stderr, Ctrl-C cancels
+ * (committed pages stay; the job can be resumed), then the summary, the report and the exit code.
+ */
+final class JobFollow {
+    private JobFollow() {
+    }
+
+    /** Waits for {@code handle}'s job and returns the command's exit code. */
+    static int follow(JobHandle handle, JobProgressPrinter progress, CommandLine command,
+                      io.keyranger.cost.PriceTable prices, Path report, String resumeHint) throws InterruptedException {
+        Thread stopper = new Thread(() -> cancelAndWait(handle), "keyranger-run-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        JobResult result;
+        try {
+            result = handle.await();
+        } finally {
+            progress.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopper);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running
+            }
+        }
+        JobSummary.print(result, command.getOut(), prices, resumeHint);
+        if (report != null) {
+            JobSummary.writeReport(result, report, prices);
+        }
+        PrintWriter err = command.getErr();
+        if (result.status() == JobStatus.FAILED && result.message() != null) {
+            err.println("keyranger: job " + result.jobId() + " failed: " + result.message()); // where errors go
+            err.flush();
+        }
+        return switch (result.status()) {
+            case DONE -> 0;
+            case CANCELLED -> RunCommand.EXIT_CANCELLED;
+            case TAKEN_OVER -> RunCommand.EXIT_TAKEN_OVER;
+            default -> RunCommand.EXIT_RANGES_FAILED;
+        };
+    }
+
+    private static void cancelAndWait(JobHandle handle) {
+        if (!handle.result().isDone()) {
+            handle.cancel();
+            try {
+                handle.result().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // committed pages are safe either way; the job can be resumed
+            }
+        }
+    }
+}

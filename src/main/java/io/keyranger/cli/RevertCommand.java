@@ -1,0 +1,130 @@
+package io.keyranger.cli;
+
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.JobUndo;
+import io.keyranger.executor.KindGroup;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.job.WriteSafety;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.store.JobStore;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.undo.UndoRecords;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** Takes a finished, cancelled or failed job back: a job of its own over the job's undo records. */
+@Command(name = "revert", mixinStandardHelpOptions = true, description = "Undo exactly what a job changed, leaving "
+        + "entities changed since then alone (they are reported as conflicts). A job of its own: progress, Ctrl-C, "
+        + "resume with 'run --resume', and it can be reverted too.")
+public final class RevertCommand implements java.util.concurrent.Callable<Integer> {
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    @Parameters(index = "0", paramLabel = "JOB_ID", description = "The job to revert (one kind, or several).")
+    String jobId;
+
+    @Option(names = "--force", description = "Restore entities changed since the job too, over those changes.")
+    boolean force;
+
+    @Option(names = "--dry-run", description = "Show what would be restored, skipped and in conflict on a sample, and "
+            + "the cost; write nothing.")
+    boolean dryRun;
+
+    @Option(names = "--sample", defaultValue = "20", paramLabel = "N",
+            description = "Entities in the dry run (default: ${DEFAULT-VALUE}).")
+    int sample;
+
+    @Option(names = "--shards", defaultValue = "16", paramLabel = "N", description = "Planned ranges (default: ${DEFAULT-VALUE}).")
+    int shards;
+
+    @Option(names = "--workers", defaultValue = "8", paramLabel = "N", description = "Ranges at once (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--page-size", defaultValue = "200", paramLabel = "N", description = "Keys per page (default: ${DEFAULT-VALUE}).")
+    int pageSize;
+
+    @Option(names = "--qps", defaultValue = "0", paramLabel = "N", description = "Most entity operations per second "
+            + "(default: no limit).")
+    int qps;
+
+    @Option(names = "--job-id", paramLabel = "ID", description = "The revert job's id (default: revert-JOB-TIME-RANDOM).")
+    String revertId;
+
+    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the revert's final report as JSON.")
+    Path report;
+
+    @Option(names = "--confirm-project", paramLabel = "ID",
+            description = "Required to write to a project that is not an emulator: its id.")
+    String confirmProject;
+
+    public RevertCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        if (!dryRun) {
+            WriteSafety.check(conn, Mappers.template("revert"), confirmProject, "add --confirm-project "
+                    + conn.projectId());
+        }
+        Session session = Session.open(conn);
+        RetryPolicy retries = RetryPolicy.DEFAULT;
+        KindGroup.Plan group = retries.call(() -> KindGroup.load(session.datastore(), jobId));
+        List<JobStore.StoredJob> jobs = retries.call(() -> JobUndo.jobsOf(session.datastore(), jobId));
+        if (jobs.isEmpty()) {
+            throw new io.keyranger.KeyRangerException("Job " + jobId + " never started any of its kinds: there is "
+                    + "nothing to revert.");
+        }
+        jobs.forEach(JobUndo::checkRevertible);
+        String id = revertId != null ? revertId : JobUndo.newRevertId(jobId);
+        JobSpec first = JobUndo.revertSpec(jobs.get(0), id, force, shards,
+                workers, pageSize, qps);
+        io.keyranger.cost.PriceTable prices = new io.keyranger.profile.SettingsStore(context.configDir()).load()
+                .priceTable();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        RunChecks checks = new RunChecks(session, retries, err);
+        if (dryRun) {
+            for (JobStore.StoredJob job : jobs) {
+                out.println("== revert of " + job.spec().jobId() + " (" + job.spec().mapper().template() + " over "
+                        + job.spec().kind() + ")");
+                checks.printDryRun(first, UndoRecords.kind(job.spec().jobId()), sample, out, prices);
+            }
+            return 0;
+        }
+        JobLauncher launcher = new JobLauncher(session, retries, JobLease.DEFAULT_DURATION);
+        JobProgressPrinter progress = new JobProgressPrinter(err);
+        JobHandle handle;
+        if (group == null) {
+            err.println("Job " + id + ": reverting job " + jobId + " (" + jobs.get(0).spec().mapper().template()
+                    + " over " + jobs.get(0).spec().kind() + ")" + (force ? ", over later changes too" : ""));
+            err.flush();
+            handle = launcher.start(first, JobLease.Mode.RESUME, progress, err::println);
+        } else {
+            List<String> kinds = jobs.stream().map(j -> UndoRecords.kind(j.spec().jobId())).toList();
+            KindGroup.Plan plan = KindGroup.create(session.datastore(), id, kinds, first);
+            err.println("Job " + id + ": reverting job " + jobId + ", kind after kind (" + kinds.size() + ")");
+            err.flush();
+            handle = KindGroup.run(launcher, plan, JobLease.Mode.RESUME, progress, err::println);
+        }
+        return JobFollow.follow(handle, progress, spec.commandLine(), prices, report,
+                "Resume it with: keyranger run --resume " + id);
+    }
+}

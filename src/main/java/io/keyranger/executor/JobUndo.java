@@ -1,0 +1,167 @@
+package io.keyranger.executor;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.KeyRangerException;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.store.JobStore;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.undo.UndoRecords;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A job's undo data: whether it can be reverted and why not, the spec of the job that reverts it, and removing undo
+ * data past its retention ({@code jobs --prune}).
+ */
+public final class JobUndo {
+    /** How long undo data is kept by default: Firestore's point-in-time recovery window. */
+    public static final Duration DEFAULT_KEEP = Duration.ofDays(7);
+    private static final int DELETE_BATCH = 500;
+
+    private JobUndo() {
+    }
+
+    /** Whether a job keeps undo records: it writes, and was not run with --no-undo. */
+    public static boolean keepsUndo(JobSpec spec) {
+        return Mappers.template(spec.mapper().template()).writes() && spec.mapper().undo();
+    }
+
+    private static boolean isImport(JobSpec spec) {
+        return Mappers.template(spec.mapper().template()).source() == io.keyranger.mapper.Template.Source.FILE;
+    }
+
+    /** What the job list says of a job's undo data. */
+    public static String describe(JobStore.StoredJob job, Duration keep) {
+        if (!Mappers.template(job.spec().mapper().template()).writes()) {
+            return "";
+        }
+        if (!job.spec().mapper().undo()) {
+            return "no undo (--no-undo): cannot be reverted";
+        }
+        if (isImport(job.spec())) {
+            return "no undo: imports cannot be reverted yet";
+        }
+        if (job.undoRemoved() != null) {
+            return "undo removed " + job.undoRemoved().toString().substring(0, 10) + ": cannot be reverted";
+        }
+        Instant from = job.finished() != null ? job.finished() : job.created();
+        return "revertible; undo kept until " + from.plus(keep).toString().substring(0, 10);
+    }
+
+    /** Refuses, with a message a user can act on, a job that cannot be reverted. */
+    public static void checkRevertible(JobStore.StoredJob job) {
+        String id = job.spec().jobId();
+        if (!Mappers.template(job.spec().mapper().template()).writes()) {
+            throw new KeyRangerException("Job " + id + " (" + job.spec().mapper().template() + ") changed nothing: "
+                    + "there is nothing to revert.");
+        }
+        if (!job.spec().mapper().undo()) {
+            throw new KeyRangerException("Job " + id + " was run with --no-undo: it kept no undo records, so it "
+                    + "cannot be reverted. Restore from a backup instead.");
+        }
+        if (isImport(job.spec())) {
+            throw new KeyRangerException("Job " + id + " is an import, which keeps no undo records yet: it cannot be "
+                    + "reverted.");
+        }
+        if (job.undoRemoved() != null) {
+            throw new KeyRangerException("Job " + id + "'s undo records were removed on " + job.undoRemoved()
+                    + " (jobs --prune): it cannot be reverted any more.");
+        }
+        if (job.status() == JobStatus.RUNNING) {
+            throw new KeyRangerException("Job " + id + " has not ended: cancel it (or let it finish), then revert it. "
+                    + "Reverting a cancelled job undoes exactly the part that ran.");
+        }
+    }
+
+    /** The spec of a new job, {@code revertId}, that reverts {@code job} with these settings. */
+    public static JobSpec revertSpec(JobStore.StoredJob job, String revertId, boolean force, int shards, int workers,
+                                     int pageSize, int qps) {
+        return new JobSpec(revertId, "", UndoRecords.kind(job.spec().jobId()),
+                Mappers.revertSpec(job.spec().jobId(), force), shards, workers, pageSize, qps);
+    }
+
+    /**
+     * The jobs an id names: the job, or each kind's job of a job over several kinds (those it reached; a kind it never
+     * started changed nothing).
+     */
+    public static List<JobStore.StoredJob> jobsOf(Datastore datastore, String id) {
+        JobStore store = new JobStore(datastore);
+        KindGroup.Plan group = KindGroup.load(datastore, id);
+        if (group == null) {
+            return List.of(store.loadJob(id));
+        }
+        List<JobStore.StoredJob> jobs = new ArrayList<>();
+        for (int i = 0; i < group.kinds().size(); i++) {
+            String child = GroupJobIds.childId(group.groupId(), i, group.kinds().get(i));
+            if (datastore.get(store.jobKey(child)) != null) {
+                jobs.add(store.loadJob(child));
+            }
+        }
+        return jobs;
+    }
+
+    /** A new revert job's id: "revert-JOB" and the time, within a job id's 100 characters. */
+    public static String newRevertId(String jobId) {
+        String base = "revert-" + jobId;
+        return io.keyranger.executor.local.AdaptiveSplitExecutor.newJobId(base.length() > 60 ? "revert" : base);
+    }
+
+    /**
+     * One job's undo data removed.
+     *
+     * @param jobId   the job
+     * @param records the undo records removed
+     */
+    public record Pruned(String jobId, long records) {
+    }
+
+    /**
+     * Removes the undo records of every job that ended (or, never ended, was created) more than {@code keep} before
+     * {@code now}, and marks each job so that it says it cannot be reverted. A job that a running revert reads is left
+     * alone.
+     */
+    public static List<Pruned> prune(Datastore datastore, Duration keep, Instant now) {
+        JobStore store = new JobStore(datastore);
+        List<JobStore.StoredJob> jobs = store.listJobs();
+        List<String> beingReverted = jobs.stream().filter(j -> j.status() == JobStatus.RUNNING
+                && j.spec().mapper().template().equals("revert"))
+                .map(j -> j.spec().mapper().json().path("job").asText()).toList();
+        List<Pruned> pruned = new ArrayList<>();
+        for (JobStore.StoredJob job : jobs) {
+            Instant from = job.finished() != null ? job.finished() : job.created();
+            if (!keepsUndo(job.spec()) || job.undoRemoved() != null || job.status() == JobStatus.RUNNING
+                    || from.plus(keep).isAfter(now) || beingReverted.contains(job.spec().jobId())) {
+                continue;
+            }
+            long removed = removeRecords(datastore, job.spec().jobId());
+            Entity stored = datastore.get(store.jobKey(job.spec().jobId()));
+            if (stored != null) {
+                datastore.put(Entity.newBuilder(stored).set("undoRemovedAt", Timestamp.now()).build());
+            }
+            pruned.add(new Pruned(job.spec().jobId(), removed));
+        }
+        return pruned;
+    }
+
+    /** Deletes every undo record of a job, in batches; returns how many there were. */
+    static long removeRecords(Datastore datastore, String jobId) {
+        long removed = 0;
+        while (true) {
+            List<Key> batch = new ArrayList<>(DELETE_BATCH);
+            datastore.run(Query.newKeyQueryBuilder().setNamespace("").setKind(UndoRecords.kind(jobId))
+                    .setLimit(DELETE_BATCH).build()).forEachRemaining(batch::add);
+            if (batch.isEmpty()) {
+                return removed;
+            }
+            datastore.delete(batch.toArray(new Key[0]));
+            removed += batch.size();
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.keyranger.mapper;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.undo.Reverting;
+import io.keyranger.undo.UndoImage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Takes a job back: runs over the job's undo records ({@code _KeyRangerUndo.JOB}), reads each record's entity in the
+ * same transaction, and restores its before state where the job's change is still there. Entities changed since the
+ * job are conflicts: skipped with what differs, or restored anyway with {@code force}. Not offered as a template of
+ * its own: {@code keyranger revert} and the Run tab's Revert button make its jobs.
+ */
+final class RevertTemplate extends BaseTemplate {
+    static final String RESTORED = "restored";
+    static final String ALREADY = "already as before";
+    static final String FORCED = "restored over a later change";
+    static final String CONFLICT = "changed since the job";
+
+    RevertTemplate() {
+        super("revert", "Take a job back: restore what it changed, where nothing changed it since.", true, true,
+                Param.required("job", Param.Type.STRING, "the job to revert"),
+                Param.optional("force", Param.Type.BOOLEAN, "restore entities changed since the job too", false));
+    }
+
+    @Override
+    PageMapper build(SpecReader r) {
+        String job = r.string("job", null);
+        boolean force = r.bool("force", false);
+        return new PageMapper() {
+            @Override
+            public String name() {
+                return "revert";
+            }
+
+            @Override
+            public boolean needsEntities() {
+                return true;
+            }
+
+            @Override
+            public boolean writes() {
+                return true;
+            }
+
+            @Override
+            public int entityGroupsPerKey() {
+                return 2; // the undo record's group (its ledger's) and the restored entity's
+            }
+
+            @Override
+            public List<Key> related(Page page) {
+                return page.entities().stream().map(UndoImage::targetOf).toList();
+            }
+
+            @Override
+            public MapResult map(Page page) {
+                return revert(job, force, page);
+            }
+        };
+    }
+
+    private static MapResult revert(String job, boolean force, Page page) {
+        List<Entity> puts = new ArrayList<>();
+        List<Key> deletes = new ArrayList<>();
+        Map<String, Long> counters = new HashMap<>();
+        EntitySkips conflicts = new EntitySkips();
+        for (Entity record : page.entities()) {
+            UndoImage image = UndoImage.of(record);
+            Entity live = page.related().get(image.target());
+            Reverting.Verdict verdict = Reverting.verdict(image, live);
+            if (verdict == Reverting.Verdict.ALREADY_BEFORE) {
+                counters.merge(ALREADY, 1L, Long::sum);
+                continue;
+            }
+            if (verdict == Reverting.Verdict.CONFLICT && !force) {
+                conflicts.add(image.target(), CONFLICT, "changed since job " + job + ": "
+                        + Reverting.differences(image.after(), live));
+                continue;
+            }
+            counters.merge(verdict == Reverting.Verdict.CONFLICT ? FORCED : RESTORED, 1L, Long::sum);
+            if (image.before() != null) {
+                puts.add(image.before());
+            } else if (live != null) {
+                deletes.add(image.target());
+            }
+        }
+        return new MapResult(puts, deletes, conflicts.count(), conflicts.addCountersTo(counters), List.of(),
+                conflicts.problems());
+    }
+}

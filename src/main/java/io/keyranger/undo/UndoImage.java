@@ -1,0 +1,126 @@
+package io.keyranger.undo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.Blob;
+import com.google.cloud.datastore.BlobValue;
+import com.google.cloud.datastore.BooleanValue;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyValue;
+import com.google.cloud.datastore.Value;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.EntityCodec;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * What a job did to one entity, as read and written inside the commit that changed it: the entity before (null when it
+ * did not exist) and after (null when the job deleted it). Stored as one {@code _KeyRangerUndo.JOB} entity: the target
+ * key, and an image that holds the whole before state in KeyRanger's lossless codec (types, index flags, embedded
+ * entities) and, of the after state, only what changed (the properties set and those removed), gzipped.
+ *
+ * @param target the entity the job changed
+ * @param before its state before the job, or null when the job created it
+ * @param after  its state after the job, or null when the job deleted it
+ */
+public record UndoImage(Key target, Entity before, Entity after) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public UndoImage {
+        Objects.requireNonNull(target, "target");
+    }
+
+    /** The undo record of this image under {@code parent} (its cell's ledger), in job {@code jobId}'s undo kind. */
+    public Entity toEntity(Key parent, String jobId) {
+        return Entity.newBuilder(UndoRecords.key(parent, jobId, target))
+                .set("target", KeyValue.newBuilder(target).setExcludeFromIndexes(true).build())
+                .set("existed", BooleanValue.newBuilder(before != null).setExcludeFromIndexes(true).build())
+                .set("deleted", BooleanValue.newBuilder(after == null).setExcludeFromIndexes(true).build())
+                .set("image", BlobValue.newBuilder(Blob.copyFrom(gzip(encode()))).setExcludeFromIndexes(true).build())
+                .build();
+    }
+
+    /** The image an undo record holds; a damaged one is a {@link KeyRangerException} that names the record. */
+    public static UndoImage of(Entity record) {
+        Key target = record.getKey("target");
+        try {
+            JsonNode root = JSON.readTree(gunzip(record.getBlob("image").toByteArray()));
+            Entity before = root.path("before").isNull() ? null : entity(target, root.path("before"));
+            Entity after = root.path("deleted").asBoolean() ? null : applied(target, before, root);
+            return new UndoImage(target, before, after);
+        } catch (IOException | RuntimeException e) {
+            throw new KeyRangerException("The undo record " + record.getKey().getName() + " of " + target
+                    + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** The target key an undo record names, without decoding its image. */
+    public static Key targetOf(Entity record) {
+        return record.getKey("target");
+    }
+
+    private ObjectNode encode() {
+        ObjectNode root = JSON.createObjectNode();
+        root.set("before", before == null ? root.nullNode() : EntityCodec.encode(before).get("properties"));
+        root.put("deleted", after == null);
+        if (after != null) {
+            ObjectNode set = root.putObject("set");
+            ArrayNode removed = root.putArray("removed");
+            TreeSet<String> names = new TreeSet<>(after.getNames());
+            if (before != null) {
+                names.addAll(before.getNames());
+            }
+            for (String name : names) {
+                Value<?> now = after.contains(name) ? after.getValue(name) : null;
+                Value<?> was = before != null && before.contains(name) ? before.getValue(name) : null;
+                if (now == null) {
+                    removed.add(name);
+                } else if (!now.equals(was)) {
+                    set.set(name, EntityCodec.encodeValue(now));
+                }
+            }
+        }
+        return root;
+    }
+
+    private static Entity entity(Key target, JsonNode properties) {
+        Entity.Builder b = Entity.newBuilder(target);
+        properties.fields().forEachRemaining(f -> b.set(f.getKey(), value(target, f.getValue())));
+        return b.build();
+    }
+
+    private static Entity applied(Key target, Entity before, JsonNode root) {
+        Entity.Builder b = before == null ? Entity.newBuilder(target) : Entity.newBuilder(before);
+        root.path("removed").forEach(name -> b.remove(name.asText()));
+        root.path("set").fields().forEachRemaining(f -> b.set(f.getKey(), value(target, f.getValue())));
+        return b.build();
+    }
+
+    private static Value<?> value(Key target, JsonNode node) {
+        return EntityCodec.decodeValue(node, target.getProjectId(), target.getDatabaseId());
+    }
+
+    private static byte[] gzip(ObjectNode root) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+            JSON.writeValue(out, root);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // in memory
+        }
+        return bytes.toByteArray();
+    }
+
+    private static byte[] gunzip(byte[] data) throws IOException {
+        try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(data))) {
+            return in.readAllBytes();
+        }
+    }
+}

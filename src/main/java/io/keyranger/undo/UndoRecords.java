@@ -1,0 +1,45 @@
+package io.keyranger.undo;
+
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.PathElement;
+import io.keyranger.datastore.BookkeepingKinds;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Where a job's undo records live: kind {@code _KeyRangerUndo.JOB} in the default namespace, each a child of the
+ * ledger of the cell whose commit wrote it, named by its target's key. Being children of a ledger the commit writes
+ * anyway, they add no entity group to it (the emulator's limit of 25); being one kind per job, a revert is an ordinary
+ * job over that kind, and removing a job's undo data removes one kind.
+ */
+public final class UndoRecords {
+    /** The prefix of every job's undo kind. */
+    public static final String KIND_PREFIX = BookkeepingKinds.PREFIX + "Undo.";
+    /** Names longer than this (a target with a very long key) are a digest of the target's key instead. */
+    private static final int MAX_NAME = 1_000;
+
+    private UndoRecords() {
+    }
+
+    /** The kind that holds job {@code jobId}'s undo records. */
+    public static String kind(String jobId) {
+        return KIND_PREFIX + jobId;
+    }
+
+    /** The job whose undo records a kind holds, or null for any other kind. */
+    public static String jobOf(String kind) {
+        return kind.startsWith(KIND_PREFIX) ? kind.substring(KIND_PREFIX.length()) : null;
+    }
+
+    /** The key of {@code target}'s undo record in job {@code jobId}, under {@code parent}. */
+    public static Key key(Key parent, String jobId, Key target) {
+        String name = target.toUrlSafe();
+        if (name.length() > MAX_NAME) {
+            name = "sha256:" + com.google.common.hash.Hashing.sha256().hashString(name, StandardCharsets.UTF_8);
+        }
+        return Key.newBuilder(parent.getProjectId(), kind(jobId), name, parent.getDatabaseId())
+                .setNamespace(parent.getNamespace()).addAncestors(parent.getAncestors())
+                .addAncestor(parent.hasId() ? PathElement.of(parent.getKind(), parent.getId())
+                        : PathElement.of(parent.getKind(), parent.getName()))
+                .build();
+    }
+}

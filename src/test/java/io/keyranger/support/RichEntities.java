@@ -1,0 +1,81 @@
+package io.keyranger.support;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Blob;
+import com.google.cloud.datastore.BlobValue;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DoubleValue;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.EntityValue;
+import com.google.cloud.datastore.FullEntity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.LatLng;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.LongValue;
+import com.google.cloud.datastore.NullValue;
+import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StringValue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Entities with mixed keys (dense and scattered ids, names with a shared prefix, non-ASCII names, ancestors) and every
+ * value type, some unindexed: what an undo must bring back exactly.
+ */
+public final class RichEntities {
+    private RichEntities() {
+    }
+
+    /** {@code count} entities of {@code kind} in the default namespace, key {@code i} with balance {@code i}. */
+    public static List<Entity> of(Datastore datastore, String kind, int count) {
+        List<Entity> out = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            out.add(entity(key(datastore, kind, i), i));
+        }
+        return out;
+    }
+
+    private static Key key(Datastore datastore, String kind, int i) {
+        var keys = datastore.newKeyFactory().setKind(kind);
+        return switch (i % 5) {
+            case 0 -> keys.newKey(i);
+            case 1 -> keys.newKey(1_000_000_000L + i * 7_919L);
+            case 2 -> keys.newKey("user-" + String.format("%06d", i));
+            case 3 -> keys.newKey("ñ-𝔘-" + i);
+            default -> datastore.newKeyFactory().setKind(kind).addAncestor(PathElement.of("Org", "o" + i % 7))
+                    .newKey(i);
+        };
+    }
+
+    private static Entity entity(Key key, int i) {
+        FullEntity<?> embedded = FullEntity.newBuilder().set("city", "c" + i % 11)
+                .set("zip", StringValue.newBuilder("z" + i).setExcludeFromIndexes(true).build()).build();
+        return Entity.newBuilder(key)
+                .set("balance", (long) i)
+                .set("score", DoubleValue.newBuilder(i / 3.0).setExcludeFromIndexes(true).build())
+                .set("tier", i % 3 == 0 ? "pro" : "free")
+                .set("note", StringValue.newBuilder("note " + i).setExcludeFromIndexes(true).build())
+                .set("active", i % 2 == 0)
+                .set("nothing", NullValue.of())
+                .set("at", Timestamp.ofTimeSecondsAndNanos(1_700_000_000L + i, 123_456_000))
+                .set("raw", BlobValue.newBuilder(Blob.copyFrom(new byte[] {1, 2, (byte) i})).setExcludeFromIndexes(true)
+                        .build())
+                .set("where", LatLng.of(i % 90, i % 180))
+                .set("ref", Key.newBuilder(key.getProjectId(), "Org", "o" + i % 7, "").setNamespace(key.getNamespace())
+                        .build())
+                .set("tags", ListValue.of(StringValue.of("a" + i % 4), LongValue.of(i)))
+                .set("meta", EntityValue.newBuilder(embedded).setExcludeFromIndexes(true).build())
+                .build();
+    }
+
+    /** Every entity of a kind as the server returns it, by key. */
+    public static Map<Key, Entity> read(Datastore datastore, String namespace, String kind) {
+        Map<Key, Entity> all = new HashMap<>();
+        datastore.run(Query.newEntityQueryBuilder().setNamespace(namespace).setKind(kind).build())
+                .forEachRemaining(e -> all.put(e.getKey(), e));
+        return all;
+    }
+}

@@ -1,0 +1,128 @@
+package io.keyranger.undo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.support.InProcessCli;
+import io.keyranger.support.RichEntities;
+import io.keyranger.support.SharedEmulator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code keyranger revert} against the emulator: what comes back, what is refused, what a dry run and pruning say. */
+class RevertTest {
+    private static final int ENTITIES = 300;
+
+    @TempDir
+    Path dir;
+
+    private ConnectionSpec conn;
+    private Datastore datastore;
+    private InProcessCli cli;
+    private Map<Key, Entity> seeded;
+
+    @BeforeEach
+    void seed() {
+        conn = SharedEmulator.freshProject("revert");
+        datastore = SharedEmulator.connect(conn);
+        SharedEmulator.putAll(datastore, RichEntities.of(datastore, "Rich", ENTITIES));
+        cli = new InProcessCli(dir, conn);
+        seeded = RichEntities.read(datastore, "", "Rich");
+        assertThat(seeded).hasSize(ENTITIES);
+    }
+
+    private InProcessCli.Result run(String mapperJson, String jobId, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("run", "--kind", "Rich", "--mapper", cli.mapper(mapperJson).toString(),
+                "--job-id", jobId, "--page-size", "40", "--workers", "4"));
+        args.addAll(List.of(more));
+        return cli.run(args.toArray(new String[0]));
+    }
+
+    private static void assertOk(InProcessCli.Result result) {
+        assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
+    }
+
+    @Test
+    void anIncrementComesBackExactlyAndItsRevertCanBeRevertedToo() throws Exception {
+        assertOk(run("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":5}", "inc"));
+        Map<Key, Entity> incremented = RichEntities.read(datastore, "", "Rich");
+        assertThat(incremented.values()).allMatch(e -> e.getLong("balance") == seeded.get(e.getKey())
+                .getLong("balance") + 5);
+
+        InProcessCli.Result dry = cli.run("revert", "inc", "--dry-run", "--sample", "10");
+        assertOk(dry);
+        assertThat(dry.out()).contains("counter restored += 10").contains("balance");
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(incremented);
+
+        InProcessCli.Result revert = cli.run("revert", "inc", "--job-id", "undo-inc", "--page-size", "40");
+        assertOk(revert);
+        assertThat(revert.out()).contains("restored: " + ENTITIES);
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
+
+        assertOk(cli.run("revert", "undo-inc", "--job-id", "undo-undo-inc"));
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(incremented);
+    }
+
+    @Test
+    void aCopyIsTakenBackByDeletingWhatItCreated() throws Exception {
+        Entity already = Entity.newBuilder(datastore.newKeyFactory().setNamespace("copy").setKind("Rich")
+                .newKey("user-000002")).set("kept", "mine").build();
+        datastore.put(already);
+        assertOk(run("{\"template\":\"copy\",\"toNamespace\":\"copy\"}", "cp"));
+        assertThat(RichEntities.read(datastore, "copy", "Rich")).hasSize(ENTITIES);
+
+        assertOk(cli.run("revert", "cp"));
+        assertThat(RichEntities.read(datastore, "copy", "Rich")).as("the entity the copy overwrote is back, the "
+                + "others it created are gone").containsExactly(Map.entry(already.getKey(), already));
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
+    }
+
+    @Test
+    void aJobRunWithNoUndoSaysSoKeepsNothingAndCannotBeReverted() throws Exception {
+        InProcessCli.Result job = run("{\"template\":\"set\",\"property\":\"tier\",\"value\":\"gold\"}", "no-undo",
+                "--no-undo");
+        assertOk(job);
+        assertThat(job.err()).contains("no undo: this job cannot be reverted");
+        assertThat(undoRecords("no-undo")).isZero();
+        assertThat(cli.run("jobs").out()).contains("no undo (--no-undo): cannot be reverted");
+
+        InProcessCli.Result revert = cli.run("revert", "no-undo");
+        assertThat(revert.exitCode()).isNotZero();
+        assertThat(revert.err()).contains("was run with --no-undo").doesNotContain("\tat ");
+        assertThat(RichEntities.read(datastore, "", "Rich").values()).allMatch(e -> e.getString("tier").equals("gold"));
+    }
+
+    @Test
+    void pruningRemovesUndoRecordsAndSaysWhichAfterwhichTheJobCannotBeReverted() throws Exception {
+        assertOk(run("{\"template\":\"delete\",\"where\":\"tier == 'pro'\"}", "del-pro"));
+        assertThat(undoRecords("del-pro")).isEqualTo(ENTITIES / 3);
+        assertThat(cli.run("jobs").out()).contains("revertible; undo kept until");
+
+        InProcessCli.Result kept = cli.run("jobs", "--prune");
+        assertOk(kept);
+        assertThat(kept.out()).contains("Pruned 0 jobs");
+        InProcessCli.Result pruned = cli.run("jobs", "--prune", "--keep-days", "0");
+        assertOk(pruned);
+        assertThat(pruned.out()).contains("Removed the undo records of del-pro (" + ENTITIES / 3 + ")");
+        assertThat(undoRecords("del-pro")).isZero();
+
+        InProcessCli.Result revert = cli.run("revert", "del-pro");
+        assertThat(revert.exitCode()).isNotZero();
+        assertThat(revert.err()).contains("undo records were removed");
+    }
+
+    private long undoRecords(String jobId) {
+        List<Key> keys = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind(UndoRecords.kind(jobId)).build()).forEachRemaining(keys::add);
+        return keys.size();
+    }
+}

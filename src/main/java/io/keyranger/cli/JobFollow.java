@@ -15,8 +15,8 @@ final class JobFollow {
     private JobFollow() {
     }
 
-    /** Waits for {@code handle}'s job and returns the command's exit code. */
-    static int follow(JobHandle handle, JobProgressPrinter progress, CommandLine command,
+    /** Waits for {@code handle}'s job, prints its summary and returns its result ({@link #exitCode} says the code). */
+    static JobResult follow(JobHandle handle, JobProgressPrinter progress, CommandLine command,
                       io.keyranger.cost.PriceTable prices, Path report, String resumeHint) throws InterruptedException {
         Thread stopper = new Thread(() -> cancelAndWait(handle), "keyranger-run-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
@@ -40,6 +40,11 @@ final class JobFollow {
             err.println("keyranger: job " + result.jobId() + " failed: " + result.message()); // where errors go
             err.flush();
         }
+        return result;
+    }
+
+    /** A command's exit code for a job's result. */
+    static int exitCode(JobResult result) {
         return switch (result.status()) {
             case DONE -> 0;
             case CANCELLED -> RunCommand.EXIT_CANCELLED;

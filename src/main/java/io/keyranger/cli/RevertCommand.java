@@ -4,7 +4,6 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.JobUndo;
-import io.keyranger.executor.KindGroup;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.job.WriteSafety;
@@ -28,6 +27,9 @@ import picocli.CommandLine.Spec;
         + "entities changed since then alone (they are reported as conflicts). A job of its own: progress, Ctrl-C, "
         + "resume with 'run --resume', and it can be reverted too.")
 public final class RevertCommand implements java.util.concurrent.Callable<Integer> {
+    /** The revert ran to its end, but entities changed since the job kept their values: it is not whole. */
+    public static final int EXIT_CONFLICTS = 7;
+
     private final KeyRangerCli.Context context;
 
     @Spec
@@ -86,13 +88,7 @@ public final class RevertCommand implements java.util.concurrent.Callable<Intege
         }
         Session session = Session.open(conn);
         RetryPolicy retries = RetryPolicy.DEFAULT;
-        KindGroup.Plan group = retries.call(() -> KindGroup.load(session.datastore(), jobId));
-        List<JobStore.StoredJob> jobs = retries.call(() -> JobUndo.jobsOf(session.datastore(), jobId));
-        if (jobs.isEmpty()) {
-            throw new io.keyranger.KeyRangerException("Job " + jobId + " never started any of its kinds: there is "
-                    + "nothing to revert.");
-        }
-        jobs.forEach(JobUndo::checkRevertible);
+        List<JobStore.StoredJob> jobs = retries.call(() -> JobUndo.revertible(session.datastore(), jobId));
         String id = revertId != null ? revertId : JobUndo.newRevertId(jobId);
         JobSpec first = JobUndo.revertSpec(jobs.get(0), id, force, shards,
                 workers, pageSize, qps);
@@ -111,20 +107,21 @@ public final class RevertCommand implements java.util.concurrent.Callable<Intege
         }
         JobLauncher launcher = new JobLauncher(session, retries, JobLease.DEFAULT_DURATION);
         JobProgressPrinter progress = new JobProgressPrinter(err);
-        JobHandle handle;
-        if (group == null) {
-            err.println("Job " + id + ": reverting job " + jobId + " (" + jobs.get(0).spec().mapper().template()
-                    + " over " + jobs.get(0).spec().kind() + ")" + (force ? ", over later changes too" : ""));
+        err.println("Job " + id + ": reverting job " + jobId + " (" + jobs.get(0).spec().mapper().template()
+                + (jobs.size() == 1 ? " over " + jobs.get(0).spec().kind() : " over " + jobs.size() + " kinds") + ")"
+                + (force ? ", over later changes too" : ""));
+        err.flush();
+        JobHandle handle = JobUndo.startRevert(launcher, jobId, new JobUndo.RevertSettings(id, force, shards, workers,
+                pageSize, qps), progress, err::println);
+        io.keyranger.executor.job.JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices,
+                report, "Resume it with: keyranger run --resume " + id);
+        long conflicts = result.total(Mappers.revertConflictCounter());
+        if (result.status() == io.keyranger.executor.job.JobStatus.DONE && conflicts > 0) {
+            err.printf("keyranger: %,d entit%s changed since job %s and kept their values (see 'skipped' above); "
+                    + "revert --force %s restores them too.%n", conflicts, conflicts == 1 ? "y" : "ies", jobId, jobId);
             err.flush();
-            handle = launcher.start(first, JobLease.Mode.RESUME, progress, err::println);
-        } else {
-            List<String> kinds = jobs.stream().map(j -> UndoRecords.kind(j.spec().jobId())).toList();
-            KindGroup.Plan plan = KindGroup.create(session.datastore(), id, kinds, first);
-            err.println("Job " + id + ": reverting job " + jobId + ", kind after kind (" + kinds.size() + ")");
-            err.flush();
-            handle = KindGroup.run(launcher, plan, JobLease.Mode.RESUME, progress, err::println);
+            return EXIT_CONFLICTS;
         }
-        return JobFollow.follow(handle, progress, spec.commandLine(), prices, report,
-                "Resume it with: keyranger run --resume " + id);
+        return JobFollow.exitCode(result);
     }
 }

@@ -191,9 +191,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             err.flush();
             handle = launcher.start(job, leaseMode(), progress, waiting);
         }
-        return JobFollow.follow(handle, progress, spec.commandLine(), prices(), report,
+        return JobFollow.exitCode(JobFollow.follow(handle, progress, spec.commandLine(), prices(), report,
                 job != null && RunChecks.isImport(job) ? "Resume it by running it again with --job-id " + handle.jobId()
-                        : "Resume it with: keyranger run --resume " + handle.jobId());
+                        : "Resume it with: keyranger run --resume " + handle.jobId()));
     }
 
     private JobLease.Mode leaseMode() {

@@ -107,6 +107,52 @@ public final class JobUndo {
         return jobs;
     }
 
+    /**
+     * The jobs that reverting {@code jobId} takes back (one, or each kind's of a job over several kinds), refused with a
+     * message a user can act on when one of them cannot be reverted.
+     */
+    public static List<JobStore.StoredJob> revertible(Datastore datastore, String jobId) {
+        List<JobStore.StoredJob> jobs = jobsOf(datastore, jobId);
+        if (jobs.isEmpty()) {
+            throw new KeyRangerException("Job " + jobId + " never started any of its kinds: there is nothing to "
+                    + "revert.");
+        }
+        jobs.forEach(JobUndo::checkRevertible);
+        return jobs;
+    }
+
+    /**
+     * The settings of a revert job.
+     *
+     * @param revertId its id, or null for a new one
+     * @param force    restore entities changed since the job too
+     */
+    public record RevertSettings(String revertId, boolean force, int shards, int workers, int pageSize, int qps) {
+        public static RevertSettings defaults() {
+            return new RevertSettings(null, false, 16, 8, 200, 0);
+        }
+    }
+
+    /**
+     * Starts reverting {@code jobId} (a job, or every kind's job of a job over several kinds, kind after kind): a job of
+     * its own over the job's undo records, refused with a clear message when the job cannot be reverted.
+     */
+    public static io.keyranger.executor.local.JobHandle startRevert(JobLauncher launcher, String jobId,
+            RevertSettings settings, io.keyranger.executor.local.JobListener listener,
+            java.util.function.Consumer<String> waiting) {
+        Datastore datastore = launcher.datastore();
+        List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
+        String id = settings.revertId() != null ? settings.revertId() : newRevertId(jobId);
+        JobSpec first = revertSpec(jobs.get(0), id, settings.force(), settings.shards(), settings.workers(),
+                settings.pageSize(), settings.qps());
+        if (KindGroup.load(datastore, jobId) == null) {
+            return launcher.start(first, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
+        }
+        List<String> kinds = jobs.stream().map(j -> UndoRecords.kind(j.spec().jobId())).toList();
+        return KindGroup.run(launcher, KindGroup.create(datastore, id, kinds, first),
+                io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
+    }
+
     /** A new revert job's id: "revert-JOB" and the time, within a job id's 100 characters. */
     public static String newRevertId(String jobId) {
         String base = "revert-" + jobId;

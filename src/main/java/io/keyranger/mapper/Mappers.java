@@ -99,6 +99,11 @@ public final class Mappers {
         return MapperSpec.parse(json.toString());
     }
 
+    /** The counter of entities a revert left alone because they changed since the job. */
+    public static String revertConflictCounter() {
+        return EntitySkips.PREFIX + RevertTemplate.CONFLICT;
+    }
+
     /** The counters a revert job keeps: entities restored, already as before, restored over a later change. */
     public static List<String> revertCounters() {
         return List.of(RevertTemplate.RESTORED, RevertTemplate.ALREADY, RevertTemplate.FORCED);

@@ -134,4 +134,34 @@ class FaultsExactlyOnceTest {
         assertThat(read("", "Acct")).hasSize(ENTITIES);
         assertThat(read("", "_KeyRangerJob")).isEmpty();
     }
+
+    @Test
+    void revertOfAnIncrementAndOfADeleteIsExactlyOnce() throws Exception {
+        Map<Key, Entity> seeded = read("", "Acct");
+        JobResult increment = run("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":1000}");
+        long failures = faults.failures();
+        long lost = faults.lostCommits();
+        JobResult revert = revert(increment.jobId());
+        assertThat(faults.failures()).as("faults during the revert").isGreaterThan(failures);
+        assertThat(faults.lostCommits()).as("lost answers during the revert").isGreaterThan(lost);
+        assertThat(read("", "Acct")).isEqualTo(seeded);
+        // each entity restored once: a retried commit whose answer was lost found its keys covered, not "already"
+        assertThat(revert.total("restored")).isEqualTo(ENTITIES);
+        assertThat(revert.total("already as before")).isZero();
+        assertThat(revert.total("undo records")).isEqualTo(ENTITIES);
+        assertThat(read("", io.keyranger.undo.UndoRecords.kind(revert.jobId()))).hasSize(ENTITIES);
+
+        JobResult delete = run("{\"template\":\"delete\"}");
+        assertThat(read("", "Acct")).isEmpty();
+        assertThat(revert(delete.jobId()).total("restored")).isEqualTo(ENTITIES);
+        assertThat(read("", "Acct")).isEqualTo(seeded);
+    }
+
+    private JobResult revert(String jobId) throws Exception {
+        JobSpec spec = io.keyranger.executor.JobUndo.revertSpec(new io.keyranger.executor.store.JobStore(datastore)
+                .loadJob(jobId), "revert-" + jobId, false, 4, 4, 8, 0);
+        JobResult result = executor.start(spec, JobListener.NONE).await();
+        assertThat(result.status()).as("failed ranges: %d", result.failedRanges()).isEqualTo(JobStatus.DONE);
+        return result;
+    }
 }

@@ -18,7 +18,6 @@ import javafx.scene.control.TreeTableView;
 import javafx.stage.Stage;
 import javafx.stage.WindowEvent;
 import org.junit.jupiter.api.Test;
-import org.testfx.api.FxToolkit;
 
 /** What the Run tab and the window say of a job's state: paused, finished, and what quitting does to it. */
 class RunTabStatesTest extends DemoWindowTest {
@@ -145,5 +144,48 @@ class RunTabStatesTest extends DemoWindowTest {
         assertThat(Integer.parseInt(ranges.group(2)) + Integer.parseInt(ranges.group(3)))
                 .isEqualTo(Integer.parseInt(ranges.group(1)));
         setNumber("#jobPageSize", 200);
+    }
+
+    @Test
+    void aFinishedJobIsRevertedFromTheJobList() {
+        java.util.Map<com.google.cloud.datastore.Key, com.google.cloud.datastore.Entity> before = accounts();
+        clickTab("Run");
+        useMapper("{\"template\": \"increment\", \"property\": \"balance\", \"amount\": 5}");
+        setNumber("#jobShards", 4);
+        setNumber("#jobWorkers", 4);
+        setNumber("#jobPageSize", 20);
+        robot.clickOn("#startJob");
+        Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+        assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
+                .getContentText())).contains("It keeps undo records");
+        robot.clickOn("Run without export");
+        try {
+            Fx.waitUntil(60, () -> summary().contains(" done: "));
+        } catch (AssertionError e) {
+            throw new AssertionError("summary: " + summary() + " / problems: " + labelText("#jobProblems") + " / start disabled: " + Fx.get(() -> robot.lookup("#startJob").queryButton().isDisabled()) + " / dialogs: " + Fx.get(() -> robot.lookup(".dialog-pane").queryAll().stream().map(d -> ((javafx.scene.control.DialogPane) d).getHeaderText() + ": " + ((javafx.scene.control.DialogPane) d).getContentText()).toList()) + " / title: " + title(), e);
+        }
+        Matcher finished = Pattern.compile("^Job (\\S+) done: ").matcher(summary());
+        assertThat(finished.find()).as(summary()).isTrue();
+        String jobId = finished.group(1);
+        assertThat(accounts()).isNotEqualTo(before);
+
+        selectJob(jobId);
+        Fx.waitUntil(10, () -> !robot.lookup("#revertJob").queryButton().isDisabled());
+        robot.clickOn("#revertJob");
+        Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+        assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
+                .getContentText())).contains("Entities changed since the job keep their values");
+        robot.clickOn(robot.lookup(".dialog-pane .button").match(b -> "Revert".equals(
+                ((javafx.scene.control.Button) b).getText())).queryButton());
+        Fx.waitUntil(60, () -> summary().startsWith("Job revert-" + jobId) && summary().contains(" done: "));
+        assertThat(accounts()).as("every Account as it was before the job").isEqualTo(before);
+        setNumber("#jobPageSize", 200);
+    }
+
+    private java.util.Map<com.google.cloud.datastore.Key, com.google.cloud.datastore.Entity> accounts() {
+        java.util.Map<com.google.cloud.datastore.Key, com.google.cloud.datastore.Entity> all = new java.util.HashMap<>();
+        demoDatastore().run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build())
+                .forEachRemaining(e -> all.put(e.getKey(), e));
+        return all;
     }
 }

@@ -132,6 +132,9 @@ public final class BenchRunner {
             return executeBeam(strategy, settings, kind, data.size(), selected, timed);
         }
         MapperSpec mapper = MapperSpec.parse(MAPPER.replace("}", shape.whereJson() + "}"));
+        if (strategy == BenchStrategy.ADAPTIVE_NO_UNDO) {
+            mapper = mapper.withoutUndo();
+        }
         FaultInjector latency = new FaultInjector(0, 0, serverQuiet != null ? 0 : settings.latencyMs(), 1);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
         int shards = settings.shards() > 0 ? settings.shards() : settings.workers();
@@ -197,7 +200,8 @@ public final class BenchRunner {
             log.accept("The newcomer writer failed: " + writer.failure());
         }
         long processed = check == null ? selected : selected + check.newcomersProcessed();
-        log.accept(String.format("%-18s %,8d entities  %,9d ms  %s%s", strategy.id(), processed, wall,
+        log.accept(String.format("%-18s %,8d entities  %,9d ms  %,d writes (%,d undo records)  %s%s", strategy.id(),
+                processed, wall, result.writesBilled(), result.total(JobResult.UNDO_RECORDS),
                 timed ? "verified " + verified : "(warm-up, not timed)", writer.written() == 0 || check == null ? ""
                         : String.format("  (%,d of %,d newcomers processed)", check.newcomersProcessed(),
                         writer.written())));

@@ -6,7 +6,8 @@ public enum BenchStrategy {
     OFFSET("offset", "limit/offset pages (quadratic; capped and extrapolated)"),
     FIXED("fixed", "k scatter-planned shards, each processed linearly"),
     ADAPTIVE_MIDPOINT("adaptive-midpoint", "adaptive splitting at key midpoints"),
-    ADAPTIVE("adaptive", "KeyRanger's executor as shipped"),
+    ADAPTIVE("adaptive", "KeyRanger's executor as shipped (with undo records)"),
+    ADAPTIVE_NO_UNDO("adaptive-no-undo", "KeyRanger's executor without undo records (run --no-undo)"),
     ORACLE("oracle", "the full key list known in advance, cut into equal chunks"),
     BEAM_DATASTOREIO("beam-datastoreio", "Beam's DatastoreIO read, increment, write (DirectRunner; not exactly once)"),
     BEAM_KEYRANGER("beam-keyranger", "KeyRanger's splittable DoFn on Beam (DirectRunner)");
@@ -39,6 +40,6 @@ public enum BenchStrategy {
             }
         }
         throw new io.keyranger.KeyRangerException("Unknown strategy '" + id + "'; known: linear, offset, fixed, "
-                + "adaptive-midpoint, adaptive, oracle, beam-datastoreio, beam-keyranger.");
+                + "adaptive-midpoint, adaptive, adaptive-no-undo, oracle, beam-datastoreio, beam-keyranger.");
     }
 }

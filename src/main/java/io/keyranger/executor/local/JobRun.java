@@ -105,7 +105,7 @@ public final class JobRun {
     /** Publishes the whole tree, then runs the pending nodes. */
     public JobHandle start(List<RangeNode> all, List<RangeNode> pending) {
         startNanos = System.nanoTime();
-        tree.load(all, run.counter().totals());
+        tree.load(all, run.retries().call(run.counter()::totals)); // read before any worker: a fault is retried
         long every = Math.max(100, run.lease().duration().toMillis() / 3);
         renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         outstanding.incrementAndGet(); // held until every pending node is submitted

@@ -32,7 +32,14 @@ public final class BackgroundExecutor implements TaskRunner, AutoCloseable {
                 LOG.warn("Background task '{}' failed", task.getTitle(), error);
             }
         });
-        pool.execute(task);
+        try {
+            pool.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the window is closing (the pool is shut down): a follow-up of work that just ended has no one to show
+            // its result to, so it is not started
+            LOG.debug("Not starting '{}': the app is closing", task.getTitle());
+            task.cancel();
+        }
     }
 
     @Override

@@ -89,7 +89,9 @@ public final class JobGuard {
             ButtonType exportFirst = new ButtonType("Export first…", ButtonBar.ButtonData.LEFT);
             ButtonType runAnyway = new ButtonType("Run without export", ButtonBar.ButtonData.OK_DONE);
             Alert offer = new Alert(Alert.AlertType.CONFIRMATION, "'" + template.name() + "' changes " + target.kind()
-                    + " for good. Export the kind to a file first, so that you can import it back?"
+                    + (MapperSpec.parse(specJson).undo() ? ". It keeps undo records: Revert in the job list takes it "
+                    + "back for 7 days." : ". It keeps no undo records (\"undo\": false): it cannot be reverted.")
+                    + " Export the kind to a file first, so that you can import it back?"
                     + estimate(target, template, prices), exportFirst,
                     runAnyway, ButtonType.CANCEL);
             offer.initOwner(owner);

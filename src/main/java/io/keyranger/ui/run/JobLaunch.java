@@ -53,6 +53,15 @@ record JobLaunch(String jobId, String message, Starter starter) {
         });
     }
 
+    /** A new job that reverts {@code jobId} (a job, or each kind's of a job over several kinds). */
+    static JobLaunch revert(KindTarget t, String jobId) {
+        String id = io.keyranger.executor.JobUndo.newRevertId(jobId);
+        io.keyranger.executor.JobUndo.RevertSettings defaults = io.keyranger.executor.JobUndo.RevertSettings.defaults();
+        return new JobLaunch(id, "Reverting " + jobId + "…", feed -> io.keyranger.executor.JobUndo.startRevert(
+                StoredJobs.launcher(t), jobId, new io.keyranger.executor.JobUndo.RevertSettings(id, false,
+                        defaults.shards(), defaults.workers(), defaults.pageSize(), defaults.qps()), feed, m -> { }));
+    }
+
     /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */
     static JobLaunch takeOver(KindTarget t, String jobId, boolean now, Consumer<String> waiting) {
         JobLease.Mode mode = now ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;

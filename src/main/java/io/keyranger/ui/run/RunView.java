@@ -244,6 +244,19 @@ public final class RunView extends BorderPane {
         inspect.setId("inspectJob");
         inspect.disableProperty().bind(resume.disableProperty());
         inspect.setOnAction(e -> model.inspect(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
+        Button revert = new Button("Revert", new FontIcon(Material2MZ.UNDO));
+        revert.setId("revertJob");
+        revert.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> {
+            AdaptiveSplitExecutor.JobSummary job = jobs.getSelectionModel().getSelectedItem();
+            return job == null || model.status().isRunning() || job.status() == io.keyranger.executor.job.JobStatus.RUNNING
+                    || !io.keyranger.executor.JobUndo.keepsUndo(job.spec());
+        }, jobs.getSelectionModel().selectedItemProperty(), model.status().runningProperty()));
+        revert.setOnAction(e -> {
+            String jobId = jobs.getSelectionModel().getSelectedItem().spec().jobId();
+            if (RevertConfirmation.ask(getScene().getWindow(), model.targetProperty().get(), jobId)) {
+                model.revert(jobId);
+            }
+        });
         Label pastTitle = new Label("Jobs", new FontIcon(Material2AL.HISTORY));
         pastTitle.getStyleClass().add("title-4");
 
@@ -262,7 +275,8 @@ public final class RunView extends BorderPane {
         chart.setMinHeight(110);
         histogram.setMinHeight(110);
         jobs.setMinHeight(80);
-        javafx.scene.layout.FlowPane jobButtons = new javafx.scene.layout.FlowPane(6, 6, refresh, resume, inspect);
+        javafx.scene.layout.FlowPane jobButtons = new javafx.scene.layout.FlowPane(6, 6, refresh, resume, inspect,
+                revert);
         VBox box = new VBox(8, totals, timing, chart, histogram, pastTitle, jobButtons, jobs);
         box.setPadding(new Insets(8));
         VBox.setVgrow(jobs, Priority.ALWAYS);

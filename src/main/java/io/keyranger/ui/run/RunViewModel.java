@@ -74,10 +74,12 @@ public final class RunViewModel {
 
     /** Resumes a stored job on the current connection. */
     public void resume(String jobId) {
-        KindTarget t = target.get();
-        if (t != null && !status.isRunning()) {
-            launch(JobLaunch.resume(t, jobId));
-        }
+        launchOnTarget(t -> JobLaunch.resume(t, jobId));
+    }
+
+    /** Reverts a stored job: a job of its own, followed like any other ({@link JobLaunch#revert}). */
+    public void revert(String jobId) {
+        launchOnTarget(t -> JobLaunch.revert(t, jobId));
     }
 
     /**
@@ -85,11 +87,16 @@ public final class RunViewModel {
      * lease renewal, and nothing it does is applied twice), or once its lease runs out. Waiting can be cancelled.
      */
     public void takeOver(String jobId, boolean now) {
-        KindTarget t = target.get();
         takeOverOffer.set(null);
+        launchOnTarget(t -> JobLaunch.takeOver(t, jobId, now, message -> javafx.application.Platform.runLater(
+                () -> status.say(message))));
+    }
+
+    /** Launches on the current connection, unless there is none or a job runs. */
+    private void launchOnTarget(java.util.function.Function<KindTarget, JobLaunch> launch) {
+        KindTarget t = target.get();
         if (t != null && !status.isRunning()) {
-            launch(JobLaunch.takeOver(t, jobId, now, message -> javafx.application.Platform.runLater(
-                    () -> status.say(message))));
+            launch(launch.apply(t));
         }
     }
 

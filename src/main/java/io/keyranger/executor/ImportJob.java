@@ -13,6 +13,8 @@ import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.job.WriteSafety;
+import io.keyranger.executor.cells.UndoKeeper;
+import io.keyranger.mapper.MapResult;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.mapper.Mappers;
 import java.io.BufferedReader;
@@ -46,6 +48,7 @@ public final class ImportJob {
     private CommitHook hook = CommitHook.NONE;
     private java.util.function.BooleanSupplier cancelled = () -> false;
     private boolean skipBadLines;
+    private boolean undo = true;
 
     public ImportJob(Datastore datastore, ServerLimits limits, RetryPolicy retries) {
         this.datastore = datastore;
@@ -72,6 +75,12 @@ public final class ImportJob {
     /** Whether lines that are not exported entities are skipped and counted, rather than refusing the file. */
     public ImportJob skipBadLines(boolean value) {
         this.skipBadLines = value;
+        return this;
+    }
+
+    /** Whether each commit keeps an undo record of every entity it writes (created or overwritten), as jobs do. */
+    public ImportJob undo(boolean value) {
+        this.undo = value;
         return this;
     }
 
@@ -130,13 +139,14 @@ public final class ImportJob {
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template("import"), kind);
         Key checkpoint = checkpointKey(jobId);
         JobLease lease = JobLease.of(datastore, checkpoint, "import:" + jobId, "Import " + jobId, leaseDuration);
-        lease.take(mode, fence -> true, b -> b, Entity.newBuilder(checkpoint).set("line", 0L), waiting);
+        lease.take(mode, fence -> true, b -> b, Entity.newBuilder(checkpoint).set("line", 0L).set("kind", kind)
+                .set("undo", undo).set("createdAt", com.google.cloud.Timestamp.now()), waiting);
         return lease;
     }
 
     /** Runs an import this runner has taken, renewing its lease meanwhile; stops between chunks when cancelled. */
     Result runTaken(JobLease lease, String jobId, Path file, String kind, LongConsumer progress) {
-        try (java.io.Closeable renewals = renewEvery(lease)) {
+        try (java.io.Closeable renewals = lease.renewEvery("keyranger-import-lease")) {
             return run(jobId, file, kind, progress, checkpointKey(jobId), lease);
         } catch (IOException e) {
             throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
@@ -202,25 +212,6 @@ public final class ImportJob {
         return new Result(jobId, counter.totals());
     }
 
-    /** Renews the lease every third of its duration until closed; a take-over found there is left to the commits. */
-    private static java.io.Closeable renewEvery(JobLease lease) {
-        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors
-                .newSingleThreadScheduledExecutor(r -> {
-                    Thread thread = new Thread(r, "keyranger-import-lease");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        long every = Math.max(100, lease.duration().toMillis() / 3);
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                lease.renew();
-            } catch (RuntimeException e) {
-                // fenced or unreachable: the next commit finds out and stops the import
-            }
-        }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
-        return timer::shutdownNow;
-    }
-
     private void release(JobLease lease, Key checkpoint) {
         Transaction tx = datastore.newTransaction();
         try {
@@ -236,8 +227,8 @@ public final class ImportJob {
 
     private int chunkSize() {
         int bookkeeping = 2; // the import's checkpoint and a counter shard ride in every commit
-        return limits.maxEntityGroups() > 0 ? limits.maxEntityGroups() - bookkeeping
-                : limits.maxMutations() - bookkeeping;
+        return limits.maxEntityGroups() > 0 ? limits.maxEntityGroups() - bookkeeping // undo records: the checkpoint's
+                : (limits.maxMutations() - bookkeeping) / (undo ? 2 : 1);
     }
 
     /** The lines of a chunk that were not imported: of another kind, or (skipped on request) not entities. */
@@ -268,11 +259,19 @@ public final class ImportJob {
             if (storedLine >= lastLine) {
                 return storedLine;
             }
-            if (!chunk.isEmpty()) {
-                tx.put(chunk.toArray(new Entity[0]));
+            MapResult writes = new MapResult(chunk, List.of(), 0, Map.of());
+            if (undo && !chunk.isEmpty()) { // each entity as it was: created or overwritten, kept under the checkpoint
+                UndoKeeper.Kept kept = UndoKeeper.keep(tx, checkpoint.getName(), writes,
+                        new java.util.HashMap<>(), key -> checkpoint);
+                writes = kept.result();
+                tx.put(kept.records().toArray(new Entity[0]));
             }
-            Map<String, Long> counts = new java.util.HashMap<>(Map.of("read", (long) chunk.size() + skipped.total(),
-                    "written", (long) chunk.size(), "skipped", skipped.total()));
+            if (!writes.puts().isEmpty()) {
+                tx.put(writes.puts().toArray(new Entity[0]));
+            }
+            Map<String, Long> counts = new java.util.HashMap<>(writes.counters());
+            counts.putAll(Map.of("read", (long) chunk.size() + skipped.total(), "written", (long) writes.puts().size(),
+                    "skipped", skipped.total() + writes.skipped()));
             if (skipped.badLines > 0) {
                 counts.put(JobReport.SKIPPED_PREFIX + ImportFile.BAD_LINE, skipped.badLines);
             }

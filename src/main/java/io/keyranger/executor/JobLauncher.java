@@ -81,7 +81,8 @@ public final class JobLauncher {
         JobHandle handle = new JobHandle(spec.jobId(), new PauseGate(), result);
         ImportJob job = new ImportJob(datastore, limits, retries).readOnly(readOnly).leaseDuration(lease)
                 .takeOver(mode, waiting).cancelWhen(handle::isCancelled)
-                .skipBadLines(spec.mapper().json().path(ImportJob.SKIP_BAD_LINES).asBoolean(false));
+                .skipBadLines(spec.mapper().json().path(ImportJob.SKIP_BAD_LINES).asBoolean(false))
+                .undo(spec.mapper().undo());
         ImportFile.Check check = job.check(file); // the whole file, before anything is taken or written
         JobLease taken = job.take(spec.jobId(), spec.kind()); // refused here, at once, while another runner holds it
         long started = System.nanoTime();

@@ -33,10 +33,6 @@ public final class JobUndo {
         return Mappers.template(spec.mapper().template()).writes() && spec.mapper().undo();
     }
 
-    private static boolean isImport(JobSpec spec) {
-        return Mappers.template(spec.mapper().template()).source() == io.keyranger.mapper.Template.Source.FILE;
-    }
-
     /** What the job list says of a job's undo data. */
     public static String describe(JobStore.StoredJob job, Duration keep) {
         if (!Mappers.template(job.spec().mapper().template()).writes()) {
@@ -44,9 +40,6 @@ public final class JobUndo {
         }
         if (!job.spec().mapper().undo()) {
             return "no undo (--no-undo): cannot be reverted";
-        }
-        if (isImport(job.spec())) {
-            return "no undo: imports cannot be reverted yet";
         }
         if (job.undoRemoved() != null) {
             return "undo removed " + job.undoRemoved().toString().substring(0, 10) + ": cannot be reverted";
@@ -65,10 +58,6 @@ public final class JobUndo {
         if (!job.spec().mapper().undo()) {
             throw new KeyRangerException("Job " + id + " was run with --no-undo: it kept no undo records, so it "
                     + "cannot be reverted. Restore from a backup instead.");
-        }
-        if (isImport(job.spec())) {
-            throw new KeyRangerException("Job " + id + " is an import, which keeps no undo records yet: it cannot be "
-                    + "reverted.");
         }
         if (job.undoRemoved() != null) {
             throw new KeyRangerException("Job " + id + "'s undo records were removed on " + job.undoRemoved()
@@ -95,7 +84,8 @@ public final class JobUndo {
         JobStore store = new JobStore(datastore);
         KindGroup.Plan group = KindGroup.load(datastore, id);
         if (group == null) {
-            return List.of(store.loadJob(id));
+            JobStore.StoredJob imported = importJob(datastore.get(importKey(datastore, id)));
+            return List.of(imported != null ? imported : store.loadJob(id));
         }
         List<JobStore.StoredJob> jobs = new ArrayList<>();
         for (int i = 0; i < group.kinds().size(); i++) {
@@ -153,6 +143,30 @@ public final class JobUndo {
                 io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
     }
 
+    private static Key importKey(Datastore datastore, String id) {
+        return datastore.newKeyFactory().setNamespace("").setKind(ImportJob.CHECKPOINT_KIND).newKey(id);
+    }
+
+    /**
+     * An import as a stored job, from its checkpoint (an import has no job entity): its kind, whether it kept undo
+     * records, when it began and whether they were removed; null for no checkpoint. Its runs keep no status: it is
+     * taken as ended.
+     */
+    private static JobStore.StoredJob importJob(Entity checkpoint) {
+        if (checkpoint == null) {
+            return null;
+        }
+        String kind = checkpoint.contains("kind") ? checkpoint.getString("kind") : "(import)";
+        boolean undo = checkpoint.contains("undo") && checkpoint.getBoolean("undo");
+        JobSpec spec = new JobSpec(checkpoint.getKey().getName(), "", kind, io.keyranger.mapper.MapperSpec.parse(
+                "{\"template\":\"import\",\"undo\":" + undo + "}"), 1, 1, 1, 0);
+        Instant created = checkpoint.contains("createdAt") ? checkpoint.getTimestamp("createdAt").toDate().toInstant()
+                : Instant.EPOCH;
+        Instant removed = checkpoint.contains("undoRemovedAt")
+                ? checkpoint.getTimestamp("undoRemovedAt").toDate().toInstant() : null;
+        return new JobStore.StoredJob(spec, JobStatus.DONE, created, List.of("local"), 0, 0, 0, null, removed);
+    }
+
     /** A new revert job's id: "revert-JOB" and the time, within a job id's 100 characters. */
     public static String newRevertId(String jobId) {
         String base = "revert-" + jobId;
@@ -175,7 +189,9 @@ public final class JobUndo {
      */
     public static List<Pruned> prune(Datastore datastore, Duration keep, Instant now) {
         JobStore store = new JobStore(datastore);
-        List<JobStore.StoredJob> jobs = store.listJobs();
+        List<JobStore.StoredJob> jobs = new ArrayList<>(store.listJobs());
+        datastore.run(Query.newEntityQueryBuilder().setNamespace("").setKind(ImportJob.CHECKPOINT_KIND).build())
+                .forEachRemaining(checkpoint -> jobs.add(importJob(checkpoint)));
         List<String> beingReverted = jobs.stream().filter(j -> j.status() == JobStatus.RUNNING
                 && j.spec().mapper().template().equals("revert"))
                 .map(j -> j.spec().mapper().json().path("job").asText()).toList();
@@ -188,6 +204,7 @@ public final class JobUndo {
             }
             long removed = removeRecords(datastore, job.spec().jobId());
             Entity stored = datastore.get(store.jobKey(job.spec().jobId()));
+            stored = stored != null ? stored : datastore.get(importKey(datastore, job.spec().jobId()));
             if (stored != null) {
                 datastore.put(Entity.newBuilder(stored).set("undoRemovedAt", Timestamp.now()).build());
             }

@@ -120,6 +120,29 @@ class RevertTest {
         assertThat(revert.err()).contains("undo records were removed");
     }
 
+    @Test
+    void anImportIsTakenBackItsNewEntitiesDeletedAndWhatItOverwroteRestored() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (Entity e : seeded.values().stream().limit(10).toList()) {
+            lines.add(io.keyranger.datastore.EntityCodec.encode(Entity.newBuilder(e).set("balance", -5L).build())
+                    .toString());
+        }
+        for (int i = 0; i < 40; i++) {
+            lines.add(io.keyranger.datastore.EntityCodec.encode(Entity.newBuilder(datastore.newKeyFactory()
+                    .setKind("Rich").newKey("imported-" + i)).set("balance", (long) i).build()).toString());
+        }
+        Path file = dir.resolve("import.jsonl");
+        java.nio.file.Files.write(file, lines);
+        assertOk(run("{\"template\":\"import\",\"file\":\"" + file + "\"}", "imp"));
+        assertThat(RichEntities.read(datastore, "", "Rich")).hasSize(ENTITIES + 40);
+        assertThat(undoRecords("imp")).isEqualTo(50);
+
+        InProcessCli.Result revert = cli.run("revert", "imp");
+        assertOk(revert);
+        assertThat(revert.out()).contains("restored: 50");
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
+    }
+
     private long undoRecords(String jobId) {
         List<Key> keys = new ArrayList<>();
         datastore.run(Query.newKeyQueryBuilder().setKind(UndoRecords.kind(jobId)).build()).forEachRemaining(keys::add);

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * and what the commit makes of it, written in the same transaction as the change. So a commit that applies keeps its
  * records, and one that does not (retried, covered already, aborted) keeps none: never twice, never missing.
  */
-final class UndoKeeper {
+public final class UndoKeeper {
     /** The counter of undo records kept, so the cost line can show them. */
     static final String KEPT = io.keyranger.executor.job.JobResult.UNDO_RECORDS;
     static final String TOO_LARGE = "undo record over 1 MiB";
@@ -27,7 +27,7 @@ final class UndoKeeper {
     }
 
     /** What commits: the mapper's result less the changes whose record would be too large, and the records. */
-    record Kept(MapResult result, List<Entity> records) {
+    public record Kept(MapResult result, List<Entity> records) {
     }
 
     /**
@@ -35,7 +35,7 @@ final class UndoKeeper {
      * null: it does not exist); the others are read now, in the transaction. Each record goes under the ledger
      * {@code ledgerOf} names for its target.
      */
-    static Kept keep(Transaction tx, String jobId, MapResult result, Map<Key, Entity> known,
+    public static Kept keep(Transaction tx, String jobId, MapResult result, Map<Key, Entity> known,
                      Function<Key, Key> ledgerOf) {
         java.util.Set<Key> unknownSet = new java.util.LinkedHashSet<>();
         result.puts().forEach(e -> unknownSet.add(e.getKey()));

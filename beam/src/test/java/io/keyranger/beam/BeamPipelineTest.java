@@ -42,6 +42,34 @@ class BeamPipelineTest {
         return file;
     }
 
+    @Test
+    void aBeamJobKeepsUndoRecordsAndTheLocalRunnerRevertsIt() throws Exception {
+        String project = BeamEmulator.freshProject("undo");
+        Datastore datastore = BeamEmulator.connect(project);
+        BeamEmulator.seed(datastore, "Item", 500);
+        Map<Key, Entity> seeded = items(datastore);
+        BeamEmulator.Run job = BeamEmulator.run(args(project, mapper("{\"template\":\"set\",\"property\":"
+                + "\"color\",\"value\":\"grey\"}"), "paint", "--faults=" + FAULTS));
+        assertThat(job.exit()).as(job.out() + job.err()).isZero();
+        assertThat(items(datastore).values()).allMatch(e -> e.getString("color").equals("grey"));
+        assertThat(totals(datastore, "paint")).containsEntry("undo records", 500L);
+
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = io.keyranger.cli.KeyRangerCli.execute(new io.keyranger.cli.KeyRangerCli.Context(dir, Map.of(),
+                request -> { }), new java.io.PrintWriter(out), new java.io.PrintWriter(err), "revert", "paint",
+                "--emulator-host", BeamEmulator.get().hostPort(), "--project", project);
+        assertThat(code).as(out + "" + err).isZero();
+        assertThat(items(datastore)).isEqualTo(seeded);
+    }
+
+    private static Map<Key, Entity> items(Datastore datastore) {
+        Map<Key, Entity> all = new HashMap<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Item").build())
+                .forEachRemaining(e -> all.put(e.getKey(), e));
+        return all;
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",

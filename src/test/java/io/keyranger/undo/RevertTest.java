@@ -143,6 +143,21 @@ class RevertTest {
         assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
     }
 
+    @Test
+    void aJobOverSeveralKindsIsRevertedKindAfterKind() throws Exception {
+        SharedEmulator.putAll(datastore, RichEntities.of(datastore, "Other", 60));
+        Map<Key, Entity> others = RichEntities.read(datastore, "", "Other");
+        InProcessCli.Result job = cli.run("run", "--kind", "Rich,Other", "--mapper", cli.mapper(
+                "{\"template\":\"remove-property\",\"property\":\"note\"}").toString(), "--job-id", "two");
+        assertOk(job);
+        assertThat(RichEntities.read(datastore, "", "Other").values()).noneMatch(e -> e.contains("note"));
+
+        InProcessCli.Result revert = cli.run("revert", "two", "--job-id", "undo-two");
+        assertOk(revert);
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
+        assertThat(RichEntities.read(datastore, "", "Other")).isEqualTo(others);
+    }
+
     private long undoRecords(String jobId) {
         List<Key> keys = new ArrayList<>();
         datastore.run(Query.newKeyQueryBuilder().setKind(UndoRecords.kind(jobId)).build()).forEachRemaining(keys::add);

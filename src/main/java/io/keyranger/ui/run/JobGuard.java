@@ -70,7 +70,9 @@ public final class JobGuard {
             confirm.initOwner(owner);
             confirm.setTitle("Confirm writing to a project");
             confirm.setHeaderText("'" + template.name() + "' writes to project " + target.session().spec().projectId()
-                    + ". Type the project id to go ahead." + (kinds.isEmpty() ? estimate(target, template, prices) : ""));
+                    + ". Type the project id to go ahead." + (kinds.isEmpty() ? estimate(target, template, prices) : "")
+                    + (MapperSpec.parse(specJson).undo() ? "" : "\n\nIt keeps no undo records (\"undo\": false): it "
+                    + "cannot be reverted."));
             Optional<String> typed = confirm.showAndWait();
             if (typed.isEmpty() || !typed.get().trim().equals(target.session().spec().projectId())) {
                 return Decision.CANCEL;

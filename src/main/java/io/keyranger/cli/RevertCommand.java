@@ -52,18 +52,8 @@ public final class RevertCommand implements java.util.concurrent.Callable<Intege
             description = "Entities in the dry run (default: ${DEFAULT-VALUE}).")
     int sample;
 
-    @Option(names = "--shards", defaultValue = "16", paramLabel = "N", description = "Planned ranges (default: ${DEFAULT-VALUE}).")
-    int shards;
-
-    @Option(names = "--workers", defaultValue = "8", paramLabel = "N", description = "Ranges at once (default: ${DEFAULT-VALUE}).")
-    int workers;
-
-    @Option(names = "--page-size", defaultValue = "200", paramLabel = "N", description = "Keys per page (default: ${DEFAULT-VALUE}).")
-    int pageSize;
-
-    @Option(names = "--qps", defaultValue = "0", paramLabel = "N", description = "Most entity operations per second "
-            + "(default: no limit).")
-    int qps;
+    @Mixin
+    JobSize size = new JobSize();
 
     @Option(names = "--job-id", paramLabel = "ID", description = "The revert job's id (default: revert-JOB-TIME-RANDOM).")
     String revertId;
@@ -90,8 +80,9 @@ public final class RevertCommand implements java.util.concurrent.Callable<Intege
         RetryPolicy retries = RetryPolicy.DEFAULT;
         List<JobStore.StoredJob> jobs = retries.call(() -> JobUndo.revertible(session.datastore(), jobId));
         String id = revertId != null ? revertId : JobUndo.newRevertId(jobId);
-        JobSpec first = JobUndo.revertSpec(jobs.get(0), id, force, shards,
-                workers, pageSize, qps);
+        JobUndo.RevertSettings settings = new JobUndo.RevertSettings(id, force, size.shards, size.workers,
+                size.pageSize, size.qps);
+        JobSpec first = JobUndo.revertSpec(jobs.get(0), settings);
         io.keyranger.cost.PriceTable prices = new io.keyranger.profile.SettingsStore(context.configDir()).load()
                 .priceTable();
         PrintWriter out = spec.commandLine().getOut();
@@ -111,8 +102,7 @@ public final class RevertCommand implements java.util.concurrent.Callable<Intege
                 + (jobs.size() == 1 ? " over " + jobs.get(0).spec().kind() : " over " + jobs.size() + " kinds") + ")"
                 + (force ? ", over later changes too" : ""));
         err.flush();
-        JobHandle handle = JobUndo.startRevert(launcher, jobId, new JobUndo.RevertSettings(id, force, shards, workers,
-                pageSize, qps), progress, err::println);
+        JobHandle handle = JobUndo.startRevert(launcher, jobId, settings, progress, err::println);
         io.keyranger.executor.job.JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices,
                 report, "Resume it with: keyranger run --resume " + id);
         long conflicts = result.total(Mappers.revertConflictCounter());

@@ -36,18 +36,8 @@ final class RunTarget {
                 description = "The mapper spec, e.g. {\"template\": \"count\"}.")
         Path mapper;
 
-        @Option(names = "--shards", defaultValue = "16", paramLabel = "N", description = "Planned ranges (default: ${DEFAULT-VALUE}).")
-        int shards;
-
-        @Option(names = "--workers", defaultValue = "8", paramLabel = "N", description = "Ranges at once (default: ${DEFAULT-VALUE}).")
-        int workers;
-
-        @Option(names = "--page-size", defaultValue = "200", paramLabel = "N", description = "Keys per page (default: ${DEFAULT-VALUE}).")
-        int pageSize;
-
-        @Option(names = "--qps", defaultValue = "0", paramLabel = "N",
-                description = "Most entity operations per second, ramping up from 500 (default: no limit).")
-        int qps;
+        @ArgGroup(exclusive = false, multiplicity = "0..1")
+        JobSize size = new JobSize();
 
         @Option(names = "--job-id", paramLabel = "ID", description = "The job's id (default: KIND-TIME-RANDOM).")
         String jobId;
@@ -106,8 +96,8 @@ final class RunTarget {
             String first = job.allKinds ? "all-kinds" : job.kind.split(",")[0].strip();
             String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(first.isEmpty() ? "kinds" : first
                     + "-and-more");
-            return new JobSpec(id, namespace, job.allKinds ? "(all kinds)" : job.kind, mapper, job.shards,
-                    job.workers, job.pageSize, job.qps);
+            return new JobSpec(id, namespace, job.allKinds ? "(all kinds)" : job.kind, mapper, job.size.shards,
+                    job.size.workers, job.size.pageSize, job.size.qps);
         }
         if (job.gql != null) {
             mapper = mapper.withGql(job.gql);
@@ -118,6 +108,7 @@ final class RunTarget {
         }
         io.keyranger.datastore.ConnectionRules.kind(kind);
         String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(kind);
-        return new JobSpec(id, namespace, kind, mapper, job.shards, job.workers, job.pageSize, job.qps);
+        return new JobSpec(id, namespace, kind, mapper, job.size.shards, job.size.workers, job.size.pageSize,
+                job.size.qps);
     }
 }

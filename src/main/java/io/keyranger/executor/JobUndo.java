@@ -69,11 +69,11 @@ public final class JobUndo {
         }
     }
 
-    /** The spec of a new job, {@code revertId}, that reverts {@code job} with these settings. */
-    public static JobSpec revertSpec(JobStore.StoredJob job, String revertId, boolean force, int shards, int workers,
-                                     int pageSize, int qps) {
-        return new JobSpec(revertId, "", UndoRecords.kind(job.spec().jobId()),
-                Mappers.revertSpec(job.spec().jobId(), force), shards, workers, pageSize, qps);
+    /** The spec of a new job that reverts {@code job} with these settings (its id: theirs). */
+    public static JobSpec revertSpec(JobStore.StoredJob job, RevertSettings settings) {
+        return new JobSpec(settings.revertId(), "", UndoRecords.kind(job.spec().jobId()),
+                Mappers.revertSpec(job.spec().jobId(), settings.force()), settings.shards(), settings.workers(),
+                settings.pageSize(), settings.qps());
     }
 
     /**
@@ -132,14 +132,14 @@ public final class JobUndo {
             java.util.function.Consumer<String> waiting) {
         Datastore datastore = launcher.datastore();
         List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
-        String id = settings.revertId() != null ? settings.revertId() : newRevertId(jobId);
-        JobSpec first = revertSpec(jobs.get(0), id, settings.force(), settings.shards(), settings.workers(),
-                settings.pageSize(), settings.qps());
+        RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
+                settings.force(), settings.shards(), settings.workers(), settings.pageSize(), settings.qps());
+        JobSpec first = revertSpec(jobs.get(0), named);
         if (KindGroup.load(datastore, jobId) == null) {
             return launcher.start(first, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
         }
         List<String> kinds = jobs.stream().map(j -> UndoRecords.kind(j.spec().jobId())).toList();
-        return KindGroup.run(launcher, KindGroup.create(datastore, id, kinds, first),
+        return KindGroup.run(launcher, KindGroup.create(datastore, named.revertId(), kinds, first),
                 io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
     }
 

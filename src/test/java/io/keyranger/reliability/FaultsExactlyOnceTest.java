@@ -159,7 +159,7 @@ class FaultsExactlyOnceTest {
 
     private JobResult revert(String jobId) throws Exception {
         JobSpec spec = io.keyranger.executor.JobUndo.revertSpec(new io.keyranger.executor.store.JobStore(datastore)
-                .loadJob(jobId), "revert-" + jobId, false, 4, 4, 8, 0);
+                .loadJob(jobId), new io.keyranger.executor.JobUndo.RevertSettings("revert-" + jobId, false, 4, 4, 8, 0));
         JobResult result = executor.start(spec, JobListener.NONE).await();
         assertThat(result.status()).as("failed ranges: %d", result.failedRanges()).isEqualTo(JobStatus.DONE);
         return result;

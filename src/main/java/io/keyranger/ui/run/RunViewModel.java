@@ -48,21 +48,9 @@ public final class RunViewModel {
 
     /** Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread. */
     public void start() {
-        KindTarget t = target.get();
-        if (t == null || status.isRunning()) {
-            return;
-        }
-        JobLaunch launch;
-        try {
-            launch = form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
-                    : JobLaunch.group(t, form.groupSpec(t), List.copyOf(form.kinds()));
-        } catch (RuntimeException e) {
-            errors.accept(ErrorMessages.of(e));
-            return;
-        }
-        launch(launch);
+        launchOnTarget(t -> form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
+                : JobLaunch.group(t, form.groupSpec(t), List.copyOf(form.kinds())));
     }
-
 
     /** Before a destructive job: replaces the form's spec with an export of the kind, to run first. */
     public void exportFirst() {
@@ -92,12 +80,20 @@ public final class RunViewModel {
                 () -> status.say(message))));
     }
 
-    /** Launches on the current connection, unless there is none or a job runs. */
+    /** Launches on the current connection, unless there is none or a job runs; a bad spec is said, not thrown. */
     private void launchOnTarget(java.util.function.Function<KindTarget, JobLaunch> launch) {
         KindTarget t = target.get();
-        if (t != null && !status.isRunning()) {
-            launch(launch.apply(t));
+        if (t == null || status.isRunning()) {
+            return;
         }
+        JobLaunch what;
+        try {
+            what = launch.apply(t);
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        launch(what);
     }
 
     /** The pending offer to take a job over, or null. */

@@ -15,17 +15,16 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Objects;
 import java.util.TreeSet;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
 
 /**
  * What a job did to one entity, as read and written inside the commit that changed it: the entity before (null when it
  * did not exist) and after (null when the job deleted it). Stored as one {@code _KeyRangerUndo.JOB} entity: the target
  * key, and an image that holds the whole before state in KeyRanger's lossless codec (types, index flags, embedded
- * entities) and, of the after state, only what changed (the properties set and those removed), gzipped.
+ * entities) and, of the after state, only what changed (the properties set and those removed), deflated.
  *
  * @param target the entity the job changed
  * @param before its state before the job, or null when the job created it
@@ -44,7 +43,7 @@ public record UndoImage(Key target, Entity before, Entity after) {
                 .set("target", KeyValue.newBuilder(target).setExcludeFromIndexes(true).build())
                 .set("existed", BooleanValue.newBuilder(before != null).setExcludeFromIndexes(true).build())
                 .set("deleted", BooleanValue.newBuilder(after == null).setExcludeFromIndexes(true).build())
-                .set("image", BlobValue.newBuilder(Blob.copyFrom(gzip(encode()))).setExcludeFromIndexes(true).build())
+                .set("image", BlobValue.newBuilder(Blob.copyFrom(deflate(encode()))).setExcludeFromIndexes(true).build())
                 .build();
     }
 
@@ -52,7 +51,7 @@ public record UndoImage(Key target, Entity before, Entity after) {
     public static UndoImage of(Entity record) {
         Key target = record.getKey("target");
         try {
-            JsonNode root = JSON.readTree(gunzip(record.getBlob("image").toByteArray()));
+            JsonNode root = JSON.readTree(inflate(record.getBlob("image").toByteArray()));
             Entity before = root.path("before").isNull() ? null : entity(target, root.path("before"));
             Entity after = root.path("deleted").asBoolean() ? null : applied(target, before, root);
             return new UndoImage(target, before, after);
@@ -108,19 +107,47 @@ public record UndoImage(Key target, Entity before, Entity after) {
         return EntityCodec.decodeValue(node, target.getProjectId(), target.getDatabaseId());
     }
 
-    private static byte[] gzip(ObjectNode root) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
-            JSON.writeValue(out, root);
+    /** One deflater a thread, reset for each record: making one costs more than compressing a small record. */
+    private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal.withInitial(
+            () -> new Deflater(Deflater.DEFAULT_COMPRESSION, true));
+
+    private static byte[] deflate(ObjectNode root) {
+        byte[] json;
+        try {
+            json = JSON.writeValueAsBytes(root);
         } catch (IOException e) {
             throw new IllegalStateException(e); // in memory
         }
-        return bytes.toByteArray();
+        Deflater deflater = DEFLATERS.get();
+        deflater.reset();
+        deflater.setInput(json);
+        deflater.finish();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, json.length / 2));
+        byte[] buffer = new byte[8192];
+        while (!deflater.finished()) {
+            out.write(buffer, 0, deflater.deflate(buffer));
+        }
+        return out.toByteArray();
     }
 
-    private static byte[] gunzip(byte[] data) throws IOException {
-        try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(data))) {
-            return in.readAllBytes();
+    private static byte[] inflate(byte[] data) throws IOException {
+        Inflater inflater = new Inflater(true);
+        try {
+            inflater.setInput(data);
+            ByteArrayOutputStream out = new ByteArrayOutputStream(data.length * 4);
+            byte[] buffer = new byte[8192];
+            while (!inflater.finished()) {
+                int n = inflater.inflate(buffer);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new IOException("the image is cut short");
+                }
+                out.write(buffer, 0, n);
+            }
+            return out.toByteArray();
+        } catch (java.util.zip.DataFormatException e) {
+            throw new IOException("the image is damaged: " + e.getMessage(), e);
+        } finally {
+            inflater.end();
         }
     }
 }

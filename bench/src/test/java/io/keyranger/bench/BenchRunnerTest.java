@@ -26,7 +26,7 @@ class BenchRunnerTest {
             }
         }
         assertThat(results).extracting(BenchResult::strategy).containsExactly("linear", "offset", "fixed",
-                "adaptive-midpoint", "adaptive", "oracle");
+                "adaptive-midpoint", "adaptive", "adaptive-no-undo", "oracle");
         assertThat(results).allMatch(BenchResult::verified);
         assertThat(results).filteredOn(r -> r.strategy().equals("offset")).singleElement()
                 .satisfies(r -> assertThat(r.extrapolated()).isTrue());
@@ -36,8 +36,10 @@ class BenchRunnerTest {
                 .satisfies(r -> assertThat(r.maxDepth()).isZero());
         assertThat(results).allMatch(r -> r.reads() > 0 && r.commits() > 0);
         // offset runs twice (two capped sizes); each timed run follows an untimed warm-up
-        assertThat(log).hasSize(14);
-        assertThat(log).filteredOn(line -> line.contains("warm-up")).hasSize(7);
+        assertThat(log).hasSize(16);
+        assertThat(log).filteredOn(line -> line.contains("warm-up")).hasSize(8);
+        assertThat(log).filteredOn(line -> line.startsWith("adaptive-no-undo") && !line.contains("warm-up"))
+                .singleElement().asString().contains("300 writes (0 undo records)");
     }
 
     @Test

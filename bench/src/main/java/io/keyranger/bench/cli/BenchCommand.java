@@ -90,7 +90,8 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
 
     @Option(names = "--strategies", paramLabel = "LIST", split = ",",
             description = "Which to run (default: all but the Beam ones): linear, offset, fixed, adaptive-midpoint, "
-                    + "adaptive, oracle, beam-datastoreio, beam-keyranger (these two need beam/target/keyranger-beam.jar).")
+                    + "adaptive, adaptive-no-undo, oracle, beam-datastoreio, beam-keyranger (these two need "
+                    + "beam/target/keyranger-beam.jar).")
     List<String> strategies;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write {\"results\": [...]} as JSON.")

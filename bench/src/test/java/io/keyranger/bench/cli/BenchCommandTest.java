@@ -34,10 +34,10 @@ class BenchCommandTest {
                 "--offset-cap", "200", "--json", json.toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
-        assertThat(result.out()).contains("linear", "offset", "fixed", "adaptive-midpoint", "adaptive", "oracle")
+        assertThat(result.out()).contains("linear", "offset", "fixed", "adaptive-midpoint", "adaptive", "adaptive-no-undo", "oracle")
                 .contains("adaptive vs linear", "adaptive vs oracle", "adaptive vs fixed", "adaptive tail share");
         JsonNode saved = new ObjectMapper().readTree(json.toFile());
-        assertThat(saved.path("results")).hasSize(6).allMatch(r -> r.path("verified").asBoolean());
+        assertThat(saved.path("results")).hasSize(7).allMatch(r -> r.path("verified").asBoolean());
         assertThat(saved.path("results").get(1).path("extrapolated").asBoolean()).as("offset beyond its cap").isTrue();
 
         Result replay = run("bench", "--from-json", json.toString());

@@ -41,6 +41,9 @@ public final class JobUndo {
         if (!job.spec().mapper().undo()) {
             return "no undo (--no-undo): cannot be reverted";
         }
+        if (!job.keptUndo()) {
+            return "no undo (it ran before KeyRanger kept undo records): cannot be reverted";
+        }
         if (job.undoRemoved() != null) {
             return "undo removed " + job.undoRemoved().toString().substring(0, 10) + ": cannot be reverted";
         }
@@ -58,6 +61,10 @@ public final class JobUndo {
         if (!job.spec().mapper().undo()) {
             throw new KeyRangerException("Job " + id + " was run with --no-undo: it kept no undo records, so it "
                     + "cannot be reverted. Restore from a backup instead.");
+        }
+        if (!job.keptUndo()) {
+            throw new KeyRangerException("Job " + id + " ran before KeyRanger kept undo records: it cannot be "
+                    + "reverted. Restore from a backup instead.");
         }
         if (job.undoRemoved() != null) {
             throw new KeyRangerException("Job " + id + "'s undo records were removed on " + job.undoRemoved()
@@ -164,7 +171,7 @@ public final class JobUndo {
                 : Instant.EPOCH;
         Instant removed = checkpoint.contains("undoRemovedAt")
                 ? checkpoint.getTimestamp("undoRemovedAt").toDate().toInstant() : null;
-        return new JobStore.StoredJob(spec, JobStatus.DONE, created, List.of("local"), 0, 0, 0, null, removed);
+        return new JobStore.StoredJob(spec, JobStatus.DONE, created, List.of("local"), 0, 0, 0, null, removed, undo);
     }
 
     /** A new revert job's id: "revert-JOB" and the time, within a job id's 100 characters. */
@@ -198,7 +205,7 @@ public final class JobUndo {
         List<Pruned> pruned = new ArrayList<>();
         for (JobStore.StoredJob job : jobs) {
             Instant from = job.finished() != null ? job.finished() : job.created();
-            if (!keepsUndo(job.spec()) || job.undoRemoved() != null || job.status() == JobStatus.RUNNING
+            if (!job.keptUndo() || job.undoRemoved() != null || job.status() == JobStatus.RUNNING
                     || from.plus(keep).isAfter(now) || beingReverted.contains(job.spec().jobId())) {
                 continue;
             }

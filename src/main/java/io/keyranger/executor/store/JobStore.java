@@ -35,6 +35,8 @@ public final class JobStore {
     public static final String JOB_KIND = BookkeepingKinds.PREFIX + "Job";
     public static final String RANGE_KIND = RangeEntities.KIND;
     public static final String PLAN_KIND = BookkeepingKinds.PREFIX + "Plan";
+    /** Whether a job's commits keep undo records; jobs stored before KeyRanger kept them lack it (and kept none). */
+    static final String KEEPS_UNDO = "keepsUndo";
 
     private final Datastore datastore;
     private final CommitHook hook;
@@ -71,6 +73,8 @@ public final class JobStore {
                 .set("mapper", StringValue.newBuilder(spec.mapper().toJson()).setExcludeFromIndexes(true).build())
                 .set("shards", spec.shards()).set("workers", spec.workers()).set("pageSize", spec.pageSize())
                 .set("qps", spec.qps()).set("status", JobStatus.RUNNING.name())
+                .set(KEEPS_UNDO, io.keyranger.mapper.Mappers.template(spec.mapper().template()).writes()
+                        && spec.mapper().undo())
                 .set("createdAt", Timestamp.ofTimeSecondsAndNanos(created.getEpochSecond(), created.getNano()));
     }
 
@@ -139,7 +143,8 @@ public final class JobStore {
                 job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0,
                 job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
                 job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0,
-                instant(job, "finishedAt"), instant(job, "undoRemovedAt"));
+                instant(job, "finishedAt"), instant(job, "undoRemovedAt"),
+                job.contains(KEEPS_UNDO) && job.getBoolean(KEEPS_UNDO));
     }
 
     private static Instant instant(Entity job, String name) {
@@ -158,9 +163,10 @@ public final class JobStore {
      * @param lastDepth      that tree's depth
      * @param finished       when its last run ended, or null
      * @param undoRemoved    when its undo records were removed ({@code jobs --prune}), or null
+     * @param keptUndo       whether its commits kept undo records
      */
     public record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis,
-                     int lastRanges, int lastDepth, Instant finished, Instant undoRemoved) {
+                     int lastRanges, int lastDepth, Instant finished, Instant undoRemoved, boolean keptUndo) {
     }
 
     private static List<String> runners(Entity job) {

@@ -19,7 +19,8 @@ class ArchitectureTest {
     private static final String[] CORE = {"io.keyranger", "io.keyranger.datastore..", "io.keyranger.emulator..",
         "io.keyranger.demo..", "io.keyranger.profile..", "io.keyranger.cli..", "io.keyranger.keys..",
         "io.keyranger.sharding..", "io.keyranger.executor..", "io.keyranger.mapper..", "io.keyranger.counter..",
-        "io.keyranger.logging..", "io.keyranger.testhooks..", "io.keyranger.undo.."};
+        "io.keyranger.logging..", "io.keyranger.testhooks..", "io.keyranger.undo..",
+        "io.keyranger.managed.."};
 
     @Test
     void everyPackageNamedHereExists() {

@@ -1,0 +1,198 @@
+package io.keyranger.managed;
+
+import com.google.cloud.datastore.Entity;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
+import io.keyranger.KeyRangerException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * A managed export as {@code gcloud datastore export} (or the emulator's {@code :export}) writes it, opened from its
+ * folder or its {@code .overall_export_metadata} file: the parts it lists (all namespaces and kinds, or one namespace
+ * and kind each when it was filtered), their output files, and their entities, streamed.
+ */
+public final class ManagedExport {
+    private static final String OVERALL = ".overall_export_metadata";
+
+    /**
+     * One part of an export: a namespace and kind, or all of them.
+     *
+     * @param namespace the namespace, or null for all of them
+     * @param kind      the kind, or null for all of them
+     * @param entities  how many entities the export says it holds
+     * @param bytes     how many bytes its output files hold
+     * @param files     its output files, in order
+     */
+    public record Part(String namespace, String kind, long entities, long bytes, List<Path> files) {
+    }
+
+    private final Path metadata;
+    private final List<Part> parts;
+
+    private ManagedExport(Path metadata, List<Part> parts) {
+        this.metadata = metadata;
+        this.parts = List.copyOf(parts);
+    }
+
+    /** Opens an export from its folder (the one holding the overall metadata file, or its parent) or that file. */
+    public static ManagedExport open(Path location) {
+        Path metadata = metadataFile(location);
+        try (LogRecords records = new LogRecords(metadata)) {
+            List<Part> parts = new ArrayList<>();
+            for (byte[] record = records.next(); record != null; record = records.next()) {
+                CodedInputStream in = CodedInputStream.newInstance(record);
+                for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                    if (WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_START_GROUP) {
+                        break; // the file's one-byte header record
+                    }
+                    if (WireFormat.getTagFieldNumber(tag) == 1
+                            && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+                        parts.add(part(metadata.getParent(), in.readBytes().toByteArray()));
+                    } else {
+                        in.skipField(tag);
+                    }
+                }
+            }
+            if (parts.isEmpty()) {
+                throw new KeyRangerException("The export metadata " + metadata + " lists no namespace or kind.");
+            }
+            return new ManagedExport(metadata, parts);
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot read the export metadata " + metadata + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Path metadata() {
+        return metadata;
+    }
+
+    public List<Part> parts() {
+        return parts;
+    }
+
+    /** Every entity of the export, in file order, placed in {@code projectId}/{@code databaseId}. */
+    public void forEach(String projectId, String databaseId, Consumer<Entity> each) {
+        EntityProtos protos = new EntityProtos(projectId, databaseId);
+        for (Part part : parts) {
+            for (Path file : part.files()) {
+                try (LogRecords records = new LogRecords(file)) {
+                    long n = 0;
+                    for (byte[] record = records.next(); record != null; record = records.next()) {
+                        n++;
+                        try {
+                            each.accept(protos.entity(record));
+                        } catch (IOException bad) {
+                            throw new KeyRangerException("The export file " + file + " holds an entity that cannot be "
+                                    + "read (record " + n + "): " + bad.getMessage(), bad);
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new KeyRangerException("Cannot read the export file " + file + ": " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    private static Path metadataFile(Path location) {
+        if (Files.isRegularFile(location) && location.getFileName().toString().endsWith(OVERALL)) {
+            return location;
+        }
+        if (!Files.isDirectory(location)) {
+            throw new KeyRangerException("No export at " + location + ": give the export's folder or its "
+                    + "*" + OVERALL + " file.");
+        }
+        for (Path dir : List.of(location, onlySubfolder(location))) {
+            if (dir == null) {
+                continue;
+            }
+            try (Stream<Path> files = Files.list(dir)) {
+                List<Path> found = files.filter(f -> f.getFileName().toString().endsWith(OVERALL)).sorted().toList();
+                if (!found.isEmpty()) {
+                    return found.get(found.size() - 1);
+                }
+            } catch (IOException e) {
+                throw new KeyRangerException("Cannot list " + dir + ": " + e.getMessage(), e);
+            }
+        }
+        throw new KeyRangerException("No *" + OVERALL + " file in " + location + ": is it a managed export "
+                + "(gcloud datastore export) or the folder above one?");
+    }
+
+    /** The last (newest) subfolder of an export's prefix folder, which holds one export per run. */
+    private static Path onlySubfolder(Path location) {
+        try (Stream<Path> dirs = Files.list(location)) {
+            List<Path> found = dirs.filter(Files::isDirectory).sorted().toList();
+            return found.isEmpty() ? null : found.get(found.size() - 1);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** One entry of the overall metadata: {1 {1 kind scope, 2 kind, 3 namespace scope, 4 namespace}, 2 path, 3, 4}. */
+    private static Part part(Path root, byte[] entry) throws IOException {
+        CodedInputStream in = CodedInputStream.newInstance(entry);
+        String kind = null;
+        String namespace = null;
+        boolean allKinds = false;
+        boolean allNamespaces = false;
+        String path = null;
+        long count = 0;
+        long bytes = 0;
+        for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+            switch (WireFormat.getTagFieldNumber(tag)) {
+                case 1 -> {
+                    CodedInputStream scope = CodedInputStream.newInstance(in.readBytes().toByteArray());
+                    for (int t = scope.readTag(); t != 0; t = scope.readTag()) {
+                        switch (WireFormat.getTagFieldNumber(t)) {
+                            case 1 -> allKinds = scope.readInt32() == 2;
+                            case 2 -> kind = scope.readStringRequireUtf8();
+                            case 3 -> allNamespaces = scope.readInt32() == 3;
+                            case 4 -> namespace = scope.readStringRequireUtf8();
+                            default -> scope.skipField(t);
+                        }
+                    }
+                }
+                case 2 -> path = in.readStringRequireUtf8();
+                case 3 -> count = in.readInt64();
+                case 4 -> bytes = in.readInt64();
+                default -> in.skipField(tag);
+            }
+        }
+        if (path == null) {
+            throw new IOException("an entry names no metadata file");
+        }
+        Path kindMetadata = root.resolve(path);
+        return new Part(allNamespaces ? null : namespace == null ? "" : namespace, allKinds ? null : kind, count, bytes,
+                outputFiles(kindMetadata));
+    }
+
+    /** The output files a kind's metadata lists (a plain protocol buffer: 2 {1 kind, 2 file name}). */
+    private static List<Path> outputFiles(Path kindMetadata) throws IOException {
+        if (!Files.isRegularFile(kindMetadata)) {
+            throw new IOException("its part's metadata " + kindMetadata + " is missing");
+        }
+        CodedInputStream in = CodedInputStream.newInstance(Files.readAllBytes(kindMetadata));
+        List<Path> files = new ArrayList<>();
+        for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+            if (WireFormat.getTagFieldNumber(tag) == 2) {
+                CodedInputStream file = CodedInputStream.newInstance(in.readBytes().toByteArray());
+                for (int t = file.readTag(); t != 0; t = file.readTag()) {
+                    if (WireFormat.getTagFieldNumber(t) == 2) {
+                        files.add(kindMetadata.resolveSibling(file.readStringRequireUtf8()));
+                    } else {
+                        file.skipField(t);
+                    }
+                }
+            } else {
+                in.skipField(tag);
+            }
+        }
+        return files;
+    }
+}

@@ -56,12 +56,27 @@ public final class EntityCommand implements Runnable {
         @Parameters(paramLabel = "KEY", description = "The key, e.g. \"KEY(Account, 5)\" or \"KEY(Org, 'acme', Account, 'a1')\".")
         String key;
 
+        @Option(names = "--export", paramLabel = "DIR", description = "Read it from a managed export (its folder or "
+                + "metadata file) instead of the database; exports are not indexed, so this reads the export through.")
+        java.nio.file.Path export;
+
         Get(KeyRangerCli.Context context) {
             this.context = context;
         }
 
         @Override
         public void run() {
+            if (export != null) {
+                Key k = Gql.key(key, ExportInfoCommand.EXPORT_PROJECT, connection.namespaceOrNull() == null ? ""
+                        : connection.namespaceOrNull());
+                Entity found = ExportInfoCommand.scan(io.keyranger.managed.ManagedExport.open(export), k,
+                        spec.commandLine().getErr()).found();
+                if (found == null) {
+                    throw new KeyRangerException("No entity " + KeyFormat.format(k) + " in the export " + export + ".");
+                }
+                spec.commandLine().getOut().println(EntityCodec.encode(found).toPrettyString());
+                return;
+            }
             ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
             Key k = key(key, conn);
             Entity entity = Session.open(conn).datastore().get(k);

@@ -18,7 +18,8 @@ import picocli.CommandLine.IVersionProvider;
 @Command(name = "keyranger", mixinStandardHelpOptions = true, versionProvider = KeyRangerCli.VersionProvider.class,
         description = "Bulk operations on Google Cloud Datastore (Firestore in Datastore mode).",
         subcommands = {GuiCommand.class, DemoCommand.class, KindsCommand.class, PreviewCommand.class, RunCommand.class,
-            JobsCommand.class, RevertCommand.class, CounterCommand.class, EntityCommand.class})
+            JobsCommand.class, RevertCommand.class, CounterCommand.class, EntityCommand.class,
+            ExportInfoCommand.class})
 public final class KeyRangerCli implements Runnable {
     public static final int EXIT_USER_ERROR = 1;
     private static final Logger LOG = LoggerFactory.getLogger(KeyRangerCli.class);

@@ -39,12 +39,21 @@ public final class KindsCommand implements Runnable {
     @Option(names = "--all", description = "Include reserved __*__ kinds and KeyRanger's bookkeeping kinds.")
     boolean all;
 
+    @Option(names = "--export", paramLabel = "DIR", description = "List the kinds of a managed export (its folder or "
+            + "metadata file) instead of a database's, with their counts.")
+    java.nio.file.Path export;
+
     public KindsCommand(KeyRangerCli.Context context) {
         this.context = context;
     }
 
     @Override
     public void run() {
+        if (export != null) {
+            ExportInfoCommand.print(ExportInfoCommand.scan(io.keyranger.managed.ManagedExport.open(export), null,
+                    spec.commandLine().getErr()), spec.commandLine().getOut());
+            return;
+        }
         ConnectionSpec target = connection.resolve(context.profiles(), context.env());
         DatastoreGateway gateway = new DatastoreGateway(DatastoreConnector.connect(target));
         PrintWriter out = spec.commandLine().getOut();

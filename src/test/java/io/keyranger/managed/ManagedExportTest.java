@@ -208,6 +208,38 @@ class ManagedExportTest {
         return out;
     }
 
+    private static String[] cli(Path config, String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = io.keyranger.cli.KeyRangerCli.execute(new io.keyranger.cli.KeyRangerCli.Context(config, Map.of(),
+                r -> { }), new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
+        return new String[] {String.valueOf(code), out.toString(), err.toString()};
+    }
+
+    @Test
+    void theCommandLineShowsAnExportsKindsAndCountsAndLooksUpAKey() throws Exception {
+        Path location = export(dir, null);
+        String[] info = cli(dir, "export-info", location.toString());
+        assertThat(info[0]).as(info[2]).isEqualTo("0");
+        assertThat(info[1]).contains("all namespaces / all kinds: 7 entities")
+                .containsPattern("\\(default\\)\\s+Every\\s+5").containsPattern("ns\\s+Every\\s+1")
+                .containsPattern("\\(default\\)\\s+Second\\s+1")
+                .contains("7 entities in 2 namespaces and 3 kinds");
+        String[] kinds = cli(dir, "kinds", "--export", location.toString());
+        assertThat(kinds[0]).as(kinds[2]).isEqualTo("0");
+        assertThat(kinds[1]).containsPattern("ns\\s+Every\\s+1");
+
+        String[] got = cli(dir, "entity", "get", "KEY(Every, 'values')", "--export", location.toString());
+        assertThat(got[0]).as(got[2]).isEqualTo("0");
+        assertThat(got[1]).contains("\"indexed1500\"").contains("héllo 𝔘 wörld");
+        String[] missing = cli(dir, "entity", "get", "KEY(Every, 'nope')", "--export", location.toString());
+        assertThat(missing[0]).isEqualTo("1");
+        assertThat(missing[2]).contains("No entity").contains("in the export").doesNotContain("\tat ");
+        String[] none = cli(dir, "export-info", dir.resolve("absent").toString());
+        assertThat(none[0]).isEqualTo("1");
+        assertThat(none[2]).contains("No export at").doesNotContain("\tat ");
+    }
+
     @Test
     void aMissingExportSaysWhatToGive() {
         assertThatThrownBy(() -> ManagedExport.open(dir.resolve("nothing-here")))

@@ -1,0 +1,70 @@
+package io.keyranger.cli;
+
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.managed.ExportContents;
+import io.keyranger.managed.ManagedExport;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** What a managed export holds: its parts, and its namespaces and kinds with their counts, read from its files. */
+@Command(name = "export-info", mixinStandardHelpOptions = true,
+        description = "Show the namespaces, kinds and entity counts of a managed export (gcloud datastore export), "
+                + "read from a local copy of it. Read-only; nothing connects to Datastore.")
+public final class ExportInfoCommand implements Runnable {
+    /** The project that keys read from an export are placed in when no connection says otherwise. */
+    static final String EXPORT_PROJECT = "export";
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "DIR", description = "The export's folder, or its .overall_export_metadata file.")
+    Path location;
+
+    @Override
+    public void run() {
+        ManagedExport export = ManagedExport.open(location);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("Export %s: %d part%s%n", export.metadata(), export.parts().size(),
+                export.parts().size() == 1 ? "" : "s");
+        for (ManagedExport.Part part : export.parts()) {
+            out.printf("  %s / %s: %,d entities, %,d bytes in %d file%s%n",
+                    part.namespace() == null ? "all namespaces" : part.namespace().isEmpty() ? "(default)"
+                            : part.namespace(), part.kind() == null ? "all kinds" : part.kind(), part.entities(),
+                    part.bytes(), part.files().size(), part.files().size() == 1 ? "" : "s");
+        }
+        print(scan(export, null, spec.commandLine().getErr()), out);
+    }
+
+    /** Reads an export through, saying how far it got on {@code err}. */
+    static ExportContents scan(ManagedExport export, com.google.cloud.datastore.Key lookFor, PrintWriter err) {
+        ExportContents contents = ExportContents.scan(export, EXPORT_PROJECT, "", lookFor, n -> {
+            err.printf("\rRead %,d entities…", n);
+            err.flush();
+        }, Cancellation.NEVER);
+        if (contents.total() >= 10_000) {
+            err.println();
+        }
+        return contents;
+    }
+
+    /** The namespaces and kinds of an export with their counts, as {@code kinds} prints a database's. */
+    static void print(ExportContents contents, PrintWriter out) {
+        out.printf("%-12s %-28s %12s%n", "NAMESPACE", "KIND", "ENTITIES");
+        for (Map.Entry<String, Map<String, Long>> ns : contents.counts().entrySet()) {
+            for (Map.Entry<String, Long> kind : ns.getValue().entrySet()) {
+                out.printf("%-12s %-28s %,12d%n", ns.getKey().isEmpty() ? "(default)" : ns.getKey(), kind.getKey(),
+                        kind.getValue());
+            }
+        }
+        long kinds = contents.counts().values().stream().mapToLong(Map::size).sum();
+        out.printf("%,d entities in %d namespace%s and %d kind%s (read from the export's files: exports are not "
+                + "indexed)%n", contents.total(), contents.counts().size(), contents.counts().size() == 1 ? "" : "s",
+                kinds, kinds == 1 ? "" : "s");
+        out.flush();
+    }
+}

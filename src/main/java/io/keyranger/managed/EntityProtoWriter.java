@@ -1,0 +1,178 @@
+package io.keyranger.managed;
+
+import com.google.cloud.datastore.Blob;
+import com.google.cloud.datastore.FullEntity;
+import com.google.cloud.datastore.IncompleteKey;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.LatLng;
+import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.Value;
+import com.google.cloud.datastore.ValueType;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Entities to the legacy {@code EntityProto} of a managed export, as {@link EntityProtos} reads them and as
+ * {@code gcloud datastore import} (and the emulator's {@code :import}) loads them: indexed properties and raw ones,
+ * arrays as repeated properties marked multiple (an empty one by its meaning), embedded entities as nested protos.
+ */
+final class EntityProtoWriter {
+    private EntityProtoWriter() {
+    }
+
+    /** One entity, or an embedded one (no key: an empty reference, as exports write it). */
+    static byte[] entity(FullEntity<?> entity) throws IOException {
+        return message(out -> {
+            IncompleteKey key = entity.getKey();
+            out.writeByteArray(13, reference(key));
+            List<byte[]> indexed = new ArrayList<>();
+            List<byte[]> raw = new ArrayList<>();
+            for (String name : entity.getNames()) {
+                Value<?> value = entity.getValue(name);
+                if (value.getType() == ValueType.LIST) {
+                    List<? extends Value<?>> items = (List<? extends Value<?>>) value.get();
+                    if (items.isEmpty()) {
+                        indexed.add(property(name, EntityProtos.EMPTY_LIST, false, null));
+                    }
+                    for (Value<?> item : items) {
+                        (item.excludeFromIndexes() ? raw : indexed).add(property(name, meaning(item), true, item));
+                    }
+                } else {
+                    (value.excludeFromIndexes() ? raw : indexed).add(property(name, meaning(value), false, value));
+                }
+            }
+            for (byte[] p : indexed) {
+                out.writeByteArray(14, p);
+            }
+            for (byte[] p : raw) {
+                out.writeByteArray(15, p);
+            }
+            out.writeByteArray(16, key instanceof Key complete ? path(List.of(root(complete))) : new byte[0]);
+        });
+    }
+
+    private static PathElement root(Key key) {
+        if (!key.getAncestors().isEmpty()) {
+            return key.getAncestors().get(0);
+        }
+        return key.hasId() ? PathElement.of(key.getKind(), key.getId()) : PathElement.of(key.getKind(), key.getName());
+    }
+
+    private static byte[] reference(IncompleteKey key) throws IOException {
+        return message(out -> {
+            out.writeString(13, key == null ? "" : key.getProjectId());
+            out.writeByteArray(14, key == null ? new byte[0] : path(elements(key)));
+            if (key != null && !key.getNamespace().isEmpty()) {
+                out.writeString(20, key.getNamespace());
+            }
+        });
+    }
+
+    private static List<PathElement> elements(IncompleteKey key) {
+        List<PathElement> path = new ArrayList<>(key.getAncestors());
+        if (key instanceof Key complete) {
+            path.add(complete.hasId() ? PathElement.of(key.getKind(), complete.getId())
+                    : PathElement.of(key.getKind(), complete.getName()));
+        }
+        return path;
+    }
+
+    private static byte[] path(List<PathElement> elements) throws IOException {
+        return message(out -> {
+            for (PathElement e : elements) {
+                out.writeTag(1, WireFormat.WIRETYPE_START_GROUP);
+                out.writeString(2, e.getKind());
+                if (e.hasId()) {
+                    out.writeInt64(3, e.getId());
+                } else {
+                    out.writeString(4, e.getName());
+                }
+                out.writeTag(1, WireFormat.WIRETYPE_END_GROUP);
+            }
+        });
+    }
+
+    private static int meaning(Value<?> value) {
+        return switch (value.getType()) {
+            case TIMESTAMP -> EntityProtos.GD_WHEN;
+            case LAT_LNG -> EntityProtos.GEORSS_POINT;
+            case BLOB -> value.excludeFromIndexes() ? EntityProtos.BLOB : EntityProtos.BYTESTRING;
+            case ENTITY -> EntityProtos.ENTITY_PROTO;
+            default -> 0;
+        };
+    }
+
+    private static byte[] property(String name, int meaning, boolean multiple, Value<?> value) throws IOException {
+        return message(out -> {
+            if (meaning != 0) {
+                out.writeInt32(1, meaning);
+            }
+            out.writeString(3, name);
+            out.writeBool(4, multiple);
+            out.writeByteArray(5, value == null ? new byte[0] : value(value));
+        });
+    }
+
+    private static byte[] value(Value<?> value) throws IOException {
+        return message(out -> {
+            switch (value.getType()) {
+                case NULL -> { }
+                case LONG -> out.writeInt64(1, (Long) value.get());
+                case TIMESTAMP -> {
+                    com.google.cloud.Timestamp t = (com.google.cloud.Timestamp) value.get();
+                    out.writeInt64(1, t.getSeconds() * 1_000_000L + t.getNanos() / 1_000);
+                }
+                case BOOLEAN -> out.writeBool(2, (Boolean) value.get());
+                case STRING -> out.writeString(3, (String) value.get());
+                case BLOB -> out.writeByteArray(3, ((Blob) value.get()).toByteArray());
+                case ENTITY -> out.writeByteArray(3, entity((FullEntity<?>) value.get()));
+                case DOUBLE -> out.writeDouble(4, (Double) value.get());
+                case LAT_LNG -> {
+                    LatLng point = (LatLng) value.get();
+                    out.writeTag(5, WireFormat.WIRETYPE_START_GROUP);
+                    out.writeDouble(6, point.getLatitude());
+                    out.writeDouble(7, point.getLongitude());
+                    out.writeTag(5, WireFormat.WIRETYPE_END_GROUP);
+                }
+                case KEY -> {
+                    Key key = (Key) value.get();
+                    out.writeTag(12, WireFormat.WIRETYPE_START_GROUP);
+                    out.writeString(13, key.getProjectId());
+                    for (PathElement e : elements(key)) {
+                        out.writeTag(14, WireFormat.WIRETYPE_START_GROUP);
+                        out.writeString(15, e.getKind());
+                        if (e.hasId()) {
+                            out.writeInt64(16, e.getId());
+                        } else {
+                            out.writeString(17, e.getName());
+                        }
+                        out.writeTag(14, WireFormat.WIRETYPE_END_GROUP);
+                    }
+                    if (!key.getNamespace().isEmpty()) {
+                        out.writeString(20, key.getNamespace());
+                    }
+                    out.writeTag(12, WireFormat.WIRETYPE_END_GROUP);
+                }
+                default -> throw new IOException("a " + value.getType() + " value cannot be written to an export");
+            }
+        });
+    }
+
+    /** What writes one message's fields. */
+    interface Body {
+        void write(CodedOutputStream out) throws IOException;
+    }
+
+    /** The bytes of one message, its fields written by {@code body}. */
+    static byte[] message(Body body) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        body.write(out);
+        out.flush();
+        return bytes.toByteArray();
+    }
+}

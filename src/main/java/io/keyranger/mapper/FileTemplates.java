@@ -8,12 +8,30 @@ final class FileTemplates {
     private FileTemplates() {
     }
 
+    /** The export template's formats: typed JSON lines, or a managed export that gcloud datastore import loads. */
+    static final String MANAGED = "managed";
+
     static final Template EXPORT = new BaseTemplate("export",
-            "Write every entity as one typed JSON object per line to a local file (lossless).", false, true,
-            Param.required("file", Param.Type.FILE, "the .jsonl file to write")) {
+            "Write every entity to a local file as typed JSON lines (lossless), or as a managed export that "
+                    + "'gcloud datastore import' loads.", false, true,
+            Param.required("file", Param.Type.FILE, "the .jsonl file to write (managed: the folder to write the "
+                    + "export in)"),
+            Param.choice("format", "jsonl, or managed (Google's export format)", "jsonl", List.of("jsonl", MANAGED))) {
         @Override
         PageMapper build(SpecReader r) {
             java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null)).toAbsolutePath();
+            String format = r.string("format", "jsonl");
+            if (!format.equals("jsonl") && !format.equals(MANAGED)) {
+                throw r.error("format", "must be jsonl or managed (got '" + format + "')");
+            }
+            if (MANAGED.equals(format)) {
+                if (java.nio.file.Files.isRegularFile(file) || file.getParent() == null
+                        || !java.nio.file.Files.isDirectory(file.getParent())) {
+                    throw r.error("file", "must be a folder (new, or one to add an export to) in an existing "
+                            + "directory for a managed export (" + file + ")");
+                }
+                return exporter(name(), file);
+            }
             if (file.getParent() == null || !java.nio.file.Files.isDirectory(file.getParent())) {
                 throw r.error("file", "must be in an existing directory (" + file.getParent() + " does not exist)");
             }
@@ -27,11 +45,16 @@ final class FileTemplates {
             if (!java.nio.file.Files.isWritable(file.getParent())) {
                 throw r.error("file", "must be in a directory this user can write (" + file.getParent() + " is not)");
             }
-            return new FunctionMapper(name(), true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
-                    page.entities().stream().map(e -> io.keyranger.datastore.EntityCodec.encode(e).toString())
-                            .toList()), file);
+            return exporter(name(), file);
         }
     };
+
+    /** The export's mapper: each entity as a typed JSON line for the job's exactly-once parts. */
+    private static PageMapper exporter(String name, java.nio.file.Path file) {
+        return new FunctionMapper(name, true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
+                page.entities().stream().map(e -> io.keyranger.datastore.EntityCodec.encode(e).toString())
+                        .toList()), file);
+    }
 
     static final Template IMPORT = new BaseTemplate("import",
             "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly.",

@@ -99,6 +99,12 @@ public final class Mappers {
         return MapperSpec.parse(json.toString());
     }
 
+    /** Whether a spec is an export in Google's managed format (its file names the folder to write it in). */
+    public static boolean writesManagedExport(MapperSpec spec) {
+        return spec.template().equals(FileTemplates.EXPORT.name())
+                && FileTemplates.MANAGED.equals(spec.json().path("format").asText());
+    }
+
     /** The counter of entities a revert left alone because they changed since the job. */
     public static String revertConflictCounter() {
         return EntitySkips.PREFIX + RevertTemplate.CONFLICT;

@@ -286,6 +286,31 @@ class ManagedExportTest {
     }
 
     @Test
+    void theExportTemplateWritesAManagedExportThatTheEmulatorImports() throws Exception {
+        Path spec = dir.resolve("backup.json");
+        Files.writeString(spec, "{\"template\": \"export\", \"file\": \"" + dir.resolve("backup")
+                + "\", \"format\": \"managed\"}");
+        String[] run = cli(dir, "run", "--kind", "Every", "--mapper", spec.toString(), "--page-size", "2",
+                "--emulator-host", conn.emulatorHost(), "--project", conn.projectId());
+        assertThat(run[0]).as(run[1] + run[2]).isEqualTo("0");
+        Map<Key, Entity> every = new HashMap<>(source);
+        every.keySet().removeIf(k -> !k.getKind().equals("Every") || !k.getNamespace().isEmpty());
+        ManagedExport backup = ManagedExport.open(dir.resolve("backup"));
+        assertThat(read(backup)).isEqualTo(every);
+
+        ConnectionSpec target = SharedEmulator.freshProject("managed-restore");
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://"
+                + target.emulatorHost() + "/v1/projects/" + target.projectId() + ":import"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"input_url\": \"" + backup.metadata() + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        List<Entity> loaded = new ArrayList<>();
+        SharedEmulator.connect(target).run(Query.newEntityQueryBuilder().setKind("Every").build())
+                .forEachRemaining(loaded::add);
+        assertThat(loaded).hasSize(every.size());
+    }
+
+    @Test
     void aMissingExportSaysWhatToGive() {
         assertThatThrownBy(() -> ManagedExport.open(dir.resolve("nothing-here")))
                 .isInstanceOf(KeyRangerException.class).hasMessageContaining("give the export's folder");

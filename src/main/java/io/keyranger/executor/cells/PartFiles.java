@@ -22,10 +22,20 @@ import java.util.stream.Stream;
 public final class PartFiles {
     private final Path output;
     private final Path dir;
+    private final String managedProject;
 
     public PartFiles(Path output, String jobId) {
+        this(output, jobId, null);
+    }
+
+    /**
+     * With {@code managedProject}, the parts are joined into a managed export in a new folder below {@code output}
+     * (keys placed in that project, as an import places them in its own), instead of one JSON-lines file.
+     */
+    public PartFiles(Path output, String jobId, String managedProject) {
         this.output = output;
         this.dir = output.resolveSibling(output.getFileName() + ".parts-" + jobId);
+        this.managedProject = managedProject;
     }
 
     public Path dir() {
@@ -65,6 +75,10 @@ public final class PartFiles {
         List<String[]> ordered = recorded.stream().map(r -> r.split(" ", 2))
                 .sorted(Comparator.comparing((String[] r) -> com.google.cloud.datastore.Key.fromUrlSafe(r[0]), order))
                 .toList();
+        if (managedProject != null) {
+            joinManaged(ordered);
+            return;
+        }
         try {
             Files.createDirectories(dir);
             Path temp = Files.createTempFile(output.toAbsolutePath().getParent(), output.getFileName().toString(), ".tmp");
@@ -81,6 +95,31 @@ public final class PartFiles {
             Files.move(temp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new KeyRangerException("Cannot assemble the export file " + output + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The parts, in key order, as a managed export: a new folder below the output folder whose metadata files are
+     * written last, so an export cut short is never taken for a whole one (joining again writes a new one).
+     */
+    private void joinManaged(List<String[]> ordered) {
+        try (io.keyranger.managed.ManagedExportWriter writer = io.keyranger.managed.ManagedExportWriter.create(output)) {
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            for (String[] part : ordered) {
+                Path file = dir.resolve(part[1]);
+                if (!Files.isRegularFile(file)) {
+                    throw new KeyRangerException("The export part " + file + " that a commit recorded is missing: "
+                            + "resume the job on the machine that started it.");
+                }
+                try (java.io.BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                        writer.write(io.keyranger.datastore.EntityCodec.decode(json.readTree(line), managedProject,
+                                ""));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot write the managed export in " + output + ": " + e.getMessage(), e);
         }
     }
 

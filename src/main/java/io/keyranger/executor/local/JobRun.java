@@ -68,7 +68,9 @@ public final class JobRun {
     public JobRun(Parts run) {
         this.run = run;
         JobSpec spec = run.spec();
-        this.parts = run.mapper().outputFile() == null ? null : new PartFiles(run.mapper().outputFile(), spec.jobId());
+        this.parts = run.mapper().outputFile() == null ? null : new PartFiles(run.mapper().outputFile(), spec.jobId(),
+                io.keyranger.mapper.Mappers.writesManagedExport(spec.mapper())
+                        ? run.datastore().getOptions().getProjectId() : null);
         this.handle = new JobHandle(spec.jobId(), gate, result);
         this.tree = new ProgressTree(spec.jobId(), run.listener());
         this.pool = new ThreadPoolExecutor(spec.workers(), spec.workers(), 30, TimeUnit.SECONDS,

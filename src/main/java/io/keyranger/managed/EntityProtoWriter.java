@@ -84,16 +84,22 @@ final class EntityProtoWriter {
     private static byte[] path(List<PathElement> elements) throws IOException {
         return message(out -> {
             for (PathElement e : elements) {
-                out.writeTag(1, WireFormat.WIRETYPE_START_GROUP);
-                out.writeString(2, e.getKind());
-                if (e.hasId()) {
-                    out.writeInt64(3, e.getId());
-                } else {
-                    out.writeString(4, e.getName());
-                }
-                out.writeTag(1, WireFormat.WIRETYPE_END_GROUP);
+                element(out, e, 1, 2, 3, 4);
             }
         });
+    }
+
+    /** A path element as a group: an entity key's (1: 2 kind, 3 id, 4 name) or a key value's (14: 15, 16, 17). */
+    private static void element(CodedOutputStream out, PathElement e, int group, int kindField, int idField,
+                                int nameField) throws IOException {
+        out.writeTag(group, WireFormat.WIRETYPE_START_GROUP);
+        out.writeString(kindField, e.getKind());
+        if (e.hasId()) {
+            out.writeInt64(idField, e.getId());
+        } else {
+            out.writeString(nameField, e.getName());
+        }
+        out.writeTag(group, WireFormat.WIRETYPE_END_GROUP);
     }
 
     private static int meaning(Value<?> value) {
@@ -143,14 +149,7 @@ final class EntityProtoWriter {
                     out.writeTag(12, WireFormat.WIRETYPE_START_GROUP);
                     out.writeString(13, key.getProjectId());
                     for (PathElement e : elements(key)) {
-                        out.writeTag(14, WireFormat.WIRETYPE_START_GROUP);
-                        out.writeString(15, e.getKind());
-                        if (e.hasId()) {
-                            out.writeInt64(16, e.getId());
-                        } else {
-                            out.writeString(17, e.getName());
-                        }
-                        out.writeTag(14, WireFormat.WIRETYPE_END_GROUP);
+                        element(out, e, 14, 15, 16, 17);
                     }
                     if (!key.getNamespace().isEmpty()) {
                         out.writeString(20, key.getNamespace());

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javafx.application.Platform;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TreeItem;
@@ -57,12 +56,27 @@ class RunTabStatesTest extends DemoWindowTest {
         }
     }
 
+    /** Selects a stored job in the list (through its selection model: the list may sit below a small window's fold). */
+    @SuppressWarnings("unchecked")
     private void selectJob(String jobId) {
-        robot.clickOn("#refreshJobs");
-        ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
-        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains(jobId)));
-        robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
-                && ((ListCell<?>) n).getText().startsWith(jobId)).queryAs(javafx.scene.Node.class));
+        fire("#refreshJobs");
+        ListView<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs")
+                .queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().jobId().equals(jobId)));
+        Fx.get(() -> {
+            jobs.getSelectionModel().select(jobs.getItems().stream().filter(j -> j.spec().jobId().equals(jobId))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+    }
+
+    /** Presses a button of the job list, wherever the window's size puts it. */
+    private void fire(String id) {
+        Fx.waitUntil(10, () -> !robot.lookup(id).queryButton().isDisabled());
+        Fx.get(() -> {
+            robot.lookup(id).queryButton().fire();
+            return null;
+        });
     }
 
     @Test
@@ -125,7 +139,7 @@ class RunTabStatesTest extends DemoWindowTest {
         assertThat(Double.parseDouble(finished.group(4))).isPositive();
 
         selectJob(jobId);
-        robot.clickOn("#resumeJob");
+        fire("#resumeJob");
         Fx.waitUntil(30, () -> summary().contains("done already"));
         assertThat(summary()).as("its wall time and depth as it finished, not 0.0 s").contains(asFinished);
         List<String> subtree = column("Subtree");
@@ -136,7 +150,7 @@ class RunTabStatesTest extends DemoWindowTest {
         assertThat(rootsTotal).as("every Account, under the planned ranges").isEqualTo(80);
 
         selectJob(jobId); // the list was read again when the resume ended
-        robot.clickOn("#inspectJob");
+        fire("#inspectJob");
         Fx.waitUntil(30, () -> summary().startsWith("Job " + jobId + " (stored, done): "));
         Matcher ranges = Pattern.compile("(\\d+) ranges: (\\d+) read to the end, (\\d+) split into others$")
                 .matcher(summary());
@@ -171,7 +185,7 @@ class RunTabStatesTest extends DemoWindowTest {
 
         selectJob(jobId);
         Fx.waitUntil(10, () -> !robot.lookup("#revertJob").queryButton().isDisabled());
-        robot.clickOn("#revertJob");
+        Platform.runLater(() -> robot.lookup("#revertJob").queryButton().fire()); // its confirmation waits for a click
         Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
         assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
                 .getContentText())).contains("Entities changed since the job keep their values");

@@ -42,7 +42,13 @@ public final class ExportInfoCommand implements Runnable {
 
     /** Reads an export through, saying how far it got on {@code err}. */
     static ExportContents scan(ManagedExport export, com.google.cloud.datastore.Key lookFor, PrintWriter err) {
-        ExportContents contents = ExportContents.scan(export, EXPORT_PROJECT, "", lookFor, n -> {
+        return scan(export, lookFor, EXPORT_PROJECT, err);
+    }
+
+    /** As above, with the export's keys placed in {@code project}. */
+    static ExportContents scan(ManagedExport export, com.google.cloud.datastore.Key lookFor, String project,
+                               PrintWriter err) {
+        ExportContents contents = ExportContents.scan(export, project, "", lookFor, n -> {
             err.printf("\rRead %,d entities…", n);
             err.flush();
         }, Cancellation.NEVER);

@@ -22,7 +22,7 @@ import java.util.function.BooleanSupplier;
  * @param project  the project its keys are read into
  * @param database the database its keys are read into
  */
-record ImportFile(Path file, String project, String database) {
+record ImportFile(Path file, String project, String database) implements ImportInput {
     /** The reason a bad line is skipped with, as its counter names it ({@code skipped: REASON}). */
     static final String BAD_LINE = "not an exported entity";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -34,10 +34,17 @@ record ImportFile(Path file, String project, String database) {
      * @param lines    the lines read
      * @param bad      the lines that are not exported entities
      * @param examples the first few of them, "line N: reason"
+     * @param selected the entries the import's selection takes
+     * @param warnings what the user should know before it writes (keys asked for that the input lacks)
      */
-    record Check(long lines, long bad, List<String> examples) {
+    record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings) {
         Check {
             examples = List.copyOf(examples);
+            warnings = List.copyOf(warnings);
+        }
+
+        Check(long lines, long bad, List<String> examples) {
+            this(lines, bad, examples, lines - bad, List.of());
         }
     }
 
@@ -45,7 +52,8 @@ record ImportFile(Path file, String project, String database) {
      * Reads every line. With {@code skipBadLines} false, the first bad line is refused by its number, and nothing
      * was written; otherwise the bad lines are counted, with a few examples.
      */
-    Check check(boolean skipBadLines, BooleanSupplier cancelled) {
+    @Override
+    public Check check(boolean skipBadLines, BooleanSupplier cancelled) {
         long line = 0;
         long bad = 0;
         String first = null;
@@ -72,6 +80,40 @@ record ImportFile(Path file, String project, String database) {
                     + "skipped and counted.");
         }
         return new Check(line, bad, examples);
+    }
+
+    @Override
+    public String describe() {
+        return "the import file " + file;
+    }
+
+    @Override
+    public Entries open(boolean skipBadLines) throws IOException {
+        BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        return new Entries() {
+            @Override
+            public Entry next(long number) throws IOException {
+                String text = reader.readLine();
+                if (text == null) {
+                    return null;
+                }
+                if (text.isBlank()) {
+                    return Entry.BLANK;
+                }
+                Entity entity = decode(text, number, skipBadLines);
+                return entity == null ? Entry.BAD : new Entry(entity, false, true);
+            }
+
+            @Override
+            public boolean skip() throws IOException {
+                return reader.readLine() != null;
+            }
+
+            @Override
+            public void close() throws IOException {
+                reader.close();
+            }
+        };
     }
 
     /** The entity on a line, or null when the line is not one (and bad lines are skipped). */

@@ -3,24 +3,17 @@ package io.keyranger.executor;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.BookkeepingKinds;
-import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CommitHook;
-import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.job.WriteSafety;
-import io.keyranger.executor.cells.UndoKeeper;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.mapper.Mappers;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +28,16 @@ import java.util.function.LongConsumer;
  */
 public final class ImportJob {
     static final String CHECKPOINT_KIND = BookkeepingKinds.PREFIX + "Import";
+    /** The counter of an export's entities a restore passed over: of other kinds or namespaces, or not selected. */
+    public static final String NOT_SELECTED = "in the export, not selected";
+    /** The import template's format of a managed export ({@code "format": "managed"}). */
+    public static final String MANAGED = "managed";
+    /** The import template's parameter of a GQL query that selects what a restore brings back. */
+    public static final String SELECT = "select";
+    /** The import template's parameter of a file of keys, the only ones a restore brings back. */
+    public static final String KEYS = "keys";
+    /** The import template's parameter of what to do with an entity that exists live ({@link RestoreMode}). */
+    public static final String MODE = "mode";
     /** The import template's parameter that skips bad lines ({@code run --skip-bad-lines}). */
     public static final String SKIP_BAD_LINES = "skipBadLines";
 
@@ -49,6 +52,8 @@ public final class ImportJob {
     private java.util.function.BooleanSupplier cancelled = () -> false;
     private boolean skipBadLines;
     private boolean undo = true;
+    private RestoreMode restoreMode = RestoreMode.OVERWRITE;
+    private volatile ImportCommitter committer;
 
     public ImportJob(Datastore datastore, ServerLimits limits, RetryPolicy retries) {
         this.datastore = datastore;
@@ -84,6 +89,18 @@ public final class ImportJob {
         return this;
     }
 
+    /** What to do with an entity that exists live: overwrite it (an import's way), or decide as a restore does. */
+    public ImportJob restoreMode(RestoreMode value) {
+        this.restoreMode = value;
+        return this;
+    }
+
+    /** The first entities a restore left alone because they changed since the export, with what differs. */
+    List<MapResult.Problem> changedExamples() {
+        ImportCommitter c = committer;
+        return c == null ? List.of() : c.examples();
+    }
+
     public ImportJob leaseDuration(java.time.Duration value) {
         this.leaseDuration = value;
         return this;
@@ -112,16 +129,17 @@ public final class ImportJob {
     }
 
     public Result run(String jobId, Path file, String kind, LongConsumer progress) {
-        check(file);
-        return runTaken(take(jobId, kind), jobId, file, kind, progress);
+        ImportInput input = importFile(file);
+        check(input);
+        return runTaken(take(jobId, kind), jobId, input, kind, progress);
     }
 
     /**
      * Reads the whole file before anything is written: a line that is not an exported entity is refused by its number
      * (a {@link KeyRangerException}), unless bad lines are skipped, when they are counted with a few examples.
      */
-    ImportFile.Check check(Path file) {
-        return importFile(file).check(skipBadLines, cancelled);
+    ImportFile.Check check(ImportInput input) {
+        return input.check(skipBadLines, cancelled);
     }
 
     /** The import's persisted totals (read, written, skipped and why), whatever became of its run. */
@@ -129,7 +147,37 @@ public final class ImportJob {
         return retries.call(() -> ShardedCounter.open(datastore, "job:" + jobId, 4).totals());
     }
 
-    private ImportFile importFile(Path file) {
+    /**
+     * The input an import spec names: its {@code file} as JSON lines, or (with {@code "format": "managed"}) a managed
+     * export's entities of {@code namespace} and {@code kind}, narrowed by its {@code select} query and {@code keys}
+     * file. Bad parameters are refused here, before anything is read.
+     */
+    ImportInput input(io.keyranger.mapper.MapperSpec mapper, String namespace, String kind,
+                      io.keyranger.keys.KeyOrder order) {
+        com.fasterxml.jackson.databind.JsonNode json = mapper.json();
+        Path file = Path.of(json.path("file").asText());
+        if (!MANAGED.equals(json.path("format").asText("jsonl"))) {
+            return importFile(file);
+        }
+        String project = datastore.getOptions().getProjectId();
+        String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
+        io.keyranger.query.ClientQuery select = null;
+        if (json.hasNonNull(SELECT)) {
+            io.keyranger.query.GqlQuery query = io.keyranger.query.Gql.parse(json.get(SELECT).asText(), project,
+                    namespace);
+            if (!query.kind().equals(kind)) {
+                throw new KeyRangerException("The query selects " + query.kind() + ", but the restore is of " + kind
+                        + ": write SELECT * FROM " + kind + " WHERE ...");
+            }
+            select = new io.keyranger.query.ClientQuery(query, order);
+        }
+        java.util.Set<Key> keys = json.hasNonNull(KEYS) ? KeysFile.read(Path.of(json.get(KEYS).asText()), project,
+                namespace) : null;
+        return new ManagedImport(io.keyranger.managed.ManagedExport.open(file), project, database, namespace, kind,
+                select, keys);
+    }
+
+    ImportFile importFile(Path file) {
         String database = datastore.getOptions().getDatabaseId();
         return new ImportFile(file, datastore.getOptions().getProjectId(), database == null ? "" : database);
     }
@@ -145,11 +193,11 @@ public final class ImportJob {
     }
 
     /** Runs an import this runner has taken, renewing its lease meanwhile; stops between chunks when cancelled. */
-    Result runTaken(JobLease lease, String jobId, Path file, String kind, LongConsumer progress) {
+    Result runTaken(JobLease lease, String jobId, ImportInput input, String kind, LongConsumer progress) {
         try (java.io.Closeable renewals = lease.renewEvery("keyranger-import-lease")) {
-            return run(jobId, file, kind, progress, checkpointKey(jobId), lease);
+            return run(jobId, input, kind, progress, checkpointKey(jobId), lease);
         } catch (IOException e) {
-            throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
+            throw new KeyRangerException("Cannot read " + input.describe() + ": " + e.getMessage(), e);
         } finally {
             lease.ended();
         }
@@ -165,125 +213,57 @@ public final class ImportJob {
         return datastore.newKeyFactory().setNamespace("").setKind(CHECKPOINT_KIND).newKey(jobId);
     }
 
-    private Result run(String jobId, Path file, String kind, LongConsumer progress, Key checkpoint, JobLease lease) {
+    private Result run(String jobId, ImportInput input, String kind, LongConsumer progress, Key checkpoint,
+                       JobLease lease) throws IOException {
         ShardedCounter counter = ShardedCounter.open(datastore, "job:" + jobId, 4);
         Entity existing = retries.call(() -> datastore.get(checkpoint));
         long done = existing == null ? 0 : existing.getLong("line");
-        ImportFile lines = importFile(file);
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        ImportCommitter commits = new ImportCommitter(datastore, retries, lease, checkpoint, counter, restoreMode, undo,
+                hook);
+        committer = commits;
+        try (ImportInput.Entries entries = input.open(skipBadLines)) {
             List<Entity> chunk = new ArrayList<>();
             long line = 0;
-            Skips skipped = new Skips();
-            String text;
-            while ((text = reader.readLine()) != null && !cancelled.getAsBoolean()) {
+            while (line < done && entries.skip()) {
+                line++; // committed already
+            }
+            ImportCommitter.Skips skipped = new ImportCommitter.Skips();
+            ImportInput.Entry entry;
+            while (!cancelled.getAsBoolean() && (entry = entries.next(line + 1)) != null) {
                 line++;
-                if (line <= done || text.isBlank()) {
-                    continue;
-                }
-                Entity entity = lines.decode(text, line, skipBadLines);
-                if (entity == null) {
+                if (!entry.selected()) {
+                    skipped.notSelected++;
+                } else if (entry.bad()) {
                     skipped.badLines++;
-                } else if (!entity.getKey().getKind().equals(kind)) {
+                } else if (entry.entity() == null) {
+                    continue;
+                } else if (!entry.entity().getKey().getKind().equals(kind)) {
                     skipped.otherKinds++;
                 } else {
-                    chunk.add(entity);
+                    chunk.add(entry.entity());
                 }
-                if (chunk.size() >= chunkSize()) {
-                    done = commit(lease, checkpoint, counter, chunk, line, skipped);
+                if (chunk.size() >= chunkSize() || skipped.notSelected >= 10_000) {
+                    done = commits.commit(chunk, line, skipped);
                     chunk.clear();
-                    skipped = new Skips();
+                    skipped = new ImportCommitter.Skips();
                     progress.accept(done);
                 }
             }
-            if (!chunk.isEmpty() || skipped.total() > 0) {
-                commit(lease, checkpoint, counter, chunk, line, skipped);
+            if (!chunk.isEmpty() || skipped.total() + skipped.notSelected > 0) {
+                commits.commit(chunk, line, skipped);
                 progress.accept(line);
             }
-            retries.call(() -> {
-                release(lease, checkpoint);
-                return null;
-            });
+            commits.release();
             if (cancelled.getAsBoolean()) {
                 return new Result(jobId, counter.totals(), true);
             }
-        } catch (IOException e) {
-            throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
         }
         return new Result(jobId, counter.totals());
-    }
-
-    private void release(JobLease lease, Key checkpoint) {
-        Transaction tx = datastore.newTransaction();
-        try {
-            lease.check(tx.get(checkpoint));
-            tx.put(lease.released());
-            tx.commit();
-        } finally {
-            if (tx.isActive()) {
-                io.keyranger.datastore.Retries.rollbackQuietly(tx);
-            }
-        }
     }
 
     private int chunkSize() {
         int bookkeeping = 2; // the import's checkpoint and a counter shard ride in every commit
         return limits.maxEntityGroups() > 0 ? limits.maxEntityGroups() - bookkeeping // undo records: the checkpoint's
                 : (limits.maxMutations() - bookkeeping) / (undo ? 2 : 1);
-    }
-
-    /** The lines of a chunk that were not imported: of another kind, or (skipped on request) not entities. */
-    private static final class Skips {
-        long otherKinds;
-        long badLines;
-
-        long total() {
-            return otherKinds + badLines;
-        }
-    }
-
-    /** Commits a chunk with its checkpoint; a checkpoint already at or past the line means it was applied. */
-    private long commit(JobLease lease, Key checkpoint, ShardedCounter counter, List<Entity> chunk, long lastLine,
-                        Skips skipped) {
-        return Retries.call(retries, Retries.Observer.NONE, () -> commitOnce(lease, checkpoint, counter, chunk,
-                lastLine, skipped));
-    }
-
-    /** One attempt: a checkpoint already at or past the line means an earlier attempt applied it. */
-    private long commitOnce(JobLease lease, Key checkpoint, ShardedCounter counter, List<Entity> chunk, long lastLine,
-                            Skips skipped) {
-        Transaction tx = datastore.newTransaction();
-        try {
-            Entity stored = tx.get(checkpoint);
-            lease.check(stored);
-            long storedLine = stored == null ? 0 : stored.getLong("line");
-            if (storedLine >= lastLine) {
-                return storedLine;
-            }
-            MapResult writes = new MapResult(chunk, List.of(), 0, Map.of());
-            if (undo && !chunk.isEmpty()) { // each entity as it was: created or overwritten, kept under the checkpoint
-                UndoKeeper.Kept kept = UndoKeeper.keep(tx, checkpoint.getName(), writes,
-                        new java.util.HashMap<>(), key -> checkpoint);
-                writes = kept.result();
-                tx.put(kept.records().toArray(new Entity[0]));
-            }
-            if (!writes.puts().isEmpty()) {
-                tx.put(writes.puts().toArray(new Entity[0]));
-            }
-            Map<String, Long> counts = new java.util.HashMap<>(writes.counters());
-            counts.putAll(Map.of("read", (long) chunk.size() + skipped.total(), "written", (long) writes.puts().size(),
-                    "skipped", skipped.total() + writes.skipped()));
-            if (skipped.badLines > 0) {
-                counts.put(JobReport.SKIPPED_PREFIX + ImportFile.BAD_LINE, skipped.badLines);
-            }
-            counter.increment(tx, counts);
-            tx.put(Entity.newBuilder(stored).set("line", lastLine).build());
-            hook.beforeCommit("import " + lastLine);
-            tx.commit();
-            return lastLine;
-        } finally {
-            if (tx.isActive()) {
-                io.keyranger.datastore.Retries.rollbackQuietly(tx);
-            }
-        }
     }
 }

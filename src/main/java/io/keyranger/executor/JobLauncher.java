@@ -18,7 +18,6 @@ import io.keyranger.executor.local.RangeAttempts;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +38,7 @@ public final class JobLauncher {
     private final Duration lease;
     private java.util.function.UnaryOperator<io.keyranger.mapper.PageMapper> wrapMapper =
             java.util.function.UnaryOperator.identity();
+    private io.keyranger.executor.cells.CommitHook importHook = io.keyranger.executor.cells.CommitHook.NONE;
 
     public JobLauncher(Session session, RetryPolicy retries, Duration lease) {
         this.datastore = session.datastore();
@@ -52,6 +52,12 @@ public final class JobLauncher {
     /** For tests: wraps the mapper of every key-range job it starts or resumes (imports have none). */
     public JobLauncher wrapMapper(java.util.function.UnaryOperator<io.keyranger.mapper.PageMapper> wrapper) {
         this.wrapMapper = wrapper;
+        return this;
+    }
+
+    /** For tests: a hook before every commit of the imports (and restores) it starts. */
+    public JobLauncher importCommitHook(io.keyranger.executor.cells.CommitHook hook) {
+        this.importHook = hook;
         return this;
     }
 
@@ -76,32 +82,34 @@ public final class JobLauncher {
             return executor().start(spec, listener);
         }
         template.validate(spec.mapper());
-        Path file = Path.of(spec.mapper().json().path("file").asText());
         CompletableFuture<JobResult> result = new CompletableFuture<>();
         JobHandle handle = new JobHandle(spec.jobId(), new PauseGate(), result);
         ImportJob job = new ImportJob(datastore, limits, retries).readOnly(readOnly).leaseDuration(lease)
                 .takeOver(mode, waiting).cancelWhen(handle::isCancelled)
                 .skipBadLines(spec.mapper().json().path(ImportJob.SKIP_BAD_LINES).asBoolean(false))
-                .undo(spec.mapper().undo());
-        ImportFile.Check check = job.check(file); // the whole file, before anything is taken or written
+                .restoreMode(RestoreMode.of(spec.mapper().json().path(ImportJob.MODE).asText("overwrite")))
+                .undo(spec.mapper().undo()).commitHook(importHook);
+        ImportInput input = job.input(spec.mapper(), spec.namespace(), spec.kind(), order);
+        ImportFile.Check check = job.check(input); // the whole input, before anything is taken or written
+        check.warnings().forEach(waiting);
         JobLease taken = job.take(spec.jobId(), spec.kind()); // refused here, at once, while another runner holds it
         long started = System.nanoTime();
-        JobReport report = check.bad() == 0 ? JobReport.EMPTY : new JobReport(List.of(), List.of(
-                new JobReport.ReasonGroup(ImportFile.BAD_LINE, check.bad(), check.examples(), true)));
         Thread thread = new Thread(() -> {
             JobResult done;
             try {
-                ImportJob.Result imported = job.runTaken(taken, spec.jobId(), file, spec.kind(),
+                ImportJob.Result imported = job.runTaken(taken, spec.jobId(), input, spec.kind(),
                         line -> listener.onTotals(Map.of("lines", line)));
                 done = new JobResult(spec.jobId(), imported.cancelled() ? JobStatus.CANCELLED : JobStatus.DONE,
-                        imported.totals(), 0, 0, millisSince(started), 0, null, report);
+                        imported.totals(), 0, 0, millisSince(started), 0, null, report(check, job, imported.totals()));
             } catch (JobFencedException e) {
-                done = new JobResult(spec.jobId(), JobStatus.TAKEN_OVER, persisted(job, spec), 0, 0,
-                        millisSince(started), 0, e.getMessage(), report);
+                Map<String, Long> totals = persisted(job, spec);
+                done = new JobResult(spec.jobId(), JobStatus.TAKEN_OVER, totals, 0, 0, millisSince(started), 0,
+                        e.getMessage(), report(check, job, totals));
             } catch (RuntimeException e) {
-                done = new JobResult(spec.jobId(), JobStatus.FAILED, persisted(job, spec), 0, 0, millisSince(started),
-                        0, e instanceof io.keyranger.KeyRangerException ? e.getMessage() : RangeAttempts.describe(e),
-                        report);
+                Map<String, Long> totals = persisted(job, spec);
+                done = new JobResult(spec.jobId(), JobStatus.FAILED, totals, 0, 0, millisSince(started), 0,
+                        e instanceof io.keyranger.KeyRangerException ? e.getMessage() : RangeAttempts.describe(e),
+                        report(check, job, totals));
             }
             listener.onFinished(done);
             result.complete(done);
@@ -114,6 +122,20 @@ public final class JobLauncher {
     /** Resumes a key-range job from its checkpoints (an import resumes by starting it again with its id). */
     public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener, Consumer<String> waiting) {
         return executor().resume(jobId, mode, listener, waiting);
+    }
+
+    /** An import's skips with examples: the bad lines its check found, the entities changed since the export. */
+    private static JobReport report(ImportFile.Check check, ImportJob job, Map<String, Long> totals) {
+        List<JobReport.ReasonGroup> skips = new java.util.ArrayList<>();
+        if (check.bad() > 0) {
+            skips.add(new JobReport.ReasonGroup(ImportFile.BAD_LINE, check.bad(), check.examples(), true));
+        }
+        long changed = totals.getOrDefault(JobReport.SKIPPED_PREFIX + RestoreMode.CHANGED, 0L);
+        if (changed > 0) {
+            skips.add(new JobReport.ReasonGroup(RestoreMode.CHANGED, changed, job.changedExamples().stream()
+                    .map(io.keyranger.mapper.MapResult.Problem::reason).toList(), false));
+        }
+        return skips.isEmpty() ? JobReport.EMPTY : new JobReport(List.of(), skips);
     }
 
     /** What an import that stopped early committed, as its counter says; nothing when even that cannot be read. */

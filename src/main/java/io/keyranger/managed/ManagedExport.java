@@ -78,23 +78,94 @@ public final class ManagedExport {
 
     /** Every entity of the export, in file order, placed in {@code projectId}/{@code databaseId}. */
     public void forEach(String projectId, String databaseId, Consumer<Entity> each) {
-        EntityProtos protos = new EntityProtos(projectId, databaseId);
+        try (Entities entities = entities(projectId, databaseId, null, null)) {
+            for (Entity entity = entities.next(); entity != null; entity = entities.next()) {
+                each.accept(entity);
+            }
+        }
+    }
+
+    /**
+     * The entities of the parts that can hold {@code namespace} and {@code kind} (null: any), in file order, read one
+     * at a time; a part of all namespaces or kinds is read whole, so the caller still checks each entity's key.
+     */
+    public Entities entities(String projectId, String databaseId, String namespace, String kind) {
+        List<Path> files = new ArrayList<>();
         for (Part part : parts) {
-            for (Path file : part.files()) {
-                try (LogRecords records = new LogRecords(file)) {
-                    long n = 0;
-                    for (byte[] record = records.next(); record != null; record = records.next()) {
-                        n++;
-                        try {
-                            each.accept(protos.entity(record));
-                        } catch (IOException bad) {
-                            throw new KeyRangerException("The export file " + file + " holds an entity that cannot be "
-                                    + "read (record " + n + "): " + bad.getMessage(), bad);
+            if ((namespace == null || part.namespace() == null || part.namespace().equals(namespace))
+                    && (kind == null || part.kind() == null || part.kind().equals(kind))) {
+                files.addAll(part.files());
+            }
+        }
+        return new Entities(files, new EntityProtos(projectId, databaseId));
+    }
+
+    /** Entities read one at a time across output files; a file that cannot be read is named with the offset. */
+    public static final class Entities implements java.io.Closeable {
+        private final List<Path> files;
+        private final EntityProtos protos;
+        private int file = -1;
+        private LogRecords records;
+        private long record;
+
+        private Entities(List<Path> files, EntityProtos protos) {
+            this.files = files;
+            this.protos = protos;
+        }
+
+        /** The next entity, or null after the last. */
+        public Entity next() {
+            byte[] bytes = nextRecord();
+            if (bytes == null) {
+                return null;
+            }
+            try {
+                return protos.entity(bytes);
+            } catch (IOException bad) {
+                throw new KeyRangerException("The export file " + files.get(file) + " holds an entity that cannot be "
+                        + "read (record " + record + "): " + bad.getMessage(), bad);
+            }
+        }
+
+        /** Passes over the next entity without decoding it (its record's checksum is still checked); false at the end. */
+        public boolean skip() {
+            return nextRecord() != null;
+        }
+
+        private byte[] nextRecord() {
+            try {
+                while (true) {
+                    if (records != null) {
+                        byte[] bytes = records.next();
+                        if (bytes != null) {
+                            record++;
+                            return bytes;
                         }
+                        records.close();
+                        records = null;
                     }
-                } catch (IOException e) {
-                    throw new KeyRangerException("Cannot read the export file " + file + ": " + e.getMessage(), e);
+                    if (file + 1 >= files.size()) {
+                        return null;
+                    }
+                    file++;
+                    record = 0;
+                    records = new LogRecords(files.get(file));
                 }
+            } catch (IOException e) {
+                throw new KeyRangerException("Cannot read the export file " + files.get(file) + ": " + e.getMessage(),
+                        e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (records != null) {
+                try {
+                    records.close();
+                } catch (IOException ignored) {
+                    // read only
+                }
+                records = null;
             }
         }
     }

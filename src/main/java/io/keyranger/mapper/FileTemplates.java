@@ -56,9 +56,23 @@ final class FileTemplates {
                         .toList()), file);
     }
 
+    /** The modes of an import from a managed export: what it does with an entity that exists live. */
+    static final List<String> MODES = List.of("overwrite", "skip-changed", "missing-only");
+
     static final Template IMPORT = new BaseTemplate("import",
-            "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly.",
-            true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote"),
+            "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly. "
+                    + "From a managed export (format managed) it restores a selection: by query (select), by keys "
+                    + "(keys), and with mode skip-changed or missing-only only what was not changed since.",
+            true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote (managed: the "
+                    + "export's folder or metadata file)"),
+            Param.choice("format", "jsonl, or managed (Google's export format)", "jsonl", List.of("jsonl", MANAGED)),
+            Param.choice("mode", "what to do with an entity that exists live: overwrite it, skip it if it changed "
+                    + "since the export (skip-changed), or restore only missing ones (missing-only)", "overwrite",
+                    MODES),
+            Param.optional("select", Param.Type.STRING, "managed only: a GQL query over the job's kind; only the "
+                    + "entities it matches are restored (applied on the client: exports have no index)", null),
+            Param.optional("keys", Param.Type.FILE, "managed only: a file of keys, one KEY(...) a line; only they "
+                    + "are restored", null),
             Param.optional("skipBadLines", Param.Type.BOOLEAN, "skip the lines that are not exported entities, "
                     + "counting each, instead of refusing the file before anything is written", false)) {
         @Override
@@ -77,12 +91,38 @@ final class FileTemplates {
             throw new io.keyranger.KeyRangerException("'import' reads its file, not key ranges: it has no page mapper.");
         }
 
-        private java.nio.file.Path file(SpecReader r) {
+        private void file(SpecReader r) {
             java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null));
-            if (!java.nio.file.Files.isRegularFile(file)) {
-                throw r.error("file", "must be an existing export file (" + file + " not found)");
+            String format = r.string("format", "jsonl");
+            String mode = r.string("mode", "overwrite");
+            if (!MODES.contains(mode)) {
+                throw r.error("mode", "must be overwrite, skip-changed or missing-only (got '" + mode + "')");
             }
-            return file;
+            if (!MANAGED.equals(format)) {
+                if (!format.equals("jsonl")) {
+                    throw r.error("format", "must be jsonl or managed (got '" + format + "')");
+                }
+                for (String managedOnly : List.of("select", "keys")) {
+                    if (r.string(managedOnly, null) != null) {
+                        throw r.error(managedOnly, "applies to a managed export (\"format\": \"managed\")");
+                    }
+                }
+                if (!mode.equals("overwrite")) {
+                    throw r.error("mode", "applies to a managed export (\"format\": \"managed\"); a JSON lines "
+                            + "import overwrites");
+                }
+                if (!java.nio.file.Files.isRegularFile(file)) {
+                    throw r.error("file", "must be an existing export file (" + file + " not found)");
+                }
+                return;
+            }
+            if (!java.nio.file.Files.exists(file)) {
+                throw r.error("file", "must be a managed export's folder or metadata file (" + file + " not found)");
+            }
+            String keys = r.string("keys", null);
+            if (keys != null && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(keys))) {
+                throw r.error("keys", "must be an existing file of keys (" + keys + " not found)");
+            }
         }
     };
 }

@@ -39,6 +39,11 @@ public final class Reverting {
 
     /** What differs between the job's after state and the entity now, e.g. "n: the job left 5, now 9". */
     public static String differences(Entity after, Entity live) {
+        return differences(after, live, "the job left");
+    }
+
+    /** What differs between a kept state and the entity now, each as "n: {@code kept} 5, now 9". */
+    public static String differences(Entity after, Entity live, String kept) {
         if (after == null) {
             return "the job deleted it; it exists again";
         }
@@ -57,7 +62,7 @@ public final class Reverting {
             }
             differing++;
             if (named.size() < MAX_NAMED) {
-                named.add(name + ": the job left " + show(left) + ", now " + show(now));
+                named.add(name + ": " + kept + " " + show(left) + ", now " + show(now));
             }
         }
         return String.join("; ", named) + (differing > named.size() ? "; and " + (differing - named.size())

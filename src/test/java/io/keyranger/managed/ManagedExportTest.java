@@ -23,10 +23,6 @@ import com.google.cloud.datastore.TimestampValue;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.support.SharedEmulator;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -106,15 +102,7 @@ class ManagedExportTest {
     }
 
     private static Path export(ConnectionSpec conn, Path dir, String filter) throws Exception {
-        Path out = dir.resolve("export-" + System.nanoTime());
-        String body = "{\"output_url_prefix\": \"" + out + "\"" + (filter == null ? "" : ", \"entity_filter\": " + filter)
-                + "}";
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://"
-                + conn.emulatorHost() + "/v1/projects/" + conn.projectId() + ":export"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return out;
+        return io.keyranger.support.EmulatorExports.export(conn, dir, filter);
     }
 
     private static Map<Key, Entity> read(ManagedExport export) {
@@ -253,11 +241,7 @@ class ManagedExportTest {
 
         ConnectionSpec target = SharedEmulator.freshProject("managed-import");
         Path metadata = ManagedExport.open(written).metadata();
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://"
-                + target.emulatorHost() + "/v1/projects/" + target.projectId() + ":import"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"input_url\": \"" + metadata + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        io.keyranger.support.EmulatorExports.importInto(target, metadata);
         Datastore imported = SharedEmulator.connect(target);
         Map<Key, Entity> loaded = new HashMap<>();
         for (String ns : List.of("", "ns")) {
@@ -299,11 +283,7 @@ class ManagedExportTest {
         assertThat(read(backup)).isEqualTo(every);
 
         ConnectionSpec target = SharedEmulator.freshProject("managed-restore");
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://"
-                + target.emulatorHost() + "/v1/projects/" + target.projectId() + ":import"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"input_url\": \"" + backup.metadata() + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        io.keyranger.support.EmulatorExports.importInto(target, backup.metadata());
         List<Entity> loaded = new ArrayList<>();
         SharedEmulator.connect(target).run(Query.newEntityQueryBuilder().setKind("Every").build())
                 .forEachRemaining(loaded::add);

@@ -1,0 +1,160 @@
+package io.keyranger.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.KeysFile;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.managed.ManagedExport;
+import io.keyranger.query.ClientQuery;
+import io.keyranger.query.Gql;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Compares a managed export with live data: added, removed and changed since, or one entity side by side. */
+@Command(name = "diff", mixinStandardHelpOptions = true, description = "Compare a kind (or a query's entities, or a "
+        + "list of keys) of a managed export with live data: the entities added, removed and changed since, with "
+        + "examples; or, with --key, one entity's properties side by side. Reads only.")
+public final class DiffCommand implements java.util.concurrent.Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    @Mixin
+    ExportSelection selection = new ExportSelection();
+
+    @Option(names = "--key", paramLabel = "KEY", description = "Show this entity's properties side by side: as "
+            + "exported, as live.")
+    String key;
+
+    @Option(names = "--keys-out", paramLabel = "DIR", description = "Write added.keys, removed.keys and changed.keys "
+            + "here (what restore --keys reads).")
+    Path keysOut;
+
+    @Option(names = "--page-size", paramLabel = "N", defaultValue = "500",
+            description = "Keys per lookup of live entities (default: ${DEFAULT-VALUE}, at most 1,000).")
+    int pageSize;
+
+    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the counts and examples as JSON.")
+    Path report;
+
+    public DiffCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        String kind = selection.kind(conn.projectId(), conn.namespace());
+        ManagedExport export = ManagedExport.open(selection.export);
+        Session session = Session.open(conn);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (key != null) {
+            sideBySide(session, export, kind, out, err);
+            return 0;
+        }
+        if (keysOut != null) {
+            Files.createDirectories(keysOut);
+        }
+        ExportDiff diff = ExportDiff.of(session.datastore(), export, conn.namespace(), kind, selection.gql == null
+                ? null : new ClientQuery(Gql.parse(selection.gql, conn.projectId(), conn.namespace()), session.order()),
+                selection.keys == null ? null : KeysFile.read(selection.keys, conn.projectId(), conn.namespace()))
+                .pageSize(pageSize).writeKeys(keysOut);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread stopper = new Thread(() -> stop.set(true), "keyranger-diff-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        long started = System.nanoTime();
+        ExportDiff.Result r;
+        try {
+            r = diff.run(true, n -> {
+                err.printf("\rCompared %,d entities…", n);
+                err.flush();
+            }, Cancellation.of(stop::get));
+        } finally {
+            err.println();
+            removeHook(stopper);
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        out.printf("%s%s: %,d in the export compared with live data in %,d lookups (%.1f s, %,.0f entities/s)%s%n",
+                kind, conn.namespace().isEmpty() ? "" : " in namespace " + conn.namespace(), r.compared(),
+                r.lookups(), seconds, r.compared() / Math.max(seconds, 1e-3), r.cancelled() ? "; stopped early" : "");
+        out.printf("  same      %,12d%n  changed   %,12d%n  removed   %,12d%n  added     %12s%n", r.same(),
+                r.changed(), r.removed(), r.added() < 0 ? "(not looked for)" : String.format("%,d", r.added()));
+        for (ExportDiff.Example e : r.examples()) {
+            out.println((e.before() == null ? "added    " : e.now() == null ? "removed  " : "changed  ")
+                    + KeyFormat.format(e.key()) + (e.before() != null && e.now() != null ? ": " + e.what() : ""));
+        }
+        if (keysOut != null) {
+            out.println("Keys written to " + keysOut + " (added.keys, removed.keys, changed.keys): restore --keys "
+                    + keysOut.resolve("removed.keys") + " brings back the removed ones.");
+        }
+        if (report != null) {
+            writeReport(r, kind);
+        }
+        out.flush();
+        return r.cancelled() ? RunCommand.EXIT_CANCELLED : 0;
+    }
+
+    private void sideBySide(Session session, ManagedExport export, String kind, PrintWriter out, PrintWriter err) {
+        ConnectionSpec conn = session.spec();
+        Key k = Gql.key(key, conn.projectId(), conn.namespace());
+        if (!k.getKind().equals(kind)) {
+            throw new KeyRangerException("The key " + KeyFormat.format(k) + " is not of kind " + kind + ".");
+        }
+        Entity exported = ExportInfoCommand.scan(export, k, conn.projectId(), err).found();
+        Entity live = session.datastore().get(k);
+        if (exported == null && live == null) {
+            throw new KeyRangerException("No entity " + KeyFormat.format(k) + " in the export nor live.");
+        }
+        out.printf("%s: %s%n", KeyFormat.format(k), exported == null ? "added since the export"
+                : live == null ? "removed since the export" : io.keyranger.undo.Reverting.same(exported, live)
+                ? "the same as in the export" : "changed since the export");
+        out.printf("  %-24s %-32s %s%n", "PROPERTY", "EXPORT", "LIVE");
+        for (ExportDiff.Row row : ExportDiff.sideBySide(exported, live)) {
+            out.printf("%s %-24s %-32s %s%n", row.differs() ? "*" : " ", row.property(), row.exported(), row.live());
+        }
+        out.flush();
+    }
+
+    private void writeReport(ExportDiff.Result r, String kind) throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("kind", kind).put("compared", r.compared()).put("same", r.same()).put("changed", r.changed())
+                .put("removed", r.removed()).put("added", r.added()).put("lookups", r.lookups())
+                .put("cancelled", r.cancelled());
+        ArrayNode examples = root.putArray("examples");
+        for (ExportDiff.Example e : r.examples()) {
+            examples.addObject().put("key", Gql.keyLiteral(e.key())).put("what", e.what());
+        }
+        io.keyranger.AtomicFiles.writeString(report, root.toPrettyString());
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // Ctrl-C: the hook is running
+        }
+    }
+}

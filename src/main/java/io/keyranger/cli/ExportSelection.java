@@ -1,0 +1,41 @@
+package io.keyranger.cli;
+
+import io.keyranger.KeyRangerException;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/**
+ * What {@code diff} and {@code restore} take from an export: its folder, a kind, and optionally a GQL query and a
+ * file of keys that narrow it.
+ */
+final class ExportSelection {
+    @Option(names = "--export", required = true, paramLabel = "DIR",
+            description = "The managed export: its folder (or the folder above it) or its .overall_export_metadata file.")
+    Path export;
+
+    @Option(names = "--kind", paramLabel = "KIND", description = "The kind (or give --gql).")
+    String kind;
+
+    @Option(names = "--gql", paramLabel = "QUERY", description = "Only the export's entities this query matches, e.g. "
+            + "\"SELECT * FROM Account WHERE tier = 'pro'\" (applied on the client: an export has no index, so every "
+            + "entity of the kind in it is read).")
+    String gql;
+
+    @Option(names = "--keys", paramLabel = "FILE", description = "Only these keys: one KEY(...) a line, as diff "
+            + "--keys-out writes them.")
+    Path keys;
+
+    /** The kind: --kind, or the query's FROM; both must agree. */
+    String kind(String project, String namespace) {
+        String from = gql == null ? null : io.keyranger.query.Gql.parse(gql, project, namespace).kind();
+        if (kind != null && from != null && !kind.equals(from)) {
+            throw new KeyRangerException("--kind " + kind + " and the query's FROM " + from + " differ: give one.");
+        }
+        String result = kind != null ? kind : from;
+        if (result == null) {
+            throw new KeyRangerException("Say which kind: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
+        }
+        io.keyranger.datastore.ConnectionRules.kind(result);
+        return result;
+    }
+}

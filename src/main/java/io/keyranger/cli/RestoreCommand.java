@@ -1,0 +1,200 @@
+package io.keyranger.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.ImportJob;
+import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.RestoreMode;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.job.WriteSafety;
+import io.keyranger.executor.lease.JobBusyException;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * Restores a selection of a managed export: an import job whose input is the export, deciding per entity against
+ * live data in the commit's transaction (exactly once, resumable by its id, revertible).
+ */
+@Command(name = "restore", mixinStandardHelpOptions = true, description = "Restore a kind, a query's entities or a "
+        + "list of keys from a managed export, leaving entities changed since the export alone unless --mode "
+        + "overwrite. A job: progress, Ctrl-C, resume by running it again with its --job-id, revert.")
+public final class RestoreCommand implements java.util.concurrent.Callable<Integer> {
+    private final KeyRangerCli.Context context;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    @Mixin
+    ExportSelection selection = new ExportSelection();
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "skip-changed", description = "What to do with an "
+            + "entity changed live since the export: skip-changed (default: leave it, and report it), overwrite "
+            + "(restore it too), missing-only (restore only entities that are gone; changed ones are not reported).")
+    String mode;
+
+    @Option(names = "--dry-run", description = "Compare the selection with live data and show what would be restored, "
+            + "left alone and overwritten, before and after, and the cost; write nothing.")
+    boolean dryRun;
+
+    @Option(names = "--job-id", paramLabel = "ID", description = "The restore's id (default: restore-KIND-TIME-RANDOM); "
+            + "running it again with the same id resumes it.")
+    String jobId;
+
+    @Option(names = "--no-undo", description = "Keep no undo records: it writes less but cannot be reverted.")
+    boolean noUndo;
+
+    @Option(names = "--take-over", description = "With --job-id: take the restore from the runner that holds it, once "
+            + "that runner's lease runs out.")
+    boolean takeOver;
+
+    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the restore's final report as JSON.")
+    Path report;
+
+    @Option(names = "--confirm-project", paramLabel = "ID",
+            description = "Required to write to a project that is not an emulator: its id.")
+    String confirmProject;
+
+    @Option(names = "--hold-after-chunks", hidden = true, paramLabel = "N",
+            description = "Testing only: after N chunks, hold inside the next commit and print 'keyranger: held'.")
+    Integer holdAfterChunks;
+
+    public RestoreCommand(KeyRangerCli.Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        RestoreMode restoreMode = RestoreMode.of(mode);
+        String kind = selection.kind(conn.projectId(), conn.namespace());
+        JobSpec job = spec(conn, kind, restoreMode);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        io.keyranger.cost.PriceTable prices = new io.keyranger.profile.SettingsStore(context.configDir()).load()
+                .priceTable();
+        if (dryRun) {
+            Session session = Session.open(conn);
+            dryRun(session, kind, restoreMode, out, err, prices);
+            return 0;
+        }
+        WriteSafety.check(conn, Mappers.template("import"), confirmProject, "add --confirm-project " + conn.projectId()
+                + (noUndo ? " (with --no-undo it keeps no undo records: it cannot be reverted)" : ""));
+        Session session = Session.open(conn);
+        JobLauncher launcher = new JobLauncher(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
+        if (holdAfterChunks != null) {
+            launcher.importCommitHook(io.keyranger.testhooks.HoldHook.holdCommits(holdAfterChunks, err));
+        }
+        JobProgressPrinter progress = new JobProgressPrinter(err);
+        err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
+                + conn.namespace()) + " from " + selection.export + " (" + restoreMode.id() + ")"
+                + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
+        err.flush();
+        JobHandle handle;
+        try {
+            handle = launcher.start(job, takeOver ? JobLease.Mode.TAKE_OVER
+                    : JobLease.Mode.RESUME, progress, message -> {
+                        err.println(message);
+                        err.flush();
+                    });
+        } catch (JobBusyException e) {
+            progress.close();
+            err.println("keyranger: " + e.getMessage());
+            err.flush();
+            return RunCommand.EXIT_JOB_BUSY;
+        }
+        JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, report,
+                "Resume it by running it again with --job-id " + handle.jobId());
+        long changed = result.total(JobReport.SKIPPED_PREFIX + RestoreMode.CHANGED);
+        if (result.status() == JobStatus.DONE && changed > 0) {
+            err.printf("keyranger: %,d entit%s changed since the export and kept %s live values (see 'skipped' "
+                    + "above); --mode overwrite restores them too.%n", changed, changed == 1 ? "y" : "ies",
+                    changed == 1 ? "its" : "their");
+            err.flush();
+            return RevertCommand.EXIT_CONFLICTS;
+        }
+        return JobFollow.exitCode(result);
+    }
+
+    private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode) {
+        ObjectNode json = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        json.put("template", "import").put("file", selection.export.toAbsolutePath().toString())
+                .put("format", ImportJob.MANAGED).put(ImportJob.MODE, restoreMode.id());
+        if (selection.gql != null) {
+            json.put(ImportJob.SELECT, selection.gql);
+        }
+        if (selection.keys != null) {
+            json.put(ImportJob.KEYS, selection.keys.toAbsolutePath().toString());
+        }
+        MapperSpec mapper = MapperSpec.parse(json.toString());
+        mapper = noUndo ? mapper.withoutUndo() : mapper;
+        Mappers.template("import").validate(mapper);
+        String id = jobId != null ? jobId : AdaptiveSplitExecutor.newJobId("restore-" + kind);
+        return new JobSpec(id, conn.namespace(), kind, mapper, 1, 1, 500, 0);
+    }
+
+    /** Compares the selection with live data in pages of keys and says what the restore would do, and its cost. */
+    private void dryRun(Session session, String kind, RestoreMode restoreMode, PrintWriter out, PrintWriter err,
+                        io.keyranger.cost.PriceTable prices) throws java.io.IOException {
+        ConnectionSpec conn = session.spec();
+        ExportDiff diff = ExportDiff.of(session.datastore(), io.keyranger.managed.ManagedExport.open(selection.export),
+                conn.namespace(), kind, selection.gql == null ? null : new io.keyranger.query.ClientQuery(
+                        io.keyranger.query.Gql.parse(selection.gql, conn.projectId(), conn.namespace()),
+                        session.order()), selection.keys == null ? null : io.keyranger.executor.KeysFile.read(
+                        selection.keys, conn.projectId(), conn.namespace()));
+        ExportDiff.Result r = diff.run(false, n -> {
+            err.printf("\rCompared %,d entities…", n);
+            err.flush();
+        }, Cancellation.NEVER);
+        err.println();
+        long restores = r.removed() + (restoreMode == RestoreMode.OVERWRITE ? r.changed() : 0);
+        out.printf("Dry run of restoring %s from %s (%s); nothing was written.%n", kind, selection.export,
+                restoreMode.id());
+        out.printf("Compared %,d entities of the export with live data in %,d lookups:%n", r.compared(), r.lookups());
+        out.printf("  would restore %,d missing since the export%n", r.removed());
+        switch (restoreMode) {
+            case OVERWRITE -> out.printf("  would overwrite %,d changed since the export%n", r.changed());
+            case SKIP_CHANGED -> out.printf("  would leave %,d changed since the export (skipped: %s)%n", r.changed(),
+                    RestoreMode.CHANGED);
+            case MISSING_ONLY -> out.printf("  would leave %,d present live (%s)%n", r.changed(), RestoreMode.PRESENT);
+        }
+        out.printf("  %,d already as in the export%n", r.same());
+        for (ExportDiff.Example e : r.examples()) {
+            out.println((e.now() == null ? "restore " : restoreMode == RestoreMode.OVERWRITE ? "overwrite "
+                    : "leave ") + KeyFormat.format(e.key()) + ": " + e.what());
+            for (ExportDiff.Row row : ExportDiff.sideBySide(e.before(), e.now())) {
+                if (row.differs()) {
+                    out.printf("    %-20s now %-28s after %s%n", row.property(), row.live(),
+                            restoreMode == RestoreMode.OVERWRITE || e.now() == null ? row.exported() : row.live());
+                }
+            }
+        }
+        long undo = noUndo ? 0 : restores;
+        out.printf("Whole restore: %s%n", prices.describe(r.compared(), restores + undo, 0));
+        if (undo > 0) {
+            out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
+                    undo);
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,61 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
+import io.keyranger.query.Gql;
+import io.keyranger.query.GqlException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A file of keys, one GQL key literal a line ({@code KEY(Account, 42)}, as {@code diff} writes them and
+ * {@code entity get} reads them); blank lines and lines starting with # are passed over.
+ */
+public final class KeysFile {
+    private KeysFile() {
+    }
+
+    /** The keys of {@code file}, in {@code project} and (unless a key names one) {@code namespace}. */
+    public static Set<Key> read(Path file, String project, String namespace) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new KeyRangerException("The keys file " + file + " does not exist.");
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot read the keys file " + file + ": " + e.getMessage(), e);
+        }
+        Set<Key> keys = new LinkedHashSet<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            try {
+                keys.add(Gql.key(line, project, namespace));
+            } catch (GqlException e) {
+                throw new KeyRangerException("Line " + (i + 1) + " of the keys file " + file + " is not a key: "
+                        + e.getMessage() + " Write one key a line, e.g. KEY(Account, 42).");
+            }
+        }
+        if (keys.isEmpty()) {
+            throw new KeyRangerException("The keys file " + file + " holds no key: write one a line, e.g. "
+                    + "KEY(Account, 42).");
+        }
+        return keys;
+    }
+
+    /** Writes keys one a line, as {@link #read} reads them. */
+    public static void write(Path file, Iterable<Key> keys) throws IOException {
+        try (java.io.BufferedWriter out = Files.newBufferedWriter(file)) {
+            for (Key key : keys) {
+                out.write(Gql.keyLiteral(key));
+                out.newLine();
+            }
+        }
+    }
+}

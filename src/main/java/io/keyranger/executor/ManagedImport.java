@@ -1,0 +1,100 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.managed.ManagedExport;
+import io.keyranger.query.ClientQuery;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A managed export as a restore reads it: the entities of one namespace and kind, narrowed by a GQL query applied on
+ * the client and by a set of keys, in the export's file order. Entities it does not select are entries too (so that
+ * the checkpoint counts records of the export), passed over and counted apart.
+ *
+ * @param export    the export
+ * @param project   the project its keys are placed in (the connection's)
+ * @param database  the database its keys are placed in
+ * @param namespace the namespace restored
+ * @param kind      the kind restored
+ * @param select    a query entities must match, or null
+ * @param keys      the only keys restored, or null for all
+ */
+record ManagedImport(ManagedExport export, String project, String database, String namespace, String kind,
+                     ClientQuery select, Set<Key> keys) implements ImportInput {
+    private static final int EXAMPLES = 3;
+
+    ManagedImport {
+        keys = keys == null ? null : Set.copyOf(keys);
+    }
+
+    boolean selects(Entity entity) {
+        Key key = entity.getKey();
+        return key.getNamespace().equals(namespace) && key.getKind().equals(kind)
+                && (select == null || select.matches(entity)) && (keys == null || keys.contains(key));
+    }
+
+    /**
+     * Reads every record (checksums, and each entity decoded): a corrupt or truncated file is refused, naming it and
+     * the offset, before anything is written. Keys asked for that the export lacks are warned of.
+     */
+    @Override
+    public ImportFile.Check check(boolean skipBadLines, BooleanSupplier cancelled) {
+        long records = 0;
+        long selected = 0;
+        Set<Key> found = keys == null ? null : new HashSet<>();
+        try (ManagedExport.Entities entities = export.entities(project, database, namespace, kind)) {
+            for (Entity e = entities.next(); e != null && !cancelled.getAsBoolean(); e = entities.next()) {
+                records++;
+                if (selects(e)) {
+                    selected++;
+                    if (found != null) {
+                        found.add(e.getKey());
+                    }
+                }
+            }
+        }
+        List<String> warnings = List.of();
+        if (found != null && found.size() < keys.size()) {
+            List<Key> absent = keys.stream().filter(k -> !found.contains(k)).toList();
+            warnings = List.of(String.format("%,d of the %,d keys asked for %s not in the export as %s entities%s "
+                    + "(e.g. %s): nothing restores them", absent.size(), keys.size(), absent.size() == 1 ? "is" : "are",
+                    kind, namespace.isEmpty() ? "" : " of namespace " + namespace, String.join(", ", absent.stream()
+                            .limit(EXAMPLES).map(KeyFormat::format).toList())));
+        }
+        return new ImportFile.Check(records, 0, List.of(), selected, warnings);
+    }
+
+    @Override
+    public Entries open(boolean skipBadLines) {
+        ManagedExport.Entities entities = export.entities(project, database, namespace, kind);
+        return new Entries() {
+            @Override
+            public Entry next(long number) {
+                Entity entity = entities.next();
+                if (entity == null) {
+                    return null;
+                }
+                return selects(entity) ? new Entry(entity, false, true) : Entry.NOT_SELECTED;
+            }
+
+            @Override
+            public boolean skip() {
+                return entities.skip();
+            }
+
+            @Override
+            public void close() {
+                entities.close();
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return "the export " + export.metadata();
+    }
+}

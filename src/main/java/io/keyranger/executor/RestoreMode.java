@@ -1,0 +1,99 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.undo.Reverting;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an import does with an entity that exists live. {@link #OVERWRITE} writes every entity of its input (an import
+ * of a JSON lines file does, as it always did). The restores of a backup decide per entity, against the entity as the
+ * commit's transaction reads it: {@link #SKIP_CHANGED} brings back what is missing and leaves what changed since the
+ * backup alone, reporting each (a conflict); {@link #MISSING_ONLY} brings back only what is missing, and counts the
+ * rest as present. An entity equal to its backup is not written in either.
+ */
+public enum RestoreMode {
+    OVERWRITE("overwrite"), SKIP_CHANGED("skip-changed"), MISSING_ONLY("missing-only");
+
+    /** The reason an entity changed since the export is skipped with ({@code skipped: ...}). */
+    public static final String CHANGED = "changed since the export";
+    /** The counter of entities equal to their backup: nothing to write. */
+    public static final String ALREADY = "already as in the export";
+    /** The counter of entities that exist live, left alone by a missing-only restore. */
+    public static final String PRESENT = "present live, left alone";
+    /** The counter of entities brought back because they were missing. */
+    public static final String RECREATED = "restored (missing)";
+
+    private final String id;
+
+    RestoreMode(String id) {
+        this.id = id;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The mode a spec or an option names; a clear error for any other word. */
+    public static RestoreMode of(String id) {
+        for (RestoreMode mode : values()) {
+            if (mode.id.equals(id)) {
+                return mode;
+            }
+        }
+        throw new KeyRangerException("The restore mode must be skip-changed, overwrite or missing-only (got '" + id
+                + "').");
+    }
+
+    /** Whether this mode reads the live entities of a chunk before it writes. */
+    boolean readsLive() {
+        return this != OVERWRITE;
+    }
+
+    /**
+     * The chunk's writes, given what lives now ({@code live}: every key of the chunk, null when absent; empty when
+     * this mode reads nothing), with the counters and, for entities changed since the backup, one problem each.
+     */
+    MapResult decide(List<Entity> chunk, Map<Key, Entity> live) {
+        if (this == OVERWRITE) {
+            return new MapResult(chunk, List.of(), 0, Map.of());
+        }
+        List<Entity> puts = new ArrayList<>();
+        List<MapResult.Problem> changed = new ArrayList<>();
+        Map<String, Long> counters = new HashMap<>();
+        long present = 0;
+        for (Entity backup : chunk) {
+            Entity now = live.get(backup.getKey());
+            if (now == null) {
+                puts.add(backup);
+                counters.merge(RECREATED, 1L, Long::sum);
+            } else if (Reverting.same(now, backup)) {
+                counters.merge(ALREADY, 1L, Long::sum);
+            } else if (this == MISSING_ONLY) {
+                present++;
+            } else {
+                changed.add(new MapResult.Problem(backup.getKey(), KeyFormat.format(backup.getKey()) + ": "
+                        + differences(backup, now), CHANGED));
+            }
+        }
+        if (present > 0) {
+            counters.put(PRESENT, present);
+        }
+        if (!changed.isEmpty()) {
+            counters.put(JobReport.SKIPPED_PREFIX + CHANGED, (long) changed.size());
+        }
+        return new MapResult(puts, List.of(), changed.size(), counters, List.of(), changed);
+    }
+
+    /** What differs, worded for a backup: "balance: the export has 5, now 9". */
+    static String differences(Entity backup, Entity now) {
+        return Reverting.differences(backup, now, "the export has");
+    }
+}

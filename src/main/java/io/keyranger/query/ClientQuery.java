@@ -1,0 +1,69 @@
+package io.keyranger.query;
+
+import com.google.cloud.datastore.BaseEntity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.PathElement;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyPaths;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A GQL query applied on the client, to entities that no index holds (those of a managed export): every condition,
+ * HAS ANCESTOR and equality included, is decided the way the server's index decides it ({@link JobQuery#holds}),
+ * and ORDER BY sorts in Datastore's value order. Nothing narrows the entities read: every one is tested.
+ */
+public record ClientQuery(GqlQuery query, KeyOrder order) {
+    /** Whether {@code entity} is of the query's kind and meets every condition. */
+    public boolean matches(BaseEntity<Key> entity) {
+        if (!entity.getKey().getKind().equals(query.kind())) {
+            return false;
+        }
+        ValueOrder values = new ValueOrder(order);
+        for (GqlQuery.Condition c : query.conditions()) {
+            boolean holds = c.op() == GqlQuery.Op.HAS_ANCESTOR ? hasAncestor(entity.getKey(), (Key) c.value().get())
+                    : JobQuery.holds(c, entity, values);
+            if (!holds) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the query sorts on anything but the file order of the export. */
+    public boolean sorts() {
+        return !query.orders().isEmpty();
+    }
+
+    /**
+     * The query's ORDER BY as a comparator; an entity lacking a property sorts first, as null does. Equal entities
+     * keep their order (the sort is stable).
+     */
+    public Comparator<BaseEntity<Key>> comparator() {
+        ValueOrder values = new ValueOrder(order);
+        Comparator<BaseEntity<Key>> all = (a, b) -> 0;
+        for (GqlQuery.Order o : query.orders()) {
+            Comparator<BaseEntity<Key>> one = (a, b) -> values.compare(sortValue(a, o.property()),
+                    sortValue(b, o.property()));
+            all = all.thenComparing(o.descending() ? one.reversed() : one);
+        }
+        return all;
+    }
+
+    private static com.google.cloud.datastore.Value<?> sortValue(BaseEntity<Key> entity, String property) {
+        if (property.equals("__key__")) {
+            return com.google.cloud.datastore.KeyValue.of(entity.getKey());
+        }
+        return entity.contains(property) ? entity.getValue(property) : com.google.cloud.datastore.NullValue.of();
+    }
+
+    /** The key is a descendant of {@code ancestor} (or the ancestor itself), in its namespace. */
+    static boolean hasAncestor(Key key, Key ancestor) {
+        if (!key.getNamespace().equals(ancestor.getNamespace())) {
+            return false;
+        }
+        List<PathElement> path = KeyPaths.path(key);
+        List<PathElement> prefix = KeyPaths.path(ancestor);
+        return path.size() >= prefix.size() && path.subList(0, prefix.size()).equals(prefix);
+    }
+}

@@ -1,11 +1,9 @@
 package io.keyranger.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
-import io.keyranger.executor.ImportJob;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.RestoreMode;
 import io.keyranger.executor.job.JobReport;
@@ -16,12 +14,11 @@ import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
 import io.keyranger.keys.KeyFormat;
-import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import java.io.PrintWriter;
+import java.util.List;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,6 +34,9 @@ import picocli.CommandLine.Spec;
         + "list of keys from a managed export, leaving entities changed since the export alone unless --mode "
         + "overwrite. A job: progress, Ctrl-C, resume by running it again with its --job-id, revert.")
 public final class RestoreCommand implements java.util.concurrent.Callable<Integer> {
+    /** The differing properties a dry run shows of each example. */
+    private static final int SHOWN = 4;
+
     private final KeyRangerCli.Context context;
 
     @Spec
@@ -137,20 +137,8 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
     }
 
     private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode) {
-        ObjectNode json = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
-        json.put("template", "import").put("file", selection.export.toAbsolutePath().toString())
-                .put("format", ImportJob.MANAGED).put(ImportJob.MODE, restoreMode.id());
-        if (selection.gql != null) {
-            json.put(ImportJob.SELECT, selection.gql);
-        }
-        if (selection.keys != null) {
-            json.put(ImportJob.KEYS, selection.keys.toAbsolutePath().toString());
-        }
-        MapperSpec mapper = MapperSpec.parse(json.toString());
-        mapper = noUndo ? mapper.withoutUndo() : mapper;
-        Mappers.template("import").validate(mapper);
-        String id = jobId != null ? jobId : AdaptiveSplitExecutor.newJobId("restore-" + kind);
-        return new JobSpec(id, conn.namespace(), kind, mapper, 1, 1, 500, 0);
+        return new io.keyranger.executor.RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
+                selection.gql, selection.keys, !noUndo).job(jobId);
     }
 
     /** Compares the selection with live data in pages of keys and says what the restore would do, and its cost. */
@@ -179,14 +167,17 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
             case MISSING_ONLY -> out.printf("  would leave %,d present live (%s)%n", r.changed(), RestoreMode.PRESENT);
         }
         out.printf("  %,d already as in the export%n", r.same());
+        out.printf("  %-36s %-20s %-26s %s%n", "KEY", "PROPERTY", "NOW", "AFTER");
         for (ExportDiff.Example e : r.examples()) {
-            out.println((e.now() == null ? "restore " : restoreMode == RestoreMode.OVERWRITE ? "overwrite "
-                    : "leave ") + KeyFormat.format(e.key()) + ": " + e.what());
-            for (ExportDiff.Row row : ExportDiff.sideBySide(e.before(), e.now())) {
-                if (row.differs()) {
-                    out.printf("    %-20s now %-28s after %s%n", row.property(), row.live(),
-                            restoreMode == RestoreMode.OVERWRITE || e.now() == null ? row.exported() : row.live());
-                }
+            boolean writes = e.now() == null || restoreMode == RestoreMode.OVERWRITE;
+            List<ExportDiff.Row> rows = ExportDiff.sideBySide(e.before(), e.now()).stream()
+                    .filter(ExportDiff.Row::differs).toList();
+            for (ExportDiff.Row row : rows.subList(0, Math.min(rows.size(), SHOWN))) {
+                out.printf("  %-36s %-20s %-26s %s%n", cut(KeyFormat.format(e.key()), 36), cut(row.property(), 20),
+                        cut(row.live(), 26), writes ? row.exported() : "(left as now)");
+            }
+            if (rows.size() > SHOWN) {
+                out.printf("  %-36s ... and %d more properties%n", "", rows.size() - SHOWN);
             }
         }
         long undo = noUndo ? 0 : restores;
@@ -196,5 +187,9 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
                     undo);
         }
         out.flush();
+    }
+
+    private static String cut(String text, int width) {
+        return text.length() <= width ? text : text.substring(0, width - 1) + "…";
     }
 }

@@ -31,6 +31,7 @@ public final class ExportDiff {
     private final Datastore datastore;
     private final ManagedImport input;
     private int pageSize = 500;
+    private int examples = EXAMPLES;
     private Path keysFolder;
 
     /** Compares {@code input}'s selection with {@code datastore}. */
@@ -53,6 +54,12 @@ public final class ExportDiff {
     /** Keys per lookup (at most 1,000, Datastore's limit on one lookup). */
     public ExportDiff pageSize(int value) {
         this.pageSize = Math.max(1, Math.min(1000, value));
+        return this;
+    }
+
+    /** How many examples of each outcome to keep (default {@value #EXAMPLES}). */
+    public ExportDiff examples(int value) {
+        this.examples = Math.max(0, value);
         return this;
     }
 
@@ -198,6 +205,12 @@ public final class ExportDiff {
                 }
             }
         }
+        List<Key> unread = examples.stream().filter(e -> e.now() == null).map(Example::key).toList();
+        if (!unread.isEmpty()) { // a keys-only pass: read its few examples whole, in one lookup
+            List<Entity> read = datastore.fetch(unread.toArray(new Key[0]));
+            examples.replaceAll(e -> e.now() != null ? e : new Example(e.key(), null,
+                    read.get(unread.indexOf(e.key())), e.what()));
+        }
         return count;
     }
 
@@ -229,9 +242,9 @@ public final class ExportDiff {
         return value == null ? "(missing)" : EntityJson.cell(value) + (value.excludeFromIndexes() ? " (unindexed)" : "");
     }
 
-    private static void keep(List<Example> examples, Example example) {
-        if (examples.size() < EXAMPLES) {
-            examples.add(example);
+    private void keep(List<Example> kept, Example example) {
+        if (kept.size() < examples) {
+            kept.add(example);
         }
     }
 

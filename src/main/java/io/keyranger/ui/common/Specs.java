@@ -21,9 +21,12 @@ public final class Specs {
         return template("export").put("file", file.toString());
     }
 
-    /** Where the app proposes to back a kind up before a destructive job: {@code ~/KIND-backup.jsonl}. */
-    public static Path backupFile(String kind) {
-        return Path.of(System.getProperty("user.home"), kind + "-backup.jsonl");
+    /**
+     * The export the app proposes before a destructive job: a managed export of the kind in {@code ~/KIND-backup},
+     * which {@code gcloud datastore import} restores and the Backups tab opens, diffs and restores from.
+     */
+    public static ObjectNode backup(String kind) {
+        return exportTo(Path.of(System.getProperty("user.home"), kind + "-backup")).put("format", "managed");
     }
 
     /** The spec as the text the forms show. */

@@ -54,7 +54,12 @@ public final class MainView extends BorderPane {
         mapperView = new MapperView(model.mapper(), model.run(), () -> tabs.getSelectionModel().select(runTab));
         tabs.getTabs().addAll(new Tab("Entities", entitiesView),
                 new Tab("Shards", new ShardsView(model.shards())),
-                new Tab("Mapper", mapperView), runTab);
+                new Tab("Mapper", mapperView), runTab,
+                new Tab("Backups", new io.keyranger.ui.backups.BackupsView(model.backups())));
+        model.backups().diff().setRestorer(request -> {
+            model.prepareRestore(request);
+            tabs.getSelectionModel().select(runTab);
+        });
         tabs.setId("mainTabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         VBox sidebar = sidebar(demoDefaults, newProfile);

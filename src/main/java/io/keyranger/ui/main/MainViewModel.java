@@ -47,6 +47,7 @@ public final class MainViewModel {
     private final ShardsViewModel shards;
     private final RunViewModel run;
     private final MapperViewModel mapper;
+    private final io.keyranger.ui.backups.BackupsViewModel backups;
     private DatastoreGateway gateway;
     private Task<?> counting;
     /** Whether the browser is reading a page: counts wait for it between batches. */
@@ -60,6 +61,8 @@ public final class MainViewModel {
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
         this.mapper = new MapperViewModel(tasks, this::showError, run);
+        this.backups = new io.keyranger.ui.backups.BackupsViewModel(tasks, this::showError);
+        backups.sessionProperty().bind(session);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         // a job keeps its kind on the Run tab while it runs; once it ends, the Run tab follows the selection again
         run.status().runningProperty().addListener((obs, was, running) -> {
@@ -260,5 +263,25 @@ public final class MainViewModel {
 
     public EntitiesViewModel entities() {
         return entities;
+    }
+
+    public io.keyranger.ui.backups.BackupsViewModel backups() {
+        return backups;
+    }
+
+    /**
+     * Puts a restore from a backup on the Run tab: its kind selected (once listed), the import spec in the job form,
+     * ready to start and follow like any job.
+     */
+    public void prepareRestore(io.keyranger.ui.backups.DiffModel.RestoreRequest request) {
+        run.form().gqlProperty().set("");
+        run.form().kinds().clear();
+        openKindWhenListed(request.kind());
+        selectedNamespace.set(request.namespace());
+        KindItem listed = kinds.stream().filter(k -> k.name().equals(request.kind())).findFirst().orElse(null);
+        if (listed != null) {
+            selectedKind.set(listed);
+        }
+        run.form().mapperJsonProperty().set(request.job().mapper().json().toString());
     }
 }

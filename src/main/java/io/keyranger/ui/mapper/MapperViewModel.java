@@ -292,7 +292,7 @@ public final class MapperViewModel {
     public void exportFirst() {
         KindTarget t = target.get();
         if (t != null) {
-            load(Specs.text(Specs.exportTo(Specs.backupFile(t.kind()))));
+            load(Specs.text(Specs.backup(t.kind())));
         }
     }
 }

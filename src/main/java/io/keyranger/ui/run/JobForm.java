@@ -86,7 +86,7 @@ public final class JobForm {
 
     /** Replaces the spec with an export of the kind to its backup file, to run before a destructive job. */
     public void exportFirst(String kind) {
-        mapperJson.set(Specs.text(Specs.exportTo(Specs.backupFile(kind))));
+        mapperJson.set(Specs.text(Specs.backup(kind)));
     }
 
     /** The mapper spec, which the Mapper tab also fills. */

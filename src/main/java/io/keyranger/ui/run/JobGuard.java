@@ -93,7 +93,8 @@ public final class JobGuard {
             Alert offer = new Alert(Alert.AlertType.CONFIRMATION, "'" + template.name() + "' changes " + target.kind()
                     + (MapperSpec.parse(specJson).undo() ? ". It keeps undo records: Revert in the job list takes it "
                     + "back for 7 days." : ". It keeps no undo records (\"undo\": false): it cannot be reverted.")
-                    + " Export the kind to a file first, so that you can import it back?"
+                    + " Export the kind first, as a managed export (~/" + target.kind() + "-backup) that gcloud "
+                    + "datastore import restores and the Backups tab compares and restores from?"
                     + estimate(target, template, prices), exportFirst,
                     runAnyway, ButtonType.CANCEL);
             offer.initOwner(owner);

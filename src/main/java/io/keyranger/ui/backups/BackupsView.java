@@ -1,0 +1,225 @@
+package io.keyranger.ui.backups;
+
+import com.google.cloud.datastore.Entity;
+import io.keyranger.datastore.EntityJson;
+import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.RestoreMode;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.ui.common.WriteConfirmation;
+import java.io.File;
+import java.util.stream.Collectors;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.stage.DirectoryChooser;
+import javafx.util.StringConverter;
+import org.kordamp.ikonli.javafx.FontIcon;
+import org.kordamp.ikonli.material2.Material2AL;
+import org.kordamp.ikonli.material2.Material2MZ;
+
+/**
+ * The Backups tab: a managed export opened read-only (its kinds with counts, a GQL query applied on the client with
+ * pages, a key lookup) and, against the open connection, a comparison (what was added, removed and changed since, one
+ * entity side by side) and a restore of the kind.
+ */
+public final class BackupsView extends BorderPane {
+    private final BackupsViewModel model;
+
+    public BackupsView(BackupsViewModel model) {
+        this.model = model;
+        setTop(openBar());
+        ListView<BackupsViewModel.KindRow> kinds = new ListView<>(model.kinds());
+        kinds.setId("exportKinds");
+        kinds.setPlaceholder(new Label("No export open"));
+        kinds.getSelectionModel().selectedItemProperty().addListener((obs, old, row) -> {
+            if (row != null) {
+                model.selectedKindProperty().set(row);
+            }
+        });
+        model.selectedKindProperty().addListener((obs, old, row) -> {
+            if (row != null && kinds.getSelectionModel().getSelectedItem() != row) {
+                kinds.getSelectionModel().select(row);
+            }
+        });
+        kinds.setMinWidth(160);
+        SplitPane right = new SplitPane(browser(), comparison());
+        right.setOrientation(Orientation.VERTICAL);
+        right.setDividerPositions(0.5);
+        SplitPane split = new SplitPane(kinds, right);
+        split.setDividerPositions(0.22);
+        setCenter(split);
+    }
+
+    private VBox openBar() {
+        TextField location = new TextField();
+        location.setId("exportLocation");
+        location.setPromptText("The export's folder or its .overall_export_metadata file");
+        location.textProperty().bindBidirectional(model.locationProperty());
+        location.setOnAction(e -> model.open());
+        HBox.setHgrow(location, Priority.ALWAYS);
+        Button browse = new Button("Browse…", new FontIcon(Material2MZ.SEARCH));
+        browse.setOnAction(e -> {
+            DirectoryChooser chooser = new DirectoryChooser();
+            chooser.setTitle("Open a managed export");
+            File dir = chooser.showDialog(getScene().getWindow());
+            if (dir != null) {
+                model.locationProperty().set(dir.toString());
+                model.open();
+            }
+        });
+        Button open = new Button("Open", new FontIcon(Material2MZ.OPEN_IN_BROWSER));
+        open.setId("openExport");
+        open.getStyleClass().add("accent");
+        open.disableProperty().bind(model.busyProperty());
+        open.setOnAction(e -> model.open());
+        Label summary = new Label();
+        summary.setId("exportSummary");
+        summary.setWrapText(true);
+        summary.textProperty().bind(model.summaryProperty());
+        VBox box = new VBox(6, new HBox(6, location, browse, open), summary);
+        box.setPadding(new Insets(8));
+        return box;
+    }
+
+    private VBox browser() {
+        TextField query = new TextField();
+        query.setId("exportQuery");
+        query.textProperty().bindBidirectional(model.queryProperty());
+        query.setOnAction(e -> model.runQuery());
+        HBox.setHgrow(query, Priority.ALWAYS);
+        Button run = new Button("Run", new FontIcon(Material2MZ.PLAY_ARROW));
+        run.setId("runExportQuery");
+        run.disableProperty().bind(model.busyProperty().or(model.selectedKindProperty().isNull()));
+        run.setOnAction(e -> model.runQuery());
+        TextField key = new TextField();
+        key.setId("exportKey");
+        key.setPromptText("KEY(Kind, 42)");
+        key.textProperty().bindBidirectional(model.keyProperty());
+        key.setOnAction(e -> model.lookUp());
+        Button lookUp = new Button("Look up", new FontIcon(Material2MZ.SEARCH));
+        lookUp.setId("lookUpExportKey");
+        lookUp.disableProperty().bind(run.disableProperty());
+        lookUp.setOnAction(e -> model.lookUp());
+
+        TableView<Entity> table = new TableView<>(model.entities());
+        table.setId("exportEntities");
+        table.setPlaceholder(new Label("Select a kind"));
+        table.getColumns().add(column("Key", e -> KeyFormat.format(e.getKey()), 220));
+        table.getColumns().add(column("Properties", e -> e.getNames().stream().sorted()
+                .map(n -> n + "=" + EntityJson.cell(e.getValue(n))).collect(Collectors.joining(", ")), 700));
+        VBox.setVgrow(table, Priority.ALWAYS);
+
+        Button previous = new Button("Previous", new FontIcon(Material2AL.ARROW_BACK));
+        previous.setId("exportPrevious");
+        previous.disableProperty().bind(model.hasPreviousProperty().not().or(model.busyProperty()));
+        previous.setOnAction(e -> model.previousPage());
+        Button next = new Button("Next", new FontIcon(Material2AL.ARROW_FORWARD));
+        next.setId("exportNext");
+        next.disableProperty().bind(model.hasNextProperty().not().or(model.busyProperty()));
+        next.setOnAction(e -> model.nextPage());
+        Label info = new Label();
+        info.setId("exportPageInfo");
+        info.textProperty().bind(model.pageInfoProperty());
+        HBox paging = new HBox(6, previous, next, info);
+        paging.setAlignment(Pos.CENTER_LEFT);
+        VBox box = new VBox(6, new HBox(6, new Label("GQL"), query, run, key, lookUp), table, paging);
+        ((HBox) box.getChildren().get(0)).setAlignment(Pos.CENTER_LEFT);
+        box.setPadding(new Insets(6, 8, 6, 8));
+        return box;
+    }
+
+    private VBox comparison() {
+        DiffModel diff = model.diff();
+        Button compare = new Button("Compare with live", new FontIcon(Material2AL.COMPARE_ARROWS));
+        compare.setId("compareExport");
+        compare.disableProperty().bind(model.busyProperty().or(model.selectedKindProperty().isNull())
+                .or(model.sessionProperty().isNull()));
+        compare.setOnAction(e -> diff.compare(model.sessionProperty().get(), model.selectedKindProperty().get()));
+        ComboBox<RestoreMode> mode = new ComboBox<>(javafx.collections.FXCollections.observableArrayList(
+                RestoreMode.SKIP_CHANGED, RestoreMode.MISSING_ONLY, RestoreMode.OVERWRITE));
+        mode.setId("restoreMode");
+        mode.valueProperty().bindBidirectional(diff.modeProperty());
+        mode.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(RestoreMode m) {
+                return m == null ? "" : m.id();
+            }
+
+            @Override
+            public RestoreMode fromString(String text) {
+                return RestoreMode.of(text);
+            }
+        });
+        Button restore = new Button("Restore…", new FontIcon(Material2MZ.RESTORE));
+        restore.setId("restoreExport");
+        restore.disableProperty().bind(compare.disableProperty());
+        restore.setOnAction(e -> {
+            var session = model.sessionProperty().get();
+            var row = model.selectedKindProperty().get();
+            if (session != null && row != null && WriteConfirmation.confirm(getScene().getWindow(), session.spec(),
+                    "restore " + row.kind() + " from the export (" + diff.modeProperty().get().id() + ")")) {
+                diff.restore(session, row);
+            }
+        });
+        Label summary = new Label();
+        summary.setId("diffSummary");
+        summary.setWrapText(true);
+        summary.textProperty().bind(diff.summaryProperty());
+        HBox actions = new HBox(6, compare, new Label("Restore mode"), mode, restore);
+        actions.setAlignment(Pos.CENTER_LEFT);
+
+        TableView<ExportDiff.Example> examples = new TableView<>(diff.examples());
+        examples.setId("diffExamples");
+        examples.setPlaceholder(new Label("Compare a kind of the export with the live database"));
+        examples.getColumns().add(column("Since the export", x -> x.before() == null ? "added" : x.now() == null
+                ? "removed" : "changed", 110));
+        examples.getColumns().add(column("Key", x -> KeyFormat.format(x.key()), 200));
+        examples.getColumns().add(column("What differs", ExportDiff.Example::what, 380));
+        examples.getSelectionModel().selectedItemProperty().addListener((obs, old, x) -> {
+            if (x != null) {
+                diff.selectedProperty().set(x);
+            }
+        });
+        TableView<ExportDiff.Row> sides = new TableView<>(diff.rows());
+        sides.setId("sideBySide");
+        sides.setPlaceholder(new Label("Select an entity"));
+        sides.getColumns().add(column("Property", ExportDiff.Row::property, 120));
+        sides.getColumns().add(column("In the export", ExportDiff.Row::exported, 200));
+        sides.getColumns().add(column("Live", ExportDiff.Row::live, 200));
+        sides.setRowFactory(t -> new TableRow<>() {
+            @Override
+            protected void updateItem(ExportDiff.Row item, boolean empty) {
+                super.updateItem(item, empty);
+                setStyle(!empty && item != null && item.differs() ? "-fx-font-weight: bold;" : "");
+            }
+        });
+        SplitPane tables = new SplitPane(examples, sides);
+        tables.setDividerPositions(0.55);
+        VBox.setVgrow(tables, Priority.ALWAYS);
+        VBox box = new VBox(6, actions, summary, tables);
+        box.setPadding(new Insets(6, 8, 6, 8));
+        return box;
+    }
+
+    private static <T> TableColumn<T, String> column(String title, java.util.function.Function<T, String> value,
+                                                     double width) {
+        TableColumn<T, String> column = new TableColumn<>(title);
+        column.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue() == null ? "" : value.apply(c.getValue())));
+        column.setPrefWidth(width);
+        return column;
+    }
+}

@@ -1,0 +1,249 @@
+package io.keyranger.ui.backups;
+
+import com.google.cloud.datastore.Entity;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.ExportDiff;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.managed.ExportBrowser;
+import io.keyranger.managed.ExportContents;
+import io.keyranger.managed.ManagedExport;
+import io.keyranger.query.ClientQuery;
+import io.keyranger.query.Gql;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.Consumer;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The Backups tab: opens a managed export read-only, lists its namespaces and kinds with counts, pages through the
+ * entities a GQL query selects (applied on the client), and compares a kind with the live database of the open
+ * connection ({@link DiffModel}). All reading runs off the FX thread, with progress and Cancel in the status bar.
+ */
+public final class BackupsViewModel {
+    static final int PAGE_SIZE = 50;
+
+    /** One namespace and kind of the export, with its entities. */
+    public record KindRow(String namespace, String kind, long count) {
+        @Override
+        public String toString() {
+            return (namespace.isEmpty() ? "" : namespace + " / ") + kind + "  (" + String.format("%,d", count) + ")";
+        }
+    }
+
+    private final TaskRunner tasks;
+    private final Consumer<String> errors;
+    private final StringProperty location = new SimpleStringProperty("");
+    private final ObjectProperty<Session> session = new SimpleObjectProperty<>();
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Open a managed export: its folder or "
+            + "its .overall_export_metadata file (gcloud datastore export, then gcloud storage cp -r).");
+    private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
+    private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
+    private final StringProperty query = new SimpleStringProperty("");
+    private final StringProperty key = new SimpleStringProperty("");
+    private final ObservableList<Entity> entities = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper pageInfo = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final Deque<Long> starts = new ArrayDeque<>();
+    private final DiffModel diff;
+    private ManagedExport export;
+    private ClientQuery shown;
+    private long next = -1;
+
+    public BackupsViewModel(TaskRunner tasks, Consumer<String> errors) {
+        this.tasks = tasks;
+        this.errors = errors;
+        this.diff = new DiffModel(tasks, errors);
+        selectedKind.addListener((obs, old, row) -> {
+            diff.clear();
+            if (row != null) {
+                query.set("SELECT * FROM " + row.kind());
+                runQuery();
+            } else {
+                entities.clear();
+            }
+        });
+    }
+
+    /** Opens the export at {@link #locationProperty()} and reads it through once for its kinds and counts. */
+    public void open() {
+        String text = location.get() == null ? "" : location.get().strip();
+        if (text.isEmpty()) {
+            errors.accept("Give the export's folder or its .overall_export_metadata file.");
+            return;
+        }
+        busy.set(true);
+        Tasks.create("Reading the export", ctx -> {
+            ManagedExport opened = ManagedExport.open(Path.of(text));
+            ExportContents contents = ExportContents.scan(opened, project(), "", null,
+                    n -> ctx.progress(n, -1, String.format("Reading the export: %,d entities", n)),
+                    ctx::isCancelled);
+            return new Object[] {opened, contents};
+        }).onSuccess(result -> {
+            busy.set(false);
+            export = (ManagedExport) result[0];
+            ExportContents contents = (ExportContents) result[1];
+            kinds.clear();
+            contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> kinds.add(new KindRow(ns, kind, n))));
+            summary.set(String.format("%s: %,d entities in %d kind%s. Read only; an export has no index, so every "
+                    + "query reads the kind's entities in it.", export.metadata().getParent().getFileName(),
+                    contents.total(), kinds.size(), kinds.size() == 1 ? "" : "s"));
+            diff.exportProperty().set(export);
+            if (!kinds.isEmpty()) {
+                selectedKind.set(kinds.get(0));
+            }
+        }).onError(e -> failed(e)).onCancelled(() -> busy.set(false)).run(tasks);
+    }
+
+    /** Runs the query from its first page. */
+    public void runQuery() {
+        KindRow row = selectedKind.get();
+        if (export == null || row == null) {
+            return;
+        }
+        ClientQuery parsed;
+        try {
+            parsed = new ClientQuery(Gql.parse(query.get(), project(), row.namespace()), order());
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        shown = parsed;
+        starts.clear();
+        load(0);
+    }
+
+    /** Looks a key up among the selected kind's entities of the export (a query on __key__, read through). */
+    public void lookUp() {
+        KindRow row = selectedKind.get();
+        if (row == null || key.get() == null || key.get().isBlank()) {
+            return;
+        }
+        try {
+            Gql.key(key.get(), project(), row.namespace());
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        query.set("SELECT * FROM " + row.kind() + " WHERE __key__ = " + key.get().strip());
+        runQuery();
+    }
+
+    public void nextPage() {
+        if (next >= 0) {
+            load(next);
+        }
+    }
+
+    public void previousPage() {
+        if (starts.size() > 1) {
+            starts.pop();
+            long start = starts.pop();
+            load(start);
+        }
+    }
+
+    private void load(long start) {
+        KindRow row = selectedKind.get();
+        ClientQuery q = shown;
+        ManagedExport e = export;
+        busy.set(true);
+        Tasks.create("Querying the export", ctx -> new ExportBrowser(e, project(), row.namespace())
+                .page(q, start, PAGE_SIZE, Cancellation.of(ctx::isCancelled)))
+                .onSuccess(page -> {
+                    busy.set(false);
+                    starts.push(start);
+                    next = page.next();
+                    entities.setAll(page.entities());
+                    hasNext.set(next >= 0);
+                    hasPrevious.set(starts.size() > 1);
+                    pageInfo.set(String.format("Page %d: %d entit%s; this page read %,d of the %,d %s entities in "
+                            + "the export (no index: a query scans).", starts.size(), page.entities().size(),
+                            page.entities().size() == 1 ? "y" : "ies", page.scanned(), row.count(), row.kind()));
+                }).onError(this::failed).onCancelled(() -> busy.set(false)).run(tasks);
+    }
+
+    private void failed(Throwable e) {
+        busy.set(false);
+        errors.accept(ErrorMessages.of(e));
+    }
+
+    /** Keys are placed in the connected project, so that they compare with live keys; "export" when none is open. */
+    private String project() {
+        Session s = session.get();
+        return s == null ? "export" : s.spec().projectId();
+    }
+
+    private KeyOrder order() {
+        Session s = session.get();
+        return s == null ? KeyOrder.EMULATOR : s.order();
+    }
+
+    public StringProperty locationProperty() {
+        return location;
+    }
+
+    /** The open connection, which a comparison and a restore use. */
+    public ObjectProperty<Session> sessionProperty() {
+        return session;
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    public ObservableList<KindRow> kinds() {
+        return kinds;
+    }
+
+    public ObjectProperty<KindRow> selectedKindProperty() {
+        return selectedKind;
+    }
+
+    public StringProperty queryProperty() {
+        return query;
+    }
+
+    public StringProperty keyProperty() {
+        return key;
+    }
+
+    public ObservableList<Entity> entities() {
+        return entities;
+    }
+
+    public ReadOnlyStringProperty pageInfoProperty() {
+        return pageInfo.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasNextProperty() {
+        return hasNext.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasPreviousProperty() {
+        return hasPrevious.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    public DiffModel diff() {
+        return diff;
+    }
+}

@@ -1,0 +1,136 @@
+package io.keyranger.ui.backups;
+
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.RestoreMode;
+import io.keyranger.executor.RestoreSpec;
+import io.keyranger.managed.ManagedExport;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import java.util.function.Consumer;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The comparison of one kind of an open export with the live database ({@link ExportDiff}: pages of keys, then the
+ * live keys for entities added since), its examples, one example's properties side by side, and a restore of the
+ * kind from the export, handed to the Run tab as a job.
+ */
+public final class DiffModel {
+    /** Examples of each outcome the view lists. */
+    static final int EXAMPLES = 200;
+
+    /** A restore the user asked for: the Run tab starts and follows it. */
+    public record RestoreRequest(Session session, String namespace, String kind, io.keyranger.executor.job.JobSpec job) {
+    }
+
+    private final TaskRunner tasks;
+    private final Consumer<String> errors;
+    private final ObjectProperty<ManagedExport> export = new SimpleObjectProperty<>();
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
+    private final ObservableList<ExportDiff.Example> examples = FXCollections.observableArrayList();
+    private final ObjectProperty<ExportDiff.Example> selected = new SimpleObjectProperty<>();
+    private final ObservableList<ExportDiff.Row> rows = FXCollections.observableArrayList();
+    private final ObjectProperty<RestoreMode> mode = new SimpleObjectProperty<>(RestoreMode.SKIP_CHANGED);
+    private Consumer<RestoreRequest> restorer = request -> { };
+
+    DiffModel(TaskRunner tasks, Consumer<String> errors) {
+        this.tasks = tasks;
+        this.errors = errors;
+        selected.addListener((obs, old, example) -> rows.setAll(example == null ? java.util.List.of()
+                : ExportDiff.sideBySide(example.before(), example.now())));
+    }
+
+    /** Compares {@code row}'s kind of the export with the live database of {@code session}. */
+    public void compare(Session session, BackupsViewModel.KindRow row) {
+        if (!ready(session, row)) {
+            return;
+        }
+        ManagedExport opened = export.get();
+        summary.set("Comparing " + row.kind() + " with " + session.describe() + "…");
+        Tasks.create("Comparing with live data", ctx -> ExportDiff.of(session.datastore(), opened, row.namespace(),
+                row.kind(), null, null).examples(EXAMPLES).run(true, n -> ctx.progress(n, row.count(),
+                String.format("Comparing %s with live data: %,d of %,d", row.kind(), n, row.count())),
+                Cancellation.of(ctx::isCancelled)))
+                .onSuccess(r -> {
+                    examples.setAll(r.examples());
+                    summary.set(String.format("%s against %s: %,d the same, %,d changed, %,d removed and %,d added "
+                            + "since the export (%,d compared in %,d lookups)%s.", row.kind(), session.describe(),
+                            r.same(), r.changed(), r.removed(), r.added(), r.compared(), r.lookups(),
+                            r.cancelled() ? "; stopped early" : ""));
+                    if (!examples.isEmpty()) {
+                        selected.set(examples.get(0));
+                    }
+                }).onError(e -> {
+                    summary.set("");
+                    errors.accept(ErrorMessages.of(e));
+                }).onCancelled(() -> summary.set("Comparison cancelled.")).run(tasks);
+    }
+
+    /** Asks the Run tab to restore {@code row}'s kind from the export with the chosen mode (a job it follows). */
+    public void restore(Session session, BackupsViewModel.KindRow row) {
+        if (!ready(session, row)) {
+            return;
+        }
+        try {
+            RestoreSpec spec = new RestoreSpec(export.get().metadata(), row.namespace(), row.kind(), mode.get(), null,
+                    null, true);
+            restorer.accept(new RestoreRequest(session, row.namespace(), row.kind(), spec.job(null)));
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+        }
+    }
+
+    private boolean ready(Session session, BackupsViewModel.KindRow row) {
+        if (export.get() == null || row == null) {
+            errors.accept("Open an export and select a kind first.");
+            return false;
+        }
+        if (session == null) {
+            errors.accept("Connect to a database first: the export is compared with, and restored to, the open "
+                    + "connection.");
+            return false;
+        }
+        return true;
+    }
+
+    void clear() {
+        examples.clear();
+        summary.set("");
+    }
+
+    /** Where restores go: the Run tab's launcher. */
+    public void setRestorer(Consumer<RestoreRequest> value) {
+        this.restorer = value;
+    }
+
+    ObjectProperty<ManagedExport> exportProperty() {
+        return export;
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    public ObservableList<ExportDiff.Example> examples() {
+        return examples;
+    }
+
+    public ObjectProperty<ExportDiff.Example> selectedProperty() {
+        return selected;
+    }
+
+    public ObservableList<ExportDiff.Row> rows() {
+        return rows;
+    }
+
+    public ObjectProperty<RestoreMode> modeProperty() {
+        return mode;
+    }
+}

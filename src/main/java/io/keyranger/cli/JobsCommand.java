@@ -64,6 +64,10 @@ public final class JobsCommand implements Runnable {
             String undo = undo(store, job.spec().jobId(), keep);
             out.printf("%-44s %-10s %-20s %,12d  %s%n", job.spec().jobId(), job.spec().mapper().template(),
                     job.spec().kind(), read, job.describeStatus() + (undo.isEmpty() ? "" : "; " + undo));
+            String backup = io.keyranger.datastore.ServerExports.backupOf(session.datastore(), job.spec().jobId());
+            if (backup != null) {
+                out.printf("    backed up first to %s%n", backup);
+            }
             if (job.status() == io.keyranger.executor.job.JobStatus.FAILED) {
                 // why it failed, where the user looks; the whole report is in 'run --resume' and --report
                 executor.report(job.spec().jobId()).failures().stream().limit(3).forEach(g -> out.printf(

@@ -163,6 +163,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 progress.close();
                 return 0;
             }
+            backUp(session, job, kinds, err);
             KindGroup.Plan plan = KindGroup.create(session.datastore(), job.jobId(), kinds, job);
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + kinds.size() + " kinds"
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()) + ", one after another: "
@@ -183,6 +184,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             }
             checks.checkKindExists(job);
             checks.warnAboutProperties(job);
+            backUp(session, job, List.of(job.kind()), err);
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace())
                     + (Mappers.template(job.mapper().template()).writes() && !job.mapper().undo()
@@ -194,6 +196,28 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         return JobFollow.exitCode(JobFollow.follow(handle, progress, spec.commandLine(), prices(), report,
                 job != null && RunChecks.isImport(job) ? "Resume it by running it again with --job-id " + handle.jobId()
                         : "Resume it with: keyranger run --resume " + handle.jobId()));
+    }
+
+    /** With --backup-to: a managed export of the job's kinds on the server, waited for and recorded with the job. */
+    private void backUp(Session session, JobSpec job, List<String> kinds, PrintWriter err) {
+        String to = target.newJob.backupTo;
+        if (to == null) {
+            return;
+        }
+        if (!Mappers.template(job.mapper().template()).writes()) {
+            throw new KeyRangerException("--backup-to backs up before a job that writes; '" + job.mapper().template()
+                    + "' writes nothing.");
+        }
+        err.println("Backing up " + String.join(", ", kinds) + " to " + to + " with a managed export on the server…");
+        err.flush();
+        String url = io.keyranger.datastore.ServerExports.export(session.spec(), to, job.namespace(), kinds, message -> {
+            err.print("\r" + message);
+            err.flush();
+        }, io.keyranger.datastore.Cancellation.NEVER);
+        io.keyranger.datastore.ServerExports.record(session.datastore(), job.jobId(), url);
+        err.println("\rBackup of job " + job.jobId() + ": " + url + " (gcloud datastore import loads it; keyranger "
+                + "restore --export opens it once copied here)");
+        err.flush();
     }
 
     private JobLease.Mode leaseMode() {

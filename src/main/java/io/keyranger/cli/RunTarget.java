@@ -50,6 +50,12 @@ final class RunTarget {
                 + "changes) but cannot be reverted.")
         boolean noUndo;
 
+        @Option(names = "--backup-to", paramLabel = "URL", description = "Before the job writes, back its kinds up "
+                + "with a managed export on the server (the Admin API's exportEntities, as 'gcloud datastore export'),"
+                + " to gs://BUCKET/PATH (on the emulator: a new local folder); waits for it and records its URL with "
+                + "the job ('jobs' shows it).")
+        String backupTo;
+
         @Option(names = "--dry-run", description = "Map a sample without writing anything and show what would change.")
         boolean dryRun;
 

@@ -91,7 +91,7 @@ public final class DatastoreConnector {
         }
     }
 
-    private static GoogleCredentials loadCredentials(ConnectionSpec spec) {
+    static GoogleCredentials loadCredentials(ConnectionSpec spec) {
         if (spec.credentialsFile() == null) {
             try {
                 return GoogleCredentials.getApplicationDefault();

@@ -153,6 +153,37 @@ class RestoreTest {
     }
 
     @Test
+    void aJobBackedUpFirstOnTheServerIsRestoredFromThatBackup() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("restore-backup");
+        Datastore datastore = SharedEmulator.connect(conn);
+        SharedEmulator.putAll(datastore, RichEntities.of(datastore, "Rich", 150));
+        Map<Key, Entity> seeded = RichEntities.read(datastore, "", "Rich");
+        InProcessCli cli = new InProcessCli(dir, conn);
+        Path backup = dir.resolve("server-backup");
+        InProcessCli.Result run = cli.run("run", "--kind", "Rich", "--mapper", cli.mapper("{\"template\": "
+                + "\"increment\", \"property\": \"balance\", \"amount\": 3}").toString(), "--job-id", "inc",
+                "--backup-to", backup.toString(), "--no-undo");
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.err()).contains("Backing up Rich to " + backup).contains("Backup of job inc: ");
+        Map<Key, Entity> exported = new HashMap<>();
+        ManagedExport.open(backup).forEach(conn.projectId(), "", e -> exported.put(e.getKey(), e));
+        assertThat(exported).as("the server's export, taken before the job").isEqualTo(seeded);
+        assertThat(RichEntities.read(datastore, "", "Rich")).isNotEqualTo(seeded);
+        InProcessCli.Result jobs = cli.run("jobs");
+        assertThat(jobs.out()).contains("backed up first to " + backup);
+
+        InProcessCli.Result restore = cli.run("restore", "--export", backup.toString(), "--kind", "Rich", "--mode",
+                "overwrite");
+        assertThat(restore.exitCode()).as(restore.out() + restore.err()).isZero();
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
+
+        InProcessCli.Result notGs = new InProcessCli(dir, conn).run("run", "--kind", "Rich", "--mapper",
+                cli.mapper("{\"template\": \"count\"}").toString(), "--backup-to", backup.toString());
+        assertThat(notGs.exitCode()).isNotZero();
+        assertThat(notGs.err()).contains("writes nothing").doesNotContain("\tat ");
+    }
+
+    @Test
     void aCorruptOrTruncatedExportIsRefusedByNameAndNothingIsWritten() throws Exception {
         Scene s = scene("restore-bad", 120, 20, 0);
         InProcessCli cli = new InProcessCli(dir, s.conn());

@@ -10,6 +10,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.SideBySide;
 import io.keyranger.executor.KeysFile;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.managed.ManagedExport;
@@ -56,6 +57,18 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
             description = "Keys per lookup of live entities (default: ${DEFAULT-VALUE}, at most 1,000).")
     int pageSize;
 
+    @Option(names = "--parallel", paramLabel = "N", defaultValue = "8",
+            description = "Lookups in flight at once (default: ${DEFAULT-VALUE}).")
+    int parallel;
+
+    @Option(names = "--resume", description = "Go on with a diff that stopped (Ctrl-C, a crash): give the same options "
+            + "and --keys-out folder; what it compared is kept.")
+    boolean resume;
+
+    @Option(names = "--stop-after", hidden = true, paramLabel = "N",
+            description = "Testing only: stop once N entities are compared, as Ctrl-C would.")
+    long stopAfter = Long.MAX_VALUE;
+
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the counts and examples as JSON.")
     Path report;
 
@@ -81,17 +94,23 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
         ExportDiff diff = ExportDiff.of(session.datastore(), export, conn.namespace(), kind, selection.gql == null
                 ? null : new ClientQuery(Gql.parse(selection.gql, conn.projectId(), conn.namespace()), session.order()),
                 selection.keys == null ? null : KeysFile.read(selection.keys, conn.projectId(), conn.namespace()))
-                .pageSize(pageSize).writeKeys(keysOut);
+                .pageSize(pageSize).writeKeys(keysOut).parallel(parallel).resume(resume);
+        if (resume && keysOut == null) {
+            throw new KeyRangerException("--resume goes on from the state in the --keys-out folder of the stopped "
+                    + "diff: give that folder.");
+        }
         AtomicBoolean stop = new AtomicBoolean();
         Thread stopper = new Thread(() -> stop.set(true), "keyranger-diff-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
         long started = System.nanoTime();
         ExportDiff.Result r;
         try {
+            long[] compared = {0};
             r = diff.run(true, n -> {
+                compared[0] = n;
                 err.printf("\rCompared %,d entities…", n);
                 err.flush();
-            }, Cancellation.of(stop::get));
+            }, Cancellation.of(() -> stop.get() || compared[0] >= stopAfter));
         } finally {
             err.println();
             removeHook(stopper);
@@ -114,7 +133,13 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
             writeReport(r, kind);
         }
         out.flush();
-        return r.cancelled() ? RunCommand.EXIT_CANCELLED : 0;
+        if (r.cancelled()) {
+            err.println("keyranger: the diff stopped early" + (keysOut == null ? "." : "; go on with the same "
+                    + "options and --resume."));
+            err.flush();
+            return RunCommand.EXIT_CANCELLED;
+        }
+        return 0;
     }
 
     private void sideBySide(Session session, ManagedExport export, String kind, PrintWriter out, PrintWriter err) {
@@ -132,7 +157,7 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
                 : live == null ? "removed since the export" : io.keyranger.undo.Reverting.same(exported, live)
                 ? "the same as in the export" : "changed since the export");
         out.printf("  %-24s %-32s %s%n", "PROPERTY", "EXPORT", "LIVE");
-        for (ExportDiff.Row row : ExportDiff.sideBySide(exported, live)) {
+        for (SideBySide.Row row : SideBySide.of(exported, live)) {
             out.printf("%s %-24s %-32s %s%n", row.differs() ? "*" : " ", row.property(), row.exported(), row.live());
         }
         out.flush();

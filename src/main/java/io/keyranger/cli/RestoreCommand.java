@@ -4,6 +4,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.SideBySide;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.RestoreMode;
 import io.keyranger.executor.job.JobReport;
@@ -170,9 +171,9 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
         out.printf("  %-36s %-20s %-26s %s%n", "KEY", "PROPERTY", "NOW", "AFTER");
         for (ExportDiff.Example e : r.examples()) {
             boolean writes = e.now() == null || restoreMode == RestoreMode.OVERWRITE;
-            List<ExportDiff.Row> rows = ExportDiff.sideBySide(e.before(), e.now()).stream()
-                    .filter(ExportDiff.Row::differs).toList();
-            for (ExportDiff.Row row : rows.subList(0, Math.min(rows.size(), SHOWN))) {
+            List<SideBySide.Row> rows = SideBySide.of(e.before(), e.now()).stream()
+                    .filter(SideBySide.Row::differs).toList();
+            for (SideBySide.Row row : rows.subList(0, Math.min(rows.size(), SHOWN))) {
                 out.printf("  %-36s %-20s %-26s %s%n", cut(KeyFormat.format(e.key()), 36), cut(row.property(), 20),
                         cut(row.live(), 26), writes ? row.exported() : "(left as now)");
             }

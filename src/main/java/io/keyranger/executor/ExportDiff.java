@@ -4,10 +4,8 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
-import com.google.cloud.datastore.Value;
 import com.google.common.hash.Hashing;
 import io.keyranger.datastore.Cancellation;
-import io.keyranger.datastore.EntityJson;
 import io.keyranger.undo.Reverting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +13,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.TreeSet;
-import java.util.function.LongConsumer;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * An export's selection against live data, in pages of keys: each page of the export's entities is one lookup of
@@ -32,6 +34,8 @@ public final class ExportDiff {
     private final ManagedImport input;
     private int pageSize = 500;
     private int examples = EXAMPLES;
+    private int parallel = 8;
+    private boolean resume;
     private Path keysFolder;
 
     /** Compares {@code input}'s selection with {@code datastore}. */
@@ -104,35 +108,71 @@ public final class ExportDiff {
         void compared(long entities);
     }
 
+    /** Lookups in flight at once (default 8): pages are independent, so they overlap the server's latency. */
+    public ExportDiff parallel(int value) {
+        this.parallel = Math.max(1, value);
+        return this;
+    }
+
+    /**
+     * Goes on from the state a stopped run left in the key folder ({@link #writeKeys}): the records it compared are
+     * passed over (their keys still count for the added pass), its counts and key lists are kept.
+     */
+    public ExportDiff resume(boolean value) {
+        this.resume = value;
+        return this;
+    }
+
+    /** A page of the export's entities and its live lookup, in flight. */
+    private record Pending(List<Entity> page, long endRecord, Future<List<Entity>> live) {
+    }
+
     /** Compares; {@code added} says whether to look for entities added since. */
     public Result run(boolean added, Progress progress, Cancellation cancellation) throws IOException {
-        long[] counts = new long[3]; // same, changed, removed
-        long compared = 0;
-        long lookups = 0;
+        DiffState state = resume ? DiffState.read(keysFolder, input) : DiffState.start(input);
         List<Example> changedEx = new ArrayList<>();
         List<Example> removedEx = new ArrayList<>();
-        KeyWriter changedKeys = KeyWriter.in(keysFolder, "changed.keys");
-        KeyWriter removedKeys = KeyWriter.in(keysFolder, "removed.keys");
+        KeyListWriter changedKeys = KeyListWriter.in(keysFolder, "changed.keys", resume);
+        KeyListWriter removedKeys = KeyListWriter.in(keysFolder, "removed.keys", resume);
         long[] hashes = new long[1024];
         int hashCount = 0;
+        ExecutorService lookups = Executors.newFixedThreadPool(parallel, r -> {
+            Thread t = new Thread(r, "keyranger-diff-lookup");
+            t.setDaemon(true);
+            return t;
+        });
         try (changedKeys; removedKeys; ImportInput.Entries entries = input.open(false)) {
+            Deque<Pending> inFlight = new ArrayDeque<>();
             List<Entity> page = new ArrayList<>(pageSize);
+            long record = 0;
             boolean more = true;
             while (more && !cancellation.isCancelled()) {
                 ImportInput.Entry entry = entries.next(0);
                 more = entry != null;
+                if (more) {
+                    record++;
+                }
                 if (more && entry.entity() != null) {
-                    page.add(entry.entity());
                     if (hashCount == hashes.length) {
                         hashes = Arrays.copyOf(hashes, hashes.length * 2);
                     }
                     hashes[hashCount++] = hash(entry.entity().getKey());
+                    if (record > state.records() && !state.compareDone()) {
+                        page.add(entry.entity());
+                    }
                 }
                 if (page.size() >= pageSize || !more && !page.isEmpty()) {
-                    List<Entity> live = datastore.fetch(page.stream().map(Entity::getKey).toArray(Key[]::new));
-                    lookups++;
-                    for (int i = 0; i < page.size(); i++) {
-                        Entity before = page.get(i);
+                    List<Entity> sent = List.copyOf(page);
+                    inFlight.add(new Pending(sent, record, lookups.submit(() -> datastore.fetch(sent.stream()
+                            .map(Entity::getKey).toArray(Key[]::new)))));
+                    page.clear();
+                }
+                while (!inFlight.isEmpty() && (inFlight.size() >= parallel || !more || cancellation.isCancelled())) {
+                    Pending done = inFlight.poll();
+                    List<Entity> live = await(done.live());
+                    long[] counts = new long[3]; // same, changed, removed
+                    for (int i = 0; i < done.page().size(); i++) {
+                        Entity before = done.page().get(i);
                         Entity now = live.get(i);
                         if (now == null) {
                             counts[2]++;
@@ -147,30 +187,56 @@ public final class ExportDiff {
                                     RestoreMode.differences(before, now)));
                         }
                     }
-                    compared += page.size();
-                    page.clear();
-                    progress.compared(compared);
+                    state = state.after(done.endRecord(), counts, changedKeys.flushed(), removedKeys.flushed());
+                    state.write(keysFolder);
+                    progress.compared(state.compared());
                 }
             }
+            if (more) {
+                return result(state, -1, changedEx, removedEx, List.of(), true);
+            }
+            state = state.compared(true);
+            state.write(keysFolder);
+        } finally {
+            lookups.shutdownNow();
         }
-        List<Example> examples = new ArrayList<>(changedEx);
-        examples.addAll(removedEx);
+        List<Example> addedEx = new ArrayList<>();
         long addedCount = -1;
         if (added && !cancellation.isCancelled()) {
             long[] sorted = Arrays.copyOf(hashes, hashCount);
             Arrays.sort(sorted);
-            List<Example> addedEx = new ArrayList<>();
             addedCount = added(sorted, addedEx, cancellation);
-            examples.addAll(addedEx);
         }
-        return new Result(compared, counts[0], counts[1], counts[2], addedCount, examples, lookups,
-                cancellation.isCancelled());
+        return result(state, addedCount, changedEx, removedEx, addedEx, cancellation.isCancelled());
+    }
+
+    private static Result result(DiffState state, long added, List<Example> changed, List<Example> removed,
+                                 List<Example> addedEx, boolean cancelled) {
+        List<Example> examples = new ArrayList<>(changed);
+        examples.addAll(removed);
+        examples.addAll(addedEx);
+        return new Result(state.compared(), state.same(), state.changed(), state.removed(), added, examples,
+                state.lookups(), cancelled);
+    }
+
+    private static List<Entity> await(Future<List<Entity>> lookup) throws IOException {
+        try {
+            return lookup.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.CancellationException("interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IOException(e.getCause());
+        }
     }
 
     /** Live entities of the selection whose keys the export lacks: keys only, unless a query must see entities. */
     private long added(long[] exportKeys, List<Example> examples, Cancellation cancellation) throws IOException {
         long count = 0;
-        try (KeyWriter addedKeys = KeyWriter.in(keysFolder, "added.keys")) {
+        try (KeyListWriter addedKeys = KeyListWriter.in(keysFolder, "added.keys", false)) {
             if (input.keys() != null) {
                 List<Key> asked = input.keys().stream().filter(k -> Arrays.binarySearch(exportKeys, hash(k)) < 0)
                         .toList();
@@ -214,34 +280,6 @@ public final class ExportDiff {
         return count;
     }
 
-    /**
-     * One entity's properties side by side: name, as exported, as live, and whether they differ (every property of
-     * either, sorted by name; a value absent on one side is "(missing)").
-     */
-    public record Row(String property, String exported, String live, boolean differs) {
-    }
-
-    public static List<Row> sideBySide(Entity exported, Entity live) {
-        TreeSet<String> names = new TreeSet<>();
-        if (exported != null) {
-            names.addAll(exported.getNames());
-        }
-        if (live != null) {
-            names.addAll(live.getNames());
-        }
-        List<Row> rows = new ArrayList<>();
-        for (String name : names) {
-            Value<?> a = exported != null && exported.contains(name) ? exported.getValue(name) : null;
-            Value<?> b = live != null && live.contains(name) ? live.getValue(name) : null;
-            rows.add(new Row(name, show(a), show(b), a == null ? b != null : !a.equals(b)));
-        }
-        return rows;
-    }
-
-    private static String show(Value<?> value) {
-        return value == null ? "(missing)" : EntityJson.cell(value) + (value.excludeFromIndexes() ? " (unindexed)" : "");
-    }
-
     private void keep(List<Example> kept, Example example) {
         if (kept.size() < examples) {
             kept.add(example);
@@ -252,26 +290,5 @@ public final class ExportDiff {
     static long hash(Key key) {
         return Hashing.murmur3_128().hashString(io.keyranger.query.Gql.keyLiteral(key), StandardCharsets.UTF_8)
                 .asLong();
-    }
-
-    /** A key list being written, or nothing when no folder was given. */
-    private record KeyWriter(java.io.BufferedWriter out) implements java.io.Closeable {
-        static KeyWriter in(Path folder, String name) throws IOException {
-            return new KeyWriter(folder == null ? null : java.nio.file.Files.newBufferedWriter(folder.resolve(name)));
-        }
-
-        void write(Key key) throws IOException {
-            if (out != null) {
-                out.write(io.keyranger.query.Gql.keyLiteral(key));
-                out.newLine();
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (out != null) {
-                out.close();
-            }
-        }
     }
 }

@@ -9,6 +9,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.SideBySide;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.Fx;
@@ -99,15 +100,15 @@ class BackupsTabTest extends DemoWindowTest {
             examples.getSelectionModel().select(one);
             return null;
         });
-        TableView<ExportDiff.Row> sides = robot.lookup("#sideBySide").queryTableView();
+        TableView<SideBySide.Row> sides = robot.lookup("#sideBySide").queryTableView();
         Fx.waitUntil(10, () -> sides.getItems().stream().anyMatch(r -> r.property().equals("balance")));
-        ExportDiff.Row balance = sides.getItems().stream().filter(r -> r.property().equals("balance")).findFirst()
+        SideBySide.Row balance = sides.getItems().stream().filter(r -> r.property().equals("balance")).findFirst()
                 .orElseThrow();
         assertThat(balance.differs()).isTrue();
         assertThat(balance.exported()).isEqualTo(String.valueOf(before.get(one.key()).getLong("balance")));
         assertThat(balance.live()).isEqualTo("-1");
         assertThat(sides.getItems().stream().filter(r -> !r.property().equals("balance")))
-                .noneMatch(ExportDiff.Row::differs);
+                .noneMatch(SideBySide.Row::differs);
 
         robot.clickOn("#restoreExport"); // skip-changed, on the emulator without a confirmation
         Fx.waitUntil(10, () -> Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())

@@ -3,6 +3,7 @@ package io.keyranger.ui.backups;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.SideBySide;
 import io.keyranger.executor.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.WriteConfirmation;
@@ -194,15 +195,15 @@ public final class BackupsView extends BorderPane {
                 diff.selectedProperty().set(x);
             }
         });
-        TableView<ExportDiff.Row> sides = new TableView<>(diff.rows());
+        TableView<SideBySide.Row> sides = new TableView<>(diff.rows());
         sides.setId("sideBySide");
         sides.setPlaceholder(new Label("Select an entity"));
-        sides.getColumns().add(column("Property", ExportDiff.Row::property, 120));
-        sides.getColumns().add(column("In the export", ExportDiff.Row::exported, 200));
-        sides.getColumns().add(column("Live", ExportDiff.Row::live, 200));
+        sides.getColumns().add(column("Property", SideBySide.Row::property, 120));
+        sides.getColumns().add(column("In the export", SideBySide.Row::exported, 200));
+        sides.getColumns().add(column("Live", SideBySide.Row::live, 200));
         sides.setRowFactory(t -> new TableRow<>() {
             @Override
-            protected void updateItem(ExportDiff.Row item, boolean empty) {
+            protected void updateItem(SideBySide.Row item, boolean empty) {
                 super.updateItem(item, empty);
                 setStyle(!empty && item != null && item.differs() ? "-fx-font-weight: bold;" : "");
             }

@@ -3,6 +3,7 @@ package io.keyranger.ui.backups;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.SideBySide;
 import io.keyranger.executor.RestoreMode;
 import io.keyranger.executor.RestoreSpec;
 import io.keyranger.managed.ManagedExport;
@@ -36,7 +37,7 @@ public final class DiffModel {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
     private final ObservableList<ExportDiff.Example> examples = FXCollections.observableArrayList();
     private final ObjectProperty<ExportDiff.Example> selected = new SimpleObjectProperty<>();
-    private final ObservableList<ExportDiff.Row> rows = FXCollections.observableArrayList();
+    private final ObservableList<SideBySide.Row> rows = FXCollections.observableArrayList();
     private final ObjectProperty<RestoreMode> mode = new SimpleObjectProperty<>(RestoreMode.SKIP_CHANGED);
     private Consumer<RestoreRequest> restorer = request -> { };
 
@@ -44,7 +45,7 @@ public final class DiffModel {
         this.tasks = tasks;
         this.errors = errors;
         selected.addListener((obs, old, example) -> rows.setAll(example == null ? java.util.List.of()
-                : ExportDiff.sideBySide(example.before(), example.now())));
+                : SideBySide.of(example.before(), example.now())));
     }
 
     /** Compares {@code row}'s kind of the export with the live database of {@code session}. */
@@ -126,7 +127,7 @@ public final class DiffModel {
         return selected;
     }
 
-    public ObservableList<ExportDiff.Row> rows() {
+    public ObservableList<SideBySide.Row> rows() {
         return rows;
     }
 

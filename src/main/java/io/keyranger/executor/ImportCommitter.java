@@ -25,6 +25,10 @@ import java.util.Map;
  */
 final class ImportCommitter {
     private static final int EXAMPLES = 5;
+    /** Entities a restore screens with one lookup outside any transaction (Datastore's most keys in a lookup). */
+    static final int SCREENED = 1_000;
+    /** Entries passed over before their checkpoint is committed even with nothing to write. */
+    private static final int CARRY_LIMIT = 20_000;
 
     private final Datastore datastore;
     private final RetryPolicy retries;
@@ -35,9 +39,14 @@ final class ImportCommitter {
     private final boolean undo;
     private final CommitHook hook;
     private final List<MapResult.Problem> examples = new ArrayList<>();
+    private final int chunkSize;
+    private final List<Entity> chunk = new ArrayList<>();
+    private Skips carried = new Skips();
+    private long covered;
+    private long committed;
 
     ImportCommitter(Datastore datastore, RetryPolicy retries, JobLease lease, Key checkpoint, ShardedCounter counter,
-                    RestoreMode mode, boolean undo, CommitHook hook) {
+                    RestoreMode mode, boolean undo, CommitHook hook, int chunkSize, long committed) {
         this.datastore = datastore;
         this.retries = retries;
         this.lease = lease;
@@ -46,6 +55,73 @@ final class ImportCommitter {
         this.mode = mode;
         this.undo = undo;
         this.hook = hook;
+        this.chunkSize = chunkSize;
+        this.committed = committed;
+        this.covered = committed;
+    }
+
+    /** An entry of the input and its place (the checkpoint a commit that covers it writes). */
+    record Positioned(long position, ImportInput.Entry entry) {
+    }
+
+    /**
+     * Takes a batch of entries in order. A restore first screens the batch's entities with one lookup outside any
+     * transaction: those already as in the export (or, in a restore that skips them, changed since) need no write,
+     * and are only counted, in the next commit; the others are written in chunks, each decided again inside its
+     * commit's transaction. So a restore of a mostly intact kind commits little more than its checkpoints.
+     */
+    void feed(List<Positioned> batch, String kind, java.util.function.LongConsumer progress) {
+        Map<Key, Entity> live = mode.readsLive() ? screen(batch, kind) : null;
+        for (Positioned p : batch) {
+            ImportInput.Entry entry = p.entry();
+            if (!entry.selected()) {
+                carried.notSelected++;
+            } else if (entry.bad()) {
+                carried.badLines++;
+            } else if (entry.entity() != null && !entry.entity().getKey().getKind().equals(kind)) {
+                carried.otherKinds++;
+            } else if (entry.entity() != null) {
+                MapResult decided = live == null ? null : mode.decide(List.of(entry.entity()), live);
+                if (decided == null || !decided.puts().isEmpty()) {
+                    chunk.add(entry.entity());
+                } else {
+                    carried.absorb(decided);
+                }
+            }
+            covered = p.position();
+            if (chunk.size() >= chunkSize || carried.entries() >= CARRY_LIMIT) {
+                flush(progress);
+            }
+        }
+    }
+
+    /** Commits what is left, covering the input up to {@code lastEntry}. */
+    void finish(long lastEntry, java.util.function.LongConsumer progress) {
+        covered = Math.max(covered, lastEntry);
+        if (!chunk.isEmpty() || carried.entries() > 0 || covered > committed) {
+            flush(progress);
+        }
+    }
+
+    private void flush(java.util.function.LongConsumer progress) {
+        committed = commit(chunk, covered, carried);
+        chunk.clear();
+        carried = new Skips();
+        progress.accept(committed);
+    }
+
+    /** The live entities of the batch's keys, read in one lookup outside any transaction (null when absent). */
+    private Map<Key, Entity> screen(List<Positioned> batch, String kind) {
+        List<Key> keys = batch.stream().map(p -> p.entry().entity()).filter(e -> e != null
+                && e.getKey().getKind().equals(kind)).map(Entity::getKey).distinct().toList();
+        Map<Key, Entity> live = new HashMap<>();
+        if (!keys.isEmpty()) {
+            List<Entity> read = retries.call(() -> datastore.fetch(keys.toArray(new Key[0])));
+            for (int i = 0; i < keys.size(); i++) {
+                live.put(keys.get(i), read.get(i));
+            }
+        }
+        return live;
     }
 
     /** The entries of a chunk that were not imported: of another kind, not entities, or not selected. */
@@ -53,9 +129,25 @@ final class ImportCommitter {
         long otherKinds;
         long badLines;
         long notSelected;
+        /** Entities screened out: what the restore decided without writing (counters, skips, problems). */
+        final Map<String, Long> decided = new HashMap<>();
+        long decidedEntities;
+        long decidedSkipped;
+        final List<MapResult.Problem> problems = new ArrayList<>();
 
         long total() {
             return otherKinds + badLines;
+        }
+
+        long entries() {
+            return otherKinds + badLines + notSelected + decidedEntities;
+        }
+
+        void absorb(MapResult one) {
+            one.counters().forEach((name, n) -> decided.merge(name, n, Long::sum));
+            decidedEntities++;
+            decidedSkipped += one.skipped();
+            problems.addAll(one.problems());
         }
     }
 
@@ -113,8 +205,9 @@ final class ImportCommitter {
                 tx.put(writes.puts().toArray(new Entity[0]));
             }
             Map<String, Long> counts = new HashMap<>(writes.counters());
-            counts.putAll(Map.of("read", (long) chunk.size() + skipped.total(), "written", (long) writes.puts().size(),
-                    "skipped", skipped.total() + writes.skipped()));
+            skipped.decided.forEach((name, n) -> counts.merge(name, n, Long::sum));
+            counts.putAll(Map.of("read", (long) chunk.size() + skipped.total() + skipped.decidedEntities, "written",
+                    (long) writes.puts().size(), "skipped", skipped.total() + writes.skipped() + skipped.decidedSkipped));
             if (skipped.badLines > 0) {
                 counts.put(JobReport.SKIPPED_PREFIX + ImportFile.BAD_LINE, skipped.badLines);
             }
@@ -125,7 +218,8 @@ final class ImportCommitter {
             tx.put(Entity.newBuilder(stored).set("line", lastEntry).build());
             hook.beforeCommit("import " + lastEntry);
             tx.commit();
-            writes.problems().stream().filter(p -> RestoreMode.CHANGED.equals(p.category()))
+            java.util.stream.Stream.concat(skipped.problems.stream(), writes.problems().stream())
+                    .filter(p -> RestoreMode.CHANGED.equals(p.category()))
                     .limit(Math.max(0, EXAMPLES - examples.size())).forEach(examples::add);
             return lastEntry;
         } finally {

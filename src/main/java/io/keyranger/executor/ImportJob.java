@@ -219,40 +219,27 @@ public final class ImportJob {
         Entity existing = retries.call(() -> datastore.get(checkpoint));
         long done = existing == null ? 0 : existing.getLong("line");
         ImportCommitter commits = new ImportCommitter(datastore, retries, lease, checkpoint, counter, restoreMode, undo,
-                hook);
+                hook, chunkSize(), done);
         committer = commits;
         try (ImportInput.Entries entries = input.open(skipBadLines)) {
-            List<Entity> chunk = new ArrayList<>();
             long line = 0;
             while (line < done && entries.skip()) {
                 line++; // committed already
             }
-            ImportCommitter.Skips skipped = new ImportCommitter.Skips();
+            List<ImportCommitter.Positioned> batch = new ArrayList<>();
+            int entities = 0;
             ImportInput.Entry entry;
             while (!cancelled.getAsBoolean() && (entry = entries.next(line + 1)) != null) {
                 line++;
-                if (!entry.selected()) {
-                    skipped.notSelected++;
-                } else if (entry.bad()) {
-                    skipped.badLines++;
-                } else if (entry.entity() == null) {
-                    continue;
-                } else if (!entry.entity().getKey().getKind().equals(kind)) {
-                    skipped.otherKinds++;
-                } else {
-                    chunk.add(entry.entity());
-                }
-                if (chunk.size() >= chunkSize() || skipped.notSelected >= 10_000) {
-                    done = commits.commit(chunk, line, skipped);
-                    chunk.clear();
-                    skipped = new ImportCommitter.Skips();
-                    progress.accept(done);
+                batch.add(new ImportCommitter.Positioned(line, entry));
+                if (entry.entity() != null && ++entities >= ImportCommitter.SCREENED || batch.size() >= 10_000) {
+                    commits.feed(batch, kind, progress);
+                    batch.clear();
+                    entities = 0;
                 }
             }
-            if (!chunk.isEmpty() || skipped.total() + skipped.notSelected > 0) {
-                commits.commit(chunk, line, skipped);
-                progress.accept(line);
-            }
+            commits.feed(batch, kind, progress);
+            commits.finish(line, progress);
             commits.release();
             if (cancelled.getAsBoolean()) {
                 return new Result(jobId, counter.totals(), true);

@@ -91,7 +91,7 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
         if (keysOut != null) {
             Files.createDirectories(keysOut);
         }
-        ExportDiff diff = ExportDiff.of(session.datastore(), export, conn.namespace(), kind, selection.gql == null
+        ExportDiff diff = ExportDiff.of(session, export, conn.namespace(), kind, selection.gql == null
                 ? null : new ClientQuery(Gql.parse(selection.gql, conn.projectId(), conn.namespace()), session.order()),
                 selection.keys == null ? null : KeysFile.read(selection.keys, conn.projectId(), conn.namespace()))
                 .pageSize(pageSize).writeKeys(keysOut).parallel(parallel).resume(resume);

@@ -146,7 +146,7 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
     private void dryRun(Session session, String kind, RestoreMode restoreMode, PrintWriter out, PrintWriter err,
                         io.keyranger.cost.PriceTable prices) throws java.io.IOException {
         ConnectionSpec conn = session.spec();
-        ExportDiff diff = ExportDiff.of(session.datastore(), io.keyranger.managed.ManagedExport.open(selection.export),
+        ExportDiff diff = ExportDiff.of(session, io.keyranger.managed.ManagedExport.open(selection.export),
                 conn.namespace(), kind, selection.gql == null ? null : new io.keyranger.query.ClientQuery(
                         io.keyranger.query.Gql.parse(selection.gql, conn.projectId(), conn.namespace()),
                         session.order()), selection.keys == null ? null : io.keyranger.executor.KeysFile.read(

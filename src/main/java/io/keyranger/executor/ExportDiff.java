@@ -3,7 +3,6 @@ package io.keyranger.executor;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.Query;
 import com.google.common.hash.Hashing;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.undo.Reverting;
@@ -32,6 +31,7 @@ public final class ExportDiff {
 
     private final Datastore datastore;
     private final ManagedImport input;
+    private final io.keyranger.keys.KeyOrder order;
     private int pageSize = 500;
     private int examples = EXAMPLES;
     private int parallel = 8;
@@ -39,8 +39,9 @@ public final class ExportDiff {
     private Path keysFolder;
 
     /** Compares {@code input}'s selection with {@code datastore}. */
-    ExportDiff(Datastore datastore, ManagedImport input) {
+    ExportDiff(Datastore datastore, io.keyranger.keys.KeyOrder order, ManagedImport input) {
         this.datastore = datastore;
+        this.order = order;
         this.input = input;
     }
 
@@ -48,10 +49,12 @@ public final class ExportDiff {
      * Compares the entities of {@code namespace} and {@code kind} in {@code export}, narrowed by {@code select} and
      * {@code keys} (either may be null), with the database.
      */
-    public static ExportDiff of(Datastore datastore, io.keyranger.managed.ManagedExport export, String namespace,
-                                String kind, io.keyranger.query.ClientQuery select, java.util.Set<Key> keys) {
+    public static ExportDiff of(io.keyranger.datastore.Session session, io.keyranger.managed.ManagedExport export,
+                                String namespace, String kind, io.keyranger.query.ClientQuery select,
+                                java.util.Set<Key> keys) {
+        Datastore datastore = session.datastore();
         String database = datastore.getOptions().getDatabaseId();
-        return new ExportDiff(datastore, new ManagedImport(export, datastore.getOptions().getProjectId(),
+        return new ExportDiff(datastore, session.order(), new ManagedImport(export, datastore.getOptions().getProjectId(),
                 database == null ? "" : database, namespace, kind, select, keys));
     }
 
@@ -205,7 +208,8 @@ public final class ExportDiff {
         if (added && !cancellation.isCancelled()) {
             long[] sorted = Arrays.copyOf(hashes, hashCount);
             Arrays.sort(sorted);
-            addedCount = added(sorted, addedEx, cancellation);
+            addedCount = new AddedSince(datastore, order, input, keysFolder, parallel, examples)
+                    .find(sorted, addedEx, cancellation);
         }
         return result(state, addedCount, changedEx, removedEx, addedEx, cancellation.isCancelled());
     }
@@ -233,55 +237,12 @@ public final class ExportDiff {
         }
     }
 
-    /** Live entities of the selection whose keys the export lacks: keys only, unless a query must see entities. */
-    private long added(long[] exportKeys, List<Example> examples, Cancellation cancellation) throws IOException {
-        long count = 0;
-        try (KeyListWriter addedKeys = KeyListWriter.in(keysFolder, "added.keys", false)) {
-            if (input.keys() != null) {
-                List<Key> asked = input.keys().stream().filter(k -> Arrays.binarySearch(exportKeys, hash(k)) < 0)
-                        .toList();
-                for (int from = 0; from < asked.size(); from += pageSize) {
-                    for (Entity now : datastore.fetch(asked.subList(from, Math.min(asked.size(), from + pageSize))
-                            .toArray(new Key[0]))) {
-                        if (now != null) {
-                            count++;
-                            addedKeys.write(now.getKey());
-                            keep(examples, new Example(now.getKey(), null, now, "added since the export"));
-                        }
-                    }
-                }
-                return count;
-            }
-            var results = input.select() == null
-                    ? datastore.run(Query.newKeyQueryBuilder().setNamespace(input.namespace()).setKind(input.kind())
-                    .build())
-                    : datastore.run(Query.newEntityQueryBuilder().setNamespace(input.namespace())
-                    .setKind(input.kind()).build());
-            while (results.hasNext() && !cancellation.isCancelled()) {
-                Object next = results.next();
-                Key key = next instanceof Entity e ? e.getKey() : (Key) next;
-                if (next instanceof Entity e && !input.select().matches(e)) {
-                    continue;
-                }
-                if (Arrays.binarySearch(exportKeys, hash(key)) < 0) {
-                    count++;
-                    addedKeys.write(key);
-                    keep(examples, new Example(key, null, next instanceof Entity e ? e : null,
-                            "added since the export"));
-                }
-            }
-        }
-        List<Key> unread = examples.stream().filter(e -> e.now() == null).map(Example::key).toList();
-        if (!unread.isEmpty()) { // a keys-only pass: read its few examples whole, in one lookup
-            List<Entity> read = datastore.fetch(unread.toArray(new Key[0]));
-            examples.replaceAll(e -> e.now() != null ? e : new Example(e.key(), null,
-                    read.get(unread.indexOf(e.key())), e.what()));
-        }
-        return count;
+    private void keep(List<Example> kept, Example example) {
+        keep(kept, example, examples);
     }
 
-    private void keep(List<Example> kept, Example example) {
-        if (kept.size() < examples) {
+    static void keep(List<Example> kept, Example example, int most) {
+        if (kept.size() < most) {
             kept.add(example);
         }
     }

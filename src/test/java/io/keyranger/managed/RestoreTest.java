@@ -122,6 +122,22 @@ class RestoreTest {
         InProcessCli cli = new InProcessCli(dir, s.conn());
         String export = s.export().toString();
 
+        s.datastore().put(Entity.newBuilder(s.datastore().newKeyFactory().setKind("Rich").newKey("new-pro"))
+                        .set("tier", "pro").build(),
+                Entity.newBuilder(s.datastore().newKeyFactory().setKind("Rich").newKey("new-free"))
+                        .set("tier", "free").build());
+        long proRemoved = s.deleted().stream().filter(k -> s.seeded().get(k).getString("tier").equals("pro")).count();
+        long proChanged = s.changed().keySet().stream().filter(k -> s.seeded().get(k).getString("tier").equals("pro"))
+                .count();
+        InProcessCli.Result proDiff = cli.run("diff", "--export", export, "--gql",
+                "SELECT * FROM Rich WHERE tier = 'pro'");
+        assertThat(proDiff.exitCode()).as(proDiff.err()).isZero();
+        assertThat(proDiff.out()).containsPattern("changed\\s+" + proChanged + "\\b")
+                .containsPattern("removed\\s+" + proRemoved + "\\b").containsPattern("added\\s+1\\b")
+                .contains("Rich:\"new-pro\"").doesNotContain("new-free");
+        s.datastore().delete(s.datastore().newKeyFactory().setKind("Rich").newKey("new-pro"),
+                s.datastore().newKeyFactory().setKind("Rich").newKey("new-free"));
+
         InProcessCli.Result pro = cli.run("restore", "--export", export, "--gql",
                 "SELECT * FROM Rich WHERE tier = 'pro' AND balance > 100", "--mode", "overwrite", "--no-undo");
         assertThat(pro.exitCode()).as(pro.out() + pro.err()).isZero();

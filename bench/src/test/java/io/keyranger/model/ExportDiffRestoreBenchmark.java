@@ -74,10 +74,11 @@ class ExportDiffRestoreBenchmark {
             }
             ManagedExport export = ManagedExport.open(root);
             server.quiet(false);
+            Session session = Session.open(conn);
             for (int parallel : new int[] {1, 8}) {
                 long calls = server.calls();
                 long t = System.nanoTime();
-                ExportDiff.Result r = ExportDiff.of(datastore, export, "", "Account", null, null).parallel(parallel)
+                ExportDiff.Result r = ExportDiff.of(session, export, "", "Account", null, null).parallel(parallel)
                         .run(true, x -> { }, Cancellation.NEVER);
                 double s = (System.nanoTime() - t) / 1e9;
                 System.out.printf("diff, %d lookup%s in flight: %,d compared in %.1f s (%,.0f entities/s), %,d "
@@ -85,7 +86,6 @@ class ExportDiffRestoreBenchmark {
                         parallel == 1 ? "" : "s", r.compared(), s, r.compared() / s, r.lookups(),
                         server.calls() - calls, r.same(), r.changed(), r.removed(), r.added());
             }
-            Session session = Session.open(conn);
             long calls = server.calls();
             long t = System.nanoTime();
             JobResult result = new JobLauncher(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION).start(

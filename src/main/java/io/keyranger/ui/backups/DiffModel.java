@@ -55,7 +55,7 @@ public final class DiffModel {
         }
         ManagedExport opened = export.get();
         summary.set("Comparing " + row.kind() + " with " + session.describe() + "…");
-        Tasks.create("Comparing with live data", ctx -> ExportDiff.of(session.datastore(), opened, row.namespace(),
+        Tasks.create("Comparing with live data", ctx -> ExportDiff.of(session, opened, row.namespace(),
                 row.kind(), null, null).examples(EXAMPLES).run(true, n -> ctx.progress(n, row.count(),
                 String.format("Comparing %s with live data: %,d of %,d", row.kind(), n, row.count())),
                 Cancellation.of(ctx::isCancelled)))

@@ -1,0 +1,131 @@
+package io.keyranger.executor;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.QueryResults;
+import com.google.cloud.datastore.StructuredQuery;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The live entities of a comparison's selection that its export lacks. The kind's key space is cut into ranges at
+ * its scatter sample (as a job's is) and the ranges are read at once, keys only (whole entities when a query must
+ * see them); each key is looked up among the export's key hashes. With a list of keys, only those are looked up.
+ */
+final class AddedSince {
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final ManagedImport input;
+    private final Path keysFolder;
+    private final int parallel;
+    private final int examples;
+
+    AddedSince(Datastore datastore, KeyOrder order, ManagedImport input, Path keysFolder, int parallel,
+               int examples) {
+        this.datastore = datastore;
+        this.order = order;
+        this.input = input;
+        this.keysFolder = keysFolder;
+        this.parallel = parallel;
+        this.examples = examples;
+    }
+
+    /** How many were added; the first few go to {@code found}, whole; every key to {@code added.keys}. */
+    long find(long[] exportKeys, List<ExportDiff.Example> found, Cancellation cancellation) throws IOException {
+        List<Key> added = input.keys() != null ? asked(exportKeys) : scanned(exportKeys, cancellation);
+        try (KeyListWriter out = KeyListWriter.in(keysFolder, "added.keys", false)) {
+            for (Key key : added) {
+                out.write(key);
+            }
+        }
+        List<Key> shown = added.subList(0, Math.min(examples, added.size()));
+        if (!shown.isEmpty()) {
+            List<Entity> read = datastore.fetch(shown.toArray(new Key[0]));
+            for (int i = 0; i < shown.size(); i++) {
+                ExportDiff.keep(found, new ExportDiff.Example(shown.get(i), null, read.get(i),
+                        "added since the export"), examples);
+            }
+        }
+        return added.size();
+    }
+
+    private List<Key> asked(long[] exportKeys) {
+        List<Key> notExported = input.keys().stream().filter(k -> !exported(exportKeys, k)).toList();
+        List<Key> live = new ArrayList<>();
+        for (int from = 0; from < notExported.size(); from += 1_000) {
+            datastore.fetch(notExported.subList(from, Math.min(notExported.size(), from + 1_000))
+                    .toArray(new Key[0])).stream().filter(e -> e != null).forEach(e -> live.add(e.getKey()));
+        }
+        return live;
+    }
+
+    private List<Key> scanned(long[] exportKeys, Cancellation cancellation) throws IOException {
+        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(input.namespace(),
+                input.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
+                .ranges();
+        ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
+            Thread t = new Thread(r, "keyranger-diff-added");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<List<Key>>> parts = new ArrayList<>();
+            for (KeyRange range : ranges) {
+                parts.add(pool.submit(() -> scan(range, exportKeys, cancellation)));
+            }
+            List<Key> added = new ArrayList<>();
+            for (Future<List<Key>> part : parts) {
+                added.addAll(part.get());
+            }
+            return added;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.CancellationException("interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IOException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** One range's keys the export lacks, in key order. */
+    private List<Key> scan(KeyRange range, long[] exportKeys, Cancellation cancellation) {
+        StructuredQuery.Builder<?> query = input.select() == null ? Query.newKeyQueryBuilder()
+                : Query.newEntityQueryBuilder();
+        QueryResults<?> results = datastore.run(range.applyTo(query.setNamespace(input.namespace())
+                .setKind(input.kind()), List.of()).build());
+        List<Key> added = new ArrayList<>();
+        while (results.hasNext() && !cancellation.isCancelled()) {
+            Object next = results.next();
+            Key key = next instanceof Entity e ? e.getKey() : (Key) next;
+            if (next instanceof Entity e && !input.select().matches(e)) {
+                continue;
+            }
+            if (!exported(exportKeys, key)) {
+                added.add(key);
+            }
+        }
+        return added;
+    }
+
+    private static boolean exported(long[] exportKeys, Key key) {
+        return Arrays.binarySearch(exportKeys, ExportDiff.hash(key)) >= 0;
+    }
+}

@@ -116,9 +116,9 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
             removeHook(stopper);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        out.printf("%s%s: %,d in the export compared with live data in %,d lookups (%.1f s, %,.0f entities/s)%s%n",
+        out.printf("%s%s: %,d in the export compared with live data in %,d lookup%s (%.1f s, %,.0f entities/s)%s%n",
                 kind, conn.namespace().isEmpty() ? "" : " in namespace " + conn.namespace(), r.compared(),
-                r.lookups(), seconds, r.compared() / Math.max(seconds, 1e-3), r.cancelled() ? "; stopped early" : "");
+                r.lookups(), r.lookups() == 1 ? "" : "s", seconds, r.compared() / Math.max(seconds, 1e-3), r.cancelled() ? "; stopped early" : "");
         out.printf("  same      %,12d%n  changed   %,12d%n  removed   %,12d%n  added     %12s%n", r.same(),
                 r.changed(), r.removed(), r.added() < 0 ? "(not looked for)" : String.format("%,d", r.added()));
         for (ExportDiff.Example e : r.examples()) {

@@ -159,7 +159,8 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
         long restores = r.removed() + (restoreMode == RestoreMode.OVERWRITE ? r.changed() : 0);
         out.printf("Dry run of restoring %s from %s (%s); nothing was written.%n", kind, selection.export,
                 restoreMode.id());
-        out.printf("Compared %,d entities of the export with live data in %,d lookups:%n", r.compared(), r.lookups());
+        out.printf("Compared %,d entities of the export with live data in %,d lookup%s:%n", r.compared(), r.lookups(),
+                r.lookups() == 1 ? "" : "s");
         out.printf("  would restore %,d missing since the export%n", r.removed());
         switch (restoreMode) {
             case OVERWRITE -> out.printf("  would overwrite %,d changed since the export%n", r.changed());

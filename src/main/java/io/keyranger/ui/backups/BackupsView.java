@@ -56,12 +56,15 @@ public final class BackupsView extends BorderPane {
                 kinds.getSelectionModel().select(row);
             }
         });
-        kinds.setMinWidth(160);
+        kinds.setMinWidth(140);
+        kinds.setPrefWidth(190);
+        kinds.setMaxWidth(240);
         SplitPane right = new SplitPane(browser(), comparison());
         right.setOrientation(Orientation.VERTICAL);
-        right.setDividerPositions(0.5);
+        right.setDividerPositions(0.45);
         SplitPane split = new SplitPane(kinds, right);
-        split.setDividerPositions(0.22);
+        SplitPane.setResizableWithParent(kinds, false);
+        split.setDividerPositions(0.2);
         setCenter(split);
     }
 
@@ -111,6 +114,7 @@ public final class BackupsView extends BorderPane {
         key.setPromptText("KEY(Kind, 42)");
         key.textProperty().bindBidirectional(model.keyProperty());
         key.setOnAction(e -> model.lookUp());
+        key.setPrefWidth(170);
         Button lookUp = new Button("Look up", new FontIcon(Material2MZ.SEARCH));
         lookUp.setId("lookUpExportKey");
         lookUp.disableProperty().bind(run.disableProperty());
@@ -135,9 +139,17 @@ public final class BackupsView extends BorderPane {
         Label info = new Label();
         info.setId("exportPageInfo");
         info.textProperty().bind(model.pageInfoProperty());
+        info.setWrapText(true);
+        info.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        HBox.setHgrow(info, Priority.ALWAYS);
         HBox paging = new HBox(6, previous, next, info);
         paging.setAlignment(Pos.CENTER_LEFT);
-        VBox box = new VBox(6, new HBox(6, new Label("GQL"), query, run, key, lookUp), table, paging);
+        for (Button b : new Button[] {run, lookUp, previous, next}) {
+            b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        }
+        Label gql = new Label("GQL");
+        gql.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        VBox box = new VBox(6, new HBox(6, gql, query, run, key, lookUp), table, paging);
         ((HBox) box.getChildren().get(0)).setAlignment(Pos.CENTER_LEFT);
         box.setPadding(new Insets(6, 8, 6, 8));
         return box;
@@ -179,16 +191,19 @@ public final class BackupsView extends BorderPane {
         Label summary = new Label();
         summary.setId("diffSummary");
         summary.setWrapText(true);
+        summary.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         summary.textProperty().bind(diff.summaryProperty());
+        compare.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        restore.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         HBox actions = new HBox(6, compare, new Label("Restore mode"), mode, restore);
         actions.setAlignment(Pos.CENTER_LEFT);
 
         TableView<ExportDiff.Example> examples = new TableView<>(diff.examples());
         examples.setId("diffExamples");
         examples.setPlaceholder(new Label("Compare a kind of the export with the live database"));
-        examples.getColumns().add(column("Since the export", x -> x.before() == null ? "added" : x.now() == null
-                ? "removed" : "changed", 110));
-        examples.getColumns().add(column("Key", x -> KeyFormat.format(x.key()), 200));
+        examples.getColumns().add(column("Since export", x -> x.before() == null ? "added" : x.now() == null
+                ? "removed" : "changed", 90));
+        examples.getColumns().add(column("Key", x -> KeyFormat.format(x.key()), 170));
         examples.getColumns().add(column("What differs", ExportDiff.Example::what, 380));
         examples.getSelectionModel().selectedItemProperty().addListener((obs, old, x) -> {
             if (x != null) {
@@ -198,9 +213,10 @@ public final class BackupsView extends BorderPane {
         TableView<SideBySide.Row> sides = new TableView<>(diff.rows());
         sides.setId("sideBySide");
         sides.setPlaceholder(new Label("Select an entity"));
-        sides.getColumns().add(column("Property", SideBySide.Row::property, 120));
-        sides.getColumns().add(column("In the export", SideBySide.Row::exported, 200));
-        sides.getColumns().add(column("Live", SideBySide.Row::live, 200));
+        sides.getColumns().add(column("Property", SideBySide.Row::property, 90));
+        sides.getColumns().add(column("In the export", SideBySide.Row::exported, 150));
+        sides.getColumns().add(column("Live", SideBySide.Row::live, 150));
+        sides.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         sides.setRowFactory(t -> new TableRow<>() {
             @Override
             protected void updateItem(SideBySide.Row item, boolean empty) {
@@ -209,7 +225,7 @@ public final class BackupsView extends BorderPane {
             }
         });
         SplitPane tables = new SplitPane(examples, sides);
-        tables.setDividerPositions(0.55);
+        tables.setDividerPositions(0.5);
         VBox.setVgrow(tables, Priority.ALWAYS);
         VBox box = new VBox(6, actions, summary, tables);
         box.setPadding(new Insets(6, 8, 6, 8));

@@ -172,9 +172,9 @@ public final class BackupsViewModel {
                     entities.setAll(page.entities());
                     hasNext.set(next >= 0);
                     hasPrevious.set(starts.size() > 1);
-                    pageInfo.set(String.format("Page %d: %d entit%s; this page read %,d of the %,d %s entities in "
-                            + "the export (no index: a query scans).", starts.size(), page.entities().size(),
-                            page.entities().size() == 1 ? "y" : "ies", page.scanned(), row.count(), row.kind()));
+                    pageInfo.set(String.format("Page %d: %d entit%s; read %,d entities of the export for it (no "
+                            + "index: a query scans).", starts.size(), page.entities().size(),
+                            page.entities().size() == 1 ? "y" : "ies", page.scanned()));
                 }).onError(this::failed).onCancelled(() -> busy.set(false)).run(tasks);
     }
 

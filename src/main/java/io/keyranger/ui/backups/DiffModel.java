@@ -62,8 +62,9 @@ public final class DiffModel {
                 .onSuccess(r -> {
                     examples.setAll(r.examples());
                     summary.set(String.format("%s against %s: %,d the same, %,d changed, %,d removed and %,d added "
-                            + "since the export (%,d compared in %,d lookups)%s.", row.kind(), session.describe(),
+                            + "since the export (%,d compared in %,d lookup%s)%s.", row.kind(), session.describe(),
                             r.same(), r.changed(), r.removed(), r.added(), r.compared(), r.lookups(),
+                            r.lookups() == 1 ? "" : "s",
                             r.cancelled() ? "; stopped early" : ""));
                     if (!examples.isEmpty()) {
                         selected.set(examples.get(0));

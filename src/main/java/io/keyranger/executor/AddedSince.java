@@ -16,9 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -77,31 +74,16 @@ final class AddedSince {
         List<KeyRange> ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(input.namespace(),
                 input.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
                 .ranges();
-        ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
-            Thread t = new Thread(r, "keyranger-diff-added");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
+        try (LookupPool pool = new LookupPool(parallel, "keyranger-diff-added")) {
             List<Future<List<Key>>> parts = new ArrayList<>();
             for (KeyRange range : ranges) {
                 parts.add(pool.submit(() -> scan(range, exportKeys, cancellation)));
             }
             List<Key> added = new ArrayList<>();
             for (Future<List<Key>> part : parts) {
-                added.addAll(part.get());
+                added.addAll(LookupPool.await(part));
             }
             return added;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.util.concurrent.CancellationException("interrupted");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IOException(e.getCause());
-        } finally {
-            pool.shutdownNow();
         }
     }
 

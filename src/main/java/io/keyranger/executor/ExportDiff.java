@@ -14,9 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -139,12 +136,8 @@ public final class ExportDiff {
         KeyListWriter removedKeys = KeyListWriter.in(keysFolder, "removed.keys", resume);
         long[] hashes = new long[1024];
         int hashCount = 0;
-        ExecutorService lookups = Executors.newFixedThreadPool(parallel, r -> {
-            Thread t = new Thread(r, "keyranger-diff-lookup");
-            t.setDaemon(true);
-            return t;
-        });
-        try (changedKeys; removedKeys; ImportInput.Entries entries = input.open(false)) {
+        try (LookupPool lookups = new LookupPool(parallel, "keyranger-diff-lookup"); changedKeys; removedKeys;
+             ImportInput.Entries entries = input.open(false)) {
             Deque<Pending> inFlight = new ArrayDeque<>();
             List<Entity> page = new ArrayList<>(pageSize);
             long record = 0;
@@ -172,7 +165,7 @@ public final class ExportDiff {
                 }
                 while (!inFlight.isEmpty() && (inFlight.size() >= parallel || !more || cancellation.isCancelled())) {
                     Pending done = inFlight.poll();
-                    List<Entity> live = await(done.live());
+                    List<Entity> live = LookupPool.await(done.live());
                     long[] counts = new long[3]; // same, changed, removed
                     for (int i = 0; i < done.page().size(); i++) {
                         Entity before = done.page().get(i);
@@ -200,8 +193,6 @@ public final class ExportDiff {
             }
             state = state.compared(true);
             state.write(keysFolder);
-        } finally {
-            lookups.shutdownNow();
         }
         List<Example> addedEx = new ArrayList<>();
         long addedCount = -1;
@@ -221,20 +212,6 @@ public final class ExportDiff {
         examples.addAll(addedEx);
         return new Result(state.compared(), state.same(), state.changed(), state.removed(), added, examples,
                 state.lookups(), cancelled);
-    }
-
-    private static List<Entity> await(Future<List<Entity>> lookup) throws IOException {
-        try {
-            return lookup.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.util.concurrent.CancellationException("interrupted");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IOException(e.getCause());
-        }
     }
 
     private void keep(List<Example> kept, Example example) {

@@ -70,8 +70,7 @@ final class ImportCommitter {
      * and are only counted, in the next commit; the others are written in chunks, each decided again inside its
      * commit's transaction. So a restore of a mostly intact kind commits little more than its checkpoints.
      */
-    void feed(List<Positioned> batch, String kind, java.util.function.LongConsumer progress) {
-        Map<Key, Entity> live = mode.readsLive() ? screen(batch, kind) : null;
+    void feed(List<Positioned> batch, Map<Key, Entity> live, String kind, java.util.function.LongConsumer progress) {
         for (Positioned p : batch) {
             ImportInput.Entry entry = p.entry();
             if (!entry.selected()) {
@@ -110,8 +109,14 @@ final class ImportCommitter {
         progress.accept(committed);
     }
 
-    /** The live entities of the batch's keys, read in one lookup outside any transaction (null when absent). */
-    private Map<Key, Entity> screen(List<Positioned> batch, String kind) {
+    /**
+     * The live entities of the batch's keys, read in one lookup outside any transaction (a key maps to null when
+     * absent); null when this import writes every entity it reads (nothing to screen).
+     */
+    Map<Key, Entity> screen(List<Positioned> batch, String kind) {
+        if (!mode.readsLive()) {
+            return null;
+        }
         List<Key> keys = batch.stream().map(p -> p.entry().entity()).filter(e -> e != null
                 && e.getKey().getKind().equals(kind)).map(Entity::getKey).distinct().toList();
         Map<Key, Entity> live = new HashMap<>();

@@ -227,18 +227,31 @@ public final class ImportJob {
                 line++; // committed already
             }
             List<ImportCommitter.Positioned> batch = new ArrayList<>();
+            java.util.ArrayDeque<Screening> ahead = new java.util.ArrayDeque<>();
             int entities = 0;
             ImportInput.Entry entry;
-            while (!cancelled.getAsBoolean() && (entry = entries.next(line + 1)) != null) {
-                line++;
-                batch.add(new ImportCommitter.Positioned(line, entry));
-                if (entry.entity() != null && ++entities >= ImportCommitter.SCREENED || batch.size() >= 10_000) {
-                    commits.feed(batch, kind, progress);
-                    batch.clear();
-                    entities = 0;
+            try (LookupPool screens = new LookupPool(SCREENS_AHEAD, "keyranger-import-screen")) {
+                while (!cancelled.getAsBoolean() && (entry = entries.next(line + 1)) != null) {
+                    line++;
+                    batch.add(new ImportCommitter.Positioned(line, entry));
+                    if (entry.entity() != null && ++entities >= ImportCommitter.SCREENED || batch.size() >= 10_000) {
+                        List<ImportCommitter.Positioned> full = batch;
+                        ahead.add(new Screening(full, screens.submit(() -> commits.screen(full, kind))));
+                        batch = new ArrayList<>();
+                        entities = 0;
+                        while (ahead.size() >= SCREENS_AHEAD) {
+                            Screening next = ahead.poll();
+                            commits.feed(next.batch(), LookupPool.await(next.live()), kind, progress);
+                        }
+                    }
+                }
+                List<ImportCommitter.Positioned> last = batch;
+                ahead.add(new Screening(last, screens.submit(() -> commits.screen(last, kind))));
+                while (!ahead.isEmpty()) {
+                    Screening next = ahead.poll();
+                    commits.feed(next.batch(), LookupPool.await(next.live()), kind, progress);
                 }
             }
-            commits.feed(batch, kind, progress);
             commits.finish(line, progress);
             commits.release();
             if (cancelled.getAsBoolean()) {
@@ -246,6 +259,14 @@ public final class ImportJob {
             }
         }
         return new Result(jobId, counter.totals());
+    }
+
+    /** Batches whose screening lookups run ahead of the commits (a restore's reads overlap its commits). */
+    private static final int SCREENS_AHEAD = 4;
+
+    /** A batch of entries and its screening lookup, in flight. */
+    private record Screening(List<ImportCommitter.Positioned> batch,
+                             java.util.concurrent.Future<java.util.Map<Key, Entity>> live) {
     }
 
     private int chunkSize() {

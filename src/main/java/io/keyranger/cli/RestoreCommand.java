@@ -76,6 +76,10 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
             description = "Required to write to a project that is not an emulator: its id.")
     String confirmProject;
 
+    @Option(names = "--inject-faults", hidden = true, paramLabel = "rate=R,lost=R,latency=MS,seed=N",
+            description = "Testing only: fail a share of Datastore calls, lose commit answers, add latency.")
+    String injectFaults;
+
     @Option(names = "--hold-after-chunks", hidden = true, paramLabel = "N",
             description = "Testing only: after N chunks, hold inside the next commit and print 'keyranger: held'.")
     Integer holdAfterChunks;
@@ -102,7 +106,14 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
         WriteSafety.check(conn, Mappers.template("import"), confirmProject, "add --confirm-project " + conn.projectId()
                 + (noUndo ? " (with --no-undo it keeps no undo records: it cannot be reverted)" : ""));
         Session session = Session.open(conn);
-        JobLauncher launcher = new JobLauncher(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
+        RetryPolicy retries = RetryPolicy.DEFAULT;
+        io.keyranger.testhooks.FaultInjector faults = null;
+        if (injectFaults != null) {
+            faults = io.keyranger.testhooks.FaultInjector.parse(injectFaults);
+            session = session.wrap(faults::wrap);
+            retries = new RetryPolicy(40, 5, 500);
+        }
+        JobLauncher launcher = new JobLauncher(session, retries, JobLease.DEFAULT_DURATION);
         if (holdAfterChunks != null) {
             launcher.importCommitHook(io.keyranger.testhooks.HoldHook.holdCommits(holdAfterChunks, err));
         }
@@ -126,6 +137,10 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
         }
         JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, report,
                 "Resume it by running it again with --job-id " + handle.jobId());
+        if (faults != null) {
+            err.printf("keyranger: injected %d failed calls and %d lost commit answers%n", faults.failures(),
+                    faults.lostCommits());
+        }
         long changed = result.total(JobReport.SKIPPED_PREFIX + RestoreMode.CHANGED);
         if (result.status() == JobStatus.DONE && changed > 0) {
             err.printf("keyranger: %,d entit%s changed since the export and kept %s live values (see 'skipped' "

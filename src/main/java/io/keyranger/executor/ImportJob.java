@@ -215,7 +215,7 @@ public final class ImportJob {
 
     private Result run(String jobId, ImportInput input, String kind, LongConsumer progress, Key checkpoint,
                        JobLease lease) throws IOException {
-        ShardedCounter counter = ShardedCounter.open(datastore, "job:" + jobId, 4);
+        ShardedCounter counter = retries.call(() -> ShardedCounter.open(datastore, "job:" + jobId, 4));
         Entity existing = retries.call(() -> datastore.get(checkpoint));
         long done = existing == null ? 0 : existing.getLong("line");
         ImportCommitter commits = new ImportCommitter(datastore, retries, lease, checkpoint, counter, restoreMode, undo,
@@ -255,10 +255,10 @@ public final class ImportJob {
             commits.finish(line, progress);
             commits.release();
             if (cancelled.getAsBoolean()) {
-                return new Result(jobId, counter.totals(), true);
+                return new Result(jobId, retries.call(counter::totals), true);
             }
         }
-        return new Result(jobId, counter.totals());
+        return new Result(jobId, retries.call(counter::totals));
     }
 
     /** Batches whose screening lookups run ahead of the commits (a restore's reads overlap its commits). */

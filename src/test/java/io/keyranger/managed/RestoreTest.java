@@ -208,6 +208,25 @@ class RestoreTest {
     }
 
     @Test
+    void aRestoreUnderFailedCallsAndLostCommitAnswersIsExactlyOnce() throws Exception {
+        Scene s = scene("restore-faults", 600, 300, 50); // 300 to restore: 13 commits on the emulator
+        InProcessCli cli = new InProcessCli(dir, s.conn());
+        InProcessCli.Result restore = cli.run("restore", "--export", s.export().toString(), "--kind", "Rich",
+                "--inject-faults", "rate=0.1,lost=0.5,seed=11");
+        assertThat(restore.exitCode()).as(restore.out() + restore.err()).isEqualTo(7);
+        java.util.regex.Matcher injected = java.util.regex.Pattern.compile("injected (\\d+) failed calls and (\\d+) "
+                + "lost commit answers").matcher(restore.err());
+        assertThat(injected.find()).as(restore.err()).isTrue();
+        assertThat(Long.parseLong(injected.group(1))).as("faults occurred").isPositive();
+        assertThat(Long.parseLong(injected.group(2))).as("lost commit answers occurred").isPositive();
+        assertThat(restore.out()).contains("restored (missing): 300").contains("changed since the export: 50")
+                .contains("undo records: 300").contains("already as in the export: 250");
+        Map<Key, Entity> expected = new HashMap<>(s.seeded());
+        expected.putAll(s.changed());
+        assertThat(RichEntities.read(s.datastore(), "", "Rich")).isEqualTo(expected);
+    }
+
+    @Test
     void aCorruptOrTruncatedExportIsRefusedByNameAndNothingIsWritten() throws Exception {
         Scene s = scene("restore-bad", 120, 20, 0);
         InProcessCli cli = new InProcessCli(dir, s.conn());

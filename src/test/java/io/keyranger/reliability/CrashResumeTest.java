@@ -28,12 +28,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CLI is killed with SIGKILL at random points of an increment over 20,000 entities (after a random number of
+ * The CLI is killed with SIGKILL at random points of an increment over 6,000 entities (after a random number of
  * chunks, with every worker inside its next chunk's transaction), resumed each time, and finished: every entity,
  * checked one by one, is incremented exactly once.
  */
 class CrashResumeTest {
-    private static final int ACCOUNTS = 20_000;
+    private static final int ACCOUNTS = 6_000;
     private static final int KILLS = 3;
 
     @TempDir

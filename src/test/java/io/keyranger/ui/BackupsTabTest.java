@@ -93,6 +93,8 @@ class BackupsTabTest extends DemoWindowTest {
         robot.clickOn("#compareExport");
         Fx.waitUntil(60, () -> labelText("#diffSummary").contains("removed"));
         assertThat(labelText("#diffSummary")).contains("72 the same, 3 changed, 5 removed and 0 added");
+        assertThat(labelText("#restorePreview")).contains("Restore (skip-changed) would bring back 5 removed and "
+                + "leave 3 changed since");
         TableView<ExportDiff.Example> examples = robot.lookup("#diffExamples").queryTableView();
         assertThat(examples.getItems()).extracting(ExportDiff.Example::key)
                 .containsExactlyInAnyOrderElementsOf(all.subList(0, 8));

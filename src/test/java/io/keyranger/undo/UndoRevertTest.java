@@ -37,11 +37,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The issue's cases on the emulator: an increment of 17,500 mixed entities that another client changes 100 of while it
+ * The issue's cases on the emulator: an increment of 8,000 mixed entities that another client changes 100 of while it
  * runs (under failed calls and lost commit answers), then reverted; and a delete with a where clause killed with -9 halfway, resumed, then reverted.
  */
 class UndoRevertTest {
-    private static final int ACCOUNTS = 17_500;
+    private static final int ACCOUNTS = 8_000;
 
     @TempDir
     Path dir;

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * process where the test says so.
  */
 class CrossRunnerTest {
-    private static final int ENTITIES = 20_000;
+    private static final int ENTITIES = 8_000;
     private static final String INCREMENT = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
 
     @TempDir

@@ -195,6 +195,12 @@ public final class BackupsView extends BorderPane {
         summary.textProperty().bind(diff.summaryProperty());
         compare.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         restore.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        Label preview = new Label();
+        preview.setId("restorePreview");
+        preview.setWrapText(true);
+        preview.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        preview.textProperty().bind(diff.restorePreviewProperty());
+        preview.managedProperty().bind(preview.textProperty().isNotEmpty());
         HBox actions = new HBox(6, compare, new Label("Restore mode"), mode, restore);
         actions.setAlignment(Pos.CENTER_LEFT);
 
@@ -227,7 +233,7 @@ public final class BackupsView extends BorderPane {
         SplitPane tables = new SplitPane(examples, sides);
         tables.setDividerPositions(0.5);
         VBox.setVgrow(tables, Priority.ALWAYS);
-        VBox box = new VBox(6, actions, summary, tables);
+        VBox box = new VBox(6, actions, summary, preview, tables);
         box.setPadding(new Insets(6, 8, 6, 8));
         return box;
     }

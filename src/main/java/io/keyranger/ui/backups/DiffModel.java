@@ -39,6 +39,8 @@ public final class DiffModel {
     private final ObjectProperty<ExportDiff.Example> selected = new SimpleObjectProperty<>();
     private final ObservableList<SideBySide.Row> rows = FXCollections.observableArrayList();
     private final ObjectProperty<RestoreMode> mode = new SimpleObjectProperty<>(RestoreMode.SKIP_CHANGED);
+    private final ObjectProperty<ExportDiff.Result> compared = new SimpleObjectProperty<>();
+    private final ReadOnlyStringWrapper restorePreview = new ReadOnlyStringWrapper("");
     private Consumer<RestoreRequest> restorer = request -> { };
 
     DiffModel(TaskRunner tasks, Consumer<String> errors) {
@@ -46,6 +48,8 @@ public final class DiffModel {
         this.errors = errors;
         selected.addListener((obs, old, example) -> rows.setAll(example == null ? java.util.List.of()
                 : SideBySide.of(example.before(), example.now())));
+        compared.addListener((obs, old, r) -> restorePreview.set(preview(r, mode.get())));
+        mode.addListener((obs, old, m) -> restorePreview.set(preview(compared.get(), m)));
     }
 
     /** Compares {@code row}'s kind of the export with the live database of {@code session}. */
@@ -60,6 +64,7 @@ public final class DiffModel {
                 String.format("Comparing %s with live data: %,d of %,d", row.kind(), n, row.count())),
                 Cancellation.of(ctx::isCancelled)))
                 .onSuccess(r -> {
+                    compared.set(r.cancelled() ? null : r);
                     examples.setAll(r.examples());
                     summary.set(String.format("%s against %s: %,d the same, %,d changed, %,d removed and %,d added "
                             + "since the export (%,d compared in %,d lookup%s)%s.", row.kind(), session.describe(),
@@ -105,6 +110,26 @@ public final class DiffModel {
     void clear() {
         examples.clear();
         summary.set("");
+        compared.set(null);
+    }
+
+    /**
+     * What a restore of the compared kind would do with {@code m}, as of the comparison: the restore's dry run (the
+     * restore decides again, per entity, in its transactions).
+     */
+    static String preview(ExportDiff.Result r, RestoreMode m) {
+        if (r == null || m == null) {
+            return "";
+        }
+        long writes = r.removed() + (m == RestoreMode.OVERWRITE ? r.changed() : 0);
+        String changed = switch (m) {
+            case OVERWRITE -> String.format("overwrite %,d changed since", r.changed());
+            case SKIP_CHANGED -> String.format("leave %,d changed since (reported)", r.changed());
+            case MISSING_ONLY -> String.format("leave %,d present", r.changed());
+        };
+        return String.format("Restore (%s) would bring back %,d removed and %s; %,d entities added since stay. "
+                + "About %,d reads and %,d writes (undo records included).", m.id(), r.removed(), changed, r.added(),
+                r.compared(), writes * 2);
     }
 
     /** Where restores go: the Run tab's launcher. */
@@ -114,6 +139,10 @@ public final class DiffModel {
 
     ObjectProperty<ManagedExport> exportProperty() {
         return export;
+    }
+
+    public ReadOnlyStringProperty restorePreviewProperty() {
+        return restorePreview.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty summaryProperty() {

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * pipeline killed with SIGKILL and rerun, every entity's effect is applied exactly once, checked entity by entity.
  */
 class BeamPipelineTest {
-    private static final int ENTITIES = 5_000;
+    private static final int ENTITIES = 3_000;
     private static final String FAULTS = "rate=0.05,lost=0.05,seed=11";
 
     @TempDir

@@ -11,10 +11,8 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
 import io.keyranger.executor.SideBySide;
-import io.keyranger.executor.KeysFile;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.managed.ManagedExport;
-import io.keyranger.query.ClientQuery;
 import io.keyranger.query.Gql;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -91,9 +89,7 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
         if (keysOut != null) {
             Files.createDirectories(keysOut);
         }
-        ExportDiff diff = ExportDiff.of(session, export, conn.namespace(), kind, selection.gql == null
-                ? null : new ClientQuery(Gql.parse(selection.gql, conn.projectId(), conn.namespace()), session.order()),
-                selection.keys == null ? null : KeysFile.read(selection.keys, conn.projectId(), conn.namespace()))
+        ExportDiff diff = ExportDiff.of(session, export, conn.namespace(), kind, selection.gql, selection.keys)
                 .pageSize(pageSize).writeKeys(keysOut).parallel(parallel).resume(resume);
         if (resume && keysOut == null) {
             throw new KeyRangerException("--resume goes on from the state in the --keys-out folder of the stopped "

@@ -59,12 +59,15 @@ public final class JobsCommand implements Runnable {
         }
         JobStore store = new JobStore(session.datastore());
         out.printf("%-44s %-10s %-20s %12s  %s%n", "JOB", "MAPPER", "KIND", "READ", "STATUS");
-        for (AdaptiveSplitExecutor.JobSummary job : executor.jobs()) {
+        List<AdaptiveSplitExecutor.JobSummary> jobs = executor.jobs();
+        java.util.Map<String, String> backups = io.keyranger.datastore.ServerExports.backupsOf(session.datastore(),
+                jobs.stream().map(j -> j.spec().jobId()).toList());
+        for (AdaptiveSplitExecutor.JobSummary job : jobs) {
             long read = executor.totals(job.spec().jobId()).getOrDefault("read", 0L);
             String undo = undo(store, job.spec().jobId(), keep);
             out.printf("%-44s %-10s %-20s %,12d  %s%n", job.spec().jobId(), job.spec().mapper().template(),
                     job.spec().kind(), read, job.describeStatus() + (undo.isEmpty() ? "" : "; " + undo));
-            String backup = io.keyranger.datastore.ServerExports.backupOf(session.datastore(), job.spec().jobId());
+            String backup = backups.get(job.spec().jobId());
             if (backup != null) {
                 out.printf("    backed up first to %s%n", backup);
             }

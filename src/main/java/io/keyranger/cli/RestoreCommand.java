@@ -162,10 +162,7 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
                         io.keyranger.cost.PriceTable prices) throws java.io.IOException {
         ConnectionSpec conn = session.spec();
         ExportDiff diff = ExportDiff.of(session, io.keyranger.managed.ManagedExport.open(selection.export),
-                conn.namespace(), kind, selection.gql == null ? null : new io.keyranger.query.ClientQuery(
-                        io.keyranger.query.Gql.parse(selection.gql, conn.projectId(), conn.namespace()),
-                        session.order()), selection.keys == null ? null : io.keyranger.executor.KeysFile.read(
-                        selection.keys, conn.projectId(), conn.namespace()));
+                conn.namespace(), kind, selection.gql, selection.keys);
         ExportDiff.Result r = diff.run(false, n -> {
             err.printf("\rCompared %,d entities…", n);
             err.flush();

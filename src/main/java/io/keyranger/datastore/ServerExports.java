@@ -78,10 +78,15 @@ public final class ServerExports {
                 .set("at", com.google.cloud.Timestamp.now()).build());
     }
 
-    /** The backup recorded for a job, or null. */
-    public static String backupOf(Datastore datastore, String jobId) {
-        Entity found = datastore.get(key(datastore, jobId));
-        return found == null ? null : found.getString("url");
+    /** The backups recorded for these jobs, by job id (jobs without one are left out), read in one lookup per 1,000. */
+    public static java.util.Map<String, String> backupsOf(Datastore datastore, List<String> jobIds) {
+        java.util.Map<String, String> found = new java.util.HashMap<>();
+        for (int from = 0; from < jobIds.size(); from += 1_000) { // a lookup takes at most 1,000 keys
+            datastore.fetch(jobIds.subList(from, Math.min(jobIds.size(), from + 1_000)).stream()
+                    .map(id -> key(datastore, id)).toArray(Key[]::new)).stream()
+                    .filter(e -> e != null).forEach(e -> found.put(e.getKey().getName(), e.getString("url")));
+        }
+        return found;
     }
 
     private static Key key(Datastore datastore, String jobId) {

@@ -43,16 +43,13 @@ public final class ExportDiff {
     }
 
     /**
-     * Compares the entities of {@code namespace} and {@code kind} in {@code export}, narrowed by {@code select} and
-     * {@code keys} (either may be null), with the database.
+     * Compares the entities of {@code namespace} and {@code kind} in {@code export}, narrowed by a GQL query and a
+     * file of keys (either may be null), with the database, as a restore of them would select them.
      */
     public static ExportDiff of(io.keyranger.datastore.Session session, io.keyranger.managed.ManagedExport export,
-                                String namespace, String kind, io.keyranger.query.ClientQuery select,
-                                java.util.Set<Key> keys) {
-        Datastore datastore = session.datastore();
-        String database = datastore.getOptions().getDatabaseId();
-        return new ExportDiff(datastore, session.order(), new ManagedImport(export, datastore.getOptions().getProjectId(),
-                database == null ? "" : database, namespace, kind, select, keys));
+                                String namespace, String kind, String gql, Path keys) {
+        return new ExportDiff(session.datastore(), session.order(), ManagedImport.of(session.datastore(),
+                session.order(), export, namespace, kind, gql, keys));
     }
 
     /** Keys per lookup (at most 1,000, Datastore's limit on one lookup). */

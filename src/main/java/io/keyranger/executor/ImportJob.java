@@ -159,22 +159,9 @@ public final class ImportJob {
         if (!MANAGED.equals(json.path("format").asText("jsonl"))) {
             return importFile(file);
         }
-        String project = datastore.getOptions().getProjectId();
-        String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
-        io.keyranger.query.ClientQuery select = null;
-        if (json.hasNonNull(SELECT)) {
-            io.keyranger.query.GqlQuery query = io.keyranger.query.Gql.parse(json.get(SELECT).asText(), project,
-                    namespace);
-            if (!query.kind().equals(kind)) {
-                throw new KeyRangerException("The query selects " + query.kind() + ", but the restore is of " + kind
-                        + ": write SELECT * FROM " + kind + " WHERE ...");
-            }
-            select = new io.keyranger.query.ClientQuery(query, order);
-        }
-        java.util.Set<Key> keys = json.hasNonNull(KEYS) ? KeysFile.read(Path.of(json.get(KEYS).asText()), project,
-                namespace) : null;
-        return new ManagedImport(io.keyranger.managed.ManagedExport.open(file), project, database, namespace, kind,
-                select, keys);
+        return ManagedImport.of(datastore, order, io.keyranger.managed.ManagedExport.open(file), namespace, kind,
+                json.hasNonNull(SELECT) ? json.get(SELECT).asText() : null,
+                json.hasNonNull(KEYS) ? Path.of(json.get(KEYS).asText()) : null);
     }
 
     ImportFile importFile(Path file) {

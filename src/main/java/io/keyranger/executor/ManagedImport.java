@@ -31,6 +31,28 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
         keys = keys == null ? null : Set.copyOf(keys);
     }
 
+    /**
+     * The entities of {@code namespace} and {@code kind} in {@code export}, placed in {@code datastore}'s project,
+     * narrowed by a GQL query ({@code gql}, applied on the client in {@code order}) and a file of keys (either may be
+     * null). A query of another kind, or a bad keys file, is refused here, before anything is read.
+     */
+    static ManagedImport of(com.google.cloud.datastore.Datastore datastore, io.keyranger.keys.KeyOrder order,
+                            ManagedExport export, String namespace, String kind, String gql, java.nio.file.Path keys) {
+        String project = datastore.getOptions().getProjectId();
+        String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
+        ClientQuery select = null;
+        if (gql != null) {
+            io.keyranger.query.GqlQuery query = io.keyranger.query.Gql.parse(gql, project, namespace);
+            if (!query.kind().equals(kind)) {
+                throw new io.keyranger.KeyRangerException("The query selects " + query.kind() + ", but the kind is "
+                        + kind + ": write SELECT * FROM " + kind + " WHERE ...");
+            }
+            select = new ClientQuery(query, order);
+        }
+        return new ManagedImport(export, project, database, namespace, kind, select,
+                keys == null ? null : KeysFile.read(keys, project, namespace));
+    }
+
     boolean selects(Entity entity) {
         Key key = entity.getKey();
         return key.getNamespace().equals(namespace) && key.getKind().equals(kind)

@@ -44,6 +44,10 @@ public final class BackupsViewModel {
         }
     }
 
+    /** An export read through once: its parts, and what they hold. */
+    private record Opened(ManagedExport export, ExportContents contents) {
+    }
+
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final StringProperty location = new SimpleStringProperty("");
@@ -93,11 +97,11 @@ public final class BackupsViewModel {
             ExportContents contents = ExportContents.scan(opened, project(), "", null,
                     n -> ctx.progress(n, -1, String.format("Reading the export: %,d entities", n)),
                     ctx::isCancelled);
-            return new Object[] {opened, contents};
+            return new Opened(opened, contents);
         }).onSuccess(result -> {
             busy.set(false);
-            export = (ManagedExport) result[0];
-            ExportContents contents = (ExportContents) result[1];
+            export = result.export();
+            ExportContents contents = result.contents();
             kinds.clear();
             contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> kinds.add(new KindRow(ns, kind, n))));
             summary.set(String.format("%s: %,d entities in %d kind%s. Read only; an export has no index, so every "

@@ -30,7 +30,7 @@ public final class ShardPlanner {
     /** Below this many samples per shard the sample says too little and the planner scans exactly. */
     static final int MIN_SAMPLES_PER_SHARD = 4;
     /** The exact fallback reads at most this many keys. */
-    static final int EXACT_SCAN_LIMIT = 200_000;
+    public static final int EXACT_SCAN_LIMIT = 200_000;
     /** Keys read in key order to estimate the total from the sample rate when COUNT is missing. */
     static final int RATE_PROBE_KEYS = 2_000;
     private static final int PAGE = 1_000;
@@ -66,7 +66,7 @@ public final class ShardPlanner {
         }
         List<Key> samples = sample.keys();
         ShardPreview preview;
-        if (samples.size() < request.shards() * MIN_SAMPLES_PER_SHARD) {
+        if (tooFewSamples(samples.size(), request.shards())) {
             preview = exactPreview(request, samples, notes, cancellation);
         } else {
             TotalEstimate total = knownTotal != null && request.filters().isEmpty() ? knownTotal
@@ -87,16 +87,12 @@ public final class ShardPlanner {
         cancellation.check();
         List<Key> samples = sample.keys();
         List<Key> bounds;
-        if (samples.size() < request.shards() * MIN_SAMPLES_PER_SHARD) {
+        if (tooFewSamples(samples.size(), request.shards())) {
             bounds = evenlySpaced(exactKeys(request, samples.size(), cancellation), request.shards());
         } else {
             bounds = evenlySpaced(samples, request.shards());
         }
-        List<KeyRange> ranges = new ArrayList<>(bounds.size() + 1);
-        for (int i = 0; i <= bounds.size(); i++) {
-            ranges.add(rangeAt(bounds, i));
-        }
-        return new RangePlan(ranges, samples);
+        return new RangePlan(rangesAt(order, bounds), samples);
     }
 
     /**
@@ -158,7 +154,7 @@ public final class ShardPlanner {
      * last ranges are no shorter than the others (unlike a stride that starts at m and leaves the rest to the last).
      * With fewer keys than shards every key but the first starts a range.
      */
-    static List<Key> evenlySpaced(List<Key> sorted, int shards) {
+    public static List<Key> evenlySpaced(List<Key> sorted, int shards) {
         int n = sorted.size();
         int k = Math.min(shards, n);
         List<Key> bounds = new ArrayList<>(Math.max(0, k - 1));
@@ -188,7 +184,25 @@ public final class ShardPlanner {
     }
 
     private KeyRange rangeAt(List<Key> bounds, int i) {
+        return rangeAt(order, bounds, i);
+    }
+
+    private static KeyRange rangeAt(KeyOrder order, List<Key> bounds, int i) {
         return KeyRange.of(order, i == 0 ? null : bounds.get(i - 1), i == bounds.size() ? null : bounds.get(i));
+    }
+
+    /** The ranges between {@code bounds} (in key order), from the start of key space to its end. */
+    public static List<KeyRange> rangesAt(KeyOrder order, List<Key> bounds) {
+        List<KeyRange> ranges = new ArrayList<>(bounds.size() + 1);
+        for (int i = 0; i <= bounds.size(); i++) {
+            ranges.add(rangeAt(order, bounds, i));
+        }
+        return ranges;
+    }
+
+    /** Whether {@code samples} scatter samples are too few to plan {@code shards} ranges from (the plan scans instead). */
+    public static boolean tooFewSamples(int samples, int shards) {
+        return samples < shards * MIN_SAMPLES_PER_SHARD;
     }
 
     /** How many of the sorted keys fall in each range [b(i-1), b(i)). */

@@ -6,9 +6,9 @@ import io.keyranger.keys.KeySplitter;
 import java.util.List;
 
 /** The split policies KeyRanger is compared with: what a user would otherwise run, on the same exactly-once path. */
-final class Baselines {
+public final class Baselines {
     /** Never split: each planned range is processed linearly (fixed sharding, or one cursor loop). */
-    static final SplitPolicy NONE = context -> List.of();
+    public static final SplitPolicy NONE = context -> List.of();
 
     /** Never split, and page with limit/offset from the range's start (the "Schlemiel" baseline). */
     static final SplitPolicy OFFSET = new SplitPolicy() {

@@ -29,6 +29,9 @@ public final class ModelProcess implements AutoCloseable {
     private final Process process;
     private final String hostPort;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private long[] timedSince;
+    private long clientCpuNanos;
+    private long modelCpuNanos;
 
     private ModelProcess(Process process, String hostPort) {
         this.process = process;
@@ -105,15 +108,38 @@ public final class ModelProcess implements AutoCloseable {
         return hostPort;
     }
 
-    /** Tells the model whether the clock runs (see {@link ModelServer#quiet}). */
+    /**
+     * Tells the model whether the clock runs (see {@link ModelServer#quiet}), and meters the CPU both JVMs use while it
+     * does: what a call costs this machine, which the simulation takes as its {@code --cpu-us-per-call}.
+     */
     public void quiet(boolean value) {
+        if (value && timedSince != null) {
+            clientCpuNanos += clientCpu() - timedSince[0];
+            modelCpuNanos += modelCpu() - timedSince[1];
+            timedSince = null;
+        }
         send(HttpRequest.newBuilder(uri("quiet")).POST(HttpRequest.BodyPublishers.ofString(String.valueOf(value))));
+        if (!value && timedSince == null) {
+            timedSince = new long[] {clientCpu(), modelCpu()};
+        }
     }
 
-    /** "N calls, at most M at once". */
+    private static long clientCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private long modelCpu() {
+        return process.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    }
+
+    /** "N calls, at most M at once; CPU while timed: client X s + model Y s, Z us a call". */
     public String stats() {
         String[] parts = send(HttpRequest.newBuilder(uri("stats")).GET()).trim().split(" ");
-        return String.format("%,d calls, at most %s at once", Long.parseLong(parts[0]), parts[1]);
+        long calls = Long.parseLong(parts[0]);
+        return String.format(java.util.Locale.ROOT, "%,d calls, at most %s at once; CPU while timed: client %.1f s + "
+                + "model %.1f s, %.0f us a call", calls, parts[1], clientCpuNanos / 1e9, modelCpuNanos / 1e9,
+                (clientCpuNanos + modelCpuNanos) / 1e3 / Math.max(1, calls));
     }
 
     private URI uri(String what) {

@@ -30,11 +30,22 @@ public final class ScalingChart {
                         .add(new double[] {run.settings().entities(), r.wallMillis() / 1000.0, r.extrapolated() ? 1 : 0});
             }
         }
+        return svg(title, "hollow points extrapolated", lines, null, List.of());
+    }
+
+    /**
+     * The chart of {@code lines}, each strategy's points {entities, seconds, 1 if hollow else 0} in order of entities,
+     * with a dashed {@code reference} curve (points {entities, seconds}) labelled {@code referenceLabel} when given.
+     */
+    public static String svg(String title, String note, Map<String, List<double[]>> lines, String referenceLabel,
+                             List<double[]> reference) {
         double minX = Double.MAX_VALUE;
         double maxX = 0;
         double minY = Double.MAX_VALUE;
         double maxY = 0;
-        for (List<double[]> points : lines.values()) {
+        List<List<double[]>> all = new ArrayList<>(lines.values());
+        all.add(reference);
+        for (List<double[]> points : all) {
             for (double[] p : points) {
                 minX = Math.min(minX, p[0]);
                 maxX = Math.max(maxX, p[0]);
@@ -55,8 +66,8 @@ public final class ScalingChart {
         svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>%n", WIDTH, HEIGHT));
         svg.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"24\" font-size=\"15\" font-weight=\"bold\">%s</text>%n",
                 title.replace("&", "&amp;").replace("<", "&lt;")));
-        svg.append("<text x=\"12\" y=\"42\" fill=\"#555555\">wall seconds against entities, both logarithmic; "
-                + "hollow points extrapolated</text>\n");
+        svg.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"42\" fill=\"#555555\">wall seconds against entities, "
+                + "both logarithmic; %s</text>%n", note));
         for (double d = x0; d <= x1; d++) {
             double x = LEFT + (d - x0) / (x1 - x0) * plotW;
             svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e0e0e0\"/>"
@@ -91,6 +102,21 @@ public final class ScalingChart {
                     path, colour));
             svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>%n", lastX + 8,
                     lastY + 4, colour, line.getKey()));
+        }
+        if (!reference.isEmpty()) {
+            StringBuilder path = new StringBuilder();
+            double[] last = reference.get(reference.size() - 1);
+            for (double[] p : reference) {
+                path.append(path.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f",
+                        LEFT + (Math.log10(p[0]) - x0) / (x1 - x0) * plotW,
+                        TOP + plotH - (Math.log10(Math.max(p[1], 0.01)) - y0) / (y1 - y0) * plotH));
+            }
+            svg.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"#000000\" "
+                    + "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>%n", path));
+            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>%n",
+                    LEFT + (Math.log10(last[0]) - x0) / (x1 - x0) * plotW + 8,
+                    TOP + plotH - (Math.log10(Math.max(last[1], 0.01)) - y0) / (y1 - y0) * plotH + 4,
+                    referenceLabel.replace("&", "&amp;").replace("<", "&lt;")));
         }
         svg.append("</svg>\n");
         return svg.toString();

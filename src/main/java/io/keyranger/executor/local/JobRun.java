@@ -82,18 +82,15 @@ public final class JobRun {
         PageLoop.Job loop = new PageLoop.Job(run.datastore(), spec, run.order(), run.limits(),
                 run.mapper(), run.cells(), committer, run.retries());
         this.worker = new RangeWorker(new RangeWorker.Job(loop, run.covered(), run.counter(), run.retries(),
-                run.listener(), tree, run.splitPolicy(), new SplitPoints(run.cells().bounds(), run.order(),
-                        run.cells().cells() < 2 * spec.workers()),
+                run.listener(), tree, run.splitPolicy(), SplitPoints.forJob(run.cells(), spec.workers()),
                 new RampingRateLimiter(spec.qps()), handle::isCancelled, () -> !awaitGate() || handle.isCancelled(),
                 this::load, gauge, this::submit));
     }
 
     /** Idle workers and waiting ranges now (the pool's counts are approximate, which a split decision tolerates). */
     private SplitPolicy.Load load() {
-        int waiting = pool.getQueue().size();
-        int running = Math.max(1, pool.getActiveCount());
-        int idle = waiting > 0 ? 0 : Math.max(0, pool.getMaximumPoolSize() - running);
-        return new SplitPolicy.Load(idle, running, waiting, gauge.headroom());
+        return SplitPolicy.Load.of(pool.getMaximumPoolSize(), pool.getActiveCount(), pool.getQueue().size(),
+                gauge.headroom());
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String prefix, AtomicInteger count) {

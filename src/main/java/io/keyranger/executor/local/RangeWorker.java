@@ -136,7 +136,7 @@ public final class RangeWorker {
         if (right.isEmpty()) {
             return true; // no split point past the next key: go on linearly
         }
-        split(node, tracker.remaining(), pieces(right.get(), points));
+        split(node, tracker.remaining(), SplitPoints.pieces(right.get(), points));
         return false;
     }
 
@@ -148,19 +148,6 @@ public final class RangeWorker {
             var found = job.loop().datastore().run(query);
             return found.hasNext() ? found.next() : null;
         });
-    }
-
-    /** The range given away cut at the further split points (the first one is its start), in key order. */
-    private List<KeyRange> pieces(KeyRange right, List<Key> points) {
-        List<KeyRange> pieces = new ArrayList<>();
-        KeyRange rest = right;
-        for (Key at : points.subList(1, points.size())) {
-            KeyRange[] halves = rest.splitAt(at);
-            pieces.add(halves[0]);
-            rest = halves[1];
-        }
-        pieces.add(rest);
-        return pieces;
     }
 
     /** The node is split: its rest and the pieces given away become its children, queued in the pool. */

@@ -40,6 +40,14 @@ public final class SplitPoints {
 
 
     /**
+     * A job's split points: its cell bounds, and probes past midpoints only when its cells are fewer than twice its
+     * workers (see the constructor).
+     */
+    public static SplitPoints forJob(io.keyranger.executor.cells.CellPlan cells, int workers) {
+        return new SplitPoints(cells.bounds(), cells.order(), cells.cells() < 2 * workers);
+    }
+
+    /**
      * Up to {@code pieces - 1} split points for {@code context}, in key order: evenly spaced samples strictly after the
      * rest's first key, else one probed key; none when neither a sample nor a probe finds one.
      */
@@ -62,6 +70,22 @@ public final class SplitPoints {
             memory.emptyProbes++;
         }
         return found.map(List::of).orElse(List.of());
+    }
+
+    /**
+     * What a split gives away: {@code right}, the rest from the first split point on, cut at the further points, in
+     * key order (the first piece starts at {@code points.get(0)}).
+     */
+    public static List<KeyRange> pieces(KeyRange right, List<Key> points) {
+        List<KeyRange> pieces = new ArrayList<>();
+        KeyRange rest = right;
+        for (Key at : points.subList(1, points.size())) {
+            KeyRange[] halves = rest.splitAt(at);
+            pieces.add(halves[0]);
+            rest = halves[1];
+        }
+        pieces.add(rest);
+        return pieces;
     }
 
     /**

@@ -81,5 +81,13 @@ public interface SplitPolicy {
      * @param headroom whether the server's latency says it has room for more concurrent calls
      */
     public record Load(int idle, int running, int waiting, boolean headroom) {
+        /**
+         * The load of a pool of {@code workers} with {@code active} of them on a range (this one among them) and
+         * {@code queued} ranges waiting: no worker counts as idle while a range waits.
+         */
+        public static Load of(int workers, int active, int queued, boolean headroom) {
+            int running = Math.max(1, active);
+            return new Load(queued > 0 ? 0 : Math.max(0, workers - running), running, queued, headroom);
+        }
     }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "keyranger-bench", mixinStandardHelpOptions = true,
         versionProvider = KeyRangerCli.VersionProvider.class,
         description = "KeyRanger's benchmarks and its model of production Datastore (benchmarks only).",
-        subcommands = {BenchCommand.class, ModelServerCommand.class})
+        subcommands = {BenchCommand.class, ModelServerCommand.class, SimulateCommand.class})
 public final class BenchMain implements Runnable {
     @picocli.CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -37,6 +37,6 @@ public final class BenchMain implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "keyranger-bench needs a command: 'bench' or 'model-server'.");
+                "keyranger-bench needs a command: 'bench', 'simulate' or 'model-server'.");
     }
 }

@@ -1,0 +1,339 @@
+package io.keyranger.sim;
+
+import com.google.cloud.datastore.Key;
+import io.keyranger.bench.Baselines;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.job.ProbeMemory;
+import io.keyranger.executor.local.RangeWorker;
+import io.keyranger.executor.local.ServerGauge;
+import io.keyranger.executor.local.SplitPoints;
+import io.keyranger.executor.local.SplitPolicy;
+import io.keyranger.executor.store.JobPlans;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.keys.KeyRangeTracker;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.function.LongConsumer;
+
+/**
+ * The local executor's job on a virtual clock, with no server: the strategies of {@code keyranger-bench bench} (the
+ * same planner, cell plan, split policy, split points and range tracker, the classes the executor runs) over a
+ * {@link KeySpace} of any size, each call to the server a draw of the {@link SimServer}'s latency. A worker pool of
+ * the job's size takes ranges in the order they are queued; a range reads a page of keys (one call), commits it in
+ * chunks (three calls each: begin, lookup, commit), moves past its last key and asks the policy whether to split,
+ * exactly as {@code RangeWorker} does. Fixed costs around the job are the executor's sequential calls, counted in its
+ * code: {@link #SETUP_CALLS} before the first range and {@link #END_CALLS} after the last.
+ */
+public final class Simulation {
+    /** Before the ranges: the job looked up, created with its plan and lease in a transaction, the plan read back, the
+     * counter opened in a transaction, its totals read, and {@link RangeWorker#CALIBRATION_QUERIES} queries alone. */
+    public static final int SETUP_CALLS = 1 + 3 + 1 + 3 + 1 + RangeWorker.CALIBRATION_QUERIES;
+    /** After the last range: the end recorded in a transaction, the totals and the ledgers read. */
+    public static final int END_CALLS = 3 + 1 + 1;
+    /** A chunk's transaction: begin, one lookup (ledgers, counter shard, entities), commit. */
+    public static final int CALLS_PER_CHUNK = 3;
+    /** Results a query returns per call (production's and the model's batch). */
+    public static final int BATCH = 1_000;
+    /** appengine-mapreduce's and Beam's scatter keys per split, as the bench's fixed baseline plans. */
+    public static final int FIXED_OVERSAMPLE = 32;
+
+    /** The strategies compared. */
+    public enum Strategy {
+        LINEAR, FIXED, ADAPTIVE, ORACLE;
+
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Strategy of(String id) {
+            for (Strategy s : values()) {
+                if (s.id().equalsIgnoreCase(id)) {
+                    return s;
+                }
+            }
+            throw new io.keyranger.KeyRangerException("Unknown strategy '" + id + "' for the simulation; known: "
+                    + "linear, fixed, adaptive, oracle.");
+        }
+    }
+
+    /**
+     * The job and the server.
+     *
+     * @param workers          the concurrency cap
+     * @param pageSize         keys per page
+     * @param medianMs         median latency of a call
+     * @param p99Ms            99th percentile latency
+     * @param capacity         calls the server serves at once, 0 for no limit
+     * @param cores            processors the client and server share, 0 for no limit
+     * @param cpuMicrosPerCall CPU each call takes on them, client and server together
+     * @param seed             seeds the latency draws and the scatter sample
+     */
+    public record Settings(int workers, int pageSize, double medianMs, double p99Ms, int capacity, int cores,
+                           double cpuMicrosPerCall, long seed) {
+    }
+
+    private Simulation() {
+    }
+
+    /** Runs {@code strategy}'s job over {@code space}. */
+    public static SimResult run(KeySpace space, Strategy strategy, Settings settings) {
+        return new Run(space, strategy, settings).run();
+    }
+
+    /** A range being worked on: its tracker (the executor's), where it reads next, and where its keys end. */
+    private static final class Node {
+        final int depth;
+        final KeyRangeTracker tracker;
+        final ProbeMemory memory = new ProbeMemory();
+        long cursor;
+        long end;
+        Key lastKey;
+
+        Node(int depth, KeyRange range) {
+            this.depth = depth;
+            this.tracker = new KeyRangeTracker(range);
+        }
+    }
+
+    private record Event(long time, long seq, Runnable action) implements Comparable<Event> {
+        @Override
+        public int compareTo(Event o) {
+            int c = Long.compare(time, o.time);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+
+    private static final class Run {
+        private static final KeyOrder ORDER = KeyOrder.PRODUCTION;
+        private final KeySpace space;
+        private final Strategy strategy;
+        private final Settings settings;
+        private final SimServer server;
+        private final SplittableRandom random;
+        private final PriorityQueue<Event> events = new PriorityQueue<>();
+        private final ArrayDeque<Node> queue = new ArrayDeque<>();
+        private final ServerGauge gauge = new ServerGauge();
+        private final int workers;
+        private final int chunkKeys = chunkKeys(ServerLimits.PRODUCTION);
+        private final long threshold;
+        private SplitPolicy policy = Baselines.NONE;
+        private SplitPoints splitPoints;
+        private long seq;
+        private int active;
+        private long processed;
+        private long tailStart = -1;
+        private long splits;
+        private long ranges;
+        private int maxDepth;
+        private long end = -1;
+
+        Run(KeySpace space, Strategy strategy, Settings settings) {
+            this.space = space;
+            this.strategy = strategy;
+            this.settings = settings;
+            this.server = new SimServer(settings.medianMs(), settings.p99Ms(), settings.capacity(), settings.cores(),
+                    settings.cpuMicrosPerCall(), settings.seed());
+            this.random = new SplittableRandom(settings.seed() ^ 0x5ca77e5L);
+            this.workers = strategy == Strategy.LINEAR ? 1 : settings.workers();
+            this.threshold = Math.round(space.selected() * 0.95);
+        }
+
+        SimResult run() {
+            long started = System.nanoTime();
+            List<KeyRange> starts = new ArrayList<>();
+            int planCalls = plan(starts);
+            calls(0, planCalls + SETUP_CALLS - RangeWorker.CALIBRATION_QUERIES, t -> calibrate(t, starts));
+            while (!events.isEmpty()) {
+                events.poll().action().run();
+            }
+            if (processed != space.selected() || end < 0) {
+                throw new IllegalStateException(strategy.id() + " processed " + processed + " of "
+                        + space.selected() + " entities");
+            }
+            double tail = tailStart < 0 ? 0 : (end - tailStart) / (double) end;
+            return new SimResult(strategy.id(), space.selected(), workers, end, server.calls(), splits, ranges,
+                    maxDepth, tail, (System.nanoTime() - started) / 1_000_000);
+        }
+
+        /** Plans the strategy's starting ranges as the executor (or the bench) does; the calls the plan makes. */
+        private int plan(List<KeyRange> starts) {
+            if (strategy == Strategy.ORACLE) { // every key known before the clock starts, cut into equal chunks
+                Key previous = null;
+                for (int j = 1; j <= workers && (j == 1 || previous != null); j++) {
+                    Key at = j == workers ? null : space.key(j * space.selected() / workers);
+                    starts.add(KeyRange.of(ORDER, previous, at));
+                    previous = at;
+                }
+                splitPoints = SplitPoints.forJob(JobPlans.plan(ORDER, starts, List.of()).cells(), workers);
+                return 0;
+            }
+            int shards = workers;
+            int oversample = strategy == Strategy.FIXED ? FIXED_OVERSAMPLE : PlanRequest.DEFAULT_OVERSAMPLE;
+            List<Key> samples = space.scatterSample(shards * oversample, random);
+            // a filter with an order by __scatter__ is refused (no composite index): one call, then the whole kind
+            int calls = (space.selected() < space.size() ? 1 : 0) + Math.max(1, ceil(samples.size(), BATCH));
+            List<Key> bounds;
+            if (ShardPlanner.tooFewSamples(samples.size(), shards)) {
+                if (space.selected() > ShardPlanner.EXACT_SCAN_LIMIT) {
+                    throw new io.keyranger.KeyRangerException("Only " + samples.size() + " scatter samples for "
+                            + shards + " shards, but more than " + ShardPlanner.EXACT_SCAN_LIMIT + " entities.");
+                }
+                calls += Math.max(1, ceil(space.selected() + 1, BATCH)); // the planner's exact scan
+                bounds = ShardPlanner.evenlySpaced(space.selectedKeys(), shards);
+            } else {
+                bounds = ShardPlanner.evenlySpaced(samples, shards);
+            }
+            starts.addAll(ShardPlanner.rangesAt(ORDER, bounds));
+            CellPlan cells = JobPlans.plan(ORDER, starts, samples).cells();
+            splitPoints = SplitPoints.forJob(cells, workers);
+            policy = strategy == Strategy.ADAPTIVE ? SplitPolicy.ADAPTIVE : Baselines.NONE;
+            return calls;
+        }
+
+        /** The executor's calibration: queries alone, their median the gauge's floor; then the ranges start. */
+        private void calibrate(long now, List<KeyRange> starts) {
+            long[] nanos = new long[RangeWorker.CALIBRATION_QUERIES];
+            long t = now;
+            for (int i = 0; i < nanos.length; i++) {
+                long done = server.call(t);
+                nanos[i] = done - t;
+                t = done;
+            }
+            java.util.Arrays.sort(nanos);
+            gauge.calibrate(nanos[nanos.length / 2]);
+            long begin = t;
+            at(begin, () -> {
+                starts.forEach(r -> queue.add(node(0, r)));
+                dispatch(begin);
+            });
+        }
+
+        private Node node(int depth, KeyRange range) {
+            ranges++;
+            maxDepth = Math.max(maxDepth, depth);
+            return new Node(depth, range);
+        }
+
+        private void dispatch(long now) {
+            while (active < workers && !queue.isEmpty()) {
+                Node node = queue.poll();
+                active++;
+                node.cursor = space.startIndex(node.tracker.remaining());
+                node.end = space.endIndex(node.tracker.range());
+                page(node, now);
+            }
+        }
+
+        /** A page query: up to a page of keys and the one after, in [cursor, end). */
+        private void page(Node node, long now) {
+            long available = Math.max(0, node.end - node.cursor);
+            int keys = (int) Math.min(settings.pageSize(), available);
+            boolean more = available > settings.pageSize();
+            long answered = server.call(now);
+            gauge.record(answered - now);
+            at(answered, () -> commit(node, keys, more, keys, answered));
+        }
+
+        /** The page's chunks, one transaction after another (an empty page commits its span as covered). */
+        private void commit(Node node, int keys, boolean more, int left, long now) {
+            calls(now, CALLS_PER_CHUNK, t -> {
+                int chunk = Math.min(chunkKeys, left);
+                processed += chunk;
+                if (tailStart < 0 && processed >= threshold) {
+                    tailStart = t;
+                }
+                if (left > chunk) {
+                    commit(node, keys, more, left - chunk, t);
+                } else {
+                    afterPage(node, keys, more, t);
+                }
+            });
+        }
+
+        private void afterPage(Node node, int keys, boolean more, long now) {
+            if (keys > 0) {
+                node.lastKey = space.key(node.cursor + keys - 1);
+                if (!node.tracker.tryClaim(node.lastKey)) {
+                    throw new IllegalStateException("a page read past its range: " + node.tracker);
+                }
+                node.cursor += keys;
+            }
+            if (!more) {
+                node.tracker.markExhausted();
+                finish(now);
+                return;
+            }
+            Key next = space.key(node.cursor);
+            long[] clock = {now};
+            List<Key> points = policy.splitPoints(new SplitPolicy.Context(node.tracker.remaining(), node.lastKey, next,
+                    SplitPolicy.Load.of(workers, active, queue.size(), gauge.headroom()), ORDER, splitPoints,
+                    range -> probe(range, clock), node.memory));
+            long t = clock[0];
+            Optional<KeyRange> right = points.isEmpty() ? Optional.empty()
+                    : node.tracker.trySplit(next, points.get(0));
+            if (right.isEmpty()) {
+                at(t, () -> page(node, t));
+                return;
+            }
+            splits++;
+            List<Node> children = new ArrayList<>();
+            children.add(node(node.depth + 1, node.tracker.remaining()));
+            SplitPoints.pieces(right.get(), points).forEach(piece -> children.add(node(node.depth + 1, piece)));
+            at(t, () -> {
+                queue.addAll(children);
+                finish(t);
+            });
+        }
+
+        /** The first key in {@code range}, found by a query that the worker waits for. */
+        private Optional<Key> probe(KeyRange range, long[] clock) {
+            long answered = server.call(clock[0]);
+            gauge.record(answered - clock[0]);
+            clock[0] = answered;
+            long first = space.startIndex(range);
+            return first < space.endIndex(range) ? Optional.of(space.key(first)) : Optional.empty();
+        }
+
+        /** A worker is free: it takes the next range, or the job ends when none is left anywhere. */
+        private void finish(long now) {
+            active--;
+            dispatch(now);
+            if (active == 0 && queue.isEmpty()) {
+                calls(now, END_CALLS, t -> end = t);
+            }
+        }
+
+        /** {@code count} calls one after another from {@code now}; then {@code then} at the last one's answer. */
+        private void calls(long now, int count, LongConsumer then) {
+            if (count == 0) {
+                then.accept(now);
+                return;
+            }
+            long answered = server.call(now);
+            at(answered, () -> calls(answered, count - 1, then));
+        }
+
+        private void at(long time, Runnable action) {
+            events.add(new Event(time, seq++, action));
+        }
+    }
+
+    /** Keys per chunk of the bench's job (an increment keeping undo: a write and an undo record per key) under
+     * {@code limits}, with two ledgers and a counter shard in each transaction. */
+    static int chunkKeys(ServerLimits limits) {
+        return (limits.maxMutations() - 3) / 2;
+    }
+
+    private static int ceil(long a, long b) {
+        return (int) ((a + b - 1) / b);
+    }
+}

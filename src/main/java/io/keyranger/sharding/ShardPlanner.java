@@ -1,10 +1,8 @@
 package io.keyranger.sharding;
 
-import com.google.cloud.datastore.Cursor;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
@@ -33,16 +31,17 @@ public final class ShardPlanner {
     public static final int EXACT_SCAN_LIMIT = 200_000;
     /** Keys read in key order to estimate the total from the sample rate when COUNT is missing. */
     static final int RATE_PROBE_KEYS = 2_000;
-    private static final int PAGE = 1_000;
 
     private final Datastore datastore;
     private final KeyOrder order;
     private final KeyCounter counter;
+    private final ExactScan scan;
 
     public ShardPlanner(Datastore datastore, KeyOrder order) {
         this.datastore = datastore;
         this.order = order;
         this.counter = new KeyCounter(datastore);
+        this.scan = new ExactScan(datastore, order);
     }
 
     public ShardPreview preview(PlanRequest request, ProgressListener progress, Cancellation cancellation) {
@@ -88,7 +87,7 @@ public final class ShardPlanner {
         List<Key> samples = sample.keys();
         List<Key> bounds;
         if (tooFewSamples(samples.size(), request.shards())) {
-            bounds = evenlySpaced(exactKeys(request, samples.size(), cancellation), request.shards());
+            bounds = evenlySpaced(exactKeys(request, samples, cancellation), request.shards());
         } else {
             bounds = evenlySpaced(samples, request.shards());
         }
@@ -121,7 +120,7 @@ public final class ShardPlanner {
     private ShardPreview exactPreview(PlanRequest request, List<Key> samples, List<String> notes,
                                       Cancellation cancellation) {
         int sampleCount = samples.size();
-        List<Key> keys = exactKeys(request, sampleCount, cancellation);
+        List<Key> keys = exactKeys(request, samples, cancellation);
         notes.add("Too few scatter samples (" + sampleCount + ") for " + request.shards()
                 + " shards: planned from an exact keys-only scan of " + keys.size() + " keys.");
         if (keys.size() < request.shards()) {
@@ -135,16 +134,16 @@ public final class ShardPlanner {
         return new ShardPreview(request, scatter, lexicographic, total, sampleCount, notes, samples);
     }
 
-    /** Every key in key order, when the sample is too small to plan from; refuses empty kinds and huge scans. */
-    private List<Key> exactKeys(PlanRequest request, int sampleCount, Cancellation cancellation) {
-        List<Key> keys = scanKeys(request, EXACT_SCAN_LIMIT + 1, cancellation);
+    /**
+     * Every key in key order, when the sample is too small to plan from, read in parallel over the ranges between
+     * the samples; refuses empty kinds and huge scans.
+     */
+    private List<Key> exactKeys(PlanRequest request, List<Key> samples, Cancellation cancellation) {
+        List<Key> keys = scan.all(request, samples, EXACT_SCAN_LIMIT, cancellation, () -> new KeyRangerException(
+                "Only " + samples.size() + " scatter samples for " + request.shards() + " shards, but more than "
+                + EXACT_SCAN_LIMIT + " entities" + where(request) + ": raise --oversample, or ask for fewer shards."));
         if (keys.isEmpty()) {
             throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
-        }
-        if (keys.size() > EXACT_SCAN_LIMIT) {
-            throw new KeyRangerException("Only " + sampleCount + " scatter samples for " + request.shards()
-                    + " shards, but more than " + EXACT_SCAN_LIMIT + " entities" + where(request)
-                    + ": raise --oversample, or ask for fewer shards.");
         }
         return keys;
     }
@@ -228,7 +227,7 @@ public final class ShardPlanner {
             }
         }
         // The share of the sample that falls among the first P keys estimates P / total, whatever the sample rate.
-        List<Key> firstKeys = scanKeys(request, RATE_PROBE_KEYS, cancellation);
+        List<Key> firstKeys = scan.keys(request, KeyRange.all(order), RATE_PROBE_KEYS, cancellation);
         if (firstKeys.size() < RATE_PROBE_KEYS) {
             return new TotalEstimate(firstKeys.size(), TotalEstimate.Method.EXACT_SCAN);
         }
@@ -254,37 +253,11 @@ public final class ShardPlanner {
     }
 
     private Key firstKey(PlanRequest request) {
-        List<Key> first = scanKeys(request, 1, Cancellation.NEVER);
+        List<Key> first = scan.keys(request, KeyRange.all(order), 1, Cancellation.NEVER);
         if (first.isEmpty()) {
             throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
         }
         return first.get(0);
-    }
-
-    /** Up to {@code max} keys in key order. */
-    private List<Key> scanKeys(PlanRequest request, int max, Cancellation cancellation) {
-        List<Key> keys = new ArrayList<>();
-        Cursor cursor = null;
-        while (keys.size() < max) {
-            cancellation.check();
-            int batch = Math.min(PAGE, max - keys.size());
-            KeyQuery.Builder query = KeyRange.all(order).applyTo(Query.newKeyQueryBuilder()
-                    .setNamespace(request.namespace()).setKind(request.kind()), request.filters()).setLimit(batch);
-            if (cursor != null) {
-                query.setStartCursor(cursor);
-            }
-            QueryResults<Key> results = datastore.run(query.build());
-            int read = 0;
-            while (results.hasNext()) {
-                keys.add(results.next());
-                read++;
-            }
-            if (read < batch) {
-                break;
-            }
-            cursor = results.getCursorAfter();
-        }
-        return keys;
     }
 
     private static String where(PlanRequest request) {

@@ -44,4 +44,25 @@ class ServerGaugeTest {
         calls(calibrated, 400, 40);
         assertThat(calibrated.headroom()).isTrue();
     }
+
+    @Test
+    void aCalibrationThatDrewFastCallsStillSeesAnIdleServerWithProductionsLatencyTail() {
+        // production's log-normal latency (median 20 ms, p99 100 ms), calibrated from a low draw: its 10th percentile
+        double sigma = Math.log(5) / 2.326;
+        ServerGauge gauge = new ServerGauge();
+        gauge.calibrate(Math.round(20 * MS * Math.exp(-1.2816 * sigma)));
+        java.util.Random random = new java.util.Random(3);
+        int headroom = 0;
+        for (int i = 0; i < 2_000; i++) {
+            gauge.record(Math.round(20 * MS * Math.exp(sigma * random.nextGaussian())));
+            headroom += gauge.headroom() ? 1 : 0;
+        }
+        assertThat(headroom).as("calls that found room on an idle server (the arithmetic mean found none)")
+                .isGreaterThan(1_800);
+        // the same server queueing: every call five times as long
+        for (int i = 0; i < 200; i++) {
+            gauge.record(Math.round(100 * MS * Math.exp(sigma * random.nextGaussian())));
+        }
+        assertThat(gauge.headroom()).isFalse();
+    }
 }

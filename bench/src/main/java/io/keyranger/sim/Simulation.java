@@ -1,24 +1,18 @@
 package io.keyranger.sim;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.bench.Baselines;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.job.ProbeMemory;
 import io.keyranger.executor.local.RangeWorker;
 import io.keyranger.executor.local.ServerGauge;
 import io.keyranger.executor.local.SplitPoints;
 import io.keyranger.executor.local.SplitPolicy;
-import io.keyranger.executor.store.JobPlans;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.keys.KeyRangeTracker;
-import io.keyranger.sharding.PlanRequest;
-import io.keyranger.sharding.ShardPlanner;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
@@ -41,29 +35,6 @@ public final class Simulation {
     public static final int END_CALLS = 3 + 1 + 1;
     /** A chunk's transaction: begin, one lookup (ledgers, counter shard, entities), commit. */
     public static final int CALLS_PER_CHUNK = 3;
-    /** Results a query returns per call (production's and the model's batch). */
-    public static final int BATCH = 1_000;
-    /** appengine-mapreduce's and Beam's scatter keys per split, as the bench's fixed baseline plans. */
-    public static final int FIXED_OVERSAMPLE = 32;
-
-    /** The strategies compared. */
-    public enum Strategy {
-        LINEAR, FIXED, ADAPTIVE, ORACLE;
-
-        public String id() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-
-        public static Strategy of(String id) {
-            for (Strategy s : values()) {
-                if (s.id().equalsIgnoreCase(id)) {
-                    return s;
-                }
-            }
-            throw new io.keyranger.KeyRangerException("Unknown strategy '" + id + "' for the simulation; known: "
-                    + "linear, fixed, adaptive, oracle.");
-        }
-    }
 
     /**
      * The job and the server.
@@ -85,8 +56,13 @@ public final class Simulation {
     }
 
     /** Runs {@code strategy}'s job over {@code space}. */
-    public static SimResult run(KeySpace space, Strategy strategy, Settings settings) {
-        return new Run(space, strategy, settings).run();
+    public static SimResult run(KeySpace space, SimStrategy strategy, Settings settings) {
+        return run(space, strategy, settings, null);
+    }
+
+    /** As above, with {@code policy} in place of the strategy's split policy (null: its own), to try one out. */
+    public static SimResult run(KeySpace space, SimStrategy strategy, Settings settings, SplitPolicy policy) {
+        return new Run(space, strategy, settings, policy).run();
     }
 
     /** A range being worked on: its tracker (the executor's), where it reads next, and where its keys end. */
@@ -115,7 +91,7 @@ public final class Simulation {
     private static final class Run {
         private static final KeyOrder ORDER = KeyOrder.PRODUCTION;
         private final KeySpace space;
-        private final Strategy strategy;
+        private final SimStrategy strategy;
         private final Settings settings;
         private final SimServer server;
         private final SplittableRandom random;
@@ -125,7 +101,7 @@ public final class Simulation {
         private final int workers;
         private final int chunkKeys = chunkKeys(ServerLimits.PRODUCTION);
         private final long threshold;
-        private SplitPolicy policy = Baselines.NONE;
+        private SplitPolicy policy;
         private SplitPoints splitPoints;
         private long seq;
         private int active;
@@ -136,22 +112,26 @@ public final class Simulation {
         private int maxDepth;
         private long end = -1;
 
-        Run(KeySpace space, Strategy strategy, Settings settings) {
+        private final SplitPolicy override;
+
+        Run(KeySpace space, SimStrategy strategy, Settings settings, SplitPolicy override) {
+            this.override = override;
             this.space = space;
             this.strategy = strategy;
             this.settings = settings;
             this.server = new SimServer(settings.medianMs(), settings.p99Ms(), settings.capacity(), settings.cores(),
                     settings.cpuMicrosPerCall(), settings.seed());
             this.random = new SplittableRandom(settings.seed() ^ 0x5ca77e5L);
-            this.workers = strategy == Strategy.LINEAR ? 1 : settings.workers();
+            this.workers = strategy == SimStrategy.LINEAR ? 1 : settings.workers();
             this.threshold = Math.round(space.selected() * 0.95);
         }
 
         SimResult run() {
             long started = System.nanoTime();
-            List<KeyRange> starts = new ArrayList<>();
-            int planCalls = plan(starts);
-            calls(0, planCalls + SETUP_CALLS - RangeWorker.CALIBRATION_QUERIES, t -> calibrate(t, starts));
+            SimPlan plan = SimPlan.of(space, strategy, workers, random);
+            policy = override != null ? override : plan.policy();
+            splitPoints = plan.splitPoints();
+            calls(0, plan.calls() + SETUP_CALLS - RangeWorker.CALIBRATION_QUERIES, t -> calibrate(t, plan.starts()));
             while (!events.isEmpty()) {
                 events.poll().action().run();
             }
@@ -160,43 +140,8 @@ public final class Simulation {
                         + space.selected() + " entities");
             }
             double tail = tailStart < 0 ? 0 : (end - tailStart) / (double) end;
-            return new SimResult(strategy.id(), space.selected(), workers, end, server.calls(), splits, ranges,
+            return new SimResult(strategy.id(), space.selected(), workers, end, server.calls() + plan.parallelCalls(), splits, ranges,
                     maxDepth, tail, (System.nanoTime() - started) / 1_000_000);
-        }
-
-        /** Plans the strategy's starting ranges as the executor (or the bench) does; the calls the plan makes. */
-        private int plan(List<KeyRange> starts) {
-            if (strategy == Strategy.ORACLE) { // every key known before the clock starts, cut into equal chunks
-                Key previous = null;
-                for (int j = 1; j <= workers && (j == 1 || previous != null); j++) {
-                    Key at = j == workers ? null : space.key(j * space.selected() / workers);
-                    starts.add(KeyRange.of(ORDER, previous, at));
-                    previous = at;
-                }
-                splitPoints = SplitPoints.forJob(JobPlans.plan(ORDER, starts, List.of()).cells(), workers);
-                return 0;
-            }
-            int shards = workers;
-            int oversample = strategy == Strategy.FIXED ? FIXED_OVERSAMPLE : PlanRequest.DEFAULT_OVERSAMPLE;
-            List<Key> samples = space.scatterSample(shards * oversample, random);
-            // a filter with an order by __scatter__ is refused (no composite index): one call, then the whole kind
-            int calls = (space.selected() < space.size() ? 1 : 0) + Math.max(1, ceil(samples.size(), BATCH));
-            List<Key> bounds;
-            if (ShardPlanner.tooFewSamples(samples.size(), shards)) {
-                if (space.selected() > ShardPlanner.EXACT_SCAN_LIMIT) {
-                    throw new io.keyranger.KeyRangerException("Only " + samples.size() + " scatter samples for "
-                            + shards + " shards, but more than " + ShardPlanner.EXACT_SCAN_LIMIT + " entities.");
-                }
-                calls += Math.max(1, ceil(space.selected() + 1, BATCH)); // the planner's exact scan
-                bounds = ShardPlanner.evenlySpaced(space.selectedKeys(), shards);
-            } else {
-                bounds = ShardPlanner.evenlySpaced(samples, shards);
-            }
-            starts.addAll(ShardPlanner.rangesAt(ORDER, bounds));
-            CellPlan cells = JobPlans.plan(ORDER, starts, samples).cells();
-            splitPoints = SplitPoints.forJob(cells, workers);
-            policy = strategy == Strategy.ADAPTIVE ? SplitPolicy.ADAPTIVE : Baselines.NONE;
-            return calls;
         }
 
         /** The executor's calibration: queries alone, their median the gauge's floor; then the ranges start. */
@@ -333,7 +278,7 @@ public final class Simulation {
         return (limits.maxMutations() - 3) / 2;
     }
 
-    private static int ceil(long a, long b) {
+    static int ceil(long a, long b) {
         return (int) ((a + b - 1) / b);
     }
 }

@@ -43,13 +43,13 @@ class SimulationTest {
     void everyStrategyProcessesEverySelectedEntityOnce() {
         for (KeySpace.Shape shape : KeySpace.Shape.values()) {
             KeySpace space = KeySpace.of(shape, 20_000);
-            for (Simulation.Strategy strategy : Simulation.Strategy.values()) {
+            for (SimStrategy strategy : SimStrategy.values()) {
                 SimResult r = Simulation.run(space, strategy, SETTINGS);
                 // the run checks its count; here what it reports must add up
                 assertThat(r.entities()).isEqualTo(space.selected());
                 assertThat(r.calls()).as("%s %s", shape, strategy)
                         .isGreaterThanOrEqualTo(4 * ((space.selected() + 99) / 100));
-                assertThat(r.ranges()).isGreaterThanOrEqualTo(strategy == Simulation.Strategy.LINEAR ? 1 : 2);
+                assertThat(r.ranges()).isGreaterThanOrEqualTo(strategy == SimStrategy.LINEAR ? 1 : 2);
                 assertThat(r.tailShare()).isBetween(0.0, 1.0);
             }
         }
@@ -58,9 +58,9 @@ class SimulationTest {
     @Test
     void linearTakesAPageCycleAPageAndTheParallelStrategiesShareTheWork() {
         KeySpace space = KeySpace.of(KeySpace.Shape.MIXED, 100_000);
-        SimResult linear = Simulation.run(space, Simulation.Strategy.LINEAR, SETTINGS);
-        SimResult oracle = Simulation.run(space, Simulation.Strategy.ORACLE, SETTINGS);
-        SimResult adaptive = Simulation.run(space, Simulation.Strategy.ADAPTIVE, SETTINGS);
+        SimResult linear = Simulation.run(space, SimStrategy.LINEAR, SETTINGS);
+        SimResult oracle = Simulation.run(space, SimStrategy.ORACLE, SETTINGS);
+        SimResult adaptive = Simulation.run(space, SimStrategy.ADAPTIVE, SETTINGS);
         // 1,000 pages of 4 calls at the log-normal's mean (about 25.3 ms for 20 ms median, 100 ms p99)
         assertThat(linear.wallSeconds()).isBetween(1_000 * 4 * 0.0253 * 0.95, 1_000 * 4 * 0.0253 * 1.1);
         assertThat(linear.splits()).isZero();
@@ -72,11 +72,11 @@ class SimulationTest {
     @Test
     void theSameSeedGivesTheSameRunAndTheCpuOfASmallMachineSlowsItDown() {
         KeySpace space = KeySpace.of(KeySpace.Shape.FILTERED, 50_000);
-        SimResult once = Simulation.run(space, Simulation.Strategy.ADAPTIVE, SETTINGS);
-        SimResult again = Simulation.run(space, Simulation.Strategy.ADAPTIVE, SETTINGS);
+        SimResult once = Simulation.run(space, SimStrategy.ADAPTIVE, SETTINGS);
+        SimResult again = Simulation.run(space, SimStrategy.ADAPTIVE, SETTINGS);
         assertThat(again.wallNanos()).isEqualTo(once.wallNanos());
         assertThat(again.splits()).isEqualTo(once.splits());
-        SimResult twoCores = Simulation.run(space, Simulation.Strategy.ADAPTIVE,
+        SimResult twoCores = Simulation.run(space, SimStrategy.ADAPTIVE,
                 new Simulation.Settings(64, 100, 20, 100, 256, 2, 2_000, 42));
         assertThat(twoCores.wallNanos()).isGreaterThan(once.wallNanos());
     }

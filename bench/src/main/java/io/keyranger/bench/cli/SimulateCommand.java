@@ -4,6 +4,7 @@ import io.keyranger.AtomicFiles;
 import io.keyranger.bench.ScalingChart;
 import io.keyranger.sim.KeySpace;
 import io.keyranger.sim.SimResult;
+import io.keyranger.sim.SimStrategy;
 import io.keyranger.sim.Simulation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -81,11 +82,11 @@ public final class SimulateCommand implements java.util.concurrent.Callable<Inte
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<Simulation.Strategy> chosen;
+        List<SimStrategy> chosen;
         KeySpace.Shape kindShape;
         List<Long> sizes = new ArrayList<>();
         try {
-            chosen = strategies.stream().map(Simulation.Strategy::of).toList();
+            chosen = strategies.stream().map(SimStrategy::of).toList();
             kindShape = KeySpace.Shape.of(shape);
             for (String n : entities) {
                 sizes.add(parseCount(n));
@@ -102,7 +103,7 @@ public final class SimulateCommand implements java.util.concurrent.Callable<Inte
             for (long n : sizes) {
                 KeySpace space = KeySpace.of(kindShape, n);
                 List<SimResult> results = new ArrayList<>();
-                for (Simulation.Strategy s : chosen) {
+                for (SimStrategy s : chosen) {
                     Simulation.Settings settings = new Simulation.Settings(w, pageSize, latencyMs, p99, capacity, cores,
                             cpuMicrosPerCall, seed);
                     SimResult r = Simulation.run(space, s, settings);

@@ -1,0 +1,110 @@
+package io.keyranger.sharding;
+
+import com.google.cloud.datastore.Cursor;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.QueryResults;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Keys-only scans for the planner: a few keys in key order, or every key of a kind too small for its scatter sample.
+ * The full scan reads the ranges between the samples at once ({@link #PARALLELISM} queries in flight), so a small kind
+ * is listed in about one round trip instead of one per thousand keys.
+ */
+public final class ExactScan {
+    /** Ranges scanned at once. */
+    public static final int PARALLELISM = 64;
+    /** Keys a query returns per call (production's batch). */
+    static final int PAGE = 1_000;
+
+    private final Datastore datastore;
+    private final KeyOrder order;
+
+    public ExactScan(Datastore datastore, KeyOrder order) {
+        this.datastore = datastore;
+        this.order = order;
+    }
+
+    /** Up to {@code max} keys of {@code range} the request selects, in key order. */
+    public List<Key> keys(PlanRequest request, KeyRange range, long max, Cancellation cancellation) {
+        return scan(request, range, max, new AtomicLong(), cancellation);
+    }
+
+    /**
+     * Every key the request selects, in key order, read over the ranges between {@code samples} at once; more than
+     * {@code limit} keys are refused by {@code tooMany} (the scan stops once they are found).
+     */
+    public List<Key> all(PlanRequest request, List<Key> samples, long limit, Cancellation cancellation,
+                         java.util.function.Supplier<KeyRangerException> tooMany) {
+        List<KeyRange> ranges = ShardPlanner.rangesAt(order, samples.stream().sorted(order).distinct().toList());
+        AtomicLong total = new AtomicLong();
+        AtomicInteger threads = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(PARALLELISM, ranges.size()), r -> {
+            Thread thread = new Thread(r, "keyranger-scan-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<Future<List<Key>>> parts = new ArrayList<>(ranges.size());
+            for (KeyRange range : ranges) {
+                parts.add(pool.submit(() -> scan(request, range, limit + 1, total, cancellation)));
+            }
+            List<Key> keys = new ArrayList<>();
+            for (Future<List<Key>> part : parts) {
+                keys.addAll(part.get());
+            }
+            if (keys.size() > limit) {
+                throw tooMany.get();
+            }
+            return keys;
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new KeyRangerException(e.getCause().toString(),
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.CancellationException("interrupted");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Keys of {@code range} in key order until {@code max} have been read here and in the scans sharing {@code total}. */
+    private List<Key> scan(PlanRequest request, KeyRange range, long max, AtomicLong total, Cancellation cancellation) {
+        List<Key> keys = new ArrayList<>();
+        Cursor cursor = null;
+        while (total.get() < max) {
+            cancellation.check();
+            int batch = (int) Math.min(PAGE, max - total.get());
+            KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(request.namespace())
+                    .setKind(request.kind()), request.filters()).setLimit(batch);
+            if (cursor != null) {
+                query.setStartCursor(cursor);
+            }
+            QueryResults<Key> results = datastore.run(query.build());
+            int read = 0;
+            while (results.hasNext()) {
+                keys.add(results.next());
+                read++;
+            }
+            total.addAndGet(read);
+            if (read < batch) {
+                break;
+            }
+            cursor = results.getCursorAfter();
+        }
+        return keys;
+    }
+}

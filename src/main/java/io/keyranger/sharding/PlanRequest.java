@@ -27,6 +27,6 @@ public record PlanRequest(String namespace, String kind, List<PropertyFilter> fi
     }
 
     public int sampleLimit() {
-        return shards * oversample;
+        return Math.min(shards * oversample, Integer.getInteger("keyranger.sampleCap", Integer.MAX_VALUE));
     }
 }

@@ -45,7 +45,8 @@ record SimPlan(List<KeyRange> starts, SplitPoints splitPoints, SplitPolicy polic
         }
         int shards = workers;
         int oversample = strategy == SimStrategy.FIXED ? FIXED_OVERSAMPLE : PlanRequest.DEFAULT_OVERSAMPLE;
-        List<Key> samples = space.scatterSample(shards * oversample, random);
+        List<Key> samples = space.scatterSample(new PlanRequest("", "Sim", List.of(), shards, oversample).sampleLimit(),
+                random);
         // a filter with an order by __scatter__ is refused (no composite index): one call, then the whole kind
         int calls = (space.selected() < space.size() ? 1 : 0) + Math.max(1, Simulation.ceil(samples.size(), BATCH));
         long parallelCalls = 0;

@@ -30,10 +30,17 @@ import java.util.function.Supplier;
 public final class JobPlans {
     /** Entities per scatter sample: Datastore keeps a {@code __scatter__} value on about 1 in 128 entities. */
     public static final int ENTITIES_PER_SAMPLE = 128;
-    /** Most cells a job has: the plan's bounds stay far within the 1 MiB entity limit. */
-    public static final int MAX_CELLS = 4000;
-    /** Most bytes of cell bounds on a plan (keys can be long): fewer, larger cells beyond that. */
-    public static final int MAX_BOUND_BYTES = 400_000;
+    /**
+     * Most cells a job has: one per scatter sample up to this, so that a thousand workers still find split points
+     * (a bound every 4th sample at 4,000 cells left them splitting at most a few times each, and a billion-entity job
+     * at 0.78x its oracle in the simulation; 0.91-0.96x with a cell per sample).
+     */
+    public static final int MAX_CELLS = 65_536;
+    /**
+     * Most bytes of cell bounds on a plan (keys can be long): fewer, larger cells beyond that. The plan's parts
+     * ({@code PlanParts}) and the job are written in one transaction, well within its 10 MiB.
+     */
+    public static final int MAX_BOUND_BYTES = 4_000_000;
 
     /** The runner name local runs record on the jobs they work on ({@code SharedJob.BEAM} is Beam's). */
     public static final String LOCAL = "local";
@@ -96,7 +103,7 @@ public final class JobPlans {
         if (existing == null && planner != null) {
             planned = planner.get();
             created = store.newJobEntity(spec, Instant.now()).set("runners", runners(null, runnerName));
-            createdWith = List.of(store.planEntity(spec.jobId(), planned.cells(), planned.estimate()));
+            createdWith = store.planEntities(spec.jobId(), planned.cells(), planned.estimate());
         } else if (existing != null && mode != JobLease.Mode.CREATE) {
             checkSameJob(store, spec);
         }

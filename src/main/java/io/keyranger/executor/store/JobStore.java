@@ -206,13 +206,9 @@ public final class JobStore {
         return datastore.newKeyFactory().setNamespace("").setKind(PLAN_KIND).newKey(jobId);
     }
 
-    /** A job's plan as its entity: the cell bounds and the estimate, written in the transaction that creates the job. */
-    public Entity planEntity(String jobId, CellPlan cells, long estimate) {
-        List<com.google.cloud.datastore.Value<?>> bounds = new ArrayList<>(cells.bounds().size());
-        cells.bounds().forEach(k -> bounds.add(com.google.cloud.datastore.KeyValue.newBuilder(k)
-                .setExcludeFromIndexes(true).build()));
-        return Entity.newBuilder(planKey(jobId)).set("bounds", com.google.cloud.datastore.ListValue.of(bounds))
-                .set("estimate", estimate).build();
+    /** A job's plan as stored: its entity and, for a plan too big for one, its parts (see {@link PlanParts}). */
+    public List<Entity> planEntities(String jobId, CellPlan cells, long estimate) {
+        return PlanParts.entities(planKey(jobId), cells.bounds(), estimate);
     }
 
     /** A job's cells and estimate as planned, or null for a job stored by a KeyRanger from before plans were kept. */
@@ -221,9 +217,7 @@ public final class JobStore {
         if (plan == null) {
             return null;
         }
-        List<Key> bounds = new ArrayList<>();
-        plan.<com.google.cloud.datastore.KeyValue>getList("bounds").forEach(v -> bounds.add(v.get()));
-        return new JobPlans.Stored(new CellPlan(order, bounds), plan.getLong("estimate"));
+        return new JobPlans.Stored(new CellPlan(order, PlanParts.bounds(datastore, plan)), plan.getLong("estimate"));
     }
 
     /** Every ledger of a job as stored. */

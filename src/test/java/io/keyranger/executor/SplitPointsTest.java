@@ -67,7 +67,10 @@ class SplitPointsTest {
         assertThat(split(points, rest, new SplitPolicy.Load(0, 64, 3, true))).as("ranges wait").isEmpty();
         assertThat(split(points, rest, new SplitPolicy.Load(10, 54, 0, false))).as("server saturated").isEmpty();
         assertThat(split(points, rest, new SplitPolicy.Load(0, 64, 0, true))).as("none idle: one ready").hasSize(1);
-        assertThat(split(points, rest, new SplitPolicy.Load(10, 2, 0, true))).as("share of 10 idle over 2").hasSize(5);
+        assertThat(split(points, rest, new SplitPolicy.Load(10, 5, 0, true))).as("twice the share of 10 idle over 5")
+                .hasSize(4);
+        assertThat(split(points, rest, new SplitPolicy.Load(10, 2, 0, true))).as("at most one piece per idle worker")
+                .hasSize(10);
         assertThat(split(points, rest, new SplitPolicy.Load(63, 1, 0, true))).as("capped")
                 .hasSize(SplitPolicy.MAX_PIECES - 1);
     }

@@ -23,18 +23,21 @@ public interface SplitPolicy {
     /**
      * KeyRanger's: split only when it can shorten the job, which is when no range waits for a worker (a waiting
      * range means every worker has work) and the server has headroom (its latency is near the lowest seen: more
-     * ranges in flight would not queue). Then cut the rest into one piece more than its share of the idle workers
-     * (idle workers over running ranges, rounded up; two pieces when none is idle, so that a range is ready when a
-     * worker frees up), at evenly spaced scatter samples after its first key,
-     * else in two at the first key found past the key midpoint (a few probes at most). Every piece holds data.
+     * ranges in flight would not queue). Then cut the rest into one piece more than twice its share of the idle
+     * workers (idle workers over running ranges, rounded up; at most all of them: ranges reach their page ends one
+     * after another, so the first to split would otherwise leave workers idle that later ones never reach in time; two
+     * pieces when none is idle, so that a range is ready when a worker frees up), at evenly spaced scatter samples
+     * after its first key, else in two at the first key found past the key midpoint (a few probes at most). Every
+     * piece holds data.
      */
     public SplitPolicy ADAPTIVE = context -> {
         Load load = context.load();
         if (load.waiting() > 0 || !load.headroom()) {
             return List.of();
         }
-        int share = (load.idle() + load.running() - 1) / Math.max(1, load.running());
-        return context.splitPoints().at(context, Math.min(MAX_PIECES, 1 + Math.max(1, share)));
+        int running = Math.max(1, load.running());
+        int share = load.idle() == 0 ? 1 : Math.min(load.idle(), (2 * load.idle() + running - 1) / running);
+        return context.splitPoints().at(context, Math.min(MAX_PIECES, 1 + share));
     };
 
     /**

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * is listed in about one round trip instead of one per thousand keys.
  */
 public final class ExactScan {
-    /** Ranges scanned at once. */
+    /** Ranges scanned at once, at least (a job of more shards scans as many at once as it has shards). */
     public static final int PARALLELISM = 64;
     /** Keys a query returns per call (production's batch). */
     static final int PAGE = 1_000;
@@ -36,6 +36,11 @@ public final class ExactScan {
     public ExactScan(Datastore datastore, KeyOrder order) {
         this.datastore = datastore;
         this.order = order;
+    }
+
+    /** Ranges scanned at once for a plan of {@code shards} over {@code ranges} ranges between samples. */
+    public static int parallelism(int shards, int ranges) {
+        return Math.max(1, Math.min(ranges, Math.max(PARALLELISM, shards)));
     }
 
     /** Up to {@code max} keys of {@code range} the request selects, in key order. */
@@ -52,7 +57,7 @@ public final class ExactScan {
         List<KeyRange> ranges = ShardPlanner.rangesAt(order, samples.stream().sorted(order).distinct().toList());
         AtomicLong total = new AtomicLong();
         AtomicInteger threads = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(PARALLELISM, ranges.size()), r -> {
+        ExecutorService pool = Executors.newFixedThreadPool(parallelism(request.shards(), ranges.size()), r -> {
             Thread thread = new Thread(r, "keyranger-scan-" + threads.incrementAndGet());
             thread.setDaemon(true);
             return thread;

@@ -56,10 +56,10 @@ record SimPlan(List<KeyRange> starts, SplitPoints splitPoints, SplitPolicy polic
                 throw new io.keyranger.KeyRangerException("Only " + samples.size() + " scatter samples for "
                         + shards + " shards, but more than " + ShardPlanner.EXACT_SCAN_LIMIT + " entities.");
             }
-            // the planner's exact scan: the ranges between the samples, ExactScan.PARALLELISM at once
+            // the planner's exact scan: the ranges between the samples, many at once
             int rangesToScan = samples.size() + 1;
             int perRange = Math.max(1, Simulation.ceil(Simulation.ceil(space.selected(), rangesToScan), BATCH));
-            int rounds = Simulation.ceil(rangesToScan, ExactScan.PARALLELISM) * perRange;
+            int rounds = Simulation.ceil(rangesToScan, ExactScan.parallelism(shards, rangesToScan)) * perRange;
             calls += rounds;
             parallelCalls = (long) rangesToScan * perRange - rounds;
             bounds = ShardPlanner.evenlySpaced(space.selectedKeys(), shards);

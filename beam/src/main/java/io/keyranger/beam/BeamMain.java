@@ -50,6 +50,12 @@ public final class BeamMain {
             options.setCredentialFactoryClass(NoopCredentialFactory.class);
         }
         try {
+            FlinkLocal.configure(options);
+        } catch (java.io.IOException e) {
+            err.println("keyranger-beam: cannot write Flink's configuration: " + e.getMessage());
+            return 2;
+        }
+        try {
             if (request.datastoreIo()) {
                 return runDatastoreIo(options, request, out);
             }
@@ -85,7 +91,8 @@ public final class BeamMain {
                     + job.totals());
             return 0;
         }
-        List<KeyRange> ranges = job.cells().startingRanges(request.spec().shards());
+        List<KeyRange> ranges = job.cells().startingRanges(FlinkLocal.startingRanges(options,
+                request.spec().shards()));
         ConnectionSpec conn = request.connection();
         JobConfig config = new JobConfig(conn.emulatorHost(), conn.projectId(), conn.databaseId(), conn.namespace(),
                 conn.server(), request.spec().kind(), request.spec().mapper().toJson(), request.spec().jobId(),

@@ -2,6 +2,7 @@ package io.keyranger.beam;
 
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.WriteSafety;
@@ -35,12 +36,18 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
         if (o.getKind() == null || o.getKind().isBlank()) {
             throw new KeyRangerException("Say which kind to run over: --kind=KIND.");
         }
-        String host = o.getEmulatorHost() == null || o.getEmulatorHost().isBlank() ? null : o.getEmulatorHost();
+        String emulator = o.getEmulatorHost() == null || o.getEmulatorHost().isBlank() ? null : o.getEmulatorHost();
+        String model = o.getModelHost() == null || o.getModelHost().isBlank() ? null : o.getModelHost();
+        if (emulator != null && model != null) {
+            throw new KeyRangerException("Give --emulatorHost or --modelHost, not both.");
+        }
+        String host = emulator != null ? emulator : model;
         if (host != null) {
             DatastoreConnector.checkEmulatorReachable(host);
         }
         ConnectionSpec conn = new ConnectionSpec(host, project, firstSet(o.getFirestoreReadDatabaseId(),
-                o.getDatabaseId()), firstSet(o.getFirestoreReadNamespace(), o.getNamespace()), null, false);
+                o.getDatabaseId()), firstSet(o.getFirestoreReadNamespace(), o.getNamespace()), null, false,
+                model != null ? ServerType.MODEL : host != null ? ServerType.EMULATOR : ServerType.PRODUCTION);
         MapperSpec mapper = datastoreIo ? MapperSpec.parse("{\"template\": \"increment\", \"property\": \""
                 + o.getProperty() + "\"}") : mapper(o);
         Template template = Mappers.template(mapper.template());

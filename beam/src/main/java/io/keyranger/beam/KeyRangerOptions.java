@@ -16,6 +16,12 @@ public interface KeyRangerOptions extends GcpOptions {
 
     void setEmulatorHost(String value);
 
+    @Description("host:port of KeyRanger's production model server (benchmarks only): local, but ordered and "
+            + "limited as production")
+    String getModelHost();
+
+    void setModelHost(String value);
+
     @Description("The kind to run the mapper over")
     String getKind();
 

@@ -67,9 +67,18 @@ final class BeamEmulator {
 
     /** The pipeline's arguments for a job over Item in {@code project}: the DirectRunner, 4 shards, pages of 200. */
     static String[] pipelineArgs(String project, java.nio.file.Path mapper, String jobId, String... more) {
-        List<String> args = new ArrayList<>(List.of("--runner=DirectRunner", "--project=" + project,
+        return pipelineArgsOn("DirectRunner", project, mapper, jobId, more);
+    }
+
+    /** As above, on {@code runner}; FlinkRunner runs on Flink's local mini-cluster with 4 task slots. */
+    static String[] pipelineArgsOn(String runner, String project, java.nio.file.Path mapper, String jobId,
+                                   String... more) {
+        List<String> args = new ArrayList<>(List.of("--runner=" + runner, "--project=" + project,
                 "--emulatorHost=" + get().hostPort(), "--kind=Item", "--mapper=" + mapper, "--jobId=" + jobId,
                 "--shards=4", "--pageSize=200"));
+        if (runner.equals("FlinkRunner")) {
+            args.addAll(List.of("--flinkMaster=[local]", "--parallelism=4"));
+        }
         args.addAll(List.of(more));
         return args.toArray(new String[0]);
     }

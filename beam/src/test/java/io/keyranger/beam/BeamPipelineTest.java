@@ -165,23 +165,28 @@ class BeamPipelineTest {
     }
 
     static void verify(Datastore datastore, String template, Map<String, Long> totals) {
+        verify(datastore, template, totals, ENTITIES);
+    }
+
+    /** Every one of {@code entities} Items changed once by {@code template}, and the job's totals say so. */
+    static void verify(Datastore datastore, String template, Map<String, Long> totals, int entities) {
         List<Entity> items = new ArrayList<>();
         datastore.run(Query.newEntityQueryBuilder().setKind("Item").build()).forEachRemaining(items::add);
-        assertThat(totals).containsEntry("read", (long) ENTITIES);
+        assertThat(totals).containsEntry("read", (long) entities);
         switch (template) {
             case "increment" -> {
-                assertThat(items).hasSize(ENTITIES).allMatch(e -> e.getLong("n") == 1);
-                assertThat(totals).containsEntry("written", (long) ENTITIES);
+                assertThat(items).hasSize(entities).allMatch(e -> e.getLong("n") == 1);
+                assertThat(totals).containsEntry("written", (long) entities);
             }
             case "copy" -> {
                 List<Key> copied = new ArrayList<>();
                 datastore.run(Query.newKeyQueryBuilder().setKind("ItemCopy").build()).forEachRemaining(copied::add);
-                assertThat(copied).hasSize(ENTITIES);
-                assertThat(totals).containsEntry("written", (long) ENTITIES);
+                assertThat(copied).hasSize(entities);
+                assertThat(totals).containsEntry("written", (long) entities);
             }
             case "delete" -> {
                 assertThat(items).isEmpty();
-                assertThat(totals).containsEntry("deleted", (long) ENTITIES);
+                assertThat(totals).containsEntry("deleted", (long) entities);
             }
             case "count-by" -> {
                 Map<String, Long> histogram = new HashMap<>();
@@ -192,7 +197,7 @@ class BeamPipelineTest {
                     }
                 });
                 assertThat(histogram).hasSize(BeamEmulator.COLORS.length).allSatisfy((bucket, count) ->
-                        assertThat(count).isEqualTo(ENTITIES / BeamEmulator.COLORS.length));
+                        assertThat(count).isEqualTo(entities / BeamEmulator.COLORS.length));
             }
             default -> throw new AssertionError(template);
         }

@@ -13,8 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The benchmark's Beam strategies: the same job run by {@code keyranger-beam.jar} on the DirectRunner, in a JVM of its
- * own (the app carries none of Beam), against the same emulator and data. The time is the one the pipeline reports
+ * The benchmark's Beam strategies: the same job run by {@code keyranger-beam.jar} on the DirectRunner or on Flink's
+ * local mini-cluster, in a JVM of its own (the app carries none of Beam), against the same emulator and data. The time is the one the pipeline reports
  * (from building the pipeline to its end: Beam's start-up in a fresh JVM is part of it, the JVM's own start is not).
  */
 final class BeamBench {
@@ -55,17 +55,25 @@ final class BeamBench {
                 + "'mvn -B package -DskipTests' in the project's root (or pass -Dkeyranger.beamJar=PATH).");
     }
 
-    /** Runs the strategy over {@code kind}; the pipeline's wall time in milliseconds. */
-    static long run(BenchStrategy strategy, Datastore datastore, String kind, int workers, int pageSize,
-                    Consumer<String> log) throws InterruptedException {
+    /**
+     * Runs the strategy over {@code kind} on the emulator, or on the production model ({@code model}: the pipeline
+     * then takes production's key order and limits, as the local strategies do); the pipeline's wall time in
+     * milliseconds.
+     */
+    static long run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, int workers,
+                    int pageSize, Consumer<String> log) throws InterruptedException {
         String host = datastore.getOptions().getHost().replaceFirst("^https?://", "");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx4g"));
         command.addAll(launch());
-        command.addAll(List.of("--runner=DirectRunner",
-                "--targetParallelism=" + workers, "--project=" + datastore.getOptions().getProjectId(),
-                "--emulatorHost=" + host, "--kind=" + kind));
-        if (strategy == BenchStrategy.BEAM_DATASTOREIO) {
+        command.addAll(List.of("--runner=" + strategy.beamRunner(), "--targetParallelism=" + workers,
+                "--project=" + datastore.getOptions().getProjectId(), (model ? "--modelHost=" : "--emulatorHost=") + host,
+                "--kind=" + kind));
+        if (strategy.beamRunner().equals("FlinkRunner")) {
+            // the local mini-cluster: as many task slots as workers, every one running the job's DoFns
+            command.addAll(List.of("--flinkMaster=[local]", "--parallelism=" + workers));
+        }
+        if (strategy.datastoreIo()) {
             command.addAll(List.of("--pipeline=datastoreio", "--property=n", "--numQuerySplits=" + workers));
         } else {
             command.addAll(List.of("--mapperSpec={\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",

@@ -219,8 +219,8 @@ public final class BenchRunner {
                     + "writes: use a shape other than filtered or growing.");
         }
         quiet(false);
-        long wall = Math.max(1, BeamBench.run(strategy, datastore, kind, settings.workers(), settings.pageSize(),
-                log));
+        long wall = Math.max(1, BeamBench.run(strategy, datastore, serverQuiet != null, kind, settings.workers(),
+                settings.pageSize(), log));
         quiet(true); // checking is not timed
         BenchCheck check = timed ? BenchCheck.of(datastore, kind, shape) : null;
         long[] doubled = {0};

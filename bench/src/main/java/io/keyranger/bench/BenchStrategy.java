@@ -10,7 +10,9 @@ public enum BenchStrategy {
     ADAPTIVE_NO_UNDO("adaptive-no-undo", "KeyRanger's executor without undo records (run --no-undo)"),
     ORACLE("oracle", "the full key list known in advance, cut into equal chunks"),
     BEAM_DATASTOREIO("beam-datastoreio", "Beam's DatastoreIO read, increment, write (DirectRunner; not exactly once)"),
-    BEAM_KEYRANGER("beam-keyranger", "KeyRanger's splittable DoFn on Beam (DirectRunner)");
+    BEAM_KEYRANGER("beam-keyranger", "KeyRanger's splittable DoFn on Beam (DirectRunner)"),
+    BEAM_DATASTOREIO_FLINK("beam-datastoreio-flink", "Beam's DatastoreIO on Flink's local mini-cluster (not exactly once)"),
+    BEAM_KEYRANGER_FLINK("beam-keyranger-flink", "KeyRanger's splittable DoFn on Flink's local mini-cluster");
 
     private final String id;
     private final String description;
@@ -26,7 +28,17 @@ public enum BenchStrategy {
 
     /** Whether it runs as a Beam pipeline (keyranger-beam.jar in a JVM of its own). */
     public boolean beam() {
-        return this == BEAM_DATASTOREIO || this == BEAM_KEYRANGER;
+        return id.startsWith("beam-");
+    }
+
+    /** Whether it is Beam's DatastoreIO pipeline (else KeyRanger's). */
+    public boolean datastoreIo() {
+        return id.startsWith("beam-datastoreio");
+    }
+
+    /** The Beam runner it runs on. */
+    public String beamRunner() {
+        return id.endsWith("-flink") ? "FlinkRunner" : "DirectRunner";
     }
 
     public String description() {
@@ -40,6 +52,7 @@ public enum BenchStrategy {
             }
         }
         throw new io.keyranger.KeyRangerException("Unknown strategy '" + id + "'; known: linear, offset, fixed, "
-                + "adaptive-midpoint, adaptive, adaptive-no-undo, oracle, beam-datastoreio, beam-keyranger.");
+                + "adaptive-midpoint, adaptive, adaptive-no-undo, oracle, beam-datastoreio, beam-keyranger, "
+                + "beam-datastoreio-flink, beam-keyranger-flink.");
     }
 }

@@ -65,6 +65,42 @@ final class BeamEmulator {
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** A job's totals as its sharded counter holds them, or none while it has no counter yet. */
+    static java.util.Map<String, Long> totals(Datastore datastore, String jobId) {
+        try {
+            return io.keyranger.counter.ShardedCounter.existing(datastore, "job:" + jobId).totals();
+        } catch (RuntimeException notYet) {
+            return java.util.Map.of();
+        }
+    }
+
+    /**
+     * Starts the pipeline of {@code args} in a JVM of its own, waits until job {@code jobId} has read
+     * {@code atLeast} entities, and kills it with SIGKILL: the entities it had read, asserted to be fewer than
+     * {@code entities} (the pipeline was still running).
+     */
+    static long killAfter(Datastore datastore, String jobId, String[] args, long atLeast, long entities,
+                          java.nio.file.Path log) throws Exception {
+        List<String> command = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin",
+                "java").toString(), "-cp", System.getProperty("java.class.path"), BeamMain.class.getName()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(180);
+            long read = 0;
+            while (read < atLeast && System.nanoTime() < deadline && process.isAlive()) {
+                Thread.sleep(100);
+                read = totals(datastore, jobId).getOrDefault("read", 0L);
+            }
+            org.assertj.core.api.Assertions.assertThat(process.isAlive()).as(java.nio.file.Files.readString(log))
+                    .isTrue();
+            org.assertj.core.api.Assertions.assertThat(read).isBetween(atLeast, entities - 1);
+        } finally {
+            process.destroyForcibly().waitFor();
+        }
+        return totals(datastore, jobId).get("read");
+    }
+
     /** The pipeline's arguments for a job over Item in {@code project}: the DirectRunner, 4 shards, pages of 200. */
     static String[] pipelineArgs(String project, java.nio.file.Path mapper, String jobId, String... more) {
         return pipelineArgsOn("DirectRunner", project, mapper, jobId, more);

@@ -6,7 +6,6 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
-import io.keyranger.counter.ShardedCounter;
 import io.keyranger.mapper.Mappers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -103,24 +101,8 @@ class BeamPipelineTest {
         Datastore datastore = BeamEmulator.connect(project);
         BeamEmulator.seed(datastore, "Item", ENTITIES);
         Path mapper = mapper("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), BeamMain.class.getName()));
-        command.addAll(List.of(args(project, mapper, "killed")));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("killed.log").toFile()).start();
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            long read = 0;
-            while (read < 300 && System.nanoTime() < deadline && process.isAlive()) {
-                Thread.sleep(200);
-                read = totals(datastore, "killed").getOrDefault("read", 0L);
-            }
-            assertThat(process.isAlive()).as(Files.readString(dir.resolve("killed.log"))).isTrue();
-            assertThat(read).isBetween(300L, ENTITIES - 1L);
-        } finally {
-            process.destroyForcibly().waitFor();
-        }
-        long before = totals(datastore, "killed").get("read");
+        long before = BeamEmulator.killAfter(datastore, "killed", args(project, mapper, "killed"), 300, ENTITIES,
+                dir.resolve("killed.log"));
 
         // the killed launcher's lease names a process of this machine that is gone: the rerun takes the job at once
         BeamEmulator.Run rerun = BeamEmulator.run(args(project, mapper, "killed"));
@@ -157,11 +139,7 @@ class BeamPipelineTest {
     }
 
     private static Map<String, Long> totals(Datastore datastore, String jobId) {
-        try {
-            return ShardedCounter.existing(datastore, "job:" + jobId).totals();
-        } catch (RuntimeException notYet) {
-            return Map.of();
-        }
+        return BeamEmulator.totals(datastore, jobId);
     }
 
     static void verify(Datastore datastore, String template, Map<String, Long> totals) {

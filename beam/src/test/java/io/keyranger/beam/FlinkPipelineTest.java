@@ -3,13 +3,9 @@ package io.keyranger.beam;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
-import io.keyranger.counter.ShardedCounter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,23 +52,8 @@ class FlinkPipelineTest {
         String project = BeamEmulator.freshProject("flinkkill");
         Datastore datastore = BeamEmulator.connect(project);
         BeamEmulator.seed(datastore, "Item", ENTITIES);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), BeamMain.class.getName()));
-        command.addAll(List.of(BeamEmulator.pipelineArgsOn("FlinkRunner", project, mapper(), "flinkkilled")));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("killed.log").toFile()).start();
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-            long read = 0;
-            while (read < 200 && System.nanoTime() < deadline && process.isAlive()) {
-                Thread.sleep(100);
-                read = totals(datastore, "flinkkilled").getOrDefault("read", 0L);
-            }
-            assertThat(process.isAlive()).as(Files.readString(dir.resolve("killed.log"))).isTrue();
-            assertThat(read).isBetween(200L, ENTITIES - 1L);
-        } finally {
-            process.destroyForcibly().waitFor();
-        }
+        BeamEmulator.killAfter(datastore, "flinkkilled", BeamEmulator.pipelineArgsOn("FlinkRunner", project, mapper(),
+                "flinkkilled"), 200, ENTITIES, dir.resolve("killed.log"));
         BeamEmulator.Run rerun = BeamEmulator.run(BeamEmulator.pipelineArgsOn("FlinkRunner", project, mapper(),
                 "flinkkilled"));
         assertThat(rerun.exit()).as(rerun.out() + rerun.err()).isZero();
@@ -80,10 +61,6 @@ class FlinkPipelineTest {
     }
 
     private static Map<String, Long> totals(Datastore datastore, String jobId) {
-        try {
-            return ShardedCounter.existing(datastore, "job:" + jobId).totals();
-        } catch (RuntimeException notYet) {
-            return Map.of();
-        }
+        return BeamEmulator.totals(datastore, jobId);
     }
 }

@@ -89,7 +89,7 @@ public final class SimulateCommand implements java.util.concurrent.Callable<Inte
             chosen = strategies.stream().map(SimStrategy::of).toList();
             kindShape = KeySpace.Shape.of(shape);
             for (String n : entities) {
-                sizes.add(parseCount(n));
+                sizes.add(KeySpace.of(kindShape, parseCount(n)).size());
             }
         } catch (io.keyranger.KeyRangerException | NumberFormatException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

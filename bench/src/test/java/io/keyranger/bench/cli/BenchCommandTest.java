@@ -58,10 +58,29 @@ class BenchCommandTest {
     void noCommandOrABadShapeGetsOneClearLine() {
         Result none = run();
         assertThat(none.exitCode()).isNotZero();
-        assertThat(none.err()).contains("needs a command: 'bench' or 'model-server'").doesNotContain("\tat ");
+        assertThat(none.err()).contains("needs a command: 'bench', 'simulate' or 'model-server'")
+                .doesNotContain("\tat ");
 
         Result bad = run("bench", "--shape", "round", "--entities", "10");
         assertThat(bad.exitCode()).isNotZero();
         assertThat(bad.err()).contains("round").doesNotContain("\tat ");
+
+        Result badSimulation = run("simulate", "--shape", "round");
+        assertThat(badSimulation.exitCode()).isEqualTo(2);
+        assertThat(badSimulation.err()).contains("Unknown shape 'round'").doesNotContain("\tat ");
+        Result tooMany = run("simulate", "--entities", "1e11");
+        assertThat(tooMany.exitCode()).isEqualTo(2);
+        assertThat(tooMany.err()).contains("3 to 12,000,000,000 entities").doesNotContain("\tat ");
+    }
+
+    @Test
+    void simulatePrintsEachStrategyAndDrawsTheChart(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path chart = dir.resolve("scaling.svg");
+        Result result = run("simulate", "--entities", "1e4,1e5", "--workers", "16", "--strategies", "fixed,adaptive,oracle",
+                "--chart", chart.toString());
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).contains("10,000 entities, 16 workers", "100,000 entities, 16 workers", "adaptive",
+                "VIRTUAL WALL");
+        assertThat(java.nio.file.Files.readString(chart)).contains("<svg", "O(n/w + log n)", "stroke-dasharray");
     }
 }

@@ -29,15 +29,19 @@ final class FlinkLocal {
      * gave others three or four (200,000 entities on the model: 48 s, at most 36 calls in flight).
      */
     static int startingRanges(PipelineOptions options, int shards) {
-        if (options.getRunner() == null || !options.getRunner().getSimpleName().equals("FlinkRunner")) {
+        if (!onFlink(options)) {
             return shards;
         }
         int slots = options.as(FlinkPipelineOptions.class).getParallelism();
         return Math.max(shards, RANGES_PER_SLOT * Math.max(1, slots));
     }
 
+    private static boolean onFlink(PipelineOptions options) {
+        return options.getRunner() != null && options.getRunner().getSimpleName().equals("FlinkRunner");
+    }
+
     static void configure(PipelineOptions options) throws IOException {
-        if (options.getRunner() == null || !options.getRunner().getSimpleName().equals("FlinkRunner")) {
+        if (!onFlink(options)) {
             return;
         }
         FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);

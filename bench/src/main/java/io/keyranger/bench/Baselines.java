@@ -2,6 +2,8 @@ package io.keyranger.bench;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.executor.local.SplitPolicy;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
 import io.keyranger.keys.KeySplitter;
 import java.util.List;
 
@@ -38,5 +40,24 @@ public final class Baselines {
     };
 
     private Baselines() {
+    }
+
+    /**
+     * The oracle's ranges: the {@code count} keys the job selects ({@code keyAt} the i-th in key order) cut into
+     * {@code chunks} ranges of equal size (fewer when there are fewer keys).
+     */
+    public static List<KeyRange> equalChunks(KeyOrder order, java.util.function.LongFunction<Key> keyAt, long count,
+                                             int chunks) {
+        List<KeyRange> ranges = new java.util.ArrayList<>();
+        Key previous = null;
+        for (int j = 1; j <= chunks; j++) {
+            Key end = j == chunks || count == 0 ? null : keyAt.apply(j * count / chunks);
+            ranges.add(KeyRange.of(order, previous, end));
+            previous = end;
+            if (end == null) {
+                break;
+            }
+        }
+        return ranges;
     }
 }

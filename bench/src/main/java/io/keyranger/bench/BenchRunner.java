@@ -257,16 +257,6 @@ public final class BenchRunner {
         List<Key> keys = new ArrayList<>();
         datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setKind(kind), where).build())
                 .forEachRemaining(keys::add);
-        List<KeyRange> ranges = new ArrayList<>();
-        Key previous = null;
-        for (int j = 1; j <= chunks; j++) {
-            Key end = j == chunks || keys.isEmpty() ? null : keys.get((int) ((long) j * keys.size() / chunks));
-            ranges.add(KeyRange.of(order, previous, end));
-            previous = end;
-            if (end == null) {
-                break;
-            }
-        }
-        return ranges;
+        return Baselines.equalChunks(order, i -> keys.get((int) i), keys.size(), chunks);
     }
 }

@@ -83,6 +83,10 @@ public final class ScalingChart {
         }
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">entities</text>%n",
                 LEFT + plotW / 2, HEIGHT - 8));
+        // a point {entities, seconds} on the log-log plot
+        java.util.function.ToDoubleFunction<double[]> px = p -> LEFT + (Math.log10(p[0]) - x0) / (x1 - x0) * plotW;
+        java.util.function.ToDoubleFunction<double[]> py = p -> TOP + plotH
+                - (Math.log10(Math.max(p[1], 0.01)) - y0) / (y1 - y0) * plotH;
         int i = 0;
         for (Map.Entry<String, List<double[]>> line : lines.entrySet()) {
             String colour = COLOURS[i++ % COLOURS.length];
@@ -90,8 +94,8 @@ public final class ScalingChart {
             double lastX = 0;
             double lastY = 0;
             for (double[] p : line.getValue()) {
-                double x = LEFT + (Math.log10(p[0]) - x0) / (x1 - x0) * plotW;
-                double y = TOP + plotH - (Math.log10(Math.max(p[1], 0.01)) - y0) / (y1 - y0) * plotH;
+                double x = px.applyAsDouble(p);
+                double y = py.applyAsDouble(p);
                 path.append(path.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", x, y));
                 svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
                         + "stroke=\"%s\" stroke-width=\"2\"/>%n", x, y, p[2] > 0 ? "#ffffff" : colour, colour));
@@ -108,14 +112,12 @@ public final class ScalingChart {
             double[] last = reference.get(reference.size() - 1);
             for (double[] p : reference) {
                 path.append(path.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f",
-                        LEFT + (Math.log10(p[0]) - x0) / (x1 - x0) * plotW,
-                        TOP + plotH - (Math.log10(Math.max(p[1], 0.01)) - y0) / (y1 - y0) * plotH));
+                        px.applyAsDouble(p), py.applyAsDouble(p)));
             }
             svg.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"#000000\" "
                     + "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>%n", path));
             svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>%n",
-                    LEFT + (Math.log10(last[0]) - x0) / (x1 - x0) * plotW + 8,
-                    TOP + plotH - (Math.log10(Math.max(last[1], 0.01)) - y0) / (y1 - y0) * plotH + 4,
+                    px.applyAsDouble(last) + 8, py.applyAsDouble(last) + 4,
                     referenceLabel.replace("&", "&amp;").replace("<", "&lt;")));
         }
         svg.append("</svg>\n");

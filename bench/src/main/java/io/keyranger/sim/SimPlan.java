@@ -34,12 +34,7 @@ record SimPlan(List<KeyRange> starts, SplitPoints splitPoints, SplitPolicy polic
     static SimPlan of(KeySpace space, SimStrategy strategy, int workers, SplittableRandom random) {
         List<KeyRange> starts = new ArrayList<>();
         if (strategy == SimStrategy.ORACLE) { // every key known before the clock starts, cut into equal chunks
-            Key previous = null;
-            for (int j = 1; j <= workers && (j == 1 || previous != null); j++) {
-                Key at = j == workers ? null : space.key(j * space.selected() / workers);
-                starts.add(KeyRange.of(ORDER, previous, at));
-                previous = at;
-            }
+            starts.addAll(Baselines.equalChunks(ORDER, space::key, space.selected(), workers));
             return new SimPlan(starts, SplitPoints.forJob(JobPlans.plan(ORDER, starts, List.of()).cells(), workers),
                     Baselines.NONE, 0, 0);
         }

@@ -2,6 +2,7 @@ package io.keyranger.sim;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.Chunker;
 import io.keyranger.executor.job.ProbeMemory;
 import io.keyranger.executor.local.RangeWorker;
 import io.keyranger.executor.local.ServerGauge;
@@ -99,7 +100,7 @@ public final class Simulation {
         private final ArrayDeque<Node> queue = new ArrayDeque<>();
         private final ServerGauge gauge = new ServerGauge();
         private final int workers;
-        private final int chunkKeys = chunkKeys(ServerLimits.PRODUCTION);
+        private final int chunkKeys;
         private final long threshold;
         private SplitPolicy policy;
         private SplitPoints splitPoints;
@@ -124,6 +125,7 @@ public final class Simulation {
             this.random = new SplittableRandom(settings.seed() ^ 0x5ca77e5L);
             this.workers = strategy == SimStrategy.LINEAR ? 1 : settings.workers();
             this.threshold = Math.round(space.selected() * 0.95);
+            this.chunkKeys = chunkKeys(space, ServerLimits.PRODUCTION);
         }
 
         SimResult run() {
@@ -153,8 +155,7 @@ public final class Simulation {
                 nanos[i] = done - t;
                 t = done;
             }
-            java.util.Arrays.sort(nanos);
-            gauge.calibrate(nanos[nanos.length / 2]);
+            gauge.calibrate(nanos);
             long begin = t;
             at(begin, () -> {
                 starts.forEach(r -> queue.add(node(0, r)));
@@ -272,10 +273,16 @@ public final class Simulation {
         }
     }
 
-    /** Keys per chunk of the bench's job (an increment keeping undo: a write and an undo record per key) under
-     * {@code limits}, with two ledgers and a counter shard in each transaction. */
-    static int chunkKeys(ServerLimits limits) {
-        return (limits.maxMutations() - 3) / 2;
+    /**
+     * Keys per chunk of the bench's job (an increment keeping undo records) under {@code limits}: the executor's
+     * {@link Chunker} cutting a full commit's worth of the kind's first keys, once (pages are cut the same way).
+     */
+    static int chunkKeys(KeySpace space, ServerLimits limits) {
+        List<Key> keys = new ArrayList<>();
+        for (long i = 0; i < Math.min(space.size(), limits.maxMutations()); i++) {
+            keys.add(space.key(i));
+        }
+        return Chunker.chunks(keys, limits, true, 1, true, null).get(0).size();
     }
 
     static int ceil(long a, long b) {

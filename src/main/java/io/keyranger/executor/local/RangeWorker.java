@@ -185,8 +185,7 @@ public final class RangeWorker {
             LOG.debug("Job {}: no calibration of the server's latency: {}", job.loop().spec().jobId(), e.toString());
             return;
         }
-        java.util.Arrays.sort(nanos);
-        job.gauge().calibrate(nanos[nanos.length / 2]);
+        job.gauge().calibrate(nanos);
     }
 
     private <T> T attempt(RangeNode node, Supplier<T> operation) {

@@ -30,11 +30,14 @@ public final class ServerGauge {
     private final double headroom = Math.log(HEADROOM_FACTOR);
 
     /**
-     * Records the round trip of a query made alone, before the job's ranges start: what the server's latency is
-     * without load. Under load from the first page on, the lowest smoothed latency would already be a loaded one.
+     * Records the round trips of queries made alone, before the job's ranges start: their median is what the server's
+     * latency is without load. Under load from the first page on, the lowest smoothed latency would already be a
+     * loaded one.
      */
-    public synchronized void calibrate(long nanos) {
-        floor = Math.min(floor, Math.log(Math.max(1, nanos)));
+    public synchronized void calibrate(long... nanos) {
+        long[] sorted = nanos.clone();
+        java.util.Arrays.sort(sorted);
+        floor = Math.min(floor, Math.log(Math.max(1, sorted[sorted.length / 2])));
     }
 
     /** Records one page query's round trip. */

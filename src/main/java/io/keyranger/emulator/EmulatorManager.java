@@ -67,7 +67,7 @@ public final class EmulatorManager {
         } catch (IOException e) {
             throw new KeyRangerException("Cannot start the Datastore emulator (" + jar + "): " + e.getMessage(), e);
         }
-        RunningEmulator emulator = new RunningEmulator(process, chosen, log);
+        RunningEmulator emulator = new RunningEmulator(process, chosen, log, dataDir != null);
         try {
             awaitHealthy(emulator, log);
             return emulator;

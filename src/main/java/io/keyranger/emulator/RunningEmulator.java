@@ -20,18 +20,26 @@ import org.slf4j.LoggerFactory;
  */
 public final class RunningEmulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunningEmulator.class);
+    /** How long an in-memory emulator gets to exit before it is killed. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+    /**
+     * How long an emulator that keeps its data on disk gets: it saves its whole store when told to stop, and one
+     * killed before that has lost everything written since its last periodic save (about every 30 s).
+     */
+    private static final Duration SAVE_GRACE = Duration.ofSeconds(60);
 
     private final Process process;
     private final int port;
     private final Path logFile;
+    private final boolean savesToDisk;
     private final Thread shutdownHook;
     private volatile boolean closed;
 
-    RunningEmulator(Process process, int port, Path logFile) {
+    RunningEmulator(Process process, int port, Path logFile, boolean savesToDisk) {
         this.process = process;
         this.port = port;
         this.logFile = logFile;
+        this.savesToDisk = savesToDisk;
         this.shutdownHook = new Thread(this::stop, "keyranger-emulator-stop");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -60,15 +68,19 @@ public final class RunningEmulator implements AutoCloseable {
         return process.isAlive();
     }
 
-    private static void awaitExit(ProcessHandle handle, long deadline) {
+    /** Waits for {@code handle} to exit until {@code deadline}, then kills it; whether it had to be killed. */
+    private static boolean awaitExit(ProcessHandle handle, long deadline) {
         try {
             long left = Math.max(1, deadline - System.nanoTime());
             handle.onExit().get(left, TimeUnit.NANOSECONDS);
+            return false;
         } catch (TimeoutException | ExecutionException e) {
             handle.destroyForcibly();
+            return true;
         } catch (InterruptedException e) {
             handle.destroyForcibly();
             Thread.currentThread().interrupt();
+            return true;
         }
     }
 
@@ -96,9 +108,15 @@ public final class RunningEmulator implements AutoCloseable {
             // the pipe is already gone
         }
         tree.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        Duration grace = savesToDisk ? SAVE_GRACE : STOP_GRACE;
+        long deadline = System.nanoTime() + grace.toNanos();
+        boolean killed = false;
         for (ProcessHandle handle : tree) {
-            awaitExit(handle, deadline);
+            killed |= awaitExit(handle, deadline);
+        }
+        if (killed) {
+            LOG.warn("The emulator on port {} did not stop within {} s and was killed{}", port, grace.toSeconds(),
+                    savesToDisk ? ": what it stored since its last save is lost" : "");
         }
         try {
             Files.deleteIfExists(logFile);

@@ -89,6 +89,26 @@ class EmulatorManagerTest {
                 .hasMessageContaining("connection refused");
     }
 
+    /**
+     * An emulator with a data directory saves its store when stopped (its periodic save comes only about every 30 s):
+     * what was written a moment before the stop is there after a restart.
+     */
+    @Test
+    void whatWasWrittenJustBeforeTheStopSurvivesARestart() {
+        EmulatorManager manager = new EmulatorManager(CloudSdkLocator.fromEnvironment(null));
+        Path dataDir = temp.resolve("data");
+        RunningEmulator first = manager.start(0, dataDir);
+        com.google.cloud.datastore.Datastore datastore = DatastoreConnector.connect(first.connection("saved"));
+        com.google.cloud.datastore.Key key = datastore.newKeyFactory().setKind("Doc").newKey("last");
+        datastore.put(com.google.cloud.datastore.Entity.newBuilder(key).set("n", 7).build());
+        first.close();
+        try (RunningEmulator restarted = manager.start(first.port(), dataDir)) {
+            com.google.cloud.datastore.Entity found = DatastoreConnector.connect(restarted.connection("saved")).get(key);
+            assertThat(found).isNotNull();
+            assertThat(found.getLong("n")).isEqualTo(7);
+        }
+    }
+
     /** Even SIGKILL of the app, which runs no shutdown hook, must not leave an emulator behind. */
     @Test
     @DisabledOnOs(OS.WINDOWS)

@@ -83,13 +83,16 @@ class ServerLostTest {
                     }
                 });
         gate.awaitHeld();
+        long stopping = System.nanoTime();
         emulator.close();
+        long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
         gate.release(); // the held commits now meet a server that is gone
         Thread.sleep(2_000);
         RunningEmulator restarted = manager.start(port, dataDir);
         try {
             JobResult result = job.result().get(120, TimeUnit.SECONDS);
-            assertThat(result.status()).isEqualTo(JobStatus.DONE);
+            assertThat(result.status()).as("%s (the emulator took %d ms to stop)", result.message(), stopMillis)
+                    .isEqualTo(JobStatus.DONE);
             assertThat(statuses).anyMatch(s -> s.startsWith("Waiting for the server")).contains("back");
             assertThat(result.total("written")).isEqualTo(ENTITIES);
             assertEveryDocIncrementedOnce(datastore);

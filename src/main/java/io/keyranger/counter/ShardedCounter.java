@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A persisted counter spread over N shard entities so that many writers never contend on one entity. An increment
  * goes to one shard inside a transaction (the caller's, so that it commits with the work it counts); the total is
- * the sum of the shards. Each thread that writes through a counter object gets a shard of its own, in turn from a
- * random one: with at least as many shards as threads, the writers of one process never abort each other, and
- * separate processes start at random shards. A counter holds several named fields ("read", "written", …). Its
+ * the sum of the shards. Each thread that writes to a counter gets a shard of its own, in turn from a random one,
+ * and keeps it whichever object of that counter it writes through (a Beam worker opens one per DoFn): with at least
+ * as many shards as threads, the writers of one process never abort each other. Separate processes start at random
+ * shards, and a writer whose commit aborted on contention moves to another shard ({@link #moveOn}). A counter holds several named fields ("read", "written", …). Its
  * shard count can grow, never shrink: shards are root entities {@code _KeyRangerCounter/NAME#i} in the default
  * namespace, so each is its own entity group, and a meta entity records the count.
  */
@@ -32,14 +33,16 @@ public final class ShardedCounter {
     private final Datastore datastore;
     private final String name;
     private final int shards;
-    private final AtomicInteger nextWriter = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 20));
-    private final ThreadLocal<Integer> writerShard;
+    /** Per counter name, this process's next writer's turn: consecutive from a random start. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> NEXT_WRITER =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per thread, its turn at each counter it writes to (taken modulo the shard count where it is used). */
+    private static final ThreadLocal<Map<String, Integer>> TURNS = ThreadLocal.withInitial(java.util.HashMap::new);
 
     private ShardedCounter(Datastore datastore, String name, int shards) {
         this.datastore = datastore;
         this.name = name;
         this.shards = shards;
-        this.writerShard = ThreadLocal.withInitial(() -> nextWriter.getAndIncrement() % shards);
     }
 
     /**
@@ -102,7 +105,22 @@ public final class ShardedCounter {
 
     /** This thread's shard, for a caller that reads it together with its own keys in one lookup. */
     public Key pickShard() {
-        return shardKey(writerShard.get());
+        return shardKey(Math.floorMod(turn(), shards));
+    }
+
+    private int turn() {
+        return TURNS.get().computeIfAbsent(name, n -> NEXT_WRITER.computeIfAbsent(n,
+                k -> new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 20))).getAndIncrement());
+    }
+
+    /**
+     * After a commit of this thread aborted on contention: its shard may be another writer's too (one of another
+     * process), so it moves to another shard, at random.
+     */
+    public void moveOn() {
+        if (shards > 1) {
+            TURNS.get().put(name, turn() + 1 + ThreadLocalRandom.current().nextInt(shards - 1));
+        }
     }
 
     /**
@@ -153,6 +171,7 @@ public final class ShardedCounter {
             public void retrying(Throwable problem) {
                 if (Retries.isAborted(problem)) {
                     aborted.incrementAndGet();
+                    moveOn();
                 }
             }
         }, () -> {

@@ -110,6 +110,8 @@ public record UndoImage(Key target, Entity before, Entity after) {
     /** One deflater a thread, reset for each record: making one costs more than compressing a small record. */
     private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal.withInitial(
             () -> new Deflater(Deflater.DEFAULT_COMPRESSION, true));
+    /** One inflater a thread, likewise, for reading records back (a revert reads every record of a job). */
+    private static final ThreadLocal<Inflater> INFLATERS = ThreadLocal.withInitial(() -> new Inflater(true));
 
     private static byte[] deflate(ObjectNode root) {
         byte[] json;
@@ -131,7 +133,8 @@ public record UndoImage(Key target, Entity before, Entity after) {
     }
 
     private static byte[] inflate(byte[] data) throws IOException {
-        Inflater inflater = new Inflater(true);
+        Inflater inflater = INFLATERS.get();
+        inflater.reset();
         try {
             inflater.setInput(data);
             ByteArrayOutputStream out = new ByteArrayOutputStream(data.length * 4);
@@ -146,8 +149,6 @@ public record UndoImage(Key target, Entity before, Entity after) {
             return out.toByteArray();
         } catch (java.util.zip.DataFormatException e) {
             throw new IOException("the image is damaged: " + e.getMessage(), e);
-        } finally {
-            inflater.end();
         }
     }
 }

@@ -30,9 +30,39 @@ public final class UndoRecords {
         return kind.startsWith(KIND_PREFIX) ? kind.substring(KIND_PREFIX.length()) : null;
     }
 
+    /**
+     * A name that only {@code target} has: each part of the key length-prefixed, so no two keys share one. Not the
+     * key's url-safe form (protobuf text, URL-encoded), which took a fifth of a writing job's CPU.
+     */
+    static String nameOf(Key target) {
+        StringBuilder b = new StringBuilder(64);
+        part(b, target.getProjectId());
+        part(b, target.getDatabaseId());
+        part(b, target.getNamespace());
+        for (PathElement e : target.getAncestors()) {
+            element(b, e.getKind(), e.hasId() ? e.getId() : null, e.getName());
+        }
+        element(b, target.getKind(), target.hasId() ? target.getId() : null, target.getName());
+        return b.toString();
+    }
+
+    private static void element(StringBuilder b, String kind, Long id, String name) {
+        part(b, kind);
+        if (id != null) {
+            b.append('#').append(id).append(';');
+        } else {
+            part(b, name);
+        }
+    }
+
+    private static void part(StringBuilder b, String s) {
+        String v = s == null ? "" : s;
+        b.append(v.length()).append(':').append(v);
+    }
+
     /** The key of {@code target}'s undo record in job {@code jobId}, under {@code parent}. */
     public static Key key(Key parent, String jobId, Key target) {
-        String name = target.toUrlSafe();
+        String name = nameOf(target);
         if (name.length() > MAX_NAME) {
             name = "sha256:" + com.google.common.hash.Hashing.sha256().hashString(name, StandardCharsets.UTF_8);
         }

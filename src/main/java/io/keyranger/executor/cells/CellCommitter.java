@@ -49,6 +49,9 @@ public final class CellCommitter {
     private final CommitHook hook;
     private final SkipLog skipLog;
     private final PartFiles parts;
+    /** The ledger keys made so far: every undo record of a commit is a child of one. */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, Key> cellKeys =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells) {
         this(datastore, order, mapper, jobId, cells, CommitHook.NONE, null);
@@ -69,7 +72,7 @@ public final class CellCommitter {
 
     /** The ledger key of cell {@code cell}. */
     public Key cellKey(int cell) {
-        return RangeEntities.key(datastore, jobId, CellPlan.nodeId(cell));
+        return cellKeys.computeIfAbsent(cell, c -> RangeEntities.key(datastore, jobId, CellPlan.nodeId(c)));
     }
 
     /** The covered spans of a cell as stored now (outside a transaction: a hint for skipping, never for applying). */
@@ -194,6 +197,11 @@ public final class CellCommitter {
             skipLog.committed(problems);
             return new Outcome(fresh.size(), chunk.size() - fresh.size(), increments,
                     chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
+        } catch (com.google.cloud.datastore.DatastoreException e) {
+            if (Retries.isAborted(e)) {
+                counter.moveOn(); // the retry goes to another shard, in case this one is another writer's too
+            }
+            throw e;
         } finally {
             if (tx.isActive()) {
                 Retries.rollbackQuietly(tx);

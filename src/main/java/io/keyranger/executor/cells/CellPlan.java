@@ -54,7 +54,8 @@ public final class CellPlan {
 
     /** The cell's node id, as its ledger entity and {@code keyranger jobs} name it. */
     public static String nodeId(int i) {
-        return String.format("c%04d", i);
+        String digits = Integer.toString(i); // not String.format: a commit names a cell for each key it keeps undo of
+        return digits.length() >= 4 ? "c" + digits : "c" + "000".substring(digits.length() - 1) + digits;
     }
 
     /** The ranges a job starts from: {@code shards} runs of whole cells, as even in cell count as they can be. */

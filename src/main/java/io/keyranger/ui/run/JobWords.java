@@ -19,6 +19,13 @@ final class JobWords {
                 result.total("deleted")) + ".";
     }
 
+    /** What the Run tab says of a stored job it shows: "Job X (stored, done): 44 ranges: …", or that it follows it. */
+    static String inspected(StoredJobs.Inspection inspection) {
+        boolean live = inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING;
+        return "Job " + inspection.jobId() + " (stored" + (live ? ", following: running elsewhere" : ", "
+                + inspection.status().name().toLowerCase()) + "): " + ranges(inspection.nodes());
+    }
+
     /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
     static String ranges(java.util.List<io.keyranger.executor.job.NodeSnapshot> nodes) {
         Map<io.keyranger.executor.job.NodeStatus, Long> by = new java.util.EnumMap<>(io.keyranger.executor.job.NodeStatus.class);

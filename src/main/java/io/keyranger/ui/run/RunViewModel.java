@@ -104,7 +104,7 @@ public final class RunViewModel {
     private void launch(JobLaunch launch) {
         String jobId = launch.jobId();
         String message = launch.message();
-        followed = null;
+        stored.stopFollowing();
         clearTree();
         handle = null;
         feed = new CoalescingJobFeed();
@@ -188,20 +188,14 @@ public final class RunViewModel {
         if (t == null || status.isRunning()) {
             return;
         }
-        followed = jobId;
-        stored.follow(t, jobId, () -> jobId.equals(followed) && !status.isRunning(), inspection -> {
+        stored.follow(t, jobId, () -> !status.isRunning(), inspection -> {
             clearTree();
             tree.apply(inspection.nodes());
             tree.changed();
             status.setTotals(inspection.totals());
-            boolean live = inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING;
-            status.say("Job " + jobId + " (stored" + (live ? ", following: running elsewhere" : ", "
-                    + inspection.status().name().toLowerCase()) + "): " + JobWords.ranges(inspection.nodes()));
+            status.say(JobWords.inspected(inspection));
         });
     }
-
-    /** The job being followed, or null. */
-    private String followed;
 
     /** One UI update: apply the coalesced batch, the totals, throughput and ETA. */
     void tick() {

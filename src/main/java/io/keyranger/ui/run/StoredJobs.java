@@ -20,6 +20,8 @@ final class StoredJobs {
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final ObservableList<AdaptiveSplitExecutor.JobSummary> jobs = FXCollections.observableArrayList();
+    /** The job being followed, or null: following another job, or none, ends the earlier one's readings. */
+    private String followed;
 
     /**
      * A stored job as read back.
@@ -74,9 +76,21 @@ final class StoredJobs {
 
     /**
      * Inspects a job, and while it runs elsewhere (another process, a Beam pipeline) reads it again every
-     * {@link #FOLLOW} for as long as {@code following} says, handing each reading to {@code shown}.
+     * {@link #FOLLOW} until another job is followed, {@link #stopFollowing} is called or {@code shownHere} says no,
+     * handing each reading to {@code shown}.
      */
-    void follow(KindTarget t, String jobId, java.util.function.BooleanSupplier following, Consumer<Inspection> shown) {
+    void follow(KindTarget t, String jobId, java.util.function.BooleanSupplier shownHere, Consumer<Inspection> shown) {
+        followed = jobId;
+        read(t, jobId, () -> jobId.equals(followed) && shownHere.getAsBoolean(), shown);
+    }
+
+    /** Ends the readings of the job followed, if any. */
+    void stopFollowing() {
+        followed = null;
+    }
+
+    private void read(KindTarget t, String jobId, java.util.function.BooleanSupplier following,
+                      Consumer<Inspection> shown) {
         inspect(t, jobId, inspection -> {
             if (!following.getAsBoolean()) {
                 return;
@@ -86,7 +100,7 @@ final class StoredJobs {
                 javafx.animation.PauseTransition again = new javafx.animation.PauseTransition(FOLLOW);
                 again.setOnFinished(e -> {
                     if (following.getAsBoolean()) {
-                        follow(t, jobId, following, shown);
+                        read(t, jobId, following, shown);
                     }
                 });
                 again.play();

@@ -75,6 +75,20 @@ class SplitPointsTest {
                 .hasSize(SplitPolicy.MAX_PIECES - 1);
     }
 
+    /** A range that found no split point reads wider pages while workers are idle, up to the widest; baselines never. */
+    @Test
+    void aRangeThatCannotSplitWhileWorkersIdleReadsWiderPages() {
+        SplitPolicy.Load idle = new SplitPolicy.Load(10, 5, 0, true);
+        SplitPolicy.Load busy = new SplitPolicy.Load(0, 64, 3, true);
+        assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, 100, 100)).isEqualTo(200);
+        assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, 800, 100)).isEqualTo(SplitPolicy.WIDEST_PAGE);
+        assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, SplitPolicy.WIDEST_PAGE, 100)).isEqualTo(SplitPolicy.WIDEST_PAGE);
+        assertThat(SplitPolicy.ADAPTIVE.nextPage(busy, 400, 100)).as("every worker busy: as it is").isEqualTo(400);
+        assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, 2_000, 2_000)).as("never below the job's page").isEqualTo(2_000);
+        SplitPolicy never = context -> List.of();
+        assertThat(never.nextPage(idle, 400, 100)).as("a baseline keeps the job's page").isEqualTo(100);
+    }
+
     @Test
     void withoutSamplesItProbesPastTheMidpointAndRemembersEmptyProbes() {
         SplitPoints none = new SplitPoints(List.of(), ORDER);

@@ -58,9 +58,12 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         JobSpec job = new JobSpec(config.jobId(), config.namespace(), config.kind(), spec, 1, 1,
                 config.pageSize(), 0).bind(config.projectId(), session.order());
         var mapper = Mappers.create(job.mapper());
+        Retries.Policy retries = new Retries.Simple(10, 100, 5_000, 600_000);
+        Session opened = session;
+        CellCommitter committer = Retries.call(retries, Retries.Observer.NONE, () -> new CellCommitter(
+                opened.datastore(), opened.order(), mapper, config.jobId(), cells)); // it reads the counter's shards
         processor = new PageLoop(new PageLoop.Job(session.datastore(), job, session.order(),
-                session.limits(), mapper, cells, new CellCommitter(session.datastore(), session.order(), mapper,
-                config.jobId(), cells), new Retries.Simple(10, 100, 5_000, 600_000)));
+                session.limits(), mapper, cells, committer, retries));
     }
 
     @GetInitialRestriction

@@ -74,10 +74,13 @@ public final class Simulation {
         long cursor;
         long end;
         Key lastKey;
+        /** Keys its next page reads: the job's page, or more where the policy widens it. */
+        int page;
 
-        Node(int depth, KeyRange range) {
+        Node(int depth, KeyRange range, int page) {
             this.depth = depth;
             this.tracker = new KeyRangeTracker(range);
+            this.page = page;
         }
     }
 
@@ -166,7 +169,7 @@ public final class Simulation {
         private Node node(int depth, KeyRange range) {
             ranges++;
             maxDepth = Math.max(maxDepth, depth);
-            return new Node(depth, range);
+            return new Node(depth, range, settings.pageSize());
         }
 
         private void dispatch(long now) {
@@ -182,8 +185,8 @@ public final class Simulation {
         /** A page query: up to a page of keys and the one after, in [cursor, end). */
         private void page(Node node, long now) {
             long available = Math.max(0, node.end - node.cursor);
-            int keys = (int) Math.min(settings.pageSize(), available);
-            boolean more = available > settings.pageSize();
+            int keys = (int) Math.min(node.page, available);
+            boolean more = available > node.page;
             long answered = server.call(now);
             gauge.record(answered - now);
             at(answered, () -> commit(node, keys, more, keys, answered));
@@ -220,9 +223,12 @@ public final class Simulation {
             }
             Key next = space.key(node.cursor);
             long[] clock = {now};
+            SplitPolicy.Load load = SplitPolicy.Load.of(workers, active, queue.size(), gauge.headroom());
             List<Key> points = policy.splitPoints(new SplitPolicy.Context(node.tracker.remaining(), node.lastKey, next,
-                    SplitPolicy.Load.of(workers, active, queue.size(), gauge.headroom()), ORDER, splitPoints,
-                    range -> probe(range, clock), node.memory));
+                    load, ORDER, splitPoints, range -> probe(range, clock), node.memory));
+            if (points.isEmpty()) {
+                node.page = policy.nextPage(load, node.page, settings.pageSize());
+            }
             long t = clock[0];
             Optional<KeyRange> right = points.isEmpty() ? Optional.empty()
                     : node.tracker.trySplit(next, points.get(0));

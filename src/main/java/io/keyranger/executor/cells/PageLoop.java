@@ -58,6 +58,7 @@ public final class PageLoop {
     private final Calls calls;
     private final Covered covered;
     private boolean byOffset;
+    private int pageSize;
 
     public PageLoop(Job job) {
         this(job, null, Covered.READ);
@@ -78,6 +79,18 @@ public final class PageLoop {
             }
         };
         this.covered = covered;
+        this.pageSize = job.spec().pageSize();
+    }
+
+    /** From the next page on, read pages of {@code keys} (the job's page until this is called). */
+    public PageLoop pageSize(int keys) {
+        this.pageSize = Math.max(1, keys);
+        return this;
+    }
+
+    /** How many keys the loop's next page reads. */
+    public int pageSize() {
+        return pageSize;
     }
 
     /**
@@ -131,7 +144,7 @@ public final class PageLoop {
                 tracker.movedTo(cursor);
                 continue;
             }
-            int pageSize = job.spec().pageSize();
+            int pageSize = this.pageSize;
             int skip = offset;
             List<Key> fetched = calls.query(() -> byOffset ? fetch(rest, skip, pageSize + 1)
                     : fetch(query, 0, pageSize + 1));

@@ -52,7 +52,7 @@ public final class RangeWorker {
                 .pagesByOffset(job.policy().pagesByOffset());
         try {
             loop.process(tracker, tracker::tryClaim, outcome -> committed(node, outcome),
-                    next -> afterPage(node, tracker, next));
+                    next -> afterPage(node, tracker, loop, next));
         } catch (java.util.concurrent.CancellationException e) {
             node.status = NodeStatus.CANCELLED;
             job.tree().publish(node);
@@ -114,22 +114,27 @@ public final class RangeWorker {
         job.tree().publishTotals();
     }
 
-    /** After a page: stop when the run is stopped, else split the rest when the policy finds points. */
-    private boolean afterPage(RangeNode node, ConcurrentRangeTracker tracker, Key next) {
+    /**
+     * After a page: stop when the run is stopped, else split the rest when the policy finds points, else go on with a
+     * page of the size the policy says.
+     */
+    private boolean afterPage(RangeNode node, ConcurrentRangeTracker tracker, PageLoop loop, Key next) {
         if (job.stopped().getAsBoolean()) {
             node.status = NodeStatus.CANCELLED;
             job.tree().publish(node);
             return false;
         }
         KeyRange rest = tracker.remaining();
+        SplitPolicy.Load load = job.load().get();
         List<Key> points = job.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next,
-                job.load().get(), job.loop().order(), job.splitPoints(),
+                load, job.loop().order(), job.splitPoints(),
                 range -> Optional.ofNullable(probe(node, range)), node.probes));
         if (LOG.isDebugEnabled()) {
-            LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id, job.load().get(),
+            LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id, load,
                     String.format("%.2f", job.gauge().load()), points.size());
         }
         if (points.isEmpty()) {
+            loop.pageSize(job.policy().nextPage(load, loop.pageSize(), job.loop().spec().pageSize()));
             return true;
         }
         Optional<KeyRange> right = tracker.splitAt(next, points.get(0), job.policy().blind());

@@ -30,21 +30,43 @@ public interface SplitPolicy {
      * after its first key, else in two at the first key found past the key midpoint (a few probes at most). Every
      * piece holds data.
      */
-    public SplitPolicy ADAPTIVE = context -> {
-        Load load = context.load();
-        if (load.waiting() > 0 || !load.headroom()) {
-            return List.of();
+    public SplitPolicy ADAPTIVE = new SplitPolicy() {
+        @Override
+        public List<Key> splitPoints(Context context) {
+            Load load = context.load();
+            if (load.waiting() > 0 || !load.headroom()) {
+                return List.of();
+            }
+            int running = Math.max(1, load.running());
+            int share = load.idle() == 0 ? 1 : Math.min(load.idle(), (2 * load.idle() + running - 1) / running);
+            return context.splitPoints().at(context, Math.min(MAX_PIECES, 1 + share));
         }
-        int running = Math.max(1, load.running());
-        int share = load.idle() == 0 ? 1 : Math.min(load.idle(), (2 * load.idle() + running - 1) / running);
-        return context.splitPoints().at(context, Math.min(MAX_PIECES, 1 + share));
+
+        @Override
+        public int nextPage(Load load, int page, int jobPage) {
+            return load.idle() > 0 ? Math.min(Math.max(jobPage, WIDEST_PAGE), page * 2) : page;
+        }
     };
+
+    /** The most keys a page of a range that cannot split grows to (see {@link #nextPage}). */
+    public int WIDEST_PAGE = 1_000;
 
     /**
      * The keys to cut the rest at, in key order (k keys make k + 1 pieces), or none to go on with the range
      * linearly.
      */
     public List<Key> splitPoints(Context context);
+
+    /**
+     * The size of a range's next page after one that found no split point ({@code page} keys; the job's page is
+     * {@code jobPage}). KeyRanger's doubles it, up to {@link #WIDEST_PAGE}, while workers are idle: a range that
+     * cannot be split (no sample inside it, e.g. where rows arrived after the plan) then pays a query's round trip
+     * for more keys, and only the chunks of its commits, which go through one ledger one after another, remain. The
+     * baselines keep the job's page.
+     */
+    public default int nextPage(Load load, int page, int jobPage) {
+        return jobPage;
+    }
 
     /**
      * Whether the split may fall where no data is known to be (the published midpoint baseline); KeyRanger's never

@@ -69,6 +69,11 @@ public final class DatastoreConnector {
         static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
     }
 
+    /** The HTTP client for talking to an emulator's own endpoints (health, save), shared by the whole process. */
+    public static HttpClient emulatorHttp() {
+        return Probe.CLIENT;
+    }
+
     /** Asks the emulator's health endpoint; refuses with an actionable message when nothing answers. */
     public static void checkEmulatorReachable(String hostPort) {
         URI uri;

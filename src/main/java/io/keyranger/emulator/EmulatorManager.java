@@ -118,7 +118,7 @@ public final class EmulatorManager {
     }
 
     private static void awaitHealthy(RunningEmulator emulator, Path log) {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpClient client = io.keyranger.datastore.DatastoreConnector.emulatorHttp();
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + emulator.hostPort() + "/"))
                 .timeout(Duration.ofSeconds(2)).GET().build();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();

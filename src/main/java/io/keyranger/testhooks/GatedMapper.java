@@ -19,6 +19,8 @@ public final class GatedMapper extends DelegatingMapper {
     private final AtomicInteger mapped = new AtomicInteger();
     private final CountDownLatch held = new CountDownLatch(1);
     private final CountDownLatch gate = new CountDownLatch(1);
+    /** Workers inside the gate now. */
+    private final AtomicInteger inside = new AtomicInteger();
 
     private final Runnable onHeld;
 
@@ -43,6 +45,7 @@ public final class GatedMapper extends DelegatingMapper {
                     }
                 }
             }
+            inside.incrementAndGet();
             try {
                 if (!gate.await(300, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("the gate was never released");
@@ -50,6 +53,8 @@ public final class GatedMapper extends DelegatingMapper {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted at the gate", e);
+            } finally {
+                inside.decrementAndGet();
             }
         }
         return inner.map(page);
@@ -62,12 +67,22 @@ public final class GatedMapper extends DelegatingMapper {
         }
     }
 
+    /**
+     * Waits until {@code workers} workers are held at the gate: then none of them has a commit in flight (each holds
+     * an open transaction that has written nothing), so the server's state stands still but for lease renewals.
+     */
+    public void awaitHeld(int workers) throws InterruptedException {
+        awaitHeld();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (inside.get() < workers) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("only " + inside.get() + " of " + workers + " workers reached the gate");
+            }
+            Thread.sleep(10);
+        }
+    }
+
     public void release() {
         gate.countDown();
     }
-
-
-
-
-
 }

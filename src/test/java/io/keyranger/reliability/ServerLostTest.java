@@ -82,7 +82,7 @@ class ServerLostTest {
                         statuses.add(problem == null ? "back" : problem);
                     }
                 });
-        gate.awaitHeld();
+        gate.awaitHeld(4); // every worker held: no commit in flight when the server goes
         long stopping = System.nanoTime();
         emulator.close();
         long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
@@ -109,7 +109,7 @@ class ServerLostTest {
         GatedMapper gate = gated();
         JobHandle job = executor(datastore, 1_500).start(new JobSpec("gives-up", "", "Doc", MapperSpec.parse(CREDIT), 4,
                 4, 20, 0), gate, JobListener.NONE);
-        gate.awaitHeld();
+        gate.awaitHeld(4); // every worker held: no commit in flight when the server goes
         emulator.close();
         gate.release();
         JobResult failed = job.result().get(60, TimeUnit.SECONDS);

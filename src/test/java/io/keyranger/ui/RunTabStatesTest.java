@@ -59,13 +59,23 @@ class RunTabStatesTest extends DemoWindowTest {
     /** Selects a stored job in the list (through its selection model: the list may sit below a small window's fold). */
     @SuppressWarnings("unchecked")
     private void selectJob(String jobId) {
+        selectJob(jobId, j -> true);
+    }
+
+    /**
+     * Selects the job once the list shows it as {@code listed} says: the list may still hold an earlier reading (the
+     * job as it was while running) until the refresh lands.
+     */
+    private void selectJob(String jobId,
+                           java.util.function.Predicate<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> listed) {
         fire("#refreshJobs");
         ListView<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs")
                 .queryListView();
-        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().jobId().equals(jobId)));
+        java.util.function.Predicate<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> wanted =
+                j -> j.spec().jobId().equals(jobId) && listed.test(j);
+        Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(wanted)));
         Fx.get(() -> {
-            jobs.getSelectionModel().select(jobs.getItems().stream().filter(j -> j.spec().jobId().equals(jobId))
-                    .findFirst().orElseThrow());
+            jobs.getSelectionModel().select(jobs.getItems().stream().filter(wanted).findFirst().orElseThrow());
             return null;
         });
     }
@@ -183,7 +193,7 @@ class RunTabStatesTest extends DemoWindowTest {
         String jobId = finished.group(1);
         assertThat(accounts()).isNotEqualTo(before);
 
-        selectJob(jobId);
+        selectJob(jobId, j -> j.status() == io.keyranger.executor.job.JobStatus.DONE);
         Fx.waitUntil(10, () -> !robot.lookup("#revertJob").queryButton().isDisabled());
         Platform.runLater(() -> robot.lookup("#revertJob").queryButton().fire()); // its confirmation waits for a click
         Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());

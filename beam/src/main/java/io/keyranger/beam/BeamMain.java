@@ -123,7 +123,8 @@ public final class BeamMain {
         JobStatus status = job.finish(wallMillis);
         Map<String, Long> totals = job.totals();
         out.printf("Job %s: %s over %s %s in %.1f s on %s: %s; %d cells, %d ranges to start, %d checkpoints, "
-                        + "%d dynamic splits, %d DoFn set-ups, %.1f s in processElement over all threads%s%n", request.spec().jobId(), request.spec().mapper().template(),
+                        + "%d dynamic splits, %d DoFn set-ups, %.1f s in processElement over all threads%s%n",
+                request.spec().jobId(), request.spec().mapper().template(),
                 request.spec().kind(), status.name().toLowerCase(), wallMillis / 1000.0,
                 options.getRunner().getSimpleName(), totals, job.cells().cells(), ranges.size(),
                 BeamKeyRangeTracker.CHECKPOINTS.get() - checkpointsBefore,
@@ -143,10 +144,11 @@ public final class BeamMain {
         Pipeline pipeline = Pipeline.create(options);
         ConnectionSpec conn = request.connection();
         DatastoreIoPeer.build(pipeline, conn.projectId(), conn.databaseId(), conn.emulatorHost(), conn.namespace(),
-                request.spec().kind(), options.getProperty(), options.getNumQuerySplits());
+                request.spec().kind(), request.spec().mapper(), options.getNumQuerySplits());
         pipeline.run().waitUntilFinish();
-        out.printf("DatastoreIO: incremented %s of %s in %.1f s on %s%n", options.getProperty(),
-                request.spec().kind(), (System.nanoTime() - started) / 1e9, options.getRunner().getSimpleName());
+        out.printf("DatastoreIO: incremented %s of %s in %.1f s on %s%n",
+                request.spec().mapper().json().get("property").asText(), request.spec().kind(),
+                (System.nanoTime() - started) / 1e9, options.getRunner().getSimpleName());
         return 0;
     }
 

@@ -48,12 +48,19 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
         ConnectionSpec conn = new ConnectionSpec(host, project, firstSet(o.getFirestoreReadDatabaseId(),
                 o.getDatabaseId()), firstSet(o.getFirestoreReadNamespace(), o.getNamespace()), null, false,
                 model != null ? ServerType.MODEL : host != null ? ServerType.EMULATOR : ServerType.PRODUCTION);
-        MapperSpec mapper = datastoreIo ? MapperSpec.parse("{\"template\": \"increment\", \"property\": \""
-                + o.getProperty() + "\"}") : mapper(o);
+        MapperSpec mapper = mapper(o);
+        if (datastoreIo && (!mapper.template().equals("increment") || mapper.whereExpression() != null
+                || mapper.query() != null)) {
+            String got = mapper.template().equals("increment") ? "a CEL or GQL where" : "'" + mapper.template() + "'";
+            throw new KeyRangerException("--pipeline=datastoreio runs the increment template only, with at most a "
+                    + "list of equality filters as its \"where\" (Beam's DatastoreIO query): got " + got + ".");
+        }
         Template template = Mappers.template(mapper.template());
-        if (template.source() == Template.Source.FILE || java.util.Set.of("export", "import").contains(template.name())) {
+        if (template.source() == Template.Source.FILE
+                || java.util.Set.of("export", "import").contains(template.name())) {
             throw new KeyRangerException("The '" + template.name() + "' template reads or writes a file on this "
-                    + "machine, which Beam's workers do not share: run it with 'keyranger run', or use 'copy' on Beam.");
+                    + "machine, which Beam's workers do not share: run it with 'keyranger run', or use 'copy' on "
+                    + "Beam.");
         }
         if (!o.getDryRun()) {
             WriteSafety.check(conn, template, o.getConfirmProject(), "pass --confirmProject=" + project);

@@ -1,9 +1,18 @@
 package io.keyranger.beam;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.datastore.v1.CompositeFilter;
 import com.google.datastore.v1.Entity;
+import com.google.datastore.v1.Filter;
 import com.google.datastore.v1.KindExpression;
+import com.google.datastore.v1.PropertyFilter;
+import com.google.datastore.v1.PropertyReference;
 import com.google.datastore.v1.Query;
 import com.google.datastore.v1.Value;
+import com.google.protobuf.NullValue;
+import io.keyranger.mapper.MapperSpec;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.gcp.datastore.DatastoreIO;
 import org.apache.beam.sdk.io.gcp.datastore.DatastoreV1;
@@ -14,18 +23,28 @@ import org.apache.beam.sdk.transforms.ParDo;
 
 /**
  * The benchmark's peer: what an engineer writes with Beam's own DatastoreIO. Read the kind (split into
- * {@code numQuerySplits} queries up front, never re-split), add 1 to an integer property, write with plain upserts
- * (ramp-up throttling off). A retried bundle writes again, so its effect is not exactly once: the benchmark checks
- * every entity and reports any double increment.
+ * {@code numQuerySplits} queries up front, never re-split; the mapper's equality filters, if any, go into the
+ * query), add the mapper's amount to an integer property, write with plain upserts (ramp-up throttling off). A retried
+ * bundle writes again, so its effect is not exactly once: the benchmark checks every entity and reports any double
+ * increment.
  */
 final class DatastoreIoPeer {
     private DatastoreIoPeer() {
     }
 
     static void build(Pipeline pipeline, String projectId, String databaseId, String emulatorHost, String namespace,
-                      String kind, String property, int numQuerySplits) {
-        Query query = Query.newBuilder().addKind(KindExpression.newBuilder().setName(kind)).build();
-        DatastoreV1.Read read = DatastoreIO.v1().read().withProjectId(projectId).withQuery(query)
+                      String kind, MapperSpec increment, int numQuerySplits) {
+        Query.Builder query = Query.newBuilder().addKind(KindExpression.newBuilder().setName(kind));
+        List<Filter> filters = filters(increment.json().get("where"));
+        if (filters.size() == 1) {
+            query.setFilter(filters.get(0));
+        } else if (!filters.isEmpty()) {
+            query.setFilter(Filter.newBuilder().setCompositeFilter(CompositeFilter.newBuilder()
+                    .setOp(CompositeFilter.Operator.AND).addAllFilters(filters)));
+        }
+        String property = increment.json().get("property").asText();
+        long amount = increment.json().path("amount").asLong(1);
+        DatastoreV1.Read read = DatastoreIO.v1().read().withProjectId(projectId).withQuery(query.build())
                 .withNumQuerySplits(numQuerySplits);
         DatastoreV1.Write write = DatastoreIO.v1().write().withProjectId(projectId).withRampupThrottlingDisabled();
         if (!namespace.isEmpty()) {
@@ -40,24 +59,53 @@ final class DatastoreIoPeer {
             write = write.withLocalhost(emulatorHost);
         }
         pipeline.apply("DatastoreIO read " + kind, read)
-                .apply("increment " + property, ParDo.of(new Increment(property)))
+                .apply("increment " + property, ParDo.of(new Increment(property, amount)))
                 .apply("DatastoreIO write", write);
     }
 
-    /** Adds 1 to the property (0 when missing). */
+    /** The spec's "where" list (already checked by {@link MapperSpec#parse}) as the query's equality filters. */
+    private static List<Filter> filters(JsonNode where) {
+        List<Filter> filters = new ArrayList<>();
+        if (where == null || !where.isArray()) {
+            return filters;
+        }
+        for (JsonNode clause : where) {
+            JsonNode v = clause.get("value");
+            Value.Builder value = Value.newBuilder();
+            if (v.isNull()) {
+                value.setNullValue(NullValue.NULL_VALUE);
+            } else if (v.isBoolean()) {
+                value.setBooleanValue(v.asBoolean());
+            } else if (v.isIntegralNumber()) {
+                value.setIntegerValue(v.asLong());
+            } else if (v.isNumber()) {
+                value.setDoubleValue(v.asDouble());
+            } else {
+                value.setStringValue(v.asText());
+            }
+            filters.add(Filter.newBuilder().setPropertyFilter(PropertyFilter.newBuilder()
+                    .setProperty(PropertyReference.newBuilder().setName(clause.get("property").asText()))
+                    .setOp(PropertyFilter.Operator.EQUAL).setValue(value)).build());
+        }
+        return filters;
+    }
+
+    /** Adds the amount to the property (0 when missing). */
     static final class Increment extends DoFn<Entity, Entity> {
         private final String property;
+        private final long amount;
         private final Counter incremented = Metrics.counter(Increment.class, "incremented");
 
-        Increment(String property) {
+        Increment(String property, long amount) {
             this.property = property;
+            this.amount = amount;
         }
 
         @ProcessElement
         public void process(@Element Entity entity, OutputReceiver<Entity> out) {
             Value old = entity.getPropertiesOrDefault(property, Value.newBuilder().setIntegerValue(0).build());
             out.output(entity.toBuilder().putProperties(property,
-                    Value.newBuilder().setIntegerValue(old.getIntegerValue() + 1).build()).build());
+                    Value.newBuilder().setIntegerValue(old.getIntegerValue() + amount).build()).build());
             incremented.inc();
         }
     }

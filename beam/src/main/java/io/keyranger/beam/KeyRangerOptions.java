@@ -112,12 +112,6 @@ public interface KeyRangerOptions extends GcpOptions {
 
     void setPipeline(String value);
 
-    @Description("datastoreio only: the integer property to increment")
-    @Default.String("n")
-    String getProperty();
-
-    void setProperty(String value);
-
     @Description("datastoreio only: DatastoreIO's numQuerySplits (0: let it choose)")
     @Default.Integer(0)
     int getNumQuerySplits();

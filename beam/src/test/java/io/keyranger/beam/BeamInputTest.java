@@ -50,6 +50,12 @@ class BeamInputTest {
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + count, "--jobId=bad id"},
                 "A job id is");
         assertRefused(new String[] {"--project=p", emulator, "--mapper=" + count, "--jobId=j"}, "--kind=KIND");
+        // the DatastoreIO peer runs increments over equality filters only: its query has no CEL
+        assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--pipeline=datastoreio",
+                "--mapper=" + count}, "increment template only");
+        assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--pipeline=datastoreio",
+                "--mapperSpec={\"template\":\"increment\",\"property\":\"n\",\"amount\":1,\"where\":\"n > 1\"}"},
+                "a CEL or GQL where");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + count, "--jobId=j",
                 "--nosuchOption=1"}, "nosuchOption");
         // production: a writing mapper needs the project typed again, checked before anything is read

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * The benchmark's Beam strategies: the same job run by {@code keyranger-beam.jar} on the DirectRunner or on Flink's
- * local mini-cluster, in a JVM of its own (the app carries none of Beam), against the same emulator and data. The time is the one the pipeline reports
- * (from building the pipeline to its end: Beam's start-up in a fresh JVM is part of it, the JVM's own start is not).
+ * local mini-cluster, in a JVM of its own (the app carries none of Beam), against the same server and data, with the
+ * same mapper (its where clause too). The time is the one the pipeline reports (from building the pipeline to its
+ * end: Beam's start-up in a fresh JVM is part of it, the JVM's own start is not).
  */
 final class BeamBench {
     private static final Pattern TIME = Pattern.compile(" in ([0-9.]+) s ");
@@ -61,23 +62,23 @@ final class BeamBench {
      * milliseconds.
      */
     static long run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, int workers,
-                    int pageSize, Consumer<String> log) throws InterruptedException {
+                    int pageSize, String mapperJson, Consumer<String> log) throws InterruptedException {
         String host = datastore.getOptions().getHost().replaceFirst("^https?://", "");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx4g"));
         command.addAll(launch());
         command.addAll(List.of("--runner=" + strategy.beamRunner(), "--targetParallelism=" + workers,
-                "--project=" + datastore.getOptions().getProjectId(), (model ? "--modelHost=" : "--emulatorHost=") + host,
-                "--kind=" + kind));
+                "--project=" + datastore.getOptions().getProjectId(),
+                (model ? "--modelHost=" : "--emulatorHost=") + host, "--kind=" + kind));
         if (strategy.beamRunner().equals("FlinkRunner")) {
             // the local mini-cluster: as many task slots as workers, every one running the job's DoFns
             command.addAll(List.of("--flinkMaster=[local]", "--parallelism=" + workers));
         }
+        command.add("--mapperSpec=" + mapperJson);
         if (strategy.datastoreIo()) {
-            command.addAll(List.of("--pipeline=datastoreio", "--property=n", "--numQuerySplits=" + workers));
+            command.addAll(List.of("--pipeline=datastoreio", "--numQuerySplits=" + workers));
         } else {
-            command.addAll(List.of("--mapperSpec={\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",
-                    "--jobId=" + kind, "--shards=" + workers, "--pageSize=" + pageSize));
+            command.addAll(List.of("--jobId=" + kind, "--shards=" + workers, "--pageSize=" + pageSize));
         }
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -128,10 +128,11 @@ public final class BenchRunner {
         List<Entity> data = shape.entities(factory, entities, 42);
         long selected = data.stream().filter(shape::selects).count();
         put(datastore, data);
+        String mapperJson = MAPPER.replace("}", shape.whereJson() + "}");
         if (strategy.beam()) {
-            return executeBeam(strategy, settings, kind, data.size(), selected, timed);
+            return executeBeam(strategy, settings, kind, mapperJson, data.size(), selected, timed);
         }
-        MapperSpec mapper = MapperSpec.parse(MAPPER.replace("}", shape.whereJson() + "}"));
+        MapperSpec mapper = MapperSpec.parse(mapperJson);
         if (strategy == BenchStrategy.ADAPTIVE_NO_UNDO) {
             mapper = mapper.withoutUndo();
         }
@@ -211,16 +212,16 @@ public final class BenchRunner {
     }
 
     /** A Beam strategy: the pipeline in its own JVM, then the same entity-by-entity check, with double increments. */
-    private BenchResult executeBeam(BenchStrategy strategy, Settings settings, String kind, int entities,
-                                    long selected, boolean timed) throws InterruptedException {
+    private BenchResult executeBeam(BenchStrategy strategy, Settings settings, String kind, String mapperJson,
+                                    int entities, long selected, boolean timed) throws InterruptedException {
         BenchShape shape = settings.shape();
-        if (shape == BenchShape.FILTERED || shape == BenchShape.GROWING) {
-            throw new io.keyranger.KeyRangerException("The Beam strategies run over a whole kind that no one else "
-                    + "writes: use a shape other than filtered or growing.");
+        if (shape == BenchShape.GROWING) {
+            throw new io.keyranger.KeyRangerException("The Beam strategies run over a kind that no one else writes "
+                    + "while they run: use a shape other than growing.");
         }
         quiet(false);
         long wall = Math.max(1, BeamBench.run(strategy, datastore, serverQuiet != null, kind, settings.workers(),
-                settings.pageSize(), log));
+                settings.pageSize(), mapperJson, log));
         quiet(true); // checking is not timed
         BenchCheck check = timed ? BenchCheck.of(datastore, kind, shape) : null;
         long[] doubled = {0};

@@ -107,13 +107,20 @@ class ServerLostTest {
         int port = emulator.port();
         Datastore datastore = seed(emulator);
         GatedMapper gate = gated();
-        JobHandle job = executor(datastore, 1_500).start(new JobSpec("gives-up", "", "Doc", MapperSpec.parse(CREDIT), 4,
+        // 8 ranges on 4 workers: 4 wait in the queue while the others are held at the gate
+        JobHandle job = executor(datastore, 1_500).start(new JobSpec("gives-up", "", "Doc", MapperSpec.parse(CREDIT), 8,
                 4, 20, 0), gate, JobListener.NONE);
         gate.awaitHeld(4); // every worker held: no commit in flight when the server goes
         emulator.close();
         gate.release();
         JobResult failed = job.result().get(60, TimeUnit.SECONDS);
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+        // said once, with what to do; the queued ranges were not started to wait for the server again
+        assertThat(failed.message()).contains("unreachable for 1.5 s").contains("resume the job when the server is back");
+        assertThat(failed.report().failures()).anySatisfy(group -> {
+            assertThat(group.reason()).startsWith("not started: the server was unreachable for 1.5 s");
+            assertThat(group.count()).isGreaterThanOrEqualTo(4);
+        });
 
         RunningEmulator restarted = manager.start(port, dataDir);
         try {

@@ -9,6 +9,8 @@ public record RetryPolicy(int maxAttempts, long baseMillis, long capMillis, long
         implements io.keyranger.datastore.Retries.Policy {
     public static final long DEFAULT_SERVER_LOST_MILLIS = 10 * 60_000L;
     public static final RetryPolicy DEFAULT = new RetryPolicy(8, 50, 10_000);
+    /** One attempt, no retry, no wait for the server. */
+    public static final RetryPolicy ONCE = new RetryPolicy(1, 0, 0, 0);
 
     public RetryPolicy(int maxAttempts, long baseMillis, long capMillis) {
         this(maxAttempts, baseMillis, capMillis, DEFAULT_SERVER_LOST_MILLIS);

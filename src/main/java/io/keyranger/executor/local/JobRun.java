@@ -182,9 +182,12 @@ public final class JobRun {
         long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
         int failed = tree.failed();
         JobStatus status = handle.isCancelled() ? JobStatus.CANCELLED : failed > 0 ? JobStatus.FAILED : JobStatus.DONE;
+        String gone = worker.serverGone();
+        // a server that stayed away for the whole wait is tried once more, not waited for again
+        RetryPolicy retries = gone == null ? run.retries() : RetryPolicy.ONCE;
         JobResult done;
         try {
-            done = fencedBy.get() == null ? record(status, wall, failed) : takenOver(wall, failed);
+            done = fencedBy.get() == null ? record(status, wall, failed, retries) : takenOver(wall, failed);
         } catch (JobFencedException e) {
             fenced(e);
             done = takenOver(wall, failed);
@@ -193,7 +196,9 @@ public final class JobRun {
             LOG.error("Job {} could not record its end", run.spec().jobId(), e);
             done = new JobResult(run.spec().jobId(), status == JobStatus.DONE ? JobStatus.FAILED : status,
                     tree.snapshotTotals(), tree.size(), tree.maxDepth(), wall, Math.max(1, failed),
-                    "Could not record the end of the job: " + RangeAttempts.describe(e),
+                    gone != null ? "The job stopped: " + gone + ". Every commit made is kept; resume the job when "
+                            + "the server is back."
+                            : "Could not record the end of the job: " + RangeAttempts.describe(e),
                     JobReport.of(tree.nodes(), tree.snapshotTotals()));
         } finally {
             run.lease().ended();
@@ -207,31 +212,31 @@ public final class JobRun {
      * before (every runner would join the same committed bytes, and the move into place is atomic) and removed only by
      * the runner whose end was recorded, so a runner taken over during the join never pulls them from under another.
      */
-    private JobResult record(JobStatus status, long wall, int failed) {
+    private JobResult record(JobStatus status, long wall, int failed, RetryPolicy retries) {
         if (parts != null && status == JobStatus.DONE) {
             try {
                 List<String> recorded = new java.util.ArrayList<>();
-                run.retries().call(() -> run.store().loadLedgers(run.spec().jobId(), run.datastore()))
+                retries.call(() -> run.store().loadLedgers(run.spec().jobId(), run.datastore()))
                         .forEach(ledger -> recorded.addAll(Ledger.parts(ledger)));
                 parts.join(recorded, run.order());
             } catch (RuntimeException e) {
-                run.retries().call(() -> {
+                retries.call(() -> {
                     run.lease().check(run.datastore().get(run.lease().fenceKey()));
                     return null;
                 });
                 throw e;
             }
         }
-        run.retries().call(() -> {
+        retries.call(() -> {
             run.store().finishJob(run.lease(), status, wall, tree.size(), tree.maxDepth());
             return null;
         });
         if (parts != null && status == JobStatus.DONE) {
             parts.removeParts();
         }
-        Map<String, Long> persisted = run.retries().call(run.counter()::totals);
+        Map<String, Long> persisted = retries.call(run.counter()::totals);
         // the report from the ledgers, as 'keyranger jobs' gives it later: the skips and failures of every runner
-        JobReport report = run.retries().call(() -> JobReport.of(run.store().loadNodes(run.spec().jobId(),
+        JobReport report = retries.call(() -> JobReport.of(run.store().loadNodes(run.spec().jobId(),
                 run.order(), run.datastore()), persisted));
         return new JobResult(run.spec().jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
                 report);

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -38,6 +39,8 @@ public final class RangeWorker {
 
     private final Job job;
     private final RangeAttempts attempts;
+    /** Why a range gave up on an unreachable server (it waited the policy's whole server-lost time), or null. */
+    private final AtomicReference<String> serverGone = new AtomicReference<>();
 
     public RangeWorker(Job job) {
         this.job = job;
@@ -46,6 +49,14 @@ public final class RangeWorker {
     }
 
     public void run(RangeNode node) {
+        String gone = serverGone.get();
+        if (gone != null) { // waiting again, range after range, would only delay the job's end
+            node.status = NodeStatus.FAILED;
+            node.lastError = "not started: " + gone;
+            node.finishedAt = Instant.now();
+            job.tree().publish(node);
+            return;
+        }
         start(node);
         ConcurrentRangeTracker tracker = new ConcurrentRangeTracker(node.range, job.loop().cells(), 0);
         PageLoop loop = new PageLoop(job.loop(), calls(node), job.covered())
@@ -204,16 +215,32 @@ public final class RangeWorker {
     }
 
     /**
+     * Why this run stopped starting ranges: a range waited the policy's whole server-lost time for an unreachable
+     * server. Null while no range has.
+     */
+    public String serverGone() {
+        return serverGone.get();
+    }
+
+    /**
      * Marks a range failed for good, and records where and why on the ledger of the cell it stopped in (the job's
-     * report reads it there). The keys of a chunk that could not commit are counted as failed.
+     * report reads it there). The keys of a chunk that could not commit are counted as failed. A range that failed
+     * because the server stayed unreachable records nothing (that would wait for the server again) and stops the run
+     * from starting more: their checkpoints are intact, and a resume takes them up.
      */
     public void fail(RangeNode node, Exception error) {
         node.status = NodeStatus.FAILED;
         node.lastError = RangeAttempts.describe(error);
-        node.failurePermanent = !io.keyranger.datastore.Retries.isTransient(error)
-                && !io.keyranger.datastore.Retries.isServerUnreachable(error);
+        boolean unreachable = io.keyranger.datastore.Retries.isServerUnreachable(error);
+        node.failurePermanent = !io.keyranger.datastore.Retries.isTransient(error) && !unreachable;
         node.finishedAt = Instant.now();
         LOG.warn("Range {} of job {} failed: {}", node.id, job.loop().spec().jobId(), node.lastError);
+        if (unreachable) {
+            serverGone.compareAndSet(null, "the server was unreachable for " + job.retries().serverLostMillis() / 1000.0
+                    + " s (" + node.lastError + ")");
+            job.tree().publish(node);
+            return;
+        }
         try {
             if (node.failedKeys > 0) {
                 job.tree().addTotal("failed", node.failedKeys);

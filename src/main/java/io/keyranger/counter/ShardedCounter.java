@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the sum of the shards. Each thread that writes to a counter gets a shard of its own, in turn from a random one,
  * and keeps it whichever object of that counter it writes through (a Beam worker opens one per DoFn): with at least
  * as many shards as threads, the writers of one process never abort each other. Separate processes start at random
- * shards, and a writer whose commit aborted on contention moves to another shard ({@link #moveOn}). A counter holds several named fields ("read", "written", …). Its
- * shard count can grow, never shrink: shards are root entities {@code _KeyRangerCounter/NAME#i} in the default
- * namespace, so each is its own entity group, and a meta entity records the count.
+ * shards, and a writer whose commit aborted on contention moves to another shard ({@link #moveOn}). A counter holds
+ * several named fields ("read", "written", …). Its shard count can grow, never shrink: shards are root entities
+ * {@code _KeyRangerCounter/NAME#i} in the default namespace, so each is its own entity group, and a meta entity
+ * records the count.
  */
 public final class ShardedCounter {
     public static final String SHARD_KIND = BookkeepingKinds.PREFIX + "Counter";

@@ -84,6 +84,8 @@ public final class BeamMain {
     private static int runJob(KeyRangerOptions options, BeamRequest request, Session session, PrintStream out,
                               PrintStream err) {
         long started = System.nanoTime();
+        List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
+                .forEach(t -> t.set(0));
         SharedJob job = SharedJob.open(session.datastore(), session.order(), request.spec(), SharedJob.BEAM,
                 options.getTakeOver(), io.keyranger.datastore.Cancellation.NEVER);
         if (job.doneAlready()) {
@@ -91,6 +93,7 @@ public final class BeamMain {
                     + job.totals());
             return 0;
         }
+        long planned = System.nanoTime();
         List<KeyRange> ranges = job.cells().startingRanges(FlinkLocal.startingRanges(options,
                 request.spec().shards()));
         ConnectionSpec conn = request.connection();
@@ -132,6 +135,16 @@ public final class BeamMain {
                 KeyRangeFn.PROCESS_NANOS.get() / 1e9,
                 failure == null ? "" : "; the pipeline failed: " + failure
                         + " (rerun with the same --jobId to finish it exactly once)");
+        if (KeyRangeFn.FIRST_PROCESS.get() != 0) { // a runner in this JVM (Direct, Flink's local mini-cluster)
+            out.printf("Where the time went, from the start: job opened and planned at %.1f s, first DoFn set up at "
+                            + "%.1f s, first range begun at %.1f s, last range ended at %.1f s, job's end recorded at "
+                            + "%.1f s, pipeline ended at %.1f s%n",
+                    seconds(planned - started), seconds(KeyRangeFn.FIRST_SETUP.get() - started),
+                    seconds(KeyRangeFn.FIRST_PROCESS.get() - started),
+                    seconds(KeyRangeFn.LAST_PROCESS_END.get() - started),
+                    seconds(Math.max(FinishJobFn.RECORDED.get(), KeyRangeFn.LAST_PROCESS_END.get()) - started),
+                    wallMillis / 1000.0);
+        }
         out.flush();
         if (failure != null) {
             err.println("keyranger-beam: the pipeline failed: " + failure);
@@ -150,6 +163,10 @@ public final class BeamMain {
                 request.spec().mapper().json().get("property").asText(), request.spec().kind(),
                 (System.nanoTime() - started) / 1e9, options.getRunner().getSimpleName());
         return 0;
+    }
+
+    private static double seconds(long nanos) {
+        return nanos / 1e9;
     }
 
     /** Production needs Application Default Credentials here (the launcher); Dataflow's workers use their own. */

@@ -11,6 +11,9 @@ import org.apache.beam.sdk.transforms.DoFn;
  * its job for {@code keyranger jobs} and the app. Outputs the status.
  */
 final class FinishJobFn extends DoFn<Long, String> {
+    /** When ({@code System.nanoTime}) this JVM recorded the job's end: 0 until it does. */
+    static final java.util.concurrent.atomic.AtomicLong RECORDED = new java.util.concurrent.atomic.AtomicLong();
+
     private final JobConfig config;
     private final long startedMillis;
 
@@ -21,9 +24,10 @@ final class FinishJobFn extends DoFn<Long, String> {
 
     @ProcessElement
     public void process(@Element Long applied, OutputReceiver<String> out) {
-        Session session = Session.open(config.connection());
+        Session session = config.session();
         JobStatus status = SharedJob.finish(session.datastore(), session.order(), config.jobId(),
                 Math.max(0, System.currentTimeMillis() - startedMillis));
+        RECORDED.set(System.nanoTime());
         out.output(status.name());
     }
 }

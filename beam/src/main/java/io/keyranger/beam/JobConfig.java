@@ -39,6 +39,17 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
     }
 
     /**
+     * A client for the data, one per JVM and connection: a worker sets a DoFn up many times (192 on a 64-slot Flink
+     * job), and a Datastore client is thread-safe and costly to open.
+     */
+    io.keyranger.datastore.Session session() {
+        return SESSIONS.computeIfAbsent(connection(), io.keyranger.datastore.Session::open);
+    }
+
+    private static final java.util.concurrent.ConcurrentMap<ConnectionSpec, io.keyranger.datastore.Session> SESSIONS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
      * The job's cells, decoded once a JVM: a worker sets up a DoFn many times (192 on a 64-slot Flink job), and
      * decoding a url-safe key costs more than a page's commit work (7% of a Flink run's CPU went there).
      */

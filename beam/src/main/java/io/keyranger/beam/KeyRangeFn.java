@@ -12,6 +12,7 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
@@ -30,7 +31,13 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
     /** DoFn instances set up in this JVM (each opens a client). */
     static final AtomicInteger SETUPS = new AtomicInteger();
     /** Nanoseconds spent in processElement in this JVM, over all threads. */
-    static final java.util.concurrent.atomic.AtomicLong PROCESS_NANOS = new java.util.concurrent.atomic.AtomicLong();
+    static final AtomicLong PROCESS_NANOS = new AtomicLong();
+    /** When ({@code System.nanoTime}) this JVM set up its first DoFn of the run: 0 until it does. */
+    static final AtomicLong FIRST_SETUP = new AtomicLong();
+    /** When this JVM began its first restriction of the run: 0 until it does. */
+    static final AtomicLong FIRST_PROCESS = new AtomicLong();
+    /** When this JVM ended its last restriction so far: 0 until it does. */
+    static final AtomicLong LAST_PROCESS_END = new AtomicLong();
 
     private final JobConfig config;
     private final Counter applied = Metrics.counter(KeyRangeFn.class, "applied");
@@ -49,7 +56,8 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
     @Setup
     public void setup() {
         SETUPS.incrementAndGet();
-        Session session = Session.open(config.connection());
+        FIRST_SETUP.compareAndSet(0, System.nanoTime());
+        Session session = config.session();
         if (config.faults() != null && !config.faults().isBlank()) {
             session = session.wrap(FaultInjector.parse(config.faults())::wrap);
         }
@@ -96,10 +104,13 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         BeamKeyRangeTracker own = made;
         restrictions.inc();
         long started = System.nanoTime();
+        FIRST_PROCESS.compareAndSet(0, started);
         try {
             processRestriction(own, tracker, out);
         } finally {
-            PROCESS_NANOS.addAndGet(System.nanoTime() - started);
+            long ended = System.nanoTime();
+            PROCESS_NANOS.addAndGet(ended - started);
+            LAST_PROCESS_END.accumulateAndGet(ended, Math::max);
         }
     }
 

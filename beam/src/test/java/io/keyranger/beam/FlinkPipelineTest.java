@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Datastore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +47,14 @@ class FlinkPipelineTest {
         assertThat(rerun.exit()).as(rerun.out() + rerun.err()).isZero();
         assertThat(rerun.out()).contains("Job flink1: ").contains("on FlinkRunner");
         BeamPipelineTest.verify(datastore, "increment", totals(datastore, "flink1"), ENTITIES);
+        // the local mini-cluster runs in the launcher's JVM, so the summary says where the time went, in order
+        java.util.regex.Matcher times = java.util.regex.Pattern.compile("at ([0-9.]+) s").matcher(rerun.out()
+                .lines().filter(l -> l.startsWith("Where the time went")).findFirst().orElse(""));
+        List<Double> marks = new ArrayList<>();
+        while (times.find()) {
+            marks.add(Double.parseDouble(times.group(1)));
+        }
+        assertThat(marks).hasSize(6).isSorted();
     }
 
     @Test

@@ -87,6 +87,7 @@ final class BeamBench {
             String summary = output.lines().filter(l -> l.startsWith("Job ") || l.startsWith("DatastoreIO:"))
                     .reduce((a, b) -> b).orElse("");
             log.accept("  " + strategy.id() + ": " + summary);
+            output.lines().filter(l -> l.startsWith("Where the time went")).forEach(l -> log.accept("  " + l));
             Matcher time = TIME.matcher(summary);
             if (exit != 0 || !time.find()) {
                 throw new KeyRangerException("The " + strategy.id() + " pipeline failed (exit " + exit + "): "

@@ -138,12 +138,13 @@ public final class BeamMain {
         if (KeyRangeFn.FIRST_PROCESS.get() != 0) { // a runner in this JVM (Direct, Flink's local mini-cluster)
             out.printf("Where the time went, from the start: job opened and planned at %.1f s, first DoFn set up at "
                             + "%.1f s, first range begun at %.1f s, last range ended at %.1f s, job's end recorded at "
-                            + "%.1f s, pipeline ended at %.1f s%n",
+                            + "%.1f s, pipeline ended at %.1f s; this JVM's CPU %.1f s%n",
                     seconds(planned - started), seconds(KeyRangeFn.FIRST_SETUP.get() - started),
                     seconds(KeyRangeFn.FIRST_PROCESS.get() - started),
                     seconds(KeyRangeFn.LAST_PROCESS_END.get() - started),
                     seconds(Math.max(FinishJobFn.RECORDED.get(), KeyRangeFn.LAST_PROCESS_END.get()) - started),
-                    wallMillis / 1000.0);
+                    wallMillis / 1000.0, seconds(((com.sun.management.OperatingSystemMXBean)
+                            java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime()));
         }
         out.flush();
         if (failure != null) {

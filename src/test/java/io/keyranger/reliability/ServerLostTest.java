@@ -116,7 +116,8 @@ class ServerLostTest {
         JobResult failed = job.result().get(60, TimeUnit.SECONDS);
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
         // said once, with what to do; the queued ranges were not started to wait for the server again
-        assertThat(failed.message()).contains("unreachable for 1.5 s").contains("resume the job when the server is back");
+        assertThat(failed.message()).contains("unreachable for 1.5 s")
+                .contains("resume the job when the server is back");
         assertThat(failed.report().failures()).anySatisfy(group -> {
             assertThat(group.reason()).startsWith("not started: the server was unreachable for 1.5 s");
             assertThat(group.count()).isGreaterThanOrEqualTo(4);

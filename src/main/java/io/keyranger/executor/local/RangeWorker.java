@@ -50,7 +50,8 @@ public final class RangeWorker {
 
     public void run(RangeNode node) {
         String gone = serverGone.get();
-        if (gone != null) { // waiting again, range after range, would only delay the job's end
+        // waiting again, range after range, would only delay the job's end (a cancelled job's ranges end cancelled)
+        if (gone != null && !job.cancelled().getAsBoolean()) {
             node.status = NodeStatus.FAILED;
             node.lastError = "not started: " + gone;
             node.finishedAt = Instant.now();

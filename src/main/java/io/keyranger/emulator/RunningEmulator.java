@@ -2,6 +2,9 @@ package io.keyranger.emulator;
 
 import io.keyranger.datastore.ConnectionSpec;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,12 +76,11 @@ public final class RunningEmulator implements AutoCloseable {
      * saves when told to stop, but not every time: a restart in a clean build once found a job's entities gone.
      */
     private void save() {
-        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create("http://" + hostPort() + "/persist")).timeout(SAVE_GRACE)
-                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + hostPort() + "/persist"))
+                .timeout(SAVE_GRACE).POST(HttpRequest.BodyPublishers.noBody()).build();
         try {
             int status = io.keyranger.datastore.DatastoreConnector.emulatorHttp().send(request,
-                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
             if (status != 200) {
                 LOG.warn("The emulator on port {} did not save its data before stopping (HTTP {})", port, status);
             }

@@ -1,14 +1,13 @@
 package io.keyranger.beam;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.google.datastore.v1.CompositeFilter;
 import com.google.datastore.v1.Entity;
 import com.google.datastore.v1.Filter;
 import com.google.datastore.v1.KindExpression;
 import com.google.datastore.v1.PropertyFilter;
-import com.google.datastore.v1.PropertyReference;
 import com.google.datastore.v1.Query;
 import com.google.datastore.v1.Value;
+import com.google.datastore.v1.client.DatastoreHelper;
 import com.google.protobuf.NullValue;
 import io.keyranger.mapper.MapperSpec;
 import java.util.ArrayList;
@@ -36,11 +35,8 @@ final class DatastoreIoPeer {
                       String kind, MapperSpec increment, int numQuerySplits) {
         Query.Builder query = Query.newBuilder().addKind(KindExpression.newBuilder().setName(kind));
         List<Filter> filters = filters(increment.json().get("where"));
-        if (filters.size() == 1) {
-            query.setFilter(filters.get(0));
-        } else if (!filters.isEmpty()) {
-            query.setFilter(Filter.newBuilder().setCompositeFilter(CompositeFilter.newBuilder()
-                    .setOp(CompositeFilter.Operator.AND).addAllFilters(filters)));
+        if (!filters.isEmpty()) {
+            query.setFilter(filters.size() == 1 ? filters.get(0) : DatastoreHelper.makeAndFilter(filters).build());
         }
         String property = increment.json().get("property").asText();
         long amount = increment.json().path("amount").asLong(1);
@@ -71,21 +67,13 @@ final class DatastoreIoPeer {
         }
         for (JsonNode clause : where) {
             JsonNode v = clause.get("value");
-            Value.Builder value = Value.newBuilder();
-            if (v.isNull()) {
-                value.setNullValue(NullValue.NULL_VALUE);
-            } else if (v.isBoolean()) {
-                value.setBooleanValue(v.asBoolean());
-            } else if (v.isIntegralNumber()) {
-                value.setIntegerValue(v.asLong());
-            } else if (v.isNumber()) {
-                value.setDoubleValue(v.asDouble());
-            } else {
-                value.setStringValue(v.asText());
-            }
-            filters.add(Filter.newBuilder().setPropertyFilter(PropertyFilter.newBuilder()
-                    .setProperty(PropertyReference.newBuilder().setName(clause.get("property").asText()))
-                    .setOp(PropertyFilter.Operator.EQUAL).setValue(value)).build());
+            Value.Builder value = v.isNull() ? Value.newBuilder().setNullValue(NullValue.NULL_VALUE)
+                    : v.isBoolean() ? DatastoreHelper.makeValue(v.asBoolean())
+                    : v.isIntegralNumber() ? DatastoreHelper.makeValue(v.asLong())
+                    : v.isNumber() ? DatastoreHelper.makeValue(v.asDouble())
+                    : DatastoreHelper.makeValue(v.asText());
+            filters.add(DatastoreHelper.makeFilter(clause.get("property").asText(), PropertyFilter.Operator.EQUAL,
+                    value).build());
         }
         return filters;
     }
@@ -103,9 +91,9 @@ final class DatastoreIoPeer {
 
         @ProcessElement
         public void process(@Element Entity entity, OutputReceiver<Entity> out) {
-            Value old = entity.getPropertiesOrDefault(property, Value.newBuilder().setIntegerValue(0).build());
+            Value old = entity.getPropertiesOrDefault(property, DatastoreHelper.makeValue(0L).build());
             out.output(entity.toBuilder().putProperties(property,
-                    Value.newBuilder().setIntegerValue(old.getIntegerValue() + amount).build()).build());
+                    DatastoreHelper.makeValue(old.getIntegerValue() + amount).build()).build());
             incremented.inc();
         }
     }

@@ -144,12 +144,12 @@ public final class PageLoop {
                 tracker.movedTo(cursor);
                 continue;
             }
-            int pageSize = this.pageSize;
+            int keys = pageSize;
             int skip = offset;
-            List<Key> fetched = calls.query(() -> byOffset ? fetch(rest, skip, pageSize + 1)
-                    : fetch(query, 0, pageSize + 1));
-            List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(pageSize, fetched.size())));
-            Key next = fetched.size() > pageSize ? fetched.get(pageSize) : null;
+            List<Key> fetched = calls.query(() -> byOffset ? fetch(rest, skip, keys + 1)
+                    : fetch(query, 0, keys + 1));
+            List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(keys, fetched.size())));
+            Key next = fetched.size() > keys ? fetched.get(keys) : null;
             tracker.read(fetched, next == null ? end : null);
             boolean stop = false;
             for (int i = 0; i < page.size(); i++) {

@@ -6,7 +6,6 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.StringValue;
-import io.keyranger.counter.ShardedCounter;
 import com.google.cloud.datastore.DoubleValue;
 import com.google.cloud.datastore.ValueType;
 import io.keyranger.datastore.Cancellation;
@@ -15,9 +14,12 @@ import io.keyranger.demo.DemoDataset;
 import io.keyranger.demo.DemoSeeder;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.testhooks.FaultInjector;
+import io.keyranger.testhooks.GatedMapper;
+import io.keyranger.mapper.Mappers;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
@@ -79,10 +81,15 @@ class UndoRevertTest {
         FaultInjector faults = new FaultInjector(0.02, 0.02, 0, 7);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(faults.wrap(datastore), KeyOrder.EMULATOR,
                 ServerLimits.EMULATOR, new RetryPolicy(30, 5, 200));
-        JobHandle job = executor.start(Jobs.over("Account").id("credit").mapper("increment", "property", "balance",
-                "amount", 10).shards(16).workers(8).pageSize(100).spec(), JobListener.NONE);
-        Map<Key, Entity> changed = changeWhileItRuns(datastore, job, before);
+        JobSpec spec = Jobs.over("Account").id("credit").mapper("increment", "property", "balance", "amount", 10)
+                .shards(16).workers(8).pageSize(100).spec();
+        // held after 150 chunks (about 3,000 accounts credited, of 8,000): the job cannot end while the 100 change
+        GatedMapper gate = new GatedMapper(Mappers.create(spec.mapper()), 150);
+        JobHandle job = executor.start(spec, gate, JobListener.NONE);
+        gate.awaitHeld();
+        Map<Key, Entity> changed = changeCredited(datastore, before);
         boolean during = !job.result().isDone();
+        gate.release();
         JobResult done = job.await();
         assertThat(done.status()).isEqualTo(JobStatus.DONE);
         assertThat(changed).hasSize(100);
@@ -136,13 +143,8 @@ class UndoRevertTest {
         return e.contains("balance") && e.getValue("balance").getType() != ValueType.STRING;
     }
 
-    /** Once the job has credited 3,000 accounts, another client changes 100 of those it credited. */
-    private static Map<Key, Entity> changeWhileItRuns(Datastore datastore, JobHandle job, Map<Key, Entity> before)
-            throws InterruptedException {
-        ShardedCounter counter = ShardedCounter.existing(datastore, "job:credit");
-        while (counter.total("written") < 3_000 && !job.result().isDone()) {
-            Thread.sleep(100);
-        }
+    /** Another client changes 100 accounts the job has credited. */
+    private static Map<Key, Entity> changeCredited(Datastore datastore, Map<Key, Entity> before) {
         Map<Key, Entity> changed = new HashMap<>();
         List<Key> keys = new ArrayList<>(before.keySet());
         for (int from = 0; from < keys.size() && changed.size() < 100; from += 500) {

@@ -31,8 +31,10 @@ class BeamPipelineTest {
      * (or output 100 times), if the range has keys it has not claimed yet. A starting range here is about 750 keys in
      * pages of 200, and a transaction touches at most 25 entity groups, so a page is at least 8 commits of three calls
      * (begin, lookup, commit) and its query: 1 s or more. So at 1 s every starting range is still on its first page
-     * and is checkpointed, on any machine, and no worker has died yet (after 20 commits, 2.4 s or more). Without the
-     * latency a fast machine finished its ranges in under 1 s and nothing was checkpointed. The rerun runs without it.
+     * and is checkpointed, on any machine, and no worker has died yet (after 20 commits, 2.4 s or more). Three threads
+     * (not one per core) share the job's 130 or more commits, so one of them reaches 20 on a machine of many cores too.
+     * Without the latency a fast machine finished its ranges in under 1 s and nothing was checkpointed. The rerun runs
+     * without it.
      */
     private static final String SLOW_FAULTS = FAULTS + ",latency=40";
 
@@ -92,7 +94,7 @@ class BeamPipelineTest {
 
         KeyRangeFn.THROWN.set(0);
         BeamEmulator.Run first = BeamEmulator.run(args(project, mapper, "job1", "--faults=" + SLOW_FAULTS,
-                "--failAfterCommits=20", "--failures=1"));
+                "--failAfterCommits=20", "--failures=1", "--targetParallelism=3"));
         assertThat(first.exit()).as(first.out() + first.err()).isEqualTo(1);
         assertThat(first.out()).contains("failed").contains("Injected fault");
         assertThat(first.err()).contains("the pipeline failed");

@@ -225,15 +225,27 @@ class ModelServerTest {
 
     @Test
     void servesCallsConcurrently() throws Exception {
-        try (ModelServer slow = ModelServer.start(0, ModelServer.Options.DEFAULT.withLatency(200, 200)
+        // a second in service per call, and the 24 calls let go together on an open channel: on any machine they
+        // arrive well within the second that the first of them is served
+        try (ModelServer slow = ModelServer.start(0, ModelServer.Options.DEFAULT.withLatency(1_000, 1_000)
                 .withCapacity(64))) {
             Datastore client = Session.open(ConnectionSpec.model(slow.hostPort(), "concurrent")).datastore();
             Key key = client.newKeyFactory().setKind("C").newKey(1);
+            client.get(key);
             java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(24);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
             List<CompletableFuture<Entity>> calls = new ArrayList<>();
             for (int i = 0; i < 24; i++) {
-                calls.add(CompletableFuture.supplyAsync(() -> client.get(key), callers));
+                calls.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return client.get(key);
+                }, callers));
             }
+            go.countDown();
             for (CompletableFuture<Entity> call : calls) {
                 call.get();
             }

@@ -73,7 +73,7 @@ public final class KeyRangerApp extends Application {
         }
         applyTheme(settings.darkTheme());
         executor = new BackgroundExecutor();
-        model = new MainViewModel(executor, new ProfileStore(configDir));
+        model = new MainViewModel(executor, new ProfileStore(configDir), configDir.resolve("comparisons"));
         model.errorHandlerProperty().set(this::showError);
         model.setPrices(settings.priceTable());
         MainView view = new MainView(model, this::demoDefaults, () -> {

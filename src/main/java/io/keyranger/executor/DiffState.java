@@ -80,8 +80,18 @@ record DiffState(String what, long records, long same, long changed, long remove
         }
     }
 
+    /** When the export's metadata file was written: an export written again at the same place is another export. */
+    static String written(Path metadata) {
+        try {
+            return Files.getLastModifiedTime(metadata).toInstant().toString();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
     private static String describe(ManagedImport input) {
         ObjectNode what = JSON.createObjectNode().put("export", input.export().metadata().toString())
+                .put("exportWritten", written(input.export().metadata()))
                 .put("namespace", input.namespace()).put("kind", input.kind());
         if (input.select() != null) {
             what.put("select", input.select().query().text());

@@ -8,6 +8,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.undo.Reverting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -92,9 +93,11 @@ public final class ExportDiff {
      * @param examples  the first few of changed, removed and added, in that order of kinds
      * @param lookups   lookups of live entities (one a page)
      * @param cancelled whether it stopped early (the counts cover what was compared)
+     * @param resumedFrom entities compared by the stopped run this one went on from (0 when it began afresh); the
+     *                  counts include them, the examples do not
      */
     public record Result(long compared, long same, long changed, long removed, long added, List<Example> examples,
-                         long lookups, boolean cancelled) {
+                         long lookups, boolean cancelled, long resumedFrom) {
         public Result {
             examples = List.copyOf(examples);
         }
@@ -120,6 +123,21 @@ public final class ExportDiff {
         return this;
     }
 
+    /** Whether a comparison that stopped left its state in {@code folder}, for {@link #resume} to go on with. */
+    public static boolean stoppedIn(Path folder) {
+        return Files.isRegularFile(folder.resolve(DiffState.FILE));
+    }
+
+    /** When the export at {@code metadata} was written: a comparison's state names it, so a new export begins anew. */
+    public static String exportWritten(Path metadata) {
+        return DiffState.written(metadata);
+    }
+
+    /** Forgets the state of a comparison in {@code folder} (its key lists stay): the next one there starts afresh. */
+    public static void forgetState(Path folder) throws IOException {
+        Files.deleteIfExists(folder.resolve(DiffState.FILE));
+    }
+
     /** A page of the export's entities and its live lookup, in flight. */
     private record Pending(List<Entity> page, long endRecord, Future<List<Entity>> live) {
     }
@@ -127,6 +145,7 @@ public final class ExportDiff {
     /** Compares; {@code added} says whether to look for entities added since. */
     public Result run(boolean added, Progress progress, Cancellation cancellation) throws IOException {
         DiffState state = resume ? DiffState.read(keysFolder, input) : DiffState.start(input);
+        long resumedFrom = state.compared();
         List<Example> changedEx = new ArrayList<>();
         List<Example> removedEx = new ArrayList<>();
         KeyListWriter changedKeys = KeyListWriter.in(keysFolder, "changed.keys", resume);
@@ -186,7 +205,7 @@ public final class ExportDiff {
                 }
             }
             if (more) {
-                return result(state, -1, changedEx, removedEx, List.of(), true);
+                return result(state, -1, changedEx, removedEx, List.of(), true, resumedFrom);
             }
             state = state.compared(true);
             state.write(keysFolder);
@@ -199,16 +218,16 @@ public final class ExportDiff {
             addedCount = new AddedSince(datastore, order, input, keysFolder, parallel, examples)
                     .find(sorted, addedEx, cancellation);
         }
-        return result(state, addedCount, changedEx, removedEx, addedEx, cancellation.isCancelled());
+        return result(state, addedCount, changedEx, removedEx, addedEx, cancellation.isCancelled(), resumedFrom);
     }
 
     private static Result result(DiffState state, long added, List<Example> changed, List<Example> removed,
-                                 List<Example> addedEx, boolean cancelled) {
+                                 List<Example> addedEx, boolean cancelled, long resumedFrom) {
         List<Example> examples = new ArrayList<>(changed);
         examples.addAll(removed);
         examples.addAll(addedEx);
         return new Result(state.compared(), state.same(), state.changed(), state.removed(), added, examples,
-                state.lookups(), cancelled);
+                state.lookups(), cancelled, resumedFrom);
     }
 
     private void keep(List<Example> kept, Example example) {

@@ -71,6 +71,15 @@ class RestoreTest {
                 "--stop-after", "700");
         assertThat(stopped.exitCode()).as(stopped.out() + stopped.err()).isEqualTo(4);
         assertThat(stopped.out()).contains("stopped early");
+        // the export written again at the same place is another export: its records are not the stopped diff's
+        Path metadata = ManagedExport.open(s.export()).metadata();
+        java.nio.file.attribute.FileTime written = Files.getLastModifiedTime(metadata);
+        Files.setLastModifiedTime(metadata, java.nio.file.attribute.FileTime.fromMillis(written.toMillis() + 60_000));
+        InProcessCli.Result rewritten = cli.run("diff", "--export", s.export().toString(), "--kind", "Rich",
+                "--keys-out", dir.resolve("keys").toString(), "--page-size", "100", "--resume");
+        assertThat(rewritten.exitCode()).as(rewritten.out() + rewritten.err()).isNotZero();
+        assertThat(rewritten.err()).contains("Resume with the same options, or use another --keys-out folder");
+        Files.setLastModifiedTime(metadata, written);
         InProcessCli.Result diff = cli.run("diff", "--export", s.export().toString(), "--kind", "Rich", "--keys-out",
                 dir.resolve("keys").toString(), "--page-size", "100", "--resume");
         assertThat(diff.exitCode()).as(diff.err()).isZero();

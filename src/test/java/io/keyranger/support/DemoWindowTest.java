@@ -23,11 +23,14 @@ import org.testfx.api.FxToolkit;
  */
 public abstract class DemoWindowTest {
     protected static Application app;
+    /** The app's config folder (a fresh one per class). */
+    protected static Path configDir;
     protected final FxRobot robot = new FxRobot();
 
     @BeforeAll
     static void launchInDemoMode() throws Exception {
         Path config = Files.createTempDirectory("keyranger-demo-window");
+        configDir = config;
         FxToolkit.registerPrimaryStage();
         app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
                 new StartupRequest(null, new DemoRequest(80, 0, null), null)));

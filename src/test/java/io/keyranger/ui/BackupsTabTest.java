@@ -7,9 +7,14 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.GqlQuery;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.KeysFile;
 import io.keyranger.executor.SideBySide;
+import io.keyranger.managed.ManagedExport;
+import io.keyranger.ui.backups.DiffModel;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.Fx;
@@ -112,6 +117,8 @@ class BackupsTabTest extends DemoWindowTest {
         assertThat(balance.live()).isEqualTo("-1");
         assertThat(sides.getItems().stream().filter(r -> !r.property().equals("balance")))
                 .noneMatch(SideBySide.Row::differs);
+        wentOnWhereAStoppedComparisonStopped(host, export, examples, new HashSet<>(deleted),
+                new HashSet<>(all.subList(0, 8)));
         String shot = System.getProperty("keyranger.screenshot");
         if (shot != null) { // the README's picture: -Dkeyranger.screenshot=assets/screenshot-backups.png
             snapshot(Path.of(shot));
@@ -126,6 +133,42 @@ class BackupsTabTest extends DemoWindowTest {
         Map<Key, Entity> wanted = new HashMap<>(before);
         wanted.putAll(edited);
         assertThat(after).isEqualTo(wanted);
+    }
+
+    /**
+     * A comparison stopped after 30 entities (as a cancel or a closed app leaves it) in the folder the tab keeps for
+     * this kind; Compare goes on from there and finds the same as a whole comparison, with the same key lists.
+     */
+    private void wentOnWhereAStoppedComparisonStopped(String host, Path export,
+                                                      TableView<ExportDiff.Example> examples, Set<Key> deleted,
+                                                      Set<Key> differing) throws Exception {
+        List<Path> folders;
+        try (var listed = Files.list(configDir.resolve("comparisons"))) {
+            folders = listed.toList();
+        }
+        assertThat(folders).hasSize(1); // the whole comparison above made it, and forgot its state when done
+        Path folder = folders.get(0);
+        assertThat(ExportDiff.stoppedIn(folder)).isFalse();
+        assertThat(KeysFile.read(folder.resolve("removed.keys"), "demo-project", "")).isEqualTo(deleted);
+        ConnectionSpec spec = ConnectionSpec.emulator(host, "demo-project");
+        assertThat(folder).isEqualTo(DiffModel.folderOf(configDir.resolve("comparisons"), spec,
+                ManagedExport.open(export).metadata(), "", "Account"));
+        long[] seen = {0};
+        ExportDiff.Result stopped = ExportDiff.of(Session.open(spec), ManagedExport.open(export), "", "Account", null,
+                null).pageSize(10).parallel(1).writeKeys(folder).run(true, n -> seen[0] = n,
+                Cancellation.of(() -> seen[0] >= 30));
+        assertThat(stopped.cancelled()).isTrue();
+        assertThat(stopped.compared()).isEqualTo(30);
+
+        robot.clickOn("#compareExport");
+        Fx.waitUntil(60, () -> labelText("#diffSummary").contains("went on from"));
+        assertThat(labelText("#diffSummary")).contains("72 the same, 3 changed, 5 removed and 0 added")
+                .contains("went on from 30 compared before it stopped").contains(folder.toString());
+        assertThat(examples.getItems()).extracting(ExportDiff.Example::key).isSubsetOf(differing);
+        assertThat(ExportDiff.stoppedIn(folder)).isFalse();
+        assertThat(KeysFile.read(folder.resolve("removed.keys"), "demo-project", "")).isEqualTo(deleted);
+        assertThat(KeysFile.read(folder.resolve("changed.keys"), "demo-project", "")).hasSize(3)
+                .doesNotContainAnyElementsOf(deleted).isSubsetOf(differing);
     }
 
     private static List<Key> keys(TableView<Entity> table) {

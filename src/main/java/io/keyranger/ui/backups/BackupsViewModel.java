@@ -69,10 +69,11 @@ public final class BackupsViewModel {
     private ClientQuery shown;
     private long next = -1;
 
-    public BackupsViewModel(TaskRunner tasks, Consumer<String> errors) {
+    /** {@code comparisons}: where comparisons with live data keep their state, so a cancelled one goes on. */
+    public BackupsViewModel(TaskRunner tasks, Consumer<String> errors, java.nio.file.Path comparisons) {
         this.tasks = tasks;
         this.errors = errors;
-        this.diff = new DiffModel(tasks, errors);
+        this.diff = new DiffModel(tasks, errors, comparisons);
         selectedKind.addListener((obs, old, row) -> {
             diff.clear();
             if (row != null) {

@@ -1,6 +1,8 @@
 package io.keyranger.ui.backups;
 
+import com.google.common.hash.Hashing;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
 import io.keyranger.executor.SideBySide;
@@ -10,6 +12,9 @@ import io.keyranger.managed.ManagedExport;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -33,6 +38,9 @@ public final class DiffModel {
 
     private final TaskRunner tasks;
     private final Consumer<String> errors;
+    /** Where comparisons keep their state and key lists, a folder each ({@link #folderOf}). */
+    private final Path comparisons;
+    private final Object folders = new Object();
     private final ObjectProperty<ManagedExport> export = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
     private final ObservableList<ExportDiff.Example> examples = FXCollections.observableArrayList();
@@ -43,41 +51,72 @@ public final class DiffModel {
     private final ReadOnlyStringWrapper restorePreview = new ReadOnlyStringWrapper("");
     private Consumer<RestoreRequest> restorer = request -> { };
 
-    DiffModel(TaskRunner tasks, Consumer<String> errors) {
+    DiffModel(TaskRunner tasks, Consumer<String> errors, Path comparisons) {
         this.tasks = tasks;
         this.errors = errors;
+        this.comparisons = comparisons;
         selected.addListener((obs, old, example) -> rows.setAll(example == null ? java.util.List.of()
                 : SideBySide.of(example.before(), example.now())));
         compared.addListener((obs, old, r) -> restorePreview.set(preview(r, mode.get())));
         mode.addListener((obs, old, m) -> restorePreview.set(preview(compared.get(), m)));
     }
 
-    /** Compares {@code row}'s kind of the export with the live database of {@code session}. */
+    /**
+     * Compares {@code row}'s kind of the export with the live database of {@code session}. The comparison keeps its
+     * state and key lists in a folder of its own (one per database, export, namespace and kind), so one that was
+     * cancelled goes on where it stopped when it is started again, as {@code keyranger diff --resume} does.
+     */
     public void compare(Session session, BackupsViewModel.KindRow row) {
         if (!ready(session, row)) {
             return;
         }
         ManagedExport opened = export.get();
-        summary.set("Comparing " + row.kind() + " with " + session.describe() + "…");
-        Tasks.create("Comparing with live data", ctx -> ExportDiff.of(session, opened, row.namespace(),
-                row.kind(), null, null).examples(EXAMPLES).run(true, n -> ctx.progress(n, row.count(),
-                String.format("Comparing %s with live data: %,d of %,d", row.kind(), n, row.count())),
-                Cancellation.of(ctx::isCancelled)))
-                .onSuccess(r -> {
-                    compared.set(r.cancelled() ? null : r);
-                    examples.setAll(r.examples());
-                    summary.set(String.format("%s against %s: %,d the same, %,d changed, %,d removed and %,d added "
-                            + "since the export (%,d compared in %,d lookup%s)%s.", row.kind(), session.describe(),
-                            r.same(), r.changed(), r.removed(), r.added(), r.compared(), r.lookups(),
-                            r.lookups() == 1 ? "" : "s",
-                            r.cancelled() ? "; stopped early" : ""));
-                    if (!examples.isEmpty()) {
-                        selected.set(examples.get(0));
-                    }
-                }).onError(e -> {
-                    summary.set("");
-                    errors.accept(ErrorMessages.of(e));
-                }).onCancelled(() -> summary.set("Comparison cancelled.")).run(tasks);
+        Path folder = folderOf(comparisons, session.spec(), opened.metadata(), row.namespace(), row.kind());
+        summary.set((ExportDiff.stoppedIn(folder) ? "Going on with the comparison of " : "Comparing ") + row.kind()
+                + " with " + session.describe() + "…");
+        Tasks.create("Comparing with live data", ctx -> {
+            synchronized (folders) { // a cancelled comparison writes its state until it stops: the next one waits
+                Files.createDirectories(folder);
+                ExportDiff.Result r = ExportDiff.of(session, opened, row.namespace(), row.kind(), null, null)
+                        .examples(EXAMPLES).writeKeys(folder).resume(ExportDiff.stoppedIn(folder)).run(true,
+                                n -> ctx.progress(n, row.count(), String.format(
+                                        "Comparing %s with live data: %,d of %,d", row.kind(), n, row.count())),
+                                Cancellation.of(ctx::isCancelled));
+                if (!r.cancelled()) {
+                    ExportDiff.forgetState(folder);
+                }
+                return r;
+            }
+        }).onSuccess(r -> {
+            compared.set(r.cancelled() ? null : r);
+            examples.setAll(r.examples());
+            summary.set(String.format("%s against %s: %,d the same, %,d changed, %,d removed and %,d added "
+                    + "since the export (%,d compared in %,d lookup%s)%s%s", row.kind(), session.describe(),
+                    r.same(), r.changed(), r.removed(), r.added(), r.compared(), r.lookups(),
+                    r.lookups() == 1 ? "" : "s", r.resumedFrom() == 0 ? "" : String.format("; went on from %,d "
+                            + "compared before it stopped (the examples are from the rest)", r.resumedFrom()),
+                    r.cancelled() ? "; stopped early: Compare again to go on" : ". Their keys are listed in "
+                            + folder));
+            if (!examples.isEmpty()) {
+                selected.set(examples.get(0));
+            }
+        }).onError(e -> {
+            summary.set("");
+            errors.accept(ErrorMessages.of(e));
+        }).onCancelled(() -> summary.set("Comparison cancelled: Compare again to go on where it stopped."))
+                .run(tasks);
+    }
+
+    /**
+     * The folder that keeps the state and key lists (added.keys, changed.keys, removed.keys) of the comparison of
+     * {@code kind} in {@code namespace} of the export at {@code metadata} (as written then: an export written again
+     * there is compared afresh) with the database {@code spec} names.
+     */
+    public static Path folderOf(Path root, ConnectionSpec spec, Path metadata, String namespace, String kind) {
+        String what = String.join("\n", String.valueOf(spec.emulatorHost()), spec.projectId(),
+                String.valueOf(spec.databaseId()), metadata.toAbsolutePath().normalize().toString(),
+                ExportDiff.exportWritten(metadata), namespace, kind);
+        return root.resolve(Hashing.sha256().hashString(what, StandardCharsets.UTF_8).toString().substring(0, 20));
     }
 
     /** Asks the Run tab to restore {@code row}'s kind from the export with the chosen mode (a job it follows). */

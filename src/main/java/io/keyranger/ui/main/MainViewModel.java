@@ -54,14 +54,15 @@ public final class MainViewModel {
     private volatile boolean pageLoading;
     private String kindToOpen;
 
-    public MainViewModel(TaskRunner tasks, ProfileStore profiles) {
+    /** {@code comparisons}: where the Backups tab's comparisons keep their state (a folder of the app's own). */
+    public MainViewModel(TaskRunner tasks, ProfileStore profiles, java.nio.file.Path comparisons) {
         this.tasks = tasks;
         this.connections = new ConnectionsModel(tasks, profiles, status, this::showError, this::opened);
         this.entities = new EntitiesViewModel(tasks, this::showError);
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
         this.mapper = new MapperViewModel(tasks, this::showError, run);
-        this.backups = new io.keyranger.ui.backups.BackupsViewModel(tasks, this::showError);
+        this.backups = new io.keyranger.ui.backups.BackupsViewModel(tasks, this::showError, comparisons);
         backups.sessionProperty().bind(session);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         // a job keeps its kind on the Run tab while it runs; once it ends, the Run tab follows the selection again

@@ -71,11 +71,11 @@ public final class DiffModel {
             return;
         }
         ManagedExport opened = export.get();
-        Path folder = folderOf(comparisons, session.spec(), opened.metadata(), row.namespace(), row.kind());
-        summary.set((ExportDiff.stoppedIn(folder) ? "Going on with the comparison of " : "Comparing ") + row.kind()
-                + " with " + session.describe() + "…");
+        summary.set("Comparing " + row.kind() + " with " + session.describe() + "…");
         Tasks.create("Comparing with live data", ctx -> {
             synchronized (folders) { // a cancelled comparison writes its state until it stops: the next one waits
+                // off the FX thread: the folder's name reads the export's file time
+                Path folder = folderOf(comparisons, session.spec(), opened.metadata(), row.namespace(), row.kind());
                 Files.createDirectories(folder);
                 ExportDiff.Result r = ExportDiff.of(session, opened, row.namespace(), row.kind(), null, null)
                         .examples(EXAMPLES).writeKeys(folder).resume(ExportDiff.stoppedIn(folder)).run(true,
@@ -85,9 +85,10 @@ public final class DiffModel {
                 if (!r.cancelled()) {
                     ExportDiff.forgetState(folder);
                 }
-                return r;
+                return new Compared(r, folder);
             }
-        }).onSuccess(r -> {
+        }).onSuccess(done -> {
+            ExportDiff.Result r = done.result();
             compared.set(r.cancelled() ? null : r);
             examples.setAll(r.examples());
             summary.set(String.format("%s against %s: %,d the same, %,d changed, %,d removed and %,d added "
@@ -96,7 +97,7 @@ public final class DiffModel {
                     r.lookups() == 1 ? "" : "s", r.resumedFrom() == 0 ? "" : String.format("; went on from %,d "
                             + "compared before it stopped (the examples are from the rest)", r.resumedFrom()),
                     r.cancelled() ? "; stopped early: Compare again to go on" : ". Their keys are listed in "
-                            + folder));
+                            + done.folder()));
             if (!examples.isEmpty()) {
                 selected.set(examples.get(0));
             }
@@ -105,6 +106,10 @@ public final class DiffModel {
             errors.accept(ErrorMessages.of(e));
         }).onCancelled(() -> summary.set("Comparison cancelled: Compare again to go on where it stopped."))
                 .run(tasks);
+    }
+
+    /** A comparison's result and the folder that keeps its key lists. */
+    private record Compared(ExportDiff.Result result, Path folder) {
     }
 
     /**

@@ -8,6 +8,7 @@ import com.google.cloud.datastore.DoubleValue;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.EntityValue;
 import com.google.cloud.datastore.FullEntity;
+import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.LatLng;
 import com.google.cloud.datastore.ListValue;
@@ -68,6 +69,49 @@ public final class RichEntities {
                         .build())
                 .set("tags", ListValue.of(StringValue.of("a" + i % 4), LongValue.of(i)))
                 .set("meta", EntityValue.newBuilder(embedded).setExcludeFromIndexes(true).build())
+                .build();
+    }
+
+    /**
+     * Like {@link #of}, with the values App Engine apps write every day beside every ordinary type: a string with
+     * meaning 15 (ndb's {@code TextProperty}), a blob with meaning 22 (ndb's compressed {@code BlobProperty}), a key
+     * value in another project and database-less partition, an embedded entity with an incomplete key, an embedded
+     * entity with a complete key, an empty array, and unindexed values inside arrays and embedded entities.
+     */
+    public static List<Entity> withAppEngineValues(Datastore datastore, String kind, int count) {
+        List<Entity> out = new ArrayList<>(count);
+        for (Entity plain : of(datastore, kind, count)) {
+            out.add(appEngineValues(plain));
+        }
+        return out;
+    }
+
+    /** {@code entity} with the App Engine values of {@link #withAppEngineValues} added. */
+    @SuppressWarnings("deprecation") // meaning: deprecated in the client, kept by Datastore and by ndb apps
+    public static Entity appEngineValues(Entity entity) {
+        Key key = entity.getKey();
+        long i = key.getNameOrId() instanceof Long id ? id : key.getName().hashCode();
+        FullEntity<IncompleteKey> anonymous = FullEntity.newBuilder(
+                        IncompleteKey.newBuilder(key.getProjectId(), "Address").setNamespace(key.getNamespace()).build())
+                .set("street", "s" + i)
+                .set("lines", ListValue.of(StringValue.newBuilder("l" + i).setExcludeFromIndexes(true).build(),
+                        StringValue.of("m")))
+                .build();
+        FullEntity<Key> keyed = FullEntity.newBuilder(Key.newBuilder(key.getProjectId(), "Snapshot", "snap-" + i)
+                        .setNamespace(key.getNamespace()).build())
+                .set("deep", EntityValue.of(FullEntity.newBuilder()
+                        .set("blob", BlobValue.newBuilder(Blob.copyFrom(new byte[] {9, (byte) i}))
+                                .setExcludeFromIndexes(true).build()).build()))
+                .build();
+        return Entity.newBuilder(entity)
+                .set("text", StringValue.newBuilder("long text " + i).setMeaning(15).setExcludeFromIndexes(true).build())
+                .set("zipped", BlobValue.newBuilder(Blob.copyFrom(new byte[] {0x78, (byte) 0x9c, (byte) i}))
+                        .setMeaning(22).setExcludeFromIndexes(true).build())
+                .set("elsewhere", Key.newBuilder("another-project", "Customer", "c" + i, "").setNamespace("ns-x")
+                        .build())
+                .set("address", EntityValue.newBuilder(anonymous).setExcludeFromIndexes(true).build())
+                .set("snapshot", EntityValue.of(keyed))
+                .set("none", ListValue.newBuilder().build())
                 .build();
     }
 

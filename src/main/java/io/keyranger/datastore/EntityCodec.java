@@ -20,7 +20,6 @@ import com.google.cloud.datastore.LatLngValue;
 import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.LongValue;
 import com.google.cloud.datastore.NullValue;
-import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
@@ -31,8 +30,10 @@ import java.util.List;
 
 /**
  * Entities as lossless, typed JSON, one object per entity: the key with its ancestors, and every property as
- * {"type": …, "value": …} with {"excludeFromIndexes": true} where set. Integers travel as strings (64 bits),
- * timestamps as RFC 3339 with nanoseconds, blobs as base64. {@link #decode} is the exact inverse of {@link #encode}.
+ * {"type": …, "value": …} with {"excludeFromIndexes": true} and {"meaning": N} where set. Integers travel as strings
+ * (64 bits), timestamps as RFC 3339 with nanoseconds, blobs as base64; key values and embedded entities' keys (complete
+ * or not) with their own project and database. {@link #decode} is the exact inverse of {@link #encode} in the entity's
+ * own project; decoded into another project, it places key values as Google's managed import does (see there).
  */
 public final class EntityCodec {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -61,12 +62,12 @@ public final class EntityCodec {
     }
 
     /**
-     * One typed JSON value back, its keys in this project and database; a malformed one is a
-     * {@link KeyRangerException} saying what is wrong.
+     * One typed JSON value back, its keys in the project and database they name (in this project and database when
+     * they name none); a malformed one is a {@link KeyRangerException} saying what is wrong.
      */
     public static Value<?> decodeValue(JsonNode node, String projectId, String databaseId) {
         try {
-            return decodeValueOrThrow(node, projectId, databaseId);
+            return decodeValueOrThrow(node, new Placement(projectId, databaseId, false));
         } catch (KeyRangerException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -100,8 +101,8 @@ public final class EntityCodec {
             case ENTITY -> {
                 FullEntity<?> embedded = (FullEntity<?>) raw;
                 ObjectNode e = NODES.objectNode();
-                if (embedded.getKey() instanceof Key key) {
-                    e.set("key", KeyJson.toRest(key));
+                if (embedded.getKey() != null) {
+                    e.set("key", KeyJson.toRest(embedded.getKey()));
                 }
                 e.set("properties", properties(embedded));
                 node.put("type", "entity").set("value", e);
@@ -118,19 +119,61 @@ public final class EntityCodec {
         if (value.excludeFromIndexes()) {
             node.put("excludeFromIndexes", true);
         }
+        int meaning = meaning(value);
+        if (meaning != 0) {
+            node.put("meaning", meaning);
+        }
         return node;
     }
 
-    /** Decodes an entity, placing it in {@code projectId}/{@code databaseId} (the target of an import). */
+    /**
+     * A value's meaning (15 on an ndb TextProperty, 22 on a compressed BlobProperty), or 0. The client keeps it but
+     * reads it out only through a builder, and marks it deprecated; Datastore keeps it and App Engine apps rely on it.
+     */
+    @SuppressWarnings("deprecation")
+    public static int meaning(Value<?> value) {
+        return value.toBuilder().getMeaning();
+    }
+
+    /**
+     * Decodes an entity, placing it in {@code projectId}/{@code databaseId} (the target of an import). Its key values
+     * and embedded keys keep the project and database they name while the entity stays in its own project and database,
+     * so a restore is exact. When it moves to another, every complete one of them moves with it, whatever project it
+     * named, and incomplete embedded keys keep theirs: what Google's managed {@code :import} into another project does
+     * (measured on the emulator). Keys that name no project (older files) are placed in the target.
+     */
     public static Entity decode(JsonNode root, String projectId, String databaseId) {
-        Key key = key(root.path("key"), projectId, databaseId);
+        JsonNode keyJson = root.path("key");
+        if (!(KeyJson.fromRest(keyJson, projectId, databaseId) instanceof Key key)) {
+            throw new KeyRangerException("An entity's key needs an id or a name at the end of its path: " + keyJson);
+        }
+        Placement placement = new Placement(projectId, databaseId, !KeyJson.namesProject(keyJson)
+                || !partition(keyJson, "projectId").equals(projectId)
+                || !partition(keyJson, "databaseId").equals(databaseId == null ? "" : databaseId));
         Entity.Builder builder = Entity.newBuilder(key);
         root.path("properties").fields().forEachRemaining(f -> builder.set(f.getKey(),
-                (Value<?>) decodeValueOrThrow(f.getValue(), projectId, databaseId)));
+                (Value<?>) decodeValueOrThrow(f.getValue(), placement)));
         return builder.build();
     }
 
-    private static Value<?> decodeValueOrThrow(JsonNode node, String projectId, String databaseId) {
+    private static String partition(JsonNode key, String field) {
+        return key.path("partitionId").path(field).asText("");
+    }
+
+    /**
+     * Where decoded keys inside values go: the target's partition when they name no project, or when the entity moves
+     * to another partition ({@code moves}) and they are complete; otherwise their own.
+     */
+    private record Placement(String projectId, String databaseId, boolean moves) {
+        IncompleteKey of(JsonNode key) {
+            boolean own = KeyJson.namesProject(key) && !(moves && KeyJson.isComplete(key));
+            return own ? KeyJson.fromRest(key, partition(key, "projectId"), partition(key, "databaseId"))
+                    : KeyJson.fromRest(key, projectId, databaseId);
+        }
+    }
+
+    @SuppressWarnings("deprecation") // meaning: deprecated in the client, yet kept by Datastore and read by ndb apps
+    private static Value<?> decodeValueOrThrow(JsonNode node, Placement placement) {
         String type = node.path("type").asText();
         JsonNode v = node.path("value");
         Value<?> plain = switch (type) {
@@ -141,43 +184,32 @@ public final class EntityCodec {
             case "string" -> StringValue.of(v.asText());
             case "timestamp" -> TimestampValue.of(Timestamp.parseTimestamp(v.asText()));
             case "blob" -> BlobValue.of(Blob.copyFrom(Base64.getDecoder().decode(v.asText())));
-            case "key" -> KeyValue.of(key(v, projectId, databaseId));
+            case "key" -> {
+                if (!(placement.of(v) instanceof Key key)) {
+                    throw new KeyRangerException("A key value needs an id or a name at the end of its path: " + v);
+                }
+                yield KeyValue.of(key);
+            }
             case "geo" -> LatLngValue.of(LatLng.of(v.path("lat").asDouble(), v.path("lng").asDouble()));
             case "entity" -> {
                 FullEntity.Builder<IncompleteKey> embedded = v.has("key")
-                        ? FullEntity.newBuilder(key(v.path("key"), projectId, databaseId)) : FullEntity.newBuilder();
+                        ? FullEntity.newBuilder(placement.of(v.path("key"))) : FullEntity.newBuilder();
                 v.path("properties").fields().forEachRemaining(f -> embedded.set(f.getKey(),
-                        (Value<?>) decodeValueOrThrow(f.getValue(), projectId, databaseId)));
+                        (Value<?>) decodeValueOrThrow(f.getValue(), placement)));
                 yield EntityValue.of(embedded.build());
             }
             case "array" -> {
                 List<Value<?>> items = new ArrayList<>();
-                v.forEach(item -> items.add(decodeValueOrThrow(item, projectId, databaseId)));
+                v.forEach(item -> items.add(decodeValueOrThrow(item, placement)));
                 yield ListValue.of(items);
             }
             default -> throw new KeyRangerException("Unknown value type '" + type + "' in " + node);
         };
-        return node.path("excludeFromIndexes").asBoolean(false)
-                ? plain.toBuilder().setExcludeFromIndexes(true).build() : plain;
-    }
-
-    private static Key key(JsonNode json, String projectId, String databaseId) {
-        JsonNode path = json.path("path");
-        if (!path.isArray() || path.isEmpty()) {
-            throw new KeyRangerException("A key needs a non-empty path: " + json);
+        boolean unindexed = node.path("excludeFromIndexes").asBoolean(false);
+        int meaning = node.path("meaning").asInt(0);
+        if (!unindexed && meaning == 0) {
+            return plain;
         }
-        String namespace = json.path("partitionId").path("namespaceId").asText("");
-        JsonNode last = path.get(path.size() - 1);
-        Key.Builder builder = last.has("name")
-                ? Key.newBuilder(projectId, last.path("kind").asText(), last.path("name").asText(), databaseId)
-                : Key.newBuilder(projectId, last.path("kind").asText(), Long.parseLong(last.path("id").asText()),
-                        databaseId);
-        builder.setNamespace(namespace);
-        for (int i = 0; i < path.size() - 1; i++) {
-            JsonNode e = path.get(i);
-            builder.addAncestor(e.has("name") ? PathElement.of(e.path("kind").asText(), e.path("name").asText())
-                    : PathElement.of(e.path("kind").asText(), Long.parseLong(e.path("id").asText())));
-        }
-        return builder.build();
+        return plain.toBuilder().setExcludeFromIndexes(unindexed).setMeaning(meaning).build();
     }
 }

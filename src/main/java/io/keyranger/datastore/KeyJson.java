@@ -1,19 +1,25 @@
 package io.keyranger.datastore;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
+import io.keyranger.KeyRangerException;
 
-/** Keys in the Datastore REST v1 JSON form: partition id and path, with ids as strings. */
+/**
+ * Keys in the Datastore REST v1 JSON form: partition id and path, with ids as strings. An incomplete key (an embedded
+ * entity's, say) has a last path element with a kind and neither id nor name.
+ */
 public final class KeyJson {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private KeyJson() {
     }
 
-    public static ObjectNode toRest(Key key) {
+    public static ObjectNode toRest(IncompleteKey key) {
         ObjectNode partition = NODES.objectNode().put("projectId", key.getProjectId());
         if (key.getDatabaseId() != null && !key.getDatabaseId().isEmpty()) {
             partition.put("databaseId", key.getDatabaseId());
@@ -23,12 +29,63 @@ public final class KeyJson {
         for (PathElement element : key.getAncestors()) {
             path.add(element(element.getKind(), element.getId(), element.getName()));
         }
-        path.add(element(key.getKind(), key.getId(), key.getName()));
+        path.add(key instanceof Key complete ? element(complete.getKind(), complete.getId(), complete.getName())
+                : NODES.objectNode().put("kind", key.getKind()));
         return NODES.objectNode().<ObjectNode>set("partitionId", partition).set("path", path);
     }
 
     private static ObjectNode element(String kind, Long id, String name) {
         ObjectNode node = NODES.objectNode().put("kind", kind);
         return name != null ? node.put("name", name) : node.put("id", String.valueOf(id));
+    }
+
+    /** Whether {@code json} names its own project (files written before keys carried one do not). */
+    public static boolean namesProject(JsonNode json) {
+        return !json.path("partitionId").path("projectId").asText("").isEmpty();
+    }
+
+    /** Whether the last element of {@code json}'s path has an id or a name. */
+    public static boolean isComplete(JsonNode json) {
+        JsonNode path = json.path("path");
+        JsonNode last = path.isArray() && !path.isEmpty() ? path.get(path.size() - 1) : NODES.objectNode();
+        return last.has("id") || last.has("name");
+    }
+
+    /**
+     * The key {@code json} describes, in {@code projectId}/{@code databaseId} (not in the project and database it
+     * names, if any: where a key goes is its reader's decision); a {@link Key} when complete, else an incomplete key.
+     */
+    public static IncompleteKey fromRest(JsonNode json, String projectId, String databaseId) {
+        JsonNode path = json.path("path");
+        if (!path.isArray() || path.isEmpty()) {
+            throw new KeyRangerException("A key needs a non-empty path: " + json);
+        }
+        String namespace = json.path("partitionId").path("namespaceId").asText("");
+        JsonNode last = path.get(path.size() - 1);
+        String kind = last.path("kind").asText();
+        if (!isComplete(json)) {
+            IncompleteKey.Builder builder = IncompleteKey.newBuilderWithDatabaseId(projectId, kind, databaseId)
+                    .setNamespace(namespace);
+            ancestors(path).forEach(builder::addAncestor);
+            return builder.build();
+        }
+        Key.Builder builder = last.has("name") ? Key.newBuilder(projectId, kind, last.path("name").asText(), databaseId)
+                : Key.newBuilder(projectId, kind, Long.parseLong(last.path("id").asText()), databaseId);
+        builder.setNamespace(namespace);
+        ancestors(path).forEach(builder::addAncestor);
+        return builder.build();
+    }
+
+    private static java.util.List<PathElement> ancestors(JsonNode path) {
+        java.util.List<PathElement> out = new java.util.ArrayList<>();
+        for (int i = 0; i < path.size() - 1; i++) {
+            JsonNode e = path.get(i);
+            if (!e.has("name") && !e.has("id")) {
+                throw new KeyRangerException("Only a key's last path element may lack an id or name: " + path);
+            }
+            out.add(e.has("name") ? PathElement.of(e.path("kind").asText(), e.path("name").asText())
+                    : PathElement.of(e.path("kind").asText(), Long.parseLong(e.path("id").asText())));
+        }
+        return out;
     }
 }

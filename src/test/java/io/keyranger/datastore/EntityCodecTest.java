@@ -1,0 +1,57 @@
+package io.keyranger.datastore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.EntityValue;
+import com.google.cloud.datastore.FullEntity;
+import com.google.cloud.datastore.IncompleteKey;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.StringValue;
+import org.junit.jupiter.api.Test;
+
+/** Where the codec puts keys, and what files written before it kept meanings and key projects still give. */
+class EntityCodecTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static Entity decode(String line, String project) throws Exception {
+        return EntityCodec.decode(JSON.readTree(line), project, "");
+    }
+
+    /** A line as KeyRanger wrote it before: key values with no project, no meaning. It imports as it always did. */
+    @Test
+    void aLineWhoseKeysNameNoProjectPutsThemAllInTheTarget() throws Exception {
+        Entity e = decode("{\"key\":{\"path\":[{\"kind\":\"A\",\"name\":\"a\"}]},\"properties\":{"
+                + "\"ref\":{\"type\":\"key\",\"value\":{\"partitionId\":{\"namespaceId\":\"n\"},\"path\":[{\"kind\":\"B\","
+                + "\"id\":\"7\"}]}},\"s\":{\"type\":\"string\",\"value\":\"x\",\"excludeFromIndexes\":true}}}", "t");
+        assertThat(e.getKey()).isEqualTo(Key.newBuilder("t", "A", "a").build());
+        assertThat(e.getKey("ref")).isEqualTo(Key.newBuilder("t", "B", 7).setNamespace("n").build());
+        assertThat((Object) e.getValue("s")).isEqualTo(StringValue.newBuilder("x").setExcludeFromIndexes(true).build());
+        assertThat(EntityCodec.meaning(e.getValue("s"))).isZero();
+    }
+
+    @Test
+    @SuppressWarnings("deprecation") // meaning: deprecated in the client, kept by Datastore
+    void withinItsOwnProjectAnEntityKeepsEveryKeyAndMeaningAsItWas() throws Exception {
+        Key other = Key.newBuilder("third", "C", "c").setNamespace("x").build();
+        Entity source = Entity.newBuilder(Key.newBuilder("p", "A", "a").build())
+                .set("other", other)
+                .set("text", StringValue.newBuilder("t").setMeaning(15).setExcludeFromIndexes(true).build())
+                .set("anon", EntityValue.of(FullEntity.newBuilder(IncompleteKey.newBuilder("p", "Addr").build())
+                        .set("s", "v").build()))
+                .build();
+        String line = EntityCodec.encode(source).toString();
+        assertThat(decode(line, "p")).isEqualTo(source);
+        assertThat(EntityCodec.meaning(decode(line, "p").getValue("text"))).isEqualTo(15);
+        assertThat((Object) EntityCodec.decodeValue(EntityCodec.encodeValue(source.getValue("other")), "p", ""))
+                .as("a single value keeps the project it names").isEqualTo(source.getValue("other"));
+
+        Entity moved = decode(line, "q");
+        assertThat(moved.getKey().getProjectId()).isEqualTo("q");
+        assertThat(moved.getKey("other")).as("into another project, as Google's :import")
+                .isEqualTo(Key.newBuilder("q", "C", "c").setNamespace("x").build());
+        assertThat(moved.getEntity("anon").getKey()).as("an incomplete embedded key keeps its project, as there")
+                .isEqualTo(IncompleteKey.newBuilder("p", "Addr").build());
+    }
+}

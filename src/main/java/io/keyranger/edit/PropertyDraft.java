@@ -129,6 +129,26 @@ public record PropertyDraft(String name, String type, String text, boolean index
         return null;
     }
 
+    /**
+     * The value, given the one this draft was made from (null for a new property). A draft left as {@link #of} showed
+     * it gives the original back exactly, with what its text does not show: a meaning (15 on an ndb TextProperty, 22
+     * on a compressed BlobProperty), a key value's own project and database. A changed draft of the original's type
+     * keeps its meaning, so editing an ndb text leaves it a text.
+     */
+    @SuppressWarnings("deprecation") // meaning: deprecated in the client, kept by Datastore and by ndb apps
+    public Value<?> toValue(Place place, Value<?> original) {
+        if (original == null) {
+            return toValue(place);
+        }
+        if (equals(of(name, original))) {
+            return original;
+        }
+        Value<?> edited = toValue(place);
+        int meaning = EntityCodec.meaning(original);
+        return meaning != 0 && edited.getType() == original.getType()
+                ? edited.toBuilder().setMeaning(meaning).build() : edited;
+    }
+
     /** The value, or a {@link KeyRangerException} whose message says what to type instead. */
     public Value<?> toValue(Place place) {
         String t = text == null ? "" : text.strip();

@@ -25,6 +25,8 @@ import com.google.cloud.datastore.Value;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.support.RawEntities;
+import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,6 +89,46 @@ class EntityEditorTest {
                 .hasMessageContaining("latitude");
         assertThat(new PropertyDraft("__key__", "string", "", true).nameProblem(List.of())).contains("reserved");
         assertThat(new PropertyDraft("a", "string", "", true).nameProblem(List.of("a"))).contains("twice");
+    }
+
+    /**
+     * Saving an edit of one property keeps every other property exactly as Datastore had it, with what the editor's
+     * text does not show (meanings 15 and 22, a key value in another project, an embedded entity's incomplete key),
+     * read back raw from the emulator; and an edited ndb text stays a text (meaning 15).
+     */
+    @Test
+    @SuppressWarnings("deprecation") // meaning
+    void anEditKeepsWhatTheTextDoesNotShow() throws Exception {
+        PropertyDraft.Place place = new PropertyDraft.Place(conn.projectId(), conn.databaseId(), "");
+        Entity original = RichEntities.withAppEngineValues(datastore, "Ndb", 1).get(0);
+        datastore.put(original);
+        Entity stored = datastore.get(original.getKey());
+        java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> before = RawEntities.of(conn, "", "Ndb");
+
+        Entity.Builder changed = Entity.newBuilder(stored.getKey());
+        for (String name : stored.getNames()) {
+            PropertyDraft draft = PropertyDraft.of(name, stored.getValue(name));
+            if (name.equals("balance")) {
+                draft = new PropertyDraft(name, draft.type(), "77", draft.indexed());
+            } else if (name.equals("text")) {
+                draft = new PropertyDraft(name, draft.type(), "edited text", draft.indexed());
+            }
+            changed.set(name, draft.toValue(place, stored.getValue(name)));
+        }
+        editor.update(stored, changed.build());
+
+        com.fasterxml.jackson.databind.JsonNode after = RawEntities.of(conn, "", "Ndb").values().iterator().next();
+        com.fasterxml.jackson.databind.JsonNode was = before.values().iterator().next();
+        for (String name : stored.getNames()) {
+            if (!name.equals("balance") && !name.equals("text")) {
+                assertThat(after.path("properties").path(name)).as(name).isEqualTo(was.path("properties").path(name));
+            }
+        }
+        assertThat(after.path("properties").path("balance").path("integerValue").asText()).isEqualTo("77");
+        assertThat(after.path("properties").path("text").path("meaning").asInt()).isEqualTo(15);
+        assertThat(after.path("properties").path("text").path("stringValue").asText()).isEqualTo("edited text");
+        assertThat(after.path("properties").path("elsewhere").path("keyValue").path("partitionId")
+                .path("projectId").asText()).isEqualTo("another-project");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.keyranger.ui.entities;
 import atlantafx.base.theme.Styles;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Value;
 import io.keyranger.KeyRangerException;
 import io.keyranger.edit.PropertyDraft;
 import io.keyranger.query.Gql;
@@ -62,12 +63,12 @@ public final class EntityEditorDialog extends Dialog<Entity> {
         key.textProperty().addListener((obs, old, now) -> validate());
         if (original != null) {
             for (String name : new TreeSet<>(original.getNames())) {
-                addRow(PropertyDraft.of(name, original.getValue(name)));
+                addRow(PropertyDraft.of(name, original.getValue(name)), original.getValue(name));
             }
         }
         Button add = new Button("Add property", new FontIcon(Material2AL.ADD));
         add.setId("addProperty");
-        add.setOnAction(e -> addRow(new PropertyDraft("", "string", "", true)));
+        add.setOnAction(e -> addRow(new PropertyDraft("", "string", "", true), null));
         ScrollPane scroll = new ScrollPane(rows);
         scroll.setFitToWidth(true);
         scroll.setPrefViewportHeight(360);
@@ -86,8 +87,8 @@ public final class EntityEditorDialog extends Dialog<Entity> {
         validate();
     }
 
-    private void addRow(PropertyDraft draft) {
-        Row row = new Row(draft, drafts.size());
+    private void addRow(PropertyDraft draft, Value<?> from) {
+        Row row = new Row(draft, from, drafts.size());
         drafts.add(row);
         rows.getChildren().add(row.box);
         validate();
@@ -133,7 +134,7 @@ public final class EntityEditorDialog extends Dialog<Entity> {
         for (Row row : drafts) {
             if (!row.removed) {
                 PropertyDraft draft = row.draft();
-                builder.set(draft.name(), draft.toValue(place));
+                builder.set(draft.name(), draft.toValue(place, row.from));
             }
         }
         return builder.build();
@@ -150,6 +151,8 @@ public final class EntityEditorDialog extends Dialog<Entity> {
     /** One property's fields; ids carry its position (prop-0-name, prop-0-type, prop-0-value, prop-0-indexed). */
     private final class Row {
         final int index;
+        /** The value the row was made from, or null for a new property: what its text does not show is kept. */
+        final Value<?> from;
         final TextField name = new TextField();
         final ComboBox<String> type = new ComboBox<>();
         final CheckBox indexed = new CheckBox("indexed");
@@ -159,8 +162,9 @@ public final class EntityEditorDialog extends Dialog<Entity> {
         TextInputControl value;
         boolean removed;
 
-        Row(PropertyDraft draft, int index) {
+        Row(PropertyDraft draft, Value<?> from, int index) {
             this.index = index;
+            this.from = from;
             String id = "prop-" + index;
             name.setId(id + "-name");
             name.setPromptText("name");

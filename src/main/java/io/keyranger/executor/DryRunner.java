@@ -37,7 +37,7 @@ public final class DryRunner {
      * where): up to this many, the count of those that match is exact; beyond, it is scaled from those read.
      */
     static final long SCAN_LIMIT = 10_000;
-    /** Keys per lookup once the shown sample is complete and the dry run only counts. */
+    /** Keys per lookup after the first page, while the dry run reads on to count matches. */
     private static final int COUNT_PAGE = 1_000;
     private final Datastore datastore;
     private final KeyOrder order;
@@ -122,7 +122,7 @@ public final class DryRunner {
         // over conditions applied on the client, read on (up to scanLimit) so that the count of matches is known
         Iterator<Key> found = datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder()
                 .setNamespace(namespace).setKind(kind), spec.where()).setLimit(clientConditions == null ? sample
-                : (int) Math.min(Integer.MAX_VALUE, scanLimit + 1)).build());
+                : (int) Math.min(Integer.MAX_VALUE, Math.max(sample, scanLimit) + 1)).build());
         List<Key> keys = take(found, sample);
         if (keys.isEmpty()) {
             throw new io.keyranger.KeyRangerException("Kind '" + kind + "' has no entities"
@@ -141,7 +141,7 @@ public final class DryRunner {
         mapPage(spec, mapper, keys, entities, tally, true);
         while (clientConditions != null && tally.read < scanLimit && found.hasNext()) {
             boolean show = tally.sampledMatching < sample; // the shown sample goes on until it holds some matches
-            List<Key> next = take(found, (int) Math.min(scanLimit - tally.read, show ? sample : COUNT_PAGE));
+            List<Key> next = take(found, (int) Math.min(scanLimit - tally.read, COUNT_PAGE));
             mapPage(spec, mapper, next, mapper.needsEntities() ? fetch(next) : List.of(), tally, show);
         }
         boolean allRead = clientConditions == null ? keys.size() < sample : !found.hasNext();

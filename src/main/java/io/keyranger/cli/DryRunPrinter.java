@@ -1,5 +1,6 @@
 package io.keyranger.cli;
 
+import io.keyranger.executor.DryRunSummary;
 import io.keyranger.executor.DryRunner;
 import java.io.PrintWriter;
 
@@ -17,7 +18,7 @@ public final class DryRunPrinter {
 
     /** As above, with the whole job's estimated price at these prices. */
     public static void print(DryRunner.Result result, PrintWriter out, io.keyranger.cost.PriceTable prices) {
-        out.printf("Dry run on %d entities; nothing was written.%n", result.sampled());
+        out.printf("Dry run on %s; nothing was written.%n", DryRunSummary.sample(result));
         if (!result.changes().isEmpty()) {
             out.printf("%-36s %-20s %-24s %s%n", "KEY", "PROPERTY", "BEFORE", "AFTER");
             result.changes().stream().limit(MAX_ROWS).forEach(c -> out.printf("%-36s %-20s %-24s %s%n",
@@ -33,8 +34,7 @@ public final class DryRunPrinter {
             out.printf("... and %d more skipped with a reason%n", result.problems().size() - MAX_PROBLEMS);
         }
         result.counters().forEach((name, value) -> out.printf("counter %s += %d%n", name, value));
-        out.printf("Whole job, over %s: %s%n", result.total().describe(), prices.describe(result.reads(),
-                result.writes(), result.deletions()));
+        DryRunSummary.wholeJob(result, prices).forEach(out::println);
         if (result.undoRecords() > 0) {
             out.printf("Writes include about %,d undo records, so that the job can be reverted (--no-undo: none).%n",
                     result.undoRecords());

@@ -52,6 +52,15 @@ public record PriceTable(String location, double readsPer100k, double writesPer1
                 dollars(dollars), location, takenOn);
     }
 
+    /**
+     * One line for reads alone, where the writes and deletes are not known: "4,070 reads ≈ under $0.01 at nam5
+     * (multi-region, US) prices of 2026-11-23, before any writes and deletes".
+     */
+    public String describeReads(long reads) {
+        return String.format("%,d reads ≈ %s at %s prices of %s, before any writes and deletes", reads,
+                dollars(price(reads, 0, 0)), location, takenOn);
+    }
+
     static String dollars(double amount) {
         return amount == 0 ? "$0" : amount < 0.01 ? "under $0.01" : String.format("$%,.2f", amount);
     }

@@ -6,9 +6,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.DatastoreGateway;
-import io.keyranger.datastore.EntityJson;
 import io.keyranger.datastore.ProgressListener;
-import io.keyranger.keys.KeyFormat;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
@@ -22,10 +20,10 @@ import io.keyranger.sharding.ShardPlanner;
 import io.keyranger.sharding.TotalEstimate;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 
 /**
  * Runs a mapper on the first entities of a kind without writing anything, shows what it would change, and
@@ -34,12 +32,26 @@ import java.util.TreeSet;
 public final class DryRunner {
     /** The most keys a dry run counts one by one to give the exact size instead of an estimate. */
     static final long COUNT_LIMIT = 100_000;
+    /**
+     * The most entities a dry run reads in full to decide conditions applied on the client (a GQL inequality, a CEL
+     * where): up to this many, the count of those that match is exact; beyond, it is scaled from those read.
+     */
+    static final long SCAN_LIMIT = 10_000;
+    /** Keys per lookup after the first page, while the dry run reads on to count matches. */
+    private static final int COUNT_PAGE = 1_000;
     private final Datastore datastore;
     private final KeyOrder order;
+    private final long scanLimit;
 
     public DryRunner(Datastore datastore, KeyOrder order) {
+        this(datastore, order, SCAN_LIMIT);
+    }
+
+    /** As above, reading at most {@code scanLimit} entities to decide conditions applied on the client. */
+    DryRunner(Datastore datastore, KeyOrder order, long scanLimit) {
         this.datastore = datastore;
         this.order = order;
+        this.scanLimit = Math.max(1, scanLimit);
     }
 
     /**
@@ -69,10 +81,15 @@ public final class DryRunner {
      * @param undoRecords estimated undo records for the whole job (counted in {@code writes})
      * @param noUndo    whether the job writes without keeping undo records, and so cannot be reverted
      * @param problems  sampled entities an expression failed on, with why (skipped, and counted in skipped)
+     * @param warnings  the spec's properties that the kind does not list, with the nearest names
+     * @param matches   how many entities meet the conditions applied on the client, or null when there are none;
+     *                  when {@link ClientMatches#unknown()}, the writes, deletions and undo records are not known
+     *                  (they are 0 here: say so with {@link DryRunSummary}, never as 0)
      */
     public record Result(int sampled, List<Change> changes, List<String> deletes, List<String> copies, long skipped,
                          Map<String, Long> counters, TotalEstimate total, long reads, long writes, long deletions,
-                         long undoRecords, boolean noUndo, List<Problem> problems, List<String> warnings) {
+                         long undoRecords, boolean noUndo, List<Problem> problems, List<String> warnings,
+                         ClientMatches matches) {
         public Result {
             problems = List.copyOf(problems);
             warnings = List.copyOf(warnings);
@@ -101,16 +118,18 @@ public final class DryRunner {
     public Result run(String namespace, String kind, MapperSpec unbound, int sample, TotalEstimate knownTotal) {
         MapperSpec spec = unbound.bind(datastore.getOptions().getProjectId(), namespace, order);
         PageMapper mapper = Mappers.create(spec);
-        List<Key> keys = new ArrayList<>();
-        datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind),
-                spec.where()).setLimit(sample).build()).forEachRemaining(keys::add);
+        String clientConditions = Mappers.clientConditions(spec);
+        // over conditions applied on the client, read on (up to scanLimit) so that the count of matches is known
+        Iterator<Key> found = datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder()
+                .setNamespace(namespace).setKind(kind), spec.where()).setLimit(clientConditions == null ? sample
+                : (int) Math.min(Integer.MAX_VALUE, Math.max(sample, scanLimit) + 1)).build());
+        List<Key> keys = take(found, sample);
         if (keys.isEmpty()) {
             throw new io.keyranger.KeyRangerException("Kind '" + kind + "' has no entities"
                     + (spec.where().isEmpty() ? "" : " matching the filters") + ": nothing to dry-run.");
         }
         boolean typed = hasExpressions(spec);
-        List<Entity> entities = mapper.needsEntities() || typed
-                ? datastore.fetch(keys.toArray(new Key[0])).stream().filter(Objects::nonNull).toList() : List.of();
+        List<Entity> entities = mapper.needsEntities() || typed ? fetch(keys) : List.of();
         // the spec's property parameters against the kind's listed properties: a typo is named, with the nearest name
         List<io.keyranger.datastore.PropertyInfo> properties = new DatastoreGateway(datastore).properties(namespace,
                 kind);
@@ -118,40 +137,55 @@ public final class DryRunner {
         if (typed) {
             mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));
         }
+        DryRunTally tally = new DryRunTally();
+        mapPage(spec, mapper, keys, entities, tally, true);
+        while (clientConditions != null && tally.read < scanLimit && found.hasNext()) {
+            boolean show = tally.sampledMatching < sample; // the shown sample goes on until it holds some matches
+            List<Key> next = take(found, (int) Math.min(scanLimit - tally.read, COUNT_PAGE));
+            mapPage(spec, mapper, next, mapper.needsEntities() ? fetch(next) : List.of(), tally, show);
+        }
+        boolean allRead = clientConditions == null ? keys.size() < sample : !found.hasNext();
+        TotalEstimate total = allRead ? new TotalEstimate(tally.read, TotalEstimate.Method.EXACT_SCAN)
+                : knownTotal != null && spec.where().isEmpty() ? knownTotal
+                : exactWhenSmall(namespace, kind, spec, new ShardPlanner(datastore, order).preview(new PlanRequest(
+                        namespace, kind, spec.where(), 16, PlanRequest.DEFAULT_OVERSAMPLE), ProgressListener.NONE,
+                        Cancellation.NEVER).total());
+        ClientMatches matches = clientConditions == null ? null : new ClientMatches(clientConditions,
+                spec.query() == null ? "" : spec.query().serverConditions(), tally.read, tally.matched,
+                Math.max(total.total(), tally.read), allRead, tally.sampledMatching);
+        double scale = (double) total.total() / tally.read;
+        long undoRecords = !mapper.keepsUndo() ? 0 : Math.round((tally.puts + tally.deletions) * scale);
+        return new Result(tally.sampled, tally.changes, tally.deletes, tally.copies, tally.skipped, tally.counters,
+                total, total.total(), Math.round(tally.puts * scale) + undoRecords, Math.round(tally.deletions * scale),
+                undoRecords, mapper.writes() && !mapper.keepsUndo(), tally.problems, warnings, matches);
+    }
+
+    /** Maps one page of keys (and their entities, when the mapper reads them) into the tally. */
+    private void mapPage(MapperSpec spec, PageMapper mapper, List<Key> keys, List<Entity> entities, DryRunTally tally,
+                         boolean show) {
         Page page = new Page(keys, mapper.needsEntities() ? entities : List.of());
         Map<Key, Entity> related = new HashMap<>();
         List<Key> asked = mapper.related(page);
         if (!asked.isEmpty()) {
-            datastore.fetch(asked.toArray(new Key[0])).stream().filter(Objects::nonNull)
-                    .forEach(e -> related.put(e.getKey(), e));
+            fetch(asked).forEach(e -> related.put(e.getKey(), e));
             page = new Page(page.keys(), page.entities(), related);
         }
         MapResult result = mapper.map(page);
         Map<Key, Entity> before = new HashMap<>(related);
         entities.forEach(e -> before.put(e.getKey(), e));
-        List<Change> changes = new ArrayList<>();
-        List<String> copies = new ArrayList<>();
-        for (Entity put : result.puts()) {
-            Entity original = before.get(put.getKey());
-            if (original == null) {
-                copies.add(KeyFormat.format(put.getKey()) + (put.getKey().getNamespace().isEmpty() ? ""
-                        : " in namespace " + put.getKey().getNamespace()));
-            } else {
-                changes.addAll(diff(original, put));
-            }
+        tally.add(result, before, keys.size(), Mappers.matching(spec, result, keys.size()), show);
+    }
+
+    private List<Entity> fetch(List<Key> keys) {
+        return datastore.fetch(keys.toArray(new Key[0])).stream().filter(Objects::nonNull).toList();
+    }
+
+    private static List<Key> take(Iterator<Key> keys, int n) {
+        List<Key> page = new ArrayList<>();
+        while (page.size() < n && keys.hasNext()) {
+            page.add(keys.next());
         }
-        TotalEstimate total = keys.size() < sample ? new TotalEstimate(keys.size(), TotalEstimate.Method.EXACT_SCAN)
-                : knownTotal != null && spec.where().isEmpty() ? knownTotal
-                : exactWhenSmall(namespace, kind, spec, new ShardPlanner(datastore, order).preview(new PlanRequest(
-                        namespace, kind, spec.where(), 16, PlanRequest.DEFAULT_OVERSAMPLE), ProgressListener.NONE,
-                        Cancellation.NEVER).total());
-        double scale = (double) total.total() / keys.size();
-        long undoRecords = !mapper.keepsUndo() ? 0 : Math.round((result.puts().size() + result.deletes().size()) * scale);
-        return new Result(keys.size(), changes, result.deletes().stream().map(KeyFormat::format).toList(), copies,
-                result.skipped(), result.counters(), total, total.total(), Math.round(result.puts().size() * scale)
-                + undoRecords, Math.round(result.deletes().size() * scale), undoRecords, mapper.writes()
-                && !mapper.keepsUndo(), result.problems().stream()
-                .map(p -> new Problem(KeyFormat.format(p.key()), p.reason())).toList(), warnings);
+        return page;
     }
 
     /**
@@ -171,25 +205,5 @@ public final class DryRunner {
     private static boolean hasExpressions(MapperSpec spec) {
         return spec.whereExpression() != null || Mappers.template(spec.template()).params().stream()
                 .anyMatch(p -> p.type() == io.keyranger.mapper.Param.Type.EXPRESSIONS && spec.json().has(p.name()));
-    }
-
-    private static List<Change> diff(Entity before, Entity after) {
-        List<Change> changes = new ArrayList<>();
-        TreeSet<String> names = new TreeSet<>(before.getNames());
-        names.addAll(after.getNames());
-        String key = KeyFormat.format(before.getKey());
-        for (String name : names) {
-            String was = before.contains(name) ? EntityJson.cell(before.getValue(name)) : "(missing)";
-            String now = after.contains(name) ? EntityJson.cell(after.getValue(name)) : "(removed)";
-            boolean indexChanged = before.contains(name) && after.contains(name)
-                    && before.getValue(name).excludeFromIndexes() != after.getValue(name).excludeFromIndexes();
-            if (!was.equals(now) || indexChanged) {
-                changes.add(new Change(key, name, was, now + (indexChanged ? " (index setting changed)" : "")));
-            }
-        }
-        if (changes.isEmpty()) {
-            changes.add(new Change(key, "(all)", "unchanged", "rewritten unchanged"));
-        }
-        return changes;
     }
 }

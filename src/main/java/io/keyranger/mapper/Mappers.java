@@ -46,6 +46,32 @@ public final class Mappers {
         return mapper.writes() ? new WritableScreen(mapper, spec.undo()) : mapper;
     }
 
+    /**
+     * The conditions the spec's mapper applies on the client to every entity it reads, as written: its GQL query's
+     * conditions that the server cannot apply beside a key range, and its CEL {@code where}; null when it has none.
+     */
+    public static String clientConditions(MapperSpec spec) {
+        List<String> parts = new java.util.ArrayList<>();
+        if (spec.query() != null && spec.query().filtersOnClient()) {
+            parts.add(spec.query().clientConditionsText());
+        }
+        if (spec.whereExpression() != null) {
+            parts.add("where " + spec.whereExpression());
+        }
+        return parts.isEmpty() ? null : String.join(" AND ", parts);
+    }
+
+    /**
+     * How many of the {@code read} entities of a page met the conditions the spec's mapper applies on the client
+     * ({@link #clientConditions}), from the counters of its result on that page: those handed to the template.
+     */
+    public static long matching(MapperSpec spec, MapResult result, int read) {
+        if (spec.whereExpression() != null) { // innermost: counts what reached the template, after the query's filter
+            return result.counters().getOrDefault(WhereFilter.MATCHED, 0L);
+        }
+        return read - result.counters().getOrDefault(WhereFilter.NOT_MATCHING, 0L);
+    }
+
     /** The counter of entities a job read but left alone because they do not match its query. */
     public static String notMatchingCounter() {
         return WhereFilter.NOT_MATCHING;

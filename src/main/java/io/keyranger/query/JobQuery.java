@@ -78,6 +78,17 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
         return !clientConditions.isEmpty();
     }
 
+    /** The conditions the server applies in every range query, as written ("" when none). */
+    public String serverConditions() {
+        return String.join(" AND ", query.conditions().stream().filter(c -> !clientConditions.contains(c))
+                .map(GqlQuery.Condition::text).toList());
+    }
+
+    /** The conditions applied on the client to each page's entities, as written ("" when none). */
+    public String clientConditionsText() {
+        return String.join(" AND ", clientConditions.stream().map(GqlQuery.Condition::text).toList());
+    }
+
     /** How the job runs the query, for plans and dry runs: one line each. */
     public List<String> explain() {
         List<String> lines = new ArrayList<>();

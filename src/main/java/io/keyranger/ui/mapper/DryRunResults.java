@@ -1,6 +1,7 @@
 package io.keyranger.ui.mapper;
 
 import io.keyranger.cost.PriceTable;
+import io.keyranger.executor.DryRunSummary;
 import io.keyranger.executor.DryRunner;
 import io.keyranger.mapper.MapperSpec;
 import java.util.ArrayList;
@@ -48,11 +49,10 @@ final class DryRunResults {
         changes.setAll(rows);
         shownSpec = specJson;
         summary.set(String.join(" ", result.warnings().stream().map(w -> "Warning: " + w).toList())
-                + (result.warnings().isEmpty() ? "" : "\n") + String.format("Nothing was written. On %d sampled "
-                        + "entities: %d changes, %d skipped%s. Whole job, over %s: %s.",
-                result.sampled(), result.changes().size(), result.skipped(),
-                result.counters().isEmpty() ? "" : ", counters " + result.counters(), result.total().describe(),
-                prices.describe(result.reads(), result.writes(), result.deletions()))
+                + (result.warnings().isEmpty() ? "" : "\n") + String.format("Nothing was written. On %s: %d changes, "
+                        + "%d skipped%s.", DryRunSummary.sample(result), result.changes().size(), result.skipped(),
+                result.counters().isEmpty() ? "" : ", counters " + result.counters())
+                + " " + String.join(" ", DryRunSummary.wholeJob(result, prices))
                 + (spec.query() == null ? "" : " Query: " + String.join(" ", spec.query().explain())));
     }
 

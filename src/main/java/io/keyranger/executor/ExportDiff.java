@@ -5,7 +5,6 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.common.hash.Hashing;
 import io.keyranger.datastore.Cancellation;
-import io.keyranger.undo.Reverting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -190,7 +189,7 @@ public final class ExportDiff {
                             counts[2]++;
                             removedKeys.write(before.getKey());
                             keep(removedEx, new Example(before.getKey(), before, null, "removed since the export"));
-                        } else if (Reverting.same(before, now)) {
+                        } else if (RestoreMode.asBackup(before, now, input::placed)) {
                             counts[0]++;
                         } else {
                             counts[1]++;

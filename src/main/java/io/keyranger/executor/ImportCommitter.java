@@ -36,6 +36,7 @@ final class ImportCommitter {
     private final Key checkpoint;
     private final ShardedCounter counter;
     private final RestoreMode mode;
+    private final java.util.function.UnaryOperator<Entity> placing;
     private final boolean undo;
     private final CommitHook hook;
     private final List<MapResult.Problem> examples = new ArrayList<>();
@@ -46,13 +47,15 @@ final class ImportCommitter {
     private long committed;
 
     ImportCommitter(Datastore datastore, RetryPolicy retries, JobLease lease, Key checkpoint, ShardedCounter counter,
-                    RestoreMode mode, boolean undo, CommitHook hook, int chunkSize, long committed) {
+                    RestoreMode mode, java.util.function.UnaryOperator<Entity> placing, boolean undo, CommitHook hook,
+                    int chunkSize, long committed) {
         this.datastore = datastore;
         this.retries = retries;
         this.lease = lease;
         this.checkpoint = checkpoint;
         this.counter = counter;
         this.mode = mode;
+        this.placing = placing;
         this.undo = undo;
         this.hook = hook;
         this.chunkSize = chunkSize;
@@ -80,7 +83,7 @@ final class ImportCommitter {
             } else if (entry.entity() != null && !entry.entity().getKey().getKind().equals(kind)) {
                 carried.otherKinds++;
             } else if (entry.entity() != null) {
-                MapResult decided = live == null ? null : mode.decide(List.of(entry.entity()), live);
+                MapResult decided = live == null ? null : mode.decide(List.of(entry.entity()), live, placing);
                 if (decided == null || !decided.puts().isEmpty()) {
                     chunk.add(entry.entity());
                 } else {
@@ -200,7 +203,7 @@ final class ImportCommitter {
                     live.put(keys.get(i), read.get(i));
                 }
             }
-            MapResult writes = mode.decide(chunk, live);
+            MapResult writes = mode.decide(chunk, live, placing);
             if (undo && !writes.puts().isEmpty()) { // each entity as it was: created or overwritten, under the checkpoint
                 UndoKeeper.Kept kept = UndoKeeper.keep(tx, checkpoint.getName(), writes, live, key -> checkpoint);
                 writes = kept.result();

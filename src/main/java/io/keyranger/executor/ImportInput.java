@@ -17,6 +17,11 @@ interface ImportInput {
     /** The entries from the first; with {@code skipBadLines} a bad entry is {@link Entry#BAD}, else refused. */
     Entries open(boolean skipBadLines) throws IOException;
 
+    /** An entry's entity as the import writes it (a managed export's keys placed as Google's import does). */
+    default Entity placed(Entity entity) {
+        return entity;
+    }
+
     /** Where the input is, for messages. */
     String describe();
 

@@ -205,8 +205,8 @@ public final class ImportJob {
         ShardedCounter counter = retries.call(() -> ShardedCounter.open(datastore, "job:" + jobId, 4));
         Entity existing = retries.call(() -> datastore.get(checkpoint));
         long done = existing == null ? 0 : existing.getLong("line");
-        ImportCommitter commits = new ImportCommitter(datastore, retries, lease, checkpoint, counter, restoreMode, undo,
-                hook, chunkSize(), done);
+        ImportCommitter commits = new ImportCommitter(datastore, retries, lease, checkpoint, counter, restoreMode,
+                input::placed, undo, hook, chunkSize(), done);
         committer = commits;
         try (ImportInput.Entries entries = input.open(skipBadLines)) {
             long line = 0;

@@ -115,6 +115,12 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
         };
     }
 
+    /** The entity as Google's {@code :import} of the export writes it into the connected project. */
+    @Override
+    public Entity placed(Entity entity) {
+        return io.keyranger.managed.ImportPlacement.place(entity, project);
+    }
+
     @Override
     public String describe() {
         return "the export " + export.metadata();

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * What an import does with an entity that exists live. {@link #OVERWRITE} writes every entity of its input (an import
@@ -61,9 +62,9 @@ public enum RestoreMode {
      * The chunk's writes, given what lives now ({@code live}: every key of the chunk, null when absent; empty when
      * this mode reads nothing), with the counters and, for entities changed since the backup, one problem each.
      */
-    MapResult decide(List<Entity> chunk, Map<Key, Entity> live) {
+    MapResult decide(List<Entity> chunk, Map<Key, Entity> live, UnaryOperator<Entity> placing) {
         if (this == OVERWRITE) {
-            return new MapResult(chunk, List.of(), 0, Map.of());
+            return new MapResult(chunk.stream().map(placing).toList(), List.of(), 0, Map.of());
         }
         List<Entity> puts = new ArrayList<>();
         List<MapResult.Problem> changed = new ArrayList<>();
@@ -72,9 +73,9 @@ public enum RestoreMode {
         for (Entity backup : chunk) {
             Entity now = live.get(backup.getKey());
             if (now == null) {
-                puts.add(backup);
+                puts.add(placing.apply(backup));
                 counters.merge(RECREATED, 1L, Long::sum);
-            } else if (Reverting.same(now, backup)) {
+            } else if (asBackup(backup, now, placing)) {
                 counters.merge(ALREADY, 1L, Long::sum);
             } else if (this == MISSING_ONLY) {
                 present++;
@@ -90,6 +91,14 @@ public enum RestoreMode {
             counters.put(JobReport.SKIPPED_PREFIX + CHANGED, (long) changed.size());
         }
         return new MapResult(puts, List.of(), changed.size(), counters, List.of(), changed);
+    }
+
+    /**
+     * Whether {@code now} is as its backup: equal to it as read, or as a restore writes it ({@code placing}: a managed
+     * export's keys placed as Google's import places them, see {@link io.keyranger.managed.ImportPlacement}).
+     */
+    public static boolean asBackup(Entity backup, Entity now, UnaryOperator<Entity> placing) {
+        return Reverting.same(now, backup) || Reverting.same(now, placing.apply(backup));
     }
 
     /** What differs, worded for a backup: "balance: the export has 5, now 9". */

@@ -18,7 +18,9 @@ import java.util.List;
 /**
  * Entities to the legacy {@code EntityProto} of a managed export, as {@link EntityProtos} reads them and as
  * {@code gcloud datastore import} (and the emulator's {@code :import}) loads them: indexed properties and raw ones,
- * arrays as repeated properties marked multiple (an empty one by its meaning), embedded entities as nested protos.
+ * arrays as repeated properties marked multiple (an empty one by its meaning), embedded entities as nested protos with
+ * their keys (complete or incomplete), keys with their own project, namespace and database, and each value's meaning
+ * as Google's export writes it ({@link Meanings}).
  */
 final class EntityProtoWriter {
     private EntityProtoWriter() {
@@ -36,13 +38,13 @@ final class EntityProtoWriter {
                 if (value.getType() == ValueType.LIST) {
                     List<? extends Value<?>> items = (List<? extends Value<?>>) value.get();
                     if (items.isEmpty()) {
-                        indexed.add(property(name, EntityProtos.EMPTY_LIST, false, null));
+                        (value.excludeFromIndexes() ? raw : indexed).add(emptyList(name));
                     }
                     for (Value<?> item : items) {
-                        (item.excludeFromIndexes() ? raw : indexed).add(property(name, meaning(item), true, item));
+                        (item.excludeFromIndexes() ? raw : indexed).add(property(name, true, item));
                     }
                 } else {
-                    (value.excludeFromIndexes() ? raw : indexed).add(property(name, meaning(value), false, value));
+                    (value.excludeFromIndexes() ? raw : indexed).add(property(name, false, value));
                 }
             }
             for (byte[] p : indexed) {
@@ -51,40 +53,43 @@ final class EntityProtoWriter {
             for (byte[] p : raw) {
                 out.writeByteArray(15, p);
             }
-            out.writeByteArray(16, key instanceof Key complete ? path(List.of(root(complete))) : new byte[0]);
+            out.writeByteArray(16, key instanceof Key complete ? path(List.of(elements(complete).get(0)), null)
+                    : key != null && !key.getAncestors().isEmpty() ? path(List.of(key.getAncestors().get(0)), null)
+                    : new byte[0]);
         });
     }
 
-    private static PathElement root(Key key) {
-        if (!key.getAncestors().isEmpty()) {
-            return key.getAncestors().get(0);
-        }
-        return key.hasId() ? PathElement.of(key.getKind(), key.getId()) : PathElement.of(key.getKind(), key.getName());
-    }
-
+    /** An entity's key, complete or not (an incomplete one's last element has a kind only), or an empty one. */
     private static byte[] reference(IncompleteKey key) throws IOException {
         return message(out -> {
             out.writeString(13, key == null ? "" : key.getProjectId());
-            out.writeByteArray(14, key == null ? new byte[0] : path(elements(key)));
+            out.writeByteArray(14, key == null ? new byte[0] : key instanceof Key complete
+                    ? path(elements(complete), null) : path(key.getAncestors(), key.getKind()));
             if (key != null && !key.getNamespace().isEmpty()) {
                 out.writeString(20, key.getNamespace());
+            }
+            if (key != null && key.getDatabaseId() != null && !key.getDatabaseId().isEmpty()) {
+                out.writeString(23, key.getDatabaseId());
             }
         });
     }
 
-    private static List<PathElement> elements(IncompleteKey key) {
+    private static List<PathElement> elements(Key key) {
         List<PathElement> path = new ArrayList<>(key.getAncestors());
-        if (key instanceof Key complete) {
-            path.add(complete.hasId() ? PathElement.of(key.getKind(), complete.getId())
-                    : PathElement.of(key.getKind(), complete.getName()));
-        }
+        path.add(key.hasId() ? PathElement.of(key.getKind(), key.getId()) : PathElement.of(key.getKind(), key.getName()));
         return path;
     }
 
-    private static byte[] path(List<PathElement> elements) throws IOException {
+    /** A path of complete elements, then (an incomplete key's last) an element of {@code kindOnly} when not null. */
+    private static byte[] path(List<PathElement> elements, String kindOnly) throws IOException {
         return message(out -> {
             for (PathElement e : elements) {
                 element(out, e, 1, 2, 3, 4);
+            }
+            if (kindOnly != null) {
+                out.writeTag(1, WireFormat.WIRETYPE_START_GROUP);
+                out.writeString(2, kindOnly);
+                out.writeTag(1, WireFormat.WIRETYPE_END_GROUP);
             }
         });
     }
@@ -102,24 +107,45 @@ final class EntityProtoWriter {
         out.writeTag(group, WireFormat.WIRETYPE_END_GROUP);
     }
 
+    @SuppressWarnings("deprecation") // meaning: deprecated in the client, kept by Datastore and by App Engine apps
+    private static int v1Meaning(Value<?> value) {
+        return value.toBuilder().getMeaning();
+    }
+
+    /** The v3 meaning of a v1 value, as Google's conversion gives it (see {@link Meanings}). */
     private static int meaning(Value<?> value) {
+        int v1 = v1Meaning(value);
         return switch (value.getType()) {
-            case TIMESTAMP -> EntityProtos.GD_WHEN;
-            case LAT_LNG -> EntityProtos.GEORSS_POINT;
-            case BLOB -> value.excludeFromIndexes() ? EntityProtos.BLOB : EntityProtos.BYTESTRING;
-            case ENTITY -> EntityProtos.ENTITY_PROTO;
-            default -> 0;
+            case TIMESTAMP -> Meanings.GD_WHEN;
+            case LAT_LNG -> v1 == Meanings.POINT_WITHOUT_V3_MEANING ? 0 : Meanings.GEORSS_POINT;
+            case BLOB -> v1 == Meanings.BYTESTRING || !value.excludeFromIndexes() ? Meanings.BYTESTRING
+                    : Meanings.BLOB;
+            case ENTITY -> v1 == Meanings.USER ? 0 : Meanings.ENTITY_PROTO;
+            default -> v1;
         };
     }
 
-    private static byte[] property(String name, int meaning, boolean multiple, Value<?> value) throws IOException {
+    private static byte[] emptyList(String name) throws IOException {
+        return message(out -> {
+            out.writeInt32(1, Meanings.EMPTY_LIST);
+            out.writeString(3, name);
+            out.writeBool(4, false);
+            out.writeByteArray(5, new byte[0]);
+        });
+    }
+
+    private static byte[] property(String name, boolean multiple, Value<?> value) throws IOException {
+        int meaning = meaning(value);
         return message(out -> {
             if (meaning != 0) {
                 out.writeInt32(1, meaning);
             }
+            if (value.getType() == ValueType.BLOB && v1Meaning(value) == Meanings.ZLIB) {
+                out.writeString(2, Meanings.ZLIB_URI);
+            }
             out.writeString(3, name);
             out.writeBool(4, multiple);
-            out.writeByteArray(5, value == null ? new byte[0] : value(value));
+            out.writeByteArray(5, value(value));
         });
     }
 
@@ -135,7 +161,13 @@ final class EntityProtoWriter {
                 case BOOLEAN -> out.writeBool(2, (Boolean) value.get());
                 case STRING -> out.writeString(3, (String) value.get());
                 case BLOB -> out.writeByteArray(3, ((Blob) value.get()).toByteArray());
-                case ENTITY -> out.writeByteArray(3, entity((FullEntity<?>) value.get()));
+                case ENTITY -> {
+                    if (v1Meaning(value) == Meanings.USER) {
+                        UserValues.write(out, 8, (FullEntity<?>) value.get());
+                    } else {
+                        out.writeByteArray(3, entity((FullEntity<?>) value.get()));
+                    }
+                }
                 case DOUBLE -> out.writeDouble(4, (Double) value.get());
                 case LAT_LNG -> {
                     LatLng point = (LatLng) value.get();
@@ -153,6 +185,9 @@ final class EntityProtoWriter {
                     }
                     if (!key.getNamespace().isEmpty()) {
                         out.writeString(20, key.getNamespace());
+                    }
+                    if (key.getDatabaseId() != null && !key.getDatabaseId().isEmpty()) {
+                        out.writeString(23, key.getDatabaseId());
                     }
                     out.writeTag(12, WireFormat.WIRETYPE_END_GROUP);
                 }

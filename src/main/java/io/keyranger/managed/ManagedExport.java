@@ -76,7 +76,10 @@ public final class ManagedExport {
         return parts;
     }
 
-    /** Every entity of the export, in file order, placed in {@code projectId}/{@code databaseId}. */
+    /**
+     * Every entity of the export, in file order, its key placed in {@code projectId}/{@code databaseId}; the keys
+     * inside it are as the export holds them ({@link EntityProtos}).
+     */
     public void forEach(String projectId, String databaseId, Consumer<Entity> each) {
         try (Entities entities = entities(projectId, databaseId, null, null)) {
             for (Entity entity = entities.next(); entity != null; entity = entities.next()) {

@@ -67,7 +67,7 @@ public final class EntityCodec {
      */
     public static Value<?> decodeValue(JsonNode node, String projectId, String databaseId) {
         try {
-            return decodeValueOrThrow(node, new Placement(projectId, databaseId, false));
+            return decodeValueOrThrow(node, new Placement(projectId, databaseId));
         } catch (KeyRangerException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -138,36 +138,32 @@ public final class EntityCodec {
     /**
      * Decodes an entity, placing it in {@code projectId}/{@code databaseId} (the target of an import). Its key values
      * and embedded keys keep the project and database they name while the entity stays in its own project and database,
-     * so a restore is exact. When it moves to another, every complete one of them moves with it, whatever project it
-     * named, and incomplete embedded keys keep theirs: what Google's managed {@code :import} into another project does
-     * (measured on the emulator). Keys that name no project (older files) are placed in the target.
+     * so a restore is exact. When it moves to another project, its keys are placed as Google's managed {@code :import}
+     * into another project places them ({@link ImportPlacement}). Keys that name no project (older files) are placed in
+     * the target.
      */
     public static Entity decode(JsonNode root, String projectId, String databaseId) {
         JsonNode keyJson = root.path("key");
         if (!(KeyJson.fromRest(keyJson, projectId, databaseId) instanceof Key key)) {
             throw new KeyRangerException("An entity's key needs an id or a name at the end of its path: " + keyJson);
         }
-        Placement placement = new Placement(projectId, databaseId, !KeyJson.namesProject(keyJson)
-                || !partition(keyJson, "projectId").equals(projectId)
-                || !partition(keyJson, "databaseId").equals(databaseId == null ? "" : databaseId));
+        Placement placement = new Placement(projectId, databaseId);
         Entity.Builder builder = Entity.newBuilder(key);
         root.path("properties").fields().forEachRemaining(f -> builder.set(f.getKey(),
                 (Value<?>) decodeValueOrThrow(f.getValue(), placement)));
-        return builder.build();
+        boolean moves = KeyJson.namesProject(keyJson) && !partition(keyJson, "projectId").equals(projectId);
+        return moves ? ImportPlacement.place(builder.build(), projectId) : builder.build();
     }
 
     private static String partition(JsonNode key, String field) {
         return key.path("partitionId").path(field).asText("");
     }
 
-    /**
-     * Where decoded keys inside values go: the target's partition when they name no project, or when the entity moves
-     * to another partition ({@code moves}) and they are complete; otherwise their own.
-     */
-    private record Placement(String projectId, String databaseId, boolean moves) {
+    /** Where decoded keys inside values go: their own partition, or the target's when they name no project. */
+    private record Placement(String projectId, String databaseId) {
         IncompleteKey of(JsonNode key) {
-            boolean own = KeyJson.namesProject(key) && !(moves && KeyJson.isComplete(key));
-            return own ? KeyJson.fromRest(key, partition(key, "projectId"), partition(key, "databaseId"))
+            return KeyJson.namesProject(key)
+                    ? KeyJson.fromRest(key, partition(key, "projectId"), partition(key, "databaseId"))
                     : KeyJson.fromRest(key, projectId, databaseId);
         }
     }

@@ -118,7 +118,7 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
     /** The entity as Google's {@code :import} of the export writes it into the connected project. */
     @Override
     public Entity placed(Entity entity) {
-        return io.keyranger.managed.ImportPlacement.place(entity, project);
+        return io.keyranger.datastore.ImportPlacement.place(entity, project);
     }
 
     @Override

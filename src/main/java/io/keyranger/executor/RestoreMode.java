@@ -95,7 +95,7 @@ public enum RestoreMode {
 
     /**
      * Whether {@code now} is as its backup: equal to it as read, or as a restore writes it ({@code placing}: a managed
-     * export's keys placed as Google's import places them, see {@link io.keyranger.managed.ImportPlacement}).
+     * export's keys placed as Google's import places them, see {@link io.keyranger.datastore.ImportPlacement}).
      */
     public static boolean asBackup(Entity backup, Entity now, UnaryOperator<Entity> placing) {
         return Reverting.same(now, backup) || Reverting.same(now, placing.apply(backup));

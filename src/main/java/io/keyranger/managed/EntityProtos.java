@@ -36,7 +36,7 @@ import java.util.Map;
  * unindexed properties (the raw ones), and each value's meaning (see {@link Meanings}). An entity's own key is placed
  * in the connected project and database; a key value and an embedded entity's key keep the project (the export's app
  * id), namespace and database the export holds (a restore places them as Google's import does:
- * {@link ImportPlacement}). Unknown fields are skipped.
+ * {@link io.keyranger.datastore.ImportPlacement}). Unknown fields are skipped.
  */
 public final class EntityProtos {
     // EntityProto

@@ -40,6 +40,8 @@ class EntityCodecTest {
                 .set("text", StringValue.newBuilder("t").setMeaning(15).setExcludeFromIndexes(true).build())
                 .set("anon", EntityValue.of(FullEntity.newBuilder(IncompleteKey.newBuilder("p", "Addr").build())
                         .set("s", "v").build()))
+                .set("anonRaw", EntityValue.newBuilder(FullEntity.newBuilder(IncompleteKey.newBuilder("p", "Addr")
+                        .build()).set("s", "v").build()).setExcludeFromIndexes(true).build())
                 .build();
         String line = EntityCodec.encode(source).toString();
         assertThat(decode(line, "p")).isEqualTo(source);
@@ -51,7 +53,9 @@ class EntityCodecTest {
         assertThat(moved.getKey().getProjectId()).isEqualTo("q");
         assertThat(moved.getKey("other")).as("into another project, as Google's :import")
                 .isEqualTo(Key.newBuilder("q", "C", "c").setNamespace("x").build());
-        assertThat(moved.getEntity("anon").getKey()).as("an incomplete embedded key keeps its project, as there")
+        assertThat(moved.getEntity("anon").getKey()).as("an indexed embedded key moves, as there")
+                .isEqualTo(IncompleteKey.newBuilder("q", "Addr").build());
+        assertThat(moved.getEntity("anonRaw").getKey()).as("an unindexed embedded key keeps its project, as there")
                 .isEqualTo(IncompleteKey.newBuilder("p", "Addr").build());
     }
 }

@@ -1,4 +1,4 @@
-package io.keyranger.managed;
+package io.keyranger.datastore;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.EntityValue;

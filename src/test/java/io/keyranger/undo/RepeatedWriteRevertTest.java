@@ -56,6 +56,16 @@ class RepeatedWriteRevertTest {
      */
     @Test
     void anImportThatWritesAKeyTwiceIsRevertedToTheStateBeforeTheImport() throws Exception {
+        importKeysTwiceThenRevert();
+    }
+
+    /** The same under failed calls and commits whose answer is lost: a retried commit leaves the record as it was. */
+    @Test
+    void anImportThatWritesAKeyTwiceUnderLostCommitAnswersIsRevertedToTheStateBeforeTheImport() throws Exception {
+        importKeysTwiceThenRevert("--inject-faults", "rate=0.05,lost=0.3,seed=12");
+    }
+
+    private void importKeysTwiceThenRevert(String... runOptions) throws Exception {
         List<Entity> seed = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             seed.add(Entity.newBuilder(other("x" + i)).set("from", "seed").set("n", (long) i).build());
@@ -78,8 +88,11 @@ class RepeatedWriteRevertTest {
         Path file = dir.resolve("twice.jsonl");
         Files.write(file, lines);
 
-        assertOk(cli.run("run", "--kind", "Other", "--mapper", cli.mapper("{\"template\":\"import\",\"file\":\""
-                + file.toString().replace("\\", "\\\\") + "\"}").toString(), "--job-id", "imp-twice"));
+        List<String> args = new ArrayList<>(List.of("run", "--kind", "Other", "--mapper", cli.mapper(
+                "{\"template\":\"import\",\"file\":\"" + file.toString().replace("\\", "\\\\") + "\"}").toString(),
+                "--job-id", "imp-twice"));
+        args.addAll(List.of(runOptions));
+        assertOk(cli.run(args.toArray(new String[0])));
         assertThat(datastore.get(other("new-0")).getString("from")).isEqualTo("line 152");
         assertThat(datastore.get(other("x5")).getString("from")).isEqualTo("line 153");
 
@@ -99,6 +112,16 @@ class RepeatedWriteRevertTest {
      */
     @Test
     void aCopyWhoseSourcesCollideOnOneTargetIsRevertedWithoutForce() throws Exception {
+        copyOntoOneTargetThenRevert();
+    }
+
+    /** The same under failed calls and commits whose answer is lost. */
+    @Test
+    void aCopyWhoseSourcesCollideOnOneTargetUnderLostCommitAnswersIsRevertedWithoutForce() throws Exception {
+        copyOntoOneTargetThenRevert("--inject-faults", "rate=0.05,lost=0.3,seed=5");
+    }
+
+    private void copyOntoOneTargetThenRevert(String... runOptions) throws Exception {
         List<Entity> sources = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             Key key = datastore.newKeyFactory().addAncestor(com.google.cloud.datastore.PathElement.of("Parent", "p" + i))
@@ -107,8 +130,11 @@ class RepeatedWriteRevertTest {
         }
         SharedEmulator.putAll(datastore, sources);
 
-        assertOk(cli.run("run", "--kind", "Src", "--mapper", cli.mapper("{\"template\":\"copy\",\"toKind\":\"Flat\","
-                + "\"keepAncestors\":false}").toString(), "--job-id", "cp-dup", "--page-size", "2", "--workers", "3"));
+        List<String> args = new ArrayList<>(List.of("run", "--kind", "Src", "--mapper", cli.mapper(
+                "{\"template\":\"copy\",\"toKind\":\"Flat\",\"keepAncestors\":false}").toString(), "--job-id", "cp-dup",
+                "--page-size", "2", "--workers", "3"));
+        args.addAll(List.of(runOptions));
+        assertOk(cli.run(args.toArray(new String[0])));
         assertThat(RichEntities.read(datastore, "", "Flat")).hasSize(1);
 
         InProcessCli.Result revert = cli.run("revert", "cp-dup", "--job-id", "undo-cp-dup");

@@ -186,6 +186,11 @@ final class ImportCommitter {
         });
     }
 
+    /** The key of a target's undo record in this import: under its checkpoint, whichever commit writes it. */
+    private Key recordOf(Key target) {
+        return io.keyranger.undo.UndoRecords.key(checkpoint, checkpoint.getName(), target);
+    }
+
     private long commitOnce(List<Entity> chunk, long lastEntry, Skips skipped) {
         Transaction tx = datastore.newTransaction();
         try {
@@ -196,16 +201,21 @@ final class ImportCommitter {
                 return storedLine;
             }
             Map<Key, Entity> live = new HashMap<>();
-            if (mode.readsLive() && !chunk.isEmpty()) { // one lookup of the chunk's keys, in the transaction
-                List<Key> keys = chunk.stream().map(Entity::getKey).toList();
-                List<Entity> read = tx.fetch(keys.toArray(new Key[0]));
-                for (int i = 0; i < keys.size(); i++) {
-                    live.put(keys.get(i), read.get(i));
+            if (mode.readsLive() && !chunk.isEmpty()) { // one lookup of the chunk's keys (and records), in the transaction
+                java.util.Set<Key> keys = new java.util.LinkedHashSet<>();
+                chunk.forEach(e -> keys.add(e.getKey()));
+                if (undo) {
+                    chunk.forEach(e -> keys.add(recordOf(e.getKey())));
+                }
+                Key[] read = keys.toArray(new Key[0]);
+                List<Entity> found = tx.fetch(read);
+                for (int i = 0; i < read.length; i++) {
+                    live.put(read[i], found.get(i));
                 }
             }
             MapResult writes = mode.decide(chunk, live, placing);
-            if (undo && !writes.puts().isEmpty()) { // each entity as it was: created or overwritten, under the checkpoint
-                UndoKeeper.Kept kept = UndoKeeper.keep(tx, checkpoint.getName(), writes, live, key -> checkpoint);
+            if (undo && !writes.puts().isEmpty()) { // each entity as before the import: its record under the checkpoint
+                UndoKeeper.Kept kept = UndoKeeper.keep(tx, checkpoint.getName(), writes, live, this::recordOf);
                 writes = kept.result();
                 tx.put(kept.records().toArray(new Entity[0]));
             }

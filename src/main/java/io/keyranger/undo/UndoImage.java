@@ -37,9 +37,9 @@ public record UndoImage(Key target, Entity before, Entity after) {
         Objects.requireNonNull(target, "target");
     }
 
-    /** The undo record of this image under {@code parent} (its cell's ledger), in job {@code jobId}'s undo kind. */
-    public Entity toEntity(Key parent, String jobId) {
-        return Entity.newBuilder(UndoRecords.key(parent, jobId, target))
+    /** The undo record of this image, at {@code recordKey} (its target's in the job, {@link UndoRecords}). */
+    public Entity toEntity(Key recordKey) {
+        return Entity.newBuilder(recordKey)
                 .set("target", KeyValue.newBuilder(target).setExcludeFromIndexes(true).build())
                 .set("existed", BooleanValue.newBuilder(before != null).setExcludeFromIndexes(true).build())
                 .set("deleted", BooleanValue.newBuilder(after == null).setExcludeFromIndexes(true).build())

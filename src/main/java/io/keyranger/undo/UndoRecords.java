@@ -6,10 +6,13 @@ import io.keyranger.datastore.BookkeepingKinds;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where a job's undo records live: kind {@code _KeyRangerUndo.JOB} in the default namespace, each a child of the
- * ledger of the cell whose commit wrote it, named by its target's key. Being children of a ledger the commit writes
- * anyway, they add no entity group to it (the emulator's limit of 25); being one kind per job, a revert is an ordinary
- * job over that kind, and removing a job's undo data removes one kind.
+ * Where a job's undo records live: kind {@code _KeyRangerUndo.JOB} in the default namespace, one per target and job,
+ * named by its target's key. A target in the job's own key space has its record under the ledger of the cell that
+ * holds the target (an import's, under its checkpoint): a ledger the commit writes anyway, so it adds no entity group
+ * (the emulator's limit of 25). A target elsewhere (a copy's, a revert's) has a record of its own ({@link #rootKey}).
+ * Either way a target's record has one key, whichever commit writes it, so a job that writes a key again finds the
+ * record of its first write. Being one kind per job, a revert is an ordinary job over that kind, and removing a job's
+ * undo data removes one kind.
  */
 public final class UndoRecords {
     /** The prefix of every job's undo kind. */
@@ -62,14 +65,26 @@ public final class UndoRecords {
 
     /** The key of {@code target}'s undo record in job {@code jobId}, under {@code parent}. */
     public static Key key(Key parent, String jobId, Key target) {
-        String name = nameOf(target);
-        if (name.length() > MAX_NAME) {
-            name = "sha256:" + com.google.common.hash.Hashing.sha256().hashString(name, StandardCharsets.UTF_8);
-        }
-        return Key.newBuilder(parent.getProjectId(), kind(jobId), name, parent.getDatabaseId())
+        return Key.newBuilder(parent.getProjectId(), kind(jobId), recordName(target), parent.getDatabaseId())
                 .setNamespace(parent.getNamespace()).addAncestors(parent.getAncestors())
                 .addAncestor(parent.hasId() ? PathElement.of(parent.getKind(), parent.getId())
                         : PathElement.of(parent.getKind(), parent.getName()))
                 .build();
+    }
+
+    /**
+     * The key of {@code target}'s undo record in job {@code jobId} as an entity group of its own (in the target's
+     * database, default namespace): where a job keeps the record of an entity outside its own key space (a copy's
+     * target, a revert's entity), which commits of any cell may write, so that all of them find the one record.
+     */
+    public static Key rootKey(String jobId, Key target) {
+        return Key.newBuilder(target.getProjectId(), kind(jobId), recordName(target), target.getDatabaseId())
+                .setNamespace("").build();
+    }
+
+    private static String recordName(Key target) {
+        String name = nameOf(target);
+        return name.length() <= MAX_NAME ? name
+                : "sha256:" + com.google.common.hash.Hashing.sha256().hashString(name, StandardCharsets.UTF_8);
     }
 }

@@ -37,6 +37,14 @@ class ChunkerTest {
     }
 
     @Test
+    void aCopyWithUndoLeavesRoomForTheRecordOfEachTarget() {
+        // each key: its own group, its target's, and the target's undo record's; two ledgers and a shard: 3k + 3 <= 25
+        List<List<Key>> chunks = Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2, true, null);
+        assertThat(chunks).allMatch(c -> c.size() <= 7);
+        assertThat(chunks.get(0)).hasSize(7);
+    }
+
+    @Test
     void keysUnderOneRootShareAnEntityGroup() {
         List<Key> children = new ArrayList<>();
         for (int i = 1; i <= 60; i++) {

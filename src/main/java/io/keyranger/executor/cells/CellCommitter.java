@@ -13,6 +13,7 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -49,7 +50,7 @@ public final class CellCommitter {
     private final CommitHook hook;
     private final SkipLog skipLog;
     private final PartFiles parts;
-    /** The ledger keys made so far: every undo record of a commit is a child of one. */
+    /** The ledger keys made so far: the undo record of a key of the job's own kind is a child of one. */
     private final java.util.concurrent.ConcurrentHashMap<Integer, Key> cellKeys =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -132,6 +133,9 @@ public final class CellCommitter {
             List<Key> fresh = new ArrayList<>(chunk.size());
             List<Entity> freshEntities = new ArrayList<>();
             Map<Key, Entity> known = new HashMap<>(); // what this transaction read: a key to null does not exist
+            Map<Key, Key> recordKeys = new HashMap<>(); // each target's undo record key, made once a commit
+            java.util.function.Function<Key, Key> recordOf = target -> recordKeys.computeIfAbsent(target,
+                    t -> recordKey(t, chunk.get(0)));
             Map<Integer, Integer> appliedByCell = new HashMap<>();
             for (int i = 0; i < chunk.size(); i++) {
                 Key key = chunk.get(i);
@@ -142,6 +146,11 @@ public final class CellCommitter {
                     Entity entity = mapper.needsEntities() || undo ? found.get(entitiesAt + i) : null;
                     if (undo) {
                         known.put(key, entity);
+                        if (mapper.entityGroupsPerKey() == 1) {
+                            // a mapper that writes only its page's keys writes each once, in the commit that covers
+                            // it: no record of it can exist yet, so none is read
+                            known.put(recordOf.apply(key), null);
+                        }
                     }
                     if (entity != null && mapper.needsEntities()) {
                         freshEntities.add(entity);
@@ -157,10 +166,9 @@ public final class CellCommitter {
             String part = null;
             List<Entity> undoRecords = List.of();
             if (!fresh.isEmpty()) {
-                MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities), known));
+                MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities), known, recordOf));
                 if (undo) {
-                    UndoKeeper.Kept kept = UndoKeeper.keep(tx, jobId, result, known, key -> cellKey(
-                            cellKeeping(key, byCell, fresh)));
+                    UndoKeeper.Kept kept = UndoKeeper.keep(tx, jobId, result, known, recordOf);
                     result = kept.result();
                     undoRecords = kept.records();
                 }
@@ -211,26 +219,47 @@ public final class CellCommitter {
 
     /**
      * The page with the keys its mapper asks for besides its own ({@link PageMapper#related}), read in this
-     * transaction; each read is also {@code known} for the undo records.
+     * transaction; each read is also {@code known} for the undo records, and so are their records, read in the same
+     * lookup when the job keeps undo.
      */
-    private Page page(Transaction tx, Page page, Map<Key, Entity> known) {
+    private Page page(Transaction tx, Page page, Map<Key, Entity> known,
+                      java.util.function.Function<Key, Key> recordOf) {
         List<Key> related = mapper.related(page);
         if (related.isEmpty()) {
             return page;
         }
-        List<Entity> read = tx.fetch(related.toArray(new Key[0]));
+        java.util.Set<Key> reads = new java.util.LinkedHashSet<>(related);
+        if (mapper.keepsUndo()) {
+            related.forEach(key -> reads.add(recordOf.apply(key)));
+        }
+        Key[] keys = reads.toArray(new Key[0]);
+        List<Entity> read = tx.fetch(keys);
         Map<Key, Entity> found = new HashMap<>();
-        for (int i = 0; i < related.size(); i++) {
-            known.put(related.get(i), read.get(i));
-            if (read.get(i) != null) {
-                found.put(related.get(i), read.get(i));
+        for (int i = 0; i < keys.length; i++) {
+            known.put(keys[i], read.get(i));
+        }
+        for (Key key : related) {
+            if (known.get(key) != null) {
+                found.put(key, known.get(key));
             }
         }
         return new Page(page.keys(), page.entities(), found);
     }
 
     /**
-     * The cell whose ledger keeps what a commit records of a key (a problem, an undo record): the key's own, or, for a
+     * The key of {@code target}'s undo record in this job, the same whichever commit writes it: under the ledger of the
+     * cell that holds it when it is in the job's key space (the kind and partition of {@code ofJob}, a key of the job),
+     * else a record of its own ({@link UndoRecords#rootKey}).
+     */
+    private Key recordKey(Key target, Key ofJob) {
+        boolean own = target.getKind().equals(ofJob.getKind()) && target.getNamespace().equals(ofJob.getNamespace())
+                && target.getProjectId().equals(ofJob.getProjectId())
+                && java.util.Objects.equals(target.getDatabaseId(), ofJob.getDatabaseId());
+        return own ? UndoRecords.key(cellKey(cells.cellOf(target)), jobId, target) : UndoRecords.rootKey(jobId, target);
+    }
+
+    /**
+     * The cell whose ledger keeps what a commit records of a key (a problem): the key's own, or, for a
      * key of another kind (a copy's target), the chunk's.
      */
     private int cellKeeping(Key key, Map<Integer, List<Key>> byCell, List<Key> fresh) {

@@ -40,8 +40,9 @@ public final class Chunker {
     }
 
     /**
-     * As above; with {@code undo}, each key also writes an undo record (a mutation more, in its ledger's entity group,
-     * which the chunk counts already).
+     * As above; with {@code undo}, each key also writes an undo record: a mutation more, in its ledger's entity group
+     * (which the chunk counts already) for a key of the job's own, in a group of its own for each other group a key
+     * touches (a copy's target, a revert's entity: their records are their own entity groups).
      */
     public static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities, int groupsPerKey,
                                   boolean undo, CellPlan cells) {
@@ -57,9 +58,10 @@ public final class Chunker {
             int cell = cells == null ? 0 : cells.cellOf(key);
             if (!current.isEmpty()) {
                 int ledgers = cell - firstCell + 2; // the cells from the first key's to this one's, and the tail
-                // the keys' own groups, and each key's others (a copy's target, a revert's entity) counted apart
+                // the keys' own groups, and each key's others (a copy's target, a revert's entity, and with undo
+                // their records) counted apart
                 int own = perKey == 0 ? 0 : roots.size() + (roots.contains(root) ? 0 : 1);
-                int groups = own + Math.max(0, perKey - 1) * (current.size() + 1) + ledgers + SHARD;
+                int groups = own + Math.max(0, perKey - 1) * (undo ? 2 : 1) * (current.size() + 1) + ledgers + SHARD;
                 int mutations = (current.size() + 1) * mutationsPerKey + ledgers + SHARD;
                 if (groups > maxGroups || mutations > limits.maxMutations()) {
                     chunks.add(current);

@@ -9,14 +9,21 @@ import io.keyranger.mapper.MapResult;
 import io.keyranger.undo.UndoImage;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The undo records of one commit: for every entity the mapper puts or deletes, its state as this transaction read it
- * and what the commit makes of it, written in the same transaction as the change. So a commit that applies keeps its
- * records, and one that does not (retried, covered already, aborted) keeps none: never twice, never missing.
+ * The undo records of one commit: for every entity the mapper puts or deletes, its state before the job and what the
+ * commit makes of it, written in the same transaction as the change. A target has one record per job, at one key
+ * whichever commit writes it ({@code recordOf}); a commit that finds it (read in its transaction) keeps the record's
+ * before (the state before the job's first change) and sets its after to what this commit leaves, so a revert takes
+ * the job's last write for the job's own and brings back the first before. A commit that applies keeps its records,
+ * and one that does not (retried, covered already, aborted) keeps none: never twice, never missing, never a before
+ * that is the job's own earlier write.
  */
 public final class UndoKeeper {
     /** The counter of undo records kept, so the cost line can show them. */
@@ -31,44 +38,51 @@ public final class UndoKeeper {
     }
 
     /**
-     * The records of {@code result}'s changes. {@code known} holds what this transaction read already (a key mapped to
-     * null: it does not exist); the others are read now, in the transaction. Each record goes under the ledger
-     * {@code ledgerOf} names for its target.
+     * The records of {@code result}'s changes. {@code known} holds what this transaction read already, targets and
+     * records alike (a key mapped to null: it does not exist); the others are read now, in the transaction, in one
+     * lookup. {@code recordOf} names a target's record key.
      */
     public static Kept keep(Transaction tx, String jobId, MapResult result, Map<Key, Entity> known,
-                     Function<Key, Key> ledgerOf) {
-        java.util.Set<Key> unknownSet = new java.util.LinkedHashSet<>();
-        result.puts().forEach(e -> unknownSet.add(e.getKey()));
-        unknownSet.addAll(result.deletes());
-        unknownSet.removeAll(known.keySet());
-        List<Key> unknown = new ArrayList<>(unknownSet);
+                     Function<Key, Key> recordOf) {
+        Map<Key, Key> recordKeys = new HashMap<>();
+        Set<Key> unknown = new LinkedHashSet<>();
+        java.util.stream.Stream.concat(result.puts().stream().map(Entity::getKey), result.deletes().stream())
+                .forEach(target -> {
+                    Key record = recordKeys.computeIfAbsent(target, recordOf);
+                    if (!known.containsKey(target)) {
+                        unknown.add(target);
+                    }
+                    if (!known.containsKey(record)) {
+                        unknown.add(record);
+                    }
+                });
         if (!unknown.isEmpty()) {
-            List<Entity> read = tx.fetch(unknown.toArray(new Key[0]));
-            for (int i = 0; i < unknown.size(); i++) {
-                known.put(unknown.get(i), read.get(i));
+            Key[] keys = unknown.toArray(new Key[0]);
+            List<Entity> read = tx.fetch(keys);
+            for (int i = 0; i < keys.length; i++) {
+                known.put(keys[i], read.get(i));
             }
         }
-        List<Entity> records = new ArrayList<>();
+        Map<Key, Entity> records = new LinkedHashMap<>(); // by target: a key put twice in one commit keeps the last
         List<Entity> puts = new ArrayList<>();
         List<Key> deletes = new ArrayList<>();
         List<MapResult.Problem> tooLarge = new ArrayList<>();
         for (Entity put : result.puts()) {
-            Entity record = new UndoImage(put.getKey(), known.get(put.getKey()), put).toEntity(
-                    ledgerOf.apply(put.getKey()), jobId);
-            if (fits(record, put.getKey(), tooLarge)) {
-                records.add(record);
+            Key target = put.getKey();
+            Entity record = record(target, put, recordKeys.get(target), known);
+            if (fits(record, target, tooLarge)) {
+                records.put(target, record);
                 puts.add(put);
             }
         }
         for (Key key : result.deletes()) {
-            Entity before = known.get(key);
-            if (before == null) {
+            if (known.get(key) == null) {
                 deletes.add(key); // nothing to delete: nothing to take back
                 continue;
             }
-            Entity record = new UndoImage(key, before, null).toEntity(ledgerOf.apply(key), jobId);
+            Entity record = record(key, null, recordKeys.get(key), known);
             if (fits(record, key, tooLarge)) {
-                records.add(record);
+                records.put(key, record);
                 deletes.add(key);
             }
         }
@@ -81,7 +95,17 @@ public final class UndoKeeper {
                     Long::sum);
         }
         return new Kept(new MapResult(puts, deletes, result.skipped() + tooLarge.size(), counters, result.lines(),
-                problems), records);
+                problems), new ArrayList<>(records.values()));
+    }
+
+    /**
+     * The record of {@code target} once this commit leaves it as {@code after}: its before is the one the job's record
+     * holds already (an earlier commit of the job changed it), else the target as this transaction read it.
+     */
+    private static Entity record(Key target, Entity after, Key recordKey, Map<Key, Entity> known) {
+        Entity earlier = known.get(recordKey);
+        Entity before = earlier != null ? UndoImage.of(earlier).before() : known.get(target);
+        return new UndoImage(target, before, after).toEntity(recordKey);
     }
 
     /** Whether a record fits Datastore's entity limit; if not, its change is left out with a reason. */

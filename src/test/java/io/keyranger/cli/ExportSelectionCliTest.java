@@ -79,4 +79,43 @@ class ExportSelectionCliTest {
         assertThat(now).containsExactlyInAnyOrderElementsOf(seeded.stream()
                 .filter(e -> e.getKey().getNamespace().isEmpty()).toList());
     }
+
+    @Test
+    void aNarrowedDiffCountsEntitiesThatCrossedTheConditionAsChangedBothWays() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("diff-crossing");
+        Datastore datastore = SharedEmulator.connect(conn);
+        List<Entity> seeded = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            seeded.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Account").newKey("a" + i))
+                    .set("tier", i % 2 == 0 ? "gold" : "silver").set("balance", i).build());
+        }
+        SharedEmulator.putAll(datastore, seeded);
+        Path export = EmulatorExports.export(conn, dir, null);
+        Key intoGold = datastore.newKeyFactory().setKind("Account").newKey("a1");
+        Key outOfGold = datastore.newKeyFactory().setKind("Account").newKey("a2");
+        Key editedGold = datastore.newKeyFactory().setKind("Account").newKey("a4");
+        Key deletedGold = datastore.newKeyFactory().setKind("Account").newKey("a6");
+        Key newGold = datastore.newKeyFactory().setKind("Account").newKey("new");
+        datastore.put(Entity.newBuilder(datastore.get(intoGold)).set("tier", "gold").build(),
+                Entity.newBuilder(datastore.get(outOfGold)).set("tier", "silver").build(),
+                Entity.newBuilder(datastore.get(editedGold)).set("balance", -1).build(),
+                Entity.newBuilder(newGold).set("tier", "gold").set("balance", 0).build());
+        datastore.delete(deletedGold);
+        InProcessCli cli = new InProcessCli(dir, conn);
+        Path keys = dir.resolve("keys");
+
+        InProcessCli.Result diff = cli.run("diff", "--export", export.toString(), "--gql",
+                "SELECT * FROM Account WHERE tier = 'gold'", "--keys-out", keys.toString());
+        assertThat(diff.exitCode()).as(diff.out() + diff.err()).isZero();
+        assertThat(diff.out()).containsPattern("same\\s+17\\b").containsPattern("changed\\s+3\\b")
+                .containsPattern("removed\\s+1\\b").containsPattern("added\\s+1\\b")
+                .contains("of the changed, 1 match it now and did not in the export, 1 matched it in the export and "
+                        + "do not now");
+        assertThat(io.keyranger.executor.KeysFile.read(keys.resolve("changed.keys"), conn.projectId(), ""))
+                .containsExactlyInAnyOrder(intoGold, outOfGold, editedGold);
+        assertThat(io.keyranger.executor.KeysFile.read(keys.resolve("added.keys"), conn.projectId(), ""))
+                .containsExactly(newGold);
+        assertThat(io.keyranger.executor.KeysFile.read(keys.resolve("removed.keys"), conn.projectId(), ""))
+                .containsExactly(deletedGold);
+    }
 }

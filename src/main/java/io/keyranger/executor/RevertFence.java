@@ -15,8 +15,9 @@ import java.util.function.Consumer;
 /**
  * A revert takes each job it reverts from whoever ran it, before it writes anything: in one transaction on the job's
  * fence it bumps the epoch, marks a job that was left running (its runner gone: killed, or its lease ran out) as
- * cancelled where it stopped, and records the revert. So a runner that comes back commits nothing more (each commit of
- * a local run reads the fence), and no resume goes on with a reverted job. A job whose runner is alive is refused.
+ * cancelled where it stopped, and records the revert. So a runner that comes back cannot record an end and stops at
+ * its next lease renewal (chunks it had in flight may still commit: page commits do not read the fence), and no resume
+ * goes on with a reverted job. A job whose runner is alive is refused.
  */
 final class RevertFence {
     private RevertFence() {

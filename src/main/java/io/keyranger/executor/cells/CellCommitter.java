@@ -26,10 +26,8 @@ import java.util.Map;
  * span of their cell holds; writes the mutations, the shard's increments and each ledger with its piece of the span
  * added. A retried commit whose answer was lost, a retried or split Beam bundle, a resumed or taken-over local run, a
  * zombie runner that wakes up, or a second runner on the same keys: each finds the keys covered and applies nothing
- * twice; two at once meet on a ledger entity and one of them is retried. Correctness never depends on one runner at a
- * time. A local run also reads its job's fence in each commit ({@link #fencedBy}): once the job is taken from it (a
- * take-over, a revert of a job whose runner was gone), a runner that comes back commits nothing more, not even the
- * pages it had in flight, since the taker's write of the fence aborts their transactions.
+ * twice; two at once meet on a ledger entity and one of them is retried. No lease or epoch is read: correctness never
+ * depends on one runner at a time.
  */
 public final class CellCommitter {
     /** Ledgers of cells with no key of the chunk written per transaction of their own (within 25 entity groups). */
@@ -51,7 +49,6 @@ public final class CellCommitter {
     private final CommitHook hook;
     private final SkipLog skipLog;
     private final PartFiles parts;
-    private volatile io.keyranger.executor.lease.JobLease fence;
     /** The ledger keys made so far: every undo record of a commit is a child of one. */
     private final java.util.concurrent.ConcurrentHashMap<Integer, Key> cellKeys =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -71,12 +68,6 @@ public final class CellCommitter {
         this.hook = hook;
         this.skipLog = new SkipLog(jobId);
         this.parts = parts;
-    }
-
-    /** Reads {@code lease}'s fence in every commit and commits nothing once it is no longer this runner's. */
-    public CellCommitter fencedBy(io.keyranger.executor.lease.JobLease lease) {
-        this.fence = lease;
-        return this;
     }
 
     /** The ledger key of cell {@code cell}. */
@@ -128,10 +119,6 @@ public final class CellCommitter {
             List<Key> reads = new ArrayList<>(touched.size() + 1 + chunk.size());
             touched.forEach(c -> reads.add(cellKey(c)));
             reads.add(shard);
-            io.keyranger.executor.lease.JobLease lease = fence;
-            if (lease != null) {
-                reads.add(lease.fenceKey());
-            }
             boolean undo = mapper.keepsUndo();
             if (mapper.needsEntities() || undo) {
                 reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
@@ -141,10 +128,7 @@ public final class CellCommitter {
             for (int i = 0; i < touched.size(); i++) {
                 ledgers.put(touched.get(i), Ledger.of(cellKey(touched.get(i)), found.get(i), order));
             }
-            if (lease != null) {
-                lease.check(found.get(touched.size() + 1)); // taken from this runner: nothing of this chunk commits
-            }
-            int entitiesAt = touched.size() + 1 + (lease != null ? 1 : 0);
+            int entitiesAt = touched.size() + 1;
             List<Key> fresh = new ArrayList<>(chunk.size());
             List<Entity> freshEntities = new ArrayList<>();
             Map<Key, Entity> known = new HashMap<>(); // what this transaction read: a key to null does not exist

@@ -10,14 +10,12 @@ import java.util.Set;
 
 /**
  * Cuts a page into commit-sized chunks: each chunk's transaction, with the ledgers of the cells it spans (one more for
- * the span's tail into the next cell), a counter shard and the job's fence, stays within the server's entity-group and mutation
+ * the span's tail into the next cell) and a counter shard, stays within the server's entity-group and mutation
  * limits. Keys under the same root share an entity group.
  */
 public final class Chunker {
     /** One counter shard rides in every commit. */
     public static final int SHARD = 1;
-    /** And a local run's job entity, its fence (read, in an entity group of its own). */
-    public static final int FENCE = 1;
 
     private Chunker() {
     }
@@ -61,7 +59,7 @@ public final class Chunker {
                 int ledgers = cell - firstCell + 2; // the cells from the first key's to this one's, and the tail
                 // the keys' own groups, and each key's others (a copy's target, a revert's entity) counted apart
                 int own = perKey == 0 ? 0 : roots.size() + (roots.contains(root) ? 0 : 1);
-                int groups = own + Math.max(0, perKey - 1) * (current.size() + 1) + ledgers + SHARD + FENCE;
+                int groups = own + Math.max(0, perKey - 1) * (current.size() + 1) + ledgers + SHARD;
                 int mutations = (current.size() + 1) * mutationsPerKey + ledgers + SHARD;
                 if (groups > maxGroups || mutations > limits.maxMutations()) {
                     chunks.add(current);

@@ -117,6 +117,11 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
                 r.lookups(), r.lookups() == 1 ? "" : "s", seconds, r.compared() / Math.max(seconds, 1e-3), r.cancelled() ? "; stopped early" : "");
         out.printf("  same      %,12d%n  changed   %,12d%n  removed   %,12d%n  added     %12s%n", r.same(),
                 r.changed(), r.removed(), r.added() < 0 ? "(not looked for)" : String.format("%,d", r.added()));
+        if (selection.gql != null) {
+            out.printf("  (the query is applied on each side: of the changed, %,d match it now and did not in the "
+                    + "export, %,d matched it in the export and do not now; added and removed are entities one side "
+                    + "lacks)%n", r.entered(), r.left());
+        }
         for (ExportDiff.Example e : r.examples()) {
             out.println((e.before() == null ? "added    " : e.now() == null ? "removed  " : "changed  ")
                     + KeyFormat.format(e.key()) + (e.before() != null && e.now() != null ? ": " + e.what() : ""));
@@ -163,7 +168,7 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
         ObjectNode root = JSON.createObjectNode();
         root.put("kind", kind).put("compared", r.compared()).put("same", r.same()).put("changed", r.changed())
                 .put("removed", r.removed()).put("added", r.added()).put("lookups", r.lookups())
-                .put("cancelled", r.cancelled());
+                .put("enteredQuery", r.entered()).put("leftQuery", r.left()).put("cancelled", r.cancelled());
         ArrayNode examples = root.putArray("examples");
         for (ExportDiff.Example e : r.examples()) {
             examples.addObject().put("key", Gql.keyLiteral(e.key())).put("what", e.what());

@@ -22,6 +22,8 @@ import java.util.concurrent.Future;
  * The live entities of a comparison's selection that its export lacks. The kind's key space is cut into ranges at
  * its scatter sample (as a job's is) and the ranges are read at once, keys only (whole entities when a query must
  * see them); each key is looked up among the export's key hashes. With a list of keys, only those are looked up.
+ * Narrowed by a query, a live match that the export holds but whose exported version the query does not match crossed
+ * the query's condition since: it is changed, not added (the export is read once more for those keys).
  */
 final class AddedSince {
     private final Datastore datastore;
@@ -41,9 +43,41 @@ final class AddedSince {
         this.examples = examples;
     }
 
-    /** How many were added; the first few go to {@code found}, whole; every key to {@code added.keys}. */
-    long find(long[] exportKeys, List<ExportDiff.Example> found, Cancellation cancellation) throws IOException {
-        List<Key> added = input.keys() != null ? asked(exportKeys) : scanned(exportKeys, cancellation);
+    /**
+     * What the pass found.
+     *
+     * @param added   live entities of the selection the export lacks (-1: the pass did not run)
+     * @param entered live entities of the selection the export holds outside its selection (they changed)
+     */
+    record Found(long added, long entered) {
+        static final Found NOT_RUN = new Found(-1, 0);
+    }
+
+    /**
+     * What was added, and what entered the query's selection; the first few of each go to {@code changedEx} and
+     * {@code found}, whole; every key to {@code added.keys}, or {@code changed.keys} for those that entered.
+     */
+    Found find(long[] exportKeys, List<ExportDiff.Example> changedEx, List<ExportDiff.Example> found,
+               Cancellation cancellation) throws IOException {
+        List<Key> candidates = input.keys() != null ? asked(exportKeys) : scanned(exportKeys, cancellation);
+        java.util.Map<Key, com.google.cloud.datastore.Entity> outside = outsideSelection(candidates);
+        List<Key> added = candidates.stream().filter(k -> !outside.containsKey(k)).toList();
+        List<Key> entered = candidates.stream().filter(outside::containsKey).toList();
+        try (KeyListWriter out = KeyListWriter.in(keysFolder, "changed.keys", true)) {
+            for (Key key : entered) {
+                out.write(key);
+            }
+        }
+        List<Key> enteredShown = entered.subList(0, Math.min(examples, entered.size()));
+        if (!enteredShown.isEmpty()) {
+            List<Entity> read = datastore.fetch(enteredShown.toArray(new Key[0]));
+            for (int i = 0; i < enteredShown.size(); i++) {
+                Entity before = outside.get(enteredShown.get(i));
+                ExportDiff.keep(changedEx, new ExportDiff.Example(enteredShown.get(i), before, read.get(i),
+                        "matches the query now, not in the export: " + RestoreMode.differences(before, read.get(i))),
+                        examples * 2);
+            }
+        }
         try (KeyListWriter out = KeyListWriter.in(keysFolder, "added.keys", false)) {
             for (Key key : added) {
                 out.write(key);
@@ -57,7 +91,28 @@ final class AddedSince {
                         "added since the export"), examples);
             }
         }
-        return added.size();
+        return new Found(added.size(), entered.size());
+    }
+
+    /**
+     * Of {@code candidates} (live matches the export's selection lacks), those the export holds all the same, its
+     * query not matching them there: read from the export's entities of the kind, kept whole for a few examples.
+     */
+    private java.util.Map<Key, Entity> outsideSelection(List<Key> candidates) {
+        java.util.Map<Key, Entity> held = new java.util.HashMap<>();
+        if (input.select() == null || candidates.isEmpty()) {
+            return held;
+        }
+        java.util.Set<Key> wanted = new java.util.HashSet<>(candidates);
+        try (io.keyranger.managed.ManagedExport.Entities entities = input.export().entities(input.project(),
+                input.database(), input.namespace(), input.kind())) {
+            for (Entity e = entities.next(); e != null && held.size() < wanted.size(); e = entities.next()) {
+                if (wanted.contains(e.getKey())) {
+                    held.put(e.getKey(), e);
+                }
+            }
+        }
+        return held;
     }
 
     private List<Key> asked(long[] exportKeys) {

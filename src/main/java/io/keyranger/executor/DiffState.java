@@ -25,14 +25,15 @@ import java.nio.file.StandardOpenOption;
  * @param compareDone  whether every record was compared (what is left is the pass for added entities)
  * @param changedBytes the length of {@code changed.keys} that these counts cover
  * @param removedBytes the length of {@code removed.keys} that these counts cover
+ * @param left         of the changed, those the query matched in the export but not live (they left the selection)
  */
 record DiffState(String what, long records, long same, long changed, long removed, long lookups, boolean compareDone,
-                 long changedBytes, long removedBytes) {
+                 long changedBytes, long removedBytes, long left) {
     static final String FILE = "diff-state.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static DiffState start(ManagedImport input) {
-        return new DiffState(describe(input), 0, 0, 0, 0, 0, false, 0, 0);
+        return new DiffState(describe(input), 0, 0, 0, 0, 0, false, 0, 0, 0);
     }
 
     long compared() {
@@ -41,11 +42,11 @@ record DiffState(String what, long records, long same, long changed, long remove
 
     DiffState after(long endRecord, long[] counts, long changedLength, long removedLength) {
         return new DiffState(what, endRecord, same + counts[0], changed + counts[1], removed + counts[2], lookups + 1,
-                compareDone, changedLength, removedLength);
+                compareDone, changedLength, removedLength, left + counts[3]);
     }
 
     DiffState compared(boolean done) {
-        return new DiffState(what, records, same, changed, removed, lookups, done, changedBytes, removedBytes);
+        return new DiffState(what, records, same, changed, removed, lookups, done, changedBytes, removedBytes, left);
     }
 
     void write(Path folder) {

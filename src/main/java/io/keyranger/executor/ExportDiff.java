@@ -21,6 +21,11 @@ import java.util.concurrent.Future;
  * their keys, and each entity is the same as live, changed since, or removed since. A second pass reads the live
  * kind's keys (or, with a query, its matching entities) for those added since. It writes nothing to the database;
  * the key lists it can write are what {@code restore --keys} reads.
+ *
+ * <p>Narrowed by a query, it compares the query's matches on each side: an entity in the export and live that
+ * matches on one side only crossed the query's condition, and counts as changed whichever way it crossed (counted
+ * apart too: {@link Result#entered}, {@link Result#left}). Only an entity the export lacks is added, and only one
+ * gone live is removed.
  */
 public final class ExportDiff {
     /** Examples kept of each outcome. */
@@ -94,9 +99,12 @@ public final class ExportDiff {
      * @param cancelled whether it stopped early (the counts cover what was compared)
      * @param resumedFrom entities compared by the stopped run this one went on from (0 when it began afresh); the
      *                  counts include them, the examples do not
+     * @param entered   of the changed, those the query matches live but did not match in the export (found by the
+     *                  pass for added entities: 0 when it did not run)
+     * @param left      of the changed, those the query matched in the export but does not match live
      */
     public record Result(long compared, long same, long changed, long removed, long added, List<Example> examples,
-                         long lookups, boolean cancelled, long resumedFrom) {
+                         long lookups, boolean cancelled, long resumedFrom, long entered, long left) {
         public Result {
             examples = List.copyOf(examples);
         }
@@ -181,7 +189,7 @@ public final class ExportDiff {
                 while (!inFlight.isEmpty() && (inFlight.size() >= parallel || !more || cancellation.isCancelled())) {
                     Pending done = inFlight.poll();
                     List<Entity> live = LookupPool.await(done.live());
-                    long[] counts = new long[3]; // same, changed, removed
+                    long[] counts = new long[4]; // same, changed, removed, of the changed those that left the query
                     for (int i = 0; i < done.page().size(); i++) {
                         Entity before = done.page().get(i);
                         Entity now = live.get(i);
@@ -193,9 +201,11 @@ public final class ExportDiff {
                             counts[0]++;
                         } else {
                             counts[1]++;
+                            boolean left = input.select() != null && !input.select().matches(now);
+                            counts[3] += left ? 1 : 0;
                             changedKeys.write(before.getKey());
-                            keep(changedEx, new Example(before.getKey(), before, now,
-                                    RestoreMode.differences(before, now)));
+                            keep(changedEx, new Example(before.getKey(), before, now, (left ? "matched the query in "
+                                    + "the export, not now: " : "") + RestoreMode.differences(before, now)));
                         }
                     }
                     state = state.after(done.endRecord(), counts, changedKeys.flushed(), removedKeys.flushed());
@@ -204,29 +214,30 @@ public final class ExportDiff {
                 }
             }
             if (more) {
-                return result(state, -1, changedEx, removedEx, List.of(), true, resumedFrom);
+                return result(state, AddedSince.Found.NOT_RUN, changedEx, removedEx, List.of(), true, resumedFrom);
             }
             state = state.compared(true);
             state.write(keysFolder);
         }
         List<Example> addedEx = new ArrayList<>();
-        long addedCount = -1;
+        AddedSince.Found found = AddedSince.Found.NOT_RUN;
         if (added && !cancellation.isCancelled()) {
             long[] sorted = Arrays.copyOf(hashes, hashCount);
             Arrays.sort(sorted);
-            addedCount = new AddedSince(datastore, order, input, keysFolder, parallel, examples)
-                    .find(sorted, addedEx, cancellation);
+            found = new AddedSince(datastore, order, input, keysFolder, parallel, examples)
+                    .find(sorted, changedEx, addedEx, cancellation);
         }
-        return result(state, addedCount, changedEx, removedEx, addedEx, cancellation.isCancelled(), resumedFrom);
+        return result(state, found, changedEx, removedEx, addedEx, cancellation.isCancelled(), resumedFrom);
     }
 
-    private static Result result(DiffState state, long added, List<Example> changed, List<Example> removed,
-                                 List<Example> addedEx, boolean cancelled, long resumedFrom) {
+    private static Result result(DiffState state, AddedSince.Found found, List<Example> changed,
+                                 List<Example> removed, List<Example> addedEx, boolean cancelled, long resumedFrom) {
         List<Example> examples = new ArrayList<>(changed);
         examples.addAll(removed);
         examples.addAll(addedEx);
-        return new Result(state.compared(), state.same(), state.changed(), state.removed(), added, examples,
-                state.lookups(), cancelled, resumedFrom);
+        return new Result(state.compared() + found.entered(), state.same(), state.changed() + found.entered(),
+                state.removed(), found.added(), examples, state.lookups(), cancelled, resumedFrom, found.entered(),
+                state.left());
     }
 
     private void keep(List<Example> kept, Example example) {

@@ -51,7 +51,10 @@ public final class JobUndo {
         return "revertible; undo kept until " + from.plus(keep).toString().substring(0, 10);
     }
 
-    /** Refuses, with a message a user can act on, a job that cannot be reverted. */
+    /**
+     * Refuses, with a message a user can act on, a job that cannot be reverted (one left running is checked apart,
+     * against its runner: {@link #revertible}).
+     */
     public static void checkRevertible(JobStore.StoredJob job) {
         String id = job.spec().jobId();
         if (!Mappers.template(job.spec().mapper().template()).writes()) {
@@ -69,10 +72,6 @@ public final class JobUndo {
         if (job.undoRemoved() != null) {
             throw new KeyRangerException("Job " + id + "'s undo records were removed on " + job.undoRemoved()
                     + " (jobs --prune): it cannot be reverted any more.");
-        }
-        if (job.status() == JobStatus.RUNNING) {
-            throw new KeyRangerException("Job " + id + " has not ended: cancel it (or let it finish), then revert it. "
-                    + "Reverting a cancelled job undoes exactly the part that ran.");
         }
     }
 
@@ -106,7 +105,8 @@ public final class JobUndo {
 
     /**
      * The jobs that reverting {@code jobId} takes back (one, or each kind's of a job over several kinds), refused with a
-     * message a user can act on when one of them cannot be reverted.
+     * message a user can act on when one of them cannot be reverted. A job left running whose runner is gone (killed,
+     * its lease run out) is reverted as far as it ran; one whose runner is alive is refused.
      */
     public static List<JobStore.StoredJob> revertible(Datastore datastore, String jobId) {
         List<JobStore.StoredJob> jobs = jobsOf(datastore, jobId);
@@ -115,6 +115,7 @@ public final class JobUndo {
                     + "revert.");
         }
         jobs.forEach(JobUndo::checkRevertible);
+        jobs.forEach(job -> RevertFence.checkEnded(datastore, job, jobId));
         return jobs;
     }
 
@@ -141,6 +142,7 @@ public final class JobUndo {
         List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
         RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
                 settings.force(), settings.shards(), settings.workers(), settings.pageSize(), settings.qps());
+        RevertFence.take(datastore, jobs, jobId, named.revertId(), waiting);
         JobSpec first = revertSpec(jobs.get(0), named);
         if (KindGroup.load(datastore, jobId) == null) {
             return launcher.start(first, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);

@@ -34,7 +34,8 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
     /**
      * The entities of {@code namespace} and {@code kind} in {@code export}, placed in {@code datastore}'s project,
      * narrowed by a GQL query ({@code gql}, applied on the client in {@code order}) and a file of keys (either may be
-     * null). A query of another kind, or a bad keys file, is refused here, before anything is read.
+     * null). A query of another kind, a bad keys file, or a namespace and kind the export holds nothing of, is
+     * refused here, before anything is compared or written.
      */
     static ManagedImport of(com.google.cloud.datastore.Datastore datastore, io.keyranger.keys.KeyOrder order,
                             ManagedExport export, String namespace, String kind, String gql, java.nio.file.Path keys) {
@@ -49,6 +50,7 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
             }
             select = new ClientQuery(query, order);
         }
+        io.keyranger.managed.ExportContents.requireHolds(export, project, database, namespace, kind);
         return new ManagedImport(export, project, database, namespace, kind, select,
                 keys == null ? null : KeysFile.read(keys, project, namespace));
     }

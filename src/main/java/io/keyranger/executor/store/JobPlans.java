@@ -111,6 +111,11 @@ public final class JobPlans {
             if (fence == null && planner == null) {
                 throw new KeyRangerException("Job " + spec.jobId() + " no longer exists.");
             }
+            if (fence != null && fence.contains(JobStore.REVERTED_BY)) {
+                throw new KeyRangerException("Job " + spec.jobId() + " was reverted (by " + fence.getString(
+                        JobStore.REVERTED_BY) + "): going on with it would apply again what the revert took back. "
+                        + "Start a new job instead.");
+            }
             return fence == null || !JobStatus.DONE.name().equals(fence.getString("status"));
         }, b -> b.set("status", JobStatus.RUNNING.name()).set("runners", runners(b.build(), runnerName)), created,
                 createdWith, waiting);

@@ -54,6 +54,9 @@ public final class JobStore {
         return datastore;
     }
 
+    /** On a job's entity: the revert that took the job back; such a job is never resumed. */
+    public static final String REVERTED_BY = "revertedBy";
+
     public Key jobKey(String jobId) {
         return datastore.newKeyFactory().setNamespace("").setKind(JOB_KIND).newKey(jobId);
     }

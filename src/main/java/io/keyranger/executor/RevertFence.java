@@ -1,0 +1,79 @@
+package io.keyranger.executor;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.KeyRangerException;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.lease.Holding;
+import io.keyranger.executor.lease.JobBusyException;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.store.JobStore;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A revert takes each job it reverts from whoever ran it, before it writes anything: in one transaction on the job's
+ * fence it bumps the epoch, marks a job that was left running (its runner gone: killed, or its lease ran out) as
+ * cancelled where it stopped, and records the revert. So a runner that comes back cannot record an end and stops at
+ * its next lease renewal (chunks it had in flight may still commit: page commits do not read the fence), and no resume
+ * goes on with a reverted job. A job whose runner is alive is refused.
+ */
+final class RevertFence {
+    private RevertFence() {
+    }
+
+    /** Refuses a job that is still running with a live runner; {@code asked} is the id the user gave. */
+    static void checkEnded(Datastore datastore, JobStore.StoredJob job, String asked) {
+        if (job.status() != JobStatus.RUNNING) {
+            return;
+        }
+        new JobStore(datastore).holding(job.spec().jobId()).filter(Holding::live).ifPresent(h -> {
+            throw running(job.spec().jobId(), asked, h);
+        });
+    }
+
+    /**
+     * Takes each of {@code jobs} (key-range jobs: an import's runs are fenced by its checkpoint and record no status)
+     * for revert {@code revertId}; {@code said} hears of each job that was left running.
+     */
+    static void take(Datastore datastore, List<JobStore.StoredJob> jobs, String asked, String revertId,
+                     Consumer<String> said) {
+        JobStore store = new JobStore(datastore);
+        for (JobStore.StoredJob job : jobs) {
+            String id = job.spec().jobId();
+            if (datastore.get(store.jobKey(id)) == null) {
+                continue; // an import: its checkpoint is its fence, and its runs keep no status
+            }
+            JobLease lease = store.lease(id, JobLease.DEFAULT_DURATION);
+            boolean[] wasRunning = {false};
+            try {
+                lease.take(JobLease.Mode.RESUME, fence -> true, b -> {
+                    if (JobStatus.RUNNING.name().equals(b.build().getString("status"))) {
+                        wasRunning[0] = true;
+                        b.set("status", JobStatus.CANCELLED.name()).set("finishedAt", Timestamp.now());
+                    }
+                    return b.set(JobStore.REVERTED_BY, revertId);
+                }, null, m -> { });
+                store.fencedOnJob("release", lease, e -> List.of(lease.released()));
+            } catch (JobBusyException e) {
+                throw running(id, asked, e.holding());
+            } finally {
+                lease.ended();
+            }
+            if (wasRunning[0]) {
+                said.accept("Job " + id + " was left running, and its runner is gone: it is marked cancelled where "
+                        + "it stopped and reverted as far as it ran. A runner of it that comes back commits nothing "
+                        + "more.");
+            }
+        }
+    }
+
+    private static KeyRangerException running(String id, String asked, Holding holding) {
+        return new KeyRangerException("Job " + id + " is still running: " + holding.runner().describe()
+                + " holds it, its lease renewed until " + holding.expiresAt().truncatedTo(ChronoUnit.SECONDS) + ". "
+                + "Stop it first (Ctrl-C where it runs; it ends cancelled) or let it finish, then run 'keyranger "
+                + "revert " + asked + "' again. If that runner is gone for good, revert goes ahead once its lease "
+                + "runs out.");
+    }
+}

@@ -20,7 +20,7 @@ class UndoImageTest {
                 .set("text", StringValue.newBuilder("t").setExcludeFromIndexes(true).build()).build();
         Key ledger = Key.newBuilder("p", "_KeyRangerLedger", "cell").build();
 
-        UndoImage read = UndoImage.of(new UndoImage(target, before, after).toEntity(ledger, "job"));
+        UndoImage read = UndoImage.of(new UndoImage(target, before, after).toEntity(UndoRecords.key(ledger, "job", target)));
         assertThat(read.before()).isEqualTo(before);
         assertThat(read.after()).isEqualTo(after);
         assertThat(EntityCodec.meaning(read.before().getValue("text"))).isEqualTo(15);

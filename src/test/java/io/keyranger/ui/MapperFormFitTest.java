@@ -96,6 +96,7 @@ class MapperFormFitTest {
             robot.lookup("#param-property").queryTextInputControl().clear();
             return null;
         });
+        robot.clickOn("#param-property"); // TestFX types into the window it last clicked: the popup, now hidden
         robot.write("loyaltyPoints");
         robot.type(KeyCode.ESCAPE);
         assertThat(Fx.get(() -> robot.lookup("#param-property").queryTextInputControl().getText()))

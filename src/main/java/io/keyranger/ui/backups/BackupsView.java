@@ -94,7 +94,14 @@ public final class BackupsView extends BorderPane {
         summary.setId("exportSummary");
         summary.setWrapText(true);
         summary.textProperty().bind(model.summaryProperty());
-        VBox box = new VBox(6, new HBox(6, location, browse, open), summary);
+        Label notice = new Label();
+        notice.setId("exportLocationNotice");
+        notice.setWrapText(true);
+        notice.getStyleClass().add(atlantafx.base.theme.Styles.WARNING);
+        notice.textProperty().bind(model.locationNotice());
+        notice.managedProperty().bind(notice.textProperty().isNotEmpty());
+        notice.visibleProperty().bind(notice.managedProperty());
+        VBox box = new VBox(6, new HBox(6, location, browse, open), summary, notice);
         box.setPadding(new Insets(8));
         return box;
     }
@@ -107,7 +114,8 @@ public final class BackupsView extends BorderPane {
         HBox.setHgrow(query, Priority.ALWAYS);
         Button run = new Button("Run", new FontIcon(Material2MZ.PLAY_ARROW));
         run.setId("runExportQuery");
-        run.disableProperty().bind(model.busyProperty().or(model.selectedKindProperty().isNull()));
+        run.disableProperty().bind(model.busyProperty().or(model.selectedKindProperty().isNull())
+                .or(model.showsOpenedExport().not()));
         run.setOnAction(e -> model.runQuery());
         TextField key = new TextField();
         key.setId("exportKey");
@@ -130,11 +138,11 @@ public final class BackupsView extends BorderPane {
 
         Button previous = new Button("Previous", new FontIcon(Material2AL.ARROW_BACK));
         previous.setId("exportPrevious");
-        previous.disableProperty().bind(model.hasPreviousProperty().not().or(model.busyProperty()));
+        previous.disableProperty().bind(model.hasPreviousProperty().not().or(run.disableProperty()));
         previous.setOnAction(e -> model.previousPage());
         Button next = new Button("Next", new FontIcon(Material2AL.ARROW_FORWARD));
         next.setId("exportNext");
-        next.disableProperty().bind(model.hasNextProperty().not().or(model.busyProperty()));
+        next.disableProperty().bind(model.hasNextProperty().not().or(run.disableProperty()));
         next.setOnAction(e -> model.nextPage());
         Label info = new Label();
         info.setId("exportPageInfo");
@@ -160,7 +168,7 @@ public final class BackupsView extends BorderPane {
         Button compare = new Button("Compare with live", new FontIcon(Material2AL.COMPARE_ARROWS));
         compare.setId("compareExport");
         compare.disableProperty().bind(model.busyProperty().or(model.selectedKindProperty().isNull())
-                .or(model.sessionProperty().isNull()));
+                .or(model.sessionProperty().isNull()).or(model.showsOpenedExport().not()));
         compare.setOnAction(e -> diff.compare(model.sessionProperty().get(), model.selectedKindProperty().get()));
         ComboBox<RestoreMode> mode = new ComboBox<>(javafx.collections.FXCollections.observableArrayList(
                 RestoreMode.SKIP_CHANGED, RestoreMode.MISSING_ONLY, RestoreMode.OVERWRITE));

@@ -52,8 +52,13 @@ public final class BackupsViewModel {
     private final Consumer<String> errors;
     private final StringProperty location = new SimpleStringProperty("");
     private final ObjectProperty<Session> session = new SimpleObjectProperty<>();
-    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Open a managed export: its folder or "
-            + "its .overall_export_metadata file (gcloud datastore export, then gcloud storage cp -r).");
+    private static final String NOTHING_OPEN = "Open a managed export: its folder or its .overall_export_metadata "
+            + "file (gcloud datastore export, then gcloud storage cp -r).";
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(NOTHING_OPEN);
+    /** The path box's text when the export on screen was opened ("" while none is). */
+    private final ReadOnlyStringWrapper opened = new ReadOnlyStringWrapper("");
+    private final javafx.beans.binding.BooleanBinding showsOpened = javafx.beans.binding.Bindings.createBooleanBinding(
+            () -> !opened.get().isEmpty() && opened.get().equals(stripped(location.get())), opened, location);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
     private final StringProperty query = new SimpleStringProperty("");
@@ -85,13 +90,20 @@ public final class BackupsViewModel {
         });
     }
 
-    /** Opens the export at {@link #locationProperty()} and reads it through once for its kinds and counts. */
+    /**
+     * Opens the export at {@link #locationProperty()} and reads it through once for its kinds and counts. Whatever
+     * belonged to the export shown before (its kinds, entities, comparison and key lists) goes at once: if this one
+     * cannot be opened, the tab shows nothing open rather than the old export under the new path, so Compare and
+     * Restore can never act on an export the path box no longer names. The path box keeps what was typed, to be fixed.
+     */
     public void open() {
-        String text = location.get() == null ? "" : location.get().strip();
+        String text = stripped(location.get());
         if (text.isEmpty()) {
             errors.accept("Give the export's folder or its .overall_export_metadata file.");
             return;
         }
+        closeShown();
+        summary.set("Reading " + text + "…");
         busy.set(true);
         Tasks.create("Reading the export", ctx -> {
             ManagedExport opened = ManagedExport.open(Path.of(text));
@@ -102,6 +114,7 @@ public final class BackupsViewModel {
         }).onSuccess(result -> {
             busy.set(false);
             export = result.export();
+            opened.set(text);
             ExportContents contents = result.contents();
             kinds.clear();
             contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> kinds.add(new KindRow(ns, kind, n))));
@@ -112,13 +125,56 @@ public final class BackupsViewModel {
             if (!kinds.isEmpty()) {
                 selectedKind.set(kinds.get(0));
             }
-        }).onError(e -> failed(e)).onCancelled(() -> busy.set(false)).run(tasks);
+        }).onError(e -> {
+            summary.set("Could not open " + text + ": nothing is open. " + NOTHING_OPEN);
+            failed(e);
+        }).onCancelled(() -> {
+            busy.set(false);
+            summary.set("Opening " + text + " was cancelled: nothing is open. " + NOTHING_OPEN);
+        }).run(tasks);
+    }
+
+    /** What the tab says while the path box names another export than the one shown. */
+    private String otherExport() {
+        return "The path box names another export than the one shown (" + opened.get() + "): Open it, or put that "
+                + "path back.";
+    }
+
+    /** What the tab says under its summary: why Compare, Restore and queries are off, or "". */
+    public javafx.beans.binding.StringExpression locationNotice() {
+        return javafx.beans.binding.Bindings.createStringBinding(() -> opened.get().isEmpty() || showsOpened.get()
+                ? "" : otherExport(), opened, showsOpened);
+    }
+
+    /** Forgets the export on screen and everything read from it. */
+    private void closeShown() {
+        export = null;
+        opened.set("");
+        shown = null;
+        next = -1;
+        starts.clear();
+        selectedKind.set(null); // clears the comparison and the entities
+        kinds.clear();
+        diff.exportProperty().set(null);
+        diff.clear();
+        entities.clear();
+        pageInfo.set("");
+        hasNext.set(false);
+        hasPrevious.set(false);
+    }
+
+    private static String stripped(String text) {
+        return text == null ? "" : text.strip();
     }
 
     /** Runs the query from its first page. */
     public void runQuery() {
         KindRow row = selectedKind.get();
         if (export == null || row == null) {
+            return;
+        }
+        if (!showsOpened.get()) {
+            errors.accept(otherExport());
             return;
         }
         ClientQuery parsed;
@@ -172,6 +228,9 @@ public final class BackupsViewModel {
                 .page(q, start, PAGE_SIZE, Cancellation.of(ctx::isCancelled)))
                 .onSuccess(page -> {
                     busy.set(false);
+                    if (e != export || row != selectedKind.get()) {
+                        return; // read for what the tab no longer shows
+                    }
                     starts.push(start);
                     next = page.next();
                     entities.setAll(page.entities());
@@ -206,6 +265,14 @@ public final class BackupsViewModel {
     /** The open connection, which a comparison and a restore use. */
     public ObjectProperty<Session> sessionProperty() {
         return session;
+    }
+
+    /**
+     * True while the path box names the export on screen (as it was opened): Compare, Restore and queries act on that
+     * export, so they are off while the box names another (edited, or one that could not be opened).
+     */
+    public javafx.beans.binding.BooleanExpression showsOpenedExport() {
+        return showsOpened;
     }
 
     public ReadOnlyStringProperty summaryProperty() {

@@ -50,6 +50,8 @@ public final class DiffModel {
     private final ObjectProperty<ExportDiff.Result> compared = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper restorePreview = new ReadOnlyStringWrapper("");
     private Consumer<RestoreRequest> restorer = request -> { };
+    /** Bumped by {@link #clear}: a comparison started before it is no longer what the tab shows, and is dropped. */
+    private long shown;
 
     DiffModel(TaskRunner tasks, Consumer<String> errors, Path comparisons) {
         this.tasks = tasks;
@@ -71,6 +73,7 @@ public final class DiffModel {
             return;
         }
         ManagedExport opened = export.get();
+        long asked = shown;
         summary.set("Comparing " + row.kind() + " with " + session.describe() + "…");
         Tasks.create("Comparing with live data", ctx -> {
             synchronized (folders) { // a cancelled comparison writes its state until it stops: the next one waits
@@ -88,6 +91,9 @@ public final class DiffModel {
                 return new Compared(r, folder);
             }
         }).onSuccess(done -> {
+            if (asked != shown) {
+                return; // another export or kind is on screen now
+            }
             ExportDiff.Result r = done.result();
             compared.set(r.cancelled() ? null : r);
             examples.setAll(r.examples());
@@ -102,10 +108,15 @@ public final class DiffModel {
                 selected.set(examples.get(0));
             }
         }).onError(e -> {
-            summary.set("");
-            errors.accept(ErrorMessages.of(e));
-        }).onCancelled(() -> summary.set("Comparison cancelled: Compare again to go on where it stopped."))
-                .run(tasks);
+            if (asked == shown) {
+                summary.set("");
+                errors.accept(ErrorMessages.of(e));
+            }
+        }).onCancelled(() -> {
+            if (asked == shown) {
+                summary.set("Comparison cancelled: Compare again to go on where it stopped.");
+            }
+        }).run(tasks);
     }
 
     /** A comparison's result and the folder that keeps its key lists. */
@@ -151,7 +162,10 @@ public final class DiffModel {
         return true;
     }
 
+    /** Forgets the comparison on screen (and any still running for it), its examples and its side-by-side rows. */
     void clear() {
+        shown++;
+        selected.set(null);
         examples.clear();
         summary.set("");
         compared.set(null);

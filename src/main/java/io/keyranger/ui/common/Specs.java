@@ -26,7 +26,12 @@ public final class Specs {
      * which {@code gcloud datastore import} restores and the Backups tab opens, diffs and restores from.
      */
     public static ObjectNode backup(String kind) {
-        return exportTo(Path.of(System.getProperty("user.home"), kind + "-backup")).put("format", "managed");
+        return exportTo(backupFolder(kind)).put("format", "managed");
+    }
+
+    /** Where {@link #backup} writes: {@code ~/KIND-backup}, a new export in it each time (named by its time). */
+    public static Path backupFolder(String kind) {
+        return Path.of(System.getProperty("user.home"), kind + "-backup");
     }
 
     /** The spec as the text the forms show. */

@@ -121,32 +121,9 @@ public final class EntitiesView extends BorderPane {
         return bar;
     }
 
-    /** A completion: the popup shows the completed word; choosing it puts the whole completed text in the box. */
-    private record Completion(String text, String word) {
-    }
-
+    /** Completions: the popup shows the completed word; choosing it puts the whole completed text in the box. */
     private void bindCompletions(TextField query) {
-        javafx.util.StringConverter<Completion> shown = new javafx.util.StringConverter<>() {
-            @Override
-            public String toString(Completion c) {
-                return c == null ? "" : c.word();
-            }
-
-            @Override
-            public Completion fromString(String text) {
-                return new Completion(text, text);
-            }
-        };
-        var binding = new impl.org.controlsfx.autocompletion.AutoCompletionTextFieldBinding<>(query,
-                request -> model.completions(request.getUserText()).stream()
-                        .map(text -> new Completion(text, lastWord(text))).toList(), shown) {
-            @Override
-            protected void completeUserInput(Completion completion) {
-                query.setText(completion.text());
-                query.positionCaret(completion.text().length());
-            }
-        };
-        binding.setPrefWidth(260);
+        io.keyranger.ui.common.Completer.attach(query, model::completions, EntitiesView::lastWord).width(260);
     }
 
     private static String lastWord(String text) {

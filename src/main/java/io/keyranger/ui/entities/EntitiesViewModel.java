@@ -163,8 +163,8 @@ public final class EntitiesViewModel {
     }
 
     /**
-     * Completions of the word being typed at the end of {@code text} (see {@link GqlCompletions}). Called off the FX
-     * thread by the completion popup.
+     * Completions of the word being typed at the end of {@code text} (see {@link GqlCompletions}). Called on the FX
+     * thread at each key by the completion popup: names filtered in memory.
      */
     public List<String> completions(String text) {
         return GqlCompletions.of(text, kindNames, propertyNames);

@@ -196,7 +196,10 @@ public final class MapperView extends BorderPane {
                 showRunTab.run();
                 run.start();
             }
-            case EXPORT_FIRST -> model.exportFirst();
+            case EXPORT_FIRST -> {
+                showRunTab.run();
+                run.startBackedUp();
+            }
             default -> { }
         }
     }

@@ -11,7 +11,6 @@ import io.keyranger.mapper.Param;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
-import io.keyranger.ui.common.Specs;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.run.RunViewModel;
@@ -286,13 +285,5 @@ public final class MapperViewModel {
 
     public List<MapperExamples.Example> examples() {
         return MapperExamples.all();
-    }
-
-    /** Before a destructive job: fills the form with an export of the selected kind, to run first. */
-    public void exportFirst() {
-        KindTarget t = target.get();
-        if (t != null) {
-            load(Specs.text(Specs.backup(t.kind())));
-        }
     }
 }

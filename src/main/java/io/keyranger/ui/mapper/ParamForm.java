@@ -11,7 +11,6 @@ import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
-import org.controlsfx.control.textfield.TextFields;
 
 /**
  * The form built from a template's parameters: a row per parameter with its name (required ones marked), a control
@@ -101,9 +100,7 @@ final class ParamForm {
             }
             case PROPERTY -> {
                 TextField field = textField(param, value);
-                var completion = TextFields.bindAutoCompletion(field,
-                        request -> model.propertySuggestions(request.getUserText()));
-                completion.setVisibleRowCount(8);
+                io.keyranger.ui.common.Completer.attach(field, model::propertySuggestions, name -> name).rows(8);
                 yield field;
             }
             default -> textField(param, value);

@@ -84,9 +84,15 @@ public final class JobForm {
         mapperJson.set(Specs.text(Specs.template(name)));
     }
 
-    /** Replaces the spec with an export of the kind to its backup file, to run before a destructive job. */
-    public void exportFirst(String kind) {
-        mapperJson.set(Specs.text(Specs.backup(kind)));
+    /**
+     * The backup that runs before {@code job} when the user asks to back up first: a managed export of the job's kind
+     * to its backup folder ({@link Specs#backup}), run with the form's settings. The form itself is left as it is.
+     */
+    JobSpec backupBefore(JobSpec job) {
+        MapperSpec mapper = MapperSpec.parse(Specs.text(Specs.backup(job.kind())));
+        Mappers.template(mapper.template()).validate(mapper);
+        return new JobSpec(AdaptiveSplitExecutor.newJobId(job.kind()), job.namespace(), job.kind(), mapper,
+                shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 
     /** The mapper spec, which the Mapper tab also fills. */

@@ -15,7 +15,7 @@ import javafx.stage.Window;
 
 /**
  * The checks before a job that writes: read-only connections refuse; a project that is not an emulator needs its
- * id typed to confirm; delete and increment offer to export the kind first.
+ * id typed to confirm; delete and increment offer to export the kind first, then run (one confirmation for both).
  */
 public final class JobGuard {
     /** What the user chose. */
@@ -88,13 +88,14 @@ public final class JobGuard {
             return confirm.showAndWait().orElse(ButtonType.CANCEL) == ButtonType.OK ? Decision.RUN : Decision.CANCEL;
         }
         if (template.offersBackup()) {
-            ButtonType exportFirst = new ButtonType("Export first…", ButtonBar.ButtonData.LEFT);
+            ButtonType exportFirst = new ButtonType("Export, then run", ButtonBar.ButtonData.LEFT);
             ButtonType runAnyway = new ButtonType("Run without export", ButtonBar.ButtonData.OK_DONE);
             Alert offer = new Alert(Alert.AlertType.CONFIRMATION, "'" + template.name() + "' changes " + target.kind()
                     + (MapperSpec.parse(specJson).undo() ? ". It keeps undo records: Revert in the job list takes it "
                     + "back for 7 days." : ". It keeps no undo records (\"undo\": false): it cannot be reverted.")
-                    + " Export the kind first, as a managed export (~/" + target.kind() + "-backup) that gcloud "
-                    + "datastore import restores and the Backups tab compares and restores from?"
+                    + " Export the kind first, as a managed export (in ~/" + target.kind() + "-backup) that gcloud "
+                    + "datastore import restores and the Backups tab compares and restores from, then run '"
+                    + template.name() + "' once it is done? The job records where it was backed up."
                     + estimate(target, template, prices), exportFirst,
                     runAnyway, ButtonType.CANCEL);
             offer.initOwner(owner);

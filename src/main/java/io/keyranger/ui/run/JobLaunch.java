@@ -36,6 +36,20 @@ record JobLaunch(String jobId, String message, Starter starter) {
                 feed -> StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { }));
     }
 
+    /**
+     * A new job whose kind was just backed up by a managed export to {@link io.keyranger.ui.common.Specs#backupFolder}:
+     * the export (the newest in that folder) is recorded with the job before it starts, and handed to {@code where}.
+     */
+    static JobLaunch backedUp(KindTarget t, JobSpec spec, Consumer<String> where) {
+        return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", feed -> {
+            String export = io.keyranger.managed.ManagedExport.open(io.keyranger.ui.common.Specs.backupFolder(
+                    spec.kind())).metadata().getParent().toString();
+            io.keyranger.datastore.ServerExports.record(t.session().datastore(), spec.jobId(), export);
+            where.accept(export);
+            return StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { });
+        });
+    }
+
     /** One job over {@code kinds}, kind after kind, a tree per kind. */
     static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
         return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…", feed -> {

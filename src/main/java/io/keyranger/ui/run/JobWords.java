@@ -23,7 +23,8 @@ final class JobWords {
     static String inspected(StoredJobs.Inspection inspection) {
         boolean live = inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING;
         return "Job " + inspection.jobId() + " (stored" + (live ? ", following: running elsewhere" : ", "
-                + inspection.status().name().toLowerCase()) + "): " + ranges(inspection.nodes());
+                + inspection.status().name().toLowerCase()) + "): " + ranges(inspection.nodes())
+                + (inspection.backup() == null ? "" : "; backed up first to " + inspection.backup());
     }
 
     /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */

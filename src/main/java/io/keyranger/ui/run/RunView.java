@@ -99,7 +99,7 @@ public final class RunView extends BorderPane {
             switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get(),
                     java.util.List.copyOf(model.form().kinds()), model.prices())) {
                 case RUN -> model.start();
-                case EXPORT_FIRST -> model.exportFirst();
+                case EXPORT_FIRST -> model.startBackedUp();
                 default -> { }
             }
         });
@@ -222,8 +222,10 @@ public final class RunView extends BorderPane {
             @Override
             protected void updateItem(AdaptiveSplitExecutor.JobSummary job, boolean empty) {
                 super.updateItem(job, empty);
+                String backup = empty || job == null ? null : model.backupOf(job.spec().jobId());
                 String text = empty || job == null ? null : job.spec().jobId() + "  ·  "
-                        + job.spec().mapper().template() + "  ·  " + job.describeStatus();
+                        + job.spec().mapper().template() + "  ·  " + job.describeStatus()
+                        + (backup == null ? "" : "  ·  backed up first to " + backup);
                 setText(text);
             }
         });

@@ -38,6 +38,10 @@ public final class RunViewModel {
     private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
     private CoalescingJobFeed feed;
     private JobHandle handle;
+    /** The job waiting for the backup that runs now, or null. */
+    private AfterBackup afterBackup;
+    /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
+    private final java.util.concurrent.atomic.AtomicReference<String> backedUpTo = new java.util.concurrent.atomic.AtomicReference<>();
 
     public RunViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
@@ -52,12 +56,36 @@ public final class RunViewModel {
                 : JobLaunch.group(t, form.groupSpec(t), List.copyOf(form.kinds())));
     }
 
-    /** Before a destructive job: replaces the form's spec with an export of the kind, to run first. */
-    public void exportFirst() {
+    /**
+     * Backs the kind up, then runs the job on the form: the user confirmed once ("Back up first?"), so both run
+     * without another question, one after the other, each followed here. The backup is a managed export of the kind
+     * ({@link JobForm#backupBefore}); once it is done the job starts and records where it was backed up (as
+     * {@code run --backup-to} does: {@code jobs} and the job list name it). A backup that fails or is cancelled
+     * starts nothing.
+     */
+    public void startBackedUp() {
         KindTarget t = target.get();
-        if (t != null) {
-            form.exportFirst(t.kind());
+        if (t == null || status.isRunning()) {
+            return;
         }
+        io.keyranger.executor.job.JobSpec job;
+        io.keyranger.executor.job.JobSpec backup;
+        try {
+            if (!form.kinds().isEmpty()) {
+                throw new io.keyranger.KeyRangerException("Back up first is offered for one kind: uncheck the kinds.");
+            }
+            job = form.spec(t);
+            backup = form.backupBefore(job);
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        afterBackup = new AfterBackup(backup.jobId(), job, t);
+        launch(JobLaunch.newJob(t, backup));
+    }
+
+    /** The job to start once backup {@code backupJobId} is done. */
+    private record AfterBackup(String backupJobId, io.keyranger.executor.job.JobSpec job, KindTarget target) {
     }
 
     /** Resumes a stored job on the current connection. */
@@ -104,6 +132,7 @@ public final class RunViewModel {
     private void launch(JobLaunch launch) {
         String jobId = launch.jobId();
         String message = launch.message();
+        backedUpTo.set(null);
         stored.stopFollowing();
         clearTree();
         handle = null;
@@ -136,6 +165,7 @@ public final class RunViewModel {
 
     private void notLaunched(String why) {
         launching = null;
+        afterBackup = null;
         ticker.stop();
         status.setRunning(false);
         status.say(why);
@@ -228,8 +258,19 @@ public final class RunViewModel {
         status.setPaused(false);
         status.setTotals(result.totals());
         status.setProblems(String.join("\n", result.report().lines()));
-        status.say(JobWords.finished(result, prices));
+        String backup = backedUpTo.get();
+        status.say(JobWords.finished(result, prices) + (backup == null ? "" : " Backed up first to " + backup + "."));
         refreshJobs();
+        AfterBackup next = afterBackup;
+        afterBackup = null;
+        if (next != null && next.backupJobId().equals(result.jobId())) {
+            if (result.status() == io.keyranger.executor.job.JobStatus.DONE) {
+                launch(JobLaunch.backedUp(next.target(), next.job(), backedUpTo::set));
+            } else {
+                status.say(JobWords.finished(result, prices) + " The backup did not finish, so "
+                        + next.job().mapper().template() + " over " + next.job().kind() + " was not started.");
+            }
+        }
     }
 
     /** Tells the tree's watchers (the key-space map) that rows changed outside a tick (the start-up warm-up). */
@@ -277,6 +318,11 @@ public final class RunViewModel {
 
     public ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs() {
         return stored.jobs();
+    }
+
+    /** Where a listed job was backed up first (recorded with the job), or null. */
+    public String backupOf(String jobId) {
+        return stored.backups().get(jobId);
     }
 
     public void setPrices(io.keyranger.cost.PriceTable prices) {

@@ -20,6 +20,7 @@ final class StoredJobs {
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final ObservableList<AdaptiveSplitExecutor.JobSummary> jobs = FXCollections.observableArrayList();
+    private final javafx.collections.ObservableMap<String, String> backups = FXCollections.observableHashMap();
     /** The job being followed, or null: following another job, or none, ends the earlier one's readings. */
     private String followed;
 
@@ -32,7 +33,11 @@ final class StoredJobs {
      * @param status its persisted status: RUNNING while a runner elsewhere (another process, Beam) works on it
      */
     record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals,
-                      io.keyranger.executor.job.JobStatus status) {
+                      io.keyranger.executor.job.JobStatus status, String backup) {
+    }
+
+    /** The jobs as listed, and where those backed up first were backed up to, by job id. */
+    private record Listed(List<AdaptiveSplitExecutor.JobSummary> jobs, Map<String, String> backups) {
     }
 
     StoredJobs(TaskRunner tasks, Consumer<String> errors) {
@@ -55,8 +60,15 @@ final class StoredJobs {
             jobs.clear();
             return;
         }
-        Tasks.create("Listing jobs", () -> executor(t).jobs())
-                .onSuccess(jobs::setAll)
+        Tasks.create("Listing jobs", () -> {
+            List<AdaptiveSplitExecutor.JobSummary> listed = executor(t).jobs();
+            return new Listed(listed, io.keyranger.datastore.ServerExports.backupsOf(t.session().datastore(),
+                    listed.stream().map(j -> j.spec().jobId()).toList()));
+        }).onSuccess(listed -> {
+            backups.clear();
+            backups.putAll(listed.backups());
+            jobs.setAll(listed.jobs());
+        })
                 .onError(e -> errors.accept("Cannot list jobs: " + ErrorMessages.of(e)))
                 .run(tasks);
     }
@@ -65,7 +77,8 @@ final class StoredJobs {
     void inspect(KindTarget t, String jobId, Consumer<Inspection> shown) {
         Tasks.create("Reading job " + jobId,
                         () -> new Inspection(jobId, executor(t).nodes(jobId), executor(t).totals(jobId),
-                                executor(t).status(jobId)))
+                                executor(t).status(jobId), io.keyranger.datastore.ServerExports.backupsOf(
+                                        t.session().datastore(), List.of(jobId)).get(jobId)))
                 .onSuccess(shown::accept)
                 .onError(e -> errors.accept(ErrorMessages.of(e)))
                 .run(tasks);
@@ -110,5 +123,10 @@ final class StoredJobs {
 
     ObservableList<AdaptiveSplitExecutor.JobSummary> jobs() {
         return jobs;
+    }
+
+    /** Where the listed jobs that were backed up first were backed up to, by job id. */
+    javafx.collections.ObservableMap<String, String> backups() {
+        return backups;
     }
 }

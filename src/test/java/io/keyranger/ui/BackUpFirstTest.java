@@ -1,0 +1,100 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.ServerExports;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.managed.ManagedExport;
+import io.keyranger.support.DemoWindowTest;
+import io.keyranger.support.Fx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.ListView;
+import org.junit.jupiter.api.Test;
+
+/**
+ * "Back up first?" → "Export, then run" on the demo's emulator, as a user does it: Mapper → "Add free credit" → Open
+ * in Run tab → Start. The kind is exported (every Account in the managed export), then the increment runs once over
+ * it (each balance up by exactly 10), and the increment records its backup (read back as {@code jobs} reads it, and
+ * shown in the job list).
+ */
+class BackUpFirstTest extends DemoWindowTest {
+    @Test
+    void exportFirstBacksTheKindUpThenRunsTheChosenJob() throws Exception {
+        Datastore datastore = demoDatastore();
+        Map<Key, Long> before = balances(datastore);
+        assertThat(before).hasSize(80);
+        String home = System.getProperty("user.home");
+        Path fakeHome = Files.createTempDirectory("keyranger-home");
+        System.setProperty("user.home", fakeHome.toString()); // where ~/Account-backup goes
+        try {
+            clickTab("Mapper");
+            ListView<Object> examples = robot.lookup("#examples").queryListView();
+            Fx.get(() -> {
+                examples.getSelectionModel().select(examples.getItems().stream()
+                        .filter(x -> x.toString().equals("Add free credit")).findFirst().orElseThrow());
+                return null;
+            });
+            robot.clickOn("#useInRun");
+            Fx.waitUntil(10, () -> robot.lookup("#mapperJson").queryTextInputControl().getText()
+                    .contains("\"increment\""));
+            robot.clickOn("#startJob");
+            Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+            DialogPane offer = robot.lookup(".dialog-pane").queryAs(DialogPane.class);
+            assertThat(Fx.get(offer::getHeaderText)).isEqualTo("Back up first?");
+            Button exportThenRun = Fx.get(() -> offer.getButtonTypes().stream()
+                    .filter(b -> b.getText().equals("Export, then run")).map(b -> (Button) offer.lookupButton(b))
+                    .findFirst().orElseThrow());
+            robot.clickOn(exportThenRun);
+
+            Fx.waitUntil(120, () -> labelText("#runSummary").contains("Backed up first to"));
+        } finally {
+            System.setProperty("user.home", home);
+        }
+        assertThat(labelText("#runSummary")).contains(" done: ");
+        assertThat(Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText()))
+                .contains("\"increment\""); // the form still holds the job the user chose
+
+        ManagedExport export = ManagedExport.open(fakeHome.resolve("Account-backup"));
+        Map<Key, Long> exported = new HashMap<>();
+        export.forEach("demo-project", "", e -> {
+            if (e.getKey().getKind().equals("Account")) {
+                exported.put(e.getKey(), e.getLong("balance"));
+            }
+        });
+        assertThat(exported).isEqualTo(before);
+
+        Map<Key, Long> after = balances(datastore);
+        assertThat(after.keySet()).isEqualTo(before.keySet());
+        before.forEach((key, balance) -> assertThat(after.get(key)).as("balance of %s", key).isEqualTo(balance + 10));
+
+        ListView<AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().mapper().template()
+                .equals("increment")));
+        List<String> increments = Fx.get(() -> jobs.getItems().stream()
+                .filter(j -> j.spec().mapper().template().equals("increment")).map(j -> j.spec().jobId()).toList());
+        assertThat(increments).hasSize(1);
+        String recorded = ServerExports.backupsOf(datastore, increments).get(increments.get(0));
+        assertThat(recorded).isEqualTo(export.metadata().getParent().toString());
+        Fx.waitUntil(20, () -> jobs.lookupAll(".list-cell").stream()
+                .map(n -> ((javafx.scene.control.Labeled) n).getText())
+                .anyMatch(t -> t != null && t.startsWith(increments.get(0)) && t.contains("backed up first to "
+                        + recorded)));
+    }
+
+    private static Map<Key, Long> balances(Datastore datastore) {
+        Map<Key, Long> all = new HashMap<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build())
+                .forEachRemaining((Entity e) -> all.put(e.getKey(), e.getLong("balance")));
+        return all;
+    }
+}

@@ -153,7 +153,7 @@ public final class JobUndo {
     }
 
     private static Key importKey(Datastore datastore, String id) {
-        return datastore.newKeyFactory().setNamespace("").setKind(ImportJob.CHECKPOINT_KIND).newKey(id);
+        return ImportJob.checkpointKey(datastore, id);
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * cancelled where it stopped, and records the revert; then it marks every cell ledger of the job ({@link RevertMarks}).
  * So a runner that comes back cannot record an end, stops at its next lease renewal, and commits none of the chunks it
  * had in flight (each commit reads its ledgers: one that landed before the mark left its undo record for the revert,
- * one after it finds the mark and writes nothing); and no resume goes on with a reverted job. A job whose runner is
+ * one after it finds the mark and writes nothing); and no resume goes on with a reverted job. An import is taken the
+ * same way on its checkpoint, which is its fence and which each of its commits reads and checks. A job whose runner is
  * alive is refused.
  */
 final class RevertFence {
@@ -41,9 +42,9 @@ final class RevertFence {
     }
 
     /**
-     * Takes each of {@code jobs} (key-range jobs: an import's runs are fenced by its checkpoint and record no status)
-     * for revert {@code revertId}, their ledgers marked a server's transaction ({@code limits}) at a time;
-     * {@code said} hears of each job that was left running.
+     * Takes each of {@code jobs} (key-range jobs, and imports by their checkpoint) for revert {@code revertId}, a
+     * key-range job's ledgers marked a server's transaction ({@code limits}) at a time; {@code said} hears of each job
+     * that was left running.
      */
     static void take(Datastore datastore, KeyOrder order, ServerLimits limits, List<JobStore.StoredJob> jobs,
                      String asked, String revertId, Consumer<String> said) {
@@ -51,7 +52,8 @@ final class RevertFence {
         for (JobStore.StoredJob job : jobs) {
             String id = job.spec().jobId();
             if (datastore.get(store.jobKey(id)) == null) {
-                continue; // an import: its checkpoint is its fence, and its runs keep no status
+                takeImport(datastore, id, asked, revertId); // an import: its checkpoint is its fence
+                continue;
             }
             JobLease lease = store.lease(id, JobLease.DEFAULT_DURATION);
             boolean[] wasRunning = {false};
@@ -78,6 +80,26 @@ final class RevertFence {
                         + "it stopped and reverted as far as it ran. A runner of it that comes back commits nothing "
                         + "more.");
             }
+        }
+    }
+
+    /**
+     * Takes import {@code id} for revert {@code revertId}: on its checkpoint, which every commit of it reads and
+     * checks, it bumps the epoch and records the revert, so a runner of it that comes back commits nothing more and
+     * the import is never resumed; refused while its runner's lease is live.
+     */
+    private static void takeImport(Datastore datastore, String id, String asked, String revertId) {
+        JobLease lease = JobLease.of(datastore, ImportJob.checkpointKey(datastore, id), "import:" + id, "Import " + id,
+                JobLease.DEFAULT_DURATION);
+        try {
+            if (lease.take(JobLease.Mode.RESUME, fence -> fence != null, b -> b.set(JobLease.REVERTED_BY, revertId),
+                    null, m -> { })) {
+                new JobStore(datastore).fencedOnJob("release", lease, e -> List.of(lease.released()));
+            }
+        } catch (JobBusyException e) {
+            throw running(id, asked, e.holding());
+        } finally {
+            lease.ended();
         }
     }
 

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A runner frozen (SIGSTOP) with chunks in flight, their transactions open, past its lease; the job is reverted
  * meanwhile; then the runner wakes up and its chunks try to commit. The revert's fence on the job's ledgers makes
  * them commit nothing: afterwards every entity is as it was before the job, read back from the emulator, and the woken
- * runner ends fenced, saying the job was reverted.
+ * runner ends fenced, saying the job was reverted. The same for an import, fenced by its checkpoint, which is then
+ * never resumed.
  */
 class FrozenRunnerRevertTest {
     private static final int DOCS = 400;
@@ -65,11 +66,60 @@ class FrozenRunnerRevertTest {
         }
     }
 
+    @Test
+    void aFrozenImportThatWakesAfterTheRevertCommitsNothingAndIsNeverResumed() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("revert-frozen-import");
+        Datastore datastore = SharedEmulator.connect(conn);
+        Map<Key, Entity> before = seed(datastore);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < DOCS; i++) { // half overwrite a Wallet, half are new
+            Key key = datastore.newKeyFactory().setKind("Wallet").newKey(i % 2 == 0 ? "w-" + i : "new-" + i);
+            lines.add(io.keyranger.datastore.EntityCodec.encode(Entity.newBuilder(key).set("balance", -1L).build())
+                    .toString());
+        }
+        Path file = dir.resolve("wallets.jsonl");
+        Files.write(file, lines);
+        Path mapper = dir.resolve("import.json");
+        Files.writeString(mapper, "{\"template\":\"import\",\"file\":\"" + file + "\"}");
+        List<String> importing = List.of("run", "--kind", "Wallet", "--mapper", mapper.toString(), "--job-id", "imp",
+                "--lease-seconds", "1");
+        InProcessCli cli = new InProcessCli(dir, conn);
+        List<String> held = new ArrayList<>(importing);
+        held.addAll(List.of("--hold-after-chunks", "3"));
+        try (ChildCli frozen = ChildCli.start(dir, conn, held)) {
+            frozen.awaitHeld(); // its fourth commit read the checkpoint and is about to commit
+            frozen.signal("STOP");
+            awaitLeaseExpired(datastore, io.keyranger.datastore.BookkeepingKinds.PREFIX + "Import", "imp",
+                    "import:imp");
+            assertThat(changed(before, datastore)).as("frozen mid-way").isNotEmpty().hasSizeLessThan(DOCS);
+
+            InProcessCli.Result revert = cli.run("revert", "imp");
+            assertThat(revert.exitCode()).as(revert.out() + revert.err()).isZero();
+            assertThat(changed(before, datastore)).as("reverted as far as it ran").isEmpty();
+
+            frozen.signal("CONT");
+            frozen.release();
+            int code = frozen.waitFor(120);
+            assertThat(changed(before, datastore)).as("the woken import committed nothing: " + frozen.log()).isEmpty();
+            assertThat(code).as(frozen.log()).isEqualTo(RunCommand.EXIT_TAKEN_OVER);
+            assertThat(frozen.log()).contains("Import imp was reverted (by revert-imp-").doesNotContain("\tat ");
+        }
+        InProcessCli.Result again = cli.run(importing.toArray(new String[0]));
+        assertThat(again.exitCode()).as(again.out() + again.err()).isNotZero();
+        assertThat(again.err()).contains("Import imp was reverted").contains("Start a new import");
+        assertThat(changed(before, datastore)).isEmpty();
+    }
+
     /** Waits (reading the emulator) until the frozen runner's lease has run out. */
     private static void awaitLeaseExpired(Datastore datastore, String jobId) throws InterruptedException {
-        JobStore store = new JobStore(datastore);
+        awaitLeaseExpired(datastore, JobStore.JOB_KIND, jobId, jobId);
+    }
+
+    private static void awaitLeaseExpired(Datastore datastore, String fenceKind, String id, String leaseName)
+            throws InterruptedException {
+        Key fence = datastore.newKeyFactory().setNamespace("").setKind(fenceKind).newKey(id);
         long deadline = System.nanoTime() + 60_000_000_000L;
-        while (store.holding(jobId).map(Holding::live).orElse(true)) {
+        while (Holding.read(datastore, fence, leaseName).map(Holding::live).orElse(true)) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the frozen runner's lease never ran out");
             }

@@ -59,8 +59,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     Path report;
 
     @Option(names = "--hold-after-chunks", hidden = true, paramLabel = "N",
-            description = "Testing only: after N chunks, hold every worker inside its next chunk (its transaction open),"
-                    + " print 'keyranger: held' and go on when a line arrives on standard input.")
+            description = "Testing only: after N chunks, hold every worker inside its next chunk (its transaction open;"
+                    + " an import: its next commit), print 'keyranger: held' and go on when a line arrives on standard"
+                    + " input.")
     Integer holdAfterChunks;
 
     @Option(names = "--inject-faults", hidden = true, paramLabel = "rate=R,lost=R,latency=MS,seed=N",
@@ -122,7 +123,8 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 : new io.keyranger.executor.job.RetryPolicy(40, 5, 500);
         JobLauncher launcher = new JobLauncher(session, retries, leaseDuration());
         if (holdAfterChunks != null) {
-            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()));
+            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()))
+                    .importCommitHook(HoldHook.holdCommits(holdAfterChunks, spec.commandLine().getErr()));
         }
         PrintWriter err = spec.commandLine().getErr();
         try {

@@ -174,7 +174,14 @@ public final class ImportJob {
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template("import"), kind);
         Key checkpoint = checkpointKey(jobId);
         JobLease lease = JobLease.of(datastore, checkpoint, "import:" + jobId, "Import " + jobId, leaseDuration);
-        lease.take(mode, fence -> true, b -> b, Entity.newBuilder(checkpoint).set("line", 0L).set("kind", kind)
+        lease.take(mode, fence -> {
+            if (fence != null && fence.contains(JobLease.REVERTED_BY)) {
+                throw new KeyRangerException("Import " + jobId + " was reverted (by " + fence.getString(
+                        JobLease.REVERTED_BY) + "): going on with it would apply again what the revert took back. "
+                        + "Start a new import under another id.");
+            }
+            return true;
+        }, b -> b, Entity.newBuilder(checkpoint).set("line", 0L).set("kind", kind)
                 .set("undo", undo).set("createdAt", com.google.cloud.Timestamp.now()), waiting);
         return lease;
     }
@@ -196,8 +203,13 @@ public final class ImportJob {
         return this;
     }
 
-    private Key checkpointKey(String jobId) {
+    /** The key of import {@code jobId}'s checkpoint: its fence, and the parent of its undo records. */
+    static Key checkpointKey(Datastore datastore, String jobId) {
         return datastore.newKeyFactory().setNamespace("").setKind(CHECKPOINT_KIND).newKey(jobId);
+    }
+
+    private Key checkpointKey(String jobId) {
+        return checkpointKey(datastore, jobId);
     }
 
     private Result run(String jobId, ImportInput input, String kind, LongConsumer progress, Key checkpoint,

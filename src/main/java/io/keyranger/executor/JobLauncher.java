@@ -67,6 +67,16 @@ public final class JobLauncher {
         return datastore;
     }
 
+    /** The key order of this launcher's database. */
+    KeyOrder order() {
+        return order;
+    }
+
+    /** What one commit may hold on this launcher's server. */
+    ServerLimits limits() {
+        return limits;
+    }
+
     public AdaptiveSplitExecutor executor() {
         return new AdaptiveSplitExecutor(datastore, order, limits, retries).readOnly(readOnly).leaseDuration(lease)
                 .wrapMapper(wrapMapper);

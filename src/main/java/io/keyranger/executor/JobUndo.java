@@ -142,7 +142,7 @@ public final class JobUndo {
         List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
         RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
                 settings.force(), settings.shards(), settings.workers(), settings.pageSize(), settings.qps());
-        RevertFence.take(datastore, jobs, jobId, named.revertId(), waiting);
+        RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
         JobSpec first = revertSpec(jobs.get(0), named);
         if (KindGroup.load(datastore, jobId) == null) {
             return launcher.start(first, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
@@ -153,7 +153,7 @@ public final class JobUndo {
     }
 
     private static Key importKey(Datastore datastore, String id) {
-        return datastore.newKeyFactory().setNamespace("").setKind(ImportJob.CHECKPOINT_KIND).newKey(id);
+        return ImportJob.checkpointKey(datastore, id);
     }
 
     /**

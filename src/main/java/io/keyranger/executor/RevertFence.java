@@ -3,11 +3,16 @@ package io.keyranger.executor;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.RevertMarks;
 import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
+import io.keyranger.keys.KeyOrder;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.Consumer;
@@ -15,9 +20,12 @@ import java.util.function.Consumer;
 /**
  * A revert takes each job it reverts from whoever ran it, before it writes anything: in one transaction on the job's
  * fence it bumps the epoch, marks a job that was left running (its runner gone: killed, or its lease ran out) as
- * cancelled where it stopped, and records the revert. So a runner that comes back cannot record an end and stops at
- * its next lease renewal (chunks it had in flight may still commit: page commits do not read the fence), and no resume
- * goes on with a reverted job. A job whose runner is alive is refused.
+ * cancelled where it stopped, and records the revert; then it marks every cell ledger of the job ({@link RevertMarks}).
+ * So a runner that comes back cannot record an end, stops at its next lease renewal, and commits none of the chunks it
+ * had in flight (each commit reads its ledgers: one that landed before the mark left its undo record for the revert,
+ * one after it finds the mark and writes nothing); and no resume goes on with a reverted job. An import is taken the
+ * same way on its checkpoint, which is its fence and which each of its commits reads and checks. A job whose runner is
+ * alive is refused.
  */
 final class RevertFence {
     private RevertFence() {
@@ -34,16 +42,18 @@ final class RevertFence {
     }
 
     /**
-     * Takes each of {@code jobs} (key-range jobs: an import's runs are fenced by its checkpoint and record no status)
-     * for revert {@code revertId}; {@code said} hears of each job that was left running.
+     * Takes each of {@code jobs} (key-range jobs, and imports by their checkpoint) for revert {@code revertId}, a
+     * key-range job's ledgers marked a server's transaction ({@code limits}) at a time; {@code said} hears of each job
+     * that was left running.
      */
-    static void take(Datastore datastore, List<JobStore.StoredJob> jobs, String asked, String revertId,
-                     Consumer<String> said) {
+    static void take(Datastore datastore, KeyOrder order, ServerLimits limits, List<JobStore.StoredJob> jobs,
+                     String asked, String revertId, Consumer<String> said) {
         JobStore store = new JobStore(datastore);
         for (JobStore.StoredJob job : jobs) {
             String id = job.spec().jobId();
             if (datastore.get(store.jobKey(id)) == null) {
-                continue; // an import: its checkpoint is its fence, and its runs keep no status
+                takeImport(datastore, id, asked, revertId); // an import: its checkpoint is its fence
+                continue;
             }
             JobLease lease = store.lease(id, JobLease.DEFAULT_DURATION);
             boolean[] wasRunning = {false};
@@ -61,11 +71,35 @@ final class RevertFence {
             } finally {
                 lease.ended();
             }
+            JobPlans.Stored plan = RetryPolicy.DEFAULT.call(() -> store.loadPlan(id, order));
+            if (plan != null) { // none: a job of an earlier KeyRanger, which cannot be continued
+                RevertMarks.mark(datastore, id, plan.cells(), revertId, limits);
+            }
             if (wasRunning[0]) {
                 said.accept("Job " + id + " was left running, and its runner is gone: it is marked cancelled where "
                         + "it stopped and reverted as far as it ran. A runner of it that comes back commits nothing "
                         + "more.");
             }
+        }
+    }
+
+    /**
+     * Takes import {@code id} for revert {@code revertId}: on its checkpoint, which every commit of it reads and
+     * checks, it bumps the epoch and records the revert, so a runner of it that comes back commits nothing more and
+     * the import is never resumed; refused while its runner's lease is live.
+     */
+    private static void takeImport(Datastore datastore, String id, String asked, String revertId) {
+        JobLease lease = JobLease.of(datastore, ImportJob.checkpointKey(datastore, id), "import:" + id, "Import " + id,
+                JobLease.DEFAULT_DURATION);
+        try {
+            if (lease.take(JobLease.Mode.RESUME, fence -> fence != null, b -> b.set(JobLease.REVERTED_BY, revertId),
+                    null, m -> { })) {
+                new JobStore(datastore).fencedOnJob("release", lease, e -> List.of(lease.released()));
+            }
+        } catch (JobBusyException e) {
+            throw running(id, asked, e.holding());
+        } finally {
+            lease.ended();
         }
     }
 

@@ -8,6 +8,7 @@ import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.Retries;
 import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
@@ -28,7 +29,8 @@ import java.util.Map;
  * added. A retried commit whose answer was lost, a retried or split Beam bundle, a resumed or taken-over local run, a
  * zombie runner that wakes up, or a second runner on the same keys: each finds the keys covered and applies nothing
  * twice; two at once meet on a ledger entity and one of them is retried. No lease or epoch is read: correctness never
- * depends on one runner at a time.
+ * depends on one runner at a time. A ledger a revert marked ({@link Ledger#reverted}) stops the commit with nothing
+ * written, so a runner that wakes up after its job was reverted adds no change the revert did not see.
  */
 public final class CellCommitter {
     /** Ledgers of cells with no key of the chunk written per transaction of their own (within 25 entity groups). */
@@ -128,6 +130,10 @@ public final class CellCommitter {
             Map<Integer, Ledger> ledgers = new HashMap<>();
             for (int i = 0; i < touched.size(); i++) {
                 ledgers.put(touched.get(i), Ledger.of(cellKey(touched.get(i)), found.get(i), order));
+                String revert = ledgers.get(touched.get(i)).revertedBy();
+                if (revert != null) {
+                    throw JobFencedException.reverted("Job " + jobId, revert);
+                }
             }
             int entitiesAt = touched.size() + 1;
             List<Key> fresh = new ArrayList<>(chunk.size());

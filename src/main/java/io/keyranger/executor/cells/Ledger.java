@@ -9,6 +9,7 @@ import com.google.cloud.datastore.Value;
 import io.keyranger.executor.job.NodeStatus;
 import io.keyranger.executor.job.ProblemExamples;
 import io.keyranger.executor.job.RangeNode;
+import io.keyranger.executor.lease.JobLease;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ import java.util.Objects;
  * One cell's ledger as its {@code _KeyRangerRange} entity stores it: the spans of the cell that committed pages
  * covered, the counts of what they applied, the examples of entities they skipped, the export parts they wrote, and
  * the last failure seen in the cell. A ledger is created by the first commit in its cell, so a job is created with
- * none; a cell without one has committed nothing.
+ * none; a cell without one has committed nothing. A revert marks every ledger of the job it takes back ({@link
+ * #reverted}), creating those no commit reached yet: a commit that reads a marked ledger commits nothing.
  */
 public final class Ledger {
     private final Key key;
@@ -39,6 +41,19 @@ public final class Ledger {
 
     public CoveredSpans spans() {
         return spans;
+    }
+
+    /** The revert that took this cell's job back, or null: a commit that finds one commits nothing. */
+    public String revertedBy() {
+        return stored != null && stored.contains(JobLease.REVERTED_BY) ? stored.getString(JobLease.REVERTED_BY) : null;
+    }
+
+    /**
+     * The ledger marked as taken back by revert {@code revertId} (as stored, or new for a cell no commit reached yet,
+     * so that a late first commit finds the mark too); its spans and counts unchanged.
+     */
+    public Entity reverted(String jobId, int cell, KeyRange cellRange, String revertId) {
+        return Entity.newBuilder(base(jobId, cell, cellRange)).set(JobLease.REVERTED_BY, revertId).build();
     }
 
     public static CoveredSpans spans(Entity stored, KeyOrder order) {

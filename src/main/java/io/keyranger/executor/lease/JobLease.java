@@ -34,6 +34,11 @@ import java.util.function.UnaryOperator;
  */
 public final class JobLease {
     public static final String LEASE_KIND = BookkeepingKinds.PREFIX + "Lease";
+    /**
+     * On a fence entity and on each of its job's cell ledgers: the revert that took the job back. A runner that finds
+     * it stops and commits nothing more.
+     */
+    public static final String REVERTED_BY = "revertedBy";
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
     /** Runner ids of this process that are still working: a lease held by one of ours that ended is stale. */
     public static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
@@ -199,6 +204,9 @@ public final class JobLease {
     private JobFencedException fenced(Entity fence) {
         if (fence == null) {
             return new JobFencedException(label + " no longer exists: this runner stopped.");
+        }
+        if (fence.contains(REVERTED_BY)) {
+            return JobFencedException.reverted(label, fence.getString(REVERTED_BY));
         }
         Runner taker = Runner.of(fence);
         return new JobFencedException(label + " was taken over by " + taker.describeTakeOver() + ": this runner "

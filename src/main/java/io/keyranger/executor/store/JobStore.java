@@ -55,7 +55,7 @@ public final class JobStore {
     }
 
     /** On a job's entity: the revert that took the job back; such a job is never resumed. */
-    public static final String REVERTED_BY = "revertedBy";
+    public static final String REVERTED_BY = JobLease.REVERTED_BY;
 
     public Key jobKey(String jobId) {
         return datastore.newKeyFactory().setNamespace("").setKind(JOB_KIND).newKey(jobId);

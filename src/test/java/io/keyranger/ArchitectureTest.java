@@ -49,7 +49,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage(x + ".lease").should().dependOnClassesThat()
                 .resideInAnyPackage(x, x + ".job", x + ".cells", x + ".store", x + ".local").check(MAIN);
         noClasses().that().resideInAPackage(x + ".cells").should().dependOnClassesThat()
-                .resideInAnyPackage(x, x + ".lease", x + ".store", x + ".local").check(MAIN);
+                .resideInAnyPackage(x, x + ".store", x + ".local").check(MAIN);
         noClasses().that().resideInAPackage(x + ".store").should().dependOnClassesThat()
                 .resideInAnyPackage(x, x + ".local").check(MAIN);
         noClasses().that().resideInAPackage(x + ".local").should().dependOnClassesThat()

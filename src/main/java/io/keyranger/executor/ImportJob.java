@@ -173,12 +173,11 @@ public final class ImportJob {
     JobLease take(String jobId, String kind) {
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template("import"), kind);
         Key checkpoint = checkpointKey(jobId);
-        JobLease lease = JobLease.of(datastore, checkpoint, "import:" + jobId, "Import " + jobId, leaseDuration);
+        JobLease lease = lease(datastore, jobId, leaseDuration);
         lease.take(mode, fence -> {
             if (fence != null && fence.contains(JobLease.REVERTED_BY)) {
-                throw new KeyRangerException("Import " + jobId + " was reverted (by " + fence.getString(
-                        JobLease.REVERTED_BY) + "): going on with it would apply again what the revert took back. "
-                        + "Start a new import under another id.");
+                throw io.keyranger.executor.lease.JobFencedException.notResumable("Import " + jobId,
+                        fence.getString(JobLease.REVERTED_BY), "Start a new import under another id.");
             }
             return true;
         }, b -> b, Entity.newBuilder(checkpoint).set("line", 0L).set("kind", kind)
@@ -204,6 +203,11 @@ public final class ImportJob {
     }
 
     /** The key of import {@code jobId}'s checkpoint: its fence, and the parent of its undo records. */
+    /** The lease of import {@code jobId}, on its checkpoint (its fence), for whoever runs or reverts it. */
+    static JobLease lease(Datastore datastore, String jobId, java.time.Duration duration) {
+        return JobLease.of(datastore, checkpointKey(datastore, jobId), "import:" + jobId, "Import " + jobId, duration);
+    }
+
     static Key checkpointKey(Datastore datastore, String jobId) {
         return datastore.newKeyFactory().setNamespace("").setKind(CHECKPOINT_KIND).newKey(jobId);
     }

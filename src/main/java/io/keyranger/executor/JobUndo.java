@@ -142,14 +142,18 @@ public final class JobUndo {
         List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
         RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
                 settings.force(), settings.shards(), settings.workers(), settings.pageSize(), settings.qps());
-        RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
         JobSpec first = revertSpec(jobs.get(0), named);
+        // everything that can refuse comes before the fence: a revert refused after it would leave the job
+        // cancelled, never to be resumed, naming a revert that never ran
+        launcher.executor().checkStartable(first);
         if (KindGroup.load(datastore, jobId) == null) {
+            RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
             return launcher.start(first, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
         }
         List<String> kinds = jobs.stream().map(j -> UndoRecords.kind(j.spec().jobId())).toList();
-        return KindGroup.run(launcher, KindGroup.create(datastore, named.revertId(), kinds, first),
-                io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
+        KindGroup.Plan group = KindGroup.create(datastore, named.revertId(), kinds, first);
+        RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
+        return KindGroup.run(launcher, group, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
     }
 
     private static Key importKey(Datastore datastore, String id) {

@@ -76,9 +76,7 @@ final class RevertFence {
                 RevertMarks.mark(datastore, id, plan.cells(), revertId, limits);
             }
             if (wasRunning[0]) {
-                said.accept("Job " + id + " was left running, and its runner is gone: it is marked cancelled where "
-                        + "it stopped and reverted as far as it ran. A runner of it that comes back commits nothing "
-                        + "more.");
+                said.accept(leftRunning(job));
             }
         }
     }
@@ -89,8 +87,7 @@ final class RevertFence {
      * the import is never resumed; refused while its runner's lease is live.
      */
     private static void takeImport(Datastore datastore, String id, String asked, String revertId) {
-        JobLease lease = JobLease.of(datastore, ImportJob.checkpointKey(datastore, id), "import:" + id, "Import " + id,
-                JobLease.DEFAULT_DURATION);
+        JobLease lease = ImportJob.lease(datastore, id, JobLease.DEFAULT_DURATION);
         try {
             if (lease.take(JobLease.Mode.RESUME, fence -> fence != null, b -> b.set(JobLease.REVERTED_BY, revertId),
                     null, m -> { })) {
@@ -101,6 +98,23 @@ final class RevertFence {
         } finally {
             lease.ended();
         }
+    }
+
+    /**
+     * What a revert says of a job it found left running with no live lease. A Beam launch that did not wait for its
+     * pipeline (--waitUntilFinish=false, a Flex Template) holds no lease while the pipeline runs, so for a job a Beam
+     * runner worked on the runner may not be gone: it is not refused (a Beam job whose pipeline died would then never
+     * be revertible, and the ledger marks keep the data right either way), but it is not said to be gone either.
+     */
+    static String leftRunning(JobStore.StoredJob job) {
+        String id = job.spec().jobId();
+        if (job.runners().contains(SharedJob.BEAM)) {
+            return "Job " + id + " was left running and no runner holds its lease (killed, or a detached Beam "
+                    + "pipeline still running): it is marked cancelled and reverted as far as it ran; pages still in "
+                    + "flight commit nothing after this.";
+        }
+        return "Job " + id + " was left running, and its runner is gone: it is marked cancelled where it stopped and "
+                + "reverted as far as it ran. A runner of it that comes back commits nothing more.";
     }
 
     private static KeyRangerException running(String id, String asked, Holding holding) {

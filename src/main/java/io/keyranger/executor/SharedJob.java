@@ -149,16 +149,28 @@ public final class SharedJob {
 
     /**
      * Records how a run of job {@code jobId} ended, from wherever it ran (the pipeline's last step on a worker, or the
-     * launcher that waited for it): DONE only when every cell is, FAILED otherwise.
+     * launcher that waited for it): DONE only when every cell is, FAILED otherwise. It is written in a transaction on
+     * the job entity, the job's fence: a job a revert took back keeps the status the revert left (returned), so a
+     * pipeline that ends after the revert does not record an end over it.
      */
     public static JobStatus finish(Datastore datastore, KeyOrder order, String jobId, long wallMillis) {
         JobStore store = new JobStore(datastore);
         List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
         boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status == NodeStatus.DONE);
-        JobStatus status = done ? JobStatus.DONE : JobStatus.FAILED;
-        Entity job = datastore.get(store.jobKey(jobId));
-        datastore.put(Entity.newBuilder(job).set("status", status.name()).set("lastWallMillis", wallMillis)
-                .set("finishedAt", com.google.cloud.Timestamp.now()).build());
-        return status;
+        JobStatus[] recorded = {done ? JobStatus.DONE : JobStatus.FAILED};
+        RetryPolicy.DEFAULT.call(() -> {
+            store.fenced("finish", store.jobKey(jobId), job -> { }, job -> {
+                if (job.contains(JobStore.REVERTED_BY)) {
+                    recorded[0] = JobStatus.valueOf(job.getString("status"));
+                    LOG.warn("Job {} was reverted (by {}): its end is not recorded over the revert's.", jobId,
+                            job.getString(JobStore.REVERTED_BY));
+                    return List.of();
+                }
+                return List.of(Entity.newBuilder(job).set("status", recorded[0].name())
+                        .set("lastWallMillis", wallMillis).set("finishedAt", com.google.cloud.Timestamp.now()).build());
+            });
+            return null;
+        });
+        return recorded[0];
     }
 }

@@ -16,4 +16,13 @@ public final class JobFencedException extends KeyRangerException {
         return new JobFencedException(label + " was reverted (by " + revertId + "): this runner stopped, and the "
                 + "chunks it had in flight committed nothing.");
     }
+
+    /**
+     * The refusal to go on with a job that revert {@code revertId} took back (a resume, a re-run of an import);
+     * {@code label} is "Job ID" or "Import ID", {@code instead} what to do ("Start a new job instead.").
+     */
+    public static KeyRangerException notResumable(String label, String revertId, String instead) {
+        return new KeyRangerException(label + " was reverted (by " + revertId + "): going on with it would apply "
+                + "again what the revert took back. " + instead);
+    }
 }

@@ -1,6 +1,7 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.KeyRangerException;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ServerLimits;
@@ -114,6 +115,19 @@ public final class AdaptiveSplitExecutor {
         return safeKind.substring(0, Math.min(40, safeKind.length())) + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
                 + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
+    }
+
+    /**
+     * Refuses, before anything is written, what {@link #start} would refuse of {@code spec} before it runs: a bad spec,
+     * a mapper that writes on a read-only connection, an id in use. For a caller that must not act (a revert fencing
+     * the job it takes back) unless the job then starts.
+     */
+    public void checkStartable(JobSpec unbound) {
+        JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
+        checkWritable(wrapMapper.apply(Mappers.create(spec.mapper())));
+        if (retrying(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId()))) != null) {
+            throw new KeyRangerException("Job id '" + spec.jobId() + "' is taken: give another --job-id.");
+        }
     }
 
     /** Plans the kind, persists the job and its ranges, and starts it. */

@@ -112,9 +112,8 @@ public final class JobPlans {
                 throw new KeyRangerException("Job " + spec.jobId() + " no longer exists.");
             }
             if (fence != null && fence.contains(JobStore.REVERTED_BY)) {
-                throw new KeyRangerException("Job " + spec.jobId() + " was reverted (by " + fence.getString(
-                        JobStore.REVERTED_BY) + "): going on with it would apply again what the revert took back. "
-                        + "Start a new job instead.");
+                throw io.keyranger.executor.lease.JobFencedException.notResumable("Job " + spec.jobId(),
+                        fence.getString(JobStore.REVERTED_BY), "Start a new job instead.");
             }
             return fence == null || !JobStatus.DONE.name().equals(fence.getString("status"));
         }, b -> b.set("status", JobStatus.RUNNING.name()).set("runners", runners(b.build(), runnerName)), created,

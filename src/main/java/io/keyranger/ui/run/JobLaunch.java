@@ -67,13 +67,16 @@ record JobLaunch(String jobId, String message, Starter starter) {
         });
     }
 
-    /** A new job that reverts {@code jobId} (a job, or each kind's of a job over several kinds). */
-    static JobLaunch revert(KindTarget t, String jobId) {
+    /**
+     * A new job that reverts {@code jobId} (a job, or each kind's of a job over several kinds); {@code said} hears what
+     * the revert says of the job before it starts (that it was left running and is now marked cancelled).
+     */
+    static JobLaunch revert(KindTarget t, String jobId, Consumer<String> said) {
         String id = io.keyranger.executor.JobUndo.newRevertId(jobId);
         io.keyranger.executor.JobUndo.RevertSettings defaults = io.keyranger.executor.JobUndo.RevertSettings.defaults();
         return new JobLaunch(id, "Reverting " + jobId + "…", feed -> io.keyranger.executor.JobUndo.startRevert(
                 StoredJobs.launcher(t), jobId, new io.keyranger.executor.JobUndo.RevertSettings(id, false,
-                        defaults.shards(), defaults.workers(), defaults.pageSize(), defaults.qps()), feed, m -> { }));
+                        defaults.shards(), defaults.workers(), defaults.pageSize(), defaults.qps()), feed, said));
     }
 
     /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */

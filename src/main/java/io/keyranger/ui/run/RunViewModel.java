@@ -38,6 +38,8 @@ public final class RunViewModel {
     private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
     private CoalescingJobFeed feed;
     private JobHandle handle;
+    /** What the launch said of the job before it ran (a revert: the job it took was left running), kept for its end. */
+    private String launchNote = "";
     /** The job waiting for the backup that runs now, or null. */
     private AfterBackup afterBackup;
     /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
@@ -95,7 +97,10 @@ public final class RunViewModel {
 
     /** Reverts a stored job: a job of its own, followed like any other ({@link JobLaunch#revert}). */
     public void revert(String jobId) {
-        launchOnTarget(t -> JobLaunch.revert(t, jobId));
+        launchOnTarget(t -> JobLaunch.revert(t, jobId, message -> javafx.application.Platform.runLater(() -> {
+            launchNote = " " + message;
+            status.say(message);
+        })));
     }
 
     /**
@@ -133,6 +138,7 @@ public final class RunViewModel {
         String jobId = launch.jobId();
         String message = launch.message();
         backedUpTo.set(null);
+        launchNote = "";
         stored.stopFollowing();
         clearTree();
         handle = null;
@@ -259,7 +265,8 @@ public final class RunViewModel {
         status.setTotals(result.totals());
         status.setProblems(String.join("\n", result.report().lines()));
         String backup = backedUpTo.get();
-        status.say(JobWords.finished(result, prices) + (backup == null ? "" : " Backed up first to " + backup + "."));
+        status.say(JobWords.finished(result, prices) + (backup == null ? "" : " Backed up first to " + backup + ".")
+                + launchNote);
         refreshJobs();
         AfterBackup next = afterBackup;
         afterBackup = null;

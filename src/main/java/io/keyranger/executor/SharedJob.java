@@ -131,6 +131,18 @@ public final class SharedJob {
                 .filter(n -> n.status == NodeStatus.DONE).count();
     }
 
+    /**
+     * The launcher leaves the pipeline to run on its own (a launch that does not wait for it): it stops renewing the
+     * lease, which runs out, so while the pipeline runs no runner holds the job; its last step records the end
+     * ({@link #finish(Datastore, KeyOrder, String, long)}).
+     */
+    public void detach() {
+        if (renewals != null) {
+            renewals.shutdownNow();
+        }
+        lease.ended();
+    }
+
     /** Records how the run ended (DONE only when every cell is, FAILED otherwise) and releases the lease. */
     public JobStatus finish(long wallMillis) {
         if (renewals != null) {

@@ -114,6 +114,7 @@ public final class BeamMain {
         try {
             result = pipeline.run();
             if (!options.getWaitUntilFinish()) {
+                job.detach();
                 out.println("Job " + request.spec().jobId() + ": launched on " + options.getRunner().getSimpleName()
                         + " (" + result.getState() + "); follow it with 'keyranger jobs' or the app's Jobs list.");
                 return 0;

@@ -250,8 +250,9 @@ public final class RunView extends BorderPane {
         revert.setId("revertJob");
         revert.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> {
             AdaptiveSplitExecutor.JobSummary job = jobs.getSelectionModel().getSelectedItem();
+            // a job left running that no runner holds (interrupted) can be reverted: the revert takes it first
             return job == null || model.status().isRunning() || job.status() == io.keyranger.executor.job.JobStatus.RUNNING
-                    || !io.keyranger.executor.JobUndo.keepsUndo(job.spec());
+                    && job.runner() != null || !io.keyranger.executor.JobUndo.keepsUndo(job.spec());
         }, jobs.getSelectionModel().selectedItemProperty(), model.status().runningProperty()));
         revert.setOnAction(e -> {
             String jobId = jobs.getSelectionModel().getSelectedItem().spec().jobId();

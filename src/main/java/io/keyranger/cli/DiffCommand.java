@@ -118,16 +118,20 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
         out.printf("  same      %,12d%n  changed   %,12d%n  removed   %,12d%n  added     %12s%n", r.same(),
                 r.changed(), r.removed(), r.added() < 0 ? "(not looked for)" : String.format("%,d", r.added()));
         if (selection.gql != null) {
-            out.printf("  (the query is applied on each side: of the changed, %,d match it now and did not in the "
-                    + "export, %,d matched it in the export and do not now; added and removed are entities one side "
-                    + "lacks)%n", r.entered(), r.left());
+            out.printf("  (the query is applied on each side: of the changed, %s, %,d matched it in the export and do "
+                    + "not now; added and removed are entities one side lacks)%n", r.added() < 0
+                    ? "those that match it now and did not in the export were not looked for (that pass did not run)"
+                    : String.format("%,d match it now and did not in the export (a restore with this query does "
+                    + "not select them: their exported version does not match it)", r.entered()), r.left());
         }
         for (ExportDiff.Example e : r.examples()) {
             out.println((e.before() == null ? "added    " : e.now() == null ? "removed  " : "changed  ")
                     + KeyFormat.format(e.key()) + (e.before() != null && e.now() != null ? ": " + e.what() : ""));
         }
         if (keysOut != null) {
-            out.println("Keys written to " + keysOut + " (added.keys, removed.keys, changed.keys): restore --keys "
+            out.println("Keys written to " + keysOut + " (added.keys, removed.keys, changed.keys"
+                    + (selection.gql == null ? "" : ", and entered.keys: those that match the query now and did not "
+                    + "in the export, which restore --keys selects only without --gql") + "): restore --keys "
                     + keysOut.resolve("removed.keys") + " brings back the removed ones.");
         }
         if (report != null) {

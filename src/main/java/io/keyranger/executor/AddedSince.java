@@ -23,9 +23,14 @@ import java.util.concurrent.Future;
  * its scatter sample (as a job's is) and the ranges are read at once, keys only (whole entities when a query must
  * see them); each key is looked up among the export's key hashes. With a list of keys, only those are looked up.
  * Narrowed by a query, a live match that the export holds but whose exported version the query does not match crossed
- * the query's condition since: it is changed, not added (the export is read once more for those keys).
+ * the query's condition since: it is changed, not added (the export is read once more for those keys). Its key goes to
+ * a list of its own, {@code entered.keys}: a restore with the same query does not select it (its exported version
+ * does not match), so it cannot stand in {@code changed.keys} with those that a restore does.
  */
 final class AddedSince {
+    /** The key list of the live matches whose exported version the query does not match. */
+    static final String ENTERED = "entered.keys";
+
     private final Datastore datastore;
     private final KeyOrder order;
     private final ManagedImport input;
@@ -55,7 +60,7 @@ final class AddedSince {
 
     /**
      * What was added, and what entered the query's selection; the first few of each go to {@code changedEx} and
-     * {@code found}, whole; every key to {@code added.keys}, or {@code changed.keys} for those that entered.
+     * {@code found}, whole; every key to {@code added.keys}, or {@code entered.keys} for those that entered.
      */
     Found find(long[] exportKeys, List<ExportDiff.Example> changedEx, List<ExportDiff.Example> found,
                Cancellation cancellation) throws IOException {
@@ -63,7 +68,7 @@ final class AddedSince {
         java.util.Map<Key, com.google.cloud.datastore.Entity> outside = outsideSelection(candidates);
         List<Key> added = candidates.stream().filter(k -> !outside.containsKey(k)).toList();
         List<Key> entered = candidates.stream().filter(outside::containsKey).toList();
-        try (KeyListWriter out = KeyListWriter.in(keysFolder, "changed.keys", true)) {
+        try (KeyListWriter out = KeyListWriter.in(keysFolder, ENTERED, false)) {
             for (Key key : entered) {
                 out.write(key);
             }

@@ -69,7 +69,10 @@ public final class ExportDiff {
         return this;
     }
 
-    /** Writes {@code added.keys}, {@code removed.keys} and {@code changed.keys} in this folder. */
+    /**
+     * Writes {@code added.keys}, {@code removed.keys} and {@code changed.keys} in this folder, and, narrowed by a query,
+     * {@code entered.keys}: the changed whose exported version the query does not match.
+     */
     public ExportDiff writeKeys(Path folder) {
         this.keysFolder = folder;
         return this;

@@ -13,7 +13,10 @@ import java.util.concurrent.CancellationException;
 
 /**
  * What an export holds, by namespace and kind, from one streamed pass over its files (its metadata counts only its
- * parts, and an unfiltered export has one part for everything), and, if asked for, one entity found on the way.
+ * parts, and an unfiltered export has one part for everything), and, if asked for, one entity found on the way. The
+ * counts of the last few exports read through are kept, by the export's metadata file and its time and size (an
+ * export is written once), so that opening one in the Backups tab, comparing a kind of it and restoring from it read
+ * it through once, not once each.
  *
  * @param counts  entities by namespace, then kind, both sorted
  * @param total   entities in all
@@ -44,13 +47,21 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
                 }
             }
         });
+        READ.put(Identity.of(export), new ExportContents(counts, total[0], null));
         return new ExportContents(counts, total[0], found[0]);
+    }
+
+    /** What {@code export} holds: as read through before, or read through now ({@link #scan}). */
+    public static ExportContents of(ManagedExport export, String projectId, String databaseId) {
+        ExportContents known = READ.get(Identity.of(export));
+        return known != null ? known : scan(export, projectId, databaseId, null, n -> { },
+                Cancellation.NEVER);
     }
 
     /**
      * Refuses a namespace and kind that {@code export} holds no entity of (a typo would otherwise select nothing and
      * "succeed"), naming what it holds and the nearest name. A filtered export answers from its metadata; an export
-     * of all kinds is read until the first entity of them (through, when there is none).
+     * of all kinds from what it holds ({@link #of}: read through once).
      */
     public static void requireHolds(ManagedExport export, String projectId, String databaseId, String namespace,
                                     String kind) {
@@ -66,18 +77,36 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
             }
         }
         if (catchAll) {
-            try (ManagedExport.Entities entities = export.entities(projectId, databaseId, null, null)) {
-                for (Entity e = entities.next(); e != null; e = entities.next()) {
-                    Key key = e.getKey();
-                    if (key.getNamespace().equals(namespace) && key.getKind().equals(kind)) {
-                        return;
-                    }
-                    listed.computeIfAbsent(key.getNamespace(), n -> new TreeMap<>()).merge(key.getKind(), 1L,
-                            Long::sum);
-                }
+            Map<String, Map<String, Long>> held = of(export, projectId, databaseId).counts();
+            if (held.getOrDefault(namespace, Map.of()).containsKey(kind)) {
+                return;
             }
+            held.forEach((ns, kinds) -> listed.computeIfAbsent(ns, n -> new TreeMap<>()).putAll(kinds));
         }
         throw new KeyRangerException(notHeld(export, listed, namespace, kind));
+    }
+
+    /** The counts of exports read through, the last {@value #KEPT} by their identity. */
+    private static final int KEPT = 8;
+    private static final Map<Identity, ExportContents> READ = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Identity, ExportContents> eldest) {
+                    return size() > KEPT;
+                }
+            });
+
+    /** An export as written: its metadata file, with that file's time and size (another export there differs). */
+    private record Identity(java.nio.file.Path metadata, long modified, long size) {
+        static Identity of(ManagedExport export) {
+            java.nio.file.Path file = export.metadata().toAbsolutePath().normalize();
+            try {
+                return new Identity(file, java.nio.file.Files.getLastModifiedTime(file).toMillis(),
+                        java.nio.file.Files.size(file));
+            } catch (java.io.IOException e) {
+                return new Identity(file, -1, System.nanoTime()); // unreadable now: matches nothing kept
+            }
+        }
     }
 
     private static String notHeld(ManagedExport export, Map<String, Map<String, Long>> held, String namespace,

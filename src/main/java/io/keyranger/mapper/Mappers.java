@@ -63,13 +63,17 @@ public final class Mappers {
 
     /**
      * How many of the {@code read} entities of a page met the conditions the spec's mapper applies on the client
-     * ({@link #clientConditions}), from the counters of its result on that page: those handed to the template.
+     * ({@link #clientConditions}), from the counters of its result on that page: those the innermost filter handed
+     * to the template (a key whose entity was gone by the lookup is read, but never matched).
      */
     public static long matching(MapperSpec spec, MapResult result, int read) {
         if (spec.whereExpression() != null) { // innermost: counts what reached the template, after the query's filter
             return result.counters().getOrDefault(WhereFilter.MATCHED, 0L);
         }
-        return read - result.counters().getOrDefault(WhereFilter.NOT_MATCHING, 0L);
+        if (spec.query() != null && spec.query().filtersOnClient()) {
+            return result.counters().getOrDefault(WhereFilter.MATCHING, 0L);
+        }
+        return read;
     }
 
     /** The counter of entities a job read but left alone because they do not match its query. */

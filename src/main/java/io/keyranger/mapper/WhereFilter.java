@@ -21,6 +21,8 @@ final class WhereFilter extends DelegatingMapper {
     static final String FILTERED_OUT = "filtered out by where";
     /** The counter of entities a GQL job read but left alone: they miss a condition applied on the client. */
     static final String NOT_MATCHING = "not matching the query";
+    /** The counter of entities a GQL job read that meet its conditions applied on the client. */
+    static final String MATCHING = "matching the query";
 
     /** A condition on one entity; an entity it cannot decide is skipped with the failure's reason. */
     interface Condition {
@@ -47,7 +49,7 @@ final class WhereFilter extends DelegatingMapper {
 
     /** Behind the conditions of a GQL query that the server cannot apply beside a key range. */
     static WhereFilter query(PageMapper inner, io.keyranger.query.JobQuery query) {
-        return new WhereFilter(inner, "gql", query::matches, null, NOT_MATCHING);
+        return new WhereFilter(inner, "gql", query::matches, MATCHING, NOT_MATCHING);
     }
 
     @Override
@@ -71,12 +73,8 @@ final class WhereFilter extends DelegatingMapper {
         MapResult result = keys.isEmpty() ? MapResult.none()
                 : inner.map(new Page(keys, inner.needsEntities() ? entities : List.of(), page.related()));
         Map<String, Long> counters = skips.addCountersTo(new HashMap<>(result.counters()));
-        if (matched != null) {
-            counters.merge(matched, (long) keys.size(), Long::sum);
-        }
-        if (filteredOut > 0 || matched != null) {
-            counters.merge(this.filteredOut, filteredOut, Long::sum);
-        }
+        counters.merge(matched, (long) keys.size(), Long::sum);
+        counters.merge(this.filteredOut, filteredOut, Long::sum);
         List<MapResult.Problem> problems = new ArrayList<>(skips.problems());
         problems.addAll(result.problems());
         return new MapResult(result.puts(), result.deletes(), result.skipped() + skips.count(), counters,

@@ -109,13 +109,26 @@ class ExportSelectionCliTest {
         assertThat(diff.exitCode()).as(diff.out() + diff.err()).isZero();
         assertThat(diff.out()).containsPattern("same\\s+17\\b").containsPattern("changed\\s+3\\b")
                 .containsPattern("removed\\s+1\\b").containsPattern("added\\s+1\\b")
-                .contains("of the changed, 1 match it now and did not in the export, 1 matched it in the export and "
-                        + "do not now");
+                .contains("of the changed, 1 match it now and did not in the export (a restore with this query does "
+                        + "not select them: their exported version does not match it), 1 matched it in the export and "
+                        + "do not now")
+                .contains("entered.keys: those that match the query now and did not in the export");
+        // changed.keys holds what a restore with the query selects; the one that entered the query is listed apart
         assertThat(io.keyranger.executor.KeysFile.read(keys.resolve("changed.keys"), conn.projectId(), ""))
-                .containsExactlyInAnyOrder(intoGold, outOfGold, editedGold);
+                .containsExactlyInAnyOrder(outOfGold, editedGold);
+        assertThat(io.keyranger.executor.KeysFile.read(keys.resolve("entered.keys"), conn.projectId(), ""))
+                .containsExactly(intoGold);
         assertThat(io.keyranger.executor.KeysFile.read(keys.resolve("added.keys"), conn.projectId(), ""))
                 .containsExactly(newGold);
         assertThat(io.keyranger.executor.KeysFile.read(keys.resolve("removed.keys"), conn.projectId(), ""))
                 .containsExactly(deletedGold);
+
+        // stopped before the pass for added entities, it does not say that none entered the query
+        InProcessCli.Result stopped = cli.run("diff", "--export", export.toString(), "--gql",
+                "SELECT * FROM Account WHERE tier = 'gold'", "--stop-after", "1");
+        assertThat(stopped.exitCode()).as(stopped.out() + stopped.err()).isEqualTo(RunCommand.EXIT_CANCELLED);
+        assertThat(stopped.out()).containsPattern("added\\s+\\(not looked for\\)")
+                .contains("those that match it now and did not in the export were not looked for")
+                .doesNotContain("0 match it now");
     }
 }

@@ -9,6 +9,7 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ServerExports;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.managed.ManagedExport;
+import io.keyranger.managed.ManagedExportWriter;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
 import java.nio.file.Files;
@@ -36,6 +37,8 @@ class BackUpFirstTest extends DemoWindowTest {
         String home = System.getProperty("user.home");
         Path fakeHome = Files.createTempDirectory("keyranger-home");
         System.setProperty("user.home", fakeHome.toString()); // where ~/Account-backup goes
+        // another project's backup of its own Account kind, newer than any this run writes, beside it
+        Path otherBackup = otherProjectsBackup(fakeHome.resolve("Account-backup"));
         try {
             clickTab("Mapper");
             ListView<Object> examples = robot.lookup("#examples").queryListView();
@@ -64,7 +67,14 @@ class BackUpFirstTest extends DemoWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText()))
                 .contains("\"increment\""); // the form still holds the job the user chose
 
-        ManagedExport export = ManagedExport.open(fakeHome.resolve("Account-backup"));
+        try (java.util.stream.Stream<Path> written = Files.list(fakeHome.resolve("Account-backup"))) {
+            assertThat(written.filter(f -> !f.equals(otherBackup))).as("this run's backup").hasSize(1);
+        }
+        Path ours;
+        try (java.util.stream.Stream<Path> written = Files.list(fakeHome.resolve("Account-backup"))) {
+            ours = written.filter(f -> !f.equals(otherBackup)).findFirst().orElseThrow();
+        }
+        ManagedExport export = ManagedExport.open(ours);
         Map<Key, Long> exported = new HashMap<>();
         export.forEach("demo-project", "", e -> {
             if (e.getKey().getKind().equals("Account")) {
@@ -84,11 +94,24 @@ class BackUpFirstTest extends DemoWindowTest {
                 .filter(j -> j.spec().mapper().template().equals("increment")).map(j -> j.spec().jobId()).toList());
         assertThat(increments).hasSize(1);
         String recorded = ServerExports.backupsOf(datastore, increments).get(increments.get(0));
-        assertThat(recorded).isEqualTo(export.metadata().getParent().toString());
+        assertThat(recorded).as("the export this backup wrote, not the newest in the folder")
+                .isEqualTo(ours.toString()).isEqualTo(export.metadata().getParent().toString());
         Fx.waitUntil(20, () -> jobs.lookupAll(".list-cell").stream()
                 .map(n -> ((javafx.scene.control.Labeled) n).getText())
                 .anyMatch(t -> t != null && t.startsWith(increments.get(0)) && t.contains("backed up first to "
                         + recorded)));
+    }
+
+    /** A whole managed export of one Account of another project, in {@code folder}, named as the newest there. */
+    private static Path otherProjectsBackup(Path folder) throws Exception {
+        Path written;
+        try (ManagedExportWriter writer = ManagedExportWriter.create(Files.createTempDirectory("other-backup"))) {
+            writer.write(Entity.newBuilder(Key.newBuilder("other-project", "Account", 1).build())
+                    .set("balance", 1).build());
+            written = writer.root();
+        }
+        Files.createDirectories(folder);
+        return Files.move(written, folder.resolve("9999-12-31T23_59_59_999"));
     }
 
     private static Map<Key, Long> balances(Datastore datastore) {

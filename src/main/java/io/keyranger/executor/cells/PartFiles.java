@@ -69,15 +69,15 @@ public final class PartFiles {
 
     /**
      * Joins the parts the ledgers record ("FIRSTKEY FILE" each), in key order, into a temporary file moved into place
-     * atomically. The parts stay until {@link #removeParts}: joining twice gives the same bytes.
+     * atomically. The parts stay until {@link #removeParts}: joining twice gives the same bytes. Returns what it
+     * wrote: the output file, or the new folder of a managed export.
      */
-    public void join(List<String> recorded, io.keyranger.keys.KeyOrder order) {
+    public Path join(List<String> recorded, io.keyranger.keys.KeyOrder order) {
         List<String[]> ordered = recorded.stream().map(r -> r.split(" ", 2))
                 .sorted(Comparator.comparing((String[] r) -> com.google.cloud.datastore.Key.fromUrlSafe(r[0]), order))
                 .toList();
         if (managedProject != null) {
-            joinManaged(ordered);
-            return;
+            return joinManaged(ordered);
         }
         try {
             Files.createDirectories(dir);
@@ -93,6 +93,7 @@ public final class PartFiles {
                 }
             }
             Files.move(temp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return output;
         } catch (IOException e) {
             throw new KeyRangerException("Cannot assemble the export file " + output + ": " + e.getMessage(), e);
         }
@@ -102,8 +103,9 @@ public final class PartFiles {
      * The parts, in key order, as a managed export: a new folder below the output folder whose metadata files are
      * written last, so an export cut short is never taken for a whole one (joining again writes a new one).
      */
-    private void joinManaged(List<String[]> ordered) {
-        try (io.keyranger.managed.ManagedExportWriter writer = io.keyranger.managed.ManagedExportWriter.create(output)) {
+    private Path joinManaged(List<String[]> ordered) {
+        io.keyranger.managed.ManagedExportWriter writer = io.keyranger.managed.ManagedExportWriter.create(output);
+        try (writer) {
             com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
             for (String[] part : ordered) {
                 Path file = dir.resolve(part[1]);
@@ -121,6 +123,7 @@ public final class PartFiles {
         } catch (IOException e) {
             throw new KeyRangerException("Cannot write the managed export in " + output + ": " + e.getMessage(), e);
         }
+        return writer.root();
     }
 
     /** Removes the parts once the job's end is recorded. */

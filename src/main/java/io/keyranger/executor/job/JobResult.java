@@ -14,12 +14,19 @@ import java.util.Map;
  * @param failedRanges how many ranges failed
  * @param message    what the user should know about the end, or null (e.g. who took the job over)
  * @param report     failed ranges and skipped entities by reason
+ * @param output     what this run of an export wrote (its file, or its managed export's folder), or null
  */
 public record JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
-                        long wallMillis, int failedRanges, String message, JobReport report) {
+                        long wallMillis, int failedRanges, String message, JobReport report,
+                        java.nio.file.Path output) {
     public JobResult {
         totals = Map.copyOf(totals);
         report = report == null ? JobReport.EMPTY : report;
+    }
+
+    public JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                     long wallMillis, int failedRanges, String message, JobReport report) {
+        this(jobId, status, totals, ranges, maxDepth, wallMillis, failedRanges, message, report, null);
     }
 
     public JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,

@@ -213,12 +213,13 @@ public final class JobRun {
      * the runner whose end was recorded, so a runner taken over during the join never pulls them from under another.
      */
     private JobResult record(JobStatus status, long wall, int failed, RetryPolicy retries) {
+        java.nio.file.Path written = null;
         if (parts != null && status == JobStatus.DONE) {
             try {
                 List<String> recorded = new java.util.ArrayList<>();
                 retries.call(() -> run.store().loadLedgers(run.spec().jobId(), run.datastore()))
                         .forEach(ledger -> recorded.addAll(Ledger.parts(ledger)));
-                parts.join(recorded, run.order());
+                written = parts.join(recorded, run.order());
             } catch (RuntimeException e) {
                 retries.call(() -> {
                     run.lease().check(run.datastore().get(run.lease().fenceKey()));
@@ -239,7 +240,7 @@ public final class JobRun {
         JobReport report = retries.call(() -> JobReport.of(run.store().loadNodes(run.spec().jobId(),
                 run.order(), run.datastore()), persisted));
         return new JobResult(run.spec().jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
-                report);
+                report, written);
     }
 
     private JobResult takenOver(long wall, int failed) {

@@ -90,6 +90,11 @@ public final class Completer {
         return this;
     }
 
+    /** The popup and its list (package tests drive them as a user's Enter or click does). */
+    AutoCompletePopup<Suggestion> popup() {
+        return popup;
+    }
+
     /** Replaces the popup's list with one computed for the field's text and caret as they are now. */
     private void offer() {
         if (applying) {

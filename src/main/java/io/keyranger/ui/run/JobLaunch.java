@@ -37,13 +37,13 @@ record JobLaunch(String jobId, String message, Starter starter) {
     }
 
     /**
-     * A new job whose kind was just backed up by a managed export to {@link io.keyranger.ui.common.Specs#backupFolder}:
-     * the export (the newest in that folder) is recorded with the job before it starts, and handed to {@code where}.
+     * A new job whose kind was just backed up by a managed export: {@code backup}, the folder that backup wrote (not
+     * the newest in its backup folder, which another project's backup of a kind of that name may have written), is
+     * recorded with the job before it starts, and handed to {@code where}.
      */
-    static JobLaunch backedUp(KindTarget t, JobSpec spec, Consumer<String> where) {
+    static JobLaunch backedUp(KindTarget t, JobSpec spec, java.nio.file.Path backup, Consumer<String> where) {
         return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", feed -> {
-            String export = io.keyranger.managed.ManagedExport.open(io.keyranger.ui.common.Specs.backupFolder(
-                    spec.kind())).metadata().getParent().toString();
+            String export = backup.toString();
             io.keyranger.datastore.ServerExports.record(t.session().datastore(), spec.jobId(), export);
             where.accept(export);
             return StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { });

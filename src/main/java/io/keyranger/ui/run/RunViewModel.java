@@ -271,10 +271,11 @@ public final class RunViewModel {
         AfterBackup next = afterBackup;
         afterBackup = null;
         if (next != null && next.backupJobId().equals(result.jobId())) {
-            if (result.status() == io.keyranger.executor.job.JobStatus.DONE) {
-                launch(JobLaunch.backedUp(next.target(), next.job(), backedUpTo::set));
+            if (result.status() == io.keyranger.executor.job.JobStatus.DONE && result.output() != null) {
+                launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set));
             } else {
-                status.say(JobWords.finished(result, prices) + " The backup did not finish, so "
+                status.say(JobWords.finished(result, prices) + (result.status() == io.keyranger.executor.job.JobStatus
+                        .DONE ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
                         + next.job().mapper().template() + " over " + next.job().kind() + " was not started.");
             }
         }

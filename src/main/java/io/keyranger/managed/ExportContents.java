@@ -51,17 +51,10 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
         return new ExportContents(counts, total[0], found[0]);
     }
 
-    /** What {@code export} holds: as read through before, or read through now ({@link #scan}). */
-    public static ExportContents of(ManagedExport export, String projectId, String databaseId) {
-        ExportContents known = READ.get(Identity.of(export));
-        return known != null ? known : scan(export, projectId, databaseId, null, n -> { },
-                Cancellation.NEVER);
-    }
-
     /**
      * Refuses a namespace and kind that {@code export} holds no entity of (a typo would otherwise select nothing and
      * "succeed"), naming what it holds and the nearest name. A filtered export answers from its metadata; an export
-     * of all kinds from what it holds ({@link #of}: read through once).
+     * of all kinds from a pass made before, or is read until the first entity of them (through, when there is none).
      */
     public static void requireHolds(ManagedExport export, String projectId, String databaseId, String namespace,
                                     String kind) {
@@ -77,13 +70,40 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
             }
         }
         if (catchAll) {
-            Map<String, Map<String, Long>> held = of(export, projectId, databaseId).counts();
-            if (held.getOrDefault(namespace, Map.of()).containsKey(kind)) {
+            Map<String, Map<String, Long>> held = held(export, projectId, databaseId, namespace, kind);
+            if (held == null) {
                 return;
             }
             held.forEach((ns, kinds) -> listed.computeIfAbsent(ns, n -> new TreeMap<>()).putAll(kinds));
         }
         throw new KeyRangerException(notHeld(export, listed, namespace, kind));
+    }
+
+    /**
+     * What an export of all kinds holds, or null as soon as it is seen to hold {@code namespace}/{@code kind}: from the
+     * counts of a pass made before, else read until the first entity of them (the common case stops early; an export
+     * without one is read through, and its counts are kept).
+     */
+    private static Map<String, Map<String, Long>> held(ManagedExport export, String projectId, String databaseId,
+                                                      String namespace, String kind) {
+        ExportContents known = READ.get(Identity.of(export));
+        if (known != null) {
+            return known.counts().getOrDefault(namespace, Map.of()).containsKey(kind) ? null : known.counts();
+        }
+        Map<String, Map<String, Long>> counts = new TreeMap<>();
+        long total = 0;
+        try (ManagedExport.Entities entities = export.entities(projectId, databaseId, null, null)) {
+            for (Entity e = entities.next(); e != null; e = entities.next()) {
+                Key key = e.getKey();
+                if (key.getNamespace().equals(namespace) && key.getKind().equals(kind)) {
+                    return null;
+                }
+                counts.computeIfAbsent(key.getNamespace(), n -> new TreeMap<>()).merge(key.getKind(), 1L, Long::sum);
+                total++;
+            }
+        }
+        READ.put(Identity.of(export), new ExportContents(counts, total, null));
+        return counts;
     }
 
     /** The counts of exports read through, the last {@value #KEPT} by their identity. */

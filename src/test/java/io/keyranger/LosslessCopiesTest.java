@@ -98,9 +98,10 @@ class LosslessCopiesTest {
     }
 
     /**
-     * Into another project KeyRanger places key values as Google's {@code :import} does: every key value and complete
-     * embedded key goes into the importing project, whichever project it named (the source's or a third one);
-     * incomplete embedded keys keep the project they named.
+     * Into another project KeyRanger places keys as Google's {@code :import} does: every key reached through indexed
+     * values (a key value, an indexed embedded entity's key, complete or incomplete) goes into the importing project,
+     * whichever project it named (the source's or a third one); keys under unindexed values keep the project they
+     * named.
      */
     @Test
     void aJsonLinesExportImportedIntoAnotherProjectIsWhatGooglesImportMakesThere() throws Exception {

@@ -159,8 +159,8 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
             throw new KeyRangerException("No entity " + KeyFormat.format(k) + " in the export nor live.");
         }
         out.printf("%s: %s%n", KeyFormat.format(k), exported == null ? "added since the export"
-                : live == null ? "removed since the export" : io.keyranger.executor.RestoreMode.asBackup(exported, live,
-                e -> io.keyranger.datastore.ImportPlacement.place(e, conn.projectId())) ? "the same as in the export" : "changed since the export");
+                : live == null ? "removed since the export" : ExportDiff.of(session, export, k.getNamespace(), kind,
+                null, null).sameAsExport(exported, live) ? "the same as in the export" : "changed since the export");
         out.printf("  %-24s %-32s %s%n", "PROPERTY", "EXPORT", "LIVE");
         for (SideBySide.Row row : SideBySide.of(exported, live)) {
             out.printf("%s %-24s %-32s %s%n", row.differs() ? "*" : " ", row.property(), row.exported(), row.live());

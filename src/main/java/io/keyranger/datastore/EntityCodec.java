@@ -33,7 +33,9 @@ import java.util.List;
  * {"type": …, "value": …} with {"excludeFromIndexes": true} and {"meaning": N} where set. Integers travel as strings
  * (64 bits), timestamps as RFC 3339 with nanoseconds, blobs as base64; key values and embedded entities' keys (complete
  * or not) with their own project and database. {@link #decode} is the exact inverse of {@link #encode} in the entity's
- * own project; decoded into another project, it places key values as Google's managed import does (see there).
+ * own project; decoded into another project, it places key values as Google's managed import does (see there), so
+ * unindexed key values keep pointing at the source project. Every key this codec writes, and wrote before it kept
+ * meanings, names its project; only a hand-written key names none, and goes to the target.
  */
 public final class EntityCodec {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -137,10 +139,12 @@ public final class EntityCodec {
 
     /**
      * Decodes an entity, placing it in {@code projectId}/{@code databaseId} (the target of an import). Its key values
-     * and embedded keys keep the project and database they name while the entity stays in its own project and database,
-     * so a restore is exact. When it moves to another project, its keys are placed as Google's managed {@code :import}
-     * into another project places them ({@link ImportPlacement}). Keys that name no project (older files) are placed in
-     * the target.
+     * and embedded keys keep the project and database they name while the entity stays in its own project, so a
+     * restore is exact. When it moves to another project, its keys are placed as Google's managed {@code :import} into
+     * another project places them ({@link ImportPlacement}): keys reached through indexed values move into the target,
+     * keys under unindexed values keep the project they name (a staging-to-prod import leaves those pointing at
+     * staging). Keys that name no project (a line written by hand; KeyRanger always wrote the project) go to the
+     * target.
      */
     public static Entity decode(JsonNode root, String projectId, String databaseId) {
         JsonNode keyJson = root.path("key");

@@ -21,7 +21,9 @@ import java.util.List;
 
 /**
  * Readable JSON for entities and values, for the details pane and table cells: keys in {@link KeyFormat},
- * timestamps in ISO-8601, blobs in base64, geo points as {lat, lng}, embedded entities as objects.
+ * timestamps in ISO-8601, blobs in base64, geo points as {lat, lng}, embedded entities as objects. In an entity's JSON,
+ * a key value whose project, database or namespace is not the entity's says so: {@code Customer:"c1" (project
+ * another-project)}.
  */
 public final class EntityJson {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -36,7 +38,7 @@ public final class EntityJson {
         if (!entity.getKey().getNamespace().isEmpty()) {
             root.put("namespace", entity.getKey().getNamespace());
         }
-        root.set("properties", properties(entity));
+        root.set("properties", properties(entity, entity.getKey()));
         try {
             return MAPPER.writeValueAsString(root);
         } catch (JsonProcessingException e) {
@@ -46,19 +48,35 @@ public final class EntityJson {
 
     /** A short one-line rendering of a value for a table cell. */
     public static String cell(Value<?> value) {
-        JsonNode node = toNode(value);
+        JsonNode node = toNode(value, null);
         return node.isTextual() ? node.asText() : node.toString();
     }
 
-    private static ObjectNode properties(BaseEntity<?> entity) {
+    /** {@code home}: the key of the entity shown, whose partition key values are not said to be in; null: none. */
+    private static ObjectNode properties(BaseEntity<?> entity, Key home) {
         ObjectNode props = NODES.objectNode();
         for (String name : entity.getNames()) {
-            props.set(name, toNode(entity.getValue(name)));
+            props.set(name, toNode(entity.getValue(name), home));
         }
         return props;
     }
 
-    static JsonNode toNode(Value<?> value) {
+    private static String keyValue(Key key, Key home) {
+        List<String> where = new java.util.ArrayList<>();
+        if (home != null && !key.getProjectId().equals(home.getProjectId())) {
+            where.add("project " + key.getProjectId());
+        }
+        String database = key.getDatabaseId() == null ? "" : key.getDatabaseId();
+        if (home != null && !database.equals(home.getDatabaseId() == null ? "" : home.getDatabaseId())) {
+            where.add("database " + (database.isEmpty() ? "(default)" : database));
+        }
+        if (home != null && !key.getNamespace().equals(home.getNamespace())) {
+            where.add("namespace " + (key.getNamespace().isEmpty() ? "(default)" : key.getNamespace()));
+        }
+        return KeyFormat.format(key) + (where.isEmpty() ? "" : " (" + String.join(", ", where) + ")");
+    }
+
+    static JsonNode toNode(Value<?> value, Key home) {
         Object raw = value.get();
         return switch (value.getType()) {
             case NULL -> NODES.nullNode();
@@ -67,19 +85,19 @@ public final class EntityJson {
             case DOUBLE -> NODES.numberNode((Double) raw);
             case BOOLEAN -> NODES.booleanNode((Boolean) raw);
             case TIMESTAMP -> NODES.textNode(raw.toString());
-            case KEY -> NODES.textNode(KeyFormat.format((Key) raw));
+            case KEY -> NODES.textNode(keyValue((Key) raw, home));
             case BLOB -> NODES.textNode("base64:" + Base64.getEncoder().encodeToString(((Blob) raw).toByteArray()));
             case LAT_LNG -> NODES.objectNode().put("lat", ((LatLng) raw).getLatitude())
                     .put("lng", ((LatLng) raw).getLongitude());
-            case ENTITY -> properties((FullEntity<IncompleteKey>) raw);
-            case LIST -> list((List<? extends Value<?>>) raw);
+            case ENTITY -> properties((FullEntity<IncompleteKey>) raw, home);
+            case LIST -> list((List<? extends Value<?>>) raw, home);
             default -> NODES.textNode(String.valueOf(raw));
         };
     }
 
-    private static ArrayNode list(List<? extends Value<?>> values) {
+    private static ArrayNode list(List<? extends Value<?>> values, Key home) {
         ArrayNode array = NODES.arrayNode();
-        values.forEach(v -> array.add(toNode(v)));
+        values.forEach(v -> array.add(toNode(v, home)));
         return array;
     }
 }

@@ -39,7 +39,7 @@ public final class KeyJson {
         return name != null ? node.put("name", name) : node.put("id", String.valueOf(id));
     }
 
-    /** Whether {@code json} names its own project (files written before keys carried one do not). */
+    /** Whether {@code json} names its own project (KeyRanger always writes it; a key written by hand may not). */
     public static boolean namesProject(JsonNode json) {
         return !json.path("partitionId").path("projectId").asText("").isEmpty();
     }

@@ -27,7 +27,8 @@ import java.util.List;
 /**
  * One property as the editor shows it: a name, a type, the value as text, and whether it is indexed. Simple types
  * are plain text (an integer, 2.5, true, an RFC 3339 time, base64, KEY(Kind, id), "lat,lng"); an array or an
- * embedded entity is the typed JSON of an export. {@link #toValue} reads it back or says what is wrong with it.
+ * embedded entity is the typed JSON of an export. A key names its project and database where they are not the
+ * connection's, as keys in that JSON always do. {@link #toValue} reads it back or says what is wrong with it.
  *
  * @param name    the property name
  * @param type    one of {@link #TYPES}
@@ -44,8 +45,8 @@ public record PropertyDraft(String name, String type, String text, boolean index
     public record Place(String projectId, String databaseId, String namespace) {
     }
 
-    /** The draft of an existing value. */
-    public static PropertyDraft of(String name, Value<?> value) {
+    /** The draft of an existing value, as a connection to {@code place} shows it. */
+    public static PropertyDraft of(String name, Value<?> value, Place place) {
         String type;
         String text;
         Object raw = value.get();
@@ -76,7 +77,7 @@ public record PropertyDraft(String name, String type, String text, boolean index
             }
             case KEY -> {
                 type = "key";
-                text = Gql.keyLiteral((Key) raw);
+                text = Gql.keyLiteral((Key) raw, place.projectId(), place.databaseId());
             }
             case BLOB -> {
                 type = "blob";
@@ -130,18 +131,19 @@ public record PropertyDraft(String name, String type, String text, boolean index
     }
 
     /**
-     * The value, given the one this draft was made from (null for a new property). A draft left as {@link #of} showed
-     * it gives the original back exactly, with what its text does not show: a meaning (15 on an ndb TextProperty, 22
-     * on a compressed BlobProperty), a key value's own project and database. A changed draft of the original's type
-     * keeps its meaning, so editing an ndb text leaves it a text.
+     * The value, given the one this draft was made from (null for a new property). A draft whose type and text are as
+     * {@link #of} showed them gives the original back, with what its text does not show (a meaning: 15 on an ndb
+     * TextProperty, 22 on a compressed BlobProperty), only its index flag as the draft says; a renamed property keeps
+     * its value so. A changed draft of the original's type keeps its meaning, so editing an ndb text leaves it a text.
      */
     @SuppressWarnings("deprecation") // meaning: deprecated in the client, kept by Datastore and by ndb apps
     public Value<?> toValue(Place place, Value<?> original) {
         if (original == null) {
             return toValue(place);
         }
-        if (equals(of(name, original))) {
-            return original;
+        PropertyDraft shown = of(name, original, place);
+        if (type.equals(shown.type) && java.util.Objects.equals(text, shown.text)) {
+            return indexedAsDrafted(original);
         }
         Value<?> edited = toValue(place);
         int meaning = EntityCodec.meaning(original);
@@ -189,7 +191,7 @@ public record PropertyDraft(String name, String type, String text, boolean index
                     throw new KeyRangerException("A timestamp is RFC 3339 in UTC, such as 2024-05-01T09:30:00Z.");
                 }
             }
-            case "key" -> KeyValue.of(Gql.key(t, place.projectId(), place.namespace()));
+            case "key" -> KeyValue.of(Gql.key(t, place.projectId(), place.databaseId(), place.namespace()));
             case "blob" -> {
                 try {
                     yield BlobValue.of(Blob.copyFrom(Base64.getDecoder().decode(t)));
@@ -216,14 +218,17 @@ public record PropertyDraft(String name, String type, String text, boolean index
             case "array", "entity" -> json(t, place);
             default -> throw new KeyRangerException("Unknown type '" + type + "'; one of " + TYPES + ".");
         };
-        if (indexed) {
-            return plain;
+        return indexedAsDrafted(plain);
+    }
+
+    /** {@code value} with this draft's index flag; a list keeps its elements' own flags unless the draft unindexes. */
+    private Value<?> indexedAsDrafted(Value<?> value) {
+        if (value instanceof ListValue list) { // Datastore keeps the flag on each element, never on the list
+            return indexed ? value : ListValue.of(list.get().stream().<Value<?>>map(v -> v.toBuilder()
+                    .setExcludeFromIndexes(true).build()).toList());
         }
-        if (plain instanceof ListValue list) { // Datastore keeps the flag on each element, never on the list
-            return ListValue.of(list.get().stream().<Value<?>>map(v -> v.toBuilder().setExcludeFromIndexes(true)
-                    .build()).toList());
-        }
-        return plain.toBuilder().setExcludeFromIndexes(true).build();
+        return value.excludeFromIndexes() == !indexed ? value
+                : value.toBuilder().setExcludeFromIndexes(!indexed).build();
     }
 
     private Value<?> json(String t, Place place) {

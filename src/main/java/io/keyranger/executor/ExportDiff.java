@@ -57,6 +57,14 @@ public final class ExportDiff {
                 session.order(), export, namespace, kind, gql, keys));
     }
 
+    /**
+     * Whether {@code live} is the same as {@code exported}: as the export has it, or as a restore of it (Google's
+     * {@code :import}, keys placed in the connected project) writes it.
+     */
+    public boolean sameAsExport(Entity exported, Entity live) {
+        return RestoreMode.asBackup(exported, live, input::placed);
+    }
+
     /** Keys per lookup (at most 1,000, Datastore's limit on one lookup). */
     public ExportDiff pageSize(int value) {
         this.pageSize = Math.max(1, Math.min(1000, value));
@@ -200,7 +208,7 @@ public final class ExportDiff {
                             counts[2]++;
                             removedKeys.write(before.getKey());
                             keep(removedEx, new Example(before.getKey(), before, null, "removed since the export"));
-                        } else if (RestoreMode.asBackup(before, now, input::placed)) {
+                        } else if (sameAsExport(before, now)) {
                             counts[0]++;
                         } else {
                             counts[1]++;

@@ -10,6 +10,7 @@ import com.google.cloud.datastore.Value;
 import com.google.cloud.datastore.ValueType;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
+import io.keyranger.datastore.EntityCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -107,14 +108,9 @@ final class EntityProtoWriter {
         out.writeTag(group, WireFormat.WIRETYPE_END_GROUP);
     }
 
-    @SuppressWarnings("deprecation") // meaning: deprecated in the client, kept by Datastore and by App Engine apps
-    private static int v1Meaning(Value<?> value) {
-        return value.toBuilder().getMeaning();
-    }
-
     /** The v3 meaning of a v1 value, as Google's conversion gives it (see {@link Meanings}). */
     private static int meaning(Value<?> value) {
-        int v1 = v1Meaning(value);
+        int v1 = EntityCodec.meaning(value);
         return switch (value.getType()) {
             case TIMESTAMP -> Meanings.GD_WHEN;
             case LAT_LNG -> v1 == Meanings.POINT_WITHOUT_V3_MEANING ? 0 : Meanings.GEORSS_POINT;
@@ -140,7 +136,7 @@ final class EntityProtoWriter {
             if (meaning != 0) {
                 out.writeInt32(1, meaning);
             }
-            if (value.getType() == ValueType.BLOB && v1Meaning(value) == Meanings.ZLIB) {
+            if (value.getType() == ValueType.BLOB && EntityCodec.meaning(value) == Meanings.ZLIB) {
                 out.writeString(2, Meanings.ZLIB_URI);
             }
             out.writeString(3, name);
@@ -162,7 +158,7 @@ final class EntityProtoWriter {
                 case STRING -> out.writeString(3, (String) value.get());
                 case BLOB -> out.writeByteArray(3, ((Blob) value.get()).toByteArray());
                 case ENTITY -> {
-                    if (v1Meaning(value) == Meanings.USER) {
+                    if (EntityCodec.meaning(value) == Meanings.USER) {
                         UserValues.write(out, 8, (FullEntity<?>) value.get());
                     } else {
                         out.writeByteArray(3, entity((FullEntity<?>) value.get()));

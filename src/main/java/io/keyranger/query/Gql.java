@@ -13,7 +13,8 @@ import java.util.List;
  * Reads GQL: {@code SELECT (* | __key__ | p, …) FROM kind [WHERE c AND …] [ORDER BY p [ASC|DESC], …] [LIMIT n]
  * [OFFSET n]}, with conditions {@code p op value} (=, <, <=, >, >=, !=), {@code p IN (…)}, {@code p NOT IN (…)},
  * {@code p IS NULL} and {@code __key__ HAS ANCESTOR KEY(…)}. Values are 'strings' or "strings", numbers, true, false,
- * null, {@code KEY(Kind, id_or_name, …)}, {@code DATETIME('2024-05-01T00:00:00Z')} and {@code BLOB('base64')};
+ * null, {@code KEY([PROJECT('p'),] [DATABASE('d'),] [NAMESPACE('n'),] Kind, id_or_name, …)} (DATABASE is KeyRanger's
+ * own: GQL has no way to name one), * {@code DATETIME('2024-05-01T00:00:00Z')} and {@code BLOB('base64')};
  * names with other characters go in backticks. Keywords are case-insensitive. Errors name the column.
  */
 public final class Gql {
@@ -21,10 +22,10 @@ public final class Gql {
     private final GqlCursor in;
     private final GqlValues values;
 
-    private Gql(String text, String projectId, String namespace) {
+    private Gql(String text, String projectId, String databaseId, String namespace) {
         this.text = text;
         this.in = new GqlCursor(text);
-        this.values = new GqlValues(in, projectId, namespace);
+        this.values = new GqlValues(in, projectId, databaseId, namespace);
     }
 
     /**
@@ -36,19 +37,30 @@ public final class Gql {
         if (text == null || text.isBlank()) {
             throw new GqlException("The query is empty: write e.g. SELECT * FROM Account WHERE tier = 'pro'.", 1);
         }
-        return new Gql(text.strip(), projectId, namespace).query();
+        return new Gql(text.strip(), projectId, "", namespace).query();
     }
 
     /**
-     * A key written as GQL's {@code KEY(Kind, id_or_name, …)}, in this project and namespace unless it names others.
+     * A key written as GQL's {@code KEY(Kind, id_or_name, …)}, in this project and namespace (and the default database)
+     * unless it names others.
      *
      * @throws GqlException naming the column and what was expected
      */
     public static Key key(String text, String projectId, String namespace) {
+        return key(text, projectId, "", namespace);
+    }
+
+    /**
+     * A key written as GQL's {@code KEY(Kind, id_or_name, …)}, in this project, database and namespace unless it names
+     * others, as {@link #keyLiteral(Key, String, String)} writes them.
+     *
+     * @throws GqlException naming the column and what was expected
+     */
+    public static Key key(String text, String projectId, String databaseId, String namespace) {
         if (text == null || text.isBlank()) {
             throw new GqlException("The key is empty: write e.g. KEY(Account, 42) or KEY(Org, 'acme', Account, 'a-1').", 1);
         }
-        Gql gql = new Gql(text.strip(), projectId, namespace);
+        Gql gql = new Gql(text.strip(), projectId, databaseId, namespace);
         if (!gql.in.acceptKeyword("KEY")) {
             throw gql.in.error(gql.in.peek(), "expected KEY(Kind, id_or_name, ...)");
         }
@@ -59,9 +71,21 @@ public final class Gql {
         return key;
     }
 
-    /** A key as GQL's KEY(...) literal, which {@link #key} reads back (its namespace only when it has one). */
+    /**
+     * A key as GQL's KEY(...) literal, its namespace only when it has one, and neither its project nor its database:
+     * {@link #key} reads it back into the reader's project.
+     */
     public static String keyLiteral(Key key) {
-        return GqlValues.keyLiteral(key);
+        return GqlValues.keyLiteral(key, null, null);
+    }
+
+    /**
+     * A key as GQL's KEY(...) literal that {@link #key(String, String, String, String)} reads back whole from a
+     * connection to {@code projectId}/{@code databaseId}: it names the key's project ({@code PROJECT('p')}) and
+     * database ({@code DATABASE('d')}, KeyRanger's addition to GQL) where they are not the connection's.
+     */
+    public static String keyLiteral(Key key, String projectId, String databaseId) {
+        return GqlValues.keyLiteral(key, projectId, databaseId == null ? "" : databaseId);
     }
 
     private GqlQuery query() {

@@ -23,24 +23,36 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Reads GQL's values at the cursor: strings, numbers, true, false, null, {@code KEY(…)} (in the given project and
- * namespace unless it names others), {@code DATETIME('…')}, {@code BLOB('…')} and lists of them; and writes a key back
- * as its {@code KEY(…)} literal.
+ * Reads GQL's values at the cursor: strings, numbers, true, false, null, {@code KEY(…)} (in the given project, database
+ * and namespace unless it names others), {@code DATETIME('…')}, {@code BLOB('…')} and lists of them; and writes a key
+ * back as its {@code KEY(…)} literal.
  */
 final class GqlValues {
     private final GqlCursor in;
     private final String projectId;
+    private final String databaseId;
     private final String namespace;
 
-    GqlValues(GqlCursor in, String projectId, String namespace) {
+    GqlValues(GqlCursor in, String projectId, String databaseId, String namespace) {
         this.in = in;
         this.projectId = projectId;
+        this.databaseId = databaseId == null ? "" : databaseId;
         this.namespace = namespace == null ? "" : namespace;
     }
 
-    /** A key as GQL's KEY(...) literal, which {@link Gql#key} reads back (its namespace only when it has one). */
-    public static String keyLiteral(Key key) {
+    /**
+     * A key as GQL's KEY(...) literal, which {@link Gql#key} reads back: its namespace when it has one, and its project
+     * and database when they are not {@code projectId} and {@code databaseId} (null: never named).
+     */
+    static String keyLiteral(Key key, String projectId, String databaseId) {
         StringBuilder out = new StringBuilder("KEY(");
+        if (projectId != null && !key.getProjectId().equals(projectId)) {
+            out.append("PROJECT(").append(quote(key.getProjectId())).append("), ");
+        }
+        String database = key.getDatabaseId() == null ? "" : key.getDatabaseId();
+        if (databaseId != null && !database.equals(databaseId)) {
+            out.append("DATABASE(").append(quote(database)).append("), ");
+        }
         if (!key.getNamespace().isEmpty()) {
             out.append("NAMESPACE(").append(quote(key.getNamespace())).append("), ");
         }
@@ -141,16 +153,22 @@ final class GqlValues {
         }
     }
 
-    /** {@code KEY([PROJECT('p'),] [NAMESPACE('n'),] Kind, id_or_name, …)}; the caller has read KEY. */
+    /** {@code KEY([PROJECT('p'),] [DATABASE('d'),] [NAMESPACE('n'),] Kind, id_or_name, …)}; the caller has read KEY. */
     Key key() {
         Token open = in.peek();
         in.expect("(", "'(' after KEY, as in KEY(Account, 42)");
         String project = projectId;
+        String database = databaseId;
         String ns = namespace;
         if (in.peekKeyword("PROJECT") && in.peekAt(1).text().equals("(")) {
             in.skip(2);
             project = stringArgument("PROJECT");
             in.expect(",", "',' and the key's path after PROJECT(...)");
+        }
+        if (in.peekKeyword("DATABASE") && in.peekAt(1).text().equals("(")) {
+            in.skip(2);
+            database = stringArgument("DATABASE");
+            in.expect(",", "',' and the key's path after DATABASE(...)");
         }
         if (in.peekKeyword("NAMESPACE") && in.peekAt(1).text().equals("(")) {
             in.skip(2);
@@ -197,7 +215,7 @@ final class GqlValues {
         PathElement last = path.get(path.size() - 1);
         Key.Builder builder = last.hasId() ? Key.newBuilder(project, last.getKind(), last.getId())
                 : Key.newBuilder(project, last.getKind(), last.getName());
-        builder.setNamespace(ns).addAncestors(path.subList(0, path.size() - 1));
+        builder.setDatabaseId(database).setNamespace(ns).addAncestors(path.subList(0, path.size() - 1));
         return builder.build();
     }
 

@@ -19,9 +19,9 @@ class EntityCodecTest {
         return EntityCodec.decode(JSON.readTree(line), project, "");
     }
 
-    /** A line as KeyRanger wrote it before: key values with no project, no meaning. It imports as it always did. */
+    /** A line written by hand, whose keys name no project: they all go to the target, the entity's and its values'. */
     @Test
-    void aLineWhoseKeysNameNoProjectPutsThemAllInTheTarget() throws Exception {
+    void aHandWrittenLineWhoseKeysNameNoProjectPutsThemAllInTheTarget() throws Exception {
         Entity e = decode("{\"key\":{\"path\":[{\"kind\":\"A\",\"name\":\"a\"}]},\"properties\":{"
                 + "\"ref\":{\"type\":\"key\",\"value\":{\"partitionId\":{\"namespaceId\":\"n\"},\"path\":[{\"kind\":\"B\","
                 + "\"id\":\"7\"}]}},\"s\":{\"type\":\"string\",\"value\":\"x\",\"excludeFromIndexes\":true}}}", "t");
@@ -29,6 +29,34 @@ class EntityCodecTest {
         assertThat(e.getKey("ref")).isEqualTo(Key.newBuilder("t", "B", 7).setNamespace("n").build());
         assertThat((Object) e.getValue("s")).isEqualTo(StringValue.newBuilder("x").setExcludeFromIndexes(true).build());
         assertThat(EntityCodec.meaning(e.getValue("s"))).isZero();
+    }
+
+    /**
+     * A line exactly as KeyRanger wrote it before it kept meanings (commit 9f8f86d: every key with its projectId, an
+     * indexed and an unindexed key value into the source project). Into that project it comes back as written; into
+     * another, as Google's :import places it: the indexed key value moves, the unindexed one still points at staging.
+     */
+    @Test
+    void anOlderLineImportedIntoAnotherProjectMovesOnlyTheKeysReachedThroughIndexedValues() throws Exception {
+        String line = "{\"key\":{\"partitionId\":{\"projectId\":\"staging\",\"namespaceId\":\"\"},\"path\":[{\"kind\":"
+                + "\"A\",\"name\":\"a\"}]},\"properties\":{\"owner\":{\"type\":\"key\",\"value\":{\"partitionId\":"
+                + "{\"projectId\":\"staging\",\"namespaceId\":\"\"},\"path\":[{\"kind\":\"Customer\",\"name\":\"c1\"}]}},"
+                + "\"previous\":{\"type\":\"key\",\"value\":{\"partitionId\":{\"projectId\":\"staging\",\"namespaceId\":"
+                + "\"\"},\"path\":[{\"kind\":\"Customer\",\"name\":\"c0\"}]},\"excludeFromIndexes\":true},\"s\":{\"type\":"
+                + "\"string\",\"value\":\"x\",\"excludeFromIndexes\":true}}}";
+
+        Entity same = decode(line, "staging");
+        assertThat(EntityCodec.encode(same).toString()).as("read and written back unchanged").isEqualTo(line);
+        assertThat(same.getKey("owner")).isEqualTo(Key.newBuilder("staging", "Customer", "c1").build());
+        assertThat(same.getKey("previous")).isEqualTo(Key.newBuilder("staging", "Customer", "c0").build());
+
+        Entity prod = decode(line, "prod");
+        assertThat(prod.getKey()).isEqualTo(Key.newBuilder("prod", "A", "a").build());
+        assertThat(prod.getKey("owner")).as("indexed: moved, as :import moves it")
+                .isEqualTo(Key.newBuilder("prod", "Customer", "c1").build());
+        assertThat(prod.getKey("previous")).as("unindexed: still staging's, as :import keeps it")
+                .isEqualTo(Key.newBuilder("staging", "Customer", "c0").build());
+        assertThat(prod.getValue("previous").excludeFromIndexes()).isTrue();
     }
 
     @Test

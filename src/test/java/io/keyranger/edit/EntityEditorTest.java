@@ -63,7 +63,7 @@ class EntityEditorTest {
                 EntityValue.of(FullEntity.newBuilder().set("city", "Paris").set("zip", 75001L).build()),
                 StringValue.newBuilder("long text").setExcludeFromIndexes(true).build());
         for (Value<?> value : values) {
-            PropertyDraft draft = PropertyDraft.of("p", value);
+            PropertyDraft draft = PropertyDraft.of("p", value, place);
             assertThat(draft.toValue(place)).as(draft.type() + " " + draft.text()).isEqualTo(value);
         }
     }
@@ -107,7 +107,7 @@ class EntityEditorTest {
 
         Entity.Builder changed = Entity.newBuilder(stored.getKey());
         for (String name : stored.getNames()) {
-            PropertyDraft draft = PropertyDraft.of(name, stored.getValue(name));
+            PropertyDraft draft = PropertyDraft.of(name, stored.getValue(name), place);
             if (name.equals("balance")) {
                 draft = new PropertyDraft(name, draft.type(), "77", draft.indexed());
             } else if (name.equals("text")) {
@@ -129,6 +129,60 @@ class EntityEditorTest {
         assertThat(after.path("properties").path("text").path("stringValue").asText()).isEqualTo("edited text");
         assertThat(after.path("properties").path("elsewhere").path("keyValue").path("partitionId")
                 .path("projectId").asText()).isEqualTo("another-project");
+    }
+
+    /**
+     * A key value pointing into another project (or another database) keeps it through the editor: its text names the
+     * project and database, a toggled index flag or a renamed property keeps the value itself, a typed
+     * KEY(PROJECT(...), ...) is read as written, and keys in an edited array's JSON keep theirs; read back raw.
+     */
+    @Test
+    void anEditKeepsAKeyValuesOwnProjectAndDatabase() throws Exception {
+        PropertyDraft.Place place = new PropertyDraft.Place(conn.projectId(), conn.databaseId(), "");
+        Key foreign = Key.newBuilder("another-project", "Customer", "c1").setNamespace("ns-x").build();
+        Key otherDatabase = Key.newBuilder("another-project", "Customer", "c2", "other-db").build();
+        Entity original = Entity.newBuilder(datastore.newKeyFactory().setKind("Refs").newKey("r1"))
+                .set("flagged", foreign)
+                .set("renamed", KeyValue.newBuilder(otherDatabase).setExcludeFromIndexes(true).build())
+                .set("listed", ListValue.of(KeyValue.of(foreign), LongValue.of(1))).build();
+        datastore.put(original);
+        Entity stored = datastore.get(original.getKey());
+
+        PropertyDraft flagged = PropertyDraft.of("flagged", stored.getValue("flagged"), place);
+        assertThat(flagged.text()).isEqualTo("KEY(PROJECT('another-project'), NAMESPACE('ns-x'), Customer, 'c1')");
+        PropertyDraft renamed = PropertyDraft.of("renamed", stored.getValue("renamed"), place);
+        assertThat(renamed.text()).isEqualTo("KEY(PROJECT('another-project'), DATABASE('other-db'), Customer, 'c2')");
+        PropertyDraft listed = PropertyDraft.of("listed", stored.getValue("listed"), place);
+        Entity changed = Entity.newBuilder(stored.getKey())
+                .set("flagged", new PropertyDraft("flagged", "key", flagged.text(), false)
+                        .toValue(place, stored.getValue("flagged")))
+                .set("moved", new PropertyDraft("moved", "key", renamed.text(), renamed.indexed())
+                        .toValue(place, stored.getValue("renamed")))
+                .set("typed", new PropertyDraft("typed", "key", "KEY(PROJECT('another-project'), Customer, 7)", true)
+                        .toValue(place, null))
+                .set("listed", new PropertyDraft("listed", "array", listed.text().replace("\"1\"", "\"2\""), true)
+                        .toValue(place, stored.getValue("listed")))
+                .build();
+        editor.update(stored, changed);
+
+        com.fasterxml.jackson.databind.JsonNode after = RawEntities.of(conn, "", "Refs").values().iterator().next()
+                .path("properties");
+        assertThat(after.path("flagged").path("excludeFromIndexes").asBoolean()).isTrue();
+        assertThat(after.path("flagged").path("keyValue").path("partitionId").path("projectId").asText())
+                .isEqualTo("another-project");
+        assertThat(after.path("flagged").path("keyValue").path("partitionId").path("namespaceId").asText())
+                .isEqualTo("ns-x");
+        assertThat(after.path("moved").path("keyValue").path("partitionId").path("projectId").asText())
+                .isEqualTo("another-project");
+        assertThat(after.path("moved").path("keyValue").path("partitionId").path("databaseId").asText())
+                .isEqualTo("other-db");
+        assertThat(after.path("moved").path("excludeFromIndexes").asBoolean()).isTrue();
+        assertThat(after.path("typed").path("keyValue").path("partitionId").path("projectId").asText())
+                .isEqualTo("another-project");
+        com.fasterxml.jackson.databind.JsonNode items = after.path("listed").path("arrayValue").path("values");
+        assertThat(items.path(0).path("keyValue").path("partitionId").path("projectId").asText())
+                .isEqualTo("another-project");
+        assertThat(items.path(1).path("integerValue").asText()).isEqualTo("2");
     }
 
     @Test

@@ -146,6 +146,11 @@ class GoogleImportParityTest {
         InProcessCli.Result after = cli.run("diff", "--export", export.toString(), "--kind", KIND);
         assertThat(after.out()).as("a restored entity is as in the export").containsPattern("same\\s+" + COUNT
                 + "\\b").containsPattern("changed\\s+0\\b");
+        // its key value into another-project is now the connected project's, as :import placed it
+        InProcessCli.Result one = cli.run("diff", "--export", export.toString(), "--kind", KIND, "--key",
+                "KEY(" + KIND + ", 'user-000002')");
+        assertThat(one.exitCode()).as(one.out() + one.err()).isZero();
+        assertThat(one.out()).as(one.out()).contains("the same as in the export");
     }
 
     @Test

@@ -57,6 +57,20 @@ class GqlTest {
     }
 
     @Test
+    void aKeyLiteralNamesTheProjectAndDatabaseThatAreNotTheConnectionsAndReadsBackWhole() {
+        Key foreign = Key.newBuilder("another-project", "Org", "acme", "other-db").setNamespace("ns").build();
+        String literal = Gql.keyLiteral(foreign, "p", "");
+        assertThat(literal)
+                .isEqualTo("KEY(PROJECT('another-project'), DATABASE('other-db'), NAMESPACE('ns'), Org, 'acme')");
+        assertThat(Gql.key(literal, "p", "", "")).isEqualTo(foreign);
+        Key home = Key.newBuilder("p", "Org", 7L, "db").build();
+        assertThat(Gql.keyLiteral(home, "p", "db")).isEqualTo("KEY(Org, 7)");
+        assertThat(Gql.key("KEY(Org, 7)", "p", "db", "")).isEqualTo(home);
+        assertThat(Gql.keyLiteral(Key.newBuilder("p", "Org", 7L).build(), "p", "db"))
+                .isEqualTo("KEY(DATABASE(''), Org, 7)");
+    }
+
+    @Test
     void errorsNameTheColumnAndWhatWasExpected() {
         assertThatThrownBy(() -> parse("SELEC * FROM A")).isInstanceOf(GqlException.class)
                 .hasMessage("GQL error at column 1, at 'SELEC': expected SELECT at the start of the query.");

@@ -59,11 +59,12 @@ public final class EntityEditorDialog extends Dialog<Entity> {
         save.setId("saveEntity");
         key.setId("entityKey");
         key.getStyleClass().add("monospace");
-        key.setText(original == null ? "KEY(" + kind + ", '')" : Gql.keyLiteral(original.getKey()));
+        key.setText(original == null ? "KEY(" + kind + ", '')" : Gql.keyLiteral(original.getKey(), place.projectId(),
+                place.databaseId()));
         key.textProperty().addListener((obs, old, now) -> validate());
         if (original != null) {
             for (String name : new TreeSet<>(original.getNames())) {
-                addRow(PropertyDraft.of(name, original.getValue(name)), original.getValue(name));
+                addRow(PropertyDraft.of(name, original.getValue(name), place), original.getValue(name));
             }
         }
         Button add = new Button("Add property", new FontIcon(Material2AL.ADD));
@@ -98,7 +99,7 @@ public final class EntityEditorDialog extends Dialog<Entity> {
     private boolean validate() {
         boolean ok = true;
         try {
-            Key parsed = Gql.key(key.getText(), place.projectId(), place.namespace());
+            Key parsed = Gql.key(key.getText(), place.projectId(), place.databaseId(), place.namespace());
             keyError.setText("");
             ok = parsed != null;
         } catch (KeyRangerException e) {
@@ -130,7 +131,8 @@ public final class EntityEditorDialog extends Dialog<Entity> {
     }
 
     private Entity build() {
-        Entity.Builder builder = Entity.newBuilder(Gql.key(key.getText(), place.projectId(), place.namespace()));
+        Entity.Builder builder = Entity.newBuilder(Gql.key(key.getText(), place.projectId(), place.databaseId(),
+                place.namespace()));
         for (Row row : drafts) {
             if (!row.removed) {
                 PropertyDraft draft = row.draft();

@@ -36,15 +36,16 @@ record ImportFile(Path file, String project, String database) implements ImportI
      * @param examples the first few of them, "line N: reason"
      * @param selected the entries the import's selection takes
      * @param warnings what the user should know before it writes (keys asked for that the input lacks)
+     * @param digest   the SHA-256 of a file's content as the check read it (hex), or null when not taken
      */
-    record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings) {
+    record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings, String digest) {
         Check {
             examples = List.copyOf(examples);
             warnings = List.copyOf(warnings);
         }
 
-        Check(long lines, long bad, List<String> examples) {
-            this(lines, bad, examples, lines - bad, List.of());
+        Check(long lines, long bad, List<String> examples, String digest) {
+            this(lines, bad, examples, lines - bad, List.of(), digest);
         }
     }
 
@@ -58,7 +59,9 @@ record ImportFile(Path file, String project, String database) implements ImportI
         long bad = 0;
         String first = null;
         List<String> examples = new ArrayList<>();
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        java.security.MessageDigest digest = ImportIdentity.sha256(); // of every byte read: the file's identity
+        try (BufferedReader reader = new BufferedReader(new java.io.InputStreamReader(new java.security
+                .DigestInputStream(Files.newInputStream(file), digest), StandardCharsets.UTF_8.newDecoder()))) {
             for (String text = reader.readLine(); text != null && !cancelled.getAsBoolean(); text = reader.readLine()) {
                 line++;
                 String problem = text.isBlank() ? null : problem(text);
@@ -79,12 +82,18 @@ record ImportFile(Path file, String project, String database) implements ImportI
                     + "imported. Fix the file, or import the rest with --skip-bad-lines: each bad line is then "
                     + "skipped and counted.");
         }
-        return new Check(line, bad, examples);
+        return new Check(line, bad, examples, ImportIdentity.hex(digest));
     }
 
     @Override
     public String describe() {
         return "the import file " + file;
+    }
+
+    /** The file by the digest of its content, which its check read; the path, size and time only describe it. */
+    @Override
+    public ImportIdentity identity(Check check) {
+        return new ImportIdentity("sha256 " + check.digest(), "", "the file " + ImportIdentity.describe(file));
     }
 
     @Override

@@ -22,6 +22,12 @@ interface ImportInput {
         return entity;
     }
 
+    /**
+     * What this input is, kept on a new job's checkpoint and compared on each run under its id ({@code check} is
+     * what {@link #check} found); the selection it names is the input's own (a restore's namespace, query, keys).
+     */
+    ImportIdentity identity(ImportFile.Check check);
+
     /** Where the input is, for messages. */
     String describe();
 

@@ -130,8 +130,8 @@ public final class ImportJob {
 
     public Result run(String jobId, Path file, String kind, LongConsumer progress) {
         ImportInput input = importFile(file);
-        check(input);
-        return runTaken(take(jobId, kind), jobId, input, kind, progress);
+        ImportFile.Check check = check(input);
+        return runTaken(take(jobId, kind, input.identity(check)), jobId, input, kind, progress);
     }
 
     /**
@@ -169,19 +169,25 @@ public final class ImportJob {
         return new ImportFile(file, datastore.getOptions().getProjectId(), database == null ? "" : database);
     }
 
-    /** Checks that the connection may write, and takes the import (refused while another runner holds it). */
-    JobLease take(String jobId, String kind) {
+    /**
+     * Checks that the connection may write, and takes the import (refused while another runner holds it). A new
+     * import keeps {@code input}, with its kind and mode, on its checkpoint; a run under the id of one that kept
+     * another is refused before anything is written (its checkpoint counts the entries of that other input).
+     */
+    JobLease take(String jobId, String kind, ImportIdentity input) {
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template("import"), kind);
         Key checkpoint = checkpointKey(jobId);
         JobLease lease = lease(datastore, jobId, leaseDuration);
+        ImportIdentity identity = input.selecting("kind " + kind + ", mode " + restoreMode.id());
         lease.take(mode, fence -> {
             if (fence != null && fence.contains(JobLease.REVERTED_BY)) {
                 throw io.keyranger.executor.lease.JobFencedException.notResumable("Import " + jobId,
                         fence.getString(JobLease.REVERTED_BY), "Start a new import under another id.");
             }
+            identity.requireSameAs(fence, "Import " + jobId);
             return true;
-        }, b -> b, Entity.newBuilder(checkpoint).set("line", 0L).set("kind", kind)
-                .set("undo", undo).set("createdAt", com.google.cloud.Timestamp.now()), waiting);
+        }, b -> b, identity.stamp(Entity.newBuilder(checkpoint).set("line", 0L).set("kind", kind)
+                .set("undo", undo).set("createdAt", com.google.cloud.Timestamp.now())), waiting);
         return lease;
     }
 

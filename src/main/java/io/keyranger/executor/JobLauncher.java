@@ -102,7 +102,8 @@ public final class JobLauncher {
         ImportInput input = job.input(spec.mapper(), spec.namespace(), spec.kind(), order);
         ImportFile.Check check = job.check(input); // the whole input, before anything is taken or written
         check.warnings().forEach(waiting);
-        JobLease taken = job.take(spec.jobId(), spec.kind()); // refused here, at once, while another runner holds it
+        // refused here, at once, while another runner holds it or when it was started on other input
+        JobLease taken = job.take(spec.jobId(), spec.kind(), input.identity(check));
         long started = System.nanoTime();
         Thread thread = new Thread(() -> {
             JobResult done;

@@ -22,9 +22,10 @@ import java.util.function.BooleanSupplier;
  * @param kind      the kind restored
  * @param select    a query entities must match, or null
  * @param keys      the only keys restored, or null for all
+ * @param selection the selection in words (namespace, query, keys), as a job run again under its id compares it
  */
 record ManagedImport(ManagedExport export, String project, String database, String namespace, String kind,
-                     ClientQuery select, Set<Key> keys) implements ImportInput {
+                     ClientQuery select, Set<Key> keys, String selection) implements ImportInput {
     private static final int EXAMPLES = 3;
 
     ManagedImport {
@@ -51,8 +52,22 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
             select = new ClientQuery(query, order);
         }
         io.keyranger.managed.ExportContents.requireHolds(export, project, database, namespace, kind);
-        return new ManagedImport(export, project, database, namespace, kind, select,
-                keys == null ? null : KeysFile.read(keys, project, namespace));
+        Set<Key> only = keys == null ? null : KeysFile.read(keys, project, namespace);
+        return new ManagedImport(export, project, database, namespace, kind, select, only,
+                selection(namespace, gql, only));
+    }
+
+    /** The selection in words; a keys file by the digest of the keys it holds (not by its path or their order). */
+    private static String selection(String namespace, String gql, Set<Key> keys) {
+        String words = "namespace \"" + namespace + "\"" + (gql == null ? "" : ", the query " + gql);
+        if (keys == null) {
+            return words + ", all keys";
+        }
+        java.security.MessageDigest digest = ImportIdentity.sha256();
+        keys.stream().map(KeyFormat::format).sorted().forEach(k -> digest.update((k + "\n").getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)));
+        return words + String.format(", %,d keys from a keys file (sha256 %s)", keys.size(),
+                ImportIdentity.hex(digest));
     }
 
     boolean selects(Entity entity) {
@@ -89,7 +104,7 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
                     kind, namespace.isEmpty() ? "" : " of namespace " + namespace, String.join(", ", absent.stream()
                             .limit(EXAMPLES).map(KeyFormat::format).toList())));
         }
-        return new ImportFile.Check(records, 0, List.of(), selected, warnings);
+        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null);
     }
 
     @Override
@@ -121,6 +136,31 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
     @Override
     public Entity placed(Entity entity) {
         return io.keyranger.datastore.ImportPlacement.place(entity, project);
+    }
+
+    /**
+     * The export by the digest of its metadata file and the names and sizes of its output files (reading them all
+     * again would double a restore's reading); its path and time only describe it.
+     */
+    @Override
+    public ImportIdentity identity(ImportFile.Check check) {
+        java.security.MessageDigest digest = ImportIdentity.sha256();
+        ImportIdentity.digestFile(digest, export.metadata());
+        java.nio.file.Path folder = export.metadata().getParent();
+        for (ManagedExport.Part part : export.parts()) {
+            for (java.nio.file.Path file : part.files()) {
+                long size;
+                try {
+                    size = java.nio.file.Files.size(file);
+                } catch (java.io.IOException e) {
+                    size = -1;
+                }
+                digest.update(((file.startsWith(folder) ? folder.relativize(file) : file) + " " + size + "\n").getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return new ImportIdentity("sha256 " + ImportIdentity.hex(digest), selection,
+                "the export " + ImportIdentity.describe(export.metadata()));
     }
 
     @Override

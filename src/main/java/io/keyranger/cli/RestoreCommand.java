@@ -59,7 +59,7 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
     boolean dryRun;
 
     @Option(names = "--job-id", paramLabel = "ID", description = "The restore's id (default: restore-KIND-TIME-RANDOM); "
-            + "running it again with the same id resumes it.")
+            + "running it again with the same id and input resumes it (other input is refused).")
     String jobId;
 
     @Option(names = "--no-undo", description = "Keep no undo records: it writes less but cannot be reverted.")

@@ -22,7 +22,8 @@ import java.util.function.LongConsumer;
 
 /**
  * Upserts the entities of an export file of one kind. Each chunk commits with a checkpoint (the last line
- * imported) and the job's counter, so a resumed import with the same id starts after the last committed line.
+ * imported) and the job's counter, so a resumed import with the same id starts after the last committed line; the
+ * checkpoint keeps what the input was ({@link ImportIdentity}), and a run under its id on other input is refused.
  * Entities of other kinds in the file are skipped and counted. The checkpoint is the import's fence
  * ({@link JobLease}): one runner at a time, and a runner that was taken over commits nothing more.
  */

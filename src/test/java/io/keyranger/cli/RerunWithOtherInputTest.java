@@ -67,53 +67,92 @@ class RerunWithOtherInputTest {
         assertThat(RichEntities.read(datastore, "", "Item")).isEqualTo(seeded);
     }
 
-    @Test
-    void anImportKilledHalfwayIsRefusedOnAnEditedFileAndFinishesExactlyOnceOnItsOwn() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("rerun-import");
+    /** {@code count} Doc entities, exported to a JSON-lines file by the export template, then deleted. */
+    private record Docs(Datastore datastore, InProcessCli cli, Path file, String spec, Map<Key, Entity> seeded) {
+    }
+
+    private Docs exportedDocs(ConnectionSpec conn, int count) throws Exception {
         Datastore datastore = SharedEmulator.connect(conn);
         List<Entity> docs = new ArrayList<>();
-        for (int i = 1; i <= DOCS; i++) {
+        for (int i = 1; i <= count; i++) {
             docs.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Doc").newKey("doc-" + i)).set("i", i)
                     .set("text", "text of " + i).build());
         }
         SharedEmulator.putAll(datastore, docs);
         Map<Key, Entity> seeded = RichEntities.read(datastore, "", "Doc");
         InProcessCli cli = new InProcessCli(dir, conn);
-        Path file = dir.resolve("docs.jsonl");
+        Path file = dir.resolve(conn.projectId() + ".jsonl");
         String quoted = file.toString().replace("\\", "\\\\");
         InProcessCli.Result exported = cli.run("run", "--kind", "Doc", "--mapper",
                 cli.mapper("{\"template\":\"export\",\"file\":\"" + quoted + "\"}").toString());
         assertThat(exported.exitCode()).as(exported.err()).isZero();
-        byte[] original = Files.readAllBytes(file);
-        List<String> lines = Files.readAllLines(file);
-        assertThat(lines).hasSize(DOCS);
+        assertThat(Files.readAllLines(file)).hasSize(count);
         datastore.delete(seeded.keySet().toArray(new Key[0]));
         String spec = cli.mapper("{\"template\":\"import\",\"file\":\"" + quoted + "\"}").toString();
+        return new Docs(datastore, cli, file, spec, seeded);
+    }
 
-        try (ChildCli child = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper", spec, "--job-id",
-                "imp", "--hold-after-chunks", "3"))) {
-            child.awaitHeld(); // inside the fourth commit's transaction
+    /** Starts importing the Docs in a child process as job {@code jobId}, and kills it after {@code chunks} commits. */
+    private Map<Key, Entity> killedAfter(ConnectionSpec conn, Docs docs, String jobId, int chunks) throws Exception {
+        try (ChildCli child = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper", docs.spec(),
+                "--job-id", jobId, "--hold-after-chunks", Integer.toString(chunks)))) {
+            child.awaitHeld(); // inside the next commit's transaction
             child.kill();
         }
-        Map<Key, Entity> atKill = RichEntities.read(datastore, "", "Doc");
-        assertThat(atKill.size()).as("killed halfway").isBetween(1, DOCS - 1);
+        Map<Key, Entity> atKill = RichEntities.read(docs.datastore(), "", "Doc");
+        assertThat(atKill.size()).as("killed halfway").isBetween(1, docs.seeded().size() - 1);
+        return atKill;
+    }
 
-        List<String> edited = new ArrayList<>(lines);
+    @Test
+    void anImportKilledHalfwayIsRefusedOnAnEditedFileAndFinishesExactlyOnceOnItsOwn() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("rerun-import");
+        Docs docs = exportedDocs(conn, DOCS);
+        Path file = docs.file();
+        byte[] original = Files.readAllBytes(file);
+        Map<Key, Entity> atKill = killedAfter(conn, docs, "imp", 3);
+
+        List<String> edited = new ArrayList<>(Files.readAllLines(file));
         edited.remove(1); // one line near the start removed: every later line moves up one
         Files.write(file, edited);
-        InProcessCli.Result refused = cli.run("run", "--kind", "Doc", "--mapper", spec, "--job-id", "imp");
+        InProcessCli.Result refused = docs.cli().run("run", "--kind", "Doc", "--mapper", docs.spec(), "--job-id",
+                "imp");
         assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(1);
         assertThat(refused.err()).contains("Import imp was started on other input").contains(file.toString())
                 .contains("content is not the same").contains("Nothing was written").contains("new --job-id")
                 .doesNotContain("Exception");
-        assertThat(RichEntities.read(datastore, "", "Doc")).as("nothing more written").isEqualTo(atKill);
+        assertThat(RichEntities.read(docs.datastore(), "", "Doc")).as("nothing more written").isEqualTo(atKill);
 
         Files.write(file, original); // the original content again (a newer modification time)
-        InProcessCli.Result resumed = cli.run("run", "--kind", "Doc", "--mapper", spec, "--job-id", "imp");
+        InProcessCli.Result resumed = docs.cli().run("run", "--kind", "Doc", "--mapper", docs.spec(), "--job-id",
+                "imp");
         assertThat(resumed.exitCode()).as(resumed.out() + resumed.err()).isZero();
-        assertThat(RichEntities.read(datastore, "", "Doc")).isEqualTo(seeded);
-        Map<String, Long> totals = ShardedCounter.existing(datastore, "job:imp").totals();
+        assertThat(RichEntities.read(docs.datastore(), "", "Doc")).isEqualTo(docs.seeded());
+        Map<String, Long> totals = ShardedCounter.existing(docs.datastore(), "job:imp").totals();
         assertThat(totals.get("read")).as("each line read once").isEqualTo(DOCS);
         assertThat(totals.get("written")).as("each entity written once").isEqualTo(DOCS);
+    }
+
+    /** A guard, not a fix: a checkpoint written before inputs were kept has none, and resumes as it always did. */
+    @Test
+    void aCheckpointFromBeforeInputsWereKeptResumesAsBefore() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("rerun-old");
+        Docs docs = exportedDocs(conn, 600);
+        killedAfter(conn, docs, "old", 1);
+        Key checkpoint = docs.datastore().newKeyFactory().setKind("_KeyRangerImport").newKey("old");
+        Entity kept = docs.datastore().get(checkpoint);
+        assertThat(kept.contains("inputContent")).as("a new import keeps its input").isTrue();
+        docs.datastore().put(Entity.newBuilder(kept).remove("inputContent").remove("inputSelection")
+                .remove("inputDescribed").build()); // as an older version wrote it
+
+        InProcessCli.Result resumed = docs.cli().run("run", "--kind", "Doc", "--mapper", docs.spec(), "--job-id",
+                "old");
+        assertThat(resumed.exitCode()).as(resumed.out() + resumed.err()).isZero();
+        assertThat(RichEntities.read(docs.datastore(), "", "Doc")).isEqualTo(docs.seeded());
+        Map<String, Long> totals = ShardedCounter.existing(docs.datastore(), "job:old").totals();
+        assertThat(totals.get("read")).isEqualTo(600);
+        assertThat(totals.get("written")).isEqualTo(600);
+        assertThat(docs.datastore().get(checkpoint).contains("inputContent")).as("not stamped after the fact")
+                .isFalse();
     }
 }

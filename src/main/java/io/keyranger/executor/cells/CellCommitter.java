@@ -167,7 +167,7 @@ public final class CellCommitter {
             if (mapper.needsEntities() || undo) {
                 reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
             }
-            List<Entity> found = tx.fetch(reads.toArray(new Key[0]));
+            List<Entity> found = CommitBytes.fetch(tx, reads, chunk.size());
             Map<Integer, Ledger> ledgers = new HashMap<>();
             for (int i = 0; i < touched.size(); i++) {
                 ledgers.put(touched.get(i), Ledger.of(cellKey(touched.get(i)), found.get(i), order));

@@ -95,6 +95,22 @@ public final class CommitBytes {
                 Chunker.OVER_REQUEST)));
     }
 
+    /**
+     * Reads {@code keys} in {@code tx} for a chunk of {@code chunkKeys} keys. The legacy emulator refuses an answer
+     * over 4 MiB ("gRPC message exceeds maximum size"): for a chunk of several keys that is a {@link TooLarge} of
+     * sizes unknown, so the chunk is halved; a single key's is the server's error.
+     */
+    public static List<Entity> fetch(com.google.cloud.datastore.Transaction tx, List<Key> keys, int chunkKeys) {
+        try {
+            return tx.fetch(keys.toArray(new Key[0]));
+        } catch (com.google.cloud.datastore.DatastoreException e) {
+            if (chunkKeys > 1 && e.getMessage() != null && e.getMessage().contains("exceeds maximum size")) {
+                throw new TooLarge(Map.of(), 0);
+            }
+            throw e;
+        }
+    }
+
     /** Adds {@code size} to key {@code key} when it is one of the chunk's; else returns it, to be shared out. */
     private static long place(Map<Key, Long> bytes, Set<Key> own, Key key, long size) {
         if (own.contains(key)) {

@@ -145,7 +145,7 @@ final class ImportCommitter {
                 && e.getKey().getKind().equals(kind)).map(Entity::getKey).distinct().toList();
         Map<Key, Entity> live = new HashMap<>();
         if (!keys.isEmpty()) {
-            List<Entity> read = retries.call(() -> datastore.fetch(keys.toArray(new Key[0])));
+            List<Entity> read = retries.call(() -> CommitBytes.lookup(keys, datastore::fetch));
             for (int i = 0; i < keys.size(); i++) {
                 live.put(keys.get(i), read.get(i));
             }
@@ -273,7 +273,7 @@ final class ImportCommitter {
                     chunk.forEach(e -> keys.add(recordOf(e.getKey())));
                 }
                 Key[] read = keys.toArray(new Key[0]);
-                List<Entity> found = tx.fetch(read);
+                List<Entity> found = CommitBytes.fetch(tx, List.of(read), chunk.size());
                 for (int i = 0; i < read.length; i++) {
                     live.put(read[i], found.get(i));
                 }

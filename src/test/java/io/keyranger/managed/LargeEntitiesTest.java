@@ -89,6 +89,13 @@ class LargeEntitiesTest {
         assertOk(restore);
         assertThat(restore.out()).contains("restored (missing): " + (LARGE + SMALL));
         assertThat(raw()).isEqualTo(seeded);
+
+        // again, with all of them live: each is read and found as in the export, none written
+        InProcessCli.Result again = cli.run("restore", "--export", export.toString(), "--kind", "Big", "--job-id",
+                "again");
+        assertOk(again);
+        assertThat(again.out()).contains("already as in the export: " + (LARGE + SMALL));
+        assertThat(raw()).isEqualTo(seeded);
     }
 
     @Test

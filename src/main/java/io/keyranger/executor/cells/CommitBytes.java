@@ -104,11 +104,33 @@ public final class CommitBytes {
         try {
             return tx.fetch(keys.toArray(new Key[0]));
         } catch (com.google.cloud.datastore.DatastoreException e) {
-            if (chunkKeys > 1 && e.getMessage() != null && e.getMessage().contains("exceeds maximum size")) {
+            if (chunkKeys > 1 && overAnswerLimit(e)) {
                 throw new TooLarge(Map.of(), 0);
             }
             throw e;
         }
+    }
+
+    /**
+     * Looks up {@code keys} outside a transaction with {@code fetch}, in halves (and so on) where the legacy emulator
+     * refuses an answer over 4 MiB; one key's refusal is the server's error.
+     */
+    public static List<Entity> lookup(List<Key> keys, java.util.function.Function<Key[], List<Entity>> fetch) {
+        try {
+            return fetch.apply(keys.toArray(new Key[0]));
+        } catch (com.google.cloud.datastore.DatastoreException e) {
+            if (keys.size() < 2 || !overAnswerLimit(e)) {
+                throw e;
+            }
+            List<Entity> found = new java.util.ArrayList<>(lookup(keys.subList(0, keys.size() / 2), fetch));
+            found.addAll(lookup(keys.subList(keys.size() / 2, keys.size()), fetch));
+            return found;
+        }
+    }
+
+    /** Whether the server refused a message over its size (the legacy emulator's 4 MiB, answers included). */
+    private static boolean overAnswerLimit(com.google.cloud.datastore.DatastoreException e) {
+        return e.getMessage() != null && e.getMessage().contains("exceeds maximum size");
     }
 
     /** Adds {@code size} to key {@code key} when it is one of the chunk's; else returns it, to be shared out. */

@@ -54,9 +54,7 @@ class LargeEntitiesTest {
             Entity entity = Entity.newBuilder(datastore.newKeyFactory().setKind("Big").newKey("b" + (100 + i)))
                     .set("data", BlobValue.newBuilder(Blob.copyFrom(data)).setExcludeFromIndexes(true).build())
                     .set("n", (long) i).build();
-            // one a commit: a few of them are over the emulator's request limit together. b101 to b106 lie in one
-            // cell of a job's plan (the emulator's __scatter__ is set on b101 and b107, not between), so one chunk
-            datastore.put(entity);
+            datastore.put(entity); // one a commit: a few of them are over the emulator's request limit together
             keys.add(entity.getKey());
         }
         seeded = raw();

@@ -5,7 +5,11 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.Retries;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.Chunker;
+import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.cells.UndoKeeper;
 import io.keyranger.executor.job.JobReport;
@@ -21,7 +25,9 @@ import java.util.Map;
  * The commits of one import run: each chunk with the import's checkpoint (the entries it covers), its counter and its
  * undo records, in one transaction fenced by the import's lease. A checkpoint at or past a chunk's last entry means an
  * earlier attempt applied it, so a retried or resumed chunk applies once. A restore reads the chunk's keys in the same
- * transaction and lets its {@link RestoreMode} decide what to write.
+ * transaction and lets its {@link RestoreMode} decide what to write. A chunk is sized by bytes as well as by count
+ * ({@link Chunker#bySize}): one whose writes, measured in its transaction, are over the server's request limit commits
+ * in pieces, each with the checkpoint of its last entity; an entity that no commit can hold is left unchanged.
  */
 final class ImportCommitter {
     private static final int EXAMPLES = 5;
@@ -41,14 +47,18 @@ final class ImportCommitter {
     private final CommitHook hook;
     private final List<MapResult.Problem> examples = new ArrayList<>();
     private final int chunkSize;
-    private final List<Entity> chunk = new ArrayList<>();
+    private final ServerLimits limits;
+    private final List<Slot> chunk = new ArrayList<>();
+    /** The bytes the chunk's writes are estimated at: each entity, and as much again for its undo record. */
+    private long chunkBytes;
     private Skips carried = new Skips();
     private long covered;
     private long committed;
 
     ImportCommitter(Datastore datastore, RetryPolicy retries, JobLease lease, Key checkpoint, ShardedCounter counter,
                     RestoreMode mode, java.util.function.UnaryOperator<Entity> placing, boolean undo, CommitHook hook,
-                    int chunkSize, long committed) {
+                    int chunkSize, ServerLimits limits, long committed) {
+        this.limits = limits;
         this.datastore = datastore;
         this.retries = retries;
         this.lease = lease;
@@ -65,6 +75,10 @@ final class ImportCommitter {
 
     /** An entry of the input and its place (the checkpoint a commit that covers it writes). */
     record Positioned(long position, ImportInput.Entry entry) {
+    }
+
+    /** An entity of a chunk, its place in the input, and the entries passed over since the chunk's entity before. */
+    private record Slot(Entity entity, long position, Skips before) {
     }
 
     /**
@@ -85,7 +99,13 @@ final class ImportCommitter {
             } else if (entry.entity() != null) {
                 MapResult decided = live == null ? null : mode.decide(List.of(entry.entity()), live, placing);
                 if (decided == null || !decided.puts().isEmpty()) {
-                    chunk.add(entry.entity());
+                    long bytes = Math.max(0, EntitySize.bytes(entry.entity())) * (undo ? 2 : 1);
+                    if (!chunk.isEmpty() && !Chunker.fits(BOOKKEEPING + chunkBytes + bytes, limits)) {
+                        flush(progress); // up to the entry before this one
+                    }
+                    chunk.add(new Slot(entry.entity(), p.position(), carried));
+                    chunkBytes += bytes;
+                    carried = new Skips();
                 } else {
                     carried.absorb(decided);
                 }
@@ -106,8 +126,9 @@ final class ImportCommitter {
     }
 
     private void flush(java.util.function.LongConsumer progress) {
-        committed = commit(chunk, covered, carried);
+        committed = commit(List.copyOf(chunk), covered, carried);
         chunk.clear();
+        chunkBytes = 0;
         carried = new Skips();
         progress.accept(committed);
     }
@@ -124,7 +145,7 @@ final class ImportCommitter {
                 && e.getKey().getKind().equals(kind)).map(Entity::getKey).distinct().toList();
         Map<Key, Entity> live = new HashMap<>();
         if (!keys.isEmpty()) {
-            List<Entity> read = retries.call(() -> datastore.fetch(keys.toArray(new Key[0])));
+            List<Entity> read = retries.call(() -> CommitBytes.lookup(keys, datastore::fetch));
             for (int i = 0; i < keys.size(); i++) {
                 live.put(keys.get(i), read.get(i));
             }
@@ -151,6 +172,24 @@ final class ImportCommitter {
             return otherKinds + badLines + notSelected + decidedEntities;
         }
 
+        /** The entries passed over before each of {@code slots} and after the last. */
+        static Skips of(List<Slot> slots, Skips after) {
+            Skips all = new Skips();
+            slots.forEach(s -> all.add(s.before()));
+            all.add(after);
+            return all;
+        }
+
+        private void add(Skips other) {
+            otherKinds += other.otherKinds;
+            badLines += other.badLines;
+            notSelected += other.notSelected;
+            other.decided.forEach((name, n) -> decided.merge(name, n, Long::sum));
+            decidedEntities += other.decidedEntities;
+            decidedSkipped += other.decidedSkipped;
+            problems.addAll(other.problems);
+        }
+
         void absorb(MapResult one) {
             one.counters().forEach((name, n) -> decided.merge(name, n, Long::sum));
             decidedEntities++;
@@ -164,10 +203,36 @@ final class ImportCommitter {
         return List.copyOf(examples);
     }
 
-    /** Commits a chunk with its checkpoint; returns the checkpoint after it. */
-    long commit(List<Entity> chunk, long lastEntry, Skips skipped) {
-        return Retries.call(retries, Retries.Observer.NONE, () -> commitOnce(chunk, lastEntry, skipped));
+    /**
+     * Commits a chunk with its checkpoint, and the entries passed over after its last entity; returns the checkpoint
+     * after it. A chunk whose writes are too many bytes for one commit commits in pieces cut by what each entity's
+     * writes came to: each piece but the last with the checkpoint of its last entity, so a run stopped between them
+     * resumes after it, and each with the entries passed over before its entities, counted once.
+     */
+    private long commit(List<Slot> slots, long lastEntry, Skips after) {
+        List<Entity> entities = slots.stream().map(Slot::entity).toList();
+        Skips skipped = Skips.of(slots, after);
+        try {
+            return Retries.call(retries, Retries.Observer.NONE, () -> commitOnce(entities, lastEntry, skipped));
+        } catch (CommitBytes.TooLarge big) {
+            List<List<Slot>> pieces = Chunker.bySize(slots, s -> big.bytes().getOrDefault(s.entity().getKey(), 0L),
+                    big.fixed(), limits);
+            if (pieces.size() < 2) { // sizes changed since they were measured: halve, so each try makes progress
+                pieces = List.of(slots.subList(0, slots.size() / 2), slots.subList(slots.size() / 2, slots.size()));
+            }
+            long done = committed;
+            for (int i = 0; i < pieces.size(); i++) {
+                List<Slot> piece = pieces.get(i);
+                boolean last = i == pieces.size() - 1;
+                done = commit(piece, last ? lastEntry : piece.get(piece.size() - 1).position(),
+                        last ? after : new Skips());
+            }
+            return done;
+        }
     }
+
+    /** What a commit writes besides the chunk's entities and records: the checkpoint and a counter shard. */
+    private static final long BOOKKEEPING = CommitBytes.bookkeeping(java.util.Arrays.asList(null, null));
 
     /** Ends the run: the lease is released, so another runner may resume the import at once. */
     void release() {
@@ -208,16 +273,26 @@ final class ImportCommitter {
                     chunk.forEach(e -> keys.add(recordOf(e.getKey())));
                 }
                 Key[] read = keys.toArray(new Key[0]);
-                List<Entity> found = tx.fetch(read);
+                List<Entity> found = CommitBytes.fetch(tx, List.of(read), chunk.size());
                 for (int i = 0; i < read.length; i++) {
                     live.put(read[i], found.get(i));
                 }
             }
             MapResult writes = mode.decide(chunk, live, placing);
+            List<Entity> records = List.of();
             if (undo && !writes.puts().isEmpty()) { // each entity as before the import: its record under the checkpoint
                 UndoKeeper.Kept kept = UndoKeeper.keep(tx, checkpoint.getName(), writes, live, this::recordOf);
                 writes = kept.result();
-                tx.put(kept.records().toArray(new Entity[0]));
+                records = kept.records();
+            }
+            MapResult fitting = CommitBytes.sized(writes, records, chunk.stream().map(Entity::getKey).toList(),
+                    CommitBytes.bookkeeping(java.util.Arrays.asList(stored, null)), limits, undo);
+            if (fitting != writes) {
+                writes = fitting;
+                records = List.of();
+            }
+            if (!records.isEmpty()) {
+                tx.put(records.toArray(new Entity[0]));
             }
             if (!writes.puts().isEmpty()) {
                 tx.put(writes.puts().toArray(new Entity[0]));

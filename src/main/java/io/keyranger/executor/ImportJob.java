@@ -229,7 +229,7 @@ public final class ImportJob {
         Entity existing = retries.call(() -> datastore.get(checkpoint));
         long done = existing == null ? 0 : existing.getLong("line");
         ImportCommitter commits = new ImportCommitter(datastore, retries, lease, checkpoint, counter, restoreMode,
-                input::placed, undo, hook, chunkSize(), done);
+                input::placed, undo, hook, chunkSize(), limits, done);
         committer = commits;
         try (ImportInput.Entries entries = input.open(skipBadLines)) {
             long line = 0;

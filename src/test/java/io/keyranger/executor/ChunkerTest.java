@@ -82,6 +82,57 @@ class ChunkerTest {
     }
 
     @Test
+    void chunksAreCutByBytesWithinTheRequestLimitAndATooLargeItemIsARunOfItsOwn() {
+        // the emulator's 4 MiB request, less an eighth: 3,670,016 bytes a commit
+        assertThat(ServerLimits.EMULATOR.commitBytes()).isEqualTo(3_670_016L);
+        assertThat(ServerLimits.PRODUCTION.commitBytes()).isEqualTo(9_175_040L);
+        List<Long> sizes = List.of(2_000_000L, 1_000L, 1_000L, 2_000_000L, 2_000_000L, 5_000_000L, 10L);
+        List<List<Long>> runs = Chunker.bySize(sizes, Long::longValue, 8_192, ServerLimits.EMULATOR);
+        assertThat(runs).containsExactly(List.of(2_000_000L, 1_000L, 1_000L), List.of(2_000_000L),
+                List.of(2_000_000L), List.of(5_000_000L), List.of(10L));
+    }
+
+    @Test
+    void ordinaryEntitiesAreNotCutSmallerByBytesThanByCount() {
+        // 500 keys of entities of 2 KiB, each with an undo record as large: far within production's 9 MiB a commit,
+        // so the count (500 mutations) cuts, as before
+        assertThat(Chunker.bySize(roots(500), k -> 4_096L, 8_192, ServerLimits.PRODUCTION)).hasSize(1);
+        assertThat(Chunker.bySize(roots(22), k -> 4_096L, 8_192, ServerLimits.EMULATOR)).hasSize(1);
+    }
+
+    @Test
+    void aSingleChangeNoCommitCanHoldIsLeftUnchangedWithAReasonAndSeveralAreCut() {
+        ServerLimits small = new ServerLimits(25, 500, 80_000); // 70,000 bytes a commit
+        Key one = roots(1).get(0);
+        byte[] random = new byte[40_000]; // random bytes do not compress: the undo record is as large again
+        new java.util.Random(43).nextBytes(random);
+        com.google.cloud.datastore.Entity big = com.google.cloud.datastore.Entity.newBuilder(one)
+                .set("data", com.google.cloud.datastore.BlobValue.newBuilder(com.google.cloud.datastore.Blob.copyFrom(
+                        random)).setExcludeFromIndexes(true).build()).build();
+        io.keyranger.mapper.MapResult result = new io.keyranger.mapper.MapResult(List.of(big), List.of(), 0,
+                java.util.Map.of("incremented", 1L));
+        com.google.cloud.datastore.Entity record = new io.keyranger.undo.UndoImage(one, null, big).toEntity(
+                io.keyranger.undo.UndoRecords.rootKey("j", one));
+        assertThat(io.keyranger.executor.cells.CommitBytes.sized(result, List.of(), List.of(one), 8_192, small, false))
+                .isSameAs(result);
+        io.keyranger.mapper.MapResult left = io.keyranger.executor.cells.CommitBytes.sized(result, List.of(record),
+                List.of(one), 8_192, small, true);
+        assertThat(left.puts()).isEmpty();
+        assertThat(left.skipped()).isEqualTo(1);
+        assertThat(left.counters()).containsOnlyKeys("skipped: " + Chunker.OVER_REQUEST);
+        assertThat(left.problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("over the 70000 bytes one commit of this server may hold: left unchanged")
+                .contains("--no-undo"));
+
+        List<Key> two = roots(2);
+        io.keyranger.mapper.MapResult both = new io.keyranger.mapper.MapResult(two.stream().map(k ->
+                com.google.cloud.datastore.Entity.newBuilder(k, big).build()).toList(), List.of(), 0, java.util.Map.of());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.keyranger.executor.cells.CommitBytes.sized(both,
+                List.of(), two, 8_192, small, false)).isInstanceOfSatisfying(
+                io.keyranger.executor.cells.CommitBytes.TooLarge.class, e -> assertThat(e.bytes()).containsOnlyKeys(two));
+    }
+
+    @Test
     void keyOnlyReadersCommitAPageAtOnce() {
         assertThat(Chunker.chunks(roots(300), ServerLimits.EMULATOR, false)).hasSize(1);
     }

@@ -28,12 +28,21 @@ public final class RawEntities {
     /** Every entity of {@code kind} in {@code namespace}, keyed by its key's raw JSON, each its raw entity JSON. */
     public static Map<String, JsonNode> of(ConnectionSpec conn, String namespace, String kind)
             throws IOException, InterruptedException {
+        return of(conn, namespace, kind, 300);
+    }
+
+    /**
+     * As above, {@code limit} entities a query: the emulator refuses an answer over 4 MiB, so entities near 1 MiB
+     * are read a few at a time.
+     */
+    public static Map<String, JsonNode> of(ConnectionSpec conn, String namespace, String kind, int limit)
+            throws IOException, InterruptedException {
         Map<String, JsonNode> all = new TreeMap<>();
         String cursor = null;
         while (true) {
             ObjectNode query = JSON.createObjectNode();
             query.putArray("kind").addObject().put("name", kind);
-            query.put("limit", 300);
+            query.put("limit", limit);
             if (cursor != null) {
                 query.put("startCursor", cursor);
             }

@@ -7,6 +7,7 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.Retries;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.keys.KeyOrder;
@@ -30,7 +31,10 @@ import java.util.Map;
  * zombie runner that wakes up, or a second runner on the same keys: each finds the keys covered and applies nothing
  * twice; two at once meet on a ledger entity and one of them is retried. No lease or epoch is read: correctness never
  * depends on one runner at a time. A ledger a revert marked ({@link Ledger#reverted}) stops the commit with nothing
- * written, so a runner that wakes up after its job was reverted adds no change the revert did not see.
+ * written, so a runner that wakes up after its job was reverted adds no change the revert did not see. A commit whose
+ * mutations come to more bytes than the server's request allows is cut by {@link Chunker#bySize} and committed in
+ * pieces, each covering its part of the span; a single key whose change alone is too large is left unchanged, with a
+ * reason.
  */
 public final class CellCommitter {
     /** Ledgers of cells with no key of the chunk written per transaction of their own (within 25 entity groups). */
@@ -52,16 +56,24 @@ public final class CellCommitter {
     private final CommitHook hook;
     private final SkipLog skipLog;
     private final PartFiles parts;
+    private final ServerLimits limits;
     /** The ledger keys made so far: the undo record of a key of the job's own kind is a child of one. */
     private final java.util.concurrent.ConcurrentHashMap<Integer, Key> cellKeys =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** A committer within the emulator's limits, the strictest of any server's. */
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells) {
-        this(datastore, order, mapper, jobId, cells, CommitHook.NONE, null);
+        this(datastore, order, mapper, jobId, cells, ServerLimits.EMULATOR, CommitHook.NONE, null);
     }
 
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
-                  CommitHook hook, PartFiles parts) {
+                  ServerLimits limits) {
+        this(datastore, order, mapper, jobId, cells, limits, CommitHook.NONE, null);
+    }
+
+    public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
+                  ServerLimits limits, CommitHook hook, PartFiles parts) {
+        this.limits = limits;
         this.datastore = datastore;
         this.order = order;
         this.mapper = mapper;
@@ -111,7 +123,36 @@ public final class CellCommitter {
                 return new Outcome(0, 0, Map.of(), null);
             }
         }
-        return commitOnce(span, byCell, chunk);
+        try {
+            return commitOnce(span, byCell, chunk);
+        } catch (CommitBytes.TooLarge big) {
+            return commitInPieces(span, chunk, big);
+        }
+    }
+
+    /** Commits {@code chunk} in pieces cut by bytes, each covering its part of {@code span}, in order. */
+    private Outcome commitInPieces(KeyRange span, List<Key> chunk, CommitBytes.TooLarge big) {
+        List<List<Key>> pieces = Chunker.bySize(chunk, k -> big.bytes().getOrDefault(k, 0L), big.fixed(), limits);
+        if (pieces.size() < 2) { // sizes changed since they were measured: halve, so each try makes progress
+            pieces = List.of(chunk.subList(0, chunk.size() / 2), chunk.subList(chunk.size() / 2, chunk.size()));
+        }
+        int applied = 0;
+        int already = 0;
+        Map<String, Long> increments = new HashMap<>();
+        KeyRange rest = span;
+        for (int i = 0; i < pieces.size(); i++) {
+            KeyRange piece = rest;
+            if (i < pieces.size() - 1) {
+                KeyRange[] halves = rest.splitAt(pieces.get(i + 1).get(0));
+                piece = halves[0];
+                rest = halves[1];
+            }
+            Outcome one = commit(piece, pieces.get(i));
+            applied += one.applied();
+            already += one.alreadyApplied();
+            one.increments().forEach((name, n) -> increments.merge(name, n, Long::sum));
+        }
+        return new Outcome(applied, already, increments, chunk.get(chunk.size() - 1));
     }
 
     private Outcome commitOnce(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk) {
@@ -126,7 +167,7 @@ public final class CellCommitter {
             if (mapper.needsEntities() || undo) {
                 reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
             }
-            List<Entity> found = tx.fetch(reads.toArray(new Key[0]));
+            List<Entity> found = CommitBytes.fetch(tx, reads, chunk.size());
             Map<Integer, Ledger> ledgers = new HashMap<>();
             for (int i = 0; i < touched.size(); i++) {
                 ledgers.put(touched.get(i), Ledger.of(cellKey(touched.get(i)), found.get(i), order));
@@ -178,8 +219,14 @@ public final class CellCommitter {
                     result = kept.result();
                     undoRecords = kept.records();
                 }
-                problems = result.problems();
                 result.puts().forEach(EntitySize::check);
+                MapResult fitting = CommitBytes.sized(result, undoRecords, fresh,
+                        CommitBytes.bookkeeping(found.subList(0, touched.size() + 1)), limits, undo);
+                if (fitting != result) {
+                    result = fitting;
+                    undoRecords = List.of();
+                }
+                problems = result.problems();
                 if (!result.puts().isEmpty()) {
                     tx.put(result.puts().toArray(new Entity[0]));
                 }

@@ -1,17 +1,22 @@
 package io.keyranger.executor.cells;
 
+import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
+import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.ServerLimits;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 
 /**
  * Cuts a page into commit-sized chunks: each chunk's transaction, with the ledgers of the cells it spans (one more for
  * the span's tail into the next cell) and a counter shard, stays within the server's entity-group and mutation
- * limits. Keys under the same root share an entity group.
+ * limits. Keys under the same root share an entity group. A chunk is sized by bytes as well ({@link #bySize}): what
+ * a commit writes, entities, undo records and bookkeeping, stays within the server's request limit.
  */
 public final class Chunker {
     /** One counter shard rides in every commit. */
@@ -87,4 +92,57 @@ public final class Chunker {
         }
         return key.hasId() ? PathElement.of(key.getKind(), key.getId()) : PathElement.of(key.getKind(), key.getName());
     }
+
+    /**
+     * Cuts {@code items} (in order) into runs whose bytes ({@code bytes} of each), with the {@code fixed} bytes every
+     * commit of them writes besides (ledgers, checkpoint, counter shard), stay within one commit's bytes
+     * ({@link ServerLimits#commitBytes}). An item too large for a commit even alone is a run of its own, which its
+     * committer leaves unchanged with a reason ({@link #fits}). Every committer sizes its commits by bytes here.
+     */
+    public static <T> List<List<T>> bySize(List<T> items, ToLongFunction<T> bytes, long fixed, ServerLimits limits) {
+        List<List<T>> runs = new ArrayList<>();
+        List<T> current = new ArrayList<>();
+        long total = fixed;
+        for (T item : items) {
+            long size = bytes.applyAsLong(item);
+            if (!current.isEmpty() && !fits(total + size, limits)) {
+                runs.add(current);
+                current = new ArrayList<>();
+                total = fixed;
+            }
+            current.add(item);
+            total += size;
+        }
+        if (!current.isEmpty()) {
+            runs.add(current);
+        }
+        return runs;
+    }
+
+    /** Whether a commit that writes {@code bytes} (its mutations and bookkeeping) fits the server's request limit. */
+    public static boolean fits(long bytes, ServerLimits limits) {
+        return bytes <= limits.commitBytes();
+    }
+
+    /** The bytes a commit's mutations send: the entities it puts, in full, and the keys it deletes. */
+    public static long bytes(Collection<Entity> puts, Collection<Key> deletes) {
+        long total = 0;
+        for (Entity put : puts) {
+            total += Math.max(0, EntitySize.bytes(put));
+        }
+        for (Key key : deletes) {
+            total += Math.max(0, EntitySize.bytes(Entity.newBuilder(key).build()));
+        }
+        return total;
+    }
+
+    /** Why an entity (a key's change) is left unchanged: no commit of this server can hold it. */
+    public static String overRequestLimit(long bytes, ServerLimits limits, boolean undo) {
+        return "its commit would write " + bytes + " bytes" + (undo ? " with its undo record" : "") + ", over the "
+                + limits.commitBytes() + " bytes one commit of this server may hold: left unchanged"
+                + (undo ? " (run with --no-undo to change it without undo)" : "");
+    }
+
+    /** The reason counted for a change that no commit can hold ({@link #overRequestLimit}). */
+    public static final String OVER_REQUEST = "commit over the request limit";
 }

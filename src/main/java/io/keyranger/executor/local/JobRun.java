@@ -78,7 +78,7 @@ public final class JobRun {
         this.renewals = Executors.newSingleThreadScheduledExecutor(daemon("keyranger-lease-" + spec.jobId() + "-",
                 new AtomicInteger()));
         CellCommitter committer = run.retries().call(() -> new CellCommitter(run.datastore(), run.order(),
-                run.mapper(), spec.jobId(), run.cells(), run.hook(), parts)); // it reads the counter's shard count
+                run.mapper(), spec.jobId(), run.cells(), run.limits(), run.hook(), parts)); // it reads the counter's shard count
         PageLoop.Job loop = new PageLoop.Job(run.datastore(), spec, run.order(), run.limits(),
                 run.mapper(), run.cells(), committer, run.retries());
         this.worker = new RangeWorker(new RangeWorker.Job(loop, run.covered(), run.counter(), run.retries(),

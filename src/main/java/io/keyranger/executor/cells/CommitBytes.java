@@ -1,0 +1,144 @@
+package io.keyranger.executor.cells;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.EntitySize;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.undo.UndoImage;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The bytes of a commit, measured once its mutations are known (inside its transaction): a commit within the server's
+ * request limit goes ahead as it is; a chunk over it is cut by {@link Chunker#bySize} on what each key's change comes
+ * to; a single change that no commit can hold is left unchanged with a reason, never failing its job.
+ */
+public final class CommitBytes {
+    /** Room for what one commit adds to a ledger, checkpoint or counter shard (a span, a problem, a count). */
+    private static final long BOOKKEEPING_GROWTH = 4_096;
+
+    private CommitBytes() {
+    }
+
+    /**
+     * A chunk whose mutations are too many bytes for one commit: the bytes each of its changes (puts, deletes and undo
+     * records) comes to, by the key it belongs to, and those every commit writes besides (ledgers, counter shard).
+     */
+    public static final class TooLarge extends RuntimeException {
+        private final transient Map<Key, Long> bytes;
+        private final long fixed;
+
+        TooLarge(Map<Key, Long> bytes, long fixed) {
+            super(null, null, false, false);
+            this.bytes = bytes;
+            this.fixed = fixed;
+        }
+
+        public Map<Key, Long> bytes() {
+            return bytes;
+        }
+
+        public long fixed() {
+            return fixed;
+        }
+    }
+
+    /** The bytes of bookkeeping a commit writes: the entities as read (null: new), and room for what it adds to each. */
+    public static long bookkeeping(List<Entity> read) {
+        long total = 0;
+        for (Entity entity : read) {
+            total += BOOKKEEPING_GROWTH + (entity == null ? 0 : Math.max(0, EntitySize.bytes(entity)));
+        }
+        return total;
+    }
+
+    /**
+     * {@code result} as it commits with its undo {@code records} and {@code fixed} bytes of bookkeeping, for a chunk of
+     * {@code keys} (the changes belong to them): as it is when it fits one commit; for a single key whose change alone
+     * cannot fit, that key left unchanged (no puts, deletes or records) with a reason; otherwise a {@link TooLarge}
+     * with each key's bytes, for the chunk to be cut.
+     */
+    public static MapResult sized(MapResult result, List<Entity> records, List<Key> keys, long fixed,
+                                  ServerLimits limits, boolean undo) {
+        Set<Key> own = new HashSet<>(keys);
+        Map<Key, Long> bytes = new HashMap<>();
+        long unplaced = 0;
+        for (Entity put : result.puts()) {
+            unplaced += place(bytes, own, put.getKey(), Chunker.bytes(List.of(put), List.of()));
+        }
+        for (Key key : result.deletes()) {
+            unplaced += place(bytes, own, key, Chunker.bytes(List.of(), List.of(key)));
+        }
+        for (Entity record : records) {
+            unplaced += place(bytes, own, UndoImage.targetOf(record), Chunker.bytes(List.of(record), List.of()));
+        }
+        long total = unplaced + bytes.values().stream().mapToLong(Long::longValue).sum();
+        if (Chunker.fits(fixed + total, limits)) {
+            return result;
+        }
+        if (keys.size() > 1) {
+            long share = unplaced / keys.size(); // a change of a key of another kind is counted to all alike
+            keys.forEach(k -> bytes.merge(k, share, Long::sum));
+            bytes.merge(keys.get(0), unplaced - share * keys.size(), Long::sum);
+            throw new TooLarge(bytes, fixed);
+        }
+        Key key = keys.get(0);
+        String reason = Chunker.overRequestLimit(fixed + total, limits, undo);
+        return new MapResult(List.of(), List.of(), 1, Map.of(JobReport.SKIPPED_PREFIX + Chunker.OVER_REQUEST, 1L),
+                result.lines(), List.of(new MapResult.Problem(key, reason + "; " + KeyFormat.format(key),
+                Chunker.OVER_REQUEST)));
+    }
+
+    /**
+     * Reads {@code keys} in {@code tx} for a chunk of {@code chunkKeys} keys. The legacy emulator refuses an answer
+     * over 4 MiB ("gRPC message exceeds maximum size"): for a chunk of several keys that is a {@link TooLarge} of
+     * sizes unknown, so the chunk is halved; a single key's is the server's error.
+     */
+    public static List<Entity> fetch(com.google.cloud.datastore.Transaction tx, List<Key> keys, int chunkKeys) {
+        try {
+            return tx.fetch(keys.toArray(new Key[0]));
+        } catch (com.google.cloud.datastore.DatastoreException e) {
+            if (chunkKeys > 1 && overAnswerLimit(e)) {
+                throw new TooLarge(Map.of(), 0);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Looks up {@code keys} outside a transaction with {@code fetch}, in halves (and so on) where the legacy emulator
+     * refuses an answer over 4 MiB; one key's refusal is the server's error.
+     */
+    public static List<Entity> lookup(List<Key> keys, java.util.function.Function<Key[], List<Entity>> fetch) {
+        try {
+            return fetch.apply(keys.toArray(new Key[0]));
+        } catch (com.google.cloud.datastore.DatastoreException e) {
+            if (keys.size() < 2 || !overAnswerLimit(e)) {
+                throw e;
+            }
+            List<Entity> found = new java.util.ArrayList<>(lookup(keys.subList(0, keys.size() / 2), fetch));
+            found.addAll(lookup(keys.subList(keys.size() / 2, keys.size()), fetch));
+            return found;
+        }
+    }
+
+    /** Whether the server refused a message over its size (the legacy emulator's 4 MiB, answers included). */
+    private static boolean overAnswerLimit(com.google.cloud.datastore.DatastoreException e) {
+        return e.getMessage() != null && e.getMessage().contains("exceeds maximum size");
+    }
+
+    /** Adds {@code size} to key {@code key} when it is one of the chunk's; else returns it, to be shared out. */
+    private static long place(Map<Key, Long> bytes, Set<Key> own, Key key, long size) {
+        if (own.contains(key)) {
+            bytes.merge(key, size, Long::sum);
+            return 0;
+        }
+        return size;
+    }
+}

@@ -110,6 +110,37 @@ class FrozenRunnerRevertTest {
         assertThat(changed(before, datastore)).isEmpty();
     }
 
+    /** A revert of an import whose runner is alive and holds its lease is refused, and writes nothing. */
+    @Test
+    void aRevertOfAnImportThatIsStillRunningIsRefused() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("revert-live-import");
+        Datastore datastore = SharedEmulator.connect(conn);
+        Map<Key, Entity> before = seed(datastore);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < DOCS; i++) {
+            Key key = datastore.newKeyFactory().setKind("Wallet").newKey("w-" + i);
+            lines.add(io.keyranger.datastore.EntityCodec.encode(Entity.newBuilder(key).set("balance", -1L).build())
+                    .toString());
+        }
+        Path file = dir.resolve("live.jsonl");
+        Files.write(file, lines);
+        Path mapper = dir.resolve("live-import.json");
+        Files.writeString(mapper, "{\"template\":\"import\",\"file\":\"" + file + "\"}");
+        InProcessCli cli = new InProcessCli(dir, conn);
+        try (ChildCli running = ChildCli.start(dir, conn, List.of("run", "--kind", "Wallet", "--mapper",
+                mapper.toString(), "--job-id", "live", "--hold-after-chunks", "3"))) {
+            running.awaitHeld(); // alive, its lease (the default length) renewed, its fourth commit held
+            Map<Key, Entity> midway = read(datastore);
+
+            InProcessCli.Result refused = cli.run("revert", "live");
+            assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(KeyRangerCli.EXIT_USER_ERROR);
+            assertThat(refused.err()).contains("is still running").contains("Ctrl-C where it runs")
+                    .doesNotContain("\tat ");
+            assertThat(read(datastore)).as("the refused revert wrote nothing").isEqualTo(midway);
+            assertThat(midway).as("the import had written some when the revert was refused").isNotEqualTo(before);
+        }
+    }
+
     /** Waits (reading the emulator) until the frozen runner's lease has run out. */
     private static void awaitLeaseExpired(Datastore datastore, String jobId) throws InterruptedException {
         awaitLeaseExpired(datastore, JobStore.JOB_KIND, jobId, jobId);

@@ -37,7 +37,8 @@ class ArchitectureTest {
 
     /**
      * The executor's parts, from the bottom: a job's records ({@code job}), leases ({@code lease}), the one commit
-     * protocol over the job's cells ({@code cells}), the records' store ({@code store}), the local runner ({@code local}),
+     * protocol over the job's cells ({@code cells}), the files a job can read instead of a kind ({@code source}), the
+     * records' store ({@code store}), the local runner ({@code local}),
      * and what drives them ({@code executor} itself: groups of kinds, imports, dry runs, Beam's view of a job). Each
      * uses only the parts below it.
      */
@@ -49,6 +50,8 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage(x + ".lease").should().dependOnClassesThat()
                 .resideInAnyPackage(x, x + ".job", x + ".cells", x + ".store", x + ".local").check(MAIN);
         noClasses().that().resideInAPackage(x + ".cells").should().dependOnClassesThat()
+                .resideInAnyPackage(x, x + ".source", x + ".store", x + ".local").check(MAIN);
+        noClasses().that().resideInAPackage(x + ".source").should().dependOnClassesThat()
                 .resideInAnyPackage(x, x + ".store", x + ".local").check(MAIN);
         noClasses().that().resideInAPackage(x + ".store").should().dependOnClassesThat()
                 .resideInAnyPackage(x, x + ".local").check(MAIN);

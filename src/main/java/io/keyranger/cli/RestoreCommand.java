@@ -6,7 +6,7 @@ import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
 import io.keyranger.executor.SideBySide;
 import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.RestoreMode;
+import io.keyranger.executor.source.RestoreMode;
 import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
@@ -62,6 +62,10 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
             + "running it again with the same id and input resumes it (other input is refused).")
     String jobId;
 
+    @Option(names = "--workers", paramLabel = "N", defaultValue = "8", description = "How many ranges of the export "
+            + "are restored at once (default ${DEFAULT-VALUE}).")
+    int workers;
+
     @Option(names = "--no-undo", description = "Keep no undo records: it writes less but cannot be reverted.")
     boolean noUndo;
 
@@ -115,7 +119,7 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
         }
         JobLauncher launcher = new JobLauncher(session, retries, JobLease.DEFAULT_DURATION);
         if (holdAfterChunks != null) {
-            launcher.importCommitHook(io.keyranger.testhooks.HoldHook.holdCommits(holdAfterChunks, err));
+            launcher.wrapMapper(mapper -> io.keyranger.testhooks.HoldHook.hold(mapper, holdAfterChunks, err));
         }
         JobProgressPrinter progress = new JobProgressPrinter(err);
         err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
@@ -154,7 +158,7 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
 
     private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode) {
         return new io.keyranger.executor.RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
-                selection.gql, selection.keys, !noUndo).job(jobId);
+                selection.gql, selection.keys, !noUndo, workers).job(jobId);
     }
 
     /** Compares the selection with live data in pages of keys and says what the restore would do, and its cost. */

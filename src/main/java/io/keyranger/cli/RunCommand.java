@@ -123,8 +123,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
                 : new io.keyranger.executor.job.RetryPolicy(40, 5, 500);
         JobLauncher launcher = new JobLauncher(session, retries, leaseDuration());
         if (holdAfterChunks != null) {
-            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()))
-                    .importCommitHook(HoldHook.holdCommits(holdAfterChunks, spec.commandLine().getErr()));
+            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()));
         }
         PrintWriter err = spec.commandLine().getErr();
         try {

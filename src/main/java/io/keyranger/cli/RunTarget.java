@@ -78,7 +78,7 @@ final class RunTarget {
                 throw new KeyRangerException("--skip-bad-lines applies to an import, which reads a file; this job is '"
                         + mapper.template() + "'.");
             }
-            mapper = MapperSpec.parse(mapper.json().deepCopy().put(io.keyranger.executor.ImportJob.SKIP_BAD_LINES,
+            mapper = MapperSpec.parse(mapper.json().deepCopy().put(io.keyranger.executor.source.SourceJobs.SKIP_BAD_LINES,
                     true).toString());
         }
         if (job.noUndo) {

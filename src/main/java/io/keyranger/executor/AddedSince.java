@@ -1,5 +1,8 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.source.ImportInput;
+import io.keyranger.executor.source.ManagedImport;
+import io.keyranger.executor.source.RestoreMode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;

@@ -1,5 +1,8 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.source.ImportInput;
+import io.keyranger.executor.source.ManagedImport;
+import io.keyranger.executor.source.RestoreMode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -171,13 +174,13 @@ public final class ExportDiff {
         long[] hashes = new long[1024];
         int hashCount = 0;
         try (LookupPool lookups = new LookupPool(parallel, "keyranger-diff-lookup"); changedKeys; removedKeys;
-             ImportInput.Entries entries = input.open(false)) {
+             ManagedImport.Entries entries = input.open()) {
             Deque<Pending> inFlight = new ArrayDeque<>();
             List<Entity> page = new ArrayList<>(pageSize);
             long record = 0;
             boolean more = true;
             while (more && !cancellation.isCancelled()) {
-                ImportInput.Entry entry = entries.next(0);
+                ImportInput.Entry entry = entries.next();
                 more = entry != null;
                 if (more) {
                     record++;

@@ -90,8 +90,7 @@ public final class JobUndo {
         JobStore store = new JobStore(datastore);
         KindGroup.Plan group = KindGroup.load(datastore, id);
         if (group == null) {
-            JobStore.StoredJob imported = importJob(datastore.get(importKey(datastore, id)));
-            return List.of(imported != null ? imported : store.loadJob(id));
+            return List.of(store.loadJob(id));
         }
         List<JobStore.StoredJob> jobs = new ArrayList<>();
         for (int i = 0; i < group.kinds().size(); i++) {
@@ -156,30 +155,6 @@ public final class JobUndo {
         return KindGroup.run(launcher, group, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
     }
 
-    private static Key importKey(Datastore datastore, String id) {
-        return ImportJob.checkpointKey(datastore, id);
-    }
-
-    /**
-     * An import as a stored job, from its checkpoint (an import has no job entity): its kind, whether it kept undo
-     * records, when it began and whether they were removed; null for no checkpoint. Its runs keep no status: it is
-     * taken as ended.
-     */
-    private static JobStore.StoredJob importJob(Entity checkpoint) {
-        if (checkpoint == null) {
-            return null;
-        }
-        String kind = checkpoint.contains("kind") ? checkpoint.getString("kind") : "(import)";
-        boolean undo = checkpoint.contains("undo") && checkpoint.getBoolean("undo");
-        JobSpec spec = new JobSpec(checkpoint.getKey().getName(), "", kind, io.keyranger.mapper.MapperSpec.parse(
-                "{\"template\":\"import\",\"undo\":" + undo + "}"), 1, 1, 1, 0);
-        Instant created = checkpoint.contains("createdAt") ? checkpoint.getTimestamp("createdAt").toDate().toInstant()
-                : Instant.EPOCH;
-        Instant removed = checkpoint.contains("undoRemovedAt")
-                ? checkpoint.getTimestamp("undoRemovedAt").toDate().toInstant() : null;
-        return new JobStore.StoredJob(spec, JobStatus.DONE, created, List.of("local"), 0, 0, 0, null, removed, undo);
-    }
-
     /** A new revert job's id: "revert-JOB" and the time, within a job id's 100 characters. */
     public static String newRevertId(String jobId) {
         String base = "revert-" + jobId;
@@ -203,8 +178,6 @@ public final class JobUndo {
     public static List<Pruned> prune(Datastore datastore, Duration keep, Instant now) {
         JobStore store = new JobStore(datastore);
         List<JobStore.StoredJob> jobs = new ArrayList<>(store.listJobs());
-        datastore.run(Query.newEntityQueryBuilder().setNamespace("").setKind(ImportJob.CHECKPOINT_KIND).build())
-                .forEachRemaining(checkpoint -> jobs.add(importJob(checkpoint)));
         List<String> beingReverted = jobs.stream().filter(j -> j.status() == JobStatus.RUNNING
                 && j.spec().mapper().template().equals("revert"))
                 .map(j -> j.spec().mapper().json().path("job").asText()).toList();
@@ -217,7 +190,6 @@ public final class JobUndo {
             }
             long removed = removeRecords(datastore, job.spec().jobId());
             Entity stored = datastore.get(store.jobKey(job.spec().jobId()));
-            stored = stored != null ? stored : datastore.get(importKey(datastore, job.spec().jobId()));
             if (stored != null) {
                 datastore.put(Entity.newBuilder(stored).set("undoRemovedAt", Timestamp.now()).build());
             }

@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.source.KeysFile;
 import com.google.cloud.datastore.Key;
 import java.io.IOException;
 import java.nio.file.Path;

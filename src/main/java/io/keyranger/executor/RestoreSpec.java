@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.source.RestoreMode;
+import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import java.nio.file.Path;
@@ -21,24 +23,32 @@ import java.nio.file.Path;
  * @param undo      whether the restore keeps undo records (so it can be reverted)
  */
 public record RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
-                          boolean undo) {
+                          boolean undo, int workers) {
+    /** The workers of a restore unless told otherwise, as of a job's. */
+    public static final int WORKERS = 8;
+
+    public RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
+                       boolean undo) {
+        this(export, namespace, kind, mode, gql, keys, undo, WORKERS);
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The job, with {@code jobId} or (null) a new id; its spec is checked as any job's is. */
     public JobSpec job(String jobId) {
         ObjectNode json = JSON.createObjectNode();
         json.put("template", "import").put("file", export.toAbsolutePath().toString())
-                .put("format", ImportJob.MANAGED).put(ImportJob.MODE, mode.id());
+                .put("format", SourceJobs.MANAGED).put(SourceJobs.MODE, mode.id());
         if (gql != null) {
-            json.put(ImportJob.SELECT, gql);
+            json.put(SourceJobs.SELECT, gql);
         }
         if (keys != null) {
-            json.put(ImportJob.KEYS, keys.toAbsolutePath().toString());
+            json.put(SourceJobs.KEYS, keys.toAbsolutePath().toString());
         }
         MapperSpec mapper = MapperSpec.parse(json.toString());
         mapper = undo ? mapper : mapper.withoutUndo();
         Mappers.template("import").validate(mapper);
         String id = jobId != null ? jobId : AdaptiveSplitExecutor.newJobId("restore-" + kind);
-        return new JobSpec(id, namespace, kind, mapper, 1, 1, 500, 0);
+        return new JobSpec(id, namespace, kind, mapper, 2 * workers, workers, 500, 0);
     }
 }

@@ -23,8 +23,7 @@ import java.util.function.Consumer;
  * cancelled where it stopped, and records the revert; then it marks every cell ledger of the job ({@link RevertMarks}).
  * So a runner that comes back cannot record an end, stops at its next lease renewal, and commits none of the chunks it
  * had in flight (each commit reads its ledgers: one that landed before the mark left its undo record for the revert,
- * one after it finds the mark and writes nothing); and no resume goes on with a reverted job. An import is taken the
- * same way on its checkpoint, which is its fence and which each of its commits reads and checks. A job whose runner is
+ * one after it finds the mark and writes nothing); and no resume goes on with a reverted job. A job whose runner is
  * alive is refused.
  */
 final class RevertFence {
@@ -42,8 +41,7 @@ final class RevertFence {
     }
 
     /**
-     * Takes each of {@code jobs} (key-range jobs, and imports by their checkpoint) for revert {@code revertId}, a
-     * key-range job's ledgers marked a server's transaction ({@code limits}) at a time; {@code said} hears of each job
+     * Takes each of {@code jobs} for revert {@code revertId}, a job's ledgers marked a server's transaction ({@code limits}) at a time; {@code said} hears of each job
      * that was left running.
      */
     static void take(Datastore datastore, KeyOrder order, ServerLimits limits, List<JobStore.StoredJob> jobs,
@@ -51,10 +49,6 @@ final class RevertFence {
         JobStore store = new JobStore(datastore);
         for (JobStore.StoredJob job : jobs) {
             String id = job.spec().jobId();
-            if (datastore.get(store.jobKey(id)) == null) {
-                takeImport(datastore, id, asked, revertId); // an import: its checkpoint is its fence
-                continue;
-            }
             JobLease lease = store.lease(id, JobLease.DEFAULT_DURATION);
             boolean[] wasRunning = {false};
             try {
@@ -78,25 +72,6 @@ final class RevertFence {
             if (wasRunning[0]) {
                 said.accept(leftRunning(job));
             }
-        }
-    }
-
-    /**
-     * Takes import {@code id} for revert {@code revertId}: on its checkpoint, which every commit of it reads and
-     * checks, it bumps the epoch and records the revert, so a runner of it that comes back commits nothing more and
-     * the import is never resumed; refused while its runner's lease is live.
-     */
-    private static void takeImport(Datastore datastore, String id, String asked, String revertId) {
-        JobLease lease = ImportJob.lease(datastore, id, JobLease.DEFAULT_DURATION);
-        try {
-            if (lease.take(JobLease.Mode.RESUME, fence -> fence != null, b -> b.set(JobLease.REVERTED_BY, revertId),
-                    null, m -> { })) {
-                new JobStore(datastore).fencedOnJob("release", lease, e -> List.of(lease.released()));
-            }
-        } catch (JobBusyException e) {
-            throw running(id, asked, e.holding());
-        } finally {
-            lease.ended();
         }
     }
 

@@ -31,6 +31,7 @@ public final class LogRecords implements Closeable {
     private final long end;
     private long offset;
     private boolean skippingFragments;
+    private long lastStart = -1;
 
     /** The records of {@code file} that begin in blocks {@code [fromBlock, toBlock)} (toBlock -1: to the end). */
     public LogRecords(Path file, long fromBlock, long toBlock) throws IOException {
@@ -101,6 +102,7 @@ public final class LogRecords implements Closeable {
                     if (record != null) {
                         throw broken(at, "a record begins before the one at offset " + recordStart + " ends");
                     }
+                    lastStart = at;
                     return data;
                 }
                 case FIRST -> {
@@ -117,12 +119,18 @@ public final class LogRecords implements Closeable {
                     }
                     record.write(data);
                     if (type == LAST) {
+                        lastStart = recordStart;
                         return record.toByteArray();
                     }
                 }
                 default -> throw broken(at, "unknown record type " + type + " (the file is corrupt)");
             }
         }
+    }
+
+    /** The byte offset in the file at which the record {@link #next} returned last begins (its first header). */
+    public long lastStart() {
+        return lastStart;
     }
 
     private int readFully(byte[] into) throws IOException {

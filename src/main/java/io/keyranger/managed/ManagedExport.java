@@ -93,6 +93,11 @@ public final class ManagedExport {
      * at a time; a part of all namespaces or kinds is read whole, so the caller still checks each entity's key.
      */
     public Entities entities(String projectId, String databaseId, String namespace, String kind) {
+        return new Entities(files(namespace, kind), new EntityProtos(projectId, databaseId));
+    }
+
+    /** The output files that may hold entities of {@code namespace} and {@code kind} (null: any), in order. */
+    public List<Path> files(String namespace, String kind) {
         List<Path> files = new ArrayList<>();
         for (Part part : parts) {
             if ((namespace == null || part.namespace() == null || part.namespace().equals(namespace))
@@ -100,7 +105,7 @@ public final class ManagedExport {
                 files.addAll(part.files());
             }
         }
-        return new Entities(files, new EntityProtos(projectId, databaseId));
+        return files;
     }
 
     /** Entities read one at a time across output files; a file that cannot be read is named with the offset. */

@@ -44,6 +44,11 @@ public abstract class DelegatingMapper implements PageMapper {
     }
 
     @Override
+    public boolean readsSource() {
+        return inner.readsSource();
+    }
+
+    @Override
     public Path outputFile() {
         return inner.outputFile();
     }

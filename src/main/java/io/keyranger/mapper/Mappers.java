@@ -43,7 +43,16 @@ public final class Mappers {
         if (spec.query() != null && spec.query().filtersOnClient()) {
             mapper = WhereFilter.query(mapper, spec.query());
         }
-        return mapper.writes() ? new WritableScreen(mapper, spec.undo()) : mapper;
+        return screened(mapper, spec.undo());
+    }
+
+    /**
+     * {@code mapper} as a job runs it: when it writes, behind the screen that keeps entities Datastore would refuse out
+     * of its commits, keeping undo records unless {@code undo} is false. Every job's mapper is screened here, those
+     * of the templates and an import's (built beside its source) alike.
+     */
+    public static PageMapper screened(PageMapper mapper, boolean undo) {
+        return mapper.writes() ? new WritableScreen(mapper, undo) : mapper;
     }
 
     /**

@@ -12,12 +12,20 @@ import java.util.List;
  *                 key-only mappers
  * @param related  the keys the mapper asked for ({@link PageMapper#related}), read in the same transaction: each with
  *                 its entity, or absent when it does not exist
+ * @param records  for a mapper that reads a source ({@link PageMapper#readsSource}), what the source holds at each
+ *                 of the page's keys (positions in it); empty otherwise
  */
-public record Page(List<Key> keys, List<Entity> entities, java.util.Map<Key, Entity> related) {
+public record Page(List<Key> keys, List<Entity> entities, java.util.Map<Key, Entity> related,
+                   java.util.Map<Key, SourceRecord> records) {
     public Page {
         keys = List.copyOf(keys);
         entities = List.copyOf(entities);
         related = java.util.Map.copyOf(related);
+        records = java.util.Map.copyOf(records);
+    }
+
+    public Page(List<Key> keys, List<Entity> entities, java.util.Map<Key, Entity> related) {
+        this(keys, entities, related, java.util.Map.of());
     }
 
     public Page(List<Key> keys, List<Entity> entities) {

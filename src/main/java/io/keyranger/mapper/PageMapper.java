@@ -43,6 +43,15 @@ public interface PageMapper {
         return false;
     }
 
+    /**
+     * Whether its pages are positions in a source (an import's file), not entities: nothing reads or writes the page's
+     * keys, {@link Page#records()} holds what the source has at each, and what it writes lies elsewhere (each entity
+     * its own entity group, with its undo record another).
+     */
+    default boolean readsSource() {
+        return false;
+    }
+
     /** The local file its {@link MapResult#lines()} go to (export), or null. */
     default java.nio.file.Path outputFile() {
         return null;

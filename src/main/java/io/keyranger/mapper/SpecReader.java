@@ -32,6 +32,9 @@ final class SpecReader {
         if (template.writes()) {
             known.add("undo"); // every writing job's: whether it keeps undo records ({@link MapperSpec#undo})
         }
+        if (template.source() == Template.Source.FILE) {
+            known.add("input"); // what its input was when its job was created, kept by KeyRanger
+        }
         template.params().forEach(p -> known.add(p.name()));
         for (Iterator<String> it = spec.json().fieldNames(); it.hasNext(); ) {
             String field = it.next();

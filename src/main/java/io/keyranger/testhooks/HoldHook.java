@@ -20,26 +20,6 @@ public final class HoldHook {
     private HoldHook() {
     }
 
-    /**
-     * For a job that commits chunks itself (an import, a restore): lets {@code chunks} commits through, then holds
-     * the next one inside its transaction until a line arrives on standard input.
-     */
-    public static io.keyranger.executor.cells.CommitHook holdCommits(int chunks, PrintWriter err) {
-        int[] seen = {0};
-        return what -> {
-            if (seen[0]++ != chunks) {
-                return;
-            }
-            err.println(HELD + " after " + chunks + " chunks");
-            err.flush();
-            try {
-                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-            } catch (IOException e) {
-                // stdin closed: release
-            }
-        };
-    }
-
     public static PageMapper hold(PageMapper mapper, int chunks, PrintWriter err) {
         GatedMapper[] gate = new GatedMapper[1];
         gate[0] = new GatedMapper(mapper, chunks, () -> {

@@ -7,7 +7,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.executor.KeysFile;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.InProcessCli;

@@ -124,22 +124,26 @@ class TakeOverTest {
         }
         Path input = dir.resolve("docs.jsonl");
         Files.writeString(input, file);
-        AtomicReference<ImportJob.Result> second = new AtomicReference<>();
+        JobSpec spec = Jobs.over("Doc").id("imp").mapper("import", "file", input.toString()).workers(2).spec();
+        AtomicReference<JobResult> second = new AtomicReference<>();
         AtomicReference<String> interrupted = new AtomicReference<>();
-        CommitHook takeOverAtSecondChunk = what -> {
-            if (what.startsWith("import ") && !what.equals("import 23") && interrupted.compareAndSet(null, what)) {
-                second.set(new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT)
-                        .takeOver(JobLease.Mode.TAKE_OVER_NOW, m -> { }).run("imp", input, "Doc", line -> { }));
+        CommitHook takeOverAtFirstChunk = what -> {
+            if (what.startsWith("chunk") && interrupted.compareAndSet(null, what)) {
+                try {
+                    second.set(executor(datastore).resume("imp", JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
+                            m -> { }).await());
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
             }
         };
-        ImportJob first = new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT)
-                .commitHook(takeOverAtSecondChunk);
+        JobResult first = executor(datastore).commitHook(takeOverAtFirstChunk).start(spec, JobListener.NONE).await();
 
-        assertThatThrownBy(() -> first.run("imp", input, "Doc", line -> { }))
-                .isInstanceOf(JobFencedException.class).hasMessageContaining("Import imp was taken over by runner");
-        assertThat(interrupted.get()).isEqualTo("import 46");
-        assertThat(second.get().total("read")).isEqualTo(200);
-        assertThat(second.get().total("written")).isEqualTo(200);
+        assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
+        assertThat(first.message()).contains("was taken over by");
+        assertThat(second.get().status()).isEqualTo(JobStatus.DONE);
+        assertThat(ShardedCounter.existing(datastore, "job:imp").totals()).as("each line imported once")
+                .containsEntry("read", 200L).containsEntry("written", 200L);
         List<Entity> docs = new ArrayList<>();
         datastore.run(Query.newEntityQueryBuilder().setKind("Doc").build()).forEachRemaining(docs::add);
         assertThat(docs).hasSize(200).allMatch(e -> e.getLong("n") == Long.parseLong(e.getKey().getName().substring(1)));

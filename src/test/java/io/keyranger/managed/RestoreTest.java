@@ -168,7 +168,7 @@ class RestoreTest {
         List<Key> some = new ArrayList<>(gone);
         some.addAll(edited);
         Path keys = dir.resolve("some.keys");
-        io.keyranger.executor.KeysFile.write(keys, some);
+        io.keyranger.executor.source.KeysFile.write(keys, some);
         Files.writeString(keys, "KEY(Rich, 'not-exported')\n", StandardOpenOption.APPEND);
         InProcessCli.Result missingOnly = cli.run("restore", "--export", export, "--kind", "Rich", "--keys",
                 keys.toString(), "--mode", "missing-only");

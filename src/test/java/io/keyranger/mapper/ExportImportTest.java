@@ -20,7 +20,8 @@ import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.ImportJob;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.RetryPolicy;
@@ -97,24 +98,37 @@ class ExportImportTest {
         assertThat(deleted.total("deleted")).isEqualTo(120);
         assertThat(read(datastore)).isEmpty();
 
-        assertThatThrownBy(() -> new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT).readOnly(true)
-                .run("import-read-only", file, "Thing", line -> { }))
+        io.keyranger.datastore.ConnectionSpec conn = io.keyranger.datastore.ConnectionSpec.emulator(
+                SharedEmulator.get().hostPort(), datastore.getOptions().getProjectId());
+        io.keyranger.datastore.ConnectionSpec readOnly = new io.keyranger.datastore.ConnectionSpec(conn.emulatorHost(),
+                conn.projectId(), "", "", null, true);
+        JobSpec importing = Jobs.over("Thing").id("import-things").mapper("import", "file", file.toString()).spec();
+        assertThatThrownBy(() -> launcher(readOnly, datastore).start(Jobs.over("Thing").id("import-read-only")
+                .mapper("import", "file", file.toString()).spec(), JobLease.Mode.RESUME, JobListener.NONE, m -> { }))
                 .isInstanceOf(io.keyranger.KeyRangerException.class).hasMessage(
                         "The connection is read-only: the 'import' mapper writes to Thing.");
         assertThat(read(datastore)).as("a read-only import wrote nothing").isEmpty();
-        Key checkpoint = datastore.newKeyFactory().setKind(io.keyranger.datastore.BookkeepingKinds.PREFIX + "Import")
-                .newKey("import-read-only");
-        assertThat(datastore.get(checkpoint)).as("nor a checkpoint").isNull();
+        assertThat(new io.keyranger.executor.store.JobStore(datastore).listJobs().stream()
+                .map(j -> j.spec().jobId())).as("nor a job").doesNotContain("import-read-only");
 
-        ImportJob.Result imported = new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT)
-                .run("import-things", file, "Thing", line -> { });
+        JobResult imported = launcher(conn, datastore).start(importing, JobLease.Mode.RESUME, JobListener.NONE,
+                m -> { }).await();
+        assertThat(imported.status()).isEqualTo(JobStatus.DONE);
         assertThat(imported.total("written")).isEqualTo(120);
         Map<Key, Entity> restored = read(datastore);
         assertThat(restored).hasSize(120);
         assertThat(restored).isEqualTo(stored);
-        ImportJob.Result again = new ImportJob(datastore, ServerLimits.EMULATOR, RetryPolicy.DEFAULT)
-                .run("import-things", file, "Thing", line -> { });
-        assertThat(again.total("written")).as("the same import id resumes after its last line").isEqualTo(120);
+        JobResult again = launcher(conn, datastore).start(importing, JobLease.Mode.RESUME, JobListener.NONE,
+                m -> { }).await();
+        assertThat(again.total("written")).as("the same import id is done already: nothing runs again")
+                .isEqualTo(120);
+        assertThat(again.message()).contains("is done already");
+    }
+
+    private static io.keyranger.executor.JobLauncher launcher(io.keyranger.datastore.ConnectionSpec conn,
+                                                              Datastore datastore) {
+        return new io.keyranger.executor.JobLauncher(io.keyranger.datastore.Session.of(conn, datastore),
+                RetryPolicy.DEFAULT, java.time.Duration.ofSeconds(30));
     }
 
     private static com.fasterxml.jackson.databind.JsonNode readTree(String line) {

@@ -11,7 +11,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
-import io.keyranger.executor.KeysFile;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.executor.SideBySide;
 import io.keyranger.managed.ManagedExport;
 import io.keyranger.ui.backups.DiffModel;

@@ -15,6 +15,7 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.mapper.SourceRecord;
 import io.keyranger.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -102,6 +103,14 @@ public final class CellCommitter {
      * rest of a range after its last key) hold no key of it, and commit first, a few per transaction.
      */
     public Outcome commit(KeyRange span, List<Key> chunk) {
+        return commit(span, chunk, Map.of());
+    }
+
+    /**
+     * As above, for a chunk of positions in a source: {@code records} holds what the source has at each (the page's,
+     * a superset of the chunk's).
+     */
+    public Outcome commit(KeyRange span, List<Key> chunk, Map<Key, SourceRecord> records) {
         Map<Integer, List<Key>> byCell = new LinkedHashMap<>();
         for (int cell : cells.cellsOf(span)) {
             byCell.put(cell, new ArrayList<>());
@@ -116,7 +125,7 @@ public final class CellCommitter {
                 Map<Integer, List<Key>> batch = new LinkedHashMap<>();
                 beyond.subList(i, Math.min(beyond.size(), i + EMPTY_CELLS_PER_COMMIT)).forEach(c -> batch.put(c,
                         List.of()));
-                commitOnce(span, batch, List.of()); // a retry of the whole commit finds these covered
+                commitOnce(span, batch, List.of(), records); // a retry of the whole commit finds these covered
             }
             beyond.forEach(byCell::remove);
             if (byCell.isEmpty()) {
@@ -124,14 +133,15 @@ public final class CellCommitter {
             }
         }
         try {
-            return commitOnce(span, byCell, chunk);
+            return commitOnce(span, byCell, chunk, records);
         } catch (CommitBytes.TooLarge big) {
-            return commitInPieces(span, chunk, big);
+            return commitInPieces(span, chunk, records, big);
         }
     }
 
     /** Commits {@code chunk} in pieces cut by bytes, each covering its part of {@code span}, in order. */
-    private Outcome commitInPieces(KeyRange span, List<Key> chunk, CommitBytes.TooLarge big) {
+    private Outcome commitInPieces(KeyRange span, List<Key> chunk, Map<Key, SourceRecord> records,
+                                   CommitBytes.TooLarge big) {
         List<List<Key>> pieces = Chunker.bySize(chunk, k -> big.bytes().getOrDefault(k, 0L), big.fixed(), limits);
         if (pieces.size() < 2) { // sizes changed since they were measured: halve, so each try makes progress
             pieces = List.of(chunk.subList(0, chunk.size() / 2), chunk.subList(chunk.size() / 2, chunk.size()));
@@ -147,7 +157,7 @@ public final class CellCommitter {
                 piece = halves[0];
                 rest = halves[1];
             }
-            Outcome one = commit(piece, pieces.get(i));
+            Outcome one = commit(piece, pieces.get(i), records);
             applied += one.applied();
             already += one.alreadyApplied();
             one.increments().forEach((name, n) -> increments.merge(name, n, Long::sum));
@@ -155,7 +165,8 @@ public final class CellCommitter {
         return new Outcome(applied, already, increments, chunk.get(chunk.size() - 1));
     }
 
-    private Outcome commitOnce(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk) {
+    private Outcome commitOnce(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk,
+                               Map<Key, SourceRecord> records) {
         Transaction tx = datastore.newTransaction();
         try {
             List<Integer> touched = new ArrayList<>(byCell.keySet());
@@ -164,7 +175,8 @@ public final class CellCommitter {
             touched.forEach(c -> reads.add(cellKey(c)));
             reads.add(shard);
             boolean undo = mapper.keepsUndo();
-            if (mapper.needsEntities() || undo) {
+            boolean positions = mapper.readsSource(); // the chunk's keys are places in a file: nothing to read
+            if ((mapper.needsEntities() || undo) && !positions) {
                 reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
             }
             List<Entity> found = CommitBytes.fetch(tx, reads, chunk.size());
@@ -190,8 +202,8 @@ public final class CellCommitter {
                 if (!ledgers.get(cell).spans().covers(key)) {
                     fresh.add(key);
                     appliedByCell.merge(cell, 1, Integer::sum);
-                    Entity entity = mapper.needsEntities() || undo ? found.get(entitiesAt + i) : null;
-                    if (undo) {
+                    Entity entity = (mapper.needsEntities() || undo) && !positions ? found.get(entitiesAt + i) : null;
+                    if (undo && !positions) {
                         known.put(key, entity);
                         if (mapper.entityGroupsPerKey() == 1) {
                             // a mapper that writes only its page's keys writes each once, in the commit that covers
@@ -213,14 +225,26 @@ public final class CellCommitter {
             String part = null;
             List<Entity> undoRecords = List.of();
             if (!fresh.isEmpty()) {
-                MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities), known, recordOf));
+                Map<Key, SourceRecord> freshRecords = new HashMap<>();
+                Map<Key, Key> owners = new HashMap<>(); // a source's entity belongs to its position
+                if (positions) {
+                    fresh.forEach(k -> {
+                        SourceRecord record = records.get(k);
+                        freshRecords.put(k, record);
+                        if (record.entity() != null) {
+                            owners.putIfAbsent(record.entity().getKey(), k);
+                        }
+                    });
+                }
+                MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities, Map.of(), freshRecords), known,
+                        recordOf));
                 if (undo) {
                     UndoKeeper.Kept kept = UndoKeeper.keep(tx, jobId, result, known, recordOf);
                     result = kept.result();
                     undoRecords = kept.records();
                 }
                 result.puts().forEach(EntitySize::check);
-                MapResult fitting = CommitBytes.sized(result, undoRecords, fresh,
+                MapResult fitting = CommitBytes.sized(result, undoRecords, fresh, k -> owners.getOrDefault(k, k),
                         CommitBytes.bookkeeping(found.subList(0, touched.size() + 1)), limits, undo);
                 if (fitting != result) {
                     result = fitting;
@@ -296,7 +320,7 @@ public final class CellCommitter {
                 found.put(key, known.get(key));
             }
         }
-        return new Page(page.keys(), page.entities(), found);
+        return new Page(page.keys(), page.entities(), found, page.records());
     }
 
     /**

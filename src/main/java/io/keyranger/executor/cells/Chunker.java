@@ -45,6 +45,37 @@ public final class Chunker {
     }
 
     /**
+     * Chunks of a page of positions in a source (an import's entries): each entry writes one entity, its own entity
+     * group, and with {@code undo} its undo record, another; the positions themselves are neither read nor written.
+     */
+    public static List<List<Key>> records(List<Key> page, ServerLimits limits, boolean undo, CellPlan cells) {
+        int perRecord = undo ? 2 : 1;
+        int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE : limits.maxEntityGroups();
+        List<List<Key>> chunks = new ArrayList<>();
+        List<Key> current = new ArrayList<>();
+        int firstCell = 0;
+        for (Key key : page) {
+            int cell = cells.cellOf(key);
+            if (!current.isEmpty()) {
+                int bookkeeping = cell - firstCell + 2 + SHARD; // the ledgers from the first's cell to this one's, the tail
+                int groups = (current.size() + 1) * perRecord + bookkeeping;
+                if (groups > maxGroups || groups > limits.maxMutations()) {
+                    chunks.add(current);
+                    current = new ArrayList<>();
+                }
+            }
+            if (current.isEmpty()) {
+                firstCell = cell;
+            }
+            current.add(key);
+        }
+        if (!current.isEmpty()) {
+            chunks.add(current);
+        }
+        return chunks;
+    }
+
+    /**
      * As above; with {@code undo}, each key also writes an undo record: a mutation more, in its ledger's entity group
      * (which the chunk counts already) for a key of the job's own, in a group of its own for each other group a key
      * touches (a copy's target, a revert's entity: their records are their own entity groups).

@@ -66,17 +66,28 @@ public final class CommitBytes {
      */
     public static MapResult sized(MapResult result, List<Entity> records, List<Key> keys, long fixed,
                                   ServerLimits limits, boolean undo) {
+        return sized(result, records, keys, k -> k, fixed, limits, undo);
+    }
+
+    /**
+     * As above, where the change of key {@code k} belongs to the chunk's key {@code owner.apply(k)} (a position in a
+     * source holds the entity it writes).
+     */
+    public static MapResult sized(MapResult result, List<Entity> records, List<Key> keys,
+                                  java.util.function.UnaryOperator<Key> owner, long fixed, ServerLimits limits,
+                                  boolean undo) {
         Set<Key> own = new HashSet<>(keys);
         Map<Key, Long> bytes = new HashMap<>();
         long unplaced = 0;
         for (Entity put : result.puts()) {
-            unplaced += place(bytes, own, put.getKey(), Chunker.bytes(List.of(put), List.of()));
+            unplaced += place(bytes, own, owner.apply(put.getKey()), Chunker.bytes(List.of(put), List.of()));
         }
         for (Key key : result.deletes()) {
-            unplaced += place(bytes, own, key, Chunker.bytes(List.of(), List.of(key)));
+            unplaced += place(bytes, own, owner.apply(key), Chunker.bytes(List.of(), List.of(key)));
         }
         for (Entity record : records) {
-            unplaced += place(bytes, own, UndoImage.targetOf(record), Chunker.bytes(List.of(record), List.of()));
+            unplaced += place(bytes, own, owner.apply(UndoImage.targetOf(record)), Chunker.bytes(List.of(record),
+                    List.of()));
         }
         long total = unplaced + bytes.values().stream().mapToLong(Long::longValue).sum();
         if (Chunker.fits(fixed + total, limits)) {

@@ -2,14 +2,13 @@ package io.keyranger.executor.cells;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.KeyQuery;
-import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.mapper.SourceRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,9 +25,17 @@ import java.util.function.Supplier;
  * or when the range holds no more keys. Beam-free, so the same loop runs under any runner and in tests.
  */
 public final class PageLoop {
-    /** What a worker needs: the connection, the job's spec and cells, its mapper, committer and limits. */
+    /**
+     * What a worker needs: the connection, the job's spec and cells, where its pages come from, its mapper, committer
+     * and limits.
+     */
     public record Job(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
-                      CellPlan cells, CellCommitter committer, Retries.Policy retries) {
+                      CellPlan cells, CellCommitter committer, Retries.Policy retries, PageSource source) {
+        /** A job over its kind's keys. */
+        public Job(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
+                   CellPlan cells, CellCommitter committer, Retries.Policy retries) {
+            this(datastore, spec, order, limits, mapper, cells, committer, retries, new KindSource(datastore, spec));
+        }
     }
 
     /** How a runner makes the loop's calls to the server: with its retries, rate limit and timing. */
@@ -146,8 +153,9 @@ public final class PageLoop {
             }
             int keys = pageSize;
             int skip = offset;
-            List<Key> fetched = calls.query(() -> byOffset ? fetch(rest, skip, keys + 1)
-                    : fetch(query, 0, keys + 1));
+            PageSource.Page read = calls.query(() -> byOffset ? job.source().fetch(rest, skip, keys + 1)
+                    : job.source().fetch(query, 0, keys + 1));
+            List<Key> fetched = read.keys();
             List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(keys, fetched.size())));
             Key next = fetched.size() > keys ? fetched.get(keys) : null;
             tracker.read(fetched, next == null ? end : null);
@@ -161,7 +169,7 @@ public final class PageLoop {
             }
             Key spanEnd = stop ? tracker.range().end() : min(next != null ? next : end, tracker.range().end());
             if (!page.isEmpty() || !stop) {
-                commitPage(query, page, spanEnd, committed);
+                commitPage(query, page, read.records(), spanEnd, committed);
             }
             if (stop) {
                 return;
@@ -188,10 +196,12 @@ public final class PageLoop {
     }
 
     /** Commits a page in chunks, each covering the key space from the previous chunk's end to the next one's start. */
-    private void commitPage(KeyRange query, List<Key> page, Key spanEnd, Consumer<CellCommitter.Outcome> committed) {
-        List<List<Key>> chunks = page.isEmpty() ? List.of(List.of()) : Chunker.chunks(page, job.limits(),
-                job.mapper().needsEntities() || job.mapper().writes(), job.mapper().entityGroupsPerKey(),
-                job.mapper().keepsUndo(), job.cells());
+    private void commitPage(KeyRange query, List<Key> page, Map<Key, SourceRecord> records, Key spanEnd,
+                            Consumer<CellCommitter.Outcome> committed) {
+        List<List<Key>> chunks = page.isEmpty() ? List.of(List.of())
+                : job.mapper().readsSource() ? Chunker.records(page, job.limits(), job.mapper().keepsUndo(), job.cells())
+                : Chunker.chunks(page, job.limits(), job.mapper().needsEntities() || job.mapper().writes(),
+                        job.mapper().entityGroupsPerKey(), job.mapper().keepsUndo(), job.cells());
         Key from = query.start();
         boolean fromInclusive = query.startInclusive();
         for (int c = 0; c < chunks.size(); c++) {
@@ -201,7 +211,7 @@ public final class PageLoop {
             if (span.isEmpty()) {
                 continue;
             }
-            committed.accept(calls.commit(chunk.size(), () -> job.committer().commit(span, chunk)));
+            committed.accept(calls.commit(chunk.size(), () -> job.committer().commit(span, chunk, records)));
             from = to;
             fromInclusive = true;
         }
@@ -222,16 +232,5 @@ public final class PageLoop {
             return KeyRange.of(job.order(), start, end);
         }
         return KeyRange.of(job.order(), null, end).advancePast(start);
-    }
-
-    private List<Key> fetch(KeyRange range, int offset, int limit) {
-        KeyQuery.Builder query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.spec().namespace())
-                .setKind(job.spec().kind()), job.spec().mapper().where()).setLimit(limit);
-        if (offset > 0) {
-            query.setOffset(offset);
-        }
-        List<Key> keys = new ArrayList<>(limit);
-        job.datastore().run(query.build()).forEachRemaining(keys::add);
-        return keys;
     }
 }

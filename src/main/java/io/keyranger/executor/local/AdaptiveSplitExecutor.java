@@ -6,7 +6,9 @@ import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.KindSource;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageSource;
 import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
@@ -20,6 +22,8 @@ import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
+import io.keyranger.executor.source.FileSource;
+import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.Mappers;
@@ -124,36 +128,37 @@ public final class AdaptiveSplitExecutor {
      */
     public void checkStartable(JobSpec unbound) {
         JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
-        checkWritable(wrapMapper.apply(Mappers.create(spec.mapper())));
+        checkWritable(inputs(spec, null).mapper());
         if (retrying(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId()))) != null) {
             throw new KeyRangerException("Job id '" + spec.jobId() + "' is taken: give another --job-id.");
         }
     }
 
-    /** Plans the kind, persists the job and its ranges, and starts it. */
+    /** Plans the kind (or the file) a job reads, persists the job and its cells, and starts it. */
     public JobHandle start(JobSpec spec, JobListener listener) {
-        JobSpec bound = spec.bind(datastore.getOptions().getProjectId(), order);
-        return start(bound, Mappers.create(bound.mapper()), listener);
+        return start(spec, null, listener);
     }
 
-    /** Starts a job with a mapper built by the caller (tests); resuming it needs a registered template. */
+    /** Starts a job with a mapper built by the caller (tests; null: its template's); resuming it needs a template. */
     public JobHandle start(JobSpec unbound, PageMapper given, JobListener listener) {
         JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
-        PageMapper mapper = wrapMapper.apply(given);
+        Inputs inputs = inputs(spec, given);
+        PageMapper mapper = inputs.mapper();
         checkWritable(mapper);
         JobStore store = new JobStore(datastore, hook);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
         List<JobPlans.Planned> planned = new ArrayList<>(1);
         // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
         JobPlans.Stored plan = JobPlans.take(store, order, lease, JobLease.Mode.CREATE, spec, JobPlans.LOCAL, () -> {
-            planned.add(plan(spec));
+            planned.add(inputs.file() != null ? plan(spec, inputs.file()) : plan(spec));
             return planned.get(0);
         }, m -> { });
         try {
             ShardedCounter counter = retrying(() -> openCounter(spec));
             List<RangeNode> roots = roots(planned.get(0).starts());
             JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper, counter,
-                    listener, plan.cells(), PageLoop.Covered.nothing(order), splitPolicy, lease, hook));
+                    listener, plan.cells(), PageLoop.Covered.nothing(order), splitPolicy, lease, hook,
+                    inputs.source()));
             return run.start(roots, roots);
         } catch (RuntimeException e) {
             lease.ended();
@@ -173,6 +178,34 @@ public final class AdaptiveSplitExecutor {
         LOG.info("Job {}: planned {} ranges over {} cells in {} ms", spec.jobId(), plan.ranges().size(),
                 planned.cells().cells(), (System.nanoTime() - planStarted) / 1_000_000);
         return planned;
+    }
+
+    /**
+     * A file's job planned over its input's positions: cells cut along its bytes ({@link FileSource#cells}), and
+     * starting ranges of whole cells.
+     */
+    private JobPlans.Planned plan(JobSpec spec, FileSource file) {
+        io.keyranger.executor.cells.CellPlan cells = file.cells(order, JobPlans.MAX_CELLS);
+        long entries = SourceJobs.entries(spec.mapper());
+        LOG.info("Job {}: planned {} cells over {}", spec.jobId(), cells.cells(), file.input().describe());
+        return new JobPlans.Planned(cells, cells.startingRanges(spec.shards()), Math.max(0, entries));
+    }
+
+    /** What a job reads and its mapper. */
+    private record Inputs(PageSource source, PageMapper mapper, FileSource file) {
+    }
+
+    /**
+     * Where {@code spec}'s pages come from and its mapper ({@code given}, or its template's), as this executor's
+     * wrapper wraps it: a kind's keys, or an import's file.
+     */
+    private Inputs inputs(JobSpec spec, PageMapper given) {
+        if (given == null && SourceJobs.readsFile(spec.mapper())) {
+            SourceJobs.Opened opened = SourceJobs.open(datastore, order, spec);
+            return new Inputs(opened.source(), wrapMapper.apply(opened.mapper()), opened.source());
+        }
+        return new Inputs(new KindSource(datastore, spec),
+                wrapMapper.apply(given != null ? given : Mappers.create(spec.mapper())), null);
     }
 
     private static List<RangeNode> roots(List<KeyRange> ranges) {
@@ -207,7 +240,8 @@ public final class AdaptiveSplitExecutor {
             return finishedAlready(store, stored, listener);
         }
         JobSpec spec = stored.spec().bind(datastore.getOptions().getProjectId(), order);
-        PageMapper mapper = wrapMapper.apply(Mappers.create(spec.mapper()));
+        Inputs inputs = inputs(spec, null);
+        PageMapper mapper = inputs.mapper();
         checkWritable(mapper);
         JobLease lease = store.lease(jobId, leaseDuration);
         JobPlans.Stored plan = JobPlans.take(store, order, lease, mode, spec, JobPlans.LOCAL, null, waiting);
@@ -219,7 +253,7 @@ public final class AdaptiveSplitExecutor {
             List<RangeNode> nodes = roots(pending.ranges(spec.shards()));
             JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper,
                     retrying(() -> openCounter(spec)), listener, plan.cells(), pending::covered, splitPolicy, lease,
-                    hook));
+                    hook, inputs.source()));
             return run.start(nodes, nodes);
         } catch (RuntimeException e) {
             lease.ended();

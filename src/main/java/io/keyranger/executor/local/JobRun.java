@@ -8,6 +8,7 @@ import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.cells.Ledger;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageSource;
 import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.JobResult;
@@ -48,7 +49,8 @@ public final class JobRun {
      */
     public record Parts(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries, JobStore store,
                  JobSpec spec, PageMapper mapper, ShardedCounter counter, JobListener listener, CellPlan cells,
-                 PageLoop.Covered covered, SplitPolicy splitPolicy, JobLease lease, CommitHook hook) {
+                 PageLoop.Covered covered, SplitPolicy splitPolicy, JobLease lease, CommitHook hook,
+                 PageSource source) {
     }
 
     private final Parts run;
@@ -80,7 +82,7 @@ public final class JobRun {
         CellCommitter committer = run.retries().call(() -> new CellCommitter(run.datastore(), run.order(),
                 run.mapper(), spec.jobId(), run.cells(), run.limits(), run.hook(), parts)); // it reads the counter's shard count
         PageLoop.Job loop = new PageLoop.Job(run.datastore(), spec, run.order(), run.limits(),
-                run.mapper(), run.cells(), committer, run.retries());
+                run.mapper(), run.cells(), committer, run.retries(), run.source());
         this.worker = new RangeWorker(new RangeWorker.Job(loop, run.covered(), run.counter(), run.retries(),
                 run.listener(), tree, run.splitPolicy(), SplitPoints.forJob(run.cells(), spec.workers()),
                 new RampingRateLimiter(spec.qps()), handle::isCancelled, () -> !awaitGate() || handle.isCancelled(),

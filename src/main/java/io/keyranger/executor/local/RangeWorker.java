@@ -1,8 +1,6 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.KeyQuery;
-import com.google.cloud.datastore.Query;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
@@ -159,11 +157,9 @@ public final class RangeWorker {
 
     /** The first key in {@code range}, or null. */
     private Key probe(RangeNode node, KeyRange range) {
-        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.loop().spec().namespace())
-                .setKind(job.loop().spec().kind()), job.loop().spec().mapper().where()).setLimit(1).build();
         return calls(node).query(() -> {
-            var found = job.loop().datastore().run(query);
-            return found.hasNext() ? found.next() : null;
+            List<Key> found = job.loop().source().fetch(range, 0, 1).keys();
+            return found.isEmpty() ? null : found.get(0);
         });
     }
 
@@ -190,12 +186,10 @@ public final class RangeWorker {
      */
     public void calibrate(KeyRange range) {
         long[] nanos = new long[CALIBRATION_QUERIES];
-        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(job.loop().spec().namespace())
-                .setKind(job.loop().spec().kind()), job.loop().spec().mapper().where()).setLimit(1).build();
         try {
             for (int i = 0; i < nanos.length; i++) {
                 long started = System.nanoTime();
-                job.loop().datastore().run(query).hasNext();
+                job.loop().source().fetch(range, 0, 1);
                 nanos[i] = System.nanoTime() - started;
             }
         } catch (RuntimeException e) {

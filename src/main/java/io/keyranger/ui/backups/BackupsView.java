@@ -4,7 +4,7 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.executor.ExportDiff;
 import io.keyranger.executor.SideBySide;
-import io.keyranger.executor.RestoreMode;
+import io.keyranger.executor.source.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;

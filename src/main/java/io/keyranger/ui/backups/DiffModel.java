@@ -6,7 +6,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
 import io.keyranger.executor.SideBySide;
-import io.keyranger.executor.RestoreMode;
+import io.keyranger.executor.source.RestoreMode;
 import io.keyranger.executor.RestoreSpec;
 import io.keyranger.managed.ManagedExport;
 import io.keyranger.ui.common.ErrorMessages;

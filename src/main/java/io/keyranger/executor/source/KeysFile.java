@@ -1,4 +1,4 @@
-package io.keyranger.executor;
+package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;

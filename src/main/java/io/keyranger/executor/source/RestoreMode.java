@@ -1,4 +1,4 @@
-package io.keyranger.executor;
+package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -54,7 +54,7 @@ public enum RestoreMode {
     }
 
     /** Whether this mode reads the live entities of a chunk before it writes. */
-    boolean readsLive() {
+    public boolean readsLive() {
         return this != OVERWRITE;
     }
 
@@ -62,7 +62,7 @@ public enum RestoreMode {
      * The chunk's writes, given what lives now ({@code live}: every key of the chunk, null when absent; empty when
      * this mode reads nothing), with the counters and, for entities changed since the backup, one problem each.
      */
-    MapResult decide(List<Entity> chunk, Map<Key, Entity> live, UnaryOperator<Entity> placing) {
+    public MapResult decide(List<Entity> chunk, Map<Key, Entity> live, UnaryOperator<Entity> placing) {
         if (this == OVERWRITE) {
             return new MapResult(chunk.stream().map(placing).toList(), List.of(), 0, Map.of());
         }
@@ -102,7 +102,7 @@ public enum RestoreMode {
     }
 
     /** What differs, worded for a backup: "balance: the export has 5, now 9". */
-    static String differences(Entity backup, Entity now) {
+    public static String differences(Entity backup, Entity now) {
         return Reverting.differences(backup, now, "the export has");
     }
 }

@@ -1,7 +1,5 @@
-package io.keyranger.executor;
+package io.keyranger.executor.source;
 
-import com.google.cloud.datastore.Entity;
-import com.google.cloud.datastore.StringValue;
 import io.keyranger.KeyRangerException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,45 +10,47 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * What an import or restore was started on, kept on its checkpoint when the job is created: the checkpoint counts
- * entries of that input, so a run under the same id goes on only over the same input and selection, and any other is
- * refused before it writes anything. A checkpoint from before identities were kept has none, and resumes as it did.
+ * What an import or restore was started on, kept in its job's spec when the job is created: its cells' ledgers record
+ * positions in that input, so a run under the same id goes on only over the same input and selection, and any other is
+ * refused before it writes anything.
  *
  * @param content   a digest of the input's content (what decides which entry is at which place), compared
  * @param selection what the job takes from it (kind, namespace, query, keys, mode), compared
  * @param described where the input was when the job was started (path, size, time), for messages only
  */
-record ImportIdentity(String content, String selection, String described) {
-    private static final String CONTENT = "inputContent";
-    private static final String SELECTION = "inputSelection";
-    private static final String DESCRIBED = "inputDescribed";
+public record ImportIdentity(String content, String selection, String described) {
+    /** The field of a job's mapper spec that keeps it. */
+    static final String FIELD = "input";
+    private static final String CONTENT = "content";
+    private static final String SELECTION = "selection";
+    private static final String DESCRIBED = "described";
 
-    /** The identity kept on {@code checkpoint}, or null when it has none (a checkpoint from an older version). */
-    static ImportIdentity of(Entity checkpoint) {
-        if (checkpoint == null || !checkpoint.contains(CONTENT) || !checkpoint.contains(SELECTION)) {
+    /** The identity kept in a job's mapper spec, or null when it has none. */
+    static ImportIdentity of(com.fasterxml.jackson.databind.JsonNode mapper) {
+        com.fasterxml.jackson.databind.JsonNode kept = mapper.path(FIELD);
+        if (!kept.hasNonNull(CONTENT) || !kept.hasNonNull(SELECTION)) {
             return null;
         }
-        return new ImportIdentity(checkpoint.getString(CONTENT), checkpoint.getString(SELECTION),
-                checkpoint.contains(DESCRIBED) ? checkpoint.getString(DESCRIBED) : "");
+        return new ImportIdentity(kept.get(CONTENT).asText(), kept.get(SELECTION).asText(),
+                kept.path(DESCRIBED).asText(""));
     }
 
     /** The same identity with {@code more} added to its selection (what the job adds: its kind, its mode). */
-    ImportIdentity selecting(String more) {
+    public ImportIdentity selecting(String more) {
         return new ImportIdentity(content, selection.isEmpty() ? more : selection + ", " + more, described);
     }
 
-    /** Writes this identity on a checkpoint being created (unindexed: a description may be long). */
-    Entity.Builder stamp(Entity.Builder checkpoint) {
-        return checkpoint.set(CONTENT, unindexed(content)).set(SELECTION, unindexed(selection))
-                .set(DESCRIBED, unindexed(described));
+    /** Writes this identity into a spec's {@link #FIELD} being created. */
+    void stamp(com.fasterxml.jackson.databind.node.ObjectNode into) {
+        into.put(CONTENT, content).put(SELECTION, selection).put(DESCRIBED, described);
     }
 
     /**
-     * Refuses a run of job {@code jobId} on this input when its checkpoint kept another: nothing is written, and the
-     * message says what differs and what to do. A checkpoint without an identity is not checked.
+     * Refuses a run of the job whose stored mapper spec is {@code stored} on this input when that spec kept another:
+     * nothing is written, and the message says what differs and what to do.
      */
-    void requireSameAs(Entity checkpoint, String label) {
-        ImportIdentity recorded = of(checkpoint);
+    public void requireSameAs(io.keyranger.mapper.MapperSpec stored, String label) {
+        ImportIdentity recorded = of(stored.json());
         if (recorded == null || equals(recorded.content, recorded.selection)) {
             return;
         }
@@ -63,7 +63,7 @@ record ImportIdentity(String content, String selection, String described) {
             differs.append(" It was started with ").append(recorded.selection).append("; this run asks for ")
                     .append(selection).append('.');
         }
-        throw new KeyRangerException(label + " was started on other input, and its checkpoint counts the entries of "
+        throw new KeyRangerException(label + " was started on other input, and its ledgers record places in "
                 + "that input: going on over this one would skip or repeat entities." + differs + " Nothing was "
                 + "written. Run this under a new --job-id, or run it with its original input and selection to "
                 + "resume it.");
@@ -71,10 +71,6 @@ record ImportIdentity(String content, String selection, String described) {
 
     private boolean equals(String otherContent, String otherSelection) {
         return content.equals(otherContent) && selection.equals(otherSelection);
-    }
-
-    private static StringValue unindexed(String value) {
-        return StringValue.newBuilder(value).setExcludeFromIndexes(true).build();
     }
 
     /** A new SHA-256 digest. */

@@ -1,4 +1,4 @@
-package io.keyranger.executor;
+package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -24,11 +24,11 @@ import java.util.function.BooleanSupplier;
  * @param keys      the only keys restored, or null for all
  * @param selection the selection in words (namespace, query, keys), as a job run again under its id compares it
  */
-record ManagedImport(ManagedExport export, String project, String database, String namespace, String kind,
+public record ManagedImport(ManagedExport export, String project, String database, String namespace, String kind,
                      ClientQuery select, Set<Key> keys, String selection) implements ImportInput {
     private static final int EXAMPLES = 3;
 
-    ManagedImport {
+    public ManagedImport {
         keys = keys == null ? null : Set.copyOf(keys);
     }
 
@@ -38,7 +38,7 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
      * null). A query of another kind, a bad keys file, or a namespace and kind the export holds nothing of, is
      * refused here, before anything is compared or written.
      */
-    static ManagedImport of(com.google.cloud.datastore.Datastore datastore, io.keyranger.keys.KeyOrder order,
+    public static ManagedImport of(com.google.cloud.datastore.Datastore datastore, io.keyranger.keys.KeyOrder order,
                             ManagedExport export, String namespace, String kind, String gql, java.nio.file.Path keys) {
         String project = datastore.getOptions().getProjectId();
         String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
@@ -70,7 +70,7 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
                 ImportIdentity.hex(digest));
     }
 
-    boolean selects(Entity entity) {
+    public boolean selects(Entity entity) {
         Key key = entity.getKey();
         return key.getNamespace().equals(namespace) && key.getKind().equals(kind)
                 && (select == null || select.matches(entity)) && (keys == null || keys.contains(key));
@@ -108,21 +108,63 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
     }
 
     @Override
-    public Entries open(boolean skipBadLines) {
-        ManagedExport.Entities entities = export.entities(project, database, namespace, kind);
-        return new Entries() {
+    public List<java.nio.file.Path> files() {
+        return export.files(namespace, kind);
+    }
+
+    /**
+     * The entities whose records begin at byte {@code from} of output file {@code file} or after: read from the 32 KiB
+     * block that holds {@code from}, passing over the records that begin before it.
+     */
+    @Override
+    public Positioned read(int file, long from, boolean skipBadLines) throws java.io.IOException {
+        java.nio.file.Path path = files().get(file);
+        io.keyranger.managed.LogRecords records = new io.keyranger.managed.LogRecords(path,
+                from / io.keyranger.managed.LogRecords.BLOCK, -1);
+        io.keyranger.managed.EntityProtos protos = new io.keyranger.managed.EntityProtos(project, database);
+        return new Positioned() {
             @Override
-            public Entry next(long number) {
-                Entity entity = entities.next();
-                if (entity == null) {
+            public Entry next() throws java.io.IOException {
+                byte[] bytes;
+                do {
+                    bytes = records.next();
+                } while (bytes != null && records.lastStart() < from);
+                if (bytes == null) {
                     return null;
+                }
+                Entity entity;
+                try {
+                    entity = protos.entity(bytes);
+                } catch (java.io.IOException bad) {
+                    throw new io.keyranger.KeyRangerException("The export file " + path + " holds an entity that "
+                            + "cannot be read (at byte " + records.lastStart() + "): " + bad.getMessage(), bad);
                 }
                 return selects(entity) ? new Entry(entity, false, true) : Entry.NOT_SELECTED;
             }
 
             @Override
-            public boolean skip() {
-                return entities.skip();
+            public long offset() {
+                return records.lastStart();
+            }
+
+            @Override
+            public void close() throws java.io.IOException {
+                records.close();
+            }
+        };
+    }
+
+    /** The entries from the first, in file order, for a reader that goes through the whole selection once. */
+    public Entries open() {
+        ManagedExport.Entities entities = export.entities(project, database, namespace, kind);
+        return new Entries() {
+            @Override
+            public Entry next() {
+                Entity entity = entities.next();
+                if (entity == null) {
+                    return null;
+                }
+                return selects(entity) ? new Entry(entity, false, true) : Entry.NOT_SELECTED;
             }
 
             @Override
@@ -166,5 +208,14 @@ record ManagedImport(ManagedExport export, String project, String database, Stri
     @Override
     public String describe() {
         return "the export " + export.metadata();
+    }
+
+    /** The selection's entries, read one at a time. */
+    public interface Entries extends java.io.Closeable {
+        /** The next entry, or null after the last. */
+        Entry next();
+
+        @Override
+        void close();
     }
 }

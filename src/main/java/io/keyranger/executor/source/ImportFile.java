@@ -1,4 +1,4 @@
-package io.keyranger.executor;
+package io.keyranger.executor.source;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Entity;
@@ -22,9 +22,9 @@ import java.util.function.BooleanSupplier;
  * @param project  the project its keys are read into
  * @param database the database its keys are read into
  */
-record ImportFile(Path file, String project, String database) implements ImportInput {
+public record ImportFile(Path file, String project, String database) implements ImportInput {
     /** The reason a bad line is skipped with, as its counter names it ({@code skipped: REASON}). */
-    static final String BAD_LINE = "not an exported entity";
+    public static final String BAD_LINE = "not an exported entity";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int EXAMPLES = 3;
 
@@ -38,8 +38,8 @@ record ImportFile(Path file, String project, String database) implements ImportI
      * @param warnings what the user should know before it writes (keys asked for that the input lacks)
      * @param digest   the SHA-256 of a file's content as the check read it (hex), or null when not taken
      */
-    record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings, String digest) {
-        Check {
+    public record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings, String digest) {
+        public Check {
             examples = List.copyOf(examples);
             warnings = List.copyOf(warnings);
         }
@@ -97,45 +97,82 @@ record ImportFile(Path file, String project, String database) implements ImportI
     }
 
     @Override
-    public Entries open(boolean skipBadLines) throws IOException {
-        BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-        return new Entries() {
+    public List<Path> files() {
+        return List.of(file);
+    }
+
+    /**
+     * The lines that begin at byte {@code from} or after: from a line's start, or from the start of the next line when
+     * {@code from} falls inside one. A line is cut at '\n' (a '\r' before it is dropped) and read as UTF-8.
+     */
+    @Override
+    public Positioned read(int index, long from, boolean skipBadLines) throws IOException {
+        java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file);
+        java.io.InputStream in = new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(
+                channel.position(Math.max(0, from - 1))), 1 << 16);
+        long[] at = {Math.max(0, from - 1)};
+        if (from > 0) { // the byte before: a line begins at from only after a newline
+            int b;
+            while ((b = in.read()) >= 0) {
+                at[0]++;
+                if (b == '\n') {
+                    break;
+                }
+            }
+        }
+        return new Positioned() {
+            private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(1024);
+            private long offset = -1;
+
             @Override
-            public Entry next(long number) throws IOException {
-                String text = reader.readLine();
-                if (text == null) {
-                    return null;
+            public Entry next() throws IOException {
+                while (true) {
+                    line.reset();
+                    long start = at[0];
+                    int b;
+                    boolean any = false;
+                    while ((b = in.read()) >= 0) {
+                        any = true;
+                        at[0]++;
+                        if (b == '\n') {
+                            break;
+                        }
+                        line.write(b);
+                    }
+                    if (!any) {
+                        return null;
+                    }
+                    String text = line.toString(StandardCharsets.UTF_8);
+                    if (text.endsWith("\r")) {
+                        text = text.substring(0, text.length() - 1);
+                    }
+                    if (text.isBlank()) {
+                        continue;
+                    }
+                    offset = start;
+                    try {
+                        return new Entry(EntityCodec.decode(JSON.readTree(text), project, database), false, true);
+                    } catch (IOException | RuntimeException e) {
+                        if (!skipBadLines) {
+                            throw new KeyRangerException("The line at byte " + start + " of " + file + " is not an "
+                                    + "exported entity: " + firstLine(e) + ". It was valid when the import began: was "
+                                    + "the file changed meanwhile?");
+                        }
+                        return Entry.bad("the line at byte " + start + ": " + firstLine(e));
+                    }
                 }
-                if (text.isBlank()) {
-                    return Entry.BLANK;
-                }
-                Entity entity = decode(text, number, skipBadLines);
-                return entity == null ? Entry.BAD : new Entry(entity, false, true);
             }
 
             @Override
-            public boolean skip() throws IOException {
-                return reader.readLine() != null;
+            public long offset() {
+                return offset;
             }
 
             @Override
             public void close() throws IOException {
-                reader.close();
+                in.close();
             }
         };
-    }
-
-    /** The entity on a line, or null when the line is not one (and bad lines are skipped). */
-    Entity decode(String text, long line, boolean skipBadLines) {
-        try {
-            return EntityCodec.decode(JSON.readTree(text), project, database);
-        } catch (IOException | RuntimeException e) {
-            if (skipBadLines) {
-                return null;
-            }
-            throw new KeyRangerException("Line " + line + " of " + file + " is not an exported entity: "
-                    + firstLine(e) + ". It was valid when the import began: was the file changed meanwhile?");
-        }
     }
 
     private String problem(String text) {

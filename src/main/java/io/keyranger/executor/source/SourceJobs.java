@@ -1,0 +1,99 @@
+package io.keyranger.executor.source;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.Datastore;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.PageMapper;
+import io.keyranger.mapper.Template;
+import java.nio.file.Path;
+
+/**
+ * Jobs that read files: an import of a JSON lines export, and a restore from a managed export ({@code "format":
+ * "managed"}). Such a job is a job like any other, over the positions of its input's entries ({@link FileSource});
+ * here its spec's parameters become its input, its page source and its mapper.
+ */
+public final class SourceJobs {
+    /** The counter of an export's entities a restore passed over: of other kinds or namespaces, or not selected. */
+    public static final String NOT_SELECTED = "in the export, not selected";
+    /** The import template's format of a managed export ({@code "format": "managed"}). */
+    public static final String MANAGED = "managed";
+    /** The import template's parameter of a GQL query that selects what a restore brings back. */
+    public static final String SELECT = "select";
+    /** The import template's parameter of a file of keys, the only ones a restore brings back. */
+    public static final String KEYS = "keys";
+    /** The import template's parameter of what to do with an entity that exists live ({@link RestoreMode}). */
+    public static final String MODE = "mode";
+    /** The import template's parameter that skips bad lines ({@code run --skip-bad-lines}). */
+    public static final String SKIP_BAD_LINES = "skipBadLines";
+
+    private SourceJobs() {
+    }
+
+    /** Whether {@code spec}'s template reads a file rather than a kind's key ranges. */
+    public static boolean readsFile(MapperSpec spec) {
+        return Mappers.template(spec.template()).source() == Template.Source.FILE;
+    }
+
+    /** A job over a file: where its pages come from, its mapper, and its input. */
+    public record Opened(FileSource source, PageMapper mapper, ImportInput input) {
+    }
+
+    /**
+     * The input an import spec names: its {@code file} as JSON lines, or (with {@code "format": "managed"}) a managed
+     * export's entities of {@code namespace} and {@code kind}, narrowed by its {@code select} query and {@code keys}
+     * file. Bad parameters are refused here, before anything is read.
+     */
+    public static ImportInput input(Datastore datastore, KeyOrder order, MapperSpec mapper, String namespace,
+                                    String kind) {
+        JsonNode json = mapper.json();
+        Path file = Path.of(json.path("file").asText());
+        String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
+        if (!MANAGED.equals(json.path("format").asText("jsonl"))) {
+            return new ImportFile(file, datastore.getOptions().getProjectId(), database);
+        }
+        return ManagedImport.of(datastore, order, io.keyranger.managed.ManagedExport.open(file), namespace, kind,
+                json.hasNonNull(SELECT) ? json.get(SELECT).asText() : null,
+                json.hasNonNull(KEYS) ? Path.of(json.get(KEYS).asText()) : null);
+    }
+
+    /** The job {@code spec} (a bound spec of the import template) as its runner runs it. */
+    public static Opened open(Datastore datastore, KeyOrder order, JobSpec spec) {
+        Mappers.template(spec.mapper().template()).validate(spec.mapper());
+        ImportInput input = input(datastore, order, spec.mapper(), spec.namespace(), spec.kind());
+        FileSource source = new FileSource(input, datastore.getOptions().getProjectId(), skipBadLines(spec.mapper()));
+        PageMapper mapper = Mappers.screened(new ImportMapper(spec.kind(), mode(spec.mapper()), input::placed),
+                spec.mapper().undo());
+        return new Opened(source, mapper, input);
+    }
+
+    public static RestoreMode mode(MapperSpec spec) {
+        return RestoreMode.of(spec.json().path(MODE).asText("overwrite"));
+    }
+
+    public static boolean skipBadLines(MapperSpec spec) {
+        return spec.json().path(SKIP_BAD_LINES).asBoolean(false);
+    }
+
+    /**
+     * The spec with {@code identity} (what its input was when it was created) kept in it, so that every later run
+     * under its id compares its input with it ({@link ImportIdentity#requireSameAs}).
+     */
+    public static JobSpec stamped(JobSpec spec, ImportIdentity identity, long entries) {
+        ObjectNode json = spec.mapper().json().deepCopy();
+        ObjectNode input = json.putObject(ImportIdentity.FIELD);
+        identity.stamp(input);
+        input.put("entries", entries);
+        MapperSpec mapper = MapperSpec.parse(json.toString());
+        return new JobSpec(spec.jobId(), spec.namespace(), spec.kind(), mapper, spec.shards(), spec.workers(),
+                spec.pageSize(), spec.qps(), spec.group());
+    }
+
+    /** The entries the input held when the job was created (its check counted them), or -1. */
+    public static long entries(MapperSpec spec) {
+        return spec.json().path(ImportIdentity.FIELD).path("entries").asLong(-1);
+    }
+}

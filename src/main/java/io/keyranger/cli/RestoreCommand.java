@@ -62,9 +62,8 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
             + "running it again with the same id and input resumes it (other input is refused).")
     String jobId;
 
-    @Option(names = "--workers", paramLabel = "N", defaultValue = "8", description = "How many ranges of the export "
-            + "are restored at once (default ${DEFAULT-VALUE}).")
-    int workers;
+    @Mixin
+    JobSize size = new JobSize();
 
     @Option(names = "--no-undo", description = "Keep no undo records: it writes less but cannot be reverted.")
     boolean noUndo;
@@ -157,8 +156,10 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
     }
 
     private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode) {
-        return new io.keyranger.executor.RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
-                selection.gql, selection.keys, !noUndo, workers).job(jobId);
+        JobSpec job = new io.keyranger.executor.RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
+                selection.gql, selection.keys, !noUndo).job(jobId);
+        return new JobSpec(job.jobId(), job.namespace(), job.kind(), job.mapper(), size.shards, size.workers,
+                size.pageSize, size.qps);
     }
 
     /** Compares the selection with live data in pages of keys and says what the restore would do, and its cost. */

@@ -23,15 +23,7 @@ import java.nio.file.Path;
  * @param undo      whether the restore keeps undo records (so it can be reverted)
  */
 public record RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
-                          boolean undo, int workers) {
-    /** The workers of a restore unless told otherwise, as of a job's. */
-    public static final int WORKERS = 8;
-
-    public RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
-                       boolean undo) {
-        this(export, namespace, kind, mode, gql, keys, undo, WORKERS);
-    }
-
+                          boolean undo) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The job, with {@code jobId} or (null) a new id; its spec is checked as any job's is. */
@@ -49,6 +41,6 @@ public record RestoreSpec(Path export, String namespace, String kind, RestoreMod
         mapper = undo ? mapper : mapper.withoutUndo();
         Mappers.template("import").validate(mapper);
         String id = jobId != null ? jobId : AdaptiveSplitExecutor.newJobId("restore-" + kind);
-        return new JobSpec(id, namespace, kind, mapper, 2 * workers, workers, 500, 0);
+        return new JobSpec(id, namespace, kind, mapper, 16, 8, 200, 0); // as a job's defaults
     }
 }

@@ -82,15 +82,14 @@ class FrozenRunnerRevertTest {
         Path mapper = dir.resolve("import.json");
         Files.writeString(mapper, "{\"template\":\"import\",\"file\":\"" + file + "\"}");
         List<String> importing = List.of("run", "--kind", "Wallet", "--mapper", mapper.toString(), "--job-id", "imp",
-                "--lease-seconds", "1");
+                "--lease-seconds", "1", "--workers", "1");
         InProcessCli cli = new InProcessCli(dir, conn);
         List<String> held = new ArrayList<>(importing);
         held.addAll(List.of("--hold-after-chunks", "3"));
         try (ChildCli frozen = ChildCli.start(dir, conn, held)) {
-            frozen.awaitHeld(); // its fourth commit read the checkpoint and is about to commit
+            frozen.awaitHeld(); // its fourth commit read its ledgers and is about to commit
             frozen.signal("STOP");
-            awaitLeaseExpired(datastore, io.keyranger.datastore.BookkeepingKinds.PREFIX + "Import", "imp",
-                    "import:imp");
+            awaitLeaseExpired(datastore, "imp");
             assertThat(changed(before, datastore)).as("frozen mid-way").isNotEmpty().hasSizeLessThan(DOCS);
 
             InProcessCli.Result revert = cli.run("revert", "imp");
@@ -102,11 +101,11 @@ class FrozenRunnerRevertTest {
             int code = frozen.waitFor(120);
             assertThat(changed(before, datastore)).as("the woken import committed nothing: " + frozen.log()).isEmpty();
             assertThat(code).as(frozen.log()).isEqualTo(RunCommand.EXIT_TAKEN_OVER);
-            assertThat(frozen.log()).contains("Import imp was reverted (by revert-imp-").doesNotContain("\tat ");
+            assertThat(frozen.log()).contains("Job imp was reverted (by revert-imp-").doesNotContain("\tat ");
         }
         InProcessCli.Result again = cli.run(importing.toArray(new String[0]));
         assertThat(again.exitCode()).as(again.out() + again.err()).isNotZero();
-        assertThat(again.err()).contains("Import imp was reverted").contains("Start a new import");
+        assertThat(again.err()).contains("Job imp was reverted").contains("Start a new job");
         assertThat(changed(before, datastore)).isEmpty();
     }
 
@@ -128,7 +127,7 @@ class FrozenRunnerRevertTest {
         Files.writeString(mapper, "{\"template\":\"import\",\"file\":\"" + file + "\"}");
         InProcessCli cli = new InProcessCli(dir, conn);
         try (ChildCli running = ChildCli.start(dir, conn, List.of("run", "--kind", "Wallet", "--mapper",
-                mapper.toString(), "--job-id", "live", "--hold-after-chunks", "3"))) {
+                mapper.toString(), "--job-id", "live", "--workers", "1", "--hold-after-chunks", "3"))) {
             running.awaitHeld(); // alive, its lease (the default length) renewed, its fourth commit held
             Map<Key, Entity> midway = read(datastore);
 

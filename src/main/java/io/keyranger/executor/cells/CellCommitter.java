@@ -99,8 +99,9 @@ public final class CellCommitter {
     /**
      * Commits {@code chunk} (keys in order; may be empty) as covering {@code span}, which holds them and no other key
      * that existed when they were read. The chunk's cells, from its first key's to one past its last key's, commit in
-     * one transaction (as {@link Chunker} sized it); cells further on that its span crosses (a sparse key space, the
-     * rest of a range after its last key) hold no key of it, and commit first, a few per transaction.
+     * one transaction (as {@link Chunker} sized it); cells before and after those that its span crosses (a sparse key
+     * space, the rest of a range after its last key, the bytes of an import's large entity) hold no key of it, and
+     * commit first, a few per transaction.
      */
     public Outcome commit(KeyRange span, List<Key> chunk) {
         return commit(span, chunk, Map.of());
@@ -119,7 +120,8 @@ public final class CellCommitter {
             byCell.computeIfAbsent(cells.cellOf(key), c -> new ArrayList<>()).add(key);
         }
         int lastOwn = chunk.isEmpty() ? -1 : cells.cellOf(chunk.get(chunk.size() - 1)) + 1;
-        List<Integer> beyond = byCell.keySet().stream().filter(c -> c > lastOwn).toList();
+        int firstOwn = chunk.isEmpty() ? -1 : cells.cellOf(chunk.get(0));
+        List<Integer> beyond = byCell.keySet().stream().filter(c -> c > lastOwn || c < firstOwn).toList();
         if (beyond.size() > (chunk.isEmpty() ? EMPTY_CELLS_PER_COMMIT : 0)) {
             for (int i = 0; i < beyond.size(); i += EMPTY_CELLS_PER_COMMIT) {
                 Map<Integer, List<Key>> batch = new LinkedHashMap<>();

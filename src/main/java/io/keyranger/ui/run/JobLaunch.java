@@ -63,7 +63,7 @@ record JobLaunch(String jobId, String message, Starter starter) {
         return new JobLaunch(jobId, "Resuming " + jobId + "…", feed -> {
             KindGroup.Plan group = KindGroup.load(t.session().datastore(), jobId);
             return group != null ? KindGroup.run(StoredJobs.launcher(t), group, JobLease.Mode.RESUME, feed, m -> { })
-                    : StoredJobs.executor(t).resume(jobId, feed);
+                    : StoredJobs.launcher(t).resume(jobId, JobLease.Mode.RESUME, feed, m -> { });
         });
     }
 
@@ -82,7 +82,7 @@ record JobLaunch(String jobId, String message, Starter starter) {
     /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */
     static JobLaunch takeOver(KindTarget t, String jobId, boolean now, Consumer<String> waiting) {
         JobLease.Mode mode = now ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
-        return new JobLaunch(jobId, "Taking over " + jobId + "…", feed -> StoredJobs.executor(t).resume(jobId, mode,
+        return new JobLaunch(jobId, "Taking over " + jobId + "…", feed -> StoredJobs.launcher(t).resume(jobId, mode,
                 feed, waiting));
     }
 }

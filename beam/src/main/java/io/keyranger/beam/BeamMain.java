@@ -124,7 +124,7 @@ public final class BeamMain {
             failure = rootMessage(e);
         }
         long wallMillis = (System.nanoTime() - started) / 1_000_000;
-        JobStatus status = job.finish(wallMillis);
+        JobStatus status = job.finish(wallMillis, config.parts()); // joins an export the last step did not
         Map<String, Long> totals = job.totals();
         out.printf("Job %s: %s over %s %s in %.1f s on %s: %s; %d cells, %d ranges to start, %d checkpoints, "
                         + "%d dynamic splits, %d DoFn set-ups, %.1f s in processElement over all threads%s%n",

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The export template as a Beam pipeline against the real emulator: its parts and its file go through Beam's
  * FileSystems, exactly once through the cells' ledgers, and the file is the one a local run writes. A managed export
  * written on Flink's local mini-cluster loads through the emulator's own {@code :import} as Google's own export of
- * the same data does; a JSON-lines export whose workers die and whose commit answers are lost holds every entity once.
+ * the same data does; a JSON-lines export whose workers die and whose commit answers are lost holds every entity once;
+ * a pipeline killed with SIGKILL and finished by {@code keyranger run --resume} writes the file a local run writes.
  */
 class BeamExportTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -145,13 +146,43 @@ class BeamExportTest {
 
         // a local run of the same export writes the same bytes
         Path local = dir.resolve("local.jsonl");
+        String[] exported = cli(project, "run", "--kind", "Item", "--mapper", mapper("local.json",
+                "{\"template\":\"export\",\"file\":\"" + local + "\"}").toString(), "--job-id", "local");
+        assertThat(exported[0]).as(exported[1] + exported[2]).isEqualTo("0");
+        assertThat(Files.readAllBytes(file)).isEqualTo(Files.readAllBytes(local));
+    }
+
+    @Test
+    void anExportPipelineKilledWithSigkillAndFinishedByRunResumeWritesTheFileALocalRunWrites() throws Exception {
+        String project = BeamEmulator.freshProject("export-handed");
+        Datastore datastore = BeamEmulator.connect(project);
+        BeamEmulator.seed(datastore, "Item", MIXED);
+        Path file = dir.resolve("handed.jsonl");
+        Path mapper = mapper("handed.json", "{\"template\":\"export\",\"file\":\"" + file + "\"}");
+        BeamEmulator.killAfter(datastore, "handed", BeamEmulator.pipelineArgs(project, mapper, "handed"), 300, MIXED,
+                dir.resolve("killed.log"));
+        assertThat(file).doesNotExist();
+
+        // the parts the pipeline's commits recorded are joined by the local runner with its own
+        String[] resumed = cli(project, "run", "--resume", "handed", "--take-over", "--force");
+        assertThat(resumed[0]).as(resumed[1] + resumed[2]).isEqualTo("0");
+        assertThat(dir.resolve("handed.jsonl.parts-handed")).as("parts removed once joined").doesNotExist();
+        Path local = dir.resolve("local.jsonl");
+        String[] exported = cli(project, "run", "--kind", "Item", "--mapper", mapper("local.json",
+                "{\"template\":\"export\",\"file\":\"" + local + "\"}").toString(), "--job-id", "local");
+        assertThat(exported[0]).as(exported[1] + exported[2]).isEqualTo("0");
+        assertThat(Files.readAllLines(file)).hasSize(MIXED).doesNotHaveDuplicates();
+        assertThat(Files.readAllBytes(file)).isEqualTo(Files.readAllBytes(local));
+    }
+
+    /** {@code keyranger ARGS} in this JVM against the emulator's {@code project}: exit code, output, errors. */
+    private String[] cli(String project, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--emulator-host", BeamEmulator.get().hostPort(), "--project", project));
         int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
-                new PrintWriter(err), "run", "--kind", "Item", "--mapper", mapper("local.json",
-                        "{\"template\":\"export\",\"file\":\"" + local + "\"}").toString(), "--job-id", "local",
-                "--emulator-host", BeamEmulator.get().hostPort(), "--project", project);
-        assertThat(code).as(out + "" + err).isZero();
-        assertThat(Files.readAllBytes(file)).isEqualTo(Files.readAllBytes(local));
+                new PrintWriter(err), all.toArray(new String[0]));
+        return new String[] {Integer.toString(code), out.toString(), err.toString()};
     }
 }

@@ -154,15 +154,17 @@ public final class SharedJob {
         if (renewals != null) {
             renewals.shutdownNow();
         }
-        JobStatus status = finish(datastore, cells.order(), spec.jobId(), wallMillis, parts);
         try {
-            new JobStore(datastore).fencedOnJob("release", lease, job -> List.of(lease.released()));
-        } catch (RuntimeException e) {
-            LOG.debug("The lease of job {} was not ours to release: {}", spec.jobId(), e.toString());
+            return finish(datastore, cells.order(), spec.jobId(), wallMillis, parts);
         } finally {
-            lease.ended();
+            try {
+                new JobStore(datastore).fencedOnJob("release", lease, job -> List.of(lease.released()));
+            } catch (RuntimeException e) {
+                LOG.debug("The lease of job {} was not ours to release: {}", spec.jobId(), e.toString());
+            } finally {
+                lease.ended();
+            }
         }
-        return status;
     }
 
     /**

@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.NodeStatus;
@@ -145,18 +146,25 @@ public final class SharedJob {
 
     /** Records how the run ended (DONE only when every cell is, FAILED otherwise) and releases the lease. */
     public JobStatus finish(long wallMillis) {
+        return finish(wallMillis, null);
+    }
+
+    /** {@link #finish(long)} of an export: its recorded parts ({@code parts}) are joined before DONE is recorded. */
+    public JobStatus finish(long wallMillis, PartFiles parts) {
         if (renewals != null) {
             renewals.shutdownNow();
         }
-        JobStatus status = finish(datastore, cells.order(), spec.jobId(), wallMillis);
         try {
-            new JobStore(datastore).fencedOnJob("release", lease, job -> List.of(lease.released()));
-        } catch (RuntimeException e) {
-            LOG.debug("The lease of job {} was not ours to release: {}", spec.jobId(), e.toString());
+            return finish(datastore, cells.order(), spec.jobId(), wallMillis, parts);
         } finally {
-            lease.ended();
+            try {
+                new JobStore(datastore).fencedOnJob("release", lease, job -> List.of(lease.released()));
+            } catch (RuntimeException e) {
+                LOG.debug("The lease of job {} was not ours to release: {}", spec.jobId(), e.toString());
+            } finally {
+                lease.ended();
+            }
         }
-        return status;
     }
 
     /**
@@ -166,9 +174,28 @@ public final class SharedJob {
      * pipeline that ends after the revert does not record an end over it.
      */
     public static JobStatus finish(Datastore datastore, KeyOrder order, String jobId, long wallMillis) {
+        return finish(datastore, order, jobId, wallMillis, null);
+    }
+
+    /**
+     * {@link #finish(Datastore, KeyOrder, String, long)} of an export: its recorded parts ({@code parts}; null for a
+     * job that writes no file) are joined into its file before DONE is recorded, and removed after, as a local run
+     * does. A job whose end is recorded DONE already (the pipeline's last step did it, then its launcher comes here)
+     * is not joined again.
+     */
+    public static JobStatus finish(Datastore datastore, KeyOrder order, String jobId, long wallMillis,
+                                   PartFiles parts) {
         JobStore store = new JobStore(datastore);
         List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
         boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status == NodeStatus.DONE);
+        if (done && parts != null) {
+            Entity job = RetryPolicy.DEFAULT.call(() -> datastore.get(store.jobKey(jobId)));
+            if (job != null && (job.contains(JobStore.REVERTED_BY)
+                    || JobStatus.DONE.name().equals(job.getString("status")))) {
+                return JobStatus.valueOf(job.getString("status"));
+            }
+            parts.joinRecorded(RetryPolicy.DEFAULT.call(() -> store.loadLedgers(jobId, datastore)), order);
+        }
         JobStatus[] recorded = {done ? JobStatus.DONE : JobStatus.FAILED};
         RetryPolicy.DEFAULT.call(() -> {
             store.fenced("finish", store.jobKey(jobId), job -> { }, job -> {
@@ -183,6 +210,9 @@ public final class SharedJob {
             });
             return null;
         });
+        if (parts != null && done && recorded[0] == JobStatus.DONE) {
+            parts.removeParts();
+        }
         return recorded[0];
     }
 }

@@ -18,7 +18,12 @@ public final class LogWriter implements Closeable {
     private long offset;
 
     public LogWriter(Path file) throws IOException {
-        this.out = new BufferedOutputStream(Files.newOutputStream(file), LogRecords.BLOCK);
+        this(Files.newOutputStream(file));
+    }
+
+    /** Records into {@code out}, closed with this writer. */
+    public LogWriter(OutputStream out) {
+        this.out = new BufferedOutputStream(out, LogRecords.BLOCK);
     }
 
     /** Bytes written so far. */

@@ -2,9 +2,11 @@ package io.keyranger.managed;
 
 import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
+import io.keyranger.files.FileStore;
+import io.keyranger.files.LocalFileStore;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -20,37 +22,50 @@ public final class ManagedExportWriter implements Closeable {
     private static final String PART = "all_namespaces/all_kinds";
     private static final String KIND_METADATA = "all_namespaces_all_kinds.export_metadata";
 
-    private final Path root;
+    private final FileStore store;
+    private final String root;
+    private final String part;
     private final String name;
     private final LogWriter output;
     private final long startedMicros;
     private long entities;
 
-    private ManagedExportWriter(Path root, String name) throws IOException {
+    private ManagedExportWriter(FileStore store, String root, String name) throws IOException {
+        this.store = store;
         this.root = root;
+        this.part = store.resolve(store.resolve(root, "all_namespaces"), "all_kinds");
         this.name = name;
-        Files.createDirectories(root.resolve(PART));
-        this.output = new LogWriter(root.resolve(PART).resolve("output-0"));
+        this.output = new LogWriter(store.create(store.resolve(part, "output-0")));
         this.startedMicros = micros(Instant.now());
     }
 
-    /** A new export in a new folder below {@code prefix} (named by the time, as exports are), to be filled. */
+    /** A new export in a new local folder below {@code prefix} (named by the time, as exports are), to be filled. */
     public static ManagedExportWriter create(Path prefix) {
+        return create(LocalFileStore.INSTANCE, prefix.toString());
+    }
+
+    /** A new export in a new folder below {@code prefix}, written through {@code store}. */
+    public static ManagedExportWriter create(FileStore store, String prefix) {
         String name = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH_mm_ss_SSS").withZone(ZoneOffset.UTC)
                 .format(Instant.now());
-        Path root = prefix.resolve(name);
-        if (Files.exists(root)) {
-            throw new KeyRangerException("The export folder " + root + " exists already.");
-        }
+        String root = store.resolve(prefix, name);
         try {
-            return new ManagedExportWriter(root, name);
+            if (store.exists(root)) {
+                throw new KeyRangerException("The export folder " + root + " exists already.");
+            }
+            return new ManagedExportWriter(store, root, name);
         } catch (IOException e) {
             throw new KeyRangerException("Cannot create the export in " + root + ": " + e.getMessage(), e);
         }
     }
 
-    /** The export's folder; its metadata file, once closed, is {@code NAME.overall_export_metadata} in it. */
+    /** The export's local folder; its metadata file, once closed, is {@code NAME.overall_export_metadata} in it. */
     public Path root() {
+        return LocalFileStore.path(root);
+    }
+
+    /** The export's folder as its store names it (a local path, or a URI such as gs://...). */
+    public String location() {
         return root;
     }
 
@@ -67,19 +82,21 @@ public final class ManagedExportWriter implements Closeable {
     @Override
     public void close() throws IOException {
         output.close();
-        long bytes = Files.size(root.resolve(PART).resolve("output-0"));
-        Files.write(root.resolve(PART).resolve(KIND_METADATA), EntityProtoWriter.message(out -> {
-            out.writeByteArray(1, EntityProtoWriter.message(run -> {
-                run.writeString(1, name);
-                run.writeInt64(2, startedMicros);
-                run.writeInt64(3, micros(Instant.now()));
+        long bytes = output.size();
+        try (OutputStream kind = store.create(store.resolve(part, KIND_METADATA))) {
+            kind.write(EntityProtoWriter.message(out -> {
+                out.writeByteArray(1, EntityProtoWriter.message(run -> {
+                    run.writeString(1, name);
+                    run.writeInt64(2, startedMicros);
+                    run.writeInt64(3, micros(Instant.now()));
+                }));
+                out.writeByteArray(2, EntityProtoWriter.message(file -> {
+                    file.writeString(1, "");
+                    file.writeString(2, "output-0");
+                }));
             }));
-            out.writeByteArray(2, EntityProtoWriter.message(file -> {
-                file.writeString(1, "");
-                file.writeString(2, "output-0");
-            }));
-        }));
-        try (LogWriter overall = new LogWriter(root.resolve(name + ".overall_export_metadata"))) {
+        }
+        try (LogWriter overall = new LogWriter(store.create(store.resolve(root, name + ".overall_export_metadata")))) {
             overall.write(new byte[] {0x33}); // the header record exports begin with
             overall.write(EntityProtoWriter.message(out -> out.writeByteArray(1, EntityProtoWriter.message(entry -> {
                 entry.writeByteArray(1, EntityProtoWriter.message(scope -> {

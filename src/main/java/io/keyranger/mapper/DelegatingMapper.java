@@ -1,6 +1,5 @@
 package io.keyranger.mapper;
 
-import java.nio.file.Path;
 
 /**
  * A mapper in front of another (a filter, a screen, a test gate): everything but {@link #map} is the inner one's,
@@ -49,7 +48,7 @@ public abstract class DelegatingMapper implements PageMapper {
     }
 
     @Override
-    public Path outputFile() {
+    public String outputFile() {
         return inner.outputFile();
     }
 }

@@ -19,18 +19,22 @@ final class FileTemplates {
             Param.choice("format", "jsonl, or managed (Google's export format)", "jsonl", List.of("jsonl", MANAGED))) {
         @Override
         PageMapper build(SpecReader r) {
-            java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null)).toAbsolutePath();
+            String location = r.string("file", null);
             String format = r.string("format", "jsonl");
             if (!format.equals("jsonl") && !format.equals(MANAGED)) {
                 throw r.error("format", "must be jsonl or managed (got '" + format + "')");
             }
+            if (io.keyranger.files.LocalFileStore.isRemote(location)) {
+                return exporter(name(), location); // a cloud store's (gs://...): the Beam runner writes it
+            }
+            java.nio.file.Path file = java.nio.file.Path.of(location).toAbsolutePath();
             if (MANAGED.equals(format)) {
                 if (java.nio.file.Files.isRegularFile(file) || file.getParent() == null
                         || !java.nio.file.Files.isDirectory(file.getParent())) {
                     throw r.error("file", "must be a folder (new, or one to add an export to) in an existing "
                             + "directory for a managed export (" + file + ")");
                 }
-                return exporter(name(), file);
+                return exporter(name(), file.toString());
             }
             if (file.getParent() == null || !java.nio.file.Files.isDirectory(file.getParent())) {
                 throw r.error("file", "must be in an existing directory (" + file.getParent() + " does not exist)");
@@ -45,12 +49,12 @@ final class FileTemplates {
             if (!java.nio.file.Files.isWritable(file.getParent())) {
                 throw r.error("file", "must be in a directory this user can write (" + file.getParent() + " is not)");
             }
-            return exporter(name(), file);
+            return exporter(name(), file.toString());
         }
     };
 
     /** The export's mapper: each entity as a typed JSON line for the job's exactly-once parts. */
-    private static PageMapper exporter(String name, java.nio.file.Path file) {
+    private static PageMapper exporter(String name, String file) {
         return new FunctionMapper(name, true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
                 page.entities().stream().map(e -> io.keyranger.datastore.EntityCodec.encode(e).toString())
                         .toList()), file);

@@ -4,7 +4,7 @@ import java.util.function.Function;
 
 /** A PageMapper made from a function; templates build theirs with it. */
 record FunctionMapper(String name, boolean needsEntities, boolean writes, int entityGroupsPerKey,
-                      Function<Page, MapResult> function, java.nio.file.Path outputFile) implements PageMapper {
+                      Function<Page, MapResult> function, String outputFile) implements PageMapper {
     FunctionMapper(String name, boolean needsEntities, boolean writes, int entityGroupsPerKey,
                    Function<Page, MapResult> function) {
         this(name, needsEntities, writes, entityGroupsPerKey, function, null);

@@ -52,8 +52,11 @@ public interface PageMapper {
         return false;
     }
 
-    /** The local file its {@link MapResult#lines()} go to (export), or null. */
-    default java.nio.file.Path outputFile() {
+    /**
+     * Where its {@link MapResult#lines()} go (export): a local path, or a URI such as gs://... that the Beam runner
+     * writes through its FileSystems; null for a mapper that writes no file.
+     */
+    default String outputFile() {
         return null;
     }
 }

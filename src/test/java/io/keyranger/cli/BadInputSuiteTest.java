@@ -107,6 +107,8 @@ class BadInputSuiteTest {
                 + target + "\"}").toString()), "must be a file, not a directory");
         refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"export\",\"file\":\""
                 + dir.resolve("missing/x.jsonl") + "\"}").toString()), "must be in an existing directory");
+        refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"export\",\"file\":"
+                + "\"gs://bucket/x.jsonl\"}").toString()), "is written by the Beam runner");
         assertThat(run(true, "jobs").out()).as("no job was created").doesNotContain("Account-");
     }
 

@@ -84,6 +84,7 @@ public final class BeamMain {
     private static int runJob(KeyRangerOptions options, BeamRequest request, Session session, PrintStream out,
                               PrintStream err) {
         long started = System.nanoTime();
+        org.apache.beam.sdk.io.FileSystems.setDefaultPipelineOptions(options); // an export's join here (gs://...)
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
         SharedJob job = SharedJob.open(session.datastore(), session.order(), request.spec(), SharedJob.BEAM,
@@ -124,7 +125,13 @@ public final class BeamMain {
             failure = rootMessage(e);
         }
         long wallMillis = (System.nanoTime() - started) / 1_000_000;
-        JobStatus status = job.finish(wallMillis);
+        JobStatus status;
+        try {
+            status = job.finish(wallMillis, config.parts()); // joins an export the last step did not
+        } catch (KeyRangerException e) { // an export's parts that could not be joined: the job is not done
+            failure = failure == null ? e.getMessage() : failure + "; " + e.getMessage();
+            status = JobStatus.FAILED;
+        }
         Map<String, Long> totals = job.totals();
         out.printf("Job %s: %s over %s %s in %.1f s on %s: %s; %d cells, %d ranges to start, %d checkpoints, "
                         + "%d dynamic splits, %d DoFn set-ups, %.1f s in processElement over all threads%s%n",

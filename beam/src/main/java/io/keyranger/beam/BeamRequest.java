@@ -6,6 +6,7 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.WriteSafety;
+import io.keyranger.files.LocalFileStore;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -56,11 +57,16 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
                     + "list of equality filters as its \"where\" (Beam's DatastoreIO query): got " + got + ".");
         }
         Template template = Mappers.template(mapper.template());
-        if (template.source() == Template.Source.FILE
-                || java.util.Set.of("export", "import").contains(template.name())) {
-            throw new KeyRangerException("The '" + template.name() + "' template reads or writes a file on this "
-                    + "machine, which Beam's workers do not share: run it with 'keyranger run', or use 'copy' on "
-                    + "Beam.");
+        if (template.source() == Template.Source.FILE || template.name().equals("import")) {
+            throw new KeyRangerException("The '" + template.name() + "' template reads a file on this machine, which "
+                    + "Beam's workers do not share: run it with 'keyranger run', or use 'copy' on Beam.");
+        }
+        String output = template.name().equals("export") ? Mappers.create(mapper).outputFile() : null;
+        if (output != null && !LocalFileStore.isRemote(output) && !o.getRunner().getSimpleName().equals("DirectRunner")
+                && !FlinkLocal.isLocal(o)) {
+            throw new KeyRangerException("The export's \"file\" " + output + " is on this machine, which "
+                    + o.getRunner().getSimpleName() + "'s workers do not share: give a location they all reach, "
+                    + "such as gs://BUCKET/FOLDER/export.jsonl.");
         }
         if (!o.getDryRun()) {
             WriteSafety.check(conn, template, o.getConfirmProject(), "pass --confirmProject=" + project);

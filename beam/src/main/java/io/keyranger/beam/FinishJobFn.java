@@ -8,7 +8,8 @@ import org.apache.beam.sdk.transforms.DoFn;
 /**
  * The pipeline's last step, once every range is processed: records the job's end in its {@code _KeyRangerJob}
  * entity (DONE when every cell is), so a pipeline launched without waiting (a Flex Template on Dataflow) still ends
- * its job for {@code keyranger jobs} and the app. Outputs the status.
+ * its job for {@code keyranger jobs} and the app; an export's recorded parts are joined into its file first, once.
+ * Outputs the status.
  */
 final class FinishJobFn extends DoFn<Long, String> {
     /** When ({@code System.nanoTime}) this JVM recorded the job's end: 0 until it does. */
@@ -26,7 +27,7 @@ final class FinishJobFn extends DoFn<Long, String> {
     public void process(@Element Long applied, OutputReceiver<String> out) {
         Session session = config.session();
         JobStatus status = SharedJob.finish(session.datastore(), session.order(), config.jobId(),
-                Math.max(0, System.currentTimeMillis() - startedMillis));
+                Math.max(0, System.currentTimeMillis() - startedMillis), config.parts());
         RECORDED.set(System.nanoTime());
         out.output(status.name());
     }

@@ -40,13 +40,21 @@ final class FlinkLocal {
         return options.getRunner() != null && options.getRunner().getSimpleName().equals("FlinkRunner");
     }
 
+    /** Whether the pipeline runs on Flink's local mini-cluster, in this JVM (its workers share this machine). */
+    static boolean isLocal(PipelineOptions options) {
+        if (!onFlink(options)) {
+            return false;
+        }
+        String master = options.as(FlinkPipelineOptions.class).getFlinkMaster();
+        return "[local]".equals(master) || "[auto]".equals(master);
+    }
+
     static void configure(PipelineOptions options) throws IOException {
         if (!onFlink(options)) {
             return;
         }
         FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
-        String master = flink.getFlinkMaster();
-        if (flink.getFlinkConfDir() != null || !("[local]".equals(master) || "[auto]".equals(master))) {
+        if (flink.getFlinkConfDir() != null || !isLocal(options)) {
             return;
         }
         long parallelism = Math.max(1, flink.getParallelism());

@@ -70,6 +70,13 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
     private static final java.util.concurrent.atomic.AtomicReference<java.util.Map.Entry<List<Object>, CellPlan>>
             DECODED = new java.util.concurrent.atomic.AtomicReference<>();
 
+    /** The job's export parts, written through Beam's FileSystems; null for a job that writes no file. */
+    io.keyranger.executor.cells.PartFiles parts() {
+        io.keyranger.mapper.MapperSpec spec = io.keyranger.mapper.MapperSpec.parse(mapperJson);
+        return io.keyranger.executor.cells.PartFiles.of(BeamFileStore.INSTANCE,
+                io.keyranger.mapper.Mappers.create(spec), spec, jobId, projectId);
+    }
+
     static List<String> encode(List<Key> bounds) {
         List<String> out = new ArrayList<>(bounds.size());
         bounds.forEach(k -> out.add(k.toUrlSafe()));

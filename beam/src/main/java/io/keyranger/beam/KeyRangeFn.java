@@ -69,7 +69,8 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         Retries.Policy retries = new Retries.Simple(10, 100, 5_000, 600_000);
         Session opened = session;
         CellCommitter committer = Retries.call(retries, Retries.Observer.NONE, () -> new CellCommitter(
-                opened.datastore(), opened.order(), mapper, config.jobId(), cells, opened.limits())); // it reads the counter's shards
+                opened.datastore(), opened.order(), mapper, config.jobId(), cells, opened.limits(),
+                io.keyranger.executor.cells.CommitHook.NONE, config.parts())); // it reads the counter's shards
         processor = new PageLoop(new PageLoop.Job(session.datastore(), job, session.order(),
                 session.limits(), mapper, cells, committer, retries));
     }

@@ -32,8 +32,9 @@ class BeamInputTest {
     void badInputIsRefusedWithTheCliMessagesAndExitCode2() throws Exception {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"template\": \"increment\", \"amount\": \"five\"}");
-        Path export = dir.resolve("export.json");
-        Files.writeString(export, "{\"template\": \"export\", \"file\": \"out.jsonl\"}");
+        Path input = Files.writeString(dir.resolve("in.jsonl"), "");
+        Path imports = dir.resolve("import.json");
+        Files.writeString(imports, "{\"template\": \"import\", \"file\": \"" + input + "\"}");
         Path count = dir.resolve("count.json");
         Files.writeString(count, "{\"template\": \"count\"}");
         String emulator = "--emulatorHost=" + host();
@@ -42,7 +43,7 @@ class BeamInputTest {
                 "--jobId=j"}, "Mapper file not found");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + bad, "--jobId=j"},
                 "property");
-        assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + export, "--jobId=j"},
+        assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + imports, "--jobId=j"},
                 "Beam's workers do not share");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + count}, "--jobId=ID");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + count, "--jobId=j",

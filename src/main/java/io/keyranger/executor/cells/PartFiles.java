@@ -1,70 +1,78 @@
 package io.keyranger.executor.cells;
 
+import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
+import io.keyranger.files.FileStore;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.PageMapper;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
- * The local output of an export, exactly once: each committing chunk writes its lines to a new part file, and its
- * commit records the part in its cell's ledger; a part whose commit failed or found its keys applied already is
- * recorded nowhere. When the job is done the recorded parts are joined in key order into the output file.
+ * The output of an export, exactly once, on every runner: each committing chunk writes its lines to a new part file,
+ * and its commit records the part in its cell's ledger; a part whose commit failed or found its keys applied already is
+ * recorded nowhere. When the job is done the recorded parts are joined in key order into the output file. The files
+ * go through a {@link FileStore}: the local disk for a local run, Beam's FileSystems on a pipeline (gs:// on
+ * Dataflow); a job either runner started and the other finished writes the same file.
  */
 public final class PartFiles {
-    private final Path output;
-    private final Path dir;
+    private final FileStore store;
+    private final String output;
+    private final String dir;
     private final String managedProject;
-
-    public PartFiles(Path output, String jobId) {
-        this(output, jobId, null);
-    }
 
     /**
      * With {@code managedProject}, the parts are joined into a managed export in a new folder below {@code output}
      * (keys placed in that project, as an import places them in its own), instead of one JSON-lines file.
      */
-    public PartFiles(Path output, String jobId, String managedProject) {
+    public PartFiles(FileStore store, String output, String jobId, String managedProject) {
+        this.store = store;
         this.output = output;
-        this.dir = output.resolveSibling(output.getFileName() + ".parts-" + jobId);
+        this.dir = store.sibling(output, ".parts-" + jobId);
         this.managedProject = managedProject;
     }
 
-    public Path dir() {
+    /** The parts of a job whose mapper writes a file (an export), or null for any other job. */
+    public static PartFiles of(FileStore store, PageMapper mapper, MapperSpec spec, String jobId, String projectId) {
+        return mapper.outputFile() == null ? null : new PartFiles(store, mapper.outputFile(), jobId,
+                Mappers.writesManagedExport(spec) ? projectId : null);
+    }
+
+    public String dir() {
         return dir;
     }
 
     /**
-     * Writes a committing chunk's lines to a part file of their own (synced) and returns its name, which the chunk's
-     * commit records in its cell's ledger. A part whose commit did not go through is recorded nowhere: the join skips
-     * it and {@link #removeParts} removes it.
+     * Writes a committing chunk's lines to a part file of their own (whole and durable once written) and returns its
+     * name, which the chunk's commit records in its cell's ledger. A part whose commit did not go through is recorded
+     * nowhere: the join skips it and {@link #removeParts} removes it.
      */
     public String write(int cell, List<String> lines) {
         String name = CellPlan.nodeId(cell) + "-" + java.util.UUID.randomUUID() + ".jsonl";
-        try {
-            Files.createDirectories(dir);
-            try (FileChannel channel = FileChannel.open(dir.resolve(name), StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
-                StringBuilder text = new StringBuilder();
-                lines.forEach(line -> text.append(line).append('\n'));
-                ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-                channel.force(true);
-            }
-            return name;
+        StringBuilder text = new StringBuilder();
+        lines.forEach(line -> text.append(line).append('\n'));
+        try (OutputStream out = store.create(store.resolve(dir, name))) {
+            out.write(text.toString().getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new KeyRangerException("Cannot write an export part in " + dir + ": " + e.getMessage(), e);
         }
+        return name;
+    }
+
+    /** {@link #join} of the parts recorded in a job's ledgers. */
+    public String joinRecorded(List<Entity> ledgers, KeyOrder order) {
+        List<String> recorded = new ArrayList<>();
+        ledgers.forEach(ledger -> recorded.addAll(Ledger.parts(ledger)));
+        return join(recorded, order);
     }
 
     /**
@@ -72,27 +80,23 @@ public final class PartFiles {
      * atomically. The parts stay until {@link #removeParts}: joining twice gives the same bytes. Returns what it
      * wrote: the output file, or the new folder of a managed export.
      */
-    public Path join(List<String> recorded, io.keyranger.keys.KeyOrder order) {
+    public String join(List<String> recorded, KeyOrder order) {
         List<String[]> ordered = recorded.stream().map(r -> r.split(" ", 2))
                 .sorted(Comparator.comparing((String[] r) -> com.google.cloud.datastore.Key.fromUrlSafe(r[0]), order))
                 .toList();
         if (managedProject != null) {
             return joinManaged(ordered);
         }
+        String temp = store.sibling(output, "." + java.util.UUID.randomUUID() + ".tmp");
         try {
-            Files.createDirectories(dir);
-            Path temp = Files.createTempFile(output.toAbsolutePath().getParent(), output.getFileName().toString(), ".tmp");
-            try (OutputStream out = Files.newOutputStream(temp)) {
+            try (OutputStream out = store.create(temp)) {
                 for (String[] part : ordered) {
-                    Path file = dir.resolve(part[1]);
-                    if (!Files.isRegularFile(file)) {
-                        throw new KeyRangerException("The export part " + file + " that a commit recorded is missing: "
-                                + "resume the job on the machine that started it.");
+                    try (InputStream in = openPart(part[1])) {
+                        in.transferTo(out);
                     }
-                    Files.copy(file, out);
                 }
             }
-            Files.move(temp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            store.moveIntoPlace(temp, output);
             return output;
         } catch (IOException e) {
             throw new KeyRangerException("Cannot assemble the export file " + output + ": " + e.getMessage(), e);
@@ -103,17 +107,14 @@ public final class PartFiles {
      * The parts, in key order, as a managed export: a new folder below the output folder whose metadata files are
      * written last, so an export cut short is never taken for a whole one (joining again writes a new one).
      */
-    private Path joinManaged(List<String[]> ordered) {
-        io.keyranger.managed.ManagedExportWriter writer = io.keyranger.managed.ManagedExportWriter.create(output);
+    private String joinManaged(List<String[]> ordered) {
+        io.keyranger.managed.ManagedExportWriter writer = io.keyranger.managed.ManagedExportWriter.create(store,
+                output);
         try (writer) {
             com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
             for (String[] part : ordered) {
-                Path file = dir.resolve(part[1]);
-                if (!Files.isRegularFile(file)) {
-                    throw new KeyRangerException("The export part " + file + " that a commit recorded is missing: "
-                            + "resume the job on the machine that started it.");
-                }
-                try (java.io.BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                try (BufferedReader lines = new BufferedReader(new InputStreamReader(openPart(part[1]),
+                        StandardCharsets.UTF_8))) {
                     for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                         writer.write(io.keyranger.datastore.EntityCodec.decode(json.readTree(line), managedProject,
                                 ""));
@@ -123,21 +124,22 @@ public final class PartFiles {
         } catch (IOException e) {
             throw new KeyRangerException("Cannot write the managed export in " + output + ": " + e.getMessage(), e);
         }
-        return writer.root();
+        return writer.location();
+    }
+
+    private InputStream openPart(String name) throws IOException {
+        String file = store.resolve(dir, name);
+        if (!store.exists(file)) {
+            throw new KeyRangerException("The export part " + file + " that a commit recorded is missing: resume the "
+                    + "job where its parts are (a local run's on the machine that started it).");
+        }
+        return store.open(file);
     }
 
     /** Removes the parts once the job's end is recorded. */
     public void removeParts() {
         try {
-            if (!Files.isDirectory(dir)) {
-                return;
-            }
-            try (Stream<Path> parts = Files.list(dir)) {
-                for (Path part : parts.toList()) {
-                    Files.deleteIfExists(part);
-                }
-            }
-            Files.deleteIfExists(dir);
+            store.deleteFolder(dir);
         } catch (IOException e) {
             throw new KeyRangerException("The export file " + output + " is complete, but its parts in " + dir
                     + " could not be removed: " + e.getMessage(), e);

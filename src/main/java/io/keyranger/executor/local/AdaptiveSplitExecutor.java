@@ -111,6 +111,9 @@ public final class AdaptiveSplitExecutor {
         if (readOnly && mapper.writes()) {
             throw WriteSafety.readOnly(mapper.name(), null);
         }
+        if (mapper.outputFile() != null) {
+            io.keyranger.files.LocalFileStore.path(mapper.outputFile()); // refuses a cloud store's: Beam writes those
+        }
     }
 
     /** A new job id: the kind, the time, and a random suffix. */

@@ -6,7 +6,6 @@ import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CommitHook;
-import io.keyranger.executor.cells.Ledger;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageSource;
 import io.keyranger.executor.cells.PartFiles;
@@ -70,9 +69,8 @@ public final class JobRun {
     public JobRun(Parts run) {
         this.run = run;
         JobSpec spec = run.spec();
-        this.parts = run.mapper().outputFile() == null ? null : new PartFiles(run.mapper().outputFile(), spec.jobId(),
-                io.keyranger.mapper.Mappers.writesManagedExport(spec.mapper())
-                        ? run.datastore().getOptions().getProjectId() : null);
+        this.parts = PartFiles.of(io.keyranger.files.LocalFileStore.INSTANCE, run.mapper(), spec.mapper(),
+                spec.jobId(), run.datastore().getOptions().getProjectId());
         this.handle = new JobHandle(spec.jobId(), gate, result);
         this.tree = new ProgressTree(spec.jobId(), run.listener());
         this.pool = new ThreadPoolExecutor(spec.workers(), spec.workers(), 30, TimeUnit.SECONDS,
@@ -218,10 +216,8 @@ public final class JobRun {
         java.nio.file.Path written = null;
         if (parts != null && status == JobStatus.DONE) {
             try {
-                List<String> recorded = new java.util.ArrayList<>();
-                retries.call(() -> run.store().loadLedgers(run.spec().jobId(), run.datastore()))
-                        .forEach(ledger -> recorded.addAll(Ledger.parts(ledger)));
-                written = parts.join(recorded, run.order());
+                written = java.nio.file.Path.of(parts.joinRecorded(retries.call(() -> run.store().loadLedgers(
+                        run.spec().jobId(), run.datastore())), run.order()));
             } catch (RuntimeException e) {
                 retries.call(() -> {
                     run.lease().check(run.datastore().get(run.lease().fenceKey()));

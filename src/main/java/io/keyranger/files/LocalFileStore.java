@@ -1,0 +1,106 @@
+package io.keyranger.files;
+
+import io.keyranger.KeyRangerException;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.stream.Stream;
+
+/** The local file system as a {@link FileStore}: a file is synced to disk when closed. */
+public final class LocalFileStore implements FileStore {
+    public static final LocalFileStore INSTANCE = new LocalFileStore();
+
+    private LocalFileStore() {
+    }
+
+    /** Whether a location is a URI of another file system (gs://bucket/...), not a local path. */
+    public static boolean isRemote(String location) {
+        return location.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.+");
+    }
+
+    /** The local path of a location; a URI of another file system is refused. */
+    public static Path path(String location) {
+        if (isRemote(location)) {
+            throw new KeyRangerException(location + " is not on this machine: a job run by 'keyranger run' writes "
+                    + "local files; one on a cloud store is written by the Beam runner (keyranger-beam.jar).");
+        }
+        return Path.of(location);
+    }
+
+    @Override
+    public String resolve(String folder, String name) {
+        return path(folder).resolve(name).toString();
+    }
+
+    @Override
+    public String sibling(String location, String suffix) {
+        Path path = path(location);
+        return path.resolveSibling(path.getFileName() + suffix).toString();
+    }
+
+    @Override
+    public OutputStream create(String location) throws IOException {
+        Path path = path(location);
+        if (path.getParent() != null) {
+            Files.createDirectories(path.getParent());
+        }
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return new BufferedOutputStream(new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                try (channel) {
+                    channel.force(true);
+                }
+            }
+        }, 64 * 1024);
+    }
+
+    @Override
+    public InputStream open(String location) throws IOException {
+        return Files.newInputStream(path(location));
+    }
+
+    @Override
+    public boolean exists(String location) {
+        return Files.exists(path(location));
+    }
+
+    @Override
+    public void moveIntoPlace(String from, String to) throws IOException {
+        Files.move(path(from), path(to), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Override
+    public void deleteFolder(String folder) throws IOException {
+        Path dir = path(folder);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
+        Files.deleteIfExists(dir);
+    }
+}

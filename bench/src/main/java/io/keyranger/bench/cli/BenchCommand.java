@@ -1,6 +1,7 @@
 package io.keyranger.bench.cli;
 
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.bench.BackupsBench;
 import io.keyranger.bench.BenchJson;
 import io.keyranger.bench.ScalingChart;
 import io.keyranger.datastore.Session;
@@ -94,6 +95,13 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
                     + "beam/target/keyranger-beam.jar).")
     List<String> strategies;
 
+    @Option(names = "--scenario", defaultValue = "strategies", paramLabel = "SCENARIO",
+            description = "strategies (the increment with each of --strategies, side by side) or backups (with "
+                    + "--server model: on one kind, an increment, a managed export, a delete, a restore from the "
+                    + "export, a JSON-lines export, a delete and an import of it, each timed and checked) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String scenario;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write {\"results\": [...]} as JSON.")
     Path json;
 
@@ -123,6 +131,13 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         List<BenchResult> results = new ArrayList<>();
         if (!server.equals("emulator") && !server.equals("model")) {
             throw new io.keyranger.KeyRangerException("Unknown --server '" + server + "': use emulator or model.");
+        }
+        if (!scenario.equals("strategies") && !scenario.equals("backups")) {
+            throw new io.keyranger.KeyRangerException("Unknown --scenario '" + scenario + "': use strategies or "
+                    + "backups.");
+        }
+        if (scenario.equals("backups")) {
+            return backups(settings, out, err);
         }
         if (server.equals("model")) {
             if (emulatorHost != null) {
@@ -164,41 +179,68 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
     }
 
-    /**
-     * A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. It
-     * runs in a JVM of its own, so that the heap figures are the client's alone; a runtime without a java launcher
-     * (the installed app's) runs it in this JVM and says that its heap figures include the model.
-     */
+    /** Issue 43's backup round on one kind of a new model server, after an untimed round of --warmup entities. */
+    private int backups(BenchRunner.Settings settings, PrintWriter out, PrintWriter err) throws Exception {
+        if (!server.equals("model") || emulatorHost != null || strategies != null || json != null || chart != null) {
+            throw new io.keyranger.KeyRangerException("--scenario backups runs with --server model, and without "
+                    + "--emulator-host, --strategies, --json or --chart.");
+        }
+        List<BackupsBench.Step> steps = onModel(err, (session, quiet) -> {
+            BackupsBench bench = new BackupsBench(session, quiet, line -> {
+                err.println(line);
+                err.flush();
+            });
+            if (settings.warmup() > 0) {
+                bench.run(settings, Math.min(settings.warmup(), settings.entities()), false);
+            }
+            return bench.run(settings, settings.entities(), true);
+        });
+        BackupsTable.print(out, settings, p99(), steps);
+        return steps.stream().allMatch(BackupsBench.Step::verified) ? 0 : 1;
+    }
+
+    /** What runs against a model server: a strategy, or the backups scenario. */
+    private interface OnModel<T> {
+        T run(Session session, java.util.function.Consumer<Boolean> quiet) throws Exception;
+    }
+
+    private double p99() {
+        return p99Ms != null ? p99Ms : 5.0 * latencyMs;
+    }
+
+    /** A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. */
     private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err)
             throws Exception {
-        double p99 = p99Ms != null ? p99Ms : 5.0 * latencyMs;
+        return onModel(err, (session, quiet) -> new BenchRunner(session.datastore(), session.order(), session.limits(),
+                line -> {
+                    err.println(line);
+                    err.flush();
+                }).serverSideLatency(quiet).run(strategy, settings));
+    }
+
+    /**
+     * Runs {@code body} against a new model server. It runs in a JVM of its own, so that the heap figures are the
+     * client's alone; a runtime without a java launcher (the installed app's) runs it in this JVM and says that its
+     * heap figures include the model.
+     */
+    private <T> T onModel(PrintWriter err, OnModel<T> body) throws Exception {
         java.util.Optional<java.nio.file.Path> launcher = ModelProcess.javaLauncher();
         if (launcher.isEmpty()) {
             err.println("No java launcher in this runtime: the model runs in this JVM, and the heap figures include it.");
             try (ModelServer model = ModelServer.start(0,
-                    ModelServer.Options.DEFAULT.withLatency(latencyMs, p99).withCapacity(capacity))) {
-                BenchResult result = onModel(strategy, settings, err, model.hostPort(), model::quiet);
+                    ModelServer.Options.DEFAULT.withLatency(latencyMs, p99()).withCapacity(capacity))) {
+                T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet);
                 err.printf("  model: %,d calls, at most %d at once%n", model.calls(), model.maxInFlight());
                 err.flush();
                 return result;
             }
         }
-        try (ModelProcess model = ModelProcess.start(launcher.get(), latencyMs, p99, capacity)) {
-            BenchResult result = onModel(strategy, settings, err, model.hostPort(), model::quiet);
+        try (ModelProcess model = ModelProcess.start(launcher.get(), latencyMs, p99(), capacity)) {
+            T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet);
             err.println("  model: " + model.stats());
             err.flush();
             return result;
         }
-    }
-
-    private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err,
-                                String hostPort, java.util.function.Consumer<Boolean> quiet) throws Exception {
-        Session session = Session.open(ConnectionSpec.model(hostPort, "bench"));
-        BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
-            err.println(line);
-            err.flush();
-        }).serverSideLatency(quiet);
-        return runner.run(strategy, settings);
     }
 
     private int replay(PrintWriter out) {

@@ -85,10 +85,8 @@ public final class JobLauncher {
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
         JobSpec stamped = checked(spec, waiting);
         Entity stored = retries.call(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId())));
-        if (stored == null) {
-            return executor().start(stamped, listener);
-        }
-        return resume(spec.jobId(), mode, listener, waiting);
+        return stored == null ? executor().start(stamped, listener)
+                : executor().resume(spec.jobId(), mode, listener, waiting); // its input checked just now
     }
 
     /**

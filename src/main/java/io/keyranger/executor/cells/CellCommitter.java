@@ -58,6 +58,7 @@ public final class CellCommitter {
     private final SkipLog skipLog;
     private final PartFiles parts;
     private final ServerLimits limits;
+    private final GroupTurns turns;
     /** The ledger keys made so far: the undo record of a key of the job's own kind is a child of one. */
     private final java.util.concurrent.ConcurrentHashMap<Integer, Key> cellKeys =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -75,6 +76,7 @@ public final class CellCommitter {
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
                   ServerLimits limits, CommitHook hook, PartFiles parts) {
         this.limits = limits;
+        this.turns = new GroupTurns(limits.maxEntityGroups() > 0);
         this.datastore = datastore;
         this.order = order;
         this.mapper = mapper;
@@ -169,7 +171,15 @@ public final class CellCommitter {
 
     private Outcome commitOnce(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk,
                                Map<Key, SourceRecord> records) {
-        Transaction tx = datastore.newTransaction();
+        List<Key> writes = !mapper.readsSource() ? chunk : chunk.stream().map(records::get)
+                .filter(r -> r != null && r.entity() != null).map(r -> r.entity().getKey()).toList();
+        try (GroupTurns.Held held = turns.take(writes)) {
+            return commitOnce(span, byCell, chunk, records, datastore.newTransaction());
+        }
+    }
+
+    private Outcome commitOnce(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk,
+                               Map<Key, SourceRecord> records, Transaction tx) {
         try {
             List<Integer> touched = new ArrayList<>(byCell.keySet());
             Key shard = counter.pickShard();

@@ -8,7 +8,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.RestoreMode;
+import io.keyranger.executor.source.RestoreMode;
 import io.keyranger.executor.RestoreSpec;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;

@@ -9,7 +9,7 @@ import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
 import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.RestoreMode;
+import io.keyranger.executor.source.RestoreMode;
 import io.keyranger.executor.RestoreSpec;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.RetryPolicy;

@@ -56,11 +56,13 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
                     + "list of equality filters as its \"where\" (Beam's DatastoreIO query): got " + got + ".");
         }
         Template template = Mappers.template(mapper.template());
-        if (template.source() == Template.Source.FILE
-                || java.util.Set.of("export", "import").contains(template.name())) {
+        if (template.name().equals("export")) {
             throw new KeyRangerException("The '" + template.name() + "' template reads or writes a file on this "
                     + "machine, which Beam's workers do not share: run it with 'keyranger run', or use 'copy' on "
                     + "Beam.");
+        }
+        if (template.source() == Template.Source.FILE) {
+            checkInputReachable(mapper, o);
         }
         if (!o.getDryRun()) {
             WriteSafety.check(conn, template, o.getConfirmProject(), "pass --confirmProject=" + project);
@@ -73,6 +75,27 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
         JobSpec spec = new JobSpec(jobId, conn.namespace(), o.getKind(), mapper, Math.max(1, o.getShards()),
                 Math.max(1, Math.min(512, o.getShards())), o.getPageSize(), 0);
         return new BeamRequest(conn, spec, datastoreIo);
+    }
+
+    /**
+     * An import's or restore's input is read by the launcher (its check) and by every worker from where its range
+     * starts: on a runner whose workers share this machine (the DirectRunner, Flink's local mini-cluster), from a
+     * local path.
+     */
+    private static void checkInputReachable(MapperSpec mapper, KeyRangerOptions o) {
+        String file = mapper.json().path("file").asText();
+        if (file.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
+            throw new KeyRangerException("The input " + file + " is not on this machine: a pipeline reads an import's "
+                    + "or restore's files from a local path for now. Copy them here (gsutil cp -r) and give that path.");
+        }
+        String runner = o.getRunner().getSimpleName();
+        String master = runner.equals("FlinkRunner")
+                ? o.as(org.apache.beam.runners.flink.FlinkPipelineOptions.class).getFlinkMaster() : null;
+        if (!runner.equals("DirectRunner") && !"[local]".equals(master) && !"[auto]".equals(master)) {
+            throw new KeyRangerException("The input " + file + " is on this machine, which " + runner + "'s workers "
+                    + "do not share: run the import or restore with 'keyranger run' or 'keyranger restore', or on the "
+                    + "DirectRunner.");
+        }
     }
 
     private static MapperSpec mapper(KeyRangerOptions o) {

@@ -79,15 +79,11 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
 
     /**
      * An import's or restore's input is read by the launcher (its check) and by every worker from where its range
-     * starts: on a runner whose workers share this machine (the DirectRunner, Flink's local mini-cluster), from a
-     * local path.
+     * starts: from a local path (the template's check), so on a runner whose workers share this machine (the
+     * DirectRunner, Flink's local mini-cluster).
      */
     private static void checkInputReachable(MapperSpec mapper, KeyRangerOptions o) {
         String file = mapper.json().path("file").asText();
-        if (file.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
-            throw new KeyRangerException("The input " + file + " is not on this machine: a pipeline reads an import's "
-                    + "or restore's files from a local path for now. Copy them here (gsutil cp -r) and give that path.");
-        }
         String runner = o.getRunner().getSimpleName();
         String master = runner.equals("FlinkRunner")
                 ? o.as(org.apache.beam.runners.flink.FlinkPipelineOptions.class).getFlinkMaster() : null;

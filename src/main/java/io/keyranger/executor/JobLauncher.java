@@ -101,20 +101,28 @@ public final class JobLauncher {
         return executor().resume(jobId, mode, listener, waiting);
     }
 
+    private JobSpec checked(JobSpec spec, Consumer<String> waiting) {
+        return checked(datastore, order, retries, spec, waiting);
+    }
+
     /**
      * {@code spec} (of a job that reads a file) with what its input is kept in it, once the whole input was read and
-     * found good; refused when a job of its id was started on other input.
+     * found good ({@code warnings} hears what the user should know): the one check of every runner, local or Beam.
+     * A job of its id started on other input is refused; one started on this input keeps the identity it was
+     * stamped with (where and when the input was found only describe it).
      */
-    private JobSpec checked(JobSpec spec, Consumer<String> waiting) {
+    public static JobSpec checked(Datastore datastore, KeyOrder order, RetryPolicy retries, JobSpec spec,
+                                  Consumer<String> warnings) {
         ImportInput input = SourceJobs.input(datastore, order, spec.mapper(), spec.namespace(), spec.kind());
         ImportFile.Check check = input.check(SourceJobs.skipBadLines(spec.mapper()), () -> false);
-        check.warnings().forEach(waiting);
+        check.warnings().forEach(warnings);
         ImportIdentity identity = input.identity(check).selecting("kind " + spec.kind() + ", mode "
                 + SourceJobs.mode(spec.mapper()).id());
         Entity stored = retries.call(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId())));
         if (stored != null) {
-            identity.requireSameAs(retries.call(() -> new JobStore(datastore).loadJob(spec.jobId())).spec().mapper(),
-                    "Job " + spec.jobId());
+            JobSpec was = retries.call(() -> new JobStore(datastore).loadJob(spec.jobId())).spec();
+            identity.requireSameAs(was.mapper(), "Job " + spec.jobId());
+            return SourceJobs.stampedAs(spec, was, identity, check.lines());
         }
         return SourceJobs.stamped(spec, identity, check.lines());
     }

@@ -13,6 +13,7 @@ import io.keyranger.executor.job.RangeNode;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
@@ -68,7 +69,10 @@ public final class SharedJob {
         return cells;
     }
 
-    /** Entities the job is expected to read, from the scatter sample (for restriction sizes and progress). */
+    /**
+     * Entities the job is expected to read, from the scatter sample or (a job that reads a file) its input's check (for
+     * restriction sizes and progress).
+     */
     public long estimatedEntities() {
         return estimatedEntities;
     }
@@ -91,11 +95,26 @@ public final class SharedJob {
      */
     public static SharedJob open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
                                  Cancellation cancellation) {
-        JobSpec bound = spec.bind(datastore.getOptions().getProjectId(), order);
+        return open(datastore, order, spec, runner, takeOver, cancellation, message -> LOG.warn("{}", message));
+    }
+
+    /**
+     * As above; a job that reads a file (an import, a restore) is planned over its input's positions as a local run
+     * plans it, after its whole input was checked and found to be the one a job of its id was started on (else
+     * refused, nothing written): {@link JobLauncher#checked}, whose warnings {@code warnings} hears.
+     */
+    public static SharedJob open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
+                                 Cancellation cancellation, java.util.function.Consumer<String> warnings) {
+        boolean file = SourceJobs.readsFile(spec.mapper());
+        JobSpec bound = (file ? JobLauncher.checked(datastore, order, RetryPolicy.DEFAULT, spec, warnings) : spec)
+                .bind(datastore.getOptions().getProjectId(), order);
         JobStore store = new JobStore(datastore);
         JobLease lease = store.lease(bound.jobId(), JobLease.DEFAULT_DURATION);
         JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? JobLease.Mode.TAKE_OVER_NOW
                 : JobLease.Mode.RESUME, bound, runner, () -> {
+                    if (file) {
+                        return JobPlans.plan(order, bound, SourceJobs.open(datastore, order, bound).source());
+                    }
                     ShardPlanner.RangePlan ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(
                             bound.namespace(), bound.kind(), bound.mapper().where(), bound.shards(),
                             PlanRequest.DEFAULT_OVERSAMPLE), cancellation);

@@ -96,7 +96,12 @@ final class FileTemplates {
         }
 
         private void file(SpecReader r) {
-            java.nio.file.Path file = java.nio.file.Path.of(r.string("file", null));
+            String location = r.string("file", null);
+            if (location.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.+")) { // read as a relative path, it is "not found"
+                throw r.error("file", "must be a path on this machine: an import or a restore reads its files from a "
+                        + "local path (" + location + " is not; copy it here, e.g. with gsutil cp -r)");
+            }
+            java.nio.file.Path file = java.nio.file.Path.of(location);
             String format = r.string("format", "jsonl");
             String mode = r.string("mode", "overwrite");
             if (!MODES.contains(mode)) {

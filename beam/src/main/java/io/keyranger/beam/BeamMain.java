@@ -88,7 +88,7 @@ public final class BeamMain {
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
         SharedJob job = SharedJob.open(session.datastore(), session.order(), request.spec(), SharedJob.BEAM,
-                options.getTakeOver(), io.keyranger.datastore.Cancellation.NEVER);
+                options.getTakeOver(), io.keyranger.datastore.Cancellation.NEVER, w -> err.println("Warning: " + w));
         if (job.doneAlready()) {
             out.println("Job " + request.spec().jobId() + " is done already; nothing was run again. Totals: "
                     + job.totals());
@@ -99,7 +99,7 @@ public final class BeamMain {
                 request.spec().shards()));
         ConnectionSpec conn = request.connection();
         JobConfig config = new JobConfig(conn.emulatorHost(), conn.projectId(), conn.databaseId(), conn.namespace(),
-                conn.server(), request.spec().kind(), request.spec().mapper().toJson(), request.spec().jobId(),
+                conn.server(), request.spec().kind(), job.spec().mapper().toJson(), request.spec().jobId(),
                 request.spec().pageSize(), JobConfig.encode(job.cells().bounds()),
                 (double) job.estimatedEntities() / job.cells().cells(), options.getFaults(),
                 options.getFailAfterCommits(), options.getFailures());

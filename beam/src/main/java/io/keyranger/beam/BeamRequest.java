@@ -57,16 +57,15 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
                     + "list of equality filters as its \"where\" (Beam's DatastoreIO query): got " + got + ".");
         }
         Template template = Mappers.template(mapper.template());
-        if (template.source() == Template.Source.FILE || template.name().equals("import")) {
-            throw new KeyRangerException("The '" + template.name() + "' template reads a file on this machine, which "
-                    + "Beam's workers do not share: run it with 'keyranger run', or use 'copy' on Beam.");
-        }
         String output = template.name().equals("export") ? Mappers.create(mapper).outputFile() : null;
         if (output != null && !LocalFileStore.isRemote(output) && !o.getRunner().getSimpleName().equals("DirectRunner")
                 && !FlinkLocal.isLocal(o)) {
             throw new KeyRangerException("The export's \"file\" " + output + " is on this machine, which "
                     + o.getRunner().getSimpleName() + "'s workers do not share: give a location they all reach, "
                     + "such as gs://BUCKET/FOLDER/export.jsonl.");
+        }
+        if (template.source() == Template.Source.FILE) {
+            checkInputReachable(mapper, o);
         }
         if (!o.getDryRun()) {
             WriteSafety.check(conn, template, o.getConfirmProject(), "pass --confirmProject=" + project);
@@ -79,6 +78,21 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
         JobSpec spec = new JobSpec(jobId, conn.namespace(), o.getKind(), mapper, Math.max(1, o.getShards()),
                 Math.max(1, Math.min(512, o.getShards())), o.getPageSize(), 0);
         return new BeamRequest(conn, spec, datastoreIo);
+    }
+
+    /**
+     * An import's or restore's input is read by the launcher (its check) and by every worker from where its range
+     * starts: from a local path (the template's check), so on a runner whose workers share this machine (the
+     * DirectRunner, Flink's local mini-cluster).
+     */
+    private static void checkInputReachable(MapperSpec mapper, KeyRangerOptions o) {
+        String file = mapper.json().path("file").asText();
+        String runner = o.getRunner().getSimpleName();
+        if (!runner.equals("DirectRunner") && !FlinkLocal.isLocal(o)) {
+            throw new KeyRangerException("The input " + file + " is on this machine, which " + runner + "'s workers "
+                    + "do not share: run the import or restore with 'keyranger run' or 'keyranger restore', or on the "
+                    + "DirectRunner.");
+        }
     }
 
     private static MapperSpec mapper(KeyRangerOptions o) {

@@ -10,7 +10,7 @@ import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
-import io.keyranger.mapper.Mappers;
+import io.keyranger.executor.source.SourceJobs;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.coders.Coder;
@@ -21,7 +21,8 @@ import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
 
 /**
  * The splittable DoFn of a KeyRanger job: its element and restriction are a key range (the planner's starting ranges,
- * made of whole cells); its tracker is KeyRanger's key-range tracker; each page it claims commits exactly once
+ * made of whole cells), over a kind's keys or over the positions of an import's or restore's files; its tracker is
+ * KeyRanger's key-range tracker; each page it claims commits exactly once
  * through its cell's ledger. Outputs the number of entities each commit applied.
  */
 @DoFn.BoundedPerElement
@@ -65,14 +66,15 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         MapperSpec spec = MapperSpec.parse(config.mapperJson());
         JobSpec job = new JobSpec(config.jobId(), config.namespace(), config.kind(), spec, 1, 1,
                 config.pageSize(), 0).bind(config.projectId(), session.order());
-        var mapper = Mappers.create(job.mapper());
+        SourceJobs.Pages pages = SourceJobs.pages(session.datastore(), session.order(), job); // keys, or a file's
+        var mapper = pages.mapper();
         Retries.Policy retries = new Retries.Simple(10, 100, 5_000, 600_000);
         Session opened = session;
         CellCommitter committer = Retries.call(retries, Retries.Observer.NONE, () -> new CellCommitter(
                 opened.datastore(), opened.order(), mapper, config.jobId(), cells, opened.limits(),
                 io.keyranger.executor.cells.CommitHook.NONE, config.parts())); // it reads the counter's shards
         processor = new PageLoop(new PageLoop.Job(session.datastore(), job, session.order(),
-                session.limits(), mapper, cells, committer, retries));
+                session.limits(), mapper, cells, committer, retries, pages.source()));
     }
 
     @GetInitialRestriction

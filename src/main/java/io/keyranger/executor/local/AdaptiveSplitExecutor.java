@@ -26,7 +26,6 @@ import io.keyranger.executor.source.FileSource;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
-import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
@@ -153,7 +152,7 @@ public final class AdaptiveSplitExecutor {
         List<JobPlans.Planned> planned = new ArrayList<>(1);
         // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
         JobPlans.Stored plan = JobPlans.take(store, order, lease, JobLease.Mode.CREATE, spec, JobPlans.LOCAL, () -> {
-            planned.add(inputs.file() != null ? plan(spec, inputs.file()) : plan(spec));
+            planned.add(inputs.file() != null ? JobPlans.plan(order, spec, inputs.file()) : plan(spec));
             return planned.get(0);
         }, m -> { });
         try {
@@ -183,17 +182,6 @@ public final class AdaptiveSplitExecutor {
         return planned;
     }
 
-    /**
-     * A file's job planned over its input's positions: cells cut along its bytes ({@link FileSource#cells}), and
-     * starting ranges of whole cells.
-     */
-    private JobPlans.Planned plan(JobSpec spec, FileSource file) {
-        io.keyranger.executor.cells.CellPlan cells = file.cells(order, JobPlans.MAX_CELLS);
-        long entries = SourceJobs.entries(spec.mapper());
-        LOG.info("Job {}: planned {} cells over {}", spec.jobId(), cells.cells(), file.input().describe());
-        return new JobPlans.Planned(cells, cells.startingRanges(spec.shards()), Math.max(0, entries));
-    }
-
     /** What a job reads and its mapper. */
     private record Inputs(PageSource source, PageMapper mapper, FileSource file) {
     }
@@ -203,12 +191,11 @@ public final class AdaptiveSplitExecutor {
      * wrapper wraps it: a kind's keys, or an import's file.
      */
     private Inputs inputs(JobSpec spec, PageMapper given) {
-        if (given == null && SourceJobs.readsFile(spec.mapper())) {
-            SourceJobs.Opened opened = SourceJobs.open(datastore, order, spec);
-            return new Inputs(opened.source(), wrapMapper.apply(opened.mapper()), opened.source());
+        if (given != null) {
+            return new Inputs(new KindSource(datastore, spec), wrapMapper.apply(given), null);
         }
-        return new Inputs(new KindSource(datastore, spec),
-                wrapMapper.apply(given != null ? given : Mappers.create(spec.mapper())), null);
+        SourceJobs.Pages pages = SourceJobs.pages(datastore, order, spec);
+        return new Inputs(pages.source(), wrapMapper.apply(pages.mapper()), pages.file());
     }
 
     private static List<RangeNode> roots(List<KeyRange> ranges) {

@@ -3,6 +3,8 @@ package io.keyranger.executor.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.executor.cells.KindSource;
+import io.keyranger.executor.cells.PageSource;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
@@ -40,6 +42,28 @@ public final class SourceJobs {
 
     /** A job over a file: where its pages come from, its mapper, and its input. */
     public record Opened(FileSource source, PageMapper mapper, ImportInput input) {
+    }
+
+    /**
+     * What a runner reads a job's pages from and maps them with.
+     *
+     * @param source the pages: a kind's keys, or the positions of a file's entries
+     * @param mapper the job's mapper
+     * @param file   the file source, or null for a job over a kind
+     */
+    public record Pages(PageSource source, PageMapper mapper, FileSource file) {
+    }
+
+    /**
+     * Where the pages of job {@code spec} (bound) come from and its template's mapper, on any runner: its input's
+     * positions for a job that reads a file ({@link #open}), its kind's keys otherwise.
+     */
+    public static Pages pages(Datastore datastore, KeyOrder order, JobSpec spec) {
+        if (readsFile(spec.mapper())) {
+            Opened opened = open(datastore, order, spec);
+            return new Pages(opened.source(), opened.mapper(), opened.source());
+        }
+        return new Pages(new KindSource(datastore, spec), Mappers.create(spec.mapper()), null);
     }
 
     /**
@@ -90,6 +114,15 @@ public final class SourceJobs {
         MapperSpec mapper = MapperSpec.parse(json.toString());
         return new JobSpec(spec.jobId(), spec.namespace(), spec.kind(), mapper, spec.shards(), spec.workers(),
                 spec.pageSize(), spec.qps(), spec.group());
+    }
+
+    /**
+     * {@code spec} stamped as job {@code stored} was (an input {@link ImportIdentity#requireSameAs} found the same),
+     * or with {@code identity} when that job kept none, so that the spec compares equal to the stored one.
+     */
+    public static JobSpec stampedAs(JobSpec spec, JobSpec stored, ImportIdentity identity, long entries) {
+        ImportIdentity kept = ImportIdentity.of(stored.mapper().json());
+        return kept == null ? stamped(spec, identity, entries) : stamped(spec, kept, entries(stored.mapper()));
     }
 
     /** The entries the input held when the job was created (its check counted them), or -1. */

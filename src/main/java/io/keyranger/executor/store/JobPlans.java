@@ -11,6 +11,8 @@ import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.source.FileSource;
+import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.time.Instant;
@@ -28,6 +30,7 @@ import java.util.function.Supplier;
  * the first commit in its cell.
  */
 public final class JobPlans {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobPlans.class);
     /** Entities per scatter sample: Datastore keeps a {@code __scatter__} value on about 1 in 128 entities. */
     public static final int ENTITIES_PER_SAMPLE = 128;
     /**
@@ -79,6 +82,16 @@ public final class JobPlans {
         }
         long estimate = Math.max(samples.size(), 1L) * ENTITIES_PER_SAMPLE;
         return new Planned(new CellPlan(order, new ArrayList<>(bounds)), starts, estimate);
+    }
+
+    /**
+     * A job that reads files ({@code file}), planned the same on every runner: cells cut along its input's bytes
+     * ({@link FileSource#cells}), starting ranges of whole cells, and the entries its input's check counted.
+     */
+    public static Planned plan(KeyOrder order, JobSpec spec, FileSource file) {
+        CellPlan cells = file.cells(order, MAX_CELLS);
+        LOG.info("Job {}: planned {} cells over {}", spec.jobId(), cells.cells(), file.input().describe());
+        return new Planned(cells, cells.startingRanges(spec.shards()), Math.max(0, SourceJobs.entries(spec.mapper())));
     }
 
     /**

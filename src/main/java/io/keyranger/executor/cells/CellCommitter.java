@@ -345,6 +345,7 @@ public final class CellCommitter {
             }
             hook.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
             tx.commit();
+            divided.committedUpTo(span.end());
             skipLog.committed(problems);
             return new Outcome(fresh.size(), chunk.size() - fresh.size(), increments,
                     chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));

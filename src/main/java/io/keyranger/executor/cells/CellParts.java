@@ -42,6 +42,9 @@ public final class CellParts {
     /** The division points last seen of each cell: where commits cut their spans (each commit checks the root). */
     private final ConcurrentHashMap<Integer, List<Key>> seen = new ConcurrentHashMap<>();
 
+    /** Where spans this committer committed ended lately: a range that starts at one goes on from its own work. */
+    private final java.util.Set<Key> endsCommitted = ConcurrentHashMap.newKeySet();
+
     CellParts(Datastore datastore, KeyOrder order, String jobId, CellPlan cells) {
         this.datastore = datastore;
         this.order = order;
@@ -55,6 +58,16 @@ public final class CellParts {
             seen.remove(cell);
         } else {
             seen.put(cell, points);
+        }
+    }
+
+    /** A span this committer committed ended at {@code end} (null: open). */
+    void committedUpTo(Key end) {
+        if (end != null) {
+            if (endsCommitted.size() > 4_096) {
+                endsCommitted.clear(); // a hint only: forgetting costs a look at the ledger
+            }
+            endsCommitted.add(end);
         }
     }
 
@@ -166,8 +179,8 @@ public final class CellParts {
     boolean divide(Key point, Key rootKey) {
         int cell = cells.cellOf(point);
         KeyRange whole = cells.cell(cell);
-        if (whole.start() != null && order.compare(whole.start(), point) == 0) {
-            return false;
+        if (whole.start() != null && order.compare(whole.start(), point) == 0 || endsCommitted.contains(point)) {
+            return false; // a cell bound, or where this runner's own commits reached (a local range's rest)
         }
         if (!needsDivision(cell, point, rootKey, datastore.get(rootKey), null)) {
             return false;

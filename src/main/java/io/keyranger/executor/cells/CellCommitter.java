@@ -154,6 +154,24 @@ public final class CellCommitter {
      * committer had not seen it, cut at the divisions now seen and commit again (nothing was written).
      */
     private Outcome once(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk) {
+        for (int aborts = 0; ; aborts++) {
+            Map<Integer, List<Key>> before = divided.seen(byCell.keySet());
+            try {
+                return cut(span, byCell, chunk);
+            } catch (com.google.cloud.datastore.DatastoreException e) {
+                Map<Integer, Key> roots = new HashMap<>();
+                byCell.keySet().forEach(c -> roots.put(c, cellKey(c)));
+                if (!Retries.isAborted(e) || aborts >= DIVISION_ABORTS || !divided.dividedSince(before, roots)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Aborts by a division (of the cells a commit reads) that a commit tries again at once, past its retries. */
+    static final int DIVISION_ABORTS = 16;
+
+    private Outcome cut(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk) {
         try {
             return commitOnce(span, byCell, chunk);
         } catch (CellParts.Stale stale) {

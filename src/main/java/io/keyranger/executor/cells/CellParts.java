@@ -52,6 +52,29 @@ public final class CellParts {
         this.cells = cells;
     }
 
+    /** The division points last seen of each of {@code cells} (absent: none). */
+    java.util.Map<Integer, List<Key>> seen(java.util.Collection<Integer> of) {
+        java.util.Map<Integer, List<Key>> now = new java.util.HashMap<>();
+        of.forEach(c -> now.put(c, seen.getOrDefault(c, List.of())));
+        return now;
+    }
+
+    /**
+     * Whether any of the cells (their roots {@code rootKeys}) has division points other than {@code before}, as
+     * stored now: a commit aborted by a division is tried again at once, not counted against its retries.
+     */
+    boolean dividedSince(java.util.Map<Integer, List<Key>> before, java.util.Map<Integer, Key> rootKeys) {
+        List<Integer> of = new ArrayList<>(rootKeys.keySet());
+        List<Entity> roots = datastore.fetch(of.stream().map(rootKeys::get).toArray(Key[]::new));
+        boolean changed = false;
+        for (int i = 0; i < of.size(); i++) {
+            List<Key> points = roots.get(i) == null ? List.of() : Ledger.divisions(roots.get(i));
+            saw(of.get(i), points);
+            changed |= !points.equals(before.get(of.get(i)));
+        }
+        return changed;
+    }
+
     /** Records the division points read on cell {@code cell}'s root. */
     void saw(int cell, List<Key> points) {
         if (points.isEmpty()) {
@@ -182,9 +205,23 @@ public final class CellParts {
         if (whole.start() != null && order.compare(whole.start(), point) == 0 || endsCommitted.contains(point)) {
             return false; // a cell bound, or where this runner's own commits reached (a local range's rest)
         }
-        if (!needsDivision(cell, point, rootKey, datastore.get(rootKey), null)) {
-            return false;
+        for (int attempt = 0; ; attempt++) {
+            if (!needsDivision(cell, point, rootKey, datastore.get(rootKey), null)) {
+                return false;
+            }
+            try {
+                return divideOnce(cell, whole, point, rootKey);
+            } catch (com.google.cloud.datastore.DatastoreException e) {
+                // another division of the cell, or a commit on its root: look again (it may be divided already)
+                if (!Retries.isAborted(e) || attempt >= CellCommitter.DIVISION_ABORTS) {
+                    throw e;
+                }
+                Retries.sleepBackoff(attempt, 20, 1_000);
+            }
         }
+    }
+
+    private boolean divideOnce(int cell, KeyRange whole, Key point, Key rootKey) {
         Transaction tx = datastore.newTransaction();
         try {
             Entity root = tx.get(rootKey);

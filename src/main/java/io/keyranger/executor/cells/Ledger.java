@@ -21,7 +21,9 @@ import java.util.Objects;
  * covered, the counts of what they applied, the examples of entities they skipped, the export parts they wrote, and
  * the last failure seen in the cell. A ledger is created by the first commit in its cell, so a job is created with
  * none; a cell without one has committed nothing. A revert marks every ledger of the job it takes back ({@link
- * #reverted}), creating those no commit reached yet: a commit that reads a marked ledger commits nothing.
+ * #reverted}), creating those no commit reached yet: a commit that reads a marked ledger commits nothing. A cell
+ * divided where ranges split inside it ({@link CellParts}) keeps its division points and the revert's mark on this
+ * root ledger, and its spans on its parts' ledgers.
  */
 public final class Ledger {
     /** On a divided cell's root ledger: its division points, in key order (url-safe keys). */

@@ -24,11 +24,12 @@ class ChunkerTest {
 
     @Test
     void emulatorChunksLeaveRoomForTheLedgersAndACounterShard() {
-        // 25 entity groups a transaction: the cell's ledger, the next cell's (the span's tail) and a counter shard
+        // 25 entity groups a transaction: the cell's ledger, the next cell's (the span's tail), each with its root
+        // when divided, and a counter shard
         List<List<Key>> chunks = Chunker.chunks(roots(100), ServerLimits.EMULATOR, true);
-        assertThat(chunks).allMatch(c -> c.size() <= 22);
+        assertThat(chunks).allMatch(c -> c.size() <= 20);
         assertThat(chunks.stream().mapToInt(List::size).sum()).isEqualTo(100);
-        assertThat(chunks.get(0)).hasSize(22);
+        assertThat(chunks.get(0)).hasSize(20);
     }
 
     @Test
@@ -38,10 +39,11 @@ class ChunkerTest {
 
     @Test
     void aCopyWithUndoLeavesRoomForTheRecordOfEachTarget() {
-        // each key: its own group, its target's, and the target's undo record's; two ledgers and a shard: 3k + 3 <= 25
+        // each key: its own group, its target's, and the target's undo record's; two ledgers (and their roots when
+        // divided) and a shard: 3k + 5 <= 25
         List<List<Key>> chunks = Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2, true, null);
-        assertThat(chunks).allMatch(c -> c.size() <= 7);
-        assertThat(chunks.get(0)).hasSize(7);
+        assertThat(chunks).allMatch(c -> c.size() <= 6);
+        assertThat(chunks.get(0)).hasSize(6);
     }
 
     @Test
@@ -71,13 +73,13 @@ class ChunkerTest {
         List<List<Key>> chunks = Chunker.chunks(keys, ServerLimits.EMULATOR, true, 1, cells);
         assertThat(chunks.stream().mapToInt(List::size).sum()).isEqualTo(100);
         for (List<Key> chunk : chunks) {
-            int ledgers = cells.cellOf(chunk.get(chunk.size() - 1)) - cells.cellOf(chunk.get(0)) + 2;
+            int ledgers = 2 * (cells.cellOf(chunk.get(chunk.size() - 1)) - cells.cellOf(chunk.get(0)) + 2);
             assertThat(chunk.size() + ledgers + 1).as("entity groups of %s", chunk).isLessThanOrEqualTo(25);
         }
-        assertThat(chunks.get(0).size()).isBetween(16, 19);
+        assertThat(chunks.get(0).size()).isBetween(12, 16);
         // a count touches no entity: only ledgers and the shard, so a page over 25 cells is still cut
         assertThat(Chunker.chunks(keys, ServerLimits.EMULATOR, false, 1, cells)).hasSizeGreaterThan(1)
-                .allSatisfy(c -> assertThat(cells.cellOf(c.get(c.size() - 1)) - cells.cellOf(c.get(0)) + 3)
+                .allSatisfy(c -> assertThat(2 * (cells.cellOf(c.get(c.size() - 1)) - cells.cellOf(c.get(0)) + 2) + 1)
                         .isLessThanOrEqualTo(25));
     }
 

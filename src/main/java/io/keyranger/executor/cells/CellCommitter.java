@@ -38,8 +38,11 @@ import java.util.Map;
  * reason.
  */
 public final class CellCommitter {
-    /** Ledgers of cells with no key of the chunk written per transaction of their own (within 25 entity groups). */
-    public static final int EMPTY_CELLS_PER_COMMIT = 20;
+    /**
+     * Cells with no key of the chunk committed per transaction of their own: each a root ledger and, for a divided
+     * cell, a part's ledger, within 25 entity groups.
+     */
+    public static final int EMPTY_CELLS_PER_COMMIT = 10;
 
     /**
      * What a commit did: keys whose effect it applied, keys it found already applied, its counter increments, and the
@@ -59,6 +62,7 @@ public final class CellCommitter {
     private final PartFiles parts;
     private final ServerLimits limits;
     private final GroupTurns turns;
+    private final CellParts divided;
     /** The ledger keys made so far: the undo record of a key of the job's own kind is a child of one. */
     private final java.util.concurrent.ConcurrentHashMap<Integer, Key> cellKeys =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -86,6 +90,7 @@ public final class CellCommitter {
         this.hook = hook;
         this.skipLog = new SkipLog(jobId);
         this.parts = parts;
+        this.divided = new CellParts(datastore, order, jobId, cells);
     }
 
     /** The ledger key of cell {@code cell}. */
@@ -95,7 +100,17 @@ public final class CellCommitter {
 
     /** The covered spans of a cell as stored now (outside a transaction: a hint for skipping, never for applying). */
     public CoveredSpans read(int cell) {
-        return Ledger.of(cellKey(cell), datastore.get(cellKey(cell)), order).spans();
+        return divided.read(cell, cellKey(cell));
+    }
+
+    /**
+     * Divides the cell holding {@code start}, the first key of a range that starts there, unless nothing works
+     * before it (see {@link CellParts#divide}): the ranges on either side then commit through ledgers of their own.
+     *
+     * @return whether the cell was divided
+     */
+    public boolean divideAt(Key start) {
+        return divided.divide(start, cellKey(cells.cellOf(start)));
     }
 
     /**
@@ -114,6 +129,10 @@ public final class CellCommitter {
      * a superset of the chunk's).
      */
     public Outcome commit(KeyRange span, List<Key> chunk, Map<Key, SourceRecord> records) {
+        List<Key> cuts = divided.cutsInside(span);
+        if (!cuts.isEmpty()) {
+            return commitCut(span, chunk, records, cuts);
+        }
         Map<Integer, List<Key>> byCell = new LinkedHashMap<>();
         for (int cell : cells.cellsOf(span)) {
             byCell.put(cell, new ArrayList<>());
@@ -129,7 +148,7 @@ public final class CellCommitter {
                 Map<Integer, List<Key>> batch = new LinkedHashMap<>();
                 beyond.subList(i, Math.min(beyond.size(), i + EMPTY_CELLS_PER_COMMIT)).forEach(c -> batch.put(c,
                         List.of()));
-                commitOnce(span, batch, List.of(), records); // a retry of the whole commit finds these covered
+                once(span, batch, List.of(), records); // a retry of the whole commit finds these covered
             }
             beyond.forEach(byCell::remove);
             if (byCell.isEmpty()) {
@@ -137,10 +156,76 @@ public final class CellCommitter {
             }
         }
         try {
-            return commitOnce(span, byCell, chunk, records);
+            return once(span, byCell, chunk, records);
         } catch (CommitBytes.TooLarge big) {
             return commitInPieces(span, chunk, records, big);
         }
+    }
+
+    /**
+     * Commits the cells {@code byCell} of {@code span} in one transaction; when a cell turns out divided where its
+     * committer had not seen it, cut at the divisions now seen and commit again (nothing was written).
+     */
+    private Outcome once(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk,
+                         Map<Key, SourceRecord> records) {
+        for (int aborts = 0; ; aborts++) {
+            Map<Integer, List<Key>> before = divided.seen(byCell.keySet());
+            try {
+                return cut(span, byCell, chunk, records);
+            } catch (com.google.cloud.datastore.DatastoreException e) {
+                Map<Integer, Key> roots = new HashMap<>();
+                byCell.keySet().forEach(c -> roots.put(c, cellKey(c)));
+                if (!Retries.isAborted(e) || aborts >= DIVISION_ABORTS || !divided.dividedSince(before, roots)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Aborts by a division (of the cells a commit reads) that a commit tries again at once, past its retries. */
+    static final int DIVISION_ABORTS = 16;
+
+    private Outcome cut(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk,
+                        Map<Key, SourceRecord> records) {
+        try {
+            return commitOnce(span, byCell, chunk, records);
+        } catch (CellParts.Stale stale) {
+            List<Integer> touched = new ArrayList<>(byCell.keySet());
+            KeyRange first = piece(span, touched.get(0));
+            KeyRange last = piece(span, touched.get(touched.size() - 1));
+            KeyRange these = first.startInclusive() || first.start() == null
+                    ? KeyRange.of(order, first.start(), last.end())
+                    : KeyRange.of(order, null, last.end()).advancePast(first.start());
+            return commit(these, chunk, records);
+        }
+    }
+
+    /** Commits {@code chunk} as {@code span} in pieces cut at {@code points} (strictly inside it, in key order). */
+    private Outcome commitCut(KeyRange span, List<Key> chunk, Map<Key, SourceRecord> records, List<Key> points) {
+        int applied = 0;
+        int already = 0;
+        Map<String, Long> increments = new HashMap<>();
+        KeyRange rest = span;
+        int from = 0;
+        for (int i = 0; i <= points.size(); i++) {
+            KeyRange piece = rest;
+            int to = chunk.size();
+            if (i < points.size()) {
+                KeyRange[] halves = rest.splitAt(points.get(i));
+                piece = halves[0];
+                rest = halves[1];
+                to = from;
+                while (to < chunk.size() && order.compare(chunk.get(to), points.get(i)) < 0) {
+                    to++;
+                }
+            }
+            Outcome one = commit(piece, chunk.subList(from, to), records);
+            applied += one.applied();
+            already += one.alreadyApplied();
+            one.increments().forEach((name, n) -> increments.merge(name, n, Long::sum));
+            from = to;
+        }
+        return new Outcome(applied, already, increments, chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
     }
 
     /** Commits {@code chunk} in pieces cut by bytes, each covering its part of {@code span}, in order. */
@@ -185,6 +270,16 @@ public final class CellCommitter {
             Key shard = counter.pickShard();
             List<Key> reads = new ArrayList<>(touched.size() + 1 + chunk.size());
             touched.forEach(c -> reads.add(cellKey(c)));
+            // in a divided cell, the ledger of the part the piece lies in, as last seen (the root read says if so)
+            Map<Integer, CellParts.Part> expected = new HashMap<>();
+            for (int cell : touched) {
+                CellParts.Part part = divided.expected(cell, piece(span, cell));
+                if (part != null) {
+                    expected.put(cell, part);
+                    reads.add(part.key());
+                }
+            }
+            int shardAt = reads.size();
             reads.add(shard);
             boolean undo = mapper.keepsUndo();
             boolean positions = mapper.readsSource(); // the chunk's keys are places in a file: nothing to read
@@ -193,6 +288,7 @@ public final class CellCommitter {
             }
             List<Entity> found = CommitBytes.fetch(tx, reads, chunk.size());
             Map<Integer, Ledger> ledgers = new HashMap<>();
+            Map<Integer, KeyRange> ranges = new HashMap<>(); // what each ledger covers: its cell, or its part
             for (int i = 0; i < touched.size(); i++) {
                 ledgers.put(touched.get(i), Ledger.of(cellKey(touched.get(i)), found.get(i), order));
                 String revert = ledgers.get(touched.get(i)).revertedBy();
@@ -200,13 +296,27 @@ public final class CellCommitter {
                     throw JobFencedException.reverted("Job " + jobId, revert);
                 }
             }
-            int entitiesAt = touched.size() + 1;
+            int partAt = touched.size();
+            for (int cell : touched) {
+                List<Key> points = ledgers.get(cell).divisions();
+                divided.saw(cell, points);
+                CellParts.Part part = divided.partOf(cell, points, piece(span, cell));
+                CellParts.Part seen = expected.get(cell);
+                if (part == null ? seen != null : seen == null || !part.key().equals(seen.key())) {
+                    throw new CellParts.Stale();
+                }
+                ranges.put(cell, part == null ? cells.cell(cell) : part.range());
+                if (part != null) {
+                    ledgers.put(cell, divided.ledger(cell, part, found.get(partAt++)));
+                }
+            }
+            int entitiesAt = shardAt + 1;
             List<Key> fresh = new ArrayList<>(chunk.size());
             List<Entity> freshEntities = new ArrayList<>();
             Map<Key, Entity> known = new HashMap<>(); // what this transaction read: a key to null does not exist
             Map<Key, Key> recordKeys = new HashMap<>(); // each target's undo record key, made once a commit
             java.util.function.Function<Key, Key> recordOf = target -> recordKeys.computeIfAbsent(target,
-                    t -> recordKey(t, chunk.get(0)));
+                    t -> recordKey(t, chunk.get(0), ledgers));
             Map<Integer, Integer> appliedByCell = new HashMap<>();
             for (int i = 0; i < chunk.size(); i++) {
                 Key key = chunk.get(i);
@@ -257,7 +367,7 @@ public final class CellCommitter {
                 }
                 result.puts().forEach(EntitySize::check);
                 MapResult fitting = CommitBytes.sized(result, undoRecords, fresh, k -> owners.getOrDefault(k, k),
-                        CommitBytes.bookkeeping(found.subList(0, touched.size() + 1)), limits, undo);
+                        CommitBytes.bookkeeping(found.subList(0, shardAt + 1)), limits, undo);
                 if (fitting != result) {
                     result = fitting;
                     undoRecords = List.of();
@@ -273,7 +383,7 @@ public final class CellCommitter {
                     part = fresh.get(0).toUrlSafe() + " " + parts.write(cells.cellOf(fresh.get(0)), result.lines());
                 }
                 increments = increments(fresh.size(), result);
-                counter.increment(tx, shard, found.get(touched.size()), increments);
+                counter.increment(tx, shard, found.get(shardAt), increments);
             }
             int partCell = part == null ? -1 : cells.cellOf(fresh.get(0));
             List<Entity> updated = new ArrayList<>(touched.size());
@@ -281,7 +391,7 @@ public final class CellCommitter {
                 List<Key> keys = byCell.get(cell);
                 List<MapResult.Problem> problemsHere = problems.stream().filter(p -> cellKeeping(p.key(), byCell, fresh)
                         == cell).toList();
-                updated.add(ledgers.get(cell).committed(jobId, cell, cells.cell(cell), piece(span, cell),
+                updated.add(ledgers.get(cell).committed(jobId, cell, ranges.get(cell), piece(span, cell),
                         keys.isEmpty() ? null : keys.get(keys.size() - 1), appliedByCell.getOrDefault(cell, 0), problemsHere,
                         cell == partCell ? part : null, order));
             }
@@ -291,6 +401,7 @@ public final class CellCommitter {
             }
             hook.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
             tx.commit();
+            divided.committedUpTo(span.end());
             skipLog.committed(problems);
             return new Outcome(fresh.size(), chunk.size() - fresh.size(), increments,
                     chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
@@ -336,15 +447,21 @@ public final class CellCommitter {
     }
 
     /**
-     * The key of {@code target}'s undo record in this job, the same whichever commit writes it: under the ledger of the
-     * cell that holds it when it is in the job's key space (the kind and partition of {@code ofJob}, a key of the job),
-     * else a record of its own ({@link UndoRecords#rootKey}).
+     * The key of {@code target}'s undo record in this job, the same whichever commit writes it: under the ledger this
+     * commit writes for the cell (or the cell's part) that holds it when it is in the job's key space (the kind and
+     * partition of {@code ofJob}, a key of the job), else a record of its own ({@link UndoRecords#rootKey}). A key of
+     * the job's own is written once, by the commit that covers it, so its record's parent is the one ledger of its
+     * part then.
      */
-    private Key recordKey(Key target, Key ofJob) {
+    private Key recordKey(Key target, Key ofJob, Map<Integer, Ledger> ledgers) {
         boolean own = target.getKind().equals(ofJob.getKind()) && target.getNamespace().equals(ofJob.getNamespace())
                 && target.getProjectId().equals(ofJob.getProjectId())
                 && java.util.Objects.equals(target.getDatabaseId(), ofJob.getDatabaseId());
-        return own ? UndoRecords.key(cellKey(cells.cellOf(target)), jobId, target) : UndoRecords.rootKey(jobId, target);
+        if (!own) {
+            return UndoRecords.rootKey(jobId, target);
+        }
+        Ledger ledger = ledgers.get(cells.cellOf(target));
+        return UndoRecords.key(ledger != null ? ledger.key() : cellKey(cells.cellOf(target)), jobId, target);
     }
 
     /**
@@ -375,7 +492,13 @@ public final class CellCommitter {
             Transaction tx = datastore.newTransaction();
             try {
                 Ledger ledger = Ledger.of(cellKey(cell), tx.get(cellKey(cell)), order);
-                tx.put(ledger.failed(jobId, cell, cells.cell(cell), error, permanent));
+                CellParts.Part part = divided.partHolding(cell, ledger.divisions(), at);
+                if (part != null) { // a divided cell: the part's ledger, never the root others read
+                    tx.put(divided.ledger(cell, part, tx.get(part.key())).failed(jobId, cell, part.range(), error,
+                            permanent));
+                } else {
+                    tx.put(ledger.failed(jobId, cell, cells.cell(cell), error, permanent));
+                }
                 tx.commit();
                 return null;
             } finally {

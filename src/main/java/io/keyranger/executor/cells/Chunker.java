@@ -14,7 +14,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * Cuts a page into commit-sized chunks: each chunk's transaction, with the ledgers of the cells it spans (one more for
- * the span's tail into the next cell) and a counter shard, stays within the server's entity-group and mutation
+ * the span's tail into the next cell; a divided cell's root and part) and a counter shard, stays within the server's entity-group and mutation
  * limits. Keys under the same root share an entity group. A chunk is sized by bytes as well ({@link #bySize}): what
  * a commit writes, entities, undo records and bookkeeping, stays within the server's request limit.
  */
@@ -93,11 +93,14 @@ public final class Chunker {
             PathElement root = root(key);
             int cell = cells == null ? 0 : cells.cellOf(key);
             if (!current.isEmpty()) {
-                int ledgers = cell - firstCell + 2; // the cells from the first key's to this one's, and the tail
+                // the cells from the first key's to this one's, and the tail: each a ledger written and, in a
+                // divided cell, its root read besides (CellParts)
+                int ledgers = cell - firstCell + 2;
                 // the keys' own groups, and each key's others (a copy's target, a revert's entity, and with undo
                 // their records) counted apart
                 int own = perKey == 0 ? 0 : roots.size() + (roots.contains(root) ? 0 : 1);
-                int groups = own + Math.max(0, perKey - 1) * (undo ? 2 : 1) * (current.size() + 1) + ledgers + SHARD;
+                int groups = own + Math.max(0, perKey - 1) * (undo ? 2 : 1) * (current.size() + 1) + 2 * ledgers
+                        + SHARD;
                 int mutations = (current.size() + 1) * mutationsPerKey + ledgers + SHARD;
                 if (groups > maxGroups || mutations > limits.maxMutations()) {
                     chunks.add(current);

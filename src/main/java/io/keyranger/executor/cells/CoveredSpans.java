@@ -115,6 +115,36 @@ public final class CoveredSpans {
         spans.addAll(merged);
     }
 
+    /** The parts of the spans inside {@code range}, as spans of their own (what a divided cell's part holds). */
+    public CoveredSpans within(KeyRange range) {
+        CoveredSpans inside = new CoveredSpans(order);
+        for (KeyRange span : spans) {
+            KeyRange later = startsAtOrBefore(span, range) ? range : span;
+            Key end = span.end() == null ? range.end() : range.end() == null ? span.end()
+                    : order.compare(span.end(), range.end()) <= 0 ? span.end() : range.end();
+            if (later.start() != null && end != null && order.compare(later.start(), end) >= 0) {
+                continue;
+            }
+            inside.add(later.startInclusive() || later.start() == null ? KeyRange.of(order, later.start(), end)
+                    : KeyRange.of(order, null, end).advancePast(later.start()));
+        }
+        return inside;
+    }
+
+    /**
+     * Whether a span holds the key space just before {@code position}: whatever worked up to it is done there (a
+     * range that starts at it was not split off one still working before it).
+     */
+    public boolean coversJustBefore(Key position) {
+        for (KeyRange span : spans) {
+            boolean before = span.start() == null || order.compare(span.start(), position) < 0;
+            if (before && (span.end() == null || order.compare(span.end(), position) >= 0)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public int size() {
         return spans.size();
     }

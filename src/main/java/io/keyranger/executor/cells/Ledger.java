@@ -21,26 +21,89 @@ import java.util.Objects;
  * covered, the counts of what they applied, the examples of entities they skipped, the export parts they wrote, and
  * the last failure seen in the cell. A ledger is created by the first commit in its cell, so a job is created with
  * none; a cell without one has committed nothing. A revert marks every ledger of the job it takes back ({@link
- * #reverted}), creating those no commit reached yet: a commit that reads a marked ledger commits nothing.
+ * #reverted}), creating those no commit reached yet: a commit that reads a marked ledger commits nothing. A cell
+ * divided where ranges split inside it ({@link CellParts}) keeps its division points and the revert's mark on this
+ * root ledger, and its spans on its parts' ledgers.
  */
 public final class Ledger {
+    /** On a divided cell's root ledger: its division points, in key order (url-safe keys). */
+    static final String DIVISIONS = "divisions";
+    /**
+     * A divided root's spans: not a span, so that a KeyRanger from before divided cells, which would take the root's
+     * spans for the cell's, refuses the ledger instead of applying keys again.
+     */
+    static final String DIVIDED = "divided-cell:its-spans-are-on-its-parts'-ledgers;needs-a-newer-KeyRanger";
+
     private final Key key;
     private final Entity stored;
     private final CoveredSpans spans;
+    /** The node id and parent of a divided cell's part (null: a cell's root ledger). */
+    private final String partId;
+    private final String rootId;
 
-    private Ledger(Key key, Entity stored, CoveredSpans spans) {
+    private Ledger(Key key, Entity stored, CoveredSpans spans, String partId, String rootId) {
         this.key = key;
         this.stored = stored;
         this.spans = spans;
+        this.partId = partId;
+        this.rootId = rootId;
     }
 
-    /** The ledger of cell {@code cell} as read ({@code stored} null: none yet). */
+    /** The root ledger of a cell as read ({@code stored} null: none yet). */
     public static Ledger of(Key key, Entity stored, KeyOrder order) {
-        return new Ledger(key, stored, stored == null ? new CoveredSpans(order) : spans(stored, order));
+        return new Ledger(key, stored, stored == null ? new CoveredSpans(order) : spans(stored, order), null, null);
+    }
+
+    /** The ledger of part {@code partId} of the divided cell {@code rootId} as read ({@code stored} null: none yet). */
+    static Ledger part(Key key, Entity stored, KeyOrder order, String partId, String rootId) {
+        return new Ledger(key, stored, stored == null ? new CoveredSpans(order) : spans(stored, order), partId,
+                rootId);
+    }
+
+    /** The division points of a cell's root ledger, in key order (none: the cell is whole). */
+    public List<Key> divisions() {
+        return stored == null ? List.of() : divisions(stored);
+    }
+
+    public static List<Key> divisions(Entity stored) {
+        return !stored.contains(DIVISIONS) ? List.of()
+                : stored.<StringValue>getList(DIVISIONS).stream().map(v -> Key.fromUrlSafe(v.get())).toList();
+    }
+
+    /**
+     * The root ledger divided at {@code points} (all of them, in key order): its spans are its parts' now, and its
+     * counts, problems and parts stay as they were, the record of what committed before the first division.
+     */
+    Entity divided(String jobId, int cell, KeyRange cellRange, List<Key> points) {
+        return Entity.newBuilder(base(jobId, cell, cellRange))
+                .set(DIVISIONS, ListValue.of(points.stream().<Value<?>>map(k -> unindexed(k.toUrlSafe())).toList()))
+                .set("spans", ListValue.of(List.<Value<?>>of(unindexed(DIVIDED)))).build();
+    }
+
+    /** This part's ledger covering {@code range} now, holding {@code held} of the spans (a division moved them). */
+    Entity resized(String jobId, int cell, KeyRange range, CoveredSpans held) {
+        List<Value<?>> encoded = new ArrayList<>();
+        held.encode().forEach(s -> encoded.add(unindexed(s)));
+        Entity resized = RangeEntities.toEntity(key, jobId, new RangeNode(partId, rootId, 1, range));
+        Entity.Builder b = Entity.newBuilder(stored != null ? stored : resized).set("spans", ListValue.of(encoded))
+                .set("start", resized.<Value<?>>getValue("start"))
+                .set("startInclusive", resized.<Value<?>>getValue("startInclusive"))
+                .set("end", resized.<Value<?>>getValue("end"));
+        if (held.coversAll(range)) {
+            b.set("status", NodeStatus.DONE.name());
+        } else if (stored == null && held.size() > 0) {
+            b.set("status", NodeStatus.RUNNING.name());
+        }
+        return b.build();
     }
 
     public CoveredSpans spans() {
         return spans;
+    }
+
+    /** The ledger entity's key (a cell's root, or a divided cell's part). */
+    public Key key() {
+        return key;
     }
 
     /** The revert that took this cell's job back, or null: a commit that finds one commits nothing. */
@@ -56,8 +119,9 @@ public final class Ledger {
         return Entity.newBuilder(base(jobId, cell, cellRange)).set(JobLease.REVERTED_BY, revertId).build();
     }
 
+    /** The spans a ledger holds (none for a divided root: its parts hold them). */
     public static CoveredSpans spans(Entity stored, KeyOrder order) {
-        if (!stored.contains("spans")) {
+        if (!stored.contains("spans") || stored.contains(DIVISIONS)) {
             return new CoveredSpans(order);
         }
         List<String> encoded = new ArrayList<>();
@@ -120,8 +184,8 @@ public final class Ledger {
 
     /** The ledger as stored, or a new one for a cell no commit reached yet. */
     private Entity base(String jobId, int cell, KeyRange cellRange) {
-        return stored != null ? stored : RangeEntities.toEntity(key, jobId,
-                new RangeNode(CellPlan.nodeId(cell), null, 0, cellRange));
+        return stored != null ? stored : RangeEntities.toEntity(key, jobId, partId != null
+                ? new RangeNode(partId, rootId, 1, cellRange) : new RangeNode(CellPlan.nodeId(cell), null, 0, cellRange));
     }
 
     private static StringValue unindexed(String s) {

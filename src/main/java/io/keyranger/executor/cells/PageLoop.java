@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  * after it), claims them, and commits them in chunks through their cells' ledgers ({@link CellCommitter}); it moves
  * past spans it knows are covered without reading them (a resumed job, a rerun or a retried bundle skips finished
  * work) and stops when a claim is refused (the range was split or checkpointed), when the runner says so after a page,
- * or when the range holds no more keys. Beam-free, so the same loop runs under any runner and in tests.
+ * or when the range holds no more keys. A range that starts inside a cell, split off one still working before it,
+ * first divides the cell there ({@link CellCommitter#divideAt}). Beam-free, so the same loop runs under any runner
+ * and in tests.
  */
 public final class PageLoop {
     /**
@@ -128,6 +130,10 @@ public final class PageLoop {
                         Predicate<Key> afterPage) {
         KeyOrder order = job.order();
         KeyRange rest = tracker.remaining();
+        if (rest.start() != null && rest.startInclusive()) {
+            // split off a range still working before it (inside a cell): each commits through a part of its own
+            calls.commit(0, () -> job.committer().divideAt(rest.start()));
+        }
         Key cursor = rest.start();
         boolean inclusive = rest.startInclusive();
         Map<Integer, CoveredSpans> known = new HashMap<>();

@@ -29,8 +29,9 @@ public final class SplitPoints {
 
     /**
      * As above; without {@code probes}, a range with no sample inside goes on linearly. A probed key lies inside a
-     * cell, so the two ranges it makes would commit through one ledger and abort each other's transactions: worth it
-     * only when the cells are too few for the workers (a kind with few or no scatter samples).
+     * cell, which the range split off there divides ({@code CellParts}: a transaction, and an abort of the commit in
+     * flight before it): worth it only when the cells are too few for the workers (a kind with few or no scatter
+     * samples).
      */
     public SplitPoints(List<Key> samples, KeyOrder order, boolean probes) {
         this.probes = probes;

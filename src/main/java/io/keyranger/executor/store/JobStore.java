@@ -12,6 +12,7 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.CellRecords;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.cells.RangeEntities;
 import io.keyranger.executor.job.JobSpec;
@@ -21,6 +22,7 @@ import io.keyranger.executor.job.RangeNode;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -237,17 +239,19 @@ public final class JobStore {
      * stored before plans were kept shows its stored ranges.
      */
     public List<RangeNode> loadNodes(String jobId, KeyOrder order, DatastoreReader reader) {
-        java.util.Map<String, RangeNode> stored = new java.util.HashMap<>();
-        loadLedgers(jobId, reader).forEach(e -> stored.put(e.getString("nodeId"), RangeEntities.toNode(e, order)));
+        List<Entity> ledgers = loadLedgers(jobId, reader);
         JobPlans.Stored plan = loadPlan(jobId, order);
         List<RangeNode> nodes = new ArrayList<>();
         if (plan == null) {
-            nodes.addAll(stored.values());
+            ledgers.forEach(e -> nodes.add(RangeEntities.toNode(e, order)));
             nodes.sort((a, b) -> NodeIds.compare(a.id, b.id));
         } else {
+            java.util.Map<Integer, List<Entity>> byCell = CellRecords.byCell(ledgers);
             for (int i = 0; i < plan.cells().cells(); i++) {
-                RangeNode node = stored.get(CellPlan.nodeId(i));
-                nodes.add(node != null ? node : new RangeNode(CellPlan.nodeId(i), null, 0, plan.cells().cell(i)));
+                List<Entity> stored = byCell.get(i);
+                KeyRange range = plan.cells().cell(i);
+                nodes.add(stored != null ? CellRecords.node(CellPlan.nodeId(i), range, stored, order)
+                        : new RangeNode(CellPlan.nodeId(i), null, 0, range));
             }
         }
         nodes.forEach(n -> n.subtreeEntities = n.checkpoint.entities());

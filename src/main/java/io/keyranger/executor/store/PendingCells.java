@@ -1,10 +1,8 @@
 package io.keyranger.executor.store;
 
-import com.google.cloud.datastore.Entity;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CoveredSpans;
-import io.keyranger.executor.cells.Ledger;
-import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.cells.CellRecords;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,13 +27,12 @@ public final class PendingCells {
     public static PendingCells read(JobStore store, String jobId, CellPlan cells) {
         Map<Integer, CoveredSpans> covered = new HashMap<>();
         java.util.Set<Integer> done = new java.util.HashSet<>();
-        for (Entity ledger : store.loadLedgers(jobId, store.datastore())) {
-            int cell = Integer.parseInt(ledger.getString("nodeId").substring(1));
-            covered.put(cell, Ledger.spans(ledger, cells.order()));
-            if (NodeStatus.DONE.name().equals(ledger.getString("status"))) {
+        CellRecords.byCell(store.loadLedgers(jobId, store.datastore())).forEach((cell, ledgers) -> {
+            covered.put(cell, CellRecords.spans(ledgers, cells.order()));
+            if (CellRecords.done(ledgers, cells.cell(cell), cells.order())) {
                 done.add(cell);
             }
-        }
+        });
         List<Integer> pending = new ArrayList<>();
         for (int i = 0; i < cells.cells(); i++) {
             if (!done.contains(i)) {

@@ -1,0 +1,297 @@
+package io.keyranger.executor.cells;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Transaction;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.EntitySize;
+import io.keyranger.datastore.Retries;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.lease.JobFencedException;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.mapper.Page;
+import io.keyranger.mapper.PageMapper;
+import io.keyranger.mapper.SourceRecord;
+import io.keyranger.undo.UndoRecords;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * One transaction of the commit protocol ({@link CellCommitter} cuts chunks into them): it reads, in one lookup, the
+ * ledgers of the cells (or cells' parts) the chunk's span touches, a counter shard and, for mappers that need them,
+ * the chunk's entities; maps only the keys that no covered span holds (with the keys its mapper asks for, read in the
+ * same transaction); writes the mutations, their undo records, the shard's increments and each ledger with its piece
+ * of the span. A ledger a revert marked stops it with nothing written.
+ */
+final class ChunkTransaction {
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final PageMapper mapper;
+    private final ShardedCounter counter;
+    private final String jobId;
+    private final CellPlan cells;
+    private final CommitHook hook;
+    private final SkipLog skipLog;
+    private final PartFiles parts;
+    private final ServerLimits limits;
+    private final GroupTurns turns;
+    private final CellParts divided;
+    private final IntFunction<Key> cellKey;
+
+    ChunkTransaction(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
+                     ServerLimits limits, CommitHook hook, PartFiles parts, CellParts divided,
+                     IntFunction<Key> cellKey) {
+        this.datastore = datastore;
+        this.order = order;
+        this.mapper = mapper;
+        this.counter = ShardedCounter.existing(datastore, JobSpec.counterName(jobId));
+        this.jobId = jobId;
+        this.cells = cells;
+        this.hook = hook;
+        this.skipLog = new SkipLog(jobId);
+        this.parts = parts;
+        this.limits = limits;
+        this.turns = new GroupTurns(limits.maxEntityGroups() > 0);
+        this.divided = divided;
+        this.cellKey = cellKey;
+    }
+
+    /**
+     * Commits the cells {@code byCell} of {@code span} (each with the chunk's keys in it) in one transaction, the
+     * turns of the groups it writes held meanwhile; throws {@link CellParts.Stale} when a cell turned out divided
+     * other than as last seen (nothing was written).
+     */
+    CellCommitter.Outcome commit(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk, Map<Key, SourceRecord> records) {
+        List<Key> writes = !mapper.readsSource() ? chunk : chunk.stream().map(records::get)
+                .filter(r -> r != null && r.entity() != null).map(r -> r.entity().getKey()).toList();
+        try (GroupTurns.Held held = turns.take(writes)) {
+            return commit(span, byCell, chunk, records, datastore.newTransaction());
+        }
+    }
+
+    private CellCommitter.Outcome commit(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk,
+                           Map<Key, SourceRecord> records, Transaction tx) {
+        try {
+            List<Integer> touched = new ArrayList<>(byCell.keySet());
+            Key shard = counter.pickShard();
+            List<Key> reads = new ArrayList<>(touched.size() + 1 + chunk.size());
+            touched.forEach(c -> reads.add(cellKey.apply(c)));
+            // in a divided cell, the ledger of the part the piece lies in, as last seen (the root read says if so)
+            Map<Integer, CellParts.Part> expected = new HashMap<>();
+            for (int cell : touched) {
+                CellParts.Part part = divided.expected(cell, piece(span, cell));
+                if (part != null) {
+                    expected.put(cell, part);
+                    reads.add(part.key());
+                }
+            }
+            int shardAt = reads.size();
+            reads.add(shard);
+            boolean undo = mapper.keepsUndo();
+            boolean positions = mapper.readsSource(); // the chunk's keys are places in a file: nothing to read
+            if ((mapper.needsEntities() || undo) && !positions) {
+                reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
+            }
+            List<Entity> found = CommitBytes.fetch(tx, reads, chunk.size());
+            Map<Integer, Ledger> ledgers = new HashMap<>();
+            Map<Integer, KeyRange> ranges = new HashMap<>(); // what each ledger covers: its cell, or its part
+            for (int i = 0; i < touched.size(); i++) {
+                ledgers.put(touched.get(i), Ledger.of(cellKey.apply(touched.get(i)), found.get(i), order));
+                String revert = ledgers.get(touched.get(i)).revertedBy();
+                if (revert != null) {
+                    throw JobFencedException.reverted("Job " + jobId, revert);
+                }
+            }
+            int partAt = touched.size();
+            for (int cell : touched) {
+                List<Key> points = ledgers.get(cell).divisions();
+                divided.saw(cell, points);
+                CellParts.Part part = divided.partOf(cell, points, piece(span, cell));
+                CellParts.Part seen = expected.get(cell);
+                if (part == null ? seen != null : seen == null || !part.key().equals(seen.key())) {
+                    throw new CellParts.Stale();
+                }
+                ranges.put(cell, part == null ? cells.cell(cell) : part.range());
+                if (part != null) {
+                    ledgers.put(cell, divided.ledger(cell, part, found.get(partAt++)));
+                }
+            }
+            int entitiesAt = shardAt + 1;
+            List<Key> fresh = new ArrayList<>(chunk.size());
+            List<Entity> freshEntities = new ArrayList<>();
+            Map<Key, Entity> known = new HashMap<>(); // what this transaction read: a key to null does not exist
+            Map<Key, Key> recordKeys = new HashMap<>(); // each target's undo record key, made once a commit
+            java.util.function.Function<Key, Key> recordOf = target -> recordKeys.computeIfAbsent(target,
+                    t -> recordKey(t, chunk.get(0), ledgers));
+            Map<Integer, Integer> appliedByCell = new HashMap<>();
+            for (int i = 0; i < chunk.size(); i++) {
+                Key key = chunk.get(i);
+                int cell = cells.cellOf(key);
+                if (!ledgers.get(cell).spans().covers(key)) {
+                    fresh.add(key);
+                    appliedByCell.merge(cell, 1, Integer::sum);
+                    Entity entity = (mapper.needsEntities() || undo) && !positions ? found.get(entitiesAt + i) : null;
+                    if (undo && !positions) {
+                        known.put(key, entity);
+                        if (mapper.entityGroupsPerKey() == 1) {
+                            // a mapper that writes only its page's keys writes each once, in the commit that covers
+                            // it: no record of it can exist yet, so none is read
+                            known.put(recordOf.apply(key), null);
+                        }
+                    }
+                    if (entity != null && mapper.needsEntities()) {
+                        freshEntities.add(entity);
+                    }
+                }
+            }
+            boolean allCovered = touched.stream().allMatch(c -> ledgers.get(c).spans().coversAll(piece(span, c)));
+            if (fresh.isEmpty() && allCovered) {
+                return new CellCommitter.Outcome(0, chunk.size(), Map.of(), chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
+            }
+            Map<String, Long> increments = Map.of();
+            List<MapResult.Problem> problems = List.of();
+            String part = null;
+            List<Entity> undoRecords = List.of();
+            if (!fresh.isEmpty()) {
+                Map<Key, SourceRecord> freshRecords = new HashMap<>();
+                Map<Key, Key> owners = new HashMap<>(); // a source's entity belongs to its position
+                if (positions) {
+                    fresh.forEach(k -> {
+                        SourceRecord record = records.get(k);
+                        freshRecords.put(k, record);
+                        if (record.entity() != null) {
+                            owners.putIfAbsent(record.entity().getKey(), k);
+                        }
+                    });
+                }
+                MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities, Map.of(), freshRecords), known,
+                        recordOf));
+                if (undo) {
+                    UndoKeeper.Kept kept = UndoKeeper.keep(tx, jobId, result, known, recordOf);
+                    result = kept.result();
+                    undoRecords = kept.records();
+                }
+                result.puts().forEach(EntitySize::check);
+                MapResult fitting = CommitBytes.sized(result, undoRecords, fresh, k -> owners.getOrDefault(k, k),
+                        CommitBytes.bookkeeping(found.subList(0, shardAt + 1)), limits, undo);
+                if (fitting != result) {
+                    result = fitting;
+                    undoRecords = List.of();
+                }
+                problems = result.problems();
+                if (!result.puts().isEmpty()) {
+                    tx.put(result.puts().toArray(new Entity[0]));
+                }
+                if (!result.deletes().isEmpty()) {
+                    tx.delete(result.deletes().toArray(new Key[0]));
+                }
+                if (parts != null && !result.lines().isEmpty()) {
+                    part = fresh.get(0).toUrlSafe() + " " + parts.write(cells.cellOf(fresh.get(0)), result.lines());
+                }
+                increments = CellCommitter.increments(fresh.size(), result);
+                counter.increment(tx, shard, found.get(shardAt), increments);
+            }
+            int partCell = part == null ? -1 : cells.cellOf(fresh.get(0));
+            List<Entity> updated = new ArrayList<>(touched.size());
+            for (int cell : touched) {
+                List<Key> keys = byCell.get(cell);
+                List<MapResult.Problem> problemsHere = problems.stream().filter(p -> cellKeeping(p.key(), byCell, fresh)
+                        == cell).toList();
+                updated.add(ledgers.get(cell).committed(jobId, cell, ranges.get(cell), piece(span, cell),
+                        keys.isEmpty() ? null : keys.get(keys.size() - 1), appliedByCell.getOrDefault(cell, 0), problemsHere,
+                        cell == partCell ? part : null, order));
+            }
+            tx.put(updated.toArray(new Entity[0]));
+            if (!undoRecords.isEmpty()) {
+                tx.put(undoRecords.toArray(new Entity[0]));
+            }
+            hook.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
+            tx.commit();
+            divided.committedUpTo(span.end());
+            skipLog.committed(problems);
+            return new CellCommitter.Outcome(fresh.size(), chunk.size() - fresh.size(), increments,
+                    chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
+        } catch (com.google.cloud.datastore.DatastoreException e) {
+            if (Retries.isAborted(e)) {
+                counter.moveOn(); // the retry goes to another shard, in case this one is another writer's too
+            }
+            throw e;
+        } finally {
+            if (tx.isActive()) {
+                Retries.rollbackQuietly(tx);
+            }
+        }
+    }
+
+    /**
+     * The page with the keys its mapper asks for besides its own ({@link PageMapper#related}), read in this
+     * transaction; each read is also {@code known} for the undo records, and so are their records, read in the same
+     * lookup when the job keeps undo.
+     */
+    private Page page(Transaction tx, Page page, Map<Key, Entity> known,
+                      java.util.function.Function<Key, Key> recordOf) {
+        List<Key> related = mapper.related(page);
+        if (related.isEmpty()) {
+            return page;
+        }
+        java.util.Set<Key> reads = new java.util.LinkedHashSet<>(related);
+        if (mapper.keepsUndo()) {
+            related.forEach(key -> reads.add(recordOf.apply(key)));
+        }
+        Key[] keys = reads.toArray(new Key[0]);
+        List<Entity> read = tx.fetch(keys);
+        Map<Key, Entity> found = new HashMap<>();
+        for (int i = 0; i < keys.length; i++) {
+            known.put(keys[i], read.get(i));
+        }
+        for (Key key : related) {
+            if (known.get(key) != null) {
+                found.put(key, known.get(key));
+            }
+        }
+        return new Page(page.keys(), page.entities(), found, page.records());
+    }
+
+    /**
+     * The key of {@code target}'s undo record in this job, the same whichever commit writes it: under the ledger this
+     * commit writes for the cell (or the cell's part) that holds it when it is in the job's key space (the kind and
+     * partition of {@code ofJob}, a key of the job), else a record of its own ({@link UndoRecords#rootKey}). A key of
+     * the job's own is written once, by the commit that covers it, so its record's parent is the one ledger of its
+     * part then.
+     */
+    private Key recordKey(Key target, Key ofJob, Map<Integer, Ledger> ledgers) {
+        boolean own = target.getKind().equals(ofJob.getKind()) && target.getNamespace().equals(ofJob.getNamespace())
+                && target.getProjectId().equals(ofJob.getProjectId())
+                && java.util.Objects.equals(target.getDatabaseId(), ofJob.getDatabaseId());
+        if (!own) {
+            return UndoRecords.rootKey(jobId, target);
+        }
+        Ledger ledger = ledgers.get(cells.cellOf(target));
+        return UndoRecords.key(ledger != null ? ledger.key() : cellKey.apply(cells.cellOf(target)), jobId, target);
+    }
+
+    /**
+     * The cell whose ledger keeps what a commit records of a key (a problem): the key's own, or, for a
+     * key of another kind (a copy's target), the chunk's.
+     */
+    private int cellKeeping(Key key, Map<Integer, List<Key>> byCell, List<Key> fresh) {
+        Key first = fresh.get(0);
+        if (!key.getNamespace().equals(first.getNamespace()) || !key.getProjectId().equals(first.getProjectId())) {
+            return cells.cellOf(first); // another partition: no cell of this job's key space holds it
+        }
+        int cell = cells.cellOf(key);
+        return byCell.containsKey(cell) ? cell : cells.cellOf(first);
+    }
+
+    /** The part of {@code span} in cell {@code cell}. */
+    private KeyRange piece(KeyRange span, int cell) {
+        return cells.intersect(span, cell);
+    }
+}

@@ -1,6 +1,5 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.source.ImportInput;
 import io.keyranger.executor.source.ManagedImport;
 import io.keyranger.executor.source.RestoreMode;
 import com.google.cloud.datastore.Datastore;

@@ -1,8 +1,6 @@
 package io.keyranger.executor;
 
-import io.keyranger.executor.source.ImportInput;
 import io.keyranger.executor.source.ManagedImport;
-import io.keyranger.executor.source.RestoreMode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

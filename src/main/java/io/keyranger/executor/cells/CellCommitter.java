@@ -1,22 +1,15 @@
 package io.keyranger.executor.cells;
 
 import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
-import io.keyranger.counter.ShardedCounter;
-import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
-import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.mapper.SourceRecord;
-import io.keyranger.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

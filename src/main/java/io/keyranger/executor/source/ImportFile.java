@@ -1,7 +1,6 @@
 package io.keyranger.executor.source;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import java.io.BufferedReader;

@@ -100,7 +100,7 @@ class RestoreTest {
         assertThat(RichEntities.read(s.datastore(), "", "Rich")).hasSize(2_100 - 300 + 1);
 
         try (ChildCli child = ChildCli.start(dir, s.conn(), List.of("restore", "--export", s.export().toString(),
-                "--kind", "Rich", "--job-id", "back", "--hold-after-chunks", "6"))) {
+                "--kind", "Rich", "--job-id", "back", "--workers", "1", "--hold-after-chunks", "6"))) {
             child.awaitHeld();
             child.kill(); // SIGKILL inside a commit's transaction
         }

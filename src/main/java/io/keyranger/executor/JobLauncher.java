@@ -2,6 +2,7 @@ package io.keyranger.executor;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
+import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.job.JobSpec;
@@ -121,9 +122,22 @@ public final class JobLauncher {
         Entity stored = retries.call(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId())));
         if (stored != null) {
             JobSpec was = retries.call(() -> new JobStore(datastore).loadJob(spec.jobId())).spec();
+            if (!SourceJobs.readsFile(was.mapper())) {
+                throw new KeyRangerException("Job " + spec.jobId() + " is a '" + was.mapper().template() + "' job over "
+                        + was.kind() + ", not an import or a restore. Nothing was written. Give this one another "
+                        + "--job-id.");
+            }
             identity.requireSameAs(was.mapper(), "Job " + spec.jobId());
-            return SourceJobs.stampedAs(spec, was, identity, check.lines());
+            JobSpec again = SourceJobs.stampedAs(spec, was, identity, check);
+            if (!again.mapper().json().equals(was.mapper().json()) || !again.kind().equals(was.kind())
+                    || !again.namespace().equals(was.namespace())) {
+                throw new KeyRangerException("Job " + spec.jobId() + " was started with other options: "
+                        + SourceJobs.describe(was) + "; this run asks for " + SourceJobs.describe(again) + ". Nothing "
+                        + "was written. Run it with the options it was started with to resume it (its file at the "
+                        + "same path), or give this run another --job-id.");
+            }
+            return again;
         }
-        return SourceJobs.stamped(spec, identity, check.lines());
+        return SourceJobs.stamped(spec, identity, check);
     }
 }

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Where a job's undo records live: kind {@code _KeyRangerUndo.JOB} in the default namespace, one per target and job,
  * named by its target's key. A target in the job's own key space has its record under the ledger of the cell that
- * holds the target (an import's, under its checkpoint): a ledger the commit writes anyway, so it adds no entity group
+ * holds the target: a ledger the commit writes anyway, so it adds no entity group
  * (the emulator's limit of 25). A target elsewhere (a copy's, a revert's) has a record of its own ({@link #rootKey}).
  * Either way a target's record has one key, whichever commit writes it, so a job that writes a key again finds the
  * record of its first write. Being one kind per job, a revert is an ordinary job over that kind, and removing a job's

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A runner frozen (SIGSTOP) with chunks in flight, their transactions open, past its lease; the job is reverted
  * meanwhile; then the runner wakes up and its chunks try to commit. The revert's fence on the job's ledgers makes
  * them commit nothing: afterwards every entity is as it was before the job, read back from the emulator, and the woken
- * runner ends fenced, saying the job was reverted. The same for an import, fenced by its checkpoint, which is then
+ * runner ends fenced, saying the job was reverted. The same for an import (a job like any other), which is then
  * never resumed.
  */
 class FrozenRunnerRevertTest {

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A restore or an import run again under its {@code --job-id} with other input: its checkpoint counts the entries of
- * the input it was started on, so the run is refused before it writes anything, and the same input still resumes.
+ * A restore or an import run again under its {@code --job-id} with other input: its ledgers record places in the
+ * input it was started on, so the run is refused before it writes anything, and the same input still resumes.
  * Every outcome is read back from the emulator.
  */
 class RerunWithOtherInputTest {

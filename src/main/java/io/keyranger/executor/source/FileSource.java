@@ -24,12 +24,19 @@ import java.util.Map;
  * @param input        the input
  * @param project      the project the positions are keys of (the connection's)
  * @param skipBadLines whether a bad entry is a record to skip (else refused)
+ * @param superseded   the offsets in the first file of the entries whose key a later entry names again: passed over,
+ *                     so the last one is what the job writes, whichever worker reaches which first
  */
-public record FileSource(ImportInput input, String project, boolean skipBadLines) implements PageSource {
+public record FileSource(ImportInput input, String project, boolean skipBadLines, java.util.Set<Long> superseded)
+        implements PageSource {
     /** The least bytes of a cell: two of a managed export's blocks. */
     static final long MIN_CELL = 2L * LogRecords.BLOCK;
     /** Why an entry of the input is not written: it is not an exported entity. */
     public static final String BAD = JobReport.SKIPPED_PREFIX + ImportFile.BAD_LINE;
+    /** Why an entry is not written: a later entry of the input has its key (and is written instead). */
+    public static final String SUPERSEDED = JobReport.SKIPPED_PREFIX + "a later line has its key";
+    /** The most bytes of a file: its offsets are the low 40 bits of a position. */
+    static final long MAX_FILE_BYTES = 1L << 40;
 
     @Override
     public Page fetch(KeyRange range, int offset, int limit) {
@@ -52,6 +59,8 @@ public record FileSource(ImportInput input, String project, boolean skipBadLines
                     keys.add(key);
                     records.put(key, e.bad() ? new SourceRecord(null, BAD, e.problem())
                             : !e.selected() ? new SourceRecord(null, SourceJobs.NOT_SELECTED, null)
+                            : file == 0 && superseded.contains(entries.offset()) ? new SourceRecord(null, SUPERSEDED,
+                                    null)
                             : SourceRecord.of(e.entity()));
                 }
             } catch (IOException e) {
@@ -75,6 +84,10 @@ public record FileSource(ImportInput input, String project, boolean skipBadLines
         for (int i = 0; i < files.size(); i++) {
             try {
                 sizes[i] = Files.size(files.get(i));
+                if (sizes[i] >= MAX_FILE_BYTES) {
+                    throw new KeyRangerException(files.get(i) + " is " + sizes[i] + " bytes: an import reads files of "
+                            + "up to 1 TiB. Split it into smaller files.");
+                }
             } catch (IOException e) {
                 throw new KeyRangerException("Cannot read " + files.get(i) + ": " + e.getMessage(), e);
             }

@@ -3,7 +3,6 @@ package io.keyranger.executor.source;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +23,8 @@ import java.util.function.BooleanSupplier;
 public record ImportFile(Path file, String project, String database) implements ImportInput {
     /** The reason a bad line is skipped with, as its counter names it ({@code skipped: REASON}). */
     public static final String BAD_LINE = "not an exported entity";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final int EXAMPLES = 3;
 
     /**
@@ -35,22 +35,23 @@ public record ImportFile(Path file, String project, String database) implements 
      * @param examples the first few of them, "line N: reason"
      * @param selected the entries the import's selection takes
      * @param warnings what the user should know before it writes (keys asked for that the input lacks)
-     * @param digest   the SHA-256 of a file's content as the check read it (hex), or null when not taken
+     * @param digest     the SHA-256 of a file's content as the check read it (hex), or null when not taken
+     * @param superseded the byte offsets of the lines whose key a later line names again, in order
      */
-    public record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings, String digest) {
+    public record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings, String digest,
+                        List<Long> superseded) {
         public Check {
             examples = List.copyOf(examples);
             warnings = List.copyOf(warnings);
-        }
-
-        Check(long lines, long bad, List<String> examples, String digest) {
-            this(lines, bad, examples, lines - bad, List.of(), digest);
+            superseded = List.copyOf(superseded);
         }
     }
 
     /**
      * Reads every line. With {@code skipBadLines} false, the first bad line is refused by its number, and nothing
-     * was written; otherwise the bad lines are counted, with a few examples.
+     * was written; otherwise the bad lines are counted, with a few examples. A key on more than one line is written
+     * as its last line has it, as a file read from top to bottom would leave it: its earlier lines are found here
+     * ({@link Check#superseded}), and the job passes over them, whichever worker reaches which line first.
      */
     @Override
     public Check check(boolean skipBadLines, BooleanSupplier cancelled) {
@@ -59,17 +60,21 @@ public record ImportFile(Path file, String project, String database) implements 
         String first = null;
         List<String> examples = new ArrayList<>();
         java.security.MessageDigest digest = ImportIdentity.sha256(); // of every byte read: the file's identity
-        try (BufferedReader reader = new BufferedReader(new java.io.InputStreamReader(new java.security
-                .DigestInputStream(Files.newInputStream(file), digest), StandardCharsets.UTF_8.newDecoder()))) {
-            for (String text = reader.readLine(); text != null && !cancelled.getAsBoolean(); text = reader.readLine()) {
+        KeyHashes hashes = new KeyHashes();
+        try (Lines lines = new Lines(new java.security.DigestInputStream(Files.newInputStream(file), digest), 0)) {
+            for (String text = lines.next(); text != null && !cancelled.getAsBoolean(); text = lines.next()) {
                 line++;
-                String problem = text.isBlank() ? null : problem(text);
-                if (problem != null) {
+                if (text.isBlank()) {
+                    continue;
+                }
+                try {
+                    hashes.add(decode(text).getKey());
+                } catch (IOException | RuntimeException e) {
                     bad++;
-                    first = first == null ? "Line " + line + " of " + file + " is not an exported entity: " + problem
-                            : first;
+                    first = first == null ? "Line " + line + " of " + file + " is not an exported entity: "
+                            + firstLine(e) : first;
                     if (examples.size() < EXAMPLES) {
-                        examples.add("line " + line + ": " + problem);
+                        examples.add("line " + line + ": " + firstLine(e));
                     }
                 }
             }
@@ -81,8 +86,41 @@ public record ImportFile(Path file, String project, String database) implements 
                     + "imported. Fix the file, or import the rest with --skip-bad-lines: each bad line is then "
                     + "skipped and counted.");
         }
-        return new Check(line, bad, examples, ImportIdentity.hex(digest));
+        return new Check(line, bad, examples, line - bad, List.of(), ImportIdentity.hex(digest),
+                superseded(hashes.repeated()));
     }
+
+    /** The offsets of the lines whose key a later line has, given the hashes of keys seen more than once. */
+    private List<Long> superseded(java.util.Set<Long> repeated) {
+        if (repeated.isEmpty()) {
+            return List.of();
+        }
+        java.util.Map<com.google.cloud.datastore.Key, Long> last = new java.util.HashMap<>();
+        List<Long> earlier = new ArrayList<>();
+        try (Lines lines = new Lines(Files.newInputStream(file), 0)) {
+            for (String text = lines.next(); text != null; text = lines.next()) {
+                com.google.cloud.datastore.Key key = keyOrNull(text);
+                if (key != null && repeated.contains(KeyHashes.hash(key))) {
+                    Long before = last.put(key, lines.start());
+                    if (before != null) {
+                        earlier.add(before);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot read the import file " + file + ": " + e.getMessage(), e);
+        }
+        if (earlier.size() > MAX_SUPERSEDED) {
+            throw new KeyRangerException(String.format("%,d lines of %s name a key that a later line names again: "
+                    + "more than an import keeps track of (%,d). Keep one line per key (the last) and import again. "
+                    + "Nothing was imported.", earlier.size(), file, MAX_SUPERSEDED));
+        }
+        java.util.Collections.sort(earlier);
+        return earlier;
+    }
+
+    /** Most lines whose key a later line names again (their offsets are kept in the job's spec). */
+    static final int MAX_SUPERSEDED = 50_000;
 
     @Override
     public String describe() {
@@ -102,64 +140,38 @@ public record ImportFile(Path file, String project, String database) implements 
 
     /**
      * The lines that begin at byte {@code from} or after: from a line's start, or from the start of the next line when
-     * {@code from} falls inside one. A line is cut at '\n' (a '\r' before it is dropped) and read as UTF-8.
+     * {@code from} falls inside one.
      */
     @Override
     public Positioned read(int index, long from, boolean skipBadLines) throws IOException {
         java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file);
-        java.io.InputStream in = new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(
-                channel.position(Math.max(0, from - 1))), 1 << 16);
-        long[] at = {Math.max(0, from - 1)};
-        if (from > 0) { // the byte before: a line begins at from only after a newline
-            int b;
-            while ((b = in.read()) >= 0) {
-                at[0]++;
-                if (b == '\n') {
-                    break;
-                }
-            }
+        Lines lines = new Lines(java.nio.channels.Channels.newInputStream(channel.position(Math.max(0, from - 1))),
+                Math.max(0, from - 1));
+        if (from > 0) {
+            lines.skipPastNewline(); // the byte before: a line begins at from only after a newline
         }
         return new Positioned() {
-            private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(1024);
             private long offset = -1;
 
             @Override
             public Entry next() throws IOException {
-                while (true) {
-                    line.reset();
-                    long start = at[0];
-                    int b;
-                    boolean any = false;
-                    while ((b = in.read()) >= 0) {
-                        any = true;
-                        at[0]++;
-                        if (b == '\n') {
-                            break;
-                        }
-                        line.write(b);
-                    }
-                    if (!any) {
-                        return null;
-                    }
-                    String text = line.toString(StandardCharsets.UTF_8);
-                    if (text.endsWith("\r")) {
-                        text = text.substring(0, text.length() - 1);
-                    }
+                for (String text = lines.next(); text != null; text = lines.next()) {
                     if (text.isBlank()) {
                         continue;
                     }
-                    offset = start;
+                    offset = lines.start();
                     try {
-                        return new Entry(EntityCodec.decode(JSON.readTree(text), project, database), false, true);
+                        return new Entry(decode(text), false, true);
                     } catch (IOException | RuntimeException e) {
                         if (!skipBadLines) {
-                            throw new KeyRangerException("The line at byte " + start + " of " + file + " is not an "
+                            throw new KeyRangerException("The line at byte " + offset + " of " + file + " is not an "
                                     + "exported entity: " + firstLine(e) + ". It was valid when the import began: was "
                                     + "the file changed meanwhile?");
                         }
-                        return Entry.bad("the line at byte " + start + ": " + firstLine(e));
+                        return Entry.bad("the line at byte " + offset + ": " + firstLine(e));
                     }
                 }
+                return null;
             }
 
             @Override
@@ -169,21 +181,82 @@ public record ImportFile(Path file, String project, String database) implements 
 
             @Override
             public void close() throws IOException {
-                in.close();
+                lines.close();
             }
         };
     }
 
-    private String problem(String text) {
+    private com.google.cloud.datastore.Entity decode(String text) throws IOException {
+        return EntityCodec.decode(JSON.readTree(text), project, database);
+    }
+
+    private com.google.cloud.datastore.Key keyOrNull(String text) {
         try {
-            EntityCodec.decode(JSON.readTree(text), project, database);
-            return null;
+            return text.isBlank() ? null : decode(text).getKey();
         } catch (IOException | RuntimeException e) {
-            return firstLine(e);
+            return null;
         }
     }
 
     private static String firstLine(Exception e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+    }
+
+    /**
+     * The lines of a file from a byte offset: each cut at '\n' only (a '\r' before it is dropped), read as UTF-8,
+     * the check and the workers alike.
+     */
+    private static final class Lines implements java.io.Closeable {
+        private final java.io.InputStream in;
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(1024);
+        private long at;
+        private long start = -1;
+
+        Lines(java.io.InputStream in, long at) {
+            this.in = new java.io.BufferedInputStream(in, 1 << 16);
+            this.at = at;
+        }
+
+        /** The next line, or null at the end of the file. */
+        String next() throws IOException {
+            line.reset();
+            start = at;
+            int b;
+            boolean any = false;
+            while ((b = in.read()) >= 0) {
+                any = true;
+                at++;
+                if (b == '\n') {
+                    break;
+                }
+                line.write(b);
+            }
+            if (!any) {
+                return null;
+            }
+            String text = line.toString(StandardCharsets.UTF_8);
+            return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
+        }
+
+        /** Passes over the bytes up to and with the next '\n'. */
+        void skipPastNewline() throws IOException {
+            int b;
+            while ((b = in.read()) >= 0) {
+                at++;
+                if (b == '\n') {
+                    return;
+                }
+            }
+        }
+
+        /** The byte offset the line {@link #next} returned last begins at. */
+        long start() {
+            return start;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
     }
 }

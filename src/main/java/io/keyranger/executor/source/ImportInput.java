@@ -50,7 +50,6 @@ public interface ImportInput {
      * @param problem  why a bad entry is not an exported entity, or null
      */
     record Entry(Entity entity, boolean bad, boolean selected, String problem) {
-        static final Entry BLANK = new Entry(null, false, true, null);
         static final Entry NOT_SELECTED = new Entry(null, false, false, null);
 
         Entry(Entity entity, boolean bad, boolean selected) {

@@ -12,8 +12,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A managed export as a restore reads it: the entities of one namespace and kind, narrowed by a GQL query applied on
- * the client and by a set of keys, in the export's file order. Entities it does not select are entries too (so that
- * the checkpoint counts records of the export), passed over and counted apart.
+ * the client and by a set of keys, in the export's file order. Entities it does not select are entries too (each has
+ * its position in the export's files), passed over and counted apart.
  *
  * @param export    the export
  * @param project   the project its keys are placed in (the connection's)
@@ -104,7 +104,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
                     kind, namespace.isEmpty() ? "" : " of namespace " + namespace, String.join(", ", absent.stream()
                             .limit(EXAMPLES).map(KeyFormat::format).toList())));
         }
-        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null);
+        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null, List.of());
     }
 
     @Override

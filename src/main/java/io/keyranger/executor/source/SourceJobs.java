@@ -88,7 +88,8 @@ public final class SourceJobs {
     public static Opened open(Datastore datastore, KeyOrder order, JobSpec spec) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         ImportInput input = input(datastore, order, spec.mapper(), spec.namespace(), spec.kind());
-        FileSource source = new FileSource(input, datastore.getOptions().getProjectId(), skipBadLines(spec.mapper()));
+        FileSource source = new FileSource(input, datastore.getOptions().getProjectId(), skipBadLines(spec.mapper()),
+                superseded(spec.mapper()));
         PageMapper mapper = Mappers.screened(new ImportMapper(spec.kind(), mode(spec.mapper()), input::placed),
                 spec.mapper().undo());
         return new Opened(source, mapper, input);
@@ -104,25 +105,53 @@ public final class SourceJobs {
 
     /**
      * The spec with {@code identity} (what its input was when it was created) kept in it, so that every later run
-     * under its id compares its input with it ({@link ImportIdentity#requireSameAs}).
+     * under its id compares its input with it ({@link ImportIdentity#requireSameAs}), with what its check found that
+     * every runner needs: the entries, and the lines whose key a later line names again.
      */
-    public static JobSpec stamped(JobSpec spec, ImportIdentity identity, long entries) {
-        ObjectNode json = spec.mapper().json().deepCopy();
-        ObjectNode input = json.putObject(ImportIdentity.FIELD);
+    public static JobSpec stamped(JobSpec spec, ImportIdentity identity, ImportFile.Check check) {
+        ObjectNode input = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         identity.stamp(input);
-        input.put("entries", entries);
-        MapperSpec mapper = MapperSpec.parse(json.toString());
-        return new JobSpec(spec.jobId(), spec.namespace(), spec.kind(), mapper, spec.shards(), spec.workers(),
-                spec.pageSize(), spec.qps(), spec.group());
+        input.put("entries", check.lines());
+        if (!check.superseded().isEmpty()) {
+            com.fasterxml.jackson.databind.node.ArrayNode offsets = input.putArray(SUPERSEDED_FIELD);
+            check.superseded().forEach(offsets::add);
+        }
+        return withInput(spec, input);
     }
 
     /**
      * {@code spec} stamped as job {@code stored} was (an input {@link ImportIdentity#requireSameAs} found the same),
-     * or with {@code identity} when that job kept none, so that the spec compares equal to the stored one.
+     * or as {@link #stamped} when that job kept nothing, so that the spec compares equal to the stored one.
      */
-    public static JobSpec stampedAs(JobSpec spec, JobSpec stored, ImportIdentity identity, long entries) {
-        ImportIdentity kept = ImportIdentity.of(stored.mapper().json());
-        return kept == null ? stamped(spec, identity, entries) : stamped(spec, kept, entries(stored.mapper()));
+    public static JobSpec stampedAs(JobSpec spec, JobSpec stored, ImportIdentity identity, ImportFile.Check check) {
+        JsonNode kept = stored.mapper().json().get(ImportIdentity.FIELD);
+        return kept == null || !kept.isObject() ? stamped(spec, identity, check)
+                : withInput(spec, (ObjectNode) kept.deepCopy());
+    }
+
+    private static JobSpec withInput(JobSpec spec, ObjectNode input) {
+        ObjectNode json = spec.mapper().json().deepCopy();
+        json.set(ImportIdentity.FIELD, input);
+        return new JobSpec(spec.jobId(), spec.namespace(), spec.kind(), MapperSpec.parse(json.toString()),
+                spec.shards(), spec.workers(), spec.pageSize(), spec.qps(), spec.group());
+    }
+
+    /** The field of a job's input that lists the lines whose key a later line names again. */
+    private static final String SUPERSEDED_FIELD = "superseded";
+
+    /** The byte offsets of the lines whose key a later line names again, as the job's check found them. */
+    static java.util.Set<Long> superseded(MapperSpec spec) {
+        java.util.Set<Long> offsets = new java.util.HashSet<>();
+        spec.json().path(ImportIdentity.FIELD).path(SUPERSEDED_FIELD).forEach(n -> offsets.add(n.asLong()));
+        return offsets;
+    }
+
+    /** A file job's kind and options in words, for a message: its mapper spec without what KeyRanger keeps in it. */
+    public static String describe(JobSpec spec) {
+        ObjectNode json = spec.mapper().json().deepCopy();
+        json.remove(ImportIdentity.FIELD);
+        return "kind " + spec.kind() + (spec.namespace().isEmpty() ? "" : " in namespace " + spec.namespace()) + ", "
+                + json;
     }
 
     /** The entries the input held when the job was created (its check counted them), or -1. */

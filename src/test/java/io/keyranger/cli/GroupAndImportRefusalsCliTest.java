@@ -112,8 +112,8 @@ class GroupAndImportRefusalsCliTest {
         assertThat(refused.err()).contains("Line 151 of " + file).contains("Nothing was imported")
                 .contains("--skip-bad-lines").doesNotContain("Exception");
         assertThat(balances("Wallet2").values()).as("not one entity imported").hasSize(300).containsOnly(101L);
-        assertThat(datastore.get(datastore.newKeyFactory().setKind("_KeyRangerImport").newKey("imp1")))
-                .as("not even the import's checkpoint").isNull();
+        assertThat(datastore.get(datastore.newKeyFactory().setKind(io.keyranger.executor.store.JobStore.JOB_KIND)
+                .newKey("imp1"))).as("not even the import's job").isNull();
 
         Path report = dir.resolve("report.json");
         InProcessCli.Result skipped = cli.run("run", "--kind", "Wallet2", "--mapper", spec.toString(), "--job-id",

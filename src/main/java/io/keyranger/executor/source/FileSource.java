@@ -26,9 +26,10 @@ import java.util.Map;
  * @param skipBadLines whether a bad entry is a record to skip (else refused)
  * @param superseded   the offsets in the first file of the entries whose key a later entry names again: passed over,
  *                     so the last one is what the job writes, whichever worker reaches which first
+ * @param badLines     the line numbers of the first file's first bad entries, by their offsets, for reports
  */
-public record FileSource(ImportInput input, String project, boolean skipBadLines, java.util.Set<Long> superseded)
-        implements PageSource {
+public record FileSource(ImportInput input, String project, boolean skipBadLines, java.util.Set<Long> superseded,
+                         Map<Long, Long> badLines) implements PageSource {
     /** The least bytes of a cell: two of a managed export's blocks. */
     static final long MIN_CELL = 2L * LogRecords.BLOCK;
     /** Why an entry of the input is not written: it is not an exported entity. */
@@ -57,7 +58,8 @@ public record FileSource(ImportInput input, String project, boolean skipBadLines
                     }
                     Key key = Positions.key(project, file, entries.offset());
                     keys.add(key);
-                    records.put(key, e.bad() ? new SourceRecord(null, BAD, e.problem())
+                    records.put(key, e.bad() ? new SourceRecord(null, BAD, where(file, entries.offset()) + ": "
+                            + e.problem())
                             : !e.selected() ? new SourceRecord(null, SourceJobs.NOT_SELECTED, null)
                             : file == 0 && superseded.contains(entries.offset()) ? new SourceRecord(null, SUPERSEDED,
                                     null)
@@ -70,6 +72,12 @@ public record FileSource(ImportInput input, String project, boolean skipBadLines
             at = 0;
         }
         return new Page(keys, records);
+    }
+
+    /** Where an entry is, as a report names it: its line when the check numbered it, else its byte offset. */
+    private String where(int file, long offset) {
+        Long line = file == 0 ? badLines.get(offset) : null;
+        return line != null ? "line " + line : "the entry at byte " + offset + " of " + input.files().get(file);
     }
 
     /**

@@ -37,15 +37,20 @@ public record ImportFile(Path file, String project, String database) implements 
      * @param warnings what the user should know before it writes (keys asked for that the input lacks)
      * @param digest     the SHA-256 of a file's content as the check read it (hex), or null when not taken
      * @param superseded the byte offsets of the lines whose key a later line names again, in order
+     * @param badLines   the line numbers of the first bad lines, by their byte offsets (so a report can name them)
      */
     public record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings, String digest,
-                        List<Long> superseded) {
+                        List<Long> superseded, java.util.Map<Long, Long> badLines) {
         public Check {
             examples = List.copyOf(examples);
             warnings = List.copyOf(warnings);
             superseded = List.copyOf(superseded);
+            badLines = java.util.Map.copyOf(badLines);
         }
     }
+
+    /** Most bad lines whose numbers a check keeps. */
+    static final int NUMBERED_BAD_LINES = 1_000;
 
     /**
      * Reads every line. With {@code skipBadLines} false, the first bad line is refused by its number, and nothing
@@ -61,6 +66,7 @@ public record ImportFile(Path file, String project, String database) implements 
         List<String> examples = new ArrayList<>();
         java.security.MessageDigest digest = ImportIdentity.sha256(); // of every byte read: the file's identity
         KeyHashes hashes = new KeyHashes();
+        java.util.Map<Long, Long> numbered = new java.util.HashMap<>();
         try (Lines lines = new Lines(new java.security.DigestInputStream(Files.newInputStream(file), digest), 0)) {
             for (String text = lines.next(); text != null && !cancelled.getAsBoolean(); text = lines.next()) {
                 line++;
@@ -71,6 +77,9 @@ public record ImportFile(Path file, String project, String database) implements 
                     hashes.add(decode(text).getKey());
                 } catch (IOException | RuntimeException e) {
                     bad++;
+                    if (numbered.size() < NUMBERED_BAD_LINES) {
+                        numbered.put(lines.start(), line);
+                    }
                     first = first == null ? "Line " + line + " of " + file + " is not an exported entity: "
                             + firstLine(e) : first;
                     if (examples.size() < EXAMPLES) {
@@ -87,7 +96,7 @@ public record ImportFile(Path file, String project, String database) implements 
                     + "skipped and counted.");
         }
         return new Check(line, bad, examples, line - bad, List.of(), ImportIdentity.hex(digest),
-                superseded(hashes.repeated()));
+                superseded(hashes.repeated()), numbered);
     }
 
     /** The offsets of the lines whose key a later line has, given the hashes of keys seen more than once. */
@@ -168,7 +177,7 @@ public record ImportFile(Path file, String project, String database) implements 
                                     + "exported entity: " + firstLine(e) + ". It was valid when the import began: was "
                                     + "the file changed meanwhile?");
                         }
-                        return Entry.bad("the line at byte " + offset + ": " + firstLine(e));
+                        return Entry.bad(firstLine(e));
                     }
                 }
                 return null;

@@ -47,7 +47,7 @@ public interface ImportInput {
      * @param bad      not an exported entity (and bad entries are skipped)
      * @param selected whether the import's selection (namespace, query, keys) takes it; those it does not are passed
      *                 over and counted apart from skips
-     * @param problem  why a bad entry is not an exported entity, or null
+     * @param problem  why a bad entry is not an exported entity (where it is, its position says), or null
      */
     record Entry(Entity entity, boolean bad, boolean selected, String problem) {
         static final Entry NOT_SELECTED = new Entry(null, false, false, null);

@@ -104,7 +104,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
                     kind, namespace.isEmpty() ? "" : " of namespace " + namespace, String.join(", ", absent.stream()
                             .limit(EXAMPLES).map(KeyFormat::format).toList())));
         }
-        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null, List.of());
+        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null, List.of(), java.util.Map.of());
     }
 
     @Override

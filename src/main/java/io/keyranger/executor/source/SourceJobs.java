@@ -89,7 +89,7 @@ public final class SourceJobs {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         ImportInput input = input(datastore, order, spec.mapper(), spec.namespace(), spec.kind());
         FileSource source = new FileSource(input, datastore.getOptions().getProjectId(), skipBadLines(spec.mapper()),
-                superseded(spec.mapper()));
+                superseded(spec.mapper()), badLines(spec.mapper()));
         PageMapper mapper = Mappers.screened(new ImportMapper(spec.kind(), mode(spec.mapper()), input::placed),
                 spec.mapper().undo());
         return new Opened(source, mapper, input);
@@ -116,6 +116,10 @@ public final class SourceJobs {
             com.fasterxml.jackson.databind.node.ArrayNode offsets = input.putArray(SUPERSEDED_FIELD);
             check.superseded().forEach(offsets::add);
         }
+        if (!check.badLines().isEmpty()) {
+            ObjectNode numbers = input.putObject(BAD_LINES_FIELD);
+            new java.util.TreeMap<>(check.badLines()).forEach((offset, line) -> numbers.put(Long.toString(offset), line));
+        }
         return withInput(spec, input);
     }
 
@@ -134,6 +138,17 @@ public final class SourceJobs {
         json.set(ImportIdentity.FIELD, input);
         return new JobSpec(spec.jobId(), spec.namespace(), spec.kind(), MapperSpec.parse(json.toString()),
                 spec.shards(), spec.workers(), spec.pageSize(), spec.qps(), spec.group());
+    }
+
+    /** The field of a job's input that numbers its first bad lines by their offsets. */
+    private static final String BAD_LINES_FIELD = "badLines";
+
+    /** The line numbers of the input's first bad lines, by their byte offsets, as the job's check found them. */
+    static java.util.Map<Long, Long> badLines(MapperSpec spec) {
+        java.util.Map<Long, Long> numbers = new java.util.HashMap<>();
+        spec.json().path(ImportIdentity.FIELD).path(BAD_LINES_FIELD).fields()
+                .forEachRemaining(e -> numbers.put(Long.parseLong(e.getKey()), e.getValue().asLong()));
+        return numbers;
     }
 
     /** The field of a job's input that lists the lines whose key a later line names again. */

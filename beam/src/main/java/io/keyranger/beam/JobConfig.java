@@ -73,6 +73,9 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
     /** The job's export parts, written through Beam's FileSystems; null for a job that writes no file. */
     io.keyranger.executor.cells.PartFiles parts() {
         io.keyranger.mapper.MapperSpec spec = io.keyranger.mapper.MapperSpec.parse(mapperJson);
+        if (io.keyranger.executor.source.SourceJobs.readsFile(spec)) {
+            return null; // an import reads its file and writes none
+        }
         return io.keyranger.executor.cells.PartFiles.of(BeamFileStore.INSTANCE,
                 io.keyranger.mapper.Mappers.create(spec), spec, jobId, projectId);
     }

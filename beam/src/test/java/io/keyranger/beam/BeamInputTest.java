@@ -43,8 +43,8 @@ class BeamInputTest {
                 "--jobId=j"}, "Mapper file not found");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + bad, "--jobId=j"},
                 "property");
-        assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + imports, "--jobId=j"},
-                "Beam's workers do not share");
+        assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + imports, "--jobId=j",
+                "--runner=FlinkRunner", "--flinkMaster=flink.example:8081"}, "FlinkRunner's workers do not share");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + count}, "--jobId=ID");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--jobId=j", "--mapperSpec={\"template\":"
                 + "\"import\",\"format\":\"managed\",\"file\":\"gs://bucket/export\"}"}, "must be a path on this machine");

@@ -133,6 +133,12 @@ class BackupsTabTest extends DemoWindowTest {
         Map<Key, Entity> wanted = new HashMap<>(before);
         wanted.putAll(edited);
         assertThat(after).isEqualTo(wanted);
+
+        // the restore is a job like any other: the Run tab's job list shows it, done, over its kind
+        javafx.scene.control.ListView<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> jobs =
+                robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(j -> j.spec().kind().equals("Account")
+                && j.spec().mapper().template().equals("import") && j.describeStatus().equals("done"))));
     }
 
     /**

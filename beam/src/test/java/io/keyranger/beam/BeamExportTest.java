@@ -7,15 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.managed.ManagedExport;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.RawEntities;
 import io.keyranger.support.RichEntities;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import io.keyranger.support.InProcessCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -177,12 +175,8 @@ class BeamExportTest {
 
     /** {@code keyranger ARGS} in this JVM against the emulator's {@code project}: exit code, output, errors. */
     private String[] cli(String project, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--emulator-host", BeamEmulator.get().hostPort(), "--project", project));
-        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
-                new PrintWriter(err), all.toArray(new String[0]));
-        return new String[] {Integer.toString(code), out.toString(), err.toString()};
+        InProcessCli.Result r = new InProcessCli(dir, io.keyranger.datastore.ConnectionSpec.emulator(
+                BeamEmulator.get().hostPort(), project)).run(args);
+        return new String[] {Integer.toString(r.exitCode()), r.out(), r.err()};
     }
 }

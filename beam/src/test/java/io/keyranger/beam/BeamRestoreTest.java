@@ -6,19 +6,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.RawEntities;
 import io.keyranger.support.RichEntities;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.keyranger.support.InProcessCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,20 +101,14 @@ class BeamRestoreTest {
     }
 
     private Path mapper(String json) throws Exception {
-        Path file = Files.createTempFile(dir, "mapper", ".json");
-        Files.writeString(file, json);
-        return file;
+        return new InProcessCli(dir, null).mapper(json);
     }
 
     /** {@code keyranger ARGS} in this JVM: its exit code, what it printed and its errors. */
     private String[] cli(String project, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--emulator-host", BeamEmulator.get().hostPort(), "--project", project));
-        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
-                new PrintWriter(err), all.toArray(new String[0]));
-        return new String[] {Integer.toString(code), out.toString(), err.toString()};
+        InProcessCli.Result r = new InProcessCli(dir, io.keyranger.datastore.ConnectionSpec.emulator(
+                BeamEmulator.get().hostPort(), project)).run(args);
+        return new String[] {Integer.toString(r.exitCode()), r.out(), r.err()};
     }
 
     private static void put(Datastore datastore, List<Entity> entities) {

@@ -117,7 +117,7 @@ class LosslessCopiesTest {
         Map<String, JsonNode> ours = RawEntities.of(target, "", KIND);
         assertThat(ours).hasSize(ENTITIES);
         deleteAll(target);
-        EmulatorExports.importInto(target, ManagedExport.open(google).metadata());
+        EmulatorExports.importInto(target, Path.of(ManagedExport.open(google).metadata()));
         assertRawEqual(ours, RawEntities.of(target, "", KIND));
     }
 
@@ -142,7 +142,7 @@ class LosslessCopiesTest {
      */
     private void assertSameAsGooglesImport(Map<String, JsonNode> ours, Path export) throws Exception {
         deleteAll(conn);
-        EmulatorExports.importInto(conn, ManagedExport.open(export).metadata());
+        EmulatorExports.importInto(conn, Path.of(ManagedExport.open(export).metadata()));
         Map<String, JsonNode> google = RawEntities.of(conn, "", KIND);
         assertThat(google).hasSize(ENTITIES);
         for (JsonNode entity : google.values()) {

@@ -50,6 +50,7 @@ public final class KeyRangerCli implements Runnable {
     public static int execute(Context context, PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new KeyRangerCli(context), new ContextFactory(context));
         RunCommand.addTemplatesHelp(cli.getSubcommands().get("run"));
+        cli.registerConverter(java.nio.file.Path.class, KeyRangerCli::localPath);
         cli.setOut(out);
         cli.setErr(err);
         reportErrorsInOneLine(cli);
@@ -73,6 +74,18 @@ public final class KeyRangerCli implements Runnable {
             commandLine.getErr().flush();
             return EXIT_USER_ERROR;
         });
+    }
+
+    /**
+     * A file option's path; a cloud store's location (gs://...), which a path would silently turn into a local
+     * "gs:/..." that is not found, is refused saying where it can be read.
+     */
+    private static java.nio.file.Path localPath(String value) {
+        try {
+            return io.keyranger.files.LocalFileStore.path(value);
+        } catch (KeyRangerException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+        }
     }
 
     /** Prints the version from the pom. */

@@ -92,8 +92,8 @@ record DiffState(String what, long records, long same, long changed, long remove
     }
 
     private static String describe(ManagedImport input) {
-        ObjectNode what = JSON.createObjectNode().put("export", input.export().metadata().toString())
-                .put("exportWritten", written(input.export().metadata()))
+        ObjectNode what = JSON.createObjectNode().put("export", input.export().metadata())
+                .put("exportWritten", written(java.nio.file.Path.of(input.export().metadata())))
                 .put("namespace", input.namespace()).put("kind", input.kind());
         if (input.select() != null) {
             what.put("select", input.select().query().text());

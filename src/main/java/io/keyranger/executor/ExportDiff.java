@@ -57,7 +57,7 @@ public final class ExportDiff {
     public static ExportDiff of(io.keyranger.datastore.Session session, io.keyranger.managed.ManagedExport export,
                                 String namespace, String kind, String gql, Path keys) {
         return new ExportDiff(session.datastore(), session.order(), ManagedImport.of(session.datastore(),
-                session.order(), export, namespace, kind, gql, keys));
+                session.order(), export, namespace, kind, gql, keys == null ? null : keys.toString()));
     }
 
     /**

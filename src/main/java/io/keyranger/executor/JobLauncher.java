@@ -1,5 +1,7 @@
 package io.keyranger.executor;
 
+import io.keyranger.files.FileStore;
+import io.keyranger.files.LocalFileStore;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
@@ -103,7 +105,7 @@ public final class JobLauncher {
     }
 
     private JobSpec checked(JobSpec spec, Consumer<String> waiting) {
-        return checked(datastore, order, retries, spec, waiting);
+        return checked(datastore, LocalFileStore.INSTANCE, order, retries, spec, waiting);
     }
 
     /**
@@ -112,9 +114,9 @@ public final class JobLauncher {
      * A job of its id started on other input is refused; one started on this input keeps the identity it was
      * stamped with (where and when the input was found only describe it).
      */
-    public static JobSpec checked(Datastore datastore, KeyOrder order, RetryPolicy retries, JobSpec spec,
-                                  Consumer<String> warnings) {
-        ImportInput input = SourceJobs.input(datastore, order, spec.mapper(), spec.namespace(), spec.kind());
+    public static JobSpec checked(Datastore datastore, FileStore files, KeyOrder order, RetryPolicy retries,
+                                  JobSpec spec, Consumer<String> warnings) {
+        ImportInput input = SourceJobs.input(datastore, files, order, spec.mapper(), spec.namespace(), spec.kind());
         ImportFile.Check check = input.check(SourceJobs.skipBadLines(spec.mapper()), () -> false);
         check.warnings().forEach(warnings);
         ImportIdentity identity = input.identity(check).selecting("kind " + spec.kind() + ", mode "

@@ -1,5 +1,7 @@
 package io.keyranger.executor;
 
+import io.keyranger.files.FileStore;
+import io.keyranger.files.LocalFileStore;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.counter.ShardedCounter;
@@ -95,25 +97,29 @@ public final class SharedJob {
      */
     public static SharedJob open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
                                  Cancellation cancellation) {
-        return open(datastore, order, spec, runner, takeOver, cancellation, message -> LOG.warn("{}", message));
+        return open(datastore, LocalFileStore.INSTANCE, order, spec, runner, takeOver, cancellation,
+                message -> LOG.warn("{}", message));
     }
 
     /**
      * As above; a job that reads a file (an import, a restore) is planned over its input's positions as a local run
      * plans it, after its whole input was checked and found to be the one a job of its id was started on (else
-     * refused, nothing written): {@link JobLauncher#checked}, whose warnings {@code warnings} hears.
+     * refused, nothing written): {@link JobLauncher#checked}, whose warnings {@code warnings} hears. The input is
+     * read through {@code files}.
      */
-    public static SharedJob open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
-                                 Cancellation cancellation, java.util.function.Consumer<String> warnings) {
+    public static SharedJob open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, String runner,
+                                 boolean takeOver, Cancellation cancellation,
+                                 java.util.function.Consumer<String> warnings) {
         boolean file = SourceJobs.readsFile(spec.mapper());
-        JobSpec bound = (file ? JobLauncher.checked(datastore, order, RetryPolicy.DEFAULT, spec, warnings) : spec)
+        JobSpec bound = (file ? JobLauncher.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings)
+                : spec)
                 .bind(datastore.getOptions().getProjectId(), order);
         JobStore store = new JobStore(datastore);
         JobLease lease = store.lease(bound.jobId(), JobLease.DEFAULT_DURATION);
         JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? JobLease.Mode.TAKE_OVER_NOW
                 : JobLease.Mode.RESUME, bound, runner, () -> {
                     if (file) {
-                        return JobPlans.plan(order, bound, SourceJobs.open(datastore, order, bound).source());
+                        return JobPlans.plan(order, bound, SourceJobs.open(datastore, files, order, bound).source());
                     }
                     ShardPlanner.RangePlan ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(
                             bound.namespace(), bound.kind(), bound.mapper().where(), bound.shards(),

@@ -3,15 +3,16 @@ package io.keyranger.files;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 
 /**
- * The file system an export writes its parts and its output through, by location (a local path, or a URI such as
+ * The file system a job reads its input and writes its output through, by location (a local path, or a URI such as
  * {@code gs://bucket/folder} on Dataflow): the local one ({@link LocalFileStore}) for a local run, Beam's
- * {@code FileSystems} on a pipeline's workers. The exactly-once parts protocol ({@code PartFiles}) is written once,
- * against this.
+ * {@code FileSystems} on a pipeline's workers. An export's exactly-once parts protocol ({@code PartFiles}) and the
+ * readers of an import's or a restore's input (a JSON lines file, a managed export) are written once, against this.
  */
 public interface FileStore {
-    /** The location of {@code name} (one path segment) in folder {@code folder}. */
+    /** The location of {@code name} (a relative path, its segments separated by '/') in folder {@code folder}. */
     String resolve(String folder, String name);
 
     /** The location beside {@code location} named as it is followed by {@code suffix}. */
@@ -24,6 +25,27 @@ public interface FileStore {
     OutputStream create(String location) throws IOException;
 
     InputStream open(String location) throws IOException;
+
+    /**
+     * The bytes of a file from byte {@code offset} on, without reading those before (a worker starts its range
+     * anywhere in a large file).
+     */
+    InputStream open(String location, long offset) throws IOException;
+
+    /** The size of a file in bytes. */
+    long size(String location) throws IOException;
+
+    /** When a file was last written, in milliseconds since the epoch (0 where the file system does not say). */
+    long modifiedMillis(String location) throws IOException;
+
+    /**
+     * The files whose locations match {@code glob}, sorted; a {@code *} matches within one path segment (so
+     * {@code folder/*}{@code /x} is one level down). None is an empty list.
+     */
+    List<String> match(String glob) throws IOException;
+
+    /** The folder that holds the file at {@code location}, without a trailing '/' (the same on every store). */
+    String parent(String location);
 
     boolean exists(String location) throws IOException;
 

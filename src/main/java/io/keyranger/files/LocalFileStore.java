@@ -6,11 +6,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.stream.Stream;
 
 /** The local file system as a {@link FileStore}: a file is synced to disk when closed. */
@@ -28,8 +31,10 @@ public final class LocalFileStore implements FileStore {
     /** The local path of a location; a URI of another file system is refused. */
     public static Path path(String location) {
         if (isRemote(location)) {
-            throw new KeyRangerException(location + " is not on this machine: a job run by 'keyranger run' writes "
-                    + "local files; one on a cloud store is written by the Beam runner (keyranger-beam.jar).");
+            throw new KeyRangerException(location + " is not on this machine: a job run here ('keyranger run', "
+                    + "'keyranger restore', the app) reads and writes local files. Copy it here (e.g. with gsutil cp "
+                    + "-r), or run the job on the Beam runner (keyranger-beam.jar), which reads and writes a cloud "
+                    + "store.");
         }
         return Path.of(location);
     }
@@ -78,6 +83,59 @@ public final class LocalFileStore implements FileStore {
     @Override
     public InputStream open(String location) throws IOException {
         return Files.newInputStream(path(location));
+    }
+
+    @Override
+    public InputStream open(String location, long offset) throws IOException {
+        FileChannel channel = FileChannel.open(path(location));
+        try {
+            channel.position(offset);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        return Channels.newInputStream(channel);
+    }
+
+    @Override
+    public long size(String location) throws IOException {
+        return Files.size(path(location));
+    }
+
+    @Override
+    public long modifiedMillis(String location) throws IOException {
+        return Files.getLastModifiedTime(path(location)).toMillis();
+    }
+
+    @Override
+    public List<String> match(String glob) throws IOException {
+        Path pattern = path(glob).toAbsolutePath();
+        Path root = pattern.getRoot();
+        int depth = 0;
+        for (Path segment : pattern) {
+            if (depth > 0 || segment.toString().contains("*") || segment.toString().contains("?")) {
+                depth++;
+            } else {
+                root = root.resolve(segment);
+            }
+        }
+        if (depth == 0) {
+            return Files.isRegularFile(pattern) ? List.of(pattern.toString()) : List.of();
+        }
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        PathMatcher matcher = pattern.getFileSystem().getPathMatcher("glob:" + pattern);
+        try (Stream<Path> files = Files.find(root, depth, (file, attributes) -> attributes.isRegularFile()
+                && matcher.matches(file))) {
+            return files.map(Path::toString).sorted().toList();
+        }
+    }
+
+    @Override
+    public String parent(String location) {
+        Path parent = path(location).toAbsolutePath().getParent();
+        return parent == null ? path(location).toAbsolutePath().toString() : parent.toString();
     }
 
     @Override

@@ -117,12 +117,11 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
             });
 
     /** An export as written: its metadata file, with that file's time and size (another export there differs). */
-    private record Identity(java.nio.file.Path metadata, long modified, long size) {
+    private record Identity(String metadata, long modified, long size) {
         static Identity of(ManagedExport export) {
-            java.nio.file.Path file = export.metadata().toAbsolutePath().normalize();
+            String file = export.metadata();
             try {
-                return new Identity(file, java.nio.file.Files.getLastModifiedTime(file).toMillis(),
-                        java.nio.file.Files.size(file));
+                return new Identity(file, export.store().modifiedMillis(file), export.store().size(file));
             } catch (java.io.IOException e) {
                 return new Identity(file, -1, System.nanoTime()); // unreadable now: matches nothing kept
             }

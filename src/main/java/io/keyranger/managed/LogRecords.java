@@ -1,13 +1,12 @@
 package io.keyranger.managed;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.files.FileStore;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
@@ -26,25 +25,27 @@ public final class LogRecords implements Closeable {
     private static final int LAST = 4;
     private static final int MASK_DELTA = 0xa282ead8;
 
-    private final Path file;
+    private final String file;
     private final InputStream in;
     private final long end;
     private long offset;
     private boolean skippingFragments;
     private long lastStart = -1;
 
-    /** The records of {@code file} that begin in blocks {@code [fromBlock, toBlock)} (toBlock -1: to the end). */
-    public LogRecords(Path file, long fromBlock, long toBlock) throws IOException {
-        this.file = file;
-        this.in = new BufferedInputStream(Files.newInputStream(file), BLOCK);
+    /**
+     * The records of the file at {@code location} in {@code store} that begin in blocks {@code [fromBlock, toBlock)}
+     * (toBlock -1: to the end); the blocks before are not read.
+     */
+    public LogRecords(FileStore store, String location, long fromBlock, long toBlock) throws IOException {
+        this.file = location;
         this.offset = fromBlock * BLOCK;
+        this.in = new BufferedInputStream(store.open(location, offset), BLOCK);
         this.end = toBlock < 0 ? Long.MAX_VALUE : toBlock * BLOCK;
         this.skippingFragments = fromBlock > 0;
-        in.skipNBytes(offset);
     }
 
-    public LogRecords(Path file) throws IOException {
-        this(file, 0, -1);
+    public LogRecords(FileStore store, String location) throws IOException {
+        this(store, location, 0, -1);
     }
 
     /** The next record, or null at the end (of the file, or of the last block asked for). */

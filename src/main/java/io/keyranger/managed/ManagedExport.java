@@ -4,13 +4,13 @@ import com.google.cloud.datastore.Entity;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 import io.keyranger.KeyRangerException;
+import io.keyranger.files.FileStore;
+import io.keyranger.files.LocalFileStore;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * A managed export as {@code gcloud datastore export} (or the emulator's {@code :export}) writes it, opened from its
@@ -29,21 +29,31 @@ public final class ManagedExport {
      * @param bytes     how many bytes its output files hold
      * @param files     its output files, in order
      */
-    public record Part(String namespace, String kind, long entities, long bytes, List<Path> files) {
+    public record Part(String namespace, String kind, long entities, long bytes, List<String> files) {
     }
 
-    private final Path metadata;
+    private final FileStore store;
+    private final String metadata;
     private final List<Part> parts;
 
-    private ManagedExport(Path metadata, List<Part> parts) {
+    private ManagedExport(FileStore store, String metadata, List<Part> parts) {
+        this.store = store;
         this.metadata = metadata;
         this.parts = List.copyOf(parts);
     }
 
-    /** Opens an export from its folder (the one holding the overall metadata file, or its parent) or that file. */
+    /** Opens an export on this machine from its folder (that of the overall metadata file, or its parent) or that file. */
     public static ManagedExport open(Path location) {
-        Path metadata = metadataFile(location);
-        try (LogRecords records = new LogRecords(metadata)) {
+        return open(LocalFileStore.INSTANCE, location.toString());
+    }
+
+    /**
+     * Opens the export at {@code location} in {@code store} (a local path, or a cloud store's on a pipeline): its
+     * folder (that of the overall metadata file, or its parent) or that file.
+     */
+    public static ManagedExport open(FileStore store, String location) {
+        String metadata = metadataFile(store, location);
+        try (LogRecords records = new LogRecords(store, metadata)) {
             List<Part> parts = new ArrayList<>();
             for (byte[] record = records.next(); record != null; record = records.next()) {
                 CodedInputStream in = CodedInputStream.newInstance(record);
@@ -53,7 +63,7 @@ public final class ManagedExport {
                     }
                     if (WireFormat.getTagFieldNumber(tag) == 1
                             && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                        parts.add(part(metadata.getParent(), in.readBytes().toByteArray()));
+                        parts.add(part(store, store.parent(metadata), in.readBytes().toByteArray()));
                     } else {
                         in.skipField(tag);
                     }
@@ -62,14 +72,20 @@ public final class ManagedExport {
             if (parts.isEmpty()) {
                 throw new KeyRangerException("The export metadata " + metadata + " lists no namespace or kind.");
             }
-            return new ManagedExport(metadata, parts);
+            return new ManagedExport(store, metadata, parts);
         } catch (IOException e) {
             throw new KeyRangerException("Cannot read the export metadata " + metadata + ": " + e.getMessage(), e);
         }
     }
 
-    public Path metadata() {
+    /** The location of the export's overall metadata file. */
+    public String metadata() {
         return metadata;
+    }
+
+    /** The file system the export is read from. */
+    public FileStore store() {
+        return store;
     }
 
     public List<Part> parts() {
@@ -93,12 +109,12 @@ public final class ManagedExport {
      * at a time; a part of all namespaces or kinds is read whole, so the caller still checks each entity's key.
      */
     public Entities entities(String projectId, String databaseId, String namespace, String kind) {
-        return new Entities(files(namespace, kind), new EntityProtos(projectId, databaseId));
+        return new Entities(store, files(namespace, kind), new EntityProtos(projectId, databaseId));
     }
 
     /** The output files that may hold entities of {@code namespace} and {@code kind} (null: any), in order. */
-    public List<Path> files(String namespace, String kind) {
-        List<Path> files = new ArrayList<>();
+    public List<String> files(String namespace, String kind) {
+        List<String> files = new ArrayList<>();
         for (Part part : parts) {
             if ((namespace == null || part.namespace() == null || part.namespace().equals(namespace))
                     && (kind == null || part.kind() == null || part.kind().equals(kind))) {
@@ -110,13 +126,15 @@ public final class ManagedExport {
 
     /** Entities read one at a time across output files; a file that cannot be read is named with the offset. */
     public static final class Entities implements java.io.Closeable {
-        private final List<Path> files;
+        private final FileStore store;
+        private final List<String> files;
         private final EntityProtos protos;
         private int file = -1;
         private LogRecords records;
         private long record;
 
-        private Entities(List<Path> files, EntityProtos protos) {
+        private Entities(FileStore store, List<String> files, EntityProtos protos) {
+            this.store = store;
             this.files = files;
             this.protos = protos;
         }
@@ -157,7 +175,7 @@ public final class ManagedExport {
                     }
                     file++;
                     record = 0;
-                    records = new LogRecords(files.get(file));
+                    records = new LogRecords(store, files.get(file));
                 }
             } catch (IOException e) {
                 throw new KeyRangerException("Cannot read the export file " + files.get(file) + ": " + e.getMessage(),
@@ -178,43 +196,34 @@ public final class ManagedExport {
         }
     }
 
-    private static Path metadataFile(Path location) {
-        if (Files.isRegularFile(location) && location.getFileName().toString().endsWith(OVERALL)) {
-            return location;
-        }
-        if (!Files.isDirectory(location)) {
-            throw new KeyRangerException("No export at " + location + ": give the export's folder or its "
-                    + "*" + OVERALL + " file.");
-        }
-        for (Path dir : List.of(location, onlySubfolder(location))) {
-            if (dir == null) {
-                continue;
+    /**
+     * The overall metadata file at {@code location}: that file, the newest one in that folder, or (a prefix folder,
+     * which holds one export per run in a subfolder named by its time) the newest one a level down.
+     */
+    private static String metadataFile(FileStore store, String location) {
+        try {
+            if (location.endsWith(OVERALL) && store.exists(location)) {
+                return location;
             }
-            try (Stream<Path> files = Files.list(dir)) {
-                List<Path> found = files.filter(f -> f.getFileName().toString().endsWith(OVERALL)).sorted().toList();
+            for (String glob : List.of(store.resolve(location, "*" + OVERALL), store.resolve(location, "*/*" + OVERALL))) {
+                List<String> found = store.match(glob);
                 if (!found.isEmpty()) {
                     return found.get(found.size() - 1);
                 }
-            } catch (IOException e) {
-                throw new KeyRangerException("Cannot list " + dir + ": " + e.getMessage(), e);
             }
+            if (!store.exists(location)) {
+                throw new KeyRangerException("No export at " + location + ": give the export's folder or its "
+                        + "*" + OVERALL + " file.");
+            }
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot list " + location + ": " + e.getMessage(), e);
         }
         throw new KeyRangerException("No *" + OVERALL + " file in " + location + ": is it a managed export "
                 + "(gcloud datastore export) or the folder above one?");
     }
 
-    /** The last (newest) subfolder of an export's prefix folder, which holds one export per run. */
-    private static Path onlySubfolder(Path location) {
-        try (Stream<Path> dirs = Files.list(location)) {
-            List<Path> found = dirs.filter(Files::isDirectory).sorted().toList();
-            return found.isEmpty() ? null : found.get(found.size() - 1);
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
     /** One entry of the overall metadata: {1 {1 kind scope, 2 kind, 3 namespace scope, 4 namespace}, 2 path, 3, 4}. */
-    private static Part part(Path root, byte[] entry) throws IOException {
+    private static Part part(FileStore store, String root, byte[] entry) throws IOException {
         CodedInputStream in = CodedInputStream.newInstance(entry);
         String kind = null;
         String namespace = null;
@@ -246,24 +255,29 @@ public final class ManagedExport {
         if (path == null) {
             throw new IOException("an entry names no metadata file");
         }
-        Path kindMetadata = root.resolve(path);
+        String kindMetadata = store.resolve(root, path);
         return new Part(allNamespaces ? null : namespace == null ? "" : namespace, allKinds ? null : kind, count, bytes,
-                outputFiles(kindMetadata));
+                outputFiles(store, kindMetadata));
     }
 
     /** The output files a kind's metadata lists (a plain protocol buffer: 2 {1 kind, 2 file name}). */
-    private static List<Path> outputFiles(Path kindMetadata) throws IOException {
-        if (!Files.isRegularFile(kindMetadata)) {
+    private static List<String> outputFiles(FileStore store, String kindMetadata) throws IOException {
+        if (!store.exists(kindMetadata)) {
             throw new IOException("its part's metadata " + kindMetadata + " is missing");
         }
-        CodedInputStream in = CodedInputStream.newInstance(Files.readAllBytes(kindMetadata));
-        List<Path> files = new ArrayList<>();
+        byte[] bytes;
+        try (java.io.InputStream read = store.open(kindMetadata)) {
+            bytes = read.readAllBytes();
+        }
+        CodedInputStream in = CodedInputStream.newInstance(bytes);
+        String folder = store.parent(kindMetadata);
+        List<String> files = new ArrayList<>();
         for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
             if (WireFormat.getTagFieldNumber(tag) == 2) {
                 CodedInputStream file = CodedInputStream.newInstance(in.readBytes().toByteArray());
                 for (int t = file.readTag(); t != 0; t = file.readTag()) {
                     if (WireFormat.getTagFieldNumber(t) == 2) {
-                        files.add(kindMetadata.resolveSibling(file.readStringRequireUtf8()));
+                        files.add(store.resolve(folder, file.readStringRequireUtf8()));
                     } else {
                         file.skipField(t);
                     }

@@ -97,11 +97,10 @@ final class FileTemplates {
 
         private void file(SpecReader r) {
             String location = r.string("file", null);
-            if (location.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.+")) { // read as a relative path, it is "not found"
-                throw r.error("file", "must be a path on this machine: an import or a restore reads its files from a "
-                        + "local path (" + location + " is not; copy it here, e.g. with gsutil cp -r)");
-            }
-            java.nio.file.Path file = java.nio.file.Path.of(location);
+            // a cloud store's input (gs://...) is read by the Beam runner, which says so if it cannot reach it, and
+            // refused by a local run with what to do (LocalFileStore); only a local one can be looked at here
+            boolean local = !io.keyranger.files.LocalFileStore.isRemote(location);
+            java.nio.file.Path file = local ? java.nio.file.Path.of(location) : null;
             String format = r.string("format", "jsonl");
             String mode = r.string("mode", "overwrite");
             if (!MODES.contains(mode)) {
@@ -120,16 +119,17 @@ final class FileTemplates {
                     throw r.error("mode", "applies to a managed export (\"format\": \"managed\"); a JSON lines "
                             + "import overwrites");
                 }
-                if (!java.nio.file.Files.isRegularFile(file)) {
+                if (local && !java.nio.file.Files.isRegularFile(file)) {
                     throw r.error("file", "must be an existing export file (" + file + " not found)");
                 }
                 return;
             }
-            if (!java.nio.file.Files.exists(file)) {
+            if (local && !java.nio.file.Files.exists(file)) {
                 throw r.error("file", "must be a managed export's folder or metadata file (" + file + " not found)");
             }
             String keys = r.string("keys", null);
-            if (keys != null && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(keys))) {
+            if (keys != null && !io.keyranger.files.LocalFileStore.isRemote(keys)
+                    && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(keys))) {
                 throw r.error("keys", "must be an existing file of keys (" + keys + " not found)");
             }
         }

@@ -108,7 +108,15 @@ class BadInputSuiteTest {
         refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"export\",\"file\":\""
                 + dir.resolve("missing/x.jsonl") + "\"}").toString()), "must be in an existing directory");
         refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"export\",\"file\":"
-                + "\"gs://bucket/x.jsonl\"}").toString()), "is written by the Beam runner");
+                + "\"gs://bucket/x.jsonl\"}").toString()), "on the Beam runner");
+        // an input on a cloud store is the Beam runner's to read (its workers reach it); here it is refused up front
+        refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"import\",\"file\":"
+                + "\"gs://bucket/x.jsonl\"}").toString()), "gs://bucket/x.jsonl is not on this machine");
+        Result remote = run(true, "restore", "--kind", "Account", "--export", "gs://bucket/exports/2026-11-27");
+        assertThat(remote.exitCode()).as(remote.err()).isEqualTo(2); // a bad option value, as picocli exits on one
+        assertThat(remote.err()).contains("Invalid value for option '--export': gs://bucket/exports/2026-11-27 is "
+                + "not on this machine").contains("Copy it here (e.g. with gsutil cp -r), or run the job on the Beam "
+                + "runner").doesNotContain("\tat ");
         assertThat(run(true, "jobs").out()).as("no job was created").doesNotContain("Account-");
     }
 

@@ -126,7 +126,7 @@ class GoogleImportParityTest {
         ConnectionSpec conn = SharedEmulator.freshProject("parity");
         Datastore datastore = seeded(conn);
         Map<String, JsonNode> original = raw(conn);
-        Path export = ManagedExport.open(EmulatorExports.export(conn, dir, null)).metadata();
+        Path export = Path.of(ManagedExport.open(EmulatorExports.export(conn, dir, null)).metadata());
         InProcessCli cli = new InProcessCli(dir, conn);
 
         InProcessCli.Result diff = cli.run("diff", "--export", export.toString(), "--kind", KIND);
@@ -157,7 +157,7 @@ class GoogleImportParityTest {
     void aRestoreIntoAnotherProjectWritesWhatTheImportIntoAnotherProjectWrites() throws Exception {
         ConnectionSpec source = SharedEmulator.freshProject("parity-source");
         seeded(source);
-        Path export = ManagedExport.open(EmulatorExports.export(source, dir, null)).metadata();
+        Path export = Path.of(ManagedExport.open(EmulatorExports.export(source, dir, null)).metadata());
         ConnectionSpec byGoogle = SharedEmulator.freshProject("parity-google");
         EmulatorExports.importInto(byGoogle, export);
         ConnectionSpec ours = SharedEmulator.freshProject("parity-ours");
@@ -202,10 +202,10 @@ class GoogleImportParityTest {
      */
     private void loadsAsGooglesOwnExport(ConnectionSpec source, Path ours) throws Exception {
         ConnectionSpec fromOurs = SharedEmulator.freshProject("parity-ours-import");
-        EmulatorExports.importInto(fromOurs, ManagedExport.open(ours).metadata());
+        EmulatorExports.importInto(fromOurs, Path.of(ManagedExport.open(ours).metadata()));
         ConnectionSpec fromGoogle = SharedEmulator.freshProject("parity-google-import");
-        EmulatorExports.importInto(fromGoogle, ManagedExport.open(EmulatorExports.export(source, dir, null))
-                .metadata());
+        EmulatorExports.importInto(fromGoogle, Path.of(ManagedExport.open(EmulatorExports.export(source, dir,
+                null)).metadata()));
         Map<String, JsonNode> google = raw(fromGoogle);
         assertThat(google).hasSize(COUNT);
         assertSameRaw(raw(fromOurs), google);

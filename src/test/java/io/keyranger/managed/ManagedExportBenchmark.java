@@ -63,7 +63,7 @@ class ManagedExportBenchmark {
         }
         io.keyranger.datastore.ConnectionSpec target = io.keyranger.support.SharedEmulator.freshProject("slice");
         long t = System.nanoTime();
-        io.keyranger.support.EmulatorExports.importInto(target, ManagedExport.open(written).metadata());
+        io.keyranger.support.EmulatorExports.importInto(target, java.nio.file.Path.of(ManagedExport.open(written).metadata()));
         double seconds = (System.nanoTime() - t) / 1e9;
         com.google.cloud.datastore.Datastore imported = io.keyranger.support.SharedEmulator.connect(target);
         java.util.Map<Key, Entity> loaded = new java.util.HashMap<>();

@@ -142,7 +142,7 @@ class ManagedExportTest {
     @Test
     void aCorruptOrTruncatedFileIsANamedErrorNeverAWrongEntity() throws Exception {
         ManagedExport export = ManagedExport.open(export(dir, null));
-        Path output = export.parts().get(0).files().get(0);
+        Path output = Path.of(export.parts().get(0).files().get(0));
         byte[] bytes = Files.readAllBytes(output);
 
         Files.write(output, java.util.Arrays.copyOf(bytes, bytes.length - 10));
@@ -171,7 +171,7 @@ class ManagedExportTest {
         }
         bigStore.put(big.toArray(new Entity[0]));
         ManagedExport export = ManagedExport.open(export(own, dir, "{\"kinds\": [\"Big\"]}"));
-        Path output = export.parts().get(0).files().get(0);
+        Path output = Path.of(export.parts().get(0).files().get(0));
         long blocks = (Files.size(output) + LogRecords.BLOCK - 1) / LogRecords.BLOCK;
         assertThat(blocks).as("records span blocks").isGreaterThan(5);
         List<byte[]> whole = records(output, 0, -1);
@@ -188,7 +188,7 @@ class ManagedExportTest {
 
     private static List<byte[]> records(Path file, long from, long to) throws Exception {
         List<byte[]> out = new ArrayList<>();
-        try (LogRecords records = new LogRecords(file, from, to)) {
+        try (LogRecords records = new LogRecords(io.keyranger.files.LocalFileStore.INSTANCE, file.toString(), from, to)) {
             for (byte[] r = records.next(); r != null; r = records.next()) {
                 out.add(r);
             }
@@ -240,7 +240,7 @@ class ManagedExportTest {
         assertThat(read(ManagedExport.open(written))).as("our reader on our writer").isEqualTo(source);
 
         ConnectionSpec target = SharedEmulator.freshProject("managed-import");
-        Path metadata = ManagedExport.open(written).metadata();
+        Path metadata = Path.of(ManagedExport.open(written).metadata());
         io.keyranger.support.EmulatorExports.importInto(target, metadata);
         Datastore imported = SharedEmulator.connect(target);
         Map<Key, Entity> loaded = new HashMap<>();
@@ -283,7 +283,7 @@ class ManagedExportTest {
         assertThat(read(backup)).isEqualTo(every);
 
         ConnectionSpec target = SharedEmulator.freshProject("managed-restore");
-        io.keyranger.support.EmulatorExports.importInto(target, backup.metadata());
+        io.keyranger.support.EmulatorExports.importInto(target, Path.of(backup.metadata()));
         List<Entity> loaded = new ArrayList<>();
         SharedEmulator.connect(target).run(Query.newEntityQueryBuilder().setKind("Every").build())
                 .forEachRemaining(loaded::add);

@@ -72,7 +72,7 @@ class RestoreTest {
         assertThat(stopped.exitCode()).as(stopped.out() + stopped.err()).isEqualTo(4);
         assertThat(stopped.out()).contains("stopped early");
         // the export written again at the same place is another export: its records are not the stopped diff's
-        Path metadata = ManagedExport.open(s.export()).metadata();
+        Path metadata = Path.of(ManagedExport.open(s.export()).metadata());
         java.nio.file.attribute.FileTime written = Files.getLastModifiedTime(metadata);
         Files.setLastModifiedTime(metadata, java.nio.file.attribute.FileTime.fromMillis(written.toMillis() + 60_000));
         InProcessCli.Result rewritten = cli.run("diff", "--export", s.export().toString(), "--kind", "Rich",
@@ -240,7 +240,7 @@ class RestoreTest {
         Scene s = scene("restore-bad", 120, 20, 0);
         InProcessCli cli = new InProcessCli(dir, s.conn());
         ManagedExport export = ManagedExport.open(s.export());
-        Path output = export.parts().get(0).files().get(0);
+        Path output = Path.of(export.parts().get(0).files().get(0));
         byte[] good = Files.readAllBytes(output);
 
         byte[] corrupt = good.clone();

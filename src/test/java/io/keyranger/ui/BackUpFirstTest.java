@@ -95,7 +95,7 @@ class BackUpFirstTest extends DemoWindowTest {
         assertThat(increments).hasSize(1);
         String recorded = ServerExports.backupsOf(datastore, increments).get(increments.get(0));
         assertThat(recorded).as("the export this backup wrote, not the newest in the folder")
-                .isEqualTo(ours.toString()).isEqualTo(export.metadata().getParent().toString());
+                .isEqualTo(ours.toString()).isEqualTo(Path.of(export.metadata()).getParent().toString());
         Fx.waitUntil(20, () -> jobs.lookupAll(".list-cell").stream()
                 .map(n -> ((javafx.scene.control.Labeled) n).getText())
                 .anyMatch(t -> t != null && t.startsWith(increments.get(0)) && t.contains("backed up first to "

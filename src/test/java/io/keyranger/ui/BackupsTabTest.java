@@ -158,7 +158,7 @@ class BackupsTabTest extends DemoWindowTest {
         assertThat(KeysFile.read(folder.resolve("removed.keys"), "demo-project", "")).isEqualTo(deleted);
         ConnectionSpec spec = ConnectionSpec.emulator(host, "demo-project");
         assertThat(folder).isEqualTo(DiffModel.folderOf(configDir.resolve("comparisons"), spec,
-                ManagedExport.open(export).metadata(), "", "Account"));
+                Path.of(ManagedExport.open(export).metadata()), "", "Account"));
         long[] seen = {0};
         ExportDiff.Result stopped = ExportDiff.of(Session.open(spec), ManagedExport.open(export), "", "Account", null,
                 null).pageSize(10).parallel(1).writeKeys(folder).run(true, n -> seen[0] = n,

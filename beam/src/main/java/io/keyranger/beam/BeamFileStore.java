@@ -6,9 +6,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.MoveOptions;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
@@ -16,8 +19,9 @@ import org.apache.beam.sdk.io.fs.ResourceId;
 import org.apache.beam.sdk.util.MimeTypes;
 
 /**
- * Beam's {@code FileSystems} as an export's {@link FileStore}: a pipeline's parts and output go wherever its workers
- * reach (a local path on the DirectRunner and Flink's local mini-cluster, gs:// on Dataflow). A new local file is
+ * Beam's {@code FileSystems} as a pipeline's {@link FileStore}: an export's parts and output, and an import's or a
+ * restore's input, are wherever its workers reach (a local path on the DirectRunner and Flink's local mini-cluster,
+ * gs:// on Dataflow). A new local file is
  * written by {@link LocalFileStore}, which syncs it to disk before the commit that records it; Beam's local file
  * system does not, and a part a ledger records must outlive a crash of the machine.
  */
@@ -38,8 +42,12 @@ final class BeamFileStore implements FileStore {
 
     @Override
     public String resolve(String folder, String name) {
-        return FileSystems.matchNewResource(folder, true).resolve(name, StandardResolveOptions.RESOLVE_FILE)
-                .toString();
+        ResourceId at = FileSystems.matchNewResource(folder, true);
+        String[] segments = name.split("/");
+        for (int i = 0; i < segments.length - 1; i++) {
+            at = at.resolve(segments[i], StandardResolveOptions.RESOLVE_DIRECTORY);
+        }
+        return at.resolve(segments[segments.length - 1], StandardResolveOptions.RESOLVE_FILE).toString();
     }
 
     @Override
@@ -61,6 +69,52 @@ final class BeamFileStore implements FileStore {
     @Override
     public InputStream open(String location) throws IOException {
         return Channels.newInputStream(FileSystems.open(file(location)));
+    }
+
+    @Override
+    public InputStream open(String location, long offset) throws IOException {
+        ReadableByteChannel channel = FileSystems.open(file(location));
+        if (offset == 0) {
+            return Channels.newInputStream(channel);
+        }
+        if (channel instanceof SeekableByteChannel seekable) { // local files and gs:// objects are
+            seekable.position(offset);
+            return Channels.newInputStream(seekable);
+        }
+        InputStream in = Channels.newInputStream(channel);
+        in.skipNBytes(offset);
+        return in;
+    }
+
+    @Override
+    public long size(String location) throws IOException {
+        return FileSystems.matchSingleFileSpec(location).sizeBytes();
+    }
+
+    @Override
+    public long modifiedMillis(String location) throws IOException {
+        return FileSystems.matchSingleFileSpec(location).lastModifiedMillis();
+    }
+
+    @Override
+    public List<String> match(String glob) throws IOException {
+        MatchResult found = FileSystems.match(List.of(glob), EmptyMatchTreatment.ALLOW).get(0);
+        if (found.status() == MatchResult.Status.NOT_FOUND) {
+            return List.of();
+        }
+        List<String> locations = new ArrayList<>();
+        for (MatchResult.Metadata m : found.metadata()) {
+            if (!m.resourceId().isDirectory()) {
+                locations.add(m.resourceId().toString());
+            }
+        }
+        locations.sort(null);
+        return locations;
+    }
+
+    @Override
+    public String parent(String location) {
+        return trimmed(file(trimmed(location)).getCurrentDirectory().toString()); // as a local path has it
     }
 
     @Override

@@ -84,11 +84,13 @@ public final class BeamMain {
     private static int runJob(KeyRangerOptions options, BeamRequest request, Session session, PrintStream out,
                               PrintStream err) {
         long started = System.nanoTime();
-        org.apache.beam.sdk.io.FileSystems.setDefaultPipelineOptions(options); // an export's join here (gs://...)
+        // an import's check, an export's join: here, through the pipeline's file systems (gs://...)
+        org.apache.beam.sdk.io.FileSystems.setDefaultPipelineOptions(options);
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
-        SharedJob job = SharedJob.open(session.datastore(), session.order(), request.spec(), SharedJob.BEAM,
-                options.getTakeOver(), io.keyranger.datastore.Cancellation.NEVER, w -> err.println("Warning: " + w));
+        SharedJob job = SharedJob.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), request.spec(),
+                SharedJob.BEAM, options.getTakeOver(), io.keyranger.datastore.Cancellation.NEVER,
+                w -> err.println("Warning: " + w));
         if (job.doneAlready()) {
             out.println("Job " + request.spec().jobId() + " is done already; nothing was run again. Totals: "
                     + job.totals());

@@ -82,16 +82,22 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
 
     /**
      * An import's or restore's input is read by the launcher (its check) and by every worker from where its range
-     * starts: from a local path (the template's check), so on a runner whose workers share this machine (the
-     * DirectRunner, Flink's local mini-cluster).
+     * starts, through the pipeline's file systems: a local path only on a runner whose workers share this machine
+     * (the DirectRunner, Flink's local mini-cluster), else a location they all reach (gs://...).
      */
     private static void checkInputReachable(MapperSpec mapper, KeyRangerOptions o) {
-        String file = mapper.json().path("file").asText();
         String runner = o.getRunner().getSimpleName();
-        if (!runner.equals("DirectRunner") && !FlinkLocal.isLocal(o)) {
-            throw new KeyRangerException("The input " + file + " is on this machine, which " + runner + "'s workers "
-                    + "do not share: run the import or restore with 'keyranger run' or 'keyranger restore', or on the "
-                    + "DirectRunner.");
+        if (runner.equals("DirectRunner") || FlinkLocal.isLocal(o)) {
+            return;
+        }
+        for (String field : java.util.List.of("file", "keys")) {
+            String location = mapper.json().path(field).asText(null);
+            if (location != null && !LocalFileStore.isRemote(location)) {
+                throw new KeyRangerException("The import's \"" + field + "\" " + location + " is on this machine, "
+                        + "which " + runner + "'s workers do not share: give a location they all reach, such as "
+                        + "gs://BUCKET/FOLDER (copy it there with gsutil cp -r), or run the import or restore here "
+                        + "with 'keyranger run' or 'keyranger restore', or on the DirectRunner.");
+            }
         }
     }
 

@@ -66,7 +66,8 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         MapperSpec spec = MapperSpec.parse(config.mapperJson());
         JobSpec job = new JobSpec(config.jobId(), config.namespace(), config.kind(), spec, 1, 1,
                 config.pageSize(), 0).bind(config.projectId(), session.order());
-        SourceJobs.Pages pages = SourceJobs.pages(session.datastore(), session.order(), job); // keys, or a file's
+        SourceJobs.Pages pages = SourceJobs.pages(session.datastore(), BeamFileStore.INSTANCE, session.order(),
+                job); // keys, or a file's
         var mapper = pages.mapper();
         Retries.Policy retries = new Retries.Simple(10, 100, 5_000, 600_000);
         Session opened = session;

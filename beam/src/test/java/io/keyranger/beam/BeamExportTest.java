@@ -86,11 +86,11 @@ class BeamExportTest {
         ConnectionSpec source = ConnectionSpec.emulator(BeamEmulator.get().hostPort(), project);
         ConnectionSpec fromOurs = ConnectionSpec.emulator(BeamEmulator.get().hostPort(),
                 BeamEmulator.freshProject("from-ours"));
-        EmulatorExports.importInto(fromOurs, export.metadata());
+        EmulatorExports.importInto(fromOurs, Path.of(export.metadata()));
         ConnectionSpec fromGoogle = ConnectionSpec.emulator(BeamEmulator.get().hostPort(),
                 BeamEmulator.freshProject("from-google"));
-        EmulatorExports.importInto(fromGoogle, ManagedExport.open(EmulatorExports.export(source, dir, null))
-                .metadata());
+        EmulatorExports.importInto(fromGoogle, Path.of(ManagedExport.open(EmulatorExports.export(source, dir,
+                null)).metadata()));
         Map<String, JsonNode> google = raw(fromGoogle);
         Map<String, JsonNode> loaded = raw(fromOurs);
         assertThat(google).hasSize(RICH + MIXED);

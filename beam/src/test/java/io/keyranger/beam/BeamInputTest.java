@@ -46,8 +46,6 @@ class BeamInputTest {
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + imports, "--jobId=j",
                 "--runner=FlinkRunner", "--flinkMaster=flink.example:8081"}, "FlinkRunner's workers do not share");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + count}, "--jobId=ID");
-        assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--jobId=j", "--mapperSpec={\"template\":"
-                + "\"import\",\"format\":\"managed\",\"file\":\"gs://bucket/export\"}"}, "must be a path on this machine");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + count, "--jobId=j",
                 "--mapperSpec={\"template\":\"count\"}"}, "not both");
         assertRefused(new String[] {"--project=p", emulator, "--kind=Item", "--mapper=" + count, "--jobId=bad id"},

@@ -100,6 +100,46 @@ class BeamRestoreTest {
                 .containsEntry("read", (long) ENTITIES).containsEntry("written", (long) ENTITIES);
     }
 
+    @Test
+    void aRestoreAndAnImportReadTheirInputFromACloudStoreThroughTheFileSystemsOfThePipeline() throws Exception {
+        String project = BeamEmulator.freshProject("beam-bucket");
+        ConnectionSpec conn = ConnectionSpec.emulator(BeamEmulator.get().hostPort(), project);
+        Datastore datastore = BeamEmulator.connect(project);
+        put(datastore, RichEntities.of(datastore, "Item", 1_000));
+        Map<String, JsonNode> seeded = RawEntities.of(conn, "", "Item");
+        List<String> lines = new ArrayList<>();
+        RichEntities.read(datastore, "", "Item").values().forEach(e -> lines.add(EntityCodec.encode(e).toString()));
+        List<Key> chosen = new ArrayList<>(RichEntities.read(datastore, "", "Item").keySet()).subList(100, 300);
+        Path keys = dir.resolve("chosen.keys");
+        io.keyranger.executor.source.KeysFile.write(keys, chosen);
+        // the emulator's export's prefix folder: the export is found in its one subfolder, as in a gs:// bucket
+        String bucket = project;
+        BucketFileSystem.empty(bucket);
+        String export = BucketFileSystem.upload(EmulatorExports.export(conn, dir, null), bucket, "exports");
+        String keysObject = BucketFileSystem.upload(keys, bucket, "selection/chosen.keys");
+        String jsonl = BucketFileSystem.upload(Files.write(dir.resolve("items.jsonl"), lines), bucket,
+                "lines/items.jsonl");
+        delete(datastore, "Item");
+
+        BeamEmulator.Run restore = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper("{\"template\":"
+                + "\"import\",\"format\":\"managed\",\"file\":\"" + export + "\",\"keys\":\"" + keysObject
+                + "\"}"), "from-bucket"));
+        assertThat(restore.exit()).as(restore.out() + restore.err()).isZero();
+        assertThat(RichEntities.read(datastore, "", "Item").keySet()).as("the 200 keys asked for, no other")
+                .containsExactlyInAnyOrderElementsOf(chosen);
+        Map<String, JsonNode> restored = RawEntities.of(conn, "", "Item");
+        restored.forEach((key, entity) -> assertThat(entity).as("as the emulator exported it: %s", key)
+                .isEqualTo(seeded.get(key)));
+
+        // 1,000 lines of rich entities: cells of 64 KiB, so most ranges start reading in the middle of the object
+        BeamEmulator.Run imported = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper("{\"template\":"
+                + "\"import\",\"file\":\"" + jsonl + "\"}"), "lines-from-bucket"));
+        assertThat(imported.exit()).as(imported.out() + imported.err()).isZero();
+        assertThat(RawEntities.of(conn, "", "Item")).as("every line imported, raw").isEqualTo(seeded);
+        assertThat(BeamEmulator.totals(datastore, "lines-from-bucket")).as("each line read and written once")
+                .containsEntry("read", 1_000L).containsEntry("written", 1_000L);
+    }
+
     private Path mapper(String json) throws Exception {
         return new InProcessCli(dir, null).mapper(json);
     }

@@ -194,7 +194,7 @@ public final class AdaptiveSplitExecutor {
         if (given != null) {
             return new Inputs(new KindSource(datastore, spec), wrapMapper.apply(given), null);
         }
-        SourceJobs.Pages pages = SourceJobs.pages(datastore, order, spec);
+        SourceJobs.Pages pages = SourceJobs.pages(datastore, io.keyranger.files.LocalFileStore.INSTANCE, order, spec);
         return new Inputs(pages.source(), wrapMapper.apply(pages.mapper()), pages.file());
     }
 

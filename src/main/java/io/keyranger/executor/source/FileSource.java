@@ -10,8 +10,6 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.managed.LogRecords;
 import io.keyranger.mapper.SourceRecord;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,7 +44,7 @@ public record FileSource(ImportInput input, String project, boolean skipBadLines
         long end = range.end() == null ? Long.MAX_VALUE : range.end().getId();
         List<Key> keys = new ArrayList<>(Math.min(limit, 1_024));
         Map<Key, SourceRecord> records = new HashMap<>();
-        List<Path> files = input.files();
+        List<String> files = input.files();
         int file = Positions.file(from);
         long at = Positions.offset(from);
         while (keys.size() < limit && file < files.size() && Positions.id(file, at) < end) {
@@ -86,12 +84,12 @@ public record FileSource(ImportInput input, String project, boolean skipBadLines
      * can start).
      */
     public CellPlan cells(KeyOrder order, int maxCells) {
-        List<Path> files = input.files();
+        List<String> files = input.files();
         long[] sizes = new long[files.size()];
         long total = 0;
         for (int i = 0; i < files.size(); i++) {
             try {
-                sizes[i] = Files.size(files.get(i));
+                sizes[i] = input.size(i);
                 if (sizes[i] >= MAX_FILE_BYTES) {
                     throw new KeyRangerException(files.get(i) + " is " + sizes[i] + " bytes: an import reads files of "
                             + "up to 1 TiB. Split it into smaller files.");

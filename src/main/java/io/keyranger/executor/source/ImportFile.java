@@ -3,10 +3,9 @@ package io.keyranger.executor.source;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
+import io.keyranger.files.FileStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -16,11 +15,12 @@ import java.util.function.BooleanSupplier;
  * whole file is read once ({@link #check}), so that a bad line is found before the first commit rather than after
  * half the file was applied.
  *
- * @param file     the file
+ * @param store    the file system it is read from
+ * @param file     the file's location
  * @param project  the project its keys are read into
  * @param database the database its keys are read into
  */
-public record ImportFile(Path file, String project, String database) implements ImportInput {
+public record ImportFile(FileStore store, String file, String project, String database) implements ImportInput {
     /** The reason a bad line is skipped with, as its counter names it ({@code skipped: REASON}). */
     public static final String BAD_LINE = "not an exported entity";
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -67,7 +67,7 @@ public record ImportFile(Path file, String project, String database) implements 
         java.security.MessageDigest digest = ImportIdentity.sha256(); // of every byte read: the file's identity
         KeyHashes hashes = new KeyHashes();
         java.util.Map<Long, Long> numbered = new java.util.HashMap<>();
-        try (Lines lines = new Lines(new java.security.DigestInputStream(Files.newInputStream(file), digest), 0)) {
+        try (Lines lines = new Lines(new java.security.DigestInputStream(store.open(file), digest), 0)) {
             for (String text = lines.next(); text != null && !cancelled.getAsBoolean(); text = lines.next()) {
                 line++;
                 if (text.isBlank()) {
@@ -106,7 +106,7 @@ public record ImportFile(Path file, String project, String database) implements 
         }
         java.util.Map<com.google.cloud.datastore.Key, Long> last = new java.util.HashMap<>();
         List<Long> earlier = new ArrayList<>();
-        try (Lines lines = new Lines(Files.newInputStream(file), 0)) {
+        try (Lines lines = new Lines(store.open(file), 0)) {
             for (String text = lines.next(); text != null; text = lines.next()) {
                 com.google.cloud.datastore.Key key = keyOrNull(text);
                 if (key != null && repeated.contains(KeyHashes.hash(key))) {
@@ -139,12 +139,17 @@ public record ImportFile(Path file, String project, String database) implements 
     /** The file by the digest of its content, which its check read; the path, size and time only describe it. */
     @Override
     public ImportIdentity identity(Check check) {
-        return new ImportIdentity("sha256 " + check.digest(), "", "the file " + ImportIdentity.describe(file));
+        return new ImportIdentity("sha256 " + check.digest(), "", "the file " + ImportIdentity.describe(store, file));
     }
 
     @Override
-    public List<Path> files() {
+    public List<String> files() {
         return List.of(file);
+    }
+
+    @Override
+    public long size(int index) throws IOException {
+        return store.size(file);
     }
 
     /**
@@ -153,9 +158,8 @@ public record ImportFile(Path file, String project, String database) implements 
      */
     @Override
     public Positioned read(int index, long from, boolean skipBadLines) throws IOException {
-        java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file);
-        Lines lines = new Lines(java.nio.channels.Channels.newInputStream(channel.position(Math.max(0, from - 1))),
-                Math.max(0, from - 1));
+        long at = Math.max(0, from - 1);
+        Lines lines = new Lines(store.open(file, at), at);
         if (from > 0) {
             lines.skipPastNewline(); // the byte before: a line begins at from only after a newline
         }

@@ -1,12 +1,15 @@
 package io.keyranger.executor.source;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.files.FileStore;
+import io.keyranger.files.LocalFileStore;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 
 /**
@@ -88,8 +91,8 @@ public record ImportIdentity(String content, String selection, String described)
     }
 
     /** Adds a whole file to {@code digest}. */
-    static void digestFile(MessageDigest digest, Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
+    static void digestFile(MessageDigest digest, FileStore store, String file) {
+        try (InputStream in = store.open(file)) {
             byte[] buffer = new byte[1 << 16];
             for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
                 digest.update(buffer, 0, n);
@@ -99,13 +102,15 @@ public record ImportIdentity(String content, String selection, String described)
         }
     }
 
-    /** A file's path, size and modification time, as a message names it. */
-    static String describe(Path file) {
+    /** A file's location, size and modification time, as a message names it. */
+    static String describe(FileStore store, String file) {
+        String where = LocalFileStore.isRemote(file) ? file : Path.of(file).toAbsolutePath().toString();
         try {
-            return file.toAbsolutePath() + String.format(" (%,d bytes, modified %s)", Files.size(file),
-                    Files.getLastModifiedTime(file).toInstant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+            long modified = store.modifiedMillis(file);
+            return where + String.format(" (%,d bytes%s)", store.size(file), modified <= 0 ? "" : ", modified "
+                    + Instant.ofEpochMilli(modified).truncatedTo(ChronoUnit.SECONDS));
         } catch (IOException e) {
-            return file.toAbsolutePath().toString();
+            return where;
         }
     }
 }

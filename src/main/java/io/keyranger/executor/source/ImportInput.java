@@ -3,7 +3,6 @@ package io.keyranger.executor.source;
 import com.google.cloud.datastore.Entity;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -17,8 +16,11 @@ public interface ImportInput {
     /** Reads the whole input before anything is written: a bad entry is found before the first commit. */
     ImportFile.Check check(boolean skipBadLines, BooleanSupplier cancelled);
 
-    /** The files the entries lie in, in order. */
-    List<Path> files();
+    /** The locations of the files the entries lie in, in order. */
+    List<String> files();
+
+    /** The size in bytes of file {@code file} (an index into {@link #files}). */
+    long size(int file) throws IOException;
 
     /**
      * The entries of file {@code file} (an index into {@link #files}) that begin at byte {@code from} or after, in

@@ -2,6 +2,8 @@ package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
+import io.keyranger.files.FileStore;
+import io.keyranger.files.LocalFileStore;
 import io.keyranger.query.Gql;
 import io.keyranger.query.GqlException;
 import java.io.IOException;
@@ -21,10 +23,15 @@ public final class KeysFile {
 
     /** The keys of {@code file}, in {@code project} and (unless a key names one) {@code namespace}. */
     public static Set<Key> read(Path file, String project, String namespace) {
+        return read(LocalFileStore.INSTANCE, file.toString(), project, namespace);
+    }
+
+    /** The keys of the file at {@code file} in {@code store}, as {@link #read(Path, String, String)} reads them. */
+    public static Set<Key> read(FileStore store, String file, String project, String namespace) {
         List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (java.nio.file.NoSuchFileException e) {
+        try (java.io.InputStream in = store.open(file)) {
+            lines = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException e) {
             throw new KeyRangerException("The keys file " + file + " does not exist.");
         } catch (IOException e) {
             throw new KeyRangerException("Cannot read the keys file " + file + ": " + e.getMessage(), e);

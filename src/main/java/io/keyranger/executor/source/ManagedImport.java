@@ -39,7 +39,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
      * refused here, before anything is compared or written.
      */
     public static ManagedImport of(com.google.cloud.datastore.Datastore datastore, io.keyranger.keys.KeyOrder order,
-                            ManagedExport export, String namespace, String kind, String gql, java.nio.file.Path keys) {
+                            ManagedExport export, String namespace, String kind, String gql, String keys) {
         String project = datastore.getOptions().getProjectId();
         String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
         ClientQuery select = null;
@@ -52,7 +52,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
             select = new ClientQuery(query, order);
         }
         io.keyranger.managed.ExportContents.requireHolds(export, project, database, namespace, kind);
-        Set<Key> only = keys == null ? null : KeysFile.read(keys, project, namespace);
+        Set<Key> only = keys == null ? null : KeysFile.read(export.store(), keys, project, namespace);
         return new ManagedImport(export, project, database, namespace, kind, select, only,
                 selection(namespace, gql, only));
     }
@@ -108,8 +108,13 @@ public record ManagedImport(ManagedExport export, String project, String databas
     }
 
     @Override
-    public List<java.nio.file.Path> files() {
+    public List<String> files() {
         return export.files(namespace, kind);
+    }
+
+    @Override
+    public long size(int file) throws java.io.IOException {
+        return export.store().size(files().get(file));
     }
 
     /**
@@ -118,8 +123,8 @@ public record ManagedImport(ManagedExport export, String project, String databas
      */
     @Override
     public Positioned read(int file, long from, boolean skipBadLines) throws java.io.IOException {
-        java.nio.file.Path path = files().get(file);
-        io.keyranger.managed.LogRecords records = new io.keyranger.managed.LogRecords(path,
+        String path = files().get(file);
+        io.keyranger.managed.LogRecords records = new io.keyranger.managed.LogRecords(export.store(), path,
                 from / io.keyranger.managed.LogRecords.BLOCK, -1);
         io.keyranger.managed.EntityProtos protos = new io.keyranger.managed.EntityProtos(project, database);
         return new Positioned() {
@@ -187,22 +192,23 @@ public record ManagedImport(ManagedExport export, String project, String databas
     @Override
     public ImportIdentity identity(ImportFile.Check check) {
         java.security.MessageDigest digest = ImportIdentity.sha256();
-        ImportIdentity.digestFile(digest, export.metadata());
-        java.nio.file.Path folder = export.metadata().getParent();
+        io.keyranger.files.FileStore store = export.store();
+        ImportIdentity.digestFile(digest, store, export.metadata());
+        String folder = store.parent(export.metadata()) + "/";
         for (ManagedExport.Part part : export.parts()) {
-            for (java.nio.file.Path file : part.files()) {
+            for (String file : part.files()) {
                 long size;
                 try {
-                    size = java.nio.file.Files.size(file);
+                    size = store.size(file);
                 } catch (java.io.IOException e) {
                     size = -1;
                 }
-                digest.update(((file.startsWith(folder) ? folder.relativize(file) : file) + " " + size + "\n").getBytes(
-                        java.nio.charset.StandardCharsets.UTF_8));
+                String name = file.startsWith(folder) ? file.substring(folder.length()) : file;
+                digest.update((name + " " + size + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
         }
         return new ImportIdentity("sha256 " + ImportIdentity.hex(digest), selection,
-                "the export " + ImportIdentity.describe(export.metadata()));
+                "the export " + ImportIdentity.describe(store, export.metadata()));
     }
 
     @Override

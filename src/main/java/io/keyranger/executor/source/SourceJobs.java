@@ -11,7 +11,8 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.mapper.Template;
-import java.nio.file.Path;
+import io.keyranger.files.FileStore;
+import io.keyranger.managed.ManagedExport;
 
 /**
  * Jobs that read files: an import of a JSON lines export, and a restore from a managed export ({@code "format":
@@ -58,9 +59,9 @@ public final class SourceJobs {
      * Where the pages of job {@code spec} (bound) come from and its template's mapper, on any runner: its input's
      * positions for a job that reads a file ({@link #open}), its kind's keys otherwise.
      */
-    public static Pages pages(Datastore datastore, KeyOrder order, JobSpec spec) {
+    public static Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         if (readsFile(spec.mapper())) {
-            Opened opened = open(datastore, order, spec);
+            Opened opened = open(datastore, files, order, spec);
             return new Pages(opened.source(), opened.mapper(), opened.source());
         }
         return new Pages(new KindSource(datastore, spec), Mappers.create(spec.mapper()), null);
@@ -69,25 +70,26 @@ public final class SourceJobs {
     /**
      * The input an import spec names: its {@code file} as JSON lines, or (with {@code "format": "managed"}) a managed
      * export's entities of {@code namespace} and {@code kind}, narrowed by its {@code select} query and {@code keys}
-     * file. Bad parameters are refused here, before anything is read.
+     * file, all read through {@code files} (the local disk, or Beam's file systems on a pipeline). Bad parameters are
+     * refused here, before anything is read.
      */
-    public static ImportInput input(Datastore datastore, KeyOrder order, MapperSpec mapper, String namespace,
-                                    String kind) {
+    public static ImportInput input(Datastore datastore, FileStore files, KeyOrder order, MapperSpec mapper,
+                                    String namespace, String kind) {
         JsonNode json = mapper.json();
-        Path file = Path.of(json.path("file").asText());
+        String file = json.path("file").asText();
         String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
         if (!MANAGED.equals(json.path("format").asText("jsonl"))) {
-            return new ImportFile(file, datastore.getOptions().getProjectId(), database);
+            return new ImportFile(files, file, datastore.getOptions().getProjectId(), database);
         }
-        return ManagedImport.of(datastore, order, io.keyranger.managed.ManagedExport.open(file), namespace, kind,
+        return ManagedImport.of(datastore, order, ManagedExport.open(files, file), namespace, kind,
                 json.hasNonNull(SELECT) ? json.get(SELECT).asText() : null,
-                json.hasNonNull(KEYS) ? Path.of(json.get(KEYS).asText()) : null);
+                json.hasNonNull(KEYS) ? json.get(KEYS).asText() : null);
     }
 
-    /** The job {@code spec} (a bound spec of the import template) as its runner runs it. */
-    public static Opened open(Datastore datastore, KeyOrder order, JobSpec spec) {
+    /** The job {@code spec} (a bound spec of the import template) as its runner runs it, reading through {@code files}. */
+    public static Opened open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
-        ImportInput input = input(datastore, order, spec.mapper(), spec.namespace(), spec.kind());
+        ImportInput input = input(datastore, files, order, spec.mapper(), spec.namespace(), spec.kind());
         FileSource source = new FileSource(input, datastore.getOptions().getProjectId(), skipBadLines(spec.mapper()),
                 superseded(spec.mapper()), badLines(spec.mapper()));
         PageMapper mapper = Mappers.screened(new ImportMapper(spec.kind(), mode(spec.mapper()), input::placed),

@@ -119,7 +119,7 @@ public final class BackupsViewModel {
             kinds.clear();
             contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> kinds.add(new KindRow(ns, kind, n))));
             summary.set(String.format("%s: %,d entities in %d kind%s. Read only; an export has no index, so every "
-                    + "query reads the kind's entities in it.", export.metadata().getParent().getFileName(),
+                    + "query reads the kind's entities in it.", Path.of(export.metadata()).getParent().getFileName(),
                     contents.total(), kinds.size(), kinds.size() == 1 ? "" : "s"));
             diff.exportProperty().set(export);
             if (!kinds.isEmpty()) {

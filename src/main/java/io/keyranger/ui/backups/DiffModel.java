@@ -78,7 +78,7 @@ public final class DiffModel {
         Tasks.create("Comparing with live data", ctx -> {
             synchronized (folders) { // a cancelled comparison writes its state until it stops: the next one waits
                 // off the FX thread: the folder's name reads the export's file time
-                Path folder = folderOf(comparisons, session.spec(), opened.metadata(), row.namespace(), row.kind());
+                Path folder = folderOf(comparisons, session.spec(), Path.of(opened.metadata()), row.namespace(), row.kind());
                 Files.createDirectories(folder);
                 ExportDiff.Result r = ExportDiff.of(session, opened, row.namespace(), row.kind(), null, null)
                         .examples(EXAMPLES).writeKeys(folder).resume(ExportDiff.stoppedIn(folder)).run(true,
@@ -141,7 +141,7 @@ public final class DiffModel {
             return;
         }
         try {
-            RestoreSpec spec = new RestoreSpec(export.get().metadata(), row.namespace(), row.kind(), mode.get(), null,
+            RestoreSpec spec = new RestoreSpec(Path.of(export.get().metadata()), row.namespace(), row.kind(), mode.get(), null,
                     null, true);
             restorer.accept(new RestoreRequest(session, row.namespace(), row.kind(), spec.job(null)));
         } catch (RuntimeException e) {

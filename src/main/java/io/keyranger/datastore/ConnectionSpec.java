@@ -39,8 +39,17 @@ public record ConnectionSpec(String emulatorHost, String projectId, String datab
         this(emulatorHost, projectId, databaseId, namespace, credentialsFile, readOnly, null);
     }
 
+    /** The legacy Datastore emulator at {@code hostPort}. */
     public static ConnectionSpec emulator(String hostPort, String projectId) {
         return new ConnectionSpec(hostPort, projectId, "", "", null, false);
+    }
+
+    /** An emulator of type {@code server} ({@link ServerType#isEmulator}) at {@code hostPort}. */
+    public static ConnectionSpec emulator(String hostPort, String projectId, ServerType server) {
+        if (!server.isEmulator()) {
+            throw new IllegalArgumentException(server + " is not an emulator");
+        }
+        return new ConnectionSpec(hostPort, projectId, "", "", null, false, server);
     }
 
     /** A production model server (keyranger model-server) at {@code hostPort}. */
@@ -48,9 +57,9 @@ public record ConnectionSpec(String emulatorHost, String projectId, String datab
         return new ConnectionSpec(hostPort, projectId, "", "", null, false, ServerType.MODEL);
     }
 
-    /** The Cloud SDK's emulator. */
+    /** One of the Cloud SDK's emulators (legacy or Firestore). */
     public boolean isEmulator() {
-        return server == ServerType.EMULATOR;
+        return server.isEmulator();
     }
 
     /** A server on this machine (an emulator or the model): no credentials, and nothing there needs a confirmation. */
@@ -66,6 +75,7 @@ public record ConnectionSpec(String emulatorHost, String projectId, String datab
     public String describe() {
         String target = switch (server) {
             case EMULATOR -> "emulator " + emulatorHost + " / " + projectId;
+            case FIRESTORE_EMULATOR -> "Firestore emulator " + emulatorHost + " / " + projectId;
             case MODEL -> "production model " + emulatorHost + " / " + projectId;
             case PRODUCTION -> "project " + projectId;
         };

@@ -13,6 +13,12 @@ package io.keyranger.datastore;
 public record ServerLimits(int maxEntityGroups, int maxMutations, int maxRequestBytes) {
     public static final ServerLimits EMULATOR = new ServerLimits(25, 500, 4 << 20);
     public static final ServerLimits PRODUCTION = new ServerLimits(0, 500, 10 << 20);
+    /**
+     * The Firestore emulator in Datastore mode: no entity-group limit (a transaction over 500 groups commits), 4 MiB
+     * requests (it refuses a larger one with "gRPC message exceeds maximum size 4194304"), and production's 500
+     * mutations, which it does not enforce but production does.
+     */
+    public static final ServerLimits FIRESTORE_EMULATOR = new ServerLimits(0, 500, 4 << 20);
 
     /**
      * The bytes of mutations one commit may write: the request limit less an eighth, for what a request holds besides

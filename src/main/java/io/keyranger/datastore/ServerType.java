@@ -7,8 +7,15 @@ import io.keyranger.keys.KeyOrder;
  * order and commit limits KeyRanger plans with.
  */
 public enum ServerType {
-    /** The Cloud SDK's Datastore emulator: UTF-16 key order, 25 entity groups per transaction. */
+    /** The Cloud SDK's legacy Datastore emulator: UTF-16 key order, 25 entity groups per transaction. */
     EMULATOR,
+    /**
+     * The Cloud SDK's Firestore emulator in Datastore mode ({@code gcloud emulators firestore start
+     * --database-mode=datastore-mode}): production's UTF-8 key order and no entity-group limit, but 4 MiB requests
+     * and no {@code __kind__}, {@code __namespace__} or {@code __property__} metadata, no {@code __scatter__} and no
+     * managed export or import.
+     */
+    FIRESTORE_EMULATOR,
     /** KeyRanger's production model server (benchmarks only): local, but ordered and limited as production. */
     MODEL,
     /** Firestore in Datastore mode: UTF-8 key order, no entity-group limit. */
@@ -19,6 +26,15 @@ public enum ServerType {
     }
 
     public ServerLimits limits() {
-        return this == EMULATOR ? ServerLimits.EMULATOR : ServerLimits.PRODUCTION;
+        return switch (this) {
+            case EMULATOR -> ServerLimits.EMULATOR;
+            case FIRESTORE_EMULATOR -> ServerLimits.FIRESTORE_EMULATOR;
+            case MODEL, PRODUCTION -> ServerLimits.PRODUCTION;
+        };
+    }
+
+    /** One of the Cloud SDK's emulators (legacy or Firestore), which {@code demo} and the tests start. */
+    public boolean isEmulator() {
+        return this == EMULATOR || this == FIRESTORE_EMULATOR;
     }
 }

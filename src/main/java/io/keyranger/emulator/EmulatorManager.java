@@ -1,6 +1,7 @@
 package io.keyranger.emulator;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ServerType;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -19,13 +20,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts the Cloud Datastore emulator of the installed Google Cloud SDK on a loopback port, in memory, with
- * consistency 1.0, and waits for its health check. See {@link RunningEmulator} for how it is always stopped.
+ * Starts an emulator of the installed Google Cloud SDK on a loopback port and waits for its health check: the legacy
+ * Cloud Datastore emulator (in memory with consistency 1.0, or on disk), or the Firestore emulator in Datastore mode
+ * (in memory only). See {@link RunningEmulator} for how it is always stopped.
  */
 public final class EmulatorManager {
     private static final Logger LOG = LoggerFactory.getLogger(EmulatorManager.class);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final String MAIN_CLASS = "com.google.cloud.datastore.emulator.CloudDatastore";
+    private static final String FIRESTORE_MAIN_CLASS = "com.google.cloud.datastore.emulator.firestore.CloudFirestore";
     /**
      * Runs the emulator at a lower CPU priority (nice 10, where {@code nice} exists) and kills it when its stdin (a
      * pipe from this JVM) reaches end of file. The priority matters on small machines: the emulator can take every
@@ -43,31 +46,48 @@ public final class EmulatorManager {
         this.locator = locator;
     }
 
-    /** Starts an in-memory emulator on {@code port}, or on a free port when it is 0. */
+    /** Starts an in-memory legacy emulator on {@code port}, or on a free port when it is 0. */
     public RunningEmulator start(int port) {
-        return start(port, null);
+        return start(ServerType.EMULATOR, port, null);
     }
 
     /**
-     * Starts an emulator that keeps its data in {@code dataDir} (created if new), so that it survives a restart;
-     * null keeps data in memory.
+     * Starts a legacy emulator that keeps its data in {@code dataDir} (created if new), so that it survives a
+     * restart; null keeps data in memory.
      */
     public RunningEmulator start(int port, Path dataDir) {
-        Path jar = locator.emulatorJar();
+        return start(ServerType.EMULATOR, port, dataDir);
+    }
+
+    /**
+     * Starts emulator {@code type} ({@link ServerType#EMULATOR} or {@link ServerType#FIRESTORE_EMULATOR}) on
+     * {@code port} (0: a free one), keeping its data in {@code dataDir} or (null) in memory. The Firestore emulator
+     * keeps none on disk in Datastore mode, so a data folder for it is refused.
+     */
+    public RunningEmulator start(ServerType type, int port, Path dataDir) {
+        if (!type.isEmulator()) {
+            throw new IllegalArgumentException(type + " is not an emulator");
+        }
+        boolean firestore = type == ServerType.FIRESTORE_EMULATOR;
+        if (firestore && dataDir != null) {
+            throw new KeyRangerException("The Firestore emulator keeps no data on disk in Datastore mode: leave out "
+                    + "--data-dir, or use the legacy Datastore emulator (--emulator legacy) to keep data between runs.");
+        }
+        Path jar = locator.emulatorJar(type);
         int chosen = port == 0 ? freePort() : requireFree(port);
         if (dataDir != null) {
             createProjectDir(jar, dataDir);
         }
         Path log = tempLog();
-        List<String> command = command(jar, chosen, dataDir);
-        LOG.info("Starting the Datastore emulator on 127.0.0.1:{}", chosen);
+        List<String> command = command(type, jar, chosen, dataDir);
+        LOG.info("Starting the {} on 127.0.0.1:{}", name(type), chosen);
         Process process;
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         } catch (IOException e) {
-            throw new KeyRangerException("Cannot start the Datastore emulator (" + jar + "): " + e.getMessage(), e);
+            throw new KeyRangerException("Cannot start the " + name(type) + " (" + jar + "): " + e.getMessage(), e);
         }
-        RunningEmulator emulator = new RunningEmulator(process, chosen, log, dataDir != null);
+        RunningEmulator emulator = new RunningEmulator(process, type, chosen, log, dataDir != null);
         try {
             awaitHealthy(emulator, log);
             return emulator;
@@ -97,11 +117,23 @@ public final class EmulatorManager {
         }
     }
 
-    private static List<String> command(Path jar, int port, Path dataDir) {
+    /** The emulator's name in messages. */
+    static String name(ServerType type) {
+        return type == ServerType.FIRESTORE_EMULATOR ? "Firestore emulator (Datastore mode)" : "Datastore emulator";
+    }
+
+    private static List<String> command(ServerType type, Path jar, int port, Path dataDir) {
         List<String> command = new ArrayList<>();
         boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
         if (!windows) {
             command.addAll(List.of("/bin/sh", "-c", WATCHDOG, "keyranger-emulator"));
+        }
+        if (type == ServerType.FIRESTORE_EMULATOR) {
+            // what gcloud emulators firestore start runs; English error texts, which KeyRanger reads
+            command.addAll(List.of(javaExecutable(), "-Duser.language=en", "-cp", jar.toString(),
+                    FIRESTORE_MAIN_CLASS, "start", "--host=127.0.0.1", "--port=" + port,
+                    "--database-mode=datastore-mode"));
+            return command;
         }
         command.addAll(List.of(javaExecutable(), "-cp", jar.toString(), MAIN_CLASS, "start",
                 "--host=127.0.0.1", "--port=" + port));
@@ -124,7 +156,8 @@ public final class EmulatorManager {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!emulator.isAlive()) {
-                throw new KeyRangerException("The Datastore emulator exited while starting: " + tail(log));
+                throw new KeyRangerException("The " + name(emulator.server()) + " exited while starting: "
+                        + tail(log));
             }
             try {
                 HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
@@ -140,7 +173,7 @@ public final class EmulatorManager {
             }
             sleep(150);
         }
-        throw new KeyRangerException("The Datastore emulator did not answer its health check within "
+        throw new KeyRangerException("The " + name(emulator.server()) + " did not answer its health check within "
                 + START_TIMEOUT.toSeconds() + " s: " + tail(log));
     }
 

@@ -1,6 +1,7 @@
 package io.keyranger.emulator;
 
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -32,14 +33,16 @@ public final class RunningEmulator implements AutoCloseable {
     private static final Duration SAVE_GRACE = Duration.ofSeconds(60);
 
     private final Process process;
+    private final ServerType server;
     private final int port;
     private final Path logFile;
     private final boolean savesToDisk;
     private final Thread shutdownHook;
     private volatile boolean closed;
 
-    RunningEmulator(Process process, int port, Path logFile, boolean savesToDisk) {
+    RunningEmulator(Process process, ServerType server, int port, Path logFile, boolean savesToDisk) {
         this.process = process;
+        this.server = server;
         this.port = port;
         this.logFile = logFile;
         this.savesToDisk = savesToDisk;
@@ -63,8 +66,13 @@ public final class RunningEmulator implements AutoCloseable {
         return process;
     }
 
+    /** Which emulator this is: the legacy Datastore emulator, or the Firestore emulator in Datastore mode. */
+    public ServerType server() {
+        return server;
+    }
+
     public ConnectionSpec connection(String projectId) {
-        return ConnectionSpec.emulator(hostPort(), projectId);
+        return ConnectionSpec.emulator(hostPort(), projectId, server);
     }
 
     public boolean isAlive() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.ServerType;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -87,6 +88,34 @@ class EmulatorManagerTest {
         assertThat(tree).isNotEmpty().noneMatch(ProcessHandle::isAlive);
         assertThatThrownBy(() -> DatastoreConnector.checkEmulatorReachable(emulator.hostPort()))
                 .hasMessageContaining("connection refused");
+    }
+
+    /**
+     * The Firestore emulator in Datastore mode starts, serves entities in production's UTF-8 key order (the legacy
+     * emulator sorts U+1F600 before U+E000, in UTF-16), refuses the kind queries it lacks, and stops with its tree.
+     */
+    @Test
+    void startsTheFirestoreEmulatorInDatastoreMode() {
+        EmulatorManager manager = new EmulatorManager(CloudSdkLocator.fromEnvironment(null));
+        assertThatThrownBy(() -> manager.start(ServerType.FIRESTORE_EMULATOR, 0, temp.resolve("data")))
+                .isInstanceOf(KeyRangerException.class).hasMessageContaining("keeps no data on disk");
+        RunningEmulator emulator = manager.start(ServerType.FIRESTORE_EMULATOR, 0, null);
+        List<ProcessHandle> tree = emulator.process().descendants().toList();
+        assertThat(emulator.server()).isEqualTo(ServerType.FIRESTORE_EMULATOR);
+        com.google.cloud.datastore.Datastore datastore = DatastoreConnector.connect(emulator.connection("fs-start"));
+        com.google.cloud.datastore.KeyFactory keys = datastore.newKeyFactory().setKind("W");
+        for (String name : List.of("\uE000", "\uD83D\uDE00", "a")) {
+            datastore.put(com.google.cloud.datastore.Entity.newBuilder(keys.newKey(name)).build());
+        }
+        List<String> order = new java.util.ArrayList<>();
+        datastore.run(com.google.cloud.datastore.Query.newKeyQueryBuilder().setKind("W").build())
+                .forEachRemaining(k -> order.add(k.getName()));
+        assertThat(order).as("UTF-8 byte order, as production").containsExactly("a", "\uE000", "\uD83D\uDE00");
+        assertThatThrownBy(() -> datastore.run(com.google.cloud.datastore.Query.newKeyQueryBuilder()
+                .setKind("__kind__").build()).hasNext()).hasMessageContaining("Kind queries are not supported");
+        emulator.close();
+        assertThat(emulator.isAlive()).isFalse();
+        assertThat(tree).isNotEmpty().noneMatch(ProcessHandle::isAlive);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.keyranger.cli;
 import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.profile.ProfileStore;
@@ -73,11 +74,13 @@ public final class ConnectionOptions {
                         + "--profile NAME (or set DATASTORE_EMULATOR_HOST).");
             }
         }
-        return ConnectionRules.check(new ConnectionSpec(notBlank(host) ? host : null, projectId,
+        ConnectionSpec spec = ConnectionRules.check(new ConnectionSpec(notBlank(host) ? host : null, projectId,
                 first(database, base != null ? base.databaseId() : null),
                 first(namespace, base != null ? base.namespace() : null),
                 credentials != null ? credentials : base != null ? base.credentialsFile() : null,
                 base != null && base.readOnly()));
+        // an emulator says which it is: the legacy one, or the Firestore one (ordered and limited as production)
+        return spec.isLocal() ? spec.withServer(DatastoreConnector.detectEmulator(host, projectId)) : spec;
     }
 
     private static String first(String... values) {

@@ -67,6 +67,11 @@ public record ConnectionSpec(String emulatorHost, String projectId, String datab
         return server != ServerType.PRODUCTION;
     }
 
+    /** The same connection to a server of type {@code type} (an emulator found to be the Firestore one). */
+    public ConnectionSpec withServer(ServerType type) {
+        return new ConnectionSpec(emulatorHost, projectId, databaseId, namespace, credentialsFile, readOnly, type);
+    }
+
     public ConnectionSpec withNamespace(String ns) {
         return new ConnectionSpec(emulatorHost, projectId, databaseId, ns, credentialsFile, readOnly, server);
     }

@@ -103,6 +103,38 @@ public final class DatastoreConnector {
         }
     }
 
+    /**
+     * Which emulator answers at {@code hostPort} (refused, as {@link #checkEmulatorReachable}, when none does): a
+     * lookup of a key no one writes, whose answer carries a {@code readTime} from the Firestore emulator in Datastore
+     * mode and none from the legacy Datastore emulator. Their health checks answer alike, and the metadata one lacks
+     * may come one day; the read time is what its reads are built on.
+     */
+    public static ServerType detectEmulator(String hostPort, String projectId) {
+        checkEmulatorReachable(hostPort);
+        HttpRequest lookup = HttpRequest.newBuilder(URI.create("http://" + hostPort + "/v1/projects/" + projectId
+                        + ":lookup")).timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"keys\":[{\"path\":[{\"kind\":\"KeyRangerProbe\","
+                        + "\"name\":\"probe\"}]}]}")).build();
+        try {
+            HttpResponse<String> response = Probe.CLIENT.send(lookup, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new KeyRangerException("The emulator at " + hostPort + " does not answer a lookup in project "
+                        + projectId + " (HTTP " + response.statusCode() + "): " + response.body().strip());
+            }
+            return JSON.readTree(response.body()).has("readTime") ? ServerType.FIRESTORE_EMULATOR
+                    : ServerType.EMULATOR;
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot ask the emulator at " + hostPort + " which it is: " + e.getMessage(),
+                    e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KeyRangerException("Interrupted while contacting the emulator at " + hostPort, e);
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
     static GoogleCredentials loadCredentials(ConnectionSpec spec) {
         if (spec.credentialsFile() == null) {
             try {

@@ -51,7 +51,16 @@ public final class ConnectionOptions {
         return namespace;
     }
 
+    /** The connection the options name, an emulator host asked which emulator it is. */
     public ConnectionSpec resolve(ProfileStore profiles, Map<String, String> env) {
+        return DatastoreConnector.identify(named(profiles, env));
+    }
+
+    /**
+     * The connection the options name, without calling it: an emulator host is taken as the legacy emulator until
+     * {@link DatastoreConnector#identify} asks it (the window does when it connects, off its FX thread).
+     */
+    public ConnectionSpec named(ProfileStore profiles, Map<String, String> env) {
         if (modelHost != null) {
             if (emulatorHost != null || profile != null) {
                 throw new KeyRangerException("--model-host names the whole connection: leave out --emulator-host and "
@@ -74,13 +83,11 @@ public final class ConnectionOptions {
                         + "--profile NAME (or set DATASTORE_EMULATOR_HOST).");
             }
         }
-        ConnectionSpec spec = ConnectionRules.check(new ConnectionSpec(notBlank(host) ? host : null, projectId,
+        return ConnectionRules.check(new ConnectionSpec(notBlank(host) ? host : null, projectId,
                 first(database, base != null ? base.databaseId() : null),
                 first(namespace, base != null ? base.namespace() : null),
                 credentials != null ? credentials : base != null ? base.credentialsFile() : null,
                 base != null && base.readOnly()));
-        // an emulator says which it is: the legacy one, or the Firestore one (ordered and limited as production)
-        return spec.isLocal() ? spec.withServer(DatastoreConnector.detectEmulator(host, projectId)) : spec;
     }
 
     private static String first(String... values) {

@@ -19,9 +19,10 @@ public final class GuiCommand implements Runnable {
         this.context = context;
     }
 
+    /** The window finds out which emulator a host is when it connects, and reports an unreachable one there. */
     @Override
     public void run() {
-        var spec = connection.isGiven(context.env()) ? connection.resolve(context.profiles(), context.env()) : null;
+        var spec = connection.isGiven(context.env()) ? connection.named(context.profiles(), context.env()) : null;
         context.gui().open(new GuiStarter.StartupRequest(spec, null, kind));
     }
 }

@@ -132,6 +132,15 @@ public final class DatastoreConnector {
         }
     }
 
+    /**
+     * {@code spec} with the emulator it reaches found out ({@link #detectEmulator}): a host alone does not say
+     * whether the legacy emulator or the Firestore one answers there, and the key order and commit limits depend on
+     * it. Any other connection is returned as it is. It calls the server: never on the FX thread.
+     */
+    public static ConnectionSpec identify(ConnectionSpec spec) {
+        return spec.isEmulator() ? spec.withServer(detectEmulator(spec.emulatorHost(), spec.projectId())) : spec;
+    }
+
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
             new com.fasterxml.jackson.databind.ObjectMapper();
 

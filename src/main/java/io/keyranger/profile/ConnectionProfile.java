@@ -21,6 +21,10 @@ import java.nio.file.Path;
 public record ConnectionProfile(String name, String emulatorHost, String projectId, String databaseId,
                                 String credentialsFile, String namespace, boolean readOnly) {
 
+    /**
+     * The connection this profile names, without calling it: an emulator host is taken as the legacy emulator until
+     * {@link io.keyranger.datastore.DatastoreConnector#identify} asks it which it is, as every connect does.
+     */
     public ConnectionSpec toSpec() {
         String project = projectId == null || projectId.isBlank() ? ConnectionSpec.DEFAULT_EMULATOR_PROJECT : projectId;
         return new ConnectionSpec(emulatorHost, project, databaseId, namespace,

@@ -25,7 +25,8 @@ class ConnectionOptionsTest {
 
     @Test
     void emulatorVariablesFillTheGaps() {
-        ConnectionSpec spec = parse().resolve(new ProfileStore(dir),
+        // named, not resolved: no emulator answers at these hosts, and resolving asks it which it is
+        ConnectionSpec spec = parse().named(new ProfileStore(dir),
                 Map.of("DATASTORE_EMULATOR_HOST", "127.0.0.1:9999", "DATASTORE_PROJECT_ID", "env-project"));
         assertThat(spec.emulatorHost()).isEqualTo("127.0.0.1:9999");
         assertThat(spec.projectId()).isEqualTo("env-project");
@@ -35,7 +36,7 @@ class ConnectionOptionsTest {
     @Test
     void emulatorWithoutProjectUsesDemoProject() {
         ConnectionSpec spec = parse("--emulator-host", "localhost:8081", "--namespace", "staging")
-                .resolve(new ProfileStore(dir), Map.of());
+                .named(new ProfileStore(dir), Map.of());
         assertThat(spec.projectId()).isEqualTo("demo-project");
         assertThat(spec.namespace()).isEqualTo("staging");
     }

@@ -43,12 +43,15 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
             throw new KeyRangerException("Give --emulatorHost or --modelHost, not both.");
         }
         String host = emulator != null ? emulator : model;
-        if (host != null) {
-            DatastoreConnector.checkEmulatorReachable(host);
+        if (model != null) {
+            DatastoreConnector.checkEmulatorReachable(model);
         }
-        ConnectionSpec conn = new ConnectionSpec(host, project, firstSet(o.getFirestoreReadDatabaseId(),
-                o.getDatabaseId()), firstSet(o.getFirestoreReadNamespace(), o.getNamespace()), null, false,
-                model != null ? ServerType.MODEL : host != null ? ServerType.EMULATOR : ServerType.PRODUCTION);
+        // an emulator host is asked which emulator it is (legacy, or Firestore in Datastore mode) once, here: the
+        // workers plan and commit with the key order and limits the job's config then carries
+        ConnectionSpec conn = DatastoreConnector.identify(new ConnectionSpec(host, project,
+                firstSet(o.getFirestoreReadDatabaseId(), o.getDatabaseId()),
+                firstSet(o.getFirestoreReadNamespace(), o.getNamespace()), null, false,
+                model != null ? ServerType.MODEL : host != null ? ServerType.EMULATOR : ServerType.PRODUCTION));
         MapperSpec mapper = mapper(o);
         if (datastoreIo && (!mapper.template().equals("increment") || mapper.whereExpression() != null
                 || mapper.query() != null)) {

@@ -104,6 +104,22 @@ class BeamInputTest {
     }
 
     @Test
+    void anEmulatorHostIsAskedWhichEmulatorItIs() {
+        PipelineOptionsFactory.register(KeyRangerOptions.class);
+        String firestore = io.keyranger.support.SharedEmulator.get(
+                io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR).hostPort();
+        BeamRequest onFirestore = BeamRequest.from(PipelineOptionsFactory.fromArgs("--project=p",
+                "--emulatorHost=" + firestore, "--kind=Item", "--mapperSpec={\"template\": \"count\"}",
+                "--jobId=j").as(KeyRangerOptions.class));
+        assertThat(onFirestore.connection().server()).isEqualTo(io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR);
+        assertThat(onFirestore.connection().emulatorHost()).isEqualTo(firestore);
+        BeamRequest onLegacy = BeamRequest.from(PipelineOptionsFactory.fromArgs("--project=p",
+                "--emulatorHost=" + host(), "--kind=Item", "--mapperSpec={\"template\": \"count\"}",
+                "--jobId=j").as(KeyRangerOptions.class));
+        assertThat(onLegacy.connection().server()).isEqualTo(io.keyranger.datastore.ServerType.EMULATOR);
+    }
+
+    @Test
     void everyParameterOfTheTemplatesMetadataIsAnOptionOfThePipeline() throws Exception {
         JsonNode metadata = new ObjectMapper().readTree(Path.of("src/main/flex-template/metadata.json").toFile());
         Set<String> options = new HashSet<>();

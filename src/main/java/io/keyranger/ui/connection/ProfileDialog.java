@@ -45,6 +45,8 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         emulator.setToggleGroup(type);
         project.setToggleGroup(type);
         emulator.setSelected(true);
+        emulator.setTooltip(new javafx.scene.control.Tooltip("The legacy Datastore emulator or the Firestore "
+                + "emulator in Datastore mode: KeyRanger asks the host which it is when it connects."));
         host.disableProperty().bind(project.selectedProperty());
         credentials.disableProperty().bind(emulator.selectedProperty());
         Button browse = new Button("Browse…");

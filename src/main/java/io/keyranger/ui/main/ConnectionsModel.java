@@ -65,6 +65,7 @@ public final class ConnectionsModel {
     public void loadProfiles() {
         List<ConnectionChoice> list = new ArrayList<>();
         list.add(ConnectionChoice.DEMO);
+        list.add(ConnectionChoice.FIRESTORE_DEMO);
         try {
             profiles.load().forEach(profile -> list.add(new ConnectionChoice(profile)));
         } catch (RuntimeException e) {
@@ -100,23 +101,32 @@ public final class ConnectionsModel {
         connect(spec);
     }
 
-    /** Connects to what the picker shows: starts the demo, or opens the saved profile. */
+    /** Connects to what the picker shows: starts a demo on its emulator, or opens the saved profile. */
     public void connectSelected(DemoRequest demoDefaults) {
         ConnectionChoice choice = selectedChoice.get();
-        if (choice == null || choice.isDemo()) {
+        if (choice == null) {
             startDemo(demoDefaults);
+        } else if (choice.isDemo()) {
+            startDemo(demoDefaults.on(choice.demo()));
         } else {
             connect(choice.profile().toSpec());
         }
     }
 
-    /** Starts a local emulator, seeds the demo data with progress, then connects to it. */
+    /**
+     * Starts a local emulator (the one the request names), seeds the demo data with progress, then connects to it.
+     * The picker shows that demo, so that connecting again starts the same one.
+     */
     public void startDemo(DemoRequest request) {
         connecting.set(true);
+        if (choices.contains(ConnectionChoice.demo(request.emulator()))) {
+            selectedChoice.set(ConnectionChoice.demo(request.emulator()));
+        }
         Task<ConnectionSpec> task = Tasks.create("Starting the demo", context -> {
-            context.progress(-1, -1, "Starting the Datastore emulator…");
+            context.progress(-1, -1, request.emulator() == io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR
+                    ? "Starting the Firestore emulator (Datastore mode)…" : "Starting the Datastore emulator…");
             RunningEmulator emulator = new EmulatorManager(CloudSdkLocator.fromEnvironment(request.cloudSdk()))
-                    .start(request.port());
+                    .start(request.emulator(), request.port(), null);
             Platform.runLater(() -> emulators.add(emulator));
             ConnectionSpec spec = emulator.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
             new DemoSeeder(DatastoreConnector.connect(spec)).seed(request.accounts(),
@@ -131,12 +141,17 @@ public final class ConnectionsModel {
         tasks.run(task);
     }
 
-    /** Opens a connection, builds its session once and lists its namespaces. */
+    /**
+     * Opens a connection, builds its session once and lists its namespaces. An emulator host is asked which emulator
+     * it is first (the legacy one, or the Firestore one in Datastore mode): a saved profile or a given host does not
+     * say, and key order and commit limits follow it.
+     */
     public void connect(ConnectionSpec spec) {
         connecting.set(true);
         Task<Opened> task = Tasks.create("Connecting", context -> {
             context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
-            Session session = Session.open(io.keyranger.datastore.ConnectionRules.check(spec));
+            Session session = Session.open(DatastoreConnector.identify(
+                    io.keyranger.datastore.ConnectionRules.check(spec)));
             DatastoreGateway gateway = new DatastoreGateway(session.datastore());
             return new Opened(session, gateway, gateway.namespaces());
         }).onSuccess(state -> {

@@ -149,7 +149,8 @@ public final class MainView extends BorderPane {
         hint.setWrapText(true);
         hint.getStyleClass().add("text-muted");
         hint.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
-                model.sessionProperty().get() == null && model.connections().choices().size() <= 1
+                model.sessionProperty().get() == null
+                        && model.connections().choices().stream().allMatch(ConnectionChoice::isDemo)
                         ? "No saved connections yet. Connect to the Demo: it starts a local emulator with sample data."
                         : "", model.sessionProperty(), model.connections().choices()));
         hint.managedProperty().bind(hint.textProperty().isNotEmpty());

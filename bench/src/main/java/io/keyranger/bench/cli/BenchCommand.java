@@ -17,8 +17,6 @@ import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.emulator.CloudSdkLocator;
 import io.keyranger.emulator.EmulatorManager;
 import io.keyranger.emulator.RunningEmulator;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.keys.KeyOrder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -153,12 +151,15 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             RunningEmulator own = emulatorHost == null
                     ? new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(0) : null;
             try {
-                String host = own != null ? own.hostPort() : emulatorHost;
-                Datastore datastore = DatastoreConnector.connect(ConnectionSpec.emulator(host, "bench"));
-                BenchRunner runner = new BenchRunner(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR, line -> {
-                    err.println(line);
-                    err.flush();
-                });
+                // a given host is asked which emulator it is: the key order and commit limits follow it
+                ConnectionSpec spec = own != null ? own.connection("bench")
+                        : DatastoreConnector.identify(ConnectionSpec.emulator(emulatorHost, "bench"));
+                Datastore datastore = DatastoreConnector.connect(spec);
+                BenchRunner runner = new BenchRunner(datastore, spec.server().keyOrder(), spec.server().limits(),
+                        line -> {
+                            err.println(line);
+                            err.flush();
+                        });
                 results.add(runner.run(strategy, settings));
             } finally {
                 if (own != null) {

@@ -1,0 +1,94 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.keyranger.app.KeyRangerApp;
+import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.demo.DemoRequest;
+import io.keyranger.profile.ConnectionProfile;
+import io.keyranger.profile.ProfileStore;
+import io.keyranger.support.Fx;
+import io.keyranger.support.SharedEmulator;
+import io.keyranger.ui.main.ConnectionChoice;
+import java.nio.file.Path;
+import javafx.application.Application;
+import javafx.scene.control.ComboBox;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/**
+ * The window on the Firestore emulator in Datastore mode: its demo (given at start-up or chosen in the picker) and a
+ * saved profile naming only its host are connected as that emulator, and the status bar says so.
+ */
+class FirestoreEmulatorConnectionTest {
+    @TempDir
+    Path config;
+
+    private Application app;
+    private final FxRobot robot = new FxRobot();
+
+    private void launch(StartupRequest request) throws Exception {
+        FxToolkit.registerPrimaryStage();
+        app = FxToolkit.setupApplication(() -> new KeyRangerApp(config, request));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        FxToolkit.cleanupApplication(app);
+        FxToolkit.cleanupStages();
+    }
+
+    private String connectionStatus() {
+        return Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText());
+    }
+
+    private ComboBox<ConnectionChoice> picker() {
+        return robot.lookup("#connectionChoice").queryComboBox();
+    }
+
+    @Test
+    void theDemoStartedOnTheFirestoreEmulatorSaysSoInTheStatusBar() throws Exception {
+        launch(new StartupRequest(null, new DemoRequest(80, 0, null, ServerType.FIRESTORE_EMULATOR), null));
+        Fx.waitUntil(120, () -> connectionStatus().contains("emulator "));
+        assertThat(connectionStatus()).matches("Firestore emulator 127\\.0\\.0\\.1:\\d+ / demo-project");
+        assertThat(Fx.get(() -> picker().getValue())).as("connecting again starts the same demo")
+                .isEqualTo(ConnectionChoice.FIRESTORE_DEMO);
+    }
+
+    @Test
+    void thePickerOffersTheDemoOnTheFirestoreEmulator() throws Exception {
+        launch(StartupRequest.none());
+        assertThat(Fx.get(() -> picker().getItems().stream().map(Object::toString).toList()))
+                .containsExactly("Demo (emulator)", "Demo (Firestore emulator)");
+        Fx.get(() -> {
+            picker().setValue(ConnectionChoice.FIRESTORE_DEMO);
+            return null;
+        });
+        robot.clickOn("#connectButton");
+        Fx.waitUntil(120, () -> connectionStatus().contains("emulator "));
+        assertThat(connectionStatus()).matches("Firestore emulator 127\\.0\\.0\\.1:\\d+ / demo-project");
+    }
+
+    @Test
+    void aSavedProfileNamingOnlyTheHostConnectsAsTheFirestoreEmulator() throws Exception {
+        ConnectionSpec target = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "fs-profile");
+        new ProfileStore(config).save(new ConnectionProfile("local-firestore", target.emulatorHost(),
+                target.projectId(), null, null, null, false));
+        launch(StartupRequest.none());
+        Fx.waitUntil(10, () -> picker().getItems().stream().anyMatch(c -> c.toString().equals("local-firestore")));
+        Fx.get(() -> {
+            picker().setValue(picker().getItems().stream().filter(c -> c.toString().equals("local-firestore"))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+        robot.clickOn("#connectButton");
+        Fx.waitUntil(120, () -> connectionStatus().contains("emulator "));
+        assertThat(connectionStatus()).isEqualTo("Firestore emulator " + target.emulatorHost() + " / "
+                + target.projectId());
+    }
+}

@@ -28,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * lock), a key-range query costs O(log n + page) whatever the kind's size, keys sort by UTF-8 bytes, about 0.78% of
  * keys carry {@code __scatter__}, and conflicting transactions are aborted optimistically. Every call waits a latency
  * drawn from a seeded log-normal distribution. It is never used in place of the emulator in a correctness test.
+ *
+ * <p>Where it is not production: a new Firestore database in Datastore mode locks pessimistically by default (a
+ * transaction's reads take locks; a conflicting writer waits or is aborted), as the Firestore emulator does; the model
+ * checks reads at commit instead. On both, one of two conflicting commits is ABORTED (ModelFidelityTest), which is all
+ * KeyRanger's retries rely on; what the model does not show is the wait behind a held lock (BENCHMARKS.md, "The
+ * model's transactions and production's locks").
  */
 public final class ModelServer implements AutoCloseable {
     /** Keys in 10,000 that carry {@code __scatter__}, as in production (about 0.78%). */

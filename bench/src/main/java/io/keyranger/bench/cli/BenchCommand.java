@@ -17,6 +17,7 @@ import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.emulator.CloudSdkLocator;
 import io.keyranger.emulator.EmulatorManager;
 import io.keyranger.emulator.RunningEmulator;
+import io.keyranger.datastore.ServerType;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,12 +37,16 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--emulator-host", paramLabel = "HOST:PORT", description = "Use this emulator (default: start one).")
+    @Option(names = "--emulator-host", paramLabel = "HOST:PORT",
+            description = "Use this emulator, legacy or Firestore, whichever answers there (default: start one).")
     String emulatorHost;
 
-    @Option(names = "--server", defaultValue = "emulator", paramLabel = "SERVER",
-            description = "emulator (the Cloud SDK's; one request at a time) or model (KeyRanger's production model: "
-                    + "concurrent, UTF-8 key order, latency drawn on the server) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--server", paramLabel = "SERVER",
+            description = "emulator (the Cloud SDK's legacy Datastore emulator; one request at a time, UTF-16 key "
+                    + "order, 25 entity groups per transaction), firestore-emulator (the Firestore emulator in "
+                    + "Datastore mode: UTF-8 key order, no entity-group limit, no __scatter__) or model (KeyRanger's "
+                    + "production model: concurrent, UTF-8 key order, latency drawn on the server) (default: "
+                    + "emulator, or with --emulator-host the emulator found there).")
     String server;
 
     @Option(names = "--p99-ms", paramLabel = "MS",
@@ -127,9 +132,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         BenchRunner.Settings settings = new BenchRunner.Settings(benchShape, entities, workers, pageSize, latencyMs,
                 offsetCap, shards, warmup, linearCap);
         List<BenchResult> results = new ArrayList<>();
-        if (!server.equals("emulator") && !server.equals("model")) {
-            throw new io.keyranger.KeyRangerException("Unknown --server '" + server + "': use emulator or model.");
-        }
+        ServerType type = serverType();
         if (!scenario.equals("strategies") && !scenario.equals("backups")) {
             throw new io.keyranger.KeyRangerException("Unknown --scenario '" + scenario + "': use strategies or "
                     + "backups.");
@@ -137,10 +140,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         if (scenario.equals("backups")) {
             return backups(settings, out, err);
         }
-        if (server.equals("model")) {
-            if (emulatorHost != null) {
-                throw new io.keyranger.KeyRangerException("--emulator-host goes with --server emulator only.");
-            }
+        if (type == ServerType.MODEL) {
             for (BenchStrategy strategy : chosen) {
                 results.add(onModel(strategy, settings, err));
             }
@@ -149,17 +149,16 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         for (BenchStrategy strategy : chosen) {
             // a fresh emulator per strategy: the emulator slows down as it fills, which would favour the first ones
             RunningEmulator own = emulatorHost == null
-                    ? new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(0) : null;
+                    ? new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(type, 0, null) : null;
             try {
-                // a given host is asked which emulator it is: the key order and commit limits follow it
-                ConnectionSpec spec = own != null ? own.connection("bench")
-                        : DatastoreConnector.identify(ConnectionSpec.emulator(emulatorHost, "bench"));
-                Datastore datastore = DatastoreConnector.connect(spec);
-                BenchRunner runner = new BenchRunner(datastore, spec.server().keyOrder(), spec.server().limits(),
-                        line -> {
-                            err.println(line);
-                            err.flush();
-                        });
+                String host = own != null ? own.hostPort() : emulatorHost;
+                // the key order and commit limits are the server's own: the chunker keeps to 25 entity groups only
+                // on the legacy emulator
+                Session session = Session.open(ConnectionSpec.emulator(host, "bench", type));
+                BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
+                    err.println(line);
+                    err.flush();
+                });
                 results.add(runner.run(strategy, settings));
             } finally {
                 if (own != null) {
@@ -168,6 +167,45 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             }
         }
         return report(out, settings, results);
+    }
+
+    /**
+     * The server named by --server; with --emulator-host, the emulator found there, which must be the one named if
+     * one is.
+     */
+    private ServerType serverType() {
+        ServerType named = server == null ? null : switch (server) {
+            case "emulator" -> ServerType.EMULATOR;
+            case "firestore-emulator" -> ServerType.FIRESTORE_EMULATOR;
+            case "model" -> ServerType.MODEL;
+            default -> throw new io.keyranger.KeyRangerException("Unknown --server '" + server
+                    + "': use emulator, firestore-emulator or model.");
+        };
+        if (emulatorHost == null) {
+            ServerType type = named == null ? ServerType.EMULATOR : named;
+            server = name(type);
+            return type;
+        }
+        if (named == ServerType.MODEL) {
+            throw new io.keyranger.KeyRangerException("--emulator-host goes with --server emulator or "
+                    + "firestore-emulator only.");
+        }
+        ServerType found = DatastoreConnector.detectEmulator(emulatorHost, "bench");
+        if (named != null && named != found) {
+            throw new io.keyranger.KeyRangerException("--server " + server + " was named, but the emulator at "
+                    + emulatorHost + " is the " + (found == ServerType.FIRESTORE_EMULATOR
+                    ? "Firestore emulator (--server firestore-emulator)" : "legacy one (--server emulator)") + ".");
+        }
+        server = name(found);
+        return found;
+    }
+
+    private static String name(ServerType type) {
+        return switch (type) {
+            case EMULATOR -> "emulator";
+            case FIRESTORE_EMULATOR -> "firestore-emulator";
+            default -> "model";
+        };
     }
 
     private int report(PrintWriter out, BenchRunner.Settings settings, List<BenchResult> results) {

@@ -54,6 +54,48 @@ class BenchCommandTest {
         assertThat(new ObjectMapper().readTree(some.toFile()).path("results").get(0).has("vsLinear")).isFalse();
     }
 
+    /**
+     * On the Firestore emulator the bench plans with that server's order and limits: no 25-group limit, so a page of
+     * 100 root entities is one commit, not four; and it says which emulator it ran on.
+     */
+    @Test
+    void onTheFirestoreEmulatorTheBenchFollowsThatServersLimits() throws Exception {
+        Path json = config.resolve("firestore.json");
+        String[] job = {"--shape", "uniform", "--entities", "400", "--workers", "1", "--page-size", "100",
+                "--latency-ms", "0", "--warmup", "0", "--strategies", "adaptive"};
+        Result firestore = run(concat(new String[] {"bench", "--emulator-host",
+                SharedEmulator.get(io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR).hostPort(),
+                "--json", json.toString()}, job));
+        assertThat(firestore.exitCode()).as(firestore.err()).isZero();
+        JsonNode saved = new ObjectMapper().readTree(json.toFile());
+        assertThat(saved.path("server").asText()).isEqualTo("firestore-emulator");
+        assertThat(saved.path("results").get(0).path("verified").asBoolean()).isTrue();
+
+        Path legacyJson = config.resolve("legacy.json");
+        Result legacy = run(concat(new String[] {"bench", "--emulator-host", SharedEmulator.get().hostPort(),
+                "--json", legacyJson.toString()}, job));
+        assertThat(legacy.exitCode()).as(legacy.err()).isZero();
+        JsonNode legacySaved = new ObjectMapper().readTree(legacyJson.toFile());
+        assertThat(legacySaved.path("server").asText()).isEqualTo("emulator");
+        long firestoreCommits = saved.path("results").get(0).path("commits").asLong();
+        long legacyCommits = legacySaved.path("results").get(0).path("commits").asLong();
+        assertThat(legacyCommits).as("25 entity groups per commit on the legacy emulator").isGreaterThanOrEqualTo(16);
+        assertThat(firestoreCommits).as("no group limit on the Firestore emulator: a page is a commit")
+                .isLessThan(legacyCommits / 2);
+
+        Result mismatch = run("bench", "--server", "emulator", "--emulator-host",
+                SharedEmulator.get(io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR).hostPort(), "--entities", "10");
+        assertThat(mismatch.exitCode()).isNotZero();
+        assertThat(mismatch.err()).contains("is the Firestore emulator (--server firestore-emulator)")
+                .doesNotContain("\tat ");
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     @Test
     void noCommandOrABadShapeGetsOneClearLine() {
         Result none = run();

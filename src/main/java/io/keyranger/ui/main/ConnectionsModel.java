@@ -137,7 +137,7 @@ public final class ConnectionsModel {
         Task<Opened> task = Tasks.create("Connecting", context -> {
             context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
             Session session = Session.open(io.keyranger.datastore.ConnectionRules.check(spec));
-            DatastoreGateway gateway = new DatastoreGateway(session.datastore());
+            DatastoreGateway gateway = new DatastoreGateway(session.datastore(), session.spec().server());
             return new Opened(session, gateway, gateway.namespaces());
         }).onSuccess(state -> {
             connecting.set(false);

@@ -71,7 +71,7 @@ public final class KindsCommand implements Runnable {
         List<String> namespaces = connection.namespaceOrNull() != null ? List.of(connection.namespaceOrNull())
                 : gateway.namespaces();
         if (!gateway.listsEverything()) {
-            out.println(KnownKinds.WHY);
+            out.println(KnownKinds.WHY + " Name any other kind with --kind.");
             if (kind != null) {
                 confirmNamed(gateway, namespaces);
             }

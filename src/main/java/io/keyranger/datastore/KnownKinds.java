@@ -19,8 +19,7 @@ public final class KnownKinds {
 
     /** Why a listing shows only some kinds, for the CLI and the app. */
     public static final String WHY = "This server (the Firestore emulator in Datastore mode) cannot list kinds or "
-            + "namespaces: listed are the kinds KeyRanger has written, run jobs over, or been given with --kind and "
-            + "found here. Name any other kind with --kind.";
+            + "namespaces: listed are the kinds KeyRanger has written, run jobs over, or been given and found here.";
 
     private KnownKinds() {
     }

@@ -53,6 +53,14 @@ class FirestoreEmulatorCliTest {
         assertThat(known.out()).as("a kind confirmed once is listed from then on, and the listing says why")
                 .containsPattern("\\(default\\)\\s+W").contains("cannot list kinds");
 
+        String w1 = ok(cli.run("entity", "get", "KEY(W, 1)")).out();
+        String p1 = w1.replaceFirst("\"kind\" : \"W\"", "\"kind\" : \"P\"");
+        assertThat(p1).as(w1).isNotEqualTo(w1);
+        java.nio.file.Files.writeString(dir.resolve("p.json"), p1);
+        ok(cli.run("entity", "put", dir.resolve("p.json").toString()));
+        assertThat(ok(cli.run("kinds")).out()).as("a kind KeyRanger wrote is known")
+                .containsPattern("\\(default\\)\\s+P\\n");
+
         InProcessCli.Result preview = ok(cli.run("preview", "--kind", "W", "--shards", "4"));
         assertThat(preview.out()).contains("__scatter__").doesNotContain("oversample");
 

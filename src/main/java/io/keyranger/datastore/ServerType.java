@@ -41,11 +41,6 @@ public enum ServerType {
         return this != FIRESTORE_EMULATOR;
     }
 
-    /** Whether keys-only queries ordered by {@code __scatter__} return a sample (the planner scans exactly without). */
-    public boolean hasScatter() {
-        return this != FIRESTORE_EMULATOR;
-    }
-
     /** Whether the Admin API's managed {@code :export} and {@code :import} exist ({@code run --backup-to}). */
     public boolean hasManagedExportApi() {
         return this == EMULATOR || this == PRODUCTION;

@@ -6,6 +6,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityCount;
+import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
 import java.io.PrintWriter;
 import java.util.List;
@@ -47,6 +48,15 @@ public final class KindsCommand implements Runnable {
         this.context = context;
     }
 
+    /** On a server that cannot list kinds: a kind named and found holding entities is known from then on. */
+    private void confirmNamed(DatastoreGateway gateway, List<String> namespaces) {
+        for (String namespace : namespaces) {
+            if (gateway.kindExists(namespace, kind)) {
+                gateway.remember(namespace, kind);
+            }
+        }
+    }
+
     @Override
     public void run() {
         if (export != null) {
@@ -55,11 +65,22 @@ public final class KindsCommand implements Runnable {
             return;
         }
         ConnectionSpec target = connection.resolve(context.profiles(), context.env());
-        DatastoreGateway gateway = new DatastoreGateway(DatastoreConnector.connect(target));
+        DatastoreGateway gateway = new DatastoreGateway(DatastoreConnector.connect(target), target.server());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> namespaces = connection.namespaceOrNull() != null ? List.of(connection.namespaceOrNull())
                 : gateway.namespaces();
+        if (!gateway.listsEverything()) {
+            out.println(KnownKinds.WHY + " Name any other kind with --kind.");
+            if (kind != null) {
+                confirmNamed(gateway, namespaces);
+            }
+            if (properties) {
+                out.println("Properties are from a sample: those met in the first " + DatastoreGateway.TYPE_SAMPLE
+                        + " entities of "
+                        + "each kind (this server has no __property__ metadata), indexed or not.");
+            }
+        }
         if (namespaces.isEmpty()) {
             out.println("The database holds no entities.");
             return;
@@ -91,6 +112,9 @@ public final class KindsCommand implements Runnable {
                 }
                 out.flush();
             }
+        }
+        if (!found && kind == null && !gateway.listsEverything()) {
+            out.println("KeyRanger knows no kinds here yet: name one with 'keyranger kinds --kind KIND'.");
         }
         if (kind != null && !found) {
             throw new KeyRangerException("Kind '" + kind + "' was not found in "

@@ -92,10 +92,12 @@ public final class PreviewCommand implements Runnable {
         PlanRequest request = new PlanRequest(target.namespace(), kind, filters, shards, oversample);
         Session session = Session.open(target);
         Datastore datastore = session.datastore();
-        if (!new DatastoreGateway(datastore).kinds(target.namespace(), true).contains(kind)) {
+        DatastoreGateway gateway = new DatastoreGateway(datastore, session.spec().server());
+        if (!gateway.kindExists(target.namespace(), kind)) {
             throw new KeyRangerException("Kind '" + kind + "' was not found in namespace '" + target.namespace()
                     + "'. Run 'keyranger kinds' to list the kinds there are.");
         }
+        gateway.remember(target.namespace(), kind);
         PrintWriter err = spec.commandLine().getErr();
         ShardPreview preview = new ShardPlanner(datastore, session.order())
                 .preview(request, new ConsoleProgress(err, "Planning"), Cancellation.NEVER);

@@ -33,7 +33,8 @@ final class RunChecks {
     /** Before anything else about it: a job reads a kind that is there (an import may fill a new one). */
     void checkKindExists(JobSpec job) {
         if (!isImport(job)) {
-            retries.call(() -> KindGroup.kinds(session.datastore(), job.namespace(), List.of(job.kind()), false));
+            retries.call(() -> KindGroup.kinds(session.datastore(), session.spec().server(), job.namespace(),
+                    List.of(job.kind()), false));
         }
     }
 
@@ -42,9 +43,11 @@ final class RunChecks {
         if (Mappers.template(job.mapper().template()).source() != Template.Source.KEY_RANGES) {
             return;
         }
-        List<io.keyranger.datastore.PropertyInfo> properties = retries.call(() -> new io.keyranger.datastore
-                .DatastoreGateway(session.datastore()).properties(job.namespace(), job.kind()));
-        io.keyranger.mapper.SpecChecks.warnings(job.mapper(), job.kind(), properties)
+        io.keyranger.datastore.DatastoreGateway gateway = new io.keyranger.datastore.DatastoreGateway(
+                session.datastore(), session.spec().server());
+        List<io.keyranger.datastore.PropertyInfo> properties = retries.call(() -> gateway.properties(job.namespace(),
+                job.kind()));
+        io.keyranger.mapper.SpecChecks.warnings(job.mapper(), job.kind(), properties, !gateway.listsEverything())
                 .forEach(w -> err.println("keyranger: warning: " + w));
         err.flush();
     }
@@ -79,7 +82,7 @@ final class RunChecks {
 
     /** A dry run of {@code job} over {@code kind}: its warnings on stderr, what would change on stdout. */
     void printDryRun(JobSpec job, String kind, int sample, PrintWriter out, io.keyranger.cost.PriceTable prices) {
-        DryRunner.Result dry = retries.call(() -> new DryRunner(session.datastore(), session.order()).run(
+        DryRunner.Result dry = retries.call(() -> new DryRunner(session).run(
                 job.namespace(), kind, job.mapper(), Math.max(1, sample)));
         dry.warnings().forEach(w -> err.println("keyranger: warning: " + w));
         err.flush();

@@ -154,7 +154,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             checks.warnOfPermanentFailures(launcher, target.resume);
             handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
         } else if (target.isGroup()) {
-            List<String> kinds = retries.call(() -> KindGroup.kinds(session.datastore(), job.namespace(),
+            List<String> kinds = retries.call(() -> KindGroup.kinds(session.datastore(), session.spec().server(), job.namespace(),
                     target.newJob.allKinds ? List.of() : List.of(target.newJob.kind.split(",")), target.newJob.allKinds));
             if (target.newJob.dryRun) {
                 for (String kind : kinds) {

@@ -4,6 +4,8 @@ package io.keyranger.datastore;
 public final class BookkeepingKinds {
     /** Every bookkeeping kind starts with this prefix, so the browser can hide them. */
     public static final String PREFIX = "_KeyRanger";
+    /** A job: its id, namespace, kind and mapper. */
+    public static final String JOB = PREFIX + "Job";
 
     private BookkeepingKinds() {
     }

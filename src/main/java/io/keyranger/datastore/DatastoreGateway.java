@@ -19,15 +19,38 @@ import java.util.TreeMap;
 
 /**
  * Read access to one database for browsing: namespaces, kinds, properties, counts and cursor-paged entities.
- * Every call names its namespace explicitly; "" is the default namespace.
+ * Every call names its namespace explicitly; "" is the default namespace. On a server without kind, namespace and
+ * property metadata ({@link ServerType#listsKinds}) it lists the kinds KeyRanger knows ({@link KnownKinds}) that
+ * still hold entities, and properties from a sample; {@link #listsEverything} says which a listing is.
  */
 public final class DatastoreGateway {
     private final Datastore datastore;
     private final KeyCounter counter;
+    /** False on a server known to have no metadata, or found to have none by its answer. */
+    private volatile boolean metadata;
 
-    public DatastoreGateway(Datastore datastore) {
+    /** A gateway to a server of type {@code server}. */
+    public DatastoreGateway(Datastore datastore, ServerType server) {
         this.datastore = datastore;
         this.counter = new KeyCounter(datastore);
+        this.metadata = server.listsKinds();
+    }
+
+    /**
+     * A gateway to a server whose type the caller does not hold: it asks for metadata, and a server that answers
+     * with the exact "not supported" error is from then on treated as one without.
+     */
+    public DatastoreGateway(Datastore datastore) {
+        this(datastore, ServerType.PRODUCTION);
+    }
+
+    /**
+     * Whether {@link #namespaces} and {@link #kinds} list everything there is (the server's metadata), rather than
+     * only the kinds KeyRanger knows of ({@link KnownKinds#WHY}), and {@link #properties} come from the metadata
+     * rather than a sample of entities.
+     */
+    public boolean listsEverything() {
+        return metadata;
     }
 
     public Datastore datastore() {
@@ -36,6 +59,17 @@ public final class DatastoreGateway {
 
     /** All namespaces that hold data, the default one ("") first. */
     public List<String> namespaces() {
+        if (metadata) {
+            try {
+                return listedNamespaces();
+            } catch (com.google.cloud.datastore.DatastoreException e) {
+                noMetadata(e);
+            }
+        }
+        return KnownKinds.namespaces(datastore);
+    }
+
+    private List<String> listedNamespaces() {
         KeyQuery query = Query.newKeyQueryBuilder().setNamespace("").setKind("__namespace__").build();
         List<String> names = new ArrayList<>();
         QueryResults<Key> results = datastore.run(query);
@@ -49,6 +83,40 @@ public final class DatastoreGateway {
 
     /** Kinds in a namespace, sorted; reserved and bookkeeping kinds only when asked for. */
     public List<String> kinds(String namespace, boolean includeHidden) {
+        if (metadata) {
+            try {
+                return listedKinds(namespace, includeHidden);
+            } catch (com.google.cloud.datastore.DatastoreException e) {
+                noMetadata(e);
+            }
+        }
+        List<String> kinds = new ArrayList<>();
+        for (String kind : KnownKinds.in(datastore, namespace)) {
+            if (kindExists(namespace, kind)) {
+                kinds.add(kind);
+            }
+        }
+        return kinds;
+    }
+
+    /**
+     * On a server that cannot list kinds, records that {@code kind} (named by a user and found, or written by
+     * KeyRanger) holds entities in {@code namespace}, so later listings show it; nothing elsewhere.
+     */
+    public void remember(String namespace, String kind) {
+        if (!metadata) {
+            KnownKinds.record(datastore, namespace, kind);
+        }
+    }
+
+    private void noMetadata(com.google.cloud.datastore.DatastoreException e) {
+        if (!KnownKinds.isNoMetadata(e)) {
+            throw e;
+        }
+        metadata = false;
+    }
+
+    private List<String> listedKinds(String namespace, boolean includeHidden) {
         KeyQuery query = Query.newKeyQueryBuilder().setNamespace(namespace).setKind("__kind__").build();
         List<String> kinds = new ArrayList<>();
         datastore.run(query).forEachRemaining(key -> {
@@ -62,7 +130,7 @@ public final class DatastoreGateway {
     }
 
     /** Entities read to tell integers from timestamps and strings from blobs (both share an index representation). */
-    static final int TYPE_SAMPLE = 200;
+    public static final int TYPE_SAMPLE = 200;
 
     /**
      * Properties of a kind with their value types as a user reads them: {@code __property__} says which index
@@ -72,6 +140,9 @@ public final class DatastoreGateway {
      * ("integer/timestamp"), never guessed.
      */
     public List<PropertyInfo> properties(String namespace, String kind) {
+        if (!metadata) {
+            return sampledProperties(namespace, kind);
+        }
         Key kindKey = datastore.newKeyFactory().setNamespace(namespace).setKind("__kind__").newKey(kind);
         EntityQuery query = Query.newEntityQueryBuilder().setNamespace(namespace).setKind("__property__")
                 .setFilter(PropertyFilter.hasAncestor(kindKey)).build();
@@ -98,6 +169,17 @@ public final class DatastoreGateway {
             }
             result.add(new PropertyInfo(name, types));
         });
+        return result;
+    }
+
+    /**
+     * Properties of a kind as met in the first {@link #TYPE_SAMPLE} entities in key order, for a server without
+     * {@code __property__} metadata: unindexed properties too, and only those the sample holds.
+     */
+    private List<PropertyInfo> sampledProperties(String namespace, String kind) {
+        List<PropertyInfo> result = new ArrayList<>();
+        sampleTypes(namespace, kind).forEach((name, types) -> result.add(new PropertyInfo(name,
+                types.isEmpty() ? List.of("list") : types.stream().sorted().toList())));
         return result;
     }
 
@@ -130,6 +212,12 @@ public final class DatastoreGateway {
             case TIMESTAMP -> into.add("timestamp");
             case STRING -> into.add("string");
             case BLOB -> into.add("blob");
+            case DOUBLE -> into.add("double");
+            case BOOLEAN -> into.add("boolean");
+            case LAT_LNG -> into.add("geo point");
+            case KEY -> into.add("key");
+            case NULL -> into.add("null");
+            case ENTITY -> into.add("entity");
             case LIST -> ((List<? extends Value<?>>) ((com.google.cloud.datastore.ListValue) value).get())
                     .forEach(v -> addTypes(into, v));
             default -> { }

@@ -108,9 +108,13 @@ public final class ServerExports {
     }
 
     private static void checkPrefix(ConnectionSpec spec, String prefix) {
-        if (spec.server() == ServerType.MODEL) {
-            throw new KeyRangerException("The production model server has no Admin API: back up to a local folder "
-                    + "(the export template's \"format\": \"managed\") instead.");
+        if (!spec.server().hasManagedExportApi()) {
+            throw new KeyRangerException((spec.server() == ServerType.MODEL ? "The production model server"
+                    : "The Firestore emulator in Datastore mode") + " has no Admin API managed export (:export "
+                    + "answers 404 there), so --backup-to cannot back up on it. Back up with KeyRanger's own managed "
+                    + "export first: keyranger run --kind KIND --mapper FILE.json, FILE.json being {\"template\": "
+                    + "\"export\", \"format\": \"managed\", \"file\": \"/a/new/folder\"}; keyranger restore "
+                    + "--export /a/new/folder reads it back.");
         }
         if (spec.isLocal()) {
             if (!java.nio.file.Path.of(prefix).isAbsolute() || java.nio.file.Files.exists(java.nio.file.Path.of(prefix))) {

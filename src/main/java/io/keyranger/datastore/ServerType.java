@@ -33,6 +33,19 @@ public enum ServerType {
         };
     }
 
+    /**
+     * Whether the server answers {@code __kind__}, {@code __namespace__} and {@code __property__} queries. Without
+     * them KeyRanger lists the kinds it knows ({@link KnownKinds}) and reads property names from a sample.
+     */
+    public boolean listsKinds() {
+        return this != FIRESTORE_EMULATOR;
+    }
+
+    /** Whether the Admin API's managed {@code :export} and {@code :import} exist ({@code run --backup-to}). */
+    public boolean hasManagedExportApi() {
+        return this == EMULATOR || this == PRODUCTION;
+    }
+
     /** One of the Cloud SDK's emulators (legacy or Firestore), which {@code demo} and the tests start. */
     public boolean isEmulator() {
         return this == EMULATOR || this == FIRESTORE_EMULATOR;

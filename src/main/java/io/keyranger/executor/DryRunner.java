@@ -42,16 +42,28 @@ public final class DryRunner {
     private final Datastore datastore;
     private final KeyOrder order;
     private final long scanLimit;
+    private final io.keyranger.datastore.ServerType server;
 
+    /** A dry run on an open connection (its order, and what its server lists of a kind's properties). */
+    public DryRunner(io.keyranger.datastore.Session session) {
+        this(session.datastore(), session.order(), SCAN_LIMIT, session.spec().server());
+    }
+
+    /** A dry run on a server with property metadata. */
     public DryRunner(Datastore datastore, KeyOrder order) {
         this(datastore, order, SCAN_LIMIT);
     }
 
     /** As above, reading at most {@code scanLimit} entities to decide conditions applied on the client. */
     DryRunner(Datastore datastore, KeyOrder order, long scanLimit) {
+        this(datastore, order, scanLimit, io.keyranger.datastore.ServerType.PRODUCTION);
+    }
+
+    private DryRunner(Datastore datastore, KeyOrder order, long scanLimit, io.keyranger.datastore.ServerType server) {
         this.datastore = datastore;
         this.order = order;
         this.scanLimit = Math.max(1, scanLimit);
+        this.server = server;
     }
 
     /**
@@ -131,9 +143,10 @@ public final class DryRunner {
         boolean typed = hasExpressions(spec);
         List<Entity> entities = mapper.needsEntities() || typed ? fetch(keys) : List.of();
         // the spec's property parameters against the kind's listed properties: a typo is named, with the nearest name
-        List<io.keyranger.datastore.PropertyInfo> properties = new DatastoreGateway(datastore).properties(namespace,
-                kind);
-        List<String> warnings = io.keyranger.mapper.SpecChecks.warnings(spec, kind, properties);
+        DatastoreGateway gateway = new DatastoreGateway(datastore, server);
+        List<io.keyranger.datastore.PropertyInfo> properties = gateway.properties(namespace, kind);
+        List<String> warnings = io.keyranger.mapper.SpecChecks.warnings(spec, kind, properties,
+                !gateway.listsEverything());
         if (typed) {
             mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));
         }

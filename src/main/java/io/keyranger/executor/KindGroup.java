@@ -10,6 +10,7 @@ import com.google.cloud.datastore.Value;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
@@ -67,14 +68,27 @@ public final class KindGroup {
         }
     }
 
+    /** As {@link #kinds(Datastore, ServerType, String, List, boolean)}, on a server whose type is found by its answers. */
+    public static List<String> kinds(Datastore datastore, String namespace, List<String> named, boolean all) {
+        return kinds(datastore, ServerType.PRODUCTION, namespace, named, all);
+    }
+
     /**
      * The kinds a job over {@code named} kinds (or all of them) runs over, checked: every named kind must exist in the
-     * namespace, and none may be a bookkeeping or reserved kind. All kinds: those the namespace lists, without them.
+     * namespace, and none may be a bookkeeping or reserved kind. All kinds: those the namespace lists, without them;
+     * refused on a server that cannot list its kinds ({@link ServerType#listsKinds}), which would leave kinds out.
      */
-    public static List<String> kinds(Datastore datastore, String namespace, List<String> named, boolean all) {
-        DatastoreGateway gateway = new DatastoreGateway(datastore);
+    public static List<String> kinds(Datastore datastore, ServerType server, String namespace, List<String> named,
+                                     boolean all) {
+        DatastoreGateway gateway = new DatastoreGateway(datastore, server);
         List<String> present = gateway.kinds(namespace, false);
         if (all) {
+            if (!gateway.listsEverything()) {
+                throw new KeyRangerException("This server (the Firestore emulator in Datastore mode) cannot list "
+                        + "kinds, so --all-kinds could leave some out: name them with --kind A,B. Kinds KeyRanger "
+                        + "knows here" + (namespace.isEmpty() ? "" : " in namespace '" + namespace + "'") + ": "
+                        + (present.isEmpty() ? "none yet" : String.join(", ", present)) + ".");
+            }
             if (present.isEmpty()) {
                 throw new KeyRangerException("Namespace '" + namespace + "' has no kinds to map.");
             }
@@ -90,7 +104,7 @@ public final class KindGroup {
                 throw new KeyRangerException("'" + k + "' is " + (k.startsWith("__") ? "a kind Datastore reserves"
                         : "KeyRanger's own bookkeeping") + " and is never mapped: leave it out of --kind.");
             }
-            if (!present.contains(k)) {
+            if (!present.contains(k) && (gateway.listsEverything() || !gateway.kindExists(namespace, k))) {
                 throw new KeyRangerException("Kind '" + k + "' was not found in namespace '" + namespace + "'."
                         + io.keyranger.mapper.SpecChecks.nearest(k, present).map(n -> " Did you mean '" + n + "'?")
                         .orElse("") + " Run 'keyranger kinds' to list the kinds there are.");
@@ -100,6 +114,7 @@ public final class KindGroup {
         if (kinds.isEmpty()) {
             throw new KeyRangerException("Name at least one kind: --kind A,B or --all-kinds.");
         }
+        kinds.forEach(k -> gateway.remember(namespace, k));
         return List.copyOf(kinds);
     }
 

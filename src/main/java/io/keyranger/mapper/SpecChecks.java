@@ -17,6 +17,14 @@ public final class SpecChecks {
     }
 
     public static List<String> warnings(MapperSpec spec, String kind, List<PropertyInfo> properties) {
+        return warnings(spec, kind, properties, false);
+    }
+
+    /**
+     * As above; {@code sampled}: the properties are those met in a sample of entities (a server without
+     * {@code __property__} metadata), so a property missing from them is only missing from the sample.
+     */
+    public static List<String> warnings(MapperSpec spec, String kind, List<PropertyInfo> properties, boolean sampled) {
         List<String> warnings = new ArrayList<>();
         switch (spec.template()) {
             case "increment" -> {
@@ -27,20 +35,20 @@ public final class SpecChecks {
                             + " values, not integers or doubles: increment will skip every entity whose value is one of "
                             + "those, each counted under its reason.");
                 } else if (info.isEmpty() && !spec.json().path("createMissing").asBoolean(false)) {
-                    warnings.add(missing(kind, property, properties) + " increment skips entities without it "
+                    warnings.add(missing(kind, property, properties, sampled) + " increment skips entities without it "
                             + "(set createMissing to create it).");
                 }
             }
             case "remove-property", "count-by" -> {
                 String property = text(spec, "property");
                 if (find(properties, property).isEmpty()) {
-                    warnings.add(missing(kind, property, properties));
+                    warnings.add(missing(kind, property, properties, sampled));
                 }
             }
             case "rename-property" -> {
                 String from = text(spec, "from");
                 if (find(properties, from).isEmpty()) {
-                    warnings.add(missing(kind, from, properties));
+                    warnings.add(missing(kind, from, properties, sampled));
                 }
             }
             default -> { }
@@ -60,10 +68,13 @@ public final class SpecChecks {
         return properties.stream().filter(p -> p.name().equals(name)).findFirst();
     }
 
-    private static String missing(String kind, String property, List<PropertyInfo> properties) {
+    private static String missing(String kind, String property, List<PropertyInfo> properties, boolean sampled) {
         String suggestion = nearest(property, properties.stream().map(PropertyInfo::name).toList())
                 .map(n -> " Did you mean '" + n + "'?").orElse("");
-        return "'" + property + "' is not among the indexed properties of " + kind + " (it may exist unindexed)."
+        return sampled ? "'" + property + "' is not in the first " + io.keyranger.datastore.DatastoreGateway.TYPE_SAMPLE
+                + " entities of " + kind + " (this server has no __property__ metadata; later ones may have it)."
+                + suggestion
+                : "'" + property + "' is not among the indexed properties of " + kind + " (it may exist unindexed)."
                 + suggestion;
     }
 

@@ -34,7 +34,7 @@ import java.util.List;
  * runner, local or on Beam, writes and reads the same records, so any of them can go on with a job.
  */
 public final class JobStore {
-    public static final String JOB_KIND = BookkeepingKinds.PREFIX + "Job";
+    public static final String JOB_KIND = BookkeepingKinds.JOB;
     public static final String RANGE_KIND = RangeEntities.KIND;
     public static final String PLAN_KIND = BookkeepingKinds.PREFIX + "Plan";
     /** Whether a job's commits keep undo records; jobs stored before KeyRanger kept them lack it (and kept none). */

@@ -152,7 +152,7 @@ public final class ConnectionsModel {
             context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
             Session session = Session.open(DatastoreConnector.identify(
                     io.keyranger.datastore.ConnectionRules.check(spec)));
-            DatastoreGateway gateway = new DatastoreGateway(session.datastore());
+            DatastoreGateway gateway = new DatastoreGateway(session.datastore(), session.spec().server());
             return new Opened(session, gateway, gateway.namespaces());
         }).onSuccess(state -> {
             connecting.set(false);

@@ -18,6 +18,7 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
+import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
@@ -144,6 +145,26 @@ public final class MainView extends BorderPane {
         kinds.setPrefHeight(160);
         kinds.setMinHeight(80);
 
+        // a server that cannot list kinds (the Firestore emulator): why the list is partial, and a kind typed in
+        Label kindNote = new Label();
+        kindNote.setId("kindListNote");
+        kindNote.setWrapText(true);
+        kindNote.getStyleClass().add("text-muted");
+        kindNote.textProperty().bind(model.kindListNoteProperty());
+        TextField typedKind = new TextField();
+        typedKind.setId("typedKind");
+        typedKind.setPromptText("Kind name");
+        Button openKind = new Button("Open");
+        openKind.setId("openTypedKind");
+        openKind.setOnAction(e -> model.openTypedKind(typedKind.getText()));
+        typedKind.setOnAction(e -> model.openTypedKind(typedKind.getText()));
+        HBox.setHgrow(typedKind, Priority.ALWAYS);
+        HBox typeKind = new HBox(6, typedKind, openKind);
+        for (javafx.scene.Node node : java.util.List.of(kindNote, typeKind)) {
+            node.visibleProperty().bind(model.kindListNoteProperty().isNotEmpty());
+            node.managedProperty().bind(node.visibleProperty());
+        }
+
         Label hint = new Label();
         hint.setId("firstStartHint");
         hint.setWrapText(true);
@@ -169,7 +190,7 @@ public final class MainView extends BorderPane {
         });
 
         VBox box = new VBox(8, header("Connection"), new HBox(6, choice, add, darkTheme), connect, hint,
-                header("Namespace"), namespace, header("Kinds"), kinds, header("Properties"), properties);
+                header("Namespace"), namespace, header("Kinds"), kinds, kindNote, typeKind, header("Properties"), properties);
         box.setPadding(new Insets(10));
         box.setPrefWidth(300);
         box.setMinWidth(200);

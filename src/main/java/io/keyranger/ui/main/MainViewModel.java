@@ -42,6 +42,9 @@ public final class MainViewModel {
     private final ObservableList<KindItem> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindItem> selectedKind = new SimpleObjectProperty<>();
     private final ObservableList<PropertyInfo> properties = FXCollections.observableArrayList();
+    /** Why the kind list is partial (a server that cannot list kinds), or "". */
+    private final javafx.beans.property.ReadOnlyStringWrapper kindListNote =
+            new javafx.beans.property.ReadOnlyStringWrapper("");
     private final StatusModel status = new StatusModel();
     private final EntitiesViewModel entities;
     private final ShardsViewModel shards;
@@ -120,6 +123,7 @@ public final class MainViewModel {
         }
         selectedKind.set(null);
         kinds.clear();
+        kindListNote.set("");
         if (namespace == null || gateway == null) {
             return;
         }
@@ -131,6 +135,8 @@ public final class MainViewModel {
                     }
                     List<KindItem> items = names.stream().map(KindItem::new).toList();
                     kinds.setAll(items);
+                    kindListNote.set(source.listsEverything() ? "" : io.keyranger.datastore.KnownKinds.WHY
+                            + " Type another kind's name below to open it.");
                     entities.setKindNames(names);
                     run.form().kinds().clear();
                     run.form().availableKinds().setAll(names);
@@ -143,6 +149,52 @@ public final class MainViewModel {
                 })
                 .onError(e -> showError("Cannot list kinds: " + ErrorMessages.of(e)))
                 .run(tasks);
+    }
+
+    /** Why the kind list shows only some kinds (a server that cannot list them), or "" when it shows all. */
+    public javafx.beans.property.ReadOnlyStringProperty kindListNoteProperty() {
+        return kindListNote.getReadOnlyProperty();
+    }
+
+    /**
+     * Opens a kind the user typed, for a server that cannot list its kinds: if it holds entities in the namespace it
+     * joins the list, is selected and is remembered ({@link DatastoreGateway#remember}); otherwise an error says so.
+     */
+    public void openTypedKind(String typed) {
+        String name = typed == null ? "" : typed.strip();
+        String namespace = selectedNamespace.get();
+        if (name.isEmpty() || namespace == null || gateway == null) {
+            return;
+        }
+        java.util.Optional<KindItem> listed = kinds.stream().filter(k -> k.name().equals(name)).findFirst();
+        if (listed.isPresent()) {
+            selectedKind.set(listed.get());
+            return;
+        }
+        DatastoreGateway source = gateway;
+        Tasks.create("Looking for " + name, () -> {
+            boolean found = source.kindExists(namespace, name);
+            if (found) {
+                source.remember(namespace, name);
+            }
+            return found;
+        }).onSuccess(found -> {
+            if (source != gateway || !namespace.equals(selectedNamespace.get())) {
+                return;
+            }
+            if (!found) {
+                showError("Kind '" + name + "' has no entities in " + (namespace.isEmpty() ? "the default namespace"
+                        : "namespace '" + namespace + "'") + ".");
+                return;
+            }
+            KindItem item = new KindItem(name);
+            kinds.add(item);
+            List<String> names = kinds.stream().map(KindItem::name).toList();
+            entities.setKindNames(names);
+            run.form().availableKinds().setAll(names);
+            selectedKind.set(item);
+            countKinds(source, namespace, List.of(item));
+        }).onError(e -> showError("Cannot look for kind " + name + ": " + ErrorMessages.of(e))).run(tasks);
     }
 
     private void loadProperties(DatastoreGateway source, String namespace, KindItem kind) {

@@ -196,7 +196,7 @@ public final class MapperViewModel {
         results.say("Dry run on " + target.kind() + "…");
         MapperSpec parsed = MapperSpec.parse(spec);
         String kind = parsed.query() != null ? parsed.query().kind() : target.kind();
-        Tasks.create("Dry run", () -> new DryRunner(target.session().datastore(), target.session().order())
+        Tasks.create("Dry run", () -> new DryRunner(target.session())
                         .run(target.namespace(), kind, parsed, size, kind.equals(target.kind()) && parsed.query() == null
                                 ? knownTotal : null))
                 .onSuccess(result -> {

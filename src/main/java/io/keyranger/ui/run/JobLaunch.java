@@ -54,7 +54,7 @@ record JobLaunch(String jobId, String message, Starter starter) {
     static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
         return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…", feed -> {
             KindGroup.Plan plan = KindGroup.create(t.session().datastore(), spec.jobId(),
-                    KindGroup.kinds(t.session().datastore(), t.namespace(), kinds, false), spec);
+                    KindGroup.kinds(t.session().datastore(), t.session().spec().server(), t.namespace(), kinds, false), spec);
             return KindGroup.run(StoredJobs.launcher(t), plan, JobLease.Mode.RESUME, feed, message -> { });
         });
     }

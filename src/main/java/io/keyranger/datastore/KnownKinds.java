@@ -1,0 +1,68 @@
+package io.keyranger.datastore;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The kinds KeyRanger has seen on a server that cannot list them ({@link ServerType#listsKinds}, the Firestore
+ * emulator): those a user named and KeyRanger found there, those KeyRanger wrote, and the kinds of its stored jobs.
+ * Kept in the database ({@code _KeyRangerKnownKind}, one entity per namespace and kind), so the CLI, the app and every
+ * project see their own list. It is only ever a partial list, and every listing built from it says so.
+ */
+public final class KnownKinds {
+    static final String KIND = BookkeepingKinds.PREFIX + "KnownKind";
+
+    /** Why a listing shows only some kinds, for the CLI and the app. */
+    public static final String WHY = "This server (the Firestore emulator in Datastore mode) cannot list kinds or "
+            + "namespaces: listed are the kinds KeyRanger has written, run jobs over, or been given and found here.";
+
+    private KnownKinds() {
+    }
+
+    /** Records that {@code kind} holds entities in {@code namespace} ({@link DatastoreGateway#remember} decides when). */
+    static void record(Datastore datastore, String namespace, String kind) {
+        if (BookkeepingKinds.isHidden(kind)) {
+            return;
+        }
+        datastore.put(Entity.newBuilder(key(datastore, namespace, kind)).set("namespace", namespace)
+                .set("kind", kind).build());
+    }
+
+    /** The kinds known in {@code namespace}, sorted (whether they still hold entities is the caller's to check). */
+    public static List<String> in(Datastore datastore, String namespace) {
+        TreeSet<String> kinds = new TreeSet<>();
+        for (String kind : List.of(KIND, BookkeepingKinds.JOB)) {
+            datastore.run(Query.newEntityQueryBuilder().setNamespace("").setKind(kind)
+                    .setFilter(PropertyFilter.eq("namespace", namespace)).build())
+                    .forEachRemaining(e -> kinds.add(e.getString("kind")));
+        }
+        kinds.removeIf(BookkeepingKinds::isHidden);
+        return List.copyOf(kinds);
+    }
+
+    /** The namespaces known: the default one, and those of recorded kinds and stored jobs, sorted. */
+    public static List<String> namespaces(Datastore datastore) {
+        TreeSet<String> namespaces = new TreeSet<>(List.of(""));
+        for (String kind : List.of(KIND, BookkeepingKinds.JOB)) {
+            datastore.run(Query.newEntityQueryBuilder().setNamespace("").setKind(kind).build())
+                    .forEachRemaining(e -> namespaces.add(e.contains("namespace") ? e.getString("namespace") : ""));
+        }
+        return List.copyOf(namespaces);
+    }
+
+    private static Key key(Datastore datastore, String namespace, String kind) {
+        // namespaces hold no '/' (Datastore allows [0-9A-Za-z._-] only), so the name is unambiguous
+        return datastore.newKeyFactory().setNamespace("").setKind(KIND).newKey(namespace + "/" + kind);
+    }
+
+    /** Whether {@code e} is the exact error a server without kind, namespace or property metadata answers with. */
+    public static boolean isNoMetadata(com.google.cloud.datastore.DatastoreException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        return message.contains("Kind queries are not supported") || message.contains("Namespace queries are not supported");
+    }
+}

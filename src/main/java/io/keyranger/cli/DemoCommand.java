@@ -116,7 +116,7 @@ public final class DemoCommand implements Runnable {
 
     private Map<String, Long> seed(ConnectionSpec connection, PrintWriter err) {
         long started = System.nanoTime();
-        Map<String, Long> seeded = new DemoSeeder(DatastoreConnector.connect(connection)).seed(entities,
+        Map<String, Long> seeded = new DemoSeeder(DatastoreConnector.connect(connection), connection.server()).seed(entities,
                 new ConsoleProgress(err, "Seeding demo data"), Cancellation.NEVER);
         err.printf("Seeded in %.1f s%n", (System.nanoTime() - started) / 1e9);
         err.flush();

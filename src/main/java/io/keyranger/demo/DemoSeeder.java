@@ -4,7 +4,9 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.ProgressListener;
+import io.keyranger.datastore.ServerType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,9 +27,20 @@ public final class DemoSeeder {
     private static final int THREADS = 4;
 
     private final Datastore datastore;
+    private final ServerType server;
 
+    /** A seeder for a server that lists its kinds (the legacy emulator). */
     public DemoSeeder(Datastore datastore) {
+        this(datastore, ServerType.EMULATOR);
+    }
+
+    /**
+     * A seeder for a server of type {@code server}: on one that cannot list kinds (the Firestore emulator), the kinds
+     * it seeds are recorded as known, so the app and {@code kinds} list them.
+     */
+    public DemoSeeder(Datastore datastore, ServerType server) {
         this.datastore = datastore;
+        this.server = server;
     }
 
     /** Seeds the demo data and returns the number of entities written per "namespace/kind". */
@@ -38,6 +51,10 @@ public final class DemoSeeder {
         all.addAll(dataset.secondNamespaceEntities());
         write(all, progress, cancellation);
         Map<String, Long> summary = new LinkedHashMap<>();
+        DatastoreGateway gateway = new DatastoreGateway(datastore, server);
+        all.stream().map(e -> e.getKey().getNamespace() + "/" + e.getKey().getKind()).distinct()
+                .forEach(nsKind -> gateway.remember(nsKind.substring(0, nsKind.indexOf('/')),
+                        nsKind.substring(nsKind.indexOf('/') + 1)));
         for (Entity entity : all) {
             String ns = entity.getKey().getNamespace();
             summary.merge((ns.isEmpty() ? "(default)" : ns) + "/" + entity.getKey().getKind(), 1L, Long::sum);

@@ -58,6 +58,10 @@ class FirestoreEmulatorConnectionTest {
         assertThat(connectionStatus()).matches("Firestore emulator 127\\.0\\.0\\.1:\\d+ / demo-project");
         assertThat(Fx.get(() -> picker().getValue())).as("connecting again starts the same demo")
                 .isEqualTo(ConnectionChoice.FIRESTORE_DEMO);
+        // the server cannot list kinds: the demo's are known because the seeder recorded them
+        javafx.scene.control.ListView<io.keyranger.ui.kinds.KindItem> kinds = robot.lookup("#kindList")
+                .queryListView();
+        Fx.waitUntil(60, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")));
     }
 
     @Test

@@ -129,7 +129,7 @@ public final class ConnectionsModel {
                     .start(request.emulator(), request.port(), null);
             Platform.runLater(() -> emulators.add(emulator));
             ConnectionSpec spec = emulator.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
-            new DemoSeeder(DatastoreConnector.connect(spec)).seed(request.accounts(),
+            new DemoSeeder(DatastoreConnector.connect(spec), spec.server()).seed(request.accounts(),
                     (done, total) -> context.progress(done, total, String.format("Seeding demo data: %,d / %,d", done, total)),
                     context::isCancelled);
             return spec;

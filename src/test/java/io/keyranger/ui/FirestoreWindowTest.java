@@ -1,0 +1,278 @@
+package io.keyranger.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.app.KeyRangerApp;
+import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.PropertyInfo;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.demo.DemoRequest;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.sharding.PlannedRange;
+import io.keyranger.support.Fx;
+import io.keyranger.ui.kinds.KindItem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TableView;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+
+/**
+ * The window on the Firestore emulator in Datastore mode (its demo, one launch for the class), through every tab: the
+ * browser, the editor, Shards, Mapper and Run (with revert). Each works there; where the server lacks something
+ * (kind listing, {@code __scatter__}), the window says so in its own words and shows no error.
+ */
+class FirestoreWindowTest {
+    private static final int ACCOUNTS = 80;
+    private static Application app;
+    /** What the window reported as errors (it would show each in a dialog). */
+    private static final List<String> errors = Collections.synchronizedList(new ArrayList<>());
+    private final FxRobot robot = new FxRobot();
+
+    @BeforeAll
+    static void launchTheFirestoreDemo() throws Exception {
+        Path config = Files.createTempDirectory("keyranger-fs-window");
+        FxToolkit.registerPrimaryStage();
+        app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
+                new StartupRequest(null, new DemoRequest(ACCOUNTS, 0, null, ServerType.FIRESTORE_EMULATOR), null)));
+        var handler = ((KeyRangerApp) app).model().errorHandlerProperty();
+        Fx.get(() -> {
+            Consumer<String> shown = handler.get();
+            handler.set(message -> {
+                errors.add(message);
+                shown.accept(message);
+            });
+            return null;
+        });
+        javafx.stage.Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        Fx.get(() -> {
+            stage.setMaximized(false);
+            stage.setWidth(1280);
+            stage.setHeight(800);
+            return null;
+        });
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        FxToolkit.cleanupApplication(app);
+        FxToolkit.cleanupStages();
+    }
+
+    @BeforeEach
+    void accountSelected() {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.waitUntil(120, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")));
+        Fx.waitUntil(60, () -> robot.lookup("#cancelJob").queryButton().isDisabled());
+        Fx.get(() -> {
+            kinds.getSelectionModel().clearSelection();
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.name().equals("Account"))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+        Fx.waitUntil(30, () -> title().equals("Account: page 1, rows 1–50"));
+        clickTab("Entities");
+    }
+
+    @AfterEach
+    void noErrorShown() {
+        assertThat(List.copyOf(errors)).as("errors the window showed").isEmpty();
+        assertThat(robot.lookup(".dialog-pane").tryQuery()).as("no dialog left open").isEmpty();
+    }
+
+    @Test
+    void theBrowserListsTheDemosKindsShowsPropertiesAndRunsGql() {
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        assertThat(Fx.get(() -> kinds.getItems().stream().map(KindItem::name).toList()))
+                .containsExactly("Account", "Event", "Org");
+        assertThat(Fx.get(() -> robot.lookup("#kindListNote").queryLabeled().getText())).contains("cannot list kinds");
+        Fx.waitUntil(60, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")
+                && String.valueOf(ACCOUNTS).equals(k.countText())));
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        assertThat(Fx.get(() -> table.getItems().size())).isEqualTo(50);
+        ListView<PropertyInfo> properties = robot.lookup("#propertyList").queryListView();
+        Fx.waitUntil(30, () -> properties.getItems().stream().map(PropertyInfo::name).toList()
+                .containsAll(List.of("active", "balance", "createdAt", "tier")));
+
+        List<Key> expected = new ArrayList<>();
+        demoDatastore().run(Query.newEntityQueryBuilder().setKind("Account")
+                .setFilter(com.google.cloud.datastore.StructuredQuery.PropertyFilter.eq("tier", "pro")).build())
+                .forEachRemaining(e -> expected.add(e.getKey()));
+        assertThat(expected).isNotEmpty();
+        Fx.get(() -> {
+            robot.lookup("#gqlQuery").queryTextInputControl().setText("SELECT * FROM Account WHERE tier = 'pro'");
+            return null;
+        });
+        robot.clickOn("#runQuery");
+        Fx.waitUntil(30, () -> title().startsWith("Account (query): page 1"));
+        assertThat(Fx.get(() -> table.getItems().stream().map(Entity::getKey).toList()))
+                .containsExactlyElementsOf(expected.stream().limit(50).toList());
+        assertThat(labelText("#gqlError")).isEmpty();
+    }
+
+    @Test
+    void theEditorSavesAnEditTheEmulatorThenReturns() {
+        Datastore datastore = demoDatastore();
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        Entity original = Fx.get(() -> {
+            table.getSelectionModel().clearAndSelect(2);
+            return table.getItems().get(2);
+        });
+        robot.clickOn("#editEntity");
+        Fx.waitUntil(10, () -> robot.lookup("#prop-1-name").tryQuery().isPresent());
+        assertThat(Fx.get(() -> robot.lookup("#prop-1-name").queryTextInputControl().getText())).isEqualTo("balance");
+        Fx.get(() -> {
+            robot.lookup("#prop-1-value").queryTextInputControl().setText("4242");
+            return null;
+        });
+        robot.clickOn("#saveEntity");
+        Fx.waitUntil(30, () -> datastore.get(original.getKey()).getLong("balance") == 4242);
+        assertThat(datastore.get(original.getKey()).getString("tier")).isEqualTo(original.getString("tier"));
+        Fx.waitUntil(10, () -> labelText("#editStatus").startsWith("Done"));
+        robot.clickOn("#undoEdit");
+        Fx.waitUntil(30, () -> datastore.get(original.getKey()).equals(original));
+    }
+
+    @Test
+    void theShardsTabSaysThereIsNoScatterAndCountsExactly() {
+        clickTab("Shards");
+        Fx.get(() -> {
+            robot.lookup("#shardCount").<Spinner<Integer>>query().getValueFactory().setValue(4);
+            return null;
+        });
+        robot.clickOn("#planShards");
+        TableView<PlannedRange> table = robot.lookup("#shardTable").queryTableView();
+        Fx.waitUntil(60, () -> table.getItems().size() == 4);
+        assertThat(labelText("#shardSummary")).contains("No __scatter__ samples")
+                .contains("planned from an exact keys-only scan of " + ACCOUNTS);
+        assertThat(labelText("#shardBalance")).contains("Lexicographic: max/mean");
+        Fx.waitUntil(10, () -> !robot.lookup("#countExactly").queryButton().isDisabled());
+        robot.clickOn("#countExactly");
+        Fx.waitUntil(60, () -> table.getItems().stream().allMatch(r -> r.exact() != null));
+        assertThat(Fx.get(() -> table.getItems().stream().mapToLong(PlannedRange::exact).sum())).isEqualTo(ACCOUNTS);
+        assertThat(labelText("#shardBalance")).contains("(exact)");
+    }
+
+    @Test
+    void theMapperTabDryRunsATemplateOverTheWholeKind() {
+        clickTab("Mapper");
+        chooseExample("Add free credit");
+        Fx.waitUntil(5, () -> "balance".equals(robot.lookup("#param-property").queryTextInputControl().getText()));
+        robot.clickOn("#dryRun");
+        Fx.waitUntil(60, () -> labelText("#dryRunSummary").contains("Nothing was written"));
+        assertThat(labelText("#dryRunSummary")).contains(ACCOUNTS + " entities")
+                .doesNotContain("not among the indexed properties");
+        assertThat(Fx.get(() -> robot.lookup("#dryRunTable").queryTableView().getItems().isEmpty())).isFalse();
+    }
+
+    @Test
+    void theRunTabIncrementsEveryAccountOnceAfterABackupAndRevertTakesItBack() throws Exception {
+        Datastore datastore = demoDatastore();
+        Map<Key, Long> before = balances(datastore);
+        assertThat(before).hasSize(ACCOUNTS);
+        String home = System.getProperty("user.home");
+        System.setProperty("user.home", Files.createTempDirectory("keyranger-fs-home").toString());
+        try {
+            clickTab("Mapper");
+            chooseExample("Add free credit");
+            robot.clickOn("#useInRun");
+            Fx.waitUntil(10, () -> robot.lookup("#mapperJson").queryTextInputControl().getText()
+                    .contains("\"increment\""));
+            robot.clickOn("#startJob");
+            Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+            DialogPane offer = robot.lookup(".dialog-pane").queryAs(DialogPane.class);
+            Button exportThenRun = Fx.get(() -> offer.getButtonTypes().stream()
+                    .filter(b -> b.getText().equals("Export, then run")).map(b -> (Button) offer.lookupButton(b))
+                    .findFirst().orElseThrow());
+            robot.clickOn(exportThenRun);
+            Fx.waitUntil(120, () -> labelText("#runSummary").contains("Backed up first to")
+                    && labelText("#runSummary").contains(" done: "));
+        } finally {
+            System.setProperty("user.home", home);
+        }
+        assertThat(labelText("#jobTotals")).contains("read " + ACCOUNTS).contains("written " + ACCOUNTS);
+        Map<Key, Long> after = balances(datastore);
+        assertThat(after.keySet()).isEqualTo(before.keySet());
+        before.forEach((key, balance) -> assertThat(after.get(key)).as("balance of %s", key).isEqualTo(balance + 10));
+
+        ListView<AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().mapper().template()
+                .equals("increment")));
+        // the list is read again when the job ends: select the job once it is shown done
+        Fx.waitUntil(20, () -> {
+            if (jobs.getSelectionModel().getSelectedItem() == null) {
+                jobs.getItems().stream().filter(j -> j.spec().mapper().template().equals("increment")
+                        && j.status() == io.keyranger.executor.job.JobStatus.DONE).findFirst()
+                        .ifPresent(j -> jobs.getSelectionModel().select(j));
+            }
+            return !robot.lookup("#revertJob").queryButton().isDisabled();
+        });
+        Platform.runLater(() -> robot.lookup("#revertJob").queryButton().fire()); // its confirmation waits for a click
+        Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+        robot.clickOn(robot.lookup(".dialog-pane .button").match(b -> "Revert".equals(((Button) b).getText()))
+                .queryButton());
+        Fx.waitUntil(60, () -> labelText("#runSummary").startsWith("Job revert-")
+                && labelText("#runSummary").contains(" done: "));
+        assertThat(balances(datastore)).as("every Account as it was before the job").isEqualTo(before);
+    }
+
+    private void chooseExample(String name) {
+        ListView<Object> examples = robot.lookup("#examples").queryListView();
+        Fx.get(() -> {
+            examples.getSelectionModel().select(examples.getItems().stream()
+                    .filter(x -> x.toString().equals(name)).findFirst().orElseThrow());
+            return null;
+        });
+    }
+
+    /** A client of the demo's Firestore emulator, the one the window shows in its status bar. */
+    private Datastore demoDatastore() {
+        String host = labelText("#connectionStatus").replaceAll("^Firestore emulator (\\S+) / .*$", "$1");
+        return DatastoreConnector.connect(ConnectionSpec.emulator(host, "demo-project")
+                .withServer(ServerType.FIRESTORE_EMULATOR));
+    }
+
+    private static Map<Key, Long> balances(Datastore datastore) {
+        Map<Key, Long> all = new HashMap<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build())
+                .forEachRemaining((Entity e) -> all.put(e.getKey(), e.getLong("balance")));
+        return all;
+    }
+
+    private void clickTab(String title) {
+        robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
+                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
+    }
+
+    private String title() {
+        return labelText("#pageTitle");
+    }
+
+    private String labelText(String id) {
+        return Fx.get(() -> robot.lookup(id).queryLabeled().getText());
+    }
+}

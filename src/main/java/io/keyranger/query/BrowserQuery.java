@@ -114,6 +114,28 @@ public final class BrowserQuery {
                 : CompositeFilter.and(filters.get(0), filters.subList(1, filters.size()).toArray(new Filter[0]));
     }
 
+    /**
+     * Why a server without kind, namespace and property metadata (the Firestore emulator in Datastore mode) cannot
+     * answer {@code q}, and what to do instead; null when it can, or when {@code metadata} (the server has it). That
+     * server refuses {@code __kind__} and {@code __namespace__} queries, and answers {@code __property__} ones with
+     * nothing, which would read as a kind without properties: none of them is sent there.
+     */
+    public static String lacking(GqlQuery q, boolean metadata) {
+        if (metadata) {
+            return null;
+        }
+        String server = "This server (the Firestore emulator in Datastore mode)";
+        return switch (q.kind()) {
+            case "__kind__" -> server + " has no __kind__ metadata: it cannot list kinds. The kind list shows those "
+                    + "KeyRanger knows here; to open another kind, type its name under the list.";
+            case "__namespace__" -> server + " has no __namespace__ metadata: it cannot list namespaces. The "
+                    + "namespace box lists those KeyRanger knows here.";
+            case "__property__" -> server + " has no __property__ metadata: it answers such a query with nothing. "
+                    + "The properties listed under the kinds come from a sample of the chosen kind's entities.";
+            default -> null;
+        };
+    }
+
     /** What the emulator is known not to do, when the query asks for it. */
     public static String unsupportedHint(GqlQuery q) {
         boolean unsupported = q.conditions().stream().anyMatch(c -> c.op() == GqlQuery.Op.NOT_EQUAL

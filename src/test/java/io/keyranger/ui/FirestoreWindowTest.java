@@ -14,6 +14,8 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.query.BrowserQuery;
+import io.keyranger.query.Gql;
 import io.keyranger.sharding.PlannedRange;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.kinds.KindItem;
@@ -238,6 +240,32 @@ class FirestoreWindowTest {
         Fx.waitUntil(60, () -> labelText("#runSummary").startsWith("Job revert-")
                 && labelText("#runSummary").contains(" done: "));
         assertThat(balances(datastore)).as("every Account as it was before the job").isEqualTo(before);
+    }
+
+    @Test
+    void aQueryOverMetadataTheServerLacksSaysSoAndWhatToDoInstead() {
+        // the server refuses __kind__ and __namespace__ queries in its own words, and answers __property__ ones with
+        // nothing at all, which would read as a kind without properties
+        runQuery("SELECT * FROM __property__");
+        assertThat(labelText("#gqlError")).isEqualTo(BrowserQuery.lacking(Gql.parse("SELECT * FROM __property__",
+                "demo-project", ""), false)).contains("no __property__ metadata")
+                .contains("properties listed under the kinds come from a sample");
+        assertThat(title()).isEqualTo("The query did not run: see its error above.");
+        runQuery("SELECT * FROM __kind__");
+        assertThat(labelText("#gqlError")).contains("cannot list kinds").contains("type its name under the list")
+                .doesNotContain("Datastore error");
+        runQuery("SELECT * FROM Account");
+        assertThat(labelText("#gqlError")).isEmpty();
+    }
+
+    private void runQuery(String gql) {
+        Fx.get(() -> {
+            robot.lookup("#gqlQuery").queryTextInputControl().setText(gql);
+            return null;
+        });
+        robot.clickOn("#runQuery");
+        Fx.waitUntil(30, () -> !robot.lookup("#gqlError").queryLabeled().getText().isEmpty()
+                || title().contains("(query): "));
     }
 
     private void chooseExample(String name) {

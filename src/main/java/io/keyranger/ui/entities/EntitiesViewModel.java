@@ -98,6 +98,11 @@ public final class EntitiesViewModel {
             showQueryError(e.getMessage(), e.column());
             return;
         }
+        String lacking = BrowserQuery.lacking(parsed, gateway.listsEverything());
+        if (lacking != null) {
+            showQueryError(lacking, 0);
+            return;
+        }
         queryError.set("");
         queryErrorColumn.set(0);
         query = parsed;

@@ -119,8 +119,6 @@ public final class EntityCommand implements Runnable {
             Entity current = session.datastore().get(entity.getKey());
             EntityEditor editor = new EntityEditor(session.datastore(), conn, session.limits());
             EntityEditor.Edit edit = current == null ? editor.create(entity) : editor.update(current, entity);
-            new io.keyranger.datastore.DatastoreGateway(session.datastore(), conn.server())
-                    .remember(entity.getKey().getNamespace(), entity.getKey().getKind());
             spec.commandLine().getOut().println((current == null ? "Created " : "Replaced ")
                     + KeyFormat.format(entity.getKey()) + " (" + edit.after().size() + " entity).");
         }

@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyFormat;
@@ -123,7 +124,18 @@ public final class EntityEditor {
                 after.put(key, next.get(key));
             }
         }
+        rememberKinds(after);
         return new Edit(description, before, after);
+    }
+
+    /**
+     * On a server that cannot list kinds (the Firestore emulator), records the kinds this edit wrote entities of, so
+     * that listings show a kind first made here; nothing elsewhere.
+     */
+    private void rememberKinds(Map<Key, Entity> written) {
+        DatastoreGateway gateway = new DatastoreGateway(datastore, connection.server());
+        written.values().stream().filter(Objects::nonNull).map(e -> List.of(e.getKey().getNamespace(),
+                e.getKey().getKind())).distinct().forEach(nsKind -> gateway.remember(nsKind.get(0), nsKind.get(1)));
     }
 
     private void commit(List<Key> keys, Map<Key, Entity> expected, Map<Key, Entity> next) {

@@ -10,8 +10,10 @@ import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.demo.DemoDataset;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.query.BrowserQuery;
@@ -157,6 +159,47 @@ class FirestoreWindowTest {
         Fx.waitUntil(10, () -> labelText("#editStatus").startsWith("Done"));
         robot.clickOn("#undoEdit");
         Fx.waitUntil(30, () -> datastore.get(original.getKey()).equals(original));
+    }
+
+    @Test
+    void anEntityOfANewKindMadeInTheEditorIsListedFromThenOn() {
+        Datastore datastore = demoDatastore();
+        Key key = datastore.newKeyFactory().setKind("Widget").newKey("made-in-ui");
+        robot.clickOn("#newEntity");
+        Fx.waitUntil(10, () -> robot.lookup("#entityKey").tryQuery().isPresent());
+        Fx.get(() -> {
+            robot.lookup("#entityKey").queryTextInputControl().setText("KEY(Widget, 'made-in-ui')");
+            return null;
+        });
+        robot.clickOn("#addProperty");
+        Fx.get(() -> {
+            robot.lookup("#prop-0-name").queryTextInputControl().setText("size");
+            robot.lookup("#prop-0-type").<javafx.scene.control.ComboBox<String>>query().setValue("integer");
+            robot.lookup("#prop-0-value").queryTextInputControl().setText("3");
+            return null;
+        });
+        robot.clickOn("#saveEntity");
+        Fx.waitUntil(30, () -> datastore.get(key) != null);
+        Fx.waitUntil(10, () -> labelText("#editStatus").startsWith("Done"));
+        // the server cannot list kinds: the window lists Widget because KeyRanger recorded the kind it wrote
+        assertThat(new DatastoreGateway(datastore, ServerType.FIRESTORE_EMULATOR).kinds("", false))
+                .contains("Widget");
+        javafx.scene.control.ComboBox<String> namespaces = robot.lookup("#namespaceChoice").queryComboBox();
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        Fx.get(() -> {
+            namespaces.setValue(DemoDataset.SECOND_NAMESPACE);
+            return null;
+        });
+        Fx.waitUntil(30, () -> kinds.getItems().stream().noneMatch(k -> k.name().equals("Event")));
+        Fx.get(() -> {
+            namespaces.setValue("");
+            return null;
+        });
+        Fx.waitUntil(30, () -> kinds.getItems().stream().map(KindItem::name).toList()
+                .equals(List.of("Account", "Event", "Org", "Widget")));
+        Fx.waitUntil(10, () -> !robot.lookup("#undoEdit").queryButton().isDisabled());
+        robot.clickOn("#undoEdit");
+        Fx.waitUntil(30, () -> datastore.get(key) == null);
     }
 
     @Test

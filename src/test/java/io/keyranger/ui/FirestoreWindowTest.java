@@ -31,6 +31,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 import javafx.application.Application;
 import javafx.application.Platform;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.XYChart;
 import javafx.scene.control.Button;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Labeled;
@@ -203,9 +205,15 @@ class FirestoreWindowTest {
         robot.clickOn("#planShards");
         TableView<PlannedRange> table = robot.lookup("#shardTable").queryTableView();
         Fx.waitUntil(60, () -> table.getItems().size() == 4);
-        assertThat(labelText("#shardSummary")).contains("No __scatter__ samples")
-                .contains("planned from an exact keys-only scan of " + ACCOUNTS);
-        assertThat(labelText("#shardBalance")).contains("Lexicographic: max/mean");
+        assertThat(labelText("#shardSummary")).startsWith("Account: 4 ranges from an exact keys-only scan. ")
+                .contains("No __scatter__ samples").contains("planned from an exact keys-only scan of " + ACCOUNTS)
+                .doesNotContain("0 scatter samples");
+        // the plan is named for how it was made: there were no scatter samples to make it from
+        assertThat(labelText("#shardBalance")).startsWith("Exact: max/mean").contains("Lexicographic: max/mean")
+                .doesNotContain("Scatter");
+        BarChart<?, ?> chart = robot.lookup("#shardChart").query();
+        assertThat(Fx.get(() -> chart.getData().stream().map(XYChart.Series::getName).toList()))
+                .containsExactly("Exact (exact)", "Lexicographic (exact)");
         Fx.waitUntil(10, () -> !robot.lookup("#countExactly").queryButton().isDisabled());
         robot.clickOn("#countExactly");
         Fx.waitUntil(60, () -> table.getItems().stream().allMatch(r -> r.exact() != null));

@@ -122,8 +122,8 @@ public final class ShardsView extends BorderPane {
     private void redraw(ShardPreview preview) {
         chart.getData().clear();
         if (preview != null) {
-            chart.getData().add(series("Scatter", preview.scatter()));
-            chart.getData().add(series("Lexicographic", preview.lexicographic()));
+            chart.getData().add(series(ShardsViewModel.name(preview.scatter()), preview.scatter()));
+            chart.getData().add(series(ShardsViewModel.name(preview.lexicographic()), preview.lexicographic()));
         }
     }
 

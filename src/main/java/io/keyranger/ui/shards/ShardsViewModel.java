@@ -134,11 +134,26 @@ public final class ShardsViewModel {
             return;
         }
         rows.setAll(value.scatter().ranges());
-        summary.set(String.format("%s: %d ranges from %,d scatter samples (%s). %s.%s",
-                value.request().kind(), value.scatter().ranges().size(), value.samples(),
-                value.scatter().method().label(), value.total().describe(),
+        // a plan from an exact scan names no sample count: there were none, or too few (the notes say which)
+        summary.set(String.format("%s: %d ranges from %s. %s.%s",
+                value.request().kind(), value.scatter().ranges().size(), value.scatter().method()
+                        == ShardPlan.Method.SCATTER ? String.format("%,d scatter samples", value.samples())
+                        : "an exact keys-only scan", value.total().describe(),
                 value.notes().isEmpty() ? "" : " " + String.join(" ", value.notes())));
-        balance.set(describe("Scatter", value.scatter()) + "     " + describe("Lexicographic", value.lexicographic()));
+        balance.set(describe(name(value.scatter()), value.scatter()) + "     "
+                + describe(name(value.lexicographic()), value.lexicographic()));
+    }
+
+    /**
+     * A plan's name in the tab, after how it was made: "Scatter", "Exact" (from an exact scan, when scatter samples
+     * are too few or the server has none, as the Firestore emulator) or "Lexicographic".
+     */
+    static String name(ShardPlan plan) {
+        return switch (plan.method()) {
+            case SCATTER -> "Scatter";
+            case EXACT_QUANTILES -> "Exact";
+            case LEXICOGRAPHIC -> "Lexicographic";
+        };
     }
 
     private static String describe(String name, ShardPlan plan) {

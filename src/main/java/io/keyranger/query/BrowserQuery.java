@@ -136,8 +136,15 @@ public final class BrowserQuery {
         };
     }
 
-    /** What the emulator is known not to do, when the query asks for it. */
-    public static String unsupportedHint(GqlQuery q) {
+    /**
+     * What the legacy Datastore emulator is known not to do, when the query asks for it and {@code server} is that
+     * emulator; "" on any other server (the Firestore emulator has !=, IN, NOT IN and inequalities on several
+     * properties, and its own refusals name their rule).
+     */
+    public static String unsupportedHint(GqlQuery q, io.keyranger.datastore.ServerType server) {
+        if (server != io.keyranger.datastore.ServerType.EMULATOR) {
+            return "";
+        }
         boolean unsupported = q.conditions().stream().anyMatch(c -> c.op() == GqlQuery.Op.NOT_EQUAL
                 || c.op() == GqlQuery.Op.NOT_IN || c.op() == GqlQuery.Op.IN);
         long inequalities = q.conditions().stream().filter(c -> c.op() != GqlQuery.Op.EQUAL

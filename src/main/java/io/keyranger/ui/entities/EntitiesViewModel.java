@@ -203,6 +203,7 @@ public final class EntitiesViewModel {
         String k = kind;
         GqlQuery q = query;
         Cursor start = pageStarts.of(pageIndex);
+        io.keyranger.datastore.ServerType server = connection == null ? null : connection.server();
         loading.set(true);
         pending = Tasks.create("Loading " + k, () -> RenderedPage.of(q == null ? source.page(ns, k, start, PAGE_SIZE)
                         : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE)))
@@ -211,7 +212,7 @@ public final class EntitiesViewModel {
                     loading.set(false);
                     if (q != null) {
                         showQueryError("The server refused the query: " + ErrorMessages.of(error)
-                                + BrowserQuery.unsupportedHint(q), 0);
+                                + BrowserQuery.unsupportedHint(q, server), 0);
                     } else {
                         errors.accept("Cannot read " + k + ": " + ErrorMessages.of(error));
                     }

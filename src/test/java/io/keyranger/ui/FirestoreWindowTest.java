@@ -50,7 +50,9 @@ import org.testfx.api.FxToolkit;
 /**
  * The window on the Firestore emulator in Datastore mode (its demo, one launch for the class), through every tab: the
  * browser, the editor, Shards, Mapper and Run (with revert). Each works there; where the server lacks something
- * (kind listing, {@code __scatter__}), the window says so in its own words and shows no error.
+ * (kind, namespace and property metadata, {@code __scatter__}), the window says so in its own words, says what to do
+ * instead, and shows no error; kinds KeyRanger writes there (an edit, a copy job) are listed from then on. Every
+ * outcome is checked against the emulator's own answers.
  */
 class FirestoreWindowTest {
     private static final int ACCOUNTS = 80;

@@ -1,5 +1,8 @@
 package io.keyranger.executor;
 
+import org.junit.jupiter.params.Parameter;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.datastore.ServerType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,13 +31,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Jobs over several kinds on the real emulator: one tree per kind, bookkeeping never touched, resume by kind. */
+@OnDataEmulators
 class KindGroupTest {
+    @Parameter
+    ServerType server;
     private Datastore datastore;
     private JobLauncher launcher;
 
     @BeforeEach
     void seed() {
-        ConnectionSpec conn = SharedEmulator.freshProject("group");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "group");
         datastore = SharedEmulator.connect(conn);
         launcher = new JobLauncher(Session.of(conn, datastore), RetryPolicy.DEFAULT, Duration.ofSeconds(30));
         List<Entity> all = new ArrayList<>();

@@ -1,5 +1,8 @@
 package io.keyranger.query;
 
+import org.junit.jupiter.params.Parameter;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.datastore.ServerType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,13 +33,11 @@ import com.google.cloud.datastore.StructuredQuery;
 import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobListener;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.support.SharedEmulator;
@@ -46,21 +47,24 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * GQL as a job's input on the real emulator: what the emulator itself accepts beside a key range, that the client
  * applies the other conditions exactly as the server's index does, and that a job maps exactly the matching entities.
  */
+@OnDataEmulators
 class GqlEmulatorTest {
-    private static ConnectionSpec conn;
-    private static Datastore datastore;
-    private static final List<Entity> SEEDED = new ArrayList<>();
+    @Parameter
+    ServerType server;
+    private ConnectionSpec conn;
+    private Datastore datastore;
+    private final List<Entity> SEEDED = new ArrayList<>();
 
-    @BeforeAll
-    static void seed() {
-        conn = SharedEmulator.freshProject("gql");
+    @BeforeEach
+    void seed() {
+        conn = SharedEmulator.freshProject(server, "gql");
         datastore = SharedEmulator.connect(conn);
         for (int i = 1; i <= 90; i++) {
             Key key = switch (i % 3) {
@@ -86,15 +90,15 @@ class GqlEmulatorTest {
                 .set("balance", 1000L).build());
     }
 
-    private static Set<Key> serverKeys(String gql) {
+    private Set<Key> serverKeys(String gql) {
         Set<Key> keys = new HashSet<>();
         datastore.run(Query.newGqlQueryBuilder(Query.ResultType.KEY, gql).setAllowLiteral(true).build())
                 .forEachRemaining(keys::add);
         return keys;
     }
 
-    private static Set<Key> clientKeys(String gql) {
-        JobQuery query = JobQuery.of(Gql.parse(gql, conn.projectId(), ""), KeyOrder.EMULATOR);
+    private Set<Key> clientKeys(String gql) {
+        JobQuery query = JobQuery.of(Gql.parse(gql, conn.projectId(), ""), server.keyOrder());
         Set<Key> keys = new HashSet<>();
         for (Entity e : SEEDED) {
             if (query.matches(e)) {
@@ -123,7 +127,7 @@ class GqlEmulatorTest {
             "DATETIME('2020-01-01T00:00:00Z')", "KEY(K, 1)", "KEY(K, 'a')", "KEY(NAMESPACE('zz'), A, 1)");
 
     /** Stored values of every type: each operand's, and values no GQL literal writes (arrays, points, NaN, ...). */
-    private static List<Value<?>> mixedValues() {
+    private List<Value<?>> mixedValues() {
         KeyFactory k = datastore.newKeyFactory().setKind("K");
         List<Value<?>> values = new ArrayList<>();
         for (String operand : OPERANDS) {
@@ -144,7 +148,7 @@ class GqlEmulatorTest {
         return values;
     }
 
-    private static Set<Key> union(String... conditions) {
+    private Set<Key> union(String... conditions) {
         Set<Key> keys = new HashSet<>();
         for (String c : conditions) {
             keys.addAll(serverKeys("SELECT __key__ FROM Mixed WHERE " + c));
@@ -152,8 +156,8 @@ class GqlEmulatorTest {
         return keys;
     }
 
-    /** The emulator's own order of some operands (a kind holding one of each, read ORDER BY the value). */
-    private static List<String> serverSorted(List<String> operands) {
+    /** The emulator's own order of some operands (a kind holding one of each, read server.keyOrder() BY the value). */
+    private List<String> serverSorted(List<String> operands) {
         List<Entity> probes = new ArrayList<>();
         for (int i = 0; i < operands.size(); i++) {
             probes.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Operand").newKey(i + 1)).set("p",
@@ -198,13 +202,13 @@ class GqlEmulatorTest {
                     "p > " + s.get(1) + " AND p < " + s.get(2), "p > " + s.get(2)));
         }
         List<String> wrong = new ArrayList<>();
-        expected.forEach((condition, server) -> {
+        expected.forEach((condition, answer) -> {
             JobQuery query = JobQuery.of(Gql.parse("SELECT * FROM Mixed WHERE " + condition, conn.projectId(), ""),
-                    KeyOrder.EMULATOR);
+                    server.keyOrder());
             Set<Key> client = new HashSet<>();
             stored.stream().filter(query::matches).forEach(e -> client.add(e.getKey()));
-            if (!client.equals(server)) {
-                wrong.add(condition + ": emulator " + names(server, values) + ", client " + names(client, values));
+            if (!client.equals(answer)) {
+                wrong.add(condition + ": emulator " + names(answer, values) + ", client " + names(client, values));
             }
         });
         assertThat(wrong).as("conditions the client decides unlike the emulator").isEmpty();
@@ -213,7 +217,7 @@ class GqlEmulatorTest {
         assertThat(expected.get("p < 1.0")).as("an empty array indexes as null").contains(key(values, "[]"));
     }
 
-    private static Key key(List<Value<?>> values, String shown) {
+    private Key key(List<Value<?>> values, String shown) {
         for (int i = 0; i < values.size(); i++) {
             if (shown(values.get(i)).equals(shown) || (i < OPERANDS.size() && OPERANDS.get(i).equals(shown))) {
                 return datastore.newKeyFactory().setKind("Mixed").newKey(i + 1);
@@ -227,7 +231,7 @@ class GqlEmulatorTest {
                 : v.getType() + ":" + v.get();
     }
 
-    private static List<String> names(Set<Key> keys, List<Value<?>> values) {
+    private List<String> names(Set<Key> keys, List<Value<?>> values) {
         return keys.stream().sorted(java.util.Comparator.comparing(Key::getNameOrId, java.util.Comparator.comparing(
                 Object::toString))).map(k -> k.hasId() ? shown(values.get(k.getId().intValue() - 1)) : "(no p)").toList();
     }
@@ -268,7 +272,7 @@ class GqlEmulatorTest {
         MapperSpec mapper = MapperSpec.parse("{\"template\":\"set\",\"property\":\"flag\",\"value\":\"seen\"}")
                 .withGql(gql);
         JobSpec spec = new JobSpec(AdaptiveSplitExecutor.newJobId("Account"), "", "Account", mapper, 4, 3, 7, 0);
-        JobResult result = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
+        JobResult result = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits())
                 .start(spec, JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         Map<Key, Entity> after = read();
@@ -293,7 +297,7 @@ class GqlEmulatorTest {
                 datastore.newKeyFactory().setKind("Doomed").addAncestor(PathElement.of("Org", "y")).newKey(3)).build());
         MapperSpec mapper = MapperSpec.parse("{\"template\":\"delete\"}")
                 .withGql("SELECT __key__ FROM Doomed WHERE __key__ HAS ANCESTOR KEY(Org, 'x')");
-        JobResult result = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
+        JobResult result = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits())
                 .start(new JobSpec(AdaptiveSplitExecutor.newJobId("Doomed"), "", "Doomed", mapper, 2, 2, 5, 0),
                         JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
@@ -302,7 +306,7 @@ class GqlEmulatorTest {
         assertThat(left).extracting(Key::getId).containsExactly(3L);
     }
 
-    private static Map<Key, Entity> read() {
+    private Map<Key, Entity> read() {
         Map<Key, Entity> all = new HashMap<>();
         datastore.run(Query.newEntityQueryBuilder().setKind("Account").build())
                 .forEachRemaining(e -> all.put(e.getKey(), e));

@@ -8,8 +8,10 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.InProcessCli;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A job over two kinds ({@code --kind Wallet,Wallets}) run in a child process and left running: while its runner is
@@ -26,7 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  * takes the job and brings both kinds back to what they were before it, read back from the emulator, and the job is
  * never resumed.
  */
+@OnDataEmulators
 class AbandonedJobRevertTest {
+    @Parameter
+    ServerType server;
     private static final int PER_KIND = 400;
     private static final String CREDIT = "{\"template\":\"increment\",\"property\":\"balance\",\"amount\":5}";
 
@@ -35,7 +41,7 @@ class AbandonedJobRevertTest {
 
     @Test
     void aKilledGroupJobIsRevertedAsFarAsItRanAndALiveOneIsRefused() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-killed");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-killed");
         Datastore datastore = SharedEmulator.connect(conn);
         Map<Key, Entity> before = seed(datastore);
         InProcessCli cli = new InProcessCli(dir, conn);

@@ -8,10 +8,12 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.InProcessCli;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A runner frozen (SIGSTOP) with chunks in flight, their transactions open, past its lease; the job is reverted
@@ -29,7 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * runner ends fenced, saying the job was reverted. The same for an import (a job like any other), which is then
  * never resumed.
  */
+@OnDataEmulators
 class FrozenRunnerRevertTest {
+    @Parameter
+    ServerType server;
     private static final int DOCS = 400;
     private static final String CREDIT = "{\"template\":\"increment\",\"property\":\"balance\",\"amount\":5}";
 
@@ -38,7 +44,7 @@ class FrozenRunnerRevertTest {
 
     @Test
     void aFrozenRunnerThatWakesAfterTheRevertCommitsNothing() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-frozen");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-frozen");
         Datastore datastore = SharedEmulator.connect(conn);
         Map<Key, Entity> before = seed(datastore);
         InProcessCli cli = new InProcessCli(dir, conn);
@@ -68,7 +74,7 @@ class FrozenRunnerRevertTest {
 
     @Test
     void aFrozenImportThatWakesAfterTheRevertCommitsNothingAndIsNeverResumed() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-frozen-import");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-frozen-import");
         Datastore datastore = SharedEmulator.connect(conn);
         Map<Key, Entity> before = seed(datastore);
         List<String> lines = new ArrayList<>();
@@ -112,7 +118,7 @@ class FrozenRunnerRevertTest {
     /** A revert of an import whose runner is alive and holds its lease is refused, and writes nothing. */
     @Test
     void aRevertOfAnImportThatIsStillRunningIsRefused() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-live-import");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-live-import");
         Datastore datastore = SharedEmulator.connect(conn);
         Map<Key, Entity> before = seed(datastore);
         List<String> lines = new ArrayList<>();

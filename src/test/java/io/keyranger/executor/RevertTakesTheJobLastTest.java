@@ -1,8 +1,5 @@
 package io.keyranger.executor;
 
-import org.junit.jupiter.params.Parameter;
-import io.keyranger.support.OnDataEmulators;
-import io.keyranger.datastore.ServerType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,6 +11,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Retries;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
@@ -32,6 +30,7 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +40,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A revert takes the job it reverts back only once nothing can refuse the revert job, and what it leaves on the job

@@ -1,8 +1,5 @@
 package io.keyranger.executor;
 
-import org.junit.jupiter.params.Parameter;
-import io.keyranger.support.OnDataEmulators;
-import io.keyranger.datastore.ServerType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -12,8 +9,8 @@ import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.Retries;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
@@ -23,7 +20,9 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
+import io.keyranger.testhooks.FaultInjector;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

@@ -1,8 +1,5 @@
 package io.keyranger.executor;
 
-import org.junit.jupiter.params.Parameter;
-import io.keyranger.support.OnDataEmulators;
-import io.keyranger.datastore.ServerType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +8,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
@@ -26,6 +24,7 @@ import io.keyranger.executor.local.JobHandle;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.support.Jobs;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,6 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A second runner takes a job over at the worst moments: inside the first runner's split, inside its last commit after

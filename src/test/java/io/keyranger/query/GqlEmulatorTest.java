@@ -1,8 +1,5 @@
 package io.keyranger.query;
 
-import org.junit.jupiter.params.Parameter;
-import io.keyranger.support.OnDataEmulators;
-import io.keyranger.datastore.ServerType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,6 +30,7 @@ import com.google.cloud.datastore.StructuredQuery;
 import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
@@ -40,6 +38,7 @@ import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,6 +48,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * GQL as a job's input on the real emulator: what the emulator itself accepts beside a key range, that the client

@@ -12,6 +12,7 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,8 @@ class AbandonedJobRevertTest {
     Path dir;
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = OnlyOn.HELD_LOCKS + "kill -9 and resume (KillAndResumeTest) and revert (RevertTest)")
     void aKilledGroupJobIsRevertedAsFarAsItRanAndALiveOneIsRefused() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-killed");
         Datastore datastore = SharedEmulator.connect(conn);

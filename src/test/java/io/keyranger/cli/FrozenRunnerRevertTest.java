@@ -14,6 +14,7 @@ import io.keyranger.executor.store.JobStore;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,7 @@ class FrozenRunnerRevertTest {
     Path dir;
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "woken runner (TwoRunnersTest)")
     void aFrozenRunnerThatWakesAfterTheRevertCommitsNothing() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-frozen");
         Datastore datastore = SharedEmulator.connect(conn);
@@ -73,6 +75,7 @@ class FrozenRunnerRevertTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "woken runner (TwoRunnersTest)")
     void aFrozenImportThatWakesAfterTheRevertCommitsNothingAndIsNeverResumed() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-frozen-import");
         Datastore datastore = SharedEmulator.connect(conn);
@@ -88,7 +91,7 @@ class FrozenRunnerRevertTest {
         Path mapper = dir.resolve("import.json");
         Files.writeString(mapper, "{\"template\":\"import\",\"file\":\"" + file + "\"}");
         List<String> importing = List.of("run", "--kind", "Wallet", "--mapper", mapper.toString(), "--job-id", "imp",
-                "--lease-seconds", "1", "--workers", "1");
+                "--lease-seconds", "1", "--workers", "1", "--page-size", "40"); // chunks of 40 where no group limit
         InProcessCli cli = new InProcessCli(dir, conn);
         List<String> held = new ArrayList<>(importing);
         held.addAll(List.of("--hold-after-chunks", "3"));
@@ -117,6 +120,7 @@ class FrozenRunnerRevertTest {
 
     /** A revert of an import whose runner is alive and holds its lease is refused, and writes nothing. */
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "woken runner (TwoRunnersTest)")
     void aRevertOfAnImportThatIsStillRunningIsRefused() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-live-import");
         Datastore datastore = SharedEmulator.connect(conn);
@@ -133,7 +137,8 @@ class FrozenRunnerRevertTest {
         Files.writeString(mapper, "{\"template\":\"import\",\"file\":\"" + file + "\"}");
         InProcessCli cli = new InProcessCli(dir, conn);
         try (ChildCli running = ChildCli.start(dir, conn, List.of("run", "--kind", "Wallet", "--mapper",
-                mapper.toString(), "--job-id", "live", "--workers", "1", "--hold-after-chunks", "3"))) {
+                mapper.toString(), "--job-id", "live", "--workers", "1", "--page-size", "40", "--hold-after-chunks",
+                "3"))) {
             running.awaitHeld(); // alive, its lease (the default length) renewed, its fourth commit held
             Map<Key, Entity> midway = read(datastore);
 

@@ -21,6 +21,7 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.testhooks.FaultInjector;
 import java.util.ArrayList;
@@ -56,6 +57,9 @@ class SharedJobTest {
     }
 
     @ParameterizedTest
+    @OnlyOn(value = ServerType.EMULATOR, why = "the job needs more than 20 cells, which it plans from __scatter__ "
+            + "samples; the Firestore emulator has no __scatter__, so only once the planner samples its exact scan "
+            + "(issue 45 item 1)")
     @ValueSource(strings = {
         "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",
         "{\"template\":\"copy\",\"toKind\":\"ItemCopy\"}",
@@ -67,7 +71,8 @@ class SharedJobTest {
         seed(datastore);
         MapperSpec mapperSpec = MapperSpec.parse(mapperJson);
         JobSpec spec = new JobSpec("shared-" + mapperSpec.template(), "", "Item", mapperSpec, 6, 6, 100, 0);
-        SharedJob job = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM, Cancellation.NEVER);
+        SharedJob job = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM,
+                Cancellation.NEVER);
         assertThat(job.cells().cells()).isGreaterThan(20);
 
         Datastore faulty = new FaultInjector(0.1, 0.1, 0, 7).wrap(datastore);
@@ -87,7 +92,8 @@ class SharedJobTest {
         // and the whole job once more, as a rerun under the same id would (after the first launcher recorded its
         // end and released the lease, as BeamMain does when its pipeline fails): nothing applies again
         job.finish(1);
-        SharedJob again = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM, Cancellation.NEVER);
+        SharedJob again = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM,
+                Cancellation.NEVER);
         assertThat(again.cells().bounds()).isEqualTo(job.cells().bounds());
         List<CellCommitter.Outcome> rerun = new ArrayList<>();
         for (KeyRange range : ranges) {

@@ -25,6 +25,7 @@ import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -89,6 +90,7 @@ class TakeOverTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "take-over inside a commit")
     void aTakeOverWhileAnExportIsJoinedGivesOneCompleteFileAndTheFirstRunnerLeavesThePartsAlone() throws Exception {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-join"));
         seed(datastore, "Doc", 300);
@@ -119,6 +121,7 @@ class TakeOverTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "take-over inside a commit")
     void aTakeOverDuringAnImportFencesTheFirstImportAndEveryEntityIsImportedOnce() throws Exception {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-import"));
         StringBuilder file = new StringBuilder();

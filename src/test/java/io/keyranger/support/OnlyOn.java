@@ -20,6 +20,13 @@ import org.junit.platform.commons.support.AnnotationSupport;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 public @interface OnlyOn {
+    /**
+     * Why a test that waits out a dead runner's locks runs on the legacy emulator only by default: its case runs on the
+     * Firestore emulator in the test named after this.
+     */
+    String HELD_LOCKS = "a killed or frozen runner's open transactions hold their locks for 60 s on the Firestore "
+            + "emulator: to keep mvn verify short, that case runs there in ";
+
     ServerType[] value();
 
     /** Why the other emulators are left out. */

@@ -26,6 +26,7 @@ import io.keyranger.support.ChildCli;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.testhooks.FaultInjector;
@@ -169,6 +170,8 @@ class UndoRevertTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = OnlyOn.HELD_LOCKS + "kill -9 and resume (KillAndResumeTest)")
     void aDeleteKilledHalfwayResumedAndRevertedBringsBackEveryEntityIdentically() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "undo-del");
         Datastore datastore = SharedEmulator.connect(conn);

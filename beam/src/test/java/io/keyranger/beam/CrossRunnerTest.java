@@ -102,9 +102,8 @@ class CrossRunnerTest {
                 .containsEntry("written", (long) ENTITIES);
     }
 
-    private static List<String> runners(Datastore datastore, String jobId) {
-        AdaptiveSplitExecutor local = new AdaptiveSplitExecutor(datastore, server.keyOrder(),
-                server.limits());
+    private List<String> runners(Datastore datastore, String jobId) {
+        AdaptiveSplitExecutor local = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits());
         return local.jobs().stream().filter(j -> j.spec().jobId().equals(jobId)).findFirst().orElseThrow().runners();
     }
 

@@ -9,6 +9,7 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,6 +87,9 @@ class BeamPipelineTest {
     }
 
     @ParameterizedTest
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = "time: Beam runs on the Firestore emulator in this class's SIGKILL and undo tests, and exactly once "
+                    + "under faults there in FaultsExactlyOnceTest")
     @ValueSource(strings = {
         "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",
         "{\"template\":\"copy\",\"toKind\":\"ItemCopy\"}",

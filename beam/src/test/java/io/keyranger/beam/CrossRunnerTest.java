@@ -11,6 +11,7 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.SharedJob;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -128,6 +129,9 @@ class CrossRunnerTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = "time: a job handed between the runners on the Firestore emulator runs in "
+                    + "aLocalRunKilledHalfwayIsFinishedByBeamExactlyOnce")
     void aBeamRunKilledHalfwayIsFinishedByRunResumeExactlyOnce() throws Exception {
         String project = BeamEmulator.freshProject(server, "beam-then-local");
         Datastore datastore = BeamEmulator.connect(project);
@@ -148,6 +152,9 @@ class CrossRunnerTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = "time: a job handed between the runners on the Firestore emulator runs in "
+                    + "aLocalRunKilledHalfwayIsFinishedByBeamExactlyOnce")
     void aLocalRunAndABeamPipelineOnOneJobAtOnceApplyEveryEntityOnce() throws Exception {
         String project = BeamEmulator.freshProject(server, "both-at-once");
         Datastore datastore = BeamEmulator.connect(project);

@@ -88,8 +88,8 @@ class BeamPipelineTest {
 
     @ParameterizedTest
     @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
-            why = "time: Beam runs on the Firestore emulator in this class's SIGKILL and undo tests, and exactly once "
-                    + "under faults there in FaultsExactlyOnceTest")
+            why = "time: Beam runs on the Firestore emulator in this class's undo test and CrossRunnerTest, and "
+                    + "exactly once under faults there in FaultsExactlyOnceTest")
     @ValueSource(strings = {
         "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",
         "{\"template\":\"copy\",\"toKind\":\"ItemCopy\"}",
@@ -117,6 +117,8 @@ class BeamPipelineTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = OnlyOn.HELD_LOCKS + "KillAndResumeTest, and Beam there in CrossRunnerTest's local run killed halfway")
     void aPipelineKilledWithSigkillFinishesExactlyOnceWhenRerunUnderTheSameJobId() throws Exception {
         String project = BeamEmulator.freshProject(server, "killed");
         Datastore datastore = BeamEmulator.connect(project);
@@ -139,8 +141,8 @@ class BeamPipelineTest {
             assertThat(job.describeStatus()).isEqualTo("done (on beam)");
         });
         assertThat(local.totals("killed")).containsEntry("read", (long) ENTITIES);
-        // the app's Run tab reads a stored job's ranges: a Beam job's are its cells, all done. The Firestore emulator has
-        // no __scatter__ to plan cells from: there they are the four shards' starting ranges
+        // the app's Run tab reads a stored job's ranges: a Beam job's are its cells, all done. The Firestore emulator
+        // has no __scatter__ to plan cells from: there they are the four shards' starting ranges
         assertThat(local.nodes("killed")).hasSizeGreaterThan(server == ServerType.EMULATOR ? 16 : 3)
                 .allSatisfy(node -> assertThat(node.status()).isEqualTo(io.keyranger.executor.job.NodeStatus.DONE));
         // launched without waiting (as the Flex Template does), the pipeline's last step records the job's end itself

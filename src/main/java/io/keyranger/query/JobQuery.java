@@ -120,8 +120,8 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
 
     /**
      * A condition holds when some indexed value of the property satisfies it (a list property has one index entry per
-     * element; an empty list one null entry on the legacy emulator, none elsewhere); a missing or unindexed property matches
-     * nothing, as on the server.
+     * element; an empty list one null entry on the legacy emulator, none elsewhere); a missing or unindexed property
+     * matches nothing, as on the server.
      */
     static boolean holds(GqlQuery.Condition c, BaseEntity<Key> entity, ValueOrder order) {
         List<Value<?>> indexed = new ArrayList<>();

@@ -33,8 +33,9 @@ import java.util.List;
  *
  * <p>Google documents this type order for Datastore (the App Engine entity property reference: null, fixed-point
  * numbers (integers, dates and times), booleans, byte sequences (short byte strings and Unicode strings, one group),
- * doubles, geo points, keys). Where production may differ from the emulators, and nothing here can check it: strings against
- * strings (by UTF-8 bytes on both, unlike key names on the emulator, see {@link KeyOrder}), and production's own
+ * doubles, geo points, keys). Where production may differ from the emulators, and nothing here can check it: strings
+ * against strings (by UTF-8 bytes on both, unlike key names on the legacy emulator, see {@link KeyOrder}), and
+ * production's own
  * {@code !=} and {@code NOT IN} (KeyRanger decides them as {@code < v OR > v} and "a value outside the list", as the
  * emulator's index answers them). The README's "GQL as a job's input" says so to users.
  */

@@ -17,7 +17,34 @@ public final class Retries {
     /** gRPC codes of the same, which the client reports even over HTTP. */
     private static final Set<Integer> TRANSIENT_CODES = Set.of(14, 4, 10, 13, 8, 409, 429, 500, 503, 504);
 
+    /**
+     * How each server says a transaction is gone: the legacy emulator ("transaction has expired or is invalid"), the
+     * Firestore emulator in Datastore mode on a commit ("Transaction is invalid or closed.") and on a rollback
+     * ("Transaction is invalid or expired.").
+     */
+    private static final java.util.List<String> EXPIRED_TRANSACTION = java.util.List.of(
+            "transaction has expired or is invalid", "Transaction is invalid or closed",
+            "Transaction is invalid or expired");
+    /**
+     * A server that locks (the Firestore emulator in Datastore mode; production's pessimistic concurrency) makes a
+     * writer wait about 2 s for another transaction's lock, then answers ABORTED "Transaction lock timeout.". A
+     * transaction whose runner froze (a closed laptop lid) holds its locks until the server expires it after 60 s of
+     * idleness, so lock timeouts are waited through for up to this long, without using up the policy's attempts.
+     */
+    public static final long LOCK_WAIT_MILLIS = 90_000;
+
     private Retries() {
+    }
+
+    /** Whether {@code error} is a lock another transaction holds ("Transaction lock timeout."). */
+    public static boolean isLockTimeout(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof DatastoreException e && e.getMessage() != null
+                    && e.getMessage().contains("Transaction lock timeout")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static boolean isTransient(Throwable error) {
@@ -26,8 +53,9 @@ public final class Retries {
                 if (TRANSIENT_REASONS.contains(e.getReason()) || TRANSIENT_CODES.contains(e.getCode())) {
                     return true;
                 }
-                // a transaction begun before the server restarted: a fresh transaction will do
-                if (e.getMessage() != null && e.getMessage().contains("transaction has expired or is invalid")) {
+                // a transaction the server no longer holds (it restarted, or the transaction sat idle past its 60 s):
+                // a fresh transaction will do
+                if (e.getMessage() != null && EXPIRED_TRANSACTION.stream().anyMatch(e.getMessage()::contains)) {
                     return true;
                 }
             }
@@ -122,11 +150,13 @@ public final class Retries {
     /**
      * The one retry loop of KeyRanger, for ranges, imports, counters and bookkeeping alike: transient errors back off
      * with jitter and retry up to the policy's attempts; a server that cannot be reached is waited for (up to the
-     * policy's server-lost time) without using up the attempts. A {@link io.keyranger.KeyRangerException} (a problem
+     * policy's server-lost time) without using up the attempts, and so is a lock another transaction holds (up to
+     * {@link #LOCK_WAIT_MILLIS}). A {@link io.keyranger.KeyRangerException} (a problem
      * the user must fix, or a fenced runner) and any other error are thrown at once, as is the last one.
      */
     public static <T> T call(Policy policy, Observer observer, java.util.function.Supplier<T> operation) {
         long unreachableSince = 0;
+        long lockedSince = 0;
         for (int attempt = 1; ; attempt++) {
             try {
                 T value = operation.get();
@@ -146,6 +176,16 @@ public final class Retries {
                         sleepBackoff(Math.min(attempt, 8), policy.baseMillis(),
                                 Math.min(policy.capMillis(), SERVER_WAIT_CAP_MILLIS));
                         attempt = 0; // waiting for the server does not use up the attempts
+                        continue;
+                    }
+                }
+                if (isLockTimeout(e) && policy.maxAttempts() > 1 && !observer.cancelled()) {
+                    long now = System.nanoTime();
+                    lockedSince = lockedSince == 0 ? now : lockedSince;
+                    if (now - lockedSince < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LOCK_WAIT_MILLIS)) {
+                        observer.retrying(e); // the server itself waited ~2 s for the lock
+                        sleepBackoff(1, policy.baseMillis(), policy.capMillis());
+                        attempt = 0;
                         continue;
                     }
                 }

@@ -120,8 +120,8 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
 
     /**
      * A condition holds when some indexed value of the property satisfies it (a list property has one index entry per
-     * element, an empty list one null entry, as the emulator indexes it); a missing or unindexed property matches
-     * nothing, as on the server.
+     * element; an empty list one null entry on the legacy emulator, none elsewhere); a missing or unindexed property
+     * matches nothing, as on the server.
      */
     static boolean holds(GqlQuery.Condition c, BaseEntity<Key> entity, ValueOrder order) {
         List<Value<?>> indexed = new ArrayList<>();
@@ -133,7 +133,9 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
                 return false;
             }
             if (value instanceof ListValue list && list.get().isEmpty()) {
-                indexed.add(com.google.cloud.datastore.NullValue.of());
+                if (order.indexesEmptyArrayAsNull()) {
+                    indexed.add(com.google.cloud.datastore.NullValue.of());
+                }
             } else if (value instanceof ListValue list) {
                 list.get().stream().filter(v -> !v.excludeFromIndexes()).forEach(indexed::add);
             } else if (!value.excludeFromIndexes()) {

@@ -8,8 +8,11 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.InProcessCli;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A job over two kinds ({@code --kind Wallet,Wallets}) run in a child process and left running: while its runner is
@@ -26,7 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  * takes the job and brings both kinds back to what they were before it, read back from the emulator, and the job is
  * never resumed.
  */
+@OnDataEmulators
 class AbandonedJobRevertTest {
+    @Parameter
+    ServerType server;
     private static final int PER_KIND = 400;
     private static final String CREDIT = "{\"template\":\"increment\",\"property\":\"balance\",\"amount\":5}";
 
@@ -34,8 +41,10 @@ class AbandonedJobRevertTest {
     Path dir;
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = OnlyOn.HELD_LOCKS + "kill -9 and resume (KillAndResumeTest) and revert (RevertTest)")
     void aKilledGroupJobIsRevertedAsFarAsItRanAndALiveOneIsRefused() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-killed");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-killed");
         Datastore datastore = SharedEmulator.connect(conn);
         Map<Key, Entity> before = seed(datastore);
         InProcessCli cli = new InProcessCli(dir, conn);

@@ -8,10 +8,13 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.InProcessCli;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A runner frozen (SIGSTOP) with chunks in flight, their transactions open, past its lease; the job is reverted
@@ -29,7 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * runner ends fenced, saying the job was reverted. The same for an import (a job like any other), which is then
  * never resumed.
  */
+@OnDataEmulators
 class FrozenRunnerRevertTest {
+    @Parameter
+    ServerType server;
     private static final int DOCS = 400;
     private static final String CREDIT = "{\"template\":\"increment\",\"property\":\"balance\",\"amount\":5}";
 
@@ -37,8 +44,9 @@ class FrozenRunnerRevertTest {
     Path dir;
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "woken runner (TwoRunnersTest)")
     void aFrozenRunnerThatWakesAfterTheRevertCommitsNothing() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-frozen");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-frozen");
         Datastore datastore = SharedEmulator.connect(conn);
         Map<Key, Entity> before = seed(datastore);
         InProcessCli cli = new InProcessCli(dir, conn);
@@ -67,8 +75,9 @@ class FrozenRunnerRevertTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "woken runner (TwoRunnersTest)")
     void aFrozenImportThatWakesAfterTheRevertCommitsNothingAndIsNeverResumed() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-frozen-import");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-frozen-import");
         Datastore datastore = SharedEmulator.connect(conn);
         Map<Key, Entity> before = seed(datastore);
         List<String> lines = new ArrayList<>();
@@ -82,7 +91,7 @@ class FrozenRunnerRevertTest {
         Path mapper = dir.resolve("import.json");
         Files.writeString(mapper, "{\"template\":\"import\",\"file\":\"" + file + "\"}");
         List<String> importing = List.of("run", "--kind", "Wallet", "--mapper", mapper.toString(), "--job-id", "imp",
-                "--lease-seconds", "1", "--workers", "1");
+                "--lease-seconds", "1", "--workers", "1", "--page-size", "40"); // chunks of 40 where no group limit
         InProcessCli cli = new InProcessCli(dir, conn);
         List<String> held = new ArrayList<>(importing);
         held.addAll(List.of("--hold-after-chunks", "3"));
@@ -111,8 +120,9 @@ class FrozenRunnerRevertTest {
 
     /** A revert of an import whose runner is alive and holds its lease is refused, and writes nothing. */
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "woken runner (TwoRunnersTest)")
     void aRevertOfAnImportThatIsStillRunningIsRefused() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-live-import");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-live-import");
         Datastore datastore = SharedEmulator.connect(conn);
         Map<Key, Entity> before = seed(datastore);
         List<String> lines = new ArrayList<>();
@@ -127,7 +137,8 @@ class FrozenRunnerRevertTest {
         Files.writeString(mapper, "{\"template\":\"import\",\"file\":\"" + file + "\"}");
         InProcessCli cli = new InProcessCli(dir, conn);
         try (ChildCli running = ChildCli.start(dir, conn, List.of("run", "--kind", "Wallet", "--mapper",
-                mapper.toString(), "--job-id", "live", "--workers", "1", "--hold-after-chunks", "3"))) {
+                mapper.toString(), "--job-id", "live", "--workers", "1", "--page-size", "40", "--hold-after-chunks",
+                "3"))) {
             running.awaitHeld(); // alive, its lease (the default length) renewed, its fourth commit held
             Map<Key, Entity> midway = read(datastore);
 

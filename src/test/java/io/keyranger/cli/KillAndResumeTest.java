@@ -6,7 +6,9 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.support.ChildCli;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,12 +19,16 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * Kills a running {@code keyranger run} with SIGKILL and resumes the job: the persisted totals, which commit in the
  * same transactions as the pages, show that every entity was written exactly once.
  */
+@OnDataEmulators
 class KillAndResumeTest {
+    @Parameter
+    ServerType server;
     private static final int ENTITIES = 3_000;
 
     @TempDir
@@ -30,7 +36,7 @@ class KillAndResumeTest {
 
     @Test
     void aKilledJobResumesAndWritesEveryEntityExactlyOnce() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("kill");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "kill");
         Datastore datastore = SharedEmulator.connect(conn);
         List<Entity> entities = new ArrayList<>();
         for (int i = 1; i <= ENTITIES; i++) {

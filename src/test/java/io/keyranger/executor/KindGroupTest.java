@@ -7,6 +7,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
@@ -18,6 +19,8 @@ import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,15 +29,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
 /** Jobs over several kinds on the real emulator: one tree per kind, bookkeeping never touched, resume by kind. */
+@OnDataEmulators
 class KindGroupTest {
+    @Parameter
+    ServerType server;
     private Datastore datastore;
     private JobLauncher launcher;
 
     @BeforeEach
     void seed() {
-        ConnectionSpec conn = SharedEmulator.freshProject("group");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "group");
         datastore = SharedEmulator.connect(conn);
         launcher = new JobLauncher(Session.of(conn, datastore), RetryPolicy.DEFAULT, Duration.ofSeconds(30));
         List<Entity> all = new ArrayList<>();
@@ -64,6 +71,9 @@ class KindGroupTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, why = "all kinds are listed with a __kind__ query, which the Firestore "
+            + "emulator refuses (400 'Kind queries are not supported'); what a job over all kinds does there is "
+            + "issue 45 item 1's")
     void allKindsRunsEveryUserKindOnceWithATreePerKindAndLeavesBookkeepingAlone() throws Exception {
         // a finished job first, so that KeyRanger's own kinds exist in the namespace
         launcher.start(new JobSpec("earlier", "", "Beta", MapperSpec.parse("{\"template\":\"count\"}"), 1, 1, 10, 0),
@@ -151,6 +161,9 @@ class KindGroupTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, why = "named kinds are checked against the __kind__ list, which the "
+            + "Firestore emulator refuses: enable it there once KindGroup checks each named kind directly (issue 45 "
+            + "item 1)")
     void bookkeepingReservedAndMissingKindsAreRefusedByName() {
         assertThatThrownBy(() -> KindGroup.kinds(datastore, "", List.of("Alpha", "_KeyRangerJob"), false))
                 .hasMessageContaining("'_KeyRangerJob' is KeyRanger's own bookkeeping and is never mapped");

@@ -11,7 +11,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Retries;
-import io.keyranger.datastore.ServerLimits;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
@@ -26,11 +26,11 @@ import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,14 +40,17 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A revert takes the job it reverts back only once nothing can refuse the revert job, and what it leaves on the job
  * (its status, the marks on its ledgers) neither changes what the job's records say it did nor is overwritten by the
  * end of a Beam pipeline that was still running detached.
  */
+@OnDataEmulators
 class RevertTakesTheJobLastTest {
-    private static final KeyOrder ORDER = KeyOrder.EMULATOR;
+    @Parameter
+    ServerType server;
     private static final int ENTITIES = 1_200;
     private static final String INCREMENT = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
 
@@ -57,7 +60,7 @@ class RevertTakesTheJobLastTest {
 
     @BeforeEach
     void seed() {
-        ConnectionSpec conn = SharedEmulator.freshProject("revert-last");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-last");
         datastore = SharedEmulator.connect(conn);
         launcher = new JobLauncher(Session.of(conn, datastore), RetryPolicy.DEFAULT, Duration.ofSeconds(30));
         List<Entity> all = new ArrayList<>();
@@ -96,10 +99,10 @@ class RevertTakesTheJobLastTest {
     void aDetachedBeamJobIsRevertedAsFarAsItRanItsRecordsUnchangedAndItsLateEndRecordsNothing() throws Exception {
         MapperSpec mapperSpec = MapperSpec.parse(INCREMENT);
         JobSpec spec = new JobSpec("beam-inc", "", "Item", mapperSpec, 8, 8, 50, 0);
-        SharedJob job = SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER);
+        SharedJob job = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM, Cancellation.NEVER);
         PageMapper mapper = Mappers.create(mapperSpec);
-        PageLoop loop = new PageLoop(new PageLoop.Job(datastore, spec, ORDER, ServerLimits.EMULATOR, mapper,
-                job.cells(), new CellCommitter(datastore, ORDER, mapper, spec.jobId(), job.cells()),
+        PageLoop loop = new PageLoop(new PageLoop.Job(datastore, spec, server.keyOrder(), server.limits(), mapper,
+                job.cells(), new CellCommitter(datastore, server.keyOrder(), mapper, spec.jobId(), job.cells()),
                 new Retries.Simple(5, 5, 200, 60_000)));
         List<KeyRange> ranges = job.cells().startingRanges(spec.shards());
         assertThat(ranges.size()).isGreaterThan(2);
@@ -133,7 +136,7 @@ class RevertTakesTheJobLastTest {
         assertThat(executor.status("beam-inc")).isEqualTo(JobStatus.CANCELLED);
 
         // the detached pipeline's last step ends after the revert: the revert's status stays
-        assertThat(SharedJob.finish(datastore, ORDER, "beam-inc", 1)).isEqualTo(JobStatus.CANCELLED);
+        assertThat(SharedJob.finish(datastore, server.keyOrder(), "beam-inc", 1)).isEqualTo(JobStatus.CANCELLED);
         assertThat(executor.status("beam-inc")).isEqualTo(JobStatus.CANCELLED);
         assertThat(items()).isEqualTo(seeded);
     }

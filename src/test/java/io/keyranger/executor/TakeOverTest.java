@@ -8,7 +8,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
-import io.keyranger.datastore.ServerLimits;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
@@ -23,8 +23,9 @@ import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.support.Jobs;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A second runner takes a job over at the worst moments: inside the first runner's split, inside its last commit after
@@ -46,28 +48,31 @@ import org.junit.jupiter.api.io.TempDir;
  * runner's reads and its commit, so the server must abort that commit and the first runner must then find itself
  * fenced. Every entity ends changed exactly once, and the first runner says who took the job.
  */
+@OnDataEmulators
 class TakeOverTest {
-    private static final KeyOrder ORDER = KeyOrder.EMULATOR;
+    @Parameter
+    ServerType server;
 
     @TempDir
     Path dir;
 
     @Test
     void aTakeOverInsideACommitStopsTheFirstRunnerAndEveryEntityIsIncrementedOnce() throws Exception {
-        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-split"));
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-split"));
         seed(datastore, "Doc", 600);
         JobSpec spec = Jobs.over("Doc").id("split-taken").mapper("increment", "property", "n", "amount", 1)
                 .shards(1).workers(4).pageSize(25).spec();
         AtomicReference<JobHandle> second = new AtomicReference<>();
         AtomicInteger commits = new AtomicInteger();
-        CommitHook takeOverAtTheTenthCommit = what -> {
-            if (what.startsWith("chunk ") && commits.incrementAndGet() == 10) {
+        // the third commit: on the Firestore emulator, with no 25-group limit, the whole job is about five commits
+        CommitHook takeOverAtTheThirdCommit = what -> {
+            if (what.startsWith("chunk ") && commits.incrementAndGet() == 3) {
                 second.set(executor(datastore).resume(spec.jobId(), JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
                         m -> { }));
             }
         };
         JobResult first = executor(datastore).leaseDuration(java.time.Duration.ofSeconds(1))
-                .commitHook(takeOverAtTheTenthCommit).start(spec, JobListener.NONE).await();
+                .commitHook(takeOverAtTheThirdCommit).start(spec, JobListener.NONE).await();
 
         assertThat(second.get()).as("the first runner was taken over mid-commit").isNotNull();
         assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
@@ -85,8 +90,9 @@ class TakeOverTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "take-over inside a commit")
     void aTakeOverWhileAnExportIsJoinedGivesOneCompleteFileAndTheFirstRunnerLeavesThePartsAlone() throws Exception {
-        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-join"));
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-join"));
         seed(datastore, "Doc", 300);
         Path out = dir.resolve("docs.jsonl");
         JobSpec spec = Jobs.over("Doc").id("join-taken").mapper("export", "file", out.toString())
@@ -115,8 +121,9 @@ class TakeOverTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = OnlyOn.HELD_LOCKS + "take-over inside a commit")
     void aTakeOverDuringAnImportFencesTheFirstImportAndEveryEntityIsImportedOnce() throws Exception {
-        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-import"));
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-import"));
         StringBuilder file = new StringBuilder();
         for (int i = 1; i <= 200; i++) {
             Entity doc = Entity.newBuilder(datastore.newKeyFactory().setKind("Doc").newKey("d" + i)).set("n", i).build();
@@ -151,7 +158,7 @@ class TakeOverTest {
 
     @Test
     void aResumeOfAJobThatAnotherRunnerHoldsIsRefusedWithWhoHoldsIt() throws Exception {
-        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-busy"));
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-busy"));
         seed(datastore, "Doc", 200);
         JobSpec spec = Jobs.over("Doc").id("busy").spec();
         JobHandle[] running = new JobHandle[1];
@@ -188,7 +195,7 @@ class TakeOverTest {
 
     @Test
     void aJobStoredByAnEarlierKeyRangerWithoutAPlanIsRefusedWithWhatToDo() throws Exception {
-        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("takeover-legacy"));
+        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-legacy"));
         seed(datastore, "Doc", 300);
         JobSpec spec = Jobs.over("Doc").id("legacy").mapper("increment", "property", "n", "amount", 1)
                 .shards(3).workers(3).spec();
@@ -210,8 +217,8 @@ class TakeOverTest {
                 .hasMessageContaining("was stored by an earlier KeyRanger");
     }
 
-    private static AdaptiveSplitExecutor executor(Datastore datastore) {
-        return new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR);
+    private AdaptiveSplitExecutor executor(Datastore datastore) {
+        return new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits());
     }
 
     private static void seed(Datastore datastore, String kind, int count) {

@@ -30,15 +30,15 @@ import com.google.cloud.datastore.StructuredQuery;
 import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.ServerLimits;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobListener;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,21 +46,25 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * GQL as a job's input on the real emulator: what the emulator itself accepts beside a key range, that the client
  * applies the other conditions exactly as the server's index does, and that a job maps exactly the matching entities.
  */
+@OnDataEmulators
 class GqlEmulatorTest {
-    private static ConnectionSpec conn;
-    private static Datastore datastore;
-    private static final List<Entity> SEEDED = new ArrayList<>();
+    @Parameter
+    ServerType server;
+    private ConnectionSpec conn;
+    private Datastore datastore;
+    private final List<Entity> SEEDED = new ArrayList<>();
 
-    @BeforeAll
-    static void seed() {
-        conn = SharedEmulator.freshProject("gql");
+    @BeforeEach
+    void seed() {
+        conn = SharedEmulator.freshProject(server, "gql");
         datastore = SharedEmulator.connect(conn);
         for (int i = 1; i <= 90; i++) {
             Key key = switch (i % 3) {
@@ -86,15 +90,15 @@ class GqlEmulatorTest {
                 .set("balance", 1000L).build());
     }
 
-    private static Set<Key> serverKeys(String gql) {
+    private Set<Key> serverKeys(String gql) {
         Set<Key> keys = new HashSet<>();
         datastore.run(Query.newGqlQueryBuilder(Query.ResultType.KEY, gql).setAllowLiteral(true).build())
                 .forEachRemaining(keys::add);
         return keys;
     }
 
-    private static Set<Key> clientKeys(String gql) {
-        JobQuery query = JobQuery.of(Gql.parse(gql, conn.projectId(), ""), KeyOrder.EMULATOR);
+    private Set<Key> clientKeys(String gql) {
+        JobQuery query = JobQuery.of(Gql.parse(gql, conn.projectId(), ""), server.keyOrder());
         Set<Key> keys = new HashSet<>();
         for (Entity e : SEEDED) {
             if (query.matches(e)) {
@@ -123,7 +127,7 @@ class GqlEmulatorTest {
             "DATETIME('2020-01-01T00:00:00Z')", "KEY(K, 1)", "KEY(K, 'a')", "KEY(NAMESPACE('zz'), A, 1)");
 
     /** Stored values of every type: each operand's, and values no GQL literal writes (arrays, points, NaN, ...). */
-    private static List<Value<?>> mixedValues() {
+    private List<Value<?>> mixedValues() {
         KeyFactory k = datastore.newKeyFactory().setKind("K");
         List<Value<?>> values = new ArrayList<>();
         for (String operand : OPERANDS) {
@@ -144,7 +148,7 @@ class GqlEmulatorTest {
         return values;
     }
 
-    private static Set<Key> union(String... conditions) {
+    private Set<Key> union(String... conditions) {
         Set<Key> keys = new HashSet<>();
         for (String c : conditions) {
             keys.addAll(serverKeys("SELECT __key__ FROM Mixed WHERE " + c));
@@ -152,8 +156,8 @@ class GqlEmulatorTest {
         return keys;
     }
 
-    /** The emulator's own order of some operands (a kind holding one of each, read ORDER BY the value). */
-    private static List<String> serverSorted(List<String> operands) {
+    /** The emulator's own order of some operands (a kind holding one of each, read server.keyOrder() BY the value). */
+    private List<String> serverSorted(List<String> operands) {
         List<Entity> probes = new ArrayList<>();
         for (int i = 0; i < operands.size(); i++) {
             probes.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Operand").newKey(i + 1)).set("p",
@@ -198,22 +202,29 @@ class GqlEmulatorTest {
                     "p > " + s.get(1) + " AND p < " + s.get(2), "p > " + s.get(2)));
         }
         List<String> wrong = new ArrayList<>();
-        expected.forEach((condition, server) -> {
+        expected.forEach((condition, answer) -> {
             JobQuery query = JobQuery.of(Gql.parse("SELECT * FROM Mixed WHERE " + condition, conn.projectId(), ""),
-                    KeyOrder.EMULATOR);
+                    server.keyOrder());
             Set<Key> client = new HashSet<>();
             stored.stream().filter(query::matches).forEach(e -> client.add(e.getKey()));
-            if (!client.equals(server)) {
-                wrong.add(condition + ": emulator " + names(server, values) + ", client " + names(client, values));
+            if (!client.equals(answer)) {
+                wrong.add(condition + ": emulator " + names(answer, values) + ", client " + names(client, values));
             }
         });
         assertThat(wrong).as("conditions the client decides unlike the emulator").isEmpty();
         assertThat(expected).hasSizeGreaterThan(OPERANDS.size() * 7);
         assertThat(expected.get("p > 'a'")).as("a blob after 'a' by its bytes").contains(key(values, "BLOB('enp')"));
-        assertThat(expected.get("p < 1.0")).as("an empty array indexes as null").contains(key(values, "[]"));
+        // The legacy emulator indexes an empty array as null; the Firestore emulator in Datastore mode gives it no
+        // entry, as production documents (an empty array is not indexed): production matches the Firestore emulator.
+        if (server == ServerType.EMULATOR) {
+            assertThat(expected.get("p < 1.0")).as("an empty array indexes as null").contains(key(values, "[]"));
+        } else {
+            assertThat(expected.get("p <= NULL")).as("an empty array has no index entry")
+                    .doesNotContain(key(values, "[]")).contains(key(values, "NULL"));
+        }
     }
 
-    private static Key key(List<Value<?>> values, String shown) {
+    private Key key(List<Value<?>> values, String shown) {
         for (int i = 0; i < values.size(); i++) {
             if (shown(values.get(i)).equals(shown) || (i < OPERANDS.size() && OPERANDS.get(i).equals(shown))) {
                 return datastore.newKeyFactory().setKind("Mixed").newKey(i + 1);
@@ -227,11 +238,18 @@ class GqlEmulatorTest {
                 : v.getType() + ":" + v.get();
     }
 
-    private static List<String> names(Set<Key> keys, List<Value<?>> values) {
+    private List<String> names(Set<Key> keys, List<Value<?>> values) {
         return keys.stream().sorted(java.util.Comparator.comparing(Key::getNameOrId, java.util.Comparator.comparing(
                 Object::toString))).map(k -> k.hasId() ? shown(values.get(k.getId().intValue() - 1)) : "(no p)").toList();
     }
 
+    /**
+     * What each emulator accepts beside the key range KeyRanger sends. The legacy emulator refuses a second inequality,
+     * {@code !=} and {@code IN}; the Firestore emulator in Datastore mode answers all three, as production does:
+     * Google's "Query with range and inequality filters on multiple properties" (cloud.google.com/datastore/docs/
+     * multiple-range-fields) and the v1 API's PropertyFilter operators (NOT_EQUAL, IN, NOT_IN). KeyRanger still applies
+     * those conditions on the client, which both answer alike (the matrix above).
+     */
     @Test
     void theEmulatorAllowsEqualitiesAndAncestorsBesideAKeyRangeButNoSecondInequality() {
         Key start = datastore.newKeyFactory().setKind("Account").newKey(10);
@@ -242,15 +260,23 @@ class GqlEmulatorTest {
                 PropertyFilter.eq("tier", "pro"), PropertyFilter.hasAncestor(
                         datastore.newKeyFactory().setKind("Org").newKey("o0")))).build()).forEachRemaining(ok::add);
         assertThat(ok).isNotEmpty();
-        // what it keeps for the client: refused by the emulator
-        assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder().setKind("Account").setFilter(
-                CompositeFilter.and(range, PropertyFilter.gt("balance", 5L))).build()).hasNext())
-                .isInstanceOf(DatastoreException.class).hasMessageContaining("inequality");
-        assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder().setKind("Account").setFilter(
-                PropertyFilter.neq("tier", "pro")).build()).hasNext()).isInstanceOf(DatastoreException.class);
-        assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder().setKind("Account").setFilter(
-                CompositeFilter.and(range, PropertyFilter.in("tier", ListValue.of("pro", "x")))).build()).hasNext())
-                .isInstanceOf(DatastoreException.class);
+        // what it keeps for the client
+        Query<Key> secondInequality = Query.newKeyQueryBuilder().setKind("Account").setFilter(
+                CompositeFilter.and(range, PropertyFilter.gt("balance", 5L))).build();
+        Query<Key> notEqual = Query.newKeyQueryBuilder().setKind("Account").setFilter(
+                PropertyFilter.neq("tier", "pro")).build();
+        Query<Key> in = Query.newKeyQueryBuilder().setKind("Account").setFilter(
+                CompositeFilter.and(range, PropertyFilter.in("tier", ListValue.of("pro", "x")))).build();
+        if (server == ServerType.EMULATOR) { // refused by the legacy emulator
+            assertThatThrownBy(() -> datastore.run(secondInequality).hasNext())
+                    .isInstanceOf(DatastoreException.class).hasMessageContaining("inequality");
+            assertThatThrownBy(() -> datastore.run(notEqual).hasNext()).isInstanceOf(DatastoreException.class);
+            assertThatThrownBy(() -> datastore.run(in).hasNext()).isInstanceOf(DatastoreException.class);
+        } else { // answered by the Firestore emulator, as by production
+            assertThat(datastore.run(secondInequality).hasNext()).isTrue();
+            assertThat(datastore.run(notEqual).hasNext()).isTrue();
+            assertThat(datastore.run(in).hasNext()).isTrue();
+        }
     }
 
     @Test
@@ -268,7 +294,7 @@ class GqlEmulatorTest {
         MapperSpec mapper = MapperSpec.parse("{\"template\":\"set\",\"property\":\"flag\",\"value\":\"seen\"}")
                 .withGql(gql);
         JobSpec spec = new JobSpec(AdaptiveSplitExecutor.newJobId("Account"), "", "Account", mapper, 4, 3, 7, 0);
-        JobResult result = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
+        JobResult result = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits())
                 .start(spec, JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         Map<Key, Entity> after = read();
@@ -293,7 +319,7 @@ class GqlEmulatorTest {
                 datastore.newKeyFactory().setKind("Doomed").addAncestor(PathElement.of("Org", "y")).newKey(3)).build());
         MapperSpec mapper = MapperSpec.parse("{\"template\":\"delete\"}")
                 .withGql("SELECT __key__ FROM Doomed WHERE __key__ HAS ANCESTOR KEY(Org, 'x')");
-        JobResult result = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
+        JobResult result = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits())
                 .start(new JobSpec(AdaptiveSplitExecutor.newJobId("Doomed"), "", "Doomed", mapper, 2, 2, 5, 0),
                         JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
@@ -302,7 +328,7 @@ class GqlEmulatorTest {
         assertThat(left).extracting(Key::getId).containsExactly(3L);
     }
 
-    private static Map<Key, Entity> read() {
+    private Map<Key, Entity> read() {
         Map<Key, Entity> all = new HashMap<>();
         datastore.run(Query.newEntityQueryBuilder().setKind("Account").build())
                 .forEachRemaining(e -> all.put(e.getKey(), e));

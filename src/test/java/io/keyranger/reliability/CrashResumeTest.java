@@ -11,9 +11,12 @@ import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ProgressListener;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.demo.DemoDataset;
 import io.keyranger.demo.DemoSeeder;
 import io.keyranger.support.ChildCli;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,13 +29,17 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * The CLI is killed with SIGKILL at random points of an increment over 6,000 entities (after a random number of
  * chunks, with every worker inside its next chunk's transaction), resumed each time, and finished: every entity,
  * checked one by one, is incremented exactly once.
  */
+@OnDataEmulators
 class CrashResumeTest {
+    @Parameter
+    ServerType server;
     private static final int ACCOUNTS = 6_000;
     private static final int KILLS = 3;
 
@@ -40,8 +47,10 @@ class CrashResumeTest {
     Path dir;
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = OnlyOn.HELD_LOCKS + "kill -9 and resume (KillAndResumeTest)")
     void killedThreeTimesAndResumedEveryAccountGetsExactlyTen() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("crash");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "crash");
         Datastore datastore = SharedEmulator.connect(conn);
         new DemoSeeder(datastore).seed(ACCOUNTS, ProgressListener.NONE, Cancellation.NEVER);
         Map<Key, Long> before = new HashMap<>();
@@ -59,7 +68,10 @@ class CrashResumeTest {
                     ? List.of("run", "--kind", "Account", "--mapper", mapper.toString(), "--job-id", "crash-job",
                             "--workers", "8", "--page-size", "100")
                     : List.of("run", "--resume", "crash-job"));
-            args.addAll(List.of("--hold-after-chunks", String.valueOf(10 + random.nextInt(40))));
+            // a chunk is about 20 accounts under the legacy emulator's 25 entity groups, a page of 100 without them
+            int chunks = 10 + random.nextInt(40);
+            args.addAll(List.of("--hold-after-chunks", String.valueOf(
+                    server.limits().maxEntityGroups() > 0 ? chunks : chunks / 5)));
             try (ChildCli child = ChildCli.start(dir, conn, args)) {
                 child.awaitHeld();
                 child.kill(); // SIGKILL

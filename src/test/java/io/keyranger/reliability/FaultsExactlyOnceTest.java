@@ -9,27 +9,34 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
-import io.keyranger.testhooks.FaultInjector;
-import io.keyranger.datastore.ServerLimits;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobListener;
-import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.Jobs;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
+import io.keyranger.testhooks.FaultInjector;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
-/** At a 10% fault rate, with lost commit answers, increment, copy, delete and count-by stay exactly once. */
+/**
+ * At a 10% fault rate, with lost commit answers, increment, copy, delete and count-by stay exactly once, on both
+ * emulators.
+ */
+@OnDataEmulators
 class FaultsExactlyOnceTest {
+    @Parameter
+    ServerType server;
     private static final int ENTITIES = 400;
     private Datastore datastore;
     private FaultInjector faults;
@@ -37,7 +44,7 @@ class FaultsExactlyOnceTest {
 
     @BeforeEach
     void seed() {
-        datastore = SharedEmulator.connect(SharedEmulator.freshProject("faults"));
+        datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "faults"));
         List<Entity> entities = new ArrayList<>();
         for (int i = 1; i <= ENTITIES; i++) {
             Key key = i % 5 == 0
@@ -48,7 +55,7 @@ class FaultsExactlyOnceTest {
         }
         datastore.put(entities.toArray(new Entity[0]));
         faults = new FaultInjector(0.10, 0.10, 0, 99);
-        executor = new AdaptiveSplitExecutor(faults.wrap(datastore), KeyOrder.EMULATOR, ServerLimits.EMULATOR,
+        executor = new AdaptiveSplitExecutor(faults.wrap(datastore), server.keyOrder(), server.limits(),
                 new RetryPolicy(40, 1, 100));
     }
 
@@ -127,7 +134,7 @@ class FaultsExactlyOnceTest {
 
     @Test
     void readOnlyIsEnforcedInTheCore() {
-        AdaptiveSplitExecutor readOnly = new AdaptiveSplitExecutor(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR)
+        AdaptiveSplitExecutor readOnly = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits())
                 .readOnly(true);
         assertThatThrownBy(() -> readOnly.start(Jobs.over("Acct").id("ro").mapper("delete").spec(), JobListener.NONE))
                 .isInstanceOf(KeyRangerException.class).hasMessageContaining("read-only");

@@ -9,7 +9,9 @@ import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.cli.RunCommand;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.support.ChildCli;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,13 +25,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * The same job in two or three processes at once, as an operator under pressure would do it: resumes of a running
  * job, a runner frozen with SIGSTOP and taken over, two starts with the same new id. Each ends with every entity
  * incremented exactly once, checked one by one, and with the persisted totals matching.
  */
+@OnDataEmulators
 class TwoRunnersTest {
+    @Parameter
+    ServerType server;
     private static final int DOCS = 2_000;
     private static final String CREDIT = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
 
@@ -38,7 +44,7 @@ class TwoRunnersTest {
 
     @Test
     void twoResumesOfARunningJobAreRefusedAndEveryEntityIsIncrementedOnce() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("twice");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "twice");
         Datastore datastore = seed(conn);
         try (ChildCli runner = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper",
                 mapper().toString(), "--job-id", "twice", "--workers", "4", "--page-size", "20",
@@ -69,7 +75,7 @@ class TwoRunnersTest {
 
     @Test
     void aFrozenRunnerTakenOverStopsWhenItWakesAndAppliesNothingTwice() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("frozen");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "frozen");
         Datastore datastore = seed(conn);
         try (ChildCli frozen = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper",
                 mapper().toString(), "--job-id", "frozen", "--workers", "4", "--page-size", "20", "--lease-seconds",
@@ -96,7 +102,7 @@ class TwoRunnersTest {
 
     @Test
     void twoStartsWithTheSameNewJobIdAtTheSameMomentGiveOneJob() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("same-id");
+        ConnectionSpec conn = SharedEmulator.freshProject(server, "same-id");
         Datastore datastore = seed(conn);
         Path mapper = mapper();
         CountDownLatch go = new CountDownLatch(1);

@@ -7,7 +7,9 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.support.InProcessCli;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
@@ -18,12 +20,16 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * A key that one job writes twice, in two commits: its undo record keeps the state before the job's first write, so a
  * revert (without --force, nobody else having written) brings back exactly what was there before the job.
  */
+@OnDataEmulators
 class RepeatedWriteRevertTest {
+    @Parameter
+    ServerType server;
     @TempDir
     Path dir;
 
@@ -33,7 +39,7 @@ class RepeatedWriteRevertTest {
 
     @BeforeEach
     void connect() {
-        conn = SharedEmulator.freshProject("rewrite");
+        conn = SharedEmulator.freshProject(server, "rewrite");
         datastore = SharedEmulator.connect(conn);
         cli = new InProcessCli(dir, conn);
     }

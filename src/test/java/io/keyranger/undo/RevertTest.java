@@ -7,7 +7,9 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.support.InProcessCli;
+import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Path;
@@ -17,9 +19,13 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /** {@code keyranger revert} against the emulator: what comes back, what is refused, what a dry run and pruning say. */
+@OnDataEmulators
 class RevertTest {
+    @Parameter
+    ServerType server;
     private static final int ENTITIES = 300;
 
     @TempDir
@@ -32,7 +38,7 @@ class RevertTest {
 
     @BeforeEach
     void seed() {
-        conn = SharedEmulator.freshProject("revert");
+        conn = SharedEmulator.freshProject(server, "revert");
         datastore = SharedEmulator.connect(conn);
         SharedEmulator.putAll(datastore, RichEntities.of(datastore, "Rich", ENTITIES));
         cli = new InProcessCli(dir, conn);

@@ -5,38 +5,53 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
-import io.keyranger.emulator.CloudSdkLocator;
-import io.keyranger.emulator.EmulatorManager;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.emulator.RunningEmulator;
+import io.keyranger.support.SharedEmulator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** One real Cloud Datastore emulator for the Beam tests' JVM; each test takes a project of its own. */
+/**
+ * The Beam tests' emulators, through the app's one test helper ({@link SharedEmulator}): each test takes a project of
+ * its own, on the legacy emulator or on the emulator it names, and the project says which emulator it is on.
+ */
 final class BeamEmulator {
     static final String[] COLORS = {"red", "green", "blue", "amber", "violet"};
-    private static final AtomicInteger PROJECTS = new AtomicInteger();
-    private static RunningEmulator emulator;
+    private static final Map<String, ServerType> SERVERS = new ConcurrentHashMap<>();
 
     private BeamEmulator() {
     }
 
-    static synchronized RunningEmulator get() {
-        if (emulator == null || !emulator.isAlive()) {
-            emulator = new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(0);
-        }
-        return emulator;
+    /** The legacy emulator. */
+    static RunningEmulator get() {
+        return SharedEmulator.get();
     }
 
+    /** A project no other test uses, on the legacy emulator. */
     static String freshProject(String prefix) {
-        return prefix + "-" + PROJECTS.incrementAndGet();
+        return freshProject(ServerType.EMULATOR, prefix);
+    }
+
+    /** A project no other test uses, on the emulator of type {@code server}. */
+    static String freshProject(ServerType server, String prefix) {
+        String project = SharedEmulator.freshProject(server, prefix).projectId();
+        SERVERS.put(project, server);
+        return project;
+    }
+
+    /** The host and port of the emulator that holds {@code project}. */
+    static String host(String project) {
+        return SharedEmulator.get(SERVERS.getOrDefault(project, ServerType.EMULATOR)).hostPort();
     }
 
     static Datastore connect(String project) {
-        return DatastoreConnector.connect(ConnectionSpec.emulator(get().hostPort(), project));
+        return DatastoreConnector.connect(ConnectionSpec.emulator(host(project), project,
+                SERVERS.getOrDefault(project, ServerType.EMULATOR)));
     }
 
     /** {@code count} Items (ids and names mixed), each with n = 0 and a color. */
@@ -110,7 +125,7 @@ final class BeamEmulator {
     static String[] pipelineArgsOn(String runner, String project, java.nio.file.Path mapper, String jobId,
                                    String... more) {
         List<String> args = new ArrayList<>(List.of("--runner=" + runner, "--project=" + project,
-                "--emulatorHost=" + get().hostPort(), "--kind=Item", "--mapper=" + mapper, "--jobId=" + jobId,
+                "--emulatorHost=" + host(project), "--kind=Item", "--mapper=" + mapper, "--jobId=" + jobId,
                 "--shards=4", "--pageSize=200"));
         if (runner.equals("FlinkRunner")) {
             args.addAll(List.of("--flinkMaster=[local]", "--parallelism=4"));

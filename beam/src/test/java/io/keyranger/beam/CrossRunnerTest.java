@@ -7,8 +7,11 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.SharedJob;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -20,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * One job, two runners: a job started by the local executor is finished by the Beam pipeline, and the other way
@@ -27,7 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * across the runners. Against the real emulator; the local runner is the real CLI, killed with SIGKILL in a child
  * process where the test says so.
  */
+@OnDataEmulators
 class CrossRunnerTest {
+    @Parameter
+    ServerType server;
     private static final int ENTITIES = 8_000;
     private static final String INCREMENT = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
 
@@ -39,7 +46,7 @@ class CrossRunnerTest {
                 .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + dir,
                 "io.keyranger.app.Launcher"));
         command.addAll(List.of(args));
-        command.addAll(List.of("--emulator-host", BeamEmulator.get().hostPort(), "--project", project));
+        command.addAll(List.of("--emulator-host", BeamEmulator.host(project), "--project", project));
         return command;
     }
 
@@ -48,7 +55,7 @@ class CrossRunnerTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--emulator-host", BeamEmulator.get().hostPort(), "--project", project));
+        all.addAll(List.of("--emulator-host", BeamEmulator.host(project), "--project", project));
         int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(), request -> { }), new PrintWriter(out),
                 new PrintWriter(err), all.toArray(new String[0]));
         return new String[] {Integer.toString(code), out.toString(), err.toString()};
@@ -96,15 +103,14 @@ class CrossRunnerTest {
                 .containsEntry("written", (long) ENTITIES);
     }
 
-    private static List<String> runners(Datastore datastore, String jobId) {
-        AdaptiveSplitExecutor local = new AdaptiveSplitExecutor(datastore, io.keyranger.keys.KeyOrder.EMULATOR,
-                io.keyranger.datastore.ServerLimits.EMULATOR);
+    private List<String> runners(Datastore datastore, String jobId) {
+        AdaptiveSplitExecutor local = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits());
         return local.jobs().stream().filter(j -> j.spec().jobId().equals(jobId)).findFirst().orElseThrow().runners();
     }
 
     @Test
     void aLocalRunKilledHalfwayIsFinishedByBeamExactlyOnce() throws Exception {
-        String project = BeamEmulator.freshProject("local-then-beam");
+        String project = BeamEmulator.freshProject(server, "local-then-beam");
         Datastore datastore = BeamEmulator.connect(project);
         BeamEmulator.seed(datastore, "Item", ENTITIES);
         Path log = dir.resolve("local.log");
@@ -123,8 +129,11 @@ class CrossRunnerTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = "time: a job handed between the runners on the Firestore emulator runs in "
+                    + "aLocalRunKilledHalfwayIsFinishedByBeamExactlyOnce")
     void aBeamRunKilledHalfwayIsFinishedByRunResumeExactlyOnce() throws Exception {
-        String project = BeamEmulator.freshProject("beam-then-local");
+        String project = BeamEmulator.freshProject(server, "beam-then-local");
         Datastore datastore = BeamEmulator.connect(project);
         BeamEmulator.seed(datastore, "Item", ENTITIES);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
@@ -143,8 +152,11 @@ class CrossRunnerTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true,
+            why = "time: a job handed between the runners on the Firestore emulator runs in "
+                    + "aLocalRunKilledHalfwayIsFinishedByBeamExactlyOnce")
     void aLocalRunAndABeamPipelineOnOneJobAtOnceApplyEveryEntityOnce() throws Exception {
-        String project = BeamEmulator.freshProject("both-at-once");
+        String project = BeamEmulator.freshProject(server, "both-at-once");
         Datastore datastore = BeamEmulator.connect(project);
         BeamEmulator.seed(datastore, "Item", ENTITIES);
         CompletableFuture<BeamEmulator.Run> beam = CompletableFuture.supplyAsync(() -> {

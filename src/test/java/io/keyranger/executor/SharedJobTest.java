@@ -57,15 +57,16 @@ class SharedJobTest {
     }
 
     @ParameterizedTest
-    @OnlyOn(value = ServerType.EMULATOR, why = "the job needs more than 20 cells, which it plans from __scatter__ "
-            + "samples; the Firestore emulator has no __scatter__, so only once the planner samples its exact scan "
-            + "(issue 45 item 1)")
     @ValueSource(strings = {
         "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",
         "{\"template\":\"copy\",\"toKind\":\"ItemCopy\"}",
         "{\"template\":\"delete\"}",
         "{\"template\":\"count-by\",\"property\":\"color\"}"})
     void retriedSplitAndCheckpointedBundlesApplyEveryEntityExactlyOnce(String mapperJson) throws Exception {
+        // on the Firestore emulator one mapper by default (its commits wait on locks, ~9 s a mapper); all with
+        // -Dkeyranger.emulators.all=true
+        org.junit.jupiter.api.Assumptions.assumeTrue(server == ServerType.EMULATOR || mapperJson.contains("increment")
+                || Boolean.getBoolean("keyranger.emulators.all"), "time: the increment stands for the others here");
         ConnectionSpec conn = SharedEmulator.freshProject(server, "shared");
         Datastore datastore = SharedEmulator.connect(conn);
         seed(datastore);

@@ -72,7 +72,7 @@ public final class KindsCommand implements Runnable {
                 : gateway.namespaces();
         if (!gateway.listsEverything()) {
             out.println(KnownKinds.WHY + " Name any other kind with --kind.");
-            if (kind != null) {
+            if (kind != null && !target.readOnly()) { // a read-only connection writes nothing, bookkeeping included
                 confirmNamed(gateway, namespaces);
             }
             if (properties) {
@@ -87,7 +87,11 @@ public final class KindsCommand implements Runnable {
         }
         boolean found = false;
         for (String namespace : namespaces) {
-            List<String> kinds = gateway.kinds(namespace, all);
+            List<String> kinds = new java.util.ArrayList<>(gateway.kinds(namespace, all));
+            if (kind != null && !gateway.listsEverything() && !kinds.contains(kind)
+                    && gateway.kindExists(namespace, kind)) {
+                kinds.add(kind); // found, though not recorded: a read-only connection records nothing
+            }
             for (String k : kinds) {
                 if (kind != null && !kind.equals(k)) {
                     continue;

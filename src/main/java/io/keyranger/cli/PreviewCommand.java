@@ -97,7 +97,9 @@ public final class PreviewCommand implements Runnable {
             throw new KeyRangerException("Kind '" + kind + "' was not found in namespace '" + target.namespace()
                     + "'. Run 'keyranger kinds' to list the kinds there are.");
         }
-        gateway.remember(target.namespace(), kind);
+        if (!target.readOnly()) { // a read-only connection writes nothing, bookkeeping included
+            gateway.remember(target.namespace(), kind);
+        }
         PrintWriter err = spec.commandLine().getErr();
         ShardPreview preview = new ShardPlanner(datastore, session.order())
                 .preview(request, new ConsoleProgress(err, "Planning"), Cancellation.NEVER);

@@ -134,8 +134,15 @@ public final class EntityEditor {
      */
     private void rememberKinds(Map<Key, Entity> written) {
         DatastoreGateway gateway = new DatastoreGateway(datastore, connection.server());
-        written.values().stream().filter(Objects::nonNull).map(e -> List.of(e.getKey().getNamespace(),
-                e.getKey().getKind())).distinct().forEach(nsKind -> gateway.remember(nsKind.get(0), nsKind.get(1)));
+        try {
+            written.values().stream().filter(Objects::nonNull).map(e -> List.of(e.getKey().getNamespace(),
+                    e.getKey().getKind())).distinct().forEach(nsKind -> gateway.remember(nsKind.get(0), nsKind.get(1)));
+        } catch (RuntimeException e) {
+            // bookkeeping after the edit committed: its failure must not turn a saved edit into a failed one, which
+            // would lose the edit's undo; the kind is recorded again by the next write or listing that names it
+            org.slf4j.LoggerFactory.getLogger(EntityEditor.class).warn("Could not record the kinds of an edit as "
+                    + "known: {}", e.toString());
+        }
     }
 
     private void commit(List<Key> keys, Map<Key, Entity> expected, Map<Key, Entity> next) {

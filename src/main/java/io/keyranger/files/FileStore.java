@@ -38,11 +38,14 @@ public interface FileStore {
     /** When a file was last written, in milliseconds since the epoch (0 where the file system does not say). */
     long modifiedMillis(String location) throws IOException;
 
+    /** The locations of the files directly in {@code folder}, sorted; none (or no such folder) is an empty list. */
+    List<String> files(String folder) throws IOException;
+
     /**
-     * The files whose locations match {@code glob}, sorted; a {@code *} matches within one path segment (so
-     * {@code folder/*}{@code /x} is one level down). None is an empty list.
+     * The locations of the folders directly in {@code folder} (on a cloud store, the prefixes one level down), sorted;
+     * none is an empty list.
      */
-    List<String> match(String glob) throws IOException;
+    List<String> folders(String folder) throws IOException;
 
     /** The folder that holds the file at {@code location}, without a trailing '/' (the same on every store). */
     String parent(String location);

@@ -10,7 +10,6 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -108,27 +107,22 @@ public final class LocalFileStore implements FileStore {
     }
 
     @Override
-    public List<String> match(String glob) throws IOException {
-        Path pattern = path(glob).toAbsolutePath();
-        Path root = pattern.getRoot();
-        int depth = 0;
-        for (Path segment : pattern) {
-            if (depth > 0 || segment.toString().contains("*") || segment.toString().contains("?")) {
-                depth++;
-            } else {
-                root = root.resolve(segment);
-            }
-        }
-        if (depth == 0) {
-            return Files.isRegularFile(pattern) ? List.of(pattern.toString()) : List.of();
-        }
-        if (!Files.isDirectory(root)) {
+    public List<String> files(String folder) throws IOException {
+        return children(folder, Files::isRegularFile);
+    }
+
+    @Override
+    public List<String> folders(String folder) throws IOException {
+        return children(folder, Files::isDirectory);
+    }
+
+    private static List<String> children(String folder, java.util.function.Predicate<Path> kind) throws IOException {
+        Path dir = path(folder).toAbsolutePath();
+        if (!Files.isDirectory(dir)) {
             return List.of();
         }
-        PathMatcher matcher = pattern.getFileSystem().getPathMatcher("glob:" + pattern);
-        try (Stream<Path> files = Files.find(root, depth, (file, attributes) -> attributes.isRegularFile()
-                && matcher.matches(file))) {
-            return files.map(Path::toString).sorted().toList();
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.filter(kind).map(Path::toString).sorted().toList();
         }
     }
 

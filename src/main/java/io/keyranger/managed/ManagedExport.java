@@ -198,20 +198,34 @@ public final class ManagedExport {
 
     /**
      * The overall metadata file at {@code location}: that file, the newest one in that folder, or (a prefix folder,
-     * which holds one export per run in a subfolder named by its time) the newest one a level down.
+     * which holds one export per run in a subfolder named by its time) the newest run's. A newest run without one (an
+     * export that did not finish) is refused, naming the older run, rather than an older backup read in its place.
      */
     private static String metadataFile(FileStore store, String location) {
         try {
             if (location.endsWith(OVERALL) && store.exists(location)) {
                 return location;
             }
-            for (String glob : List.of(store.resolve(location, "*" + OVERALL), store.resolve(location, "*/*" + OVERALL))) {
-                List<String> found = store.match(glob);
-                if (!found.isEmpty()) {
-                    return found.get(found.size() - 1);
+            String here = newestMetadata(store.files(location));
+            if (here != null) {
+                return here;
+            }
+            List<String> runs = store.folders(location);
+            if (!runs.isEmpty()) {
+                String newest = runs.get(runs.size() - 1);
+                String found = newestMetadata(store.files(newest));
+                if (found != null) {
+                    return found;
+                }
+                for (int i = runs.size() - 2; i >= 0; i--) {
+                    if (newestMetadata(store.files(runs.get(i))) != null) {
+                        throw new KeyRangerException("The newest export in " + location + ", " + newest + ", has no *"
+                                + OVERALL + " file (did it not finish?), so it cannot be read; nothing was read from "
+                                + "an older one. To use the one before it, give its folder: " + runs.get(i) + ".");
+                    }
                 }
             }
-            if (!store.exists(location)) {
+            if (!store.exists(location) && runs.isEmpty()) {
                 throw new KeyRangerException("No export at " + location + ": give the export's folder or its "
                         + "*" + OVERALL + " file.");
             }
@@ -220,6 +234,12 @@ public final class ManagedExport {
         }
         throw new KeyRangerException("No *" + OVERALL + " file in " + location + ": is it a managed export "
                 + "(gcloud datastore export) or the folder above one?");
+    }
+
+    /** The last (newest) overall metadata file of {@code files}, or null. */
+    private static String newestMetadata(List<String> files) {
+        List<String> found = files.stream().filter(f -> f.endsWith(OVERALL)).toList();
+        return found.isEmpty() ? null : found.get(found.size() - 1);
     }
 
     /** One entry of the overall metadata: {1 {1 kind scope, 2 kind, 3 namespace scope, 4 namespace}, 2 path, 3, 4}. */

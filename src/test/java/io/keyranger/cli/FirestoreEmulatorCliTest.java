@@ -46,6 +46,13 @@ class FirestoreEmulatorCliTest {
         InProcessCli.Result unknown = ok(cli.run("kinds"));
         assertThat(unknown.out()).as("nothing named yet: it says why it lists nothing")
                 .contains("cannot list kinds").contains("--kind");
+        // a read-only connection writes nothing, not even the record that a named kind was found
+        new io.keyranger.profile.ProfileStore(dir).save(new io.keyranger.profile.ConnectionProfile("ro",
+                conn.emulatorHost(), conn.projectId(), "", null, "", true));
+        ok(cli.run("kinds", "--profile", "ro", "--kind", "W"));
+        ok(cli.run("preview", "--profile", "ro", "--kind", "W", "--shards", "2"));
+        assertThat(ok(cli.run("kinds")).out()).as("nothing recorded through the read-only connection")
+                .doesNotContainPattern("\\(default\\)\\s+W");
         InProcessCli.Result named = ok(cli.run("kinds", "--kind", "W", "--properties"));
         assertThat(named.out()).containsPattern("\\(default\\)\\s+W").contains(".n: integer")
                 .contains(".tier: string").contains("from a sample");

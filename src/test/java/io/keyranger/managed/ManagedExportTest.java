@@ -290,6 +290,27 @@ class ManagedExportTest {
         assertThat(loaded).hasSize(every.size());
     }
 
+    /**
+     * A prefix folder holds one export per run. Its newest run is read, whatever characters its path holds; a newest
+     * run that did not finish (no overall metadata yet) is refused naming the run before, never read in its place.
+     */
+    @Test
+    void aPrefixFoldersNewestRunIsReadAndAnUnfinishedOneIsRefusedNotReplacedByAnOlder() throws Exception {
+        Path prefix = dir.resolve("backups [daily] {v1}");
+        java.nio.file.Files.createDirectories(prefix);
+        Path run = export(prefix, null); // export-<nanos>/<time>/...
+        ManagedExport opened = ManagedExport.open(run);
+        assertThat(read(opened).keySet()).as("a folder whose name holds [ ] { }").isEqualTo(source.keySet());
+
+        // a later run that did not finish: its output begun, its overall metadata not written
+        Path unfinished = run.resolve("9999-12-31T23:59:59_999").resolve("all_namespaces").resolve("all_kinds");
+        java.nio.file.Files.createDirectories(unfinished);
+        java.nio.file.Files.write(unfinished.resolve("output-0"), new byte[] {1, 2, 3});
+        assertThatThrownBy(() -> ManagedExport.open(run)).isInstanceOf(KeyRangerException.class)
+                .hasMessageContaining("9999-12-31T23:59:59_999, has no *.overall_export_metadata file")
+                .hasMessageContaining("give its folder: " + Path.of(opened.metadata()).getParent());
+    }
+
     @Test
     void aMissingExportSaysWhatToGive() {
         assertThatThrownBy(() -> ManagedExport.open(dir.resolve("nothing-here")))

@@ -74,16 +74,18 @@ final class BeamFileStore implements FileStore {
     @Override
     public InputStream open(String location, long offset) throws IOException {
         ReadableByteChannel channel = FileSystems.open(file(location));
-        if (offset == 0) {
-            return Channels.newInputStream(channel);
+        try {
+            if (channel instanceof SeekableByteChannel seekable) { // local files and gs:// objects are
+                seekable.position(offset);
+                return Channels.newInputStream(seekable);
+            }
+            InputStream in = Channels.newInputStream(channel);
+            in.skipNBytes(offset);
+            return in;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
-        if (channel instanceof SeekableByteChannel seekable) { // local files and gs:// objects are
-            seekable.position(offset);
-            return Channels.newInputStream(seekable);
-        }
-        InputStream in = Channels.newInputStream(channel);
-        in.skipNBytes(offset);
-        return in;
     }
 
     @Override
@@ -97,19 +99,34 @@ final class BeamFileStore implements FileStore {
     }
 
     @Override
-    public List<String> match(String glob) throws IOException {
-        MatchResult found = FileSystems.match(List.of(glob), EmptyMatchTreatment.ALLOW).get(0);
-        if (found.status() == MatchResult.Status.NOT_FOUND) {
-            return List.of();
-        }
-        List<String> locations = new ArrayList<>();
-        for (MatchResult.Metadata m : found.metadata()) {
+    public List<String> files(String folder) throws IOException {
+        List<String> files = new ArrayList<>();
+        for (MatchResult.Metadata m : matched(resolve(folder, "*"))) {
             if (!m.resourceId().isDirectory()) {
-                locations.add(m.resourceId().toString());
+                files.add(m.resourceId().toString());
             }
         }
-        locations.sort(null);
-        return locations;
+        files.sort(null);
+        return files;
+    }
+
+    @Override
+    public List<String> folders(String folder) throws IOException {
+        // a cloud store has no folders: the prefixes one level down of the objects below
+        String prefix = trimmed(FileSystems.matchNewResource(folder, true).toString()) + "/";
+        java.util.TreeSet<String> folders = new java.util.TreeSet<>();
+        for (MatchResult.Metadata m : matched(resolve(folder, "*/**"))) {
+            String location = m.resourceId().toString();
+            if (location.startsWith(prefix) && location.indexOf('/', prefix.length()) > 0) {
+                folders.add(location.substring(0, location.indexOf('/', prefix.length())));
+            }
+        }
+        return List.copyOf(folders);
+    }
+
+    private static List<MatchResult.Metadata> matched(String glob) throws IOException {
+        MatchResult found = FileSystems.match(List.of(glob), EmptyMatchTreatment.ALLOW).get(0);
+        return found.status() == MatchResult.Status.OK ? found.metadata() : List.of();
     }
 
     @Override

@@ -64,7 +64,7 @@ public final class BeamMain {
             }
             Session session = Session.open(request.connection());
             if (options.getDryRun()) {
-                DryRunner.Result result = new DryRunner(session.datastore(), session.order())
+                DryRunner.Result result = new DryRunner(session) // the server's own order and metadata
                         .run(request.spec().namespace(), request.spec().kind(), request.spec().mapper(), 5);
                 PrintWriter writer = new PrintWriter(out, true);
                 DryRunPrinter.print(result, writer);

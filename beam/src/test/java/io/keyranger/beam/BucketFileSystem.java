@@ -79,8 +79,10 @@ public final class BucketFileSystem extends FileSystem<BucketFileSystem.Id> {
                     found.add(metadata(path, file));
                 }
             } else if (Files.isDirectory(root())) {
-                Pattern glob = Pattern.compile(String.join("[^/]*", java.util.Arrays.stream(path.split("\\*", -1))
-                        .map(Pattern::quote).toList()));
+                // as on gs://: ** matches across '/', * within one segment
+                Pattern glob = Pattern.compile(String.join(".*", java.util.Arrays.stream(path.split("\\*\\*", -1))
+                        .map(part -> String.join("[^/]*", java.util.Arrays.stream(part.split("\\*", -1))
+                                .map(Pattern::quote).toList())).toList()));
                 try (Stream<Path> files = Files.walk(root())) {
                     for (Path file : files.filter(Files::isRegularFile).toList()) {
                         String name = root().relativize(file).toString();

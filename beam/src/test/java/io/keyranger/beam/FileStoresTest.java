@@ -41,7 +41,7 @@ class FileStoresTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
-    void readsWhatItWroteFromAnyByteAndFindsFilesByGlobOneLevelAtATime(String name, FileStore store, String root)
+    void readsWhatItWroteFromAnyByteAndListsFilesAndFoldersOneLevelAtATime(String name, FileStore store, String root)
             throws Exception {
         byte[] bytes = new byte[200_000];
         for (int i = 0; i < bytes.length; i++) {
@@ -67,12 +67,14 @@ class FileStoresTest {
                         .isEqualTo(java.util.Arrays.copyOfRange(bytes, (int) offset, bytes.length));
             }
         }
-        assertThat(names(store, root, store.match(store.resolve(root, "*.overall_export_metadata"))))
+        assertThat(names(store, root, store.files(root))).as("the files directly in it, sorted")
                 .containsExactly("top.overall_export_metadata");
-        assertThat(names(store, root, store.match(store.resolve(root, "*/*.overall_export_metadata"))))
-                .as("one level down, sorted; not two").containsExactly("2026-11-26/b.overall_export_metadata",
-                        "2026-11-27/a.overall_export_metadata");
-        assertThat(store.match(store.resolve(root, "none/*.overall_export_metadata"))).isEmpty();
+        assertThat(names(store, root, store.folders(root))).as("its folders, sorted")
+                .containsExactly("2026-11-26", "2026-11-27");
+        assertThat(names(store, root, store.files(store.resolve(root, "2026-11-27")))).as("not the deeper ones")
+                .containsExactly("2026-11-27/a.overall_export_metadata", "2026-11-27/output-0");
+        assertThat(store.files(store.resolve(root, "none"))).isEmpty();
+        assertThat(store.folders(store.resolve(root, "none"))).isEmpty();
         assertThat(store.parent(data)).as("the same string from every store").isEqualTo(root + "/2026-11-27");
         assertThat(store.resolve(store.parent(data), "output-0")).isEqualTo(data);
         if (store == LocalFileStore.INSTANCE) {

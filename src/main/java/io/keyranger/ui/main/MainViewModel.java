@@ -172,9 +172,10 @@ public final class MainViewModel {
             return;
         }
         DatastoreGateway source = gateway;
+        boolean readOnly = session.get() != null && session.get().spec().readOnly();
         Tasks.create("Looking for " + name, () -> {
             boolean found = source.kindExists(namespace, name);
-            if (found) {
+            if (found && !readOnly) { // a read-only connection writes nothing, bookkeeping included
                 source.remember(namespace, name);
             }
             return found;

@@ -48,15 +48,6 @@ public final class KindsCommand implements Runnable {
         this.context = context;
     }
 
-    /** On a server that cannot list kinds: a kind named and found holding entities is known from then on. */
-    private void confirmNamed(DatastoreGateway gateway, List<String> namespaces) {
-        for (String namespace : namespaces) {
-            if (gateway.kindExists(namespace, kind)) {
-                gateway.remember(namespace, kind);
-            }
-        }
-    }
-
     @Override
     public void run() {
         if (export != null) {
@@ -72,9 +63,6 @@ public final class KindsCommand implements Runnable {
                 : gateway.namespaces();
         if (!gateway.listsEverything()) {
             out.println(KnownKinds.WHY + " Name any other kind with --kind.");
-            if (kind != null && !target.readOnly()) { // a read-only connection writes nothing, bookkeeping included
-                confirmNamed(gateway, namespaces);
-            }
             if (properties) {
                 out.println("Properties are from a sample: those met in the first " + DatastoreGateway.TYPE_SAMPLE
                         + " entities of "
@@ -90,7 +78,10 @@ public final class KindsCommand implements Runnable {
             List<String> kinds = new java.util.ArrayList<>(gateway.kinds(namespace, all));
             if (kind != null && !gateway.listsEverything() && !kinds.contains(kind)
                     && gateway.kindExists(namespace, kind)) {
-                kinds.add(kind); // found, though not recorded: a read-only connection records nothing
+                kinds.add(kind);
+                if (!target.readOnly()) { // known from then on; a read-only connection writes nothing
+                    gateway.remember(namespace, kind);
+                }
             }
             for (String k : kinds) {
                 if (kind != null && !kind.equals(k)) {

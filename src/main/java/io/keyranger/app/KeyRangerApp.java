@@ -8,24 +8,31 @@ import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.profile.AppSettings;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.profile.SettingsStore;
+import io.keyranger.profile.WindowLayout;
 import io.keyranger.ui.common.BackgroundExecutor;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.connection.ProfileDialog;
 import io.keyranger.ui.main.MainView;
 import io.keyranger.ui.main.MainViewModel;
+import io.keyranger.ui.run.RunTabWarmup;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import javafx.application.Application;
 import javafx.scene.Scene;
 import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonType;
 import javafx.scene.control.Label;
+import javafx.scene.image.Image;
 import javafx.stage.Stage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The desktop app: wires stores, the background executor, the main view model and its view. */
 public final class KeyRangerApp extends Application {
-    private final java.util.concurrent.CompletableFuture<io.keyranger.ui.run.RunTabWarmup.Result> runTabWarmUp =
-            new java.util.concurrent.CompletableFuture<>();
+    private final CompletableFuture<RunTabWarmup.Result> runTabWarmUp =
+            new CompletableFuture<>();
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KeyRangerApp.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KeyRangerApp.class);
     public static final int DEFAULT_DEMO_ACCOUNTS = 20_000;
     private static volatile StartupRequest pending = StartupRequest.none();
 
@@ -49,7 +56,7 @@ public final class KeyRangerApp extends Application {
 
     /** The window's state (for tests that check what a control offers without a pop-up). */
     /** Completes when the Run tab's start-up warm-up has ended (tests wait for it). */
-    public java.util.concurrent.CompletableFuture<io.keyranger.ui.run.RunTabWarmup.Result> runTabWarmUp() {
+    public CompletableFuture<RunTabWarmup.Result> runTabWarmUp() {
         return runTabWarmUp;
     }
 
@@ -97,7 +104,7 @@ public final class KeyRangerApp extends Application {
         for (int size : new int[] {16, 32, 64, 128, 256}) {
             var icon = KeyRangerApp.class.getResource("icon-" + size + ".png");
             if (icon != null) {
-                stage.getIcons().add(new javafx.scene.image.Image(icon.toExternalForm()));
+                stage.getIcons().add(new Image(icon.toExternalForm()));
             }
         }
         stage.setOnCloseRequest(event -> {
@@ -110,7 +117,7 @@ public final class KeyRangerApp extends Application {
         stage.setScene(scene);
         windowLayout = WindowLayoutKeeper.attach(stage, view.splitPanes(), settings.window(), this::saveWindow);
         stage.show();
-        io.keyranger.ui.run.RunTabWarmup.start(scene,
+        RunTabWarmup.start(scene,
                 result -> {
                     LOG.debug("Run tab warmed up in {} ms, {} steps in the window's own tab", result.millis(),
                             result.inPlaceSteps());
@@ -131,7 +138,7 @@ public final class KeyRangerApp extends Application {
     }
 
     /** Keeps the window's layout with the other settings; a failure to save it is not worth a dialog. */
-    private void saveWindow(io.keyranger.profile.WindowLayout layout) {
+    private void saveWindow(WindowLayout layout) {
         settings = settings.withWindow(layout);
         try {
             settingsStore.save(settings);
@@ -165,7 +172,7 @@ public final class KeyRangerApp extends Application {
                 + "quits, so the job and the demo data are gone for good; the next demo starts afresh."
                 : "Quit anyway? The job stops at the next page boundary; everything committed stays "
                 + "committed and you can resume it later from the Run tab or with 'keyranger run --resume'.");
-        return confirm.showAndWait().filter(b -> b == javafx.scene.control.ButtonType.OK).isPresent();
+        return confirm.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
     }
 
     /** A non-blocking dialog with the message only; the stack trace is already in the log. */

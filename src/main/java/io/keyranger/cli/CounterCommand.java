@@ -5,6 +5,7 @@ import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.DatastoreConnector;
 import java.io.PrintWriter;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,7 +23,7 @@ public final class CounterCommand implements Runnable {
     /** {@code counter} alone: a usage error naming the subcommands, not a silent exit. */
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+        throw new CommandLine.ParameterException(spec.commandLine(),
                 "counter needs a subcommand: 'counter get NAME' or 'counter inc NAME [--by N]'");
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "diff", mixinStandardHelpOptions = true, description = "Compare a kind (or a query's entities, or a "
         + "list of keys) of a managed export with live data: the entities added, removed and changed since, with "
         + "examples; or, with --key, one entity's properties side by side. Reads only.")
-public final class DiffCommand implements java.util.concurrent.Callable<Integer> {
+public final class DiffCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KeyRangerCli.Context context;
@@ -177,7 +179,7 @@ public final class DiffCommand implements java.util.concurrent.Callable<Integer>
         for (ExportDiff.Example e : r.examples()) {
             examples.addObject().put("key", Gql.keyLiteral(e.key())).put("what", e.what());
         }
-        io.keyranger.AtomicFiles.writeString(report, root.toPrettyString());
+        AtomicFiles.writeString(report, root.toPrettyString());
     }
 
     private static void removeHook(Thread hook) {

@@ -1,5 +1,6 @@
 package io.keyranger.cli;
 
+import io.keyranger.cost.PriceTable;
 import io.keyranger.executor.DryRunSummary;
 import io.keyranger.executor.DryRunner;
 import java.io.PrintWriter;
@@ -13,11 +14,11 @@ public final class DryRunPrinter {
     }
 
     public static void print(DryRunner.Result result, PrintWriter out) {
-        print(result, out, io.keyranger.cost.PriceTable.BUILT_IN);
+        print(result, out, PriceTable.BUILT_IN);
     }
 
     /** As above, with the whole job's estimated price at these prices. */
-    public static void print(DryRunner.Result result, PrintWriter out, io.keyranger.cost.PriceTable prices) {
+    public static void print(DryRunner.Result result, PrintWriter out, PriceTable prices) {
         out.printf("Dry run on %s; nothing was written.%n", DryRunSummary.sample(result));
         if (!result.changes().isEmpty()) {
             out.printf("%-36s %-20s %-24s %s%n", "KEY", "PROPERTY", "BEFORE", "AFTER");

@@ -10,12 +10,16 @@ import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.Session;
 import io.keyranger.edit.EntityEditor;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.managed.ManagedExport;
 import io.keyranger.query.Gql;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,7 +38,7 @@ public final class EntityCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "entity needs a subcommand: "
+        throw new CommandLine.ParameterException(spec.commandLine(), "entity needs a subcommand: "
                 + "'entity get KEY', 'entity put FILE.json' or 'entity delete KEY...'");
     }
 
@@ -58,7 +62,7 @@ public final class EntityCommand implements Runnable {
 
         @Option(names = "--export", paramLabel = "DIR", description = "Read it from a managed export (its folder or "
                 + "metadata file) instead of the database; exports are not indexed, so this reads the export through.")
-        java.nio.file.Path export;
+        Path export;
 
         Get(KeyRangerCli.Context context) {
             this.context = context;
@@ -69,7 +73,7 @@ public final class EntityCommand implements Runnable {
             if (export != null) {
                 Key k = Gql.key(key, ExportInfoCommand.EXPORT_PROJECT, connection.namespaceOrNull() == null ? ""
                         : connection.namespaceOrNull());
-                Entity found = ExportInfoCommand.scan(io.keyranger.managed.ManagedExport.open(export), k,
+                Entity found = ExportInfoCommand.scan(ManagedExport.open(export), k,
                         spec.commandLine().getErr()).found();
                 if (found == null) {
                     throw new KeyRangerException("No entity " + KeyFormat.format(k) + " in the export " + export + ".");
@@ -126,9 +130,9 @@ public final class EntityCommand implements Runnable {
         private static Entity read(String file, ConnectionSpec conn) {
             String text;
             try {
-                text = file.equals("-") ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                text = file.equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
                         : Files.readString(Path.of(file));
-            } catch (java.nio.file.NoSuchFileException e) {
+            } catch (NoSuchFileException e) {
                 throw new KeyRangerException("File not found: " + file);
             } catch (IOException e) {
                 throw new KeyRangerException("Cannot read " + file + ": " + e.getMessage());

@@ -1,5 +1,6 @@
 package io.keyranger.cli;
 
+import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.managed.ExportContents;
 import io.keyranger.managed.ManagedExport;
@@ -41,12 +42,12 @@ public final class ExportInfoCommand implements Runnable {
     }
 
     /** Reads an export through, saying how far it got on {@code err}. */
-    static ExportContents scan(ManagedExport export, com.google.cloud.datastore.Key lookFor, PrintWriter err) {
+    static ExportContents scan(ManagedExport export, Key lookFor, PrintWriter err) {
         return scan(export, lookFor, EXPORT_PROJECT, err);
     }
 
     /** As above, with the export's keys placed in {@code project}. */
-    static ExportContents scan(ManagedExport export, com.google.cloud.datastore.Key lookFor, String project,
+    static ExportContents scan(ManagedExport export, Key lookFor, String project,
                                PrintWriter err) {
         ExportContents contents = ExportContents.scan(export, project, "", lookFor, n -> {
             err.printf("\rRead %,d entities…", n);

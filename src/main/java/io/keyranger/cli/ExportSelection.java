@@ -1,6 +1,8 @@
 package io.keyranger.cli;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ConnectionRules;
+import io.keyranger.query.Gql;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -27,7 +29,7 @@ final class ExportSelection {
 
     /** The kind: --kind, or the query's FROM; both must agree. */
     String kind(String project, String namespace) {
-        String from = gql == null ? null : io.keyranger.query.Gql.parse(gql, project, namespace).kind();
+        String from = gql == null ? null : Gql.parse(gql, project, namespace).kind();
         if (kind != null && from != null && !kind.equals(from)) {
             throw new KeyRangerException("--kind " + kind + " and the query's FROM " + from + " differ: give one.");
         }
@@ -35,7 +37,7 @@ final class ExportSelection {
         if (result == null) {
             throw new KeyRangerException("Say which kind: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
         }
-        io.keyranger.datastore.ConnectionRules.kind(result);
+        ConnectionRules.kind(result);
         return result;
     }
 }

@@ -1,10 +1,12 @@
 package io.keyranger.cli;
 
+import io.keyranger.cost.PriceTable;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.JobHandle;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 
 /**
@@ -17,7 +19,7 @@ final class JobFollow {
 
     /** Waits for {@code handle}'s job, prints its summary and returns its result ({@link #exitCode} says the code). */
     static JobResult follow(JobHandle handle, JobProgressPrinter progress, CommandLine command,
-                      io.keyranger.cost.PriceTable prices, Path report, String resumeHint) throws InterruptedException {
+                      PriceTable prices, Path report, String resumeHint) throws InterruptedException {
         Thread stopper = new Thread(() -> cancelAndWait(handle), "keyranger-run-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
         JobResult result;
@@ -57,7 +59,7 @@ final class JobFollow {
         if (!handle.result().isDone()) {
             handle.cancel();
             try {
-                handle.result().get(10, java.util.concurrent.TimeUnit.SECONDS);
+                handle.result().get(10, TimeUnit.SECONDS);
             } catch (Exception ignored) {
                 // committed pages are safe either way; the job can be resumed
             }

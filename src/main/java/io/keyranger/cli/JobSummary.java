@@ -1,12 +1,17 @@
 package io.keyranger.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.AtomicFiles;
+import io.keyranger.cost.PriceTable;
 import io.keyranger.executor.job.JobReport;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** How a job ended, as {@code run} prints it and writes it with {@code --report}: the job's persisted counts. */
 final class JobSummary {
@@ -16,7 +21,7 @@ final class JobSummary {
     }
 
     /** The totals, the mapper's counters, the message and reasons, the cost, and how to resume an unfinished job. */
-    static void print(JobResult result, PrintWriter out, io.keyranger.cost.PriceTable prices, String resumeHint) {
+    static void print(JobResult result, PrintWriter out, PriceTable prices, String resumeHint) {
         out.printf("Job %s %s: read %,d, written %,d, deleted %,d, skipped %,d, failed %,d; %d ranges, depth %d, %.1f s%n",
                 result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.total("read"),
                 result.total("written"), result.total("deleted"), result.total("skipped"), result.total("failed"),
@@ -36,9 +41,9 @@ final class JobSummary {
 
     /** The mapper's own counters (skips by reason, where matches, a histogram), the first few by name. */
     private static void printMapperCounters(JobResult result, PrintWriter out) {
-        java.util.Set<String> main = java.util.Set.of("read", "written", "deleted", "skipped", "failed");
-        java.util.List<java.util.Map.Entry<String, Long>> own = result.totals().entrySet().stream()
-                .filter(e -> !main.contains(e.getKey())).sorted(java.util.Map.Entry.comparingByKey()).toList();
+        Set<String> main = Set.of("read", "written", "deleted", "skipped", "failed");
+        List<Map.Entry<String, Long>> own = result.totals().entrySet().stream()
+                .filter(e -> !main.contains(e.getKey())).sorted(Map.Entry.comparingByKey()).toList();
         own.stream().limit(MAX_COUNTERS_SHOWN).forEach(e -> out.printf("  %s: %,d%n", e.getKey(), e.getValue()));
         if (own.size() > MAX_COUNTERS_SHOWN) {
             out.printf("  ... and %d more counters (--report FILE.json has them all)%n", own.size() - MAX_COUNTERS_SHOWN);
@@ -51,7 +56,7 @@ final class JobSummary {
         return node;
     }
 
-    static void writeReport(JobResult result, Path file, io.keyranger.cost.PriceTable prices) {
+    static void writeReport(JobResult result, Path file, PriceTable prices) {
         ObjectNode root = AtomicFiles.JSON.createObjectNode();
         root.put("jobId", result.jobId());
         root.put("status", result.status().name());
@@ -62,9 +67,9 @@ final class JobSummary {
         root.put("failedRanges", result.failedRanges());
         root.put("maxDepth", result.maxDepth());
         root.put("wallMillis", result.wallMillis());
-        com.fasterxml.jackson.databind.node.ArrayNode failures = root.putArray("failures");
+        ArrayNode failures = root.putArray("failures");
         result.report().failures().forEach(g -> reason(failures.addObject(), g).put("retryingHelps", !g.permanent()));
-        com.fasterxml.jackson.databind.node.ArrayNode skips = root.putArray("skippedByReason");
+        ArrayNode skips = root.putArray("skippedByReason");
         result.report().skips().forEach(g -> reason(skips.addObject(), g));
         ObjectNode cost = root.putObject("cost");
         cost.put("reads", result.total("read")).put("writes", result.writesBilled())
@@ -72,7 +77,7 @@ final class JobSummary {
                 .put("dollars", prices.price(result.total("read"), result.writesBilled(), result.total("deleted")))
                 .put("location", prices.location()).put("pricesTakenOn", prices.takenOn());
         ObjectNode counters = root.putObject("counters");
-        result.totals().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+        result.totals().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> counters.put(e.getKey(), e.getValue()));
         AtomicFiles.writeJson(file, root);
     }

@@ -1,12 +1,18 @@
 package io.keyranger.cli;
 
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
 import io.keyranger.executor.JobUndo;
 import io.keyranger.executor.store.JobStore;
 import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
@@ -45,11 +51,11 @@ public final class JobsCommand implements Runnable {
                 session.limits());
         PrintWriter out = spec.commandLine().getOut();
         if (keepDays < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--keep-days must be 0 or more.");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--keep-days must be 0 or more.");
         }
-        java.time.Duration keep = java.time.Duration.ofDays(keepDays);
+        Duration keep = Duration.ofDays(keepDays);
         if (prune) {
-            List<JobUndo.Pruned> pruned = JobUndo.prune(session.datastore(), keep, java.time.Instant.now());
+            List<JobUndo.Pruned> pruned = JobUndo.prune(session.datastore(), keep, Instant.now());
             pruned.forEach(p -> out.printf("Removed the undo records of %s (%,d): it can no longer be reverted.%n",
                     p.jobId(), p.records()));
             out.printf("Pruned %d job%s kept more than %d days.%n", pruned.size(), pruned.size() == 1 ? "" : "s",
@@ -60,7 +66,7 @@ public final class JobsCommand implements Runnable {
         JobStore store = new JobStore(session.datastore());
         out.printf("%-44s %-10s %-20s %12s  %s%n", "JOB", "MAPPER", "KIND", "READ", "STATUS");
         List<AdaptiveSplitExecutor.JobSummary> jobs = executor.jobs();
-        java.util.Map<String, String> backups = io.keyranger.datastore.ServerExports.backupsOf(session.datastore(),
+        Map<String, String> backups = ServerExports.backupsOf(session.datastore(),
                 jobs.stream().map(j -> j.spec().jobId()).toList());
         for (AdaptiveSplitExecutor.JobSummary job : jobs) {
             long read = executor.totals(job.spec().jobId()).getOrDefault("read", 0L);
@@ -71,7 +77,7 @@ public final class JobsCommand implements Runnable {
             if (backup != null) {
                 out.printf("    backed up first to %s%n", backup);
             }
-            if (job.status() == io.keyranger.executor.job.JobStatus.FAILED) {
+            if (job.status() == JobStatus.FAILED) {
                 // why it failed, where the user looks; the whole report is in 'run --resume' and --report
                 executor.report(job.spec().jobId()).failures().stream().limit(3).forEach(g -> out.printf(
                         "    %,d range%s failed: %s%n", g.count(), g.count() == 1 ? "" : "s", g.reason()));
@@ -81,7 +87,7 @@ public final class JobsCommand implements Runnable {
     }
 
     /** What a job's undo data allows (a group's own entity is not a job's: it says nothing). */
-    private static String undo(JobStore store, String jobId, java.time.Duration keep) {
+    private static String undo(JobStore store, String jobId, Duration keep) {
         try {
             return JobUndo.describe(store.loadJob(jobId), keep);
         } catch (RuntimeException notAJob) {

@@ -3,6 +3,7 @@ package io.keyranger.cli;
 import io.keyranger.AppDirs;
 import io.keyranger.KeyRangerException;
 import io.keyranger.Version;
+import io.keyranger.files.LocalFileStore;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.profile.SettingsStore;
 import java.io.PrintWriter;
@@ -50,7 +51,7 @@ public final class KeyRangerCli implements Runnable {
     public static int execute(Context context, PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new KeyRangerCli(context), new ContextFactory(context));
         RunCommand.addTemplatesHelp(cli.getSubcommands().get("run"));
-        cli.registerConverter(java.nio.file.Path.class, KeyRangerCli::localPath);
+        cli.registerConverter(Path.class, KeyRangerCli::localPath);
         cli.setOut(out);
         cli.setErr(err);
         reportErrorsInOneLine(cli);
@@ -80,9 +81,9 @@ public final class KeyRangerCli implements Runnable {
      * A file option's path; a cloud store's location (gs://...), which a path would silently turn into a local
      * "gs:/..." that is not found, is refused saying where it can be read.
      */
-    private static java.nio.file.Path localPath(String value) {
+    private static Path localPath(String value) {
         try {
-            return io.keyranger.files.LocalFileStore.path(value);
+            return LocalFileStore.path(value);
         } catch (KeyRangerException e) {
             throw new CommandLine.TypeConversionException(e.getMessage());
         }

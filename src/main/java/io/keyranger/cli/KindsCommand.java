@@ -8,7 +8,10 @@ import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityCount;
 import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
+import io.keyranger.managed.ManagedExport;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,7 +45,7 @@ public final class KindsCommand implements Runnable {
 
     @Option(names = "--export", paramLabel = "DIR", description = "List the kinds of a managed export (its folder or "
             + "metadata file) instead of a database's, with their counts.")
-    java.nio.file.Path export;
+    Path export;
 
     public KindsCommand(KeyRangerCli.Context context) {
         this.context = context;
@@ -51,7 +54,7 @@ public final class KindsCommand implements Runnable {
     @Override
     public void run() {
         if (export != null) {
-            ExportInfoCommand.print(ExportInfoCommand.scan(io.keyranger.managed.ManagedExport.open(export), null,
+            ExportInfoCommand.print(ExportInfoCommand.scan(ManagedExport.open(export), null,
                     spec.commandLine().getErr()), spec.commandLine().getOut());
             return;
         }
@@ -75,7 +78,7 @@ public final class KindsCommand implements Runnable {
         }
         boolean found = false;
         for (String namespace : namespaces) {
-            List<String> kinds = new java.util.ArrayList<>(gateway.kinds(namespace, all));
+            List<String> kinds = new ArrayList<>(gateway.kinds(namespace, all));
             if (kind != null && !gateway.listsEverything() && !kinds.contains(kind)
                     && gateway.kindExists(namespace, kind)) {
                 kinds.add(kind);

@@ -1,6 +1,8 @@
 package io.keyranger.cli;
 
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
@@ -9,6 +11,7 @@ import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.Session;
 import io.keyranger.datastore.WhereClause;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.keys.KeyOrder;
 import io.keyranger.query.Gql;
 import io.keyranger.query.JobQuery;
 import io.keyranger.sharding.Balance;
@@ -21,6 +24,7 @@ import io.keyranger.sharding.ShardPlanner;
 import io.keyranger.sharding.ShardPreview;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -74,11 +78,11 @@ public final class PreviewCommand implements Runnable {
     @Override
     public void run() {
         ConnectionSpec target = connection.resolve(context.profiles(), context.env());
-        List<com.google.cloud.datastore.StructuredQuery.PropertyFilter> filters =
-                new java.util.ArrayList<>(WhereClause.parseAll(where));
+        List<StructuredQuery.PropertyFilter> filters =
+                new ArrayList<>(WhereClause.parseAll(where));
         JobQuery query = null;
         if (gql != null) {
-            query = JobQuery.of(Gql.parse(gql, target.projectId(), target.namespace()), io.keyranger.keys.KeyOrder.PRODUCTION);
+            query = JobQuery.of(Gql.parse(gql, target.projectId(), target.namespace()), KeyOrder.PRODUCTION);
             if (kind != null && !kind.equals(query.kind())) {
                 throw new KeyRangerException("The query reads kind '" + query.kind() + "' but --kind is '" + kind
                         + "': give the same kind, or leave --kind out.");
@@ -151,7 +155,7 @@ public final class PreviewCommand implements Runnable {
                 plan.hasExactCounts() ? "exact" : "estimated", plan.ranges().size());
     }
 
-    private static String bound(com.google.cloud.datastore.Key key, String open) {
+    private static String bound(Key key, String open) {
         if (key == null) {
             return open;
         }

@@ -1,9 +1,11 @@
 package io.keyranger.cli;
 
+import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.RestoreSpec;
 import io.keyranger.executor.SideBySide;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.source.RestoreMode;
@@ -17,9 +19,15 @@ import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.JobHandle;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.managed.ManagedExport;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.profile.SettingsStore;
+import io.keyranger.testhooks.FaultInjector;
+import io.keyranger.testhooks.HoldHook;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,7 +42,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "restore", mixinStandardHelpOptions = true, description = "Restore a kind, a query's entities or a "
         + "list of keys from a managed export, leaving entities changed since the export alone unless --mode "
         + "overwrite. A job: progress, Ctrl-C, resume by running it again with its --job-id, revert.")
-public final class RestoreCommand implements java.util.concurrent.Callable<Integer> {
+public final class RestoreCommand implements Callable<Integer> {
     /** The differing properties a dry run shows of each example. */
     private static final int SHOWN = 4;
 
@@ -99,7 +107,7 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
         JobSpec job = spec(conn, kind, restoreMode);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        io.keyranger.cost.PriceTable prices = new io.keyranger.profile.SettingsStore(context.configDir()).load()
+        PriceTable prices = new SettingsStore(context.configDir()).load()
                 .priceTable();
         if (dryRun) {
             Session session = Session.open(conn);
@@ -110,15 +118,15 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
                 + (noUndo ? " (with --no-undo it keeps no undo records: it cannot be reverted)" : ""));
         Session session = Session.open(conn);
         RetryPolicy retries = RetryPolicy.DEFAULT;
-        io.keyranger.testhooks.FaultInjector faults = null;
+        FaultInjector faults = null;
         if (injectFaults != null) {
-            faults = io.keyranger.testhooks.FaultInjector.parse(injectFaults);
+            faults = FaultInjector.parse(injectFaults);
             session = session.wrap(faults::wrap);
             retries = new RetryPolicy(40, 5, 500);
         }
         JobLauncher launcher = new JobLauncher(session, retries, JobLease.DEFAULT_DURATION);
         if (holdAfterChunks != null) {
-            launcher.wrapMapper(mapper -> io.keyranger.testhooks.HoldHook.hold(mapper, holdAfterChunks, err));
+            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, err));
         }
         JobProgressPrinter progress = new JobProgressPrinter(err);
         err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
@@ -156,7 +164,7 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
     }
 
     private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode) {
-        JobSpec job = new io.keyranger.executor.RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
+        JobSpec job = new RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
                 selection.gql, selection.keys, !noUndo).job(jobId);
         return new JobSpec(job.jobId(), job.namespace(), job.kind(), job.mapper(), size.shards, size.workers,
                 size.pageSize, size.qps);
@@ -164,9 +172,9 @@ public final class RestoreCommand implements java.util.concurrent.Callable<Integ
 
     /** Compares the selection with live data in pages of keys and says what the restore would do, and its cost. */
     private void dryRun(Session session, String kind, RestoreMode restoreMode, PrintWriter out, PrintWriter err,
-                        io.keyranger.cost.PriceTable prices) throws java.io.IOException {
+                        PriceTable prices) throws IOException {
         ConnectionSpec conn = session.spec();
-        ExportDiff diff = ExportDiff.of(session, io.keyranger.managed.ManagedExport.open(selection.export),
+        ExportDiff diff = ExportDiff.of(session, ManagedExport.open(selection.export),
                 conn.namespace(), kind, selection.gql, selection.keys);
         ExportDiff.Result r = diff.run(false, n -> {
             err.printf("\rCompared %,d entities…", n);

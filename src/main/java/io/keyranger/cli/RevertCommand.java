@@ -1,20 +1,25 @@
 package io.keyranger.cli;
 
+import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.JobUndo;
+import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.JobHandle;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.profile.SettingsStore;
 import io.keyranger.undo.UndoRecords;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "revert", mixinStandardHelpOptions = true, description = "Undo exactly what a job changed, leaving "
         + "entities changed since then alone (they are reported as conflicts). A job of its own: progress, Ctrl-C, "
         + "resume with 'run --resume', and it can be reverted too.")
-public final class RevertCommand implements java.util.concurrent.Callable<Integer> {
+public final class RevertCommand implements Callable<Integer> {
     /** The revert ran to its end, but entities changed since the job kept their values: it is not whole. */
     public static final int EXIT_CONFLICTS = 7;
 
@@ -83,7 +88,7 @@ public final class RevertCommand implements java.util.concurrent.Callable<Intege
         JobUndo.RevertSettings settings = new JobUndo.RevertSettings(id, force, size.shards, size.workers,
                 size.pageSize, size.qps);
         JobSpec first = JobUndo.revertSpec(jobs.get(0), settings);
-        io.keyranger.cost.PriceTable prices = new io.keyranger.profile.SettingsStore(context.configDir()).load()
+        PriceTable prices = new SettingsStore(context.configDir()).load()
                 .priceTable();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -103,10 +108,10 @@ public final class RevertCommand implements java.util.concurrent.Callable<Intege
                 + (force ? ", over later changes too" : ""));
         err.flush();
         JobHandle handle = JobUndo.startRevert(launcher, jobId, settings, progress, err::println);
-        io.keyranger.executor.job.JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices,
+        JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices,
                 report, "Resume it with: keyranger run --resume " + id);
         long conflicts = result.total(Mappers.revertConflictCounter());
-        if (result.status() == io.keyranger.executor.job.JobStatus.DONE && conflicts > 0) {
+        if (result.status() == JobStatus.DONE && conflicts > 0) {
             err.printf("keyranger: %,d entit%s changed since job %s and kept their values (see 'skipped' above); "
                     + "revert --force %s restores them too.%n", conflicts, conflicts == 1 ? "y" : "ies", jobId, jobId);
             err.flush();

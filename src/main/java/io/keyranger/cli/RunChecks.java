@@ -1,6 +1,9 @@
 package io.keyranger.cli;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.cost.PriceTable;
+import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.DryRunner;
 import io.keyranger.executor.JobLauncher;
@@ -10,6 +13,7 @@ import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.SpecChecks;
 import io.keyranger.mapper.Template;
 import java.io.PrintWriter;
 import java.util.List;
@@ -43,11 +47,11 @@ final class RunChecks {
         if (Mappers.template(job.mapper().template()).source() != Template.Source.KEY_RANGES) {
             return;
         }
-        io.keyranger.datastore.DatastoreGateway gateway = new io.keyranger.datastore.DatastoreGateway(
+        DatastoreGateway gateway = new DatastoreGateway(
                 session.datastore(), session.spec().server());
-        List<io.keyranger.datastore.PropertyInfo> properties = retries.call(() -> gateway.properties(job.namespace(),
+        List<PropertyInfo> properties = retries.call(() -> gateway.properties(job.namespace(),
                 job.kind()));
-        io.keyranger.mapper.SpecChecks.warnings(job.mapper(), job.kind(), properties, !gateway.listsEverything())
+        SpecChecks.warnings(job.mapper(), job.kind(), properties, !gateway.listsEverything())
                 .forEach(w -> err.println("keyranger: warning: " + w));
         err.flush();
     }
@@ -81,7 +85,7 @@ final class RunChecks {
     }
 
     /** A dry run of {@code job} over {@code kind}: its warnings on stderr, what would change on stdout. */
-    void printDryRun(JobSpec job, String kind, int sample, PrintWriter out, io.keyranger.cost.PriceTable prices) {
+    void printDryRun(JobSpec job, String kind, int sample, PrintWriter out, PriceTable prices) {
         DryRunner.Result dry = retries.call(() -> new DryRunner(session).run(
                 job.namespace(), kind, job.mapper(), Math.max(1, sample)));
         dry.warnings().forEach(w -> err.println("keyranger: warning: " + w));

@@ -1,12 +1,18 @@
 package io.keyranger.cli;
-
+import io.keyranger.profile.SettingsStore;
+import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.testhooks.HoldHook;
 import io.keyranger.KeyRangerException;
+import io.keyranger.cost.PriceTable;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.ExportSpace;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.KindGroup;
 import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
@@ -14,7 +20,12 @@ import io.keyranger.executor.local.JobHandle;
 import io.keyranger.mapper.Mappers;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,7 +35,7 @@ import picocli.CommandLine.Spec;
 
 /** Runs a mapper over a kind with the adaptive-split executor, or resumes a job. */
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Run a page mapper over a kind, or resume a job.")
-public final class RunCommand implements java.util.concurrent.Callable<Integer> {
+public final class RunCommand implements Callable<Integer> {
     public static final int EXIT_RANGES_FAILED = 3;
     public static final int EXIT_CANCELLED = 4;
     /** Another runner took the job over while this one ran it: this one stopped, applying nothing more. */
@@ -72,28 +83,28 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
             description = "Required to write to a project that is not an emulator: its id.")
     String confirmProject;
 
-    private io.keyranger.cost.PriceTable prices;
+    private PriceTable prices;
     /** How calls before the job retry: as the job's own do. */
-    private io.keyranger.executor.job.RetryPolicy retries = io.keyranger.executor.job.RetryPolicy.DEFAULT;
+    private RetryPolicy retries = RetryPolicy.DEFAULT;
 
     /** The section of {@code run --help} that lists the templates of a --mapper spec, with their parameters. */
     static final String TEMPLATES_SECTION = "templates";
 
     /** Adds the templates, as a two-column table, before the footer of {@code run}'s help. */
-    static void addTemplatesHelp(picocli.CommandLine run) {
+    static void addTemplatesHelp(CommandLine run) {
         run.getHelpSectionMap().put(TEMPLATES_SECTION, help -> {
             int width = help.commandSpec().usageMessage().width();
-            picocli.CommandLine.Help.TextTable table = picocli.CommandLine.Help.TextTable.forColumns(
-                    help.colorScheme(), new picocli.CommandLine.Help.Column(19, 2,
-                            picocli.CommandLine.Help.Column.Overflow.SPAN),
-                    new picocli.CommandLine.Help.Column(width - 19, 1, picocli.CommandLine.Help.Column.Overflow.WRAP));
+            CommandLine.Help.TextTable table = CommandLine.Help.TextTable.forColumns(
+                    help.colorScheme(), new CommandLine.Help.Column(19, 2,
+                            CommandLine.Help.Column.Overflow.SPAN),
+                    new CommandLine.Help.Column(width - 19, 1, CommandLine.Help.Column.Overflow.WRAP));
             Mappers.names().stream().sorted().map(Mappers::template).forEach(t -> table.addRowValues(t.name(),
                     t.description() + (t.params().isEmpty() ? "" : " Parameters: " + String.join(", ", t.params()
                             .stream().map(p -> p.name() + (p.required() ? "" : " (optional)")).toList()) + ".")));
             return String.format("%nTemplates (the \"template\" of a --mapper spec):%n") + table;
         });
-        java.util.List<String> keys = new java.util.ArrayList<>(run.getHelpSectionKeys());
-        keys.add(keys.indexOf(picocli.CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), TEMPLATES_SECTION);
+        List<String> keys = new ArrayList<>(run.getHelpSectionKeys());
+        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), TEMPLATES_SECTION);
         run.setHelpSectionKeys(keys);
     }
 
@@ -117,10 +128,10 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
         Session session = Session.open(conn);
         if (injectFaults != null) {
-            session = session.wrap(io.keyranger.testhooks.FaultInjector.parse(injectFaults)::wrap);
+            session = session.wrap(FaultInjector.parse(injectFaults)::wrap);
         }
-        retries = injectFaults == null ? io.keyranger.executor.job.RetryPolicy.DEFAULT
-                : new io.keyranger.executor.job.RetryPolicy(40, 5, 500);
+        retries = injectFaults == null ? RetryPolicy.DEFAULT
+                : new RetryPolicy(40, 5, 500);
         JobLauncher launcher = new JobLauncher(session, retries, leaseDuration());
         if (holdAfterChunks != null) {
             launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()));
@@ -138,7 +149,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     private int run(Session session, JobSpec job, JobLauncher launcher, PrintWriter err) throws InterruptedException {
         JobProgressPrinter progress = new JobProgressPrinter(err);
         RunChecks checks = new RunChecks(session, retries, err);
-        java.util.function.Consumer<String> waiting = message -> {
+        Consumer<String> waiting = message -> {
             err.println(message);
             err.flush();
         };
@@ -180,7 +191,7 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         } else {
             if (job.mapper().template().equals("export")) {
                 // before the first read of the job: the disk must have room for what it will write
-                io.keyranger.executor.ExportSpace.check(io.keyranger.executor.ExportSpace.estimate(
+                ExportSpace.check(ExportSpace.estimate(
                         session.datastore(), session.order(), job), Path.of(job.mapper().json().path("file").asText()));
             }
             checks.checkKindExists(job);
@@ -211,11 +222,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         }
         err.println("Backing up " + String.join(", ", kinds) + " to " + to + " with a managed export on the server…");
         err.flush();
-        String url = io.keyranger.datastore.ServerExports.export(session.spec(), to, job.namespace(), kinds, message -> {
+        String url = ServerExports.export(session.spec(), to, job.namespace(), kinds, message -> {
             err.print("\r" + message);
             err.flush();
-        }, io.keyranger.datastore.Cancellation.NEVER);
-        io.keyranger.datastore.ServerExports.record(session.datastore(), job.jobId(), url);
+        }, Cancellation.NEVER);
+        ServerExports.record(session.datastore(), job.jobId(), url);
         err.println("\rBackup of job " + job.jobId() + ": " + url + " (gcloud datastore import loads it; keyranger "
                 + "restore --export opens it once copied here)");
         err.flush();
@@ -225,11 +236,11 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
         return !takeOver ? JobLease.Mode.RESUME : force ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
     }
 
-    private java.time.Duration leaseDuration() {
+    private Duration leaseDuration() {
         if (!(leaseSeconds >= 0.5 && leaseSeconds <= 3600)) {
             throw new KeyRangerException("--lease-seconds must be between 0.5 and 3600 (got " + leaseSeconds + ").");
         }
-        return java.time.Duration.ofMillis(Math.round(leaseSeconds * 1000));
+        return Duration.ofMillis(Math.round(leaseSeconds * 1000));
     }
 
     private void checkTakeOverOptions(JobSpec job) {
@@ -244,9 +255,9 @@ public final class RunCommand implements java.util.concurrent.Callable<Integer> 
     }
 
     /** The prices in settings.json, or the built-in table; read before the job, so a bad file stops nothing midway. */
-    private io.keyranger.cost.PriceTable prices() {
+    private PriceTable prices() {
         if (prices == null) {
-            prices = new io.keyranger.profile.SettingsStore(context.configDir()).load().priceTable();
+            prices = new SettingsStore(context.configDir()).load().priceTable();
         }
         return prices;
     }

@@ -1,8 +1,10 @@
 package io.keyranger.cli;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -78,7 +80,7 @@ final class RunTarget {
                 throw new KeyRangerException("--skip-bad-lines applies to an import, which reads a file; this job is '"
                         + mapper.template() + "'.");
             }
-            mapper = MapperSpec.parse(mapper.json().deepCopy().put(io.keyranger.executor.source.SourceJobs.SKIP_BAD_LINES,
+            mapper = MapperSpec.parse(mapper.json().deepCopy().put(SourceJobs.SKIP_BAD_LINES,
                     true).toString());
         }
         if (job.noUndo) {
@@ -112,7 +114,7 @@ final class RunTarget {
         if (kind == null) {
             throw new KeyRangerException("Say what to map: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
         }
-        io.keyranger.datastore.ConnectionRules.kind(kind);
+        ConnectionRules.kind(kind);
         String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(kind);
         return new JobSpec(id, namespace, kind, mapper, job.size.shards, job.size.workers, job.size.pageSize,
                 job.size.qps);

@@ -10,10 +10,13 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Retries;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A persisted counter spread over N shard entities so that many writers never contend on one entity. An increment
@@ -35,10 +38,10 @@ public final class ShardedCounter {
     private final String name;
     private final int shards;
     /** Per counter name, this process's next writer's turn: consecutive from a random start. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> NEXT_WRITER =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, AtomicInteger> NEXT_WRITER =
+            new ConcurrentHashMap<>();
     /** Per thread, its turn at each counter it writes to (taken modulo the shard count where it is used). */
-    private static final ThreadLocal<Map<String, Integer>> TURNS = ThreadLocal.withInitial(java.util.HashMap::new);
+    private static final ThreadLocal<Map<String, Integer>> TURNS = ThreadLocal.withInitial(HashMap::new);
 
     private ShardedCounter(Datastore datastore, String name, int shards) {
         this.datastore = datastore;
@@ -70,7 +73,7 @@ public final class ShardedCounter {
             return new ShardedCounter(datastore, name, current);
         } finally {
             if (tx.isActive()) {
-                io.keyranger.datastore.Retries.rollbackQuietly(tx);
+                Retries.rollbackQuietly(tx);
             }
         }
     }
@@ -155,7 +158,7 @@ public final class ShardedCounter {
      * job's fence check), so that the increment commits only if the precondition still holds at commit time.
      */
     public int increment(String field, long by, int maxAttempts,
-                         java.util.function.Consumer<Transaction> precondition) {
+                         Consumer<Transaction> precondition) {
         return increment(field, by, new Retries.Simple(maxAttempts, 5, 500, 60_000), precondition);
     }
 
@@ -165,8 +168,8 @@ public final class ShardedCounter {
      * @return how many attempts aborted on contention before one committed
      */
     public int increment(String field, long by, Retries.Policy policy,
-                         java.util.function.Consumer<Transaction> precondition) {
-        java.util.concurrent.atomic.AtomicInteger aborted = new java.util.concurrent.atomic.AtomicInteger();
+                         Consumer<Transaction> precondition) {
+        AtomicInteger aborted = new AtomicInteger();
         Retries.call(policy, new Retries.Observer() {
             @Override
             public void retrying(Throwable problem) {
@@ -184,7 +187,7 @@ public final class ShardedCounter {
                 return null;
             } finally {
                 if (tx.isActive()) {
-                    io.keyranger.datastore.Retries.rollbackQuietly(tx);
+                    Retries.rollbackQuietly(tx);
                 }
             }
         });

@@ -1,9 +1,12 @@
 package io.keyranger.datastore;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.api.gax.retrying.RetrySettings;
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.cloud.NoCredentials;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreOptions;
+import com.google.cloud.http.HttpTransportOptions;
 import io.keyranger.KeyRangerException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,17 +39,17 @@ public final class DatastoreConnector {
                 .setNamespace(spec.namespace())
                 // short client retries: KeyRanger's executor retries with its own budget, and a lost server must
                 // surface within seconds rather than after the client's default ten minutes
-                .setRetrySettings(com.google.api.gax.retrying.RetrySettings.newBuilder()
+                .setRetrySettings(RetrySettings.newBuilder()
                         .setMaxAttempts(3)
-                        .setInitialRetryDelayDuration(java.time.Duration.ofMillis(100))
+                        .setInitialRetryDelayDuration(Duration.ofMillis(100))
                         .setRetryDelayMultiplier(2.0)
-                        .setMaxRetryDelayDuration(java.time.Duration.ofSeconds(2))
-                        .setTotalTimeoutDuration(java.time.Duration.ofSeconds(30))
-                        .setInitialRpcTimeoutDuration(java.time.Duration.ofSeconds(30))
-                        .setMaxRpcTimeoutDuration(java.time.Duration.ofSeconds(30))
+                        .setMaxRetryDelayDuration(Duration.ofSeconds(2))
+                        .setTotalTimeoutDuration(Duration.ofSeconds(30))
+                        .setInitialRpcTimeoutDuration(Duration.ofSeconds(30))
+                        .setMaxRpcTimeoutDuration(Duration.ofSeconds(30))
                         .setRpcTimeoutMultiplier(1.0)
                         .build())
-                .setTransportOptions(com.google.cloud.http.HttpTransportOptions.newBuilder()
+                .setTransportOptions(HttpTransportOptions.newBuilder()
                         .setConnectTimeout(5_000).setReadTimeout(60_000).build());
         if (!spec.databaseId().isEmpty()) {
             builder.setDatabaseId(spec.databaseId());
@@ -141,8 +144,8 @@ public final class DatastoreConnector {
         return spec.isEmulator() ? spec.withServer(detectEmulator(spec.emulatorHost(), spec.projectId())) : spec;
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-            new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper JSON =
+            new ObjectMapper();
 
     static GoogleCredentials loadCredentials(ConnectionSpec spec) {
         if (spec.credentialsFile() == null) {

@@ -2,19 +2,24 @@ package io.keyranger.datastore;
 
 import com.google.cloud.datastore.Cursor;
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.EntityQuery;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
+import com.google.cloud.datastore.StructuredQuery;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -62,7 +67,7 @@ public final class DatastoreGateway {
         if (metadata) {
             try {
                 return listedNamespaces();
-            } catch (com.google.cloud.datastore.DatastoreException e) {
+            } catch (DatastoreException e) {
                 noMetadata(e);
             }
         }
@@ -86,7 +91,7 @@ public final class DatastoreGateway {
         if (metadata) {
             try {
                 return listedKinds(namespace, includeHidden);
-            } catch (com.google.cloud.datastore.DatastoreException e) {
+            } catch (DatastoreException e) {
                 noMetadata(e);
             }
         }
@@ -109,7 +114,7 @@ public final class DatastoreGateway {
         }
     }
 
-    private void noMetadata(com.google.cloud.datastore.DatastoreException e) {
+    private void noMetadata(DatastoreException e) {
         if (!KnownKinds.isNoMetadata(e)) {
             throw e;
         }
@@ -155,13 +160,13 @@ public final class DatastoreGateway {
                 }
             }
         });
-        Map<String, java.util.Set<String>> seen = representations.values().stream()
+        Map<String, Set<String>> seen = representations.values().stream()
                 .anyMatch(r -> r.contains("INT64") || r.contains("STRING")) ? sampleTypes(namespace, kind) : Map.of();
         List<PropertyInfo> result = new ArrayList<>();
         representations.forEach((name, reps) -> {
             List<String> types = new ArrayList<>();
             for (String rep : reps) {
-                for (String type : PropertyInfo.readableTypes(rep, seen.getOrDefault(name, java.util.Set.of()))) {
+                for (String type : PropertyInfo.readableTypes(rep, seen.getOrDefault(name, Set.of()))) {
                     if (!types.contains(type)) {
                         types.add(type);
                     }
@@ -184,29 +189,29 @@ public final class DatastoreGateway {
     }
 
     /** The value types met per property in a sample of the kind spread by {@code __scatter__}. */
-    private Map<String, java.util.Set<String>> sampleTypes(String namespace, String kind) {
-        Map<String, java.util.Set<String>> seen = new TreeMap<>();
-        List<com.google.cloud.datastore.Entity> sample = new ArrayList<>();
+    private Map<String, Set<String>> sampleTypes(String namespace, String kind) {
+        Map<String, Set<String>> seen = new TreeMap<>();
+        List<Entity> sample = new ArrayList<>();
         try {
             datastore.run(Query.newEntityQueryBuilder().setNamespace(namespace).setKind(kind)
-                    .setOrderBy(com.google.cloud.datastore.StructuredQuery.OrderBy.asc("__scatter__"))
+                    .setOrderBy(StructuredQuery.OrderBy.asc("__scatter__"))
                     .setLimit(TYPE_SAMPLE).build()).forEachRemaining(sample::add);
-        } catch (com.google.cloud.datastore.DatastoreException noScatter) {
+        } catch (DatastoreException noScatter) {
             // a server without __scatter__: the first entities in key order
         }
         if (sample.isEmpty()) {
             datastore.run(Query.newEntityQueryBuilder().setNamespace(namespace).setKind(kind).setLimit(TYPE_SAMPLE)
                     .build()).forEachRemaining(sample::add);
         }
-        for (com.google.cloud.datastore.Entity entity : sample) {
+        for (Entity entity : sample) {
             for (String name : entity.getNames()) {
-                addTypes(seen.computeIfAbsent(name, n -> new java.util.HashSet<>()), entity.getValue(name));
+                addTypes(seen.computeIfAbsent(name, n -> new HashSet<>()), entity.getValue(name));
             }
         }
         return seen;
     }
 
-    private static void addTypes(java.util.Set<String> into, Value<?> value) {
+    private static void addTypes(Set<String> into, Value<?> value) {
         switch (value.getType()) {
             case LONG -> into.add("integer");
             case TIMESTAMP -> into.add("timestamp");
@@ -218,7 +223,7 @@ public final class DatastoreGateway {
             case KEY -> into.add("key");
             case NULL -> into.add("null");
             case ENTITY -> into.add("entity");
-            case LIST -> ((List<? extends Value<?>>) ((com.google.cloud.datastore.ListValue) value).get())
+            case LIST -> ((List<? extends Value<?>>) ((ListValue) value).get())
                     .forEach(v -> addTypes(into, v));
             default -> { }
         }

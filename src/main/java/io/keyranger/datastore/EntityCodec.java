@@ -27,6 +27,7 @@ import io.keyranger.KeyRangerException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Entities as lossless, typed JSON, one object per entity: the key with its ancestors, and every property as
@@ -52,7 +53,7 @@ public final class EntityCodec {
 
     private static ObjectNode properties(FullEntity<?> entity) {
         ObjectNode props = NODES.objectNode();
-        for (String name : new java.util.TreeSet<>(entity.getNames())) {
+        for (String name : new TreeSet<>(entity.getNames())) {
             props.set(name, value(entity.getValue(name)));
         }
         return props;

@@ -16,6 +16,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.LatLng;
 import com.google.cloud.datastore.Value;
 import io.keyranger.keys.KeyFormat;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
@@ -62,7 +63,7 @@ public final class EntityJson {
     }
 
     private static String keyValue(Key key, Key home) {
-        List<String> where = new java.util.ArrayList<>();
+        List<String> where = new ArrayList<>();
         if (home != null && !key.getProjectId().equals(home.getProjectId())) {
             where.add("project " + key.getProjectId());
         }

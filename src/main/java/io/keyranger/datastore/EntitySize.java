@@ -2,6 +2,7 @@ package io.keyranger.datastore;
 
 import com.google.cloud.datastore.BaseEntity;
 import com.google.cloud.datastore.Entity;
+import com.google.protobuf.MessageLite;
 import io.keyranger.KeyRangerException;
 import io.keyranger.keys.KeyFormat;
 import java.lang.reflect.Method;
@@ -34,7 +35,7 @@ public final class EntitySize {
             return -1;
         }
         try {
-            return ((com.google.protobuf.MessageLite) TO_PB.invoke(entity)).getSerializedSize();
+            return ((MessageLite) TO_PB.invoke(entity)).getSerializedSize();
         } catch (ReflectiveOperationException e) {
             return -1;
         }

@@ -11,6 +11,7 @@ import com.google.cloud.datastore.QueryResults;
 import com.google.cloud.datastore.StructuredQuery.Filter;
 import com.google.cloud.datastore.aggregation.Aggregation;
 import java.util.Locale;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +32,9 @@ public final class KeyCounter {
     }
 
     /** The COUNT aggregation's answer, or empty when the server does not have it. */
-    public java.util.OptionalLong tryAggregate(String namespace, String kind, Filter filter) {
+    public OptionalLong tryAggregate(String namespace, String kind, Filter filter) {
         if (aggregationUnavailable) {
-            return java.util.OptionalLong.empty();
+            return OptionalLong.empty();
         }
         KeyQuery.Builder keys = Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind);
         if (filter != null) {
@@ -42,21 +43,21 @@ public final class KeyCounter {
         try {
             AggregationQuery aggregation = Query.newAggregationQueryBuilder().setNamespace(namespace)
                     .over(keys.build()).addAggregation(Aggregation.count().as("total")).build();
-            return java.util.OptionalLong.of(datastore.runAggregation(aggregation).get(0).getLong("total"));
+            return OptionalLong.of(datastore.runAggregation(aggregation).get(0).getLong("total"));
         } catch (DatastoreException e) {
             if (!isUnimplemented(e)) {
                 throw e;
             }
             aggregationUnavailable = true;
             LOG.debug("COUNT aggregation unavailable ({}); counting keys instead", e.getMessage());
-            return java.util.OptionalLong.empty();
+            return OptionalLong.empty();
         }
     }
 
     /** Counts the keys of {@code kind} in {@code namespace} matching {@code filter} (null: all). */
     public EntityCount count(String namespace, String kind, Filter filter, ProgressListener progress,
                              Cancellation cancellation) {
-        java.util.OptionalLong aggregated = tryAggregate(namespace, kind, filter);
+        OptionalLong aggregated = tryAggregate(namespace, kind, filter);
         if (aggregated.isPresent()) {
             progress.progress(aggregated.getAsLong(), aggregated.getAsLong());
             return new EntityCount(aggregated.getAsLong(), EntityCount.Method.AGGREGATION);

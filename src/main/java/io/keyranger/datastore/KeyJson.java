@@ -8,6 +8,8 @@ import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
 import io.keyranger.KeyRangerException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Keys in the Datastore REST v1 JSON form: partition id and path, with ids as strings. An incomplete key (an embedded
@@ -76,8 +78,8 @@ public final class KeyJson {
         return builder.build();
     }
 
-    private static java.util.List<PathElement> ancestors(JsonNode path) {
-        java.util.List<PathElement> out = new java.util.ArrayList<>();
+    private static List<PathElement> ancestors(JsonNode path) {
+        List<PathElement> out = new ArrayList<>();
         for (int i = 0; i < path.size() - 1; i++) {
             JsonNode e = path.get(i);
             if (!e.has("name") && !e.has("id")) {

@@ -1,10 +1,12 @@
 package io.keyranger.datastore;
 
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
@@ -77,7 +79,7 @@ public final class KnownKinds {
                     JsonNode mapper;
                     try {
                         mapper = JSON.readTree(job.getString("mapper"));
-                    } catch (java.io.IOException e) {
+                    } catch (IOException e) {
                         return; // not a spec KeyRanger wrote: nothing to learn from it
                     }
                     if (!"copy".equals(mapper.path("template").asText())) {
@@ -97,7 +99,7 @@ public final class KnownKinds {
     }
 
     /** Whether {@code e} is the exact error a server without kind, namespace or property metadata answers with. */
-    public static boolean isNoMetadata(com.google.cloud.datastore.DatastoreException e) {
+    public static boolean isNoMetadata(DatastoreException e) {
         String message = e.getMessage() == null ? "" : e.getMessage();
         return message.contains("Kind queries are not supported") || message.contains("Namespace queries are not supported");
     }

@@ -1,6 +1,8 @@
 package io.keyranger.datastore;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * A property of a kind as the {@code __property__} metadata reports it.
@@ -17,7 +19,7 @@ public record PropertyInfo(String name, List<String> types) {
      * The types a {@code property_representation} stands for, as users name them: for the two representations that
      * hold two types each, those of them {@code seen} in the data (both, ambiguous, when neither was seen).
      */
-    static List<String> readableTypes(String representation, java.util.Set<String> seen) {
+    static List<String> readableTypes(String representation, Set<String> seen) {
         List<String> pair = switch (representation) {
             case "INT64" -> List.of("integer", "timestamp");
             case "STRING" -> List.of("string", "blob");
@@ -40,7 +42,7 @@ public record PropertyInfo(String name, List<String> types) {
             case "POINT" -> "geo point";
             case "REFERENCE" -> "key";
             case "NULL" -> "null";
-            default -> representation.toLowerCase(java.util.Locale.ROOT);
+            default -> representation.toLowerCase(Locale.ROOT);
         };
     }
 }

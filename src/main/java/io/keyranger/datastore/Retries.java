@@ -1,10 +1,19 @@
 package io.keyranger.datastore;
 
 import com.google.cloud.datastore.DatastoreException;
+import com.google.cloud.datastore.Transaction;
+import io.keyranger.KeyRangerException;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.http.HttpConnectTimeoutException;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Which Datastore errors are worth retrying, and how long to wait: exponential backoff with full jitter.
@@ -22,7 +31,7 @@ public final class Retries {
      * Firestore emulator in Datastore mode on a commit ("Transaction is invalid or closed.") and on a rollback
      * ("Transaction is invalid or expired.").
      */
-    private static final java.util.List<String> EXPIRED_TRANSACTION = java.util.List.of(
+    private static final List<String> EXPIRED_TRANSACTION = List.of(
             "transaction has expired or is invalid", "Transaction is invalid or closed",
             "Transaction is invalid or expired");
     /**
@@ -72,8 +81,8 @@ public final class Retries {
      */
     public static boolean isServerUnreachable(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof java.net.ConnectException || t instanceof java.net.NoRouteToHostException
-                    || t instanceof java.net.SocketException || t instanceof java.net.http.HttpConnectTimeoutException) {
+            if (t instanceof ConnectException || t instanceof NoRouteToHostException
+                    || t instanceof SocketException || t instanceof HttpConnectTimeoutException) {
                 return true;
             }
             if (t instanceof DatastoreException e && ("UNKNOWN".equals(e.getReason()) || e.getCode() == 2)
@@ -154,7 +163,7 @@ public final class Retries {
      * {@link #LOCK_WAIT_MILLIS}). A {@link io.keyranger.KeyRangerException} (a problem
      * the user must fix, or a fenced runner) and any other error are thrown at once, as is the last one.
      */
-    public static <T> T call(Policy policy, Observer observer, java.util.function.Supplier<T> operation) {
+    public static <T> T call(Policy policy, Observer observer, Supplier<T> operation) {
         long unreachableSince = 0;
         long lockedSince = 0;
         for (int attempt = 1; ; attempt++) {
@@ -164,13 +173,13 @@ public final class Retries {
                     observer.serverBack();
                 }
                 return value;
-            } catch (io.keyranger.KeyRangerException | CancellationException e) {
+            } catch (KeyRangerException | CancellationException e) {
                 throw e;
             } catch (RuntimeException e) {
                 if (isServerUnreachable(e) && !observer.cancelled()) {
                     long now = System.nanoTime();
                     unreachableSince = unreachableSince == 0 ? now : unreachableSince;
-                    if (now - unreachableSince < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                    if (now - unreachableSince < TimeUnit.MILLISECONDS.toNanos(
                             policy.serverLostMillis())) {
                         observer.waitingForServer(e);
                         sleepBackoff(Math.min(attempt, 8), policy.baseMillis(),
@@ -182,7 +191,7 @@ public final class Retries {
                 if (isLockTimeout(e) && policy.maxAttempts() > 1 && !observer.cancelled()) {
                     long now = System.nanoTime();
                     lockedSince = lockedSince == 0 ? now : lockedSince;
-                    if (now - lockedSince < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LOCK_WAIT_MILLIS)) {
+                    if (now - lockedSince < TimeUnit.MILLISECONDS.toNanos(LOCK_WAIT_MILLIS)) {
                         observer.retrying(e); // the server itself waited ~2 s for the lock
                         sleepBackoff(1, policy.baseMillis(), policy.capMillis());
                         attempt = 0;
@@ -202,7 +211,7 @@ public final class Retries {
      * Rolls a transaction back in a {@code finally}: a transaction the server no longer knows (it restarted, or the
      * connection dropped) cannot be rolled back, and that must not hide the error that got here.
      */
-    public static void rollbackQuietly(com.google.cloud.datastore.Transaction tx) {
+    public static void rollbackQuietly(Transaction tx) {
         try {
             tx.rollback();
         } catch (RuntimeException gone) {

@@ -3,6 +3,7 @@ package io.keyranger.datastore;
 import com.google.api.gax.core.FixedCredentialsProvider;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.api.gax.longrunning.OperationFuture;
+import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -14,7 +15,11 @@ import com.google.datastore.admin.v1.ExportEntitiesRequest;
 import com.google.datastore.admin.v1.ExportEntitiesResponse;
 import io.keyranger.KeyRangerException;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -75,12 +80,12 @@ public final class ServerExports {
     /** Records that the job {@code jobId} was backed up to {@code url}; {@link #backupOf} reads it back. */
     public static void record(Datastore datastore, String jobId, String url) {
         datastore.put(Entity.newBuilder(key(datastore, jobId)).set("url", url)
-                .set("at", com.google.cloud.Timestamp.now()).build());
+                .set("at", Timestamp.now()).build());
     }
 
     /** The backups recorded for these jobs, by job id (jobs without one are left out), read in one lookup per 1,000. */
-    public static java.util.Map<String, String> backupsOf(Datastore datastore, List<String> jobIds) {
-        java.util.Map<String, String> found = new java.util.HashMap<>();
+    public static Map<String, String> backupsOf(Datastore datastore, List<String> jobIds) {
+        Map<String, String> found = new HashMap<>();
         for (int from = 0; from < jobIds.size(); from += 1_000) { // a lookup takes at most 1,000 keys
             datastore.fetch(jobIds.subList(from, Math.min(jobIds.size(), from + 1_000)).stream()
                     .map(id -> key(datastore, id)).toArray(Key[]::new)).stream()
@@ -117,7 +122,7 @@ public final class ServerExports {
                     + "--export /a/new/folder reads it back.");
         }
         if (spec.isLocal()) {
-            if (!java.nio.file.Path.of(prefix).isAbsolute() || java.nio.file.Files.exists(java.nio.file.Path.of(prefix))) {
+            if (!Path.of(prefix).isAbsolute() || Files.exists(Path.of(prefix))) {
                 throw new KeyRangerException("On the emulator the export goes to a local folder: give an absolute path "
                         + "that does not exist yet (got " + prefix + ").");
             }

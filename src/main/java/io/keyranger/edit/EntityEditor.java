@@ -11,10 +11,13 @@ import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyFormat;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates, changes and deletes entities one at a time or as a selection, each batch in a transaction that first
@@ -41,8 +44,8 @@ public final class EntityEditor {
      */
     public record Edit(String description, Map<Key, Entity> before, Map<Key, Entity> after) {
         public Edit {
-            before = java.util.Collections.unmodifiableMap(new HashMap<>(before));
-            after = java.util.Collections.unmodifiableMap(new HashMap<>(after));
+            before = Collections.unmodifiableMap(new HashMap<>(before));
+            after = Collections.unmodifiableMap(new HashMap<>(after));
         }
     }
 
@@ -140,13 +143,13 @@ public final class EntityEditor {
         } catch (RuntimeException e) {
             // bookkeeping after the edit committed: its failure must not turn a saved edit into a failed one, which
             // would lose the edit's undo; the kind is recorded again by the next write or listing that names it
-            org.slf4j.LoggerFactory.getLogger(EntityEditor.class).warn("Could not record the kinds of an edit as "
+            LoggerFactory.getLogger(EntityEditor.class).warn("Could not record the kinds of an edit as "
                     + "known: {}", e.toString());
         }
     }
 
     private void commit(List<Key> keys, Map<Key, Entity> expected, Map<Key, Entity> next) {
-        java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger attempts = new AtomicInteger();
         Retries.call(new Retries.Simple(5, 100, 2_000, 30_000), Retries.Observer.NONE, () -> {
             Transaction tx = datastore.newTransaction();
             try {

@@ -1,8 +1,10 @@
 package io.keyranger.edit;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.BlobValue;
@@ -18,11 +20,14 @@ import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
+import com.google.cloud.datastore.ValueType;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.query.Gql;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One property as the editor shows it: a name, a type, the value as text, and whether it is indexed. Simple types
@@ -88,7 +93,7 @@ public record PropertyDraft(String name, String type, String text, boolean index
                 text = ((LatLng) raw).getLatitude() + "," + ((LatLng) raw).getLongitude();
             }
             case LIST, ENTITY -> {
-                type = value.getType() == com.google.cloud.datastore.ValueType.LIST ? "array" : "entity";
+                type = value.getType() == ValueType.LIST ? "array" : "entity";
                 text = pretty(EntityCodec.encodeValue(value).get("value"));
             }
             default -> throw new KeyRangerException("The editor cannot show a value of type " + value.getType() + ".");
@@ -100,7 +105,7 @@ public record PropertyDraft(String name, String type, String text, boolean index
     private static String pretty(JsonNode node) {
         try {
             return JSON.writeValueAsString(node);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -124,7 +129,7 @@ public record PropertyDraft(String name, String type, String text, boolean index
         if (otherNames.contains(name)) {
             return "'" + name + "' is there twice.";
         }
-        if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 1500) {
+        if (name.getBytes(StandardCharsets.UTF_8).length > 1500) {
             return "A property name is at most 1,500 bytes.";
         }
         return null;
@@ -142,7 +147,7 @@ public record PropertyDraft(String name, String type, String text, boolean index
             return toValue(place);
         }
         PropertyDraft shown = of(name, original, place);
-        if (type.equals(shown.type) && java.util.Objects.equals(text, shown.text)) {
+        if (type.equals(shown.type) && Objects.equals(text, shown.text)) {
             return indexedAsDrafted(original);
         }
         Value<?> edited = toValue(place);
@@ -235,7 +240,7 @@ public record PropertyDraft(String name, String type, String text, boolean index
         JsonNode node;
         try {
             node = JSON.readTree(t.isEmpty() ? (type.equals("array") ? "[]" : "{}") : t);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new KeyRangerException("Not JSON: " + e.getOriginalMessage() + " (line " + e.getLocation().getLineNr()
                     + ", column " + e.getLocation().getColumnNr() + ").");
         }
@@ -247,7 +252,7 @@ public record PropertyDraft(String name, String type, String text, boolean index
             throw new KeyRangerException("An embedded entity is {\"properties\": {\"name\": {\"type\": \"string\", "
                     + "\"value\": \"x\"}}}.");
         }
-        com.fasterxml.jackson.databind.node.ObjectNode typed = JSON.createObjectNode().put("type", type);
+        ObjectNode typed = JSON.createObjectNode().put("type", type);
         typed.set("value", node);
         return EntityCodec.decodeValue(typed, place.projectId(), place.databaseId());
     }

@@ -1,6 +1,7 @@
 package io.keyranger.emulator;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.ServerType;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,7 +106,7 @@ public final class EmulatorManager {
         try {
             Process create = new ProcessBuilder(javaExecutable(), "-cp", jar.toString(), MAIN_CLASS, "create",
                     dataDir.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!create.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || create.exitValue() != 0) {
+            if (!create.waitFor(60, TimeUnit.SECONDS) || create.exitValue() != 0) {
                 create.destroyForcibly();
                 throw new KeyRangerException("Could not create an emulator data directory in " + dataDir + ".");
             }
@@ -150,7 +152,7 @@ public final class EmulatorManager {
     }
 
     private static void awaitHealthy(RunningEmulator emulator, Path log) {
-        HttpClient client = io.keyranger.datastore.DatastoreConnector.emulatorHttp();
+        HttpClient client = DatastoreConnector.emulatorHttp();
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + emulator.hostPort() + "/"))
                 .timeout(Duration.ofSeconds(2)).GET().build();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();

@@ -1,6 +1,7 @@
 package io.keyranger.emulator;
 
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.ServerType;
 import java.io.IOException;
 import java.net.URI;
@@ -87,7 +88,7 @@ public final class RunningEmulator implements AutoCloseable {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + hostPort() + "/persist"))
                 .timeout(SAVE_GRACE).POST(HttpRequest.BodyPublishers.noBody()).build();
         try {
-            int status = io.keyranger.datastore.DatastoreConnector.emulatorHttp().send(request,
+            int status = DatastoreConnector.emulatorHttp().send(request,
                     HttpResponse.BodyHandlers.discarding()).statusCode();
             if (status != 200) {
                 LOG.warn("The emulator on port {} did not save its data before stopping (HTTP {})", port, status);

@@ -11,13 +11,18 @@ import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
+import io.keyranger.managed.ManagedExport;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Future;
 
 /**
@@ -67,7 +72,7 @@ final class AddedSince {
     Found find(long[] exportKeys, List<ExportDiff.Example> changedEx, List<ExportDiff.Example> found,
                Cancellation cancellation) throws IOException {
         List<Key> candidates = input.keys() != null ? asked(exportKeys) : scanned(exportKeys, cancellation);
-        java.util.Map<Key, com.google.cloud.datastore.Entity> outside = outsideSelection(candidates);
+        Map<Key, Entity> outside = outsideSelection(candidates);
         List<Key> added = candidates.stream().filter(k -> !outside.containsKey(k)).toList();
         List<Key> entered = candidates.stream().filter(outside::containsKey).toList();
         try (KeyListWriter out = KeyListWriter.in(keysFolder, ENTERED, false)) {
@@ -105,13 +110,13 @@ final class AddedSince {
      * Of {@code candidates} (live matches the export's selection lacks), those the export holds all the same, its
      * query not matching them there: read from the export's entities of the kind, kept whole for a few examples.
      */
-    private java.util.Map<Key, Entity> outsideSelection(List<Key> candidates) {
-        java.util.Map<Key, Entity> held = new java.util.HashMap<>();
+    private Map<Key, Entity> outsideSelection(List<Key> candidates) {
+        Map<Key, Entity> held = new HashMap<>();
         if (input.select() == null || candidates.isEmpty()) {
             return held;
         }
-        java.util.Set<Key> wanted = new java.util.HashSet<>(candidates);
-        try (io.keyranger.managed.ManagedExport.Entities entities = input.export().entities(input.project(),
+        Set<Key> wanted = new HashSet<>(candidates);
+        try (ManagedExport.Entities entities = input.export().entities(input.project(),
                 input.database(), input.namespace(), input.kind())) {
             for (Entity e = entities.next(); e != null && held.size() < wanted.size(); e = entities.next()) {
                 if (wanted.contains(e.getKey())) {

@@ -93,7 +93,7 @@ record DiffState(String what, long records, long same, long changed, long remove
 
     private static String describe(ManagedImport input) {
         ObjectNode what = JSON.createObjectNode().put("export", input.export().metadata())
-                .put("exportWritten", written(java.nio.file.Path.of(input.export().metadata())))
+                .put("exportWritten", written(Path.of(input.export().metadata())))
                 .put("namespace", input.namespace()).put("kind", input.kind());
         if (input.select() != null) {
             what.put("select", input.select().query().text());

@@ -4,9 +4,14 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.ProgressListener;
+import io.keyranger.datastore.PropertyInfo;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
@@ -14,8 +19,11 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.mapper.Param;
+import io.keyranger.mapper.SpecChecks;
 import io.keyranger.mapper.cel.PropertyTypes;
 import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ScatterSampler;
 import io.keyranger.sharding.ShardPlanner;
 import io.keyranger.sharding.TotalEstimate;
 import java.util.ArrayList;
@@ -42,10 +50,10 @@ public final class DryRunner {
     private final Datastore datastore;
     private final KeyOrder order;
     private final long scanLimit;
-    private final io.keyranger.datastore.ServerType server;
+    private final ServerType server;
 
     /** A dry run on an open connection (its order, and what its server lists of a kind's properties). */
-    public DryRunner(io.keyranger.datastore.Session session) {
+    public DryRunner(Session session) {
         this(session.datastore(), session.order(), SCAN_LIMIT, session.spec().server());
     }
 
@@ -56,10 +64,10 @@ public final class DryRunner {
 
     /** As above, reading at most {@code scanLimit} entities to decide conditions applied on the client. */
     DryRunner(Datastore datastore, KeyOrder order, long scanLimit) {
-        this(datastore, order, scanLimit, io.keyranger.datastore.ServerType.PRODUCTION);
+        this(datastore, order, scanLimit, ServerType.PRODUCTION);
     }
 
-    private DryRunner(Datastore datastore, KeyOrder order, long scanLimit, io.keyranger.datastore.ServerType server) {
+    private DryRunner(Datastore datastore, KeyOrder order, long scanLimit, ServerType server) {
         this.datastore = datastore;
         this.order = order;
         this.scanLimit = Math.max(1, scanLimit);
@@ -137,15 +145,15 @@ public final class DryRunner {
                 : (int) Math.min(Integer.MAX_VALUE, Math.max(sample, scanLimit) + 1)).build());
         List<Key> keys = take(found, sample);
         if (keys.isEmpty()) {
-            throw new io.keyranger.KeyRangerException("Kind '" + kind + "' has no entities"
+            throw new KeyRangerException("Kind '" + kind + "' has no entities"
                     + (spec.where().isEmpty() ? "" : " matching the filters") + ": nothing to dry-run.");
         }
         boolean typed = hasExpressions(spec);
         List<Entity> entities = mapper.needsEntities() || typed ? fetch(keys) : List.of();
         // the spec's property parameters against the kind's listed properties: a typo is named, with the nearest name
         DatastoreGateway gateway = new DatastoreGateway(datastore, server);
-        List<io.keyranger.datastore.PropertyInfo> properties = gateway.properties(namespace, kind);
-        List<String> warnings = io.keyranger.mapper.SpecChecks.warnings(spec, kind, properties,
+        List<PropertyInfo> properties = gateway.properties(namespace, kind);
+        List<String> warnings = SpecChecks.warnings(spec, kind, properties,
                 !gateway.listsEverything());
         if (typed) {
             mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));
@@ -209,14 +217,14 @@ public final class DryRunner {
         if (estimate.exact() || estimate.total() > COUNT_LIMIT) {
             return estimate;
         }
-        long counted = new io.keyranger.datastore.KeyCounter(datastore).count(namespace, kind, spec.where().isEmpty()
-                ? null : io.keyranger.sharding.ScatterSampler.and(spec.where()), ProgressListener.NONE,
+        long counted = new KeyCounter(datastore).count(namespace, kind, spec.where().isEmpty()
+                ? null : ScatterSampler.and(spec.where()), ProgressListener.NONE,
                 Cancellation.NEVER).count();
         return new TotalEstimate(counted, TotalEstimate.Method.EXACT_SCAN);
     }
 
     private static boolean hasExpressions(MapperSpec spec) {
         return spec.whereExpression() != null || Mappers.template(spec.template()).params().stream()
-                .anyMatch(p -> p.type() == io.keyranger.mapper.Param.Type.EXPRESSIONS && spec.json().has(p.name()));
+                .anyMatch(p -> p.type() == Param.Type.EXPRESSIONS && spec.json().has(p.name()));
     }
 }

@@ -1,8 +1,11 @@
 package io.keyranger.executor;
-
+import io.keyranger.datastore.Session;
 import io.keyranger.executor.source.ImportInput;
 import io.keyranger.executor.source.ManagedImport;
 import io.keyranger.executor.source.RestoreMode;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.managed.ManagedExport;
+import io.keyranger.query.Gql;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -36,7 +39,7 @@ public final class ExportDiff {
 
     private final Datastore datastore;
     private final ManagedImport input;
-    private final io.keyranger.keys.KeyOrder order;
+    private final KeyOrder order;
     private int pageSize = 500;
     private int examples = EXAMPLES;
     private int parallel = 8;
@@ -44,7 +47,7 @@ public final class ExportDiff {
     private Path keysFolder;
 
     /** Compares {@code input}'s selection with {@code datastore}. */
-    ExportDiff(Datastore datastore, io.keyranger.keys.KeyOrder order, ManagedImport input) {
+    ExportDiff(Datastore datastore, KeyOrder order, ManagedImport input) {
         this.datastore = datastore;
         this.order = order;
         this.input = input;
@@ -54,7 +57,7 @@ public final class ExportDiff {
      * Compares the entities of {@code namespace} and {@code kind} in {@code export}, narrowed by a GQL query and a
      * file of keys (either may be null), with the database, as a restore of them would select them.
      */
-    public static ExportDiff of(io.keyranger.datastore.Session session, io.keyranger.managed.ManagedExport export,
+    public static ExportDiff of(Session session, ManagedExport export,
                                 String namespace, String kind, String gql, Path keys) {
         return new ExportDiff(session.datastore(), session.order(), ManagedImport.of(session.datastore(),
                 session.order(), export, namespace, kind, gql, keys == null ? null : keys.toString()));
@@ -266,7 +269,7 @@ public final class ExportDiff {
 
     /** A key's 64-bit hash: the export's keys are held as these (8 bytes a key), so a large export fits in memory. */
     static long hash(Key key) {
-        return Hashing.murmur3_128().hashString(io.keyranger.query.Gql.keyLiteral(key), StandardCharsets.UTF_8)
+        return Hashing.murmur3_128().hashString(Gql.keyLiteral(key), StandardCharsets.UTF_8)
                 .asLong();
     }
 }

@@ -22,8 +22,10 @@ import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.PageMapper;
 import java.time.Duration;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The one way to start or resume a job, for the command line and the app alike: over the key ranges of a kind or over
@@ -37,8 +39,8 @@ public final class JobLauncher {
     private final RetryPolicy retries;
     private final boolean readOnly;
     private final Duration lease;
-    private java.util.function.UnaryOperator<io.keyranger.mapper.PageMapper> wrapMapper =
-            java.util.function.UnaryOperator.identity();
+    private UnaryOperator<PageMapper> wrapMapper =
+            UnaryOperator.identity();
 
     public JobLauncher(Session session, RetryPolicy retries, Duration lease) {
         this.datastore = session.datastore();
@@ -50,7 +52,7 @@ public final class JobLauncher {
     }
 
     /** For tests: wraps the mapper of every job it starts or resumes. */
-    public JobLauncher wrapMapper(java.util.function.UnaryOperator<io.keyranger.mapper.PageMapper> wrapper) {
+    public JobLauncher wrapMapper(UnaryOperator<PageMapper> wrapper) {
         this.wrapMapper = wrapper;
         return this;
     }

@@ -8,6 +8,10 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.undo.UndoRecords;
@@ -15,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A job's undo data: whether it can be reverted and why not, the spec of the job that reverts it, and removing undo
@@ -134,9 +139,9 @@ public final class JobUndo {
      * Starts reverting {@code jobId} (a job, or every kind's job of a job over several kinds, kind after kind): a job of
      * its own over the job's undo records, refused with a clear message when the job cannot be reverted.
      */
-    public static io.keyranger.executor.local.JobHandle startRevert(JobLauncher launcher, String jobId,
-            RevertSettings settings, io.keyranger.executor.local.JobListener listener,
-            java.util.function.Consumer<String> waiting) {
+    public static JobHandle startRevert(JobLauncher launcher, String jobId,
+            RevertSettings settings, JobListener listener,
+            Consumer<String> waiting) {
         Datastore datastore = launcher.datastore();
         List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
         RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
@@ -147,18 +152,18 @@ public final class JobUndo {
         launcher.executor().checkStartable(first);
         if (KindGroup.load(datastore, jobId) == null) {
             RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
-            return launcher.start(first, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
+            return launcher.start(first, JobLease.Mode.RESUME, listener, waiting);
         }
         List<String> kinds = jobs.stream().map(j -> UndoRecords.kind(j.spec().jobId())).toList();
         KindGroup.Plan group = KindGroup.create(datastore, named.revertId(), kinds, first);
         RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
-        return KindGroup.run(launcher, group, io.keyranger.executor.lease.JobLease.Mode.RESUME, listener, waiting);
+        return KindGroup.run(launcher, group, JobLease.Mode.RESUME, listener, waiting);
     }
 
     /** A new revert job's id: "revert-JOB" and the time, within a job id's 100 characters. */
     public static String newRevertId(String jobId) {
         String base = "revert-" + jobId;
-        return io.keyranger.executor.local.AdaptiveSplitExecutor.newJobId(base.length() > 60 ? "revert" : base);
+        return AdaptiveSplitExecutor.newJobId(base.length() > 60 ? "revert" : base);
     }
 
     /**

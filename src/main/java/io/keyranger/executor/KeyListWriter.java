@@ -1,20 +1,26 @@
 package io.keyranger.executor;
 
 import io.keyranger.executor.source.KeysFile;
+import io.keyranger.query.Gql;
+import java.io.BufferedWriter;
+import java.io.Closeable;
 import com.google.cloud.datastore.Key;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * A list of keys being written, one GQL key literal a line as {@link KeysFile} reads them (appended to when a stopped
  * comparison goes on), or nothing when no folder was given.
  */
-record KeyListWriter(Path file, java.io.BufferedWriter out) implements java.io.Closeable {
+record KeyListWriter(Path file, BufferedWriter out) implements Closeable {
     static KeyListWriter in(Path folder, String name, boolean append) throws IOException {
         Path file = folder == null ? null : folder.resolve(name);
-        return new KeyListWriter(file, file == null ? null : java.nio.file.Files.newBufferedWriter(file,
-                append ? new java.nio.file.OpenOption[] {java.nio.file.StandardOpenOption.CREATE,
-                        java.nio.file.StandardOpenOption.APPEND} : new java.nio.file.OpenOption[0]));
+        return new KeyListWriter(file, file == null ? null : Files.newBufferedWriter(file,
+                append ? new OpenOption[] {StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND} : new OpenOption[0]));
     }
 
     /** Writes out what is buffered; the file's length then. */
@@ -23,12 +29,12 @@ record KeyListWriter(Path file, java.io.BufferedWriter out) implements java.io.C
             return 0;
         }
         out.flush();
-        return java.nio.file.Files.size(file);
+        return Files.size(file);
     }
 
     void write(Key key) throws IOException {
         if (out != null) {
-            out.write(io.keyranger.query.Gql.keyLiteral(key));
+            out.write(Gql.keyLiteral(key));
             out.newLine();
         }
     }

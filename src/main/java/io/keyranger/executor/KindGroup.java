@@ -2,6 +2,7 @@ package io.keyranger.executor;
 
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.ListValue;
@@ -24,6 +25,7 @@ import io.keyranger.executor.local.PauseGate;
 import io.keyranger.executor.local.RangeAttempts;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.SpecChecks;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,6 +33,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -106,7 +111,7 @@ public final class KindGroup {
             }
             if (!present.contains(k) && (gateway.listsEverything() || !gateway.kindExists(namespace, k))) {
                 throw new KeyRangerException("Kind '" + k + "' was not found in namespace '" + namespace + "'."
-                        + io.keyranger.mapper.SpecChecks.nearest(k, present).map(n -> " Did you mean '" + n + "'?")
+                        + SpecChecks.nearest(k, present).map(n -> " Did you mean '" + n + "'?")
                         .orElse("") + " Run 'keyranger kinds' to list the kinds there are.");
             }
             kinds.add(k);
@@ -148,7 +153,7 @@ public final class KindGroup {
                         created.getNano())).build();
         try {
             datastore.add(group);
-        } catch (com.google.cloud.datastore.DatastoreException e) {
+        } catch (DatastoreException e) {
             if (datastore.get(group.getKey()) != null) {
                 throw new KeyRangerException("Job id '" + groupId + "' is taken: give another --job-id.");
             }
@@ -279,13 +284,13 @@ public final class KindGroup {
                 }
             }
             try {
-                return child.result().get(POLL_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
+                return child.result().get(POLL_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
                 // still running
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 child.cancel();
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             }
         }

@@ -2,6 +2,7 @@ package io.keyranger.executor;
 
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
+import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.counter.ShardedCounter;
@@ -26,6 +27,9 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A job as a Beam launcher sees it: the same job, plan and ledgers as a local run's, so either runner can go on with
@@ -33,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * courtesy: one runner at a time), renewing it; the pipeline's workers commit through the ledgers and need no lease.
  */
 public final class SharedJob {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SharedJob.class);
+    private static final Logger LOG = LoggerFactory.getLogger(SharedJob.class);
     /** The runner name Beam launches record on the jobs they work on. */
     public static final String BEAM = "beam";
 
@@ -109,7 +113,7 @@ public final class SharedJob {
      */
     public static SharedJob open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, String runner,
                                  boolean takeOver, Cancellation cancellation,
-                                 java.util.function.Consumer<String> warnings) {
+                                 Consumer<String> warnings) {
         boolean file = SourceJobs.readsFile(spec.mapper());
         JobSpec bound = (file ? JobLauncher.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings)
                 : spec)
@@ -231,7 +235,7 @@ public final class SharedJob {
                     return List.of();
                 }
                 return List.of(Entity.newBuilder(job).set("status", recorded[0].name())
-                        .set("lastWallMillis", wallMillis).set("finishedAt", com.google.cloud.Timestamp.now()).build());
+                        .set("lastWallMillis", wallMillis).set("finishedAt", Timestamp.now()).build());
             });
             return null;
         });

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /** The local file system as a {@link FileStore}: a file is synced to disk when closed. */
@@ -116,7 +117,7 @@ public final class LocalFileStore implements FileStore {
         return children(folder, Files::isDirectory);
     }
 
-    private static List<String> children(String folder, java.util.function.Predicate<Path> kind) throws IOException {
+    private static List<String> children(String folder, Predicate<Path> kind) throws IOException {
         Path dir = path(folder).toAbsolutePath();
         if (!Files.isDirectory(dir)) {
             return List.of();

@@ -1,5 +1,6 @@
 package io.keyranger.managed;
 
+import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.FullEntity;
 import com.google.cloud.datastore.IncompleteKey;
@@ -151,7 +152,7 @@ final class EntityProtoWriter {
                 case NULL -> { }
                 case LONG -> out.writeInt64(1, (Long) value.get());
                 case TIMESTAMP -> {
-                    com.google.cloud.Timestamp t = (com.google.cloud.Timestamp) value.get();
+                    Timestamp t = (Timestamp) value.get();
                     out.writeInt64(1, t.getSeconds() * 1_000_000L + t.getNanos() / 1_000);
                 }
                 case BOOLEAN -> out.writeBool(2, (Boolean) value.get());

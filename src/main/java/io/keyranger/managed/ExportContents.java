@@ -5,9 +5,13 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.KeyRangerException;
 import io.keyranger.mapper.SpecChecks;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 
@@ -108,8 +112,8 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
 
     /** The counts of exports read through, the last {@value #KEPT} by their identity. */
     private static final int KEPT = 8;
-    private static final Map<Identity, ExportContents> READ = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(16, 0.75f, true) {
+    private static final Map<Identity, ExportContents> READ = Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<Identity, ExportContents> eldest) {
                     return size() > KEPT;
@@ -122,7 +126,7 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
             String file = export.metadata();
             try {
                 return new Identity(file, export.store().modifiedMillis(file), export.store().size(file));
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return new Identity(file, -1, System.nanoTime()); // unreadable now: matches nothing kept
             }
         }
@@ -135,7 +139,7 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
         Map<String, Long> here = held.getOrDefault(namespace, Map.of());
         List<String> withKind = held.entrySet().stream().filter(ns -> ns.getValue().containsKey(kind))
                 .map(Map.Entry::getKey).toList();
-        java.util.Optional<String> nearKind = SpecChecks.nearest(kind, here.keySet());
+        Optional<String> nearKind = SpecChecks.nearest(kind, here.keySet());
         if (nearKind.isPresent()) {
             text.append(" Did you mean kind '").append(nearKind.get()).append("'?");
         } else if (!withKind.isEmpty()) {

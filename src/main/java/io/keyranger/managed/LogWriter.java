@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Writes records in LevelDB's log format, as {@link LogRecords} reads them: 32 KiB blocks, a record split into FIRST,
@@ -45,7 +46,7 @@ public final class LogWriter implements Closeable {
             int length = Math.min(room, record.length - at);
             boolean last = at + length == record.length;
             int type = first && last ? 1 : first ? 2 : last ? 4 : 3;
-            byte[] data = java.util.Arrays.copyOfRange(record, at, at + length);
+            byte[] data = Arrays.copyOfRange(record, at, at + length);
             int crc = LogRecords.mask(LogRecords.checksum(type, data));
             out.write(new byte[] {(byte) crc, (byte) (crc >>> 8), (byte) (crc >>> 16), (byte) (crc >>> 24),
                 (byte) length, (byte) (length >>> 8), (byte) type});

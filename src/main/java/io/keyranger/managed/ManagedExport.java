@@ -6,7 +6,9 @@ import com.google.protobuf.WireFormat;
 import io.keyranger.KeyRangerException;
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
+import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,7 +127,7 @@ public final class ManagedExport {
     }
 
     /** Entities read one at a time across output files; a file that cannot be read is named with the offset. */
-    public static final class Entities implements java.io.Closeable {
+    public static final class Entities implements Closeable {
         private final FileStore store;
         private final List<String> files;
         private final EntityProtos protos;
@@ -286,7 +288,7 @@ public final class ManagedExport {
             throw new IOException("its part's metadata " + kindMetadata + " is missing");
         }
         byte[] bytes;
-        try (java.io.InputStream read = store.open(kindMetadata)) {
+        try (InputStream read = store.open(kindMetadata)) {
             bytes = read.readAllBytes();
         }
         CodedInputStream in = CodedInputStream.newInstance(bytes);

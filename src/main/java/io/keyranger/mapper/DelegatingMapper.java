@@ -1,5 +1,8 @@
 package io.keyranger.mapper;
 
+import com.google.cloud.datastore.Key;
+import java.util.List;
+
 
 /**
  * A mapper in front of another (a filter, a screen, a test gate): everything but {@link #map} is the inner one's,
@@ -33,7 +36,7 @@ public abstract class DelegatingMapper implements PageMapper {
     }
 
     @Override
-    public java.util.List<com.google.cloud.datastore.Key> related(Page page) {
+    public List<Key> related(Page page) {
         return inner.related(page);
     }
 

@@ -1,5 +1,11 @@
 package io.keyranger.mapper;
 
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.EntityCodec;
+import io.keyranger.files.LocalFileStore;
+import io.keyranger.mapper.cel.PropertyTypes;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -24,29 +30,29 @@ final class FileTemplates {
             if (!format.equals("jsonl") && !format.equals(MANAGED)) {
                 throw r.error("format", "must be jsonl or managed (got '" + format + "')");
             }
-            if (io.keyranger.files.LocalFileStore.isRemote(location)) {
+            if (LocalFileStore.isRemote(location)) {
                 return exporter(name(), location); // a cloud store's (gs://...): the Beam runner writes it
             }
-            java.nio.file.Path file = java.nio.file.Path.of(location).toAbsolutePath();
+            Path file = Path.of(location).toAbsolutePath();
             if (MANAGED.equals(format)) {
-                if (java.nio.file.Files.isRegularFile(file) || file.getParent() == null
-                        || !java.nio.file.Files.isDirectory(file.getParent())) {
+                if (Files.isRegularFile(file) || file.getParent() == null
+                        || !Files.isDirectory(file.getParent())) {
                     throw r.error("file", "must be a folder (new, or one to add an export to) in an existing "
                             + "directory for a managed export (" + file + ")");
                 }
                 return exporter(name(), file.toString());
             }
-            if (file.getParent() == null || !java.nio.file.Files.isDirectory(file.getParent())) {
+            if (file.getParent() == null || !Files.isDirectory(file.getParent())) {
                 throw r.error("file", "must be in an existing directory (" + file.getParent() + " does not exist)");
             }
-            if (java.nio.file.Files.isDirectory(file)) {
+            if (Files.isDirectory(file)) {
                 throw r.error("file", "must be a file, not a directory (" + file + " is a directory; add a file name "
                         + "such as " + file.resolve("export.jsonl") + ")");
             }
-            if (java.nio.file.Files.exists(file) && !java.nio.file.Files.isWritable(file)) {
+            if (Files.exists(file) && !Files.isWritable(file)) {
                 throw r.error("file", "must be writable (" + file + " exists and cannot be written)");
             }
-            if (!java.nio.file.Files.isWritable(file.getParent())) {
+            if (!Files.isWritable(file.getParent())) {
                 throw r.error("file", "must be in a directory this user can write (" + file.getParent() + " is not)");
             }
             return exporter(name(), file.toString());
@@ -56,7 +62,7 @@ final class FileTemplates {
     /** The export's mapper: each entity as a typed JSON line for the job's exactly-once parts. */
     private static PageMapper exporter(String name, String file) {
         return new FunctionMapper(name, true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
-                page.entities().stream().map(e -> io.keyranger.datastore.EntityCodec.encode(e).toString())
+                page.entities().stream().map(e -> EntityCodec.encode(e).toString())
                         .toList()), file);
     }
 
@@ -86,21 +92,21 @@ final class FileTemplates {
 
         @Override
         public void validate(MapperSpec spec) {
-            file(new SpecReader(spec, this, io.keyranger.mapper.cel.PropertyTypes.unknown()));
+            file(new SpecReader(spec, this, PropertyTypes.unknown()));
         }
 
         @Override
         PageMapper build(SpecReader r) {
             file(r);
-            throw new io.keyranger.KeyRangerException("'import' reads its file, not key ranges: it has no page mapper.");
+            throw new KeyRangerException("'import' reads its file, not key ranges: it has no page mapper.");
         }
 
         private void file(SpecReader r) {
             String location = r.string("file", null);
             // a cloud store's input (gs://...) is read by the Beam runner, which says so if it cannot reach it, and
             // refused by a local run with what to do (LocalFileStore); only a local one can be looked at here
-            boolean local = !io.keyranger.files.LocalFileStore.isRemote(location);
-            java.nio.file.Path file = local ? java.nio.file.Path.of(location) : null;
+            boolean local = !LocalFileStore.isRemote(location);
+            Path file = local ? Path.of(location) : null;
             String format = r.string("format", "jsonl");
             String mode = r.string("mode", "overwrite");
             if (!MODES.contains(mode)) {
@@ -119,17 +125,17 @@ final class FileTemplates {
                     throw r.error("mode", "applies to a managed export (\"format\": \"managed\"); a JSON lines "
                             + "import overwrites");
                 }
-                if (local && !java.nio.file.Files.isRegularFile(file)) {
+                if (local && !Files.isRegularFile(file)) {
                     throw r.error("file", "must be an existing export file (" + file + " not found)");
                 }
                 return;
             }
-            if (local && !java.nio.file.Files.exists(file)) {
+            if (local && !Files.exists(file)) {
                 throw r.error("file", "must be a managed export's folder or metadata file (" + file + " not found)");
             }
             String keys = r.string("keys", null);
-            if (keys != null && !io.keyranger.files.LocalFileStore.isRemote(keys)
-                    && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(keys))) {
+            if (keys != null && !LocalFileStore.isRemote(keys)
+                    && !Files.isRegularFile(Path.of(keys))) {
                 throw r.error("keys", "must be an existing file of keys (" + keys + " not found)");
             }
         }

@@ -9,6 +9,11 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.query.Gql;
 import io.keyranger.query.JobQuery;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -98,13 +103,13 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
      * Reads and validates a spec file (its template and parameters), with the messages the CLI, the app and the Beam
      * runner all give.
      */
-    public static MapperSpec read(java.nio.file.Path file) {
+    public static MapperSpec read(Path file) {
         String text;
         try {
-            text = java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
-        } catch (java.nio.file.NoSuchFileException e) {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
             throw new KeyRangerException("Mapper file not found: " + file);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new KeyRangerException("Cannot read the mapper file " + file + ": " + e.getMessage());
         }
         MapperSpec spec = parse(text);

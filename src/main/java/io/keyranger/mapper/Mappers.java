@@ -1,9 +1,12 @@
 package io.keyranger.mapper;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.KeyRangerException;
 import io.keyranger.mapper.cel.EntityExpression;
 import io.keyranger.mapper.cel.ExpressionCompiler;
 import io.keyranger.mapper.cel.PropertyTypes;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +63,7 @@ public final class Mappers {
      * conditions that the server cannot apply beside a key range, and its CEL {@code where}; null when it has none.
      */
     public static String clientConditions(MapperSpec spec) {
-        List<String> parts = new java.util.ArrayList<>();
+        List<String> parts = new ArrayList<>();
         if (spec.query() != null && spec.query().filtersOnClient()) {
             parts.add(spec.query().clientConditionsText());
         }
@@ -130,7 +133,7 @@ public final class Mappers {
      * {@code force}.
      */
     public static MapperSpec revertSpec(String jobId, boolean force) {
-        com.fasterxml.jackson.databind.node.ObjectNode json = com.fasterxml.jackson.databind.node.JsonNodeFactory
+        ObjectNode json = JsonNodeFactory
                 .instance.objectNode().put("template", REVERT.name()).put("job", jobId);
         if (force) {
             json.put("force", true);

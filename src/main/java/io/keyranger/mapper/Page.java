@@ -3,6 +3,7 @@ package io.keyranger.mapper;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A chunk of a range's page handed to a mapper.
@@ -15,20 +16,20 @@ import java.util.List;
  * @param records  for a mapper that reads a source ({@link PageMapper#readsSource}), what the source holds at each
  *                 of the page's keys (positions in it); empty otherwise
  */
-public record Page(List<Key> keys, List<Entity> entities, java.util.Map<Key, Entity> related,
-                   java.util.Map<Key, SourceRecord> records) {
+public record Page(List<Key> keys, List<Entity> entities, Map<Key, Entity> related,
+                   Map<Key, SourceRecord> records) {
     public Page {
         keys = List.copyOf(keys);
         entities = List.copyOf(entities);
-        related = java.util.Map.copyOf(related);
-        records = java.util.Map.copyOf(records);
+        related = Map.copyOf(related);
+        records = Map.copyOf(records);
     }
 
-    public Page(List<Key> keys, List<Entity> entities, java.util.Map<Key, Entity> related) {
-        this(keys, entities, related, java.util.Map.of());
+    public Page(List<Key> keys, List<Entity> entities, Map<Key, Entity> related) {
+        this(keys, entities, related, Map.of());
     }
 
     public Page(List<Key> keys, List<Entity> entities) {
-        this(keys, entities, java.util.Map.of());
+        this(keys, entities, Map.of());
     }
 }

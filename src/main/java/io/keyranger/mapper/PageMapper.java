@@ -1,5 +1,8 @@
 package io.keyranger.mapper;
 
+import com.google.cloud.datastore.Key;
+import java.util.List;
+
 /**
  * Maps one page of a kind to the mutations and counter increments it wants. A mapper never writes: the executor
  * commits what it returns together with the range's checkpoint, so that a retried or resumed page never applies
@@ -31,8 +34,8 @@ public interface PageMapper {
      * reads the entities its undo records name); the executor reads them after the page's entities and hands them
      * over in {@link Page#related()}.
      */
-    default java.util.List<com.google.cloud.datastore.Key> related(Page page) {
-        return java.util.List.of();
+    default List<Key> related(Page page) {
+        return List.of();
     }
 
     /**

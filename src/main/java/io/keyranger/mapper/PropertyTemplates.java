@@ -1,5 +1,5 @@
 package io.keyranger.mapper;
-
+import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.BaseEntity;
 import com.google.cloud.datastore.BooleanValue;
 import com.google.cloud.datastore.DoubleValue;
@@ -10,6 +10,7 @@ import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import com.google.cloud.datastore.ValueType;
+import io.keyranger.KeyRangerException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -159,13 +160,13 @@ final class PropertyTemplates {
                     }
                     yield BooleanValue.of(v.isBoolean() ? v.asBoolean() : Boolean.parseBoolean(v.asText()));
                 }
-                case "timestamp" -> TimestampValue.of(com.google.cloud.Timestamp.parseTimestamp(
+                case "timestamp" -> TimestampValue.of(Timestamp.parseTimestamp(
                         requireValue(r, value).asText()));
                 default -> throw r.error("type", "must be one of string, integer, double, boolean, timestamp, null "
                         + "(got '" + type + "')");
             };
             return indexed ? plain : plain.toBuilder().setExcludeFromIndexes(true).build();
-        } catch (io.keyranger.KeyRangerException e) {
+        } catch (KeyRangerException e) {
             throw e;
         } catch (RuntimeException e) { // number and timestamp parsers
             throw r.error("value", "cannot be read as " + type + " (" + e.getMessage() + ")");

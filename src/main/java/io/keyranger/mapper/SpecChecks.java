@@ -1,7 +1,9 @@
 package io.keyranger.mapper;
 
+import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PropertyInfo;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -71,7 +73,7 @@ public final class SpecChecks {
     private static String missing(String kind, String property, List<PropertyInfo> properties, boolean sampled) {
         String suggestion = nearest(property, properties.stream().map(PropertyInfo::name).toList())
                 .map(n -> " Did you mean '" + n + "'?").orElse("");
-        return sampled ? "'" + property + "' is not in the first " + io.keyranger.datastore.DatastoreGateway.TYPE_SAMPLE
+        return sampled ? "'" + property + "' is not in the first " + DatastoreGateway.TYPE_SAMPLE
                 + " entities of " + kind + " (this server has no __property__ metadata; later ones may have it)."
                 + suggestion
                 : "'" + property + "' is not among the indexed properties of " + kind + " (it may exist unindexed)."
@@ -79,7 +81,7 @@ public final class SpecChecks {
     }
 
     /** The name a typo of {@code name} most likely meant: within two edits, ignoring case; empty if none is. */
-    public static Optional<String> nearest(String name, java.util.Collection<String> names) {
+    public static Optional<String> nearest(String name, Collection<String> names) {
         return names.stream().filter(n -> distance(n.toLowerCase(), name.toLowerCase()) <= 2)
                 .min(Comparator.comparingInt(n -> distance(n, name)));
     }

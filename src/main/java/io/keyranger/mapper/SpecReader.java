@@ -2,7 +2,9 @@ package io.keyranger.mapper;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.keyranger.mapper.cel.PropertyTypes;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +30,7 @@ final class SpecReader {
     }
 
     private void rejectUnknown() {
-        Set<String> known = new java.util.HashSet<>(Set.of("template", "where", "gql"));
+        Set<String> known = new HashSet<>(Set.of("template", "where", "gql"));
         if (template.writes()) {
             known.add("undo"); // every writing job's: whether it keeps undo records ({@link MapperSpec#undo})
         }
@@ -158,7 +160,7 @@ final class SpecReader {
         if (value.matches("__.*__")) {
             throw error(field, "names a reserved property ('" + value + "'); names like __x__ are reserved");
         }
-        if (value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 1500) {
+        if (value.getBytes(StandardCharsets.UTF_8).length > 1500) {
             throw error(field, "is longer than 1,500 bytes");
         }
     }

@@ -1,5 +1,6 @@
 package io.keyranger.mapper;
 
+import io.keyranger.mapper.cel.PropertyTypes;
 import java.util.List;
 
 /** A mapper template: typed, described parameters, and a factory that validates them. */
@@ -27,7 +28,7 @@ public interface Template {
      * Builds the mapper with its expressions, if it has any, type-checked against {@code types} (a dry run knows the
      * kind's property types); templates without expressions ignore them.
      */
-    default PageMapper create(MapperSpec spec, io.keyranger.mapper.cel.PropertyTypes types) {
+    default PageMapper create(MapperSpec spec, PropertyTypes types) {
         return create(spec);
     }
 

@@ -2,6 +2,7 @@ package io.keyranger.mapper;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.PathElement;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.keys.KeyPaths;
 import java.util.ArrayList;
@@ -110,7 +111,7 @@ final class Templates {
         return bucket.length() > 200 ? bucket.substring(0, 200) + "…" : bucket;
     }
 
-    static List<com.google.cloud.datastore.PathElement> pathOf(Key key) {
+    static List<PathElement> pathOf(Key key) {
         return KeyPaths.path(key);
     }
 }

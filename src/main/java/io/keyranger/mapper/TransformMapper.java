@@ -1,8 +1,10 @@
 package io.keyranger.mapper;
 
+import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.Value;
+import com.google.cloud.datastore.ValueBuilder;
 import com.google.cloud.datastore.ValueType;
 import io.keyranger.mapper.cel.CelValues;
 import io.keyranger.mapper.cel.EntityExpression;
@@ -118,13 +120,13 @@ final class TransformMapper implements PageMapper {
         }
         boolean off = exclude || tooLongToIndex(value);
         return off == value.excludeFromIndexes() ? value
-                : (Value<?>) ((com.google.cloud.datastore.ValueBuilder) value.toBuilder()).setExcludeFromIndexes(off).build();
+                : (Value<?>) ((ValueBuilder) value.toBuilder()).setExcludeFromIndexes(off).build();
     }
 
     private static boolean tooLongToIndex(Value<?> value) {
         return switch (value.getType()) {
             case STRING -> ((String) value.get()).getBytes(StandardCharsets.UTF_8).length > MAX_INDEXED_BYTES;
-            case BLOB -> ((com.google.cloud.datastore.Blob) value.get()).getLength() > MAX_INDEXED_BYTES;
+            case BLOB -> ((Blob) value.get()).getLength() > MAX_INDEXED_BYTES;
             default -> false;
         };
     }

@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.mapper.cel.EntityExpression;
 import io.keyranger.mapper.cel.EntityVariables;
 import io.keyranger.mapper.cel.ExpressionFailure;
+import io.keyranger.query.JobQuery;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -48,7 +49,7 @@ final class WhereFilter extends DelegatingMapper {
     }
 
     /** Behind the conditions of a GQL query that the server cannot apply beside a key range. */
-    static WhereFilter query(PageMapper inner, io.keyranger.query.JobQuery query) {
+    static WhereFilter query(PageMapper inner, JobQuery query) {
         return new WhereFilter(inner, "gql", query::matches, MATCHING, NOT_MATCHING);
     }
 

@@ -2,6 +2,7 @@ package io.keyranger.profile;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.keyranger.cost.PriceTable;
 
 /**
  * Application settings in {@code settings.json}.
@@ -14,7 +15,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record AppSettings(String cloudSdkPath, boolean darkTheme, io.keyranger.cost.PriceTable prices,
+public record AppSettings(String cloudSdkPath, boolean darkTheme, PriceTable prices,
                           WindowLayout window) {
     public static final AppSettings DEFAULTS = new AppSettings(null, false, null, null);
 
@@ -31,7 +32,7 @@ public record AppSettings(String cloudSdkPath, boolean darkTheme, io.keyranger.c
     }
 
     /** The prices to use: the user's, or the built-in table. */
-    public io.keyranger.cost.PriceTable priceTable() {
-        return prices != null ? prices : io.keyranger.cost.PriceTable.BUILT_IN;
+    public PriceTable priceTable() {
+        return prices != null ? prices : PriceTable.BUILT_IN;
     }
 }

@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.ProjectionEntity;
+import com.google.cloud.datastore.ProjectionEntityQuery;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
 import com.google.cloud.datastore.StructuredQuery;
@@ -14,6 +15,7 @@ import com.google.cloud.datastore.StructuredQuery.Filter;
 import com.google.cloud.datastore.StructuredQuery.OrderBy;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import io.keyranger.datastore.EntityPage;
+import io.keyranger.datastore.ServerType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,7 +50,7 @@ public final class BrowserQuery {
                         .toArray(new String[0]))
                 : Query.newEntityQueryBuilder();
         builder.setNamespace(namespace).setKind(query.kind()).setLimit(want);
-        if (query.distinct() && builder instanceof com.google.cloud.datastore.ProjectionEntityQuery.Builder p) {
+        if (query.distinct() && builder instanceof ProjectionEntityQuery.Builder p) {
             p.setDistinctOn(query.projection().get(0), query.projection().subList(1, query.projection().size())
                     .toArray(new String[0]));
         }
@@ -141,8 +143,8 @@ public final class BrowserQuery {
      * emulator; "" on any other server (the Firestore emulator has !=, IN, NOT IN and inequalities on several
      * properties, and its own refusals name their rule).
      */
-    public static String unsupportedHint(GqlQuery q, io.keyranger.datastore.ServerType server) {
-        if (server != io.keyranger.datastore.ServerType.EMULATOR) {
+    public static String unsupportedHint(GqlQuery q, ServerType server) {
+        if (server != ServerType.EMULATOR) {
             return "";
         }
         boolean unsupported = q.conditions().stream().anyMatch(c -> c.op() == GqlQuery.Op.NOT_EQUAL

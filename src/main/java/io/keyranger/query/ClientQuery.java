@@ -2,7 +2,10 @@ package io.keyranger.query;
 
 import com.google.cloud.datastore.BaseEntity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyValue;
+import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.Value;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyPaths;
 import java.util.Comparator;
@@ -50,11 +53,11 @@ public record ClientQuery(GqlQuery query, KeyOrder order) {
         return all;
     }
 
-    private static com.google.cloud.datastore.Value<?> sortValue(BaseEntity<Key> entity, String property) {
+    private static Value<?> sortValue(BaseEntity<Key> entity, String property) {
         if (property.equals("__key__")) {
-            return com.google.cloud.datastore.KeyValue.of(entity.getKey());
+            return KeyValue.of(entity.getKey());
         }
-        return entity.contains(property) ? entity.getValue(property) : com.google.cloud.datastore.NullValue.of();
+        return entity.contains(property) ? entity.getValue(property) : NullValue.of();
     }
 
     /** The key is a descendant of {@code ancestor} (or the ancestor itself), in its namespace. */

@@ -2,6 +2,7 @@ package io.keyranger.query;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** Splits GQL into tokens; an unclosed quote or an unknown character is an error at its column. */
 /** Splits GQL into tokens; an unclosed quote or an unknown character is an error at its column. */
@@ -12,7 +13,7 @@ final class GqlLexer {
     record Token(Type type, String text, int offset, int end) {
     }
 
-    static final java.util.Set<String> RESERVED = java.util.Set.of("SELECT", "FROM", "WHERE", "AND", "OR",
+    static final Set<String> RESERVED = Set.of("SELECT", "FROM", "WHERE", "AND", "OR",
             "ORDER", "BY", "ASC", "DESC", "LIMIT", "OFFSET", "IN", "NOT", "IS", "NULL", "HAS", "ANCESTOR",
             "DISTINCT", "TRUE", "FALSE");
     private final String text;

@@ -6,6 +6,7 @@ import com.google.cloud.datastore.FullEntity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyValue;
 import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import com.google.cloud.datastore.Value;
 import com.google.cloud.datastore.ValueType;
@@ -134,7 +135,7 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
             }
             if (value instanceof ListValue list && list.get().isEmpty()) {
                 if (order.indexesEmptyArrayAsNull()) {
-                    indexed.add(com.google.cloud.datastore.NullValue.of());
+                    indexed.add(NullValue.of());
                 }
             } else if (value instanceof ListValue list) {
                 list.get().stream().filter(v -> !v.excludeFromIndexes()).forEach(indexed::add);

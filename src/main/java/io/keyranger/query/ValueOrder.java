@@ -1,5 +1,6 @@
 package io.keyranger.query;
 
+import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.LatLng;
@@ -133,7 +134,7 @@ final class ValueOrder {
         if (v.getType() == ValueType.LONG) {
             return (Long) v.get();
         }
-        com.google.cloud.Timestamp t = (com.google.cloud.Timestamp) v.get();
+        Timestamp t = (Timestamp) v.get();
         return t.getSeconds() * 1_000_000L + t.getNanos() / 1_000;
     }
 }

@@ -12,12 +12,14 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Keys-only scans for the planner: a few keys in key order, or every key of a kind too small for its scatter sample.
@@ -53,7 +55,7 @@ public final class ExactScan {
      * {@code limit} keys are refused by {@code tooMany} (the scan stops once they are found).
      */
     public List<Key> all(PlanRequest request, List<Key> samples, long limit, Cancellation cancellation,
-                         java.util.function.Supplier<KeyRangerException> tooMany) {
+                         Supplier<KeyRangerException> tooMany) {
         List<KeyRange> ranges = ShardPlanner.rangesAt(order, samples.stream().sorted(order).distinct().toList());
         AtomicLong total = new AtomicLong();
         AtomicInteger threads = new AtomicInteger();
@@ -80,7 +82,7 @@ public final class ExactScan {
                     e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.util.concurrent.CancellationException("interrupted");
+            throw new CancellationException("interrupted");
         } finally {
             pool.shutdownNow();
         }

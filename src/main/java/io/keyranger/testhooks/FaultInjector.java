@@ -3,12 +3,15 @@ package io.keyranger.testhooks;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Transaction;
+import io.keyranger.KeyRangerException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -32,7 +35,7 @@ public final class FaultInjector {
     private final Random random;
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong lostCommits = new AtomicLong();
-    private final java.util.Map<String, AtomicLong> calls = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
 
     /**
      * @param failureRate    share of calls that fail before reaching the server
@@ -59,7 +62,7 @@ public final class FaultInjector {
         for (String part : text.split(",")) {
             String[] kv = part.trim().split("=", 2);
             if (kv.length != 2) {
-                throw new io.keyranger.KeyRangerException("--inject-faults takes rate=R,lost=R,latency=MS,seed=N (got '"
+                throw new KeyRangerException("--inject-faults takes rate=R,lost=R,latency=MS,seed=N (got '"
                         + part + "').");
             }
             try {
@@ -68,15 +71,15 @@ public final class FaultInjector {
                     case "lost" -> lost = Double.parseDouble(kv[1]);
                     case "latency" -> latency = Long.parseLong(kv[1]);
                     case "seed" -> seed = Long.parseLong(kv[1]);
-                    default -> throw new io.keyranger.KeyRangerException("Unknown --inject-faults setting '" + kv[0]
+                    default -> throw new KeyRangerException("Unknown --inject-faults setting '" + kv[0]
                             + "'; use rate, lost, latency or seed.");
                 }
             } catch (NumberFormatException e) {
-                throw new io.keyranger.KeyRangerException("--inject-faults: '" + part + "' is not a number.");
+                throw new KeyRangerException("--inject-faults: '" + part + "' is not a number.");
             }
         }
         if (rate < 0 || rate > 1 || lost < 0 || lost > 1 || latency < 0) {
-            throw new io.keyranger.KeyRangerException("--inject-faults: rates are between 0 and 1, latency >= 0.");
+            throw new KeyRangerException("--inject-faults: rates are between 0 and 1, latency >= 0.");
         }
         return new FaultInjector(rate, lost, latency, seed);
     }

@@ -17,6 +17,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
@@ -147,7 +148,7 @@ public record UndoImage(Key target, Entity before, Entity after) {
                 out.write(buffer, 0, n);
             }
             return out.toByteArray();
-        } catch (java.util.zip.DataFormatException e) {
+        } catch (DataFormatException e) {
             throw new IOException("the image is damaged: " + e.getMessage(), e);
         }
     }

@@ -2,6 +2,7 @@ package io.keyranger.undo;
 
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
+import com.google.common.hash.Hashing;
 import io.keyranger.datastore.BookkeepingKinds;
 import java.nio.charset.StandardCharsets;
 
@@ -85,6 +86,6 @@ public final class UndoRecords {
     private static String recordName(Key target) {
         String name = nameOf(target);
         return name.length() <= MAX_NAME ? name
-                : "sha256:" + com.google.common.hash.Hashing.sha256().hashString(name, StandardCharsets.UTF_8);
+                : "sha256:" + Hashing.sha256().hashString(name, StandardCharsets.UTF_8);
     }
 }

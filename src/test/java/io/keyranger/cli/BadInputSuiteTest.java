@@ -2,6 +2,7 @@ package io.keyranger.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -137,7 +138,7 @@ class BadInputSuiteTest {
                     .isEqualTo(was == Long.MAX_VALUE ? was : was + 7);
             assertThat(after.get(e.getKey()).getString("tier")).isEqualTo(e.getValue().getString("tier"));
         }
-        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile());
+        var json = new ObjectMapper().readTree(report.toFile());
         assertThat(json.path("skippedByReason").get(0).path("reason").asText()).isEqualTo("integer overflow");
         assertThat(json.path("skippedByReason").get(0).path("count").asLong()).isEqualTo(1);
         assertThat(json.path("skippedByReason").get(0).path("examples").get(0).asText()).startsWith("Account:17: ");

@@ -14,6 +14,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ProgressListener;
 import io.keyranger.demo.DemoSeeder;
 import io.keyranger.support.SharedEmulator;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -253,7 +254,7 @@ class CliTest {
     private static int closedPort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }

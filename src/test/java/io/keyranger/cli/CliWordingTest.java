@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -78,7 +79,7 @@ class CliWordingTest {
         assertThat(help.exitCode()).isZero();
         assertThat(help.out()).contains("Templates (");
         for (String name : Mappers.names()) {
-            assertThat(help.out()).as(name).containsPattern("(?m)^  " + java.util.regex.Pattern.quote(name) + " +\\S");
+            assertThat(help.out()).as(name).containsPattern("(?m)^  " + Pattern.quote(name) + " +\\S");
         }
         assertThat(help.out().replaceAll("\\s+", " ")).contains("Parameters: property, amount, createMissing (optional)");
     }

@@ -7,6 +7,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.SharedEmulator;
@@ -114,13 +115,13 @@ class ExportSelectionCliTest {
                         + "do not now")
                 .contains("entered.keys: those that match the query now and did not in the export");
         // changed.keys holds what a restore with the query selects; the one that entered the query is listed apart
-        assertThat(io.keyranger.executor.source.KeysFile.read(keys.resolve("changed.keys"), conn.projectId(), ""))
+        assertThat(KeysFile.read(keys.resolve("changed.keys"), conn.projectId(), ""))
                 .containsExactlyInAnyOrder(outOfGold, editedGold);
-        assertThat(io.keyranger.executor.source.KeysFile.read(keys.resolve("entered.keys"), conn.projectId(), ""))
+        assertThat(KeysFile.read(keys.resolve("entered.keys"), conn.projectId(), ""))
                 .containsExactly(intoGold);
-        assertThat(io.keyranger.executor.source.KeysFile.read(keys.resolve("added.keys"), conn.projectId(), ""))
+        assertThat(KeysFile.read(keys.resolve("added.keys"), conn.projectId(), ""))
                 .containsExactly(newGold);
-        assertThat(io.keyranger.executor.source.KeysFile.read(keys.resolve("removed.keys"), conn.projectId(), ""))
+        assertThat(KeysFile.read(keys.resolve("removed.keys"), conn.projectId(), ""))
                 .containsExactly(deletedGold);
 
         // stopped before the pass for added entities, it does not say that none entered the query

@@ -7,9 +7,12 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.profile.ConnectionProfile;
+import io.keyranger.profile.ProfileStore;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.RawEntities;
 import io.keyranger.support.SharedEmulator;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +50,7 @@ class FirestoreEmulatorCliTest {
         assertThat(unknown.out()).as("nothing named yet: it says why it lists nothing")
                 .contains("cannot list kinds").contains("--kind");
         // a read-only connection writes nothing, not even the record that a named kind was found
-        new io.keyranger.profile.ProfileStore(dir).save(new io.keyranger.profile.ConnectionProfile("ro",
+        new ProfileStore(dir).save(new ConnectionProfile("ro",
                 conn.emulatorHost(), conn.projectId(), "", null, "", true));
         ok(cli.run("kinds", "--profile", "ro", "--kind", "W"));
         ok(cli.run("preview", "--profile", "ro", "--kind", "W", "--shards", "2"));
@@ -63,7 +66,7 @@ class FirestoreEmulatorCliTest {
         String w1 = ok(cli.run("entity", "get", "KEY(W, 1)")).out();
         String p1 = w1.replaceFirst("\"kind\" : \"W\"", "\"kind\" : \"P\"");
         assertThat(p1).as(w1).isNotEqualTo(w1);
-        java.nio.file.Files.writeString(dir.resolve("p.json"), p1);
+        Files.writeString(dir.resolve("p.json"), p1);
         ok(cli.run("entity", "put", dir.resolve("p.json").toString()));
         assertThat(ok(cli.run("kinds")).out()).as("a kind KeyRanger wrote is known")
                 .containsPattern("\\(default\\)\\s+P\\n");

@@ -8,6 +8,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.store.JobStore;
@@ -19,9 +20,13 @@ import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
@@ -83,7 +88,7 @@ class FrozenRunnerRevertTest {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < DOCS; i++) { // half overwrite a Wallet, half are new
             Key key = datastore.newKeyFactory().setKind("Wallet").newKey(i % 2 == 0 ? "w-" + i : "new-" + i);
-            lines.add(io.keyranger.datastore.EntityCodec.encode(Entity.newBuilder(key).set("balance", -1L).build())
+            lines.add(EntityCodec.encode(Entity.newBuilder(key).set("balance", -1L).build())
                     .toString());
         }
         Path file = dir.resolve("wallets.jsonl");
@@ -128,7 +133,7 @@ class FrozenRunnerRevertTest {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < DOCS; i++) {
             Key key = datastore.newKeyFactory().setKind("Wallet").newKey("w-" + i);
-            lines.add(io.keyranger.datastore.EntityCodec.encode(Entity.newBuilder(key).set("balance", -1L).build())
+            lines.add(EntityCodec.encode(Entity.newBuilder(key).set("balance", -1L).build())
                     .toString());
         }
         Path file = dir.resolve("live.jsonl");
@@ -181,10 +186,10 @@ class FrozenRunnerRevertTest {
     /** The Wallets whose entity the emulator holds now differs from {@code before} (or is gone, or new). */
     private static List<String> changed(Map<Key, Entity> before, Datastore datastore) {
         Map<Key, Entity> now = read(datastore);
-        java.util.Set<Key> keys = new java.util.TreeSet<>(java.util.Comparator.comparing(Key::getName));
+        Set<Key> keys = new TreeSet<>(Comparator.comparing(Key::getName));
         keys.addAll(before.keySet());
         keys.addAll(now.keySet());
-        return keys.stream().filter(k -> !java.util.Objects.equals(before.get(k), now.get(k)))
+        return keys.stream().filter(k -> !Objects.equals(before.get(k), now.get(k)))
                 .map(k -> k.getName() + ": " + (before.get(k) == null ? null : before.get(k).getLong("balance"))
                         + " -> " + (now.get(k) == null ? null : now.get(k).getLong("balance"))).toList();
     }

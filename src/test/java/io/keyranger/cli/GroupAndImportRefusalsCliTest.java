@@ -10,6 +10,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
+import io.keyranger.executor.store.JobStore;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
@@ -112,7 +113,7 @@ class GroupAndImportRefusalsCliTest {
         assertThat(refused.err()).contains("Line 151 of " + file).contains("Nothing was imported")
                 .contains("--skip-bad-lines").doesNotContain("Exception");
         assertThat(balances("Wallet2").values()).as("not one entity imported").hasSize(300).containsOnly(101L);
-        assertThat(datastore.get(datastore.newKeyFactory().setKind(io.keyranger.executor.store.JobStore.JOB_KIND)
+        assertThat(datastore.get(datastore.newKeyFactory().setKind(JobStore.JOB_KIND)
                 .newKey("imp1"))).as("not even the import's job").isNull();
 
         Path report = dir.resolve("report.json");

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ProgressListener;
@@ -14,7 +17,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,7 +70,7 @@ class RunCliTest {
         InProcessCli.Result again = run("run", "--resume", "count-accounts");
         assertThat(again.exitCode()).isZero();
         assertThat(again.out()).as("resuming a finished job reads nothing again").contains("read 500");
-        java.util.regex.Matcher asFinished = java.util.regex.Pattern.compile("\\d+ ranges, depth \\d+, [0-9.]+ s")
+        Matcher asFinished = Pattern.compile("\\d+ ranges, depth \\d+, [0-9.]+ s")
                 .matcher(result.out());
         assertThat(asFinished.find()).isTrue();
         assertThat(again.out()).as("shown as it finished, not 0.0 s").contains(asFinished.group())
@@ -99,10 +106,10 @@ class RunCliTest {
 
     @Test
     void aGqlJobCountsTheMatchesAndSaysWhatTheServerAndTheClientEachApply() throws Exception {
-        com.google.cloud.datastore.Datastore datastore = SharedEmulator.connect(demo);
+        Datastore datastore = SharedEmulator.connect(demo);
         long expected = 0;
         long proAccounts = 0;
-        var all = datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build());
+        var all = datastore.run(Query.newEntityQueryBuilder().setKind("Account").build());
         while (all.hasNext()) {
             var e = all.next();
             if (e.getString("tier").equals("pro")) {
@@ -122,7 +129,7 @@ class RunCliTest {
                 "--shards", "3", "--report", dir.resolve("gql.json").toString());
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("read " + proAccounts + ",");
-        var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("gql.json").toFile());
+        var report = new ObjectMapper().readTree(dir.resolve("gql.json").toFile());
         assertThat(report.path("counters").path("not matching the query").asLong())
                 .isEqualTo(proAccounts - expected);
         assertThat(expected).isBetween(1L, proAccounts - 1);
@@ -175,7 +182,7 @@ class RunCliTest {
 
     private long countOf(String kind) {
         long n = 0;
-        var it = SharedEmulator.connect(demo).run(com.google.cloud.datastore.Query.newKeyQueryBuilder().setKind(kind)
+        var it = SharedEmulator.connect(demo).run(Query.newKeyQueryBuilder().setKind(kind)
                 .build());
         while (it.hasNext()) {
             it.next();
@@ -269,13 +276,13 @@ class RunCliTest {
 
     @Test
     void transformDryRunsThenRunsFromTheCommandLine() throws Exception {
-        com.google.cloud.datastore.Datastore datastore = SharedEmulator.connect(demo);
-        java.util.List<com.google.cloud.datastore.Entity> wallets = new java.util.ArrayList<>();
+        Datastore datastore = SharedEmulator.connect(demo);
+        List<Entity> wallets = new ArrayList<>();
         for (int i = 1; i <= 30; i++) {
-            wallets.add(com.google.cloud.datastore.Entity.newBuilder(datastore.newKeyFactory().setKind("Wallet")
+            wallets.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Wallet")
                     .newKey(i)).set("balance", i * 100L).set("tier", i % 5 == 0 ? "closed" : "free").build());
         }
-        datastore.put(wallets.toArray(new com.google.cloud.datastore.Entity[0]));
+        datastore.put(wallets.toArray(new Entity[0]));
         Path spec = mapper("{\"template\": \"transform\", \"set\": {\"balance\": \"balance * 2\", "
                 + "\"tier\": \"balance > 1000 ? 'gold' : tier\"}, \"where\": \"has(balance) && tier != 'closed'\"}");
 
@@ -289,8 +296,8 @@ class RunCliTest {
         assertThat(job.exitCode()).as(job.err()).isZero();
         assertThat(job.out()).contains("Job double-wallets done: read 30, written 24")
                 .contains("filtered out by where: 6").contains("matched by where: 24");
-        for (com.google.cloud.datastore.Entity before : wallets) {
-            com.google.cloud.datastore.Entity now = datastore.get(before.getKey());
+        for (Entity before : wallets) {
+            Entity now = datastore.get(before.getKey());
             long balance = before.getLong("balance");
             boolean closed = before.getString("tier").equals("closed");
             assertThat(now.getLong("balance")).isEqualTo(closed ? balance : balance * 2);

@@ -3,12 +3,14 @@ package io.keyranger.counter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +29,7 @@ class ShardedCounterTest {
     }
 
     /** THREADS threads increment PER_THREAD times each, through the counter {@code counters} gives for each. */
-    private static int hammer(java.util.function.Supplier<ShardedCounter> counters) throws Exception {
+    private static int hammer(Supplier<ShardedCounter> counters) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
             List<Future<Integer>> futures = new ArrayList<>();
@@ -91,7 +93,7 @@ class ShardedCounterTest {
     void aWriterThatAbortedMovesToAnotherShard() {
         ShardedCounter counter = ShardedCounter.open(datastore, "moving", 3);
         for (int i = 0; i < 10; i++) {
-            com.google.cloud.datastore.Key before = counter.pickShard();
+            Key before = counter.pickShard();
             assertThat(counter.pickShard()).as("a writer keeps its shard").isEqualTo(before);
             counter.moveOn();
             assertThat(counter.pickShard()).isNotEqualTo(before);

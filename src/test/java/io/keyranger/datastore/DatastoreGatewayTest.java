@@ -3,10 +3,17 @@ package io.keyranger.datastore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Blob;
+import com.google.cloud.datastore.BlobValue;
 import com.google.cloud.datastore.Cursor;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.LongValue;
+import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.TimestampValue;
 import io.keyranger.demo.DemoSeeder;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.support.SharedEmulator;
@@ -61,11 +68,11 @@ class DatastoreGatewayTest {
         var ds = SharedEmulator.connect(SharedEmulator.freshProject("types"));
         var factory = ds.newKeyFactory().setKind("Mixed");
         for (long id = 1; id <= 50; id++) {
-            var entity = com.google.cloud.datastore.Entity.newBuilder(factory.newKey(id))
-                    .set("when", id % 2 == 0 ? com.google.cloud.datastore.LongValue.of(id)
-                            : com.google.cloud.datastore.TimestampValue.of(com.google.cloud.Timestamp.ofTimeSecondsAndNanos(id, 0)))
-                    .set("code", com.google.cloud.datastore.BlobValue.of(com.google.cloud.datastore.Blob.copyFrom(new byte[] {1})))
-                    .set("tags", com.google.cloud.datastore.ListValue.of("a", "b"));
+            var entity = Entity.newBuilder(factory.newKey(id))
+                    .set("when", id % 2 == 0 ? LongValue.of(id)
+                            : TimestampValue.of(Timestamp.ofTimeSecondsAndNanos(id, 0)))
+                    .set("code", BlobValue.of(Blob.copyFrom(new byte[] {1})))
+                    .set("tags", ListValue.of("a", "b"));
             ds.put(entity.build());
         }
         List<PropertyInfo> properties = new DatastoreGateway(ds).properties("", "Mixed");
@@ -74,8 +81,8 @@ class DatastoreGatewayTest {
         assertThat(properties.get(1).types()).containsExactly("string");
         assertThat(properties.get(2).types()).containsExactly("integer", "timestamp");
         // a representation no sampled value has (here: none sampled for a property the sample never met)
-        assertThat(PropertyInfo.readableTypes("INT64", java.util.Set.of())).containsExactly("integer/timestamp");
-        assertThat(PropertyInfo.readableTypes("DOUBLE", java.util.Set.of("integer"))).containsExactly("double");
+        assertThat(PropertyInfo.readableTypes("INT64", Set.of())).containsExactly("integer/timestamp");
+        assertThat(PropertyInfo.readableTypes("DOUBLE", Set.of("integer"))).containsExactly("double");
     }
 
     @Test
@@ -127,7 +134,7 @@ class DatastoreGatewayTest {
         Entity org = gateway.page("", "Org", null, 1).entities().get(0);
         String json = EntityJson.toPrettyJson(org);
         assertThat(json).contains("\"key\" : \"Org:\\\"org-00\\\"\"").contains("\"plan\"");
-        Key child = Key.newBuilder("p", "Account", 7, "").addAncestor(com.google.cloud.datastore.PathElement.of("Org", "a"))
+        Key child = Key.newBuilder("p", "Account", 7, "").addAncestor(PathElement.of("Org", "a"))
                 .build();
         assertThat(KeyFormat.format(child)).isEqualTo("Org:\"a\" > Account:7");
     }

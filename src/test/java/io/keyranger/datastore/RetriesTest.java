@@ -3,7 +3,12 @@ package io.keyranger.datastore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.DatastoreException;
+import io.keyranger.KeyRangerException;
+import java.io.IOException;
 import java.net.ConnectException;
+import java.util.ArrayList;
+import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class RetriesTest {
@@ -69,7 +74,7 @@ class RetriesTest {
 
     @Test
     void theOneLoopWaitsForALostServerWithoutUsingAttemptsAndRetriesTransientErrors() {
-        java.util.List<String> heard = new java.util.ArrayList<>();
+        List<String> heard = new ArrayList<>();
         Retries.Observer observer = new Retries.Observer() {
             @Override
             public void retrying(Throwable problem) {
@@ -90,7 +95,7 @@ class RetriesTest {
         String value = Retries.call(new Retries.Simple(2, 1, 2, 10_000), observer, () -> {
             calls[0]++;
             if (calls[0] <= 3) {
-                throw new DatastoreException(new java.io.IOException("down", new ConnectException("refused")));
+                throw new DatastoreException(new IOException("down", new ConnectException("refused")));
             }
             if (calls[0] == 4) {
                 throw new DatastoreException(10, "too much contention", "ABORTED");
@@ -101,10 +106,10 @@ class RetriesTest {
         assertThat(heard).containsExactly("wait", "wait", "wait", "retry", "back");
 
         int[] tries = {0};
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Retries.call(new Retries.Simple(5, 1, 2, 0),
+        Assertions.assertThatThrownBy(() -> Retries.call(new Retries.Simple(5, 1, 2, 0),
                 Retries.Observer.NONE, () -> {
                     tries[0]++;
-                    throw new io.keyranger.KeyRangerException("fix the spec");
+                    throw new KeyRangerException("fix the spec");
                 })).hasMessage("fix the spec");
         assertThat(tries[0]).as("a problem for the user is not retried").isEqualTo(1);
     }

@@ -3,9 +3,11 @@ package io.keyranger.edit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.BlobValue;
+import com.google.cloud.datastore.BooleanValue;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DoubleValue;
 import com.google.cloud.datastore.Entity;
@@ -30,6 +32,7 @@ import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +58,7 @@ class EntityEditorTest {
         PropertyDraft.Place place = new PropertyDraft.Place(conn.projectId(), conn.databaseId(), "");
         Key ref = datastore.newKeyFactory().setKind("Org").addAncestor(PathElement.of("Top", 3)).newKey("o'1");
         List<Value<?>> values = List.of(StringValue.of("héllo\nworld"), LongValue.of(Long.MIN_VALUE),
-                DoubleValue.of(-2.5e-7), DoubleValue.of(Double.NaN), com.google.cloud.datastore.BooleanValue.of(true),
+                DoubleValue.of(-2.5e-7), DoubleValue.of(Double.NaN), BooleanValue.of(true),
                 TimestampValue.of(Timestamp.parseTimestamp("2024-05-01T09:30:00.123456Z")), NullValue.of(),
                 KeyValue.of(ref), BlobValue.of(Blob.copyFrom(new byte[] {0, 1, (byte) 255})),
                 LatLngValue.of(LatLng.of(48.85, 2.35)),
@@ -103,7 +106,7 @@ class EntityEditorTest {
         Entity original = RichEntities.withAppEngineValues(datastore, "Ndb", 1).get(0);
         datastore.put(original);
         Entity stored = datastore.get(original.getKey());
-        java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> before = RawEntities.of(conn, "", "Ndb");
+        Map<String, JsonNode> before = RawEntities.of(conn, "", "Ndb");
 
         Entity.Builder changed = Entity.newBuilder(stored.getKey());
         for (String name : stored.getNames()) {
@@ -117,8 +120,8 @@ class EntityEditorTest {
         }
         editor.update(stored, changed.build());
 
-        com.fasterxml.jackson.databind.JsonNode after = RawEntities.of(conn, "", "Ndb").values().iterator().next();
-        com.fasterxml.jackson.databind.JsonNode was = before.values().iterator().next();
+        JsonNode after = RawEntities.of(conn, "", "Ndb").values().iterator().next();
+        JsonNode was = before.values().iterator().next();
         for (String name : stored.getNames()) {
             if (!name.equals("balance") && !name.equals("text")) {
                 assertThat(after.path("properties").path(name)).as(name).isEqualTo(was.path("properties").path(name));
@@ -165,7 +168,7 @@ class EntityEditorTest {
                 .build();
         editor.update(stored, changed);
 
-        com.fasterxml.jackson.databind.JsonNode after = RawEntities.of(conn, "", "Refs").values().iterator().next()
+        JsonNode after = RawEntities.of(conn, "", "Refs").values().iterator().next()
                 .path("properties");
         assertThat(after.path("flagged").path("excludeFromIndexes").asBoolean()).isTrue();
         assertThat(after.path("flagged").path("keyValue").path("partitionId").path("projectId").asText())
@@ -179,7 +182,7 @@ class EntityEditorTest {
         assertThat(after.path("moved").path("excludeFromIndexes").asBoolean()).isTrue();
         assertThat(after.path("typed").path("keyValue").path("partitionId").path("projectId").asText())
                 .isEqualTo("another-project");
-        com.fasterxml.jackson.databind.JsonNode items = after.path("listed").path("arrayValue").path("values");
+        JsonNode items = after.path("listed").path("arrayValue").path("values");
         assertThat(items.path(0).path("keyValue").path("partitionId").path("projectId").asText())
                 .isEqualTo("another-project");
         assertThat(items.path(1).path("integerValue").asText()).isEqualTo("2");

@@ -3,17 +3,26 @@ package io.keyranger.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyFactory;
+import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.ServerType;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -102,16 +111,16 @@ class EmulatorManagerTest {
         RunningEmulator emulator = manager.start(ServerType.FIRESTORE_EMULATOR, 0, null);
         List<ProcessHandle> tree = emulator.process().descendants().toList();
         assertThat(emulator.server()).isEqualTo(ServerType.FIRESTORE_EMULATOR);
-        com.google.cloud.datastore.Datastore datastore = DatastoreConnector.connect(emulator.connection("fs-start"));
-        com.google.cloud.datastore.KeyFactory keys = datastore.newKeyFactory().setKind("W");
+        Datastore datastore = DatastoreConnector.connect(emulator.connection("fs-start"));
+        KeyFactory keys = datastore.newKeyFactory().setKind("W");
         for (String name : List.of("\uE000", "\uD83D\uDE00", "a")) {
-            datastore.put(com.google.cloud.datastore.Entity.newBuilder(keys.newKey(name)).build());
+            datastore.put(Entity.newBuilder(keys.newKey(name)).build());
         }
-        List<String> order = new java.util.ArrayList<>();
-        datastore.run(com.google.cloud.datastore.Query.newKeyQueryBuilder().setKind("W").build())
+        List<String> order = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind("W").build())
                 .forEachRemaining(k -> order.add(k.getName()));
         assertThat(order).as("UTF-8 byte order, as production").containsExactly("a", "\uE000", "\uD83D\uDE00");
-        assertThatThrownBy(() -> datastore.run(com.google.cloud.datastore.Query.newKeyQueryBuilder()
+        assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder()
                 .setKind("__kind__").build()).hasNext()).hasMessageContaining("Kind queries are not supported");
         emulator.close();
         assertThat(emulator.isAlive()).isFalse();
@@ -127,12 +136,12 @@ class EmulatorManagerTest {
         EmulatorManager manager = new EmulatorManager(CloudSdkLocator.fromEnvironment(null));
         Path dataDir = temp.resolve("data");
         RunningEmulator first = manager.start(0, dataDir);
-        com.google.cloud.datastore.Datastore datastore = DatastoreConnector.connect(first.connection("saved"));
-        com.google.cloud.datastore.Key key = datastore.newKeyFactory().setKind("Doc").newKey("last");
-        datastore.put(com.google.cloud.datastore.Entity.newBuilder(key).set("n", 7).build());
+        Datastore datastore = DatastoreConnector.connect(first.connection("saved"));
+        Key key = datastore.newKeyFactory().setKind("Doc").newKey("last");
+        datastore.put(Entity.newBuilder(key).set("n", 7).build());
         first.close();
         try (RunningEmulator restarted = manager.start(first.port(), dataDir)) {
-            com.google.cloud.datastore.Entity found = DatastoreConnector.connect(restarted.connection("saved")).get(key);
+            Entity found = DatastoreConnector.connect(restarted.connection("saved")).get(key);
             assertThat(found).isNotNull();
             assertThat(found.getLong("n")).isEqualTo(7);
         }
@@ -154,8 +163,8 @@ class EmulatorManagerTest {
                     hostPort = line.substring("Datastore emulator: ".length()).trim();
                     // the address comes once the data is there: a script that reads it finds every Account
                     long accounts = 0;
-                    var keys = DatastoreConnector.connect(io.keyranger.datastore.ConnectionSpec.emulator(hostPort,
-                            "demo-project")).run(com.google.cloud.datastore.Query.newKeyQueryBuilder()
+                    var keys = DatastoreConnector.connect(ConnectionSpec.emulator(hostPort,
+                            "demo-project")).run(Query.newKeyQueryBuilder()
                             .setKind("Account").build());
                     for (; keys.hasNext(); keys.next()) {
                         accounts++;
@@ -186,8 +195,8 @@ class EmulatorManagerTest {
             String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Integer.parseInt(fields[16]);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -2,15 +2,27 @@ package io.keyranger.executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.cloud.datastore.Blob;
+import com.google.cloud.datastore.BlobValue;
+import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.Chunker;
+import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.executor.local.RampingRateLimiter;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.undo.UndoImage;
+import io.keyranger.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class ChunkerTest {
@@ -69,7 +81,7 @@ class ChunkerTest {
         for (int i = 4; i < 100; i += 4) {
             bounds.add(keys.get(i));
         }
-        CellPlan cells = new CellPlan(io.keyranger.keys.KeyOrder.EMULATOR, bounds);
+        CellPlan cells = new CellPlan(KeyOrder.EMULATOR, bounds);
         List<List<Key>> chunks = Chunker.chunks(keys, ServerLimits.EMULATOR, true, 1, cells);
         assertThat(chunks.stream().mapToInt(List::size).sum()).isEqualTo(100);
         for (List<Key> chunk : chunks) {
@@ -107,17 +119,17 @@ class ChunkerTest {
         ServerLimits small = new ServerLimits(25, 500, 80_000); // 70,000 bytes a commit
         Key one = roots(1).get(0);
         byte[] random = new byte[40_000]; // random bytes do not compress: the undo record is as large again
-        new java.util.Random(43).nextBytes(random);
-        com.google.cloud.datastore.Entity big = com.google.cloud.datastore.Entity.newBuilder(one)
-                .set("data", com.google.cloud.datastore.BlobValue.newBuilder(com.google.cloud.datastore.Blob.copyFrom(
+        new Random(43).nextBytes(random);
+        Entity big = Entity.newBuilder(one)
+                .set("data", BlobValue.newBuilder(Blob.copyFrom(
                         random)).setExcludeFromIndexes(true).build()).build();
-        io.keyranger.mapper.MapResult result = new io.keyranger.mapper.MapResult(List.of(big), List.of(), 0,
-                java.util.Map.of("incremented", 1L));
-        com.google.cloud.datastore.Entity record = new io.keyranger.undo.UndoImage(one, null, big).toEntity(
-                io.keyranger.undo.UndoRecords.rootKey("j", one));
-        assertThat(io.keyranger.executor.cells.CommitBytes.sized(result, List.of(), List.of(one), 8_192, small, false))
+        MapResult result = new MapResult(List.of(big), List.of(), 0,
+                Map.of("incremented", 1L));
+        Entity record = new UndoImage(one, null, big).toEntity(
+                UndoRecords.rootKey("j", one));
+        assertThat(CommitBytes.sized(result, List.of(), List.of(one), 8_192, small, false))
                 .isSameAs(result);
-        io.keyranger.mapper.MapResult left = io.keyranger.executor.cells.CommitBytes.sized(result, List.of(record),
+        MapResult left = CommitBytes.sized(result, List.of(record),
                 List.of(one), 8_192, small, true);
         assertThat(left.puts()).isEmpty();
         assertThat(left.skipped()).isEqualTo(1);
@@ -127,11 +139,11 @@ class ChunkerTest {
                 .contains("--no-undo"));
 
         List<Key> two = roots(2);
-        io.keyranger.mapper.MapResult both = new io.keyranger.mapper.MapResult(two.stream().map(k ->
-                com.google.cloud.datastore.Entity.newBuilder(k, big).build()).toList(), List.of(), 0, java.util.Map.of());
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.keyranger.executor.cells.CommitBytes.sized(both,
+        MapResult both = new MapResult(two.stream().map(k ->
+                Entity.newBuilder(k, big).build()).toList(), List.of(), 0, Map.of());
+        Assertions.assertThatThrownBy(() -> CommitBytes.sized(both,
                 List.of(), two, 8_192, small, false)).isInstanceOfSatisfying(
-                io.keyranger.executor.cells.CommitBytes.TooLarge.class, e -> assertThat(e.bytes()).containsOnlyKeys(two));
+                CommitBytes.TooLarge.class, e -> assertThat(e.bytes()).containsOnlyKeys(two));
     }
 
     @Test
@@ -142,8 +154,8 @@ class ChunkerTest {
     @Test
     void qpsRampsUpFrom500ByHalfEveryFiveMinutes() {
         assertThat(RampingRateLimiter.rateAt(10_000, 0)).isEqualTo(500);
-        assertThat(RampingRateLimiter.rateAt(10_000, TimeUnit.MINUTES.toNanos(5))).isEqualTo(750, org.assertj.core.data.Offset.offset(0.01));
-        assertThat(RampingRateLimiter.rateAt(10_000, TimeUnit.MINUTES.toNanos(10))).isEqualTo(1125, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(RampingRateLimiter.rateAt(10_000, TimeUnit.MINUTES.toNanos(5))).isEqualTo(750, Offset.offset(0.01));
+        assertThat(RampingRateLimiter.rateAt(10_000, TimeUnit.MINUTES.toNanos(10))).isEqualTo(1125, Offset.offset(0.01));
         assertThat(RampingRateLimiter.rateAt(100, 0)).isEqualTo(100);
         assertThat(RampingRateLimiter.rateAt(2_000, TimeUnit.HOURS.toNanos(2))).isEqualTo(2_000);
     }

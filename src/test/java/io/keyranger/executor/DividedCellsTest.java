@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellCommitter;
@@ -110,7 +111,7 @@ class DividedCellsTest {
         assertThat(result.failedRanges()).as(result.message()).isZero();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         assertIncrementedOnce(datastore, "Item");
-        assertThat(io.keyranger.counter.ShardedCounter.existing(datastore, JobSpec.counterName(spec.jobId()))
+        assertThat(ShardedCounter.existing(datastore, JobSpec.counterName(spec.jobId()))
                 .totals()).containsEntry("read", (long) ENTITIES).containsEntry("written", (long) ENTITIES);
         assertCellDone(datastore, spec.jobId());
     }

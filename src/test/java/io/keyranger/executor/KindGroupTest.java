@@ -24,8 +24,10 @@ import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -134,7 +136,7 @@ class KindGroupTest {
         }
         for (int length = 1; length <= GroupJobIds.maxGroupIdLength(kinds.size()); length++) {
             String groupId = "g".repeat(length);
-            java.util.Set<String> ids = new java.util.HashSet<>();
+            Set<String> ids = new HashSet<>();
             for (int i = 0; i < kinds.size(); i++) {
                 String id = GroupJobIds.childId(groupId, i, kinds.get(i));
                 assertThat(id).hasSizeLessThanOrEqualTo(100).startsWith(groupId + "." + (i + 1) + "-");

@@ -22,6 +22,7 @@ import io.keyranger.mapper.PageMapper;
 import io.keyranger.support.SharedEmulator;
 import java.util.HashMap;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -79,8 +80,8 @@ class ProblemReportTest {
         }
         assertThat(result.report().failures()).isEmpty();
         assertThat(result.report().skips()).extracting(JobReport.ReasonGroup::reason, JobReport.ReasonGroup::count)
-                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("integer overflow", 1L),
-                        org.assertj.core.groups.Tuple.tuple("not a number", 1L));
+                .containsExactlyInAnyOrder(Tuple.tuple("integer overflow", 1L),
+                        Tuple.tuple("not a number", 1L));
         JobReport.ReasonGroup overflow = result.report().skips().stream()
                 .filter(g -> g.reason().equals("integer overflow")).findFirst().orElseThrow();
         assertThat(overflow.examples()).containsExactly(

@@ -22,6 +22,7 @@ import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.NodeSnapshot;
 import io.keyranger.executor.job.NodeStatus;
 import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
@@ -75,7 +76,7 @@ class RevertTakesTheJobLastTest {
     @Test
     void aRevertRefusedForItsIdLeavesTheJobAsItWasAndCanBeRunAgain() throws Exception {
         JobResult job = launcher.start(new JobSpec("inc", "", "Item", MapperSpec.parse(INCREMENT), 4, 4, 100, 0),
-                io.keyranger.executor.lease.JobLease.Mode.RESUME, new JobListener() { }, m -> { }).await();
+                JobLease.Mode.RESUME, new JobListener() { }, m -> { }).await();
         assertThat(job.status()).isEqualTo(JobStatus.DONE);
         Map<Key, Entity> incremented = items();
 

@@ -3,6 +3,7 @@ package io.keyranger.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.executor.local.ServerGauge;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The headroom the adaptive policy reads from call latency. */
@@ -51,7 +52,7 @@ class ServerGaugeTest {
         double sigma = Math.log(5) / 2.326;
         ServerGauge gauge = new ServerGauge();
         gauge.calibrate(Math.round(20 * MS * Math.exp(-1.2816 * sigma)));
-        java.util.Random random = new java.util.Random(3);
+        Random random = new Random(3);
         int headroom = 0;
         for (int i = 0; i < 2_000; i++) {
             gauge.record(Math.round(20 * MS * Math.exp(sigma * random.nextGaussian())));

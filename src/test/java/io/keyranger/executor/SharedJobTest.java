@@ -32,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -65,7 +66,7 @@ class SharedJobTest {
     void retriedSplitAndCheckpointedBundlesApplyEveryEntityExactlyOnce(String mapperJson) throws Exception {
         // on the Firestore emulator one mapper by default (its commits wait on locks, ~9 s a mapper); all with
         // -Dkeyranger.emulators.all=true
-        org.junit.jupiter.api.Assumptions.assumeTrue(server == ServerType.EMULATOR || mapperJson.contains("increment")
+        Assumptions.assumeTrue(server == ServerType.EMULATOR || mapperJson.contains("increment")
                 || Boolean.getBoolean("keyranger.emulators.all"), "time: the increment stands for the others here");
         ConnectionSpec conn = SharedEmulator.freshProject(server, "shared");
         Datastore datastore = SharedEmulator.connect(conn);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /** Where the adaptive policy cuts a range, and when it does not cut at all. */
@@ -43,7 +44,7 @@ class SplitPointsTest {
         for (int i = 0; i + 1 < bounds.size(); i++) {
             long lo = bounds.get(i);
             long hi = bounds.get(i + 1);
-            long inPiece = java.util.stream.LongStream.rangeClosed(1, 100).map(s -> s * 10)
+            long inPiece = LongStream.rangeClosed(1, 100).map(s -> s * 10)
                     .filter(s -> s >= lo && s < hi).count();
             assertThat(inPiece).as("samples in piece %d", i).isBetween(24L, 26L);
         }

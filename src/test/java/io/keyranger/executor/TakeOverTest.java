@@ -8,6 +8,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.job.JobResult;
@@ -30,12 +31,14 @@ import io.keyranger.support.SharedEmulator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -71,7 +74,7 @@ class TakeOverTest {
                         m -> { }));
             }
         };
-        JobResult first = executor(datastore).leaseDuration(java.time.Duration.ofSeconds(1))
+        JobResult first = executor(datastore).leaseDuration(Duration.ofSeconds(1))
                 .commitHook(takeOverAtTheThirdCommit).start(spec, JobListener.NONE).await();
 
         assertThat(second.get()).as("the first runner was taken over mid-commit").isNotNull();
@@ -127,7 +130,7 @@ class TakeOverTest {
         StringBuilder file = new StringBuilder();
         for (int i = 1; i <= 200; i++) {
             Entity doc = Entity.newBuilder(datastore.newKeyFactory().setKind("Doc").newKey("d" + i)).set("n", i).build();
-            file.append(io.keyranger.datastore.EntityCodec.encode(doc)).append('\n');
+            file.append(EntityCodec.encode(doc)).append('\n');
         }
         Path input = dir.resolve("docs.jsonl");
         Files.writeString(input, file);
@@ -162,7 +165,7 @@ class TakeOverTest {
         seed(datastore, "Doc", 200);
         JobSpec spec = Jobs.over("Doc").id("busy").spec();
         JobHandle[] running = new JobHandle[1];
-        java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean paused = new AtomicBoolean();
         running[0] = executor(datastore).start(spec, new JobListener() {
             @Override
             public void onTotals(Map<String, Long> totals) {

@@ -9,6 +9,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,7 +59,7 @@ class ExportContentsTest {
         }
         Path output = root.resolve("all_namespaces/all_kinds/output-0");
         byte[] whole = Files.readAllBytes(output);
-        Files.write(output, java.util.Arrays.copyOf(whole, whole.length / 2)); // cut short after the first entity
+        Files.write(output, Arrays.copyOf(whole, whole.length / 2)); // cut short after the first entity
         ExportContents.requireHolds(ManagedExport.open(root), "p", "", "", "First");
     }
 

@@ -28,6 +28,7 @@ import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -217,7 +218,7 @@ class GoogleImportParityTest {
         ConnectionSpec conn = SharedEmulator.freshProject("parity-read");
         Datastore datastore = seeded(conn);
         Map<Key, Entity> live = RichEntities.read(datastore, "", KIND);
-        Map<Key, Entity> read = new java.util.HashMap<>();
+        Map<Key, Entity> read = new HashMap<>();
         ManagedExport.open(EmulatorExports.export(conn, dir, null)).forEach(conn.projectId(), "",
                 e -> read.put(e.getKey(), e));
         assertThat(read.keySet()).isEqualTo(live.keySet());

@@ -8,12 +8,24 @@ import com.google.cloud.datastore.BlobValue;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.PageMapper;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.RawEntities;
 import io.keyranger.support.SharedEmulator;
+import io.keyranger.undo.UndoRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -126,21 +138,21 @@ class LargeEntitiesTest {
     @Test
     void aChunkOverTheRequestLimitCommitsInPiecesExactlyOnce() throws Exception {
         String jobId = "chunk";
-        io.keyranger.counter.ShardedCounter.open(datastore, io.keyranger.executor.job.JobSpec.counterName(jobId), 4);
-        io.keyranger.keys.KeyOrder order = io.keyranger.keys.KeyOrder.EMULATOR;
-        io.keyranger.mapper.PageMapper mapper = io.keyranger.mapper.Mappers.create(io.keyranger.mapper.MapperSpec
+        ShardedCounter.open(datastore, JobSpec.counterName(jobId), 4);
+        KeyOrder order = KeyOrder.EMULATOR;
+        PageMapper mapper = Mappers.create(MapperSpec
                 .parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1000}"));
-        io.keyranger.executor.cells.CellCommitter committer = new io.keyranger.executor.cells.CellCommitter(datastore,
-                order, mapper, jobId, new io.keyranger.executor.cells.CellPlan(order, List.of()),
-                io.keyranger.datastore.ServerLimits.EMULATOR);
+        CellCommitter committer = new CellCommitter(datastore,
+                order, mapper, jobId, new CellPlan(order, List.of()),
+                ServerLimits.EMULATOR);
         List<Key> chunk = keys.stream().sorted(order).toList();
 
-        io.keyranger.executor.cells.CellCommitter.Outcome first = committer.commit(
-                io.keyranger.keys.KeyRange.all(order), chunk);
+        CellCommitter.Outcome first = committer.commit(
+                KeyRange.all(order), chunk);
         assertThat(first.applied()).isEqualTo(LARGE + SMALL);
         assertThat(first.increments()).containsEntry("written", (long) (LARGE + SMALL));
-        io.keyranger.executor.cells.CellCommitter.Outcome again = committer.commit(
-                io.keyranger.keys.KeyRange.all(order), chunk);
+        CellCommitter.Outcome again = committer.commit(
+                KeyRange.all(order), chunk);
         assertThat(again.applied()).isZero();
         assertThat(again.alreadyApplied()).isEqualTo(LARGE + SMALL);
 
@@ -153,8 +165,8 @@ class LargeEntitiesTest {
             assertThat(entity.path("properties").path("data")).isEqualTo(before.path("data"));
         });
         List<Key> records = new ArrayList<>(); // one undo record each, written once
-        datastore.run(com.google.cloud.datastore.Query.newKeyQueryBuilder()
-                .setKind(io.keyranger.undo.UndoRecords.kind(jobId)).build()).forEachRemaining(records::add);
+        datastore.run(Query.newKeyQueryBuilder()
+                .setKind(UndoRecords.kind(jobId)).build()).forEachRemaining(records::add);
         assertThat(records).hasSize(LARGE + SMALL);
     }
 

@@ -1,12 +1,21 @@
 package io.keyranger.managed;
 
 import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
+import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.support.EmulatorExports;
+import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +54,7 @@ class ManagedExportBenchmark {
         System.out.printf("write: %,d entities in %.2f s: %,.0f entities/s%n", n, writeSeconds, n / writeSeconds);
         importSlice(dir, Math.min(n, Integer.getInteger("slice", 50_000)));
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
     }
 
@@ -61,14 +70,14 @@ class ManagedExportBenchmark {
             }
             written = writer.root();
         }
-        io.keyranger.datastore.ConnectionSpec target = io.keyranger.support.SharedEmulator.freshProject("slice");
+        ConnectionSpec target = SharedEmulator.freshProject("slice");
         long t = System.nanoTime();
-        io.keyranger.support.EmulatorExports.importInto(target, java.nio.file.Path.of(ManagedExport.open(written).metadata()));
+        EmulatorExports.importInto(target, Path.of(ManagedExport.open(written).metadata()));
         double seconds = (System.nanoTime() - t) / 1e9;
-        com.google.cloud.datastore.Datastore imported = io.keyranger.support.SharedEmulator.connect(target);
-        java.util.Map<Key, Entity> loaded = new java.util.HashMap<>();
-        for (String ns : java.util.List.of("", "ns")) {
-            imported.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setNamespace(ns).setKind("Account")
+        Datastore imported = SharedEmulator.connect(target);
+        Map<Key, Entity> loaded = new HashMap<>();
+        for (String ns : List.of("", "ns")) {
+            imported.run(Query.newEntityQueryBuilder().setNamespace(ns).setKind("Account")
                     .build()).forEachRemaining(e -> loaded.put(e.getKey(), e));
         }
         long same = 0;

@@ -21,15 +21,22 @@ import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.TimestampValue;
 import io.keyranger.KeyRangerException;
+import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.files.LocalFileStore;
+import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.SharedEmulator;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,7 +109,7 @@ class ManagedExportTest {
     }
 
     private static Path export(ConnectionSpec conn, Path dir, String filter) throws Exception {
-        return io.keyranger.support.EmulatorExports.export(conn, dir, filter);
+        return EmulatorExports.export(conn, dir, filter);
     }
 
     private static Map<Key, Entity> read(ManagedExport export) {
@@ -131,8 +138,8 @@ class ManagedExportTest {
         ManagedExport export = ManagedExport.open(export(dir, "{\"kinds\": [\"Every\"], \"namespace_ids\": [\"\", "
                 + "\"ns\"]}"));
         assertThat(export.parts()).extracting(ManagedExport.Part::namespace, ManagedExport.Part::kind)
-                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("", "Every"),
-                        org.assertj.core.groups.Tuple.tuple("ns", "Every"));
+                .containsExactlyInAnyOrder(Tuple.tuple("", "Every"),
+                        Tuple.tuple("ns", "Every"));
         Map<Key, Entity> read = read(export);
         Map<Key, Entity> every = new HashMap<>(source);
         every.keySet().removeIf(k -> !k.getKind().equals("Every"));
@@ -145,7 +152,7 @@ class ManagedExportTest {
         Path output = Path.of(export.parts().get(0).files().get(0));
         byte[] bytes = Files.readAllBytes(output);
 
-        Files.write(output, java.util.Arrays.copyOf(bytes, bytes.length - 10));
+        Files.write(output, Arrays.copyOf(bytes, bytes.length - 10));
         assertThatThrownBy(() -> read(export)).isInstanceOf(KeyRangerException.class)
                 .hasMessageContaining(output.toString()).hasMessageContaining("offset").hasMessageContaining("truncated");
 
@@ -188,7 +195,7 @@ class ManagedExportTest {
 
     private static List<byte[]> records(Path file, long from, long to) throws Exception {
         List<byte[]> out = new ArrayList<>();
-        try (LogRecords records = new LogRecords(io.keyranger.files.LocalFileStore.INSTANCE, file.toString(), from, to)) {
+        try (LogRecords records = new LogRecords(LocalFileStore.INSTANCE, file.toString(), from, to)) {
             for (byte[] r = records.next(); r != null; r = records.next()) {
                 out.add(r);
             }
@@ -197,10 +204,10 @@ class ManagedExportTest {
     }
 
     private static String[] cli(Path config, String... args) {
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code = io.keyranger.cli.KeyRangerCli.execute(new io.keyranger.cli.KeyRangerCli.Context(config, Map.of(),
-                r -> { }), new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(config, Map.of(),
+                r -> { }), new PrintWriter(out), new PrintWriter(err), args);
         return new String[] {String.valueOf(code), out.toString(), err.toString()};
     }
 
@@ -241,7 +248,7 @@ class ManagedExportTest {
 
         ConnectionSpec target = SharedEmulator.freshProject("managed-import");
         Path metadata = Path.of(ManagedExport.open(written).metadata());
-        io.keyranger.support.EmulatorExports.importInto(target, metadata);
+        EmulatorExports.importInto(target, metadata);
         Datastore imported = SharedEmulator.connect(target);
         Map<Key, Entity> loaded = new HashMap<>();
         for (String ns : List.of("", "ns")) {
@@ -283,7 +290,7 @@ class ManagedExportTest {
         assertThat(read(backup)).isEqualTo(every);
 
         ConnectionSpec target = SharedEmulator.freshProject("managed-restore");
-        io.keyranger.support.EmulatorExports.importInto(target, Path.of(backup.metadata()));
+        EmulatorExports.importInto(target, Path.of(backup.metadata()));
         List<Entity> loaded = new ArrayList<>();
         SharedEmulator.connect(target).run(Query.newEntityQueryBuilder().setKind("Every").build())
                 .forEachRemaining(loaded::add);
@@ -297,15 +304,15 @@ class ManagedExportTest {
     @Test
     void aPrefixFoldersNewestRunIsReadAndAnUnfinishedOneIsRefusedNotReplacedByAnOlder() throws Exception {
         Path prefix = dir.resolve("backups [daily] {v1}");
-        java.nio.file.Files.createDirectories(prefix);
+        Files.createDirectories(prefix);
         Path run = export(prefix, null); // export-<nanos>/<time>/...
         ManagedExport opened = ManagedExport.open(run);
         assertThat(read(opened).keySet()).as("a folder whose name holds [ ] { }").isEqualTo(source.keySet());
 
         // a later run that did not finish: its output begun, its overall metadata not written
         Path unfinished = run.resolve("9999-12-31T23:59:59_999").resolve("all_namespaces").resolve("all_kinds");
-        java.nio.file.Files.createDirectories(unfinished);
-        java.nio.file.Files.write(unfinished.resolve("output-0"), new byte[] {1, 2, 3});
+        Files.createDirectories(unfinished);
+        Files.write(unfinished.resolve("output-0"), new byte[] {1, 2, 3});
         assertThatThrownBy(() -> ManagedExport.open(run)).isInstanceOf(KeyRangerException.class)
                 .hasMessageContaining("9999-12-31T23:59:59_999, has no *.overall_export_metadata file")
                 .hasMessageContaining("give its folder: " + Path.of(opened.metadata()).getParent());

@@ -7,6 +7,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.StringValue;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.query.Gql;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.EmulatorExports;
@@ -16,11 +17,17 @@ import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,7 +52,7 @@ class RestoreTest {
         Map<Key, Entity> seeded = RichEntities.read(datastore, "", "Rich");
         Path export = EmulatorExports.export(conn, dir, null);
         List<Key> keys = new ArrayList<>(seeded.keySet());
-        java.util.Collections.shuffle(keys, new Random(7));
+        Collections.shuffle(keys, new Random(7));
         List<Key> deleted = keys.subList(0, delete);
         datastore.delete(deleted.toArray(new Key[0]));
         Map<Key, Entity> changed = new HashMap<>();
@@ -73,8 +80,8 @@ class RestoreTest {
         assertThat(stopped.out()).contains("stopped early");
         // the export written again at the same place is another export: its records are not the stopped diff's
         Path metadata = Path.of(ManagedExport.open(s.export()).metadata());
-        java.nio.file.attribute.FileTime written = Files.getLastModifiedTime(metadata);
-        Files.setLastModifiedTime(metadata, java.nio.file.attribute.FileTime.fromMillis(written.toMillis() + 60_000));
+        FileTime written = Files.getLastModifiedTime(metadata);
+        Files.setLastModifiedTime(metadata, FileTime.fromMillis(written.toMillis() + 60_000));
         InProcessCli.Result rewritten = cli.run("diff", "--export", s.export().toString(), "--kind", "Rich",
                 "--keys-out", dir.resolve("keys").toString(), "--page-size", "100", "--resume");
         assertThat(rewritten.exitCode()).as(rewritten.out() + rewritten.err()).isNotZero();
@@ -159,7 +166,7 @@ class RestoreTest {
             assertThat(now.get(key)).as(key.toString()).isEqualTo(expected);
         }
 
-        java.util.function.Predicate<Key> leftByQuery = k -> now.get(k) == null
+        Predicate<Key> leftByQuery = k -> now.get(k) == null
                 || !now.get(k).equals(s.seeded().get(k));
         List<Key> gone = s.deleted().stream().filter(leftByQuery).limit(3).toList();
         List<Key> edited = s.changed().keySet().stream().filter(leftByQuery).limit(2).toList();
@@ -168,7 +175,7 @@ class RestoreTest {
         List<Key> some = new ArrayList<>(gone);
         some.addAll(edited);
         Path keys = dir.resolve("some.keys");
-        io.keyranger.executor.source.KeysFile.write(keys, some);
+        KeysFile.write(keys, some);
         Files.writeString(keys, "KEY(Rich, 'not-exported')\n", StandardOpenOption.APPEND);
         InProcessCli.Result missingOnly = cli.run("restore", "--export", export, "--kind", "Rich", "--keys",
                 keys.toString(), "--mode", "missing-only");
@@ -223,7 +230,7 @@ class RestoreTest {
         InProcessCli.Result restore = cli.run("restore", "--export", s.export().toString(), "--kind", "Rich",
                 "--inject-faults", "rate=0.1,lost=0.5,seed=11");
         assertThat(restore.exitCode()).as(restore.out() + restore.err()).isEqualTo(7);
-        java.util.regex.Matcher injected = java.util.regex.Pattern.compile("injected (\\d+) failed calls and (\\d+) "
+        Matcher injected = Pattern.compile("injected (\\d+) failed calls and (\\d+) "
                 + "lost commit answers").matcher(restore.err());
         assertThat(injected.find()).as(restore.err()).isTrue();
         assertThat(Long.parseLong(injected.group(1))).as("faults occurred").isPositive();
@@ -251,7 +258,7 @@ class RestoreTest {
         assertThat(bad.err()).contains(output.toString()).contains("offset").contains("corrupt")
                 .doesNotContain("\tat ");
 
-        Files.write(output, java.util.Arrays.copyOf(good, good.length - 100));
+        Files.write(output, Arrays.copyOf(good, good.length - 100));
         InProcessCli.Result truncated = cli.run("restore", "--export", s.export().toString(), "--kind", "Rich");
         assertThat(truncated.exitCode()).isEqualTo(1);
         assertThat(truncated.err()).contains(output.toString()).contains("truncated").doesNotContain("\tat ");

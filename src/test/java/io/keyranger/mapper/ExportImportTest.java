@@ -3,6 +3,8 @@ package io.keyranger.mapper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.BlobValue;
@@ -19,7 +21,12 @@ import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.job.JobResult;
@@ -27,11 +34,13 @@ import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobListener;
+import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -87,7 +96,7 @@ class ExportImportTest {
         assertThat(Files.readAllLines(file)).hasSize(120);
         assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactly("things.jsonl");
         List<String> lines = Files.readAllLines(file);
-        List<Key> exportedOrder = lines.stream().map(l -> io.keyranger.datastore.EntityCodec.decode(
+        List<Key> exportedOrder = lines.stream().map(l -> EntityCodec.decode(
                 readTree(l), datastore.getOptions().getProjectId(), "").getKey()).toList();
         List<Key> sorted = new ArrayList<>(exportedOrder);
         sorted.sort(KeyOrder.EMULATOR);
@@ -98,17 +107,17 @@ class ExportImportTest {
         assertThat(deleted.total("deleted")).isEqualTo(120);
         assertThat(read(datastore)).isEmpty();
 
-        io.keyranger.datastore.ConnectionSpec conn = io.keyranger.datastore.ConnectionSpec.emulator(
+        ConnectionSpec conn = ConnectionSpec.emulator(
                 SharedEmulator.get().hostPort(), datastore.getOptions().getProjectId());
-        io.keyranger.datastore.ConnectionSpec readOnly = new io.keyranger.datastore.ConnectionSpec(conn.emulatorHost(),
+        ConnectionSpec readOnly = new ConnectionSpec(conn.emulatorHost(),
                 conn.projectId(), "", "", null, true);
         JobSpec importing = Jobs.over("Thing").id("import-things").mapper("import", "file", file.toString()).spec();
         assertThatThrownBy(() -> launcher(readOnly, datastore).start(Jobs.over("Thing").id("import-read-only")
                 .mapper("import", "file", file.toString()).spec(), JobLease.Mode.RESUME, JobListener.NONE, m -> { }))
-                .isInstanceOf(io.keyranger.KeyRangerException.class).hasMessage(
+                .isInstanceOf(KeyRangerException.class).hasMessage(
                         "The connection is read-only: the 'import' mapper writes to Thing.");
         assertThat(read(datastore)).as("a read-only import wrote nothing").isEmpty();
-        assertThat(new io.keyranger.executor.store.JobStore(datastore).listJobs().stream()
+        assertThat(new JobStore(datastore).listJobs().stream()
                 .map(j -> j.spec().jobId())).as("nor a job").doesNotContain("import-read-only");
 
         JobResult imported = launcher(conn, datastore).start(importing, JobLease.Mode.RESUME, JobListener.NONE,
@@ -125,15 +134,15 @@ class ExportImportTest {
         assertThat(again.message()).contains("is done already");
     }
 
-    private static io.keyranger.executor.JobLauncher launcher(io.keyranger.datastore.ConnectionSpec conn,
+    private static JobLauncher launcher(ConnectionSpec conn,
                                                               Datastore datastore) {
-        return new io.keyranger.executor.JobLauncher(io.keyranger.datastore.Session.of(conn, datastore),
-                RetryPolicy.DEFAULT, java.time.Duration.ofSeconds(30));
+        return new JobLauncher(Session.of(conn, datastore),
+                RetryPolicy.DEFAULT, Duration.ofSeconds(30));
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode readTree(String line) {
+    private static JsonNode readTree(String line) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+            return new ObjectMapper().readTree(line);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

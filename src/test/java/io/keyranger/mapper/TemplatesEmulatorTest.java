@@ -10,6 +10,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.ValueType;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.DryRunner;
@@ -90,10 +91,10 @@ class TemplatesEmulatorTest {
         for (Entity before : seeded) {
             Entity now = after.get(before.getKey());
             if (!before.contains("balance") || before.getValue("balance").getType()
-                    == com.google.cloud.datastore.ValueType.STRING) {
+                    == ValueType.STRING) {
                 skipped++;
                 assertThat(now).isEqualTo(before);
-            } else if (before.getValue("balance").getType() == com.google.cloud.datastore.ValueType.DOUBLE) {
+            } else if (before.getValue("balance").getType() == ValueType.DOUBLE) {
                 assertThat(now.getDouble("balance")).isEqualTo(12.5);
                 assertThat(now.getValue("balance").excludeFromIndexes()).as("index setting kept").isTrue();
             } else {
@@ -114,7 +115,7 @@ class TemplatesEmulatorTest {
             Entity now = after.get(before.getKey());
             if (!before.contains("balance")) {
                 assertThat(now.getDouble("balance")).isEqualTo(2.5);
-            } else if (before.getValue("balance").getType() == com.google.cloud.datastore.ValueType.LONG) {
+            } else if (before.getValue("balance").getType() == ValueType.LONG) {
                 assertThat(now.getLong("balance")).as("a fractional amount never turns an integer into a double")
                         .isEqualTo(before.getLong("balance"));
             }

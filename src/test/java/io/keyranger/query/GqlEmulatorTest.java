@@ -40,9 +40,12 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -137,7 +140,7 @@ class GqlEmulatorTest {
         values.addAll(List.of(DoubleValue.of(-0.0), DoubleValue.of(Double.NaN), DoubleValue.of(Double.POSITIVE_INFINITY),
                 DoubleValue.of(Double.NEGATIVE_INFINITY), DoubleValue.of(1e-9), LongValue.of(Long.MIN_VALUE),
                 StringValue.of("Z"), StringValue.of("\uff21"), StringValue.of("\ud83d\ude00"),
-                BlobValue.of(Blob.copyFrom("\uff21".getBytes(java.nio.charset.StandardCharsets.UTF_8))),
+                BlobValue.of(Blob.copyFrom("\uff21".getBytes(StandardCharsets.UTF_8))),
                 LatLngValue.of(LatLng.of(0, 0)), LatLngValue.of(LatLng.of(10, 20)), KeyValue.of(k.newKey("\ud83d\ude00")),
                 KeyValue.of(datastore.newKeyFactory().setKind("K").addAncestor(PathElement.of("K", 1)).newKey(1)),
                 TimestampValue.of(Timestamp.ofTimeMicroseconds(100)), ListValue.newBuilder().build(),
@@ -185,7 +188,7 @@ class GqlEmulatorTest {
         List<Entity> stored = new ArrayList<>(); // as a job reads them back
         datastore.run(Query.newEntityQueryBuilder().setKind("Mixed").build()).forEachRemaining(stored::add);
         assertThat(stored).hasSize(values.size() + 1);
-        Map<String, Set<Key>> expected = new java.util.LinkedHashMap<>();
+        Map<String, Set<Key>> expected = new LinkedHashMap<>();
         for (String x : OPERANDS) {
             for (String op : List.of("<", "<=", ">", ">=")) {
                 expected.put("p " + op + " " + x, union("p " + op + " " + x));
@@ -239,7 +242,7 @@ class GqlEmulatorTest {
     }
 
     private List<String> names(Set<Key> keys, List<Value<?>> values) {
-        return keys.stream().sorted(java.util.Comparator.comparing(Key::getNameOrId, java.util.Comparator.comparing(
+        return keys.stream().sorted(Comparator.comparing(Key::getNameOrId, Comparator.comparing(
                 Object::toString))).map(k -> k.hasId() ? shown(values.get(k.getId().intValue() - 1)) : "(no p)").toList();
     }
 

@@ -2,8 +2,10 @@ package io.keyranger.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.keyranger.logging.Redaction;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -18,7 +20,7 @@ class CredentialsTest {
     Path dir;
 
     private Process launch(Path logDir, String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(
+        List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"),
                 "-Dlogback.configurationFile=" + Path.of("target/classes/logback.xml").toAbsolutePath(),
@@ -56,13 +58,13 @@ class CredentialsTest {
 
     @Test
     void redactionMasksKeysTokensAndSecretsInEveryShape() {
-        String masked = io.keyranger.logging.Redaction.redact("json {\"private_key\": \"-----BEGIN PRIVATE KEY-----\n"
+        String masked = Redaction.redact("json {\"private_key\": \"-----BEGIN PRIVATE KEY-----\n"
                 + SECRET + "\n-----END PRIVATE KEY-----\n\", \"private_key_id\": \"" + SECRET + "\"} header "
                 + "Authorization: Bearer " + SECRET + " query ?access_token=" + SECRET + "&x=1 form client_secret="
                 + SECRET + " escaped \\\"refresh_token\\\": \\\"" + SECRET + "\\\"");
         assertThat(masked).doesNotContain(SECRET).contains("[REDACTED KEY]").contains("[REDACTED]")
                 .contains("header Authorization").contains("&x=1");
-        assertThat(io.keyranger.logging.Redaction.redact("read 20,000 entities of Account")).isEqualTo(
+        assertThat(Redaction.redact("read 20,000 entities of Account")).isEqualTo(
                 "read 20,000 entities of Account");
     }
 }

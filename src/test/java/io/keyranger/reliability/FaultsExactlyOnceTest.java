@@ -10,17 +10,20 @@ import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.executor.JobUndo;
 import io.keyranger.executor.job.JobResult;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobListener;
+import io.keyranger.executor.store.JobStore;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.testhooks.FaultInjector;
+import io.keyranger.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -156,7 +159,7 @@ class FaultsExactlyOnceTest {
         assertThat(revert.total("restored")).isEqualTo(ENTITIES);
         assertThat(revert.total("already as before")).isZero();
         assertThat(revert.total("undo records")).isEqualTo(ENTITIES);
-        assertThat(read("", io.keyranger.undo.UndoRecords.kind(revert.jobId()))).hasSize(ENTITIES);
+        assertThat(read("", UndoRecords.kind(revert.jobId()))).hasSize(ENTITIES);
 
         JobResult delete = run("{\"template\":\"delete\"}");
         assertThat(read("", "Acct")).isEmpty();
@@ -165,8 +168,8 @@ class FaultsExactlyOnceTest {
     }
 
     private JobResult revert(String jobId) throws Exception {
-        JobSpec spec = io.keyranger.executor.JobUndo.revertSpec(new io.keyranger.executor.store.JobStore(datastore)
-                .loadJob(jobId), new io.keyranger.executor.JobUndo.RevertSettings("revert-" + jobId, false, 4, 4, 8, 0));
+        JobSpec spec = JobUndo.revertSpec(new JobStore(datastore)
+                .loadJob(jobId), new JobUndo.RevertSettings("revert-" + jobId, false, 4, 4, 8, 0));
         JobResult result = executor.start(spec, JobListener.NONE).await();
         assertThat(result.status()).as("failed ranges: %d", result.failedRanges()).isEqualTo(JobStatus.DONE);
         return result;

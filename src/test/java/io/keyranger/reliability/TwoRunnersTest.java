@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.cli.RunCommand;
@@ -142,7 +143,7 @@ class TwoRunnersTest {
         Datastore datastore = SharedEmulator.connect(conn);
         List<Entity> docs = new ArrayList<>();
         for (int i = 1; i <= DOCS; i++) {
-            com.google.cloud.datastore.KeyFactory keys = datastore.newKeyFactory().setKind("Doc");
+            KeyFactory keys = datastore.newKeyFactory().setKind("Doc");
             docs.add(Entity.newBuilder(i % 2 == 0 ? keys.newKey("doc-" + i) : keys.newKey((long) i)).set("n", 0)
                     .build());
         }

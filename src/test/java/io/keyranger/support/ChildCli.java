@@ -1,6 +1,7 @@
 package io.keyranger.support;
 
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.testhooks.HoldHook;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -68,7 +69,7 @@ public final class ChildCli implements AutoCloseable {
 
     /** Waits until the child holds its job (run --hold-after-chunks). */
     public void awaitHeld() throws InterruptedException {
-        awaitLine(io.keyranger.testhooks.HoldHook.HELD, 120);
+        awaitLine(HoldHook.HELD, 120);
     }
 
     /** Lets a held child go on. */

@@ -9,6 +9,7 @@ import javafx.scene.chart.Axis;
 import javafx.scene.control.IndexedCell;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.TextField;
+import javafx.scene.control.skin.VirtualFlow;
 import javafx.scene.text.Text;
 
 /**
@@ -61,7 +62,7 @@ public final class CutOffs {
     /** Whether a cell is a row of a table, list or tree (a combo box's button cell is not). */
     private static boolean inVirtualFlow(Node cell) {
         for (Node p = cell.getParent(); p != null; p = p.getParent()) {
-            if (p instanceof javafx.scene.control.skin.VirtualFlow<?>) {
+            if (p instanceof VirtualFlow<?>) {
                 return true;
             }
         }

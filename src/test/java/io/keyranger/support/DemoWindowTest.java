@@ -10,6 +10,8 @@ import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javafx.application.Application;
+import javafx.scene.Node;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,8 +76,8 @@ public abstract class DemoWindowTest {
 
     protected void clickTab(String title) {
         robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
-                && title.equals(((javafx.scene.control.Labeled) n.lookup(".tab-label")).getText()))
-                .queryAs(javafx.scene.Node.class));
+                && title.equals(((Labeled) n.lookup(".tab-label")).getText()))
+                .queryAs(Node.class));
     }
 
     /** The Entities tab's title line. */

@@ -2,6 +2,7 @@ package io.keyranger.support;
 
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.datastore.ConnectionSpec;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ public final class InProcessCli {
     }
 
     /** A mapper spec file in the config folder. */
-    public Path mapper(String json) throws java.io.IOException {
+    public Path mapper(String json) throws IOException {
         Path file = Files.createTempFile(configDir, "mapper", ".json");
         Files.writeString(file, json);
         return file;

@@ -1,6 +1,7 @@
 package io.keyranger.support;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
@@ -57,7 +58,7 @@ public final class Jobs {
     public Jobs where(String property, Object value) {
         ObjectNode clause = JSON.createObjectNode().put("property", property);
         clause.set("value", JSON.valueToTree(value));
-        (mapper.has("where") ? (com.fasterxml.jackson.databind.node.ArrayNode) mapper.get("where")
+        (mapper.has("where") ? (ArrayNode) mapper.get("where")
                 : mapper.putArray("where")).add(clause);
         return this;
     }

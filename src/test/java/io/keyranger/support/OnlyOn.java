@@ -10,6 +10,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.params.Parameter;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
@@ -57,7 +58,7 @@ public @interface OnlyOn {
             for (Class<?> c = instance.getClass(); c != null; c = c.getSuperclass()) {
                 for (Field field : c.getDeclaredFields()) {
                     if (field.getType() == ServerType.class
-                            && field.isAnnotationPresent(org.junit.jupiter.params.Parameter.class)) {
+                            && field.isAnnotationPresent(Parameter.class)) {
                         try {
                             field.setAccessible(true);
                             return (ServerType) field.get(instance);

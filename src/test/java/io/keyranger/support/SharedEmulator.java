@@ -1,12 +1,17 @@
 package io.keyranger.support;
 
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.emulator.CloudSdkLocator;
 import io.keyranger.emulator.EmulatorManager;
 import io.keyranger.emulator.RunningEmulator;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -16,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SharedEmulator {
     private static final AtomicInteger PROJECTS = new AtomicInteger();
-    private static final java.util.Map<ServerType, RunningEmulator> RUNNING = new java.util.EnumMap<>(ServerType.class);
+    private static final Map<ServerType, RunningEmulator> RUNNING = new EnumMap<>(ServerType.class);
 
     private SharedEmulator() {
     }
@@ -50,9 +55,9 @@ public final class SharedEmulator {
      * The emulators the suites that guard data run on, for a parameterized class's source: both, unless
      * {@code -Dkeyranger.emulators=legacy} (or {@code firestore}) names one.
      */
-    public static java.util.List<ServerType> dataSuites() {
+    public static List<ServerType> dataSuites() {
         String named = System.getProperty("keyranger.emulators", "legacy,firestore");
-        java.util.List<ServerType> types = new java.util.ArrayList<>();
+        List<ServerType> types = new ArrayList<>();
         for (String name : named.split(",")) {
             switch (name.strip()) {
                 case "legacy" -> types.add(ServerType.EMULATOR);
@@ -70,10 +75,10 @@ public final class SharedEmulator {
     }
 
     /** Puts entities in commits of 500, the most one commit takes. */
-    public static void putAll(Datastore datastore, java.util.List<com.google.cloud.datastore.Entity> entities) {
+    public static void putAll(Datastore datastore, List<Entity> entities) {
         for (int i = 0; i < entities.size(); i += 500) {
             datastore.put(entities.subList(i, Math.min(entities.size(), i + 500))
-                    .toArray(new com.google.cloud.datastore.Entity[0]));
+                    .toArray(new Entity[0]));
         }
     }
 }

@@ -17,8 +17,10 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import javafx.scene.control.Button;
 import javafx.scene.control.DialogPane;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import org.junit.jupiter.api.Test;
 
@@ -67,11 +69,11 @@ class BackUpFirstTest extends DemoWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText()))
                 .contains("\"increment\""); // the form still holds the job the user chose
 
-        try (java.util.stream.Stream<Path> written = Files.list(fakeHome.resolve("Account-backup"))) {
+        try (Stream<Path> written = Files.list(fakeHome.resolve("Account-backup"))) {
             assertThat(written.filter(f -> !f.equals(otherBackup))).as("this run's backup").hasSize(1);
         }
         Path ours;
-        try (java.util.stream.Stream<Path> written = Files.list(fakeHome.resolve("Account-backup"))) {
+        try (Stream<Path> written = Files.list(fakeHome.resolve("Account-backup"))) {
             ours = written.filter(f -> !f.equals(otherBackup)).findFirst().orElseThrow();
         }
         ManagedExport export = ManagedExport.open(ours);
@@ -97,7 +99,7 @@ class BackUpFirstTest extends DemoWindowTest {
         assertThat(recorded).as("the export this backup wrote, not the newest in the folder")
                 .isEqualTo(ours.toString()).isEqualTo(Path.of(export.metadata()).getParent().toString());
         Fx.waitUntil(20, () -> jobs.lookupAll(".list-cell").stream()
-                .map(n -> ((javafx.scene.control.Labeled) n).getText())
+                .map(n -> ((Labeled) n).getText())
                 .anyMatch(t -> t != null && t.startsWith(increments.get(0)) && t.contains("backed up first to "
                         + recorded)));
     }

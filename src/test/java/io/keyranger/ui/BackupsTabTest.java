@@ -11,10 +11,14 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.source.KeysFile;
 import io.keyranger.executor.SideBySide;
 import io.keyranger.managed.ManagedExport;
+import io.keyranger.query.Gql;
+import io.keyranger.ui.backups.BackupsViewModel;
 import io.keyranger.ui.backups.DiffModel;
+import java.awt.image.BufferedImage;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.Fx;
@@ -26,7 +30,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
+import javafx.scene.image.PixelReader;
+import javafx.scene.image.WritableImage;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,7 +60,7 @@ class BackupsTabTest extends DemoWindowTest {
         clickTab("Backups");
         setText("#exportLocation", export.toString());
         robot.clickOn("#openExport");
-        javafx.scene.control.ListView<io.keyranger.ui.backups.BackupsViewModel.KindRow> kinds =
+        ListView<BackupsViewModel.KindRow> kinds =
                 robot.lookup("#exportKinds").queryListView();
         Fx.waitUntil(30, () -> kinds.getItems().stream().anyMatch(k -> k.kind().equals("Account")));
         assertThat(Fx.get(() -> kinds.getItems().stream().filter(k -> k.kind().equals("Account")).findFirst()
@@ -83,7 +91,7 @@ class BackupsTabTest extends DemoWindowTest {
         List<Key> all = new ArrayList<>(before.keySet());
         List<Key> deleted = all.subList(0, 5);
         List<Key> changed = all.subList(5, 8);
-        setText("#exportKey", io.keyranger.query.Gql.keyLiteral(deleted.get(0)));
+        setText("#exportKey", Gql.keyLiteral(deleted.get(0)));
         robot.clickOn("#lookUpExportKey");
         Fx.waitUntil(30, () -> entities.getItems().size() == 1 && entities.getItems().get(0).getKey()
                 .equals(deleted.get(0)));
@@ -135,7 +143,7 @@ class BackupsTabTest extends DemoWindowTest {
         assertThat(after).isEqualTo(wanted);
 
         // the restore is a job like any other: the Run tab's job list shows it, done, over its kind
-        javafx.scene.control.ListView<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> jobs =
+        ListView<AdaptiveSplitExecutor.JobSummary> jobs =
                 robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(j -> j.spec().kind().equals("Account")
                 && j.spec().mapper().template().equals("import") && j.describeStatus().equals("done"))));
@@ -190,18 +198,18 @@ class BackupsTabTest extends DemoWindowTest {
 
     /** The window as it looks now, as a PNG (for the README; never compared). */
     private void snapshot(Path file) throws Exception {
-        javafx.scene.image.WritableImage image = Fx.get(() -> robot.lookup("#exportKinds").query().getScene()
+        WritableImage image = Fx.get(() -> robot.lookup("#exportKinds").query().getScene()
                 .snapshot(null));
         int w = (int) image.getWidth();
         int h = (int) image.getHeight();
-        java.awt.image.BufferedImage png = new java.awt.image.BufferedImage(w, h,
-                java.awt.image.BufferedImage.TYPE_INT_ARGB);
-        javafx.scene.image.PixelReader pixels = image.getPixelReader();
+        BufferedImage png = new BufferedImage(w, h,
+                BufferedImage.TYPE_INT_ARGB);
+        PixelReader pixels = image.getPixelReader();
         for (int y = 0; y < h; y++) {
             for (int x = 0; x < w; x++) {
                 png.setRGB(x, y, pixels.getArgb(x, y));
             }
         }
-        javax.imageio.ImageIO.write(png, "png", file.toFile());
+        ImageIO.write(png, "png", file.toFile());
     }
 }

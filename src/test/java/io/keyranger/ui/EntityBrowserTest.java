@@ -9,12 +9,22 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
+import io.keyranger.ui.run.NodeRow;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javafx.scene.Node;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
+import javafx.scene.control.TreeTableView;
 import javafx.scene.input.KeyCode;
+import org.controlsfx.control.CheckComboBox;
 import org.junit.jupiter.api.Test;
 
 /** The Entities tab's query box, and jobs started from the window, driven on the demo's real emulator. */
@@ -93,8 +103,8 @@ class EntityBrowserTest extends DemoWindowTest {
     @Test
     void theMapperAndRunTabsTakeTheSameGqlAndTheJobChangesOnlyItsMatches() {
         Datastore datastore = demoDatastore();
-        java.util.Map<Key, Long> before = new java.util.HashMap<>();
-        java.util.Set<Key> matching = new java.util.HashSet<>();
+        Map<Key, Long> before = new HashMap<>();
+        Set<Key> matching = new HashSet<>();
         datastore.run(Query.newEntityQueryBuilder().setKind("Account").build()).forEachRemaining(e -> {
             before.put(e.getKey(), e.getLong("balance"));
             if (e.getString("tier").equals("pro") && e.getLong("balance") < 3000) {
@@ -104,7 +114,7 @@ class EntityBrowserTest extends DemoWindowTest {
         assertThat(matching).isNotEmpty();
         clickTab("Mapper");
         robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                ((javafx.scene.control.ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+                ((ListCell<?>) n).getText())).queryAs(Node.class));
         Fx.get(() -> {
             robot.lookup("#mapperGql").queryTextInputControl().setText("SELECT * FROM Account WHERE tier = pro");
             return null;
@@ -144,26 +154,26 @@ class EntityBrowserTest extends DemoWindowTest {
         Fx.get(() -> {
             robot.lookup("#mapperJson").queryTextInputControl()
                     .setText("{\"template\": \"set\", \"property\": \"seen\", \"value\": \"yes\"}");
-            org.controlsfx.control.CheckComboBox<String> kinds = robot.lookup("#jobKinds").query();
+            CheckComboBox<String> kinds = robot.lookup("#jobKinds").query();
             kinds.getCheckModel().check("Org");
             kinds.getCheckModel().check("Event");
             return null;
         });
         robot.clickOn("#startJob");
         Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
-        assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
+        assertThat(Fx.get(() -> ((DialogPane) robot.lookup(".dialog-pane").query())
                 .getContentText())).contains("every entity of these 2 kinds").contains("Event, Org");
         robot.clickOn("OK");
         Fx.waitUntil(120, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
-        javafx.scene.control.TreeTableView<?> tree = robot.lookup("#rangeTree").query();
+        TreeTableView<?> tree = robot.lookup("#rangeTree").query();
         assertThat(Fx.get(() -> tree.getRoot().getChildren().stream().map(item -> String.valueOf(
-                ((io.keyranger.ui.run.NodeRow) item.getValue()).id())).toList())).containsExactlyInAnyOrder("Org", "Event");
+                ((NodeRow) item.getValue()).id())).toList())).containsExactlyInAnyOrder("Org", "Event");
         for (String kind : List.of("Org", "Event", "Account")) {
             datastore.run(Query.newEntityQueryBuilder().setKind(kind).build()).forEachRemaining(e ->
                     assertThat(e.contains("seen")).as("%s", e.getKey()).isEqualTo(!kind.equals("Account")));
         }
         Fx.get(() -> {
-            robot.lookup("#jobKinds").<org.controlsfx.control.CheckComboBox<String>>query().getCheckModel().clearChecks();
+            robot.lookup("#jobKinds").<CheckComboBox<String>>query().getCheckModel().clearChecks();
             return null;
         });
     }

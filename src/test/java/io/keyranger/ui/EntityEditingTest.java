@@ -5,9 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Value;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
 import java.util.List;
+import java.util.Objects;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +29,7 @@ class EntityEditingTest extends DemoWindowTest {
         robot.clickOn("#addProperty");
         setText("#prop-0-name", "balance");
         Fx.get(() -> {
-            robot.lookup("#prop-0-type").<javafx.scene.control.ComboBox<String>>query().setValue("integer");
+            robot.lookup("#prop-0-type").<ComboBox<String>>query().setValue("integer");
             return null;
         });
         setText("#prop-0-value", "12.5");
@@ -34,8 +39,8 @@ class EntityEditingTest extends DemoWindowTest {
         setText("#prop-0-value", "125");
         setText("#prop-1-name", "tags");
         Fx.get(() -> {
-            robot.lookup("#prop-1-type").<javafx.scene.control.ComboBox<String>>query().setValue("array");
-            robot.lookup("#prop-1-indexed").<javafx.scene.control.CheckBox>query().setSelected(false);
+            robot.lookup("#prop-1-type").<ComboBox<String>>query().setValue("array");
+            robot.lookup("#prop-1-indexed").<CheckBox>query().setSelected(false);
             return null;
         });
         setText("#prop-1-value", "[{\"type\": \"string\", \"value\": \"vip\"}, {\"type\": \"integer\", \"value\": \"7\"}]");
@@ -45,8 +50,8 @@ class EntityEditingTest extends DemoWindowTest {
         Fx.waitUntil(30, () -> datastore.get(key) != null);
         Entity made = datastore.get(key);
         assertThat(made.getLong("balance")).isEqualTo(125);
-        assertThat(made.<com.google.cloud.datastore.Value<?>>getList("tags").stream().map(v -> (Object) v.get()).toList()).containsExactly("vip", 7L);
-        assertThat(made.<com.google.cloud.datastore.Value<?>>getList("tags"))
+        assertThat(made.<Value<?>>getList("tags").stream().map(v -> (Object) v.get()).toList()).containsExactly("vip", 7L);
+        assertThat(made.<Value<?>>getList("tags"))
                 .allSatisfy(v -> assertThat(v.excludeFromIndexes()).isTrue());
         Fx.waitUntil(10, () -> !robot.lookup("#undoEdit").queryButton().isDisabled());
         robot.clickOn("#undoEdit");
@@ -62,7 +67,7 @@ class EntityEditingTest extends DemoWindowTest {
             return table.getItems().get(3);
         });
         @SuppressWarnings("unchecked")
-        javafx.scene.control.TableColumn<Entity, ?> balance = Fx.get(() -> (javafx.scene.control.TableColumn<Entity, ?>)
+        TableColumn<Entity, ?> balance = Fx.get(() -> (TableColumn<Entity, ?>)
                 table.getColumns().stream().filter(c -> c.getText().equals("balance")).findFirst().orElseThrow());
         assertThat(Fx.get(() -> balance.getCellData(original))).isEqualTo(String.valueOf(original.getLong("balance")));
         robot.clickOn("#editEntity");
@@ -72,7 +77,7 @@ class EntityEditingTest extends DemoWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#prop-1-error").queryLabeled().getText())).contains("whole number");
         setText("#prop-1-value", "777");
         Fx.get(() -> {
-            robot.lookup("#prop-1-indexed").<javafx.scene.control.CheckBox>query().setSelected(false);
+            robot.lookup("#prop-1-indexed").<CheckBox>query().setSelected(false);
             return null;
         });
         robot.clickOn("#saveEntity");
@@ -112,7 +117,7 @@ class EntityEditingTest extends DemoWindowTest {
         robot.clickOn("#deleteEntities");
         robot.clickOn("OK");
         Key[] keys = chosen.stream().map(Entity::getKey).toArray(Key[]::new);
-        Fx.waitUntil(30, () -> datastore.fetch(keys).stream().allMatch(java.util.Objects::isNull));
+        Fx.waitUntil(30, () -> datastore.fetch(keys).stream().allMatch(Objects::isNull));
         Fx.waitUntil(10, () -> !robot.lookup("#undoEdit").queryButton().isDisabled()
                 && Fx.get(() -> robot.lookup("#editStatus").queryLabeled().getText()).startsWith("Done"));
         robot.clickOn("#undoEdit");

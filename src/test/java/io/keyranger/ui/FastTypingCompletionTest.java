@@ -6,9 +6,12 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
+import javafx.scene.Node;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 import org.junit.jupiter.api.Test;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * GQL typed into the Entities tab's query box, then Enter: the query that runs is exactly what was typed, with
@@ -44,16 +47,16 @@ class FastTypingCompletionTest extends DemoWindowTest {
         robot.clickOn("#gqlQuery");
         robot.write("SELECT * FROM Account ORDER BY ");
         Fx.get(() -> {
-            javafx.scene.Node box = robot.lookup("#gqlQuery").query();
+            Node box = robot.lookup("#gqlQuery").query();
             for (char c : "balanc".toCharArray()) {
-                box.fireEvent(new javafx.scene.input.KeyEvent(javafx.scene.input.KeyEvent.KEY_TYPED,
+                box.fireEvent(new KeyEvent(KeyEvent.KEY_TYPED,
                         String.valueOf(c), "", KeyCode.UNDEFINED, false, false, false, false));
             }
             return null;
         });
         robot.write("e DESC");
         robot.type(KeyCode.ENTER);
-        org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.waitForFxEvents();
         assertThat(text("#gqlQuery")).isEqualTo(TYPED);
         Fx.waitUntil(30, () -> title().startsWith("Account (query): page 1") && !table.getItems().isEmpty());
         assertThat(text("#gqlQuery")).isEqualTo(TYPED);
@@ -66,9 +69,9 @@ class FastTypingCompletionTest extends DemoWindowTest {
         });
         robot.clickOn(id);
         robot.write(TYPED);
-        org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.waitForFxEvents();
         robot.type(KeyCode.ENTER);
-        org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.waitForFxEvents();
     }
 
     private String text(String id) {

@@ -11,10 +11,12 @@ import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.support.Fx;
 import io.keyranger.support.SharedEmulator;
+import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.main.ConnectionChoice;
 import java.nio.file.Path;
 import javafx.application.Application;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.ListView;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +61,7 @@ class FirestoreEmulatorConnectionTest {
         assertThat(Fx.get(() -> picker().getValue())).as("connecting again starts the same demo")
                 .isEqualTo(ConnectionChoice.FIRESTORE_DEMO);
         // the server cannot list kinds: the demo's are known because the seeder recorded them
-        javafx.scene.control.ListView<io.keyranger.ui.kinds.KindItem> kinds = robot.lookup("#kindList")
+        ListView<KindItem> kinds = robot.lookup("#kindList")
                 .queryListView();
         Fx.waitUntil(60, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")));
     }

@@ -7,12 +7,14 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.support.Fx;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.application.Application;
@@ -43,7 +45,7 @@ class FirestoreKindListTest {
             items.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Item").newKey(i)).set("n", i).build());
         }
         SharedEmulator.putAll(datastore, items);
-        java.nio.file.Path config = Files.createTempDirectory("keyranger-fs-kinds");
+        Path config = Files.createTempDirectory("keyranger-fs-kinds");
         FxToolkit.registerPrimaryStage();
         app = FxToolkit.setupApplication(() -> new KeyRangerApp(config, new StartupRequest(conn, null, null)));
     }
@@ -73,7 +75,7 @@ class FirestoreKindListTest {
         assertThat(Fx.get(() -> kinds.getItems().get(0).countProperty().get().count())).isEqualTo(30);
 
         // the kind is remembered in the database: a fresh listing shows it
-        assertThat(new io.keyranger.datastore.DatastoreGateway(SharedEmulator.connect(conn),
+        assertThat(new DatastoreGateway(SharedEmulator.connect(conn),
                 ServerType.FIRESTORE_EMULATOR).kinds("", false)).containsExactly("Item");
     }
 }

@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.datastore.ConnectionSpec;
@@ -15,6 +16,7 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.demo.DemoDataset;
 import io.keyranger.demo.DemoRequest;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.query.BrowserQuery;
 import io.keyranger.query.Gql;
@@ -31,14 +33,17 @@ import java.util.Map;
 import java.util.function.Consumer;
 import javafx.application.Application;
 import javafx.application.Platform;
+import javafx.scene.Node;
 import javafx.scene.chart.BarChart;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableView;
+import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,7 +81,7 @@ class FirestoreWindowTest {
             });
             return null;
         });
-        javafx.stage.Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
         Fx.get(() -> {
             stage.setMaximized(false);
             stage.setWidth(1280);
@@ -128,7 +133,7 @@ class FirestoreWindowTest {
 
         List<Key> expected = new ArrayList<>();
         demoDatastore().run(Query.newEntityQueryBuilder().setKind("Account")
-                .setFilter(com.google.cloud.datastore.StructuredQuery.PropertyFilter.eq("tier", "pro")).build())
+                .setFilter(StructuredQuery.PropertyFilter.eq("tier", "pro")).build())
                 .forEachRemaining(e -> expected.add(e.getKey()));
         assertThat(expected).isNotEmpty();
         Fx.get(() -> {
@@ -178,7 +183,7 @@ class FirestoreWindowTest {
         robot.clickOn("#addProperty");
         Fx.get(() -> {
             robot.lookup("#prop-0-name").queryTextInputControl().setText("size");
-            robot.lookup("#prop-0-type").<javafx.scene.control.ComboBox<String>>query().setValue("integer");
+            robot.lookup("#prop-0-type").<ComboBox<String>>query().setValue("integer");
             robot.lookup("#prop-0-value").queryTextInputControl().setText("3");
             return null;
         });
@@ -272,7 +277,7 @@ class FirestoreWindowTest {
         Fx.waitUntil(20, () -> {
             if (jobs.getSelectionModel().getSelectedItem() == null) {
                 jobs.getItems().stream().filter(j -> j.spec().mapper().template().equals("increment")
-                        && j.status() == io.keyranger.executor.job.JobStatus.DONE).findFirst()
+                        && j.status() == JobStatus.DONE).findFirst()
                         .ifPresent(j -> jobs.getSelectionModel().select(j));
             }
             return !robot.lookup("#revertJob").queryButton().isDisabled();
@@ -315,7 +320,7 @@ class FirestoreWindowTest {
 
     /** Lists the default namespace's kinds afresh (by choosing another namespace, then it again). */
     private void relist() {
-        javafx.scene.control.ComboBox<String> namespaces = robot.lookup("#namespaceChoice").queryComboBox();
+        ComboBox<String> namespaces = robot.lookup("#namespaceChoice").queryComboBox();
         ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
         Fx.get(() -> {
             namespaces.setValue(DemoDataset.SECOND_NAMESPACE);
@@ -390,7 +395,7 @@ class FirestoreWindowTest {
 
     private void clickTab(String title) {
         robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
-                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
+                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(Node.class));
     }
 
     private String title() {

@@ -3,11 +3,17 @@ package io.keyranger.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.app.KeyRangerApp;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.run.JobForm;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.Spinner;
+import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import org.junit.jupiter.api.Test;
 
@@ -58,13 +64,13 @@ class FormsTest extends DemoWindowTest {
 
     private void chooseExample(String name) {
         robot.clickOn(robot.lookup("#examples .list-cell").match(n -> name.equals(
-                ((javafx.scene.control.ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+                ((ListCell<?>) n).getText())).queryAs(Node.class));
     }
 
     private void chooseTemplate(String name) {
         Fx.get(() -> {
-            robot.lookup("#templateChoice").<javafx.scene.control.ComboBox<io.keyranger.mapper.Template>>query()
-                    .setValue(io.keyranger.mapper.Mappers.template(name));
+            robot.lookup("#templateChoice").<ComboBox<Template>>query()
+                    .setValue(Mappers.template(name));
             return null;
         });
     }
@@ -79,7 +85,7 @@ class FormsTest extends DemoWindowTest {
         chooseExample("Add free credit");
         robot.clickOn("#dryRun");
         Fx.waitUntil(60, () -> dryRunSummary().contains("Nothing was written"));
-        javafx.scene.control.TableView<?> table = robot.lookup("#dryRunTable").queryTableView();
+        TableView<?> table = robot.lookup("#dryRunTable").queryTableView();
         assertThat(Fx.get(() -> table.getItems().size())).isPositive();
         chooseExample("Deactivate users");
         Fx.waitUntil(10, () -> dryRunSummary().isEmpty());

@@ -7,23 +7,31 @@ import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.run.KeySpaceMap;
 import io.keyranger.ui.run.NodeRow;
+import io.keyranger.ui.shards.PlanMap;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import javafx.application.Application;
 import javafx.geometry.Point2D;
+import javafx.scene.Node;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
+import javafx.scene.control.Spinner;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableView;
+import javafx.stage.Stage;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,8 +51,8 @@ class KeySpaceMapTest {
         app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
                 new StartupRequest(null, new DemoRequest(300, 0, null), null)));
         // the shared primary stage at a laptop's size, whatever an earlier test class left it at
-        javafx.stage.Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
-        io.keyranger.support.Fx.get(() -> {
+        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        Fx.get(() -> {
             stage.setMaximized(false);
             stage.setWidth(1280);
             stage.setHeight(800);
@@ -66,9 +74,9 @@ class KeySpaceMapTest {
         clickTab("Run");
         Fx.get(() -> {
             robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count\"}");
-            robot.lookup("#jobPageSize").<javafx.scene.control.Spinner<Integer>>query().getValueFactory().setValue(20);
-            robot.lookup("#jobShards").<javafx.scene.control.Spinner<Integer>>query().getValueFactory().setValue(4);
-            robot.lookup("#jobWorkers").<javafx.scene.control.Spinner<Integer>>query().getValueFactory().setValue(4);
+            robot.lookup("#jobPageSize").<Spinner<Integer>>query().getValueFactory().setValue(20);
+            robot.lookup("#jobShards").<Spinner<Integer>>query().getValueFactory().setValue(4);
+            robot.lookup("#jobWorkers").<Spinner<Integer>>query().getValueFactory().setValue(4);
             return null;
         });
         robot.clickOn("#startJob");
@@ -96,10 +104,10 @@ class KeySpaceMapTest {
                 .mapToDouble(KeySpaceMap.Drawn::width).sum();
         assertThat(total).as("the planned ranges span the job's band").isCloseTo(
                 bands.stream().filter(b -> b.row() == null).findFirst().orElseThrow().width(),
-                org.assertj.core.data.Offset.offset(1.0));
+                Offset.offset(1.0));
 
         KeySpaceMap.Drawn deep = bands.stream().filter(b -> b.row() != null && b.row().snapshot().depth() > 0)
-                .max(java.util.Comparator.comparingDouble(KeySpaceMap.Drawn::width)).orElseThrow();
+                .max(Comparator.comparingDouble(KeySpaceMap.Drawn::width)).orElseThrow();
         Point2D onScreen = Fx.get(() -> map.localToScreen(deep.x() + deep.width() / 2, deep.y() + deep.height() / 2));
         robot.clickOn(onScreen);
         Fx.waitUntil(5, () -> tree.getSelectionModel().getSelectedItem() != null
@@ -133,9 +141,9 @@ class KeySpaceMapTest {
         });
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("from-the-cli")
-                || ((io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary) j).spec().jobId().equals("from-the-cli")));
+                || ((AdaptiveSplitExecutor.JobSummary) j).spec().jobId().equals("from-the-cli")));
         Fx.get(() -> {
-            Object job = jobs.getItems().stream().filter(j -> ((io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary) j)
+            Object job = jobs.getItems().stream().filter(j -> ((AdaptiveSplitExecutor.JobSummary) j)
                     .spec().jobId().equals("from-the-cli")).findFirst().orElseThrow();
             ((ListView<Object>) (ListView<?>) jobs).getSelectionModel().select(job);
             return null;
@@ -165,19 +173,19 @@ class KeySpaceMapTest {
         selectKind("Account");
         clickTab("Shards");
         robot.clickOn("#planShards");
-        io.keyranger.ui.shards.PlanMap map = robot.lookup("#planMap").query();
+        PlanMap map = robot.lookup("#planMap").query();
         Fx.waitUntil(60, () -> !map.drawn().isEmpty());
-        List<io.keyranger.ui.shards.PlanMap.Drawn> drawn = Fx.get(map::drawn);
+        List<PlanMap.Drawn> drawn = Fx.get(map::drawn);
         double width = Fx.get(map::getWidth);
         for (String plan : List.of("scatter", "lexicographic")) {
-            List<io.keyranger.ui.shards.PlanMap.Drawn> bands = drawn.stream().filter(d -> d.plan().equals(plan)).toList();
+            List<PlanMap.Drawn> bands = drawn.stream().filter(d -> d.plan().equals(plan)).toList();
             assertThat(bands).as(plan).hasSizeGreaterThan(1);
-            assertThat(bands.stream().mapToDouble(io.keyranger.ui.shards.PlanMap.Drawn::width).sum())
-                    .isCloseTo(width, org.assertj.core.data.Offset.offset(1.0));
+            assertThat(bands.stream().mapToDouble(PlanMap.Drawn::width).sum())
+                    .isCloseTo(width, Offset.offset(1.0));
             long total = bands.stream().mapToLong(d -> d.range().estimated()).sum();
-            for (io.keyranger.ui.shards.PlanMap.Drawn d : bands) {
+            for (PlanMap.Drawn d : bands) {
                 assertThat(d.width()).as(plan + " range " + d.range().index())
-                        .isCloseTo(width * d.range().estimated() / total, org.assertj.core.data.Offset.offset(0.5));
+                        .isCloseTo(width * d.range().estimated() / total, Offset.offset(0.5));
             }
         }
     }
@@ -185,7 +193,7 @@ class KeySpaceMapTest {
     private static String write(Path file) {
         try {
             Files.writeString(file, "{\"template\": \"count\"}");
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         return file.toString();
@@ -225,6 +233,6 @@ class KeySpaceMapTest {
 
     private void clickTab(String title) {
         robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
-                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
+                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(Node.class));
     }
 }

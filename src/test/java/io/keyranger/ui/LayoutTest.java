@@ -2,18 +2,26 @@ package io.keyranger.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.keyranger.app.KeyRangerApp;
 import io.keyranger.support.CutOffs;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
+import io.keyranger.ui.run.ThroughputPoint;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Callable;
+import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.DialogPane;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * Nothing is cut off at a laptop's window and a desktop's: every tab, the entity editor, the connection dialog and a
@@ -24,7 +32,7 @@ class LayoutTest extends DemoWindowTest {
     private final List<String> found = new ArrayList<>();
 
     private void check(String where, Parent root) {
-        org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.waitForFxEvents();
         Fx.get(() -> {
             root.applyCss();
             root.layout();
@@ -51,15 +59,15 @@ class LayoutTest extends DemoWindowTest {
     /** Rows whose cells' texts do not sit on one line: the key lower than the properties, say. */
     private static List<String> misalignedRows(TableView<?> table) {
         List<String> rows = new ArrayList<>();
-        for (javafx.scene.Node row : table.lookupAll(".table-row-cell")) {
+        for (Node row : table.lookupAll(".table-row-cell")) {
             List<Double> tops = new ArrayList<>();
-            for (javafx.scene.Node text : row.lookupAll(".table-cell > .text")) {
-                if (text.isVisible() && !((javafx.scene.text.Text) text).getText().isEmpty()) {
+            for (Node text : row.lookupAll(".table-cell > .text")) {
+                if (text.isVisible() && !((Text) text).getText().isEmpty()) {
                     tops.add(text.localToScene(text.getBoundsInLocal()).getMinY());
                 }
             }
-            if (!tops.isEmpty() && java.util.Collections.max(tops) - java.util.Collections.min(tops) > 1) {
-                rows.add("Entities: row " + ((javafx.scene.control.TableRow<?>) row).getIndex() + " has its cells at "
+            if (!tops.isEmpty() && Collections.max(tops) - Collections.min(tops) > 1) {
+                rows.add("Entities: row " + ((TableRow<?>) row).getIndex() + " has its cells at "
                         + tops);
             }
         }
@@ -81,7 +89,7 @@ class LayoutTest extends DemoWindowTest {
         Parent main = Fx.get(() -> stage.getScene().getRoot());
         for (String kind : List.of("Event", "Org", "Account")) { // a new kind's rows: each cell on one baseline
             selectKindInList(kind);
-            org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+            WaitForAsyncUtils.waitForFxEvents();
             found.addAll(Fx.get(() -> misalignedRows(robot.lookup("#entityTable").queryTableView())));
         }
         check("Entities", main);
@@ -103,8 +111,8 @@ class LayoutTest extends DemoWindowTest {
         Fx.waitUntil(60, () -> !labelText("#shardSummary").isEmpty());
         check("Shards", main);
         TableView<?> shards = robot.lookup("#shardTable").queryTableView();
-        java.util.concurrent.Callable<Long> rowsShown = () -> shards.lookupAll(".table-row-cell").stream()
-                .filter(row -> row.isVisible() && ((javafx.scene.control.TableRow<?>) row).getItem() != null
+        Callable<Long> rowsShown = () -> shards.lookupAll(".table-row-cell").stream()
+                .filter(row -> row.isVisible() && ((TableRow<?>) row).getItem() != null
                         && row.localToScene(row.getLayoutBounds()).getMaxY()
                         <= shards.localToScene(shards.getLayoutBounds()).getMaxY()).count();
         try {
@@ -127,9 +135,9 @@ class LayoutTest extends DemoWindowTest {
         Fx.waitUntil(60, () -> labelText("#runSummary").contains(" done: "));
         // a job's throughput after a minute and a half: the time axis's labels must not run together
         Fx.get(() -> {
-            var points = ((io.keyranger.app.KeyRangerApp) app).model().run().throughput();
+            var points = ((KeyRangerApp) app).model().run().throughput();
             for (int second = 1; second <= 95; second++) {
-                points.add(new io.keyranger.ui.run.ThroughputPoint(second + 0.03, 400 + second % 7));
+                points.add(new ThroughputPoint(second + 0.03, 400 + second % 7));
             }
             return null;
         });

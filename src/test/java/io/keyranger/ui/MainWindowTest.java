@@ -2,12 +2,33 @@ package io.keyranger.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatastoreConnector;
+import io.keyranger.datastore.PropertyInfo;
+import io.keyranger.datastore.Retries;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.demo.DemoRequest;
+import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobHandle;
+import io.keyranger.executor.local.JobListener;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
 import io.keyranger.testhooks.GatedMapper;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.sharding.PlannedRange;
@@ -16,20 +37,27 @@ import io.keyranger.support.Jobs;
 import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javafx.application.Application;
+import javafx.scene.Node;
 import javafx.scene.chart.BarChart;
 import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
+import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableView;
+import javafx.stage.Stage;
 import org.controlsfx.control.StatusBar;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +66,7 @@ import org.junit.jupiter.api.Test;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * Drives the real main window, in demo mode on a real emulator, headless through Monocle. The window is shared; each
@@ -56,8 +85,8 @@ class MainWindowTest {
         app = FxToolkit.setupApplication(() -> new KeyRangerApp(config,
                 new StartupRequest(null, new DemoRequest(ACCOUNTS, 0, null), null)));
         // the shared primary stage at a laptop's size, whatever an earlier test class left it at
-        javafx.stage.Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
-        io.keyranger.support.Fx.get(() -> {
+        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        Fx.get(() -> {
             stage.setMaximized(false);
             stage.setWidth(1280);
             stage.setHeight(800);
@@ -127,7 +156,7 @@ class MainWindowTest {
                 .map(n -> ((ListCell<?>) n).getText()).filter(t -> t != null).toList()
                 .containsAll(List.of("active  ·  boolean", "balance  ·  integer")));
         assertThat(Fx.get(() -> properties.getItems().stream()
-                .map(p -> ((io.keyranger.datastore.PropertyInfo) p).name()).toList()))
+                .map(p -> ((PropertyInfo) p).name()).toList()))
                 .containsExactly("active", "balance", "createdAt", "tier");
         Entity first = Fx.get(() -> table.getItems().get(0));
         assertThat(json()).contains(jsonKey(first.getKey())).contains("\"balance\"");
@@ -162,9 +191,9 @@ class MainWindowTest {
             table.scrollTo(0);
             return null;
         });
-        org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.waitForFxEvents();
         robot.clickOn(robot.lookup("#entityTable .table-row-cell")
-                .match(row -> ((javafx.scene.control.TableRow<?>) row).getIndex() == 4).queryAs(javafx.scene.Node.class));
+                .match(row -> ((TableRow<?>) row).getIndex() == 4).queryAs(Node.class));
         Fx.waitUntil(10, () -> json().contains(jsonKey(fifth.getKey())));
         assertThat(json()).contains("\"tier\" : \"" + fifth.getString("tier") + "\"");
     }
@@ -224,7 +253,7 @@ class MainWindowTest {
     void addFreeCreditFromTheMapperFormWithDryRunThenRun() {
         clickTab("Mapper");
         robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                ((ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+                ((ListCell<?>) n).getText())).queryAs(Node.class));
         Fx.waitUntil(5, () -> "balance".equals(robot.lookup("#param-property").queryTextInputControl().getText()));
         assertThat(Fx.get(() -> robot.lookup("#param-amount").queryTextInputControl().getText())).isEqualTo("10");
 
@@ -248,8 +277,8 @@ class MainWindowTest {
                 .contains("Nothing was written").contains("120 entities");
 
         var datastore = demoDatastore();
-        java.util.Map<Key, Long> before = new java.util.HashMap<>();
-        datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build())
+        Map<Key, Long> before = new HashMap<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build())
                 .forEachRemaining(e -> before.put(e.getKey(), e.getLong("balance")));
         assertThat(before).hasSize(ACCOUNTS);
 
@@ -259,7 +288,7 @@ class MainWindowTest {
                 && robot.lookup("#jobTotals").queryLabeled().getText().contains("written 120"));
         assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText()))
                 .contains("read 120").contains("written 120").contains("skipped 0");
-        datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build())
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build())
                 .forEachRemaining(e -> assertThat(e.getLong("balance")).as("%s", e.getKey())
                         .isEqualTo(before.get(e.getKey()) + 10));
     }
@@ -268,7 +297,7 @@ class MainWindowTest {
     void transformExampleShowsExpressionErrorsBesideTheFieldAndDryRuns() {
         clickTab("Mapper");
         robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Double a balance and set a tier".equals(
-                ((ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+                ((ListCell<?>) n).getText())).queryAs(Node.class));
         Fx.waitUntil(5, () -> robot.lookup("#param-set").tryQuery().isPresent()
                 && robot.lookup("#param-set").queryTextInputControl().getText().contains("balance * 2"));
         assertThat(Fx.get(() -> robot.lookup("#whereField").queryTextInputControl().getText()))
@@ -301,12 +330,12 @@ class MainWindowTest {
     @Test
     void anInterruptedJobIsResumedFromTheJobList() throws Exception {
         var datastore = demoDatastore();
-        var executor = new io.keyranger.executor.local.AdaptiveSplitExecutor(datastore,
-                io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
+        var executor = new AdaptiveSplitExecutor(datastore,
+                KeyOrder.EMULATOR, ServerLimits.EMULATOR);
         Jobs job = Jobs.over("Account").id("interrupted-count").workers(1).pageSize(10);
         GatedMapper gate = new GatedMapper(Mappers.create(job.mapperSpec()), 3);
-        io.keyranger.executor.local.JobHandle handle = executor.start(job.spec(), gate,
-                io.keyranger.executor.local.JobListener.NONE);
+        JobHandle handle = executor.start(job.spec(), gate,
+                JobListener.NONE);
         gate.awaitHeld();
         handle.cancel(); // interrupted at a page boundary once the held chunk goes on
         gate.release();
@@ -317,7 +346,7 @@ class MainWindowTest {
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("interrupted-count")));
         robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
-                && ((ListCell<?>) n).getText().startsWith("interrupted-count")).queryAs(javafx.scene.Node.class));
+                && ((ListCell<?>) n).getText().startsWith("interrupted-count")).queryAs(Node.class));
         robot.clickOn("#resumeJob");
         Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText()
                 .startsWith("Job interrupted-count done:"));
@@ -328,40 +357,40 @@ class MainWindowTest {
     @Test
     void aJobRunningElsewhereIsFollowedUntilItEnds() throws Exception {
         var datastore = demoDatastore();
-        var order = io.keyranger.keys.KeyOrder.EMULATOR;
-        var spec = new io.keyranger.executor.job.JobSpec("followed-count", "", "Account",
-                io.keyranger.mapper.MapperSpec.parse("{\"template\": \"count\"}"), 2, 2, 10, 0);
-        var job = io.keyranger.executor.SharedJob.createOrOpen(datastore, order, spec,
-                io.keyranger.executor.SharedJob.BEAM, io.keyranger.datastore.Cancellation.NEVER);
+        var order = KeyOrder.EMULATOR;
+        var spec = new JobSpec("followed-count", "", "Account",
+                MapperSpec.parse("{\"template\": \"count\"}"), 2, 2, 10, 0);
+        var job = SharedJob.createOrOpen(datastore, order, spec,
+                SharedJob.BEAM, Cancellation.NEVER);
         clickTab("Run");
         robot.clickOn("#refreshJobs");
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("followed-count")));
         robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
-                && ((ListCell<?>) n).getText().startsWith("followed-count")).queryAs(javafx.scene.Node.class));
+                && ((ListCell<?>) n).getText().startsWith("followed-count")).queryAs(Node.class));
         robot.clickOn("#inspectJob");
         Fx.waitUntil(20, () -> robot.lookup("#runSummary").queryLabeled().getText()
                 .contains("following: running elsewhere"));
 
         // the job runs "elsewhere": its ranges are processed here, off the FX thread, while the window follows
         var mapper = Mappers.create(spec.mapper());
-        var processor = new io.keyranger.executor.cells.PageLoop(new io.keyranger.executor.cells.PageLoop
-                .Job(datastore, spec, order, io.keyranger.datastore.ServerLimits.EMULATOR, mapper, job.cells(),
-                new io.keyranger.executor.cells.CellCommitter(datastore, order, mapper, spec.jobId(), job.cells()),
-                new io.keyranger.datastore.Retries.Simple(5, 10, 100, 10_000)));
+        var processor = new PageLoop(new PageLoop
+                .Job(datastore, spec, order, ServerLimits.EMULATOR, mapper, job.cells(),
+                new CellCommitter(datastore, order, mapper, spec.jobId(), job.cells()),
+                new Retries.Simple(5, 10, 100, 10_000)));
         for (var range : job.cells().startingRanges(2)) {
-            processor.process(new io.keyranger.executor.cells.ConcurrentRangeTracker(range, job.cells(), 10), o -> { });
+            processor.process(new ConcurrentRangeTracker(range, job.cells(), 10), o -> { });
         }
         Fx.waitUntil(20, () -> robot.lookup("#jobTotals").queryLabeled().getText().startsWith("read 120 "));
         assertThat(Fx.get(() -> robot.lookup("#runSummary").queryLabeled().getText())).contains("following");
-        assertThat(job.finish(1)).isEqualTo(io.keyranger.executor.job.JobStatus.DONE);
+        assertThat(job.finish(1)).isEqualTo(JobStatus.DONE);
         Fx.waitUntil(20, () -> robot.lookup("#runSummary").queryLabeled().getText()
                 .startsWith("Job followed-count (stored, done): "));
     }
 
-    private static int countItems(javafx.scene.control.TreeItem<?> item) {
+    private static int countItems(TreeItem<?> item) {
         int count = 0;
-        for (javafx.scene.control.TreeItem<?> child : item.getChildren()) {
+        for (TreeItem<?> child : item.getChildren()) {
             count += 1 + countItems(child);
         }
         return count;
@@ -397,12 +426,12 @@ class MainWindowTest {
     @Test
     void aJobRunningElsewhereIsRefusedThenTakenOverAfterConfirmation() throws Exception {
         var datastore = demoDatastore();
-        var elsewhere = new io.keyranger.executor.local.AdaptiveSplitExecutor(datastore,
-                io.keyranger.keys.KeyOrder.EMULATOR, io.keyranger.datastore.ServerLimits.EMULATOR);
+        var elsewhere = new AdaptiveSplitExecutor(datastore,
+                KeyOrder.EMULATOR, ServerLimits.EMULATOR);
         Jobs job = Jobs.over("Account").id("held-count").workers(1).pageSize(10);
         GatedMapper gate = new GatedMapper(Mappers.create(job.mapperSpec()), 3);
-        io.keyranger.executor.local.JobHandle handle = elsewhere.start(job.spec(), gate,
-                io.keyranger.executor.local.JobListener.NONE);
+        JobHandle handle = elsewhere.start(job.spec(), gate,
+                JobListener.NONE);
         gate.awaitHeld(); // the job is held mid-run; its runner still renews its lease
 
         clickTab("Run");
@@ -411,10 +440,10 @@ class MainWindowTest {
                 .map(n -> ((ListCell<?>) n).getText()).anyMatch(t -> t != null && t.startsWith("held-count")
                         && t.contains("running (runner ")));
         robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
-                && ((ListCell<?>) n).getText().startsWith("held-count")).queryAs(javafx.scene.Node.class));
+                && ((ListCell<?>) n).getText().startsWith("held-count")).queryAs(Node.class));
         robot.clickOn("#resumeJob");
         Fx.waitUntil(30, () -> robot.lookup("#takeOverDialog").tryQuery().isPresent());
-        String offer = Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup("#takeOverDialog").query())
+        String offer = Fx.get(() -> ((DialogPane) robot.lookup("#takeOverDialog").query())
                 .getContentText());
         assertThat(offer).contains("Job held-count is being run by runner")
                 .contains("(pid " + ProcessHandle.current().pid() + ")");
@@ -426,9 +455,9 @@ class MainWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#jobTotals").queryLabeled().getText()))
                 .startsWith("read " + ACCOUNTS + " ");
         gate.release();
-        io.keyranger.executor.job.JobResult fenced = handle.result().get(60, java.util.concurrent.TimeUnit.SECONDS);
-        assertThat(fenced.status()).isEqualTo(io.keyranger.executor.job.JobStatus.TAKEN_OVER);
-        assertThat(io.keyranger.counter.ShardedCounter.existing(datastore, "job:held-count").total("read"))
+        JobResult fenced = handle.result().get(60, TimeUnit.SECONDS);
+        assertThat(fenced.status()).isEqualTo(JobStatus.TAKEN_OVER);
+        assertThat(ShardedCounter.existing(datastore, "job:held-count").total("read"))
                 .as("counted exactly once across both runners").isEqualTo(ACCOUNTS);
     }
 
@@ -451,7 +480,7 @@ class MainWindowTest {
             selectKind("Event");
             clickTab("Mapper");
             robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                    ((ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+                    ((ListCell<?>) n).getText())).queryAs(Node.class));
             robot.clickOn("#dryRun");
             Fx.waitUntil(60, () -> robot.lookup("#dryRunSummary").queryLabeled().getText()
                     .contains("Nothing was written"));
@@ -467,18 +496,18 @@ class MainWindowTest {
     }
 
     /** A client of the demo's emulator, the one the window shows in its status bar. */
-    private com.google.cloud.datastore.Datastore demoDatastore() {
+    private Datastore demoDatastore() {
         String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
                 .replaceAll("^emulator (\\S+) / .*$", "$1");
-        return io.keyranger.datastore.DatastoreConnector.connect(
-                io.keyranger.datastore.ConnectionSpec.emulator(host, "demo-project"));
+        return DatastoreConnector.connect(
+                ConnectionSpec.emulator(host, "demo-project"));
     }
 
     private void selectKind(String name) {
         Fx.waitUntil(10, () -> robot.lookup("#kindList .list-cell").match(node -> ((ListCell<?>) node).getItem() != null
                 && ((KindItem) ((ListCell<?>) node).getItem()).name().equals(name)).tryQuery().isPresent());
         robot.clickOn(robot.lookup("#kindList .list-cell").match(node -> ((ListCell<?>) node).getItem() != null
-                && ((KindItem) ((ListCell<?>) node).getItem()).name().equals(name)).queryAs(javafx.scene.Node.class));
+                && ((KindItem) ((ListCell<?>) node).getItem()).name().equals(name)).queryAs(Node.class));
         Fx.waitUntil(30, () -> title().startsWith(name + ":"));
     }
 
@@ -493,7 +522,7 @@ class MainWindowTest {
 
     private void clickTab(String title) {
         robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
-                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
+                && title.equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(Node.class));
     }
 
     private static List<Key> keys(TableView<Entity> table) {

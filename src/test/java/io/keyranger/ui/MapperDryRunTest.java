@@ -9,6 +9,9 @@ import io.keyranger.support.Fx;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.scene.Node;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.TableView;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +31,7 @@ class MapperDryRunTest extends DemoWindowTest {
 
         clickTab("Mapper");
         robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                ((javafx.scene.control.ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+                ((ListCell<?>) n).getText())).queryAs(Node.class));
         setText("#mapperGql", "SELECT * FROM UiLedger WHERE tier = 'pro' AND balance > 565");
         robot.clickOn("#dryRun");
         Fx.waitUntil(60, () -> labelText("#dryRunSummary").contains("Nothing was written"));
@@ -38,7 +41,7 @@ class MapperDryRunTest extends DemoWindowTest {
                 .contains("Whole job, over 45 entities (exact, by a keys-only scan): 45 reads, 6 writes, 0 deletes")
                 .contains("balance > 565 is checked on the client: 3 of the 45 entities that tier = 'pro' lets "
                         + "through match (every one was read: an exact count).");
-        javafx.scene.control.TableView<?> table = robot.lookup("#dryRunTable").queryTableView();
+        TableView<?> table = robot.lookup("#dryRunTable").queryTableView();
         assertThat(Fx.get(() -> table.getItems().size())).as("the three matches' changes").isEqualTo(3);
     }
 }

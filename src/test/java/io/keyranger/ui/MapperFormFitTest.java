@@ -12,7 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import javafx.application.Application;
+import javafx.scene.Node;
 import javafx.scene.control.Labeled;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableCell;
@@ -58,13 +60,13 @@ class MapperFormFitTest {
             return null;
         });
         robot.clickOn(robot.lookup(".tab-pane > .tab-header-area .tab-label")
-                .match(n -> "Mapper".equals(((Labeled) n).getText())).queryAs(javafx.scene.Node.class));
+                .match(n -> "Mapper".equals(((Labeled) n).getText())).queryAs(Node.class));
         Fx.get(() -> { // a click on the example selected already would not load it again
             robot.lookup("#examples").queryListView().getSelectionModel().clearSelection();
             return null;
         });
         robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                ((javafx.scene.control.ListCell<?>) n).getText())).queryAs(javafx.scene.Node.class));
+                ((ListCell<?>) n).getText())).queryAs(Node.class));
         Fx.waitUntil(5, () -> "balance".equals(robot.lookup("#param-property").queryTextInputControl().getText()));
     }
 
@@ -89,7 +91,7 @@ class MapperFormFitTest {
         // chosen with the mouse: in one clean-clone CI run ENTER left "bal" in the field (probably the popup's list
         // being refilled as suggestions arrived, which leaves no row selected for ENTER)
         robot.clickOn(robot.lookup(".auto-complete-popup .list-cell")
-                .match(n -> "balance".equals(((Labeled) n).getText())).queryAs(javafx.scene.Node.class));
+                .match(n -> "balance".equals(((Labeled) n).getText())).queryAs(Node.class));
         Fx.waitUntil(5, () -> "balance".equals(robot.lookup("#param-property").queryTextInputControl().getText()));
 
         Fx.get(() -> {

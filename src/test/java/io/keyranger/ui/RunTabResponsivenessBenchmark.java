@@ -14,7 +14,10 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import javafx.animation.AnimationTimer;
 import javafx.application.Application;
 import javafx.application.Platform;
+import javafx.scene.Node;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
@@ -93,7 +97,7 @@ class RunTabResponsivenessBenchmark {
         }
         System.out.printf("the Entities tab's page of Accounts %s before Start%n", SETTLE ? "shown" : "not awaited");
         robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
-                && "Run".equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(javafx.scene.Node.class));
+                && "Run".equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(Node.class));
         Fx.get(() -> {
             robot.lookup("#jobShards").<Spinner<Integer>>query().getValueFactory().setValue(WORKERS);
             robot.lookup("#jobPageSize").<Spinner<Integer>>query().getValueFactory().setValue(PAGE);
@@ -130,7 +134,7 @@ class RunTabResponsivenessBenchmark {
         long started = System.nanoTime();
         Labeled summary = robot.lookup("#runSummary").queryLabeled();
         String before = Fx.get(summary::getText);
-        System.out.printf("job clicked at %s%n", java.time.Instant.now()); // to find the job in a flight recording
+        System.out.printf("job clicked at %s%n", Instant.now()); // to find the job in a flight recording
         robot.clickOn("#startJob");
         // polls one label's text: a scene-wide lookup every 10 ms would itself load the FX thread being measured
         Fx.waitUntil(1800, () -> summary.getText().contains(" done:") && !summary.getText().equals(before));
@@ -262,9 +266,9 @@ class RunTabResponsivenessBenchmark {
 
     /** Heap in use after every garbage collection, from the JVM's GC notifications (no forced collections). */
     private static final class HeapProbe {
-        private final List<long[]> afterGc = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final List<long[]> afterGc = Collections.synchronizedList(new ArrayList<>());
         private final AtomicReference<NotificationListener> listener = new AtomicReference<>();
-        private final List<String> notable = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final List<String> notable = Collections.synchronizedList(new ArrayList<>());
         private volatile long longestPauseMillis;
         private long startNanos;
         private long endNanos;
@@ -303,7 +307,7 @@ class RunTabResponsivenessBenchmark {
         /** The largest heap-after-GC in each tenth of the job's wall time ("-" where no GC ran). */
         String byTenth() {
             long[] max = new long[10];
-            java.util.Arrays.fill(max, -1);
+            Arrays.fill(max, -1);
             synchronized (afterGc) {
                 for (long[] sample : afterGc) {
                     int tenth = (int) Math.min(9, Math.max(0, (sample[0] - startNanos) * 10 / Math.max(1,

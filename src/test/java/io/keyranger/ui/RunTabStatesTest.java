@@ -2,14 +2,25 @@ package io.keyranger.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.run.NodeRow;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javafx.application.Platform;
+import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TreeItem;
@@ -49,7 +60,7 @@ class RunTabStatesTest extends DemoWindowTest {
         });
     }
 
-    private static void collect(TreeItem<NodeRow> item, java.util.function.Consumer<TreeItem<NodeRow>> out) {
+    private static void collect(TreeItem<NodeRow> item, Consumer<TreeItem<NodeRow>> out) {
         for (TreeItem<NodeRow> child : item.getChildren()) {
             out.accept(child);
             collect(child, out);
@@ -67,11 +78,11 @@ class RunTabStatesTest extends DemoWindowTest {
      * job as it was while running) until the refresh lands.
      */
     private void selectJob(String jobId,
-                           java.util.function.Predicate<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> listed) {
+                           Predicate<AdaptiveSplitExecutor.JobSummary> listed) {
         fire("#refreshJobs");
-        ListView<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs")
+        ListView<AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs")
                 .queryListView();
-        java.util.function.Predicate<io.keyranger.executor.local.AdaptiveSplitExecutor.JobSummary> wanted =
+        Predicate<AdaptiveSplitExecutor.JobSummary> wanted =
                 j -> j.spec().jobId().equals(jobId) && listed.test(j);
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(wanted)));
         Fx.get(() -> {
@@ -114,11 +125,11 @@ class RunTabStatesTest extends DemoWindowTest {
             Stage stage = (Stage) robot.lookup("#runView").query().getScene().getWindow();
             Platform.runLater(() -> stage.fireEvent(new WindowEvent(stage, WindowEvent.WINDOW_CLOSE_REQUEST)));
             Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
-            assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
+            assertThat(Fx.get(() -> ((DialogPane) robot.lookup(".dialog-pane").query())
                     .getContentText())).contains("This is the demo").contains("gone for good")
                     .doesNotContain("resume it later");
             robot.clickOn(robot.lookup(".dialog-pane .button").match(b -> "Cancel".equals(
-                    ((javafx.scene.control.Button) b).getText())).queryButton()); // the dialog's, not the job's
+                    ((Button) b).getText())).queryButton()); // the dialog's, not the job's
             Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isEmpty());
             assertThat(Fx.get(stage::isShowing)).isTrue();
 
@@ -172,7 +183,7 @@ class RunTabStatesTest extends DemoWindowTest {
 
     @Test
     void aFinishedJobIsRevertedFromTheJobList() {
-        java.util.Map<com.google.cloud.datastore.Key, com.google.cloud.datastore.Entity> before = accounts();
+        Map<Key, Entity> before = accounts();
         clickTab("Run");
         useMapper("{\"template\": \"increment\", \"property\": \"balance\", \"amount\": 5}");
         setNumber("#jobShards", 4);
@@ -180,35 +191,35 @@ class RunTabStatesTest extends DemoWindowTest {
         setNumber("#jobPageSize", 20);
         robot.clickOn("#startJob");
         Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
-        assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
+        assertThat(Fx.get(() -> ((DialogPane) robot.lookup(".dialog-pane").query())
                 .getContentText())).contains("It keeps undo records");
         robot.clickOn("Run without export");
         try {
             Fx.waitUntil(60, () -> summary().contains(" done: "));
         } catch (AssertionError e) {
-            throw new AssertionError("summary: " + summary() + " / problems: " + labelText("#jobProblems") + " / start disabled: " + Fx.get(() -> robot.lookup("#startJob").queryButton().isDisabled()) + " / dialogs: " + Fx.get(() -> robot.lookup(".dialog-pane").queryAll().stream().map(d -> ((javafx.scene.control.DialogPane) d).getHeaderText() + ": " + ((javafx.scene.control.DialogPane) d).getContentText()).toList()) + " / title: " + title(), e);
+            throw new AssertionError("summary: " + summary() + " / problems: " + labelText("#jobProblems") + " / start disabled: " + Fx.get(() -> robot.lookup("#startJob").queryButton().isDisabled()) + " / dialogs: " + Fx.get(() -> robot.lookup(".dialog-pane").queryAll().stream().map(d -> ((DialogPane) d).getHeaderText() + ": " + ((DialogPane) d).getContentText()).toList()) + " / title: " + title(), e);
         }
         Matcher finished = Pattern.compile("^Job (\\S+) done: ").matcher(summary());
         assertThat(finished.find()).as(summary()).isTrue();
         String jobId = finished.group(1);
         assertThat(accounts()).isNotEqualTo(before);
 
-        selectJob(jobId, j -> j.status() == io.keyranger.executor.job.JobStatus.DONE);
+        selectJob(jobId, j -> j.status() == JobStatus.DONE);
         Fx.waitUntil(10, () -> !robot.lookup("#revertJob").queryButton().isDisabled());
         Platform.runLater(() -> robot.lookup("#revertJob").queryButton().fire()); // its confirmation waits for a click
         Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
-        assertThat(Fx.get(() -> ((javafx.scene.control.DialogPane) robot.lookup(".dialog-pane").query())
+        assertThat(Fx.get(() -> ((DialogPane) robot.lookup(".dialog-pane").query())
                 .getContentText())).contains("Entities changed since the job keep their values");
         robot.clickOn(robot.lookup(".dialog-pane .button").match(b -> "Revert".equals(
-                ((javafx.scene.control.Button) b).getText())).queryButton());
+                ((Button) b).getText())).queryButton());
         Fx.waitUntil(60, () -> summary().startsWith("Job revert-" + jobId) && summary().contains(" done: "));
         assertThat(accounts()).as("every Account as it was before the job").isEqualTo(before);
         setNumber("#jobPageSize", 200);
     }
 
-    private java.util.Map<com.google.cloud.datastore.Key, com.google.cloud.datastore.Entity> accounts() {
-        java.util.Map<com.google.cloud.datastore.Key, com.google.cloud.datastore.Entity> all = new java.util.HashMap<>();
-        demoDatastore().run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind("Account").build())
+    private Map<Key, Entity> accounts() {
+        Map<Key, Entity> all = new HashMap<>();
+        demoDatastore().run(Query.newEntityQueryBuilder().setKind("Account").build())
                 .forEachRemaining(e -> all.put(e.getKey(), e));
         return all;
     }

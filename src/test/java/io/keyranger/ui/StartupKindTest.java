@@ -11,6 +11,7 @@ import io.keyranger.support.Fx;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.application.Application;
@@ -38,7 +39,7 @@ class StartupKindTest {
             accounts.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Account").newKey(i)).set("n", i).build());
         }
         SharedEmulator.putAll(datastore, accounts);
-        java.nio.file.Path config = Files.createTempDirectory("keyranger-startup");
+        Path config = Files.createTempDirectory("keyranger-startup");
         FxToolkit.registerPrimaryStage();
         app = FxToolkit.setupApplication(() -> new KeyRangerApp(config, new StartupRequest(conn, null, "Account")));
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.PathElement;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerType;
@@ -130,7 +131,7 @@ class RepeatedWriteRevertTest {
     private void copyOntoOneTargetThenRevert(String... runOptions) throws Exception {
         List<Entity> sources = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            Key key = datastore.newKeyFactory().addAncestor(com.google.cloud.datastore.PathElement.of("Parent", "p" + i))
+            Key key = datastore.newKeyFactory().addAncestor(PathElement.of("Parent", "p" + i))
                     .setKind("Src").newKey("dup");
             sources.add(Entity.newBuilder(key).set("from", (long) i).build());
         }

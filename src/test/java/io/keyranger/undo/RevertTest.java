@@ -7,11 +7,13 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,15 +141,15 @@ class RevertTest {
     void anImportIsTakenBackItsNewEntitiesDeletedAndWhatItOverwroteRestored() throws Exception {
         List<String> lines = new ArrayList<>();
         for (Entity e : seeded.values().stream().limit(10).toList()) {
-            lines.add(io.keyranger.datastore.EntityCodec.encode(Entity.newBuilder(e).set("balance", -5L).build())
+            lines.add(EntityCodec.encode(Entity.newBuilder(e).set("balance", -5L).build())
                     .toString());
         }
         for (int i = 0; i < 40; i++) {
-            lines.add(io.keyranger.datastore.EntityCodec.encode(Entity.newBuilder(datastore.newKeyFactory()
+            lines.add(EntityCodec.encode(Entity.newBuilder(datastore.newKeyFactory()
                     .setKind("Rich").newKey("imported-" + i)).set("balance", (long) i).build()).toString());
         }
         Path file = dir.resolve("import.jsonl");
-        java.nio.file.Files.write(file, lines);
+        Files.write(file, lines);
         assertOk(run("{\"template\":\"import\",\"file\":\"" + file + "\"}", "imp"));
         assertThat(RichEntities.read(datastore, "", "Rich")).hasSize(ENTITIES + 40);
         assertThat(undoRecords("imp")).isEqualTo(50);

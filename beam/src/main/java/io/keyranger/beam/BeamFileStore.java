@@ -10,6 +10,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
 import org.apache.beam.sdk.io.fs.MatchResult;
@@ -114,7 +115,7 @@ final class BeamFileStore implements FileStore {
     public List<String> folders(String folder) throws IOException {
         // a cloud store has no folders: the prefixes one level down of the objects below
         String prefix = trimmed(FileSystems.matchNewResource(folder, true).toString()) + "/";
-        java.util.TreeSet<String> folders = new java.util.TreeSet<>();
+        TreeSet<String> folders = new TreeSet<>();
         for (MatchResult.Metadata m : matched(resolve(folder, "*/**"))) {
             String location = m.resourceId().toString();
             if (location.startsWith(prefix) && location.indexOf('/', prefix.length()) > 0) {

@@ -1,13 +1,18 @@
 package io.keyranger.beam;
 
+import com.google.auth.oauth2.GoogleCredentials;
+import com.sun.management.OperatingSystemMXBean;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cli.DryRunPrinter;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.DryRunner;
 import io.keyranger.executor.SharedJob;
 import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.keys.KeyRange;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -15,6 +20,7 @@ import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory;
+import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -51,7 +57,7 @@ public final class BeamMain {
         }
         try {
             FlinkLocal.configure(options);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             err.println("keyranger-beam: cannot write Flink's configuration: " + e.getMessage());
             return 2;
         }
@@ -72,7 +78,7 @@ public final class BeamMain {
                 return 0;
             }
             return runJob(options, request, session, out, err);
-        } catch (io.keyranger.executor.lease.JobBusyException e) {
+        } catch (JobBusyException e) {
             err.println("keyranger-beam: " + e.getMessage() + " Here: --takeOver=true takes it at once.");
             return 2;
         } catch (KeyRangerException e) {
@@ -85,11 +91,11 @@ public final class BeamMain {
                               PrintStream err) {
         long started = System.nanoTime();
         // an import's check, an export's join: here, through the pipeline's file systems (gs://...)
-        org.apache.beam.sdk.io.FileSystems.setDefaultPipelineOptions(options);
+        FileSystems.setDefaultPipelineOptions(options);
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
         SharedJob job = SharedJob.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), request.spec(),
-                SharedJob.BEAM, options.getTakeOver(), io.keyranger.datastore.Cancellation.NEVER,
+                SharedJob.BEAM, options.getTakeOver(), Cancellation.NEVER,
                 w -> err.println("Warning: " + w));
         if (job.doneAlready()) {
             out.println("Job " + request.spec().jobId() + " is done already; nothing was run again. Totals: "
@@ -153,7 +159,7 @@ public final class BeamMain {
                     seconds(KeyRangeFn.FIRST_PROCESS.get() - started),
                     seconds(KeyRangeFn.LAST_PROCESS_END.get() - started),
                     seconds(Math.max(FinishJobFn.RECORDED.get(), KeyRangeFn.LAST_PROCESS_END.get()) - started),
-                    wallMillis / 1000.0, seconds(((com.sun.management.OperatingSystemMXBean)
+                    wallMillis / 1000.0, seconds(((OperatingSystemMXBean)
                             java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime()));
         }
         out.flush();
@@ -183,8 +189,8 @@ public final class BeamMain {
     /** Production needs Application Default Credentials here (the launcher); Dataflow's workers use their own. */
     private static void checkCredentials() {
         try {
-            com.google.auth.oauth2.GoogleCredentials.getApplicationDefault();
-        } catch (java.io.IOException e) {
+            GoogleCredentials.getApplicationDefault();
+        } catch (IOException e) {
             throw new KeyRangerException("No credentials: run 'gcloud auth application-default login', or set "
                     + "GOOGLE_APPLICATION_CREDENTIALS to a service-account key file. On Dataflow the launcher and the "
                     + "workers use their service accounts.");

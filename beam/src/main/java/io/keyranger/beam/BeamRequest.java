@@ -11,6 +11,7 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A pipeline's options read into KeyRanger's own connection and job spec, with the same checks and messages as
@@ -93,7 +94,7 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
         if (runner.equals("DirectRunner") || FlinkLocal.isLocal(o)) {
             return;
         }
-        for (String field : java.util.List.of("file", "keys")) {
+        for (String field : List.of("file", "keys")) {
             String location = mapper.json().path(field).asText(null);
             if (location != null && !LocalFileStore.isRemote(location)) {
                 throw new KeyRangerException("The import's \"" + field + "\" " + location + " is on this machine, "

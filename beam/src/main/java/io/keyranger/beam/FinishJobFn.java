@@ -3,6 +3,7 @@ package io.keyranger.beam;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.SharedJob;
 import io.keyranger.executor.job.JobStatus;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
@@ -13,7 +14,7 @@ import org.apache.beam.sdk.transforms.DoFn;
  */
 final class FinishJobFn extends DoFn<Long, String> {
     /** When ({@code System.nanoTime}) this JVM recorded the job's end: 0 until it does. */
-    static final java.util.concurrent.atomic.AtomicLong RECORDED = new java.util.concurrent.atomic.AtomicLong();
+    static final AtomicLong RECORDED = new AtomicLong();
 
     private final JobConfig config;
     private final long startedMillis;

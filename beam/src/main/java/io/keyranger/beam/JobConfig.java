@@ -3,10 +3,19 @@ package io.keyranger.beam;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.PartFiles;
+import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What every worker of a KeyRanger pipeline needs, in plain serializable values (no client, no secret): where the data
@@ -42,19 +51,19 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
      * A client for the data, one per JVM and connection: a worker sets a DoFn up many times (192 on a 64-slot Flink
      * job), and a Datastore client is thread-safe and costly to open.
      */
-    io.keyranger.datastore.Session session() {
-        return SESSIONS.computeIfAbsent(connection(), io.keyranger.datastore.Session::open);
+    Session session() {
+        return SESSIONS.computeIfAbsent(connection(), Session::open);
     }
 
-    private static final java.util.concurrent.ConcurrentMap<ConnectionSpec, io.keyranger.datastore.Session> SESSIONS =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentMap<ConnectionSpec, Session> SESSIONS =
+            new ConcurrentHashMap<>();
 
     /**
      * The job's cells, decoded once a JVM: a worker sets up a DoFn many times (192 on a 64-slot Flink job), and
      * decoding a url-safe key costs more than a page's commit work (7% of a Flink run's CPU went there).
      */
     CellPlan cells() {
-        java.util.Map.Entry<List<Object>, CellPlan> last = DECODED.get();
+        Map.Entry<List<Object>, CellPlan> last = DECODED.get();
         List<Object> id = List.of(jobId, server, bounds);
         if (last != null && last.getKey().equals(id)) {
             return last.getValue();
@@ -62,22 +71,22 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
         List<Key> keys = new ArrayList<>(bounds.size());
         bounds.forEach(b -> keys.add(Key.fromUrlSafe(b)));
         CellPlan plan = new CellPlan(server.keyOrder(), keys);
-        DECODED.set(java.util.Map.entry(id, plan));
+        DECODED.set(Map.entry(id, plan));
         return plan;
     }
 
     /** The cells last decoded in this JVM, with what they were decoded from. */
-    private static final java.util.concurrent.atomic.AtomicReference<java.util.Map.Entry<List<Object>, CellPlan>>
-            DECODED = new java.util.concurrent.atomic.AtomicReference<>();
+    private static final AtomicReference<Map.Entry<List<Object>, CellPlan>>
+            DECODED = new AtomicReference<>();
 
     /** The job's export parts, written through Beam's FileSystems; null for a job that writes no file. */
-    io.keyranger.executor.cells.PartFiles parts() {
-        io.keyranger.mapper.MapperSpec spec = io.keyranger.mapper.MapperSpec.parse(mapperJson);
-        if (io.keyranger.executor.source.SourceJobs.readsFile(spec)) {
+    PartFiles parts() {
+        MapperSpec spec = MapperSpec.parse(mapperJson);
+        if (SourceJobs.readsFile(spec)) {
             return null; // an import reads its file and writes none
         }
-        return io.keyranger.executor.cells.PartFiles.of(BeamFileStore.INSTANCE,
-                io.keyranger.mapper.Mappers.create(spec), spec, jobId, projectId);
+        return PartFiles.of(BeamFileStore.INSTANCE,
+                Mappers.create(spec), spec, jobId, projectId);
     }
 
     static List<String> encode(List<Key> bounds) {

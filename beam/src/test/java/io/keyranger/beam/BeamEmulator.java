@@ -3,6 +3,7 @@ package io.keyranger.beam;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.ServerType;
@@ -11,10 +12,14 @@ import io.keyranger.support.SharedEmulator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.Assertions;
 
 /**
  * The Beam tests' emulators, through the app's one test helper ({@link SharedEmulator}): each test takes a project of
@@ -81,11 +86,11 @@ final class BeamEmulator {
     }
 
     /** A job's totals as its sharded counter holds them, or none while it has no counter yet. */
-    static java.util.Map<String, Long> totals(Datastore datastore, String jobId) {
+    static Map<String, Long> totals(Datastore datastore, String jobId) {
         try {
-            return io.keyranger.counter.ShardedCounter.existing(datastore, "job:" + jobId).totals();
+            return ShardedCounter.existing(datastore, "job:" + jobId).totals();
         } catch (RuntimeException notYet) {
-            return java.util.Map.of();
+            return Map.of();
         }
     }
 
@@ -95,21 +100,21 @@ final class BeamEmulator {
      * {@code entities} (the pipeline was still running).
      */
     static long killAfter(Datastore datastore, String jobId, String[] args, long atLeast, long entities,
-                          java.nio.file.Path log) throws Exception {
-        List<String> command = new ArrayList<>(List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin",
+                          Path log) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
                 "java").toString(), "-cp", System.getProperty("java.class.path"), BeamMain.class.getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(180);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
             long read = 0;
             while (read < atLeast && System.nanoTime() < deadline && process.isAlive()) {
                 Thread.sleep(100);
                 read = totals(datastore, jobId).getOrDefault("read", 0L);
             }
-            org.assertj.core.api.Assertions.assertThat(process.isAlive()).as(java.nio.file.Files.readString(log))
+            Assertions.assertThat(process.isAlive()).as(Files.readString(log))
                     .isTrue();
-            org.assertj.core.api.Assertions.assertThat(read).isBetween(atLeast, entities - 1);
+            Assertions.assertThat(read).isBetween(atLeast, entities - 1);
         } finally {
             process.destroyForcibly().waitFor();
         }
@@ -117,12 +122,12 @@ final class BeamEmulator {
     }
 
     /** The pipeline's arguments for a job over Item in {@code project}: the DirectRunner, 4 shards, pages of 200. */
-    static String[] pipelineArgs(String project, java.nio.file.Path mapper, String jobId, String... more) {
+    static String[] pipelineArgs(String project, Path mapper, String jobId, String... more) {
         return pipelineArgsOn("DirectRunner", project, mapper, jobId, more);
     }
 
     /** As above, on {@code runner}; FlinkRunner runs on Flink's local mini-cluster with 4 task slots. */
-    static String[] pipelineArgsOn(String runner, String project, java.nio.file.Path mapper, String jobId,
+    static String[] pipelineArgsOn(String runner, String project, Path mapper, String jobId,
                                    String... more) {
         List<String> args = new ArrayList<>(List.of("--runner=" + runner, "--project=" + project,
                 "--emulatorHost=" + host(project), "--kind=Item", "--mapper=" + mapper, "--jobId=" + jobId,

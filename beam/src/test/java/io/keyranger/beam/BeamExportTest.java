@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.managed.ManagedExport;
@@ -59,7 +60,7 @@ class BeamExportTest {
 
     private static Set<Key> keys(Datastore datastore) {
         Set<Key> keys = new HashSet<>();
-        datastore.run(com.google.cloud.datastore.Query.newKeyQueryBuilder().setKind("Item").build())
+        datastore.run(Query.newKeyQueryBuilder().setKind("Item").build())
                 .forEachRemaining(keys::add);
         return keys;
     }
@@ -175,7 +176,7 @@ class BeamExportTest {
 
     /** {@code keyranger ARGS} in this JVM against the emulator's {@code project}: exit code, output, errors. */
     private String[] cli(String project, String... args) {
-        InProcessCli.Result r = new InProcessCli(dir, io.keyranger.datastore.ConnectionSpec.emulator(
+        InProcessCli.Result r = new InProcessCli(dir, ConnectionSpec.emulator(
                 BeamEmulator.get().hostPort(), project)).run(args);
         return new String[] {Integer.toString(r.exitCode()), r.out(), r.err()};
     }

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
+import io.keyranger.support.SharedEmulator;
 import java.beans.Introspector;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.CoderProperties;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,7 +71,7 @@ class BeamInputTest {
 
     @Test
     void productionWithoutCredentialsSaysHowToGetThem() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("GOOGLE_APPLICATION_CREDENTIALS") == null
+        Assumptions.assumeTrue(System.getenv("GOOGLE_APPLICATION_CREDENTIALS") == null
                 && !Files.exists(Path.of(System.getProperty("user.home"), ".config", "gcloud",
                 "application_default_credentials.json")), "this machine has credentials");
         assertRefused(new String[] {"--runner=DirectRunner", "--project=p", "--kind=Item",
@@ -106,17 +109,17 @@ class BeamInputTest {
     @Test
     void anEmulatorHostIsAskedWhichEmulatorItIs() {
         PipelineOptionsFactory.register(KeyRangerOptions.class);
-        String firestore = io.keyranger.support.SharedEmulator.get(
-                io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR).hostPort();
+        String firestore = SharedEmulator.get(
+                ServerType.FIRESTORE_EMULATOR).hostPort();
         BeamRequest onFirestore = BeamRequest.from(PipelineOptionsFactory.fromArgs("--project=p",
                 "--emulatorHost=" + firestore, "--kind=Item", "--mapperSpec={\"template\": \"count\"}",
                 "--jobId=j").as(KeyRangerOptions.class));
-        assertThat(onFirestore.connection().server()).isEqualTo(io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR);
+        assertThat(onFirestore.connection().server()).isEqualTo(ServerType.FIRESTORE_EMULATOR);
         assertThat(onFirestore.connection().emulatorHost()).isEqualTo(firestore);
         BeamRequest onLegacy = BeamRequest.from(PipelineOptionsFactory.fromArgs("--project=p",
                 "--emulatorHost=" + host(), "--kind=Item", "--mapperSpec={\"template\": \"count\"}",
                 "--jobId=j").as(KeyRangerOptions.class));
-        assertThat(onLegacy.connection().server()).isEqualTo(io.keyranger.datastore.ServerType.EMULATOR);
+        assertThat(onLegacy.connection().server()).isEqualTo(ServerType.EMULATOR);
     }
 
     @Test

@@ -6,10 +6,17 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.JobListener;
+import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.OnlyOn;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,10 +77,10 @@ class BeamPipelineTest {
         assertThat(items(datastore).values()).allMatch(e -> e.getString("color").equals("grey"));
         assertThat(totals(datastore, "paint")).containsEntry("undo records", 500L);
 
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code = io.keyranger.cli.KeyRangerCli.execute(new io.keyranger.cli.KeyRangerCli.Context(dir, Map.of(),
-                request -> { }), new java.io.PrintWriter(out), new java.io.PrintWriter(err), "revert", "paint",
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = KeyRangerCli.execute(new KeyRangerCli.Context(dir, Map.of(),
+                request -> { }), new PrintWriter(out), new PrintWriter(err), "revert", "paint",
                 "--emulator-host", BeamEmulator.host(project), "--project", project);
         assertThat(code).as(out + "" + err).isZero();
         assertThat(items(datastore)).isEqualTo(seeded);
@@ -113,7 +120,7 @@ class BeamPipelineTest {
         assertThat(rerun.exit()).as(rerun.out() + rerun.err()).isZero();
         assertThat(rerun.out()).contains("Job job1: ").contains(" done in ");
         assertThat(BeamKeyRangeTracker.CHECKPOINTS.get() - checkpoints).as("DirectRunner checkpoints").isPositive();
-        verify(datastore, io.keyranger.mapper.MapperSpec.parse(json).template(), totals(datastore, "job1"));
+        verify(datastore, MapperSpec.parse(json).template(), totals(datastore, "job1"));
     }
 
     @Test
@@ -134,7 +141,7 @@ class BeamPipelineTest {
         verify(datastore, "increment", totals(datastore, "killed"));
 
         // the job is in the same bookkeeping as local jobs: 'keyranger jobs' lists it
-        io.keyranger.executor.local.AdaptiveSplitExecutor local = new io.keyranger.executor.local.AdaptiveSplitExecutor(
+        AdaptiveSplitExecutor local = new AdaptiveSplitExecutor(
                 datastore, server.keyOrder(), server.limits());
         assertThat(local.jobs()).anySatisfy(job -> {
             assertThat(job.spec().jobId()).isEqualTo("killed");
@@ -144,7 +151,7 @@ class BeamPipelineTest {
         // the app's Run tab reads a stored job's ranges: a Beam job's are its cells, all done. The Firestore emulator
         // has no __scatter__ to plan cells from: there they are the four shards' starting ranges
         assertThat(local.nodes("killed")).hasSizeGreaterThan(server == ServerType.EMULATOR ? 16 : 3)
-                .allSatisfy(node -> assertThat(node.status()).isEqualTo(io.keyranger.executor.job.NodeStatus.DONE));
+                .allSatisfy(node -> assertThat(node.status()).isEqualTo(NodeStatus.DONE));
         // launched without waiting (as the Flex Template does), the pipeline's last step records the job's end itself
         Path count = mapper("{\"template\":\"count\"}");
         {
@@ -158,7 +165,7 @@ class BeamPipelineTest {
             assertThat(local.totals("no-wait")).containsEntry("read", (long) ENTITIES);
         }
         // a local resume of the Beam job finds it done and runs nothing again
-        assertThat(local.resume("killed", io.keyranger.executor.local.JobListener.NONE).await().message())
+        assertThat(local.resume("killed", JobListener.NONE).await().message())
                 .contains("is done already");
     }
 

@@ -8,6 +8,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.RawEntities;
 import io.keyranger.support.RichEntities;
@@ -111,7 +112,7 @@ class BeamRestoreTest {
         RichEntities.read(datastore, "", "Item").values().forEach(e -> lines.add(EntityCodec.encode(e).toString()));
         List<Key> chosen = new ArrayList<>(RichEntities.read(datastore, "", "Item").keySet()).subList(100, 300);
         Path keys = dir.resolve("chosen.keys");
-        io.keyranger.executor.source.KeysFile.write(keys, chosen);
+        KeysFile.write(keys, chosen);
         // the emulator's export's prefix folder: the export is found in its one subfolder, as in a gs:// bucket
         String bucket = project;
         BucketFileSystem.empty(bucket);
@@ -146,7 +147,7 @@ class BeamRestoreTest {
 
     /** {@code keyranger ARGS} in this JVM: its exit code, what it printed and its errors. */
     private String[] cli(String project, String... args) {
-        InProcessCli.Result r = new InProcessCli(dir, io.keyranger.datastore.ConnectionSpec.emulator(
+        InProcessCli.Result r = new InProcessCli(dir, ConnectionSpec.emulator(
                 BeamEmulator.get().hostPort(), project)).run(args);
         return new String[] {Integer.toString(r.exitCode()), r.out(), r.err()};
     }

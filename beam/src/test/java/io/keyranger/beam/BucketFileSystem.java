@@ -1,5 +1,6 @@
 package io.keyranger.beam;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -10,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -43,7 +46,7 @@ public final class BucketFileSystem extends FileSystem<BucketFileSystem.Id> {
         Path folder = root().resolve(bucket);
         if (Files.isDirectory(folder)) {
             try (Stream<Path> files = Files.walk(folder)) {
-                for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(file);
                 }
             }
@@ -80,8 +83,8 @@ public final class BucketFileSystem extends FileSystem<BucketFileSystem.Id> {
                 }
             } else if (Files.isDirectory(root())) {
                 // as on gs://: ** matches across '/', * within one segment
-                Pattern glob = Pattern.compile(String.join(".*", java.util.Arrays.stream(path.split("\\*\\*", -1))
-                        .map(part -> String.join("[^/]*", java.util.Arrays.stream(part.split("\\*", -1))
+                Pattern glob = Pattern.compile(String.join(".*", Arrays.stream(path.split("\\*\\*", -1))
+                        .map(part -> String.join("[^/]*", Arrays.stream(part.split("\\*", -1))
                                 .map(Pattern::quote).toList())).toList()));
                 try (Stream<Path> files = Files.walk(root())) {
                     for (Path file : files.filter(Files::isRegularFile).toList()) {
@@ -93,7 +96,7 @@ public final class BucketFileSystem extends FileSystem<BucketFileSystem.Id> {
                 }
             }
             results.add(found.isEmpty() && !path.contains("*")
-                    ? MatchResult.create(MatchResult.Status.NOT_FOUND, new java.io.FileNotFoundException(spec))
+                    ? MatchResult.create(MatchResult.Status.NOT_FOUND, new FileNotFoundException(spec))
                     : MatchResult.create(MatchResult.Status.OK, found));
         }
         return results;

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.io.FileSystems;
@@ -64,7 +65,7 @@ class FileStoresTest {
         for (long offset : new long[] {0, 1, 32_768, 199_999, 200_000}) {
             try (InputStream in = store.open(data, offset)) {
                 assertThat(in.readAllBytes()).as("from byte %d", offset)
-                        .isEqualTo(java.util.Arrays.copyOfRange(bytes, (int) offset, bytes.length));
+                        .isEqualTo(Arrays.copyOfRange(bytes, (int) offset, bytes.length));
             }
         }
         assertThat(names(store, root, store.files(root))).as("the files directly in it, sorted")

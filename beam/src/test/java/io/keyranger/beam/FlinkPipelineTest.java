@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,7 +50,7 @@ class FlinkPipelineTest {
         assertThat(rerun.out()).contains("Job flink1: ").contains("on FlinkRunner");
         BeamPipelineTest.verify(datastore, "increment", totals(datastore, "flink1"), ENTITIES);
         // the local mini-cluster runs in the launcher's JVM, so the summary says where the time went, in order
-        java.util.regex.Matcher times = java.util.regex.Pattern.compile("at ([0-9.]+) s").matcher(rerun.out()
+        Matcher times = Pattern.compile("at ([0-9.]+) s").matcher(rerun.out()
                 .lines().filter(l -> l.startsWith("Where the time went")).findFirst().orElse(""));
         List<Double> marks = new ArrayList<>();
         while (times.find()) {

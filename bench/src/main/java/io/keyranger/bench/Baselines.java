@@ -5,7 +5,9 @@ import io.keyranger.executor.local.SplitPolicy;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.keys.KeySplitter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
 
 /** The split policies KeyRanger is compared with: what a user would otherwise run, on the same exactly-once path. */
 public final class Baselines {
@@ -46,9 +48,9 @@ public final class Baselines {
      * The oracle's ranges: the {@code count} keys the job selects ({@code keyAt} the i-th in key order) cut into
      * {@code chunks} ranges of equal size (fewer when there are fewer keys).
      */
-    public static List<KeyRange> equalChunks(KeyOrder order, java.util.function.LongFunction<Key> keyAt, long count,
+    public static List<KeyRange> equalChunks(KeyOrder order, LongFunction<Key> keyAt, long count,
                                              int chunks) {
-        List<KeyRange> ranges = new java.util.ArrayList<>();
+        List<KeyRange> ranges = new ArrayList<>();
         Key previous = null;
         for (int j = 1; j <= chunks; j++) {
             Key end = j == chunks || count == 0 ? null : keyAt.apply(j * count / chunks);

@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ServerLimits;
@@ -216,7 +217,7 @@ public final class BenchRunner {
                                     int entities, long selected, boolean timed) throws InterruptedException {
         BenchShape shape = settings.shape();
         if (shape == BenchShape.GROWING) {
-            throw new io.keyranger.KeyRangerException("The Beam strategies run over a kind that no one else writes "
+            throw new KeyRangerException("The Beam strategies run over a kind that no one else writes "
                     + "while they run: use a shape other than growing.");
         }
         quiet(false);

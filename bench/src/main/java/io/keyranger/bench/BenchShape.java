@@ -3,6 +3,7 @@ package io.keyranger.bench;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
+import io.keyranger.KeyRangerException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -112,7 +113,7 @@ public enum BenchShape {
                 return shape;
             }
         }
-        throw new io.keyranger.KeyRangerException("Unknown shape '" + name + "'; known: uniform, mixed, skewed, "
+        throw new KeyRangerException("Unknown shape '" + name + "'; known: uniform, mixed, skewed, "
                 + "filtered, growing, sparse-scatter.");
     }
 

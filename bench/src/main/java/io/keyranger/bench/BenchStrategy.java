@@ -1,5 +1,7 @@
 package io.keyranger.bench;
 
+import io.keyranger.KeyRangerException;
+
 /** The ways of running the same job that the benchmark compares. */
 public enum BenchStrategy {
     LINEAR("linear", "one cursor-paged loop"),
@@ -51,7 +53,7 @@ public enum BenchStrategy {
                 return s;
             }
         }
-        throw new io.keyranger.KeyRangerException("Unknown strategy '" + id + "'; known: linear, offset, fixed, "
+        throw new KeyRangerException("Unknown strategy '" + id + "'; known: linear, offset, fixed, "
                 + "adaptive-midpoint, adaptive, adaptive-no-undo, oracle, beam-datastoreio, beam-keyranger, "
                 + "beam-datastoreio-flink, beam-keyranger-flink.");
     }

@@ -1,5 +1,6 @@
 package io.keyranger.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.keyranger.KeyRangerException;
 import io.keyranger.model.ModelServer;
 import java.io.BufferedReader;
@@ -10,9 +11,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,22 +47,22 @@ public final class ModelProcess implements AutoCloseable {
      * This runtime's java launcher, if it has one: the installed app's trimmed runtime has none (its native commands
      * are stripped), and then a model can only run in this JVM.
      */
-    public static java.util.Optional<java.nio.file.Path> javaLauncher() {
-        java.nio.file.Path bin = java.nio.file.Path.of(System.getProperty("java.home"), "bin");
+    public static Optional<Path> javaLauncher() {
+        Path bin = Path.of(System.getProperty("java.home"), "bin");
         for (String name : List.of("java", "java.exe")) {
-            java.nio.file.Path candidate = bin.resolve(name);
-            if (java.nio.file.Files.isExecutable(candidate)) {
-                return java.util.Optional.of(candidate);
+            Path candidate = bin.resolve(name);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /**
      * Starts a model server with these settings in a new JVM on this one's class path ({@code java}, from
      * {@link #javaLauncher}), and waits until it listens.
      */
-    public static ModelProcess start(java.nio.file.Path launcher, double medianMs, double p99Ms, int capacity) {
+    public static ModelProcess start(Path launcher, double medianMs, double p99Ms, int capacity) {
         String java = launcher.toString();
         List<String> command = new ArrayList<>(List.of(java, MODEL_HEAP, "-cp", System.getProperty("java.class.path"),
                 "io.keyranger.bench.cli.BenchMain", "model-server", "--port", "0", "--latency-ms", String.valueOf(medianMs),
@@ -125,7 +130,7 @@ public final class ModelProcess implements AutoCloseable {
     }
 
     private static long clientCpu() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        return ((OperatingSystemMXBean) java.lang.management.ManagementFactory
                 .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
@@ -137,7 +142,7 @@ public final class ModelProcess implements AutoCloseable {
     public String stats() {
         String[] parts = send(HttpRequest.newBuilder(uri("stats")).GET()).trim().split(" ");
         long calls = Long.parseLong(parts[0]);
-        return String.format(java.util.Locale.ROOT, "%,d calls, at most %s at once; CPU while timed: client %.1f s + "
+        return String.format(Locale.ROOT, "%,d calls, at most %s at once; CPU while timed: client %.1f s + "
                 + "model %.1f s, %.0f us a call", calls, parts[1], clientCpuNanos / 1e9, modelCpuNanos / 1e9,
                 (clientCpuNanos + modelCpuNanos) / 1e3 / Math.max(1, calls));
     }

@@ -3,6 +3,8 @@ package io.keyranger.bench;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.common.util.concurrent.RateLimiter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,9 +28,9 @@ final class Newcomers {
     private final AtomicLong written = new AtomicLong();
     private volatile boolean stopped;
     private volatile Throwable failure;
-    private final List<Thread> threads = new java.util.ArrayList<>();
-    private final com.google.common.util.concurrent.RateLimiter rate =
-            com.google.common.util.concurrent.RateLimiter.create(PER_SECOND);
+    private final List<Thread> threads = new ArrayList<>();
+    private final RateLimiter rate =
+            RateLimiter.create(PER_SECOND);
 
     Newcomers(Datastore datastore, List<Entity> entities) {
         this.datastore = datastore;

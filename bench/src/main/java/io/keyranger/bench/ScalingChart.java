@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Wall time against entity count, one line per strategy, on log-log axes, from bench runs of one shape at several
@@ -84,8 +85,8 @@ public final class ScalingChart {
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">entities</text>%n",
                 LEFT + plotW / 2, HEIGHT - 8));
         // a point {entities, seconds} on the log-log plot
-        java.util.function.ToDoubleFunction<double[]> px = p -> LEFT + (Math.log10(p[0]) - x0) / (x1 - x0) * plotW;
-        java.util.function.ToDoubleFunction<double[]> py = p -> TOP + plotH
+        ToDoubleFunction<double[]> px = p -> LEFT + (Math.log10(p[0]) - x0) / (x1 - x0) * plotW;
+        ToDoubleFunction<double[]> py = p -> TOP + plotH
                 - (Math.log10(Math.max(p[1], 0.01)) - y0) / (y1 - y0) * plotH;
         int i = 0;
         for (Map.Entry<String, List<double[]>> line : lines.entrySet()) {

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -125,7 +126,7 @@ public final class ModelServer implements AutoCloseable {
             int status = 200;
             if (path.equals(CONTROL + "quiet") && "POST".equals(exchange.getRequestMethod())) {
                 String body = new String(exchange.getRequestBody().readAllBytes(),
-                        java.nio.charset.StandardCharsets.UTF_8).trim();
+                        StandardCharsets.UTF_8).trim();
                 quiet(Boolean.parseBoolean(body));
                 answer = "quiet " + quiet;
             } else if (path.equals(CONTROL + "stats")) {
@@ -134,7 +135,7 @@ public final class ModelServer implements AutoCloseable {
                 status = 404;
                 answer = "unknown control " + path;
             }
-            byte[] bytes = (answer + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] bytes = (answer + "\n").getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, bytes.length);
             exchange.getResponseBody().write(bytes);
         }
@@ -177,7 +178,7 @@ public final class ModelServer implements AutoCloseable {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
             if ("GET".equals(exchange.getRequestMethod())) {
-                byte[] ok = "Ok\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] ok = "Ok\n".getBytes(StandardCharsets.UTF_8);
                 exchange.sendResponseHeaders(200, ok.length);
                 exchange.getResponseBody().write(ok);
                 return;

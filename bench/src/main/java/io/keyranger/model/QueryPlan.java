@@ -11,8 +11,10 @@ import com.google.datastore.v1.Query;
 import com.google.datastore.v1.Value;
 import com.google.rpc.Code;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.function.Predicate;
 
 /**
@@ -49,7 +51,7 @@ final class QueryPlan {
 
     Iterator<ModelData.Stored> rows(Key after) {
         if (table == null) {
-            return java.util.Collections.emptyIterator();
+            return Collections.emptyIterator();
         }
         if (scatter) {
             Iterator<Key> keys = (after == null ? table.scatter : table.scatter.tailMap(after, false))
@@ -80,13 +82,13 @@ final class QueryPlan {
                 }
             };
         }
-        java.util.NavigableMap<Key, ModelData.Stored> range = table.rows;
+        NavigableMap<Key, ModelData.Stored> range = table.rows;
         if (lower != null) {
             range = range.tailMap(lower, lowerInclusive);
         }
         if (upper != null) {
             if (lower != null && data.order().compare(lower, upper) > 0) {
-                return java.util.Collections.emptyIterator();
+                return Collections.emptyIterator();
             }
             range = range.headMap(upper, upperInclusive);
         }

@@ -1,6 +1,7 @@
 package io.keyranger.sim;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.util.AbstractList;
@@ -38,7 +39,7 @@ public final class KeySpace {
                     return s;
                 }
             }
-            throw new io.keyranger.KeyRangerException("Unknown shape '" + id + "' for the simulation; known: mixed, "
+            throw new KeyRangerException("Unknown shape '" + id + "' for the simulation; known: mixed, "
                     + "filtered, sparse-scatter.");
         }
     }
@@ -54,7 +55,7 @@ public final class KeySpace {
 
     private KeySpace(Shape shape, long entities) {
         if (entities < 3 || entities > 12_000_000_000L) {
-            throw new io.keyranger.KeyRangerException("The simulation takes 3 to 12,000,000,000 entities, not "
+            throw new KeyRangerException("The simulation takes 3 to 12,000,000,000 entities, not "
                     + entities + ".");
         }
         this.shape = shape;

@@ -1,6 +1,7 @@
 package io.keyranger.sim;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
 import io.keyranger.bench.Baselines;
 import io.keyranger.executor.local.SplitPoints;
 import io.keyranger.executor.local.SplitPolicy;
@@ -48,7 +49,7 @@ record SimPlan(List<KeyRange> starts, SplitPoints splitPoints, SplitPolicy polic
         List<Key> bounds;
         if (ShardPlanner.tooFewSamples(samples.size(), shards)) {
             if (space.selected() > ShardPlanner.EXACT_SCAN_LIMIT) {
-                throw new io.keyranger.KeyRangerException("Only " + samples.size() + " scatter samples for "
+                throw new KeyRangerException("Only " + samples.size() + " scatter samples for "
                         + shards + " shards, but more than " + ShardPlanner.EXACT_SCAN_LIMIT + " entities.");
             }
             // the planner's exact scan: the ranges between the samples, many at once

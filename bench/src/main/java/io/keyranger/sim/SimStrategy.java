@@ -1,5 +1,6 @@
 package io.keyranger.sim;
 
+import io.keyranger.KeyRangerException;
 import java.util.Locale;
 
 /** The strategies the simulation compares, as the bench's of the same names. */
@@ -16,7 +17,7 @@ public enum SimStrategy {
                 return s;
             }
         }
-        throw new io.keyranger.KeyRangerException("Unknown strategy '" + id + "' for the simulation; known: "
+        throw new KeyRangerException("Unknown strategy '" + id + "' for the simulation; known: "
                 + "linear, fixed, adaptive, oracle.");
     }
 }

@@ -3,6 +3,7 @@ package io.keyranger.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.cloud.datastore.KeyFactory;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
@@ -44,7 +45,7 @@ class BenchRunnerTest {
 
     @Test
     void shapesHaveTheKeysTheyPromise() {
-        var factory = new com.google.cloud.datastore.KeyFactory("p").setKind("K");
+        var factory = new KeyFactory("p").setKind("K");
         var mixed = BenchShape.MIXED.entities(factory, 300, 1);
         assertThat(mixed).hasSize(300);
         assertThat(mixed.stream().filter(e -> e.getKey().hasName()).count()).isEqualTo(100);

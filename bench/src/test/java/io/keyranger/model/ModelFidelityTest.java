@@ -8,8 +8,10 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
+import com.google.cloud.datastore.StructuredQuery;
 import com.google.cloud.datastore.StructuredQuery.OrderBy;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import com.google.cloud.datastore.Transaction;
@@ -19,6 +21,7 @@ import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
@@ -206,7 +209,7 @@ class ModelFidelityTest {
     private static Key key(Datastore datastore, Random random, boolean sameInBothOrders) {
         KeyFactory keys = datastore.newKeyFactory().setKind("F");
         if (random.nextInt(5) == 0) {
-            keys.addAncestor(com.google.cloud.datastore.PathElement.of("P", 1 + random.nextInt(3)));
+            keys.addAncestor(PathElement.of("P", 1 + random.nextInt(3)));
         }
         int n = random.nextInt(60);
         return switch (random.nextInt(4)) {
@@ -249,8 +252,8 @@ class ModelFidelityTest {
         if (filters.size() == 1) {
             query.setFilter(filters.get(0));
         } else if (filters.size() > 1) {
-            query.setFilter(com.google.cloud.datastore.StructuredQuery.CompositeFilter.and(filters.get(0), filters.subList(1, filters.size())
-                    .toArray(new com.google.cloud.datastore.StructuredQuery.Filter[0])));
+            query.setFilter(StructuredQuery.CompositeFilter.and(filters.get(0), filters.subList(1, filters.size())
+                    .toArray(new StructuredQuery.Filter[0])));
         }
         if (random.nextBoolean()) {
             query.setLimit(1 + random.nextInt(30));
@@ -284,7 +287,7 @@ class ModelFidelityTest {
         KeyQuery.Builder query = range(datastore, random, true);
         query.setLimit(Integer.MAX_VALUE);
         List<Object> keys = new ArrayList<>(paths(keys(datastore, query.build())));
-        keys.sort(java.util.Comparator.comparing(Object::toString));
+        keys.sort(Comparator.comparing(Object::toString));
         return keys;
     }
 

@@ -11,6 +11,7 @@ import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.StructuredQuery;
 import com.google.cloud.datastore.StructuredQuery.OrderBy;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import com.google.cloud.datastore.Transaction;
@@ -20,9 +21,19 @@ import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.Session;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ScatterSampler;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,7 +89,7 @@ class ModelServerTest {
                 .isSortedAccordingTo(KeyOrder.PRODUCTION);
         assertThat(all.get(0).getId()).isEqualTo(2L); // ids before names
 
-        KeyQuery range = Query.newKeyQueryBuilder().setKind("Trip").setFilter(com.google.cloud.datastore.StructuredQuery.CompositeFilter.and(
+        KeyQuery range = Query.newKeyQueryBuilder().setKind("Trip").setFilter(StructuredQuery.CompositeFilter.and(
                 PropertyFilter.gt("__key__", keys.newKey(100)), PropertyFilter.le("__key__", keys.newKey(120))))
                 .setLimit(5).build();
         List<Key> page = new ArrayList<>();
@@ -86,7 +97,7 @@ class ModelServerTest {
         assertThat(page).extracting(Key::getId).containsExactly(102L, 104L, 106L, 108L, 110L);
 
         List<Entity> evens = new ArrayList<>();
-        datastore.run(Query.newEntityQueryBuilder().setKind("Trip").setFilter(com.google.cloud.datastore.StructuredQuery.CompositeFilter.and(
+        datastore.run(Query.newEntityQueryBuilder().setKind("Trip").setFilter(StructuredQuery.CompositeFilter.and(
                 PropertyFilter.eq("even", true), PropertyFilter.ge("__key__", keys.newKey("n2"))))
                 .build()).forEachRemaining(evens::add);
         assertThat(evens).as("the evens have ids, so none is at or past a name").isEmpty();
@@ -170,8 +181,8 @@ class ModelServerTest {
         assertThatThrownBy(() -> datastore.run(Query.newKeyQueryBuilder().setKind("Hot").setFilter(hot)
                 .setOrderBy(OrderBy.asc("__scatter__")).build()).hasNext())
                 .isInstanceOf(DatastoreException.class).hasMessageContaining("no matching index");
-        io.keyranger.sharding.ScatterSampler.Sample sample = new io.keyranger.sharding.ScatterSampler(datastore,
-                KeyOrder.PRODUCTION).sample(new io.keyranger.sharding.PlanRequest("", "Hot", List.of(hot), 4, 32));
+        ScatterSampler.Sample sample = new ScatterSampler(datastore,
+                KeyOrder.PRODUCTION).sample(new PlanRequest("", "Hot", List.of(hot), 4, 32));
         assertThat(sample.filtersApplied()).as("fell back to the whole kind").isFalse();
         assertThat(sample.keys()).as("samples beyond the 300 hot ones").anyMatch(k -> k.getId() > 300);
         List<Key> matching = new ArrayList<>();
@@ -181,26 +192,26 @@ class ModelServerTest {
 
     @Test
     void aBenchInAnotherProcessSteersTheModelOverItsControlPaths() throws Exception {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newHttpClient();
         String base = "http://" + server.hostPort() + ModelServer.CONTROL;
         datastore.get(datastore.newKeyFactory().setKind("Control").newKey(1));
-        String stats = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "stats")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body().trim();
+        String stats = http.send(HttpRequest.newBuilder(URI.create(base + "stats")).build(),
+                HttpResponse.BodyHandlers.ofString()).body().trim();
         assertThat(Long.parseLong(stats.split(" ")[0])).isEqualTo(server.calls()).isPositive();
-        var quiet = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "quiet"))
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("true")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        var quiet = http.send(HttpRequest.newBuilder(URI.create(base + "quiet"))
+                .POST(HttpRequest.BodyPublishers.ofString("true")).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(quiet.body()).contains("quiet true");
         long before = server.calls();
         datastore.get(datastore.newKeyFactory().setKind("Control").newKey(1));
         assertThat(server.calls()).as("quiet calls are not counted").isEqualTo(before);
-        http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "quiet"))
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("false")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        http.send(HttpRequest.newBuilder(URI.create(base + "quiet"))
+                .POST(HttpRequest.BodyPublishers.ofString("false")).build(),
+                HttpResponse.BodyHandlers.ofString());
         datastore.get(datastore.newKeyFactory().setKind("Control").newKey(1));
         assertThat(server.calls()).isEqualTo(before + 1);
-        assertThat(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "nothing")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "nothing")).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
     }
 
     @Test
@@ -216,7 +227,7 @@ class ModelServerTest {
                 StringValue.newBuilder("x".repeat(1_048_600)).setExcludeFromIndexes(true).build()).build();
         assertThatThrownBy(() -> datastore.put(big)).isInstanceOf(DatastoreException.class)
                 .hasMessageContaining("too big");
-        Entity[] fiveHundredGroups = java.util.Arrays.copyOf(tooMany, 500);
+        Entity[] fiveHundredGroups = Arrays.copyOf(tooMany, 500);
         datastore.put(fiveHundredGroups);
         assertThat(new KeyCounter(datastore).tryAggregate("", "Limit", null)).hasValue(500);
         Key allocated = datastore.allocateId(keys.newKey());
@@ -232,8 +243,8 @@ class ModelServerTest {
             Datastore client = Session.open(ConnectionSpec.model(slow.hostPort(), "concurrent")).datastore();
             Key key = client.newKeyFactory().setKind("C").newKey(1);
             client.get(key);
-            java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(24);
-            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            ExecutorService callers = Executors.newFixedThreadPool(24);
+            CountDownLatch go = new CountDownLatch(1);
             List<CompletableFuture<Entity>> calls = new ArrayList<>();
             for (int i = 0; i < 24; i++) {
                 calls.add(CompletableFuture.supplyAsync(() -> {

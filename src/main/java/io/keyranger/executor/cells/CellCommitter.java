@@ -1,6 +1,7 @@
 package io.keyranger.executor.cells;
 
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.datastore.Retries;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one commit protocol of every job, whichever runner commits: a chunk of keys commits exactly once, however often
@@ -53,8 +55,8 @@ public final class CellCommitter {
     private final ChunkTransaction transaction;
     private final CellParts divided;
     /** The ledger keys made so far: the undo record of a key of the job's own kind is a child of one. */
-    private final java.util.concurrent.ConcurrentHashMap<Integer, Key> cellKeys =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, Key> cellKeys =
+            new ConcurrentHashMap<>();
 
     /** A committer within the emulator's limits, the strictest of any server's. */
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells) {
@@ -157,7 +159,7 @@ public final class CellCommitter {
             Map<Integer, List<Key>> before = divided.seen(byCell.keySet());
             try {
                 return cut(span, byCell, chunk, records);
-            } catch (com.google.cloud.datastore.DatastoreException e) {
+            } catch (DatastoreException e) {
                 Map<Integer, Key> roots = new HashMap<>();
                 byCell.keySet().forEach(c -> roots.put(c, cellKey(c)));
                 if (!Retries.isAborted(e) || aborts >= DIVISION_ABORTS || !divided.dividedSince(before, roots)) {

@@ -1,15 +1,21 @@
 package io.keyranger.executor.cells;
 
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
+import com.google.common.hash.Hashing;
 import io.keyranger.datastore.Retries;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -43,7 +49,7 @@ public final class CellParts {
     private final ConcurrentHashMap<Integer, List<Key>> seen = new ConcurrentHashMap<>();
 
     /** Where spans this committer committed ended lately: a range that starts at one goes on from its own work. */
-    private final java.util.Set<Key> endsCommitted = ConcurrentHashMap.newKeySet();
+    private final Set<Key> endsCommitted = ConcurrentHashMap.newKeySet();
 
     CellParts(Datastore datastore, KeyOrder order, String jobId, CellPlan cells) {
         this.datastore = datastore;
@@ -53,8 +59,8 @@ public final class CellParts {
     }
 
     /** The division points last seen of each of {@code cells} (absent: none). */
-    java.util.Map<Integer, List<Key>> seen(java.util.Collection<Integer> of) {
-        java.util.Map<Integer, List<Key>> now = new java.util.HashMap<>();
+    Map<Integer, List<Key>> seen(Collection<Integer> of) {
+        Map<Integer, List<Key>> now = new HashMap<>();
         of.forEach(c -> now.put(c, seen.getOrDefault(c, List.of())));
         return now;
     }
@@ -63,7 +69,7 @@ public final class CellParts {
      * Whether any of the cells (their roots {@code rootKeys}) has division points other than {@code before}, as
      * stored now: a commit aborted by a division is tried again at once, not counted against its retries.
      */
-    boolean dividedSince(java.util.Map<Integer, List<Key>> before, java.util.Map<Integer, Key> rootKeys) {
+    boolean dividedSince(Map<Integer, List<Key>> before, Map<Integer, Key> rootKeys) {
         List<Integer> of = new ArrayList<>(rootKeys.keySet());
         List<Entity> roots = datastore.fetch(of.stream().map(rootKeys::get).toArray(Key[]::new));
         boolean changed = false;
@@ -157,7 +163,7 @@ public final class CellParts {
 
     /** A short name a part's first key alone gives it, the same for every runner. */
     private static String digest(Key start) {
-        return com.google.common.hash.Hashing.sha256().hashString(start.toUrlSafe(), StandardCharsets.UTF_8)
+        return Hashing.sha256().hashString(start.toUrlSafe(), StandardCharsets.UTF_8)
                 .toString().substring(0, 20);
     }
 
@@ -211,7 +217,7 @@ public final class CellParts {
             }
             try {
                 return divideOnce(cell, whole, point, rootKey);
-            } catch (com.google.cloud.datastore.DatastoreException e) {
+            } catch (DatastoreException e) {
                 // another division of the cell, or a commit on its root: look again (it may be divided already)
                 if (!Retries.isAborted(e) || attempt >= CellCommitter.DIVISION_ABORTS) {
                     throw e;

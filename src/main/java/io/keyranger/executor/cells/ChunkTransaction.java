@@ -1,6 +1,7 @@
 package io.keyranger.executor.cells;
 
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
@@ -19,8 +20,12 @@ import io.keyranger.mapper.SourceRecord;
 import io.keyranger.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
@@ -128,7 +133,7 @@ final class ChunkTransaction {
             List<Entity> freshEntities = new ArrayList<>();
             Map<Key, Entity> known = new HashMap<>(); // what this transaction read: a key to null does not exist
             Map<Key, Key> recordKeys = new HashMap<>(); // each target's undo record key, made once a commit
-            java.util.function.Function<Key, Key> recordOf = target -> recordKeys.computeIfAbsent(target,
+            Function<Key, Key> recordOf = target -> recordKeys.computeIfAbsent(target,
                     t -> recordKey(t, chunk.get(0), ledgers));
             Map<Integer, Integer> appliedByCell = new HashMap<>();
             for (int i = 0; i < chunk.size(); i++) {
@@ -218,7 +223,7 @@ final class ChunkTransaction {
             skipLog.committed(problems);
             return new CellCommitter.Outcome(fresh.size(), chunk.size() - fresh.size(), increments,
                     chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
-        } catch (com.google.cloud.datastore.DatastoreException e) {
+        } catch (DatastoreException e) {
             if (Retries.isAborted(e)) {
                 counter.moveOn(); // the retry goes to another shard, in case this one is another writer's too
             }
@@ -236,12 +241,12 @@ final class ChunkTransaction {
      * lookup when the job keeps undo.
      */
     private Page page(Transaction tx, Page page, Map<Key, Entity> known,
-                      java.util.function.Function<Key, Key> recordOf) {
+                      Function<Key, Key> recordOf) {
         List<Key> related = mapper.related(page);
         if (related.isEmpty()) {
             return page;
         }
-        java.util.Set<Key> reads = new java.util.LinkedHashSet<>(related);
+        Set<Key> reads = new LinkedHashSet<>(related);
         if (mapper.keepsUndo()) {
             related.forEach(key -> reads.add(recordOf.apply(key)));
         }
@@ -269,7 +274,7 @@ final class ChunkTransaction {
     private Key recordKey(Key target, Key ofJob, Map<Integer, Ledger> ledgers) {
         boolean own = target.getKind().equals(ofJob.getKind()) && target.getNamespace().equals(ofJob.getNamespace())
                 && target.getProjectId().equals(ofJob.getProjectId())
-                && java.util.Objects.equals(target.getDatabaseId(), ofJob.getDatabaseId());
+                && Objects.equals(target.getDatabaseId(), ofJob.getDatabaseId());
         if (!own) {
             return UndoRecords.rootKey(jobId, target);
         }

@@ -1,18 +1,23 @@
 package io.keyranger.executor.cells;
 
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Transaction;
 import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.job.JobReport;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.undo.UndoImage;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The bytes of a commit, measured once its mutations are known (inside its transaction): a commit within the server's
@@ -74,7 +79,7 @@ public final class CommitBytes {
      * source holds the entity it writes).
      */
     public static MapResult sized(MapResult result, List<Entity> records, List<Key> keys,
-                                  java.util.function.UnaryOperator<Key> owner, long fixed, ServerLimits limits,
+                                  UnaryOperator<Key> owner, long fixed, ServerLimits limits,
                                   boolean undo) {
         Set<Key> own = new HashSet<>(keys);
         Map<Key, Long> bytes = new HashMap<>();
@@ -111,10 +116,10 @@ public final class CommitBytes {
      * over 4 MiB ("gRPC message exceeds maximum size"): for a chunk of several keys that is a {@link TooLarge} of
      * sizes unknown, so the chunk is halved; a single key's is the server's error.
      */
-    public static List<Entity> fetch(com.google.cloud.datastore.Transaction tx, List<Key> keys, int chunkKeys) {
+    public static List<Entity> fetch(Transaction tx, List<Key> keys, int chunkKeys) {
         try {
             return tx.fetch(keys.toArray(new Key[0]));
-        } catch (com.google.cloud.datastore.DatastoreException e) {
+        } catch (DatastoreException e) {
             if (chunkKeys > 1 && overAnswerLimit(e)) {
                 throw new TooLarge(Map.of(), 0);
             }
@@ -126,21 +131,21 @@ public final class CommitBytes {
      * Looks up {@code keys} outside a transaction with {@code fetch}, in halves (and so on) where the legacy emulator
      * refuses an answer over 4 MiB; one key's refusal is the server's error.
      */
-    public static List<Entity> lookup(List<Key> keys, java.util.function.Function<Key[], List<Entity>> fetch) {
+    public static List<Entity> lookup(List<Key> keys, Function<Key[], List<Entity>> fetch) {
         try {
             return fetch.apply(keys.toArray(new Key[0]));
-        } catch (com.google.cloud.datastore.DatastoreException e) {
+        } catch (DatastoreException e) {
             if (keys.size() < 2 || !overAnswerLimit(e)) {
                 throw e;
             }
-            List<Entity> found = new java.util.ArrayList<>(lookup(keys.subList(0, keys.size() / 2), fetch));
+            List<Entity> found = new ArrayList<>(lookup(keys.subList(0, keys.size() / 2), fetch));
             found.addAll(lookup(keys.subList(keys.size() / 2, keys.size()), fetch));
             return found;
         }
     }
 
     /** Whether the server refused a message over its size (the legacy emulator's 4 MiB, answers included). */
-    private static boolean overAnswerLimit(com.google.cloud.datastore.DatastoreException e) {
+    private static boolean overAnswerLimit(DatastoreException e) {
         return e.getMessage() != null && e.getMessage().contains("exceeds maximum size");
     }
 

@@ -12,6 +12,7 @@ import io.keyranger.executor.job.RangeNode;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -142,7 +143,7 @@ public final class Ledger {
      * problems and export part (null: none), in cell {@code cellRange} of job {@code jobId}.
      */
     public Entity committed(String jobId, int cell, KeyRange cellRange, KeyRange piece, Key lastKey, int applied,
-                     List<io.keyranger.mapper.MapResult.Problem> problems, String part, KeyOrder order) {
+                     List<MapResult.Problem> problems, String part, KeyOrder order) {
         spans.add(piece);
         boolean done = spans.coversAll(cellRange);
         Entity base = base(jobId, cell, cellRange);

@@ -1,9 +1,13 @@
 package io.keyranger.executor.cells;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.EntityCodec;
 import io.keyranger.files.FileStore;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.managed.ManagedExportWriter;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.PageMapper;
@@ -16,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The output of an export, exactly once, on every runner: each committing chunk writes its lines to a new part file,
@@ -57,7 +62,7 @@ public final class PartFiles {
      * nowhere: the join skips it and {@link #removeParts} removes it.
      */
     public String write(int cell, List<String> lines) {
-        String name = CellPlan.nodeId(cell) + "-" + java.util.UUID.randomUUID() + ".jsonl";
+        String name = CellPlan.nodeId(cell) + "-" + UUID.randomUUID() + ".jsonl";
         StringBuilder text = new StringBuilder();
         lines.forEach(line -> text.append(line).append('\n'));
         try (OutputStream out = store.create(store.resolve(dir, name))) {
@@ -82,12 +87,12 @@ public final class PartFiles {
      */
     public String join(List<String> recorded, KeyOrder order) {
         List<String[]> ordered = recorded.stream().map(r -> r.split(" ", 2))
-                .sorted(Comparator.comparing((String[] r) -> com.google.cloud.datastore.Key.fromUrlSafe(r[0]), order))
+                .sorted(Comparator.comparing((String[] r) -> Key.fromUrlSafe(r[0]), order))
                 .toList();
         if (managedProject != null) {
             return joinManaged(ordered);
         }
-        String temp = store.sibling(output, "." + java.util.UUID.randomUUID() + ".tmp");
+        String temp = store.sibling(output, "." + UUID.randomUUID() + ".tmp");
         try {
             try (OutputStream out = store.create(temp)) {
                 for (String[] part : ordered) {
@@ -108,15 +113,15 @@ public final class PartFiles {
      * written last, so an export cut short is never taken for a whole one (joining again writes a new one).
      */
     private String joinManaged(List<String[]> ordered) {
-        io.keyranger.managed.ManagedExportWriter writer = io.keyranger.managed.ManagedExportWriter.create(store,
+        ManagedExportWriter writer = ManagedExportWriter.create(store,
                 output);
         try (writer) {
-            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            ObjectMapper json = new ObjectMapper();
             for (String[] part : ordered) {
                 try (BufferedReader lines = new BufferedReader(new InputStreamReader(openPart(part[1]),
                         StandardCharsets.UTF_8))) {
                     for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                        writer.write(io.keyranger.datastore.EntityCodec.decode(json.readTree(line), managedProject,
+                        writer.write(EntityCodec.decode(json.readTree(line), managedProject,
                                 ""));
                     }
                 }

@@ -1,29 +1,33 @@
 package io.keyranger.executor.cells;
 
 import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyValue;
+import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
+import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.executor.job.Checkpoint;
 import io.keyranger.executor.job.NodeStatus;
 import io.keyranger.executor.job.RangeNode;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.time.Instant;
+import java.util.List;
 
 /** A cell (or, in jobs stored before cells, a range) as its {@code _KeyRangerRange} entity stores it, and back. */
 public final class RangeEntities {
     /** The kind of the cells' ledgers (and of ranges stored before cells). */
-    public static final String KIND = io.keyranger.datastore.BookkeepingKinds.PREFIX + "Range";
+    public static final String KIND = BookkeepingKinds.PREFIX + "Range";
 
     private RangeEntities() {
     }
 
     /** The key of node {@code nodeId} of job {@code jobId}. */
-    public static Key key(com.google.cloud.datastore.Datastore datastore, String jobId, String nodeId) {
+    public static Key key(Datastore datastore, String jobId, String nodeId) {
         return datastore.newKeyFactory().setNamespace("").setKind(KIND).newKey(jobId + ":" + nodeId);
     }
 
@@ -43,7 +47,7 @@ public final class RangeEntities {
                         : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build())
                 .set("failurePermanent", node.failurePermanent);
         if (!node.problemExamples.isEmpty()) {
-            b.set("problems", com.google.cloud.datastore.ListValue.of(node.problemExamples.stream()
+            b.set("problems", ListValue.of(node.problemExamples.stream()
                     .<Value<?>>map(p -> StringValue.newBuilder(p).setExcludeFromIndexes(true).build()).toList()));
         }
         if (node.startedAt != null) {
@@ -69,7 +73,7 @@ public final class RangeEntities {
         node.retries = (int) e.getLong("retries");
         node.lastError = e.isNull("lastError") ? null : e.getString("lastError");
         node.failurePermanent = e.contains("failurePermanent") && e.getBoolean("failurePermanent");
-        node.problemExamples = !e.contains("problems") ? java.util.List.of()
+        node.problemExamples = !e.contains("problems") ? List.of()
                 : e.<StringValue>getList("problems").stream().map(StringValue::get).toList();
         node.startedAt = e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null;
         node.finishedAt = e.contains("finishedAt") ? e.getTimestamp("finishedAt").toDate().toInstant() : null;

@@ -4,6 +4,8 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.datastore.EntitySize;
+import io.keyranger.executor.job.JobReport;
+import io.keyranger.executor.job.JobResult;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.undo.UndoImage;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * The undo records of one commit: for every entity the mapper puts or deletes, its state before the job and what the
@@ -27,7 +30,7 @@ import java.util.function.Function;
  */
 public final class UndoKeeper {
     /** The counter of undo records kept, so the cost line can show them. */
-    static final String KEPT = io.keyranger.executor.job.JobResult.UNDO_RECORDS;
+    static final String KEPT = JobResult.UNDO_RECORDS;
     static final String TOO_LARGE = "undo record over 1 MiB";
 
     private UndoKeeper() {
@@ -46,7 +49,7 @@ public final class UndoKeeper {
                      Function<Key, Key> recordOf) {
         Map<Key, Key> recordKeys = new HashMap<>();
         Set<Key> unknown = new LinkedHashSet<>();
-        java.util.stream.Stream.concat(result.puts().stream().map(Entity::getKey), result.deletes().stream())
+        Stream.concat(result.puts().stream().map(Entity::getKey), result.deletes().stream())
                 .forEach(target -> {
                     Key record = recordKeys.computeIfAbsent(target, recordOf);
                     if (!known.containsKey(target)) {
@@ -91,7 +94,7 @@ public final class UndoKeeper {
         List<MapResult.Problem> problems = new ArrayList<>(result.problems());
         problems.addAll(tooLarge);
         if (!tooLarge.isEmpty()) {
-            counters.merge(io.keyranger.executor.job.JobReport.SKIPPED_PREFIX + TOO_LARGE, (long) tooLarge.size(),
+            counters.merge(JobReport.SKIPPED_PREFIX + TOO_LARGE, (long) tooLarge.size(),
                     Long::sum);
         }
         return new Kept(new MapResult(puts, deletes, result.skipped() + tooLarge.size(), counters, result.lines(),

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -103,7 +104,7 @@ public record JobReport(List<ReasonGroup> failures, List<ReasonGroup> skips) {
         }
 
         static String forReason(String reason) {
-            String r = reason.toUpperCase(java.util.Locale.ROOT);
+            String r = reason.toUpperCase(Locale.ROOT);
             if (r.contains("PERMISSION_DENIED") || r.contains("403")) {
                 return "grant the account the Datastore User role (roles/datastore.user) on the project, then resume";
             }

@@ -1,5 +1,6 @@
 package io.keyranger.executor.job;
 
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -18,7 +19,7 @@ import java.util.Map;
  */
 public record JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
                         long wallMillis, int failedRanges, String message, JobReport report,
-                        java.nio.file.Path output) {
+                        Path output) {
     public JobResult {
         totals = Map.copyOf(totals);
         report = report == null ? JobReport.EMPTY : report;

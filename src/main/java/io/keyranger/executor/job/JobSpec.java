@@ -1,6 +1,7 @@
 package io.keyranger.executor.job;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 
 /**
@@ -55,7 +56,7 @@ public record JobSpec(String jobId, String namespace, String kind, MapperSpec ma
     }
 
     /** This job with its query's KEY(...) literals in this project and its client conditions in this key order. */
-    public JobSpec bind(String projectId, io.keyranger.keys.KeyOrder order) {
+    public JobSpec bind(String projectId, KeyOrder order) {
         return new JobSpec(jobId, namespace, kind, mapper.bind(projectId, namespace, order), shards, workers, pageSize,
                 qps, group);
     }

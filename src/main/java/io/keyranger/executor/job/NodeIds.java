@@ -1,12 +1,16 @@
 package io.keyranger.executor.job;
 
+import java.util.Comparator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * Node ids are "r3" for the fourth planned range and "r3.0"/"r3.1" for its children. Sorted numerically segment by
  * segment with parents first, they list the tree in key order: a node's own pages come before its left child's,
  * and those before its right child's.
  */
 public final class NodeIds {
-    private static final java.util.regex.Pattern RANGE_OF_KIND = java.util.regex.Pattern.compile(
+    private static final Pattern RANGE_OF_KIND = Pattern.compile(
             "(.*)/r\\d+(\\.\\d+)*");
 
     private NodeIds() {
@@ -17,7 +21,7 @@ public final class NodeIds {
         String ka = kindOf(a);
         String kb = kindOf(b);
         if (ka != null || kb != null) {
-            int c = java.util.Comparator.nullsFirst(String::compareTo).compare(ka, kb);
+            int c = Comparator.nullsFirst(String::compareTo).compare(ka, kb);
             if (c != 0) {
                 return c;
             }
@@ -44,7 +48,7 @@ public final class NodeIds {
         if (id.matches("r\\d+(\\.\\d+)*")) {
             return null;
         }
-        java.util.regex.Matcher range = RANGE_OF_KIND.matcher(id);
+        Matcher range = RANGE_OF_KIND.matcher(id);
         return range.matches() ? range.group(1) : id;
     }
 }

@@ -3,6 +3,7 @@ package io.keyranger.executor.job;
 import com.google.cloud.datastore.Key;
 import io.keyranger.keys.KeyRange;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A node of the live split tree, owned by one worker at a time, which alone changes its state. {@code range} is the
@@ -23,7 +24,7 @@ public final class RangeNode {
     /** Keys of the chunk a failed range could not commit (this run's memory only). */
     public volatile long failedKeys;
     /** A few entities this range skipped, as {@link ProblemExamples} entries; persisted with each commit. */
-    public volatile java.util.List<String> problemExamples = java.util.List.of();
+    public volatile List<String> problemExamples = List.of();
     public volatile Instant startedAt;
     public volatile Instant finishedAt;
     /** In memory only: what probes for a split point found empty. */

@@ -1,12 +1,15 @@
 package io.keyranger.executor.job;
 
+import io.keyranger.datastore.Retries;
+import java.util.function.Supplier;
+
 /**
  * How transient errors are retried per page: up to {@code maxAttempts} tries with exponential backoff and jitter
  * between {@code baseMillis} and {@code capMillis}. When the server cannot be reached at all, the job waits for it,
  * retrying with the same backoff, for up to {@code serverLostMillis} before the range fails (its checkpoint intact).
  */
 public record RetryPolicy(int maxAttempts, long baseMillis, long capMillis, long serverLostMillis)
-        implements io.keyranger.datastore.Retries.Policy {
+        implements Retries.Policy {
     public static final long DEFAULT_SERVER_LOST_MILLIS = 10 * 60_000L;
     public static final RetryPolicy DEFAULT = new RetryPolicy(8, 50, 10_000);
     /** One attempt, no retry, no wait for the server. */
@@ -17,7 +20,7 @@ public record RetryPolicy(int maxAttempts, long baseMillis, long capMillis, long
     }
 
     /** Runs bookkeeping outside any range with the one retry loop ({@link io.keyranger.datastore.Retries#call}). */
-    public <T> T call(java.util.function.Supplier<T> operation) {
-        return io.keyranger.datastore.Retries.call(this, io.keyranger.datastore.Retries.Observer.NONE, operation);
+    public <T> T call(Supplier<T> operation) {
+        return Retries.call(this, Retries.Observer.NONE, operation);
     }
 }

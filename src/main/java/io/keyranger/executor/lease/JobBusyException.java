@@ -1,6 +1,7 @@
 package io.keyranger.executor.lease;
 
 import io.keyranger.KeyRangerException;
+import java.time.temporal.ChronoUnit;
 
 /** A job could not be taken: another runner holds a live lease on it. Says who, and how to take it over. */
 public final class JobBusyException extends KeyRangerException {
@@ -8,7 +9,7 @@ public final class JobBusyException extends KeyRangerException {
 
     public JobBusyException(String label, Holding holding) {
         super(label + " is being run by " + holding.runner().describe() + "; its lease is live until "
-                + holding.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " and renewed while it "
+                + holding.expiresAt().truncatedTo(ChronoUnit.SECONDS) + " and renewed while it "
                 + "runs. Let it finish, or take the job over: once that lease runs out (a stopped runner's does within "
                 + JobLease.DEFAULT_DURATION.toSeconds() + " s; on the command line --take-over), or at once (that runner "
                 + "then stops at its next lease renewal, and what it still commits is applied once; --take-over --force).");

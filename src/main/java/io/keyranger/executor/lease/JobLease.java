@@ -8,13 +8,19 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Retries;
+import java.io.Closeable;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -111,13 +117,13 @@ public final class JobLease {
      * @param waiting  told, now and then, what a take-over is waiting for
      * @return whether the job was taken
      */
-    public boolean take(Mode mode, java.util.function.Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
+    public boolean take(Mode mode, Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
                  Entity.Builder created, Consumer<String> waiting) {
         return take(mode, proceed, update, created, List.of(), waiting);
     }
 
     /** As above; {@code createdWith} is written with the fence entity when this take creates it. */
-    public boolean take(Mode mode, java.util.function.Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
+    public boolean take(Mode mode, Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
                  Entity.Builder created, List<Entity> createdWith, Consumer<String> waiting) {
         while (true) {
             Attempt outcome = Retries.call(TAKE_RETRIES, Retries.Observer.NONE,
@@ -134,7 +140,7 @@ public final class JobLease {
     private record Attempt(boolean taken, Instant waitUntil, String message) {
     }
 
-    private Attempt tryTake(Mode mode, java.util.function.Predicate<Entity> proceed,
+    private Attempt tryTake(Mode mode, Predicate<Entity> proceed,
                             UnaryOperator<Entity.Builder> update, Entity.Builder created, List<Entity> createdWith) {
         Transaction tx = datastore.newTransaction();
         try {
@@ -162,7 +168,7 @@ public final class JobLease {
                 }
                 return new Attempt(false, holding.expiresAt(), "Waiting for the lease of " + holding.runner().describe()
                         + " to expire (it runs out at " + holding.expiresAt().truncatedTo(
-                        java.time.temporal.ChronoUnit.SECONDS) + " unless that runner renews it)…");
+                        ChronoUnit.SECONDS) + " unless that runner renews it)…");
             }
             long next = (fence == null || !fence.contains("epoch") ? 0 : fence.getLong("epoch")) + 1;
             Entity.Builder builder = fence == null ? created : update.apply(Entity.newBuilder(fence));
@@ -176,7 +182,7 @@ public final class JobLease {
             return new Attempt(true, null, null);
         } finally {
             if (tx.isActive()) {
-                io.keyranger.datastore.Retries.rollbackQuietly(tx);
+                Retries.rollbackQuietly(tx);
             }
         }
     }
@@ -230,7 +236,7 @@ public final class JobLease {
             tx.commit();
         } finally {
             if (tx.isActive()) {
-                io.keyranger.datastore.Retries.rollbackQuietly(tx);
+                Retries.rollbackQuietly(tx);
             }
         }
     }
@@ -280,8 +286,8 @@ public final class JobLease {
      * Renews this lease every third of its duration on a thread of its own until the returned handle is closed; a
      * take-over found there is left to the next fenced commit, which stops the runner.
      */
-    public java.io.Closeable renewEvery(String threadName) {
-        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors
+    public Closeable renewEvery(String threadName) {
+        ScheduledExecutorService timer = Executors
                 .newSingleThreadScheduledExecutor(r -> {
                     Thread thread = new Thread(r, threadName);
                     thread.setDaemon(true);
@@ -294,7 +300,7 @@ public final class JobLease {
             } catch (RuntimeException e) {
                 // fenced or unreachable: the next commit finds out and stops the runner
             }
-        }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }, every, every, TimeUnit.MILLISECONDS);
         return timer::shutdownNow;
     }
 }

@@ -1,6 +1,7 @@
 package io.keyranger.executor.lease;
 
 import com.google.cloud.datastore.Entity;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -76,7 +77,7 @@ public record Runner(String id, String host, long pid, long processStart, Instan
         private static String lookUp() {
             try {
                 return InetAddress.getLocalHost().getHostName();
-            } catch (java.io.IOException | SecurityException e) {
+            } catch (IOException | SecurityException e) {
                 String env = System.getenv("HOSTNAME");
                 return env == null || env.isBlank() ? "an unknown host" : env;
             }

@@ -22,6 +22,7 @@ import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
+import io.keyranger.files.LocalFileStore;
 import io.keyranger.executor.source.FileSource;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.keys.KeyOrder;
@@ -29,13 +30,21 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a page mapper over every entity of a kind by adaptive splitting. Each range fetches a page of keys, commits
@@ -45,7 +54,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * everything is persisted, so a job can be resumed after a crash from any machine.
  */
 public final class AdaptiveSplitExecutor {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AdaptiveSplitExecutor.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AdaptiveSplitExecutor.class);
     public static final int COUNTER_SHARDS_PER_WORKER = 2;
 
     private final Datastore datastore;
@@ -54,10 +63,10 @@ public final class AdaptiveSplitExecutor {
     private final RetryPolicy retries;
     private boolean readOnly;
     private SplitPolicy splitPolicy = SplitPolicy.ADAPTIVE;
-    private java.util.function.Function<PlanRequest, List<KeyRange>> planOverride;
-    private java.time.Duration leaseDuration = JobLease.DEFAULT_DURATION;
+    private Function<PlanRequest, List<KeyRange>> planOverride;
+    private Duration leaseDuration = JobLease.DEFAULT_DURATION;
     private CommitHook hook = CommitHook.NONE;
-    private java.util.function.UnaryOperator<PageMapper> wrapMapper = java.util.function.UnaryOperator.identity();
+    private UnaryOperator<PageMapper> wrapMapper = UnaryOperator.identity();
 
     public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits) {
         this(datastore, order, limits, RetryPolicy.DEFAULT);
@@ -77,13 +86,13 @@ public final class AdaptiveSplitExecutor {
     }
 
     /** For benchmarks: the initial ranges instead of the scatter plan (e.g. an oracle's exact equal chunks). */
-    public AdaptiveSplitExecutor initialRanges(java.util.function.Function<PlanRequest, List<KeyRange>> plan) {
+    public AdaptiveSplitExecutor initialRanges(Function<PlanRequest, List<KeyRange>> plan) {
         this.planOverride = plan;
         return this;
     }
 
     /** How long a runner's lease on its job lasts without renewal (renewed every third of it). */
-    public AdaptiveSplitExecutor leaseDuration(java.time.Duration duration) {
+    public AdaptiveSplitExecutor leaseDuration(Duration duration) {
         this.leaseDuration = duration;
         return this;
     }
@@ -95,7 +104,7 @@ public final class AdaptiveSplitExecutor {
     }
 
     /** For tests: wraps the mapper of every job this executor starts or resumes (e.g. a {@code GatedMapper}). */
-    public AdaptiveSplitExecutor wrapMapper(java.util.function.UnaryOperator<PageMapper> wrapper) {
+    public AdaptiveSplitExecutor wrapMapper(UnaryOperator<PageMapper> wrapper) {
         this.wrapMapper = wrapper;
         return this;
     }
@@ -111,7 +120,7 @@ public final class AdaptiveSplitExecutor {
             throw WriteSafety.readOnly(mapper.name(), null);
         }
         if (mapper.outputFile() != null) {
-            io.keyranger.files.LocalFileStore.path(mapper.outputFile()); // refuses a cloud store's: Beam writes those
+            LocalFileStore.path(mapper.outputFile()); // refuses a cloud store's: Beam writes those
         }
     }
 
@@ -194,7 +203,7 @@ public final class AdaptiveSplitExecutor {
         if (given != null) {
             return new Inputs(new KindSource(datastore, spec), wrapMapper.apply(given), null);
         }
-        SourceJobs.Pages pages = SourceJobs.pages(datastore, io.keyranger.files.LocalFileStore.INSTANCE, order, spec);
+        SourceJobs.Pages pages = SourceJobs.pages(datastore, LocalFileStore.INSTANCE, order, spec);
         return new Inputs(pages.source(), wrapMapper.apply(pages.mapper()), pages.file());
     }
 
@@ -220,7 +229,7 @@ public final class AdaptiveSplitExecutor {
      * at once.
      */
     public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener,
-                            java.util.function.Consumer<String> waiting) {
+                            Consumer<String> waiting) {
         if (mode == JobLease.Mode.CREATE) {
             throw new IllegalArgumentException("resume does not create jobs");
         }
@@ -264,7 +273,7 @@ public final class AdaptiveSplitExecutor {
                 + " is done already; nothing was run again.", JobReport.of(nodes, totals));
         nodes.forEach(n -> listener.onNode(n.snapshot(jobId)));
         listener.onFinished(result);
-        return new JobHandle(jobId, new PauseGate(), java.util.concurrent.CompletableFuture.completedFuture(result));
+        return new JobHandle(jobId, new PauseGate(), CompletableFuture.completedFuture(result));
     }
 
     /** Jobs stored in this database, newest first. */
@@ -276,7 +285,7 @@ public final class AdaptiveSplitExecutor {
     }
 
     /** The persisted totals of a job. */
-    public java.util.Map<String, Long> totals(String jobId) {
+    public Map<String, Long> totals(String jobId) {
         new JobStore(datastore).loadJob(jobId);
         return ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals();
     }
@@ -300,7 +309,7 @@ public final class AdaptiveSplitExecutor {
     }
 
     /** Preparation outside any range, retried on transient errors like a page. */
-    private <T> T retrying(java.util.function.Supplier<T> operation) {
+    private <T> T retrying(Supplier<T> operation) {
         return retries.call(operation);
     }
 

@@ -19,14 +19,17 @@ import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobStore;
+import io.keyranger.files.LocalFileStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.PageMapper;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,7 +72,7 @@ public final class JobRun {
     public JobRun(Parts run) {
         this.run = run;
         JobSpec spec = run.spec();
-        this.parts = PartFiles.of(io.keyranger.files.LocalFileStore.INSTANCE, run.mapper(), spec.mapper(),
+        this.parts = PartFiles.of(LocalFileStore.INSTANCE, run.mapper(), spec.mapper(),
                 spec.jobId(), run.datastore().getOptions().getProjectId());
         this.handle = new JobHandle(spec.jobId(), gate, result);
         this.tree = new ProgressTree(spec.jobId(), run.listener());
@@ -93,7 +96,7 @@ public final class JobRun {
                 gauge.headroom());
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String prefix, AtomicInteger count) {
+    private static ThreadFactory daemon(String prefix, AtomicInteger count) {
         return runnable -> {
             Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
             thread.setDaemon(true);
@@ -213,10 +216,10 @@ public final class JobRun {
      * the runner whose end was recorded, so a runner taken over during the join never pulls them from under another.
      */
     private JobResult record(JobStatus status, long wall, int failed, RetryPolicy retries) {
-        java.nio.file.Path written = null;
+        Path written = null;
         if (parts != null && status == JobStatus.DONE) {
             try {
-                written = java.nio.file.Path.of(parts.joinRecorded(retries.call(() -> run.store().loadLedgers(
+                written = Path.of(parts.joinRecorded(retries.call(() -> run.store().loadLedgers(
                         run.spec().jobId(), run.datastore())), run.order()));
             } catch (RuntimeException e) {
                 retries.call(() -> {

@@ -1,6 +1,8 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.Retries;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
@@ -13,10 +15,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The adaptive split, for one range of a local run: the page loop ({@link PageLoop}) fetches a page of
@@ -25,11 +30,11 @@ import java.util.function.Supplier;
  * what is committed is in the ledgers, so a split needs no transaction and a resume starts from the cells not done.
  */
 public final class RangeWorker {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RangeWorker.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RangeWorker.class);
 
     /** What a worker needs of its run. */
     public record Job(PageLoop.Job loop, PageLoop.Covered covered,
-               io.keyranger.counter.ShardedCounter counter, RetryPolicy retries,
+               ShardedCounter counter, RetryPolicy retries,
                JobListener listener, ProgressTree tree, SplitPolicy policy, SplitPoints splitPoints,
                RampingRateLimiter limiter, BooleanSupplier cancelled, BooleanSupplier stopped,
                Supplier<SplitPolicy.Load> load, ServerGauge gauge, Consumer<RangeNode> submit) {
@@ -63,7 +68,7 @@ public final class RangeWorker {
         try {
             loop.process(tracker, tracker::tryClaim, outcome -> committed(node, outcome),
                     next -> afterPage(node, tracker, loop, next));
-        } catch (java.util.concurrent.CancellationException e) {
+        } catch (CancellationException e) {
             node.status = NodeStatus.CANCELLED;
             job.tree().publish(node);
             return;
@@ -226,8 +231,8 @@ public final class RangeWorker {
     public void fail(RangeNode node, Exception error) {
         node.status = NodeStatus.FAILED;
         node.lastError = RangeAttempts.describe(error);
-        boolean unreachable = io.keyranger.datastore.Retries.isServerUnreachable(error);
-        node.failurePermanent = !io.keyranger.datastore.Retries.isTransient(error) && !unreachable;
+        boolean unreachable = Retries.isServerUnreachable(error);
+        node.failurePermanent = !Retries.isTransient(error) && !unreachable;
         node.finishedAt = Instant.now();
         LOG.warn("Range {} of job {} failed: {}", node.id, job.loop().spec().jobId(), node.lastError);
         if (unreachable) {

@@ -1,5 +1,7 @@
 package io.keyranger.executor.local;
 
+import java.util.Arrays;
+
 /**
  * Whether the server has room for more concurrent work, judged from its page-query latency: a smoothed latency near
  * the lowest the job has seen (alone before it started, or smoothed since) means requests are not queueing; one well
@@ -36,7 +38,7 @@ public final class ServerGauge {
      */
     public synchronized void calibrate(long... nanos) {
         long[] sorted = nanos.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         floor = Math.min(floor, Math.log(Math.max(1, sorted[sorted.length / 2])));
     }
 

@@ -1,6 +1,7 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.job.ProbeMemory;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
@@ -44,7 +45,7 @@ public final class SplitPoints {
      * A job's split points: its cell bounds, and probes past midpoints only when its cells are fewer than twice its
      * workers (see the constructor).
      */
-    public static SplitPoints forJob(io.keyranger.executor.cells.CellPlan cells, int workers) {
+    public static SplitPoints forJob(CellPlan cells, int workers) {
         return new SplitPoints(cells.bounds(), cells.order(), cells.cells() < 2 * workers);
     }
 

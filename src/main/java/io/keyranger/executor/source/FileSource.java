@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * An import's input as a job's pages: each entry at its position ({@link Positions}), read from any byte of any of
@@ -26,7 +27,7 @@ import java.util.Map;
  *                     so the last one is what the job writes, whichever worker reaches which first
  * @param badLines     the line numbers of the first file's first bad entries, by their offsets, for reports
  */
-public record FileSource(ImportInput input, String project, boolean skipBadLines, java.util.Set<Long> superseded,
+public record FileSource(ImportInput input, String project, boolean skipBadLines, Set<Long> superseded,
                          Map<Long, Long> badLines) implements PageSource {
     /** The least bytes of a cell: two of a managed export's blocks. */
     static final long MIN_CELL = 2L * LogRecords.BLOCK;

@@ -1,13 +1,26 @@
 package io.keyranger.executor.source;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.files.FileStore;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -24,7 +37,7 @@ public record ImportFile(FileStore store, String file, String project, String da
     /** The reason a bad line is skipped with, as its counter names it ({@code skipped: REASON}). */
     public static final String BAD_LINE = "not an exported entity";
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final int EXAMPLES = 3;
 
     /**
@@ -40,12 +53,12 @@ public record ImportFile(FileStore store, String file, String project, String da
      * @param badLines   the line numbers of the first bad lines, by their byte offsets (so a report can name them)
      */
     public record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings, String digest,
-                        List<Long> superseded, java.util.Map<Long, Long> badLines) {
+                        List<Long> superseded, Map<Long, Long> badLines) {
         public Check {
             examples = List.copyOf(examples);
             warnings = List.copyOf(warnings);
             superseded = List.copyOf(superseded);
-            badLines = java.util.Map.copyOf(badLines);
+            badLines = Map.copyOf(badLines);
         }
     }
 
@@ -64,10 +77,10 @@ public record ImportFile(FileStore store, String file, String project, String da
         long bad = 0;
         String first = null;
         List<String> examples = new ArrayList<>();
-        java.security.MessageDigest digest = ImportIdentity.sha256(); // of every byte read: the file's identity
+        MessageDigest digest = ImportIdentity.sha256(); // of every byte read: the file's identity
         KeyHashes hashes = new KeyHashes();
-        java.util.Map<Long, Long> numbered = new java.util.HashMap<>();
-        try (Lines lines = new Lines(new java.security.DigestInputStream(store.open(file), digest), 0)) {
+        Map<Long, Long> numbered = new HashMap<>();
+        try (Lines lines = new Lines(new DigestInputStream(store.open(file), digest), 0)) {
             for (String text = lines.next(); text != null && !cancelled.getAsBoolean(); text = lines.next()) {
                 line++;
                 if (text.isBlank()) {
@@ -100,15 +113,15 @@ public record ImportFile(FileStore store, String file, String project, String da
     }
 
     /** The offsets of the lines whose key a later line has, given the hashes of keys seen more than once. */
-    private List<Long> superseded(java.util.Set<Long> repeated) {
+    private List<Long> superseded(Set<Long> repeated) {
         if (repeated.isEmpty()) {
             return List.of();
         }
-        java.util.Map<com.google.cloud.datastore.Key, Long> last = new java.util.HashMap<>();
+        Map<Key, Long> last = new HashMap<>();
         List<Long> earlier = new ArrayList<>();
         try (Lines lines = new Lines(store.open(file), 0)) {
             for (String text = lines.next(); text != null; text = lines.next()) {
-                com.google.cloud.datastore.Key key = keyOrNull(text);
+                Key key = keyOrNull(text);
                 if (key != null && repeated.contains(KeyHashes.hash(key))) {
                     Long before = last.put(key, lines.start());
                     if (before != null) {
@@ -124,7 +137,7 @@ public record ImportFile(FileStore store, String file, String project, String da
                     + "more than an import keeps track of (%,d). Keep one line per key (the last) and import again. "
                     + "Nothing was imported.", earlier.size(), file, MAX_SUPERSEDED));
         }
-        java.util.Collections.sort(earlier);
+        Collections.sort(earlier);
         return earlier;
     }
 
@@ -199,11 +212,11 @@ public record ImportFile(FileStore store, String file, String project, String da
         };
     }
 
-    private com.google.cloud.datastore.Entity decode(String text) throws IOException {
+    private Entity decode(String text) throws IOException {
         return EntityCodec.decode(JSON.readTree(text), project, database);
     }
 
-    private com.google.cloud.datastore.Key keyOrNull(String text) {
+    private Key keyOrNull(String text) {
         try {
             return text.isBlank() ? null : decode(text).getKey();
         } catch (IOException | RuntimeException e) {
@@ -219,14 +232,14 @@ public record ImportFile(FileStore store, String file, String project, String da
      * The lines of a file from a byte offset: each cut at '\n' only (a '\r' before it is dropped), read as UTF-8,
      * the check and the workers alike.
      */
-    private static final class Lines implements java.io.Closeable {
-        private final java.io.InputStream in;
-        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(1024);
+    private static final class Lines implements Closeable {
+        private final InputStream in;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream(1024);
         private long at;
         private long start = -1;
 
-        Lines(java.io.InputStream in, long at) {
-            this.in = new java.io.BufferedInputStream(in, 1 << 16);
+        Lines(InputStream in, long at) {
+            this.in = new BufferedInputStream(in, 1 << 16);
             this.at = at;
         }
 

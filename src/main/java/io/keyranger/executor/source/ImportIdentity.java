@@ -1,8 +1,11 @@
 package io.keyranger.executor.source;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.KeyRangerException;
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
+import io.keyranger.mapper.MapperSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -29,8 +32,8 @@ public record ImportIdentity(String content, String selection, String described)
     private static final String DESCRIBED = "described";
 
     /** The identity kept in a job's mapper spec, or null when it has none. */
-    static ImportIdentity of(com.fasterxml.jackson.databind.JsonNode mapper) {
-        com.fasterxml.jackson.databind.JsonNode kept = mapper.path(FIELD);
+    static ImportIdentity of(JsonNode mapper) {
+        JsonNode kept = mapper.path(FIELD);
         if (!kept.hasNonNull(CONTENT) || !kept.hasNonNull(SELECTION)) {
             return null;
         }
@@ -44,7 +47,7 @@ public record ImportIdentity(String content, String selection, String described)
     }
 
     /** Writes this identity into a spec's {@link #FIELD} being created. */
-    void stamp(com.fasterxml.jackson.databind.node.ObjectNode into) {
+    void stamp(ObjectNode into) {
         into.put(CONTENT, content).put(SELECTION, selection).put(DESCRIBED, described);
     }
 
@@ -52,7 +55,7 @@ public record ImportIdentity(String content, String selection, String described)
      * Refuses a run of the job whose stored mapper spec is {@code stored} on this input when that spec kept another:
      * nothing is written, and the message says what differs and what to do.
      */
-    public void requireSameAs(io.keyranger.mapper.MapperSpec stored, String label) {
+    public void requireSameAs(MapperSpec stored, String label) {
         ImportIdentity recorded = of(stored.json());
         if (recorded == null || equals(recorded.content, recorded.selection)) {
             return;

@@ -1,6 +1,7 @@
 package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Key;
+import com.google.common.hash.Hashing;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -15,7 +16,7 @@ final class KeyHashes {
     private int size;
 
     static long hash(Key key) {
-        return com.google.common.hash.Hashing.murmur3_128().hashString(key.toString(), StandardCharsets.UTF_8)
+        return Hashing.murmur3_128().hashString(key.toString(), StandardCharsets.UTF_8)
                 .asLong();
     }
 

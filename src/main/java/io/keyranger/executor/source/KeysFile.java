@@ -6,8 +6,13 @@ import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.query.Gql;
 import io.keyranger.query.GqlException;
+import java.io.BufferedWriter;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,9 +34,9 @@ public final class KeysFile {
     /** The keys of the file at {@code file} in {@code store}, as {@link #read(Path, String, String)} reads them. */
     public static Set<Key> read(FileStore store, String file, String project, String namespace) {
         List<String> lines;
-        try (java.io.InputStream in = store.open(file)) {
-            lines = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
-        } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException e) {
+        try (InputStream in = store.open(file)) {
+            lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        } catch (NoSuchFileException | FileNotFoundException e) {
             throw new KeyRangerException("The keys file " + file + " does not exist.");
         } catch (IOException e) {
             throw new KeyRangerException("Cannot read the keys file " + file + ": " + e.getMessage(), e);
@@ -58,7 +63,7 @@ public final class KeysFile {
 
     /** Writes keys one a line, as {@link #read} reads them. */
     public static void write(Path file, Iterable<Key> keys) throws IOException {
-        try (java.io.BufferedWriter out = Files.newBufferedWriter(file)) {
+        try (BufferedWriter out = Files.newBufferedWriter(file)) {
             for (Key key : keys) {
                 out.write(Gql.keyLiteral(key));
                 out.newLine();

@@ -1,12 +1,27 @@
 package io.keyranger.executor.source;
 
+import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ImportPlacement;
+import io.keyranger.files.FileStore;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.managed.EntityProtos;
+import io.keyranger.managed.ExportContents;
+import io.keyranger.managed.LogRecords;
 import io.keyranger.managed.ManagedExport;
 import io.keyranger.query.ClientQuery;
+import io.keyranger.query.Gql;
+import io.keyranger.query.GqlQuery;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
@@ -38,20 +53,20 @@ public record ManagedImport(ManagedExport export, String project, String databas
      * null). A query of another kind, a bad keys file, or a namespace and kind the export holds nothing of, is
      * refused here, before anything is compared or written.
      */
-    public static ManagedImport of(com.google.cloud.datastore.Datastore datastore, io.keyranger.keys.KeyOrder order,
+    public static ManagedImport of(Datastore datastore, KeyOrder order,
                             ManagedExport export, String namespace, String kind, String gql, String keys) {
         String project = datastore.getOptions().getProjectId();
         String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
         ClientQuery select = null;
         if (gql != null) {
-            io.keyranger.query.GqlQuery query = io.keyranger.query.Gql.parse(gql, project, namespace);
+            GqlQuery query = Gql.parse(gql, project, namespace);
             if (!query.kind().equals(kind)) {
-                throw new io.keyranger.KeyRangerException("The query selects " + query.kind() + ", but the kind is "
+                throw new KeyRangerException("The query selects " + query.kind() + ", but the kind is "
                         + kind + ": write SELECT * FROM " + kind + " WHERE ...");
             }
             select = new ClientQuery(query, order);
         }
-        io.keyranger.managed.ExportContents.requireHolds(export, project, database, namespace, kind);
+        ExportContents.requireHolds(export, project, database, namespace, kind);
         Set<Key> only = keys == null ? null : KeysFile.read(export.store(), keys, project, namespace);
         return new ManagedImport(export, project, database, namespace, kind, select, only,
                 selection(namespace, gql, only));
@@ -63,9 +78,9 @@ public record ManagedImport(ManagedExport export, String project, String databas
         if (keys == null) {
             return words + ", all keys";
         }
-        java.security.MessageDigest digest = ImportIdentity.sha256();
+        MessageDigest digest = ImportIdentity.sha256();
         keys.stream().map(KeyFormat::format).sorted().forEach(k -> digest.update((k + "\n").getBytes(
-                java.nio.charset.StandardCharsets.UTF_8)));
+                StandardCharsets.UTF_8)));
         return words + String.format(", %,d keys from a keys file (sha256 %s)", keys.size(),
                 ImportIdentity.hex(digest));
     }
@@ -104,7 +119,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
                     kind, namespace.isEmpty() ? "" : " of namespace " + namespace, String.join(", ", absent.stream()
                             .limit(EXAMPLES).map(KeyFormat::format).toList())));
         }
-        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null, List.of(), java.util.Map.of());
+        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null, List.of(), Map.of());
     }
 
     @Override
@@ -113,7 +128,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
     }
 
     @Override
-    public long size(int file) throws java.io.IOException {
+    public long size(int file) throws IOException {
         return export.store().size(files().get(file));
     }
 
@@ -122,14 +137,14 @@ public record ManagedImport(ManagedExport export, String project, String databas
      * block that holds {@code from}, passing over the records that begin before it.
      */
     @Override
-    public Positioned read(int file, long from, boolean skipBadLines) throws java.io.IOException {
+    public Positioned read(int file, long from, boolean skipBadLines) throws IOException {
         String path = files().get(file);
-        io.keyranger.managed.LogRecords records = new io.keyranger.managed.LogRecords(export.store(), path,
-                from / io.keyranger.managed.LogRecords.BLOCK, -1);
-        io.keyranger.managed.EntityProtos protos = new io.keyranger.managed.EntityProtos(project, database);
+        LogRecords records = new LogRecords(export.store(), path,
+                from / LogRecords.BLOCK, -1);
+        EntityProtos protos = new EntityProtos(project, database);
         return new Positioned() {
             @Override
-            public Entry next() throws java.io.IOException {
+            public Entry next() throws IOException {
                 byte[] bytes;
                 do {
                     bytes = records.next();
@@ -140,8 +155,8 @@ public record ManagedImport(ManagedExport export, String project, String databas
                 Entity entity;
                 try {
                     entity = protos.entity(bytes);
-                } catch (java.io.IOException bad) {
-                    throw new io.keyranger.KeyRangerException("The export file " + path + " holds an entity that "
+                } catch (IOException bad) {
+                    throw new KeyRangerException("The export file " + path + " holds an entity that "
                             + "cannot be read (at byte " + records.lastStart() + "): " + bad.getMessage(), bad);
                 }
                 return selects(entity) ? new Entry(entity, false, true) : Entry.NOT_SELECTED;
@@ -153,7 +168,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
             }
 
             @Override
-            public void close() throws java.io.IOException {
+            public void close() throws IOException {
                 records.close();
             }
         };
@@ -182,7 +197,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
     /** The entity as Google's {@code :import} of the export writes it into the connected project. */
     @Override
     public Entity placed(Entity entity) {
-        return io.keyranger.datastore.ImportPlacement.place(entity, project);
+        return ImportPlacement.place(entity, project);
     }
 
     /**
@@ -191,8 +206,8 @@ public record ManagedImport(ManagedExport export, String project, String databas
      */
     @Override
     public ImportIdentity identity(ImportFile.Check check) {
-        java.security.MessageDigest digest = ImportIdentity.sha256();
-        io.keyranger.files.FileStore store = export.store();
+        MessageDigest digest = ImportIdentity.sha256();
+        FileStore store = export.store();
         ImportIdentity.digestFile(digest, store, export.metadata());
         String folder = store.parent(export.metadata()) + "/";
         for (ManagedExport.Part part : export.parts()) {
@@ -200,11 +215,11 @@ public record ManagedImport(ManagedExport export, String project, String databas
                 long size;
                 try {
                     size = store.size(file);
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     size = -1;
                 }
                 String name = file.startsWith(folder) ? file.substring(folder.length()) : file;
-                digest.update((name + " " + size + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                digest.update((name + " " + size + "\n").getBytes(StandardCharsets.UTF_8));
             }
         }
         return new ImportIdentity("sha256 " + ImportIdentity.hex(digest), selection,
@@ -217,7 +232,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
     }
 
     /** The selection's entries, read one at a time. */
-    public interface Entries extends java.io.Closeable {
+    public interface Entries extends Closeable {
         /** The next entry, or null after the last. */
         Entry next();
 

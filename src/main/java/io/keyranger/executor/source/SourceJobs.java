@@ -1,6 +1,8 @@
 package io.keyranger.executor.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.executor.cells.KindSource;
@@ -11,6 +13,11 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.mapper.Template;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import io.keyranger.files.FileStore;
 import io.keyranger.managed.ManagedExport;
 
@@ -111,16 +118,16 @@ public final class SourceJobs {
      * every runner needs: the entries, and the lines whose key a later line names again.
      */
     public static JobSpec stamped(JobSpec spec, ImportIdentity identity, ImportFile.Check check) {
-        ObjectNode input = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        ObjectNode input = JsonNodeFactory.instance.objectNode();
         identity.stamp(input);
         input.put("entries", check.lines());
         if (!check.superseded().isEmpty()) {
-            com.fasterxml.jackson.databind.node.ArrayNode offsets = input.putArray(SUPERSEDED_FIELD);
+            ArrayNode offsets = input.putArray(SUPERSEDED_FIELD);
             check.superseded().forEach(offsets::add);
         }
         if (!check.badLines().isEmpty()) {
             ObjectNode numbers = input.putObject(BAD_LINES_FIELD);
-            new java.util.TreeMap<>(check.badLines()).forEach((offset, line) -> numbers.put(Long.toString(offset), line));
+            new TreeMap<>(check.badLines()).forEach((offset, line) -> numbers.put(Long.toString(offset), line));
         }
         return withInput(spec, input);
     }
@@ -146,8 +153,8 @@ public final class SourceJobs {
     private static final String BAD_LINES_FIELD = "badLines";
 
     /** The line numbers of the input's first bad lines, by their byte offsets, as the job's check found them. */
-    static java.util.Map<Long, Long> badLines(MapperSpec spec) {
-        java.util.Map<Long, Long> numbers = new java.util.HashMap<>();
+    static Map<Long, Long> badLines(MapperSpec spec) {
+        Map<Long, Long> numbers = new HashMap<>();
         spec.json().path(ImportIdentity.FIELD).path(BAD_LINES_FIELD).fields()
                 .forEachRemaining(e -> numbers.put(Long.parseLong(e.getKey()), e.getValue().asLong()));
         return numbers;
@@ -157,8 +164,8 @@ public final class SourceJobs {
     private static final String SUPERSEDED_FIELD = "superseded";
 
     /** The byte offsets of the lines whose key a later line names again, as the job's check found them. */
-    static java.util.Set<Long> superseded(MapperSpec spec) {
-        java.util.Set<Long> offsets = new java.util.HashSet<>();
+    static Set<Long> superseded(MapperSpec spec) {
+        Set<Long> offsets = new HashSet<>();
         spec.json().path(ImportIdentity.FIELD).path(SUPERSEDED_FIELD).forEach(n -> offsets.add(n.asLong()));
         return offsets;
     }

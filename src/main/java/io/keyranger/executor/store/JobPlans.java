@@ -10,6 +10,7 @@ import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.source.FileSource;
 import io.keyranger.executor.source.SourceJobs;
@@ -21,6 +22,8 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A job's cells, and the one way any runner creates or opens a job. The cells are cut at the scatter samples (and at
@@ -30,7 +33,7 @@ import java.util.function.Supplier;
  * the first commit in its cell.
  */
 public final class JobPlans {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobPlans.class);
+    private static final Logger LOG = LoggerFactory.getLogger(JobPlans.class);
     /** Entities per scatter sample: Datastore keeps a {@code __scatter__} value on about 1 in 128 entities. */
     public static final int ENTITIES_PER_SAMPLE = 128;
     /**
@@ -125,7 +128,7 @@ public final class JobPlans {
                 throw new KeyRangerException("Job " + spec.jobId() + " no longer exists.");
             }
             if (fence != null && fence.contains(JobStore.REVERTED_BY)) {
-                throw io.keyranger.executor.lease.JobFencedException.notResumable("Job " + spec.jobId(),
+                throw JobFencedException.notResumable("Job " + spec.jobId(),
                         fence.getString(JobStore.REVERTED_BY), "Start a new job instead.");
             }
             return fence == null || !JobStatus.DONE.name().equals(fence.getString("status"));

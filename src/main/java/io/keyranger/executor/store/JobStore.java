@@ -11,6 +11,7 @@ import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
+import io.keyranger.datastore.Retries;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CellRecords;
 import io.keyranger.executor.cells.CommitHook;
@@ -24,9 +25,15 @@ import io.keyranger.executor.lease.JobLease;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Job state in KeyRanger's own kinds of the same database, default namespace: {@code _KeyRangerJob/ID} holds the
@@ -88,19 +95,19 @@ public final class JobStore {
      */
     private static boolean keepsUndo(MapperSpec spec) {
         try {
-            return io.keyranger.mapper.Mappers.template(spec.template()).writes() && spec.undo();
+            return Mappers.template(spec.template()).writes() && spec.undo();
         } catch (KeyRangerException notBuiltIn) {
             return false;
         }
     }
 
     /** A lease on a job, its fence being the job entity. */
-    public JobLease lease(String jobId, java.time.Duration duration) {
+    public JobLease lease(String jobId, Duration duration) {
         return JobLease.of(datastore, jobKey(jobId), jobId, "Job " + jobId, duration);
     }
 
     /** Who holds a job, if it was ever taken. */
-    public java.util.Optional<Holding> holding(String jobId) {
+    public Optional<Holding> holding(String jobId) {
         return Holding.read(datastore, jobKey(jobId), jobId);
     }
 
@@ -108,7 +115,7 @@ public final class JobStore {
      * In one transaction: reads the job entity, checks that it is still {@code lease}'s, and puts what {@code writes}
      * makes of it. Throws {@link JobFencedException} and writes nothing when the job was taken over.
      */
-    public void fencedOnJob(String what, JobLease lease, java.util.function.Function<Entity, List<Entity>> writes) {
+    public void fencedOnJob(String what, JobLease lease, Function<Entity, List<Entity>> writes) {
         fenced(what, lease.fenceKey(), lease::check, writes);
     }
 
@@ -116,8 +123,8 @@ public final class JobStore {
      * In one transaction: reads {@code fence}, lets {@code check} refuse (by throwing), and puts what {@code writes}
      * makes of it; the hook sees {@code what} just before the commit.
      */
-    public void fenced(String what, Key fence, java.util.function.Consumer<Entity> check,
-                        java.util.function.Function<Entity, List<Entity>> writes) {
+    public void fenced(String what, Key fence, Consumer<Entity> check,
+                        Function<Entity, List<Entity>> writes) {
         Transaction tx = datastore.newTransaction();
         try {
             Entity found = tx.get(fence);
@@ -130,7 +137,7 @@ public final class JobStore {
             tx.commit();
         } finally {
             if (tx.isActive()) {
-                io.keyranger.datastore.Retries.rollbackQuietly(tx);
+                Retries.rollbackQuietly(tx);
             }
         }
     }
@@ -246,7 +253,7 @@ public final class JobStore {
             ledgers.forEach(e -> nodes.add(RangeEntities.toNode(e, order)));
             nodes.sort((a, b) -> NodeIds.compare(a.id, b.id));
         } else {
-            java.util.Map<Integer, List<Entity>> byCell = CellRecords.byCell(ledgers);
+            Map<Integer, List<Entity>> byCell = CellRecords.byCell(ledgers);
             for (int i = 0; i < plan.cells().cells(); i++) {
                 List<Entity> stored = byCell.get(i);
                 KeyRange range = plan.cells().cell(i);

@@ -6,8 +6,10 @@ import io.keyranger.executor.cells.CellRecords;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What is left of a job, from its ledgers, whoever committed them: the cells not done, and the spans covered in
@@ -26,7 +28,7 @@ public final class PendingCells {
 
     public static PendingCells read(JobStore store, String jobId, CellPlan cells) {
         Map<Integer, CoveredSpans> covered = new HashMap<>();
-        java.util.Set<Integer> done = new java.util.HashSet<>();
+        Set<Integer> done = new HashSet<>();
         CellRecords.byCell(store.loadLedgers(jobId, store.datastore())).forEach((cell, ledgers) -> {
             covered.put(cell, CellRecords.spans(ledgers, cells.order()));
             if (CellRecords.done(ledgers, cells.cell(cell), cells.order())) {

@@ -7,7 +7,9 @@ import com.google.cloud.datastore.BooleanValue;
 import com.google.cloud.datastore.DoubleValue;
 import com.google.cloud.datastore.EntityValue;
 import com.google.cloud.datastore.FullEntity;
+import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyValue;
 import com.google.cloud.datastore.LatLng;
 import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.LongValue;
@@ -17,6 +19,10 @@ import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import com.google.common.primitives.UnsignedLong;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Duration;
+import dev.cel.common.types.CelType;
+import dev.cel.common.values.CelByteString;
+import dev.cel.common.values.TypeValue;
 import io.keyranger.keys.KeyFormat;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,7 +72,7 @@ public final class CelValues {
 
     /** An entity's key as an expression sees it ({@code key}). */
     public static Map<String, Object> keyMap(Key key) {
-        return keyMap(key, com.google.cloud.datastore.KeyValue.of(key));
+        return keyMap(key, KeyValue.of(key));
     }
 
     private static Map<String, Object> keyMap(Key key, Value<?> original) {
@@ -133,7 +139,7 @@ public final class CelValues {
         if (result instanceof ByteString bytes) {
             return BlobValue.of(Blob.copyFrom(bytes.toByteArray()));
         }
-        if (result instanceof dev.cel.common.values.CelByteString bytes) {
+        if (result instanceof CelByteString bytes) {
             return BlobValue.of(Blob.copyFrom(bytes.toByteArray()));
         }
         if (result instanceof List<?> list) {
@@ -147,7 +153,7 @@ public final class CelValues {
             return ListValue.of(items);
         }
         if (result instanceof Map<?, ?> map) {
-            FullEntity.Builder<com.google.cloud.datastore.IncompleteKey> embedded = FullEntity.newBuilder();
+            FullEntity.Builder<IncompleteKey> embedded = FullEntity.newBuilder();
             for (Map.Entry<?, ?> entry : map.entrySet()) {
                 if (!(entry.getKey() instanceof String name)) {
                     throw new ExpressionFailure("cannot store", "a map stored as an embedded entity needs string keys "
@@ -161,10 +167,10 @@ public final class CelValues {
     }
 
     private static String celTypeName(Object result) {
-        if (result instanceof com.google.protobuf.Duration) {
+        if (result instanceof Duration) {
             return "duration";
         }
-        if (result instanceof dev.cel.common.types.CelType || result instanceof dev.cel.common.values.TypeValue) {
+        if (result instanceof CelType || result instanceof TypeValue) {
             return "type";
         }
         return result.getClass().getSimpleName();

@@ -6,6 +6,7 @@ import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelIssue;
 import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
@@ -13,6 +14,7 @@ import dev.cel.common.types.MapType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.parser.CelMacro;
 import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -80,7 +82,7 @@ public final class ExpressionCompiler {
         }
         try {
             return new EntityExpression(name, source, cel.createProgram(typed));
-        } catch (dev.cel.runtime.CelEvaluationException e) {
+        } catch (CelEvaluationException e) {
             throw new ExpressionException(name, 0, 0, e.getMessage(), "");
         }
     }
@@ -88,7 +90,7 @@ public final class ExpressionCompiler {
     private static CelAbstractSyntaxTree parsedAst(CelValidationResult result) {
         try {
             return result.getAst();
-        } catch (dev.cel.common.CelValidationException e) {
+        } catch (CelValidationException e) {
             throw new IllegalStateException("CEL reported no error but gave no tree", e);
         }
     }

@@ -1,5 +1,6 @@
 package io.keyranger.ui.backups;
 
+import atlantafx.base.theme.Styles;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.executor.ExportDiff;
@@ -8,8 +9,10 @@ import io.keyranger.executor.source.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
@@ -25,6 +28,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.DirectoryChooser;
 import javafx.util.StringConverter;
@@ -97,7 +101,7 @@ public final class BackupsView extends BorderPane {
         Label notice = new Label();
         notice.setId("exportLocationNotice");
         notice.setWrapText(true);
-        notice.getStyleClass().add(atlantafx.base.theme.Styles.WARNING);
+        notice.getStyleClass().add(Styles.WARNING);
         notice.textProperty().bind(model.locationNotice());
         notice.managedProperty().bind(notice.textProperty().isNotEmpty());
         notice.visibleProperty().bind(notice.managedProperty());
@@ -148,15 +152,15 @@ public final class BackupsView extends BorderPane {
         info.setId("exportPageInfo");
         info.textProperty().bind(model.pageInfoProperty());
         info.setWrapText(true);
-        info.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        info.setMinHeight(Region.USE_PREF_SIZE);
         HBox.setHgrow(info, Priority.ALWAYS);
         HBox paging = new HBox(6, previous, next, info);
         paging.setAlignment(Pos.CENTER_LEFT);
         for (Button b : new Button[] {run, lookUp, previous, next}) {
-            b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+            b.setMinWidth(Region.USE_PREF_SIZE);
         }
         Label gql = new Label("GQL");
-        gql.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        gql.setMinWidth(Region.USE_PREF_SIZE);
         VBox box = new VBox(6, new HBox(6, gql, query, run, key, lookUp), table, paging);
         ((HBox) box.getChildren().get(0)).setAlignment(Pos.CENTER_LEFT);
         box.setPadding(new Insets(6, 8, 6, 8));
@@ -170,7 +174,7 @@ public final class BackupsView extends BorderPane {
         compare.disableProperty().bind(model.busyProperty().or(model.selectedKindProperty().isNull())
                 .or(model.sessionProperty().isNull()).or(model.showsOpenedExport().not()));
         compare.setOnAction(e -> diff.compare(model.sessionProperty().get(), model.selectedKindProperty().get()));
-        ComboBox<RestoreMode> mode = new ComboBox<>(javafx.collections.FXCollections.observableArrayList(
+        ComboBox<RestoreMode> mode = new ComboBox<>(FXCollections.observableArrayList(
                 RestoreMode.SKIP_CHANGED, RestoreMode.MISSING_ONLY, RestoreMode.OVERWRITE));
         mode.setId("restoreMode");
         mode.valueProperty().bindBidirectional(diff.modeProperty());
@@ -199,14 +203,14 @@ public final class BackupsView extends BorderPane {
         Label summary = new Label();
         summary.setId("diffSummary");
         summary.setWrapText(true);
-        summary.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        summary.setMinHeight(Region.USE_PREF_SIZE);
         summary.textProperty().bind(diff.summaryProperty());
-        compare.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-        restore.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        compare.setMinWidth(Region.USE_PREF_SIZE);
+        restore.setMinWidth(Region.USE_PREF_SIZE);
         Label preview = new Label();
         preview.setId("restorePreview");
         preview.setWrapText(true);
-        preview.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        preview.setMinHeight(Region.USE_PREF_SIZE);
         preview.textProperty().bind(diff.restorePreviewProperty());
         preview.managedProperty().bind(preview.textProperty().isNotEmpty());
         HBox actions = new HBox(6, compare, new Label("Restore mode"), mode, restore);
@@ -246,7 +250,7 @@ public final class BackupsView extends BorderPane {
         return box;
     }
 
-    private static <T> TableColumn<T, String> column(String title, java.util.function.Function<T, String> value,
+    private static <T> TableColumn<T, String> column(String title, Function<T, String> value,
                                                      double width) {
         TableColumn<T, String> column = new TableColumn<>(title);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue() == null ? "" : value.apply(c.getValue())));

@@ -17,6 +17,10 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.function.Consumer;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.binding.BooleanExpression;
+import javafx.beans.binding.StringExpression;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -57,7 +61,7 @@ public final class BackupsViewModel {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(NOTHING_OPEN);
     /** The path box's text when the export on screen was opened ("" while none is). */
     private final ReadOnlyStringWrapper opened = new ReadOnlyStringWrapper("");
-    private final javafx.beans.binding.BooleanBinding showsOpened = javafx.beans.binding.Bindings.createBooleanBinding(
+    private final BooleanBinding showsOpened = Bindings.createBooleanBinding(
             () -> !opened.get().isEmpty() && opened.get().equals(stripped(location.get())), opened, location);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
@@ -75,7 +79,7 @@ public final class BackupsViewModel {
     private long next = -1;
 
     /** {@code comparisons}: where comparisons with live data keep their state, so a cancelled one goes on. */
-    public BackupsViewModel(TaskRunner tasks, Consumer<String> errors, java.nio.file.Path comparisons) {
+    public BackupsViewModel(TaskRunner tasks, Consumer<String> errors, Path comparisons) {
         this.tasks = tasks;
         this.errors = errors;
         this.diff = new DiffModel(tasks, errors, comparisons);
@@ -141,8 +145,8 @@ public final class BackupsViewModel {
     }
 
     /** What the tab says under its summary: why Compare, Restore and queries are off, or "". */
-    public javafx.beans.binding.StringExpression locationNotice() {
-        return javafx.beans.binding.Bindings.createStringBinding(() -> opened.get().isEmpty() || showsOpened.get()
+    public StringExpression locationNotice() {
+        return Bindings.createStringBinding(() -> opened.get().isEmpty() || showsOpened.get()
                 ? "" : otherExport(), opened, showsOpened);
     }
 
@@ -271,7 +275,7 @@ public final class BackupsViewModel {
      * True while the path box names the export on screen (as it was opened): Compare, Restore and queries act on that
      * export, so they are off while the box names another (edited, or one that could not be opened).
      */
-    public javafx.beans.binding.BooleanExpression showsOpenedExport() {
+    public BooleanExpression showsOpenedExport() {
         return showsOpened;
     }
 

@@ -6,6 +6,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.ExportDiff;
 import io.keyranger.executor.SideBySide;
+import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.source.RestoreMode;
 import io.keyranger.executor.RestoreSpec;
 import io.keyranger.managed.ManagedExport;
@@ -15,6 +16,7 @@ import io.keyranger.ui.common.Tasks;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -33,7 +35,7 @@ public final class DiffModel {
     static final int EXAMPLES = 200;
 
     /** A restore the user asked for: the Run tab starts and follows it. */
-    public record RestoreRequest(Session session, String namespace, String kind, io.keyranger.executor.job.JobSpec job) {
+    public record RestoreRequest(Session session, String namespace, String kind, JobSpec job) {
     }
 
     private final TaskRunner tasks;
@@ -57,7 +59,7 @@ public final class DiffModel {
         this.tasks = tasks;
         this.errors = errors;
         this.comparisons = comparisons;
-        selected.addListener((obs, old, example) -> rows.setAll(example == null ? java.util.List.of()
+        selected.addListener((obs, old, example) -> rows.setAll(example == null ? List.of()
                 : SideBySide.of(example.before(), example.now())));
         compared.addListener((obs, old, r) -> restorePreview.set(preview(r, mode.get())));
         mode.addListener((obs, old, m) -> restorePreview.set(preview(compared.get(), m)));

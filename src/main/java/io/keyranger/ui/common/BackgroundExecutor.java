@@ -2,6 +2,7 @@ package io.keyranger.ui.common;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import javafx.concurrent.Task;
@@ -34,7 +35,7 @@ public final class BackgroundExecutor implements TaskRunner, AutoCloseable {
         });
         try {
             pool.execute(task);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
+        } catch (RejectedExecutionException closing) {
             // the window is closing (the pool is shut down): a follow-up of work that just ended has no one to show
             // its result to, so it is not started
             LOG.debug("Not starting '{}': the app is closing", task.getTitle());

@@ -2,6 +2,7 @@ package io.keyranger.ui.common;
 
 import javafx.application.Platform;
 import javafx.collections.ListChangeListener;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Labeled;
@@ -35,7 +36,7 @@ public final class FittedColumns {
             var cell = plain.call(c);
             // every cell of a row on one line, set here rather than left to the theme's style: cells a new kind's
             // columns made in the middle of a layout kept the default alignment, and sat higher than the key's
-            cell.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+            cell.setAlignment(Pos.CENTER_LEFT);
             return HoverTooltip.ofText(cell);
         });
     }

@@ -1,5 +1,6 @@
 package io.keyranger.ui.connection;
 
+import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.ui.common.FieldValidation;
@@ -15,9 +16,12 @@ import javafx.scene.control.Label;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleGroup;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
+import javafx.scene.text.Text;
 import javafx.stage.FileChooser;
 
 /** Asks for a new saved connection: an emulator, or a project with an optional key file. Never asks for a secret. */
@@ -45,7 +49,7 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         emulator.setToggleGroup(type);
         project.setToggleGroup(type);
         emulator.setSelected(true);
-        emulator.setTooltip(new javafx.scene.control.Tooltip("The legacy Datastore emulator or the Firestore "
+        emulator.setTooltip(new Tooltip("The legacy Datastore emulator or the Firestore "
                 + "emulator in Datastore mode: KeyRanger asks the host which it is when it connects."));
         host.disableProperty().bind(project.selectedProperty());
         credentials.disableProperty().bind(emulator.selectedProperty());
@@ -69,19 +73,19 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         credentials.setPrefColumnCount(22); // "Application Default Credentials", whole
         // the errors' column has room for the longest from the start: an error that appears is read whole, and
         // squeezes neither the labels nor the buttons (a dialog does not grow once shown)
-        javafx.scene.text.Text measure = new javafx.scene.text.Text();
+        Text measure = new Text();
         double errorsWidth = 0;
         for (String message : List.of(NAME_ERROR, HOST_ERROR, PROJECT_ERROR, DATABASE_ERROR, NAMESPACE_ERROR)) {
             measure.setText(message);
             errorsWidth = Math.max(errorsWidth, measure.getLayoutBounds().getWidth());
         }
-        javafx.scene.layout.ColumnConstraints errors = new javafx.scene.layout.ColumnConstraints();
+        ColumnConstraints errors = new ColumnConstraints();
         errors.setMinWidth(Math.ceil(errorsWidth) + 8);
         GridPane grid = new GridPane();
         // the labels' column keeps their width: "Emulator host", not "Emulator …"
-        javafx.scene.layout.ColumnConstraints labels = new javafx.scene.layout.ColumnConstraints();
+        ColumnConstraints labels = new ColumnConstraints();
         labels.setMinWidth(Region.USE_PREF_SIZE);
-        javafx.scene.layout.ColumnConstraints fields = new javafx.scene.layout.ColumnConstraints();
+        ColumnConstraints fields = new ColumnConstraints();
         fields.setMinWidth(Region.USE_PREF_SIZE);
         grid.getColumnConstraints().addAll(labels, fields, errors);
         grid.setMinWidth(Region.USE_PREF_SIZE);
@@ -148,7 +152,7 @@ public final class ProfileDialog extends Dialog<ConnectionProfile> {
         try {
             rule.run();
             return false;
-        } catch (io.keyranger.KeyRangerException e) {
+        } catch (KeyRangerException e) {
             return true;
         }
     }

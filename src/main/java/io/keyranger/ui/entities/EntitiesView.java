@@ -3,8 +3,10 @@ package io.keyranger.ui.entities;
 import atlantafx.base.theme.Styles;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.ui.common.Completer;
 import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.common.WriteConfirmation;
+import java.util.ArrayList;
 import java.util.List;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;
@@ -17,6 +19,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.SelectionMode;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
@@ -44,7 +47,7 @@ public final class EntitiesView extends BorderPane {
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setRowFactory(view -> {
-            javafx.scene.control.TableRow<Entity> row = new javafx.scene.control.TableRow<>();
+            TableRow<Entity> row = new TableRow<>();
             row.setOnMouseClicked(e -> {
                 if (e.getClickCount() == 2 && !row.isEmpty()) {
                     editSelected();
@@ -123,7 +126,7 @@ public final class EntitiesView extends BorderPane {
 
     /** Completions: the popup shows the completed word; choosing it puts the whole completed text in the box. */
     private void bindCompletions(TextField query) {
-        io.keyranger.ui.common.Completer.attach(query, model::completions, EntitiesView::lastWord).width(260);
+        Completer.attach(query, model::completions, EntitiesView::lastWord).width(260);
     }
 
     private static String lastWord(String text) {
@@ -248,7 +251,7 @@ public final class EntitiesView extends BorderPane {
     }
 
     private void rebuildColumns() {
-        List<TableColumn<Entity, ?>> columns = new java.util.ArrayList<>();
+        List<TableColumn<Entity, ?>> columns = new ArrayList<>();
         columns.add(keyColumn);
         for (String name : model.columns()) {
             TableColumn<Entity, String> column = new TableColumn<>(name);

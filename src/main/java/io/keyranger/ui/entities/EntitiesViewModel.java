@@ -4,6 +4,7 @@ import com.google.cloud.datastore.Cursor;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityPage;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.edit.EntityEditor;
 import io.keyranger.edit.PropertyDraft;
@@ -203,7 +204,7 @@ public final class EntitiesViewModel {
         String k = kind;
         GqlQuery q = query;
         Cursor start = pageStarts.of(pageIndex);
-        io.keyranger.datastore.ServerType server = connection == null ? null : connection.server();
+        ServerType server = connection == null ? null : connection.server();
         loading.set(true);
         pending = Tasks.create("Loading " + k, () -> RenderedPage.of(q == null ? source.page(ns, k, start, PAGE_SIZE)
                         : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE)))

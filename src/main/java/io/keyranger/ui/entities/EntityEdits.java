@@ -1,5 +1,6 @@
 package io.keyranger.ui.entities;
 
+import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.edit.EntityEditor;
 import io.keyranger.ui.common.ErrorMessages;
@@ -56,15 +57,15 @@ public final class EntityEdits {
         return connection;
     }
 
-    public void create(com.google.cloud.datastore.Entity entity) {
+    public void create(Entity entity) {
         run("Creating", () -> editor.create(entity), Step.NEW);
     }
 
-    public void update(com.google.cloud.datastore.Entity original, com.google.cloud.datastore.Entity changed) {
+    public void update(Entity original, Entity changed) {
         run("Saving", () -> editor.update(original, changed), Step.NEW);
     }
 
-    public void delete(List<com.google.cloud.datastore.Entity> entities) {
+    public void delete(List<Entity> entities) {
         run("Deleting", () -> editor.delete(entities), Step.NEW);
     }
 

@@ -1,5 +1,6 @@
 package io.keyranger.ui.main;
 
+import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.profile.ConnectionProfile;
 
@@ -33,7 +34,7 @@ public record ConnectionChoice(ConnectionProfile profile, ServerType demo) {
     }
 
     /** The picker's entry for a connection given on the command line ({@code gui --emulator-host H}). */
-    public static ConnectionChoice given(io.keyranger.datastore.ConnectionSpec spec) {
+    public static ConnectionChoice given(ConnectionSpec spec) {
         return new ConnectionChoice(new ConnectionProfile(spec.describe(), spec.emulatorHost(), spec.projectId(),
                 spec.databaseId(), spec.credentialsFile() == null ? null : spec.credentialsFile().toString(),
                 spec.namespace(), spec.readOnly()));

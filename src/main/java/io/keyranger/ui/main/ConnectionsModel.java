@@ -1,8 +1,10 @@
 package io.keyranger.ui.main;
 
+import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.demo.DemoSeeder;
@@ -123,7 +125,7 @@ public final class ConnectionsModel {
             selectedChoice.set(ConnectionChoice.demo(request.emulator()));
         }
         Task<ConnectionSpec> task = Tasks.create("Starting the demo", context -> {
-            context.progress(-1, -1, request.emulator() == io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR
+            context.progress(-1, -1, request.emulator() == ServerType.FIRESTORE_EMULATOR
                     ? "Starting the Firestore emulator (Datastore mode)…" : "Starting the Datastore emulator…");
             RunningEmulator emulator = new EmulatorManager(CloudSdkLocator.fromEnvironment(request.cloudSdk()))
                     .start(request.emulator(), request.port(), null);
@@ -151,7 +153,7 @@ public final class ConnectionsModel {
         Task<Opened> task = Tasks.create("Connecting", context -> {
             context.progress(-1, -1, "Connecting to " + spec.describe() + "…");
             Session session = Session.open(DatastoreConnector.identify(
-                    io.keyranger.datastore.ConnectionRules.check(spec)));
+                    ConnectionRules.check(spec)));
             DatastoreGateway gateway = new DatastoreGateway(session.datastore(), session.spec().server());
             return new Opened(session, gateway, gateway.namespaces());
         }).onSuccess(state -> {

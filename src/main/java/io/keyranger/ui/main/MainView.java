@@ -1,15 +1,20 @@
 package io.keyranger.ui.main;
 
 import io.keyranger.datastore.PropertyInfo;
+import io.keyranger.profile.ConnectionProfile;
+import io.keyranger.ui.backups.BackupsView;
 import io.keyranger.ui.entities.EntitiesView;
 import io.keyranger.ui.shards.ShardsView;
+import java.util.List;
 import io.keyranger.ui.run.RunView;
 import io.keyranger.ui.mapper.MapperView;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.kinds.KindListCell;
 import java.util.Map;
 import java.util.function.Supplier;
+import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
@@ -47,7 +52,7 @@ public final class MainView extends BorderPane {
      * @param newProfile   asks the user for a new profile; returns null when cancelled
      */
     public MainView(MainViewModel model, Supplier<DemoRequest> demoDefaults,
-                    Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
+                    Supplier<ConnectionProfile> newProfile) {
         this.model = model;
         entitiesView = new EntitiesView(model.entities());
         TabPane tabs = new TabPane();
@@ -56,7 +61,7 @@ public final class MainView extends BorderPane {
         tabs.getTabs().addAll(new Tab("Entities", entitiesView),
                 new Tab("Shards", new ShardsView(model.shards())),
                 new Tab("Mapper", mapperView), runTab,
-                new Tab("Backups", new io.keyranger.ui.backups.BackupsView(model.backups())));
+                new Tab("Backups", new BackupsView(model.backups())));
         model.backups().diff().setRestorer(request -> {
             model.prepareRestore(request);
             tabs.getSelectionModel().select(runTab);
@@ -80,7 +85,7 @@ public final class MainView extends BorderPane {
         return Map.of("main", split, "entities", entitiesView.splitPane(), "mapper", mapperView.splitPane());
     }
 
-    private VBox sidebar(Supplier<DemoRequest> demoDefaults, Supplier<io.keyranger.profile.ConnectionProfile> newProfile) {
+    private VBox sidebar(Supplier<DemoRequest> demoDefaults, Supplier<ConnectionProfile> newProfile) {
         ComboBox<ConnectionChoice> choice = new ComboBox<>(model.connections().choices());
         choice.setId("connectionChoice");
         choice.valueProperty().bindBidirectional(model.connections().selectedChoiceProperty());
@@ -160,7 +165,7 @@ public final class MainView extends BorderPane {
         typedKind.setOnAction(e -> model.openTypedKind(typedKind.getText()));
         HBox.setHgrow(typedKind, Priority.ALWAYS);
         HBox typeKind = new HBox(6, typedKind, openKind);
-        for (javafx.scene.Node node : java.util.List.of(kindNote, typeKind)) {
+        for (Node node : List.of(kindNote, typeKind)) {
             node.visibleProperty().bind(model.kindListNoteProperty().isNotEmpty());
             node.managedProperty().bind(node.visibleProperty());
         }
@@ -169,7 +174,7 @@ public final class MainView extends BorderPane {
         hint.setId("firstStartHint");
         hint.setWrapText(true);
         hint.getStyleClass().add("text-muted");
-        hint.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
+        hint.textProperty().bind(Bindings.createStringBinding(() ->
                 model.sessionProperty().get() == null
                         && model.connections().choices().stream().allMatch(ConnectionChoice::isDemo)
                         ? "No saved connections yet. Connect to the Demo: it starts a local emulator with sample data."
@@ -207,7 +212,7 @@ public final class MainView extends BorderPane {
         StatusBar bar = new StatusBar();
         bar.setId("statusBar");
         bar.textProperty().bind(model.status().messageProperty());
-        bar.progressProperty().bind(javafx.beans.binding.Bindings.when(model.status().busyProperty())
+        bar.progressProperty().bind(Bindings.when(model.status().busyProperty())
                 .then(model.status().progressProperty()).otherwise(0.0));
         Label connection = new Label();
         connection.setId("connectionStatus");

@@ -1,11 +1,16 @@
 package io.keyranger.ui.main;
 
+import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityCount;
+import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Session;
+import io.keyranger.edit.EntityEditor;
 import io.keyranger.profile.ProfileStore;
+import io.keyranger.ui.backups.BackupsViewModel;
+import io.keyranger.ui.backups.DiffModel;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.StatusModel;
@@ -16,13 +21,19 @@ import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.mapper.MapperViewModel;
 import io.keyranger.ui.run.RunViewModel;
 import io.keyranger.ui.shards.ShardsViewModel;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
@@ -43,14 +54,14 @@ public final class MainViewModel {
     private final ObjectProperty<KindItem> selectedKind = new SimpleObjectProperty<>();
     private final ObservableList<PropertyInfo> properties = FXCollections.observableArrayList();
     /** Why the kind list is partial (a server that cannot list kinds), or "". */
-    private final javafx.beans.property.ReadOnlyStringWrapper kindListNote =
-            new javafx.beans.property.ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper kindListNote =
+            new ReadOnlyStringWrapper("");
     private final StatusModel status = new StatusModel();
     private final EntitiesViewModel entities;
     private final ShardsViewModel shards;
     private final RunViewModel run;
     private final MapperViewModel mapper;
-    private final io.keyranger.ui.backups.BackupsViewModel backups;
+    private final BackupsViewModel backups;
     private DatastoreGateway gateway;
     private Task<?> counting;
     /** Whether the browser is reading a page: counts wait for it between batches. */
@@ -58,14 +69,14 @@ public final class MainViewModel {
     private String kindToOpen;
 
     /** {@code comparisons}: where the Backups tab's comparisons keep their state (a folder of the app's own). */
-    public MainViewModel(TaskRunner tasks, ProfileStore profiles, java.nio.file.Path comparisons) {
+    public MainViewModel(TaskRunner tasks, ProfileStore profiles, Path comparisons) {
         this.tasks = tasks;
         this.connections = new ConnectionsModel(tasks, profiles, status, this::showError, this::opened);
         this.entities = new EntitiesViewModel(tasks, this::showError);
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
         this.mapper = new MapperViewModel(tasks, this::showError, run);
-        this.backups = new io.keyranger.ui.backups.BackupsViewModel(tasks, this::showError, comparisons);
+        this.backups = new BackupsViewModel(tasks, this::showError, comparisons);
         backups.sessionProperty().bind(session);
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         // a job keeps its kind on the Run tab while it runs; once it ends, the Run tab follows the selection again
@@ -105,7 +116,7 @@ public final class MainViewModel {
         gateway = state.gateway();
         session.set(state.session());
         ConnectionSpec spec = state.session().spec();
-        entities.setEditor(new io.keyranger.edit.EntityEditor(state.session().datastore(), spec,
+        entities.setEditor(new EntityEditor(state.session().datastore(), spec,
                 state.session().limits()), spec);
         status.setConnection(spec.describe());
         List<String> list = new ArrayList<>(state.namespaces());
@@ -135,7 +146,7 @@ public final class MainViewModel {
                     }
                     List<KindItem> items = names.stream().map(KindItem::new).toList();
                     kinds.setAll(items);
-                    kindListNote.set(source.listsEverything() ? "" : io.keyranger.datastore.KnownKinds.WHY
+                    kindListNote.set(source.listsEverything() ? "" : KnownKinds.WHY
                             + " Type another kind's name below to open it.");
                     entities.setKindNames(names);
                     run.form().kinds().clear();
@@ -152,7 +163,7 @@ public final class MainViewModel {
     }
 
     /** Why the kind list shows only some kinds (a server that cannot list them), or "" when it shows all. */
-    public javafx.beans.property.ReadOnlyStringProperty kindListNoteProperty() {
+    public ReadOnlyStringProperty kindListNoteProperty() {
         return kindListNote.getReadOnlyProperty();
     }
 
@@ -166,7 +177,7 @@ public final class MainViewModel {
         if (name.isEmpty() || namespace == null || gateway == null) {
             return;
         }
-        java.util.Optional<KindItem> listed = kinds.stream().filter(k -> k.name().equals(name)).findFirst();
+        Optional<KindItem> listed = kinds.stream().filter(k -> k.name().equals(name)).findFirst();
         if (listed.isPresent()) {
             selectedKind.set(listed.get());
             return;
@@ -236,8 +247,8 @@ public final class MainViewModel {
      * Between two batches of a count, waits while the browser reads a page: an emulator serves one request at a time
      * and scans the whole kind for each, so a count would keep the page the user asked for waiting until it ended.
      */
-    private void yieldToPageLoads(java.util.function.BooleanSupplier cancelled) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    private void yieldToPageLoads(BooleanSupplier cancelled) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (pageLoading && !cancelled.getAsBoolean() && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(20);
@@ -302,7 +313,7 @@ public final class MainViewModel {
     }
 
     /** The prices dry runs, confirmations and job summaries use (the settings' or the built-in table). */
-    public void setPrices(io.keyranger.cost.PriceTable prices) {
+    public void setPrices(PriceTable prices) {
         mapper.setPrices(prices);
         run.setPrices(prices);
     }
@@ -319,7 +330,7 @@ public final class MainViewModel {
         return entities;
     }
 
-    public io.keyranger.ui.backups.BackupsViewModel backups() {
+    public BackupsViewModel backups() {
         return backups;
     }
 
@@ -327,7 +338,7 @@ public final class MainViewModel {
      * Puts a restore from a backup on the Run tab: its kind selected (once listed), the import spec in the job form,
      * ready to start and follow like any job.
      */
-    public void prepareRestore(io.keyranger.ui.backups.DiffModel.RestoreRequest request) {
+    public void prepareRestore(DiffModel.RestoreRequest request) {
         run.form().gqlProperty().set("");
         run.form().kinds().clear();
         openKindWhenListed(request.kind());

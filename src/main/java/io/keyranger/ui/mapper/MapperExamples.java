@@ -1,5 +1,6 @@
 package io.keyranger.ui.mapper;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.ui.common.Specs;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,7 +40,7 @@ final class MapperExamples {
     }
 
     /** Doubles each open account's balance and makes those over 1,000 gold, from their balance before. */
-    private static com.fasterxml.jackson.databind.node.ObjectNode doubleBalance() {
+    private static ObjectNode doubleBalance() {
         var spec = Specs.template("transform");
         spec.putObject("set").put("balance", "balance * 2").put("tier", "balance > 1000 ? 'gold' : tier");
         spec.put("where", "has(balance) && tier != 'closed'");

@@ -8,7 +8,9 @@ import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.run.JobGuard;
 import io.keyranger.ui.run.RunViewModel;
 import java.io.File;
+import java.nio.file.Path;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -24,9 +26,12 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.util.StringConverter;
@@ -82,7 +87,7 @@ public final class MapperView extends BorderPane {
             protected void updateItem(MapperExamples.Example example, boolean empty) {
                 super.updateItem(example, empty);
                 setText(empty || example == null ? null : example.title());
-                setTooltip(empty || example == null ? null : new javafx.scene.control.Tooltip(example.title()));
+                setTooltip(empty || example == null ? null : new Tooltip(example.title()));
             }
         });
         list.getSelectionModel().selectedItemProperty().addListener((obs, old, example) -> {
@@ -118,20 +123,20 @@ public final class MapperView extends BorderPane {
         Label description = new Label();
         description.setId("templateDescription");
         description.setWrapText(true);
-        description.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        description.setMinHeight(Region.USE_PREF_SIZE);
         description.textProperty().bind(model.templateProperty().map(t -> t == null ? "" : t.description()
                 + (t.writes() ? (t.idempotent() ? " Writes; safe to repeat." : " Writes; applied exactly once.")
                 : " Reads only.")));
         TextField where = new TextField();
         where.setId("whereField");
         where.setPromptText("tier=pro, active=true");
-        where.setTooltip(new javafx.scene.control.Tooltip("Which entities to map: property=value pairs (tier=pro, "
+        where.setTooltip(new Tooltip("Which entities to map: property=value pairs (tier=pro, "
                 + "active=true), or a CEL expression such as has(balance) && tier != 'closed'. Blank: all."));
         where.textProperty().bindBidirectional(model.whereProperty());
         TextField gql = new TextField();
         gql.setId("mapperGql");
         gql.setPromptText("SELECT * FROM Account WHERE …");
-        gql.setTooltip(new javafx.scene.control.Tooltip("The entities a GQL query selects, e.g. SELECT * FROM Account "
+        gql.setTooltip(new Tooltip("The entities a GQL query selects, e.g. SELECT * FROM Account "
                 + "WHERE tier = 'pro' AND balance > 100. Blank: the whole kind."));
         gql.getStyleClass().add("monospace");
         gql.textProperty().bindBidirectional(model.gqlProperty());
@@ -142,7 +147,7 @@ public final class MapperView extends BorderPane {
         Label specError = new Label();
         specError.setId("specError");
         specError.setWrapText(true);
-        specError.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        specError.setMinHeight(Region.USE_PREF_SIZE);
         specError.getStyleClass().add(Styles.DANGER);
         specError.textProperty().bind(model.specErrorProperty());
 
@@ -172,7 +177,7 @@ public final class MapperView extends BorderPane {
         HBox whereRow = new HBox(8, ParamForm.fixed(new Label("Where")), where, ParamForm.fixed(new Label("Sample")), sample);
         whereRow.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(where, Priority.ALWAYS);
-        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(8, 8, ParamForm.fixed(dryRun), ParamForm.fixed(runNow),
+        FlowPane buttons = new FlowPane(8, 8, ParamForm.fixed(dryRun), ParamForm.fixed(runNow),
                 ParamForm.fixed(useInRun), ParamForm.fixed(save), ParamForm.fixed(load));
         TextArea json = new TextArea();
         json.setId("specJson");
@@ -229,7 +234,7 @@ public final class MapperView extends BorderPane {
     }
 
     private static TableColumn<DryRunner.Change, String> column(String id, String title,
-            java.util.function.Function<DryRunner.Change, String> f) {
+            Function<DryRunner.Change, String> f) {
         TableColumn<DryRunner.Change, String> column = new TableColumn<>(title);
         column.setId(id);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(f.apply(c.getValue())));
@@ -237,7 +242,7 @@ public final class MapperView extends BorderPane {
         return column;
     }
 
-    private void chooseFile(boolean save, Consumer<java.nio.file.Path> action) {
+    private void chooseFile(boolean save, Consumer<Path> action) {
         FileChooser chooser = new FileChooser();
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("Mapper spec", "*.json"));
         File file = save ? chooser.showSaveDialog(getScene().getWindow()) : chooser.showOpenDialog(getScene().getWindow());

@@ -4,11 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
+import io.keyranger.cost.PriceTable;
 import io.keyranger.executor.DryRunner;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Param;
+import io.keyranger.mapper.ParameterException;
 import io.keyranger.mapper.Template;
+import io.keyranger.mapper.cel.ExpressionException;
+import io.keyranger.sharding.TotalEstimate;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -29,6 +33,7 @@ import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 
 /**
@@ -46,7 +51,7 @@ public final class MapperViewModel {
     private final Map<String, ReadOnlyStringWrapper> fieldErrors = new LinkedHashMap<>();
     private final StringProperty where = new SimpleStringProperty("");
     private final StringProperty gql = new SimpleStringProperty("");
-    private volatile io.keyranger.cost.PriceTable prices = io.keyranger.cost.PriceTable.BUILT_IN;
+    private volatile PriceTable prices = PriceTable.BUILT_IN;
     private final ReadOnlyStringWrapper json = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper specError = new ReadOnlyStringWrapper("");
     private final SimpleIntegerProperty sample = new SimpleIntegerProperty(20);
@@ -63,7 +68,7 @@ public final class MapperViewModel {
         where.addListener((obs, old, now) -> refresh());
         gql.addListener((obs, old, now) -> refresh());
         template.set(Mappers.template("increment"));
-        propertyNames.addListener((javafx.collections.ListChangeListener<String>) change ->
+        propertyNames.addListener((ListChangeListener<String>) change ->
                 knownProperties = List.copyOf(propertyNames));
     }
 
@@ -98,14 +103,14 @@ public final class MapperViewModel {
             json.set(spec.toPrettyString());
             results.clearUnlessOf(spec.toString()); // what shows answered another spec
             Mappers.validate(MapperSpec.parse(spec.toString()));
-        } catch (io.keyranger.mapper.cel.ExpressionException e) {
+        } catch (ExpressionException e) {
             String field = e.expression().startsWith("set.") ? "set" : e.expression();
             if (fieldErrors.containsKey(field)) {
                 fieldErrors.get(field).set(e.getMessage());
             } else {
                 specError.set(e.getMessage());
             }
-        } catch (io.keyranger.mapper.ParameterException e) {
+        } catch (ParameterException e) {
             if (fieldErrors.containsKey(e.parameter())) {
                 fieldErrors.get(e.parameter()).set(e.problem() + ".");
             } else {
@@ -191,8 +196,8 @@ public final class MapperViewModel {
         String spec = buildJson().toString();
         int size = Math.max(1, sample.get());
         long known = target.countOrUnknown();
-        io.keyranger.sharding.TotalEstimate knownTotal = known < 0 ? null
-                : new io.keyranger.sharding.TotalEstimate(known, io.keyranger.sharding.TotalEstimate.Method.EXACT_SCAN);
+        TotalEstimate knownTotal = known < 0 ? null
+                : new TotalEstimate(known, TotalEstimate.Method.EXACT_SCAN);
         results.say("Dry run on " + target.kind() + "…");
         MapperSpec parsed = MapperSpec.parse(spec);
         String kind = parsed.query() != null ? parsed.query().kind() : target.kind();
@@ -238,7 +243,7 @@ public final class MapperViewModel {
         run.form().gqlProperty().set(gql.get() == null ? "" : gql.get().strip());
     }
 
-    public void setPrices(io.keyranger.cost.PriceTable prices) {
+    public void setPrices(PriceTable prices) {
         this.prices = prices;
     }
 

@@ -3,14 +3,19 @@ package io.keyranger.ui.mapper;
 import atlantafx.base.theme.Styles;
 import io.keyranger.mapper.Param;
 import io.keyranger.mapper.Template;
+import io.keyranger.ui.common.Completer;
+import javafx.beans.property.StringProperty;
 import javafx.scene.Node;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 
 /**
  * The form built from a template's parameters: a row per parameter with its name (required ones marked), a control
@@ -25,11 +30,11 @@ final class ParamForm {
         this.model = model;
     form.setHgap(8);
     form.setVgap(8);
-    javafx.scene.layout.ColumnConstraints names = new javafx.scene.layout.ColumnConstraints();
-    javafx.scene.layout.ColumnConstraints fields = new javafx.scene.layout.ColumnConstraints();
+    ColumnConstraints names = new ColumnConstraints();
+    ColumnConstraints fields = new ColumnConstraints();
     fields.setHgrow(Priority.ALWAYS);
     fields.setFillWidth(true);
-    javafx.scene.layout.ColumnConstraints errors = new javafx.scene.layout.ColumnConstraints();
+    ColumnConstraints errors = new ColumnConstraints();
     errors.setPrefWidth(200);
     errors.setMinWidth(120);
     form.getColumnConstraints().setAll(names, fields, errors);
@@ -58,14 +63,14 @@ final class ParamForm {
                     control.pseudoClassStateChanged(Styles.STATE_DANGER, !text.isEmpty()));
             control.pseudoClassStateChanged(Styles.STATE_DANGER, !error.getText().isEmpty());
             Label name = new Label(param.name() + (param.required() ? " *" : ""));
-            name.setTooltip(new javafx.scene.control.Tooltip(param.description()));
+            name.setTooltip(new Tooltip(param.description()));
             form.addRow(row++, fixed(name), control, error);
         }
     }
 
     /** {@code node} never narrower than it wants to be. */
-    static <T extends javafx.scene.layout.Region> T fixed(T node) {
-        node.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+    static <T extends Region> T fixed(T node) {
+        node.setMinWidth(Region.USE_PREF_SIZE);
         return node;
     }
 
@@ -100,18 +105,18 @@ final class ParamForm {
             }
             case PROPERTY -> {
                 TextField field = textField(param, value);
-                io.keyranger.ui.common.Completer.attach(field, model::propertySuggestions, name -> name).rows(8);
+                Completer.attach(field, model::propertySuggestions, name -> name).rows(8);
                 yield field;
             }
             default -> textField(param, value);
         };
     }
 
-    private static TextField textField(Param param, javafx.beans.property.StringProperty value) {
+    private static TextField textField(Param param, StringProperty value) {
         TextField field = new TextField();
         field.setId("param-" + param.name());
         field.setPromptText(shortPrompt(param.description())); // the example fits; the whole text is the tooltip
-        field.setTooltip(new javafx.scene.control.Tooltip(param.description()));
+        field.setTooltip(new Tooltip(param.description()));
         field.textProperty().bindBidirectional(value);
         field.setPrefColumnCount(18);
         return field;

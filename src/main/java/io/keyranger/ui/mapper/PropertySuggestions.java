@@ -1,6 +1,8 @@
 package io.keyranger.ui.mapper;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The property names a property field offers for what was typed: names that start with it first, then names that
@@ -14,14 +16,14 @@ final class PropertySuggestions {
     /** The suggestions among {@code names} for {@code typed}. */
     static List<String> of(List<String> names, String typed) {
         String stripped = typed == null ? "" : typed.strip();
-        String text = stripped.toLowerCase(java.util.Locale.ROOT);
+        String text = stripped.toLowerCase(Locale.ROOT);
         if (names.stream().anyMatch(name -> name.equalsIgnoreCase(stripped))) {
             return List.of();
         }
-        List<String> starting = new java.util.ArrayList<>();
-        List<String> containing = new java.util.ArrayList<>();
+        List<String> starting = new ArrayList<>();
+        List<String> containing = new ArrayList<>();
         for (String name : names) {
-            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            String lower = name.toLowerCase(Locale.ROOT);
             if (lower.startsWith(text)) {
                 starting.add(name);
             } else if (lower.contains(text)) {

@@ -1,6 +1,8 @@
 package io.keyranger.ui.mapper;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.datastore.WhereClause;
@@ -15,8 +17,8 @@ import java.util.Map;
  * parse is kept as text, so the template's validation names the field.
  */
 final class SpecForm {
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-            new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper JSON =
+            new ObjectMapper();
 
     private SpecForm() {
     }
@@ -63,7 +65,7 @@ final class SpecForm {
     private static void putJson(ObjectNode spec, String name, String text) {
         try {
             spec.set(name, JSON.readTree(text));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             spec.put(name, text);
         }
     }

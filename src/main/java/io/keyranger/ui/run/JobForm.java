@@ -1,29 +1,33 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.KeyRangerException;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.Specs;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
 /** The Run tab's form: the mapper spec and how the job runs (planned ranges, workers, page size, rate limit). */
 public final class JobForm {
-    private final javafx.collections.ObservableList<String> availableKinds =
-            javafx.collections.FXCollections.observableArrayList();
+    private final ObservableList<String> availableKinds =
+            FXCollections.observableArrayList();
 
     /** The kinds of the browsed namespace, offered for a job over several kinds. */
-    public javafx.collections.ObservableList<String> availableKinds() {
+    public ObservableList<String> availableKinds() {
         return availableKinds;
     }
 
     private final StringProperty mapperJson = new SimpleStringProperty(Specs.text(Specs.template("count")));
     private final StringProperty gql = new SimpleStringProperty("");
-    private final javafx.collections.ObservableList<String> kinds = javafx.collections.FXCollections.observableArrayList();
+    private final ObservableList<String> kinds = FXCollections.observableArrayList();
     private final IntegerProperty shards = new SimpleIntegerProperty(16);
     private final IntegerProperty workers = new SimpleIntegerProperty(8);
     private final IntegerProperty pageSize = new SimpleIntegerProperty(200);
@@ -48,11 +52,11 @@ public final class JobForm {
     JobSpec groupSpec(KindTarget target) {
         MapperSpec mapper = MapperSpec.parse(mapperJson.get());
         if (gql.get() != null && !gql.get().isBlank()) {
-            throw new io.keyranger.KeyRangerException("A GQL query reads one kind: clear the query or uncheck the kinds.");
+            throw new KeyRangerException("A GQL query reads one kind: clear the query or uncheck the kinds.");
         }
         Mappers.validate(mapper);
-        if (Mappers.template(mapper.template()).source() != io.keyranger.mapper.Template.Source.KEY_RANGES) {
-            throw new io.keyranger.KeyRangerException("'" + mapper.template() + "' reads a file into one kind: "
+        if (Mappers.template(mapper.template()).source() != Template.Source.KEY_RANGES) {
+            throw new KeyRangerException("'" + mapper.template() + "' reads a file into one kind: "
                     + "uncheck the kinds.");
         }
         return new JobSpec(AdaptiveSplitExecutor.newJobId(kinds.get(0) + "-and-more"), target.namespace(),
@@ -74,7 +78,7 @@ public final class JobForm {
                 }
             });
             return text.toString();
-        } catch (io.keyranger.KeyRangerException e) {
+        } catch (KeyRangerException e) {
             return "The mapper's JSON is not valid: " + e.getMessage();
         }
     }
@@ -101,7 +105,7 @@ public final class JobForm {
     }
 
     /** The kinds checked for one job over several kinds; empty for the selected kind alone. */
-    public javafx.collections.ObservableList<String> kinds() {
+    public ObservableList<String> kinds() {
         return kinds;
     }
 

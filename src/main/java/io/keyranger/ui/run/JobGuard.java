@@ -1,11 +1,13 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.cost.PriceTable;
 import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
+import java.util.List;
 import java.util.Optional;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
@@ -25,14 +27,14 @@ public final class JobGuard {
     }
 
     public static Decision check(Window owner, KindTarget target, String specJson) {
-        return check(owner, target, specJson, java.util.List.of(), io.keyranger.cost.PriceTable.BUILT_IN);
+        return check(owner, target, specJson, List.of(), PriceTable.BUILT_IN);
     }
 
     /**
      * The estimated operations and price of running {@code template} over the target's kind, from its count in the
      * kind list ("" when the count is not known yet): every entity read and written, or deleted without a read.
      */
-    static String estimate(KindTarget target, Template template, io.keyranger.cost.PriceTable prices) {
+    static String estimate(KindTarget target, Template template, PriceTable prices) {
         long n = target.countOrUnknown();
         if (n < 0) {
             return "";
@@ -46,8 +48,8 @@ public final class JobGuard {
      * As above, for a job over several kinds ({@code kinds}, empty for the target's kind alone): a job that writes
      * names every kind it changes and asks before it starts.
      */
-    public static Decision check(Window owner, KindTarget target, String specJson, java.util.List<String> kinds,
-                                 io.keyranger.cost.PriceTable prices) {
+    public static Decision check(Window owner, KindTarget target, String specJson, List<String> kinds,
+                                 PriceTable prices) {
         Template template;
         try {
             template = Mappers.template(MapperSpec.parse(specJson).template());

@@ -1,5 +1,7 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.datastore.ServerExports;
+import io.keyranger.executor.JobUndo;
 import io.keyranger.executor.KindGroup;
 import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.lease.JobLease;
@@ -8,6 +10,7 @@ import io.keyranger.executor.local.JobListener;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -41,10 +44,10 @@ record JobLaunch(String jobId, String message, Starter starter) {
      * the newest in its backup folder, which another project's backup of a kind of that name may have written), is
      * recorded with the job before it starts, and handed to {@code where}.
      */
-    static JobLaunch backedUp(KindTarget t, JobSpec spec, java.nio.file.Path backup, Consumer<String> where) {
+    static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
         return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", feed -> {
             String export = backup.toString();
-            io.keyranger.datastore.ServerExports.record(t.session().datastore(), spec.jobId(), export);
+            ServerExports.record(t.session().datastore(), spec.jobId(), export);
             where.accept(export);
             return StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { });
         });
@@ -72,10 +75,10 @@ record JobLaunch(String jobId, String message, Starter starter) {
      * the revert says of the job before it starts (that it was left running and is now marked cancelled).
      */
     static JobLaunch revert(KindTarget t, String jobId, Consumer<String> said) {
-        String id = io.keyranger.executor.JobUndo.newRevertId(jobId);
-        io.keyranger.executor.JobUndo.RevertSettings defaults = io.keyranger.executor.JobUndo.RevertSettings.defaults();
-        return new JobLaunch(id, "Reverting " + jobId + "…", feed -> io.keyranger.executor.JobUndo.startRevert(
-                StoredJobs.launcher(t), jobId, new io.keyranger.executor.JobUndo.RevertSettings(id, false,
+        String id = JobUndo.newRevertId(jobId);
+        JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
+        return new JobLaunch(id, "Reverting " + jobId + "…", feed -> JobUndo.startRevert(
+                StoredJobs.launcher(t), jobId, new JobUndo.RevertSettings(id, false,
                         defaults.shards(), defaults.workers(), defaults.pageSize(), defaults.qps()), feed, said));
     }
 

@@ -3,20 +3,24 @@ package io.keyranger.ui.run;
 import io.keyranger.ui.common.FieldValidation;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.beans.Observable;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.SpinnerValueFactory;
 import javafx.scene.control.TextField;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
+import org.controlsfx.control.CheckComboBox;
 
 /**
  * The Run tab's job settings: the kinds and the query on one line, the numbers below it in pairs that wrap as a
@@ -24,7 +28,7 @@ import javafx.util.StringConverter;
  */
 final class JobSettingsBar extends VBox {
     private final FieldValidation validation = new FieldValidation();
-    private final List<javafx.beans.Observable> dependencies = new ArrayList<>();
+    private final List<Observable> dependencies = new ArrayList<>();
     private final ReadOnlyBooleanWrapper invalid = new ReadOnlyBooleanWrapper(false);
 
     JobSettingsBar(RunViewModel model) {
@@ -35,16 +39,16 @@ final class JobSettingsBar extends VBox {
         gql.getStyleClass().add("monospace");
         gql.textProperty().bindBidirectional(model.form().gqlProperty());
         HBox.setHgrow(gql, Priority.ALWAYS);
-        org.controlsfx.control.CheckComboBox<String> kinds = new org.controlsfx.control.CheckComboBox<>(
+        CheckComboBox<String> kinds = new CheckComboBox<>(
                 model.form().availableKinds());
         kinds.setId("jobKinds");
         kinds.setTitle("Kinds: the selected one");
-        kinds.getCheckModel().getCheckedItems().addListener((javafx.collections.ListChangeListener<String>) c -> {
+        kinds.getCheckModel().getCheckedItems().addListener((ListChangeListener<String>) c -> {
             model.form().kinds().setAll(kinds.getCheckModel().getCheckedItems());
             kinds.setTitle(model.form().kinds().isEmpty() ? "Kinds: the selected one"
                     : "Kinds: " + String.join(", ", model.form().kinds()));
         });
-        model.form().kinds().addListener((javafx.collections.ListChangeListener<String>) c -> {
+        model.form().kinds().addListener((ListChangeListener<String>) c -> {
             if (model.form().kinds().isEmpty() && !kinds.getCheckModel().getCheckedItems().isEmpty()) {
                 kinds.getCheckModel().clearChecks();
             }
@@ -56,14 +60,14 @@ final class JobSettingsBar extends VBox {
         HBox top = new HBox(8, kinds, query, gql);
         top.setAlignment(Pos.CENTER_LEFT);
         kinds.setMinWidth(Region.USE_PREF_SIZE);
-        javafx.scene.layout.FlowPane numbers = new javafx.scene.layout.FlowPane(14, 6,
+        FlowPane numbers = new FlowPane(14, 6,
                 number("Shards", "jobShards", "shards", 1, 4096, model.form().shardsProperty()),
                 number("Workers", "jobWorkers", "workers", 1, 512, model.form().workersProperty()),
                 number("Page size", "jobPageSize", "page size", 1, 5000, model.form().pageSizeProperty()),
                 number("QPS (0 = no limit)", "jobQps", "qps", 0, 1_000_000, model.form().qpsProperty()));
         getChildren().addAll(top, numbers);
         setPadding(new Insets(2, 8, 6, 8));
-        invalid.bind(validation.invalidBinding(dependencies.toArray(new javafx.beans.Observable[0])));
+        invalid.bind(validation.invalidBinding(dependencies.toArray(new Observable[0])));
     }
 
     /** True while a number field holds what is not a whole number in its range: Start stays off. */

@@ -1,6 +1,12 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.cost.PriceTable;
 import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobStatus;
+import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.executor.job.NodeStatus;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /** A job's state in the Run tab's words: how it ended, and what its stored ranges are. */
@@ -9,7 +15,7 @@ final class JobWords {
     }
 
     /** "Job J done: 36 ranges, depth 3, 19.8 s. …", with its failed ranges, message and cost. */
-    static String finished(JobResult result, io.keyranger.cost.PriceTable prices) {
+    static String finished(JobResult result, PriceTable prices) {
         return String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
                 result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
                 result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
@@ -21,19 +27,19 @@ final class JobWords {
 
     /** What the Run tab says of a stored job it shows: "Job X (stored, done): 44 ranges: …", or that it follows it. */
     static String inspected(StoredJobs.Inspection inspection) {
-        boolean live = inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING;
+        boolean live = inspection.status() == JobStatus.RUNNING;
         return "Job " + inspection.jobId() + " (stored" + (live ? ", following: running elsewhere" : ", "
                 + inspection.status().name().toLowerCase()) + "): " + ranges(inspection.nodes())
                 + (inspection.backup() == null ? "" : "; backed up first to " + inspection.backup());
     }
 
     /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
-    static String ranges(java.util.List<io.keyranger.executor.job.NodeSnapshot> nodes) {
-        Map<io.keyranger.executor.job.NodeStatus, Long> by = new java.util.EnumMap<>(io.keyranger.executor.job.NodeStatus.class);
+    static String ranges(List<NodeSnapshot> nodes) {
+        Map<NodeStatus, Long> by = new EnumMap<>(NodeStatus.class);
         nodes.forEach(n -> by.merge(n.status(), 1L, Long::sum));
-        long done = by.getOrDefault(io.keyranger.executor.job.NodeStatus.DONE, 0L);
-        long split = by.getOrDefault(io.keyranger.executor.job.NodeStatus.SPLIT, 0L);
-        long failed = by.getOrDefault(io.keyranger.executor.job.NodeStatus.FAILED, 0L);
+        long done = by.getOrDefault(NodeStatus.DONE, 0L);
+        long split = by.getOrDefault(NodeStatus.SPLIT, 0L);
+        long failed = by.getOrDefault(NodeStatus.FAILED, 0L);
         long rest = nodes.size() - done - split - failed;
         return nodes.size() + " ranges: " + done + " read to the end, " + split + " split into others"
                 + (failed > 0 ? ", " + failed + " failed" : "") + (rest > 0 ? ", " + rest + " to go" : "");

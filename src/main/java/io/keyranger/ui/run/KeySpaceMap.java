@@ -3,7 +3,9 @@ package io.keyranger.ui.run;
 import io.keyranger.executor.job.NodeStatus;
 import io.keyranger.ui.common.Visibility;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import javafx.animation.Animation;
 import javafx.animation.PauseTransition;
@@ -202,7 +204,7 @@ public final class KeySpaceMap extends Region {
         int depth = bands.stream().mapToInt(KeySpaceLayout.Band::depth).max().orElse(0);
         double row = Math.floor(Math.max(MIN_ROW, Math.min(MAX_ROW, height / (depth + 1))));
         double scale = width * viewport.zoom();
-        java.util.Map<Integer, Long> sliverAt = new java.util.HashMap<>(); // per depth: the pixel column last used
+        Map<Integer, Long> sliverAt = new HashMap<>(); // per depth: the pixel column last used
         for (KeySpaceLayout.Band band : bands) {
             double left = (band.from() - viewport.offset()) * scale;
             double right = (band.to() - viewport.offset()) * scale;

@@ -5,6 +5,8 @@ import io.keyranger.executor.job.NodeSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -42,7 +44,7 @@ final class LiveTree {
         }
     }
 
-    private final javafx.beans.property.ReadOnlyIntegerWrapper version = new javafx.beans.property.ReadOnlyIntegerWrapper();
+    private final ReadOnlyIntegerWrapper version = new ReadOnlyIntegerWrapper();
 
     /** Tells the tree's watchers (the key-space map) that its rows changed. */
     void changed() {
@@ -50,7 +52,7 @@ final class LiveTree {
     }
 
     /** Bumped by {@link #changed}. */
-    javafx.beans.property.ReadOnlyIntegerProperty versionProperty() {
+    ReadOnlyIntegerProperty versionProperty() {
         return version.getReadOnlyProperty();
     }
 

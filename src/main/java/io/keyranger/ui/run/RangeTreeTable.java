@@ -4,6 +4,7 @@ import io.keyranger.executor.job.NodeSnapshot;
 import io.keyranger.executor.job.NodeStatus;
 import io.keyranger.ui.common.HoverTooltip;
 import java.util.function.Function;
+import javafx.beans.value.ObservableBooleanValue;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
@@ -18,9 +19,9 @@ import org.kordamp.ikonli.javafx.FontIcon;
 final class RangeTreeTable extends TreeTableView<NodeRow> {
 
     /** While the job is paused its running ranges say so. */
-    private final javafx.beans.value.ObservableBooleanValue paused;
+    private final ObservableBooleanValue paused;
 
-    RangeTreeTable(ObservableList<NodeRow> roots, javafx.beans.value.ObservableBooleanValue paused) {
+    RangeTreeTable(ObservableList<NodeRow> roots, ObservableBooleanValue paused) {
         super(new TreeItem<>());
         this.paused = paused;
         paused.addListener((obs, was, now) -> refresh());

@@ -2,10 +2,12 @@ package io.keyranger.ui.run;
 
 import io.keyranger.executor.job.NodeSnapshot;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -47,7 +49,7 @@ final class RowBacklog {
             }
         }
         int budget = all || shown >= smallTree ? Integer.MAX_VALUE : perTick;
-        java.util.Set<String> added = new java.util.HashSet<>();
+        Set<String> added = new HashSet<>();
         for (Iterator<NodeSnapshot> it = held.values().iterator(); it.hasNext() && added.size() < budget; ) {
             NodeSnapshot node = it.next();
             String parent = node.parentId();

@@ -1,10 +1,20 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.executor.JobUndo;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.ui.common.HoverTooltip;
+import java.util.List;
+import java.util.Map;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.CategoryAxis;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
@@ -15,10 +25,13 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
@@ -43,7 +56,7 @@ public final class RunView extends BorderPane {
         table.getSelectionModel().selectedItemProperty().addListener((obs, old, item) ->
                 map.highlight(item == null ? null : item.getValue()));
         work = new SplitPane(map, table);
-        work.setOrientation(javafx.geometry.Orientation.VERTICAL);
+        work.setOrientation(Orientation.VERTICAL);
         split = new SplitPane(work, sidePanel());
         resetDividers();
         setCenter(split);
@@ -84,7 +97,7 @@ public final class RunView extends BorderPane {
         json.getStyleClass().add("monospace");
         json.textProperty().bindBidirectional(model.form().mapperJsonProperty());
         HBox.setHgrow(json, Priority.ALWAYS);
-        javafx.scene.control.ToggleButton showJson = new javafx.scene.control.ToggleButton("JSON");
+        ToggleButton showJson = new ToggleButton("JSON");
         showJson.setId("showMapperJson");
         json.visibleProperty().bind(showJson.selectedProperty());
         json.managedProperty().bind(json.visibleProperty());
@@ -97,7 +110,7 @@ public final class RunView extends BorderPane {
                 .or(settings.invalidProperty()));
         start.setOnAction(e -> {
             switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get(),
-                    java.util.List.copyOf(model.form().kinds()), model.prices())) {
+                    List.copyOf(model.form().kinds()), model.prices())) {
                 case RUN -> model.start();
                 case EXPORT_FIRST -> model.startBackedUp();
                 default -> { }
@@ -105,7 +118,7 @@ public final class RunView extends BorderPane {
         });
         Button pause = new Button();
         pause.setId("pauseJob");
-        pause.textProperty().bind(javafx.beans.binding.Bindings.when(model.status().pausedProperty()).then("Resume")
+        pause.textProperty().bind(Bindings.when(model.status().pausedProperty()).then("Resume")
                 .otherwise("Pause"));
         pause.setGraphic(new FontIcon(Material2MZ.PAUSE));
         pause.disableProperty().bind(model.status().runningProperty().not());
@@ -130,11 +143,11 @@ public final class RunView extends BorderPane {
      * count-by's counters ("by:VALUE") as a histogram; hidden for other mappers. Totals arrive ten times a second, so
      * the chart is rebuilt only when its bars change: a new series per tick, even hidden, costs a chart layout.
      */
-    private static void showHistogram(javafx.scene.chart.BarChart<String, Number> chart, java.util.Map<String, Long> totals) {
-        java.util.List<java.util.Map.Entry<String, Long>> bars = totals.entrySet().stream()
+    private static void showHistogram(BarChart<String, Number> chart, Map<String, Long> totals) {
+        List<Map.Entry<String, Long>> bars = totals.entrySet().stream()
                 .filter(e -> Mappers.countByBucket(e.getKey()) != null)
-                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(30)
-                .map(e -> java.util.Map.entry(Mappers.countByBucket(e.getKey()), e.getValue())).toList();
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(30)
+                .map(e -> Map.entry(Mappers.countByBucket(e.getKey()), e.getValue())).toList();
         if (bars.equals(chart.getProperties().get(HISTOGRAM_BARS))) {
             return;
         }
@@ -142,7 +155,7 @@ public final class RunView extends BorderPane {
         XYChart.Series<String, Number> series = new XYChart.Series<>();
         bars.forEach(bar -> series.getData().add(new XYChart.Data<>(bar.getKey(), bar.getValue())));
         chart.setVisible(!bars.isEmpty());
-        chart.getData().setAll(java.util.List.of(series));
+        chart.getData().setAll(List.of(series));
     }
 
     /**
@@ -172,7 +185,7 @@ public final class RunView extends BorderPane {
         x.setLabel("seconds");
         x.setAutoRanging(false); // round seconds, at most ten ticks: labels never run together (ThroughputMeter.axis)
         x.setMinorTickVisible(false);
-        x.setTickLabelFormatter(new javafx.util.StringConverter<>() {
+        x.setTickLabelFormatter(new StringConverter<>() {
             @Override
             public String toString(Number seconds) {
                 return String.format("%.0f", seconds.doubleValue());
@@ -216,7 +229,7 @@ public final class RunView extends BorderPane {
             {
                 setWrapText(true); // a long status (a runner on another host, say) wraps instead of being cut
                 setPrefWidth(0);
-                io.keyranger.ui.common.HoverTooltip.ofText(this);
+                HoverTooltip.ofText(this);
             }
 
             @Override
@@ -239,7 +252,7 @@ public final class RunView extends BorderPane {
         resume.setOnAction(e -> model.resume(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
         model.takeOverOfferProperty().addListener((obs, old, offer) -> {
             if (offer != null) {
-                javafx.application.Platform.runLater(() -> TakeOverDialog.ask(getScene().getWindow(), model, offer));
+                Platform.runLater(() -> TakeOverDialog.ask(getScene().getWindow(), model, offer));
             }
         });
         Button inspect = new Button("Inspect", new FontIcon(Material2MZ.SEARCH));
@@ -248,11 +261,11 @@ public final class RunView extends BorderPane {
         inspect.setOnAction(e -> model.inspect(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
         Button revert = new Button("Revert", new FontIcon(Material2MZ.UNDO));
         revert.setId("revertJob");
-        revert.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> {
+        revert.disableProperty().bind(Bindings.createBooleanBinding(() -> {
             AdaptiveSplitExecutor.JobSummary job = jobs.getSelectionModel().getSelectedItem();
             // a job left running that no runner holds (interrupted) can be reverted: the revert takes it first
-            return job == null || model.status().isRunning() || job.status() == io.keyranger.executor.job.JobStatus.RUNNING
-                    && job.runner() != null || !io.keyranger.executor.JobUndo.keepsUndo(job.spec());
+            return job == null || model.status().isRunning() || job.status() == JobStatus.RUNNING
+                    && job.runner() != null || !JobUndo.keepsUndo(job.spec());
         }, jobs.getSelectionModel().selectedItemProperty(), model.status().runningProperty()));
         revert.setOnAction(e -> {
             String jobId = jobs.getSelectionModel().getSelectedItem().spec().jobId();
@@ -263,8 +276,8 @@ public final class RunView extends BorderPane {
         Label pastTitle = new Label("Jobs", new FontIcon(Material2AL.HISTORY));
         pastTitle.getStyleClass().add("title-4");
 
-        javafx.scene.chart.BarChart<String, Number> histogram = new javafx.scene.chart.BarChart<>(
-                new javafx.scene.chart.CategoryAxis(), new NumberAxis());
+        BarChart<String, Number> histogram = new BarChart<>(
+                new CategoryAxis(), new NumberAxis());
         histogram.setId("countByChart");
         histogram.setAnimated(false);
         histogram.setLegendVisible(false);
@@ -278,7 +291,7 @@ public final class RunView extends BorderPane {
         chart.setMinHeight(110);
         histogram.setMinHeight(110);
         jobs.setMinHeight(80);
-        javafx.scene.layout.FlowPane jobButtons = new javafx.scene.layout.FlowPane(6, 6, refresh, resume, inspect,
+        FlowPane jobButtons = new FlowPane(6, 6, refresh, resume, inspect,
                 revert);
         VBox box = new VBox(8, totals, timing, chart, histogram, pastTitle, jobButtons, jobs);
         box.setPadding(new Insets(8));

@@ -1,6 +1,10 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.KeyRangerException;
+import io.keyranger.cost.PriceTable;
 import io.keyranger.executor.job.JobResult;
+import io.keyranger.executor.job.JobSpec;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.JobHandle;
@@ -10,31 +14,37 @@ import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
+import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.ObservableList;
+import javafx.concurrent.Task;
+import javafx.util.Duration;
 
 /**
  * The Run tab: starts, pauses, resumes and cancels jobs, and keeps the live split tree, the totals and the
  * throughput. Events from workers are coalesced and applied about ten times a second on the FX thread.
  */
 public final class RunViewModel {
-    static final javafx.util.Duration TICK = javafx.util.Duration.millis(100);
+    static final Duration TICK = Duration.millis(100);
 
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final JobForm form = new JobForm();
-    private volatile io.keyranger.cost.PriceTable prices = io.keyranger.cost.PriceTable.BUILT_IN;
+    private volatile PriceTable prices = PriceTable.BUILT_IN;
     private final LiveTree tree = new LiveTree();
     private final ThroughputMeter meter = new ThroughputMeter();
     private final RunStatus status = new RunStatus();
     private final StoredJobs stored;
     private final ObjectProperty<TakeOverOffer> takeOverOffer = new SimpleObjectProperty<>();
-    private javafx.concurrent.Task<JobHandle> launching;
+    private Task<JobHandle> launching;
     private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
     private CoalescingJobFeed feed;
     private JobHandle handle;
@@ -43,7 +53,7 @@ public final class RunViewModel {
     /** The job waiting for the backup that runs now, or null. */
     private AfterBackup afterBackup;
     /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
-    private final java.util.concurrent.atomic.AtomicReference<String> backedUpTo = new java.util.concurrent.atomic.AtomicReference<>();
+    private final AtomicReference<String> backedUpTo = new AtomicReference<>();
 
     public RunViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
@@ -70,11 +80,11 @@ public final class RunViewModel {
         if (t == null || status.isRunning()) {
             return;
         }
-        io.keyranger.executor.job.JobSpec job;
-        io.keyranger.executor.job.JobSpec backup;
+        JobSpec job;
+        JobSpec backup;
         try {
             if (!form.kinds().isEmpty()) {
-                throw new io.keyranger.KeyRangerException("Back up first is offered for one kind: uncheck the kinds.");
+                throw new KeyRangerException("Back up first is offered for one kind: uncheck the kinds.");
             }
             job = form.spec(t);
             backup = form.backupBefore(job);
@@ -87,7 +97,7 @@ public final class RunViewModel {
     }
 
     /** The job to start once backup {@code backupJobId} is done. */
-    private record AfterBackup(String backupJobId, io.keyranger.executor.job.JobSpec job, KindTarget target) {
+    private record AfterBackup(String backupJobId, JobSpec job, KindTarget target) {
     }
 
     /** Resumes a stored job on the current connection. */
@@ -97,7 +107,7 @@ public final class RunViewModel {
 
     /** Reverts a stored job: a job of its own, followed like any other ({@link JobLaunch#revert}). */
     public void revert(String jobId) {
-        launchOnTarget(t -> JobLaunch.revert(t, jobId, message -> javafx.application.Platform.runLater(() -> {
+        launchOnTarget(t -> JobLaunch.revert(t, jobId, message -> Platform.runLater(() -> {
             launchNote = " " + message;
             status.say(message);
         })));
@@ -109,12 +119,12 @@ public final class RunViewModel {
      */
     public void takeOver(String jobId, boolean now) {
         takeOverOffer.set(null);
-        launchOnTarget(t -> JobLaunch.takeOver(t, jobId, now, message -> javafx.application.Platform.runLater(
+        launchOnTarget(t -> JobLaunch.takeOver(t, jobId, now, message -> Platform.runLater(
                 () -> status.say(message))));
     }
 
     /** Launches on the current connection, unless there is none or a job runs; a bad spec is said, not thrown. */
-    private void launchOnTarget(java.util.function.Function<KindTarget, JobLaunch> launch) {
+    private void launchOnTarget(Function<KindTarget, JobLaunch> launch) {
         KindTarget t = target.get();
         if (t == null || status.isRunning()) {
             return;
@@ -271,10 +281,10 @@ public final class RunViewModel {
         AfterBackup next = afterBackup;
         afterBackup = null;
         if (next != null && next.backupJobId().equals(result.jobId())) {
-            if (result.status() == io.keyranger.executor.job.JobStatus.DONE && result.output() != null) {
+            if (result.status() == JobStatus.DONE && result.output() != null) {
                 launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set));
             } else {
-                status.say(JobWords.finished(result, prices) + (result.status() == io.keyranger.executor.job.JobStatus
+                status.say(JobWords.finished(result, prices) + (result.status() == JobStatus
                         .DONE ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
                         + next.job().mapper().template() + " over " + next.job().kind() + " was not started.");
             }
@@ -308,7 +318,7 @@ public final class RunViewModel {
     }
 
     /** Bumped whenever the tree's rows changed (once per coalesced tick at most): when the key-space map redraws. */
-    public javafx.beans.property.ReadOnlyIntegerProperty treeVersionProperty() {
+    public ReadOnlyIntegerProperty treeVersionProperty() {
         return tree.versionProperty();
     }
 
@@ -333,12 +343,12 @@ public final class RunViewModel {
         return stored.backups().get(jobId);
     }
 
-    public void setPrices(io.keyranger.cost.PriceTable prices) {
+    public void setPrices(PriceTable prices) {
         this.prices = prices;
     }
 
     /** The prices estimates and summaries use. */
-    public io.keyranger.cost.PriceTable prices() {
+    public PriceTable prices() {
         return prices;
     }
 

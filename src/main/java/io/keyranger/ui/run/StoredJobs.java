@@ -1,6 +1,8 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.datastore.ServerExports;
 import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.job.NodeSnapshot;
 import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobLease;
@@ -11,16 +13,20 @@ import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import javafx.animation.PauseTransition;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import javafx.collections.ObservableMap;
+import javafx.util.Duration;
 
 /** The jobs stored on the connection: the Run tab's job list, and reading one job's tree and totals. */
 final class StoredJobs {
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final ObservableList<AdaptiveSplitExecutor.JobSummary> jobs = FXCollections.observableArrayList();
-    private final javafx.collections.ObservableMap<String, String> backups = FXCollections.observableHashMap();
+    private final ObservableMap<String, String> backups = FXCollections.observableHashMap();
     /** The job being followed, or null: following another job, or none, ends the earlier one's readings. */
     private String followed;
 
@@ -33,7 +39,7 @@ final class StoredJobs {
      * @param status its persisted status: RUNNING while a runner elsewhere (another process, Beam) works on it
      */
     record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals,
-                      io.keyranger.executor.job.JobStatus status, String backup) {
+                      JobStatus status, String backup) {
     }
 
     /** The jobs as listed, and where those backed up first were backed up to, by job id. */
@@ -62,7 +68,7 @@ final class StoredJobs {
         }
         Tasks.create("Listing jobs", () -> {
             List<AdaptiveSplitExecutor.JobSummary> listed = executor(t).jobs();
-            return new Listed(listed, io.keyranger.datastore.ServerExports.backupsOf(t.session().datastore(),
+            return new Listed(listed, ServerExports.backupsOf(t.session().datastore(),
                     listed.stream().map(j -> j.spec().jobId()).toList()));
         }).onSuccess(listed -> {
             backups.clear();
@@ -77,7 +83,7 @@ final class StoredJobs {
     void inspect(KindTarget t, String jobId, Consumer<Inspection> shown) {
         Tasks.create("Reading job " + jobId,
                         () -> new Inspection(jobId, executor(t).nodes(jobId), executor(t).totals(jobId),
-                                executor(t).status(jobId), io.keyranger.datastore.ServerExports.backupsOf(
+                                executor(t).status(jobId), ServerExports.backupsOf(
                                         t.session().datastore(), List.of(jobId)).get(jobId)))
                 .onSuccess(shown::accept)
                 .onError(e -> errors.accept(ErrorMessages.of(e)))
@@ -85,14 +91,14 @@ final class StoredJobs {
     }
 
     /** How often a job running elsewhere is read again. */
-    static final javafx.util.Duration FOLLOW = javafx.util.Duration.seconds(2);
+    static final Duration FOLLOW = Duration.seconds(2);
 
     /**
      * Inspects a job, and while it runs elsewhere (another process, a Beam pipeline) reads it again every
      * {@link #FOLLOW} until another job is followed, {@link #stopFollowing} is called or {@code shownHere} says no,
      * handing each reading to {@code shown}.
      */
-    void follow(KindTarget t, String jobId, java.util.function.BooleanSupplier shownHere, Consumer<Inspection> shown) {
+    void follow(KindTarget t, String jobId, BooleanSupplier shownHere, Consumer<Inspection> shown) {
         followed = jobId;
         read(t, jobId, () -> jobId.equals(followed) && shownHere.getAsBoolean(), shown);
     }
@@ -102,15 +108,15 @@ final class StoredJobs {
         followed = null;
     }
 
-    private void read(KindTarget t, String jobId, java.util.function.BooleanSupplier following,
+    private void read(KindTarget t, String jobId, BooleanSupplier following,
                       Consumer<Inspection> shown) {
         inspect(t, jobId, inspection -> {
             if (!following.getAsBoolean()) {
                 return;
             }
             shown.accept(inspection);
-            if (inspection.status() == io.keyranger.executor.job.JobStatus.RUNNING) {
-                javafx.animation.PauseTransition again = new javafx.animation.PauseTransition(FOLLOW);
+            if (inspection.status() == JobStatus.RUNNING) {
+                PauseTransition again = new PauseTransition(FOLLOW);
                 again.setOnFinished(e -> {
                     if (following.getAsBoolean()) {
                         read(t, jobId, following, shown);
@@ -126,7 +132,7 @@ final class StoredJobs {
     }
 
     /** Where the listed jobs that were backed up first were backed up to, by job id. */
-    javafx.collections.ObservableMap<String, String> backups() {
+    ObservableMap<String, String> backups() {
         return backups;
     }
 }

@@ -1,8 +1,10 @@
 package io.keyranger.ui.run;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -123,9 +125,9 @@ final class ThroughputMeter {
      * leaves one count alone on a line), then the mapper's counters in order.
      */
     static String describeTotals(Map<String, Long> totals) {
-        java.util.function.Function<String, String> count = field -> String.format("%s %,d", field,
+        Function<String, String> count = field -> String.format("%s %,d", field,
                 totals.getOrDefault(field, 0L));
-        List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         lines.add(String.join("   ", MAIN_FIELDS.subList(0, 3).stream().map(count).toList()));
         lines.add(String.join("   ", MAIN_FIELDS.subList(3, 5).stream().map(count).toList()));
         List<String> own = totals.keySet().stream().filter(k -> !MAIN_FIELDS.contains(k)).sorted().map(count).toList();

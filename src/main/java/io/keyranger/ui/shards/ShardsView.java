@@ -1,9 +1,12 @@
 package io.keyranger.ui.shards;
 
+import atlantafx.base.theme.Styles;
+import com.google.cloud.datastore.Key;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.sharding.PlannedRange;
 import io.keyranger.sharding.ShardPlan;
 import io.keyranger.sharding.ShardPreview;
+import java.util.List;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Insets;
@@ -21,6 +24,7 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
@@ -35,8 +39,8 @@ public final class ShardsView extends BorderPane {
     public ShardsView(ShardsViewModel model) {
         this.model = model;
         setTop(controls());
-        SplitPane split = new SplitPane(table(), new javafx.scene.layout.VBox(6, map, chart));
-        javafx.scene.layout.VBox.setVgrow(chart, javafx.scene.layout.Priority.ALWAYS);
+        SplitPane split = new SplitPane(table(), new VBox(6, map, chart));
+        VBox.setVgrow(chart, Priority.ALWAYS);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.7); // the table shows 16 planned ranges on a laptop window, the chart below
         setCenter(split);
@@ -87,7 +91,7 @@ public final class ShardsView extends BorderPane {
     private TableView<PlannedRange> table() {
         TableView<PlannedRange> table = new TableView<>(model.rows());
         table.setId("shardTable");
-        table.getStyleClass().add(atlantafx.base.theme.Styles.DENSE); // sixteen ranges in view on a laptop window
+        table.getStyleClass().add(Styles.DENSE); // sixteen ranges in view on a laptop window
         table.setPlaceholder(new Label("No plan yet"));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         TableColumn<PlannedRange, Number> index = new TableColumn<>("#");
@@ -102,7 +106,7 @@ public final class ShardsView extends BorderPane {
         TableColumn<PlannedRange, String> exact = new TableColumn<>("Exact");
         exact.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 c.getValue().exact() == null ? "" : String.format("%,d", c.getValue().exact())));
-        table.getColumns().addAll(java.util.List.of(index, start, end, estimated, exact));
+        table.getColumns().addAll(List.of(index, start, end, estimated, exact));
         return table;
     }
 
@@ -136,7 +140,7 @@ public final class ShardsView extends BorderPane {
         return series;
     }
 
-    private static String bound(com.google.cloud.datastore.Key key, String open) {
+    private static String bound(Key key, String open) {
         return key == null ? open : KeyFormat.format(key);
     }
 }

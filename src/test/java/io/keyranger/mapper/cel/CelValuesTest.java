@@ -23,6 +23,7 @@ import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import com.google.common.primitives.UnsignedLong;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -95,7 +96,7 @@ class CelValuesTest {
                 .isInstanceOf(ExpressionFailure.class);
         assertThatThrownBy(() -> CelValues.toDatastore(List.of(List.of(1L))))
                 .hasMessageContaining("list inside a list");
-        assertThatThrownBy(() -> CelValues.toDatastore(com.google.protobuf.Duration.newBuilder().setSeconds(3).build()))
+        assertThatThrownBy(() -> CelValues.toDatastore(Duration.newBuilder().setSeconds(3).build()))
                 .hasMessageContaining("cannot store a duration");
         assertThatThrownBy(() -> CelValues.toDatastore(Map.of(1L, "x"))).hasMessageContaining("string keys");
         assertThatThrownBy(() -> CelValues.toDatastore(UnsignedLong.MAX_VALUE))

@@ -10,6 +10,7 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.VBox;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,7 +39,7 @@ class CompleterTest {
             // completes the word "balanc" only, as the GQL box completes a property name
             completer = Completer.attach(field, text -> text.endsWith(" balanc") ? List.of(COMPLETED) : List.of(),
                     text -> text.substring(text.lastIndexOf(' ') + 1));
-            javafx.scene.layout.VBox root = new javafx.scene.layout.VBox(field);
+            VBox root = new VBox(field);
             root.setPrefSize(400, 200);
             return root;
         });

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.support.Fx;
 import java.util.List;
+import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import javafx.geometry.Pos;
+import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.VBox;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +28,7 @@ import org.testfx.api.FxToolkit;
 class HoverTooltipTest {
     private static final ObservableList<String> ROWS = FXCollections.observableArrayList();
     private static TableView<String> table;
-    private static javafx.scene.control.Label count;
+    private static Label count;
     private static volatile String countedBy;
     private final FxRobot robot = new FxRobot();
 
@@ -34,13 +38,13 @@ class HoverTooltipTest {
         FxToolkit.setupSceneRoot(() -> {
             table = new TableView<>(ROWS);
             TableColumn<String, String> value = new TableColumn<>("Value");
-            value.setCellValueFactory(c -> new javafx.beans.property.ReadOnlyStringWrapper(c.getValue()));
+            value.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue()));
             value.setPrefWidth(120); // narrower than the values: the tooltip is how they are read whole
             FittedColumns.showFullValueAsTooltip(value);
             table.getColumns().add(value);
-            count = new javafx.scene.control.Label("Account  20,000");
+            count = new Label("Account  20,000");
             HoverTooltip.install(count, () -> countedBy); // a tooltip that is not the label's own text
-            javafx.scene.layout.VBox root = new javafx.scene.layout.VBox(table, count);
+            VBox root = new VBox(table, count);
             root.setPrefSize(400, 340);
             return root;
         });
@@ -56,7 +60,7 @@ class HoverTooltipTest {
     void aCellGetsItsTooltipOnHoverAndItFollowsTheValue() throws Exception {
         List<String> values = List.of("Account:customer-000001/Order:2026-11-23-000001", "Account:2", "Account:3");
         // the pointer waits on the header before there are rows, so that reaching the first row crosses no other
-        robot.moveTo(robot.point(table).atPosition(javafx.geometry.Pos.TOP_LEFT)).moveBy(30, 8);
+        robot.moveTo(robot.point(table).atPosition(Pos.TOP_LEFT)).moveBy(30, 8);
         Fx.get(() -> ROWS.setAll(values));
         Fx.waitUntil(10, () -> cells().stream().filter(c -> !c.isEmpty()).count() == values.size());
         assertThat(Fx.get(() -> cells().stream().map(TableCell::getTooltip).filter(t -> t != null).count()))
@@ -83,7 +87,7 @@ class HoverTooltipTest {
                 .allMatch(c -> c.getText() != null && c.getText().equals(c.getTooltip().getText())));
         assertThat(Fx.get(() -> cells().stream().filter(c -> "".equals(c.getItem()) && c.getTooltip() != null)
                 .count())).isZero();
-        robot.moveTo(robot.point(table).atPosition(javafx.geometry.Pos.BOTTOM_RIGHT)).moveBy(-20, -20);
+        robot.moveTo(robot.point(table).atPosition(Pos.BOTTOM_RIGHT)).moveBy(-20, -20);
     }
 
     @Test
@@ -112,7 +116,7 @@ class HoverTooltipTest {
             return null;
         });
         assertThat(Fx.get(count::getTooltip)).isNull();
-        robot.moveTo(robot.point(table).atPosition(javafx.geometry.Pos.BOTTOM_RIGHT)).moveBy(-20, -20);
+        robot.moveTo(robot.point(table).atPosition(Pos.BOTTOM_RIGHT)).moveBy(-20, -20);
     }
 
     private static List<TableCell<?, ?>> cells() {

@@ -9,6 +9,7 @@ import io.keyranger.support.Fx;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.scene.layout.StackPane;
+import javafx.scene.paint.Color;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -123,7 +124,7 @@ class KeySpaceMapDrawingTest {
         assertThat(Fx.get(() -> fillOf("r3"))).isEqualTo(MapLegend.CANCELLED);
     }
 
-    private static javafx.scene.paint.Color fillOf(String id) {
+    private static Color fillOf(String id) {
         return map.drawn().stream().filter(d -> d.row() != null && d.row().id().equals(id)).findFirst().orElseThrow()
                 .fill();
     }

@@ -6,14 +6,16 @@ import io.keyranger.executor.job.NodeSnapshot;
 import io.keyranger.support.Nodes;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RowBacklogTest {
     private final Map<String, NodeSnapshot> shown = new HashMap<>();
     private final List<String> order = new ArrayList<>();
-    private final java.util.Set<String> offered = new java.util.HashSet<>();
+    private final Set<String> offered = new HashSet<>();
 
     private static NodeSnapshot node(String id, long pages) {
         return Nodes.node(id).pages(pages).entities(pages).get();

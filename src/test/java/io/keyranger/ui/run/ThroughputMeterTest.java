@@ -2,6 +2,7 @@ package io.keyranger.ui.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The Run tab's clock on a made-up timeline: a pause stops it, and the ETA is the recent rate's. */
@@ -53,7 +54,7 @@ class ThroughputMeterTest {
 
     @Test
     void theTotalsKeepTheirCountsOnTwoLinesOfTheirOwn() {
-        assertThat(ThroughputMeter.describeTotals(java.util.Map.of("read", 2000L, "by:pro", 7L)))
+        assertThat(ThroughputMeter.describeTotals(Map.of("read", 2000L, "by:pro", 7L)))
                 .isEqualTo("read 2,000   written 0   deleted 0\nskipped 0   failed 0\nby:pro 7");
     }
 }

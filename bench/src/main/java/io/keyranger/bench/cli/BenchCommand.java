@@ -1,7 +1,9 @@
 package io.keyranger.bench.cli;
 
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.KeyRangerException;
 import io.keyranger.bench.BackupsBench;
+import io.keyranger.bench.BenchChart;
 import io.keyranger.bench.BenchJson;
 import io.keyranger.bench.ScalingChart;
 import io.keyranger.datastore.Session;
@@ -25,6 +27,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -33,7 +37,7 @@ import picocli.CommandLine.Spec;
 /** Compares KeyRanger's executor with what a user would otherwise run, side by side in one run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark adaptive splitting against linear, offset, fixed, midpoint and oracle strategies.")
-public final class BenchCommand implements java.util.concurrent.Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -134,7 +138,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         List<BenchResult> results = new ArrayList<>();
         ServerType type = serverType();
         if (!scenario.equals("strategies") && !scenario.equals("backups")) {
-            throw new io.keyranger.KeyRangerException("Unknown --scenario '" + scenario + "': use strategies or "
+            throw new KeyRangerException("Unknown --scenario '" + scenario + "': use strategies or "
                     + "backups.");
         }
         if (scenario.equals("backups")) {
@@ -178,7 +182,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             case "emulator" -> ServerType.EMULATOR;
             case "firestore-emulator" -> ServerType.FIRESTORE_EMULATOR;
             case "model" -> ServerType.MODEL;
-            default -> throw new io.keyranger.KeyRangerException("Unknown --server '" + server
+            default -> throw new KeyRangerException("Unknown --server '" + server
                     + "': use emulator, firestore-emulator or model.");
         };
         if (emulatorHost == null) {
@@ -187,12 +191,12 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
             return type;
         }
         if (named == ServerType.MODEL) {
-            throw new io.keyranger.KeyRangerException("--emulator-host goes with --server emulator or "
+            throw new KeyRangerException("--emulator-host goes with --server emulator or "
                     + "firestore-emulator only.");
         }
         ServerType found = DatastoreConnector.detectEmulator(emulatorHost, "bench");
         if (named != null && named != found) {
-            throw new io.keyranger.KeyRangerException("--server " + server + " was named, but the emulator at "
+            throw new KeyRangerException("--server " + server + " was named, but the emulator at "
                     + emulatorHost + " is the " + (found == ServerType.FIRESTORE_EMULATOR
                     ? "Firestore emulator (--server firestore-emulator)" : "legacy one (--server emulator)") + ".");
         }
@@ -221,7 +225,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
     /** Issue 43's backup round on one kind of a new model server, after an untimed round of --warmup entities. */
     private int backups(BenchRunner.Settings settings, PrintWriter out, PrintWriter err) throws Exception {
         if (!server.equals("model") || emulatorHost != null || strategies != null || json != null || chart != null) {
-            throw new io.keyranger.KeyRangerException("--scenario backups runs with --server model, and without "
+            throw new KeyRangerException("--scenario backups runs with --server model, and without "
                     + "--emulator-host, --strategies, --json or --chart.");
         }
         List<BackupsBench.Step> steps = onModel(err, (session, quiet) -> {
@@ -240,7 +244,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
 
     /** What runs against a model server: a strategy, or the backups scenario. */
     private interface OnModel<T> {
-        T run(Session session, java.util.function.Consumer<Boolean> quiet) throws Exception;
+        T run(Session session, Consumer<Boolean> quiet) throws Exception;
     }
 
     private double p99() {
@@ -263,7 +267,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
      * heap figures include the model.
      */
     private <T> T onModel(PrintWriter err, OnModel<T> body) throws Exception {
-        java.util.Optional<java.nio.file.Path> launcher = ModelProcess.javaLauncher();
+        Optional<Path> launcher = ModelProcess.javaLauncher();
         if (launcher.isEmpty()) {
             err.println("No java launcher in this runtime: the model runs in this JVM, and the heap figures include it.");
             try (ModelServer model = ModelServer.start(0,
@@ -308,7 +312,7 @@ public final class BenchCommand implements java.util.concurrent.Callable<Integer
         }
         String title = String.format(Locale.ROOT, "keyranger bench: %s shape, %,d entities, %d workers, %d ms latency",
                 s.shape().id(), s.entities(), s.workers(), s.latencyMs());
-        AtomicFiles.writeString(chart, io.keyranger.bench.BenchChart.svg(title, results));
+        AtomicFiles.writeString(chart, BenchChart.svg(title, results));
         out.println("Wrote " + chart);
     }
 }

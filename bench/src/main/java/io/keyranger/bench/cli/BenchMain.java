@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         description = "KeyRanger's benchmarks and its model of production Datastore (benchmarks only).",
         subcommands = {BenchCommand.class, ModelServerCommand.class, SimulateCommand.class})
 public final class BenchMain implements Runnable {
-    @picocli.CommandLine.Spec
+    @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {

@@ -3,6 +3,7 @@ package io.keyranger.bench.cli;
 import io.keyranger.bench.BenchResult;
 import io.keyranger.bench.BenchRunner;
 import io.keyranger.bench.BenchShape;
+import io.keyranger.model.ModelServer;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +22,7 @@ final class BenchTable {
         out.printf("%s shape, %,d entities, %d workers, page %d, %d ms latency per call%n", s.shape().id(), s.entities(), s.workers(), s.pageSize(), s.latencyMs());
         if ("model".equals(server)) {
             out.printf("production's scatter rate: about %.1f samples per planned shard%n",
-                    s.entities() * io.keyranger.model.ModelServer.SCATTER_PER_10K / 10_000.0 / s.workers());
+                    s.entities() * ModelServer.SCATTER_PER_10K / 10_000.0 / s.workers());
         }
         out.printf("%-18s %10s %10s %9s %9s %9s %8s %6s %6s %8s %9s%n", "STRATEGY", "WALL ms", "ENTITY/s", "x LINEAR",
                 "x ORACLE", "READS", "COMMITS", "DEPTH", "TAIL", "VERIFIED", "HEAP MiB");

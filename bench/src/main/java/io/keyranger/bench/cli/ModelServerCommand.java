@@ -2,6 +2,7 @@ package io.keyranger.bench.cli;
 
 import io.keyranger.model.ModelServer;
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "model-server", mixinStandardHelpOptions = true,
         description = "Run KeyRanger's model of production Datastore on loopback (benchmarks only) until Ctrl-C. "
                 + "Connect other commands to it with --model-host.")
-public final class ModelServerCommand implements java.util.concurrent.Callable<Integer> {
+public final class ModelServerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

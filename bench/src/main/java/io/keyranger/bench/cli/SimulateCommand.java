@@ -1,6 +1,7 @@
 package io.keyranger.bench.cli;
 
 import io.keyranger.AtomicFiles;
+import io.keyranger.KeyRangerException;
 import io.keyranger.bench.ScalingChart;
 import io.keyranger.sim.KeySpace;
 import io.keyranger.sim.SimResult;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,7 +28,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
         description = "Simulate linear, fixed, adaptive and oracle at internet scale (virtual clock, no server).")
-public final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
+public final class SimulateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -91,7 +93,7 @@ public final class SimulateCommand implements java.util.concurrent.Callable<Inte
             for (String n : entities) {
                 sizes.add(KeySpace.of(kindShape, parseCount(n)).size());
             }
-        } catch (io.keyranger.KeyRangerException | NumberFormatException e) {
+        } catch (KeyRangerException | NumberFormatException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         double p99 = p99Ms != null ? p99Ms : 5 * latencyMs;

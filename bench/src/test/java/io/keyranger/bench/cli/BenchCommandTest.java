@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,7 +67,7 @@ class BenchCommandTest {
         String[] job = {"--shape", "uniform", "--entities", "400", "--workers", "1", "--page-size", "100",
                 "--latency-ms", "0", "--warmup", "0", "--strategies", "adaptive"};
         Result firestore = run(concat(new String[] {"bench", "--emulator-host",
-                SharedEmulator.get(io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR).hostPort(),
+                SharedEmulator.get(ServerType.FIRESTORE_EMULATOR).hostPort(),
                 "--json", json.toString()}, job));
         assertThat(firestore.exitCode()).as(firestore.err()).isZero();
         JsonNode saved = new ObjectMapper().readTree(json.toFile());
@@ -84,14 +87,14 @@ class BenchCommandTest {
                 .isLessThan(legacyCommits / 2);
 
         Result mismatch = run("bench", "--server", "emulator", "--emulator-host",
-                SharedEmulator.get(io.keyranger.datastore.ServerType.FIRESTORE_EMULATOR).hostPort(), "--entities", "10");
+                SharedEmulator.get(ServerType.FIRESTORE_EMULATOR).hostPort(), "--entities", "10");
         assertThat(mismatch.exitCode()).isNotZero();
         assertThat(mismatch.err()).contains("is the Firestore emulator (--server firestore-emulator)")
                 .doesNotContain("\tat ");
     }
 
     private static String[] concat(String[] a, String[] b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
@@ -116,13 +119,13 @@ class BenchCommandTest {
     }
 
     @Test
-    void simulatePrintsEachStrategyAndDrawsTheChart(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void simulatePrintsEachStrategyAndDrawsTheChart(@TempDir Path dir) throws Exception {
         Path chart = dir.resolve("scaling.svg");
         Result result = run("simulate", "--entities", "1e4,1e5", "--workers", "16", "--strategies", "fixed,adaptive,oracle",
                 "--chart", chart.toString());
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("10,000 entities, 16 workers", "100,000 entities, 16 workers", "adaptive",
                 "VIRTUAL WALL");
-        assertThat(java.nio.file.Files.readString(chart)).contains("<svg", "O(n/w + log n)", "stroke-dasharray");
+        assertThat(Files.readString(chart)).contains("<svg", "O(n/w + log n)", "stroke-dasharray");
     }
 }

@@ -1,8 +1,8 @@
 package io.keyranger.cli;
 
 import io.keyranger.cost.PriceTable;
-import io.keyranger.executor.DryRunSummary;
-import io.keyranger.executor.DryRunner;
+import io.keyranger.dryrun.DryRunSummary;
+import io.keyranger.dryrun.DryRunner;
 import java.io.PrintWriter;
 
 /** Prints a dry run: before and after per entity and property, then the whole job's estimated operations. */

@@ -2,8 +2,8 @@ package io.keyranger.cli;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Cancellation;
-import io.keyranger.managed.ExportContents;
-import io.keyranger.managed.ManagedExport;
+import io.keyranger.backup.managed.ExportContents;
+import io.keyranger.backup.managed.ManagedExport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.keyranger.cli;
 
 import io.keyranger.cost.PriceTable;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.local.JobHandle;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

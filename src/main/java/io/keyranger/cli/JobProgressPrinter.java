@@ -1,8 +1,8 @@
 package io.keyranger.cli;
 
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.executor.local.JobListener;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.NodeStatus;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

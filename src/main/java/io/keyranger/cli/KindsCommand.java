@@ -8,7 +8,7 @@ import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityCount;
 import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
-import io.keyranger.managed.ManagedExport;
+import io.keyranger.backup.managed.ManagedExport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

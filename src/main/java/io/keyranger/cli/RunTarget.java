@@ -1,10 +1,10 @@
 package io.keyranger.cli;
 
+import io.keyranger.job.JobIds;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionRules;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -102,7 +102,7 @@ final class RunTarget {
                 throw new KeyRangerException("'" + mapper.template() + "' reads a file into one kind: give one --kind.");
             }
             String first = job.allKinds ? "all-kinds" : job.kind.split(",")[0].strip();
-            String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(first.isEmpty() ? "kinds" : first
+            String id = job.jobId != null ? job.jobId : JobIds.newJobId(first.isEmpty() ? "kinds" : first
                     + "-and-more");
             return new JobSpec(id, namespace, job.allKinds ? "(all kinds)" : job.kind, mapper, job.size.shards,
                     job.size.workers, job.size.pageSize, job.size.qps);
@@ -115,7 +115,7 @@ final class RunTarget {
             throw new KeyRangerException("Say what to map: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
         }
         ConnectionRules.kind(kind);
-        String id = job.jobId != null ? job.jobId : AdaptiveSplitExecutor.newJobId(kind);
+        String id = job.jobId != null ? job.jobId : JobIds.newJobId(kind);
         return new JobSpec(id, namespace, kind, mapper, job.size.shards, job.size.workers, job.size.pageSize,
                 job.size.qps);
     }

@@ -2,19 +2,19 @@ package io.keyranger.executor;
 
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.RetryPolicy;
+import io.keyranger.job.WriteSafety;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.RetryPolicy;
-import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobHandle;
-import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.source.ImportFile;
 import io.keyranger.executor.source.ImportIdentity;
 import io.keyranger.executor.source.ImportInput;
@@ -58,17 +58,17 @@ public final class JobLauncher {
     }
 
     /** The database this launcher's jobs run on. */
-    Datastore datastore() {
+    public Datastore datastore() {
         return datastore;
     }
 
     /** The key order of this launcher's database. */
-    KeyOrder order() {
+    public KeyOrder order() {
         return order;
     }
 
     /** What one commit may hold on this launcher's server. */
-    ServerLimits limits() {
+    public ServerLimits limits() {
         return limits;
     }
 

@@ -2,8 +2,8 @@ package io.keyranger.mapper;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import io.keyranger.undo.Reverting;
-import io.keyranger.undo.UndoImage;
+import io.keyranger.undo.records.Reverting;
+import io.keyranger.undo.records.UndoImage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.job.JobIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -12,16 +13,16 @@ import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ProgressListener;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.demo.DemoSeeder;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobHandle;
-import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.local.SplitPolicy;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.NodeStatus;
+import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
@@ -58,7 +59,7 @@ class AdaptiveSplitExecutorTest {
     }
 
     private static JobSpec spec(String kind, String mapper, int shards, int workers, int pageSize) {
-        return new JobSpec(AdaptiveSplitExecutor.newJobId(kind), "", kind, MapperSpec.parse(mapper), shards, workers,
+        return new JobSpec(JobIds.newJobId(kind), "", kind, MapperSpec.parse(mapper), shards, workers,
                 pageSize, 0);
     }
 

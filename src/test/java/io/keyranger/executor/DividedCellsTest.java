@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.job.JobIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -13,17 +14,17 @@ import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.executor.job.RangeNode;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobHandle;
-import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.local.SplitPolicy;
+import io.keyranger.executor.range.RangeNode;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.NodeStatus;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.keys.KeySplitter;
@@ -117,7 +118,7 @@ class DividedCellsTest {
     }
 
     private static JobSpec spec(String kind, int workers) {
-        return new JobSpec(AdaptiveSplitExecutor.newJobId(kind), "", kind,
+        return new JobSpec(JobIds.newJobId(kind), "", kind,
                 MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"), 1, workers, 10, 0);
     }
 

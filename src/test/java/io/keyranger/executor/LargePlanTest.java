@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.job.JobIds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,13 +10,13 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.SharedEmulator;
@@ -41,7 +42,7 @@ class LargePlanTest {
         }
         SharedEmulator.putAll(datastore, items);
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR);
-        JobSpec spec = new JobSpec(AdaptiveSplitExecutor.newJobId("Long"), "", "Long",
+        JobSpec spec = new JobSpec(JobIds.newJobId("Long"), "", "Long",
                 MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"), 16, 8, 100, 0);
 
         JobResult result = executor.start(spec, JobListener.NONE).await();

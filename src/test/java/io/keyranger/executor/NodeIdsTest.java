@@ -2,7 +2,7 @@ package io.keyranger.executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.keyranger.executor.job.NodeIds;
+import io.keyranger.job.NodeIds;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

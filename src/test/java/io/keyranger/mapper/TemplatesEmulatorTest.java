@@ -1,5 +1,6 @@
 package io.keyranger.mapper;
 
+import io.keyranger.job.JobIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.Timestamp;
@@ -13,12 +14,12 @@ import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.ValueType;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.DryRunner;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
+import io.keyranger.dryrun.DryRunner;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobListener;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ class TemplatesEmulatorTest {
     }
 
     private JobResult run(String json) throws Exception {
-        JobSpec spec = new JobSpec(AdaptiveSplitExecutor.newJobId("Acct"), "", "Acct", MapperSpec.parse(json), 3, 3, 7, 0);
+        JobSpec spec = new JobSpec(JobIds.newJobId("Acct"), "", "Acct", MapperSpec.parse(json), 3, 3, 7, 0);
         JobResult result = executor.start(spec, JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         return result;

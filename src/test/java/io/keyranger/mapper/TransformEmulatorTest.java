@@ -1,5 +1,6 @@
 package io.keyranger.mapper;
 
+import io.keyranger.job.JobIds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,12 +11,12 @@ import com.google.cloud.datastore.LongValue;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.ValueType;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.DryRunner;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
+import io.keyranger.dryrun.DryRunner;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobListener;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.cel.ExpressionException;
 import io.keyranger.support.SharedEmulator;
@@ -64,7 +65,7 @@ class TransformEmulatorTest {
     }
 
     private JobResult run(String json, int pageSize) throws Exception {
-        JobSpec spec = new JobSpec(AdaptiveSplitExecutor.newJobId("Acct"), "", "Acct", MapperSpec.parse(json), 2, 2,
+        JobSpec spec = new JobSpec(JobIds.newJobId("Acct"), "", "Acct", MapperSpec.parse(json), 2, 2,
                 pageSize, 0);
         JobResult result = executor.start(spec, JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);

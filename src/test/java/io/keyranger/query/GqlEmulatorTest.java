@@ -1,5 +1,6 @@
 package io.keyranger.query;
 
+import io.keyranger.job.JobIds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -31,11 +32,11 @@ import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobListener;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.support.OnDataEmulators;
@@ -296,7 +297,7 @@ class GqlEmulatorTest {
         Map<Key, Entity> before = read();
         MapperSpec mapper = MapperSpec.parse("{\"template\":\"set\",\"property\":\"flag\",\"value\":\"seen\"}")
                 .withGql(gql);
-        JobSpec spec = new JobSpec(AdaptiveSplitExecutor.newJobId("Account"), "", "Account", mapper, 4, 3, 7, 0);
+        JobSpec spec = new JobSpec(JobIds.newJobId("Account"), "", "Account", mapper, 4, 3, 7, 0);
         JobResult result = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits())
                 .start(spec, JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
@@ -323,7 +324,7 @@ class GqlEmulatorTest {
         MapperSpec mapper = MapperSpec.parse("{\"template\":\"delete\"}")
                 .withGql("SELECT __key__ FROM Doomed WHERE __key__ HAS ANCESTOR KEY(Org, 'x')");
         JobResult result = new AdaptiveSplitExecutor(datastore, server.keyOrder(), server.limits())
-                .start(new JobSpec(AdaptiveSplitExecutor.newJobId("Doomed"), "", "Doomed", mapper, 2, 2, 5, 0),
+                .start(new JobSpec(JobIds.newJobId("Doomed"), "", "Doomed", mapper, 2, 2, 5, 0),
                         JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         List<Key> left = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.keyranger.reliability;
 
+import io.keyranger.job.JobIds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,20 +11,20 @@ import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.JobUndo;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobListener;
 import io.keyranger.executor.store.JobStore;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.testhooks.FaultInjector;
-import io.keyranger.undo.UndoRecords;
+import io.keyranger.undo.JobUndo;
+import io.keyranger.undo.records.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -68,7 +69,7 @@ class FaultsExactlyOnceTest {
     }
 
     private JobResult run(String json, int pageSize) throws Exception {
-        JobResult result = executor.start(new JobSpec(AdaptiveSplitExecutor.newJobId("Acct"), "", "Acct",
+        JobResult result = executor.start(new JobSpec(JobIds.newJobId("Acct"), "", "Acct",
                 MapperSpec.parse(json), 4, 4, pageSize, 0), JobListener.NONE).await();
         assertThat(result.status()).as("failed ranges: %d", result.failedRanges()).isEqualTo(JobStatus.DONE);
         assertThat(faults.failures()).as("faults were injected").isPositive();

@@ -1,10 +1,10 @@
 package io.keyranger.support;
 
+import io.keyranger.job.JobIds;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
 
 /**
@@ -26,7 +26,7 @@ public final class Jobs {
 
     private Jobs(String kind) {
         this.kind = kind;
-        this.id = AdaptiveSplitExecutor.newJobId(kind);
+        this.id = JobIds.newJobId(kind);
     }
 
     /** A count over {@code kind} with a fresh job id, until told otherwise. */

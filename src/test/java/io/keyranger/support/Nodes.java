@@ -1,7 +1,7 @@
 package io.keyranger.support;
 
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.NodeStatus;
 
 /**
  * A range's snapshot for tests of the progress feed and tree, by its id: "r3" is a root, "r3.0.1" its grandchild

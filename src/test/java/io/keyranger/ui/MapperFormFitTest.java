@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.demo.DemoRequest;
-import io.keyranger.executor.DryRunner;
+import io.keyranger.dryrun.DryRunner;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;

@@ -13,6 +13,7 @@ import io.keyranger.support.InProcessCli;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
+import io.keyranger.undo.records.UndoRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

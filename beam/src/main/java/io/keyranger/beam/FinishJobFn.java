@@ -2,7 +2,7 @@ package io.keyranger.beam;
 
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.SharedJob;
-import io.keyranger.executor.job.JobStatus;
+import io.keyranger.job.JobStatus;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.transforms.DoFn;
 

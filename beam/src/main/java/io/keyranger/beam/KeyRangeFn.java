@@ -8,7 +8,7 @@ import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
-import io.keyranger.executor.job.JobSpec;
+import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.executor.source.SourceJobs;

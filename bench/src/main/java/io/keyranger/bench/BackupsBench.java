@@ -1,23 +1,23 @@
 package io.keyranger.bench;
 
+import io.keyranger.job.JobIds;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.KeyFactory;
 import io.keyranger.KeyRangerException;
+import io.keyranger.backup.RestoreSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.source.RestoreMode;
-import io.keyranger.executor.RestoreSpec;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.RetryPolicy;
+import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobListener;
-import io.keyranger.managed.ManagedExport;
+import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.mapper.MapperSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -151,7 +151,7 @@ public final class BackupsBench {
     /** A job over the whole kind as {@code run --template ...} starts it. */
     private static JobSpec spec(String kind, String mapperJson, int shards, BenchRunner.Settings s) {
         MapperSpec mapper = MapperSpec.parse(mapperJson);
-        return new JobSpec(AdaptiveSplitExecutor.newJobId(kind + "-" + mapper.template()), "", kind, mapper, shards,
+        return new JobSpec(JobIds.newJobId(kind + "-" + mapper.template()), "", kind, mapper, shards,
                 s.workers(), s.pageSize(), 0);
     }
 

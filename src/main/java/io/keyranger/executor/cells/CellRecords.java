@@ -2,9 +2,9 @@ package io.keyranger.executor.cells;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import io.keyranger.executor.job.Checkpoint;
-import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.executor.job.RangeNode;
+import io.keyranger.executor.range.Checkpoint;
+import io.keyranger.executor.range.RangeNode;
+import io.keyranger.job.NodeStatus;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.time.Instant;

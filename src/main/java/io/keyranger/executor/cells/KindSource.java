@@ -4,7 +4,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
-import io.keyranger.executor.job.JobSpec;
+import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyRange;
 import java.util.ArrayList;
 import java.util.List;

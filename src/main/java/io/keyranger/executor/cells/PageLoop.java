@@ -4,7 +4,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.job.JobSpec;
+import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.PageMapper;

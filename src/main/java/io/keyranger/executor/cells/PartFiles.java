@@ -7,7 +7,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.files.FileStore;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.managed.ManagedExportWriter;
+import io.keyranger.backup.managed.ManagedExportWriter;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.PageMapper;

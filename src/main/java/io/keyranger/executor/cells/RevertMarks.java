@@ -6,7 +6,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.job.RetryPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;

@@ -1,6 +1,7 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.executor.range.JobReports;
 import io.keyranger.KeyRangerException;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
@@ -9,20 +10,23 @@ import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.cells.KindSource;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageSource;
-import io.keyranger.executor.job.JobReport;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.RangeNode;
-import io.keyranger.executor.job.RetryPolicy;
-import io.keyranger.executor.job.WriteSafety;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.range.RangeNode;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
 import io.keyranger.files.LocalFileStore;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobReport;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.PauseGate;
+import io.keyranger.job.RetryPolicy;
+import io.keyranger.job.WriteSafety;
 import io.keyranger.executor.source.FileSource;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.keys.KeyOrder;
@@ -122,14 +126,6 @@ public final class AdaptiveSplitExecutor {
         if (mapper.outputFile() != null) {
             LocalFileStore.path(mapper.outputFile()); // refuses a cloud store's: Beam writes those
         }
-    }
-
-    /** A new job id: the kind, the time, and a random suffix. */
-    public static String newJobId(String kind) {
-        String safeKind = kind.replaceAll("[^A-Za-z0-9_.-]", "_");
-        return safeKind.substring(0, Math.min(40, safeKind.length())) + "-"
-                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
-                + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 
     /**
@@ -270,7 +266,7 @@ public final class AdaptiveSplitExecutor {
         int depth = stored.lastRanges() > 0 ? stored.lastDepth() : 0;
         JobResult result = new JobResult(jobId, JobStatus.DONE, totals, ranges, depth, stored.lastWallMillis(), 0,
                 "Job " + jobId
-                + " is done already; nothing was run again.", JobReport.of(nodes, totals));
+                + " is done already; nothing was run again.", JobReports.of(nodes, totals));
         nodes.forEach(n -> listener.onNode(n.snapshot(jobId)));
         listener.onFinished(result);
         return new JobHandle(jobId, new PauseGate(), CompletableFuture.completedFuture(result));
@@ -295,7 +291,7 @@ public final class AdaptiveSplitExecutor {
         JobStore store = new JobStore(datastore);
         store.loadJob(jobId);
         List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
-        return JobReport.of(nodes, retrying(() -> ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals()));
+        return JobReports.of(nodes, retrying(() -> ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals()));
     }
 
     /** A job's last persisted status (RUNNING while a runner, local or on Beam, works on it). */

@@ -1,6 +1,7 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Datastore;
+import io.keyranger.executor.range.JobReports;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellCommitter;
@@ -9,17 +10,20 @@ import io.keyranger.executor.cells.CommitHook;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageSource;
 import io.keyranger.executor.cells.PartFiles;
-import io.keyranger.executor.job.JobReport;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.executor.job.RangeNode;
-import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.range.RangeNode;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.files.LocalFileStore;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobReport;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.NodeStatus;
+import io.keyranger.job.PauseGate;
+import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.PageMapper;
 import java.nio.file.Path;
@@ -202,7 +206,7 @@ public final class JobRun {
                     gone != null ? "The job stopped: " + gone + ". Every commit made is kept; resume the job when "
                             + "the server is back."
                             : "Could not record the end of the job: " + RangeAttempts.describe(e),
-                    JobReport.of(tree.nodes(), tree.snapshotTotals()));
+                    JobReports.of(tree.nodes(), tree.snapshotTotals()));
         } finally {
             run.lease().ended();
         }
@@ -238,7 +242,7 @@ public final class JobRun {
         }
         Map<String, Long> persisted = retries.call(run.counter()::totals);
         // the report from the ledgers, as 'keyranger jobs' gives it later: the skips and failures of every runner
-        JobReport report = retries.call(() -> JobReport.of(run.store().loadNodes(run.spec().jobId(),
+        JobReport report = retries.call(() -> JobReports.of(run.store().loadNodes(run.spec().jobId(),
                 run.order(), run.datastore()), persisted));
         return new JobResult(run.spec().jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
                 report, written);

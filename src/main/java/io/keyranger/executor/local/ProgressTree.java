@@ -1,7 +1,8 @@
 package io.keyranger.executor.local;
 
-import io.keyranger.executor.job.NodeStatus;
-import io.keyranger.executor.job.RangeNode;
+import io.keyranger.executor.range.RangeNode;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.NodeStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,8 +1,9 @@
 package io.keyranger.executor.local;
 
 import io.keyranger.datastore.Retries;
-import io.keyranger.executor.job.RangeNode;
-import io.keyranger.executor.job.RetryPolicy;
+import io.keyranger.executor.range.RangeNode;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.RetryPolicy;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;

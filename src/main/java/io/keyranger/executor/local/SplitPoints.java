@@ -2,7 +2,7 @@ package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.executor.cells.CellPlan;
-import io.keyranger.executor.job.ProbeMemory;
+import io.keyranger.executor.range.ProbeMemory;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.keys.KeySplitter;

@@ -1,7 +1,7 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.executor.job.ProbeMemory;
+import io.keyranger.executor.range.ProbeMemory;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import java.util.List;

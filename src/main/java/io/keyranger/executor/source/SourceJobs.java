@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.executor.cells.KindSource;
 import io.keyranger.executor.cells.PageSource;
-import io.keyranger.executor.job.JobSpec;
+import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import io.keyranger.files.FileStore;
-import io.keyranger.managed.ManagedExport;
+import io.keyranger.backup.managed.ManagedExport;
 
 /**
  * Jobs that read files: an import of a JSON lines export, and a restore from a managed export ({@code "format":

@@ -2,9 +2,9 @@ package io.keyranger.ui.backups;
 
 import atlantafx.base.theme.Styles;
 import com.google.cloud.datastore.Entity;
+import io.keyranger.backup.ExportDiff;
+import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.EntityJson;
-import io.keyranger.executor.ExportDiff;
-import io.keyranger.executor.SideBySide;
 import io.keyranger.executor.source.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.WriteConfirmation;

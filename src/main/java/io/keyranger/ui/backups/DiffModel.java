@@ -1,15 +1,15 @@
 package io.keyranger.ui.backups;
 
 import com.google.common.hash.Hashing;
+import io.keyranger.backup.ExportDiff;
+import io.keyranger.backup.RestoreSpec;
+import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.ExportDiff;
-import io.keyranger.executor.SideBySide;
-import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.source.RestoreMode;
-import io.keyranger.executor.RestoreSpec;
-import io.keyranger.managed.ManagedExport;
+import io.keyranger.job.JobSpec;
+import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;

@@ -1,8 +1,8 @@
 package io.keyranger.ui.mapper;
 
 import io.keyranger.cost.PriceTable;
-import io.keyranger.executor.DryRunSummary;
-import io.keyranger.executor.DryRunner;
+import io.keyranger.dryrun.DryRunSummary;
+import io.keyranger.dryrun.DryRunner;
 import io.keyranger.mapper.MapperSpec;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.keyranger.ui.mapper;
 
 import atlantafx.base.theme.Styles;
-import io.keyranger.executor.DryRunner;
+import io.keyranger.dryrun.DryRunner;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.FittedColumns;

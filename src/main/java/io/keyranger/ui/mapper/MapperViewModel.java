@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
-import io.keyranger.executor.DryRunner;
+import io.keyranger.dryrun.DryRunner;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Param;

@@ -1,8 +1,8 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.local.JobListener;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.NodeSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

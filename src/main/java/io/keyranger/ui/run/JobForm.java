@@ -1,8 +1,8 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.job.JobIds;
 import io.keyranger.KeyRangerException;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -41,7 +41,7 @@ public final class JobForm {
         }
         Mappers.template(mapper.template()).validate(mapper);
         String kind = mapper.query() != null ? mapper.query().kind() : target.kind();
-        return new JobSpec(AdaptiveSplitExecutor.newJobId(kind), target.namespace(), kind, mapper,
+        return new JobSpec(JobIds.newJobId(kind), target.namespace(), kind, mapper,
                 shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 
@@ -59,7 +59,7 @@ public final class JobForm {
             throw new KeyRangerException("'" + mapper.template() + "' reads a file into one kind: "
                     + "uncheck the kinds.");
         }
-        return new JobSpec(AdaptiveSplitExecutor.newJobId(kinds.get(0) + "-and-more"), target.namespace(),
+        return new JobSpec(JobIds.newJobId(kinds.get(0) + "-and-more"), target.namespace(),
                 String.join(",", kinds), mapper, shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 
@@ -95,7 +95,7 @@ public final class JobForm {
     JobSpec backupBefore(JobSpec job) {
         MapperSpec mapper = MapperSpec.parse(Specs.text(Specs.backup(job.kind())));
         Mappers.template(mapper.template()).validate(mapper);
-        return new JobSpec(AdaptiveSplitExecutor.newJobId(job.kind()), job.namespace(), job.kind(), mapper,
+        return new JobSpec(JobIds.newJobId(job.kind()), job.namespace(), job.kind(), mapper,
                 shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 

@@ -2,7 +2,7 @@ package io.keyranger.ui.run;
 
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
-import io.keyranger.executor.job.WriteSafety;
+import io.keyranger.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;

@@ -1,15 +1,15 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.datastore.ServerExports;
-import io.keyranger.executor.JobUndo;
-import io.keyranger.executor.KindGroup;
-import io.keyranger.executor.job.JobSpec;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.executor.local.JobHandle;
-import io.keyranger.executor.local.JobListener;
+import io.keyranger.group.KindGroup;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
+import io.keyranger.undo.JobUndo;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,10 +1,10 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.cost.PriceTable;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.NodeStatus;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;

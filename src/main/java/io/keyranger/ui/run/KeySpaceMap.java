@@ -1,6 +1,6 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.job.NodeStatus;
 import io.keyranger.ui.common.Visibility;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.job.NodeIds;
-import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.job.NodeIds;
+import io.keyranger.job.NodeSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

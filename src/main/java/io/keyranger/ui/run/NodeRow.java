@@ -1,7 +1,7 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.NodeStatus;
 import io.keyranger.keys.KeyFormat;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;

@@ -1,6 +1,6 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.job.NodeSnapshot;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;

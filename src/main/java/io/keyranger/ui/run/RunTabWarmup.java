@@ -1,8 +1,8 @@
 package io.keyranger.ui.run;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.NodeStatus;
 import io.keyranger.ui.common.Visibility;
 import java.util.ArrayList;
 import java.util.List;

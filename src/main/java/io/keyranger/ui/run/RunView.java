@@ -1,10 +1,10 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.JobUndo;
-import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.job.JobStatus;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.HoverTooltip;
+import io.keyranger.undo.JobUndo;
 import java.util.List;
 import java.util.Map;
 import javafx.application.Platform;

@@ -2,12 +2,12 @@ package io.keyranger.ui.run;
 
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
-import io.keyranger.executor.job.JobResult;
-import io.keyranger.executor.job.JobSpec;
-import io.keyranger.executor.job.JobStatus;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.local.JobHandle;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;

@@ -1,12 +1,12 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.datastore.ServerExports;
-import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.job.JobStatus;
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.RetryPolicy;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.RetryPolicy;
+import io.keyranger.executor.JobLauncher;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;

@@ -2,7 +2,7 @@ package io.keyranger.ui.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.keyranger.executor.job.NodeSnapshot;
+import io.keyranger.job.NodeSnapshot;
 import io.keyranger.support.Nodes;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package io.keyranger.ui.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.executor.job.NodeSnapshot;
-import io.keyranger.executor.job.NodeStatus;
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.NodeStatus;
 import io.keyranger.support.Fx;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,181 @@
+package io.keyranger.backup;
+
+import io.keyranger.executor.source.ManagedImport;
+import io.keyranger.executor.source.RestoreMode;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.QueryResults;
+import com.google.cloud.datastore.StructuredQuery;
+import io.keyranger.backup.ExportDiff;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Future;
+
+/**
+ * The live entities of a comparison's selection that its export lacks. The kind's key space is cut into ranges at
+ * its scatter sample (as a job's is) and the ranges are read at once, keys only (whole entities when a query must
+ * see them); each key is looked up among the export's key hashes. With a list of keys, only those are looked up.
+ * Narrowed by a query, a live match that the export holds but whose exported version the query does not match crossed
+ * the query's condition since: it is changed, not added (the export is read once more for those keys). Its key goes to
+ * a list of its own, {@code entered.keys}: a restore with the same query does not select it (its exported version
+ * does not match), so it cannot stand in {@code changed.keys} with those that a restore does.
+ */
+final class AddedSince {
+    /** The key list of the live matches whose exported version the query does not match. */
+    static final String ENTERED = "entered.keys";
+
+    private final Datastore datastore;
+    private final KeyOrder order;
+    private final ManagedImport input;
+    private final Path keysFolder;
+    private final int parallel;
+    private final int examples;
+
+    AddedSince(Datastore datastore, KeyOrder order, ManagedImport input, Path keysFolder, int parallel,
+               int examples) {
+        this.datastore = datastore;
+        this.order = order;
+        this.input = input;
+        this.keysFolder = keysFolder;
+        this.parallel = parallel;
+        this.examples = examples;
+    }
+
+    /**
+     * What the pass found.
+     *
+     * @param added   live entities of the selection the export lacks (-1: the pass did not run)
+     * @param entered live entities of the selection the export holds outside its selection (they changed)
+     */
+    record Found(long added, long entered) {
+        static final Found NOT_RUN = new Found(-1, 0);
+    }
+
+    /**
+     * What was added, and what entered the query's selection; the first few of each go to {@code changedEx} and
+     * {@code found}, whole; every key to {@code added.keys}, or {@code entered.keys} for those that entered.
+     */
+    Found find(long[] exportKeys, List<ExportDiff.Example> changedEx, List<ExportDiff.Example> found,
+               Cancellation cancellation) throws IOException {
+        List<Key> candidates = input.keys() != null ? asked(exportKeys) : scanned(exportKeys, cancellation);
+        Map<Key, Entity> outside = outsideSelection(candidates);
+        List<Key> added = candidates.stream().filter(k -> !outside.containsKey(k)).toList();
+        List<Key> entered = candidates.stream().filter(outside::containsKey).toList();
+        try (KeyListWriter out = KeyListWriter.in(keysFolder, ENTERED, false)) {
+            for (Key key : entered) {
+                out.write(key);
+            }
+        }
+        List<Key> enteredShown = entered.subList(0, Math.min(examples, entered.size()));
+        if (!enteredShown.isEmpty()) {
+            List<Entity> read = datastore.fetch(enteredShown.toArray(new Key[0]));
+            for (int i = 0; i < enteredShown.size(); i++) {
+                Entity before = outside.get(enteredShown.get(i));
+                ExportDiff.keep(changedEx, new ExportDiff.Example(enteredShown.get(i), before, read.get(i),
+                        "matches the query now, not in the export: " + RestoreMode.differences(before, read.get(i))),
+                        examples * 2);
+            }
+        }
+        try (KeyListWriter out = KeyListWriter.in(keysFolder, "added.keys", false)) {
+            for (Key key : added) {
+                out.write(key);
+            }
+        }
+        List<Key> shown = added.subList(0, Math.min(examples, added.size()));
+        if (!shown.isEmpty()) {
+            List<Entity> read = datastore.fetch(shown.toArray(new Key[0]));
+            for (int i = 0; i < shown.size(); i++) {
+                ExportDiff.keep(found, new ExportDiff.Example(shown.get(i), null, read.get(i),
+                        "added since the export"), examples);
+            }
+        }
+        return new Found(added.size(), entered.size());
+    }
+
+    /**
+     * Of {@code candidates} (live matches the export's selection lacks), those the export holds all the same, its
+     * query not matching them there: read from the export's entities of the kind, kept whole for a few examples.
+     */
+    private Map<Key, Entity> outsideSelection(List<Key> candidates) {
+        Map<Key, Entity> held = new HashMap<>();
+        if (input.select() == null || candidates.isEmpty()) {
+            return held;
+        }
+        Set<Key> wanted = new HashSet<>(candidates);
+        try (ManagedExport.Entities entities = input.export().entities(input.project(),
+                input.database(), input.namespace(), input.kind())) {
+            for (Entity e = entities.next(); e != null && held.size() < wanted.size(); e = entities.next()) {
+                if (wanted.contains(e.getKey())) {
+                    held.put(e.getKey(), e);
+                }
+            }
+        }
+        return held;
+    }
+
+    private List<Key> asked(long[] exportKeys) {
+        List<Key> notExported = input.keys().stream().filter(k -> !exported(exportKeys, k)).toList();
+        List<Key> live = new ArrayList<>();
+        for (int from = 0; from < notExported.size(); from += 1_000) {
+            datastore.fetch(notExported.subList(from, Math.min(notExported.size(), from + 1_000))
+                    .toArray(new Key[0])).stream().filter(e -> e != null).forEach(e -> live.add(e.getKey()));
+        }
+        return live;
+    }
+
+    private List<Key> scanned(long[] exportKeys, Cancellation cancellation) throws IOException {
+        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(input.namespace(),
+                input.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
+                .ranges();
+        try (LookupPool pool = new LookupPool(parallel, "keyranger-diff-added")) {
+            List<Future<List<Key>>> parts = new ArrayList<>();
+            for (KeyRange range : ranges) {
+                parts.add(pool.submit(() -> scan(range, exportKeys, cancellation)));
+            }
+            List<Key> added = new ArrayList<>();
+            for (Future<List<Key>> part : parts) {
+                added.addAll(LookupPool.await(part));
+            }
+            return added;
+        }
+    }
+
+    /** One range's keys the export lacks, in key order. */
+    private List<Key> scan(KeyRange range, long[] exportKeys, Cancellation cancellation) {
+        StructuredQuery.Builder<?> query = input.select() == null ? Query.newKeyQueryBuilder()
+                : Query.newEntityQueryBuilder();
+        QueryResults<?> results = datastore.run(range.applyTo(query.setNamespace(input.namespace())
+                .setKind(input.kind()), List.of()).build());
+        List<Key> added = new ArrayList<>();
+        while (results.hasNext() && !cancellation.isCancelled()) {
+            Object next = results.next();
+            Key key = next instanceof Entity e ? e.getKey() : (Key) next;
+            if (next instanceof Entity e && !input.select().matches(e)) {
+                continue;
+            }
+            if (!exported(exportKeys, key)) {
+                added.add(key);
+            }
+        }
+        return added;
+    }
+
+    private static boolean exported(long[] exportKeys, Key key) {
+        return Arrays.binarySearch(exportKeys, ExportDiff.hash(key)) >= 0;
+    }
+}

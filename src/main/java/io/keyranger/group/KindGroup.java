@@ -1,0 +1,299 @@
+package io.keyranger.group;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.Value;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.BookkeepingKinds;
+import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.RangeAttempts;
+import io.keyranger.executor.store.JobStore;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobReport;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.NodeStatus;
+import io.keyranger.job.PauseGate;
+import io.keyranger.executor.JobLauncher;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.SpecChecks;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * One job over several kinds (or every kind of a namespace): a mapper run kind after kind, each kind its own tree of
+ * ranges under a root named after it, with the workers of the job (never more at once). Each kind runs as a job of its
+ * own, {@code GROUP.N-Kind}, so it has its checkpoints, exactly-once commits and resume; the group itself is stored
+ * as {@code _KeyRangerJobGroup/GROUP} with its kinds in order, so {@code run --resume GROUP} finishes what is left,
+ * kind by kind. KeyRanger's bookkeeping kinds and Datastore's reserved {@code __*__} kinds are never in a group.
+ */
+public final class KindGroup {
+    static final String GROUP_KIND = BookkeepingKinds.PREFIX + "JobGroup";
+    private static final long POLL_MILLIS = 100;
+
+    private KindGroup() {
+    }
+
+    /**
+     * A stored group.
+     *
+     * @param groupId the group's id
+     * @param kinds   the kinds, in the order they run
+     * @param spec    the job every kind runs (its kind and id are the first kind's and the group's)
+     * @param created when the group was stored
+     */
+    public record Plan(String groupId, List<String> kinds, JobSpec spec, Instant created) {
+        public Plan {
+            kinds = List.copyOf(kinds);
+        }
+
+        /** The job over one of the kinds. */
+        JobSpec child(int index) {
+            String kind = kinds.get(index);
+            return new JobSpec(GroupJobIds.childId(groupId, index, kind), spec.namespace(), kind, spec.mapper(), spec.shards(),
+                    spec.workers(), spec.pageSize(), spec.qps(), groupId);
+        }
+    }
+
+    /** As {@link #kinds(Datastore, ServerType, String, List, boolean)}, on a server whose type is found by its answers. */
+    public static List<String> kinds(Datastore datastore, String namespace, List<String> named, boolean all) {
+        return kinds(datastore, ServerType.PRODUCTION, namespace, named, all);
+    }
+
+    /**
+     * The kinds a job over {@code named} kinds (or all of them) runs over, checked: every named kind must exist in the
+     * namespace, and none may be a bookkeeping or reserved kind. All kinds: those the namespace lists, without them;
+     * refused on a server that cannot list its kinds ({@link ServerType#listsKinds}), which would leave kinds out.
+     */
+    public static List<String> kinds(Datastore datastore, ServerType server, String namespace, List<String> named,
+                                     boolean all) {
+        DatastoreGateway gateway = new DatastoreGateway(datastore, server);
+        List<String> present = gateway.kinds(namespace, false);
+        if (all) {
+            if (!gateway.listsEverything()) {
+                throw new KeyRangerException("This server (the Firestore emulator in Datastore mode) cannot list "
+                        + "kinds, so --all-kinds could leave some out: name them with --kind A,B. Kinds KeyRanger "
+                        + "knows here" + (namespace.isEmpty() ? "" : " in namespace '" + namespace + "'") + ": "
+                        + (present.isEmpty() ? "none yet" : String.join(", ", present)) + ".");
+            }
+            if (present.isEmpty()) {
+                throw new KeyRangerException("Namespace '" + namespace + "' has no kinds to map.");
+            }
+            return present;
+        }
+        LinkedHashSet<String> kinds = new LinkedHashSet<>();
+        for (String kind : named) {
+            String k = kind.strip();
+            if (k.isEmpty()) {
+                continue;
+            }
+            if (BookkeepingKinds.isHidden(k)) {
+                throw new KeyRangerException("'" + k + "' is " + (k.startsWith("__") ? "a kind Datastore reserves"
+                        : "KeyRanger's own bookkeeping") + " and is never mapped: leave it out of --kind.");
+            }
+            if (!present.contains(k) && (gateway.listsEverything() || !gateway.kindExists(namespace, k))) {
+                throw new KeyRangerException("Kind '" + k + "' was not found in namespace '" + namespace + "'."
+                        + SpecChecks.nearest(k, present).map(n -> " Did you mean '" + n + "'?")
+                        .orElse("") + " Run 'keyranger kinds' to list the kinds there are.");
+            }
+            kinds.add(k);
+        }
+        if (kinds.isEmpty()) {
+            throw new KeyRangerException("Name at least one kind: --kind A,B or --all-kinds.");
+        }
+        kinds.forEach(k -> gateway.remember(namespace, k));
+        return List.copyOf(kinds);
+    }
+
+    static Key groupKey(Datastore datastore, String groupId) {
+        return datastore.newKeyFactory().setNamespace("").setKind(GROUP_KIND).newKey(groupId);
+    }
+
+    /** Stores a new group; an id in use (by a group or a job) is refused. */
+    public static Plan create(Datastore datastore, String groupId, List<String> kinds, JobSpec spec) {
+        if (kinds.isEmpty()) {
+            throw new KeyRangerException("A job over several kinds needs at least one kind.");
+        }
+        JobStore store = new JobStore(datastore);
+        if (datastore.get(store.jobKey(groupId)) != null) {
+            throw new KeyRangerException("Job id '" + groupId + "' is taken: give another --job-id.");
+        }
+        if (groupId.length() > GroupJobIds.maxGroupIdLength(kinds.size())) {
+            throw new KeyRangerException("Job id '" + groupId + "' is " + groupId.length() + " characters, too long "
+                    + "for a job over " + kinds.size() + " kinds: each kind's job is named after it, so give a "
+                    + "--job-id of at most " + GroupJobIds.maxGroupIdLength(kinds.size()) + " characters.");
+        }
+        Instant created = Instant.now();
+        Plan plan = new Plan(groupId, kinds, spec, created);
+        GroupJobIds.checkChildren(store, plan, null);
+        List<Value<?>> names = kinds.stream().<Value<?>>map(StringValue::of).toList();
+        Entity group = Entity.newBuilder(groupKey(datastore, groupId)).set("namespace", spec.namespace())
+                .set("kinds", ListValue.of(names))
+                .set("mapper", StringValue.newBuilder(spec.mapper().toJson()).setExcludeFromIndexes(true).build())
+                .set("shards", spec.shards()).set("workers", spec.workers()).set("pageSize", spec.pageSize())
+                .set("qps", spec.qps()).set("createdAt", Timestamp.ofTimeSecondsAndNanos(created.getEpochSecond(),
+                        created.getNano())).build();
+        try {
+            datastore.add(group);
+        } catch (DatastoreException e) {
+            if (datastore.get(group.getKey()) != null) {
+                throw new KeyRangerException("Job id '" + groupId + "' is taken: give another --job-id.");
+            }
+            throw e;
+        }
+        return plan;
+    }
+
+    /** The stored group with this id, or null when there is none (a plain job id, say). */
+    public static Plan load(Datastore datastore, String groupId) {
+        Entity group = datastore.get(groupKey(datastore, groupId));
+        if (group == null) {
+            return null;
+        }
+        List<String> kinds = group.<StringValue>getList("kinds").stream().map(StringValue::get).toList();
+        JobSpec spec = new JobSpec(groupId, group.getString("namespace"), kinds.get(0),
+                MapperSpec.parse(group.getString("mapper")), (int) group.getLong("shards"),
+                (int) group.getLong("workers"), (int) group.getLong("pageSize"), (int) group.getLong("qps"));
+        return new Plan(groupId, kinds, spec, group.getTimestamp("createdAt").toDate().toInstant());
+    }
+
+    /**
+     * Runs (or finishes) a group, kind after kind: a kind whose job is done is skipped, one that was started is
+     * resumed, the others start. The listener sees one tree per kind; pause and cancel reach the kind running.
+     */
+    public static JobHandle run(JobLauncher launcher, Plan plan, JobLease.Mode mode, JobListener listener,
+                                Consumer<String> waiting) {
+        GroupJobIds.checkChildren(new JobStore(launcher.datastore()), plan, plan.created());
+        CompletableFuture<JobResult> result = new CompletableFuture<>();
+        PauseGate gate = new PauseGate();
+        JobHandle group = new JobHandle(plan.groupId(), gate, result);
+        Thread thread = new Thread(() -> {
+            JobResult done;
+            try {
+                done = runKinds(launcher, plan, mode, listener, waiting, group);
+            } catch (RuntimeException e) {
+                done = new JobResult(plan.groupId(), JobStatus.FAILED, Map.of(), 0, 0, 0, 0,
+                        e instanceof KeyRangerException ? e.getMessage() : RangeAttempts.describe(e));
+            }
+            listener.onFinished(done);
+            result.complete(done);
+        }, "keyranger-group-" + plan.groupId());
+        thread.setDaemon(true);
+        thread.start();
+        return group;
+    }
+
+    private static JobResult runKinds(JobLauncher launcher, Plan plan, JobLease.Mode mode, JobListener listener,
+                                      Consumer<String> waiting, JobHandle group) {
+        long started = System.nanoTime();
+        Map<String, Long> totals = new HashMap<>();
+        int ranges = 0;
+        int depth = 0;
+        int failedRanges = 0;
+        JobStatus status = JobStatus.DONE;
+        List<String> messages = new ArrayList<>();
+        List<JobReport.ReasonGroup> failures = new ArrayList<>();
+        List<JobReport.ReasonGroup> skips = new ArrayList<>();
+        AdaptiveSplitExecutor executor = launcher.executor();
+        for (int i = 0; i < plan.kinds().size(); i++) {
+            String kind = plan.kinds().get(i);
+            JobSpec child = plan.child(i);
+            GroupTree tree = new GroupTree(plan.groupId(), kind, listener, totals);
+            if (group.isCancelled()) {
+                status = JobStatus.CANCELLED;
+                tree.root(NodeStatus.CANCELLED, 0);
+                continue;
+            }
+            JobStatus stored = storedStatus(executor, child.jobId());
+            JobHandle handle;
+            if (stored == JobStatus.DONE) {
+                Map<String, Long> kindTotals = executor.totals(child.jobId());
+                kindTotals.forEach((k, v) -> totals.merge(k, v, Long::sum));
+                tree.root(NodeStatus.DONE, kindTotals.getOrDefault("read", 0L));
+                continue;
+            }
+            tree.root(NodeStatus.RUNNING, 0);
+            handle = stored == null ? launcher.start(child, mode, tree, waiting)
+                    : launcher.resume(child.jobId(), mode, tree, waiting);
+            JobResult kindResult = follow(handle, group);
+            kindResult.report().failures().forEach(g -> failures.add(new JobReport.ReasonGroup(kind + ": " + g.reason(),
+                    g.count(), g.examples(), g.permanent())));
+            kindResult.report().skips().forEach(g -> skips.add(new JobReport.ReasonGroup(kind + ": " + g.reason(),
+                    g.count(), g.examples(), g.permanent())));
+            kindResult.totals().forEach((k, v) -> totals.merge(k, v, Long::sum));
+            ranges += kindResult.ranges();
+            depth = Math.max(depth, kindResult.maxDepth() + 1);
+            failedRanges += kindResult.failedRanges();
+            tree.root(kindResult.status() == JobStatus.DONE ? NodeStatus.DONE
+                    : kindResult.status() == JobStatus.CANCELLED ? NodeStatus.CANCELLED : NodeStatus.FAILED,
+                    kindResult.total("read"));
+            if (kindResult.message() != null) {
+                messages.add(kind + ": " + kindResult.message());
+            }
+            if (kindResult.status() != JobStatus.DONE) {
+                status = kindResult.status();
+                if (status != JobStatus.FAILED) {
+                    break; // cancelled or taken over: the rest waits for a resume
+                }
+            }
+        }
+        listener.onTotals(Map.copyOf(totals));
+        return new JobResult(plan.groupId(), status, totals, ranges, depth, (System.nanoTime() - started) / 1_000_000,
+                failedRanges, messages.isEmpty() ? null : String.join("; ", messages), new JobReport(failures, skips));
+    }
+
+    private static JobStatus storedStatus(AdaptiveSplitExecutor executor, String jobId) {
+        try {
+            return executor.status(jobId);
+        } catch (KeyRangerException noSuchJob) {
+            return null;
+        }
+    }
+
+    /** Waits for a kind's job, passing the group's pause and cancel on to it. */
+    private static JobResult follow(JobHandle child, JobHandle group) {
+        boolean cancelled = false;
+        while (true) {
+            if (group.isCancelled() && !cancelled) {
+                child.cancel();
+                cancelled = true;
+            }
+            if (!cancelled) {
+                if (group.isPaused() && !child.isPaused()) {
+                    child.pause();
+                } else if (!group.isPaused() && child.isPaused()) {
+                    child.resume();
+                }
+            }
+            try {
+                return child.result().get(POLL_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // still running
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                child.cancel();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+    }
+}

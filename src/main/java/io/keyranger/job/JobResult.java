@@ -1,0 +1,55 @@
+package io.keyranger.job;
+
+import io.keyranger.job.JobReport;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * How a job ended.
+ *
+ * @param jobId      the job
+ * @param status     DONE, FAILED (some ranges failed) or CANCELLED
+ * @param totals     the persisted sharded-counter totals: read, written, deleted, skipped, failed and the mapper's
+ * @param ranges     how many range nodes the tree has
+ * @param maxDepth   the deepest node
+ * @param wallMillis wall time of this run
+ * @param failedRanges how many ranges failed
+ * @param message    what the user should know about the end, or null (e.g. who took the job over)
+ * @param report     failed ranges and skipped entities by reason
+ * @param output     what this run of an export wrote (its file, or its managed export's folder), or null
+ */
+public record JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                        long wallMillis, int failedRanges, String message, JobReport report,
+                        Path output) {
+    public JobResult {
+        totals = Map.copyOf(totals);
+        report = report == null ? JobReport.EMPTY : report;
+    }
+
+    public JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                     long wallMillis, int failedRanges, String message, JobReport report) {
+        this(jobId, status, totals, ranges, maxDepth, wallMillis, failedRanges, message, report, null);
+    }
+
+    public JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                     long wallMillis, int failedRanges, String message) {
+        this(jobId, status, totals, ranges, maxDepth, wallMillis, failedRanges, message, JobReport.EMPTY);
+    }
+
+    public JobResult(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                     long wallMillis, int failedRanges) {
+        this(jobId, status, totals, ranges, maxDepth, wallMillis, failedRanges, null);
+    }
+
+    public long total(String field) {
+        return totals.getOrDefault(field, 0L);
+    }
+
+    /** The counter of undo records a job's commits kept (one write each). */
+    public static final String UNDO_RECORDS = "undo records";
+
+    /** The writes a job paid for: the entities it wrote and the undo records it kept. */
+    public long writesBilled() {
+        return total("written") + total(UNDO_RECORDS);
+    }
+}

@@ -1,0 +1,223 @@
+package io.keyranger.undo;
+
+import io.keyranger.job.JobIds;
+import com.google.cloud.Timestamp;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.KeyRangerException;
+import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.store.JobStore;
+import io.keyranger.group.GroupJobIds;
+import io.keyranger.group.KindGroup;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.executor.JobLauncher;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.undo.records.UndoRecords;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A job's undo data: whether it can be reverted and why not, the spec of the job that reverts it, and removing undo
+ * data past its retention ({@code jobs --prune}).
+ */
+public final class JobUndo {
+    /** How long undo data is kept by default: Firestore's point-in-time recovery window. */
+    public static final Duration DEFAULT_KEEP = Duration.ofDays(7);
+    private static final int DELETE_BATCH = 500;
+
+    private JobUndo() {
+    }
+
+    /** Whether a job keeps undo records: it writes, and was not run with --no-undo. */
+    public static boolean keepsUndo(JobSpec spec) {
+        return Mappers.template(spec.mapper().template()).writes() && spec.mapper().undo();
+    }
+
+    /** What the job list says of a job's undo data. */
+    public static String describe(JobStore.StoredJob job, Duration keep) {
+        if (!Mappers.template(job.spec().mapper().template()).writes()) {
+            return "";
+        }
+        if (!job.spec().mapper().undo()) {
+            return "no undo (--no-undo): cannot be reverted";
+        }
+        if (!job.keptUndo()) {
+            return "no undo (it ran before KeyRanger kept undo records): cannot be reverted";
+        }
+        if (job.undoRemoved() != null) {
+            return "undo removed " + job.undoRemoved().toString().substring(0, 10) + ": cannot be reverted";
+        }
+        Instant from = job.finished() != null ? job.finished() : job.created();
+        return "revertible; undo kept until " + from.plus(keep).toString().substring(0, 10);
+    }
+
+    /**
+     * Refuses, with a message a user can act on, a job that cannot be reverted (one left running is checked apart,
+     * against its runner: {@link #revertible}).
+     */
+    public static void checkRevertible(JobStore.StoredJob job) {
+        String id = job.spec().jobId();
+        if (!Mappers.template(job.spec().mapper().template()).writes()) {
+            throw new KeyRangerException("Job " + id + " (" + job.spec().mapper().template() + ") changed nothing: "
+                    + "there is nothing to revert.");
+        }
+        if (!job.spec().mapper().undo()) {
+            throw new KeyRangerException("Job " + id + " was run with --no-undo: it kept no undo records, so it "
+                    + "cannot be reverted. Restore from a backup instead.");
+        }
+        if (!job.keptUndo()) {
+            throw new KeyRangerException("Job " + id + " ran before KeyRanger kept undo records: it cannot be "
+                    + "reverted. Restore from a backup instead.");
+        }
+        if (job.undoRemoved() != null) {
+            throw new KeyRangerException("Job " + id + "'s undo records were removed on " + job.undoRemoved()
+                    + " (jobs --prune): it cannot be reverted any more.");
+        }
+    }
+
+    /** The spec of a new job that reverts {@code job} with these settings (its id: theirs). */
+    public static JobSpec revertSpec(JobStore.StoredJob job, RevertSettings settings) {
+        return new JobSpec(settings.revertId(), "", UndoRecords.kind(job.spec().jobId()),
+                Mappers.revertSpec(job.spec().jobId(), settings.force()), settings.shards(), settings.workers(),
+                settings.pageSize(), settings.qps());
+    }
+
+    /**
+     * The jobs an id names: the job, or each kind's job of a job over several kinds (those it reached; a kind it never
+     * started changed nothing).
+     */
+    public static List<JobStore.StoredJob> jobsOf(Datastore datastore, String id) {
+        JobStore store = new JobStore(datastore);
+        KindGroup.Plan group = KindGroup.load(datastore, id);
+        if (group == null) {
+            return List.of(store.loadJob(id));
+        }
+        List<JobStore.StoredJob> jobs = new ArrayList<>();
+        for (int i = 0; i < group.kinds().size(); i++) {
+            String child = GroupJobIds.childId(group.groupId(), i, group.kinds().get(i));
+            if (datastore.get(store.jobKey(child)) != null) {
+                jobs.add(store.loadJob(child));
+            }
+        }
+        return jobs;
+    }
+
+    /**
+     * The jobs that reverting {@code jobId} takes back (one, or each kind's of a job over several kinds), refused with a
+     * message a user can act on when one of them cannot be reverted. A job left running whose runner is gone (killed,
+     * its lease run out) is reverted as far as it ran; one whose runner is alive is refused.
+     */
+    public static List<JobStore.StoredJob> revertible(Datastore datastore, String jobId) {
+        List<JobStore.StoredJob> jobs = jobsOf(datastore, jobId);
+        if (jobs.isEmpty()) {
+            throw new KeyRangerException("Job " + jobId + " never started any of its kinds: there is nothing to "
+                    + "revert.");
+        }
+        jobs.forEach(JobUndo::checkRevertible);
+        jobs.forEach(job -> RevertFence.checkEnded(datastore, job, jobId));
+        return jobs;
+    }
+
+    /**
+     * The settings of a revert job.
+     *
+     * @param revertId its id, or null for a new one
+     * @param force    restore entities changed since the job too
+     */
+    public record RevertSettings(String revertId, boolean force, int shards, int workers, int pageSize, int qps) {
+        public static RevertSettings defaults() {
+            return new RevertSettings(null, false, 16, 8, 200, 0);
+        }
+    }
+
+    /**
+     * Starts reverting {@code jobId} (a job, or every kind's job of a job over several kinds, kind after kind): a job of
+     * its own over the job's undo records, refused with a clear message when the job cannot be reverted.
+     */
+    public static JobHandle startRevert(JobLauncher launcher, String jobId,
+            RevertSettings settings, JobListener listener,
+            Consumer<String> waiting) {
+        Datastore datastore = launcher.datastore();
+        List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
+        RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
+                settings.force(), settings.shards(), settings.workers(), settings.pageSize(), settings.qps());
+        JobSpec first = revertSpec(jobs.get(0), named);
+        // everything that can refuse comes before the fence: a revert refused after it would leave the job
+        // cancelled, never to be resumed, naming a revert that never ran
+        launcher.executor().checkStartable(first);
+        if (KindGroup.load(datastore, jobId) == null) {
+            RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
+            return launcher.start(first, JobLease.Mode.RESUME, listener, waiting);
+        }
+        List<String> kinds = jobs.stream().map(j -> UndoRecords.kind(j.spec().jobId())).toList();
+        KindGroup.Plan group = KindGroup.create(datastore, named.revertId(), kinds, first);
+        RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
+        return KindGroup.run(launcher, group, JobLease.Mode.RESUME, listener, waiting);
+    }
+
+    /** A new revert job's id: "revert-JOB" and the time, within a job id's 100 characters. */
+    public static String newRevertId(String jobId) {
+        String base = "revert-" + jobId;
+        return JobIds.newJobId(base.length() > 60 ? "revert" : base);
+    }
+
+    /**
+     * One job's undo data removed.
+     *
+     * @param jobId   the job
+     * @param records the undo records removed
+     */
+    public record Pruned(String jobId, long records) {
+    }
+
+    /**
+     * Removes the undo records of every job that ended (or, never ended, was created) more than {@code keep} before
+     * {@code now}, and marks each job so that it says it cannot be reverted. A job that a running revert reads is left
+     * alone.
+     */
+    public static List<Pruned> prune(Datastore datastore, Duration keep, Instant now) {
+        JobStore store = new JobStore(datastore);
+        List<JobStore.StoredJob> jobs = new ArrayList<>(store.listJobs());
+        List<String> beingReverted = jobs.stream().filter(j -> j.status() == JobStatus.RUNNING
+                && j.spec().mapper().template().equals("revert"))
+                .map(j -> j.spec().mapper().json().path("job").asText()).toList();
+        List<Pruned> pruned = new ArrayList<>();
+        for (JobStore.StoredJob job : jobs) {
+            Instant from = job.finished() != null ? job.finished() : job.created();
+            if (!job.keptUndo() || job.undoRemoved() != null || job.status() == JobStatus.RUNNING
+                    || from.plus(keep).isAfter(now) || beingReverted.contains(job.spec().jobId())) {
+                continue;
+            }
+            long removed = removeRecords(datastore, job.spec().jobId());
+            Entity stored = datastore.get(store.jobKey(job.spec().jobId()));
+            if (stored != null) {
+                datastore.put(Entity.newBuilder(stored).set("undoRemovedAt", Timestamp.now()).build());
+            }
+            pruned.add(new Pruned(job.spec().jobId(), removed));
+        }
+        return pruned;
+    }
+
+    /** Deletes every undo record of a job, in batches; returns how many there were. */
+    static long removeRecords(Datastore datastore, String jobId) {
+        long removed = 0;
+        while (true) {
+            List<Key> batch = new ArrayList<>(DELETE_BATCH);
+            datastore.run(Query.newKeyQueryBuilder().setNamespace("").setKind(UndoRecords.kind(jobId))
+                    .setLimit(DELETE_BATCH).build()).forEachRemaining(batch::add);
+            if (batch.isEmpty()) {
+                return removed;
+            }
+            datastore.delete(batch.toArray(new Key[0]));
+            removed += batch.size();
+        }
+    }
+}

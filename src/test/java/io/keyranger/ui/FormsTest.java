@@ -3,23 +3,17 @@ package io.keyranger.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.app.KeyRangerApp;
-import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.Template;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.run.JobForm;
-import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.ComboBox;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.Spinner;
-import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Run tab's settings and the Mapper tab's form in the real window: what a user types is checked beside its field
- * and never changed, and a dry run on screen always answers the spec on screen.
+ * The Run tab's settings in the real window: what a user types is checked beside its field and never changed. The
+ * Mapper tab's form and dry runs are checked on its view model ({@code ui.mapper.MapperViewModelTest}).
  */
 class FormsTest extends DemoWindowTest {
     private JobForm form() {
@@ -62,61 +56,7 @@ class FormsTest extends DemoWindowTest {
         assertThat(Fx.get(workers::getValue)).isEqualTo(3);
     }
 
-    private void chooseExample(String name) {
-        robot.clickOn(robot.lookup("#examples .list-cell").match(n -> name.equals(
-                ((ListCell<?>) n).getText())).queryAs(Node.class));
-    }
-
-    private void chooseTemplate(String name) {
-        Fx.get(() -> {
-            robot.lookup("#templateChoice").<ComboBox<Template>>query()
-                    .setValue(Mappers.template(name));
-            return null;
-        });
-    }
-
-    private String dryRunSummary() {
-        return labelText("#dryRunSummary");
-    }
-
-    @Test
-    void loadingAnExampleClearsTheDryRunOfThePreviousSpec() {
-        clickTab("Mapper");
-        chooseExample("Add free credit");
-        robot.clickOn("#dryRun");
-        Fx.waitUntil(60, () -> dryRunSummary().contains("Nothing was written"));
-        TableView<?> table = robot.lookup("#dryRunTable").queryTableView();
-        assertThat(Fx.get(() -> table.getItems().size())).isPositive();
-        chooseExample("Deactivate users");
-        Fx.waitUntil(10, () -> dryRunSummary().isEmpty());
-        assertThat(Fx.get(() -> table.getItems().isEmpty())).as("no rows of the other spec").isTrue();
-    }
-
-    @Test
-    void aPropertyTypoIsNamedWithTheNearestNameAsOnTheCommandLine() {
-        clickTab("Mapper");
-        chooseTemplate("increment");
-        setText("#param-property", "balanse");
-        setText("#param-amount", "1");
-        robot.clickOn("#dryRun");
-        Fx.waitUntil(60, () -> dryRunSummary().contains("Nothing was written"));
-        assertThat(dryRunSummary()).contains("Warning: 'balanse' is not among the indexed properties of Account")
-                .contains("Did you mean 'balance'?");
-    }
-
-    @Test
-    void emptyRequiredFieldsAreMarkedAndADryRunOfThemSaysSoWithoutAPopUp() {
-        clickTab("Mapper");
-        chooseTemplate("increment");
-        setText("#param-property", "");
-        setText("#param-amount", "");
-        assertThat(labelText("#param-propertyError")).isNotEmpty();
-        assertThat(labelText("#param-amountError")).as("every empty required field, not only the first").isNotEmpty();
-        robot.clickOn("#dryRun");
-        Fx.waitUntil(10, () -> dryRunSummary().startsWith("Nothing was run: fix the fields marked in red first."));
-        assertThat(robot.lookup(".dialog-pane").tryQuery()).as("no pop-up").isEmpty();
-    }
-
+    /** The summary's words for any JSON: {@code ui.run.JobFormTest}. */
     @Test
     void theRunTabShowsTheMapperByItsTemplateWithItsJsonOneClickAway() {
         clickTab("Run");
@@ -130,11 +70,6 @@ class FormsTest extends DemoWindowTest {
         assertThat(Fx.get(() -> robot.lookup("#mapperJson").query().isVisible())).isTrue();
         assertThat(Fx.get(() -> robot.lookup("#mapperSummary").query().isVisible())).isFalse();
         robot.clickOn("#showMapperJson");
-        Fx.get(() -> {
-            form().mapperJsonProperty().set("{\"template\": ");
-            return null;
-        });
-        assertThat(labelText("#mapperSummary")).startsWith("The mapper's JSON is not valid");
         Fx.get(() -> {
             form().mapperJsonProperty().set("{\"template\":\"count\"}");
             return null;

@@ -12,6 +12,7 @@ import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.beans.value.ObservableValue;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -26,6 +27,7 @@ public final class JobForm {
     }
 
     private final StringProperty mapperJson = new SimpleStringProperty(Specs.text(Specs.template("count")));
+    private final ObservableValue<String> mapperSummary = mapperJson.map(JobForm::describe);
     private final StringProperty gql = new SimpleStringProperty("");
     private final ObservableList<String> kinds = FXCollections.observableArrayList();
     private final IntegerProperty shards = new SimpleIntegerProperty(16);
@@ -97,6 +99,11 @@ public final class JobForm {
         Mappers.template(mapper.template()).validate(mapper);
         return new JobSpec(JobIds.newJobId(job.kind()), job.namespace(), job.kind(), mapper,
                 shards.get(), workers.get(), pageSize.get(), qps.get());
+    }
+
+    /** The mapper spec in words, as {@link #describe} puts it: what the Run tab shows in place of its JSON. */
+    public ObservableValue<String> mapperSummary() {
+        return mapperSummary;
     }
 
     /** The mapper spec, which the Mapper tab also fills. */

@@ -89,7 +89,7 @@ public final class RunView extends BorderPane {
         // the mapper as its template and parameters; its JSON one click away
         Label summary = new Label();
         summary.setId("mapperSummary");
-        summary.textProperty().bind(model.form().mapperJsonProperty().map(JobForm::describe));
+        summary.textProperty().bind(model.form().mapperSummary());
         summary.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(summary, Priority.ALWAYS);
         TextField json = new TextField();

@@ -123,6 +123,7 @@ class FirestoreWindowTest {
         assertThat(Fx.get(() -> kinds.getItems().stream().map(KindItem::name).toList()))
                 .containsExactly("Account", "Event", "Org");
         assertThat(Fx.get(() -> robot.lookup("#kindListNote").queryLabeled().getText())).contains("cannot list kinds");
+        assertThat(Fx.get(() -> robot.lookup("#kindListNote").query().isVisible())).as("the note shows").isTrue();
         Fx.waitUntil(60, () -> kinds.getItems().stream().anyMatch(k -> k.name().equals("Account")
                 && String.valueOf(ACCOUNTS).equals(k.countText())));
         TableView<Entity> table = robot.lookup("#entityTable").queryTableView();

@@ -5,31 +5,26 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.ArchRule;
+import io.keyranger.support.Layers;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
-/** The core stays free of JavaFX so that the CLI, tests and a future distributed runner can drive it. */
+/**
+ * The packages as layers (see {@link Layers}: each package in exactly one, each layer using only those below it), and
+ * the rules inside a layer: the core stays free of JavaFX so that the CLI, tests and a future distributed runner can
+ * drive it; the window uses the application layer and the core's public types, never the runner's internals.
+ */
 class ArchitectureTest {
-    private static final JavaClasses MAIN = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("io.keyranger");
-
-    private static final String[] CORE = {"io.keyranger", "io.keyranger.datastore..", "io.keyranger.emulator..",
-        "io.keyranger.demo..", "io.keyranger.profile..", "io.keyranger.cli..", "io.keyranger.keys..",
-        "io.keyranger.sharding..", "io.keyranger.executor..", "io.keyranger.mapper..", "io.keyranger.counter..",
-        "io.keyranger.logging..", "io.keyranger.testhooks..", "io.keyranger.undo..",
-        "io.keyranger.backup..", "io.keyranger.job..", "io.keyranger.group..", "io.keyranger.dryrun..",
-        "io.keyranger.launch..", "io.keyranger.query..", "io.keyranger.edit..", "io.keyranger.cost..",
-        "io.keyranger.files..", "io.keyranger.undo.."};
+    private static final JavaClasses MAIN = Layers.mainClassesOf(KeyRangerException.class);
 
     @Test
-    void everyPackageNamedHereExists() {
-        for (String pkg : CORE) {
-            String name = pkg.replace("..", "");
-            assertThat(MAIN.stream().anyMatch(c -> c.getPackageName().equals(name))).as(name).isTrue();
-        }
+    void everyPackageSitsInExactlyOneLayer() {
+        assertThat(Layers.misplacedPackages(MAIN)).as("packages with no layer, or two").isEmpty();
+    }
+
+    @Test
+    void eachLayerUsesOnlyTheLayersBelowIt() {
+        Layers.architecture().check(MAIN);
     }
 
     @Test
@@ -38,29 +33,14 @@ class ArchitectureTest {
     }
 
     /**
-     * The executor's parts, from the bottom: a job's records ({@code job}), leases ({@code lease}), the one commit
-     * protocol over the job's cells ({@code cells}), the files a job can read instead of a kind ({@code source}), the
-     * records' store ({@code store}), the local runner ({@code local}),
-     * and what drives them ({@code executor} itself: groups of kinds, imports, dry runs, Beam's view of a job). Each
-     * uses only the parts below it.
+     * The live tree ({@code executor.range}) is plain data over keys, and the leases ({@code executor.lease}) are
+     * records in Datastore: the two ground layers of the engine know nothing of each other.
      */
     @Test
-    void theExecutorsPartsDependOnlyOnThePartsBelowThem() {
-        String x = "io.keyranger.executor";
-        noClasses().that().resideInAPackage(x + ".range").should().dependOnClassesThat()
-                .resideInAnyPackage(x, x + ".lease", x + ".cells", x + ".store", x + ".local").check(MAIN);
-        noClasses().that().resideInAPackage(x + ".lease").should().dependOnClassesThat()
-                .resideInAnyPackage(x, x + ".range", x + ".cells", x + ".store", x + ".local").check(MAIN);
-        noClasses().that().resideInAPackage(x + ".cells").should().dependOnClassesThat()
-                .resideInAnyPackage(x, x + ".source", x + ".store", x + ".local").check(MAIN);
-        noClasses().that().resideInAPackage(x + ".source").should().dependOnClassesThat()
-                .resideInAnyPackage(x, x + ".store", x + ".local").check(MAIN);
-        noClasses().that().resideInAPackage(x + ".store").should().dependOnClassesThat()
-                .resideInAnyPackage(x, x + ".local").check(MAIN);
-        noClasses().that().resideInAPackage(x + ".local").should().dependOnClassesThat()
-                .resideInAPackage(x).check(MAIN);
+    void theLiveTreeAndTheLeasesAreIndependent() {
+        noClasses().that().resideInAPackage("io.keyranger.executor.range").should().dependOnClassesThat()
+                .resideInAPackage("io.keyranger.executor.lease").check(MAIN);
     }
-
     /**
      * The test hooks (fault injection, a gate that holds commits) ship in the app only behind the command line's hidden
      * options, because the kill -9, take-over and fault suites drive the real jar in a child process; nothing else of
@@ -83,13 +63,32 @@ class ArchitectureTest {
                 .check(MAIN);
     }
 
+    /**
+     * The window ({@code ui}, and {@code app} that starts it) goes through the application layer and the core's public
+     * types; how the runner does its work (leases, cells, sources, the store, the live tree, the local runner) stays
+     * behind them.
+     */
     @Test
-    void corePackagesNeverUseJavaFx() {
-        ArchRule rule = noClasses().that().resideInAnyPackage(CORE)
+    @Disabled("issue 44: enable once the window goes through the application layer. Today (58 dependencies):"
+            + " ui.backups.BackupsView and ui.backups.DiffModel use executor.source.RestoreMode;"
+            + " ui.run.JobLaunch and ui.run.StoredJobs use executor.lease.JobLease (Mode, DEFAULT_DURATION);"
+            + " ui.run.RunViewModel uses executor.lease.JobBusyException; ui.run.RunView, ui.run.RunViewModel and"
+            + " ui.run.StoredJobs use executor.local.AdaptiveSplitExecutor and its JobSummary")
+    void theWindowNeverUsesTheRunnersInternals() {
+        String x = "io.keyranger.executor";
+        noClasses().that().resideInAnyPackage("io.keyranger.ui..", "io.keyranger.app..")
+                .should().dependOnClassesThat().resideInAnyPackage(x + ".local..", x + ".lease..", x + ".cells..",
+                        x + ".store..", x + ".range..", x + ".source..")
+                .check(MAIN);
+    }
+
+    /** Everything but the window and its launcher is plain Java: no JavaFX, no UI library, no view. */
+    @Test
+    void nothingOutsideTheWindowUsesJavaFx() {
+        noClasses().that().resideOutsideOfPackages("io.keyranger.ui..", "io.keyranger.app..")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx..", "org.controlsfx..", "atlantafx..",
                         "org.kordamp.ikonli..", "io.keyranger.ui..", "io.keyranger.app..")
-                .allowEmptyShould(false);
-        rule.check(MAIN);
+                .check(MAIN);
     }
 
     @Test

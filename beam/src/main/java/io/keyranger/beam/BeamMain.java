@@ -15,6 +15,7 @@ import io.keyranger.keys.KeyRange;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
@@ -160,7 +161,7 @@ public final class BeamMain {
                     seconds(KeyRangeFn.LAST_PROCESS_END.get() - started),
                     seconds(Math.max(FinishJobFn.RECORDED.get(), KeyRangeFn.LAST_PROCESS_END.get()) - started),
                     wallMillis / 1000.0, seconds(((OperatingSystemMXBean)
-                            java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime()));
+                            ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime()));
         }
         out.flush();
         if (failure != null) {

@@ -1,35 +1,55 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.cost.PriceTable;
-import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.NodeStatus;
+import io.keyranger.report.JobOutcome;
+import io.keyranger.report.JobProgress;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-/** A job's state in the Run tab's words: how it ended, and what its stored ranges are. */
+/**
+ * A job's state in the Run tab's words, from the report model: how it ended ({@link JobOutcome}), its timing while it
+ * runs ({@link JobProgress}), and what its stored ranges are.
+ */
 final class JobWords {
     private JobWords() {
     }
 
     /** "Job J done: 36 ranges, depth 3, 19.8 s. …", with its failed ranges, message and cost. */
-    static String finished(JobResult result, PriceTable prices) {
+    static String finished(JobOutcome job, PriceTable prices) {
         return String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
-                result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
-                result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
-                        + result.failedRanges() + " ranges failed" : "",
-                result.message() == null ? "" : " " + result.message())
-                + " Operations: " + prices.describe(result.total("read"), result.writesBilled(),
-                result.total("deleted")) + ".";
+                job.jobId(), job.statusWord(), job.ranges(), job.maxDepth(), job.elapsedSeconds(),
+                job.failedRanges() > 0 ? ", " + job.failedRanges() + " ranges failed" : "",
+                job.message() == null ? "" : " " + job.message())
+                + " Operations: " + job.operations().describe(prices) + ".";
+    }
+
+    /**
+     * The timing line: "elapsed 12.3 s" (running time, pauses left out), "paused · elapsed 12.3 s" while paused, with
+     * " · ETA 40 s" when the job has one (it runs on, and how much is left is known).
+     */
+    static String timing(JobProgress job) {
+        String elapsed = String.format("elapsed %.1f s", job.elapsedSeconds());
+        if (job.paused()) {
+            return "paused · " + elapsed;
+        }
+        return elapsed + (job.etaSeconds().isPresent() ? String.format(" · ETA %.0f s", job.etaSeconds()
+                .getAsDouble()) : "");
+    }
+
+    /** The timing line of a job that ended: its run's own elapsed time, the one its summary gives; no ETA. */
+    static String timing(JobOutcome job) {
+        return String.format("elapsed %.1f s", job.elapsedSeconds());
     }
 
     /** What the Run tab says of a stored job it shows: "Job X (stored, done): 44 ranges: …", or that it follows it. */
     static String inspected(StoredJobs.Inspection inspection) {
         boolean live = inspection.status() == JobStatus.RUNNING;
         return "Job " + inspection.jobId() + " (stored" + (live ? ", following: running elsewhere" : ", "
-                + inspection.status().name().toLowerCase()) + "): " + ranges(inspection.nodes())
+                + inspection.status().word()) + "): " + ranges(inspection.nodes())
                 + (inspection.backup() == null ? "" : "; backed up first to " + inspection.backup());
     }
 

@@ -3,6 +3,7 @@ package io.keyranger.report;
 import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.NodeStatus;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.OptionalDouble;
 
@@ -31,21 +32,32 @@ public record JobProgress(Map<String, Long> totals, Ranges ranges, Phase phase, 
     }
 
     /**
-     * The live tree's ranges.
+     * A job's ranges, live or as stored: how many, where they are, and how deep the tree goes.
      *
      * @param count   ranges in the tree
      * @param running of them, those running now
+     * @param done    those read to the end
+     * @param split   those split into others
+     * @param failed  those that failed
      * @param depth   the deepest one
      */
-    public record Ranges(int count, int running, int depth) {
+    public record Ranges(int count, int running, int done, int split, int failed, int depth) {
         /** No tree shown: a display that does not count ranges. */
-        public static final Ranges NONE = new Ranges(0, 0, 0);
+        public static final Ranges NONE = new Ranges(0, 0, 0, 0, 0, 0);
 
         /** The counts of the latest snapshot of each node. */
         public static Ranges of(Collection<NodeSnapshot> nodes) {
-            int running = (int) nodes.stream().filter(n -> n.status() == NodeStatus.RUNNING).count();
+            Map<NodeStatus, Integer> by = new EnumMap<>(NodeStatus.class);
+            nodes.forEach(n -> by.merge(n.status(), 1, Integer::sum));
             int depth = nodes.stream().mapToInt(NodeSnapshot::depth).max().orElse(0);
-            return new Ranges(nodes.size(), running, depth);
+            return new Ranges(nodes.size(), by.getOrDefault(NodeStatus.RUNNING, 0),
+                    by.getOrDefault(NodeStatus.DONE, 0), by.getOrDefault(NodeStatus.SPLIT, 0),
+                    by.getOrDefault(NodeStatus.FAILED, 0), depth);
+        }
+
+        /** Those neither done, split nor failed: still to run, or running. */
+        public int toGo() {
+            return count - done - split - failed;
         }
     }
 

@@ -3,12 +3,9 @@ package io.keyranger.ui.run;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
-import io.keyranger.job.NodeStatus;
 import io.keyranger.report.JobOutcome;
 import io.keyranger.report.JobProgress;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A job's state in the Run tab's words, from the report model: how it ended ({@link JobOutcome}), its timing while it
@@ -55,13 +52,9 @@ final class JobWords {
 
     /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
     static String ranges(List<NodeSnapshot> nodes) {
-        Map<NodeStatus, Long> by = new EnumMap<>(NodeStatus.class);
-        nodes.forEach(n -> by.merge(n.status(), 1L, Long::sum));
-        long done = by.getOrDefault(NodeStatus.DONE, 0L);
-        long split = by.getOrDefault(NodeStatus.SPLIT, 0L);
-        long failed = by.getOrDefault(NodeStatus.FAILED, 0L);
-        long rest = nodes.size() - done - split - failed;
-        return nodes.size() + " ranges: " + done + " read to the end, " + split + " split into others"
-                + (failed > 0 ? ", " + failed + " failed" : "") + (rest > 0 ? ", " + rest + " to go" : "");
+        JobProgress.Ranges ranges = JobProgress.Ranges.of(nodes);
+        return ranges.count() + " ranges: " + ranges.done() + " read to the end, " + ranges.split()
+                + " split into others" + (ranges.failed() > 0 ? ", " + ranges.failed() + " failed" : "")
+                + (ranges.toGo() > 0 ? ", " + ranges.toGo() + " to go" : "");
     }
 }

@@ -1,14 +1,26 @@
 package io.keyranger.cli;
 
+import io.keyranger.backup.ExportDiff;
+import io.keyranger.backup.SideBySide;
 import io.keyranger.cost.PriceTable;
-import io.keyranger.dryrun.DryRunSummary;
 import io.keyranger.dryrun.DryRunner;
+import io.keyranger.executor.source.RestoreMode;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.report.DryRunSummary;
+import io.keyranger.report.Operations;
+import io.keyranger.report.RestoreDryRun;
 import java.io.PrintWriter;
+import java.util.List;
 
-/** Prints a dry run: before and after per entity and property, then the whole job's estimated operations. */
+/**
+ * Prints a dry run, a mapper's or a restore's: before and after per entity and property, then the whole job's
+ * estimated operations ({@link DryRunSummary}, {@link RestoreDryRun}).
+ */
 public final class DryRunPrinter {
     private static final int MAX_ROWS = 200;
     private static final int MAX_PROBLEMS = 10;
+    /** The differing properties a restore's dry run shows of each example. */
+    private static final int SHOWN = 4;
 
     private DryRunPrinter() {
     }
@@ -36,11 +48,47 @@ public final class DryRunPrinter {
         }
         result.counters().forEach((name, value) -> out.printf("counter %s += %d%n", name, value));
         DryRunSummary.wholeJob(result, prices).forEach(out::println);
-        if (result.undoRecords() > 0) {
+        Operations operations = Operations.of(result);
+        if (operations.undoRecords() > 0) {
             out.printf("Writes include about %,d undo records, so that the job can be reverted (--no-undo: none).%n",
-                    result.undoRecords());
+                    operations.undoRecords());
         } else if (result.noUndo()) {
             out.println("Undo is off (--no-undo): this job cannot be reverted.");
+        }
+        out.flush();
+    }
+
+    /** A restore's dry run of {@code kind} from {@code export}: its counts, examples side by side, and operations. */
+    static void printRestore(RestoreDryRun dry, String kind, String export, PrintWriter out, PriceTable prices) {
+        ExportDiff.Result r = dry.diff();
+        out.printf("Dry run of restoring %s from %s (%s); nothing was written.%n", kind, export, dry.mode().id());
+        out.printf("Compared %,d entities of the export with live data in %,d lookup%s:%n", r.compared(), r.lookups(),
+                r.lookups() == 1 ? "" : "s");
+        out.printf("  would restore %,d missing since the export%n", r.removed());
+        switch (dry.mode()) {
+            case OVERWRITE -> out.printf("  would overwrite %,d changed since the export%n", r.changed());
+            case SKIP_CHANGED -> out.printf("  would leave %,d changed since the export (skipped: %s)%n", r.changed(),
+                    RestoreMode.CHANGED);
+            case MISSING_ONLY -> out.printf("  would leave %,d present live (%s)%n", r.changed(), RestoreMode.PRESENT);
+        }
+        out.printf("  %,d already as in the export%n", r.same());
+        out.printf("  %-36s %-20s %-26s %s%n", "KEY", "PROPERTY", "NOW", "AFTER");
+        for (ExportDiff.Example e : r.examples()) {
+            boolean writes = dry.writes(e);
+            List<SideBySide.Row> rows = SideBySide.of(e.before(), e.now()).stream()
+                    .filter(SideBySide.Row::differs).toList();
+            for (SideBySide.Row row : rows.subList(0, Math.min(rows.size(), SHOWN))) {
+                out.printf("  %-36s %-20s %-26s %s%n", cut(KeyFormat.format(e.key()), 36), cut(row.property(), 20),
+                        cut(row.live(), 26), writes ? row.exported() : "(left as now)");
+            }
+            if (rows.size() > SHOWN) {
+                out.printf("  %-36s ... and %d more properties%n", "", rows.size() - SHOWN);
+            }
+        }
+        out.printf("Whole restore: %s%n", dry.operations().describe(prices));
+        if (dry.operations().undoRecords() > 0) {
+            out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
+                    dry.operations().undoRecords());
         }
         out.flush();
     }

@@ -4,6 +4,7 @@ import io.keyranger.cost.PriceTable;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
+import io.keyranger.report.JobOutcome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -33,9 +34,10 @@ final class JobFollow {
                 // the hook is running
             }
         }
-        JobSummary.print(result, command.getOut(), prices, resumeHint);
+        JobOutcome outcome = JobOutcome.of(result);
+        JobSummary.print(outcome, command.getOut(), prices, resumeHint);
         if (report != null) {
-            JobSummary.writeReport(result, report, prices);
+            JobSummary.writeReport(outcome, report, prices);
         }
         PrintWriter err = command.getErr();
         if (result.status() == JobStatus.FAILED && result.message() != null) {

@@ -2,21 +2,27 @@ package io.keyranger.cli;
 
 import io.keyranger.job.JobListener;
 import io.keyranger.job.NodeSnapshot;
-import io.keyranger.job.NodeStatus;
+import io.keyranger.report.JobClock;
+import io.keyranger.report.JobProgress;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** A live progress line on stderr: read, written, ranges, depth and rate; every second on a terminal. */
+/**
+ * A live progress line on stderr, every second on a terminal (else every ten): the job's {@link JobProgress} (read,
+ * written, ranges, depth and rate), its clock sampled each second.
+ */
 final class JobProgressPrinter implements JobListener, AutoCloseable {
     private final PrintWriter err;
-    private final Map<String, NodeStatus> statuses = new ConcurrentHashMap<>();
-    private final Map<String, Integer> depths = new ConcurrentHashMap<>();
+    private final Map<String, NodeSnapshot> nodes = new ConcurrentHashMap<>();
     private volatile Map<String, Long> totals = Map.of();
-    private final long startNanos = System.nanoTime();
+    private final JobClock clock = new JobClock();
+    private final long every = System.console() != null ? 1 : 10;
+    private final AtomicLong seconds = new AtomicLong();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "keyranger-progress");
         thread.setDaemon(true);
@@ -25,14 +31,12 @@ final class JobProgressPrinter implements JobListener, AutoCloseable {
 
     JobProgressPrinter(PrintWriter err) {
         this.err = err;
-        long period = System.console() != null ? 1 : 10;
-        timer.scheduleAtFixedRate(this::print, period, period, TimeUnit.SECONDS);
+        timer.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
     }
 
     @Override
     public void onNode(NodeSnapshot node) {
-        statuses.put(node.id(), node.status());
-        depths.put(node.id(), node.depth());
+        nodes.put(node.id(), node);
     }
 
     @Override
@@ -46,13 +50,19 @@ final class JobProgressPrinter implements JobListener, AutoCloseable {
         err.flush();
     }
 
-    private void print() {
-        long read = totals.getOrDefault("read", 0L);
-        double seconds = Math.max(0.001, (System.nanoTime() - startNanos) / 1e9);
-        long running = statuses.values().stream().filter(s -> s == NodeStatus.RUNNING).count();
-        int depth = depths.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-        err.printf("read %,d  written %,d  ranges %d (%d running)  depth %d  %,.0f/s%n", read,
-                totals.getOrDefault("written", 0L), statuses.size(), running, depth, read / seconds);
+    private void tick() {
+        long now = System.nanoTime();
+        Map<String, Long> latest = totals;
+        clock.sample(now, latest.getOrDefault("read", 0L));
+        if (seconds.incrementAndGet() % every == 0) {
+            print(clock.progress(now, latest, JobProgress.Ranges.of(nodes.values()), -1));
+        }
+    }
+
+    private void print(JobProgress job) {
+        err.printf("read %,d  written %,d  ranges %d (%d running)  depth %d  %,.0f/s%n", job.total("read"),
+                job.total("written"), job.ranges().count(), job.ranges().running(), job.ranges().depth(),
+                Double.isNaN(job.rate()) ? 0 : job.rate());
         err.flush();
     }
 

@@ -2,7 +2,6 @@ package io.keyranger.cli;
 
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.RestoreSpec;
-import io.keyranger.backup.SideBySide;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
@@ -17,16 +16,15 @@ import io.keyranger.job.RetryPolicy;
 import io.keyranger.job.WriteSafety;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.keys.KeyFormat;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.report.RestoreDryRun;
 import io.keyranger.profile.SettingsStore;
 import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.testhooks.HoldHook;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -43,9 +41,6 @@ import picocli.CommandLine.Spec;
         + "list of keys from a managed export, leaving entities changed since the export alone unless --mode "
         + "overwrite. A job: progress, Ctrl-C, resume by running it again with its --job-id, revert.")
 public final class RestoreCommand implements Callable<Integer> {
-    /** The differing properties a dry run shows of each example. */
-    private static final int SHOWN = 4;
-
     private final KeyRangerCli.Context context;
 
     @Spec
@@ -181,42 +176,7 @@ public final class RestoreCommand implements Callable<Integer> {
             err.flush();
         }, Cancellation.NEVER);
         err.println();
-        long restores = r.removed() + (restoreMode == RestoreMode.OVERWRITE ? r.changed() : 0);
-        out.printf("Dry run of restoring %s from %s (%s); nothing was written.%n", kind, selection.export,
-                restoreMode.id());
-        out.printf("Compared %,d entities of the export with live data in %,d lookup%s:%n", r.compared(), r.lookups(),
-                r.lookups() == 1 ? "" : "s");
-        out.printf("  would restore %,d missing since the export%n", r.removed());
-        switch (restoreMode) {
-            case OVERWRITE -> out.printf("  would overwrite %,d changed since the export%n", r.changed());
-            case SKIP_CHANGED -> out.printf("  would leave %,d changed since the export (skipped: %s)%n", r.changed(),
-                    RestoreMode.CHANGED);
-            case MISSING_ONLY -> out.printf("  would leave %,d present live (%s)%n", r.changed(), RestoreMode.PRESENT);
-        }
-        out.printf("  %,d already as in the export%n", r.same());
-        out.printf("  %-36s %-20s %-26s %s%n", "KEY", "PROPERTY", "NOW", "AFTER");
-        for (ExportDiff.Example e : r.examples()) {
-            boolean writes = e.now() == null || restoreMode == RestoreMode.OVERWRITE;
-            List<SideBySide.Row> rows = SideBySide.of(e.before(), e.now()).stream()
-                    .filter(SideBySide.Row::differs).toList();
-            for (SideBySide.Row row : rows.subList(0, Math.min(rows.size(), SHOWN))) {
-                out.printf("  %-36s %-20s %-26s %s%n", cut(KeyFormat.format(e.key()), 36), cut(row.property(), 20),
-                        cut(row.live(), 26), writes ? row.exported() : "(left as now)");
-            }
-            if (rows.size() > SHOWN) {
-                out.printf("  %-36s ... and %d more properties%n", "", rows.size() - SHOWN);
-            }
-        }
-        long undo = noUndo ? 0 : restores;
-        out.printf("Whole restore: %s%n", prices.describe(r.compared(), restores + undo, 0));
-        if (undo > 0) {
-            out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
-                    undo);
-        }
-        out.flush();
-    }
-
-    private static String cut(String text, int width) {
-        return text.length() <= width ? text : text.substring(0, width - 1) + "…";
+        DryRunPrinter.printRestore(RestoreDryRun.of(r, restoreMode, !noUndo), kind, selection.export.toString(), out,
+                prices);
     }
 }

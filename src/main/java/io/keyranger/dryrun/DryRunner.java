@@ -104,7 +104,7 @@ public final class DryRunner {
      * @param warnings  the spec's properties that the kind does not list, with the nearest names
      * @param matches   how many entities meet the conditions applied on the client, or null when there are none;
      *                  when {@link ClientMatches#unknown()}, the writes, deletions and undo records are not known
-     *                  (they are 0 here: say so with {@link DryRunSummary}, never as 0)
+     *                  (they are 0 here: say so as the report's DryRunSummary does, never as 0)
      */
     public record Result(int sampled, List<Change> changes, List<String> deletes, List<String> copies, long skipped,
                          Map<String, Long> counters, TotalEstimate total, long reads, long writes, long deletions,

@@ -6,6 +6,7 @@ import io.keyranger.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
+import io.keyranger.report.Operations;
 import io.keyranger.ui.common.KindTarget;
 import java.util.List;
 import java.util.Optional;
@@ -32,16 +33,16 @@ public final class JobGuard {
 
     /**
      * The estimated operations and price of running {@code template} over the target's kind, from its count in the
-     * kind list ("" when the count is not known yet): every entity read and written, or deleted without a read.
+     * kind list ("" when the count is not known yet): every entity changed, with its undo record unless {@code undo}
+     * is off, counted as the dry run and the finished job count them ({@link Operations}).
      */
-    static String estimate(KindTarget target, Template template, PriceTable prices) {
+    static String estimate(KindTarget target, Template template, boolean undo, PriceTable prices) {
         long n = target.countOrUnknown();
         if (n < 0) {
             return "";
         }
-        boolean deletes = template.name().equals("delete");
-        return "\n\nEstimated for " + String.format("%,d", n) + " entities: " + prices.describe(deletes ? 0 : n,
-                deletes || !template.writes() ? 0 : n, deletes ? n : 0) + ".";
+        return "\n\nEstimated for " + String.format("%,d", n) + " entities: "
+                + Operations.overEvery(n, template, undo).describe(prices) + ".";
     }
 
     /**
@@ -72,7 +73,8 @@ public final class JobGuard {
             confirm.initOwner(owner);
             confirm.setTitle("Confirm writing to a project");
             confirm.setHeaderText("'" + template.name() + "' writes to project " + target.session().spec().projectId()
-                    + ". Type the project id to go ahead." + (kinds.isEmpty() ? estimate(target, template, prices) : "")
+                    + ". Type the project id to go ahead." + (kinds.isEmpty() ? estimate(target, template,
+                    MapperSpec.parse(specJson).undo(), prices) : "")
                     + (MapperSpec.parse(specJson).undo() ? "" : "\n\nIt keeps no undo records (\"undo\": false): it "
                     + "cannot be reverted."));
             Optional<String> typed = confirm.showAndWait();
@@ -98,7 +100,7 @@ public final class JobGuard {
                     + " Export the kind first, as a managed export (in ~/" + target.kind() + "-backup) that gcloud "
                     + "datastore import restores and the Backups tab compares and restores from, then run '"
                     + template.name() + "' once it is done? The job records where it was backed up."
-                    + estimate(target, template, prices), exportFirst,
+                    + estimate(target, template, MapperSpec.parse(specJson).undo(), prices), exportFirst,
                     runAnyway, ButtonType.CANCEL);
             offer.initOwner(owner);
             offer.setHeaderText("Back up first?");

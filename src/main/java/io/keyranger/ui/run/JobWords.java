@@ -1,47 +1,60 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.cost.PriceTable;
-import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
-import io.keyranger.job.NodeStatus;
-import java.util.EnumMap;
+import io.keyranger.report.JobOutcome;
+import io.keyranger.report.JobProgress;
 import java.util.List;
-import java.util.Map;
 
-/** A job's state in the Run tab's words: how it ended, and what its stored ranges are. */
+/**
+ * A job's state in the Run tab's words, from the report model: how it ended ({@link JobOutcome}), its timing while it
+ * runs ({@link JobProgress}), and what its stored ranges are.
+ */
 final class JobWords {
     private JobWords() {
     }
 
     /** "Job J done: 36 ranges, depth 3, 19.8 s. …", with its failed ranges, message and cost. */
-    static String finished(JobResult result, PriceTable prices) {
+    static String finished(JobOutcome job, PriceTable prices) {
         return String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
-                result.jobId(), result.status().name().toLowerCase().replace('_', ' '), result.ranges(),
-                result.maxDepth(), result.wallMillis() / 1000.0, result.failedRanges() > 0 ? ", "
-                        + result.failedRanges() + " ranges failed" : "",
-                result.message() == null ? "" : " " + result.message())
-                + " Operations: " + prices.describe(result.total("read"), result.writesBilled(),
-                result.total("deleted")) + ".";
+                job.jobId(), job.statusWord(), job.ranges(), job.maxDepth(), job.elapsedSeconds(),
+                job.failedRanges() > 0 ? ", " + job.failedRanges() + " ranges failed" : "",
+                job.message() == null ? "" : " " + job.message())
+                + " Operations: " + job.operations().describe(prices) + ".";
+    }
+
+    /**
+     * The timing line: "elapsed 12.3 s" (running time, pauses left out), "paused · elapsed 12.3 s" while paused, with
+     * " · ETA 40 s" when the job has one (it runs on, and how much is left is known).
+     */
+    static String timing(JobProgress job) {
+        String elapsed = String.format("elapsed %.1f s", job.elapsedSeconds());
+        if (job.paused()) {
+            return "paused · " + elapsed;
+        }
+        return elapsed + (job.etaSeconds().isPresent() ? String.format(" · ETA %.0f s", job.etaSeconds()
+                .getAsDouble()) : "");
+    }
+
+    /** The timing line of a job that ended: its run's own elapsed time, the one its summary gives; no ETA. */
+    static String timing(JobOutcome job) {
+        return String.format("elapsed %.1f s", job.elapsedSeconds());
     }
 
     /** What the Run tab says of a stored job it shows: "Job X (stored, done): 44 ranges: …", or that it follows it. */
     static String inspected(StoredJobs.Inspection inspection) {
         boolean live = inspection.status() == JobStatus.RUNNING;
         return "Job " + inspection.jobId() + " (stored" + (live ? ", following: running elsewhere" : ", "
-                + inspection.status().name().toLowerCase()) + "): " + ranges(inspection.nodes())
+                + inspection.status().word()) + "): " + ranges(inspection.nodes())
                 + (inspection.backup() == null ? "" : "; backed up first to " + inspection.backup());
     }
 
     /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
     static String ranges(List<NodeSnapshot> nodes) {
-        Map<NodeStatus, Long> by = new EnumMap<>(NodeStatus.class);
-        nodes.forEach(n -> by.merge(n.status(), 1L, Long::sum));
-        long done = by.getOrDefault(NodeStatus.DONE, 0L);
-        long split = by.getOrDefault(NodeStatus.SPLIT, 0L);
-        long failed = by.getOrDefault(NodeStatus.FAILED, 0L);
-        long rest = nodes.size() - done - split - failed;
-        return nodes.size() + " ranges: " + done + " read to the end, " + split + " split into others"
-                + (failed > 0 ? ", " + failed + " failed" : "") + (rest > 0 ? ", " + rest + " to go" : "");
+        JobProgress.Ranges ranges = JobProgress.Ranges.of(nodes);
+        return ranges.count() + " ranges: " + ranges.done() + " read to the end, " + ranges.split()
+                + " split into others" + (ranges.failed() > 0 ? ", " + ranges.failed() + " failed" : "")
+                + (ranges.toGo() > 0 ? ", " + ranges.toGo() + " to go" : "");
     }
 }

@@ -8,6 +8,7 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
+import io.keyranger.report.JobOutcome;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -215,6 +216,7 @@ public final class RunViewModel {
         }
         if (handle != null && status.isRunning()) {
             handle.cancel();
+            meter.stopping(System.nanoTime());
             status.setPaused(false);
             status.say("Cancelling " + handle.jobId() + " at the next page boundary…");
         }
@@ -270,12 +272,14 @@ public final class RunViewModel {
 
     private void finished(JobResult result) {
         ticker.stop();
+        JobOutcome outcome = JobOutcome.of(result);
         status.setRunning(false);
         status.setPaused(false);
-        status.setTotals(result.totals());
-        status.setProblems(String.join("\n", result.report().lines()));
+        status.setTotals(outcome.totals());
+        status.setTiming(JobWords.timing(outcome));
+        status.setProblems(String.join("\n", outcome.report().lines()));
         String backup = backedUpTo.get();
-        status.say(JobWords.finished(result, prices) + (backup == null ? "" : " Backed up first to " + backup + ".")
+        status.say(JobWords.finished(outcome, prices) + (backup == null ? "" : " Backed up first to " + backup + ".")
                 + launchNote);
         refreshJobs();
         AfterBackup next = afterBackup;
@@ -284,7 +288,7 @@ public final class RunViewModel {
             if (result.status() == JobStatus.DONE && result.output() != null) {
                 launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set));
             } else {
-                status.say(JobWords.finished(result, prices) + (result.status() == JobStatus
+                status.say(JobWords.finished(outcome, prices) + (result.status() == JobStatus
                         .DONE ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
                         + next.job().mapper().template() + " over " + next.job().kind() + " was not started.");
             }

@@ -1,6 +1,8 @@
 package io.keyranger.ui.run;
 
-import java.util.ArrayDeque;
+import io.keyranger.report.JobClock;
+import io.keyranger.report.JobOutcome;
+import io.keyranger.report.JobProgress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,24 +11,16 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * The Run tab's clock: entities read per second, one point a second, the elapsed time and an ETA when the kind's
- * size is known. Fed from the FX thread's ticks.
+ * The Run tab's clock: the job's {@link JobClock} (elapsed time, rate and ETA, as every progress display has them),
+ * and the throughput chart's points, entities read per second, one a second. Fed from the FX thread's ticks.
  */
 final class ThroughputMeter {
-    private static final List<String> MAIN_FIELDS = List.of("read", "written", "deleted", "skipped", "failed");
-    /** The ETA's rate is that of the last this many nanoseconds of running, never of a window with a pause in it. */
-    static final long RATE_WINDOW_NANOS = 10_000_000_000L;
-    /** Running time after a start or a resume before an ETA is given. */
-    static final long MIN_RATE_NANOS = 2_000_000_000L;
+    private static final List<String> MAIN_FIELDS = JobOutcome.MAIN_COUNTERS;
 
     private final ObservableList<ThroughputPoint> points = FXCollections.observableArrayList();
-    /** Reads at recent ticks since the last start or resume: {nanos, read}. */
-    private final ArrayDeque<long[]> recent = new ArrayDeque<>();
-    private long startNanos;
+    private final JobClock clock = new JobClock(0);
     private long lastTickNanos;
     private long lastRead = -1;
-    private long pausedAt = -1;
-    private long pausedNanos;
 
     /** Starts the clock (again), keeping the points drawn so far. */
     void restart() {
@@ -34,30 +28,28 @@ final class ThroughputMeter {
     }
 
     void restart(long now) {
-        startNanos = now;
+        clock.start(now);
         lastTickNanos = now;
         lastRead = -1;
-        pausedAt = -1;
-        pausedNanos = 0;
-        recent.clear();
     }
 
     /** Stops the clock: a paused job's elapsed time and rate stand still. */
     void pause(long now) {
-        if (pausedAt < 0) {
-            pausedAt = now;
-        }
+        clock.pause(now);
     }
 
     /** Starts the clock again after a pause; the rate is measured afresh. */
     void resume(long now) {
-        if (pausedAt >= 0) {
-            pausedNanos += now - pausedAt;
-            pausedAt = -1;
+        if (clock.isPaused()) {
+            clock.resume(now);
             lastTickNanos = now;
             lastRead = -1;
-            recent.clear();
         }
+    }
+
+    /** The job was asked to stop: no ETA from now on. */
+    void stopping(long now) {
+        clock.stopping(now);
     }
 
     ObservableList<ThroughputPoint> points() {
@@ -69,36 +61,24 @@ final class ThroughputMeter {
     }
 
     /**
-     * Records a tick: a new point once a second while {@code measuring}. Returns the timing line: "elapsed 12.3 s"
-     * (running time, pauses left out), "paused · elapsed 12.3 s" while paused, with " · ETA 40 s" when {@code known}
-     * (the kind's size, -1 if unknown) says how much is left while {@code running}, at the rate of the last seconds.
+     * Records a tick: a new point once a second while {@code measuring}. Returns the timing line
+     * ({@link JobWords#timing(JobProgress)}) of the clock's {@link JobProgress}, with an ETA when {@code known} (the
+     * kind's size, -1 if unknown) says how much is left while {@code running}.
      */
     String tick(long now, long read, boolean measuring, long known, boolean running) {
-        if (pausedAt >= 0) {
-            return String.format("paused · elapsed %.1f s", (pausedAt - startNanos - pausedNanos) / 1e9);
-        }
-        double elapsed = (now - startNanos - pausedNanos) / 1e9;
-        if (measuring && (now - lastTickNanos >= 1_000_000_000L || lastRead < 0)) {
-            if (lastRead >= 0) {
-                points.add(new ThroughputPoint(elapsed, (read - lastRead) / ((now - lastTickNanos) / 1e9)));
+        if (measuring && !clock.isPaused()) {
+            if (now - lastTickNanos >= 1_000_000_000L || lastRead < 0) {
+                if (lastRead >= 0) {
+                    points.add(new ThroughputPoint(clock.elapsedNanos(now) / 1e9,
+                            (read - lastRead) / ((now - lastTickNanos) / 1e9)));
+                }
+                lastRead = read;
+                lastTickNanos = now;
             }
-            lastRead = read;
-            lastTickNanos = now;
+            clock.sample(now, read);
         }
-        if (measuring) {
-            recent.addLast(new long[] {now, read});
-            while (now - recent.peekFirst()[0] > RATE_WINDOW_NANOS) {
-                recent.removeFirst();
-            }
-        }
-        String text = String.format("elapsed %.1f s", elapsed);
-        long[] first = recent.peekFirst();
-        if (known > 0 && read < known && running && first != null && now - first[0] >= MIN_RATE_NANOS
-                && read > first[1]) {
-            double rate = (read - first[1]) / ((now - first[0]) / 1e9);
-            text += String.format(" · ETA %.0f s", (known - read) / rate);
-        }
-        return text;
+        return JobWords.timing(clock.progress(now, Map.of("read", read), JobProgress.Ranges.NONE,
+                running ? known : -1));
     }
 
     /**

@@ -1,6 +1,7 @@
-package io.keyranger.dryrun;
+package io.keyranger.report;
 
 import io.keyranger.cost.PriceTable;
+import io.keyranger.dryrun.ClientMatches;
 import io.keyranger.dryrun.DryRunner;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,8 @@ import java.util.List;
 /**
  * The words a dry run's result is said in, the same on the command line and in the Mapper tab: what the sample was,
  * and the whole job's operations and price. Over conditions applied on the client it says how many entities match
- * and how that is known, and never gives a count of writes or deletes it does not know.
+ * and how that is known, and never gives a count of writes or deletes it does not know. The operations are counted
+ * as every other estimate and the finished job count them ({@link Operations}).
  */
 public final class DryRunSummary {
     private DryRunSummary() {
@@ -36,7 +38,7 @@ public final class DryRunSummary {
             lines.add(over + prices.describeReads(result.reads()) + String.format("; how many entities it writes or "
                     + "deletes is unknown, at most %,d.", matches.upTo()));
         } else {
-            lines.add(over + prices.describe(result.reads(), result.writes(), result.deletions())
+            lines.add(over + Operations.of(result).describe(prices)
                     + (matches != null && matches.estimated() ? " (writes and deletes estimated)." : "."));
         }
         if (matches != null) {

@@ -1,0 +1,66 @@
+package io.keyranger.report;
+
+import io.keyranger.job.JobReport;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How a job ended, as every summary shows it (the command line's summary and {@code --report}, the Run tab): its
+ * status in words, persisted totals, ranges, elapsed time (the run's own wall clock, the one figure for it), problems
+ * and operations. Printers only lay these out.
+ *
+ * @param jobId        the job
+ * @param status       how it ended
+ * @param totals       the persisted counters
+ * @param ranges       range nodes in its tree
+ * @param maxDepth     the deepest node
+ * @param elapsedMillis the run's wall time
+ * @param failedRanges ranges that failed
+ * @param message      what the user should know about the end, or null
+ * @param report       failed ranges and skipped entities by reason
+ * @param operations   the operations it was billed for
+ */
+public record JobOutcome(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
+                         long elapsedMillis, int failedRanges, String message, JobReport report,
+                         Operations operations) {
+    /** The counters every job has, shown apart from the mapper's own. */
+    public static final List<String> MAIN_COUNTERS = List.of("read", "written", "deleted", "skipped", "failed");
+
+    public JobOutcome {
+        totals = Map.copyOf(totals);
+    }
+
+    public static JobOutcome of(JobResult result) {
+        return new JobOutcome(result.jobId(), result.status(), result.totals(), result.ranges(), result.maxDepth(),
+                result.wallMillis(), result.failedRanges(), result.message(), result.report(),
+                Operations.of(result));
+    }
+
+    public long total(String counter) {
+        return totals.getOrDefault(counter, 0L);
+    }
+
+    /** "done", "cancelled", "taken over", … */
+    public String statusWord() {
+        return status.word();
+    }
+
+    public double elapsedSeconds() {
+        return elapsedMillis / 1000.0;
+    }
+
+    /** Whether running it again goes on where it stopped: it neither finished nor went to another runner. */
+    public boolean resumable() {
+        return status != JobStatus.DONE && status != JobStatus.TAKEN_OVER;
+    }
+
+    /** The mapper's own counters (all but {@link #MAIN_COUNTERS}), by name. */
+    public List<Map.Entry<String, Long>> ownCounters() {
+        Set<String> main = Set.copyOf(MAIN_COUNTERS);
+        return totals.entrySet().stream().filter(e -> !main.contains(e.getKey()))
+                .sorted(Map.Entry.comparingByKey()).toList();
+    }
+}

@@ -1,0 +1,71 @@
+package io.keyranger.report;
+
+import io.keyranger.cost.PriceTable;
+import io.keyranger.dryrun.DryRunner;
+import io.keyranger.job.JobResult;
+import io.keyranger.mapper.Template;
+
+/**
+ * The billed operations of a job, counted one way wherever they are shown: before it runs (a confirmation over the
+ * kind's count, a dry run scaled from its sample) and after it ran (its persisted counters). Every entity the job
+ * goes through is a read (a delete reads its keys too); every entity it puts and every undo record it keeps is a
+ * write; every entity it removes is a delete. Given the same counts, every estimate and the finished job come to one
+ * price.
+ *
+ * @param reads       entities read
+ * @param writes      entities written, undo records included
+ * @param deletes     entities deleted
+ * @param undoRecords of the writes, the undo records (one for each entity put or deleted, unless undo is off)
+ */
+public record Operations(long reads, long writes, long deletes, long undoRecords) {
+    public Operations {
+        if (reads < 0 || writes < 0 || deletes < 0 || undoRecords < 0 || undoRecords > writes) {
+            throw new IllegalArgumentException(reads + " reads, " + writes + " writes (" + undoRecords + " undo), "
+                    + deletes + " deletes");
+        }
+    }
+
+    /** What a finished (or stopped) job did, from its persisted counters. */
+    public static Operations of(JobResult result) {
+        return new Operations(result.total("read"), result.writesBilled(), result.total("deleted"),
+                result.total(JobResult.UNDO_RECORDS));
+    }
+
+    /** What a dry run estimates for the whole job (zero writes and deletes where its matches are unknown). */
+    public static Operations of(DryRunner.Result result) {
+        return new Operations(result.reads(), result.writes(), result.deletions(), result.undoRecords());
+    }
+
+    /**
+     * What {@code template} over {@code entities} entities does if it changes every one of them: the estimate a
+     * confirmation gives from a kind's count, before any dry run. A template that deletes removes each one; one that
+     * writes puts each one; {@code undo} keeps an undo record for each.
+     */
+    public static Operations overEvery(long entities, Template template, boolean undo) {
+        boolean deletes = template.name().equals("delete");
+        boolean writes = template.writes();
+        long changed = writes ? entities : 0;
+        long undoRecords = undo && writes ? changed : 0;
+        return new Operations(entities, (writes && !deletes ? changed : 0) + undoRecords, deletes ? changed : 0,
+                undoRecords);
+    }
+
+    /**
+     * What a restore does: it reads every entity of the selection, and writes those it restores (with an undo record
+     * each unless {@code undo} is off).
+     */
+    public static Operations ofRestore(long compared, long restores, boolean undo) {
+        long undoRecords = undo ? restores : 0;
+        return new Operations(compared, restores + undoRecords, 0, undoRecords);
+    }
+
+    /** Their price, in dollars. */
+    public double price(PriceTable prices) {
+        return prices.price(reads, writes, deletes);
+    }
+
+    /** "20,000 reads, 40,000 writes, 0 deletes ≈ $0.08 at nam5 (multi-region, US) prices of 2026-11-23". */
+    public String describe(PriceTable prices) {
+        return prices.describe(reads, writes, deletes);
+    }
+}

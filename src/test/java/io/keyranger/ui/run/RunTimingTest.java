@@ -1,0 +1,39 @@
+package io.keyranger.ui.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.keyranger.cost.PriceTable;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobStatus;
+import io.keyranger.report.JobOutcome;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The Run tab's timing line of a job asked to stop and of one that ended: no ETA, and the summary's elapsed time. */
+class RunTimingTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void aJobAskedToStopLosesItsEta() {
+        ThroughputMeter meter = new ThroughputMeter();
+        long t = 0;
+        meter.restart(t);
+        for (int s = 1; s <= 20; s++) {
+            t += SECOND;
+            meter.tick(t, 100L * s, true, 20_000, true);
+        }
+        assertThat(meter.tick(t, 2_000, true, 20_000, true)).isEqualTo("elapsed 20.0 s · ETA 180 s");
+        meter.stopping(t);
+        t += SECOND;
+        assertThat(meter.tick(t, 2_100, true, 20_000, true)).isEqualTo("elapsed 21.0 s");
+    }
+
+    @Test
+    void anEndedJobShowsItsRunsElapsedTimeAsItsSummaryDoes() {
+        JobOutcome cancelled = JobOutcome.of(new JobResult("exp", JobStatus.CANCELLED, Map.of("read", 900L), 6, 1,
+                104_300, 0));
+        assertThat(JobWords.timing(cancelled)).isEqualTo("elapsed 104.3 s");
+        assertThat(JobWords.finished(cancelled, PriceTable.BUILT_IN))
+                .startsWith("Job exp cancelled: 6 ranges, depth 1, 104.3 s.");
+    }
+}

@@ -136,14 +136,25 @@ public final class Jobs {
 
     /** Runs what {@code prepared} says, feeding {@code listener}; {@code waiting} hears what it waits for. */
     public JobHandle launch(Preparation prepared, JobListener listener, Consumer<String> waiting) {
+        return launch(prepared, listener, waiting, () -> { });
+    }
+
+    /**
+     * As above; {@code starting} runs once everything before the job's start was done and stored (a new group's
+     * entity), just before it starts: where the command line says what runs.
+     */
+    public JobHandle launch(Preparation prepared, JobListener listener, Consumer<String> waiting, Runnable starting) {
         if (prepared.request() instanceof JobRequest.NewJob job) {
             if (!job.severalKinds()) {
+                starting.run();
                 return launcher.start(job.spec(), job.mode(), listener, waiting);
             }
             KindGroup.Plan plan = KindGroup.create(session.datastore(), job.spec().jobId(), prepared.kinds(),
                     job.spec());
+            starting.run();
             return KindGroup.run(launcher, plan, job.mode(), listener, waiting);
         }
+        starting.run();
         if (prepared.request() instanceof JobRequest.Resume resume) {
             return prepared.resumesGroup() ? KindGroup.run(launcher, prepared.group(), resume.mode(), listener, waiting)
                     : launcher.resume(resume.jobId(), resume.mode(), listener, waiting);

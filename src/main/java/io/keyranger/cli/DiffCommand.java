@@ -69,8 +69,8 @@ public final class DiffCommand implements Callable<Integer> {
             description = "Testing only: stop once N entities are compared, as Ctrl-C would.")
     long stopAfter = Long.MAX_VALUE;
 
-    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the counts and examples as JSON.")
-    Path report;
+    @Mixin
+    ReportFile report = new ReportFile();
 
     public DiffCommand(KeyRangerCli.Context context) {
         this.context = context;
@@ -136,7 +136,7 @@ public final class DiffCommand implements Callable<Integer> {
                     + "in the export, which restore --keys selects only without --gql") + "): restore --keys "
                     + keysOut.resolve("removed.keys") + " brings back the removed ones.");
         }
-        if (report != null) {
+        if (report.file != null) {
             writeReport(r, kind);
         }
         out.flush();
@@ -179,7 +179,7 @@ public final class DiffCommand implements Callable<Integer> {
         for (ExportDiff.Example e : r.examples()) {
             examples.addObject().put("key", Gql.keyLiteral(e.key())).put("what", e.what());
         }
-        AtomicFiles.writeString(report, root.toPrettyString());
+        AtomicFiles.writeString(report.file, root.toPrettyString());
     }
 
     private static void removeHook(Thread hook) {

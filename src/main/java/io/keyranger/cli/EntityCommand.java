@@ -106,9 +106,8 @@ public final class EntityCommand implements Runnable {
         @Parameters(paramLabel = "FILE.json", description = "The entity; - reads standard input.")
         String file;
 
-        @Option(names = "--confirm-project", paramLabel = "ID",
-                description = "Required to write to a project that is not an emulator: its id.")
-        String confirmProject;
+        @Mixin
+        ConfirmProject confirm = new ConfirmProject();
 
         Put(KeyRangerCli.Context context) {
             this.context = context;
@@ -118,7 +117,7 @@ public final class EntityCommand implements Runnable {
         public void run() {
             ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
             Entity entity = read(file, conn);
-            confirm(conn, confirmProject, "entity put");
+            confirm(conn, confirm.id, "entity put");
             Session session = Session.open(conn);
             Entity current = session.datastore().get(entity.getKey());
             EntityEditor editor = new EntityEditor(session.datastore(), conn, session.limits());
@@ -171,9 +170,8 @@ public final class EntityCommand implements Runnable {
         @Parameters(paramLabel = "KEY", arity = "1..*", description = "The keys, e.g. \"KEY(Account, 5)\".")
         List<String> keys;
 
-        @Option(names = "--confirm-project", paramLabel = "ID",
-                description = "Required to write to a project that is not an emulator: its id.")
-        String confirmProject;
+        @Mixin
+        ConfirmProject confirm = new ConfirmProject();
 
         Delete(KeyRangerCli.Context context) {
             this.context = context;
@@ -183,7 +181,7 @@ public final class EntityCommand implements Runnable {
         public void run() {
             ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
             List<Key> parsed = keys.stream().map(k -> key(k, conn)).toList();
-            confirm(conn, confirmProject, "entity delete");
+            confirm(conn, confirm.id, "entity delete");
             Session session = Session.open(conn);
             List<Entity> found = new ArrayList<>();
             List<Entity> fetched = session.datastore().fetch(parsed.toArray(new Key[0]));

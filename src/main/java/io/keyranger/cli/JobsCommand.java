@@ -1,7 +1,6 @@
 package io.keyranger.cli;
 
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobStatus;
@@ -9,9 +8,8 @@ import io.keyranger.undo.JobUndo;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import io.keyranger.executor.store.JobStore;
+import io.keyranger.launch.Jobs;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,16 +44,14 @@ public final class JobsCommand implements Runnable {
     @Override
     public void run() {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        Session session = Session.open(conn);
-        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(session.datastore(), session.order(),
-                session.limits());
+        Jobs jobs = Jobs.on(Session.open(conn));
         PrintWriter out = spec.commandLine().getOut();
         if (keepDays < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--keep-days must be 0 or more.");
         }
         Duration keep = Duration.ofDays(keepDays);
         if (prune) {
-            List<JobUndo.Pruned> pruned = JobUndo.prune(session.datastore(), keep, Instant.now());
+            List<JobUndo.Pruned> pruned = jobs.prune(keep, Instant.now());
             pruned.forEach(p -> out.printf("Removed the undo records of %s (%,d): it can no longer be reverted.%n",
                     p.jobId(), p.records()));
             out.printf("Pruned %d job%s kept more than %d days.%n", pruned.size(), pruned.size() == 1 ? "" : "s",
@@ -63,35 +59,23 @@ public final class JobsCommand implements Runnable {
             out.flush();
             return;
         }
-        JobStore store = new JobStore(session.datastore());
         out.printf("%-44s %-10s %-20s %12s  %s%n", "JOB", "MAPPER", "KIND", "READ", "STATUS");
-        List<AdaptiveSplitExecutor.JobSummary> jobs = executor.jobs();
-        Map<String, String> backups = ServerExports.backupsOf(session.datastore(),
-                jobs.stream().map(j -> j.spec().jobId()).toList());
-        for (AdaptiveSplitExecutor.JobSummary job : jobs) {
-            long read = executor.totals(job.spec().jobId()).getOrDefault("read", 0L);
-            String undo = undo(store, job.spec().jobId(), keep);
+        Jobs.Listing listed = jobs.list();
+        for (AdaptiveSplitExecutor.JobSummary job : listed.jobs()) {
+            long read = jobs.totals(job.spec().jobId()).getOrDefault("read", 0L);
+            String undo = jobs.undo(job.spec().jobId(), keep);
             out.printf("%-44s %-10s %-20s %,12d  %s%n", job.spec().jobId(), job.spec().mapper().template(),
                     job.spec().kind(), read, job.describeStatus() + (undo.isEmpty() ? "" : "; " + undo));
-            String backup = backups.get(job.spec().jobId());
+            String backup = listed.backups().get(job.spec().jobId());
             if (backup != null) {
                 out.printf("    backed up first to %s%n", backup);
             }
             if (job.status() == JobStatus.FAILED) {
                 // why it failed, where the user looks; the whole report is in 'run --resume' and --report
-                executor.report(job.spec().jobId()).failures().stream().limit(3).forEach(g -> out.printf(
+                jobs.report(job.spec().jobId()).failures().stream().limit(3).forEach(g -> out.printf(
                         "    %,d range%s failed: %s%n", g.count(), g.count() == 1 ? "" : "s", g.reason()));
             }
         }
         out.flush();
-    }
-
-    /** What a job's undo data allows (a group's own entity is not a job's: it says nothing). */
-    private static String undo(JobStore store, String jobId, Duration keep) {
-        try {
-            return JobUndo.describe(store.loadJob(jobId), keep);
-        } catch (RuntimeException notAJob) {
-            return "";
-        }
     }
 }

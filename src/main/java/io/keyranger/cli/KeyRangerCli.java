@@ -17,6 +17,7 @@ import picocli.CommandLine.IVersionProvider;
 
 /** The {@code keyranger} command line; with no command it opens the GUI. */
 @Command(name = "keyranger", mixinStandardHelpOptions = true, versionProvider = KeyRangerCli.VersionProvider.class,
+        resourceBundle = "io.keyranger.cli.OptionTexts",
         description = "Bulk operations on Google Cloud Datastore (Firestore in Datastore mode).",
         subcommands = {GuiCommand.class, DemoCommand.class, KindsCommand.class, PreviewCommand.class, RunCommand.class,
             JobsCommand.class, RevertCommand.class, CounterCommand.class, EntityCommand.class,

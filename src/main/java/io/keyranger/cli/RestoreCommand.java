@@ -12,21 +12,20 @@ import io.keyranger.job.JobReport;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.job.RetryPolicy;
-import io.keyranger.job.WriteSafety;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.launch.Consent;
+import io.keyranger.launch.JobRequest;
+import io.keyranger.launch.Jobs;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.executor.JobLauncher;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.report.RestoreDryRun;
 import io.keyranger.profile.SettingsStore;
-import io.keyranger.testhooks.FaultInjector;
-import io.keyranger.testhooks.HoldHook;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -75,20 +74,14 @@ public final class RestoreCommand implements Callable<Integer> {
             + "that runner's lease runs out.")
     boolean takeOver;
 
-    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the restore's final report as JSON.")
-    Path report;
+    @Mixin
+    ReportFile report = new ReportFile();
 
-    @Option(names = "--confirm-project", paramLabel = "ID",
-            description = "Required to write to a project that is not an emulator: its id.")
-    String confirmProject;
+    @Mixin
+    ConfirmProject confirm = new ConfirmProject();
 
-    @Option(names = "--inject-faults", hidden = true, paramLabel = "rate=R,lost=R,latency=MS,seed=N",
-            description = "Testing only: fail a share of Datastore calls, lose commit answers, add latency.")
-    String injectFaults;
-
-    @Option(names = "--hold-after-chunks", hidden = true, paramLabel = "N",
-            description = "Testing only: after N chunks, hold inside the next commit and print 'keyranger: held'.")
-    Integer holdAfterChunks;
+    @Mixin
+    TestHooks hooks = new TestHooks();
 
     public RestoreCommand(KeyRangerCli.Context context) {
         this.context = context;
@@ -109,20 +102,10 @@ public final class RestoreCommand implements Callable<Integer> {
             dryRun(session, kind, restoreMode, out, err, prices);
             return 0;
         }
-        WriteSafety.check(conn, Mappers.template("import"), confirmProject, "add --confirm-project " + conn.projectId()
-                + (noUndo ? " (with --no-undo it keeps no undo records: it cannot be reverted)" : ""));
-        Session session = Session.open(conn);
-        RetryPolicy retries = RetryPolicy.DEFAULT;
-        FaultInjector faults = null;
-        if (injectFaults != null) {
-            faults = FaultInjector.parse(injectFaults);
-            session = session.wrap(faults::wrap);
-            retries = new RetryPolicy(40, 5, 500);
-        }
-        JobLauncher launcher = new JobLauncher(session, retries, JobLease.DEFAULT_DURATION);
-        if (holdAfterChunks != null) {
-            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, err));
-        }
+        JobRequest.NewJob request = JobRequest.job(job).withMode(takeOver ? JobLease.Mode.TAKE_OVER
+                : JobLease.Mode.RESUME);
+        confirm.require(Consent.of(conn, request, -1, prices));
+        Jobs jobs = hooks.jobs(Session.open(conn), err);
         JobProgressPrinter progress = new JobProgressPrinter(err);
         err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
                 + conn.namespace()) + " from " + selection.export + " (" + restoreMode.id() + ")"
@@ -130,23 +113,19 @@ public final class RestoreCommand implements Callable<Integer> {
         err.flush();
         JobHandle handle;
         try {
-            handle = launcher.start(job, takeOver ? JobLease.Mode.TAKE_OVER
-                    : JobLease.Mode.RESUME, progress, message -> {
-                        err.println(message);
-                        err.flush();
-                    });
+            handle = jobs.launch(jobs.prepare(request, -1, prices), progress, message -> {
+                err.println(message);
+                err.flush();
+            });
         } catch (JobBusyException e) {
             progress.close();
             err.println("keyranger: " + e.getMessage());
             err.flush();
             return RunCommand.EXIT_JOB_BUSY;
         }
-        JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, report,
+        JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, report.file,
                 "Resume it by running it again with --job-id " + handle.jobId());
-        if (faults != null) {
-            err.printf("keyranger: injected %d failed calls and %d lost commit answers%n", faults.failures(),
-                    faults.lostCommits());
-        }
+        hooks.sayInjected(err);
         long changed = result.total(JobReport.SKIPPED_PREFIX + RestoreMode.CHANGED);
         if (result.status() == JobStatus.DONE && changed > 0) {
             err.printf("keyranger: %,d entit%s changed since the export and kept %s live values (see 'skipped' "

@@ -3,21 +3,20 @@ package io.keyranger.cli;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.job.RetryPolicy;
-import io.keyranger.job.WriteSafety;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.launch.Consent;
+import io.keyranger.launch.JobRequest;
+import io.keyranger.launch.Jobs;
+import io.keyranger.launch.Preparation;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.profile.SettingsStore;
 import io.keyranger.undo.JobUndo;
 import io.keyranger.undo.records.UndoRecords;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -63,12 +62,11 @@ public final class RevertCommand implements Callable<Integer> {
     @Option(names = "--job-id", paramLabel = "ID", description = "The revert job's id (default: revert-JOB-TIME-RANDOM).")
     String revertId;
 
-    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the revert's final report as JSON.")
-    Path report;
+    @Mixin
+    ReportFile report = new ReportFile();
 
-    @Option(names = "--confirm-project", paramLabel = "ID",
-            description = "Required to write to a project that is not an emulator: its id.")
-    String confirmProject;
+    @Mixin
+    ConfirmProject confirm = new ConfirmProject();
 
     public RevertCommand(KeyRangerCli.Context context) {
         this.context = context;
@@ -77,39 +75,37 @@ public final class RevertCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        if (!dryRun) {
-            WriteSafety.check(conn, Mappers.template("revert"), confirmProject, "add --confirm-project "
-                    + conn.projectId());
-        }
-        Session session = Session.open(conn);
-        RetryPolicy retries = RetryPolicy.DEFAULT;
-        List<JobStore.StoredJob> jobs = retries.call(() -> JobUndo.revertible(session.datastore(), jobId));
         String id = revertId != null ? revertId : JobUndo.newRevertId(jobId);
-        JobUndo.RevertSettings settings = new JobUndo.RevertSettings(id, force, size.shards, size.workers,
-                size.pageSize, size.qps);
-        JobSpec first = JobUndo.revertSpec(jobs.get(0), settings);
+        JobRequest.Revert request = JobRequest.revert(jobId, new JobUndo.RevertSettings(id, force, size.shards,
+                size.workers, size.pageSize, size.qps));
+        if (!dryRun) {
+            confirm.require(Consent.of(conn, request));
+        }
+        Jobs jobs = Jobs.on(Session.open(conn));
+        Preparation prepared = jobs.prepare(request, -1, PriceTable.BUILT_IN);
+        List<JobStore.StoredJob> reverted = prepared.reverted();
         PriceTable prices = new SettingsStore(context.configDir()).load()
                 .priceTable();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        RunChecks checks = new RunChecks(session, retries, err);
         if (dryRun) {
-            for (JobStore.StoredJob job : jobs) {
+            JobSpec first = JobUndo.revertSpec(reverted.get(0), request.settings());
+            RunChecks checks = new RunChecks(jobs.session(), jobs.retries(), err);
+            for (JobStore.StoredJob job : reverted) {
                 out.println("== revert of " + job.spec().jobId() + " (" + job.spec().mapper().template() + " over "
                         + job.spec().kind() + ")");
                 checks.printDryRun(first, UndoRecords.kind(job.spec().jobId()), sample, out, prices);
             }
             return 0;
         }
-        JobLauncher launcher = new JobLauncher(session, retries, JobLease.DEFAULT_DURATION);
         JobProgressPrinter progress = new JobProgressPrinter(err);
-        err.println("Job " + id + ": reverting job " + jobId + " (" + jobs.get(0).spec().mapper().template()
-                + (jobs.size() == 1 ? " over " + jobs.get(0).spec().kind() : " over " + jobs.size() + " kinds") + ")"
-                + (force ? ", over later changes too" : ""));
+        err.println("Job " + id + ": reverting job " + jobId + " (" + reverted.get(0).spec().mapper().template()
+                + (reverted.size() == 1 ? " over " + reverted.get(0).spec().kind() : " over " + reverted.size()
+                + " kinds") + ")" + (force ? ", over later changes too" : ""));
         err.flush();
-        JobHandle handle = JobUndo.startRevert(launcher, jobId, settings, progress, err::println);
+        JobHandle handle = jobs.launch(prepared, progress, err::println);
         JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices,
-                report, "Resume it with: keyranger run --resume " + id);
+                report.file, "Resume it with: keyranger run --resume " + id);
         long conflicts = result.total(Mappers.revertConflictCounter());
         if (result.status() == JobStatus.DONE && conflicts > 0) {
             err.printf("keyranger: %,d entit%s changed since job %s and kept their values (see 'skipped' above); "

@@ -1,26 +1,21 @@
 package io.keyranger.cli;
-import io.keyranger.profile.SettingsStore;
-import io.keyranger.testhooks.FaultInjector;
-import io.keyranger.testhooks.HoldHook;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
-import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobReport;
 import io.keyranger.job.JobSpec;
-import io.keyranger.job.RetryPolicy;
-import io.keyranger.job.WriteSafety;
-import io.keyranger.launch.ExportSpace;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.launch.Consent;
+import io.keyranger.launch.JobRequest;
+import io.keyranger.launch.Jobs;
+import io.keyranger.launch.Preparation;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.profile.SettingsStore;
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -62,30 +57,16 @@ public final class RunCommand implements Callable<Integer> {
             + "runner stops at its next lease renewal, and nothing it does is applied twice.")
     boolean force;
 
-    @Option(names = "--lease-seconds", hidden = true, defaultValue = "30", paramLabel = "S",
-            description = "Testing only: how long this runner's lease lasts without renewal.")
-    double leaseSeconds;
+    @Mixin
+    ReportFile report = new ReportFile();
 
-    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the job's final report as JSON.")
-    Path report;
+    @Mixin
+    ConfirmProject confirm = new ConfirmProject();
 
-    @Option(names = "--hold-after-chunks", hidden = true, paramLabel = "N",
-            description = "Testing only: after N chunks, hold every worker inside its next chunk (its transaction open;"
-                    + " an import: its next commit), print 'keyranger: held' and go on when a line arrives on standard"
-                    + " input.")
-    Integer holdAfterChunks;
-
-    @Option(names = "--inject-faults", hidden = true, paramLabel = "rate=R,lost=R,latency=MS,seed=N",
-            description = "Testing only: fail a share of Datastore calls, lose commit answers, add latency.")
-    String injectFaults;
-
-    @Option(names = "--confirm-project", paramLabel = "ID",
-            description = "Required to write to a project that is not an emulator: its id.")
-    String confirmProject;
+    @Mixin
+    TestHooks hooks = new TestHooks();
 
     private PriceTable prices;
-    /** How calls before the job retry: as the job's own do. */
-    private RetryPolicy retries = RetryPolicy.DEFAULT;
 
     /** The section of {@code run --help} that lists the templates of a --mapper spec, with their parameters. */
     static final String TEMPLATES_SECTION = "templates";
@@ -118,27 +99,17 @@ public final class RunCommand implements Callable<Integer> {
         prices();
         JobSpec job = target.newJob == null ? null : target.newJobSpec(conn.namespace());
         checkTakeOverOptions(job);
+        JobRequest request = job == null ? new JobRequest.Resume(target.resume, leaseMode())
+                : newJob(job).withMode(leaseMode());
         if (job != null && !target.newJob.dryRun) {
             // before connecting: nothing is read or written without consent
-            WriteSafety.check(conn, Mappers.template(job.mapper().template()), confirmProject,
-                    "add --confirm-project " + conn.projectId() + (target.isGroup() ? " (it " + job.mapper().template()
-                            + "s " + (target.newJob.allKinds ? "EVERY kind of the namespace" : "kinds "
-                            + target.newJob.kind) + ")" : "") + (job.mapper().undo() ? ""
-                            : " (with --no-undo it keeps no undo records: it cannot be reverted)"));
+            confirm.require(Consent.of(conn, (JobRequest.NewJob) request, -1, prices()));
         }
         Session session = Session.open(conn);
-        if (injectFaults != null) {
-            session = session.wrap(FaultInjector.parse(injectFaults)::wrap);
-        }
-        retries = injectFaults == null ? RetryPolicy.DEFAULT
-                : new RetryPolicy(40, 5, 500);
-        JobLauncher launcher = new JobLauncher(session, retries, leaseDuration());
-        if (holdAfterChunks != null) {
-            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()));
-        }
         PrintWriter err = spec.commandLine().getErr();
+        Jobs jobs = hooks.jobs(session, err);
         try {
-            return run(session, job, launcher, err);
+            return run(jobs, job, request, err);
         } catch (JobBusyException e) {
             err.println("keyranger: " + e.getMessage());
             err.flush();
@@ -146,72 +117,77 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private int run(Session session, JobSpec job, JobLauncher launcher, PrintWriter err) throws InterruptedException {
+    /** The new job the options ask for: over its kind, the kinds named, or every kind. */
+    private JobRequest.NewJob newJob(JobSpec job) {
+        if (!target.isGroup()) {
+            return JobRequest.job(job);
+        }
+        return target.newJob.allKinds ? JobRequest.overAllKinds(job)
+                : JobRequest.overKinds(job, List.of(target.newJob.kind.split(",")));
+    }
+
+    private int run(Jobs jobs, JobSpec job, JobRequest request, PrintWriter err) throws InterruptedException {
         JobProgressPrinter progress = new JobProgressPrinter(err);
-        RunChecks checks = new RunChecks(session, retries, err);
+        PrintWriter out = spec.commandLine().getOut();
         Consumer<String> waiting = message -> {
             err.println(message);
             err.flush();
         };
-        JobHandle handle;
-        KindGroup.Plan resumedGroup = target.resume == null ? null
-                : KindGroup.load(session.datastore(), target.resume);
-        if (resumedGroup != null) {
-            err.println("Job " + resumedGroup.groupId() + ": resuming " + resumedGroup.spec().mapper().template()
-                    + " over " + resumedGroup.kinds().size() + " kinds: " + String.join(", ", resumedGroup.kinds()));
-            err.flush();
-            handle = KindGroup.run(launcher, resumedGroup, leaseMode(), progress, waiting);
-        } else if (target.resume != null) {
-            checks.warnOfPermanentFailures(launcher, target.resume);
-            handle = launcher.resume(target.resume, leaseMode(), progress, waiting);
-        } else if (target.isGroup()) {
-            List<String> kinds = retries.call(() -> KindGroup.kinds(session.datastore(), session.spec().server(), job.namespace(),
-                    target.newJob.allKinds ? List.of() : List.of(target.newJob.kind.split(",")), target.newJob.allKinds));
-            if (target.newJob.dryRun) {
+        if (job != null && target.newJob.dryRun) {
+            RunChecks checks = new RunChecks(jobs.session(), jobs.retries(), err);
+            List<String> kinds = jobs.kinds((JobRequest.NewJob) request);
+            if (target.isGroup()) {
                 for (String kind : kinds) {
-                    spec.commandLine().getOut().println("== " + kind);
-                    checks.printDryRun(job, kind, target.newJob.sample, spec.commandLine().getOut(), prices());
+                    out.println("== " + kind);
+                    checks.printDryRun(job, kind, target.newJob.sample, out, prices());
                 }
-                progress.close();
-                return 0;
+            } else {
+                RunChecks.printQueryPlan(job, out);
+                checks.printDryRun(job, job.kind(), target.newJob.sample, out, prices());
             }
-            backUp(session, job, kinds, err);
-            KindGroup.Plan plan = KindGroup.create(session.datastore(), job.jobId(), kinds, job);
-            err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + kinds.size() + " kinds"
-                    + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace()) + ", one after another: "
-                    + String.join(", ", kinds));
-            err.flush();
-            handle = KindGroup.run(launcher, plan, leaseMode(), progress, waiting);
-        } else if (target.newJob.dryRun) {
-            checks.checkKindExists(job);
-            RunChecks.printQueryPlan(job, spec.commandLine().getOut());
-            checks.printDryRun(job, job.kind(), target.newJob.sample, spec.commandLine().getOut(), prices());
             progress.close();
             return 0;
-        } else {
-            if (job.mapper().template().equals("export")) {
-                // before the first read of the job: the disk must have room for what it will write
-                ExportSpace.check(ExportSpace.estimate(
-                        session.datastore(), session.order(), job), Path.of(job.mapper().json().path("file").asText()));
-            }
-            checks.checkKindExists(job);
-            checks.warnAboutProperties(job);
-            backUp(session, job, List.of(job.kind()), err);
-            err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
-                    + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace())
-                    + (Mappers.template(job.mapper().template()).writes() && !job.mapper().undo()
-                    ? " (no undo: this job cannot be reverted)" : ""));
-            RunChecks.printQueryPlan(job, err);
-            err.flush();
-            handle = launcher.start(job, leaseMode(), progress, waiting);
         }
-        return JobFollow.exitCode(JobFollow.follow(handle, progress, spec.commandLine(), prices(), report,
+        Preparation prepared = jobs.prepare(request, -1, prices());
+        prepared.warnings().forEach(w -> err.println("keyranger: warning: " + w));
+        prepared.permanentFailures().forEach(g -> err.printf("keyranger: %,d range%s of %s failed with: %s%n  Resuming "
+                + "retries them, but this reason does not go away by retrying: %s.%n", g.count(), g.count() == 1 ? ""
+                : "s", target.resume, g.reason(), JobReport.adviceFor(g.reason())));
+        err.flush();
+        if (job != null) {
+            backUp(jobs, job, prepared.kinds(), err);
+        }
+        JobHandle handle = jobs.launch(prepared, progress, waiting, () -> {
+            announce(job, prepared, err);
+            err.flush();
+        });
+        return JobFollow.exitCode(JobFollow.follow(handle, progress, spec.commandLine(), prices(), report.file,
                 job != null && RunChecks.isImport(job) ? "Resume it by running it again with --job-id " + handle.jobId()
                         : "Resume it with: keyranger run --resume " + handle.jobId()));
     }
 
+    /** What runs, said just before it starts. */
+    private static void announce(JobSpec job, Preparation prepared, PrintWriter err) {
+        if (prepared.resumesGroup()) {
+            KindGroup.Plan group = prepared.group();
+            err.println("Job " + group.groupId() + ": resuming " + group.spec().mapper().template() + " over "
+                    + group.kinds().size() + " kinds: " + String.join(", ", group.kinds()));
+        } else if (job == null) {
+            return;
+        } else if (prepared.consent().severalKinds()) {
+            err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + prepared.kinds().size()
+                    + " kinds" + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace())
+                    + ", one after another: " + String.join(", ", prepared.kinds()));
+        } else {
+            err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
+                    + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace())
+                    + (prepared.consent().noUndo() ? " (no undo: this job cannot be reverted)" : ""));
+            RunChecks.printQueryPlan(job, err);
+        }
+    }
+
     /** With --backup-to: a managed export of the job's kinds on the server, waited for and recorded with the job. */
-    private void backUp(Session session, JobSpec job, List<String> kinds, PrintWriter err) {
+    private void backUp(Jobs jobs, JobSpec job, List<String> kinds, PrintWriter err) {
         String to = target.newJob.backupTo;
         if (to == null) {
             return;
@@ -222,11 +198,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         err.println("Backing up " + String.join(", ", kinds) + " to " + to + " with a managed export on the server…");
         err.flush();
-        String url = ServerExports.export(session.spec(), to, job.namespace(), kinds, message -> {
+        String url = jobs.backUp(job, kinds, to, message -> {
             err.print("\r" + message);
             err.flush();
-        }, Cancellation.NEVER);
-        ServerExports.record(session.datastore(), job.jobId(), url);
+        });
         err.println("\rBackup of job " + job.jobId() + ": " + url + " (gcloud datastore import loads it; keyranger "
                 + "restore --export opens it once copied here)");
         err.flush();
@@ -234,13 +209,6 @@ public final class RunCommand implements Callable<Integer> {
 
     private JobLease.Mode leaseMode() {
         return !takeOver ? JobLease.Mode.RESUME : force ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
-    }
-
-    private Duration leaseDuration() {
-        if (!(leaseSeconds >= 0.5 && leaseSeconds <= 3600)) {
-            throw new KeyRangerException("--lease-seconds must be between 0.5 and 3600 (got " + leaseSeconds + ").");
-        }
-        return Duration.ofMillis(Math.round(leaseSeconds * 1000));
     }
 
     private void checkTakeOverOptions(JobSpec job) {

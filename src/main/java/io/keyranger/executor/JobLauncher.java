@@ -9,7 +9,6 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.job.WriteSafety;
 import com.google.cloud.datastore.Datastore;
-import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;
@@ -28,9 +27,10 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * The one way to start or resume a job, for the command line and the app alike: over the key ranges of a kind or over
- * the entries of a file (an import, a restore), every job runs on the {@link AdaptiveSplitExecutor}, and the caller
- * gets a {@link JobHandle} and the same listener events.
+ * The engine's front door for starting or resuming one job on this machine: over the key ranges of a kind or over the
+ * entries of a file (an import, a restore), every job runs on the {@link AdaptiveSplitExecutor}, and the caller gets a
+ * {@link JobHandle} and the same listener events. Groups of kinds, reverts and the checks before a launch sit above
+ * it, in the application layer ({@code io.keyranger.launch.Jobs}) that the command line and the app share.
  */
 public final class JobLauncher {
     private final Datastore datastore;
@@ -88,9 +88,8 @@ public final class JobLauncher {
         }
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
-        JobSpec stamped = checked(spec, waiting);
-        Entity stored = retries.call(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId())));
-        return stored == null ? executor().start(stamped, listener)
+        Checked checked = check(datastore, LocalFileStore.INSTANCE, order, retries, spec, waiting);
+        return checked.earlier() == null ? executor().start(checked.spec(), listener)
                 : executor().resume(spec.jobId(), mode, listener, waiting); // its input checked just now
     }
 
@@ -101,13 +100,10 @@ public final class JobLauncher {
     public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener, Consumer<String> waiting) {
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).loadJob(jobId));
         if (SourceJobs.readsFile(stored.spec().mapper()) && stored.status() != JobStatus.DONE) {
-            checked(stored.spec(), waiting); // refused when the input changed
+            // refused when the input changed
+            check(datastore, LocalFileStore.INSTANCE, order, retries, stored.spec(), waiting);
         }
         return executor().resume(jobId, mode, listener, waiting);
-    }
-
-    private JobSpec checked(JobSpec spec, Consumer<String> waiting) {
-        return checked(datastore, LocalFileStore.INSTANCE, order, retries, spec, waiting);
     }
 
     /**
@@ -118,14 +114,26 @@ public final class JobLauncher {
      */
     public static JobSpec checked(Datastore datastore, FileStore files, KeyOrder order, RetryPolicy retries,
                                   JobSpec spec, Consumer<String> warnings) {
+        return check(datastore, files, order, retries, spec, warnings).spec();
+    }
+
+    /**
+     * A checked spec, and the job of its id as it was stored before, or null for a new one: the job's entity is read
+     * once, for both.
+     */
+    private record Checked(JobSpec spec, JobStore.StoredJob earlier) {
+    }
+
+    private static Checked check(Datastore datastore, FileStore files, KeyOrder order, RetryPolicy retries,
+                                 JobSpec spec, Consumer<String> warnings) {
         ImportInput input = SourceJobs.input(datastore, files, order, spec.mapper(), spec.namespace(), spec.kind());
         ImportFile.Check check = input.check(SourceJobs.skipBadLines(spec.mapper()), () -> false);
         check.warnings().forEach(warnings);
         ImportIdentity identity = input.identity(check).selecting("kind " + spec.kind() + ", mode "
                 + SourceJobs.mode(spec.mapper()).id());
-        Entity stored = retries.call(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId())));
+        JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
         if (stored != null) {
-            JobSpec was = retries.call(() -> new JobStore(datastore).loadJob(spec.jobId())).spec();
+            JobSpec was = stored.spec();
             if (!SourceJobs.readsFile(was.mapper())) {
                 throw new KeyRangerException("Job " + spec.jobId() + " is a '" + was.mapper().template() + "' job over "
                         + was.kind() + ", not an import or a restore. Nothing was written. Give this one another "
@@ -140,8 +148,8 @@ public final class JobLauncher {
                         + "was written. Run it with the options it was started with to resume it (its file at the "
                         + "same path), or give this run another --job-id.");
             }
-            return again;
+            return new Checked(again, stored);
         }
-        return SourceJobs.stamped(spec, identity, check);
+        return new Checked(SourceJobs.stamped(spec, identity, check), null);
     }
 }

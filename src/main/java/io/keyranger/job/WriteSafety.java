@@ -44,13 +44,17 @@ public final class WriteSafety {
             case READ_ONLY -> throw readOnly(template, null);
             case CONFIRM_PROJECT -> {
                 if (!connection.projectId().equals(confirmedProject)) {
-                    throw new KeyRangerException("The '" + template.name() + "' mapper writes to project "
-                            + connection.projectId() + ", which is not an emulator: " + howToConfirm
-                            + " to go ahead.");
+                    throw unconfirmed(template, connection.projectId(), howToConfirm);
                 }
             }
             default -> { }
         }
+    }
+
+    /** "The 'delete' mapper writes to project P, which is not an emulator: HOW to go ahead." */
+    public static KeyRangerException unconfirmed(Template template, String project, String howToConfirm) {
+        return new KeyRangerException("The '" + template.name() + "' mapper writes to project " + project
+                + ", which is not an emulator: " + howToConfirm + " to go ahead.");
     }
 
     /** The read-only part of the rule, where the runner only knows the flag (the executor, an import). */

@@ -151,10 +151,19 @@ public final class JobStore {
 
     /** The stored spec of a job, or a clear error naming the job. */
     public StoredJob loadJob(String jobId) {
-        Entity job = datastore.get(jobKey(jobId));
+        StoredJob job = findJob(jobId);
         if (job == null) {
             throw new KeyRangerException("No job with id '" + jobId + "' in this database. Run 'keyranger jobs' to list "
                     + "the jobs there are.");
+        }
+        return job;
+    }
+
+    /** The stored job with this id, or null when there is none: one read of its entity. */
+    public StoredJob findJob(String jobId) {
+        Entity job = datastore.get(jobKey(jobId));
+        if (job == null) {
+            return null;
         }
         JobSpec spec = new JobSpec(jobId, job.getString("namespace"), job.getString("kind"),
                 MapperSpec.parse(job.getString("mapper")), (int) job.getLong("shards"), (int) job.getLong("workers"),

@@ -1,11 +1,10 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.datastore.ServerExports;
-import io.keyranger.executor.lease.JobLease;
-import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobSpec;
+import io.keyranger.launch.JobRequest;
+import io.keyranger.launch.Jobs;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
@@ -16,8 +15,8 @@ import java.util.function.Consumer;
 
 /**
  * What the Run tab launches on a target: a new job, a job over several kinds, a resume or a take-over of a stored job
- * (started here, by another runner, or by a Beam pipeline). {@link #start} runs off the FX thread and returns once
- * the job runs.
+ * (started here, by another runner, or by a Beam pipeline), a revert; each through the application layer ({@link
+ * Jobs#start}), which decides what to run. {@link #start} runs off the FX thread and returns once the job runs.
  *
  * @param jobId   the job's id
  * @param message what the tab says while it plans or waits
@@ -36,7 +35,7 @@ record JobLaunch(String jobId, String message, Starter starter) {
     static JobLaunch newJob(KindTarget t, JobSpec spec) {
         boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
         return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
-                feed -> StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { }));
+                feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
     }
 
     /**
@@ -47,27 +46,23 @@ record JobLaunch(String jobId, String message, Starter starter) {
     static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
         return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", feed -> {
             String export = backup.toString();
-            ServerExports.record(t.session().datastore(), spec.jobId(), export);
+            Jobs jobs = StoredJobs.jobsOf(t);
+            jobs.recordBackup(spec.jobId(), export);
             where.accept(export);
-            return StoredJobs.launcher(t).start(spec, JobLease.Mode.RESUME, feed, message -> { });
+            return jobs.start(JobRequest.job(spec), feed, message -> { });
         });
     }
 
     /** One job over {@code kinds}, kind after kind, a tree per kind. */
     static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
-        return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…", feed -> {
-            KindGroup.Plan plan = KindGroup.create(t.session().datastore(), spec.jobId(),
-                    KindGroup.kinds(t.session().datastore(), t.session().spec().server(), t.namespace(), kinds, false), spec);
-            return KindGroup.run(StoredJobs.launcher(t), plan, JobLease.Mode.RESUME, feed, message -> { });
-        });
+        return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
+                feed -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { }));
     }
 
+    /** A stored job, or a group of kinds, resumed. */
     static JobLaunch resume(KindTarget t, String jobId) {
-        return new JobLaunch(jobId, "Resuming " + jobId + "…", feed -> {
-            KindGroup.Plan group = KindGroup.load(t.session().datastore(), jobId);
-            return group != null ? KindGroup.run(StoredJobs.launcher(t), group, JobLease.Mode.RESUME, feed, m -> { })
-                    : StoredJobs.launcher(t).resume(jobId, JobLease.Mode.RESUME, feed, m -> { });
-        });
+        return new JobLaunch(jobId, "Resuming " + jobId + "…",
+                feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
     }
 
     /**
@@ -77,15 +72,14 @@ record JobLaunch(String jobId, String message, Starter starter) {
     static JobLaunch revert(KindTarget t, String jobId, Consumer<String> said) {
         String id = JobUndo.newRevertId(jobId);
         JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
-        return new JobLaunch(id, "Reverting " + jobId + "…", feed -> JobUndo.startRevert(
-                StoredJobs.launcher(t), jobId, new JobUndo.RevertSettings(id, false,
-                        defaults.shards(), defaults.workers(), defaults.pageSize(), defaults.qps()), feed, said));
+        return new JobLaunch(id, "Reverting " + jobId + "…", feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(
+                jobId, new JobUndo.RevertSettings(id, false, defaults.shards(), defaults.workers(),
+                        defaults.pageSize(), defaults.qps())), feed, said));
     }
 
     /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */
     static JobLaunch takeOver(KindTarget t, String jobId, boolean now, Consumer<String> waiting) {
-        JobLease.Mode mode = now ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
-        return new JobLaunch(jobId, "Taking over " + jobId + "…", feed -> StoredJobs.launcher(t).resume(jobId, mode,
-                feed, waiting));
+        return new JobLaunch(jobId, "Taking over " + jobId + "…",
+                feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
     }
 }

@@ -5,6 +5,7 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
 import io.keyranger.report.JobOutcome;
 import io.keyranger.report.JobProgress;
+import io.keyranger.launch.Inspection;
 import java.util.List;
 
 /**
@@ -43,7 +44,7 @@ final class JobWords {
     }
 
     /** What the Run tab says of a stored job it shows: "Job X (stored, done): 44 ranges: …", or that it follows it. */
-    static String inspected(StoredJobs.Inspection inspection) {
+    static String inspected(Inspection inspection) {
         boolean live = inspection.status() == JobStatus.RUNNING;
         return "Job " + inspection.jobId() + " (stored" + (live ? ", following: running elsewhere" : ", "
                 + inspection.status().word()) + "): " + ranges(inspection.nodes())

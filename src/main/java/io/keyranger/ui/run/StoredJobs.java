@@ -1,18 +1,13 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.datastore.ServerExports;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobStatus;
-import io.keyranger.job.NodeSnapshot;
-import io.keyranger.job.RetryPolicy;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.launch.Inspection;
+import io.keyranger.launch.Jobs;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
-import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import javafx.animation.PauseTransition;
@@ -30,34 +25,14 @@ final class StoredJobs {
     /** The job being followed, or null: following another job, or none, ends the earlier one's readings. */
     private String followed;
 
-    /**
-     * A stored job as read back.
-     *
-     * @param jobId  the job
-     * @param nodes  its ranges
-     * @param totals its persisted counters
-     * @param status its persisted status: RUNNING while a runner elsewhere (another process, Beam) works on it
-     */
-    record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals,
-                      JobStatus status, String backup) {
-    }
-
-    /** The jobs as listed, and where those backed up first were backed up to, by job id. */
-    private record Listed(List<AdaptiveSplitExecutor.JobSummary> jobs, Map<String, String> backups) {
-    }
-
     StoredJobs(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
         this.errors = errors;
     }
 
-    /** The one launcher the Run tab starts, resumes and lists jobs with, on the target's session. */
-    static JobLauncher launcher(KindTarget t) {
-        return new JobLauncher(t.session(), RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
-    }
-
-    static AdaptiveSplitExecutor executor(KindTarget t) {
-        return launcher(t).executor();
+    /** The jobs of the target's connection: what the Run tab starts, resumes, lists and inspects them with. */
+    static Jobs jobsOf(KindTarget t) {
+        return Jobs.on(t.session());
     }
 
     /** Lists the jobs stored on the target's connection (none without a target). */
@@ -66,11 +41,7 @@ final class StoredJobs {
             jobs.clear();
             return;
         }
-        Tasks.create("Listing jobs", () -> {
-            List<AdaptiveSplitExecutor.JobSummary> listed = executor(t).jobs();
-            return new Listed(listed, ServerExports.backupsOf(t.session().datastore(),
-                    listed.stream().map(j -> j.spec().jobId()).toList()));
-        }).onSuccess(listed -> {
+        Tasks.create("Listing jobs", () -> jobsOf(t).list()).onSuccess(listed -> {
             backups.clear();
             backups.putAll(listed.backups());
             jobs.setAll(listed.jobs());
@@ -81,10 +52,7 @@ final class StoredJobs {
 
     /** Reads one job's tree and totals in the background, then hands them to {@code shown} on the FX thread. */
     void inspect(KindTarget t, String jobId, Consumer<Inspection> shown) {
-        Tasks.create("Reading job " + jobId,
-                        () -> new Inspection(jobId, executor(t).nodes(jobId), executor(t).totals(jobId),
-                                executor(t).status(jobId), ServerExports.backupsOf(
-                                        t.session().datastore(), List.of(jobId)).get(jobId)))
+        Tasks.create("Reading job " + jobId, () -> jobsOf(t).inspect(jobId))
                 .onSuccess(shown::accept)
                 .onError(e -> errors.accept(ErrorMessages.of(e)))
                 .run(tasks);

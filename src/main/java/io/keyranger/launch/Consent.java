@@ -1,0 +1,109 @@
+package io.keyranger.launch;
+
+import io.keyranger.cost.PriceTable;
+import io.keyranger.report.Operations;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.job.WriteSafety;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
+import java.util.List;
+
+/**
+ * What the user must agree to before a job runs, decided from the request and the connection alone (nothing is read,
+ * so the command line decides it before it connects, and the app on the FX thread): whether it is refused (a job that
+ * writes, on a read-only connection), whether the project's id must be typed (it writes to a project that is not an
+ * emulator), whether the kinds of a job over several must be confirmed (named), whether it can be reverted, its
+ * estimated cost, and whether an export of the kind is offered first (delete and increment). The command line turns it
+ * into messages and exit codes, the app into dialogs.
+ *
+ * @param template the template that runs
+ * @param project  the project it runs on
+ * @param verdict  the write-safety rule's verdict ({@link WriteSafety})
+ * @param kinds    the kinds of a job over several kinds as named (empty with {@code allKinds}, or for one kind)
+ * @param allKinds whether it runs over every kind of the namespace
+ * @param undo     whether it keeps undo records (a job that writes without them cannot be reverted)
+ * @param estimate the estimated operations and price over one kind whose count is known, or null
+ */
+public record Consent(Template template, String project, WriteSafety.Verdict verdict, List<String> kinds,
+                      boolean allKinds, boolean undo, String estimate) {
+    public Consent {
+        kinds = List.copyOf(kinds);
+    }
+
+    /** For a new job, over a kind whose count is {@code count} (-1: not known), estimated at {@code prices}. */
+    public static Consent of(ConnectionSpec connection, JobRequest.NewJob job, long count, PriceTable prices) {
+        return of(connection, job.spec().mapper(), job.kinds(), job.allKinds(), count, prices);
+    }
+
+    /** For a revert, whose cost is not known before it reads the job's undo records. */
+    public static Consent of(ConnectionSpec connection, JobRequest.Revert revert) {
+        return of(connection, Mappers.revertSpec(revert.jobId(), revert.settings().force()), List.of(), false, -1,
+                PriceTable.BUILT_IN);
+    }
+
+    /**
+     * For {@code mapper} over {@code kinds} (several, or {@code allKinds}; empty: one kind, whose count is
+     * {@code count}, -1 when not known).
+     */
+    public static Consent of(ConnectionSpec connection, MapperSpec mapper, List<String> kinds, boolean allKinds,
+                             long count, PriceTable prices) {
+        Template template = Mappers.template(mapper.template());
+        boolean oneKind = kinds.isEmpty() && !allKinds;
+        return new Consent(template, connection.projectId(), WriteSafety.verdict(connection, template), kinds,
+                allKinds, mapper.undo(), oneKind ? estimate(template, count, mapper.undo(), prices) : null);
+    }
+
+    /**
+     * The estimated operations and price of {@code template} over {@code count} entities (null when the count is not
+     * known), counted as the dry run and the finished job count them ({@link Operations}): every entity changed, with
+     * its undo record unless {@code undo} is off.
+     */
+    static String estimate(Template template, long count, boolean undo, PriceTable prices) {
+        if (count < 0) {
+            return null;
+        }
+        return "Estimated for " + String.format("%,d", count) + " entities: "
+                + Operations.overEvery(count, template, undo).describe(prices);
+    }
+
+    /** Whether the job writes: only then is anything asked. */
+    public boolean writes() {
+        return template.writes();
+    }
+
+    /** Why it must not run (a read-only connection), or null. */
+    public String refusal() {
+        return verdict == WriteSafety.Verdict.READ_ONLY ? WriteSafety.readOnly(template, null).getMessage() : null;
+    }
+
+    /** Whether the project's id must be typed to go ahead: it writes to a project that is not an emulator. */
+    public boolean confirmsProject() {
+        return verdict == WriteSafety.Verdict.CONFIRM_PROJECT;
+    }
+
+    /** Whether the user must confirm the kinds it changes, named ({@link #kinds}), before it starts. */
+    public boolean confirmsKinds() {
+        return writes() && refusal() == null && severalKinds();
+    }
+
+    /** Whether it runs over several kinds, kind after kind. */
+    public boolean severalKinds() {
+        return allKinds || !kinds.isEmpty();
+    }
+
+    /** Whether it writes without undo records: then it cannot be reverted, and the user is told so. */
+    public boolean noUndo() {
+        return writes() && !undo;
+    }
+
+    /** Whether an export of the kind is offered before it runs (delete and increment, over one kind). */
+    public boolean backupOffered() {
+        return template.offersBackup() && refusal() == null && !severalKinds();
+    }
+
+    /** Whether {@code typed} (the project id the user typed, or null) lets it run; a refusal never does. */
+    public boolean allows(String typed) {
+        return refusal() == null && (!confirmsProject() || project.equals(typed));
+    }
+}

@@ -1,0 +1,36 @@
+package io.keyranger.launch;
+
+import io.keyranger.executor.store.JobStore;
+import io.keyranger.group.KindGroup;
+import io.keyranger.job.JobReport;
+import java.util.List;
+
+/**
+ * A launch made ready ({@link Jobs#prepare}): what the user must agree to, what was read to run it, and what to warn
+ * of. {@link Jobs#launch} runs exactly what it says, deciding nothing again: a group or a job, these kinds.
+ *
+ * @param request           what was asked
+ * @param consent           what the user must agree to, or null for a resume or take-over (agreed when it started)
+ * @param kinds             the kinds it runs over, checked: a new job's (one, or each of a group's, listed); a resumed
+ *                          group's; each reverted job's; empty for a resumed job of one kind
+ * @param group             the stored group a resume runs on, or null when it resumes one job
+ * @param reverted          the jobs a revert takes back (one, or each kind's of a group), else empty
+ * @param warnings          what the user should know before it runs (parameters naming properties the kind lacks)
+ * @param permanentFailures a resumed job's failures that retrying will not fix: the resume runs anyway (the cause may
+ *                          be fixed by now), and fails the same way if it is not
+ */
+public record Preparation(JobRequest request, Consent consent, List<String> kinds, KindGroup.Plan group,
+                          List<JobStore.StoredJob> reverted, List<String> warnings,
+                          List<JobReport.ReasonGroup> permanentFailures) {
+    public Preparation {
+        kinds = List.copyOf(kinds);
+        reverted = List.copyOf(reverted);
+        warnings = List.copyOf(warnings);
+        permanentFailures = List.copyOf(permanentFailures);
+    }
+
+    /** Whether it resumes a group of kinds (not one job). */
+    public boolean resumesGroup() {
+        return group != null;
+    }
+}

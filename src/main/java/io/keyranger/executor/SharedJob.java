@@ -159,7 +159,7 @@ public final class SharedJob {
     /** How many cells are done (every key in them committed or found absent). */
     public int cellsDone() {
         return (int) new JobStore(datastore).loadNodes(spec.jobId(), cells.order(), datastore).stream()
-                .filter(n -> n.status == NodeStatus.DONE).count();
+                .filter(n -> n.status() == NodeStatus.DONE).count();
     }
 
     /**
@@ -217,7 +217,7 @@ public final class SharedJob {
                                    PartFiles parts) {
         JobStore store = new JobStore(datastore);
         List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
-        boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status == NodeStatus.DONE);
+        boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status() == NodeStatus.DONE);
         if (done && parts != null) {
             Entity job = RetryPolicy.DEFAULT.call(() -> datastore.get(store.jobKey(jobId)));
             if (job != null && (job.contains(JobStore.REVERTED_BY)

@@ -162,7 +162,7 @@ class DividedCellsTest {
         JobStore store = new JobStore(datastore);
         List<RangeNode> nodes = store.loadNodes(jobId, ORDER, datastore);
         assertThat(nodes).hasSize(1);
-        assertThat(nodes.get(0).status).isEqualTo(NodeStatus.DONE);
+        assertThat(nodes.get(0).status()).isEqualTo(NodeStatus.DONE);
         CellPlan cells = store.loadPlan(jobId, ORDER).cells();
         assertThat(PendingCells.read(store, jobId, cells).ranges(4)).isEmpty();
     }

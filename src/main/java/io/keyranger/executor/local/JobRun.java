@@ -21,7 +21,6 @@ import io.keyranger.job.JobReport;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.job.NodeStatus;
 import io.keyranger.job.PauseGate;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyOrder;
@@ -116,7 +115,7 @@ public final class JobRun {
         renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         outstanding.incrementAndGet(); // held until every pending node is submitted
         if (!pending.isEmpty()) {
-            worker.calibrate(pending.get(0).range);
+            worker.calibrate(pending.get(0).range());
         }
         pending.forEach(this::submit);
         release();
@@ -130,10 +129,10 @@ public final class JobRun {
                 worker.run(node);
             } catch (JobFencedException e) {
                 fenced(e);
-                node.status = NodeStatus.CANCELLED;
+                node.cancelled();
                 tree.publish(node);
             } catch (RuntimeException e) {
-                LOG.error("Range {} of job {} failed unexpectedly", node.id, run.spec().jobId(), e);
+                LOG.error("Range {} of job {} failed unexpectedly", node.id(), run.spec().jobId(), e);
                 worker.fail(node, e);
             } finally {
                 release();

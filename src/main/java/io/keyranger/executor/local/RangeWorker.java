@@ -9,10 +9,8 @@ import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.range.RangeNode;
 import io.keyranger.job.JobListener;
-import io.keyranger.job.NodeStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyRange;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -56,21 +54,19 @@ public final class RangeWorker {
         String gone = serverGone.get();
         // waiting again, range after range, would only delay the job's end (a cancelled job's ranges end cancelled)
         if (gone != null && !job.cancelled().getAsBoolean()) {
-            node.status = NodeStatus.FAILED;
-            node.lastError = "not started: " + gone;
-            node.finishedAt = Instant.now();
+            node.failed("not started: " + gone, false);
             job.tree().publish(node);
             return;
         }
         start(node);
-        ConcurrentRangeTracker tracker = new ConcurrentRangeTracker(node.range, job.loop().cells(), 0);
+        ConcurrentRangeTracker tracker = new ConcurrentRangeTracker(node.range(), job.loop().cells(), 0);
         PageLoop loop = new PageLoop(job.loop(), calls(node), job.covered())
                 .pagesByOffset(job.policy().pagesByOffset());
         try {
             loop.process(tracker, tracker::tryClaim, outcome -> committed(node, outcome),
                     next -> afterPage(node, tracker, loop, next));
         } catch (CancellationException e) {
-            node.status = NodeStatus.CANCELLED;
+            node.cancelled();
             job.tree().publish(node);
             return;
         } catch (JobFencedException e) {
@@ -79,18 +75,13 @@ public final class RangeWorker {
             fail(node, e);
             return;
         }
-        if (node.status == NodeStatus.RUNNING) {
-            node.status = NodeStatus.DONE;
-            node.finishedAt = Instant.now();
+        if (node.finished()) {
             job.tree().publish(node);
         }
     }
 
     private void start(RangeNode node) {
-        node.status = NodeStatus.RUNNING;
-        if (node.startedAt == null) {
-            node.startedAt = Instant.now();
-        }
+        node.started();
         job.tree().publish(node);
     }
 
@@ -114,7 +105,7 @@ public final class RangeWorker {
                 try {
                     return attempt(node, commit);
                 } catch (RuntimeException e) {
-                    node.failedKeys = keys;
+                    node.couldNotCommit(keys);
                     throw e;
                 }
             }
@@ -123,7 +114,7 @@ public final class RangeWorker {
 
     private void committed(RangeNode node, CellCommitter.Outcome outcome) {
         int keys = outcome.applied() + outcome.alreadyApplied();
-        node.checkpoint = node.checkpoint.advance(outcome.last(), keys);
+        node.committed(outcome.last(), keys);
         outcome.increments().forEach(job.tree()::addTotal);
         job.tree().addToAncestors(node, keys);
         job.tree().publish(node);
@@ -136,7 +127,7 @@ public final class RangeWorker {
      */
     private boolean afterPage(RangeNode node, ConcurrentRangeTracker tracker, PageLoop loop, Key next) {
         if (job.stopped().getAsBoolean()) {
-            node.status = NodeStatus.CANCELLED;
+            node.cancelled();
             job.tree().publish(node);
             return false;
         }
@@ -144,9 +135,9 @@ public final class RangeWorker {
         SplitPolicy.Load load = job.load().get();
         List<Key> points = job.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next,
                 load, job.loop().order(), job.splitPoints(),
-                range -> Optional.ofNullable(probe(node, range)), node.probes));
+                range -> Optional.ofNullable(probe(node, range)), node.probes()));
         if (LOG.isDebugEnabled()) {
-            LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id, load,
+            LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id(), load,
                     String.format("%.2f", job.gauge().load()), points.size());
         }
         if (points.isEmpty()) {
@@ -172,12 +163,11 @@ public final class RangeWorker {
     /** The node is split: its rest and the pieces given away become its children, queued in the pool. */
     private void split(RangeNode node, KeyRange rest, List<KeyRange> givenAway) {
         List<RangeNode> children = new ArrayList<>();
-        children.add(new RangeNode(node.id + ".0", node.id, node.depth + 1, rest));
+        children.add(new RangeNode(node.id() + ".0", node.id(), node.depth() + 1, rest));
         for (KeyRange piece : givenAway) {
-            children.add(new RangeNode(node.id + "." + children.size(), node.id, node.depth + 1, piece));
+            children.add(new RangeNode(node.id() + "." + children.size(), node.id(), node.depth() + 1, piece));
         }
-        node.status = NodeStatus.SPLIT;
-        node.finishedAt = Instant.now();
+        node.split();
         job.tree().publish(node);
         children.forEach(job.tree()::add);
         children.forEach(job.submit());
@@ -210,8 +200,7 @@ public final class RangeWorker {
     }
 
     private void retried(RangeNode node, String error) {
-        node.retries++;
-        node.lastError = error;
+        node.retried(error);
         job.tree().publish(node);
     }
 
@@ -230,27 +219,24 @@ public final class RangeWorker {
      * from starting more: their checkpoints are intact, and a resume takes them up.
      */
     public void fail(RangeNode node, Exception error) {
-        node.status = NodeStatus.FAILED;
-        node.lastError = RangeAttempts.describe(error);
         boolean unreachable = Retries.isServerUnreachable(error);
-        node.failurePermanent = !Retries.isTransient(error) && !unreachable;
-        node.finishedAt = Instant.now();
-        LOG.warn("Range {} of job {} failed: {}", node.id, job.loop().spec().jobId(), node.lastError);
+        node.failed(RangeAttempts.describe(error), !Retries.isTransient(error) && !unreachable);
+        LOG.warn("Range {} of job {} failed: {}", node.id(), job.loop().spec().jobId(), node.lastError());
         if (unreachable) {
             serverGone.compareAndSet(null, "the server was unreachable for " + job.retries().serverLostMillis() / 1000.0
-                    + " s (" + node.lastError + ")");
+                    + " s (" + node.lastError() + ")");
             job.tree().publish(node);
             return;
         }
         try {
-            if (node.failedKeys > 0) {
-                job.tree().addTotal("failed", node.failedKeys);
-                job.counter().increment("failed", node.failedKeys, job.retries(), tx -> { });
+            if (node.failedKeys() > 0) {
+                job.tree().addTotal("failed", node.failedKeys());
+                job.counter().increment("failed", node.failedKeys(), job.retries(), tx -> { });
             }
-            Key at = node.lastKey() != null ? node.lastKey() : node.range.start();
-            job.loop().committer().recordFailure(at, node.lastError, node.failurePermanent, job.retries());
+            Key at = node.lastKey() != null ? node.lastKey() : node.range().start();
+            job.loop().committer().recordFailure(at, node.lastError(), node.failurePermanent(), job.retries());
         } catch (RuntimeException e) {
-            LOG.warn("Could not record the failure of range {}", node.id, e);
+            LOG.warn("Could not record the failure of range {}", node.id(), e);
         } finally {
             job.tree().publish(node);
         }

@@ -251,7 +251,7 @@ public final class JobStore {
         List<RangeNode> nodes = new ArrayList<>();
         if (plan == null) {
             ledgers.forEach(e -> nodes.add(RangeEntities.toNode(e, order)));
-            nodes.sort((a, b) -> NodeIds.compare(a.id, b.id));
+            nodes.sort((a, b) -> NodeIds.compare(a.id(), b.id()));
         } else {
             Map<Integer, List<Entity>> byCell = CellRecords.byCell(ledgers);
             for (int i = 0; i < plan.cells().cells(); i++) {
@@ -261,7 +261,7 @@ public final class JobStore {
                         : new RangeNode(CellPlan.nodeId(i), null, 0, range));
             }
         }
-        nodes.forEach(n -> n.subtreeEntities = n.checkpoint.entities());
+        nodes.forEach(n -> n.addToSubtree(n.entities()));
         return nodes;
     }
 }

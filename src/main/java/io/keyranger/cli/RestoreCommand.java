@@ -15,6 +15,7 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.job.WriteSafety;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.keys.KeyFormat;
@@ -126,7 +127,7 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         JobLauncher launcher = new JobLauncher(session, retries, JobLease.DEFAULT_DURATION);
         if (holdAfterChunks != null) {
-            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, err));
+            launcher.seams(EngineSeams.NONE.withMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, err)));
         }
         JobProgressPrinter progress = new JobProgressPrinter(err);
         err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "

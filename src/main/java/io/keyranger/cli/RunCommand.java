@@ -8,6 +8,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.group.KindGroup;
@@ -134,7 +135,8 @@ public final class RunCommand implements Callable<Integer> {
                 : new RetryPolicy(40, 5, 500);
         JobLauncher launcher = new JobLauncher(session, retries, leaseDuration());
         if (holdAfterChunks != null) {
-            launcher.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr()));
+            launcher.seams(EngineSeams.NONE.withMapper(
+                    mapper -> HoldHook.hold(mapper, holdAfterChunks, spec.commandLine().getErr())));
         }
         PrintWriter err = spec.commandLine().getErr();
         try {

@@ -13,6 +13,7 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.source.ImportFile;
@@ -22,10 +23,8 @@ import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.PageMapper;
 import java.time.Duration;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * The one way to start or resume a job, for the command line and the app alike: over the key ranges of a kind or over
@@ -39,8 +38,7 @@ public final class JobLauncher {
     private final RetryPolicy retries;
     private final boolean readOnly;
     private final Duration lease;
-    private UnaryOperator<PageMapper> wrapMapper =
-            UnaryOperator.identity();
+    private EngineSeams seams = EngineSeams.NONE;
 
     public JobLauncher(Session session, RetryPolicy retries, Duration lease) {
         this.datastore = session.datastore();
@@ -51,9 +49,9 @@ public final class JobLauncher {
         this.lease = lease;
     }
 
-    /** For tests: wraps the mapper of every job it starts or resumes. */
-    public JobLauncher wrapMapper(UnaryOperator<PageMapper> wrapper) {
-        this.wrapMapper = wrapper;
+    /** For tests: the hooks every job it starts or resumes runs with ({@link EngineSeams#NONE} unless set). */
+    public JobLauncher seams(EngineSeams value) {
+        this.seams = value;
         return this;
     }
 
@@ -74,7 +72,7 @@ public final class JobLauncher {
 
     public AdaptiveSplitExecutor executor() {
         return new AdaptiveSplitExecutor(datastore, order, limits, retries).readOnly(readOnly).leaseDuration(lease)
-                .wrapMapper(wrapMapper);
+                .seams(seams);
     }
 
     /**

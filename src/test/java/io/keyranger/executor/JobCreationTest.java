@@ -15,6 +15,7 @@ import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobSpec;
@@ -50,7 +51,7 @@ class JobCreationTest {
 
     private PageLoop processor(SharedJob job) {
         PageMapper mapper = Mappers.create(increment);
-        return new PageLoop(new PageLoop.Job(datastore, job.spec(), ORDER, ServerLimits.EMULATOR,
+        return new PageLoop(new PageWork(datastore, job.spec(), ORDER, ServerLimits.EMULATOR,
                 mapper, job.cells(), new CellCommitter(datastore, ORDER, mapper, job.spec().jobId(), job.cells()),
                 new Retries.Simple(30, 5, 200, 60_000)));
     }

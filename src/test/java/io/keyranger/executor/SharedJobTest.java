@@ -14,6 +14,7 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyRange;
@@ -79,7 +80,7 @@ class SharedJobTest {
 
         Datastore faulty = new FaultInjector(0.1, 0.1, 0, 7).wrap(datastore);
         PageMapper mapper = Mappers.create(mapperSpec);
-        PageLoop processor = new PageLoop(new PageLoop.Job(faulty, spec, server.keyOrder(),
+        PageLoop processor = new PageLoop(new PageWork(faulty, spec, server.keyOrder(),
                 server.limits(), mapper, job.cells(), new CellCommitter(faulty, server.keyOrder(), mapper, spec.jobId(),
                 job.cells()), new Retries.Simple(30, 5, 200, 60_000)));
         List<KeyRange> ranges = job.cells().startingRanges(spec.shards());

@@ -20,6 +20,7 @@ import io.keyranger.executor.SharedJob;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
@@ -374,8 +375,7 @@ class MainWindowTest {
 
         // the job runs "elsewhere": its ranges are processed here, off the FX thread, while the window follows
         var mapper = Mappers.create(spec.mapper());
-        var processor = new PageLoop(new PageLoop
-                .Job(datastore, spec, order, ServerLimits.EMULATOR, mapper, job.cells(),
+        var processor = new PageLoop(new PageWork(datastore, spec, order, ServerLimits.EMULATOR, mapper, job.cells(),
                 new CellCommitter(datastore, order, mapper, spec.jobId(), job.cells()),
                 new Retries.Simple(5, 10, 100, 10_000)));
         for (var range : job.cells().startingRanges(2)) {

@@ -13,6 +13,7 @@ import io.keyranger.executor.SharedJob;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
@@ -43,7 +44,7 @@ class RevertLeftRunningJobUiTest extends DemoWindowTest {
         SharedJob job = SharedJob.createOrOpen(datastore, KeyOrder.EMULATOR, spec, SharedJob.BEAM,
                 Cancellation.NEVER);
         PageMapper mapper = Mappers.create(mapperSpec);
-        new PageLoop(new PageLoop.Job(datastore, spec, KeyOrder.EMULATOR, ServerLimits.EMULATOR, mapper, job.cells(),
+        new PageLoop(new PageWork(datastore, spec, KeyOrder.EMULATOR, ServerLimits.EMULATOR, mapper, job.cells(),
                 new CellCommitter(datastore, KeyOrder.EMULATOR, mapper, spec.jobId(), job.cells()),
                 new Retries.Simple(5, 5, 200, 60_000))).process(new ConcurrentRangeTracker(
                         job.cells().startingRanges(spec.shards()).get(0), job.cells(), 20), outcome -> { });

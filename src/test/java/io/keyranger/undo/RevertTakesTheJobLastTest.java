@@ -16,6 +16,7 @@ import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobStore;
@@ -105,7 +106,7 @@ class RevertTakesTheJobLastTest {
         JobSpec spec = new JobSpec("beam-inc", "", "Item", mapperSpec, 8, 8, 50, 0);
         SharedJob job = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM, Cancellation.NEVER);
         PageMapper mapper = Mappers.create(mapperSpec);
-        PageLoop loop = new PageLoop(new PageLoop.Job(datastore, spec, server.keyOrder(), server.limits(), mapper,
+        PageLoop loop = new PageLoop(new PageWork(datastore, spec, server.keyOrder(), server.limits(), mapper,
                 job.cells(), new CellCommitter(datastore, server.keyOrder(), mapper, spec.jobId(), job.cells()),
                 new Retries.Simple(5, 5, 200, 60_000)));
         List<KeyRange> ranges = job.cells().startingRanges(spec.shards());

@@ -76,11 +76,6 @@ public interface SplitPolicy {
         return false;
     }
 
-    /** Whether pages are read with limit/offset from the range's start (a baseline) instead of past the last key. */
-    public default boolean pagesByOffset() {
-        return false;
-    }
-
     /**
      * What a policy knows after a page.
      *

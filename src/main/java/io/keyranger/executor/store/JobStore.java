@@ -14,7 +14,7 @@ import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Retries;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CellRecords;
-import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.cells.RangeEntities;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.lease.JobLease;
@@ -48,15 +48,15 @@ public final class JobStore {
     static final String KEEPS_UNDO = "keepsUndo";
 
     private final Datastore datastore;
-    private final CommitHook hook;
+    private final EngineSeams seams;
 
     public JobStore(Datastore datastore) {
-        this(datastore, CommitHook.NONE);
+        this(datastore, EngineSeams.NONE);
     }
 
-    public JobStore(Datastore datastore, CommitHook hook) {
+    public JobStore(Datastore datastore, EngineSeams seams) {
         this.datastore = datastore;
-        this.hook = hook;
+        this.seams = seams;
     }
 
     public Datastore datastore() {
@@ -121,7 +121,7 @@ public final class JobStore {
 
     /**
      * In one transaction: reads {@code fence}, lets {@code check} refuse (by throwing), and puts what {@code writes}
-     * makes of it; the hook sees {@code what} just before the commit.
+     * makes of it; the seams' commit hook hears {@code what} just before the commit.
      */
     public void fenced(String what, Key fence, Consumer<Entity> check,
                         Function<Entity, List<Entity>> writes) {
@@ -133,7 +133,7 @@ public final class JobStore {
             if (!puts.isEmpty()) {
                 tx.put(puts.toArray(new Entity[0]));
             }
-            hook.beforeCommit(what);
+            seams.beforeCommit(what);
             tx.commit();
         } finally {
             if (tx.isActive()) {

@@ -65,10 +65,10 @@ public final class JobsCommand implements Runnable {
         }
         JobStore store = new JobStore(session.datastore());
         out.printf("%-44s %-10s %-20s %12s  %s%n", "JOB", "MAPPER", "KIND", "READ", "STATUS");
-        List<AdaptiveSplitExecutor.JobSummary> jobs = executor.jobs();
+        List<AdaptiveSplitExecutor.ListedJob> jobs = executor.jobs();
         Map<String, String> backups = ServerExports.backupsOf(session.datastore(),
                 jobs.stream().map(j -> j.spec().jobId()).toList());
-        for (AdaptiveSplitExecutor.JobSummary job : jobs) {
+        for (AdaptiveSplitExecutor.ListedJob job : jobs) {
             long read = executor.totals(job.spec().jobId()).getOrDefault("read", 0L);
             String undo = undo(store, job.spec().jobId(), keep);
             out.printf("%-44s %-10s %-20s %,12d  %s%n", job.spec().jobId(), job.spec().mapper().template(),

@@ -9,7 +9,7 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
@@ -41,7 +41,7 @@ class RevertLeftRunningJobUiTest extends DemoWindowTest {
         Map<Key, Entity> before = accounts(datastore);
         MapperSpec mapperSpec = MapperSpec.parse("{\"template\":\"set\",\"property\":\"flag\",\"value\":\"x\"}");
         JobSpec spec = new JobSpec("detached", "", "Account", mapperSpec, 4, 4, 20, 0);
-        SharedJob job = SharedJob.createOrOpen(datastore, KeyOrder.EMULATOR, spec, SharedJob.BEAM,
+        PipelineLaunch job = PipelineLaunch.createOrOpen(datastore, KeyOrder.EMULATOR, spec, PipelineLaunch.BEAM,
                 Cancellation.NEVER);
         PageMapper mapper = Mappers.create(mapperSpec);
         new PageLoop(new PageWork(datastore, spec, KeyOrder.EMULATOR, ServerLimits.EMULATOR, mapper, job.cells(),
@@ -57,7 +57,7 @@ class RevertLeftRunningJobUiTest extends DemoWindowTest {
             robot.lookup("#refreshJobs").queryButton().fire();
             return null;
         });
-        ListView<AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs").queryListView();
+        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream()
                 .anyMatch(j -> j.spec().jobId().equals("detached"))));
         Fx.get(() -> {

@@ -269,9 +269,9 @@ public final class AdaptiveSplitExecutor {
     }
 
     /** Jobs stored in this database, newest first. */
-    public List<JobSummary> jobs() {
+    public List<ListedJob> jobs() {
         JobStore store = new JobStore(datastore);
-        return store.listJobs().stream().map(j -> new JobSummary(j.spec(), j.status(), j.created(),
+        return store.listJobs().stream().map(j -> new ListedJob(j.spec(), j.status(), j.created(),
                 j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(Holding::live)
                         .map(h -> h.runner().describe()).orElse(null) : null, j.runners())).toList();
     }
@@ -321,7 +321,7 @@ public final class AdaptiveSplitExecutor {
      *                a RUNNING job without one was interrupted
      * @param runners the runners that worked on it ({@link JobPlans#LOCAL}, {@code beam}), in the order they first did
      */
-    public record JobSummary(JobSpec spec, JobStatus status, Instant created, String runner, List<String> runners) {
+    public record ListedJob(JobSpec spec, JobStatus status, Instant created, String runner, List<String> runners) {
         /** "running on …", "interrupted", "done", … with the runners when more than the local one worked on it. */
         public String describeStatus() {
             String name = status == JobStatus.RUNNING ? runner != null ? "running (" + runner + ")" : "interrupted"

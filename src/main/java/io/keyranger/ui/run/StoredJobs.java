@@ -25,7 +25,7 @@ import javafx.util.Duration;
 final class StoredJobs {
     private final TaskRunner tasks;
     private final Consumer<String> errors;
-    private final ObservableList<AdaptiveSplitExecutor.JobSummary> jobs = FXCollections.observableArrayList();
+    private final ObservableList<AdaptiveSplitExecutor.ListedJob> jobs = FXCollections.observableArrayList();
     private final ObservableMap<String, String> backups = FXCollections.observableHashMap();
     /** The job being followed, or null: following another job, or none, ends the earlier one's readings. */
     private String followed;
@@ -43,7 +43,7 @@ final class StoredJobs {
     }
 
     /** The jobs as listed, and where those backed up first were backed up to, by job id. */
-    private record Listed(List<AdaptiveSplitExecutor.JobSummary> jobs, Map<String, String> backups) {
+    private record Listed(List<AdaptiveSplitExecutor.ListedJob> jobs, Map<String, String> backups) {
     }
 
     StoredJobs(TaskRunner tasks, Consumer<String> errors) {
@@ -67,7 +67,7 @@ final class StoredJobs {
             return;
         }
         Tasks.create("Listing jobs", () -> {
-            List<AdaptiveSplitExecutor.JobSummary> listed = executor(t).jobs();
+            List<AdaptiveSplitExecutor.ListedJob> listed = executor(t).jobs();
             return new Listed(listed, ServerExports.backupsOf(t.session().datastore(),
                     listed.stream().map(j -> j.spec().jobId()).toList()));
         }).onSuccess(listed -> {
@@ -127,7 +127,7 @@ final class StoredJobs {
         });
     }
 
-    ObservableList<AdaptiveSplitExecutor.JobSummary> jobs() {
+    ObservableList<AdaptiveSplitExecutor.ListedJob> jobs() {
         return jobs;
     }
 

@@ -67,9 +67,7 @@ final class RevertFence {
                 lease.ended();
             }
             JobPlans.Stored plan = RetryPolicy.DEFAULT.call(() -> store.loadPlan(id, order));
-            if (plan != null) { // none: a job of an earlier KeyRanger, which cannot be continued
-                RevertMarks.mark(datastore, id, plan.cells(), revertId, limits);
-            }
+            RevertMarks.mark(datastore, id, plan.cells(), revertId, limits);
             if (wasRunning[0]) {
                 said.accept(leftRunning(job));
             }

@@ -15,7 +15,6 @@ import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
@@ -195,30 +194,6 @@ class TakeOverTest {
         assertThat(ShardedCounter.existing(datastore, "job:busy").totals()).containsEntry("read", 200L);
         assertThat(executor(datastore).jobs()).singleElement().satisfies(job -> assertThat(job.describeStatus())
                 .isEqualTo("done"));
-    }
-
-    @Test
-    void aJobStoredByAnEarlierKeyRangerWithoutAPlanIsRefusedWithWhatToDo() throws Exception {
-        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-legacy"));
-        seed(datastore, "Doc", 300);
-        JobSpec spec = Jobs.over("Doc").id("legacy").mapper("increment", "property", "n", "amount", 1)
-                .shards(3).workers(3).spec();
-        JobHandle[] handle = new JobHandle[1];
-        handle[0] = executor(datastore).start(spec, new JobListener() {
-            @Override
-            public void onTotals(Map<String, Long> totals) {
-                if (totals.getOrDefault("read", 0L) >= 60 && handle[0] != null) {
-                    handle[0].cancel();
-                }
-            }
-        });
-        assertThat(handle[0].await().status()).isEqualTo(JobStatus.CANCELLED);
-        datastore.delete(new JobStore(datastore).planKey("legacy")); // as a job stored before plans were kept
-        assertThatThrownBy(() -> executor(datastore).resume("legacy", JobListener.NONE))
-                .hasMessageContaining("was stored by an earlier KeyRanger").hasMessageContaining("under a new id");
-        assertThatThrownBy(() -> executor(datastore).resume("legacy", JobListener.NONE))
-                .as("and again, not busy: the refused resume took no lease").isNotInstanceOf(JobBusyException.class)
-                .hasMessageContaining("was stored by an earlier KeyRanger");
     }
 
     private AdaptiveSplitExecutor executor(Datastore datastore) {

@@ -18,9 +18,9 @@ import io.keyranger.keys.KeyRange;
 import java.time.Instant;
 import java.util.List;
 
-/** A cell (or, in jobs stored before cells, a range) as its {@code _KeyRangerRange} entity stores it, and back. */
+/** A cell's ledger (or a divided cell's part's) as its {@code _KeyRangerRange} entity stores it, and back. */
 public final class RangeEntities {
-    /** The kind of the cells' ledgers (and of ranges stored before cells). */
+    /** The kind of the cells' ledgers. */
     public static final String KIND = BookkeepingKinds.PREFIX + "Range";
 
     private RangeEntities() {
@@ -69,7 +69,7 @@ public final class RangeEntities {
         }
         RangeNode.State state = new RangeNode.State(NodeStatus.valueOf(e.getString("status")), Checkpoint.of(e),
                 (int) e.getLong("retries"), e.isNull("lastError") ? null : e.getString("lastError"),
-                e.contains("failurePermanent") && e.getBoolean("failurePermanent"),
+                e.getBoolean("failurePermanent"),
                 !e.contains("problems") ? List.of()
                         : e.<StringValue>getList("problems").stream().map(StringValue::get).toList(),
                 e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null,

@@ -50,11 +50,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a page mapper over every entity of a kind by adaptive splitting. Each range fetches a page of keys, commits
- * it exactly once with its checkpoint, moves strictly past the last key, and splits the rest in two at the median
- * of the job's scatter samples inside it (or the key midpoint when none are), so work fans out as a tree and a job
- * of unknown size finishes in time that grows with the log of its size. Concurrency is capped by a worker pool;
- * everything is persisted, so a job can be resumed after a crash from any machine.
+ * Runs a job on this machine by adaptive splitting: a page mapper over every entity of a kind, or over the entries of
+ * a file (an import, a restore). The job's plan cuts its keys into cells; each range reads a page of keys, commits it
+ * exactly once through its cells' ledgers, moves strictly past the last key, and after each page cuts its rest into
+ * pieces where its {@link SplitPolicy} finds points (KeyRanger's splits only when that can shorten the job), so work
+ * fans out as a tree. Concurrency is capped by a worker pool. The job, its plan and its ledgers are persisted (splits
+ * live in the run's memory), so a job can be resumed after a crash from any machine, by this executor or by Beam.
  */
 public final class AdaptiveSplitExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveSplitExecutor.class);

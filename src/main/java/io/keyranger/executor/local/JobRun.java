@@ -61,7 +61,7 @@ final class JobRun {
         return handle.isCancelled();
     }
 
-    /** Whether a range should stop after its page: the job was cancelled, or its pause was interrupted. */
+    /** After a page: waits while the job is paused, then says whether the range stops (cancelled, or interrupted). */
     boolean stopped() {
         return !awaitGate() || handle.isCancelled();
     }

@@ -15,8 +15,8 @@ import java.util.function.Function;
  */
 public interface SplitPolicy {
     /**
-     * Most pieces one split makes: a split is one transaction over the parent, its pieces and the job's fence, each
-     * its own entity group, and the emulator takes 25 groups per transaction.
+     * Most pieces one split makes: how far one range fans out at a time. A split writes nothing (its pieces live in
+     * the run's memory; what they commit goes through the cells' ledgers).
      */
     public int MAX_PIECES = 16;
 

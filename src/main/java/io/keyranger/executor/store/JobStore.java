@@ -21,7 +21,6 @@ import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.range.RangeNode;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.job.NodeIds;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
@@ -44,7 +43,7 @@ public final class JobStore {
     public static final String JOB_KIND = BookkeepingKinds.JOB;
     public static final String RANGE_KIND = RangeEntities.KIND;
     public static final String PLAN_KIND = BookkeepingKinds.PREFIX + "Plan";
-    /** Whether a job's commits keep undo records; jobs stored before KeyRanger kept them lack it (and kept none). */
+    /** Whether a job's commits keep undo records (see {@link #keepsUndo}). */
     static final String KEEPS_UNDO = "keepsUndo";
 
     private final Datastore datastore;
@@ -167,7 +166,7 @@ public final class JobStore {
                 job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
                 job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0,
                 instant(job, "finishedAt"), instant(job, "undoRemovedAt"),
-                job.contains(KEEPS_UNDO) && job.getBoolean(KEEPS_UNDO));
+                job.getBoolean(KEEPS_UNDO));
     }
 
     private static Instant instant(Entity job, String name) {
@@ -193,10 +192,7 @@ public final class JobStore {
     }
 
     private static List<String> runners(Entity job) {
-        if (job.contains("runners")) {
-            return job.<StringValue>getList("runners").stream().map(StringValue::get).toList();
-        }
-        return List.of(job.contains("runner") ? job.getString("runner") : JobPlans.LOCAL);
+        return job.<StringValue>getList("runners").stream().map(StringValue::get).toList();
     }
 
     /** Every job, newest first. */
@@ -223,7 +219,7 @@ public final class JobStore {
         return PlanParts.entities(planKey(jobId), cells.bounds(), estimate);
     }
 
-    /** A job's cells and estimate as planned, or null for a job stored by a KeyRanger from before plans were kept. */
+    /** A job's cells and estimate as planned (stored with the job, in one transaction), or null for no such job. */
     public JobPlans.Stored loadPlan(String jobId, KeyOrder order) {
         Entity plan = datastore.get(planKey(jobId));
         if (plan == null) {
@@ -242,24 +238,19 @@ public final class JobStore {
     }
 
     /**
-     * Every cell of a job, in key order: as its ledger stores it, or queued when no commit reached it yet. A job
-     * stored before plans were kept shows its stored ranges.
+     * Every cell of a job, in key order: as its ledger stores it, or queued when no commit reached it yet (none for a
+     * job that does not exist).
      */
     public List<RangeNode> loadNodes(String jobId, KeyOrder order, DatastoreReader reader) {
         List<Entity> ledgers = loadLedgers(jobId, reader);
         JobPlans.Stored plan = loadPlan(jobId, order);
         List<RangeNode> nodes = new ArrayList<>();
-        if (plan == null) {
-            ledgers.forEach(e -> nodes.add(RangeEntities.toNode(e, order)));
-            nodes.sort((a, b) -> NodeIds.compare(a.id(), b.id()));
-        } else {
-            Map<Integer, List<Entity>> byCell = CellRecords.byCell(ledgers);
-            for (int i = 0; i < plan.cells().cells(); i++) {
-                List<Entity> stored = byCell.get(i);
-                KeyRange range = plan.cells().cell(i);
-                nodes.add(stored != null ? CellRecords.node(CellPlan.nodeId(i), range, stored, order)
-                        : new RangeNode(CellPlan.nodeId(i), null, 0, range));
-            }
+        Map<Integer, List<Entity>> byCell = CellRecords.byCell(ledgers);
+        for (int i = 0; plan != null && i < plan.cells().cells(); i++) {
+            List<Entity> stored = byCell.get(i);
+            KeyRange range = plan.cells().cell(i);
+            nodes.add(stored != null ? CellRecords.node(CellPlan.nodeId(i), range, stored, order)
+                    : new RangeNode(CellPlan.nodeId(i), null, 0, range));
         }
         nodes.forEach(n -> n.addToSubtree(n.entities()));
         return nodes;

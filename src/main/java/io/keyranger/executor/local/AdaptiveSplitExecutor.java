@@ -136,8 +136,7 @@ public final class AdaptiveSplitExecutor {
     public JobHandle start(JobSpec unbound, PageMapper given, JobListener listener) {
         JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
         Inputs inputs = inputs(spec, given);
-        PageMapper mapper = inputs.mapper();
-        checkWritable(mapper);
+        checkWritable(inputs.mapper());
         JobStore store = new JobStore(datastore, seams);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
         List<JobPlans.Planned> planned = new ArrayList<>(1);

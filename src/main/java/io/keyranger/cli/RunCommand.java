@@ -3,6 +3,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.group.KindGroup;

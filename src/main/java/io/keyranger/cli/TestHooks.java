@@ -5,6 +5,7 @@ import io.keyranger.datastore.Session;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.launch.Jobs;
 import io.keyranger.testhooks.FaultInjector;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.testhooks.HoldHook;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -42,7 +43,7 @@ final class TestHooks {
         }
         Jobs jobs = new Jobs(used, retries, lease());
         if (holdAfterChunks != null) {
-            jobs.wrapMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, err));
+            jobs.seams(EngineSeams.NONE.withMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, err)));
         }
         return jobs;
     }

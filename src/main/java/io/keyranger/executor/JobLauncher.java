@@ -12,6 +12,7 @@ import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.source.ImportFile;
@@ -21,10 +22,8 @@ import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.PageMapper;
 import java.time.Duration;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * The engine's front door for starting or resuming one job on this machine: over the key ranges of a kind or over the
@@ -39,8 +38,7 @@ public final class JobLauncher {
     private final RetryPolicy retries;
     private final boolean readOnly;
     private final Duration lease;
-    private UnaryOperator<PageMapper> wrapMapper =
-            UnaryOperator.identity();
+    private EngineSeams seams = EngineSeams.NONE;
 
     public JobLauncher(Session session, RetryPolicy retries, Duration lease) {
         this.datastore = session.datastore();
@@ -51,9 +49,9 @@ public final class JobLauncher {
         this.lease = lease;
     }
 
-    /** For tests: wraps the mapper of every job it starts or resumes. */
-    public JobLauncher wrapMapper(UnaryOperator<PageMapper> wrapper) {
-        this.wrapMapper = wrapper;
+    /** For tests: the hooks every job it starts or resumes runs with ({@link EngineSeams#NONE} unless set). */
+    public JobLauncher seams(EngineSeams value) {
+        this.seams = value;
         return this;
     }
 
@@ -74,7 +72,7 @@ public final class JobLauncher {
 
     public AdaptiveSplitExecutor executor() {
         return new AdaptiveSplitExecutor(datastore, order, limits, retries).readOnly(readOnly).leaseDuration(lease)
-                .wrapMapper(wrapMapper);
+                .seams(seams);
     }
 
     /**

@@ -55,9 +55,7 @@ public final class GroupJobIds {
             }
             String whose = stored.spec().group() != null ? "kind " + stored.spec().kind() + " of job " + stored.spec()
                     .group() : "its own job over " + stored.spec().kind();
-            boolean ours = created != null && (plan.groupId().equals(stored.spec().group())
-                    // stored before groups marked their kinds' jobs: one made after the group, alike in all else
-                    || stored.spec().group() == null && !stored.created().isBefore(created))
+            boolean ours = created != null && plan.groupId().equals(stored.spec().group())
                     && stored.spec().kind().equals(child.kind()) && stored.spec().namespace().equals(child.namespace())
                     && stored.spec().mapper().json().equals(child.mapper().json());
             if (!ours) {

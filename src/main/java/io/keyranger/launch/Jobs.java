@@ -8,6 +8,7 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobStore;
@@ -18,7 +19,6 @@ import io.keyranger.job.JobReport;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.PageMapper;
 import io.keyranger.mapper.SpecChecks;
 import io.keyranger.mapper.Template;
 import io.keyranger.undo.JobUndo;
@@ -28,7 +28,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * The jobs of one connection, as the command line and the app both run them: prepares a launch (what the user must
@@ -54,9 +53,9 @@ public final class Jobs {
         return new Jobs(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
     }
 
-    /** For tests: wraps the mapper of every job these jobs start or resume. */
-    public Jobs wrapMapper(UnaryOperator<PageMapper> wrapper) {
-        launcher.wrapMapper(wrapper);
+    /** For tests and benchmarks: the engine's seams for every job these jobs start or resume. */
+    public Jobs seams(EngineSeams seams) {
+        launcher.seams(seams);
         return this;
     }
 
@@ -208,11 +207,11 @@ public final class Jobs {
      * @param jobs    the jobs
      * @param backups each backed-up job's backup
      */
-    public record Listing(List<AdaptiveSplitExecutor.JobSummary> jobs, Map<String, String> backups) {
+    public record Listing(List<AdaptiveSplitExecutor.ListedJob> jobs, Map<String, String> backups) {
     }
 
     public Listing list() {
-        List<AdaptiveSplitExecutor.JobSummary> jobs = launcher.executor().jobs();
+        List<AdaptiveSplitExecutor.ListedJob> jobs = launcher.executor().jobs();
         return new Listing(jobs, ServerExports.backupsOf(session.datastore(),
                 jobs.stream().map(j -> j.spec().jobId()).toList()));
     }

@@ -49,9 +49,6 @@ public final class JobUndo {
         if (!job.spec().mapper().undo()) {
             return "no undo (--no-undo): cannot be reverted";
         }
-        if (!job.keptUndo()) {
-            return "no undo (it ran before KeyRanger kept undo records): cannot be reverted";
-        }
         if (job.undoRemoved() != null) {
             return "undo removed " + job.undoRemoved().toString().substring(0, 10) + ": cannot be reverted";
         }
@@ -72,10 +69,6 @@ public final class JobUndo {
         if (!job.spec().mapper().undo()) {
             throw new KeyRangerException("Job " + id + " was run with --no-undo: it kept no undo records, so it "
                     + "cannot be reverted. Restore from a backup instead.");
-        }
-        if (!job.keptUndo()) {
-            throw new KeyRangerException("Job " + id + " ran before KeyRanger kept undo records: it cannot be "
-                    + "reverted. Restore from a backup instead.");
         }
         if (job.undoRemoved() != null) {
             throw new KeyRangerException("Job " + id + "'s undo records were removed on " + job.undoRemoved()

@@ -1,6 +1,6 @@
 package io.keyranger.undo;
 
-import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.PipelineLaunch;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
@@ -67,9 +67,7 @@ final class RevertFence {
                 lease.ended();
             }
             JobPlans.Stored plan = RetryPolicy.DEFAULT.call(() -> store.loadPlan(id, order));
-            if (plan != null) { // none: a job of an earlier KeyRanger, which cannot be continued
-                RevertMarks.mark(datastore, id, plan.cells(), revertId, limits);
-            }
+            RevertMarks.mark(datastore, id, plan.cells(), revertId, limits);
             if (wasRunning[0]) {
                 said.accept(leftRunning(job));
             }
@@ -84,7 +82,7 @@ final class RevertFence {
      */
     static String leftRunning(JobStore.StoredJob job) {
         String id = job.spec().jobId();
-        if (job.runners().contains(SharedJob.BEAM)) {
+        if (job.runners().contains(PipelineLaunch.BEAM)) {
             return "Job " + id + " was left running and no runner holds its lease (killed, or a detached Beam "
                     + "pipeline still running): it is marked cancelled and reverted as far as it ran; pages still in "
                     + "flight commit nothing after this.";

@@ -13,6 +13,7 @@ import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ProgressListener;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.demo.DemoSeeder;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.SplitPolicy;
 import io.keyranger.job.JobHandle;
@@ -207,7 +208,7 @@ class AdaptiveSplitExecutorTest {
         }
         datastore.put(data.toArray(new Entity[0]));
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR)
-                .initialRanges(request -> List.of(KeyRange.all(ORDER)));
+                .seams(EngineSeams.NONE.withInitialRanges(request -> List.of(KeyRange.all(ORDER))));
         Map<String, NodeSnapshot> seen = new ConcurrentHashMap<>();
         JobResult result = executor.start(spec("Sparse", "{\"template\":\"count\"}", 1, 4, 10), latestInto(seen))
                 .await();

@@ -11,9 +11,11 @@ import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.SplitPolicy;
 import io.keyranger.executor.range.RangeNode;
@@ -66,7 +68,8 @@ class DividedCellsTest {
         Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject("divide"));
         seed(datastore, "Item");
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR)
-                .initialRanges(request -> List.of(KeyRange.all(ORDER))).splitPolicy(MIDPOINT);
+                .seams(EngineSeams.NONE.withInitialRanges(request -> List.of(KeyRange.all(ORDER))))
+                .splitPolicy(MIDPOINT);
         JobSpec spec = spec("Item", 8);
         JobResult result = executor.start(spec, JobListener.NONE).await();
 
@@ -84,7 +87,8 @@ class DividedCellsTest {
         seed(datastore, "Item");
         // the first runner: the local executor, splitting its one cell at the midpoint after every page
         AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(datastore, ORDER, ServerLimits.EMULATOR)
-                .initialRanges(request -> List.of(KeyRange.all(ORDER))).splitPolicy(MIDPOINT);
+                .seams(EngineSeams.NONE.withInitialRanges(request -> List.of(KeyRange.all(ORDER))))
+                .splitPolicy(MIDPOINT);
         JobSpec spec = spec("Item", 4);
         JobHandle first = executor.start(spec, JobListener.NONE);
         // the second: four ranges of the same cell at once, as Beam workers would, through the same ledgers
@@ -94,7 +98,7 @@ class DividedCellsTest {
         assertThat(cells.cells()).isEqualTo(1);
         PageMapper mapper = Mappers.create(bound.mapper());
         Retries.Policy retries = new Retries.Simple(10, 100, 5_000, 600_000); // a Beam worker's (KeyRangeFn)
-        PageLoop.Job job = new PageLoop.Job(datastore, bound, ORDER, ServerLimits.EMULATOR, mapper, cells,
+        PageWork job = new PageWork(datastore, bound, ORDER, ServerLimits.EMULATOR, mapper, cells,
                 new CellCommitter(datastore, ORDER, mapper, spec.jobId(), cells), retries);
         List<CompletableFuture<Void>> second = new ArrayList<>();
         for (KeyRange range : quarters(datastore)) {
@@ -162,7 +166,7 @@ class DividedCellsTest {
         JobStore store = new JobStore(datastore);
         List<RangeNode> nodes = store.loadNodes(jobId, ORDER, datastore);
         assertThat(nodes).hasSize(1);
-        assertThat(nodes.get(0).status).isEqualTo(NodeStatus.DONE);
+        assertThat(nodes.get(0).status()).isEqualTo(NodeStatus.DONE);
         CellPlan cells = store.loadPlan(jobId, ORDER).cells();
         assertThat(PendingCells.read(store, jobId, cells).ranges(4)).isEmpty();
     }

@@ -15,6 +15,7 @@ import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobSpec;
@@ -48,14 +49,14 @@ class JobCreationTest {
         SharedEmulator.putAll(datastore, items);
     }
 
-    private PageLoop processor(SharedJob job) {
+    private PageLoop processor(PipelineLaunch job) {
         PageMapper mapper = Mappers.create(increment);
-        return new PageLoop(new PageLoop.Job(datastore, job.spec(), ORDER, ServerLimits.EMULATOR,
+        return new PageLoop(new PageWork(datastore, job.spec(), ORDER, ServerLimits.EMULATOR,
                 mapper, job.cells(), new CellCommitter(datastore, ORDER, mapper, job.spec().jobId(), job.cells()),
                 new Retries.Simple(30, 5, 200, 60_000)));
     }
 
-    private int process(SharedJob job, List<KeyRange> ranges) {
+    private int process(PipelineLaunch job, List<KeyRange> ranges) {
         PageLoop processor = processor(job);
         int[] applied = {0};
         for (KeyRange range : ranges) {
@@ -76,7 +77,7 @@ class JobCreationTest {
     @Test
     void aJobIsCreatedWithItsPlanInOneTransactionAndASecondLaunchOpensThatPlan() {
         JobSpec spec = new JobSpec("raced", "", "Item", increment, 4, 4, 100, 0);
-        SharedJob jobA = SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER);
+        PipelineLaunch jobA = PipelineLaunch.createOrOpen(datastore, ORDER, spec, PipelineLaunch.BEAM, Cancellation.NEVER);
         JobStore store = new JobStore(datastore);
         assertThat(datastore.get(store.planKey("raced"))).as("the plan came with the job").isNotNull();
         assertThat(cellKeys("raced")).as("no ledger before the first commit").isEmpty();
@@ -86,10 +87,10 @@ class JobCreationTest {
         assertThat(appliedByA).isPositive();
         assertThat(cellsDoneByA).isPositive();
 
-        assertThatThrownBy(() -> SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER))
+        assertThatThrownBy(() -> PipelineLaunch.createOrOpen(datastore, ORDER, spec, PipelineLaunch.BEAM, Cancellation.NEVER))
                 .as("one runner at a time: the first launch's lease is live").isInstanceOf(JobBusyException.class)
                 .hasMessageContaining("is being run by");
-        SharedJob jobB = SharedJob.open(datastore, ORDER, spec, SharedJob.BEAM, true, Cancellation.NEVER);
+        PipelineLaunch jobB = PipelineLaunch.open(datastore, ORDER, spec, PipelineLaunch.BEAM, true, Cancellation.NEVER);
         assertThat(jobB.cells().bounds()).as("the later launch opened the plan, not a new one")
                 .isEqualTo(jobA.cells().bounds());
         assertThat(jobB.cellsDone()).as("no ledger reset").isEqualTo(cellsDoneByA);
@@ -100,16 +101,16 @@ class JobCreationTest {
         assertThat(items).hasSize(1_000).allMatch(e -> e.getLong("n") == 1);
         assertThat(jobB.finish(1)).isEqualTo(JobStatus.DONE);
         jobA.finish(1);
-        assertThat(store.loadJob("raced").runners()).containsExactly(SharedJob.BEAM);
+        assertThat(store.loadJob("raced").runners()).containsExactly(PipelineLaunch.BEAM);
     }
 
     @Test
     void aJobWithThatIdAndAnotherSpecIsRefused() {
         JobSpec spec = new JobSpec("other", "", "Item", increment, 2, 2, 100, 0);
-        SharedJob.createOrOpen(datastore, ORDER, spec, SharedJob.BEAM, Cancellation.NEVER).finish(1);
+        PipelineLaunch.createOrOpen(datastore, ORDER, spec, PipelineLaunch.BEAM, Cancellation.NEVER).finish(1);
         JobSpec changed = new JobSpec("other", "", "Item",
                 MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":2}"), 2, 2, 100, 0);
-        assertThatThrownBy(() -> SharedJob.createOrOpen(datastore, ORDER, changed, SharedJob.BEAM, Cancellation.NEVER))
+        assertThatThrownBy(() -> PipelineLaunch.createOrOpen(datastore, ORDER, changed, PipelineLaunch.BEAM, Cancellation.NEVER))
                 .hasMessageContaining("exists with another kind, namespace or mapper");
     }
 }

@@ -10,12 +10,11 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
@@ -40,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
@@ -67,14 +67,14 @@ class TakeOverTest {
         AtomicReference<JobHandle> second = new AtomicReference<>();
         AtomicInteger commits = new AtomicInteger();
         // the third commit: on the Firestore emulator, with no 25-group limit, the whole job is about five commits
-        CommitHook takeOverAtTheThirdCommit = what -> {
+        Consumer<String> takeOverAtTheThirdCommit = what -> {
             if (what.startsWith("chunk ") && commits.incrementAndGet() == 3) {
                 second.set(executor(datastore).resume(spec.jobId(), JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
                         m -> { }));
             }
         };
         JobResult first = executor(datastore).leaseDuration(Duration.ofSeconds(1))
-                .commitHook(takeOverAtTheThirdCommit).start(spec, JobListener.NONE).await();
+                .seams(EngineSeams.NONE.withBeforeCommit(takeOverAtTheThirdCommit)).start(spec, JobListener.NONE).await();
 
         assertThat(second.get()).as("the first runner was taken over mid-commit").isNotNull();
         assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
@@ -101,14 +101,14 @@ class TakeOverTest {
                 .shards(3).workers(3).pageSize(40).spec();
         AtomicReference<JobHandle> second = new AtomicReference<>();
         AtomicReference<String> interrupted = new AtomicReference<>();
-        CommitHook takeOverAtFinish = what -> {
+        Consumer<String> takeOverAtFinish = what -> {
             if (what.equals("finish") && interrupted.compareAndSet(null, what)) {
                 assertThat(out).as("the first runner joined its parts before recording the end").exists();
                 second.set(executor(datastore).resume(spec.jobId(), JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
                         m -> { }));
             }
         };
-        JobResult first = executor(datastore).commitHook(takeOverAtFinish).start(spec, JobListener.NONE).await();
+        JobResult first = executor(datastore).seams(EngineSeams.NONE.withBeforeCommit(takeOverAtFinish)).start(spec, JobListener.NONE).await();
 
         assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
         assertThat(first.message()).contains("was taken over by");
@@ -136,7 +136,7 @@ class TakeOverTest {
         JobSpec spec = Jobs.over("Doc").id("imp").mapper("import", "file", input.toString()).workers(2).spec();
         AtomicReference<JobResult> second = new AtomicReference<>();
         AtomicReference<String> interrupted = new AtomicReference<>();
-        CommitHook takeOverAtFirstChunk = what -> {
+        Consumer<String> takeOverAtFirstChunk = what -> {
             if (what.startsWith("chunk") && interrupted.compareAndSet(null, what)) {
                 try {
                     second.set(executor(datastore).resume("imp", JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
@@ -146,7 +146,8 @@ class TakeOverTest {
                 }
             }
         };
-        JobResult first = executor(datastore).commitHook(takeOverAtFirstChunk).start(spec, JobListener.NONE).await();
+        JobResult first = executor(datastore).seams(EngineSeams.NONE.withBeforeCommit(takeOverAtFirstChunk))
+                .start(spec, JobListener.NONE).await();
 
         assertThat(first.status()).isEqualTo(JobStatus.TAKEN_OVER);
         assertThat(first.message()).contains("was taken over by");
@@ -193,30 +194,6 @@ class TakeOverTest {
         assertThat(ShardedCounter.existing(datastore, "job:busy").totals()).containsEntry("read", 200L);
         assertThat(executor(datastore).jobs()).singleElement().satisfies(job -> assertThat(job.describeStatus())
                 .isEqualTo("done"));
-    }
-
-    @Test
-    void aJobStoredByAnEarlierKeyRangerWithoutAPlanIsRefusedWithWhatToDo() throws Exception {
-        Datastore datastore = SharedEmulator.connect(SharedEmulator.freshProject(server, "takeover-legacy"));
-        seed(datastore, "Doc", 300);
-        JobSpec spec = Jobs.over("Doc").id("legacy").mapper("increment", "property", "n", "amount", 1)
-                .shards(3).workers(3).spec();
-        JobHandle[] handle = new JobHandle[1];
-        handle[0] = executor(datastore).start(spec, new JobListener() {
-            @Override
-            public void onTotals(Map<String, Long> totals) {
-                if (totals.getOrDefault("read", 0L) >= 60 && handle[0] != null) {
-                    handle[0].cancel();
-                }
-            }
-        });
-        assertThat(handle[0].await().status()).isEqualTo(JobStatus.CANCELLED);
-        datastore.delete(new JobStore(datastore).planKey("legacy")); // as a job stored before plans were kept
-        assertThatThrownBy(() -> executor(datastore).resume("legacy", JobListener.NONE))
-                .hasMessageContaining("was stored by an earlier KeyRanger").hasMessageContaining("under a new id");
-        assertThatThrownBy(() -> executor(datastore).resume("legacy", JobListener.NONE))
-                .as("and again, not busy: the refused resume took no lease").isNotInstanceOf(JobBusyException.class)
-                .hasMessageContaining("was stored by an earlier KeyRanger");
     }
 
     private AdaptiveSplitExecutor executor(Datastore datastore) {

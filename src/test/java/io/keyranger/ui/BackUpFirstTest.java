@@ -89,7 +89,7 @@ class BackUpFirstTest extends DemoWindowTest {
         assertThat(after.keySet()).isEqualTo(before.keySet());
         before.forEach((key, balance) -> assertThat(after.get(key)).as("balance of %s", key).isEqualTo(balance + 10));
 
-        ListView<AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs").queryListView();
+        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().mapper().template()
                 .equals("increment")));
         List<String> increments = Fx.get(() -> jobs.getItems().stream()

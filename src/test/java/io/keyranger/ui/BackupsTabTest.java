@@ -143,7 +143,7 @@ class BackupsTabTest extends DemoWindowTest {
         assertThat(after).isEqualTo(wanted);
 
         // the restore is a job like any other: the Run tab's job list shows it, done, over its kind
-        ListView<AdaptiveSplitExecutor.JobSummary> jobs =
+        ListView<AdaptiveSplitExecutor.ListedJob> jobs =
                 robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(j -> j.spec().kind().equals("Account")
                 && j.spec().mapper().template().equals("import") && j.describeStatus().equals("done"))));

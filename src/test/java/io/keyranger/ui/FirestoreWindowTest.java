@@ -271,7 +271,7 @@ class FirestoreWindowTest {
         assertThat(after.keySet()).isEqualTo(before.keySet());
         before.forEach((key, balance) -> assertThat(after.get(key)).as("balance of %s", key).isEqualTo(balance + 10));
 
-        ListView<AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs").queryListView();
+        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().mapper().template()
                 .equals("increment")));
         // the list is read again when the job ends: select the job once it is shown done

@@ -141,9 +141,9 @@ class KeySpaceMapTest {
         });
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("from-the-cli")
-                || ((AdaptiveSplitExecutor.JobSummary) j).spec().jobId().equals("from-the-cli")));
+                || ((AdaptiveSplitExecutor.ListedJob) j).spec().jobId().equals("from-the-cli")));
         Fx.get(() -> {
-            Object job = jobs.getItems().stream().filter(j -> ((AdaptiveSplitExecutor.JobSummary) j)
+            Object job = jobs.getItems().stream().filter(j -> ((AdaptiveSplitExecutor.ListedJob) j)
                     .spec().jobId().equals("from-the-cli")).findFirst().orElseThrow();
             ((ListView<Object>) (ListView<?>) jobs).getSelectionModel().select(job);
             return null;

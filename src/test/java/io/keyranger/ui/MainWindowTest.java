@@ -16,10 +16,11 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.demo.DemoRequest;
-import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
@@ -286,8 +287,8 @@ class MainWindowTest {
         var order = KeyOrder.EMULATOR;
         var spec = new JobSpec("followed-count", "", "Account",
                 MapperSpec.parse("{\"template\": \"count\"}"), 2, 2, 10, 0);
-        var job = SharedJob.createOrOpen(datastore, order, spec,
-                SharedJob.BEAM, Cancellation.NEVER);
+        var job = PipelineLaunch.createOrOpen(datastore, order, spec,
+                PipelineLaunch.BEAM, Cancellation.NEVER);
         clickTab("Run");
         robot.clickOn("#refreshJobs");
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
@@ -300,8 +301,7 @@ class MainWindowTest {
 
         // the job runs "elsewhere": its ranges are processed here, off the FX thread, while the window follows
         var mapper = Mappers.create(spec.mapper());
-        var processor = new PageLoop(new PageLoop
-                .Job(datastore, spec, order, ServerLimits.EMULATOR, mapper, job.cells(),
+        var processor = new PageLoop(new PageWork(datastore, spec, order, ServerLimits.EMULATOR, mapper, job.cells(),
                 new CellCommitter(datastore, order, mapper, spec.jobId(), job.cells()),
                 new Retries.Simple(5, 10, 100, 10_000)));
         for (var range : job.cells().startingRanges(2)) {

@@ -9,10 +9,11 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
@@ -40,10 +41,10 @@ class RevertLeftRunningJobUiTest extends DemoWindowTest {
         Map<Key, Entity> before = accounts(datastore);
         MapperSpec mapperSpec = MapperSpec.parse("{\"template\":\"set\",\"property\":\"flag\",\"value\":\"x\"}");
         JobSpec spec = new JobSpec("detached", "", "Account", mapperSpec, 4, 4, 20, 0);
-        SharedJob job = SharedJob.createOrOpen(datastore, KeyOrder.EMULATOR, spec, SharedJob.BEAM,
+        PipelineLaunch job = PipelineLaunch.createOrOpen(datastore, KeyOrder.EMULATOR, spec, PipelineLaunch.BEAM,
                 Cancellation.NEVER);
         PageMapper mapper = Mappers.create(mapperSpec);
-        new PageLoop(new PageLoop.Job(datastore, spec, KeyOrder.EMULATOR, ServerLimits.EMULATOR, mapper, job.cells(),
+        new PageLoop(new PageWork(datastore, spec, KeyOrder.EMULATOR, ServerLimits.EMULATOR, mapper, job.cells(),
                 new CellCommitter(datastore, KeyOrder.EMULATOR, mapper, spec.jobId(), job.cells()),
                 new Retries.Simple(5, 5, 200, 60_000))).process(new ConcurrentRangeTracker(
                         job.cells().startingRanges(spec.shards()).get(0), job.cells(), 20), outcome -> { });
@@ -56,7 +57,7 @@ class RevertLeftRunningJobUiTest extends DemoWindowTest {
             robot.lookup("#refreshJobs").queryButton().fire();
             return null;
         });
-        ListView<AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs").queryListView();
+        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream()
                 .anyMatch(j -> j.spec().jobId().equals("detached"))));
         Fx.get(() -> {

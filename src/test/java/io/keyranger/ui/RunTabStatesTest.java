@@ -78,11 +78,11 @@ class RunTabStatesTest extends DemoWindowTest {
      * job as it was while running) until the refresh lands.
      */
     private void selectJob(String jobId,
-                           Predicate<AdaptiveSplitExecutor.JobSummary> listed) {
+                           Predicate<AdaptiveSplitExecutor.ListedJob> listed) {
         fire("#refreshJobs");
-        ListView<AdaptiveSplitExecutor.JobSummary> jobs = robot.lookup("#pastJobs")
+        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs")
                 .queryListView();
-        Predicate<AdaptiveSplitExecutor.JobSummary> wanted =
+        Predicate<AdaptiveSplitExecutor.ListedJob> wanted =
                 j -> j.spec().jobId().equals(jobId) && listed.test(j);
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(wanted)));
         Fx.get(() -> {

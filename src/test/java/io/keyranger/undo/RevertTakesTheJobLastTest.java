@@ -16,6 +16,7 @@ import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobStore;
@@ -29,7 +30,7 @@ import io.keyranger.job.NodeStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
@@ -103,9 +104,9 @@ class RevertTakesTheJobLastTest {
     void aDetachedBeamJobIsRevertedAsFarAsItRanItsRecordsUnchangedAndItsLateEndRecordsNothing() throws Exception {
         MapperSpec mapperSpec = MapperSpec.parse(INCREMENT);
         JobSpec spec = new JobSpec("beam-inc", "", "Item", mapperSpec, 8, 8, 50, 0);
-        SharedJob job = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM, Cancellation.NEVER);
+        PipelineLaunch job = PipelineLaunch.createOrOpen(datastore, server.keyOrder(), spec, PipelineLaunch.BEAM, Cancellation.NEVER);
         PageMapper mapper = Mappers.create(mapperSpec);
-        PageLoop loop = new PageLoop(new PageLoop.Job(datastore, spec, server.keyOrder(), server.limits(), mapper,
+        PageLoop loop = new PageLoop(new PageWork(datastore, spec, server.keyOrder(), server.limits(), mapper,
                 job.cells(), new CellCommitter(datastore, server.keyOrder(), mapper, spec.jobId(), job.cells()),
                 new Retries.Simple(5, 5, 200, 60_000)));
         List<KeyRange> ranges = job.cells().startingRanges(spec.shards());
@@ -140,7 +141,7 @@ class RevertTakesTheJobLastTest {
         assertThat(executor.status("beam-inc")).isEqualTo(JobStatus.CANCELLED);
 
         // the detached pipeline's last step ends after the revert: the revert's status stays
-        assertThat(SharedJob.finish(datastore, server.keyOrder(), "beam-inc", 1)).isEqualTo(JobStatus.CANCELLED);
+        assertThat(PipelineLaunch.finish(datastore, server.keyOrder(), "beam-inc", 1)).isEqualTo(JobStatus.CANCELLED);
         assertThat(executor.status("beam-inc")).isEqualTo(JobStatus.CANCELLED);
         assertThat(items()).isEqualTo(seeded);
     }

@@ -108,15 +108,6 @@ class RevertTest {
         assertThat(revert.exitCode()).isNotZero();
         assertThat(revert.err()).contains("was run with --no-undo").doesNotContain("\tat ");
         assertThat(RichEntities.read(datastore, "", "Rich").values()).allMatch(e -> e.getString("tier").equals("gold"));
-
-        // a job stored before KeyRanger kept undo records (no "keepsUndo" on it) is refused, not "reverted" to nothing
-        assertOk(run("{\"template\":\"set\",\"property\":\"tier\",\"value\":\"silver\"}", "older"));
-        Key older = datastore.newKeyFactory().setKind("_KeyRangerJob").newKey("older");
-        datastore.put(Entity.newBuilder(datastore.get(older)).remove("keepsUndo").build());
-        assertThat(cli.run("jobs").out()).contains("it ran before KeyRanger kept undo records");
-        InProcessCli.Result refused = cli.run("revert", "older");
-        assertThat(refused.exitCode()).isNotZero();
-        assertThat(refused.err()).contains("ran before KeyRanger kept undo records");
     }
 
     @Test

@@ -8,7 +8,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.dryrun.DryRunner;
-import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyRange;
@@ -95,8 +95,8 @@ public final class BeamMain {
         FileSystems.setDefaultPipelineOptions(options);
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
-        SharedJob job = SharedJob.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), request.spec(),
-                SharedJob.BEAM, options.getTakeOver(), Cancellation.NEVER,
+        PipelineLaunch job = PipelineLaunch.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), request.spec(),
+                PipelineLaunch.BEAM, options.getTakeOver(), Cancellation.NEVER,
                 w -> err.println("Warning: " + w));
         if (job.doneAlready()) {
             out.println("Job " + request.spec().jobId() + " is done already; nothing was run again. Totals: "

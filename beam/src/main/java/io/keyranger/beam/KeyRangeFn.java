@@ -5,9 +5,10 @@ import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
-import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
@@ -74,8 +75,8 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         Session opened = session;
         CellCommitter committer = Retries.call(retries, Retries.Observer.NONE, () -> new CellCommitter(
                 opened.datastore(), opened.order(), mapper, config.jobId(), cells, opened.limits(),
-                CommitHook.NONE, config.parts())); // it reads the counter's shards
-        processor = new PageLoop(new PageLoop.Job(session.datastore(), job, session.order(),
+                EngineSeams.NONE, config.parts())); // it reads the counter's shards
+        processor = new PageLoop(new PageWork(session.datastore(), job, session.order(),
                 session.limits(), mapper, cells, committer, retries, pages.source()));
     }
 

@@ -8,7 +8,7 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.SharedJob;
+import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.support.OnDataEmulators;
@@ -126,7 +126,7 @@ class CrossRunnerTest {
         assertThat(beam.exit()).as(beam.out() + beam.err()).isZero();
         assertThat(beam.out()).contains("Job moved: ").contains(" done in ");
         assertIncrementedOnce(datastore, "moved");
-        assertThat(runners(datastore, "moved")).containsExactly(JobPlans.LOCAL, SharedJob.BEAM);
+        assertThat(runners(datastore, "moved")).containsExactly(JobPlans.LOCAL, PipelineLaunch.BEAM);
     }
 
     @Test
@@ -149,7 +149,7 @@ class CrossRunnerTest {
         assertThat(resumed[0]).as(resumed[1] + resumed[2]).isEqualTo("0");
         assertThat(resumed[1]).contains("Job handed done: read " + String.format("%,d", ENTITIES));
         assertIncrementedOnce(datastore, "handed");
-        assertThat(runners(datastore, "handed")).containsExactly(SharedJob.BEAM, JobPlans.LOCAL);
+        assertThat(runners(datastore, "handed")).containsExactly(PipelineLaunch.BEAM, JobPlans.LOCAL);
     }
 
     @Test
@@ -179,6 +179,6 @@ class CrossRunnerTest {
         assertThat(local[0]).as(local[1] + local[2]).isEqualTo("0");
         assertThat(pipeline.exit()).as(pipeline.out() + pipeline.err()).isZero();
         assertIncrementedOnce(datastore, "shared");
-        assertThat(runners(datastore, "shared")).containsExactly(SharedJob.BEAM, JobPlans.LOCAL);
+        assertThat(runners(datastore, "shared")).containsExactly(PipelineLaunch.BEAM, JobPlans.LOCAL);
     }
 }

@@ -1,6 +1,7 @@
 package io.keyranger.bench;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.local.SplitPolicy;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
@@ -11,21 +12,12 @@ import java.util.function.LongFunction;
 
 /** The split policies KeyRanger is compared with: what a user would otherwise run, on the same exactly-once path. */
 public final class Baselines {
-    /** Never split: each planned range is processed linearly (fixed sharding, or one cursor loop). */
+    /**
+     * Never split: each planned range is processed linearly (fixed sharding, or one cursor loop; with
+     * {@link EngineSeams#withPagesByOffset} the "Schlemiel" baseline, which pages with limit/offset from the range's
+     * start).
+     */
     public static final SplitPolicy NONE = context -> List.of();
-
-    /** Never split, and page with limit/offset from the range's start (the "Schlemiel" baseline). */
-    static final SplitPolicy OFFSET = new SplitPolicy() {
-        @Override
-        public List<Key> splitPoints(Context context) {
-            return List.of();
-        }
-
-        @Override
-        public boolean pagesByOffset() {
-            return true;
-        }
-    };
 
     /** Split at the key midpoint after every page, data or not (the published adaptive sharding). */
     static final SplitPolicy MIDPOINT = new SplitPolicy() {

@@ -10,6 +10,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
@@ -148,21 +149,22 @@ public final class BenchRunner {
                 workers = 1;
             }
             case OFFSET -> {
-                executor.splitPolicy(Baselines.OFFSET).initialRanges(r -> List.of(KeyRange.all(order)));
+                executor.splitPolicy(Baselines.NONE).seams(EngineSeams.NONE.withPagesByOffset()
+                        .withInitialRanges(r -> List.of(KeyRange.all(order))));
                 shards = 1;
                 workers = 1;
             }
             case FIXED -> {
-                executor.splitPolicy(Baselines.NONE).initialRanges(r -> new ShardPlanner(datastore, order)
-                        .planRanges(new PlanRequest(r.namespace(), r.kind(), r.filters(), settings.workers(),
-                                FIXED_OVERSAMPLE), Cancellation.NEVER).ranges());
+                executor.splitPolicy(Baselines.NONE).seams(EngineSeams.NONE.withInitialRanges(
+                        r -> new ShardPlanner(datastore, order).planRanges(new PlanRequest(r.namespace(), r.kind(),
+                                r.filters(), settings.workers(), FIXED_OVERSAMPLE), Cancellation.NEVER).ranges()));
                 shards = workers;
             }
             case ADAPTIVE_MIDPOINT -> executor.splitPolicy(Baselines.MIDPOINT)
-                    .initialRanges(r -> List.of(KeyRange.all(order)));
+                    .seams(EngineSeams.NONE.withInitialRanges(r -> List.of(KeyRange.all(order))));
             case ORACLE -> {
                 List<KeyRange> chunks = equalChunks(kind, mapper.where(), workers);
-                executor.splitPolicy(Baselines.NONE).initialRanges(r -> chunks);
+                executor.splitPolicy(Baselines.NONE).seams(EngineSeams.NONE.withInitialRanges(r -> chunks));
             }
             default -> { }
         }

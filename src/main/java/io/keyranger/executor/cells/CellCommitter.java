@@ -60,23 +60,23 @@ public final class CellCommitter {
 
     /** A committer within the emulator's limits, the strictest of any server's. */
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells) {
-        this(datastore, order, mapper, jobId, cells, ServerLimits.EMULATOR, CommitHook.NONE, null);
+        this(datastore, order, mapper, jobId, cells, ServerLimits.EMULATOR, EngineSeams.NONE, null);
     }
 
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
                   ServerLimits limits) {
-        this(datastore, order, mapper, jobId, cells, limits, CommitHook.NONE, null);
+        this(datastore, order, mapper, jobId, cells, limits, EngineSeams.NONE, null);
     }
 
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
-                  ServerLimits limits, CommitHook hook, PartFiles parts) {
+                  ServerLimits limits, EngineSeams seams, PartFiles parts) {
         this.limits = limits;
         this.datastore = datastore;
         this.order = order;
         this.jobId = jobId;
         this.cells = cells;
         this.divided = new CellParts(datastore, order, jobId, cells);
-        this.transaction = new ChunkTransaction(datastore, order, mapper, jobId, cells, limits, hook, parts, divided,
+        this.transaction = new ChunkTransaction(datastore, order, mapper, jobId, cells, limits, seams, parts, divided,
                 this::cellKey); // it reads the counter's shard count
     }
 

@@ -60,42 +60,42 @@ public final class CellRecords {
         if (ofCell.size() == 1) {
             return node;
         }
-        RangeNode merged = new RangeNode(id, null, 0, range);
         Key lastKey = null;
         long pages = 0;
         long entities = 0;
+        int retries = 0;
+        String lastError = null;
+        boolean permanent = false;
         boolean failed = false;
         boolean started = false;
+        Instant startedAt = null;
+        Instant finishedAt = null;
         List<String> problems = new ArrayList<>();
         for (Entity ledger : ofCell) {
-            RangeNode part = RangeEntities.toNode(ledger, order);
-            Key last = part.lastKey();
+            RangeNode.State part = RangeEntities.toNode(ledger, order).state();
+            Key last = part.checkpoint().lastKey();
             if (last != null && (lastKey == null || order.compare(last, lastKey) > 0)) {
                 lastKey = last;
             }
-            pages += part.checkpoint.pages();
-            entities += part.checkpoint.entities();
-            merged.retries += part.retries;
-            problems.addAll(part.problemExamples);
-            started |= part.status != NodeStatus.QUEUED;
-            if (part.status == NodeStatus.FAILED) {
+            pages += part.checkpoint().pages();
+            entities += part.checkpoint().entities();
+            retries += part.retries();
+            problems.addAll(part.problemExamples());
+            started |= part.status() != NodeStatus.QUEUED;
+            if (part.status() == NodeStatus.FAILED) {
                 failed = true;
-                merged.lastError = part.lastError;
-                merged.failurePermanent |= part.failurePermanent;
+                lastError = part.lastError();
+                permanent |= part.failurePermanent();
             }
-            merged.startedAt = earlier(merged.startedAt, part.startedAt);
-            merged.finishedAt = part.finishedAt == null || (merged.finishedAt != null
-                    && merged.finishedAt.isAfter(part.finishedAt)) ? merged.finishedAt : part.finishedAt;
+            startedAt = earlier(startedAt, part.startedAt());
+            finishedAt = part.finishedAt() == null || (finishedAt != null && finishedAt.isAfter(part.finishedAt()))
+                    ? finishedAt : part.finishedAt();
         }
-        merged.checkpoint = new Checkpoint(lastKey, pages, entities);
-        merged.problemExamples = List.copyOf(problems);
         boolean done = done(ofCell, range, order);
-        merged.status = done ? NodeStatus.DONE : failed ? NodeStatus.FAILED
+        NodeStatus status = done ? NodeStatus.DONE : failed ? NodeStatus.FAILED
                 : started ? NodeStatus.RUNNING : NodeStatus.QUEUED;
-        if (!done) {
-            merged.finishedAt = null;
-        }
-        return merged;
+        return new RangeNode(id, null, 0, range, new RangeNode.State(status, new Checkpoint(lastKey, pages, entities),
+                retries, lastError, permanent, problems, startedAt, done ? finishedAt : null));
     }
 
     private static Instant earlier(Instant a, Instant b) {

@@ -42,7 +42,7 @@ final class ChunkTransaction {
     private final ShardedCounter counter;
     private final String jobId;
     private final CellPlan cells;
-    private final CommitHook hook;
+    private final EngineSeams seams;
     private final SkipLog skipLog;
     private final PartFiles parts;
     private final ServerLimits limits;
@@ -51,7 +51,7 @@ final class ChunkTransaction {
     private final IntFunction<Key> cellKey;
 
     ChunkTransaction(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
-                     ServerLimits limits, CommitHook hook, PartFiles parts, CellParts divided,
+                     ServerLimits limits, EngineSeams seams, PartFiles parts, CellParts divided,
                      IntFunction<Key> cellKey) {
         this.datastore = datastore;
         this.order = order;
@@ -59,7 +59,7 @@ final class ChunkTransaction {
         this.counter = ShardedCounter.existing(datastore, JobSpec.counterName(jobId));
         this.jobId = jobId;
         this.cells = cells;
-        this.hook = hook;
+        this.seams = seams;
         this.skipLog = new SkipLog(jobId);
         this.parts = parts;
         this.limits = limits;
@@ -217,7 +217,7 @@ final class ChunkTransaction {
             if (!undoRecords.isEmpty()) {
                 tx.put(undoRecords.toArray(new Entity[0]));
             }
-            hook.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
+            seams.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
             tx.commit();
             divided.committedUpTo(span.end());
             skipLog.committed(problems);

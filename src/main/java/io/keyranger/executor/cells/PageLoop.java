@@ -1,13 +1,9 @@
 package io.keyranger.executor.cells;
 
-import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Retries;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
-import io.keyranger.mapper.PageMapper;
 import io.keyranger.mapper.SourceRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,19 +23,6 @@ import java.util.function.Supplier;
  * and in tests.
  */
 public final class PageLoop {
-    /**
-     * What a worker needs: the connection, the job's spec and cells, where its pages come from, its mapper, committer
-     * and limits.
-     */
-    public record Job(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
-                      CellPlan cells, CellCommitter committer, Retries.Policy retries, PageSource source) {
-        /** A job over its kind's keys. */
-        public Job(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
-                   CellPlan cells, CellCommitter committer, Retries.Policy retries) {
-            this(datastore, spec, order, limits, mapper, cells, committer, retries, new KindSource(datastore, spec));
-        }
-    }
-
     /** How a runner makes the loop's calls to the server: with its retries, rate limit and timing. */
     public interface Calls {
         /** A page query, {@code keys} the most it returns. */
@@ -63,32 +46,31 @@ public final class PageLoop {
         Covered READ = cell -> null;
     }
 
-    private final Job job;
+    private final PageWork work;
     private final Calls calls;
     private final Covered covered;
-    private boolean byOffset;
     private int pageSize;
 
-    public PageLoop(Job job) {
-        this(job, null, Covered.READ);
+    public PageLoop(PageWork work) {
+        this(work, null, Covered.READ);
     }
 
     /** With the runner's own calls ({@code calls} null: retried by the job's policy) and covered spans. */
-    public PageLoop(Job job, Calls calls, Covered covered) {
-        this.job = job;
+    public PageLoop(PageWork work, Calls calls, Covered covered) {
+        this.work = work;
         this.calls = calls != null ? calls : new Calls() {
             @Override
             public <T> T query(Supplier<T> query) {
-                return Retries.call(job.retries(), Retries.Observer.NONE, query);
+                return Retries.call(work.retries(), Retries.Observer.NONE, query);
             }
 
             @Override
             public <T> T commit(int keys, Supplier<T> commit) {
-                return Retries.call(job.retries(), Retries.Observer.NONE, commit);
+                return Retries.call(work.retries(), Retries.Observer.NONE, commit);
             }
         };
         this.covered = covered;
-        this.pageSize = job.spec().pageSize();
+        this.pageSize = work.spec().pageSize();
     }
 
     /** From the next page on, read pages of {@code keys} (the job's page until this is called). */
@@ -100,15 +82,6 @@ public final class PageLoop {
     /** How many keys the loop's next page reads. */
     public int pageSize() {
         return pageSize;
-    }
-
-    /**
-     * For a benchmark baseline only: read each page with limit/offset from the range's start, as a naive cursor loop
-     * does, so that the server rescans everything before the page.
-     */
-    public PageLoop pagesByOffset(boolean value) {
-        this.byOffset = value;
-        return this;
     }
 
     /** Processes {@code tracker}'s range; {@code committed} hears of every commit. */
@@ -128,11 +101,11 @@ public final class PageLoop {
      */
     public void process(ConcurrentRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed,
                         Predicate<Key> afterPage) {
-        KeyOrder order = job.order();
+        KeyOrder order = work.order();
         KeyRange rest = tracker.remaining();
         if (rest.start() != null && rest.startInclusive()) {
             // split off a range still working before it (inside a cell): each commits through a part of its own
-            calls.commit(0, () -> job.committer().divideAt(rest.start()));
+            calls.commit(0, () -> work.committer().divideAt(rest.start()));
         }
         Key cursor = rest.start();
         boolean inclusive = rest.startInclusive();
@@ -159,8 +132,8 @@ public final class PageLoop {
             }
             int keys = pageSize;
             int skip = offset;
-            PageSource.Page read = calls.query(() -> byOffset ? job.source().fetch(rest, skip, keys + 1)
-                    : job.source().fetch(query, 0, keys + 1));
+            PageSource.Page read = calls.query(() -> work.seams().pagesByOffset()
+                    ? work.source().fetch(rest, skip, keys + 1) : work.source().fetch(query, 0, keys + 1));
             List<Key> fetched = read.keys();
             List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(keys, fetched.size())));
             Key next = fetched.size() > keys ? fetched.get(keys) : null;
@@ -194,10 +167,10 @@ public final class PageLoop {
     }
 
     private CoveredSpans spansAt(KeyRange query, Map<Integer, CoveredSpans> known) {
-        int cell = job.cells().cellOf(query.start());
+        int cell = work.cells().cellOf(query.start());
         return known.computeIfAbsent(cell, c -> {
             CoveredSpans given = covered.of(c);
-            return given != null ? given : calls.query(() -> job.committer().read(c));
+            return given != null ? given : calls.query(() -> work.committer().read(c));
         });
     }
 
@@ -205,9 +178,9 @@ public final class PageLoop {
     private void commitPage(KeyRange query, List<Key> page, Map<Key, SourceRecord> records, Key spanEnd,
                             Consumer<CellCommitter.Outcome> committed) {
         List<List<Key>> chunks = page.isEmpty() ? List.of(List.of())
-                : job.mapper().readsSource() ? Chunker.records(page, job.limits(), job.mapper().keepsUndo(), job.cells())
-                : Chunker.chunks(page, job.limits(), job.mapper().needsEntities() || job.mapper().writes(),
-                        job.mapper().entityGroupsPerKey(), job.mapper().keepsUndo(), job.cells());
+                : work.mapper().readsSource() ? Chunker.records(page, work.limits(), work.mapper().keepsUndo(), work.cells())
+                : Chunker.chunks(page, work.limits(), work.mapper().needsEntities() || work.mapper().writes(),
+                        work.mapper().entityGroupsPerKey(), work.mapper().keepsUndo(), work.cells());
         Key from = query.start();
         boolean fromInclusive = query.startInclusive();
         for (int c = 0; c < chunks.size(); c++) {
@@ -217,7 +190,7 @@ public final class PageLoop {
             if (span.isEmpty()) {
                 continue;
             }
-            committed.accept(calls.commit(chunk.size(), () -> job.committer().commit(span, chunk, records)));
+            committed.accept(calls.commit(chunk.size(), () -> work.committer().commit(span, chunk, records)));
             from = to;
             fromInclusive = true;
         }
@@ -230,13 +203,13 @@ public final class PageLoop {
         if (b == null) {
             return a;
         }
-        return job.order().compare(a, b) <= 0 ? a : b;
+        return work.order().compare(a, b) <= 0 ? a : b;
     }
 
     private KeyRange range(Key start, boolean inclusive, Key end) {
         if (start == null || inclusive) {
-            return KeyRange.of(job.order(), start, end);
+            return KeyRange.of(work.order(), start, end);
         }
-        return KeyRange.of(job.order(), null, end).advancePast(start);
+        return KeyRange.of(work.order(), null, end).advancePast(start);
     }
 }

@@ -18,9 +18,9 @@ import io.keyranger.keys.KeyRange;
 import java.time.Instant;
 import java.util.List;
 
-/** A cell (or, in jobs stored before cells, a range) as its {@code _KeyRangerRange} entity stores it, and back. */
+/** A cell's ledger (or a divided cell's part's) as its {@code _KeyRangerRange} entity stores it, and back. */
 public final class RangeEntities {
-    /** The kind of the cells' ledgers (and of ranges stored before cells). */
+    /** The kind of the cells' ledgers. */
     public static final String KIND = BookkeepingKinds.PREFIX + "Range";
 
     private RangeEntities() {
@@ -36,25 +36,26 @@ public final class RangeEntities {
     }
 
     public static Entity toEntity(Key key, String jobId, RangeNode node) {
+        RangeNode.State state = node.state();
         Entity.Builder b = Entity.newBuilder(key)
-                .set("jobId", jobId).set("nodeId", node.id).set("depth", node.depth)
-                .set("parentId", node.parentId == null ? NullValue.of() : StringValue.of(node.parentId))
-                .set("start", keyOrNull(node.range.start())).set("startInclusive", node.range.startInclusive())
-                .set("end", keyOrNull(node.range.end())).set("lastKey", keyOrNull(node.lastKey()))
-                .set("status", node.status.name()).set("pages", node.checkpoint.pages())
-                .set("entities", node.checkpoint.entities()).set("retries", node.retries)
-                .set("lastError", node.lastError == null ? NullValue.of()
-                        : StringValue.newBuilder(node.lastError).setExcludeFromIndexes(true).build())
-                .set("failurePermanent", node.failurePermanent);
-        if (!node.problemExamples.isEmpty()) {
-            b.set("problems", ListValue.of(node.problemExamples.stream()
+                .set("jobId", jobId).set("nodeId", node.id()).set("depth", node.depth())
+                .set("parentId", node.parentId() == null ? NullValue.of() : StringValue.of(node.parentId()))
+                .set("start", keyOrNull(node.range().start())).set("startInclusive", node.range().startInclusive())
+                .set("end", keyOrNull(node.range().end())).set("lastKey", keyOrNull(state.checkpoint().lastKey()))
+                .set("status", state.status().name()).set("pages", state.checkpoint().pages())
+                .set("entities", state.checkpoint().entities()).set("retries", state.retries())
+                .set("lastError", state.lastError() == null ? NullValue.of()
+                        : StringValue.newBuilder(state.lastError()).setExcludeFromIndexes(true).build())
+                .set("failurePermanent", state.failurePermanent());
+        if (!state.problemExamples().isEmpty()) {
+            b.set("problems", ListValue.of(state.problemExamples().stream()
                     .<Value<?>>map(p -> StringValue.newBuilder(p).setExcludeFromIndexes(true).build()).toList()));
         }
-        if (node.startedAt != null) {
-            b.set("startedAt", timestamp(node.startedAt));
+        if (state.startedAt() != null) {
+            b.set("startedAt", timestamp(state.startedAt()));
         }
-        if (node.finishedAt != null) {
-            b.set("finishedAt", timestamp(node.finishedAt));
+        if (state.finishedAt() != null) {
+            b.set("finishedAt", timestamp(state.finishedAt()));
         }
         return b.build();
     }
@@ -66,18 +67,15 @@ public final class RangeEntities {
         if (start != null && !e.getBoolean("startInclusive")) {
             range = KeyRange.of(order, null, end).advancePast(start);
         }
-        RangeNode node = new RangeNode(e.getString("nodeId"), e.isNull("parentId") ? null : e.getString("parentId"),
-                (int) e.getLong("depth"), range);
-        node.checkpoint = Checkpoint.of(e);
-        node.status = NodeStatus.valueOf(e.getString("status"));
-        node.retries = (int) e.getLong("retries");
-        node.lastError = e.isNull("lastError") ? null : e.getString("lastError");
-        node.failurePermanent = e.contains("failurePermanent") && e.getBoolean("failurePermanent");
-        node.problemExamples = !e.contains("problems") ? List.of()
-                : e.<StringValue>getList("problems").stream().map(StringValue::get).toList();
-        node.startedAt = e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null;
-        node.finishedAt = e.contains("finishedAt") ? e.getTimestamp("finishedAt").toDate().toInstant() : null;
-        return node;
+        RangeNode.State state = new RangeNode.State(NodeStatus.valueOf(e.getString("status")), Checkpoint.of(e),
+                (int) e.getLong("retries"), e.isNull("lastError") ? null : e.getString("lastError"),
+                e.getBoolean("failurePermanent"),
+                !e.contains("problems") ? List.of()
+                        : e.<StringValue>getList("problems").stream().map(StringValue::get).toList(),
+                e.contains("startedAt") ? e.getTimestamp("startedAt").toDate().toInstant() : null,
+                e.contains("finishedAt") ? e.getTimestamp("finishedAt").toDate().toInstant() : null);
+        return new RangeNode(e.getString("nodeId"), e.isNull("parentId") ? null : e.getString("parentId"),
+                (int) e.getLong("depth"), range, state);
     }
 
     private static Value<?> keyOrNull(Key key) {

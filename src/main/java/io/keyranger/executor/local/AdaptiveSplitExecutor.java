@@ -6,10 +6,14 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.cells.KindSource;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageSource;
+import io.keyranger.executor.cells.PageWork;
+import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.range.RangeNode;
@@ -36,26 +40,22 @@ import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a page mapper over every entity of a kind by adaptive splitting. Each range fetches a page of keys, commits
- * it exactly once with its checkpoint, moves strictly past the last key, and splits the rest in two at the median
- * of the job's scatter samples inside it (or the key midpoint when none are), so work fans out as a tree and a job
- * of unknown size finishes in time that grows with the log of its size. Concurrency is capped by a worker pool;
- * everything is persisted, so a job can be resumed after a crash from any machine.
+ * Runs a job on this machine by adaptive splitting: a page mapper over every entity of a kind, or over the entries of
+ * a file (an import, a restore). The job's plan cuts its keys into cells; each range reads a page of keys, commits it
+ * exactly once through its cells' ledgers, moves strictly past the last key, and after each page cuts its rest into
+ * pieces where its {@link SplitPolicy} finds points (KeyRanger's splits only when that can shorten the job), so work
+ * fans out as a tree. Concurrency is capped by a worker pool. The job, its plan and its ledgers are persisted (splits
+ * live in the run's memory), so a job can be resumed after a crash from any machine, by this executor or by Beam.
  */
 public final class AdaptiveSplitExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveSplitExecutor.class);
@@ -67,10 +67,8 @@ public final class AdaptiveSplitExecutor {
     private final RetryPolicy retries;
     private boolean readOnly;
     private SplitPolicy splitPolicy = SplitPolicy.ADAPTIVE;
-    private Function<PlanRequest, List<KeyRange>> planOverride;
     private Duration leaseDuration = JobLease.DEFAULT_DURATION;
-    private CommitHook hook = CommitHook.NONE;
-    private UnaryOperator<PageMapper> wrapMapper = UnaryOperator.identity();
+    private EngineSeams seams = EngineSeams.NONE;
 
     public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits) {
         this(datastore, order, limits, RetryPolicy.DEFAULT);
@@ -89,27 +87,15 @@ public final class AdaptiveSplitExecutor {
         return this;
     }
 
-    /** For benchmarks: the initial ranges instead of the scatter plan (e.g. an oracle's exact equal chunks). */
-    public AdaptiveSplitExecutor initialRanges(Function<PlanRequest, List<KeyRange>> plan) {
-        this.planOverride = plan;
-        return this;
-    }
-
     /** How long a runner's lease on its job lasts without renewal (renewed every third of it). */
     public AdaptiveSplitExecutor leaseDuration(Duration duration) {
         this.leaseDuration = duration;
         return this;
     }
 
-    /** For tests: called inside every fenced transaction just before it commits. */
-    public AdaptiveSplitExecutor commitHook(CommitHook value) {
-        this.hook = value;
-        return this;
-    }
-
-    /** For tests: wraps the mapper of every job this executor starts or resumes (e.g. a {@code GatedMapper}). */
-    public AdaptiveSplitExecutor wrapMapper(UnaryOperator<PageMapper> wrapper) {
-        this.wrapMapper = wrapper;
+    /** For tests and benchmarks: the hooks every job this executor starts or resumes runs with. */
+    public AdaptiveSplitExecutor seams(EngineSeams value) {
+        this.seams = value;
         return this;
     }
 
@@ -150,9 +136,8 @@ public final class AdaptiveSplitExecutor {
     public JobHandle start(JobSpec unbound, PageMapper given, JobListener listener) {
         JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
         Inputs inputs = inputs(spec, given);
-        PageMapper mapper = inputs.mapper();
-        checkWritable(mapper);
-        JobStore store = new JobStore(datastore, hook);
+        checkWritable(inputs.mapper());
+        JobStore store = new JobStore(datastore, seams);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
         List<JobPlans.Planned> planned = new ArrayList<>(1);
         // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
@@ -160,13 +145,27 @@ public final class AdaptiveSplitExecutor {
             planned.add(inputs.file() != null ? JobPlans.plan(order, spec, inputs.file()) : plan(spec));
             return planned.get(0);
         }, m -> { });
+        return run(spec, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(order),
+                () -> planned.get(0).starts(), listener);
+    }
+
+    /**
+     * Runs the job whose lease was just taken, from the ranges {@code starts} gives (read once the lease is held);
+     * {@code covered} says which spans are known committed. A failure before the run starts releases the lease.
+     */
+    private JobHandle run(JobSpec spec, Inputs inputs, JobStore store, JobLease lease, CellPlan cells,
+                          PageLoop.Covered covered, Supplier<List<KeyRange>> starts, JobListener listener) {
         try {
             ShardedCounter counter = retrying(() -> openCounter(spec));
-            List<RangeNode> roots = roots(planned.get(0).starts());
-            JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper, counter,
-                    listener, plan.cells(), PageLoop.Covered.nothing(order), splitPolicy, lease, hook,
-                    inputs.source()));
-            return run.start(roots, roots);
+            PartFiles parts = PartFiles.of(LocalFileStore.INSTANCE, inputs.mapper(), spec.mapper(), spec.jobId(),
+                    datastore.getOptions().getProjectId());
+            CellCommitter committer = retrying(() -> new CellCommitter(datastore, order, inputs.mapper(),
+                    spec.jobId(), cells, limits, seams, parts)); // it reads the counter's shard count
+            PageWork work = new PageWork(datastore, spec, order, limits, inputs.mapper(), cells, committer, retries,
+                    inputs.source(), seams);
+            List<RangeNode> roots = roots(starts.get());
+            return new JobRun(new RunContext(work, retries, store, lease, counter, covered, splitPolicy, parts,
+                    listener)).start(roots, roots);
         } catch (RuntimeException e) {
             lease.ended();
             throw e;
@@ -178,8 +177,8 @@ public final class AdaptiveSplitExecutor {
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
         long planStarted = System.nanoTime();
-        ShardPlanner.RangePlan plan = planOverride != null
-                ? new ShardPlanner.RangePlan(planOverride.apply(request), List.of())
+        List<KeyRange> given = seams.initialRanges(request);
+        ShardPlanner.RangePlan plan = given != null ? new ShardPlanner.RangePlan(given, List.of())
                 : retrying(() -> new ShardPlanner(datastore, order).planRanges(request, Cancellation.NEVER));
         JobPlans.Planned planned = JobPlans.plan(order, plan.ranges(), plan.samples());
         LOG.info("Job {}: planned {} ranges over {} cells in {} ms", spec.jobId(), plan.ranges().size(),
@@ -192,15 +191,15 @@ public final class AdaptiveSplitExecutor {
     }
 
     /**
-     * Where {@code spec}'s pages come from and its mapper ({@code given}, or its template's), as this executor's
-     * wrapper wraps it: a kind's keys, or an import's file.
+     * Where {@code spec}'s pages come from (a kind's keys, or an import's file) and its mapper ({@code given}, or its
+     * template's), as this executor's seams give it.
      */
     private Inputs inputs(JobSpec spec, PageMapper given) {
         if (given != null) {
-            return new Inputs(new KindSource(datastore, spec), wrapMapper.apply(given), null);
+            return new Inputs(new KindSource(datastore, spec), seams.mapper(given), null);
         }
         SourceJobs.Pages pages = SourceJobs.pages(datastore, LocalFileStore.INSTANCE, order, spec);
-        return new Inputs(pages.source(), wrapMapper.apply(pages.mapper()), pages.file());
+        return new Inputs(pages.source(), seams.mapper(pages.mapper()), pages.file());
     }
 
     private static List<RangeNode> roots(List<KeyRange> ranges) {
@@ -229,31 +228,28 @@ public final class AdaptiveSplitExecutor {
         if (mode == JobLease.Mode.CREATE) {
             throw new IllegalArgumentException("resume does not create jobs");
         }
-        JobStore store = new JobStore(datastore, hook);
+        JobStore store = new JobStore(datastore, seams);
         JobStore.StoredJob stored = retrying(() -> store.loadJob(jobId));
         if (stored.status() == JobStatus.DONE) {
             return finishedAlready(store, stored, listener);
         }
         JobSpec spec = stored.spec().bind(datastore.getOptions().getProjectId(), order);
         Inputs inputs = inputs(spec, null);
-        PageMapper mapper = inputs.mapper();
-        checkWritable(mapper);
+        checkWritable(inputs.mapper());
         JobLease lease = store.lease(jobId, leaseDuration);
         JobPlans.Stored plan = JobPlans.take(store, order, lease, mode, spec, JobPlans.LOCAL, null, waiting);
         if (plan == null) {
             return finishedAlready(store, retrying(() -> store.loadJob(jobId)), listener);
         }
+        PendingCells pending;
         try {
-            PendingCells pending = retrying(() -> PendingCells.read(store, jobId, plan.cells()));
-            List<RangeNode> nodes = roots(pending.ranges(spec.shards()));
-            JobRun run = new JobRun(new JobRun.Parts(datastore, order, limits, retries, store, spec, mapper,
-                    retrying(() -> openCounter(spec)), listener, plan.cells(), pending::covered, splitPolicy, lease,
-                    hook, inputs.source()));
-            return run.start(nodes, nodes);
+            pending = retrying(() -> PendingCells.read(store, jobId, plan.cells()));
         } catch (RuntimeException e) {
             lease.ended();
             throw e;
         }
+        return run(spec, inputs, store, lease, plan.cells(), pending::covered, () -> pending.ranges(spec.shards()),
+                listener);
     }
 
     /** The handle of a job that is done: nothing runs, the result is its stored one, as it finished. */
@@ -273,9 +269,9 @@ public final class AdaptiveSplitExecutor {
     }
 
     /** Jobs stored in this database, newest first. */
-    public List<JobSummary> jobs() {
+    public List<ListedJob> jobs() {
         JobStore store = new JobStore(datastore);
-        return store.listJobs().stream().map(j -> new JobSummary(j.spec(), j.status(), j.created(),
+        return store.listJobs().stream().map(j -> new ListedJob(j.spec(), j.status(), j.created(),
                 j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(Holding::live)
                         .map(h -> h.runner().describe()).orElse(null) : null, j.runners())).toList();
     }
@@ -325,7 +321,7 @@ public final class AdaptiveSplitExecutor {
      *                a RUNNING job without one was interrupted
      * @param runners the runners that worked on it ({@link JobPlans#LOCAL}, {@code beam}), in the order they first did
      */
-    public record JobSummary(JobSpec spec, JobStatus status, Instant created, String runner, List<String> runners) {
+    public record ListedJob(JobSpec spec, JobStatus status, Instant created, String runner, List<String> runners) {
         /** "running on …", "interrupted", "done", … with the runners when more than the local one worked on it. */
         public String describeStatus() {
             String name = status == JobStatus.RUNNING ? runner != null ? "running (" + runner + ")" : "interrupted"

@@ -1,31 +1,16 @@
 package io.keyranger.executor.local;
 
-import com.google.cloud.datastore.Datastore;
 import io.keyranger.executor.range.JobReports;
-import io.keyranger.counter.ShardedCounter;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.cells.CellCommitter;
-import io.keyranger.executor.cells.CellPlan;
-import io.keyranger.executor.cells.CommitHook;
-import io.keyranger.executor.cells.PageLoop;
-import io.keyranger.executor.cells.PageSource;
 import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.lease.JobFencedException;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.range.RangeNode;
-import io.keyranger.executor.store.JobStore;
-import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobHandle;
-import io.keyranger.job.JobListener;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.job.NodeStatus;
 import io.keyranger.job.PauseGate;
 import io.keyranger.job.RetryPolicy;
-import io.keyranger.keys.KeyOrder;
-import io.keyranger.mapper.PageMapper;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -42,62 +27,49 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of a job: the worker pool and the count of ranges outstanding, the lease, and the job's end. The work of
- * each range is a {@link RangeWorker}'s; the live tree and totals are the {@link ProgressTree}'s.
+ * One run of a job: the worker pool and the count of ranges outstanding, the pause gate, the lease's renewals, and the
+ * job's end. What the run shares with its workers is its {@link RunContext}; the work of each range is a
+ * {@link RangeWorker}'s; the live tree and totals are the {@link ProgressTree}'s.
  */
-public final class JobRun {
+final class JobRun {
     private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
 
-    /**
-     * Everything a run is made of.
-     *
-     * @param samples the job's scatter samples, for split points
-     */
-    public record Parts(Datastore datastore, KeyOrder order, ServerLimits limits, RetryPolicy retries, JobStore store,
-                 JobSpec spec, PageMapper mapper, ShardedCounter counter, JobListener listener, CellPlan cells,
-                 PageLoop.Covered covered, SplitPolicy splitPolicy, JobLease lease, CommitHook hook,
-                 PageSource source) {
-    }
-
-    private final Parts run;
-    private final PartFiles parts;
+    private final RunContext run;
     private final PauseGate gate = new PauseGate();
     private final CompletableFuture<JobResult> result = new CompletableFuture<>();
     private final JobHandle handle;
-    private final ProgressTree tree;
     private final RangeWorker worker;
     private final AtomicInteger outstanding = new AtomicInteger();
     private final ThreadPoolExecutor pool;
     private final AtomicReference<JobFencedException> fencedBy = new AtomicReference<>();
     private final ScheduledExecutorService renewals;
-    private final ServerGauge gauge = new ServerGauge();
     private long startNanos;
 
-    public JobRun(Parts run) {
+    JobRun(RunContext run) {
         this.run = run;
         JobSpec spec = run.spec();
-        this.parts = PartFiles.of(LocalFileStore.INSTANCE, run.mapper(), spec.mapper(),
-                spec.jobId(), run.datastore().getOptions().getProjectId());
         this.handle = new JobHandle(spec.jobId(), gate, result);
-        this.tree = new ProgressTree(spec.jobId(), run.listener());
         this.pool = new ThreadPoolExecutor(spec.workers(), spec.workers(), 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), daemon("keyranger-job-", new AtomicInteger()));
         this.renewals = Executors.newSingleThreadScheduledExecutor(daemon("keyranger-lease-" + spec.jobId() + "-",
                 new AtomicInteger()));
-        CellCommitter committer = run.retries().call(() -> new CellCommitter(run.datastore(), run.order(),
-                run.mapper(), spec.jobId(), run.cells(), run.limits(), run.hook(), parts)); // it reads the counter's shard count
-        PageLoop.Job loop = new PageLoop.Job(run.datastore(), spec, run.order(), run.limits(),
-                run.mapper(), run.cells(), committer, run.retries(), run.source());
-        this.worker = new RangeWorker(new RangeWorker.Job(loop, run.covered(), run.counter(), run.retries(),
-                run.listener(), tree, run.splitPolicy(), SplitPoints.forJob(run.cells(), spec.workers()),
-                new RampingRateLimiter(spec.qps()), handle::isCancelled, () -> !awaitGate() || handle.isCancelled(),
-                this::load, gauge, this::submit));
+        this.worker = new RangeWorker(run, this);
+    }
+
+    /** Whether the job was cancelled (or taken over). */
+    boolean cancelled() {
+        return handle.isCancelled();
+    }
+
+    /** After a page: waits while the job is paused, then says whether the range stops (cancelled, or interrupted). */
+    boolean stopped() {
+        return !awaitGate() || handle.isCancelled();
     }
 
     /** Idle workers and waiting ranges now (the pool's counts are approximate, which a split decision tolerates). */
-    private SplitPolicy.Load load() {
+    SplitPolicy.Load load() {
         return SplitPolicy.Load.of(pool.getMaximumPoolSize(), pool.getActiveCount(), pool.getQueue().size(),
-                gauge.headroom());
+                run.gauge().headroom());
     }
 
     private static ThreadFactory daemon(String prefix, AtomicInteger count) {
@@ -109,31 +81,32 @@ public final class JobRun {
     }
 
     /** Publishes the whole tree, then runs the pending nodes. */
-    public JobHandle start(List<RangeNode> all, List<RangeNode> pending) {
+    JobHandle start(List<RangeNode> all, List<RangeNode> pending) {
         startNanos = System.nanoTime();
-        tree.load(all, run.retries().call(run.counter()::totals)); // read before any worker: a fault is retried
+        run.tree().load(all, run.persistedTotals(run.retries())); // read before any worker: a fault is retried
         long every = Math.max(100, run.lease().duration().toMillis() / 3);
         renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         outstanding.incrementAndGet(); // held until every pending node is submitted
         if (!pending.isEmpty()) {
-            worker.calibrate(pending.get(0).range);
+            worker.calibrate(pending.get(0).range());
         }
         pending.forEach(this::submit);
         release();
         return handle;
     }
 
-    private void submit(RangeNode node) {
+    /** Queues {@code node} in the pool; the job ends when no node is queued or running. */
+    void submit(RangeNode node) {
         outstanding.incrementAndGet();
         pool.execute(() -> {
             try {
                 worker.run(node);
             } catch (JobFencedException e) {
                 fenced(e);
-                node.status = NodeStatus.CANCELLED;
-                tree.publish(node);
+                node.cancelled();
+                run.tree().publish(node);
             } catch (RuntimeException e) {
-                LOG.error("Range {} of job {} failed unexpectedly", node.id, run.spec().jobId(), e);
+                LOG.error("Range {} of job {} failed unexpectedly", node.id(), run.jobId(), e);
                 worker.fail(node, e);
             } finally {
                 release();
@@ -171,7 +144,7 @@ public final class JobRun {
             fenced(e);
         } catch (RuntimeException e) {
             // the next renewal tries again; if the lease runs out meanwhile, fencing still keeps every commit safe
-            LOG.warn("Could not renew the lease of job {}: {}", run.spec().jobId(), RangeAttempts.describe(e));
+            LOG.warn("Could not renew the lease of job {}: {}", run.jobId(), RangeAttempts.describe(e));
         }
     }
 
@@ -187,6 +160,7 @@ public final class JobRun {
         pool.shutdown();
         renewals.shutdownNow();
         long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        ProgressTree tree = run.tree();
         int failed = tree.failed();
         JobStatus status = handle.isCancelled() ? JobStatus.CANCELLED : failed > 0 ? JobStatus.FAILED : JobStatus.DONE;
         String gone = worker.serverGone();
@@ -200,8 +174,8 @@ public final class JobRun {
             done = takenOver(wall, failed);
         } catch (RuntimeException e) {
             // the server may be gone: end cleanly with what is known; the checkpoints are intact for a resume
-            LOG.error("Job {} could not record its end", run.spec().jobId(), e);
-            done = new JobResult(run.spec().jobId(), status == JobStatus.DONE ? JobStatus.FAILED : status,
+            LOG.error("Job {} could not record its end", run.jobId(), e);
+            done = new JobResult(run.jobId(), status == JobStatus.DONE ? JobStatus.FAILED : status,
                     tree.snapshotTotals(), tree.size(), tree.maxDepth(), wall, Math.max(1, failed),
                     gone != null ? "The job stopped: " + gone + ". Every commit made is kept; resume the job when "
                             + "the server is back."
@@ -220,14 +194,16 @@ public final class JobRun {
      * the runner whose end was recorded, so a runner taken over during the join never pulls them from under another.
      */
     private JobResult record(JobStatus status, long wall, int failed, RetryPolicy retries) {
+        PartFiles parts = run.parts();
+        ProgressTree tree = run.tree();
         Path written = null;
         if (parts != null && status == JobStatus.DONE) {
             try {
                 written = Path.of(parts.joinRecorded(retries.call(() -> run.store().loadLedgers(
-                        run.spec().jobId(), run.datastore())), run.order()));
+                        run.jobId(), run.work().datastore())), run.work().order()));
             } catch (RuntimeException e) {
                 retries.call(() -> {
-                    run.lease().check(run.datastore().get(run.lease().fenceKey()));
+                    run.lease().check(run.work().datastore().get(run.lease().fenceKey()));
                     return null;
                 });
                 throw e;
@@ -240,22 +216,23 @@ public final class JobRun {
         if (parts != null && status == JobStatus.DONE) {
             parts.removeParts();
         }
-        Map<String, Long> persisted = retries.call(run.counter()::totals);
+        Map<String, Long> persisted = run.persistedTotals(retries);
         // the report from the ledgers, as 'keyranger jobs' gives it later: the skips and failures of every runner
-        JobReport report = retries.call(() -> JobReports.of(run.store().loadNodes(run.spec().jobId(),
-                run.order(), run.datastore()), persisted));
-        return new JobResult(run.spec().jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
+        JobReport report = retries.call(() -> JobReports.of(run.store().loadNodes(run.jobId(),
+                run.work().order(), run.work().datastore()), persisted));
+        return new JobResult(run.jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
                 report, written);
     }
 
     private JobResult takenOver(long wall, int failed) {
+        ProgressTree tree = run.tree();
         Map<String, Long> totalsNow;
         try {
-            totalsNow = run.retries().call(run.counter()::totals);
+            totalsNow = run.persistedTotals(run.retries());
         } catch (RuntimeException e) {
             totalsNow = tree.snapshotTotals();
         }
-        return new JobResult(run.spec().jobId(), JobStatus.TAKEN_OVER, totalsNow, tree.size(), tree.maxDepth(), wall,
+        return new JobResult(run.jobId(), JobStatus.TAKEN_OVER, totalsNow, tree.size(), tree.maxDepth(), wall,
                 failed, fencedBy.get().getMessage());
     }
 }

@@ -42,8 +42,8 @@ public final class ProgressTree {
     }
 
     private void put(RangeNode node) {
-        nodes.put(node.id, node);
-        maxDepth.accumulateAndGet(node.depth, Math::max);
+        nodes.put(node.id(), node);
+        maxDepth.accumulateAndGet(node.depth(), Math::max);
     }
 
     public List<RangeNode> nodes() {
@@ -59,7 +59,7 @@ public final class ProgressTree {
     }
 
     public int failed() {
-        return (int) nodes.values().stream().filter(n -> n.status == NodeStatus.FAILED).count();
+        return (int) nodes.values().stream().filter(n -> n.status() == NodeStatus.FAILED).count();
     }
 
     public void addTotal(String field, long value) {
@@ -84,10 +84,8 @@ public final class ProgressTree {
         if (entities == 0) {
             return;
         }
-        for (RangeNode n = node; n != null; n = n.parentId == null ? null : nodes.get(n.parentId)) {
-            synchronized (n) {
-                n.subtreeEntities += entities;
-            }
+        for (RangeNode n = node; n != null; n = n.parentId() == null ? null : nodes.get(n.parentId())) {
+            n.addToSubtree(entities);
             if (n != node) {
                 publish(n);
             }

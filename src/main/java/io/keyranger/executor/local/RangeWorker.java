@@ -1,25 +1,18 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Retries;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.range.RangeNode;
-import io.keyranger.job.JobListener;
-import io.keyranger.job.NodeStatus;
-import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyRange;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,45 +26,37 @@ import org.slf4j.LoggerFactory;
 public final class RangeWorker {
     private static final Logger LOG = LoggerFactory.getLogger(RangeWorker.class);
 
-    /** What a worker needs of its run. */
-    public record Job(PageLoop.Job loop, PageLoop.Covered covered,
-               ShardedCounter counter, RetryPolicy retries,
-               JobListener listener, ProgressTree tree, SplitPolicy policy, SplitPoints splitPoints,
-               RampingRateLimiter limiter, BooleanSupplier cancelled, BooleanSupplier stopped,
-               Supplier<SplitPolicy.Load> load, ServerGauge gauge, Consumer<RangeNode> submit) {
-    }
-
-    private final Job job;
+    private final RunContext run;
+    /** The run's pool: whether it stopped, how busy it is, and where split-off ranges go. */
+    private final JobRun pool;
     private final RangeAttempts attempts;
     /** Why a range gave up on an unreachable server (it waited the policy's whole server-lost time), or null. */
     private final AtomicReference<String> serverGone = new AtomicReference<>();
 
-    public RangeWorker(Job job) {
-        this.job = job;
-        this.attempts = new RangeAttempts(job.retries(), job.loop().spec().jobId(), job.listener(), job.cancelled(),
+    RangeWorker(RunContext run, JobRun pool) {
+        this.run = run;
+        this.pool = pool;
+        this.attempts = new RangeAttempts(run.retries(), run.jobId(), run.listener(), pool::cancelled,
                 this::retried);
     }
 
-    public void run(RangeNode node) {
+    void run(RangeNode node) {
         String gone = serverGone.get();
         // waiting again, range after range, would only delay the job's end (a cancelled job's ranges end cancelled)
-        if (gone != null && !job.cancelled().getAsBoolean()) {
-            node.status = NodeStatus.FAILED;
-            node.lastError = "not started: " + gone;
-            node.finishedAt = Instant.now();
-            job.tree().publish(node);
+        if (gone != null && !pool.cancelled()) {
+            node.failed("not started: " + gone, false);
+            run.tree().publish(node);
             return;
         }
         start(node);
-        ConcurrentRangeTracker tracker = new ConcurrentRangeTracker(node.range, job.loop().cells(), 0);
-        PageLoop loop = new PageLoop(job.loop(), calls(node), job.covered())
-                .pagesByOffset(job.policy().pagesByOffset());
+        ConcurrentRangeTracker tracker = new ConcurrentRangeTracker(node.range(), run.work().cells(), 0);
+        PageLoop loop = new PageLoop(run.work(), calls(node), run.covered());
         try {
             loop.process(tracker, tracker::tryClaim, outcome -> committed(node, outcome),
                     next -> afterPage(node, tracker, loop, next));
         } catch (CancellationException e) {
-            node.status = NodeStatus.CANCELLED;
-            job.tree().publish(node);
+            node.cancelled();
+            run.tree().publish(node);
             return;
         } catch (JobFencedException e) {
             throw e;
@@ -79,19 +64,14 @@ public final class RangeWorker {
             fail(node, e);
             return;
         }
-        if (node.status == NodeStatus.RUNNING) {
-            node.status = NodeStatus.DONE;
-            node.finishedAt = Instant.now();
-            job.tree().publish(node);
+        if (node.finished()) {
+            run.tree().publish(node);
         }
     }
 
     private void start(RangeNode node) {
-        node.status = NodeStatus.RUNNING;
-        if (node.startedAt == null) {
-            node.startedAt = Instant.now();
-        }
-        job.tree().publish(node);
+        node.started();
+        run.tree().publish(node);
     }
 
     /** The loop's calls through this run's rate limit, latency gauge and retries, reported on the node. */
@@ -100,21 +80,21 @@ public final class RangeWorker {
             @Override
             public <T> T query(Supplier<T> query) {
                 return attempt(node, () -> {
-                    job.limiter().acquire(1);
+                    run.limiter().acquire(1);
                     long started = System.nanoTime();
                     T value = query.get();
-                    job.gauge().record(System.nanoTime() - started);
+                    run.gauge().record(System.nanoTime() - started);
                     return value;
                 });
             }
 
             @Override
             public <T> T commit(int keys, Supplier<T> commit) {
-                job.limiter().acquire(Math.max(1, keys));
+                run.limiter().acquire(Math.max(1, keys));
                 try {
                     return attempt(node, commit);
                 } catch (RuntimeException e) {
-                    node.failedKeys = keys;
+                    node.couldNotCommit(keys);
                     throw e;
                 }
             }
@@ -123,11 +103,11 @@ public final class RangeWorker {
 
     private void committed(RangeNode node, CellCommitter.Outcome outcome) {
         int keys = outcome.applied() + outcome.alreadyApplied();
-        node.checkpoint = node.checkpoint.advance(outcome.last(), keys);
-        outcome.increments().forEach(job.tree()::addTotal);
-        job.tree().addToAncestors(node, keys);
-        job.tree().publish(node);
-        job.tree().publishTotals();
+        node.committed(outcome.last(), keys);
+        outcome.increments().forEach(run.tree()::addTotal);
+        run.tree().addToAncestors(node, keys);
+        run.tree().publish(node);
+        run.tree().publishTotals();
     }
 
     /**
@@ -135,25 +115,25 @@ public final class RangeWorker {
      * page of the size the policy says.
      */
     private boolean afterPage(RangeNode node, ConcurrentRangeTracker tracker, PageLoop loop, Key next) {
-        if (job.stopped().getAsBoolean()) {
-            node.status = NodeStatus.CANCELLED;
-            job.tree().publish(node);
+        if (pool.stopped()) {
+            node.cancelled();
+            run.tree().publish(node);
             return false;
         }
         KeyRange rest = tracker.remaining();
-        SplitPolicy.Load load = job.load().get();
-        List<Key> points = job.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next,
-                load, job.loop().order(), job.splitPoints(),
-                range -> Optional.ofNullable(probe(node, range)), node.probes));
+        SplitPolicy.Load load = pool.load();
+        List<Key> points = run.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next,
+                load, run.work().order(), run.splitPoints(),
+                range -> Optional.ofNullable(probe(node, range)), node.probes()));
         if (LOG.isDebugEnabled()) {
-            LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id, load,
-                    String.format("%.2f", job.gauge().load()), points.size());
+            LOG.debug("Range {}: {}, latency {}x its floor, {} split points", node.id(), load,
+                    String.format("%.2f", run.gauge().load()), points.size());
         }
         if (points.isEmpty()) {
-            loop.pageSize(job.policy().nextPage(load, loop.pageSize(), job.loop().spec().pageSize()));
+            loop.pageSize(run.policy().nextPage(load, loop.pageSize(), run.spec().pageSize()));
             return true;
         }
-        Optional<KeyRange> right = tracker.splitAt(next, points.get(0), job.policy().blind());
+        Optional<KeyRange> right = tracker.splitAt(next, points.get(0), run.policy().blind());
         if (right.isEmpty()) {
             return true; // no split point past the next key: go on linearly
         }
@@ -163,24 +143,20 @@ public final class RangeWorker {
 
     /** The first key in {@code range}, or null. */
     private Key probe(RangeNode node, KeyRange range) {
-        return calls(node).query(() -> {
-            List<Key> found = job.loop().source().fetch(range, 0, 1).keys();
-            return found.isEmpty() ? null : found.get(0);
-        });
+        return calls(node).query(() -> run.work().firstKey(range));
     }
 
     /** The node is split: its rest and the pieces given away become its children, queued in the pool. */
     private void split(RangeNode node, KeyRange rest, List<KeyRange> givenAway) {
         List<RangeNode> children = new ArrayList<>();
-        children.add(new RangeNode(node.id + ".0", node.id, node.depth + 1, rest));
+        children.add(new RangeNode(node.id() + ".0", node.id(), node.depth() + 1, rest));
         for (KeyRange piece : givenAway) {
-            children.add(new RangeNode(node.id + "." + children.size(), node.id, node.depth + 1, piece));
+            children.add(new RangeNode(node.id() + "." + children.size(), node.id(), node.depth() + 1, piece));
         }
-        node.status = NodeStatus.SPLIT;
-        node.finishedAt = Instant.now();
-        job.tree().publish(node);
-        children.forEach(job.tree()::add);
-        children.forEach(job.submit());
+        node.split();
+        run.tree().publish(node);
+        children.forEach(run.tree()::add);
+        children.forEach(pool::submit);
     }
 
     /** Queries made alone before the job's ranges start, to learn the server's unloaded latency. */
@@ -190,19 +166,19 @@ public final class RangeWorker {
      * Times {@link #CALIBRATION_QUERIES} one-key queries of {@code range}, one after another, and gives the gauge
      * their median as the server's latency without load. Optional: a failure only leaves the gauge uncalibrated.
      */
-    public void calibrate(KeyRange range) {
+    void calibrate(KeyRange range) {
         long[] nanos = new long[CALIBRATION_QUERIES];
         try {
             for (int i = 0; i < nanos.length; i++) {
                 long started = System.nanoTime();
-                job.loop().source().fetch(range, 0, 1);
+                run.work().firstKey(range);
                 nanos[i] = System.nanoTime() - started;
             }
         } catch (RuntimeException e) {
-            LOG.debug("Job {}: no calibration of the server's latency: {}", job.loop().spec().jobId(), e.toString());
+            LOG.debug("Job {}: no calibration of the server's latency: {}", run.jobId(), e.toString());
             return;
         }
-        job.gauge().calibrate(nanos);
+        run.gauge().calibrate(nanos);
     }
 
     private <T> T attempt(RangeNode node, Supplier<T> operation) {
@@ -210,16 +186,15 @@ public final class RangeWorker {
     }
 
     private void retried(RangeNode node, String error) {
-        node.retries++;
-        node.lastError = error;
-        job.tree().publish(node);
+        node.retried(error);
+        run.tree().publish(node);
     }
 
     /**
      * Why this run stopped starting ranges: a range waited the policy's whole server-lost time for an unreachable
      * server. Null while no range has.
      */
-    public String serverGone() {
+    String serverGone() {
         return serverGone.get();
     }
 
@@ -229,30 +204,26 @@ public final class RangeWorker {
      * because the server stayed unreachable records nothing (that would wait for the server again) and stops the run
      * from starting more: their checkpoints are intact, and a resume takes them up.
      */
-    public void fail(RangeNode node, Exception error) {
-        node.status = NodeStatus.FAILED;
-        node.lastError = RangeAttempts.describe(error);
+    void fail(RangeNode node, Exception error) {
         boolean unreachable = Retries.isServerUnreachable(error);
-        node.failurePermanent = !Retries.isTransient(error) && !unreachable;
-        node.finishedAt = Instant.now();
-        LOG.warn("Range {} of job {} failed: {}", node.id, job.loop().spec().jobId(), node.lastError);
+        node.failed(RangeAttempts.describe(error), !Retries.isTransient(error) && !unreachable);
+        LOG.warn("Range {} of job {} failed: {}", node.id(), run.jobId(), node.lastError());
         if (unreachable) {
-            serverGone.compareAndSet(null, "the server was unreachable for " + job.retries().serverLostMillis() / 1000.0
-                    + " s (" + node.lastError + ")");
-            job.tree().publish(node);
+            serverGone.compareAndSet(null, "the server was unreachable for " + run.retries().serverLostMillis() / 1000.0
+                    + " s (" + node.lastError() + ")");
+            run.tree().publish(node);
             return;
         }
         try {
-            if (node.failedKeys > 0) {
-                job.tree().addTotal("failed", node.failedKeys);
-                job.counter().increment("failed", node.failedKeys, job.retries(), tx -> { });
+            if (node.failedKeys() > 0) {
+                run.countFailed(node.failedKeys());
             }
-            Key at = node.lastKey() != null ? node.lastKey() : node.range.start();
-            job.loop().committer().recordFailure(at, node.lastError, node.failurePermanent, job.retries());
+            Key at = node.lastKey() != null ? node.lastKey() : node.range().start();
+            run.work().committer().recordFailure(at, node.lastError(), node.failurePermanent(), run.retries());
         } catch (RuntimeException e) {
-            LOG.warn("Could not record the failure of range {}", node.id, e);
+            LOG.warn("Could not record the failure of range {}", node.id(), e);
         } finally {
-            job.tree().publish(node);
+            run.tree().publish(node);
         }
     }
 }

@@ -15,8 +15,8 @@ import java.util.function.Function;
  */
 public interface SplitPolicy {
     /**
-     * Most pieces one split makes: a split is one transaction over the parent, its pieces and the job's fence, each
-     * its own entity group, and the emulator takes 25 groups per transaction.
+     * Most pieces one split makes: how far one range fans out at a time. A split writes nothing (its pieces live in
+     * the run's memory; what they commit goes through the cells' ledgers).
      */
     public int MAX_PIECES = 16;
 
@@ -73,11 +73,6 @@ public interface SplitPolicy {
      * does: its split points are keys known to exist, after the next key of the range.
      */
     public default boolean blind() {
-        return false;
-    }
-
-    /** Whether pages are read with limit/offset from the range's start (a baseline) instead of past the last key. */
-    public default boolean pagesByOffset() {
         return false;
     }
 

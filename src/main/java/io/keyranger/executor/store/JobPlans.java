@@ -48,7 +48,7 @@ public final class JobPlans {
      */
     public static final int MAX_BOUND_BYTES = 4_000_000;
 
-    /** The runner name local runs record on the jobs they work on ({@code SharedJob.BEAM} is Beam's). */
+    /** The runner name local runs record on the jobs they work on ({@code PipelineLaunch.BEAM} is Beam's). */
     public static final String LOCAL = "local";
 
     private JobPlans() {
@@ -108,11 +108,6 @@ public final class JobPlans {
                        String runnerName, Supplier<Planned> planner, Consumer<String> waiting) {
         Entity existing = RetryPolicy.DEFAULT.call(() -> store.datastore().get(store.jobKey(spec.jobId())));
         Stored plan = existing == null ? null : RetryPolicy.DEFAULT.call(() -> store.loadPlan(spec.jobId(), order));
-        if (existing != null && plan == null && mode != JobLease.Mode.CREATE) {
-            throw new KeyRangerException("Job " + spec.jobId() + " was stored by an earlier KeyRanger, whose jobs "
-                    + "kept no plan: it cannot be continued. Start it again under a new id; everything it committed "
-                    + "stays committed.");
-        }
         List<Entity> createdWith = List.of();
         Entity.Builder created = null;
         Planned planned = null;
@@ -140,22 +135,15 @@ public final class JobPlans {
         if (plan != null) {
             return plan;
         }
-        // created here, or by another runner between the look and the take
-        Stored stored = RetryPolicy.DEFAULT.call(() -> store.loadPlan(spec.jobId(), order));
-        return stored != null ? stored : new Stored(planned.cells(), planned.estimate());
+        // created here, or by another runner between the look and the take: with its plan, in one transaction
+        return RetryPolicy.DEFAULT.call(() -> store.loadPlan(spec.jobId(), order));
     }
 
     /** The runners that worked on a job: those stored, with {@code runnerName} added once. */
     private static ListValue runners(Entity job, String runnerName) {
         List<Value<?>> out = new ArrayList<>();
-        if (job != null && job.contains("runners")) {
-            for (StringValue v : job.<StringValue>getList("runners")) {
-                out.add(v);
-            }
-        } else if (job != null && job.contains("runner")) {
-            out.add(StringValue.of(job.getString("runner"))); // stored before runners were listed
-        } else if (job != null) {
-            out.add(StringValue.of(LOCAL));
+        if (job != null) {
+            out.addAll(job.<StringValue>getList("runners"));
         }
         if (out.stream().noneMatch(v -> runnerName.equals(v.get()))) {
             out.add(StringValue.of(runnerName));

@@ -14,14 +14,13 @@ import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Retries;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.CellRecords;
-import io.keyranger.executor.cells.CommitHook;
+import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.cells.RangeEntities;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.range.RangeNode;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.job.NodeIds;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
@@ -44,19 +43,19 @@ public final class JobStore {
     public static final String JOB_KIND = BookkeepingKinds.JOB;
     public static final String RANGE_KIND = RangeEntities.KIND;
     public static final String PLAN_KIND = BookkeepingKinds.PREFIX + "Plan";
-    /** Whether a job's commits keep undo records; jobs stored before KeyRanger kept them lack it (and kept none). */
+    /** Whether a job's commits keep undo records (see {@link #keepsUndo}). */
     static final String KEEPS_UNDO = "keepsUndo";
 
     private final Datastore datastore;
-    private final CommitHook hook;
+    private final EngineSeams seams;
 
     public JobStore(Datastore datastore) {
-        this(datastore, CommitHook.NONE);
+        this(datastore, EngineSeams.NONE);
     }
 
-    public JobStore(Datastore datastore, CommitHook hook) {
+    public JobStore(Datastore datastore, EngineSeams seams) {
         this.datastore = datastore;
-        this.hook = hook;
+        this.seams = seams;
     }
 
     public Datastore datastore() {
@@ -121,7 +120,7 @@ public final class JobStore {
 
     /**
      * In one transaction: reads {@code fence}, lets {@code check} refuse (by throwing), and puts what {@code writes}
-     * makes of it; the hook sees {@code what} just before the commit.
+     * makes of it; the seams' commit hook hears {@code what} just before the commit.
      */
     public void fenced(String what, Key fence, Consumer<Entity> check,
                         Function<Entity, List<Entity>> writes) {
@@ -133,7 +132,7 @@ public final class JobStore {
             if (!puts.isEmpty()) {
                 tx.put(puts.toArray(new Entity[0]));
             }
-            hook.beforeCommit(what);
+            seams.beforeCommit(what);
             tx.commit();
         } finally {
             if (tx.isActive()) {
@@ -176,7 +175,7 @@ public final class JobStore {
                 job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
                 job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0,
                 instant(job, "finishedAt"), instant(job, "undoRemovedAt"),
-                job.contains(KEEPS_UNDO) && job.getBoolean(KEEPS_UNDO));
+                job.getBoolean(KEEPS_UNDO));
     }
 
     private static Instant instant(Entity job, String name) {
@@ -202,10 +201,7 @@ public final class JobStore {
     }
 
     private static List<String> runners(Entity job) {
-        if (job.contains("runners")) {
-            return job.<StringValue>getList("runners").stream().map(StringValue::get).toList();
-        }
-        return List.of(job.contains("runner") ? job.getString("runner") : JobPlans.LOCAL);
+        return job.<StringValue>getList("runners").stream().map(StringValue::get).toList();
     }
 
     /** Every job, newest first. */
@@ -232,7 +228,7 @@ public final class JobStore {
         return PlanParts.entities(planKey(jobId), cells.bounds(), estimate);
     }
 
-    /** A job's cells and estimate as planned, or null for a job stored by a KeyRanger from before plans were kept. */
+    /** A job's cells and estimate as planned (stored with the job, in one transaction), or null for no such job. */
     public JobPlans.Stored loadPlan(String jobId, KeyOrder order) {
         Entity plan = datastore.get(planKey(jobId));
         if (plan == null) {
@@ -251,26 +247,21 @@ public final class JobStore {
     }
 
     /**
-     * Every cell of a job, in key order: as its ledger stores it, or queued when no commit reached it yet. A job
-     * stored before plans were kept shows its stored ranges.
+     * Every cell of a job, in key order: as its ledger stores it, or queued when no commit reached it yet (none for a
+     * job that does not exist).
      */
     public List<RangeNode> loadNodes(String jobId, KeyOrder order, DatastoreReader reader) {
         List<Entity> ledgers = loadLedgers(jobId, reader);
         JobPlans.Stored plan = loadPlan(jobId, order);
         List<RangeNode> nodes = new ArrayList<>();
-        if (plan == null) {
-            ledgers.forEach(e -> nodes.add(RangeEntities.toNode(e, order)));
-            nodes.sort((a, b) -> NodeIds.compare(a.id, b.id));
-        } else {
-            Map<Integer, List<Entity>> byCell = CellRecords.byCell(ledgers);
-            for (int i = 0; i < plan.cells().cells(); i++) {
-                List<Entity> stored = byCell.get(i);
-                KeyRange range = plan.cells().cell(i);
-                nodes.add(stored != null ? CellRecords.node(CellPlan.nodeId(i), range, stored, order)
-                        : new RangeNode(CellPlan.nodeId(i), null, 0, range));
-            }
+        Map<Integer, List<Entity>> byCell = CellRecords.byCell(ledgers);
+        for (int i = 0; plan != null && i < plan.cells().cells(); i++) {
+            List<Entity> stored = byCell.get(i);
+            KeyRange range = plan.cells().cell(i);
+            nodes.add(stored != null ? CellRecords.node(CellPlan.nodeId(i), range, stored, order)
+                    : new RangeNode(CellPlan.nodeId(i), null, 0, range));
         }
-        nodes.forEach(n -> n.subtreeEntities = n.checkpoint.entities());
+        nodes.forEach(n -> n.addToSubtree(n.entities()));
         return nodes;
     }
 }

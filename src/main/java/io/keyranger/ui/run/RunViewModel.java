@@ -338,7 +338,7 @@ public final class RunViewModel {
         return meter.points();
     }
 
-    public ObservableList<AdaptiveSplitExecutor.JobSummary> pastJobs() {
+    public ObservableList<AdaptiveSplitExecutor.ListedJob> pastJobs() {
         return stored.jobs();
     }
 

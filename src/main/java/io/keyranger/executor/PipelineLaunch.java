@@ -33,12 +33,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A job as a Beam launcher sees it: the same job, plan and ledgers as a local run's, so either runner can go on with
- * a job the other started ({@link JobPlans}). The launcher holds the job's lease while it waits for its pipeline (a
+ * A job launched on a pipeline (Beam), as its launcher sees it: the same job, plan and ledgers as a local run's, so
+ * either runner can go on with a job the other started ({@link JobPlans}). The launcher holds the job's lease while it waits for its pipeline (a
  * courtesy: one runner at a time), renewing it; the pipeline's workers commit through the ledgers and need no lease.
  */
-public final class SharedJob {
-    private static final Logger LOG = LoggerFactory.getLogger(SharedJob.class);
+public final class PipelineLaunch {
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineLaunch.class);
     /** The runner name Beam launches record on the jobs they work on. */
     public static final String BEAM = "beam";
 
@@ -50,7 +50,7 @@ public final class SharedJob {
     private final boolean doneAlready;
     private final ScheduledExecutorService renewals;
 
-    private SharedJob(Datastore datastore, JobSpec spec, JobPlans.Stored plan, JobLease lease, boolean doneAlready) {
+    private PipelineLaunch(Datastore datastore, JobSpec spec, JobPlans.Stored plan, JobLease lease, boolean doneAlready) {
         this.datastore = datastore;
         this.spec = spec;
         this.cells = plan.cells();
@@ -90,7 +90,7 @@ public final class SharedJob {
     }
 
     /** {@link #open} without taking the job from a live runner. */
-    public static SharedJob createOrOpen(Datastore datastore, KeyOrder order, JobSpec spec, String runner,
+    public static PipelineLaunch createOrOpen(Datastore datastore, KeyOrder order, JobSpec spec, String runner,
                                          Cancellation cancellation) {
         return open(datastore, order, spec, runner, false, cancellation);
     }
@@ -100,7 +100,7 @@ public final class SharedJob {
      * started it: refused while another runner holds a live lease, unless {@code takeOver} (that runner stops at its
      * next renewal; anything it still commits is applied once). A job with that id and another spec is refused.
      */
-    public static SharedJob open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
+    public static PipelineLaunch open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
                                  Cancellation cancellation) {
         return open(datastore, LocalFileStore.INSTANCE, order, spec, runner, takeOver, cancellation,
                 message -> LOG.warn("{}", message));
@@ -112,7 +112,7 @@ public final class SharedJob {
      * refused, nothing written): {@link JobLauncher#checked}, whose warnings {@code warnings} hears. The input is
      * read through {@code files}.
      */
-    public static SharedJob open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, String runner,
+    public static PipelineLaunch open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, String runner,
                                  boolean takeOver, Cancellation cancellation,
                                  Consumer<String> warnings) {
         boolean file = SourceJobs.readsFile(spec.mapper());
@@ -132,12 +132,12 @@ public final class SharedJob {
                     return JobPlans.plan(order, ranges.ranges(), ranges.samples());
                 }, message -> { });
         if (plan == null) {
-            return new SharedJob(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),
+            return new PipelineLaunch(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),
                     lease, true);
         }
         RetryPolicy.DEFAULT.call(() -> ShardedCounter.open(datastore, JobSpec.counterName(bound.jobId()),
                 Math.max(8, bound.workers())));
-        return new SharedJob(datastore, bound, plan, lease, false);
+        return new PipelineLaunch(datastore, bound, plan, lease, false);
     }
 
     private void renew() {
@@ -159,7 +159,7 @@ public final class SharedJob {
     /** How many cells are done (every key in them committed or found absent). */
     public int cellsDone() {
         return (int) new JobStore(datastore).loadNodes(spec.jobId(), cells.order(), datastore).stream()
-                .filter(n -> n.status == NodeStatus.DONE).count();
+                .filter(n -> n.status() == NodeStatus.DONE).count();
     }
 
     /**
@@ -217,7 +217,7 @@ public final class SharedJob {
                                    PartFiles parts) {
         JobStore store = new JobStore(datastore);
         List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
-        boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status == NodeStatus.DONE);
+        boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status() == NodeStatus.DONE);
         if (done && parts != null) {
             Entity job = RetryPolicy.DEFAULT.call(() -> datastore.get(store.jobKey(jobId)));
             if (job != null && (job.contains(JobStore.REVERTED_BY)

@@ -14,6 +14,7 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyRange;
@@ -38,13 +39,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A shared job's ranges worked the ways a distributed runner works them, on the real emulator, with failed calls and
+ * A pipeline's job's ranges worked the ways a distributed runner works them, on the real emulator, with failed calls and
  * lost commit answers injected: bundles that die after a commit and are retried with their original restriction,
  * bundles split while running whose primary alone is retried while the residual runs, checkpoints that cut a page,
  * and the whole job run a second time. Every entity's effect is applied exactly once, and the counters say so.
  */
 @OnDataEmulators
-class SharedJobTest {
+class PipelineLaunchTest {
     @Parameter
     ServerType server;
     private static final int ENTITIES = 5_000;
@@ -73,13 +74,13 @@ class SharedJobTest {
         seed(datastore);
         MapperSpec mapperSpec = MapperSpec.parse(mapperJson);
         JobSpec spec = new JobSpec("shared-" + mapperSpec.template(), "", "Item", mapperSpec, 6, 6, 100, 0);
-        SharedJob job = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM,
+        PipelineLaunch job = PipelineLaunch.createOrOpen(datastore, server.keyOrder(), spec, PipelineLaunch.BEAM,
                 Cancellation.NEVER);
         assertThat(job.cells().cells()).isGreaterThan(20);
 
         Datastore faulty = new FaultInjector(0.1, 0.1, 0, 7).wrap(datastore);
         PageMapper mapper = Mappers.create(mapperSpec);
-        PageLoop processor = new PageLoop(new PageLoop.Job(faulty, spec, server.keyOrder(),
+        PageLoop processor = new PageLoop(new PageWork(faulty, spec, server.keyOrder(),
                 server.limits(), mapper, job.cells(), new CellCommitter(faulty, server.keyOrder(), mapper, spec.jobId(),
                 job.cells()), new Retries.Simple(30, 5, 200, 60_000)));
         List<KeyRange> ranges = job.cells().startingRanges(spec.shards());
@@ -94,7 +95,7 @@ class SharedJobTest {
         // and the whole job once more, as a rerun under the same id would (after the first launcher recorded its
         // end and released the lease, as BeamMain does when its pipeline fails): nothing applies again
         job.finish(1);
-        SharedJob again = SharedJob.createOrOpen(datastore, server.keyOrder(), spec, SharedJob.BEAM,
+        PipelineLaunch again = PipelineLaunch.createOrOpen(datastore, server.keyOrder(), spec, PipelineLaunch.BEAM,
                 Cancellation.NEVER);
         assertThat(again.cells().bounds()).isEqualTo(job.cells().bounds());
         List<CellCommitter.Outcome> rerun = new ArrayList<>();
@@ -108,12 +109,12 @@ class SharedJobTest {
         verify(datastore, mapperSpec.template(), job.totals());
     }
 
-    private static ConcurrentRangeTracker tracker(SharedJob job, KeyRange range) {
+    private static ConcurrentRangeTracker tracker(PipelineLaunch job, KeyRange range) {
         return new ConcurrentRangeTracker(range, job.cells(), 100);
     }
 
     /** The bundle dies after its 3rd commit, twice; each retry starts from the original restriction. */
-    private static void dieAfterCommitsThenRetryTheOriginal(PageLoop processor, SharedJob job,
+    private static void dieAfterCommitsThenRetryTheOriginal(PageLoop processor, PipelineLaunch job,
                                                             KeyRange range) {
         for (int attempt = 0; attempt < 2; attempt++) {
             AtomicInteger commits = new AtomicInteger();
@@ -139,7 +140,7 @@ class SharedJobTest {
      * another worker at once; the primary's bundle dies after a commit and only the primary is retried; then the
      * original restriction is retried too (a runner that lost track of the split).
      */
-    private static void splitWhileRunningThenRetryOnlyThePrimary(PageLoop processor, SharedJob job,
+    private static void splitWhileRunningThenRetryOnlyThePrimary(PageLoop processor, PipelineLaunch job,
                                                                  KeyRange range) throws Exception {
         ConcurrentRangeTracker first = tracker(job, range);
         AtomicInteger commits = new AtomicInteger();
@@ -167,7 +168,7 @@ class SharedJobTest {
     }
 
     /** Checkpoints in the middle of pages (the runner's trySplit(0)); each residual resumes later. */
-    private static void checkpointsCuttingPages(PageLoop processor, SharedJob job, KeyRange range) {
+    private static void checkpointsCuttingPages(PageLoop processor, PipelineLaunch job, KeyRange range) {
         KeyRange rest = range;
         int checkpoints = 0;
         while (rest != null) {

@@ -2,6 +2,7 @@ package io.keyranger.support;
 
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.demo.DemoSeeder;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.ui.common.BackgroundExecutor;
@@ -75,7 +76,12 @@ public final class WindowlessApp implements AutoCloseable {
 
     /** A fresh project on the legacy emulator holding the demo's data with {@code accounts} accounts. */
     public static ConnectionSpec demoData(String prefix, int accounts) {
-        ConnectionSpec spec = SharedEmulator.freshProject(prefix);
+        return demoData(ServerType.EMULATOR, prefix, accounts);
+    }
+
+    /** A fresh project on the emulator of type {@code type} holding the demo's data with {@code accounts} accounts. */
+    public static ConnectionSpec demoData(ServerType type, String prefix, int accounts) {
+        ConnectionSpec spec = SharedEmulator.freshProject(type, prefix);
         new DemoSeeder(SharedEmulator.connect(spec), spec.server()).seed(accounts, (done, total) -> { },
                 Cancellation.NEVER);
         return spec;

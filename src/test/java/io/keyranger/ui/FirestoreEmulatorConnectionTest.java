@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
-import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.demo.DemoRequest;
-import io.keyranger.profile.ConnectionProfile;
-import io.keyranger.profile.ProfileStore;
 import io.keyranger.support.Fx;
-import io.keyranger.support.SharedEmulator;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.main.ConnectionChoice;
 import java.nio.file.Path;
@@ -24,8 +20,9 @@ import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 
 /**
- * The window on the Firestore emulator in Datastore mode: its demo (given at start-up or chosen in the picker) and a
- * saved profile naming only its host are connected as that emulator, and the status bar says so.
+ * The window on the Firestore emulator in Datastore mode: its demo (given at start-up or chosen in the picker) is
+ * connected as that emulator, and the status bar says so. A saved profile naming only its host:
+ * {@code ui.main.ConnectionsModelTest}.
  */
 class FirestoreEmulatorConnectionTest {
     @TempDir
@@ -78,23 +75,5 @@ class FirestoreEmulatorConnectionTest {
         robot.clickOn("#connectButton");
         Fx.waitUntil(120, () -> connectionStatus().contains("emulator "));
         assertThat(connectionStatus()).matches("Firestore emulator 127\\.0\\.0\\.1:\\d+ / demo-project");
-    }
-
-    @Test
-    void aSavedProfileNamingOnlyTheHostConnectsAsTheFirestoreEmulator() throws Exception {
-        ConnectionSpec target = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "fs-profile");
-        new ProfileStore(config).save(new ConnectionProfile("local-firestore", target.emulatorHost(),
-                target.projectId(), null, null, null, false));
-        launch(StartupRequest.none());
-        Fx.waitUntil(10, () -> picker().getItems().stream().anyMatch(c -> c.toString().equals("local-firestore")));
-        Fx.get(() -> {
-            picker().setValue(picker().getItems().stream().filter(c -> c.toString().equals("local-firestore"))
-                    .findFirst().orElseThrow());
-            return null;
-        });
-        robot.clickOn("#connectButton");
-        Fx.waitUntil(120, () -> connectionStatus().contains("emulator "));
-        assertThat(connectionStatus()).isEqualTo("Firestore emulator " + target.emulatorHost() + " / "
-                + target.projectId());
     }
 }

@@ -20,7 +20,6 @@ import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobStatus;
 import io.keyranger.query.BrowserQuery;
 import io.keyranger.query.Gql;
-import io.keyranger.sharding.PlannedRange;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
@@ -34,14 +33,11 @@ import java.util.function.Consumer;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.scene.Node;
-import javafx.scene.chart.BarChart;
-import javafx.scene.chart.XYChart;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
-import javafx.scene.control.Spinner;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
@@ -53,11 +49,12 @@ import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 
 /**
- * The window on the Firestore emulator in Datastore mode (its demo, one launch for the class), through every tab: the
- * browser, the editor, Shards, Mapper and Run (with revert). Each works there; where the server lacks something
- * (kind, namespace and property metadata, {@code __scatter__}), the window says so in its own words, says what to do
- * instead, and shows no error; kinds KeyRanger writes there (an edit, a copy job) are listed from then on. Every
- * outcome is checked against the emulator's own answers.
+ * The window on the Firestore emulator in Datastore mode (its demo, one launch for the class), through the browser,
+ * the editor, Mapper and Run (with revert). Each works there; where the server lacks something (kind, namespace and
+ * property metadata), the window says so in its own words, says what to do instead, and shows no error; kinds
+ * KeyRanger writes there (an edit, a copy job) are listed from then on. Every outcome is checked against the
+ * emulator's own answers. The Shards tab without {@code __scatter__} is checked on its view model
+ * ({@code ui.shards.ShardsViewModelTest}).
  */
 class FirestoreWindowTest {
     private static final int ACCOUNTS = 80;
@@ -201,32 +198,6 @@ class FirestoreWindowTest {
         Fx.waitUntil(10, () -> !robot.lookup("#undoEdit").queryButton().isDisabled());
         robot.clickOn("#undoEdit");
         Fx.waitUntil(30, () -> datastore.get(key) == null);
-    }
-
-    @Test
-    void theShardsTabSaysThereIsNoScatterAndCountsExactly() {
-        clickTab("Shards");
-        Fx.get(() -> {
-            robot.lookup("#shardCount").<Spinner<Integer>>query().getValueFactory().setValue(4);
-            return null;
-        });
-        robot.clickOn("#planShards");
-        TableView<PlannedRange> table = robot.lookup("#shardTable").queryTableView();
-        Fx.waitUntil(60, () -> table.getItems().size() == 4);
-        assertThat(labelText("#shardSummary")).startsWith("Account: 4 ranges from an exact keys-only scan. ")
-                .contains("No __scatter__ samples").contains("planned from an exact keys-only scan of " + ACCOUNTS)
-                .doesNotContain("0 scatter samples");
-        // the plan is named for how it was made: there were no scatter samples to make it from
-        assertThat(labelText("#shardBalance")).startsWith("Exact: max/mean").contains("Lexicographic: max/mean")
-                .doesNotContain("Scatter");
-        BarChart<?, ?> chart = robot.lookup("#shardChart").query();
-        assertThat(Fx.get(() -> chart.getData().stream().map(XYChart.Series::getName).toList()))
-                .containsExactly("Exact (exact)", "Lexicographic (exact)");
-        Fx.waitUntil(10, () -> !robot.lookup("#countExactly").queryButton().isDisabled());
-        robot.clickOn("#countExactly");
-        Fx.waitUntil(60, () -> table.getItems().stream().allMatch(r -> r.exact() != null));
-        assertThat(Fx.get(() -> table.getItems().stream().mapToLong(PlannedRange::exact).sum())).isEqualTo(ACCOUNTS);
-        assertThat(labelText("#shardBalance")).contains("(exact)");
     }
 
     @Test

@@ -8,11 +8,13 @@ import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.NodeStatus;
+import io.keyranger.sharding.ShardPreview;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.run.KeySpaceMap;
 import io.keyranger.ui.run.NodeRow;
 import io.keyranger.ui.shards.PlanMap;
+import io.keyranger.ui.shards.ShardsViewModel;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -25,6 +27,8 @@ import java.util.Map;
 import javafx.application.Application;
 import javafx.geometry.Point2D;
 import javafx.scene.Node;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.XYChart;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
@@ -188,6 +192,15 @@ class KeySpaceMapTest {
                         .isCloseTo(width * d.range().estimated() / total, Offset.offset(0.5));
             }
         }
+        // the chart beside it: a series of bars per plan, named for how the plan was made
+        // (ui.shards.ShardsViewModelTest checks the plans, their names and their exact counts)
+        ShardPreview preview = Fx.get(() -> ((KeyRangerApp) app).model().shards().previewProperty().get());
+        BarChart<?, ?> chart = robot.lookup("#shardChart").query();
+        assertThat(Fx.get(() -> chart.getData().stream().map(XYChart.Series::getName).toList()))
+                .containsExactly(ShardsViewModel.seriesName(preview.scatter()),
+                        ShardsViewModel.seriesName(preview.lexicographic()));
+        assertThat(Fx.get(() -> chart.getData().get(0).getData().size())).isEqualTo(preview.scatter().ranges().size());
+        assertThat(Fx.get(() -> robot.lookup("#shardChart .chart-bar").queryAll().size())).isGreaterThanOrEqualTo(5);
     }
 
     private static String write(Path file) {

@@ -32,7 +32,6 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.testhooks.GatedMapper;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.sharding.PlannedRange;
 import io.keyranger.support.Fx;
 import io.keyranger.support.Jobs;
 import io.keyranger.ui.kinds.KindItem;
@@ -175,31 +174,6 @@ class MainWindowTest {
                 .match(row -> ((TableRow<?>) row).getIndex() == 4).queryAs(Node.class));
         Fx.waitUntil(10, () -> json().contains(jsonKey(fifth.getKey())));
         assertThat(json()).contains("\"tier\" : \"" + fifth.getString("tier") + "\"");
-    }
-
-    @Test
-    void shardsTabPlansTheKindAndDrawsBothPlans() {
-        clickTab("Shards");
-        Spinner<Integer> shards = robot.lookup("#shardCount").query();
-        Fx.get(() -> {
-            shards.getValueFactory().setValue(4);
-            return null;
-        });
-        robot.clickOn("#planShards");
-        TableView<PlannedRange> table = robot.lookup("#shardTable").queryTableView();
-        Fx.waitUntil(60, () -> table.getItems().size() == 4);
-        BarChart<?, ?> chart = robot.lookup("#shardChart").query();
-        assertThat(Fx.get(() -> chart.getData().size())).isEqualTo(2);
-        assertThat(Fx.get(() -> chart.getData().get(0).getData().size())).isEqualTo(4);
-        assertThat(Fx.get(() -> robot.lookup("#shardChart .chart-bar").queryAll().size())).isGreaterThanOrEqualTo(5);
-        assertThat(Fx.get(() -> robot.lookup("#shardBalance").queryLabeled().getText()))
-                .contains("Scatter: max/mean").contains("Lexicographic: max/mean").contains("(estimated)");
-
-        Fx.waitUntil(10, () -> !robot.lookup("#countExactly").queryButton().isDisabled());
-        robot.clickOn("#countExactly");
-        Fx.waitUntil(60, () -> table.getItems().stream().allMatch(r -> r.exact() != null));
-        assertThat(Fx.get(() -> table.getItems().stream().mapToLong(PlannedRange::exact).sum())).isEqualTo(ACCOUNTS);
-        assertThat(Fx.get(() -> robot.lookup("#shardBalance").queryLabeled().getText())).contains("(exact)");
     }
 
     @Test

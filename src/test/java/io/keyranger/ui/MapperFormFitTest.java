@@ -72,12 +72,9 @@ class MapperFormFitTest {
 
     @Test
     void thePropertyFieldOffersTheKindsPropertiesAndStillTakesANewName() {
+        // which properties it offers: ui.mapper.MapperViewModelTest; here, once they are read, they show as one types
         var mapper = ((KeyRangerApp) app).model().mapper();
         Fx.waitUntil(30, () -> mapper.propertySuggestions("bal").contains("balance"));
-        assertThat(mapper.propertySuggestions("bal")).containsExactly("balance");
-        assertThat(mapper.propertySuggestions("TI")).containsExactly("tier", "active");
-        assertThat(mapper.propertySuggestions("balance")).isEmpty();
-
         robot.clickOn("#param-property");
         Fx.get(() -> {
             robot.lookup("#param-property").queryTextInputControl().clear();

@@ -118,8 +118,7 @@ public final class BackupsView extends BorderPane {
         HBox.setHgrow(query, Priority.ALWAYS);
         Button run = new Button("Run", new FontIcon(Material2MZ.PLAY_ARROW));
         run.setId("runExportQuery");
-        run.disableProperty().bind(model.busyProperty().or(model.selectedKindProperty().isNull())
-                .or(model.showsOpenedExport().not()));
+        run.disableProperty().bind(model.canQuery().not());
         run.setOnAction(e -> model.runQuery());
         TextField key = new TextField();
         key.setId("exportKey");
@@ -171,9 +170,8 @@ public final class BackupsView extends BorderPane {
         DiffModel diff = model.diff();
         Button compare = new Button("Compare with live", new FontIcon(Material2AL.COMPARE_ARROWS));
         compare.setId("compareExport");
-        compare.disableProperty().bind(model.busyProperty().or(model.selectedKindProperty().isNull())
-                .or(model.sessionProperty().isNull()).or(model.showsOpenedExport().not()));
-        compare.setOnAction(e -> diff.compare(model.sessionProperty().get(), model.selectedKindProperty().get()));
+        compare.disableProperty().bind(model.canCompare().not());
+        compare.setOnAction(e -> model.compare());
         ComboBox<RestoreMode> mode = new ComboBox<>(FXCollections.observableArrayList(
                 RestoreMode.SKIP_CHANGED, RestoreMode.MISSING_ONLY, RestoreMode.OVERWRITE));
         mode.setId("restoreMode");
@@ -191,15 +189,9 @@ public final class BackupsView extends BorderPane {
         });
         Button restore = new Button("Restore…", new FontIcon(Material2MZ.RESTORE));
         restore.setId("restoreExport");
-        restore.disableProperty().bind(compare.disableProperty());
-        restore.setOnAction(e -> {
-            var session = model.sessionProperty().get();
-            var row = model.selectedKindProperty().get();
-            if (session != null && row != null && WriteConfirmation.confirm(getScene().getWindow(), session.spec(),
-                    "restore " + row.kind() + " from the export (" + diff.modeProperty().get().id() + ")")) {
-                diff.restore(session, row);
-            }
-        });
+        restore.disableProperty().bind(model.canRestore().not());
+        restore.setOnAction(e -> model.restore((spec, what) -> WriteConfirmation.confirm(getScene().getWindow(), spec,
+                what)));
         Label summary = new Label();
         summary.setId("diffSummary");
         summary.setWrapText(true);

@@ -2,6 +2,7 @@ package io.keyranger.ui.backups;
 
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.backup.managed.ExportBrowser;
@@ -15,6 +16,7 @@ import io.keyranger.ui.common.Tasks;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -64,13 +66,15 @@ public final class BackupsViewModel {
             () -> !opened.get().isEmpty() && opened.get().equals(stripped(location.get())), opened, location);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final BooleanBinding canQuery = busy.not().and(selectedKind.isNotNull()).and(showsOpened);
+    private final BooleanBinding canCompare = canQuery.and(session.isNotNull());
     private final StringProperty query = new SimpleStringProperty("");
     private final StringProperty key = new SimpleStringProperty("");
     private final ObservableList<Entity> entities = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper pageInfo = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final Deque<Long> starts = new ArrayDeque<>();
     private final DiffModel diff;
     private ManagedExport export;
@@ -250,6 +254,24 @@ public final class BackupsViewModel {
         errors.accept(ErrorMessages.of(e));
     }
 
+    /** Compares the selected kind of the export with the live database of the open connection. */
+    public void compare() {
+        diff.compare(session.get(), selectedKind.get());
+    }
+
+    /**
+     * Restores the selected kind from the export with the chosen mode (a job the Run tab follows), once {@code
+     * confirm} agrees to what it writes and where: on an emulator it always does ({@code WriteConfirmation}).
+     */
+    public void restore(BiPredicate<ConnectionSpec, String> confirm) {
+        Session s = session.get();
+        KindRow row = selectedKind.get();
+        if (s != null && row != null && confirm.test(s.spec(), "restore " + row.kind() + " from the export ("
+                + diff.modeProperty().get().id() + ")")) {
+            diff.restore(s, row);
+        }
+    }
+
     /** Keys are placed in the connected project, so that they compare with live keys; "export" when none is open. */
     private String project() {
         Session s = session.get();
@@ -271,11 +293,22 @@ public final class BackupsViewModel {
     }
 
     /**
-     * True while the path box names the export on screen (as it was opened): Compare, Restore and queries act on that
-     * export, so they are off while the box names another (edited, or one that could not be opened).
+     * True when a query, a key lookup and paging may run: a kind of the export on screen, nothing being read, and the
+     * path box naming that export as it was opened (they act on that export, so they are off while the box names
+     * another: edited, or one that could not be opened).
      */
-    public BooleanExpression showsOpenedExport() {
-        return showsOpened;
+    public BooleanExpression canQuery() {
+        return canQuery;
+    }
+
+    /** True when Compare may run: as {@link #canQuery()}, with a connection open to compare with. */
+    public BooleanExpression canCompare() {
+        return canCompare;
+    }
+
+    /** True when Restore… may run: exactly when Compare may. */
+    public BooleanExpression canRestore() {
+        return canCompare;
     }
 
     public ReadOnlyStringProperty summaryProperty() {

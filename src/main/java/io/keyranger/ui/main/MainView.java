@@ -174,11 +174,7 @@ public final class MainView extends BorderPane {
         hint.setId("firstStartHint");
         hint.setWrapText(true);
         hint.getStyleClass().add("text-muted");
-        hint.textProperty().bind(Bindings.createStringBinding(() ->
-                model.sessionProperty().get() == null
-                        && model.connections().choices().stream().allMatch(ConnectionChoice::isDemo)
-                        ? "No saved connections yet. Connect to the Demo: it starts a local emulator with sample data."
-                        : "", model.sessionProperty(), model.connections().choices()));
+        hint.textProperty().bind(model.firstStartHint());
         hint.managedProperty().bind(hint.textProperty().isNotEmpty());
 
         ListView<PropertyInfo> properties = new ListView<>(model.properties());

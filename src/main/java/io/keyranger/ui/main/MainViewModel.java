@@ -29,6 +29,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.StringBinding;
+import javafx.beans.binding.StringExpression;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -47,6 +50,7 @@ public final class MainViewModel {
     private final TaskRunner tasks;
     private final ObjectProperty<Consumer<String>> errorHandler = new SimpleObjectProperty<>(message -> { });
     private final ConnectionsModel connections;
+    private final StringBinding firstStartHint;
     private final ReadOnlyObjectWrapper<Session> session = new ReadOnlyObjectWrapper<>();
     private final ObservableList<String> namespaces = FXCollections.observableArrayList();
     private final ObjectProperty<String> selectedNamespace = new SimpleObjectProperty<>();
@@ -72,6 +76,10 @@ public final class MainViewModel {
     public MainViewModel(TaskRunner tasks, ProfileStore profiles, Path comparisons) {
         this.tasks = tasks;
         this.connections = new ConnectionsModel(tasks, profiles, status, this::showError, this::opened);
+        this.firstStartHint = Bindings.createStringBinding(() -> session.get() == null
+                && connections.choices().stream().allMatch(ConnectionChoice::isDemo)
+                ? "No saved connections yet. Connect to the Demo: it starts a local emulator with sample data."
+                : "", session, connections.choices());
         this.entities = new EntitiesViewModel(tasks, this::showError);
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
@@ -272,6 +280,11 @@ public final class MainViewModel {
     /** The connection picker and what opens a connection. */
     public ConnectionsModel connections() {
         return connections;
+    }
+
+    /** What the sidebar says while nothing is connected and no connection is saved (a first start), or "". */
+    public StringExpression firstStartHint() {
+        return firstStartHint;
     }
 
     public ObjectProperty<Consumer<String>> errorHandlerProperty() {

@@ -126,14 +126,14 @@ public final class ShardsView extends BorderPane {
     private void redraw(ShardPreview preview) {
         chart.getData().clear();
         if (preview != null) {
-            chart.getData().add(series(ShardsViewModel.name(preview.scatter()), preview.scatter()));
-            chart.getData().add(series(ShardsViewModel.name(preview.lexicographic()), preview.lexicographic()));
+            chart.getData().add(series(preview.scatter()));
+            chart.getData().add(series(preview.lexicographic()));
         }
     }
 
-    private static XYChart.Series<String, Number> series(String name, ShardPlan plan) {
+    private static XYChart.Series<String, Number> series(ShardPlan plan) {
         XYChart.Series<String, Number> series = new XYChart.Series<>();
-        series.setName(name + (plan.hasExactCounts() ? " (exact)" : " (estimated)"));
+        series.setName(ShardsViewModel.seriesName(plan));
         for (PlannedRange range : plan.ranges()) {
             series.getData().add(new XYChart.Data<>(String.valueOf(range.index()), range.size()));
         }

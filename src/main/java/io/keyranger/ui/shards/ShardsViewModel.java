@@ -156,6 +156,11 @@ public final class ShardsViewModel {
         };
     }
 
+    /** A plan's series in the tab's chart: its name, and whether its sizes are counted or estimated. */
+    public static String seriesName(ShardPlan plan) {
+        return name(plan) + (plan.hasExactCounts() ? " (exact)" : " (estimated)");
+    }
+
     private static String describe(String name, ShardPlan plan) {
         Balance b = plan.balance();
         return String.format("%s: max/mean %.2f, cv %.2f (%s)", name, b.maxOverMean(), b.cv(),

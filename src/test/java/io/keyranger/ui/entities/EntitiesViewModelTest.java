@@ -2,8 +2,10 @@ package io.keyranger.ui.entities;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.LongValue;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.support.Fx;
@@ -17,7 +19,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The Entities tab's view model on the demo's data, no window: pages by cursor, the query box, its completions. */
+/**
+ * The Entities tab's view model on the demo's data, no window: pages by cursor, the query box, its completions, and
+ * the history of edits (Undo and Redo).
+ */
 class EntitiesViewModelTest {
     private static final int ACCOUNTS = 120;
     private static ConnectionSpec conn;
@@ -131,5 +136,42 @@ class EntitiesViewModelTest {
         assertThat(Fx.get(() -> entities.completions("SELECT * FROM Ev"))).containsExactly("SELECT * FROM Event");
         assertThat(Fx.get(() -> entities.completions("SELECT * FROM Account WHERE tier = 'pro' AN")))
                 .contains("SELECT * FROM Account WHERE tier = 'pro' AND");
+    }
+
+    /**
+     * Undo takes back the user's edits, never an undo: with one edit undone there is nothing left to take back, and
+     * Redo makes it again. ({@code ui.EntityEditingTest} makes the edit in the editor and undoes it from the window.)
+     */
+    @Test
+    void undoTakesBackAnEditAndRedoMakesItAgain() {
+        Datastore datastore = SharedEmulator.connect(conn);
+        EntityEdits edits = entities.edits();
+        Entity original = Fx.get(() -> entities.rows().get(3));
+        Entity changed = Entity.newBuilder(original).set("balance", LongValue.newBuilder(777)
+                .setExcludeFromIndexes(true).build()).build();
+        on(() -> edits.update(original, changed));
+        Fx.waitUntil(30, () -> status(edits).startsWith("Done"));
+        assertThat(datastore.get(original.getKey()).getLong("balance")).isEqualTo(777);
+        assertThat(Fx.get(() -> edits.canUndoProperty().get())).isTrue();
+
+        on(edits::undo);
+        Fx.waitUntil(30, () -> status(edits).startsWith("Undone: edit "));
+        assertThat(datastore.get(original.getKey())).isEqualTo(original);
+        assertThat(Fx.get(() -> edits.canUndoProperty().get())).isFalse();
+        assertThat(Fx.get(() -> edits.canRedoProperty().get())).isTrue();
+
+        on(edits::redo);
+        Fx.waitUntil(30, () -> status(edits).startsWith("Redone: edit "));
+        assertThat(datastore.get(original.getKey()).getLong("balance")).isEqualTo(777);
+        assertThat(status(edits)).doesNotContain("undo undo");
+        assertThat(Fx.get(() -> edits.canRedoProperty().get())).isFalse();
+        on(edits::undo);
+        Fx.waitUntil(30, () -> status(edits).startsWith("Undone: edit "));
+        assertThat(datastore.get(original.getKey())).isEqualTo(original);
+        assertThat(app.errors()).isEmpty();
+    }
+
+    private static String status(EntityEdits edits) {
+        return Fx.get(() -> edits.statusProperty().get());
     }
 }

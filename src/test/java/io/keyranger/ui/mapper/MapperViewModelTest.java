@@ -154,6 +154,16 @@ class MapperViewModelTest {
         assertThat(app.errors()).as("nothing for an error dialog: no pop-up").isEmpty();
     }
 
+    /** The property field offers the kind's properties by prefix, then by what they contain; a whole name needs none. */
+    @Test
+    void thePropertyFieldOffersTheKindsProperties() {
+        chooseExample("Add free credit");
+        Fx.waitUntil(30, () -> mapper.propertySuggestions("bal").contains("balance"));
+        assertThat(Fx.get(() -> mapper.propertySuggestions("bal"))).containsExactly("balance");
+        assertThat(Fx.get(() -> mapper.propertySuggestions("TI"))).containsExactly("tier", "active");
+        assertThat(Fx.get(() -> mapper.propertySuggestions("balance"))).isEmpty();
+    }
+
     /** A dry run over a GQL query whose inequality is applied on the client: how many match, never "0 writes". */
     @Test
     void aDryRunOverAClientSideConditionSaysHowManyMatchNotZeroWrites() {

@@ -1,0 +1,289 @@
+package io.keyranger.ui.backups;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.backup.ExportDiff;
+import io.keyranger.backup.SideBySide;
+import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.source.KeysFile;
+import io.keyranger.query.Gql;
+import io.keyranger.support.EmulatorExports;
+import io.keyranger.support.Fx;
+import io.keyranger.support.SharedEmulator;
+import io.keyranger.support.WindowlessApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javafx.beans.value.ObservableValue;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Backups tab's view model on the demo's data, no window: the emulator's own managed export of Account is opened,
+ * browsed page by page, queried and looked up on the client; after 5 accounts are deleted and 3 changed, the
+ * comparison finds exactly them (checked against the emulator) and shows one side by side, and Restore… hands the Run
+ * tab a skip-changed restore. What Compare and Restore… act on is only ever the export the path box names.
+ * ({@code ui.BackupsTabTest} runs the restore from the window.)
+ */
+class BackupsViewModelTest {
+    private static final int ACCOUNTS = 80;
+
+    private static void on(Runnable change) {
+        Fx.get(() -> {
+            change.run();
+            return null;
+        });
+    }
+
+    private static Path export(ConnectionSpec conn, String folder) throws Exception {
+        return EmulatorExports.export(conn, Files.createTempDirectory(folder), "{\"kinds\": [\"Account\"]}");
+    }
+
+    /** Opens the export at {@code path} as the Open button does, and waits for its Account's first page. */
+    private static void open(BackupsViewModel backups, Path path) {
+        on(() -> {
+            backups.locationProperty().set(path.toString());
+            backups.open();
+        });
+        Fx.waitUntil(30, () -> backups.kinds().stream().anyMatch(k -> k.kind().equals("Account")));
+        Fx.waitUntil(30, () -> !backups.busyProperty().get() && !backups.entities().isEmpty());
+    }
+
+    private static boolean can(BackupsViewModel backups, String what) {
+        return Fx.get(() -> switch (what) {
+            case "query" -> backups.canQuery().get();
+            case "compare" -> backups.canCompare().get();
+            case "restore" -> backups.canRestore().get();
+            default -> throw new IllegalArgumentException(what);
+        });
+    }
+
+    private static String text(ObservableValue<String> value) {
+        return Fx.get(value::getValue);
+    }
+
+    @Test
+    void anExportIsBrowsedComparedWithLiveDataAndHandedToTheRunTabToRestore() throws Exception {
+        ConnectionSpec conn = WindowlessApp.demoData("backups-vm", ACCOUNTS);
+        Datastore datastore = SharedEmulator.connect(conn);
+        Map<Key, Entity> before = accounts(datastore);
+        Path export = export(conn, "keyranger-backups");
+        String gql = "SELECT * FROM Account WHERE tier = 'pro' AND balance > 5000";
+        Set<Key> expected = new HashSet<>();
+        datastore.run(Query.newGqlQueryBuilder(Query.ResultType.ENTITY, gql).setAllowLiteral(true).build())
+                .forEachRemaining(e -> expected.add(((Entity) e).getKey()));
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            BackupsViewModel backups = app.model().backups();
+            DiffModel diff = backups.diff();
+            open(backups, export);
+            assertThat(Fx.get(() -> backups.kinds().stream().filter(k -> k.kind().equals("Account")).findFirst()
+                    .orElseThrow().count())).isEqualTo(ACCOUNTS);
+            assertThat(Fx.get(() -> backups.selectedKindProperty().get().kind())).isEqualTo("Account");
+            Fx.waitUntil(30, () -> backups.entities().size() == 50 && backups.entities().stream()
+                    .allMatch(e -> e.getKey().getNamespace().isEmpty()));
+            assertThat(text(backups.summaryProperty())).contains("no index");
+            assertThat(text(backups.pageInfoProperty())).contains("Page 1: 50 entities").contains("no index");
+            on(backups::nextPage);
+            Fx.waitUntil(30, () -> backups.entities().size() == 30);
+            Set<Key> paged = new HashSet<>(keys(backups));
+            on(backups::previousPage);
+            Fx.waitUntil(30, () -> backups.entities().size() == 50);
+            paged.addAll(keys(backups));
+            assertThat(paged).isEqualTo(before.keySet());
+
+            on(() -> {
+                backups.queryProperty().set(gql);
+                backups.runQuery();
+            });
+            Fx.waitUntil(30, () -> backups.pageInfoProperty().get().contains("Page 1: " + expected.size() + " entit"));
+            assertThat(new HashSet<>(keys(backups))).isEqualTo(expected);
+
+            List<Key> all = new ArrayList<>(before.keySet());
+            List<Key> deleted = all.subList(0, 5);
+            List<Key> changed = all.subList(5, 8);
+            on(() -> {
+                backups.keyProperty().set(Gql.keyLiteral(deleted.get(0)));
+                backups.lookUp();
+            });
+            Fx.waitUntil(30, () -> backups.entities().size() == 1 && backups.entities().get(0).getKey()
+                    .equals(deleted.get(0)));
+
+            datastore.delete(deleted.toArray(new Key[0]));
+            Map<Key, Entity> edited = new HashMap<>();
+            for (Key key : changed) {
+                edited.put(key, Entity.newBuilder(before.get(key)).set("balance", -1L).build());
+            }
+            datastore.put(edited.values().toArray(new Entity[0]));
+
+            assertThat(can(backups, "compare")).isTrue();
+            on(backups::compare);
+            Fx.waitUntil(60, () -> diff.summaryProperty().get().contains("removed"));
+            assertThat(text(diff.summaryProperty())).contains("72 the same, 3 changed, 5 removed and 0 added");
+            assertThat(text(diff.restorePreviewProperty())).contains("Restore (skip-changed) would bring back 5 "
+                    + "removed and leave 3 changed since");
+            assertThat(Fx.get(() -> List.copyOf(diff.examples()))).extracting(ExportDiff.Example::key)
+                    .containsExactlyInAnyOrderElementsOf(all.subList(0, 8));
+            ExportDiff.Example one = Fx.get(() -> diff.examples().stream().filter(x -> x.now() != null).findFirst()
+                    .orElseThrow());
+            on(() -> diff.selectedProperty().set(one));
+            List<SideBySide.Row> sides = Fx.get(() -> List.copyOf(diff.rows()));
+            SideBySide.Row balance = sides.stream().filter(r -> r.property().equals("balance")).findFirst()
+                    .orElseThrow();
+            assertThat(balance.differs()).isTrue();
+            assertThat(balance.exported()).isEqualTo(String.valueOf(before.get(one.key()).getLong("balance")));
+            assertThat(balance.live()).isEqualTo("-1");
+            assertThat(sides.stream().filter(r -> !r.property().equals("balance"))).noneMatch(SideBySide.Row::differs);
+            wentOnWhereAStoppedComparisonStopped(app, conn, export, new HashSet<>(deleted),
+                    new HashSet<>(all.subList(0, 8)));
+
+            // Restore… asks before it writes (on an emulator the app's confirmation always agrees), then hands the
+            // Run tab a skip-changed restore of the kind; one not agreed to hands it nothing
+            List<DiffModel.RestoreRequest> requests = new CopyOnWriteArrayList<>();
+            List<String> asked = new CopyOnWriteArrayList<>();
+            on(() -> diff.setRestorer(request -> {
+                requests.add(request);
+                app.model().prepareRestore(request);
+            }));
+            assertThat(can(backups, "restore")).isTrue();
+            on(() -> backups.restore((spec, what) -> {
+                asked.add(spec.projectId() + ": " + what);
+                return false;
+            }));
+            assertThat(requests).isEmpty();
+            on(() -> backups.restore((spec, what) -> asked.add(spec.projectId() + ": " + what)));
+            assertThat(asked).containsOnly(conn.projectId() + ": restore Account from the export (skip-changed)");
+            assertThat(requests).singleElement().satisfies(r -> {
+                assertThat(r.kind()).isEqualTo("Account");
+                assertThat(r.namespace()).isEmpty();
+                assertThat(r.job().mapper().template()).isEqualTo("import");
+            });
+            assertThat(Fx.get(() -> app.model().run().form().mapperJsonProperty().get()))
+                    .contains("\"mode\":\"skip-changed\"");
+            assertThat(app.errors()).isEmpty();
+        }
+    }
+
+    /**
+     * A comparison stopped after 30 entities (as a cancel or a closed app leaves it) in the folder the tab keeps for
+     * this kind; Compare goes on from there and finds the same as a whole comparison, with the same key lists.
+     */
+    private static void wentOnWhereAStoppedComparisonStopped(WindowlessApp app, ConnectionSpec spec, Path export,
+                                                             Set<Key> deleted, Set<Key> differing) throws Exception {
+        BackupsViewModel backups = app.model().backups();
+        DiffModel diff = backups.diff();
+        Path comparisons = app.config().resolve("comparisons");
+        List<Path> folders;
+        try (var listed = Files.list(comparisons)) {
+            folders = listed.toList();
+        }
+        assertThat(folders).hasSize(1); // the whole comparison above made it, and forgot its state when done
+        Path folder = folders.get(0);
+        assertThat(ExportDiff.stoppedIn(folder)).isFalse();
+        assertThat(KeysFile.read(folder.resolve("removed.keys"), spec.projectId(), "")).isEqualTo(deleted);
+        assertThat(folder).isEqualTo(DiffModel.folderOf(comparisons, spec,
+                Path.of(ManagedExport.open(export).metadata()), "", "Account"));
+        long[] seen = {0};
+        ExportDiff.Result stopped = ExportDiff.of(Session.open(spec), ManagedExport.open(export), "", "Account", null,
+                null).pageSize(10).parallel(1).writeKeys(folder).run(true, n -> seen[0] = n,
+                Cancellation.of(() -> seen[0] >= 30));
+        assertThat(stopped.cancelled()).isTrue();
+        assertThat(stopped.compared()).isEqualTo(30);
+
+        on(backups::compare);
+        Fx.waitUntil(60, () -> diff.summaryProperty().get().contains("went on from"));
+        assertThat(text(diff.summaryProperty())).contains("72 the same, 3 changed, 5 removed and 0 added")
+                .contains("went on from 30 compared before it stopped").contains(folder.toString());
+        assertThat(Fx.get(() -> List.copyOf(diff.examples()))).extracting(ExportDiff.Example::key)
+                .isSubsetOf(differing);
+        assertThat(ExportDiff.stoppedIn(folder)).isFalse();
+        assertThat(KeysFile.read(folder.resolve("removed.keys"), spec.projectId(), "")).isEqualTo(deleted);
+        assertThat(KeysFile.read(folder.resolve("changed.keys"), spec.projectId(), "")).hasSize(3)
+                .doesNotContainAnyElementsOf(deleted).isSubsetOf(differing);
+    }
+
+    /**
+     * After an export was opened and compared, a corrupt one that cannot be opened leaves nothing of the first
+     * (no header, kinds, comparison or side-by-side), and Compare and Restore… are off; a path typed but not opened
+     * turns them off until it is opened or put back. ({@code ui.BackupsTabTest} checks the window's error dialog.)
+     */
+    @Test
+    void aFailedOpenLeavesNothingOfTheExportShownBefore() throws Exception {
+        ConnectionSpec conn = WindowlessApp.demoData("backups-vm-corrupt", ACCOUNTS);
+        Path good = export(conn, "keyranger-backups-good");
+        Path corrupt = Files.createTempDirectory("keyranger-backups-corrupt");
+        Files.write(corrupt.resolve("2020-01-01T00_00_00_000.overall_export_metadata"),
+                new byte[] {0x0a, (byte) 0xff, (byte) 0xff, 0x01, 0x02, 0x7f, 0x13, 0x00});
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            BackupsViewModel backups = app.model().backups();
+            DiffModel diff = backups.diff();
+            open(backups, good);
+            on(backups::compare);
+            Fx.waitUntil(60, () -> diff.summaryProperty().get().contains(ACCOUNTS + " the same"));
+
+            // a path typed but not opened: nothing acts on the export below it
+            on(() -> backups.locationProperty().set(corrupt.toString()));
+            assertThat(can(backups, "compare")).isFalse();
+            assertThat(can(backups, "restore")).isFalse();
+            assertThat(can(backups, "query")).isFalse();
+            assertThat(text(backups.locationNotice())).contains("names another export").contains(good.toString());
+            on(() -> backups.locationProperty().set(good.toString()));
+            assertThat(can(backups, "compare")).isTrue();
+            assertThat(can(backups, "restore")).isTrue();
+
+            on(() -> {
+                backups.locationProperty().set(corrupt.toString());
+                backups.open();
+            });
+            Fx.waitUntil(30, () -> !app.errors().isEmpty());
+            assertThat(app.errors()).hasSize(1);
+            assertThat(text(backups.locationProperty())).isEqualTo(corrupt.toString());
+            assertThat(text(backups.summaryProperty())).contains("Could not open " + corrupt)
+                    .contains("nothing is open").doesNotContain(good.getFileName().toString());
+            assertThat(Fx.get(() -> backups.kinds().size())).isZero();
+            assertThat(text(diff.summaryProperty())).isEmpty();
+            assertThat(text(diff.restorePreviewProperty())).isEmpty();
+            assertThat(Fx.get(() -> diff.examples().size())).isZero();
+            assertThat(Fx.get(() -> diff.rows().size())).isZero();
+            assertThat(Fx.get(() -> backups.entities().size())).isZero();
+            assertThat(can(backups, "compare")).isFalse();
+            assertThat(can(backups, "restore")).isFalse();
+            assertThat(text(backups.locationNotice())).isEmpty();
+            // off: nothing is asked, nothing is handed to the Run tab
+            AtomicBoolean handed = new AtomicBoolean();
+            AtomicBoolean asked = new AtomicBoolean();
+            on(() -> {
+                diff.setRestorer(request -> handed.set(true));
+                backups.restore((spec, what) -> {
+                    asked.set(true);
+                    return true;
+                });
+            });
+            assertThat(asked).isFalse();
+            assertThat(handed).isFalse();
+        }
+    }
+
+    private static List<Key> keys(BackupsViewModel backups) {
+        return Fx.get(() -> backups.entities().stream().map(Entity::getKey).toList());
+    }
+
+    private static Map<Key, Entity> accounts(Datastore datastore) {
+        Map<Key, Entity> all = new HashMap<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Account").build()).forEachRemaining(e -> all.put(e.getKey(),
+                e));
+        return all;
+    }
+}

@@ -1,0 +1,80 @@
+package io.keyranger.ui.shards;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.sharding.PlannedRange;
+import io.keyranger.sharding.ShardPreview;
+import io.keyranger.support.Fx;
+import io.keyranger.support.WindowlessApp;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Shards tab's view model on the demo's data, no window: Account planned into 4 ranges, both plans named for how
+ * they were made with their balance, then every range counted exactly. ({@code ui.KeySpaceMapTest} checks the
+ * window's map and chart of the plans.)
+ */
+class ShardsViewModelTest {
+    /** Account selected and counted (a plan starts from the kind's known count), then planned into 4 ranges. */
+    private static ShardsViewModel plannedInFour(WindowlessApp app) {
+        ShardsViewModel shards = app.model().shards();
+        app.select("Account");
+        Fx.waitUntil(60, () -> app.kind("Account").countProperty().get() != null);
+        Fx.get(() -> {
+            shards.shardsProperty().set(4);
+            shards.plan();
+            return null;
+        });
+        Fx.waitUntil(60, () -> shards.rows().size() == 4 && !shards.busyProperty().get());
+        return shards;
+    }
+
+    private static void countExactly(ShardsViewModel shards, int accounts) {
+        Fx.get(() -> {
+            shards.countExactly();
+            return null;
+        });
+        Fx.waitUntil(60, () -> shards.rows().stream().allMatch(r -> r.exact() != null));
+        assertThat(Fx.get(() -> shards.rows().stream().mapToLong(PlannedRange::exact).sum())).isEqualTo(accounts);
+        assertThat(Fx.get(() -> shards.balanceProperty().get())).contains("(exact)");
+    }
+
+    @Test
+    void theKindIsPlannedFromScatterAndCountedExactly() {
+        ConnectionSpec conn = WindowlessApp.demoData("shards-vm", 120);
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            ShardsViewModel shards = plannedInFour(app);
+            ShardPreview preview = Fx.get(() -> shards.previewProperty().get());
+            assertThat(preview.scatter().ranges()).hasSize(4);
+            assertThat(preview.lexicographic().ranges()).isNotEmpty();
+            assertThat(Fx.get(() -> shards.balanceProperty().get()))
+                    .contains("Scatter: max/mean").contains("Lexicographic: max/mean").contains("(estimated)");
+            countExactly(shards, 120);
+            assertThat(app.errors()).isEmpty();
+        }
+    }
+
+    /** The Firestore emulator has no {@code __scatter__}: the plan says so and is named for the exact scan it came from. */
+    @Test
+    void onTheFirestoreEmulatorThePlanSaysThereIsNoScatterAndCountsExactly() {
+        ConnectionSpec conn = WindowlessApp.demoData(ServerType.FIRESTORE_EMULATOR, "shards-vm-fs", 80);
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            ShardsViewModel shards = plannedInFour(app);
+            assertThat(Fx.get(() -> shards.summaryProperty().get()))
+                    .startsWith("Account: 4 ranges from an exact keys-only scan. ")
+                    .contains("No __scatter__ samples").contains("planned from an exact keys-only scan of 80")
+                    .doesNotContain("0 scatter samples");
+            // the plan is named for how it was made: there were no scatter samples to make it from
+            assertThat(Fx.get(() -> shards.balanceProperty().get())).startsWith("Exact: max/mean")
+                    .contains("Lexicographic: max/mean").doesNotContain("Scatter");
+            ShardPreview preview = Fx.get(() -> shards.previewProperty().get());
+            assertThat(List.of(ShardsViewModel.seriesName(preview.scatter()),
+                    ShardsViewModel.seriesName(preview.lexicographic())))
+                    .containsExactly("Exact (exact)", "Lexicographic (exact)");
+            countExactly(shards, 80);
+            assertThat(app.errors()).isEmpty();
+        }
+    }
+}

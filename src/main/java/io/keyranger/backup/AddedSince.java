@@ -1,7 +1,7 @@
 package io.keyranger.backup;
 
 import io.keyranger.executor.source.ManagedImport;
-import io.keyranger.executor.source.RestoreMode;
+import io.keyranger.job.RestoreMode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;

@@ -2,7 +2,7 @@ package io.keyranger.backup;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.source.ImportInput;
 import io.keyranger.executor.source.ManagedImport;
-import io.keyranger.executor.source.RestoreMode;
+import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.query.Gql;

@@ -1,8 +1,8 @@
 package io.keyranger.cli;
 
+import io.keyranger.job.ListedJob;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobStatus;
 import io.keyranger.undo.JobUndo;
 import java.io.PrintWriter;
@@ -61,7 +61,7 @@ public final class JobsCommand implements Runnable {
         }
         out.printf("%-44s %-10s %-20s %12s  %s%n", "JOB", "MAPPER", "KIND", "READ", "STATUS");
         Jobs.Listing listed = jobs.list();
-        for (AdaptiveSplitExecutor.ListedJob job : listed.jobs()) {
+        for (ListedJob job : listed.jobs()) {
             long read = jobs.totals(job.spec().jobId()).getOrDefault("read", 0L);
             String undo = jobs.undo(job.spec().jobId(), keep);
             out.printf("%-44s %-10s %-20s %,12d  %s%n", job.spec().jobId(), job.spec().mapper().template(),

@@ -1,5 +1,6 @@
 package io.keyranger.launch;
 
+import io.keyranger.job.ListedJob;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.Cancellation;
@@ -207,11 +208,11 @@ public final class Jobs {
      * @param jobs    the jobs
      * @param backups each backed-up job's backup
      */
-    public record Listing(List<AdaptiveSplitExecutor.ListedJob> jobs, Map<String, String> backups) {
+    public record Listing(List<ListedJob> jobs, Map<String, String> backups) {
     }
 
     public Listing list() {
-        List<AdaptiveSplitExecutor.ListedJob> jobs = launcher.executor().jobs();
+        List<ListedJob> jobs = launcher.executor().jobs();
         return new Listing(jobs, ServerExports.backupsOf(session.datastore(),
                 jobs.stream().map(j -> j.spec().jobId()).toList()));
     }

@@ -1,7 +1,7 @@
 package io.keyranger.report;
 
 import io.keyranger.backup.ExportDiff;
-import io.keyranger.executor.source.RestoreMode;
+import io.keyranger.job.RestoreMode;
 
 /**
  * What a restore would do, from a comparison of its selection with live data: how many entities it brings back,

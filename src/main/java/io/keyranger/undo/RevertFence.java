@@ -7,13 +7,14 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.RevertMarks;
 import io.keyranger.executor.lease.Holding;
-import io.keyranger.executor.lease.JobBusyException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
+import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyOrder;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.Consumer;
@@ -37,7 +38,7 @@ final class RevertFence {
             return;
         }
         new JobStore(datastore).holding(job.spec().jobId()).filter(Holding::live).ifPresent(h -> {
-            throw running(job.spec().jobId(), asked, h);
+            throw running(job.spec().jobId(), asked, h.runner().describe(), h.expiresAt());
         });
     }
 
@@ -62,7 +63,7 @@ final class RevertFence {
                 }, null, m -> { });
                 store.fencedOnJob("release", lease, e -> List.of(lease.released()));
             } catch (JobBusyException e) {
-                throw running(id, asked, e.holding());
+                throw running(id, asked, e.holder(), e.expiresAt());
             } finally {
                 lease.ended();
             }
@@ -91,9 +92,9 @@ final class RevertFence {
                 + "reverted as far as it ran. A runner of it that comes back commits nothing more.";
     }
 
-    private static KeyRangerException running(String id, String asked, Holding holding) {
-        return new KeyRangerException("Job " + id + " is still running: " + holding.runner().describe()
-                + " holds it, its lease renewed until " + holding.expiresAt().truncatedTo(ChronoUnit.SECONDS) + ". "
+    private static KeyRangerException running(String id, String asked, String holder, Instant expiresAt) {
+        return new KeyRangerException("Job " + id + " is still running: " + holder
+                + " holds it, its lease renewed until " + expiresAt.truncatedTo(ChronoUnit.SECONDS) + ". "
                 + "Stop it first (Ctrl-C where it runs; it ends cancelled) or let it finish, then run 'keyranger "
                 + "revert " + asked + "' again. If that runner is gone for good, revert goes ahead once its lease "
                 + "runs out.");

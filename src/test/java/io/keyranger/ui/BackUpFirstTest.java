@@ -1,5 +1,6 @@
 package io.keyranger.ui;
 
+import io.keyranger.job.ListedJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -7,7 +8,6 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ServerExports;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.backup.managed.ManagedExportWriter;
 import io.keyranger.support.DemoWindowTest;
@@ -89,7 +89,7 @@ class BackUpFirstTest extends DemoWindowTest {
         assertThat(after.keySet()).isEqualTo(before.keySet());
         before.forEach((key, balance) -> assertThat(after.get(key)).as("balance of %s", key).isEqualTo(balance + 10));
 
-        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
+        ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().mapper().template()
                 .equals("increment")));
         List<String> increments = Fx.get(() -> jobs.getItems().stream()

@@ -1,5 +1,6 @@
 package io.keyranger.ui;
 
+import io.keyranger.job.ListedJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -9,7 +10,6 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.Fx;
@@ -91,7 +91,7 @@ class BackupsTabTest extends DemoWindowTest {
         assertThat(after).isEqualTo(wanted);
 
         // the restore is a job like any other: the Run tab's job list shows it, done, over its kind
-        ListView<AdaptiveSplitExecutor.ListedJob> jobs =
+        ListView<ListedJob> jobs =
                 robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(j -> j.spec().kind().equals("Account")
                 && j.spec().mapper().template().equals("import") && j.describeStatus().equals("done"))));

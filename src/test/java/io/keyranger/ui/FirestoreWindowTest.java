@@ -1,5 +1,6 @@
 package io.keyranger.ui;
 
+import io.keyranger.job.ListedJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -16,7 +17,6 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.demo.DemoDataset;
 import io.keyranger.demo.DemoRequest;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobStatus;
 import io.keyranger.query.BrowserQuery;
 import io.keyranger.query.Gql;
@@ -242,7 +242,7 @@ class FirestoreWindowTest {
         assertThat(after.keySet()).isEqualTo(before.keySet());
         before.forEach((key, balance) -> assertThat(after.get(key)).as("balance of %s", key).isEqualTo(balance + 10));
 
-        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
+        ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().mapper().template()
                 .equals("increment")));
         // the list is read again when the job ends: select the job once it is shown done

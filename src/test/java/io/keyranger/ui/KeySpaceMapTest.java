@@ -1,12 +1,12 @@
 package io.keyranger.ui;
 
+import io.keyranger.job.ListedJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.demo.DemoRequest;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.NodeStatus;
 import io.keyranger.sharding.ShardPreview;
 import io.keyranger.support.Fx;
@@ -145,9 +145,9 @@ class KeySpaceMapTest {
         });
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("from-the-cli")
-                || ((AdaptiveSplitExecutor.ListedJob) j).spec().jobId().equals("from-the-cli")));
+                || ((ListedJob) j).spec().jobId().equals("from-the-cli")));
         Fx.get(() -> {
-            Object job = jobs.getItems().stream().filter(j -> ((AdaptiveSplitExecutor.ListedJob) j)
+            Object job = jobs.getItems().stream().filter(j -> ((ListedJob) j)
                     .spec().jobId().equals("from-the-cli")).findFirst().orElseThrow();
             ((ListView<Object>) (ListView<?>) jobs).getSelectionModel().select(job);
             return null;

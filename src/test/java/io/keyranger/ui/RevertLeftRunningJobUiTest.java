@@ -1,5 +1,6 @@
 package io.keyranger.ui;
 
+import io.keyranger.job.ListedJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -14,7 +15,6 @@ import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageWork;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
@@ -57,7 +57,7 @@ class RevertLeftRunningJobUiTest extends DemoWindowTest {
             robot.lookup("#refreshJobs").queryButton().fire();
             return null;
         });
-        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
+        ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream()
                 .anyMatch(j -> j.spec().jobId().equals("detached"))));
         Fx.get(() -> {

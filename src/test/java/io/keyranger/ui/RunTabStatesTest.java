@@ -1,11 +1,11 @@
 package io.keyranger.ui;
 
+import io.keyranger.job.ListedJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobStatus;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
@@ -78,11 +78,11 @@ class RunTabStatesTest extends DemoWindowTest {
      * job as it was while running) until the refresh lands.
      */
     private void selectJob(String jobId,
-                           Predicate<AdaptiveSplitExecutor.ListedJob> listed) {
+                           Predicate<ListedJob> listed) {
         fire("#refreshJobs");
-        ListView<AdaptiveSplitExecutor.ListedJob> jobs = robot.lookup("#pastJobs")
+        ListView<ListedJob> jobs = robot.lookup("#pastJobs")
                 .queryListView();
-        Predicate<AdaptiveSplitExecutor.ListedJob> wanted =
+        Predicate<ListedJob> wanted =
                 j -> j.spec().jobId().equals(jobId) && listed.test(j);
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(wanted)));
         Fx.get(() -> {

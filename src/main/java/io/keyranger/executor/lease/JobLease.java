@@ -8,6 +8,7 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Retries;
+import io.keyranger.job.JobBusyException;
 import java.io.Closeable;
 import java.time.Duration;
 import java.time.Instant;
@@ -164,7 +165,7 @@ public final class JobLease {
             Holding holding = fence == null ? null : Holding.of(fence, lease, Instant.now(), ACTIVE);
             if (holding != null && holding.live() && mode != Mode.TAKE_OVER_NOW) {
                 if (mode == Mode.RESUME) {
-                    throw new JobBusyException(label, holding);
+                    throw new JobBusyException(label, holding.runner().describe(), holding.expiresAt(), DEFAULT_DURATION);
                 }
                 return new Attempt(false, holding.expiresAt(), "Waiting for the lease of " + holding.runner().describe()
                         + " to expire (it runs out at " + holding.expiresAt().truncatedTo(

@@ -21,6 +21,7 @@ import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
 import io.keyranger.files.LocalFileStore;
+import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobReport;
@@ -309,25 +310,5 @@ public final class AdaptiveSplitExecutor {
     private ShardedCounter openCounter(JobSpec spec) {
         int shards = Math.min(100, Math.max(4, spec.workers() * COUNTER_SHARDS_PER_WORKER));
         return ShardedCounter.open(datastore, JobSpec.counterName(spec.jobId()), shards);
-    }
-
-    /**
-     * A stored job, for listings.
-     *
-     * @param spec    its spec
-     * @param status  its status; RUNNING for a job that is running or was interrupted
-     * @param created when it was created
-     * @param runner  who runs it now ({@link Runner#describe}), or null when no runner holds a live lease:
-     *                a RUNNING job without one was interrupted
-     * @param runners the runners that worked on it ({@link JobPlans#LOCAL}, {@code beam}), in the order they first did
-     */
-    public record ListedJob(JobSpec spec, JobStatus status, Instant created, String runner, List<String> runners) {
-        /** "running on …", "interrupted", "done", … with the runners when more than the local one worked on it. */
-        public String describeStatus() {
-            String name = status == JobStatus.RUNNING ? runner != null ? "running (" + runner + ")" : "interrupted"
-                    : status.name().toLowerCase().replace('_', ' ');
-            return runners.equals(List.of(JobPlans.LOCAL)) || runners.isEmpty() ? name
-                    : name + " (on " + String.join(" + ", runners) + ")";
-        }
     }
 }

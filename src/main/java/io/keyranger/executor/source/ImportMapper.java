@@ -3,6 +3,7 @@ package io.keyranger.executor.source;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.job.JobReport;
+import io.keyranger.job.RestoreMode;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;

@@ -8,6 +8,7 @@ import com.google.cloud.datastore.Datastore;
 import io.keyranger.executor.cells.KindSource;
 import io.keyranger.executor.cells.PageSource;
 import io.keyranger.job.JobSpec;
+import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;

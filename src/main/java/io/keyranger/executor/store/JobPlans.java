@@ -1,5 +1,6 @@
 package io.keyranger.executor.store;
 
+import io.keyranger.job.ListedJob;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.ListValue;
@@ -49,7 +50,7 @@ public final class JobPlans {
     public static final int MAX_BOUND_BYTES = 4_000_000;
 
     /** The runner name local runs record on the jobs they work on ({@code PipelineLaunch.BEAM} is Beam's). */
-    public static final String LOCAL = "local";
+    public static final String LOCAL = ListedJob.LOCAL;
 
     private JobPlans() {
     }

@@ -5,7 +5,7 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.EntityJson;
-import io.keyranger.executor.source.RestoreMode;
+import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;

@@ -1,6 +1,6 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobStatus;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.HoverTooltip;
@@ -221,7 +221,7 @@ public final class RunView extends BorderPane {
             }
         });
 
-        ListView<AdaptiveSplitExecutor.ListedJob> jobs = new ListView<>(model.pastJobs());
+        ListView<ListedJob> jobs = new ListView<>(model.pastJobs());
         jobs.setId("pastJobs");
         jobs.setPrefHeight(160);
         jobs.setPlaceholder(new Label("No jobs stored yet"));
@@ -233,7 +233,7 @@ public final class RunView extends BorderPane {
             }
 
             @Override
-            protected void updateItem(AdaptiveSplitExecutor.ListedJob job, boolean empty) {
+            protected void updateItem(ListedJob job, boolean empty) {
                 super.updateItem(job, empty);
                 String backup = empty || job == null ? null : model.backupOf(job.spec().jobId());
                 String text = empty || job == null ? null : job.spec().jobId() + "  ·  "
@@ -262,7 +262,7 @@ public final class RunView extends BorderPane {
         Button revert = new Button("Revert", new FontIcon(Material2MZ.UNDO));
         revert.setId("revertJob");
         revert.disableProperty().bind(Bindings.createBooleanBinding(() -> {
-            AdaptiveSplitExecutor.ListedJob job = jobs.getSelectionModel().getSelectedItem();
+            ListedJob job = jobs.getSelectionModel().getSelectedItem();
             // a job left running that no runner holds (interrupted) can be reverted: the revert takes it first
             return job == null || model.status().isRunning() || job.status() == JobStatus.RUNNING
                     && job.runner() != null || !JobUndo.keepsUndo(job.spec());

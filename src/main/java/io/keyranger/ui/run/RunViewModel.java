@@ -1,9 +1,9 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.job.ListedJob;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
-import io.keyranger.executor.lease.JobBusyException;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
@@ -338,7 +338,7 @@ public final class RunViewModel {
         return meter.points();
     }
 
-    public ObservableList<AdaptiveSplitExecutor.ListedJob> pastJobs() {
+    public ObservableList<ListedJob> pastJobs() {
         return stored.jobs();
     }
 

@@ -1,6 +1,6 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobStatus;
 import io.keyranger.launch.Inspection;
 import io.keyranger.launch.Jobs;
@@ -20,7 +20,7 @@ import javafx.util.Duration;
 final class StoredJobs {
     private final TaskRunner tasks;
     private final Consumer<String> errors;
-    private final ObservableList<AdaptiveSplitExecutor.ListedJob> jobs = FXCollections.observableArrayList();
+    private final ObservableList<ListedJob> jobs = FXCollections.observableArrayList();
     private final ObservableMap<String, String> backups = FXCollections.observableHashMap();
     /** The job being followed, or null: following another job, or none, ends the earlier one's readings. */
     private String followed;
@@ -95,7 +95,7 @@ final class StoredJobs {
         });
     }
 
-    ObservableList<AdaptiveSplitExecutor.ListedJob> jobs() {
+    ObservableList<ListedJob> jobs() {
         return jobs;
     }
 

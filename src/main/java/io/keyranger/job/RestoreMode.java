@@ -1,4 +1,4 @@
-package io.keyranger.executor.source;
+package io.keyranger.job;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;

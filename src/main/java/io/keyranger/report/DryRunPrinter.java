@@ -1,10 +1,10 @@
-package io.keyranger.cli;
+package io.keyranger.report;
 
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.dryrun.DryRunner;
-import io.keyranger.executor.source.RestoreMode;
+import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.report.DryRunSummary;
 import io.keyranger.report.Operations;
@@ -59,7 +59,7 @@ public final class DryRunPrinter {
     }
 
     /** A restore's dry run of {@code kind} from {@code export}: its counts, examples side by side, and operations. */
-    static void printRestore(RestoreDryRun dry, String kind, String export, PrintWriter out, PriceTable prices) {
+    public static void printRestore(RestoreDryRun dry, String kind, String export, PrintWriter out, PriceTable prices) {
         ExportDiff.Result r = dry.diff();
         out.printf("Dry run of restoring %s from %s (%s); nothing was written.%n", kind, export, dry.mode().id());
         out.printf("Compared %,d entities of the export with live data in %,d lookup%s:%n", r.compared(), r.lookups(),

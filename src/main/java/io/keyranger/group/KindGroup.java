@@ -50,6 +50,8 @@ import java.util.function.Consumer;
 public final class KindGroup {
     static final String GROUP_KIND = BookkeepingKinds.PREFIX + "JobGroup";
     private static final long POLL_MILLIS = 100;
+    /** The longest job id ({@link JobSpec}). */
+    private static final int MAX_ID = 100;
 
     private KindGroup() {
     }
@@ -74,9 +76,6 @@ public final class KindGroup {
                     spec.workers(), spec.pageSize(), spec.qps(), groupId);
         }
     }
-
-    /** The longest job id ({@link JobSpec}). */
-    private static final int MAX_ID = 100;
 
     /**
      * The id of a group's job over its {@code index}-th kind: the whole group id, the position and as much of the kind

@@ -42,13 +42,16 @@ import java.util.function.Consumer;
 /**
  * One job over several kinds (or every kind of a namespace): a mapper run kind after kind, each kind its own tree of
  * ranges under a root named after it, with the workers of the job (never more at once). Each kind runs as a job of its
- * own, {@code GROUP.N-Kind}, so it has its checkpoints, exactly-once commits and resume; the group itself is stored
- * as {@code _KeyRangerJobGroup/GROUP} with its kinds in order, so {@code run --resume GROUP} finishes what is left,
+ * own, {@code GROUP.N-Kind}, so it has its checkpoints, exactly-once commits and resume (a job stored under that id
+ * counts as the kind's only if it is this group's job over the kind); the group itself is stored as
+ * {@code _KeyRangerJobGroup/GROUP} with its kinds in order, so {@code run --resume GROUP} finishes what is left,
  * kind by kind. KeyRanger's bookkeeping kinds and Datastore's reserved {@code __*__} kinds are never in a group.
  */
 public final class KindGroup {
     static final String GROUP_KIND = BookkeepingKinds.PREFIX + "JobGroup";
     private static final long POLL_MILLIS = 100;
+    /** The longest job id ({@link JobSpec}). */
+    private static final int MAX_ID = 100;
 
     private KindGroup() {
     }
@@ -69,9 +72,29 @@ public final class KindGroup {
         /** The job over one of the kinds. */
         JobSpec child(int index) {
             String kind = kinds.get(index);
-            return new JobSpec(GroupJobIds.childId(groupId, index, kind), spec.namespace(), kind, spec.mapper(), spec.shards(),
+            return new JobSpec(childId(groupId, index, kind), spec.namespace(), kind, spec.mapper(), spec.shards(),
                     spec.workers(), spec.pageSize(), spec.qps(), groupId);
         }
+    }
+
+    /**
+     * The id of a group's job over its {@code index}-th kind: the whole group id, the position and as much of the kind
+     * as fits in a job id. The group id and the position are never cut, so two kinds of a group never share an id.
+     */
+    public static String childId(String groupId, int index, String kind) {
+        String prefix = groupId + "." + (index + 1) + "-";
+        if (prefix.length() >= MAX_ID) {
+            throw new KeyRangerException("Job id '" + groupId + "' is too long for a job over " + (index + 1)
+                    + " kinds: each kind's job is named after it, so give a --job-id of at most "
+                    + maxGroupIdLength(index + 1) + " characters.");
+        }
+        String safe = kind.replaceAll("[^A-Za-z0-9_-]", "_");
+        return prefix + safe.substring(0, Math.min(safe.length(), MAX_ID - prefix.length()));
+    }
+
+    /** The longest group id whose kinds' job ids keep the whole group id, the position and a kind's first letter. */
+    public static int maxGroupIdLength(int kinds) {
+        return MAX_ID - (".-x".length() + String.valueOf(kinds).length());
     }
 
     /** As {@link #kinds(Datastore, ServerType, String, List, boolean)}, on a server whose type is found by its answers. */
@@ -137,14 +160,14 @@ public final class KindGroup {
         if (datastore.get(store.jobKey(groupId)) != null) {
             throw new KeyRangerException("Job id '" + groupId + "' is taken: give another --job-id.");
         }
-        if (groupId.length() > GroupJobIds.maxGroupIdLength(kinds.size())) {
+        if (groupId.length() > maxGroupIdLength(kinds.size())) {
             throw new KeyRangerException("Job id '" + groupId + "' is " + groupId.length() + " characters, too long "
                     + "for a job over " + kinds.size() + " kinds: each kind's job is named after it, so give a "
-                    + "--job-id of at most " + GroupJobIds.maxGroupIdLength(kinds.size()) + " characters.");
+                    + "--job-id of at most " + maxGroupIdLength(kinds.size()) + " characters.");
         }
         Instant created = Instant.now();
         Plan plan = new Plan(groupId, kinds, spec, created);
-        GroupJobIds.checkChildren(store, plan, null);
+        checkChildren(store, plan, null);
         List<Value<?>> names = kinds.stream().<Value<?>>map(StringValue::of).toList();
         Entity group = Entity.newBuilder(groupKey(datastore, groupId)).set("namespace", spec.namespace())
                 .set("kinds", ListValue.of(names))
@@ -161,6 +184,37 @@ public final class KindGroup {
             throw e;
         }
         return plan;
+    }
+
+    /**
+     * Checks the jobs already stored under the ids of a group's kinds, before anything of the group runs: each must be
+     * that kind's job of this group, over its namespace with its mapper. A job of another group, a job of its own, or
+     * one over another kind or with another mapper is refused by name: counting it as this kind's would skip the kind.
+     *
+     * @param created when the group was stored, or null for a group not stored yet (every child id must then be free)
+     */
+    private static void checkChildren(JobStore store, Plan plan, Instant created) {
+        for (int i = 0; i < plan.kinds().size(); i++) {
+            JobSpec child = plan.child(i);
+            JobStore.StoredJob stored;
+            try {
+                stored = store.loadJob(child.jobId());
+            } catch (KeyRangerException none) {
+                continue;
+            }
+            String whose = stored.spec().group() != null ? "kind " + stored.spec().kind() + " of job " + stored.spec()
+                    .group() : "its own job over " + stored.spec().kind();
+            boolean ours = created != null && plan.groupId().equals(stored.spec().group())
+                    && stored.spec().kind().equals(child.kind()) && stored.spec().namespace().equals(child.namespace())
+                    && stored.spec().mapper().json().equals(child.mapper().json());
+            if (!ours) {
+                throw new KeyRangerException("Job id '" + child.jobId() + "', the id of this job's work on kind "
+                        + child.kind() + ", is taken by another job (" + whose + ", " + stored.spec().mapper()
+                        .template() + ", " + stored.status().name().toLowerCase() + "). Nothing was run: "
+                        + (created == null ? "give another --job-id." : "resume that job on its own, or delete it "
+                        + "with 'keyranger jobs', then resume this one."));
+            }
+        }
     }
 
     /** The stored group with this id, or null when there is none (a plain job id, say). */
@@ -182,7 +236,7 @@ public final class KindGroup {
      */
     public static JobHandle run(JobLauncher launcher, Plan plan, JobLease.Mode mode, JobListener listener,
                                 Consumer<String> waiting) {
-        GroupJobIds.checkChildren(new JobStore(launcher.datastore()), plan, plan.created());
+        checkChildren(new JobStore(launcher.datastore()), plan, plan.created());
         CompletableFuture<JobResult> result = new CompletableFuture<>();
         PauseGate gate = new PauseGate();
         JobHandle group = new JobHandle(plan.groupId(), gate, result);

@@ -9,7 +9,6 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobStore;
-import io.keyranger.group.GroupJobIds;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
@@ -95,7 +94,7 @@ public final class JobUndo {
         }
         List<JobStore.StoredJob> jobs = new ArrayList<>();
         for (int i = 0; i < group.kinds().size(); i++) {
-            String child = GroupJobIds.childId(group.groupId(), i, group.kinds().get(i));
+            String child = KindGroup.childId(group.groupId(), i, group.kinds().get(i));
             if (datastore.get(store.jobKey(child)) != null) {
                 jobs.add(store.loadJob(child));
             }

@@ -11,7 +11,6 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobStore;
-import io.keyranger.group.GroupJobIds;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
@@ -137,17 +136,17 @@ class KindGroupTest {
         for (int k = 1; k <= 12; k++) {
             kinds.add("Kind" + "x".repeat(80));
         }
-        for (int length = 1; length <= GroupJobIds.maxGroupIdLength(kinds.size()); length++) {
+        for (int length = 1; length <= KindGroup.maxGroupIdLength(kinds.size()); length++) {
             String groupId = "g".repeat(length);
             Set<String> ids = new HashSet<>();
             for (int i = 0; i < kinds.size(); i++) {
-                String id = GroupJobIds.childId(groupId, i, kinds.get(i));
+                String id = KindGroup.childId(groupId, i, kinds.get(i));
                 assertThat(id).hasSizeLessThanOrEqualTo(100).startsWith(groupId + "." + (i + 1) + "-");
                 ids.add(id);
             }
             assertThat(ids).as("group id of %d characters", length).hasSize(kinds.size());
         }
-        assertThatThrownBy(() -> GroupJobIds.childId("g".repeat(96), 9, "Alpha")).hasMessageContaining("too long");
+        assertThatThrownBy(() -> KindGroup.childId("g".repeat(96), 9, "Alpha")).hasMessageContaining("too long");
     }
 
     @Test

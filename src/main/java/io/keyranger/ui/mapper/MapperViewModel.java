@@ -21,8 +21,10 @@ import io.keyranger.ui.run.RunViewModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
@@ -232,7 +234,24 @@ public final class MapperViewModel {
      * too: the field takes any text).
      */
     public List<String> propertySuggestions(String typed) {
-        return PropertySuggestions.of(knownProperties, typed);
+        List<String> names = knownProperties;
+        String stripped = typed == null ? "" : typed.strip();
+        String text = stripped.toLowerCase(Locale.ROOT);
+        if (names.stream().anyMatch(name -> name.equalsIgnoreCase(stripped))) {
+            return List.of();
+        }
+        List<String> starting = new ArrayList<>();
+        List<String> containing = new ArrayList<>();
+        for (String name : names) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.startsWith(text)) {
+                starting.add(name);
+            } else if (lower.contains(text)) {
+                containing.add(name);
+            }
+        }
+        starting.addAll(containing);
+        return List.copyOf(starting);
     }
 
     /** Hands the spec to the Run tab's form. */

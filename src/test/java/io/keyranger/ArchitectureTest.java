@@ -1,10 +1,20 @@
 package io.keyranger;
 
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameStartingWith;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.cells.EngineSeams;
+import io.keyranger.launch.Jobs;
 import io.keyranger.support.Layers;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +81,24 @@ class ArchitectureTest {
     void theWindowNeverUsesTheEngine() {
         noClasses().that().resideInAnyPackage("io.keyranger.ui..", "io.keyranger.app..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.keyranger.executor..")
+                .check(MAIN);
+    }
+
+    /**
+     * The engine's seams (a hook before each commit, a wrapper of the mapper, the first ranges, pages by offset) are
+     * for tests and benchmarks: in the product only the command line's hidden test options install one.
+     */
+    @Test
+    void onlyTheHiddenTestOptionsInstallEngineSeams() {
+        DescribedPredicate<JavaCall<?>> makesOrInstallsASeam = target(owner(type(EngineSeams.class)))
+                .and(target(nameStartingWith("with")))
+                .or(target(owner(type(Jobs.class))).and(target(name("seams"))));
+        noClasses().that().resideOutsideOfPackage("io.keyranger.executor..").and()
+                .doNotHaveFullyQualifiedName("io.keyranger.cli.TestHooks")
+                .should().callCodeUnitWhere(makesOrInstallsASeam).check(MAIN);
+        noClasses().that().resideOutsideOfPackage("io.keyranger.executor..").and()
+                .doNotHaveFullyQualifiedName(Jobs.class.getName())
+                .should().callCodeUnitWhere(target(owner(type(JobLauncher.class))).and(target(name("seams"))))
                 .check(MAIN);
     }
 

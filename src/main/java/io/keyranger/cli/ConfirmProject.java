@@ -1,7 +1,5 @@
 package io.keyranger.cli;
 
-import io.keyranger.KeyRangerException;
-import io.keyranger.job.WriteSafety;
 import io.keyranger.launch.Consent;
 import picocli.CommandLine.Option;
 
@@ -16,15 +14,9 @@ final class ConfirmProject {
      * confirmed, saying how to confirm it (naming a group's kinds, and that a job without undo cannot be reverted).
      */
     void require(Consent consent) {
-        if (consent.refusal() != null) {
-            throw new KeyRangerException(consent.refusal());
-        }
-        if (!consent.allows(id)) {
-            throw WriteSafety.unconfirmed(consent.template(), consent.project(), "add --confirm-project "
-                    + consent.project() + (consent.severalKinds() ? " (it " + consent.template().name() + "s "
-                    + (consent.allKinds() ? "EVERY kind of the namespace" : "kinds " + String.join(",",
-                    consent.kinds())) + ")" : "") + (consent.noUndo() ? " (with --no-undo it keeps no undo records: "
-                    + "it cannot be reverted)" : ""));
-        }
+        consent.require(id, "add --confirm-project " + consent.project() + (consent.severalKinds() ? " (it "
+                + consent.template().name() + "s " + (consent.allKinds() ? "EVERY kind of the namespace" : "kinds "
+                + String.join(",", consent.kinds())) + ")" : "") + (consent.noUndo() ? " (with --no-undo it keeps "
+                + "no undo records: it cannot be reverted)" : ""));
     }
 }

@@ -41,6 +41,11 @@ final class JobProgressPrinter implements JobListener, AutoCloseable {
 
     @Override
     public void onTotals(Map<String, Long> totals) {
+        if (this.totals.isEmpty()) {
+            // the rate's baseline: what the job had read when it first reported (a resumed job's earlier reads are
+            // not this run's), so the first line's rate is this run's, not 0
+            clock.sample(System.nanoTime(), totals.getOrDefault("read", 0L));
+        }
         this.totals = totals;
     }
 

@@ -3,7 +3,6 @@ package io.keyranger.dryrun;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.EntityJson;
-import io.keyranger.dryrun.DryRunner;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.MapResult;
 import java.util.ArrayList;

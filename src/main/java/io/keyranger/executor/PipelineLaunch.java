@@ -20,7 +20,6 @@ import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.executor.JobLauncher;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 import java.util.List;

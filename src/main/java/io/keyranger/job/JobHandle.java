@@ -1,6 +1,5 @@
 package io.keyranger.job;
 
-import io.keyranger.job.JobResult;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 

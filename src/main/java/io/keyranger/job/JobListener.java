@@ -1,7 +1,5 @@
 package io.keyranger.job;
 
-import io.keyranger.job.JobResult;
-import io.keyranger.job.NodeSnapshot;
 import java.util.Map;
 
 /** Receives a job's events on worker threads; implementations must be quick and thread-safe. */

@@ -1,12 +1,8 @@
 package io.keyranger.job;
 
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * What went wrong in a job, grouped by reason, with a count and a few examples each: the ranges that failed (and

@@ -1,6 +1,5 @@
 package io.keyranger.job;
 
-import io.keyranger.job.JobReport;
 import java.nio.file.Path;
 import java.util.Map;
 

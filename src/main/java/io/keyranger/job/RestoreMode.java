@@ -3,7 +3,6 @@ package io.keyranger.job;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
-import io.keyranger.job.JobReport;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.undo.records.Reverting;

@@ -34,23 +34,6 @@ public final class WriteSafety {
         return connection.isLocal() ? Verdict.ALLOWED : Verdict.CONFIRM_PROJECT;
     }
 
-    /**
-     * Throws a message the user can act on unless {@code template} may run on {@code connection} with
-     * {@code confirmedProject} (what the user typed, or null); {@code howToConfirm} says how to confirm there.
-     */
-    public static void check(ConnectionSpec connection, Template template, String confirmedProject,
-                             String howToConfirm) {
-        switch (verdict(connection, template)) {
-            case READ_ONLY -> throw readOnly(template, null);
-            case CONFIRM_PROJECT -> {
-                if (!connection.projectId().equals(confirmedProject)) {
-                    throw unconfirmed(template, connection.projectId(), howToConfirm);
-                }
-            }
-            default -> { }
-        }
-    }
-
     /** "The 'delete' mapper writes to project P, which is not an emulator: HOW to go ahead." */
     public static KeyRangerException unconfirmed(Template template, String project, String howToConfirm) {
         return new KeyRangerException("The '" + template.name() + "' mapper writes to project " + project

@@ -1,12 +1,13 @@
 package io.keyranger.launch;
 
+import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
-import io.keyranger.report.Operations;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
+import io.keyranger.report.Operations;
 import java.util.List;
 
 /**
@@ -105,5 +106,18 @@ public record Consent(Template template, String project, WriteSafety.Verdict ver
     /** Whether {@code typed} (the project id the user typed, or null) lets it run; a refusal never does. */
     public boolean allows(String typed) {
         return refusal() == null && (!confirmsProject() || project.equals(typed));
+    }
+
+    /**
+     * For a front end where the project id is given up front ({@code typed}, or null): throws a message the user can
+     * act on unless the job may run; {@code howToConfirm} says how to confirm there ("add --confirm-project P").
+     */
+    public void require(String typed, String howToConfirm) {
+        if (refusal() != null) {
+            throw new KeyRangerException(refusal());
+        }
+        if (!allows(typed)) {
+            throw WriteSafety.unconfirmed(template, project, howToConfirm);
+        }
     }
 }

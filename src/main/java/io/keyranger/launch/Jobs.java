@@ -165,7 +165,9 @@ public final class Jobs {
 
     /**
      * Starts, resumes, takes over or reverts as the app does, once the user agreed: reads only what launching needs
-     * (a group's kinds, whether a resume names a group), none of {@link #prepare}'s checks and warnings.
+     * (a group's kinds, whether a resume names a group), none of {@link #prepare}'s checks and warnings. The app checks
+     * less than the command line so far: no room check on an export's disk before it starts, no warning of a spec's
+     * unknown properties (the Mapper tab's dry run gives it) or of a resumed job's failures that retrying will not fix.
      */
     public JobHandle start(JobRequest request, JobListener listener, Consumer<String> waiting) {
         Preparation resolved;

@@ -6,9 +6,6 @@ import io.keyranger.cost.PriceTable;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
-import io.keyranger.report.DryRunSummary;
-import io.keyranger.report.Operations;
-import io.keyranger.report.RestoreDryRun;
 import java.io.PrintWriter;
 import java.util.List;
 

@@ -10,13 +10,13 @@ import io.keyranger.job.RestoreMode;
  *
  * @param diff       the comparison of the export's selection with live data
  * @param mode       what the restore does with an entity that changed live since the export
- * @param restores   entities it would write: those missing live, and the changed ones where it overwrites
  * @param operations its whole operations: every compared entity read, every restored one written, with its undo
  */
-public record RestoreDryRun(ExportDiff.Result diff, RestoreMode mode, long restores, Operations operations) {
+public record RestoreDryRun(ExportDiff.Result diff, RestoreMode mode, Operations operations) {
     public static RestoreDryRun of(ExportDiff.Result diff, RestoreMode mode, boolean undo) {
+        // it writes those missing live, and the changed ones where it overwrites
         long restores = diff.removed() + (mode == RestoreMode.OVERWRITE ? diff.changed() : 0);
-        return new RestoreDryRun(diff, mode, restores, Operations.ofRestore(diff.compared(), restores, undo));
+        return new RestoreDryRun(diff, mode, Operations.ofRestore(diff.compared(), restores, undo));
     }
 
     /** Whether the restore writes this entity that differs: it is gone live, or the restore overwrites. */

@@ -1,6 +1,5 @@
 package io.keyranger.testhooks;
 
-import io.keyranger.testhooks.GatedMapper;
 import io.keyranger.mapper.PageMapper;
 import java.io.BufferedReader;
 import java.io.IOException;

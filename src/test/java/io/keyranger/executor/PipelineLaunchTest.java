@@ -22,7 +22,6 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.support.OnDataEmulators;
-import io.keyranger.support.OnlyOn;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.testhooks.FaultInjector;
 import java.util.ArrayList;

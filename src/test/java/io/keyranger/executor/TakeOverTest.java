@@ -11,7 +11,6 @@ import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.EngineSeams;
-import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobBusyException;

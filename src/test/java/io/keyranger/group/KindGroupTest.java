@@ -11,7 +11,6 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobStore;
-import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;

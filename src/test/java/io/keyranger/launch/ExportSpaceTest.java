@@ -12,7 +12,6 @@ import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.launch.ExportSpace;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;

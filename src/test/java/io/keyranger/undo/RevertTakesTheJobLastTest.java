@@ -36,7 +36,6 @@ import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
-import io.keyranger.undo.JobUndo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,12 +1,13 @@
 package io.keyranger.beam;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobSpec;
-import io.keyranger.job.WriteSafety;
+import io.keyranger.launch.Consent;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -72,7 +73,8 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
             checkInputReachable(mapper, o);
         }
         if (!o.getDryRun()) {
-            WriteSafety.check(conn, template, o.getConfirmProject(), "pass --confirmProject=" + project);
+            Consent.of(conn, mapper, List.of(), false, -1, PriceTable.BUILT_IN).require(o.getConfirmProject(),
+                    "pass --confirmProject=" + project);
         }
         if (!datastoreIo && (o.getJobId() == null || o.getJobId().isBlank())) {
             throw new KeyRangerException("Give the job an id: --jobId=ID (a rerun with the same id finishes a killed "

@@ -3,7 +3,6 @@ package io.keyranger.undo.records;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.EntityJson;
-import io.keyranger.undo.records.UndoImage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;

@@ -6,9 +6,6 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.StringValue;
 import io.keyranger.datastore.EntityCodec;
-import io.keyranger.undo.records.Reverting;
-import io.keyranger.undo.records.UndoImage;
-import io.keyranger.undo.records.UndoRecords;
 import org.junit.jupiter.api.Test;
 
 class UndoImageTest {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
-import io.keyranger.undo.records.UndoRecords;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

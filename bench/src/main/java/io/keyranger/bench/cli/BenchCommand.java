@@ -1,6 +1,5 @@
 package io.keyranger.bench.cli;
 
-import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
 import io.keyranger.bench.BackupsBench;
 import io.keyranger.bench.BenchChart;

@@ -85,6 +85,18 @@ class ArchitectureTest {
     }
 
     /**
+     * The command line, like the window, goes through the application layer and the core's public types; only its
+     * hidden test options name the engine, to install a seam.
+     */
+    @Test
+    void theCommandLineNeverUsesTheEngine() {
+        noClasses().that().resideInAPackage("io.keyranger.cli..").and()
+                .doNotHaveFullyQualifiedName("io.keyranger.cli.TestHooks")
+                .should().dependOnClassesThat().resideInAnyPackage("io.keyranger.executor..")
+                .check(MAIN);
+    }
+
+    /**
      * The engine's seams (a hook before each commit, a wrapper of the mapper, the first ranges, pages by offset) are
      * for tests and benchmarks: in the product only the command line's hidden test options install one.
      */

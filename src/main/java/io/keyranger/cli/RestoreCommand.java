@@ -1,5 +1,6 @@
 package io.keyranger.cli;
 
+import io.keyranger.job.LeaseMode;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.RestoreSpec;
 import io.keyranger.cost.PriceTable;
@@ -13,7 +14,6 @@ import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RestoreMode;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.launch.Consent;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
@@ -100,8 +100,8 @@ public final class RestoreCommand implements Callable<Integer> {
             dryRun(session, kind, restoreMode, out, err, prices);
             return 0;
         }
-        JobRequest.NewJob request = JobRequest.job(job).withMode(takeOver ? JobLease.Mode.TAKE_OVER
-                : JobLease.Mode.RESUME);
+        JobRequest.NewJob request = JobRequest.job(job).withMode(takeOver ? LeaseMode.TAKE_OVER
+                : LeaseMode.RESUME);
         confirm.require(Consent.of(conn, request, -1, prices));
         Jobs jobs = hooks.jobs(Session.open(conn), err);
         JobProgressPrinter progress = new JobProgressPrinter(err);

@@ -3,7 +3,6 @@ package io.keyranger.cli;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
@@ -83,7 +82,7 @@ public final class RevertCommand implements Callable<Integer> {
         }
         Jobs jobs = Jobs.on(Session.open(conn));
         Preparation prepared = jobs.prepare(request, -1, PriceTable.BUILT_IN);
-        List<JobStore.StoredJob> reverted = prepared.reverted();
+        List<JobSpec> reverted = prepared.reverted();
         PriceTable prices = new SettingsStore(context.configDir()).load()
                 .priceTable();
         PrintWriter out = spec.commandLine().getOut();
@@ -91,16 +90,16 @@ public final class RevertCommand implements Callable<Integer> {
         if (dryRun) {
             JobSpec first = JobUndo.revertSpec(reverted.get(0), request.settings());
             RunChecks checks = new RunChecks(jobs.session(), jobs.retries(), err);
-            for (JobStore.StoredJob job : reverted) {
-                out.println("== revert of " + job.spec().jobId() + " (" + job.spec().mapper().template() + " over "
-                        + job.spec().kind() + ")");
-                checks.printDryRun(first, UndoRecords.kind(job.spec().jobId()), sample, out, prices);
+            for (JobSpec job : reverted) {
+                out.println("== revert of " + job.jobId() + " (" + job.mapper().template() + " over "
+                        + job.kind() + ")");
+                checks.printDryRun(first, UndoRecords.kind(job.jobId()), sample, out, prices);
             }
             return 0;
         }
         JobProgressPrinter progress = new JobProgressPrinter(err);
-        err.println("Job " + id + ": reverting job " + jobId + " (" + reverted.get(0).spec().mapper().template()
-                + (reverted.size() == 1 ? " over " + reverted.get(0).spec().kind() : " over " + reverted.size()
+        err.println("Job " + id + ": reverting job " + jobId + " (" + reverted.get(0).mapper().template()
+                + (reverted.size() == 1 ? " over " + reverted.get(0).kind() : " over " + reverted.size()
                 + " kinds") + ")" + (force ? ", over later changes too" : ""));
         err.flush();
         JobHandle handle = jobs.launch(prepared, progress, err::println);

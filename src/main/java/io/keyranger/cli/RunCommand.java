@@ -1,9 +1,9 @@
 package io.keyranger.cli;
+import io.keyranger.job.LeaseMode;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobHandle;
@@ -207,8 +207,8 @@ public final class RunCommand implements Callable<Integer> {
         err.flush();
     }
 
-    private JobLease.Mode leaseMode() {
-        return !takeOver ? JobLease.Mode.RESUME : force ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER;
+    private LeaseMode leaseMode() {
+        return !takeOver ? LeaseMode.RESUME : force ? LeaseMode.TAKE_OVER_NOW : LeaseMode.TAKE_OVER;
     }
 
     private void checkTakeOverOptions(JobSpec job) {

@@ -3,7 +3,6 @@ package io.keyranger.cli;
 import io.keyranger.job.JobIds;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionRules;
-import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
@@ -80,8 +79,7 @@ final class RunTarget {
                 throw new KeyRangerException("--skip-bad-lines applies to an import, which reads a file; this job is '"
                         + mapper.template() + "'.");
             }
-            mapper = MapperSpec.parse(mapper.json().deepCopy().put(SourceJobs.SKIP_BAD_LINES,
-                    true).toString());
+            mapper = mapper.withSkipBadLines();
         }
         if (job.noUndo) {
             if (!Mappers.template(mapper.template()).writes()) {

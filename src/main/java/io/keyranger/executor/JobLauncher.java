@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.job.LeaseMode;
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobHandle;
@@ -13,7 +14,6 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.EngineSeams;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.source.ImportFile;
 import io.keyranger.executor.source.ImportIdentity;
@@ -80,7 +80,7 @@ public final class JobLauncher {
      * before anything is written), and one with the id of an earlier one on the same input resumes it; {@code mode}
      * says what to do when another runner holds it (key-range jobs are new, so only their id must be free).
      */
-    public JobHandle start(JobSpec spec, JobLease.Mode mode, JobListener listener, Consumer<String> waiting) {
+    public JobHandle start(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
         if (!SourceJobs.readsFile(spec.mapper())) {
             return executor().start(spec, listener);
         }
@@ -95,7 +95,7 @@ public final class JobLauncher {
      * Resumes a job from its ledgers. A job that reads a file reads it whole again first: one whose input is not the
      * one it was started on is refused before anything is written.
      */
-    public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener, Consumer<String> waiting) {
+    public JobHandle resume(String jobId, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).loadJob(jobId));
         if (SourceJobs.readsFile(stored.spec().mapper()) && stored.status() != JobStatus.DONE) {
             // refused when the input changed

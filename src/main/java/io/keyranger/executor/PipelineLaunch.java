@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.job.LeaseMode;
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobSpec;
@@ -120,8 +121,8 @@ public final class PipelineLaunch {
                 .bind(datastore.getOptions().getProjectId(), order);
         JobStore store = new JobStore(datastore);
         JobLease lease = store.lease(bound.jobId(), JobLease.DEFAULT_DURATION);
-        JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? JobLease.Mode.TAKE_OVER_NOW
-                : JobLease.Mode.RESUME, bound, runner, () -> {
+        JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? LeaseMode.TAKE_OVER_NOW
+                : LeaseMode.RESUME, bound, runner, () -> {
                     if (file) {
                         return JobPlans.plan(order, bound, SourceJobs.open(datastore, files, order, bound).source());
                     }

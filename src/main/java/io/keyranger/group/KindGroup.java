@@ -1,5 +1,6 @@
 package io.keyranger.group;
 
+import io.keyranger.job.LeaseMode;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreException;
@@ -12,7 +13,6 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.RangeAttempts;
 import io.keyranger.executor.store.JobStore;
@@ -234,7 +234,7 @@ public final class KindGroup {
      * Runs (or finishes) a group, kind after kind: a kind whose job is done is skipped, one that was started is
      * resumed, the others start. The listener sees one tree per kind; pause and cancel reach the kind running.
      */
-    public static JobHandle run(JobLauncher launcher, Plan plan, JobLease.Mode mode, JobListener listener,
+    public static JobHandle run(JobLauncher launcher, Plan plan, LeaseMode mode, JobListener listener,
                                 Consumer<String> waiting) {
         checkChildren(new JobStore(launcher.datastore()), plan, plan.created());
         CompletableFuture<JobResult> result = new CompletableFuture<>();
@@ -256,7 +256,7 @@ public final class KindGroup {
         return group;
     }
 
-    private static JobResult runKinds(JobLauncher launcher, Plan plan, JobLease.Mode mode, JobListener listener,
+    private static JobResult runKinds(JobLauncher launcher, Plan plan, LeaseMode mode, JobListener listener,
                                       Consumer<String> waiting, JobHandle group) {
         long started = System.nanoTime();
         Map<String, Long> totals = new HashMap<>();

@@ -1,6 +1,6 @@
 package io.keyranger.launch;
 
-import io.keyranger.executor.lease.JobLease;
+import io.keyranger.job.LeaseMode;
 import io.keyranger.job.JobSpec;
 import io.keyranger.undo.JobUndo;
 import java.util.List;
@@ -20,7 +20,7 @@ public sealed interface JobRequest {
      * @param allKinds whether it runs over every kind of the namespace
      * @param mode     what to do when another runner holds a stored job of its id
      */
-    record NewJob(JobSpec spec, List<String> kinds, boolean allKinds, JobLease.Mode mode) implements JobRequest {
+    record NewJob(JobSpec spec, List<String> kinds, boolean allKinds, LeaseMode mode) implements JobRequest {
         public NewJob {
             Objects.requireNonNull(spec, "spec");
             kinds = List.copyOf(kinds);
@@ -32,7 +32,7 @@ public sealed interface JobRequest {
         }
 
         /** The same job, taking a stored one of its id over as {@code how} says. */
-        public NewJob withMode(JobLease.Mode how) {
+        public NewJob withMode(LeaseMode how) {
             return new NewJob(spec, kinds, allKinds, how);
         }
     }
@@ -41,9 +41,9 @@ public sealed interface JobRequest {
      * A stored job or group, run on from where it stopped.
      *
      * @param jobId the job's or the group's id
-     * @param mode  {@link JobLease.Mode#RESUME}, or a take-over (once the holder's lease runs out, or at once)
+     * @param mode  {@link LeaseMode#RESUME}, or a take-over (once the holder's lease runs out, or at once)
      */
-    record Resume(String jobId, JobLease.Mode mode) implements JobRequest {
+    record Resume(String jobId, LeaseMode mode) implements JobRequest {
         public Resume {
             Objects.requireNonNull(jobId, "jobId");
             Objects.requireNonNull(mode, "mode");
@@ -65,7 +65,7 @@ public sealed interface JobRequest {
 
     /** A new job over its spec's kind (or query, or file). */
     static NewJob job(JobSpec spec) {
-        return new NewJob(spec, List.of(), false, JobLease.Mode.RESUME);
+        return new NewJob(spec, List.of(), false, LeaseMode.RESUME);
     }
 
     /** A new job over the named kinds, kind after kind. */
@@ -73,21 +73,21 @@ public sealed interface JobRequest {
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("a job over several kinds names at least one");
         }
-        return new NewJob(spec, kinds, false, JobLease.Mode.RESUME);
+        return new NewJob(spec, kinds, false, LeaseMode.RESUME);
     }
 
     /** A new job over every kind of the spec's namespace, kind after kind. */
     static NewJob overAllKinds(JobSpec spec) {
-        return new NewJob(spec, List.of(), true, JobLease.Mode.RESUME);
+        return new NewJob(spec, List.of(), true, LeaseMode.RESUME);
     }
 
     static Resume resume(String jobId) {
-        return new Resume(jobId, JobLease.Mode.RESUME);
+        return new Resume(jobId, LeaseMode.RESUME);
     }
 
     /** A take-over: at once ({@code now}; the holder stops at its next renewal), or once the holder's lease runs out. */
     static Resume takeOver(String jobId, boolean now) {
-        return new Resume(jobId, now ? JobLease.Mode.TAKE_OVER_NOW : JobLease.Mode.TAKE_OVER);
+        return new Resume(jobId, now ? LeaseMode.TAKE_OVER_NOW : LeaseMode.TAKE_OVER);
     }
 
     static Revert revert(String jobId, JobUndo.RevertSettings settings) {

@@ -97,7 +97,8 @@ public final class Jobs {
         JobRequest.Revert revert = (JobRequest.Revert) request;
         List<JobStore.StoredJob> jobs = retries.call(() -> JobUndo.revertible(session.datastore(), revert.jobId()));
         return new Preparation(revert, Consent.of(session.spec(), revert),
-                jobs.stream().map(j -> j.spec().kind()).toList(), null, jobs, List.of(), List.of());
+                jobs.stream().map(j -> j.spec().kind()).toList(), null, jobs.stream().map(JobStore.StoredJob::spec).toList(),
+                List.of(), List.of());
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.keyranger.launch;
 
-import io.keyranger.executor.store.JobStore;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobReport;
+import io.keyranger.job.JobSpec;
 import java.util.List;
 
 /**
@@ -20,7 +20,7 @@ import java.util.List;
  *                          be fixed by now), and fails the same way if it is not
  */
 public record Preparation(JobRequest request, Consent consent, List<String> kinds, KindGroup.Plan group,
-                          List<JobStore.StoredJob> reverted, List<String> warnings,
+                          List<JobSpec> reverted, List<String> warnings,
                           List<JobReport.ReasonGroup> permanentFailures) {
     public Preparation {
         kinds = List.copyOf(kinds);

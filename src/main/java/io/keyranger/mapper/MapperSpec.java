@@ -31,6 +31,9 @@ import java.util.List;
  */
 public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> where, String whereExpression,
                          JobQuery query) {
+    /** An import's or a restore's spec field: skip the lines of its file that are not exported entities. */
+    public static final String SKIP_BAD_LINES = "skipBadLines";
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** The project KEY(...) literals name until {@link #bind} says which project the job runs in. */
     static final String UNBOUND_PROJECT = "keyranger-unbound";
@@ -64,6 +67,14 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
     public boolean undo() {
         JsonNode undo = json.get("undo");
         return undo == null || !undo.isBoolean() || undo.asBoolean();
+    }
+
+    /**
+     * This spec (an import's or a restore's) skipping the lines of its file that are not exported entities, each
+     * counted, instead of refusing the file.
+     */
+    public MapperSpec withSkipBadLines() {
+        return parse(json.deepCopy().put(SKIP_BAD_LINES, true).toString());
     }
 
     /** This spec with undo turned off. */

@@ -1,5 +1,6 @@
 package io.keyranger.undo;
 
+import io.keyranger.job.LeaseMode;
 import io.keyranger.job.JobIds;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
@@ -7,7 +8,6 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobHandle;
@@ -76,9 +76,9 @@ public final class JobUndo {
     }
 
     /** The spec of a new job that reverts {@code job} with these settings (its id: theirs). */
-    public static JobSpec revertSpec(JobStore.StoredJob job, RevertSettings settings) {
-        return new JobSpec(settings.revertId(), "", UndoRecords.kind(job.spec().jobId()),
-                Mappers.revertSpec(job.spec().jobId(), settings.force()), settings.shards(), settings.workers(),
+    public static JobSpec revertSpec(JobSpec job, RevertSettings settings) {
+        return new JobSpec(settings.revertId(), "", UndoRecords.kind(job.jobId()),
+                Mappers.revertSpec(job.jobId(), settings.force()), settings.shards(), settings.workers(),
                 settings.pageSize(), settings.qps());
     }
 
@@ -141,18 +141,18 @@ public final class JobUndo {
         List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
         RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
                 settings.force(), settings.shards(), settings.workers(), settings.pageSize(), settings.qps());
-        JobSpec first = revertSpec(jobs.get(0), named);
+        JobSpec first = revertSpec(jobs.get(0).spec(), named);
         // everything that can refuse comes before the fence: a revert refused after it would leave the job
         // cancelled, never to be resumed, naming a revert that never ran
         launcher.executor().checkStartable(first);
         if (KindGroup.load(datastore, jobId) == null) {
             RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
-            return launcher.start(first, JobLease.Mode.RESUME, listener, waiting);
+            return launcher.start(first, LeaseMode.RESUME, listener, waiting);
         }
         List<String> kinds = jobs.stream().map(j -> UndoRecords.kind(j.spec().jobId())).toList();
         KindGroup.Plan group = KindGroup.create(datastore, named.revertId(), kinds, first);
         RevertFence.take(datastore, launcher.order(), launcher.limits(), jobs, jobId, named.revertId(), waiting);
-        return KindGroup.run(launcher, group, JobLease.Mode.RESUME, listener, waiting);
+        return KindGroup.run(launcher, group, LeaseMode.RESUME, listener, waiting);
     }
 
     /** A new revert job's id: "revert-JOB" and the time, within a job id's 100 characters. */

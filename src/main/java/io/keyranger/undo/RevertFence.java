@@ -1,5 +1,6 @@
 package io.keyranger.undo;
 
+import io.keyranger.job.LeaseMode;
 import io.keyranger.executor.PipelineLaunch;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
@@ -54,7 +55,7 @@ final class RevertFence {
             JobLease lease = store.lease(id, JobLease.DEFAULT_DURATION);
             boolean[] wasRunning = {false};
             try {
-                lease.take(JobLease.Mode.RESUME, fence -> true, b -> {
+                lease.take(LeaseMode.RESUME, fence -> true, b -> {
                     if (JobStatus.RUNNING.name().equals(b.build().getString("status"))) {
                         wasRunning[0] = true;
                         b.set("status", JobStatus.CANCELLED.name()).set("finishedAt", Timestamp.now());

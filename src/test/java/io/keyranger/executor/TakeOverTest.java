@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.job.LeaseMode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +12,6 @@ import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.EngineSeams;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobHandle;
@@ -68,7 +68,7 @@ class TakeOverTest {
         // the third commit: on the Firestore emulator, with no 25-group limit, the whole job is about five commits
         Consumer<String> takeOverAtTheThirdCommit = what -> {
             if (what.startsWith("chunk ") && commits.incrementAndGet() == 3) {
-                second.set(executor(datastore).resume(spec.jobId(), JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
+                second.set(executor(datastore).resume(spec.jobId(), LeaseMode.TAKE_OVER_NOW, JobListener.NONE,
                         m -> { }));
             }
         };
@@ -103,7 +103,7 @@ class TakeOverTest {
         Consumer<String> takeOverAtFinish = what -> {
             if (what.equals("finish") && interrupted.compareAndSet(null, what)) {
                 assertThat(out).as("the first runner joined its parts before recording the end").exists();
-                second.set(executor(datastore).resume(spec.jobId(), JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
+                second.set(executor(datastore).resume(spec.jobId(), LeaseMode.TAKE_OVER_NOW, JobListener.NONE,
                         m -> { }));
             }
         };
@@ -138,7 +138,7 @@ class TakeOverTest {
         Consumer<String> takeOverAtFirstChunk = what -> {
             if (what.startsWith("chunk") && interrupted.compareAndSet(null, what)) {
                 try {
-                    second.set(executor(datastore).resume("imp", JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE,
+                    second.set(executor(datastore).resume("imp", LeaseMode.TAKE_OVER_NOW, JobListener.NONE,
                             m -> { }).await());
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
@@ -184,7 +184,7 @@ class TakeOverTest {
                 .hasMessageContaining("pid " + ProcessHandle.current().pid())
                 .hasMessageContaining("--take-over --force");
 
-        JobResult taker = executor(datastore).resume("busy", JobLease.Mode.TAKE_OVER_NOW, JobListener.NONE, m -> { })
+        JobResult taker = executor(datastore).resume("busy", LeaseMode.TAKE_OVER_NOW, JobListener.NONE, m -> { })
                 .await();
         running[0].resume();
         JobResult first = running[0].result().get(60, TimeUnit.SECONDS);

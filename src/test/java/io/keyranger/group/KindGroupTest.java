@@ -1,5 +1,6 @@
 package io.keyranger.group;
 
+import io.keyranger.job.LeaseMode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +10,6 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
@@ -79,7 +79,7 @@ class KindGroupTest {
     void allKindsRunsEveryUserKindOnceWithATreePerKindAndLeavesBookkeepingAlone() throws Exception {
         // a finished job first, so that KeyRanger's own kinds exist in the namespace
         launcher.start(new JobSpec("earlier", "", "Beta", MapperSpec.parse("{\"template\":\"count\"}"), 1, 1, 10, 0),
-                JobLease.Mode.RESUME, JobListener.NONE, m -> { }).await();
+                LeaseMode.RESUME, JobListener.NONE, m -> { }).await();
         List<String> kinds = KindGroup.kinds(datastore, "", List.of(), true);
         assertThat(kinds).containsExactly("Alpha", "Beta");
         KindGroup.Plan plan = KindGroup.create(datastore, "grp-all", kinds,
@@ -91,7 +91,7 @@ class KindGroupTest {
                 nodes.put(node.id(), node);
             }
         };
-        JobResult result = KindGroup.run(launcher, plan, JobLease.Mode.RESUME, tree, m -> { }).await();
+        JobResult result = KindGroup.run(launcher, plan, LeaseMode.RESUME, tree, m -> { }).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         assertThat(result.total("read")).isEqualTo(70);
         assertThat(result.total("written")).isEqualTo(70);
@@ -116,11 +116,11 @@ class KindGroupTest {
         KindGroup.Plan plan = KindGroup.create(datastore, "grp-resume", List.of("Alpha", "Beta"),
                 spec("grp-resume", "{\"template\":\"increment\",\"property\":\"n\",\"amount\":5}"));
         // the first kind finished, then the runner stopped before the second began
-        assertThat(launcher.start(plan.child(0), JobLease.Mode.RESUME, JobListener.NONE, m -> { }).await().status())
+        assertThat(launcher.start(plan.child(0), LeaseMode.RESUME, JobListener.NONE, m -> { }).await().status())
                 .isEqualTo(JobStatus.DONE);
         KindGroup.Plan loaded = KindGroup.load(datastore, "grp-resume");
         assertThat(loaded.kinds()).containsExactly("Alpha", "Beta");
-        JobResult result = KindGroup.run(launcher, loaded, JobLease.Mode.RESUME, JobListener.NONE, m -> { }).await();
+        JobResult result = KindGroup.run(launcher, loaded, LeaseMode.RESUME, JobListener.NONE, m -> { }).await();
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
         assertThat(result.total("read")).isEqualTo(70);
         assertThat(sum("", "Alpha")).as("Alpha incremented once, not twice").isEqualTo(45 * 6);
@@ -154,9 +154,9 @@ class KindGroupTest {
                 spec("grp-taken", "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"));
         // before the group runs, a job of its own takes the id of the group's work on Beta
         launcher.start(new JobSpec(plan.child(1).jobId(), "", "Beta", MapperSpec.parse("{\"template\":\"count\"}"),
-                1, 1, 10, 0), JobLease.Mode.RESUME, JobListener.NONE, m -> { }).await();
+                1, 1, 10, 0), LeaseMode.RESUME, JobListener.NONE, m -> { }).await();
         KindGroup.Plan loaded = KindGroup.load(datastore, "grp-taken");
-        assertThatThrownBy(() -> KindGroup.run(launcher, loaded, JobLease.Mode.RESUME, JobListener.NONE, m -> { }))
+        assertThatThrownBy(() -> KindGroup.run(launcher, loaded, LeaseMode.RESUME, JobListener.NONE, m -> { }))
                 .hasMessageContaining("Job id 'grp-taken.2-Beta'").hasMessageContaining("its own job over Beta");
         assertThat(sum("", "Alpha")).as("not even the first kind ran").isEqualTo(45);
         assertThat(sum("", "Beta")).isEqualTo(25);

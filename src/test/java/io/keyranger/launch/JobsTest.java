@@ -222,7 +222,7 @@ class JobsTest {
         String revertId = JobUndo.newRevertId(increment.jobId());
         JobUndo.RevertSettings settings = new JobUndo.RevertSettings(revertId, false, 3, 4, 10, 0);
         Preparation revert = jobs.prepare(JobRequest.revert(increment.jobId(), settings), -1, PriceTable.BUILT_IN);
-        assertThat(revert.reverted()).extracting(j -> j.spec().jobId()).containsExactly(increment.jobId());
+        assertThat(revert.reverted()).extracting(JobSpec::jobId).containsExactly(increment.jobId());
         assertThat(revert.kinds()).containsExactly("Alpha");
         assertThat(revert.consent().template().name()).isEqualTo("revert");
         JobResult reverted = finished(jobs.launch(revert, JobListener.NONE, m -> { }));

@@ -1,5 +1,6 @@
 package io.keyranger.mapper;
 
+import io.keyranger.job.LeaseMode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,7 +27,6 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobListener;
@@ -113,21 +113,21 @@ class ExportImportTest {
                 conn.projectId(), "", "", null, true);
         JobSpec importing = Jobs.over("Thing").id("import-things").mapper("import", "file", file.toString()).spec();
         assertThatThrownBy(() -> launcher(readOnly, datastore).start(Jobs.over("Thing").id("import-read-only")
-                .mapper("import", "file", file.toString()).spec(), JobLease.Mode.RESUME, JobListener.NONE, m -> { }))
+                .mapper("import", "file", file.toString()).spec(), LeaseMode.RESUME, JobListener.NONE, m -> { }))
                 .isInstanceOf(KeyRangerException.class).hasMessage(
                         "The connection is read-only: the 'import' mapper writes to Thing.");
         assertThat(read(datastore)).as("a read-only import wrote nothing").isEmpty();
         assertThat(new JobStore(datastore).listJobs().stream()
                 .map(j -> j.spec().jobId())).as("nor a job").doesNotContain("import-read-only");
 
-        JobResult imported = launcher(conn, datastore).start(importing, JobLease.Mode.RESUME, JobListener.NONE,
+        JobResult imported = launcher(conn, datastore).start(importing, LeaseMode.RESUME, JobListener.NONE,
                 m -> { }).await();
         assertThat(imported.status()).isEqualTo(JobStatus.DONE);
         assertThat(imported.total("written")).isEqualTo(120);
         Map<Key, Entity> restored = read(datastore);
         assertThat(restored).hasSize(120);
         assertThat(restored).isEqualTo(stored);
-        JobResult again = launcher(conn, datastore).start(importing, JobLease.Mode.RESUME, JobListener.NONE,
+        JobResult again = launcher(conn, datastore).start(importing, LeaseMode.RESUME, JobListener.NONE,
                 m -> { }).await();
         assertThat(again.total("written")).as("the same import id is done already: nothing runs again")
                 .isEqualTo(120);

@@ -170,7 +170,7 @@ class FaultsExactlyOnceTest {
 
     private JobResult revert(String jobId) throws Exception {
         JobSpec spec = JobUndo.revertSpec(new JobStore(datastore)
-                .loadJob(jobId), new JobUndo.RevertSettings("revert-" + jobId, false, 4, 4, 8, 0));
+                .loadJob(jobId).spec(), new JobUndo.RevertSettings("revert-" + jobId, false, 4, 4, 8, 0));
         JobResult result = executor.start(spec, JobListener.NONE).await();
         assertThat(result.status()).as("failed ranges: %d", result.failedRanges()).isEqualTo(JobStatus.DONE);
         return result;

@@ -1,5 +1,6 @@
 package io.keyranger.undo;
 
+import io.keyranger.job.LeaseMode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,7 +18,6 @@ import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageWork;
-import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
@@ -79,7 +79,7 @@ class RevertTakesTheJobLastTest {
     @Test
     void aRevertRefusedForItsIdLeavesTheJobAsItWasAndCanBeRunAgain() throws Exception {
         JobResult job = launcher.start(new JobSpec("inc", "", "Item", MapperSpec.parse(INCREMENT), 4, 4, 100, 0),
-                JobLease.Mode.RESUME, new JobListener() { }, m -> { }).await();
+                LeaseMode.RESUME, new JobListener() { }, m -> { }).await();
         assertThat(job.status()).isEqualTo(JobStatus.DONE);
         Map<Key, Entity> incremented = items();
 

@@ -1,5 +1,6 @@
 package io.keyranger.bench;
 
+import io.keyranger.job.LeaseMode;
 import io.keyranger.job.JobIds;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Datastore;
@@ -167,7 +168,7 @@ public final class BackupsBench {
         long started = System.nanoTime();
         JobResult result;
         try {
-            result = launcher.start(spec, JobLease.Mode.RESUME, JobListener.NONE, log).await();
+            result = launcher.start(spec, LeaseMode.RESUME, JobListener.NONE, log).await();
         } finally {
             quiet.accept(true);
         }

@@ -1,5 +1,6 @@
 package io.keyranger.model;
 
+import io.keyranger.job.LeaseMode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -90,7 +91,7 @@ class ExportDiffRestoreBenchmark {
             long t = System.nanoTime();
             JobResult result = new JobLauncher(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION).start(
                     new RestoreSpec(root, "", "Account", RestoreMode.SKIP_CHANGED, null, null, true).job("restore-bench"),
-                    JobLease.Mode.RESUME, JobListener.NONE, m -> { }).await();
+                    LeaseMode.RESUME, JobListener.NONE, m -> { }).await();
             double s = (System.nanoTime() - t) / 1e9;
             System.out.printf("restore (skip-changed, with undo): %,d read in %.1f s (%,.0f entities/s), %,d calls; "
                     + "%s%n", result.total("read"), s, result.total("read") / s, server.calls() - calls,

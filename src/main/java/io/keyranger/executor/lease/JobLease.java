@@ -1,5 +1,6 @@
 package io.keyranger.executor.lease;
 
+import io.keyranger.job.LeaseMode;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
@@ -51,18 +52,6 @@ public final class JobLease {
     public static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
     /** Taking a job retries like everything else, with a minute's patience for a lost server. */
     private static final Retries.Policy TAKE_RETRIES = new Retries.Simple(20, 20, 1_000, 60_000);
-
-    /** How to take a job. */
-    public enum Mode {
-        /** A new job: its id must be free. */
-        CREATE,
-        /** Resume: refused while another runner holds a live lease. */
-        RESUME,
-        /** Take over: wait for another runner's lease to expire, then take the job. */
-        TAKE_OVER,
-        /** Take over at once, even from a live runner (which is fenced at its next commit). */
-        TAKE_OVER_NOW
-    }
 
     private final Datastore datastore;
     private final Key fenceKey;
@@ -118,13 +107,13 @@ public final class JobLease {
      * @param waiting  told, now and then, what a take-over is waiting for
      * @return whether the job was taken
      */
-    public boolean take(Mode mode, Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
+    public boolean take(LeaseMode mode, Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
                  Entity.Builder created, Consumer<String> waiting) {
         return take(mode, proceed, update, created, List.of(), waiting);
     }
 
     /** As above; {@code createdWith} is written with the fence entity when this take creates it. */
-    public boolean take(Mode mode, Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
+    public boolean take(LeaseMode mode, Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
                  Entity.Builder created, List<Entity> createdWith, Consumer<String> waiting) {
         while (true) {
             Attempt outcome = Retries.call(TAKE_RETRIES, Retries.Observer.NONE,
@@ -141,7 +130,7 @@ public final class JobLease {
     private record Attempt(boolean taken, Instant waitUntil, String message) {
     }
 
-    private Attempt tryTake(Mode mode, Predicate<Entity> proceed,
+    private Attempt tryTake(LeaseMode mode, Predicate<Entity> proceed,
                             UnaryOperator<Entity.Builder> update, Entity.Builder created, List<Entity> createdWith) {
         Transaction tx = datastore.newTransaction();
         try {
@@ -153,7 +142,7 @@ public final class JobLease {
                 ACTIVE.add(runner.id());
                 return new Attempt(true, null, null);
             }
-            if (mode == Mode.CREATE && fence != null) {
+            if (mode == LeaseMode.CREATE && fence != null) {
                 Holding holding = Holding.of(fence, lease, Instant.now(), ACTIVE);
                 throw new KeyRangerException(label + " exists already" + (holding.live()
                         ? " and is being run by " + holding.runner().describe() : "") + ". Resume it with --resume "
@@ -163,8 +152,8 @@ public final class JobLease {
                 return new Attempt(false, null, null);
             }
             Holding holding = fence == null ? null : Holding.of(fence, lease, Instant.now(), ACTIVE);
-            if (holding != null && holding.live() && mode != Mode.TAKE_OVER_NOW) {
-                if (mode == Mode.RESUME) {
+            if (holding != null && holding.live() && mode != LeaseMode.TAKE_OVER_NOW) {
+                if (mode == LeaseMode.RESUME) {
                     throw new JobBusyException(label, holding.runner().describe(), holding.expiresAt(), DEFAULT_DURATION);
                 }
                 return new Attempt(false, holding.expiresAt(), "Waiting for the lease of " + holding.runner().describe()

@@ -1,5 +1,6 @@
 package io.keyranger.executor.local;
 
+import io.keyranger.job.LeaseMode;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.executor.range.JobReports;
 import io.keyranger.KeyRangerException;
@@ -141,7 +142,7 @@ public final class AdaptiveSplitExecutor {
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
         List<JobPlans.Planned> planned = new ArrayList<>(1);
         // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
-        JobPlans.Stored plan = JobPlans.take(store, order, lease, JobLease.Mode.CREATE, spec, JobPlans.LOCAL, () -> {
+        JobPlans.Stored plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL, () -> {
             planned.add(inputs.file() != null ? JobPlans.plan(order, spec, inputs.file()) : plan(spec));
             return planned.get(0);
         }, m -> { });
@@ -212,20 +213,20 @@ public final class AdaptiveSplitExecutor {
 
     /** Continues a job from its ledgers; refused while another runner holds a live lease on it. */
     public JobHandle resume(String jobId, JobListener listener) {
-        return resume(jobId, JobLease.Mode.RESUME, listener, message -> { });
+        return resume(jobId, LeaseMode.RESUME, listener, message -> { });
     }
 
     /**
      * Continues a job from its ledgers, whichever runner started it (this executor, or a Beam pipeline): the cells
      * not done are worked again, skipping the spans their ledgers hold. {@code mode} says what to do when another
-     * runner holds a live lease: refuse ({@link JobLease.Mode#RESUME}, a {@link JobBusyException} naming it), wait
-     * for it to run out ({@link JobLease.Mode#TAKE_OVER}, telling {@code waiting} now and then) or take the job at
-     * once ({@link JobLease.Mode#TAKE_OVER_NOW}). A job that is done already is not run again: its handle is complete
+     * runner holds a live lease: refuse ({@link LeaseMode#RESUME}, a {@link JobBusyException} naming it), wait
+     * for it to run out ({@link LeaseMode#TAKE_OVER}, telling {@code waiting} now and then) or take the job at
+     * once ({@link LeaseMode#TAKE_OVER_NOW}). A job that is done already is not run again: its handle is complete
      * at once.
      */
-    public JobHandle resume(String jobId, JobLease.Mode mode, JobListener listener,
+    public JobHandle resume(String jobId, LeaseMode mode, JobListener listener,
                             Consumer<String> waiting) {
-        if (mode == JobLease.Mode.CREATE) {
+        if (mode == LeaseMode.CREATE) {
             throw new IllegalArgumentException("resume does not create jobs");
         }
         JobStore store = new JobStore(datastore, seams);

@@ -39,7 +39,7 @@ public final class SourceJobs {
     /** The import template's parameter of what to do with an entity that exists live ({@link RestoreMode}). */
     public static final String MODE = "mode";
     /** The import template's parameter that skips bad lines ({@code run --skip-bad-lines}). */
-    public static final String SKIP_BAD_LINES = "skipBadLines";
+    public static final String SKIP_BAD_LINES = MapperSpec.SKIP_BAD_LINES;
 
     private SourceJobs() {
     }

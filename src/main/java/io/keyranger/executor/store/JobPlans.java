@@ -1,5 +1,6 @@
 package io.keyranger.executor.store;
 
+import io.keyranger.job.LeaseMode;
 import io.keyranger.job.ListedJob;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -105,7 +106,7 @@ public final class JobPlans {
      *
      * @return the job's plan as stored (this one's, or the creator's), or null when the job is done already
      */
-    public static Stored take(JobStore store, KeyOrder order, JobLease lease, JobLease.Mode mode, JobSpec spec,
+    public static Stored take(JobStore store, KeyOrder order, JobLease lease, LeaseMode mode, JobSpec spec,
                        String runnerName, Supplier<Planned> planner, Consumer<String> waiting) {
         Entity existing = RetryPolicy.DEFAULT.call(() -> store.datastore().get(store.jobKey(spec.jobId())));
         Stored plan = existing == null ? null : RetryPolicy.DEFAULT.call(() -> store.loadPlan(spec.jobId(), order));
@@ -116,7 +117,7 @@ public final class JobPlans {
             planned = planner.get();
             created = store.newJobEntity(spec, Instant.now()).set("runners", runners(null, runnerName));
             createdWith = store.planEntities(spec.jobId(), planned.cells(), planned.estimate());
-        } else if (existing != null && mode != JobLease.Mode.CREATE) {
+        } else if (existing != null && mode != LeaseMode.CREATE) {
             checkSameJob(store, spec);
         }
         boolean taken = lease.take(mode, fence -> {

@@ -46,6 +46,19 @@ public enum ServerType {
         return this == EMULATOR || this == PRODUCTION;
     }
 
+    /** Why {@code --as-of} is refused on a server that keeps no past ({@link #readsPast}). */
+    public static final String NO_PAST = "The legacy Datastore emulator keeps no past versions (it ignores read_time),"
+            + " so --as-of cannot read the past there: use the Firestore emulator in Datastore mode (demo --emulator"
+            + " firestore) or a real database.";
+
+    /**
+     * Whether reads can ask for a past moment ({@code read_time}): Firestore in Datastore mode and its emulator keep
+     * versions; the legacy emulator ignores the option and answers with the present, and the model keeps none.
+     */
+    public boolean readsPast() {
+        return this == FIRESTORE_EMULATOR || this == PRODUCTION;
+    }
+
     /** One of the Cloud SDK's emulators (legacy or Firestore), which {@code demo} and the tests start. */
     public boolean isEmulator() {
         return this == EMULATOR || this == FIRESTORE_EMULATOR;

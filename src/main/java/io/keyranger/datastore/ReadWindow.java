@@ -1,0 +1,51 @@
+package io.keyranger.datastore;
+
+import io.keyranger.KeyRangerException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * How far back a database keeps its versions, so that a read of the past ({@code --as-of}) is refused before the first
+ * read when it asks for more: the last hour at any microsecond, and with point-in-time recovery (PITR) up to 7 days
+ * at whole minutes.
+ *
+ * @param earliest the oldest moment that can be read
+ * @param pitr     whether versions older than an hour are kept (at whole minutes)
+ * @param source   where the window comes from, for messages ("the database's earliestVersionTime", "the last
+ *                 hour: ...")
+ */
+public record ReadWindow(Instant earliest, boolean pitr, String source) {
+    /** Versions kept at any microsecond, with or without PITR. */
+    public static final Duration FINE = Duration.ofHours(1);
+
+    /** The window when nothing better is known: the last hour before {@code now}. */
+    public static ReadWindow lastHour(Instant now, String why) {
+        return new ReadWindow(now.minus(FINE), false, "the last hour (" + why + ")");
+    }
+
+    /**
+     * {@code asked} as the server can read it: refused (naming the window) when it is in the future or before the
+     * window; older than an hour, rounded down to a whole minute unless it is one, with {@code told} told so.
+     */
+    public PointInTime check(PointInTime asked, Instant now, Consumer<String> told) {
+        if (asked.time().isAfter(now)) {
+            throw new KeyRangerException("--as-of " + asked.describe() + " is in the future; the database can be read"
+                    + " as of any moment from " + earliest + " to now (" + source + ").");
+        }
+        if (asked.time().isBefore(earliest)) {
+            throw new KeyRangerException("--as-of " + asked.describe() + " is older than the database keeps: it can"
+                    + " be read as of any moment from " + earliest + " to now (" + source + ")"
+                    + (pitr ? "." : "; enable point-in-time recovery to keep 7 days."));
+        }
+        if (asked.time().isBefore(now.minus(FINE))) {
+            PointInTime minute = asked.wholeMinute();
+            if (!minute.time().equals(asked.time())) {
+                told.accept("Versions older than an hour are kept at whole minutes: reading as of " + minute.time()
+                        + " instead of " + asked.time() + ".");
+                return minute;
+            }
+        }
+        return asked;
+    }
+}

@@ -25,6 +25,29 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
     }
 
     /**
+     * The window of the database {@code live} reaches. Production: the Admin API's database fields (to come: see
+     * issue 46); for now, and on the Firestore emulator, the last hour.
+     */
+    public static ReadWindow of(Session live, Instant now) {
+        return lastHour(now, live.spec().server() == ServerType.FIRESTORE_EMULATOR ? "what the emulator keeps"
+                : "the database's retention was not read");
+    }
+
+    /**
+     * {@code live} reading the database as of {@code typed} (RFC 3339 or {@code -15m}): refused on a server that keeps
+     * no past and outside the {@link #of window}, before anything is read; a time rounded to a whole minute is
+     * {@code told}. The one way the command line and the app open the past.
+     */
+    public static Session open(Session live, String typed, Consumer<String> told) {
+        if (!live.spec().server().readsPast()) {
+            throw new KeyRangerException(ServerType.NO_PAST);
+        }
+        Instant now = Instant.now();
+        PointInTime asked = PointInTime.parse(typed, now);
+        return live.live().asOf(of(live, now).check(asked, now, told));
+    }
+
+    /**
      * {@code asked} as the server can read it: refused (naming the window) when it is in the future or before the
      * window; older than an hour, rounded down to a whole minute unless it is one, with {@code told} told so.
      */

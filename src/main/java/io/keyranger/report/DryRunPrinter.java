@@ -4,10 +4,12 @@ import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.dryrun.DryRunner;
+import io.keyranger.backup.PastRestoreDryRun;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Prints a dry run, a mapper's or a restore's: before and after per entity and property, then the whole job's
@@ -82,6 +84,26 @@ public final class DryRunPrinter {
                 out.printf("  %-36s ... and %d more properties%n", "", rows.size() - SHOWN);
             }
         }
+        out.printf("Whole restore: %s%n", dry.operations().describe(prices));
+        if (dry.operations().undoRecords() > 0) {
+            out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
+                    dry.operations().undoRecords());
+        }
+        out.flush();
+    }
+
+    /**
+     * Prints the dry run of a restore from the database's past ({@code from}: "the database as of T ..."): its
+     * counters, named as the restore names them, every entity it would leave alone with why, and its operations.
+     */
+    public static void printPastRestore(PastRestoreDryRun dry, String kind, String from, PrintWriter out,
+                                        PriceTable prices) {
+        out.printf("Dry run of restoring %s from %s; nothing was written.%n", kind, from);
+        out.printf("Compared %,d keys with live data: would write back %,d, delete %,d.%n", dry.compared(),
+                dry.writes(), dry.deletes());
+        dry.counters().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(c -> out.printf("  %s: %,d%n", c.getKey(), c.getValue()));
+        dry.problems().forEach(p -> out.printf("  would leave %s%n", p.reason()));
         out.printf("Whole restore: %s%n", dry.operations().describe(prices));
         if (dry.operations().undoRecords() > 0) {
             out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",

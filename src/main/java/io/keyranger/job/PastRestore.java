@@ -3,7 +3,6 @@ package io.keyranger.job;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
-import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.undo.records.Reverting;
 import java.util.ArrayList;
@@ -99,8 +98,7 @@ public record PastRestore(RestoreMode mode, boolean until, boolean removeAdded) 
             Entity b = later.get(key);
             Entity now = live.get(key);
             if (!Reverting.same(now, b)) {
-                written.add(new MapResult.Problem(key, KeyFormat.format(key) + ": " + WRITTEN_AFTER + ": "
-                        + afterWindow(b, now), WRITTEN_AFTER));
+                written.add(new MapResult.Problem(key, WRITTEN_AFTER + ": " + afterWindow(b, now), WRITTEN_AFTER));
             } else if (Reverting.same(a, b)) {
                 counters.merge(already(), 1L, Long::sum);
             } else if (a == null) {

@@ -7,6 +7,7 @@ import io.keyranger.dryrun.DryRunner;
 import io.keyranger.backup.PastRestoreDryRun;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.mapper.MapResult;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,10 @@ public final class DryRunPrinter {
                 dry.writes(), dry.deletes());
         dry.counters().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(c -> out.printf("  %s: %,d%n", c.getKey(), c.getValue()));
-        dry.problems().forEach(p -> out.printf("  would leave %s%n", p.reason()));
+        for (MapResult.Problem p : dry.problems()) {
+            String key = KeyFormat.format(p.key());
+            out.printf("  would leave %s%n", p.reason().startsWith(key) ? p.reason() : key + ": " + p.reason());
+        }
         out.printf("Whole restore: %s%n", dry.operations().describe(prices));
         if (dry.operations().undoRecords() > 0) {
             out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",

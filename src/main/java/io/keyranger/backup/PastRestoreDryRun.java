@@ -12,7 +12,6 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
-import io.keyranger.report.Operations;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,17 +22,18 @@ import java.util.function.LongConsumer;
 /**
  * What a restore from the database's past would do, predicted by the restore's own pages and decision over its whole
  * selection, each entity decided against its live state as read now (no transaction, nothing written): the same
- * counters and named entities the restore reports, and its operations.
+ * counters and named entities the restore reports, and what it would write (its operations are counted by
+ * {@code report.Operations}).
  *
  * @param counters   the restore's counters, by name
  * @param problems   the entities it would leave alone with a reason (later writes, changed ones), in key order
  * @param compared   the keys it looked at
  * @param writes     the entities it would write back
  * @param deletes    the entities it would delete
- * @param operations its whole operations, with undo records when it keeps them
+ * @param undo       whether it keeps an undo record of each entity it writes or deletes
  */
 public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Problem> problems, long compared,
-                                long writes, long deletes, Operations operations) {
+                                long writes, long deletes, boolean undo) {
     private static final int PAGE = 500;
 
     /** The dry run of {@code spec} (a restore from the past, {@link RestoreSpec#fromPast}) on {@code live}. */
@@ -62,10 +62,8 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             progress.accept(compared);
             rest = rest.advancePast(page.keys().get(page.keys().size() - 1));
         }
-        long changes = writes + deletes;
-        long undo = bound.mapper().undo() ? changes : 0;
         return new PastRestoreDryRun(new HashMap<>(counters), problems, compared, writes, deletes,
-                new Operations(compared, writes + undo, deletes, undo));
+                bound.mapper().undo());
     }
 
     /** A counter, 0 when the restore would not count it. */

@@ -108,10 +108,11 @@ public final class DryRunPrinter {
             String key = KeyFormat.format(p.key());
             out.printf("  would leave %s%n", p.reason().startsWith(key) ? p.reason() : key + ": " + p.reason());
         }
-        out.printf("Whole restore: %s%n", dry.operations().describe(prices));
-        if (dry.operations().undoRecords() > 0) {
+        Operations operations = Operations.of(dry);
+        out.printf("Whole restore: %s%n", operations.describe(prices));
+        if (operations.undoRecords() > 0) {
             out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
-                    dry.operations().undoRecords());
+                    operations.undoRecords());
         }
         out.flush();
     }

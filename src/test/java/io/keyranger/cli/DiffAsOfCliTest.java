@@ -12,6 +12,7 @@ import com.google.cloud.datastore.ReadOption;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.source.KeysFile;
+import io.keyranger.query.Gql;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.SharedEmulator;
 import java.io.IOException;
@@ -121,6 +122,12 @@ class DiffAsOfCliTest {
         assertThat(keys(out, "added.keys")).isEqualTo(minus(now.keySet(), then.keySet()));
         assertThat(keys(out, "changed.keys")).isEqualTo(then.keySet().stream().filter(k -> now.containsKey(k)
                 && !now.get(k).getProperties().equals(then.get(k).getProperties())).collect(Collectors.toSet()));
+
+        Key one = CHANGED.iterator().next();
+        InProcessCli.Result side = ok(cli.run("diff", "--as-of", t0.toString(), "--kind", KIND, "--key",
+                Gql.keyLiteral(one)));
+        assertThat(side.out()).contains("changed since " + t0).contains("AS OF")
+                .containsPattern("\\*\\s+n\\s+" + then.get(one).getLong("n") + "\\s+" + now.get(one).getLong("n"));
     }
 
     @Test

@@ -27,8 +27,14 @@ final class ExportSelection {
             + "--keys-out writes them.")
     Path keys;
 
+    /** The option a command takes instead of --export ({@code diff}'s --as-of), or null when --export is required. */
+    String orInstead;
+
     /** The kind: --kind, or the query's FROM; both must agree. */
     String kind(String project, String namespace) {
+        if (export == null && orInstead == null) {
+            throw new KeyRangerException("Give --export DIR: the managed export to read.");
+        }
         String from = gql == null ? null : Gql.parse(gql, project, namespace).kind();
         if (kind != null && from != null && !kind.equals(from)) {
             throw new KeyRangerException("--kind " + kind + " and the query's FROM " + from + " differ: give one.");

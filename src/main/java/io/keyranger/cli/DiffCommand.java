@@ -82,18 +82,13 @@ public final class DiffCommand implements Callable<Integer> {
 
     public DiffCommand(KeyRangerCli.Context context) {
         this.context = context;
-        selection.orInstead = "--as-of";
     }
 
     @Override
     public Integer call() throws IOException {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        selection.requireOneSource(asOf.given(), "Compare live data with");
         String kind = selection.kind(conn.projectId(), conn.namespace());
-        if (asOf.given() == (selection.export != null)) {
-            throw new KeyRangerException("Compare live data with one source: --export DIR (a managed export) or "
-                    + "--as-of TIME (the database as it was then); " + (asOf.given() ? "both were" : "neither was")
-                    + " given.");
-        }
         ManagedExport export = asOf.given() ? null : ManagedExport.open(selection.export);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

@@ -27,14 +27,19 @@ final class ExportSelection {
             + "--keys-out writes them.")
     Path keys;
 
-    /** The option a command takes instead of --export ({@code diff}'s --as-of), or null when --export is required. */
-    String orInstead;
+    /**
+     * Refuses anything but one source: the export, or the database's past ({@code --as-of}, {@code asOf} says
+     * whether it was given); {@code what} says what the command does with it ("Compare live data with").
+     */
+    void requireOneSource(boolean asOf, String what) {
+        if (asOf == (export != null)) {
+            throw new KeyRangerException(what + " one source: --export DIR (a managed export) or --as-of TIME (the "
+                    + "database as it was then); " + (asOf ? "both were" : "neither was") + " given.");
+        }
+    }
 
     /** The kind: --kind, or the query's FROM; both must agree. */
     String kind(String project, String namespace) {
-        if (export == null && orInstead == null) {
-            throw new KeyRangerException("Give --export DIR: the managed export to read.");
-        }
         String from = gql == null ? null : Gql.parse(gql, project, namespace).kind();
         if (kind != null && from != null && !kind.equals(from)) {
             throw new KeyRangerException("--kind " + kind + " and the query's FROM " + from + " differ: give one.");

@@ -217,7 +217,7 @@ class DiffAsOfCliTest {
         refused(cli.run("diff", "--as-of", "yesterday", "--kind", KIND), "'yesterday' is not a time");
         refused(cli.run("diff", "--as-of", "-2h", "--kind", KIND), "older than the database keeps");
         refused(cli.run("diff", "--as-of", "2099-01-01T00:00:00Z", "--kind", KIND), "is in the future");
-        refused(cli.run("restore", "--kind", KIND, "--dry-run"), "Give --export DIR");
+        refused(cli.run("restore", "--kind", KIND, "--dry-run"), "Restore from one source");
 
         ConnectionSpec legacy = SharedEmulator.freshProject(ServerType.EMULATOR, "diff-asof-legacy");
         refused(new InProcessCli(dir, legacy).run("diff", "--as-of", "-1m", "--kind", KIND),

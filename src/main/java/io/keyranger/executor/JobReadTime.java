@@ -1,0 +1,88 @@
+package io.keyranger.executor;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.ReadWindow;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.store.JobStore;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.RetryPolicy;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
+import java.time.Instant;
+
+/**
+ * The one moment a job that only reads (an export, a count) reads every page at, on a server that keeps versions: the
+ * time {@code --as-of} gave, or else the job's start. It is fixed in the job's stored spec ({@code readTime}), so that
+ * a resumed run, local or on Beam, reads the same snapshot; a run whose moment the server no longer keeps is refused
+ * before anything is read.
+ */
+public final class JobReadTime {
+    private JobReadTime() {
+    }
+
+    /** Whether jobs of {@code spec}'s template only read a kind's key ranges, so may read the past. */
+    public static boolean onlyReads(JobSpec spec) {
+        Template template = Mappers.template(spec.mapper().template());
+        return !template.writes() && template.source() == Template.Source.KEY_RANGES;
+    }
+
+    /**
+     * A new job's spec as it is stored: with {@code now} as its read time when it only reads, gives none, and
+     * {@code session}'s server keeps versions; otherwise as it is.
+     */
+    public static JobSpec stamped(Session session, JobSpec spec, Instant now) {
+        if (spec.mapper().readTime() != null || !onlyReads(spec) || !session.spec().server().readsPast()) {
+            return spec;
+        }
+        return spec.withMapper(spec.mapper().withReadTime(PointInTime.at(now).time()));
+    }
+
+    /**
+     * {@code spec} as a runner that creates or takes it over runs it (Beam's launcher): a stored job of its id keeps
+     * its read time (the spec gives none: the same mapper file), and its read time must still be kept; a new one is
+     * {@link #stamped}.
+     */
+    public static JobSpec settled(Session session, RetryPolicy retries, JobSpec spec, Instant now) {
+        JobStore.StoredJob stored = retries.call(() -> new JobStore(session.datastore()).findJob(spec.jobId()));
+        if (stored == null) {
+            return stamped(session, spec, now);
+        }
+        Instant kept = stored.spec().mapper().readTime();
+        JobSpec same = kept == null || spec.mapper().readTime() != null ? spec
+                : spec.withMapper(spec.mapper().withReadTime(kept));
+        if (stored.status() != JobStatus.DONE) {
+            requireKept(session, stored.spec(), now);
+        }
+        return same;
+    }
+
+    /**
+     * Refuses to go on with job {@code spec} when the server no longer keeps the moment it reads at (older than an
+     * hour without point-in-time recovery, or not a whole minute when older than an hour), before anything is read.
+     */
+    public static void requireKept(Session session, JobSpec spec, Instant now) {
+        Instant time = spec.mapper().readTime();
+        if (time == null) {
+            return;
+        }
+        String no = "Job " + spec.jobId() + " reads the database as it was at " + time + " (one snapshot for all "
+                + "its pages), ";
+        if (!session.spec().server().readsPast()) {
+            throw new KeyRangerException(no + "and this server keeps no past versions: resume it on the database it "
+                    + "was started on.");
+        }
+        ReadWindow window = ReadWindow.of(session, now);
+        try {
+            PointInTime checked = window.check(PointInTime.at(time), now, note -> { });
+            if (!checked.time().equals(time)) {
+                throw new KeyRangerException("only whole minutes are kept that far back");
+            }
+        } catch (KeyRangerException e) {
+            throw new KeyRangerException(no + "which the database no longer keeps: it can be read as of any moment "
+                    + "from " + window.earliest() + " to now (" + window.source() + "). Nothing was read. Start the "
+                    + "job again: it reads as of its new start.");
+        }
+    }
+}

@@ -9,7 +9,6 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.Template;
 import java.time.Instant;
 
 /**
@@ -22,18 +21,12 @@ public final class JobReadTime {
     private JobReadTime() {
     }
 
-    /** Whether jobs of {@code spec}'s template only read a kind's key ranges, so may read the past. */
-    public static boolean onlyReads(JobSpec spec) {
-        Template template = Mappers.template(spec.mapper().template());
-        return !template.writes() && template.source() == Template.Source.KEY_RANGES;
-    }
-
     /**
      * A new job's spec as it is stored: with {@code now} as its read time when it only reads, gives none, and
      * {@code session}'s server keeps versions; otherwise as it is.
      */
     public static JobSpec stamped(Session session, JobSpec spec, Instant now) {
-        if (spec.mapper().readTime() != null || !onlyReads(spec) || !session.spec().server().readsPast()) {
+        if (spec.mapper().readTime() != null || !Mappers.onlyReads(spec.mapper()) || !session.spec().server().readsPast()) {
             return spec;
         }
         return spec.withMapper(spec.mapper().withReadTime(PointInTime.at(now).time()));

@@ -72,7 +72,8 @@ public final class SourceJobs {
     public static Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         if (readsFile(spec.mapper())) {
             Opened opened = open(datastore, files, order, spec);
-            return new Pages(opened.source(), opened.mapper(), opened.source());
+            // a file's job writes: refused when its spec asks for a read time
+            return new Pages(opened.source(), ReadTimeMapper.of(datastore, spec, opened.mapper()), opened.source());
         }
         return new Pages(new KindSource(datastore, spec), ReadTimeMapper.of(datastore, spec,
                 Mappers.create(spec.mapper())), null);

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.UUID;
 
 /**
  * What a KeyRanger export records of how it was read, in a small JSON file beside it ({@code export-info} shows it):
@@ -29,7 +30,10 @@ public record ExportSnapshot(String jobId, Instant readTime) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Writes this record to {@code location} in {@code store}. */
+    /**
+     * Writes this record to {@code location} in {@code store}, whole or not at all, over the record of an earlier
+     * export to the same file (or of a runner that joined the same export before this one).
+     */
     public void write(FileStore store, String location) throws IOException {
         ObjectNode node = JSON.createObjectNode().put("jobId", jobId);
         if (readTime == null) {
@@ -37,9 +41,11 @@ public record ExportSnapshot(String jobId, Instant readTime) {
         } else {
             node.put("readTime", readTime.toString());
         }
-        try (OutputStream out = store.create(location)) {
+        String temp = store.sibling(location, "." + UUID.randomUUID() + ".tmp");
+        try (OutputStream out = store.create(temp)) {
             out.write(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(node));
         }
+        store.moveIntoPlace(temp, location);
     }
 
     /** The record at {@code location} in {@code store}, or null when there is none (an export not KeyRanger's). */

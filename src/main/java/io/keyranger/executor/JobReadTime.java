@@ -26,7 +26,8 @@ public final class JobReadTime {
      * {@code session}'s server keeps versions; otherwise as it is.
      */
     public static JobSpec stamped(Session session, JobSpec spec, Instant now) {
-        if (spec.mapper().readTime() != null || !Mappers.onlyReads(spec.mapper()) || !session.spec().server().readsPast()) {
+        if (spec.mapper().readTime() != null || !Mappers.onlyReads(spec.mapper())
+                || !session.spec().server().readsPast()) {
             return spec;
         }
         return spec.withMapper(spec.mapper().withReadTime(PointInTime.at(now).time()));

@@ -32,8 +32,8 @@ public final class ExportInfoCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "DIR", description = "The export's folder, or its .overall_export_metadata file; or a KeyRanger JSON lines "
-            + "export's file.")
+    @Parameters(paramLabel = "DIR", description = "The export's folder, or its .overall_export_metadata file; or a "
+            + "KeyRanger JSON lines export's file.")
     Path location;
 
     @Override

@@ -95,7 +95,8 @@ class ExportImportTest {
                 .mapper("export", "file", file.toString()).shards(3).workers(3).pageSize(25).spec(), JobListener.NONE).await();
         assertThat(exported.status()).isEqualTo(JobStatus.DONE);
         assertThat(Files.readAllLines(file)).hasSize(120);
-        assertThat(Files.list(dir).map(p -> p.getFileName().toString())).as("the file and its record, nothing left over")
+        assertThat(Files.list(dir).map(p -> p.getFileName().toString()))
+                .as("the file and its record, nothing left over")
                 .containsExactlyInAnyOrder("things.jsonl", "things.jsonl" + ExportSnapshot.JSON_LINES_SUFFIX);
         List<String> lines = Files.readAllLines(file);
         List<Key> exportedOrder = lines.stream().map(l -> EntityCodec.decode(

@@ -37,8 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A job that only reads (an export, a count) reads every page at one moment on the Firestore emulator in Datastore
- * mode: its start, or the time {@code --as-of} gives. Each export is checked entity by entity against the emulator's own
- * answers at the moment the export records: a keys-only query and lookups at that read time.
+ * mode: its start, or the time {@code --as-of} gives. Each export is checked entity by entity against the emulator's
+ * own answers at the moment the export records: a keys-only query and lookups at that read time.
  */
 class ConsistentExportTest {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -1,12 +1,19 @@
 package io.keyranger.cli;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.datastore.Cancellation;
+import io.keyranger.KeyRangerException;
 import io.keyranger.backup.managed.ExportContents;
+import io.keyranger.backup.managed.ExportSnapshot;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.files.LocalFileStore;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -15,23 +22,37 @@ import picocli.CommandLine.Spec;
 /** What a managed export holds: its parts, and its namespaces and kinds with their counts, read from its files. */
 @Command(name = "export-info", mixinStandardHelpOptions = true,
         description = "Show the namespaces, kinds and entity counts of a managed export (gcloud datastore export), "
-                + "read from a local copy of it. Read-only; nothing connects to Datastore.")
+                + "read from a local copy of it, and for a KeyRanger export (managed or JSON lines) the moment it "
+                + "was read as of. Read-only; nothing connects to Datastore.")
 public final class ExportInfoCommand implements Runnable {
     /** The project that keys read from an export are placed in when no connection says otherwise. */
     static final String EXPORT_PROJECT = "export";
+    private static final String OVERALL = ".overall_export_metadata";
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "DIR", description = "The export's folder, or its .overall_export_metadata file.")
+    @Parameters(paramLabel = "DIR", description = "The export's folder, or its .overall_export_metadata file; or a "
+            + "KeyRanger JSON lines export's file.")
     Path location;
 
     @Override
     public void run() {
-        ManagedExport export = ManagedExport.open(location);
         PrintWriter out = spec.commandLine().getOut();
+        ExportSnapshot jsonLines = Files.isRegularFile(location) && !location.toString().endsWith(OVERALL)
+                ? ExportSnapshot.read(LocalFileStore.INSTANCE, location + ExportSnapshot.JSON_LINES_SUFFIX) : null;
+        if (jsonLines != null) {
+            out.printf("JSON lines export %s: %,d entities%n%s%n", location, lines(), jsonLines.describe());
+            out.flush();
+            return;
+        }
+        ManagedExport export = ManagedExport.open(location);
         out.printf("Export %s: %d part%s%n", export.metadata(), export.parts().size(),
                 export.parts().size() == 1 ? "" : "s");
+        ExportSnapshot snapshot = ExportSnapshot.ofManaged(export.store(), export.metadata());
+        if (snapshot != null) {
+            out.println(snapshot.describe());
+        }
         for (ManagedExport.Part part : export.parts()) {
             out.printf("  %s / %s: %,d entities, %,d bytes in %d file%s%n",
                     part.namespace() == null ? "all namespaces" : part.namespace().isEmpty() ? "(default)"
@@ -39,6 +60,15 @@ public final class ExportInfoCommand implements Runnable {
                     part.bytes(), part.files().size(), part.files().size() == 1 ? "" : "s");
         }
         print(scan(export, null, spec.commandLine().getErr()), out);
+    }
+
+    /** The entities of a JSON lines export: one a line. */
+    private long lines() {
+        try (Stream<String> lines = Files.lines(location)) {
+            return lines.filter(line -> !line.isBlank()).count();
+        } catch (IOException | UncheckedIOException e) {
+            throw new KeyRangerException("Cannot read the export " + location + ": " + e.getMessage(), e);
+        }
     }
 
     /** Reads an export through, saying how far it got on {@code err}. */

@@ -58,6 +58,9 @@ public final class RunCommand implements Callable<Integer> {
     boolean force;
 
     @Mixin
+    AsOf asOf = new AsOf();
+
+    @Mixin
     ReportFile report = new ReportFile();
 
     @Mixin
@@ -99,6 +102,7 @@ public final class RunCommand implements Callable<Integer> {
         prices();
         JobSpec job = target.newJob == null ? null : target.newJobSpec(conn.namespace());
         checkTakeOverOptions(job);
+        checkAsOf(job);
         JobRequest request = job == null ? new JobRequest.Resume(target.resume, leaseMode())
                 : newJob(job).withMode(leaseMode());
         if (job != null && !target.newJob.dryRun) {
@@ -107,9 +111,14 @@ public final class RunCommand implements Callable<Integer> {
         }
         Session session = Session.open(conn);
         PrintWriter err = spec.commandLine().getErr();
+        Session past = asOf.open(session, err); // refused before any read when the server does not keep that moment
+        if (past.past() && !target.newJob.dryRun) {
+            job = job.withMapper(job.mapper().withReadTime(past.asOf().time()));
+            request = newJob(job).withMode(leaseMode());
+        }
         Jobs jobs = hooks.jobs(session, err);
         try {
-            return run(jobs, job, request, err);
+            return run(jobs, past, job, request, err);
         } catch (JobBusyException e) {
             err.println("keyranger: " + e.getMessage());
             err.flush();
@@ -126,7 +135,9 @@ public final class RunCommand implements Callable<Integer> {
                 : JobRequest.overKinds(job, List.of(target.newJob.kind.split(",")));
     }
 
-    private int run(Jobs jobs, JobSpec job, JobRequest request, PrintWriter err) throws InterruptedException {
+    /** {@code past}: the session the dry run reads ({@code --as-of}'s, or the live one). */
+    private int run(Jobs jobs, Session past, JobSpec job, JobRequest request, PrintWriter err)
+            throws InterruptedException {
         JobProgressPrinter progress = new JobProgressPrinter(err);
         PrintWriter out = spec.commandLine().getOut();
         Consumer<String> waiting = message -> {
@@ -134,7 +145,7 @@ public final class RunCommand implements Callable<Integer> {
             err.flush();
         };
         if (job != null && target.newJob.dryRun) {
-            RunChecks checks = new RunChecks(jobs.session(), jobs.retries(), err);
+            RunChecks checks = new RunChecks(past, jobs.retries(), err);
             List<String> kinds = jobs.kinds((JobRequest.NewJob) request);
             if (target.isGroup()) {
                 for (String kind : kinds) {
@@ -209,6 +220,27 @@ public final class RunCommand implements Callable<Integer> {
 
     private LeaseMode leaseMode() {
         return !takeOver ? LeaseMode.RESUME : force ? LeaseMode.TAKE_OVER_NOW : LeaseMode.TAKE_OVER;
+    }
+
+    /**
+     * {@code --as-of} goes with a new job that only reads (an export, a count), or with any job's dry run: the past is
+     * read-only. Refused before connecting.
+     */
+    private void checkAsOf(JobSpec job) {
+        if (!asOf.given()) {
+            return;
+        }
+        if (job == null) {
+            throw new KeyRangerException("--as-of goes with a new job: a resumed job reads as of the moment it was "
+                    + "started with.");
+        }
+        if (!target.newJob.dryRun && !Mappers.onlyReads(job.mapper())) {
+            throw new KeyRangerException("--as-of reads the database as it was, and the past is read-only: '"
+                    + job.mapper().template() + "' writes (or reads a file), so it cannot run as of a time. Export or "
+                    + "count as of a time, see what this job would do then with --dry-run --as-of, or bring the "
+                    + "past back with: keyranger restore --as-of TIME --kind " + job.kind() + ". Nothing was read "
+                    + "or written.");
+        }
     }
 
     private void checkTakeOverOptions(JobSpec job) {

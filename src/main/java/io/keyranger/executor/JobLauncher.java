@@ -24,6 +24,7 @@ import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.Mappers;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.Consumer;
 
 /**
@@ -104,7 +105,7 @@ public final class JobLauncher {
     public JobHandle resume(String jobId, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).loadJob(jobId));
         if (stored.status() != JobStatus.DONE) {
-            PastJobs.requireReadable(stored.spec(), session);
+            JobReadTime.requireKept(session, stored.spec(), Instant.now());
         }
         if (SourceJobs.readsFile(stored.spec().mapper()) && stored.status() != JobStatus.DONE) {
             // refused when the input changed
@@ -122,7 +123,7 @@ public final class JobLauncher {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
         PastJobs.restore(spec.mapper());
-        PastJobs.requireReadable(spec, session);
+        JobReadTime.requireKept(session, spec, Instant.now());
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
         if (stored == null) {
             return executor().start(spec, listener);

@@ -55,6 +55,11 @@ public record JobSpec(String jobId, String namespace, String kind, MapperSpec ma
         }
     }
 
+    /** This job with {@code other} as its mapper spec. */
+    public JobSpec withMapper(MapperSpec other) {
+        return new JobSpec(jobId, namespace, kind, other, shards, workers, pageSize, qps, group);
+    }
+
     /** This job with its query's KEY(...) literals in this project and its client conditions in this key order. */
     public JobSpec bind(String projectId, KeyOrder order) {
         return new JobSpec(jobId, namespace, kind, mapper.bind(projectId, namespace, order), shards, workers, pageSize,

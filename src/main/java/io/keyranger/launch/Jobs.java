@@ -9,6 +9,7 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.JobReadTime;
 import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
@@ -18,6 +19,7 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.SpecChecks;
@@ -146,22 +148,37 @@ public final class Jobs {
      */
     public JobHandle launch(Preparation prepared, JobListener listener, Consumer<String> waiting, Runnable starting) {
         if (prepared.request() instanceof JobRequest.NewJob job) {
+            // a job that only reads reads one snapshot: as of its start (a group's, for all its kinds) unless given
+            JobSpec spec = JobReadTime.stamped(session, job.spec(), Instant.now());
             if (!job.severalKinds()) {
                 starting.run();
-                return launcher.start(job.spec(), job.mode(), listener, waiting);
+                return launcher.start(spec, job.mode(), listener, waiting);
             }
-            KindGroup.Plan plan = KindGroup.create(session.datastore(), job.spec().jobId(), prepared.kinds(),
-                    job.spec());
+            KindGroup.Plan plan = KindGroup.create(session.datastore(), spec.jobId(), prepared.kinds(), spec);
             starting.run();
             return KindGroup.run(launcher, plan, job.mode(), listener, waiting);
         }
-        starting.run();
         if (prepared.request() instanceof JobRequest.Resume resume) {
+            requireReadTimeKept(prepared, resume.jobId());
+            starting.run();
             return prepared.resumesGroup() ? KindGroup.run(launcher, prepared.group(), resume.mode(), listener, waiting)
                     : launcher.resume(resume.jobId(), resume.mode(), listener, waiting);
         }
+        starting.run();
         JobRequest.Revert revert = (JobRequest.Revert) prepared.request();
         return JobUndo.startRevert(launcher, revert.jobId(), revert.settings(), listener, waiting);
+    }
+
+    /** A resumed job (or group) that reads one snapshot is refused once the server no longer keeps it. */
+    private void requireReadTimeKept(Preparation prepared, String jobId) {
+        if (prepared.resumesGroup()) {
+            JobReadTime.requireKept(session, prepared.group().spec(), Instant.now());
+            return;
+        }
+        JobStore.StoredJob stored = retries.call(() -> new JobStore(session.datastore()).findJob(jobId));
+        if (stored != null && stored.status() != JobStatus.DONE) { // else the resume says what there is to say
+            JobReadTime.requireKept(session, stored.spec(), Instant.now());
+        }
     }
 
     /**

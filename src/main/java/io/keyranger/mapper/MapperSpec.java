@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,6 +35,11 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
                          JobQuery query) {
     /** An import's or a restore's spec field: skip the lines of its file that are not exported entities. */
     public static final String SKIP_BAD_LINES = "skipBadLines";
+    /**
+     * A job's spec field: the moment (RFC 3339) every page of a job that only reads is read at, fixed when the job is
+     * created so that a resumed run, on any runner, reads the same snapshot.
+     */
+    public static final String READ_TIME = "readTime";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** The project KEY(...) literals name until {@link #bind} says which project the job runs in. */
@@ -75,6 +82,25 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
      */
     public MapperSpec withSkipBadLines() {
         return parse(json.deepCopy().put(SKIP_BAD_LINES, true).toString());
+    }
+
+    /** The moment every read of the job asks for ({@link #READ_TIME}), or null for a job that reads live data. */
+    public Instant readTime() {
+        JsonNode time = json.get(READ_TIME);
+        if (time == null || time.isNull()) {
+            return null;
+        }
+        try {
+            return Instant.parse(time.asText());
+        } catch (DateTimeParseException e) {
+            throw new KeyRangerException("\"" + READ_TIME + "\" must be an RFC 3339 time such as "
+                    + "2026-11-27T10:15:00Z (got '" + time.asText() + "').");
+        }
+    }
+
+    /** This spec reading the database as it was at {@code time} ({@link #READ_TIME}). */
+    public MapperSpec withReadTime(Instant time) {
+        return parse(json.deepCopy().put(READ_TIME, time.toString()).toString());
     }
 
     /** This spec with undo turned off. */

@@ -141,6 +141,15 @@ public final class Mappers {
         return MapperSpec.parse(json.toString());
     }
 
+    /**
+     * Whether a job of the spec only reads a kind (count, count-by, export): such a job may read the database as it
+     * was at a past moment, which is read-only.
+     */
+    public static boolean onlyReads(MapperSpec spec) {
+        Template template = template(spec.template());
+        return !template.writes() && template.source() == Template.Source.KEY_RANGES;
+    }
+
     /** Whether a spec is an export in Google's managed format (its file names the folder to write it in). */
     public static boolean writesManagedExport(MapperSpec spec) {
         return spec.template().equals(FileTemplates.EXPORT.name())

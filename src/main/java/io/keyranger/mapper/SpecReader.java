@@ -30,7 +30,8 @@ final class SpecReader {
     }
 
     private void rejectUnknown() {
-        Set<String> known = new HashSet<>(Set.of("template", "where", "gql"));
+        // a job's read time is KeyRanger's too, set when it is created; a job that writes refuses one when it runs
+        Set<String> known = new HashSet<>(Set.of("template", "where", "gql", MapperSpec.READ_TIME));
         if (template.writes()) {
             known.add("undo"); // every writing job's: whether it keeps undo records ({@link MapperSpec#undo})
         }

@@ -23,6 +23,7 @@ import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
 import io.keyranger.KeyRangerException;
+import io.keyranger.backup.managed.ExportSnapshot;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerLimits;
@@ -94,7 +95,9 @@ class ExportImportTest {
                 .mapper("export", "file", file.toString()).shards(3).workers(3).pageSize(25).spec(), JobListener.NONE).await();
         assertThat(exported.status()).isEqualTo(JobStatus.DONE);
         assertThat(Files.readAllLines(file)).hasSize(120);
-        assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactly("things.jsonl");
+        assertThat(Files.list(dir).map(p -> p.getFileName().toString()))
+                .as("the file and its record, nothing left over")
+                .containsExactlyInAnyOrder("things.jsonl", "things.jsonl" + ExportSnapshot.JSON_LINES_SUFFIX);
         List<String> lines = Files.readAllLines(file);
         List<Key> exportedOrder = lines.stream().map(l -> EntityCodec.decode(
                 readTree(l), datastore.getOptions().getProjectId(), "").getKey()).toList();

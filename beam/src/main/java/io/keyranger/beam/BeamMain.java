@@ -7,16 +7,20 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.dryrun.DryRunner;
+import io.keyranger.executor.JobReadTime;
 import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.source.PastJobs;
 import io.keyranger.job.JobBusyException;
+import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
+import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.report.DryRunPrinter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
@@ -96,8 +100,10 @@ public final class BeamMain {
         FileSystems.setDefaultPipelineOptions(options);
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
-        PastJobs.requireReadable(request.spec(), session); // a restore from the past: its moment still kept
-        PipelineLaunch job = PipelineLaunch.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), request.spec(),
+        JobReadTime.requireKept(session, request.spec(), Instant.now()); // a new restore's moments still kept
+        // a job that only reads reads one snapshot: its stored read time, or this new job's start
+        JobSpec spec = JobReadTime.settled(session, RetryPolicy.DEFAULT, request.spec(), Instant.now());
+        PipelineLaunch job = PipelineLaunch.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), spec,
                 PipelineLaunch.BEAM, options.getTakeOver(), Cancellation.NEVER,
                 w -> err.println("Warning: " + w));
         if (job.doneAlready()) {

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
+import io.keyranger.backup.managed.ExportSnapshot;
+import io.keyranger.backup.managed.ManagedExportWriter;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.files.FileStore;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.backup.managed.ManagedExportWriter;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.PageMapper;
@@ -17,6 +18,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,12 +36,16 @@ public final class PartFiles {
     private final String output;
     private final String dir;
     private final String managedProject;
+    private final ExportSnapshot snapshot;
 
     /**
      * With {@code managedProject}, the parts are joined into a managed export in a new folder below {@code output}
-     * (keys placed in that project, as an import places them in its own), instead of one JSON-lines file.
+     * (keys placed in that project, as an import places them in its own), instead of one JSON-lines file. The pages
+     * were all read at {@code readTime} (null: live), which the export's record beside it says
+     * ({@link ExportSnapshot}).
      */
-    public PartFiles(FileStore store, String output, String jobId, String managedProject) {
+    public PartFiles(FileStore store, String output, String jobId, String managedProject, Instant readTime) {
+        this.snapshot = new ExportSnapshot(jobId, readTime);
         this.store = store;
         this.output = output;
         this.dir = store.sibling(output, ".parts-" + jobId);
@@ -49,7 +55,7 @@ public final class PartFiles {
     /** The parts of a job whose mapper writes a file (an export), or null for any other job. */
     public static PartFiles of(FileStore store, PageMapper mapper, MapperSpec spec, String jobId, String projectId) {
         return mapper.outputFile() == null ? null : new PartFiles(store, mapper.outputFile(), jobId,
-                Mappers.writesManagedExport(spec) ? projectId : null);
+                Mappers.writesManagedExport(spec) ? projectId : null, spec.readTime());
     }
 
     public String dir() {
@@ -101,6 +107,7 @@ public final class PartFiles {
                     }
                 }
             }
+            snapshot.write(store, store.sibling(output, ExportSnapshot.JSON_LINES_SUFFIX));
             store.moveIntoPlace(temp, output);
             return output;
         } catch (IOException e) {
@@ -116,6 +123,8 @@ public final class PartFiles {
         ManagedExportWriter writer = ManagedExportWriter.create(store,
                 output);
         try (writer) {
+            // in its folder before the metadata files that make the export whole
+            snapshot.write(store, store.resolve(writer.location(), ExportSnapshot.MANAGED_FILE));
             ObjectMapper json = new ObjectMapper();
             for (String[] part : ordered) {
                 try (BufferedReader lines = new BufferedReader(new InputStreamReader(openPart(part[1]),

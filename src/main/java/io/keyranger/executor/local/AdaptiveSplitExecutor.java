@@ -11,6 +11,7 @@ import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.cells.KindSource;
+import io.keyranger.executor.cells.ReadTimeMapper;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageSource;
 import io.keyranger.executor.cells.PageWork;
@@ -197,7 +198,8 @@ public final class AdaptiveSplitExecutor {
      */
     private Inputs inputs(JobSpec spec, PageMapper given) {
         if (given != null) {
-            return new Inputs(new KindSource(datastore, spec), seams.mapper(given), null);
+            return new Inputs(new KindSource(datastore, spec), seams.mapper(ReadTimeMapper.of(datastore, spec, given)),
+                    null);
         }
         SourceJobs.Pages pages = SourceJobs.pages(datastore, LocalFileStore.INSTANCE, order, spec);
         return new Inputs(pages.source(), seams.mapper(pages.mapper()), pages.file());

@@ -52,28 +52,6 @@ public final class PastJobs {
         return PointInTime.parse(text, Instant.now());
     }
 
-    /**
-     * Refuses (before anything is read or written) a restore from the past that the server of {@code live} cannot
-     * read: one on a server that keeps no past, or whose moment is no longer in its window ({@link ReadWindow#of}),
-     * as when a job started within the last hour is resumed later. Any other job passes.
-     */
-    public static void requireReadable(JobSpec spec, Session live) {
-        if (!SourceJobs.readsPast(spec.mapper())) {
-            return;
-        }
-        if (!live.spec().server().readsPast()) {
-            throw new KeyRangerException(ServerType.NO_PAST);
-        }
-        ReadWindow window = ReadWindow.of(live, Instant.now());
-        PointInTime asOf = asOf(spec.mapper());
-        if (asOf.time().isBefore(window.earliest())) {
-            throw new KeyRangerException("Job " + spec.jobId() + " restores the database as of " + asOf.describe()
-                    + ", which the server no longer keeps: it can be read as of any moment from " + window.earliest()
-                    + " to now (" + window.source() + "). Nothing more was written; what the job restored so far can "
-                    + "be reverted with 'keyranger revert " + spec.jobId() + "'.");
-        }
-    }
-
     static SourceJobs.Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         MapperSpec mapper = spec.mapper();
         Mappers.template(mapper.template()).validate(mapper);

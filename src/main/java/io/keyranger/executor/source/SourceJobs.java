@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.executor.cells.KindSource;
 import io.keyranger.executor.cells.PageSource;
+import io.keyranger.executor.cells.ReadTimeMapper;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyOrder;
@@ -80,7 +81,8 @@ public final class SourceJobs {
 
     /**
      * Where the pages of job {@code spec} (bound) come from and its template's mapper, on any runner: its input's
-     * positions for a job that reads a file ({@link #open}), its kind's keys otherwise.
+     * positions for a job that reads a file ({@link #open}), its kind's keys otherwise (at its read time when it has
+     * one: {@link ReadTimeMapper}).
      */
     public static Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         if (readsPast(spec.mapper())) {
@@ -88,9 +90,11 @@ public final class SourceJobs {
         }
         if (readsFile(spec.mapper())) {
             Opened opened = open(datastore, files, order, spec);
-            return new Pages(opened.source(), opened.mapper(), opened.source());
+            // a file's job writes: refused when its spec asks for a read time
+            return new Pages(opened.source(), ReadTimeMapper.of(datastore, spec, opened.mapper()), opened.source());
         }
-        return new Pages(new KindSource(datastore, spec), Mappers.create(spec.mapper()), null);
+        return new Pages(new KindSource(datastore, spec), ReadTimeMapper.of(datastore, spec,
+                Mappers.create(spec.mapper())), null);
     }
 
     /**

@@ -27,7 +27,8 @@ public final class AsOfBar {
         TextField time = new TextField();
         time.setId("asOfTime");
         time.setPromptText("-15m or 2026-11-27T10:15:00Z");
-        time.setPrefColumnCount(15);
+        time.setPrefColumnCount(19);
+        time.setMinWidth(Region.USE_PREF_SIZE);
         time.textProperty().bindBidirectional(model.typedProperty());
         time.setOnAction(e -> model.open());
         Button read = new Button("Read", new FontIcon(Material2MZ.RESTORE));

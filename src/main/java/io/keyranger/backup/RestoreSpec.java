@@ -1,36 +1,83 @@
 package io.keyranger.backup;
 
+import io.keyranger.datastore.PointInTime;
 import io.keyranger.job.JobIds;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.job.JobSpec;
+import io.keyranger.job.PastRestore;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import java.nio.file.Path;
 
 /**
- * A restore as a job: the import template over a managed export ({@code "format": "managed"}), with its mode and
- * selection. The command line and the app build restores here, so both run the same job.
+ * A restore as a job: the import template over a managed export ({@code "format": "managed"}) or over the database
+ * as it was at a past moment ({@code "format": "past"}, {@link #fromPast}), with its mode and selection. The command
+ * line and the app build restores here, so both run the same job.
  *
- * @param export    the export's folder or metadata file
- * @param namespace the namespace restored
- * @param kind      the kind restored
- * @param mode      what to do with an entity that exists live
- * @param gql       a query that selects what is restored, or null
- * @param keys      a file of the only keys restored, or null
- * @param undo      whether the restore keeps undo records (so it can be reverted)
+ * @param export      the export's folder or metadata file, or null for the past
+ * @param asOf        the moment restored, or null for an export
+ * @param until       the end of the window of damage the restore undoes, or null
+ * @param removeAdded whether entities absent at {@code asOf} are deleted
+ * @param namespace   the namespace restored
+ * @param kind        the kind restored
+ * @param mode        what to do with an entity that exists live (without {@code until})
+ * @param gql         a query that selects what is restored, or null
+ * @param keys        a file of the only keys restored, or null
+ * @param undo        whether the restore keeps undo records (so it can be reverted)
  */
-public record RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
-                          boolean undo) {
+public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
+                          String kind, RestoreMode mode, String gql, Path keys, boolean undo) {
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    public RestoreSpec {
+        if ((export == null) == (asOf == null)) {
+            throw new IllegalArgumentException("a restore is from an export or from the past, one of them");
+        }
+        if (asOf == null && (until != null || removeAdded)) {
+            throw new IllegalArgumentException("--until and --remove-added restore from the past");
+        }
+        if (asOf != null) {
+            new PastRestore(mode, until != null, removeAdded); // refuses what cannot be decided
+        }
+    }
+
+    /** A restore from a managed export. */
+    public RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
+                       boolean undo) {
+        this(export, null, null, false, namespace, kind, mode, gql, keys, undo);
+    }
+
+    /**
+     * A restore from the database as it was at {@code asOf} (a moment {@code ReadWindow.open} checked). With
+     * {@code until}, it undoes the window from {@code asOf} to {@code until}: entities still as they were at
+     * {@code until} go back to {@code asOf}, later writes are left alone and named ({@code mode} is not used). With
+     * {@code removeAdded} (only with {@code until} or {@link RestoreMode#OVERWRITE}), entities absent at {@code asOf}
+     * are deleted. Refused ({@link io.keyranger.KeyRangerException}) when the combination cannot be decided.
+     */
+    public static RestoreSpec fromPast(PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
+                                       String kind, RestoreMode mode, String gql, Path keys, boolean undo) {
+        return new RestoreSpec(null, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo);
+    }
 
     /** The job, with {@code jobId} or (null) a new id; its spec is checked as any job's is. */
     public JobSpec job(String jobId) {
         ObjectNode json = JSON.createObjectNode();
-        json.put("template", "import").put("file", export.toAbsolutePath().toString())
-                .put("format", SourceJobs.MANAGED).put(SourceJobs.MODE, mode.id());
+        json.put("template", "import");
+        if (asOf == null) {
+            json.put("file", export.toAbsolutePath().toString()).put("format", SourceJobs.MANAGED);
+        } else {
+            json.put("format", SourceJobs.PAST).put(SourceJobs.AS_OF, asOf.time().toString());
+            if (until != null) {
+                json.put(SourceJobs.UNTIL, until.time().toString());
+            }
+            if (removeAdded) {
+                json.put(SourceJobs.REMOVE_ADDED, true);
+            }
+        }
+        json.put(SourceJobs.MODE, mode.id());
         if (gql != null) {
             json.put(SourceJobs.SELECT, gql);
         }

@@ -64,6 +64,9 @@ public final class EntityCommand implements Runnable {
                 + "metadata file) instead of the database; exports are not indexed, so this reads the export through.")
         Path export;
 
+        @Mixin
+        AsOf asOf = new AsOf();
+
         Get(KeyRangerCli.Context context) {
             this.context = context;
         }
@@ -71,6 +74,10 @@ public final class EntityCommand implements Runnable {
         @Override
         public void run() {
             if (export != null) {
+                if (asOf.given()) {
+                    throw new KeyRangerException("--as-of reads the database as it was; --export reads an export: "
+                            + "give one of them.");
+                }
                 Key k = Gql.key(key, ExportInfoCommand.EXPORT_PROJECT, connection.namespaceOrNull() == null ? ""
                         : connection.namespaceOrNull());
                 Entity found = ExportInfoCommand.scan(ManagedExport.open(export), k,
@@ -83,9 +90,11 @@ public final class EntityCommand implements Runnable {
             }
             ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
             Key k = key(key, conn);
-            Entity entity = Session.open(conn).datastore().get(k);
+            Session session = asOf.open(Session.open(conn), spec.commandLine().getErr());
+            Entity entity = session.datastore().get(k);
             if (entity == null) {
-                throw new KeyRangerException("No entity " + KeyFormat.format(k) + ".");
+                throw new KeyRangerException("No entity " + KeyFormat.format(k)
+                        + (session.past() ? " as of " + session.asOf().time() : "") + ".");
             }
             spec.commandLine().getOut().println(EntityCodec.encode(entity).toPrettyString());
         }

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
  * file of keys that narrow it.
  */
 final class ExportSelection {
-    @Option(names = "--export", required = true, paramLabel = "DIR",
+    @Option(names = "--export", paramLabel = "DIR",
             description = "The managed export: its folder (or the folder above it) or its .overall_export_metadata file.")
     Path export;
 

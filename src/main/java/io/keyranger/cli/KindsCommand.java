@@ -3,11 +3,11 @@ package io.keyranger.cli;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.EntityCount;
 import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
+import io.keyranger.datastore.Session;
 import io.keyranger.backup.managed.ManagedExport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -30,6 +30,9 @@ public final class KindsCommand implements Runnable {
 
     @Mixin
     ConnectionOptions connection = new ConnectionOptions();
+
+    @Mixin
+    AsOf asOf = new AsOf();
 
     @Option(names = "--counts", description = "Count each kind exactly (COUNT where the server has it, else a keys-only scan).")
     boolean counts;
@@ -54,14 +57,19 @@ public final class KindsCommand implements Runnable {
     @Override
     public void run() {
         if (export != null) {
+            if (asOf.given()) {
+                throw new KeyRangerException("--as-of reads the database as it was; --export reads an export: give "
+                        + "one of them.");
+            }
             ExportInfoCommand.print(ExportInfoCommand.scan(ManagedExport.open(export), null,
                     spec.commandLine().getErr()), spec.commandLine().getOut());
             return;
         }
         ConnectionSpec target = connection.resolve(context.profiles(), context.env());
-        DatastoreGateway gateway = new DatastoreGateway(DatastoreConnector.connect(target), target.server());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Session session = asOf.open(Session.open(target), err);
+        DatastoreGateway gateway = new DatastoreGateway(session.datastore(), target.server());
         List<String> namespaces = connection.namespaceOrNull() != null ? List.of(connection.namespaceOrNull())
                 : gateway.namespaces();
         if (!gateway.listsEverything()) {
@@ -82,7 +90,7 @@ public final class KindsCommand implements Runnable {
             if (kind != null && !gateway.listsEverything() && !kinds.contains(kind)
                     && gateway.kindExists(namespace, kind)) {
                 kinds.add(kind);
-                if (!target.readOnly()) { // known from then on; a read-only connection writes nothing
+                if (!session.readOnly()) { // known from then on; a read-only connection or the past writes nothing
                     gateway.remember(namespace, kind);
                 }
             }
@@ -117,7 +125,7 @@ public final class KindsCommand implements Runnable {
         if (kind != null && !found) {
             throw new KeyRangerException("Kind '" + kind + "' was not found in "
                     + (connection.namespaceOrNull() == null ? "any namespace" : "namespace '" + connection.namespaceOrNull() + "'")
-                    + ". Run 'keyranger kinds' to list the kinds there are.");
+                    + (session.past() ? " as of " + session.asOf().time() : "") + ". Run 'keyranger kinds' to list the kinds there are.");
         }
     }
 }

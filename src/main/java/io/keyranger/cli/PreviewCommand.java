@@ -44,6 +44,9 @@ public final class PreviewCommand implements Runnable {
     @Mixin
     ConnectionOptions connection = new ConnectionOptions();
 
+    @Mixin
+    AsOf asOf = new AsOf();
+
     @Option(names = "--kind", paramLabel = "KIND", description = "The kind to plan (or give --gql).")
     String kind;
 
@@ -94,17 +97,18 @@ public final class PreviewCommand implements Runnable {
             throw new KeyRangerException("Say what to plan: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
         }
         PlanRequest request = new PlanRequest(target.namespace(), kind, filters, shards, oversample);
-        Session session = Session.open(target);
+        PrintWriter err = spec.commandLine().getErr();
+        Session session = asOf.open(Session.open(target), err);
         Datastore datastore = session.datastore();
         DatastoreGateway gateway = new DatastoreGateway(datastore, session.spec().server());
         if (!gateway.kindExists(target.namespace(), kind)) {
             throw new KeyRangerException("Kind '" + kind + "' was not found in namespace '" + target.namespace()
-                    + "'. Run 'keyranger kinds' to list the kinds there are.");
+                    + "'" + (session.past() ? " as of " + session.asOf().time() : "")
+                    + ". Run 'keyranger kinds' to list the kinds there are.");
         }
-        if (!target.readOnly()) { // a read-only connection writes nothing, bookkeeping included
+        if (!session.readOnly()) { // a read-only connection, or the past, writes nothing, bookkeeping included
             gateway.remember(target.namespace(), kind);
         }
-        PrintWriter err = spec.commandLine().getErr();
         ShardPreview preview = new ShardPlanner(datastore, session.order())
                 .preview(request, new ConsoleProgress(err, "Planning"), Cancellation.NEVER);
         if (exact) {

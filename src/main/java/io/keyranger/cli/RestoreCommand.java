@@ -1,6 +1,11 @@
 package io.keyranger.cli;
 
+import io.keyranger.KeyRangerException;
+import io.keyranger.backup.PastRestoreDryRun;
+import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.ReadWindow;
 import io.keyranger.job.LeaseMode;
+import io.keyranger.job.PastRestore;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.RestoreSpec;
 import io.keyranger.cost.PriceTable;
@@ -31,12 +36,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Restores a selection of a managed export: an import job whose input is the export, deciding per entity against
- * live data in the commit's transaction (exactly once, resumable by its id, revertible).
+ * Restores a selection of a managed export, or of the database as it was at a past moment ({@code --as-of}, with
+ * {@code --until} undoing a window of damage): an import job, deciding per entity against live data in the commit's
+ * transaction (exactly once, resumable by its id, revertible).
  */
 @Command(name = "restore", mixinStandardHelpOptions = true, description = "Restore a kind, a query's entities or a "
-        + "list of keys from a managed export, leaving entities changed since the export alone unless --mode "
-        + "overwrite. A job: progress, Ctrl-C, resume by running it again with its --job-id, revert.")
+        + "list of keys from a managed export (--export) or from the database as it was at a past moment (--as-of), "
+        + "leaving entities changed since alone unless --mode overwrite; with --until, undo a window of damage, "
+        + "leaving later writes alone. A job: progress, Ctrl-C, resume by running it again with its --job-id, "
+        + "revert.")
 public final class RestoreCommand implements Callable<Integer> {
     private final KeyRangerCli.Context context;
 
@@ -49,9 +57,23 @@ public final class RestoreCommand implements Callable<Integer> {
     @Mixin
     ExportSelection selection = new ExportSelection();
 
+    @Mixin
+    AsOf asOf = new AsOf();
+
+    @Option(names = "--until", paramLabel = "TIME", description = "With --as-of: undo the window of damage from "
+            + "--as-of to TIME. Each entity still as it was at TIME goes back to its state at --as-of (deleted ones "
+            + "come back, changed ones get their old values); entities written again after TIME are left alone and "
+            + "named.")
+    String until;
+
+    @Option(names = "--remove-added", description = "With --as-of: also delete the entities that did not exist at "
+            + "--as-of (with --until: those created in the window; else needs --mode overwrite).")
+    boolean removeAdded;
+
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "skip-changed", description = "What to do with an "
-            + "entity changed live since the export: skip-changed (default: leave it, and report it), overwrite "
-            + "(restore it too), missing-only (restore only entities that are gone; changed ones are not reported).")
+            + "entity changed live since the export (or --as-of): skip-changed (default: leave it, and report it), "
+            + "overwrite (restore it too), missing-only (restore only entities that are gone; changed ones are not "
+            + "reported). Not with --until, which decides by the state at --until.")
     String mode;
 
     @Option(names = "--dry-run", description = "Compare the selection with live data and show what would be restored, "
@@ -88,25 +110,48 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        RestoreMode restoreMode = RestoreMode.of(mode);
+        if ((selection.export == null) == !asOf.given()) {
+            throw new KeyRangerException("Restore from a managed export (--export DIR) or from the database as it was "
+                    + "at a past moment (--as-of TIME): give one of them.");
+        }
+        if (!asOf.given() && (until != null || removeAdded)) {
+            throw new KeyRangerException((until != null ? "--until" : "--remove-added") + " restores from the "
+                    + "database's past: give --as-of TIME (not --export).");
+        }
+        if (until != null && spec.commandLine().getParseResult().hasMatchedOption("--mode")) {
+            throw new KeyRangerException("--until decides each entity by its state at --until (as then: restored; "
+                    + "written again after: left alone); --mode does not apply with it.");
+        }
+        RestoreMode restoreMode = until != null ? RestoreMode.OVERWRITE : RestoreMode.of(mode);
         String kind = selection.kind(conn.projectId(), conn.namespace());
-        JobSpec job = spec(conn, kind, restoreMode);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PriceTable prices = new SettingsStore(context.configDir()).load()
                 .priceTable();
+        Session live = Session.open(conn);
+        Past past = asOf.given() ? past(live, err) : null;
+        JobSpec job = spec(conn, kind, restoreMode, past);
+        String from = past == null ? selection.export.toString() : past.describe();
         if (dryRun) {
-            Session session = Session.open(conn);
-            dryRun(session, kind, restoreMode, out, err, prices);
+            if (past != null) {
+                PastRestoreDryRun dry = PastRestoreDryRun.of(live, job, n -> {
+                    err.printf("\rCompared %,d keys…", n);
+                    err.flush();
+                }, Cancellation.NEVER);
+                err.println();
+                DryRunPrinter.printPastRestore(dry, kind, from, out, prices);
+            } else {
+                dryRun(live, kind, restoreMode, out, err, prices);
+            }
             return 0;
         }
         JobRequest.NewJob request = JobRequest.job(job).withMode(takeOver ? LeaseMode.TAKE_OVER
                 : LeaseMode.RESUME);
         confirm.require(Consent.of(conn, request, -1, prices));
-        Jobs jobs = hooks.jobs(Session.open(conn), err);
+        Jobs jobs = hooks.jobs(live, err);
         JobProgressPrinter progress = new JobProgressPrinter(err);
         err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
-                + conn.namespace()) + " from " + selection.export + " (" + restoreMode.id() + ")"
+                + conn.namespace()) + " from " + from + (until != null ? "" : " (" + restoreMode.id() + ")")
                 + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
         err.flush();
         JobHandle handle;
@@ -124,20 +169,56 @@ public final class RestoreCommand implements Callable<Integer> {
         JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, report.file,
                 "Resume it by running it again with --job-id " + handle.jobId());
         hooks.sayInjected(err);
-        long changed = result.total(JobReport.SKIPPED_PREFIX + RestoreMode.CHANGED);
+        long changed = result.total(JobReport.SKIPPED_PREFIX + (past == null ? RestoreMode.CHANGED
+                : RestoreMode.Backup.PAST.changed()));
         if (result.status() == JobStatus.DONE && changed > 0) {
-            err.printf("keyranger: %,d entit%s changed since the export and kept %s live values (see 'skipped' "
+            err.printf("keyranger: %,d entit%s changed since %s and kept %s live values (see 'skipped' "
                     + "above); --mode overwrite restores them too.%n", changed, changed == 1 ? "y" : "ies",
-                    changed == 1 ? "its" : "their");
+                    past == null ? "the export" : "--as-of", changed == 1 ? "its" : "their");
+            err.flush();
+            return RevertCommand.EXIT_CONFLICTS;
+        }
+        long later = result.total(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER);
+        if (result.status() == JobStatus.DONE && later > 0) {
+            err.printf("keyranger: %,d entit%s written again after --until kept %s later values (see 'skipped' "
+                    + "above; 'restore --dry-run' names them all): good later writes are left alone.%n", later,
+                    later == 1 ? "y" : "ies", later == 1 ? "its" : "their");
             err.flush();
             return RevertCommand.EXIT_CONFLICTS;
         }
         return JobFollow.exitCode(result);
     }
 
-    private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode) {
-        JobSpec job = new RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
-                selection.gql, selection.keys, !noUndo).job(jobId);
+    /** The moments of a restore from the past, checked against what the server keeps before anything is read. */
+    private record Past(PointInTime asOf, PointInTime until) {
+        String describe() {
+            return "the database as of " + asOf.describe() + (until == null ? "" : " (undoing what was written until "
+                    + until.describe() + ")");
+        }
+    }
+
+    private Past past(Session live, PrintWriter err) {
+        PointInTime at = asOf.open(live, err).asOf();
+        if (until == null) {
+            return new Past(at, null);
+        }
+        PointInTime end = ReadWindow.open(live, until, note -> {
+            err.println(note);
+            err.flush();
+        }).asOf();
+        if (!end.time().isAfter(at.time())) {
+            throw new KeyRangerException("--until " + end.describe() + " must be after --as-of " + at.describe()
+                    + ": the window of damage starts at --as-of and ends at --until.");
+        }
+        return new Past(at, end);
+    }
+
+    private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode, Past past) {
+        RestoreSpec restore = past == null ? new RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
+                selection.gql, selection.keys, !noUndo)
+                : RestoreSpec.fromPast(past.asOf(), past.until(), removeAdded, conn.namespace(), kind, restoreMode,
+                selection.gql, selection.keys, !noUndo);
+        JobSpec job = restore.job(jobId);
         return new JobSpec(job.jobId(), job.namespace(), job.kind(), job.mapper(), size.shards, size.workers,
                 size.pageSize, size.qps);
     }

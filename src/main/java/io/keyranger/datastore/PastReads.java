@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.ReadOption;
+import com.google.cloud.datastore.models.ExplainOptions;
 import io.keyranger.KeyRangerException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -69,7 +70,9 @@ public final class PastReads {
                     : datastore.get(Arrays.asList((Key[]) args[0]), options);
             case "fetch" -> datastore.fetch(Arrays.asList((Key[]) args[0]), options);
             case "run" -> datastore.run((Query<?>) args[0], options);
-            default -> datastore.runAggregation((AggregationQuery) args[0], options);
+            default -> args.length == 2
+                    ? datastore.runAggregation((AggregationQuery) args[0], (ExplainOptions) args[1], options)
+                    : datastore.runAggregation((AggregationQuery) args[0], options);
         };
     }
 

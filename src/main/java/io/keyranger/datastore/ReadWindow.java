@@ -25,12 +25,16 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
     }
 
     /**
-     * The window of the database {@code live} reaches. Production: the Admin API's database fields (to come: see
-     * issue 46); for now, and on the Firestore emulator, the last hour.
+     * The window of the database {@code live} reaches. Production: the Admin API's database fields
+     * ({@link AdminDatabase}, a request over the network, so never on a UI thread), or the last hour, saying why,
+     * when they cannot be read; the Firestore emulator: the last hour.
      */
     public static ReadWindow of(Session live, Instant now) {
-        return lastHour(now, live.spec().server() == ServerType.FIRESTORE_EMULATOR ? "what the emulator keeps"
-                : "the database's retention was not read");
+        return switch (live.spec().server()) {
+            case PRODUCTION -> AdminDatabase.window(live, now);
+            case FIRESTORE_EMULATOR -> lastHour(now, "what the emulator keeps");
+            default -> lastHour(now, "the database's retention was not read");
+        };
     }
 
     /**

@@ -18,6 +18,7 @@ import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.source.ImportFile;
 import io.keyranger.executor.source.ImportIdentity;
 import io.keyranger.executor.source.ImportInput;
+import io.keyranger.executor.source.PastJobs;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
@@ -38,9 +39,11 @@ public final class JobLauncher {
     private final RetryPolicy retries;
     private final boolean readOnly;
     private final Duration lease;
+    private final Session session;
     private EngineSeams seams = EngineSeams.NONE;
 
     public JobLauncher(Session session, RetryPolicy retries, Duration lease) {
+        this.session = session;
         this.datastore = session.datastore();
         this.order = session.order();
         this.limits = session.limits();
@@ -81,6 +84,9 @@ public final class JobLauncher {
      * says what to do when another runner holds it (key-range jobs are new, so only their id must be free).
      */
     public JobHandle start(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
+        if (SourceJobs.readsPast(spec.mapper())) {
+            return startPast(spec, mode, listener, waiting);
+        }
         if (!SourceJobs.readsFile(spec.mapper())) {
             return executor().start(spec, listener);
         }
@@ -97,11 +103,40 @@ public final class JobLauncher {
      */
     public JobHandle resume(String jobId, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).loadJob(jobId));
+        if (stored.status() != JobStatus.DONE) {
+            PastJobs.requireReadable(stored.spec(), session);
+        }
         if (SourceJobs.readsFile(stored.spec().mapper()) && stored.status() != JobStatus.DONE) {
             // refused when the input changed
             check(datastore, LocalFileStore.INSTANCE, order, retries, stored.spec(), waiting);
         }
         return executor().resume(jobId, mode, listener, waiting);
+    }
+
+    /**
+     * Starts a restore from the database's past, or resumes the one of its id started with the same spec (its moments
+     * kept in it, so the resume reads the same past); refused when its moments are no longer in the server's window,
+     * or when the job of its id is another.
+     */
+    private JobHandle startPast(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
+        Mappers.template(spec.mapper().template()).validate(spec.mapper());
+        WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
+        PastJobs.restore(spec.mapper());
+        PastJobs.requireReadable(spec, session);
+        JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
+        if (stored == null) {
+            return executor().start(spec, listener);
+        }
+        JobSpec was = stored.spec();
+        JobSpec asked = spec.bind(datastore.getOptions().getProjectId(), order);
+        if (!asked.mapper().json().equals(was.mapper().json()) || !spec.kind().equals(was.kind())
+                || !spec.namespace().equals(was.namespace())) {
+            throw new KeyRangerException("Job " + spec.jobId() + " was started with other options: "
+                    + SourceJobs.describe(was) + "; this run asks for " + SourceJobs.describe(asked) + ". Nothing "
+                    + "was written. Run it with the options it was started with to resume it (the same --as-of and "
+                    + "--until, as times), or give this run another --job-id.");
+        }
+        return executor().resume(spec.jobId(), mode, listener, waiting);
     }
 
     /**

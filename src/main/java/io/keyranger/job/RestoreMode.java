@@ -17,19 +17,50 @@ import java.util.function.UnaryOperator;
  * of a JSON lines file does, as it always did). The restores of a backup decide per entity, against the entity as the
  * commit's transaction reads it: {@link #SKIP_CHANGED} brings back what is missing and leaves what changed since the
  * backup alone, reporting each (a conflict); {@link #MISSING_ONLY} brings back only what is missing, and counts the
- * rest as present. An entity equal to its backup is not written in either.
+ * rest as present. An entity equal to its backup is not written in either. The backup is a managed export, or the
+ * database as it was at a past moment ({@link Backup}), and the counters and reasons say which.
  */
 public enum RestoreMode {
     OVERWRITE("overwrite"), SKIP_CHANGED("skip-changed"), MISSING_ONLY("missing-only");
 
     /** The reason an entity changed since the export is skipped with ({@code skipped: ...}). */
-    public static final String CHANGED = "changed since the export";
+    public static final String CHANGED = Backup.EXPORT.changed();
     /** The counter of entities equal to their backup: nothing to write. */
-    public static final String ALREADY = "already as in the export";
+    public static final String ALREADY = Backup.EXPORT.already();
     /** The counter of entities that exist live, left alone by a missing-only restore. */
     public static final String PRESENT = "present live, left alone";
     /** The counter of entities brought back because they were missing. */
     public static final String RECREATED = "restored (missing)";
+
+    /** What a restore brings back: a managed export, or the database at a past moment ({@code restore --as-of}). */
+    public enum Backup {
+        EXPORT("the export", "in", "the export has"), PAST("the time restored", "at", "then it had");
+
+        private final String noun;
+        private final String preposition;
+        private final String had;
+
+        Backup(String noun, String preposition, String had) {
+            this.noun = noun;
+            this.preposition = preposition;
+            this.had = had;
+        }
+
+        /** The reason an entity changed since the backup is skipped with: "changed since the export". */
+        public String changed() {
+            return "changed since " + noun;
+        }
+
+        /** The counter of entities equal to their backup: "already as in the export". */
+        public String already() {
+            return "already as " + preposition + " " + noun;
+        }
+
+        /** What differs, worded for this backup: "balance: the export has 5, now 9". */
+        public String differences(Entity backup, Entity now) {
+            return Reverting.differences(backup, now, had);
+        }
+    }
 
     private final String id;
 
@@ -62,6 +93,11 @@ public enum RestoreMode {
      * this mode reads nothing), with the counters and, for entities changed since the backup, one problem each.
      */
     public MapResult decide(List<Entity> chunk, Map<Key, Entity> live, UnaryOperator<Entity> placing) {
+        return decide(chunk, live, placing, Backup.EXPORT);
+    }
+
+    /** As above, with the counters and reasons worded for {@code from}. */
+    public MapResult decide(List<Entity> chunk, Map<Key, Entity> live, UnaryOperator<Entity> placing, Backup from) {
         if (this == OVERWRITE) {
             return new MapResult(chunk.stream().map(placing).toList(), List.of(), 0, Map.of());
         }
@@ -75,19 +111,19 @@ public enum RestoreMode {
                 puts.add(placing.apply(backup));
                 counters.merge(RECREATED, 1L, Long::sum);
             } else if (asBackup(backup, now, placing)) {
-                counters.merge(ALREADY, 1L, Long::sum);
+                counters.merge(from.already(), 1L, Long::sum);
             } else if (this == MISSING_ONLY) {
                 present++;
             } else {
                 changed.add(new MapResult.Problem(backup.getKey(), KeyFormat.format(backup.getKey()) + ": "
-                        + differences(backup, now), CHANGED));
+                        + from.differences(backup, now), from.changed()));
             }
         }
         if (present > 0) {
             counters.put(PRESENT, present);
         }
         if (!changed.isEmpty()) {
-            counters.put(JobReport.SKIPPED_PREFIX + CHANGED, (long) changed.size());
+            counters.put(JobReport.SKIPPED_PREFIX + from.changed(), (long) changed.size());
         }
         return new MapResult(puts, List.of(), changed.size(), counters, List.of(), changed);
     }
@@ -102,6 +138,6 @@ public enum RestoreMode {
 
     /** What differs, worded for a backup: "balance: the export has 5, now 9". */
     public static String differences(Entity backup, Entity now) {
-        return Reverting.differences(backup, now, "the export has");
+        return Backup.EXPORT.differences(backup, now);
     }
 }

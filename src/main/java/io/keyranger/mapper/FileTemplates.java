@@ -6,6 +6,9 @@ import io.keyranger.files.LocalFileStore;
 import io.keyranger.mapper.cel.PropertyTypes;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 
@@ -68,14 +71,17 @@ final class FileTemplates {
 
     /** The modes of an import from a managed export: what it does with an entity that exists live. */
     static final List<String> MODES = List.of("overwrite", "skip-changed", "missing-only");
+    /** The import's format of the database at a past moment: a restore from it reads no file. */
+    static final String PAST = "past";
 
     static final Template IMPORT = new BaseTemplate("import",
             "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly. "
                     + "From a managed export (format managed) it restores a selection: by query (select), by keys "
                     + "(keys), and with mode skip-changed or missing-only only what was not changed since.",
-            true, true, Param.required("file", Param.Type.FILE, "the .jsonl file an export wrote (managed: the "
-                    + "export's folder or metadata file)"),
-            Param.choice("format", "jsonl, or managed (Google's export format)", "jsonl", List.of("jsonl", MANAGED)),
+            true, true, Param.optional("file", Param.Type.FILE, "the .jsonl file an export wrote (managed: the "
+                    + "export's folder or metadata file; past: none)", null),
+            Param.choice("format", "jsonl, managed (Google's export format), or past (the database as it was at "
+                    + "asOf)", "jsonl", List.of("jsonl", MANAGED, PAST)),
             Param.choice("mode", "what to do with an entity that exists live: overwrite it, skip it if it changed "
                     + "since the export (skip-changed), or restore only missing ones (missing-only)", "overwrite",
                     MODES),
@@ -83,6 +89,11 @@ final class FileTemplates {
                     + "entities it matches are restored (applied on the client: exports have no index)", null),
             Param.optional("keys", Param.Type.FILE, "managed only: a file of keys, one KEY(...) a line; only they "
                     + "are restored", null),
+            Param.optional("asOf", Param.Type.STRING, "past only: the moment restored (RFC 3339)", null),
+            Param.optional("until", Param.Type.STRING, "past only: undo a window that ends then (RFC 3339): only "
+                    + "entities still as they were then go back; later writes are left alone", null),
+            Param.optional("removeAdded", Param.Type.BOOLEAN, "past only: delete what did not exist at asOf (with "
+                    + "until, or mode overwrite)", false),
             Param.optional("skipBadLines", Param.Type.BOOLEAN, "skip the lines that are not exported entities, "
                     + "counting each, instead of refusing the file before anything is written", false)) {
         @Override
@@ -102,19 +113,31 @@ final class FileTemplates {
         }
 
         private void file(SpecReader r) {
-            String location = r.string("file", null);
-            // a cloud store's input (gs://...) is read by the Beam runner, which says so if it cannot reach it, and
-            // refused by a local run with what to do (LocalFileStore); only a local one can be looked at here
-            boolean local = !LocalFileStore.isRemote(location);
-            Path file = local ? Path.of(location) : null;
             String format = r.string("format", "jsonl");
             String mode = r.string("mode", "overwrite");
             if (!MODES.contains(mode)) {
                 throw r.error("mode", "must be overwrite, skip-changed or missing-only (got '" + mode + "')");
             }
+            if (PAST.equals(format)) {
+                past(r);
+                return;
+            }
+            for (String pastOnly : List.of("asOf", "until", "removeAdded")) {
+                if (r.node(pastOnly) != null && !r.node(pastOnly).isNull()) {
+                    throw r.error(pastOnly, "applies to the database's past (\"format\": \"past\")");
+                }
+            }
+            String location = r.string("file", null);
+            if (location == null) {
+                throw r.error("file", "is required: the .jsonl file an export wrote, or a managed export's folder");
+            }
+            // a cloud store's input (gs://...) is read by the Beam runner, which says so if it cannot reach it, and
+            // refused by a local run with what to do (LocalFileStore); only a local one can be looked at here
+            boolean local = !LocalFileStore.isRemote(location);
+            Path file = local ? Path.of(location) : null;
             if (!MANAGED.equals(format)) {
                 if (!format.equals("jsonl")) {
-                    throw r.error("format", "must be jsonl or managed (got '" + format + "')");
+                    throw r.error("format", "must be jsonl, managed or past (got '" + format + "')");
                 }
                 for (String managedOnly : List.of("select", "keys")) {
                     if (r.string(managedOnly, null) != null) {
@@ -133,11 +156,45 @@ final class FileTemplates {
             if (local && !Files.exists(file)) {
                 throw r.error("file", "must be a managed export's folder or metadata file (" + file + " not found)");
             }
+            keysFile(r);
+        }
+
+        private void keysFile(SpecReader r) {
             String keys = r.string("keys", null);
             if (keys != null && !LocalFileStore.isRemote(keys)
                     && !Files.isRegularFile(Path.of(keys))) {
                 throw r.error("keys", "must be an existing file of keys (" + keys + " not found)");
             }
         }
-    };
+    
+        /** A restore from the database's past: its moments, in order, and no file. */
+        private void past(SpecReader r) {
+            if (r.string("file", null) != null) {
+                throw r.error("file", "does not apply to the database's past (\"format\": \"past\"): it reads no "
+                        + "file");
+            }
+            Instant asOf = moment(r, "asOf");
+            if (asOf == null) {
+                throw r.error("asOf", "is required with \"format\": \"past\": the moment restored (RFC 3339)");
+            }
+            Instant until = moment(r, "until");
+            if (until != null && !until.isAfter(asOf)) {
+                throw r.error("until", "must be after asOf (" + asOf + "): the window of damage starts at asOf and "
+                        + "ends at until");
+            }
+            keysFile(r);
+        }
+
+        private Instant moment(SpecReader r, String name) {
+            String text = r.string(name, null);
+            if (text == null) {
+                return null;
+            }
+            try {
+                return OffsetDateTime.parse(text).toInstant();
+            } catch (DateTimeParseException e) {
+                throw r.error(name, "must be an RFC 3339 time such as 2026-11-27T10:15:00Z (got '" + text + "')");
+            }
+        }
+};
 }

@@ -4,10 +4,13 @@ import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.dryrun.DryRunner;
+import io.keyranger.backup.PastRestoreDryRun;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.mapper.MapResult;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Prints a dry run, a mapper's or a restore's: before and after per entity and property, then the whole job's
@@ -86,6 +89,30 @@ public final class DryRunPrinter {
         if (dry.operations().undoRecords() > 0) {
             out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
                     dry.operations().undoRecords());
+        }
+        out.flush();
+    }
+
+    /**
+     * Prints the dry run of a restore from the database's past ({@code from}: "the database as of T ..."): its
+     * counters, named as the restore names them, every entity it would leave alone with why, and its operations.
+     */
+    public static void printPastRestore(PastRestoreDryRun dry, String kind, String from, PrintWriter out,
+                                        PriceTable prices) {
+        out.printf("Dry run of restoring %s from %s; nothing was written.%n", kind, from);
+        out.printf("Compared %,d keys with live data: would write back %,d, delete %,d.%n", dry.compared(),
+                dry.writes(), dry.deletes());
+        dry.counters().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(c -> out.printf("  %s: %,d%n", c.getKey(), c.getValue()));
+        for (MapResult.Problem p : dry.problems()) {
+            String key = KeyFormat.format(p.key());
+            out.printf("  would leave %s%n", p.reason().startsWith(key) ? p.reason() : key + ": " + p.reason());
+        }
+        Operations operations = Operations.of(dry);
+        out.printf("Whole restore: %s%n", operations.describe(prices));
+        if (operations.undoRecords() > 0) {
+            out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
+                    operations.undoRecords());
         }
         out.flush();
     }

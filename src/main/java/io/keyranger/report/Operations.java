@@ -1,5 +1,6 @@
 package io.keyranger.report;
 
+import io.keyranger.backup.PastRestoreDryRun;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.JobResult;
@@ -54,6 +55,12 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * What a restore does: it reads every entity of the selection, and writes those it restores (with an undo record
      * each unless {@code undo} is off).
      */
+    /** A restore from the database's past, from its dry run: every key compared read, each change with its undo. */
+    public static Operations of(PastRestoreDryRun dry) {
+        long undoRecords = dry.undo() ? dry.writes() + dry.deletes() : 0;
+        return new Operations(dry.compared(), dry.writes() + undoRecords, dry.deletes(), undoRecords);
+    }
+
     public static Operations ofRestore(long compared, long restores, boolean undo) {
         long undoRecords = undo ? restores : 0;
         return new Operations(compared, restores + undoRecords, 0, undoRecords);

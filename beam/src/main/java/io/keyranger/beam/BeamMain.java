@@ -8,6 +8,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.source.PastJobs;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyRange;
@@ -95,6 +96,7 @@ public final class BeamMain {
         FileSystems.setDefaultPipelineOptions(options);
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
+        PastJobs.requireReadable(request.spec(), session); // a restore from the past: its moment still kept
         PipelineLaunch job = PipelineLaunch.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), request.spec(),
                 PipelineLaunch.BEAM, options.getTakeOver(), Cancellation.NEVER,
                 w -> err.println("Warning: " + w));

@@ -82,8 +82,8 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
     /** The job's export parts, written through Beam's FileSystems; null for a job that writes no file. */
     PartFiles parts() {
         MapperSpec spec = MapperSpec.parse(mapperJson);
-        if (SourceJobs.readsFile(spec)) {
-            return null; // an import reads its file and writes none
+        if (SourceJobs.readsFile(spec) || SourceJobs.readsPast(spec)) {
+            return null; // an import or a restore writes no file
         }
         return PartFiles.of(BeamFileStore.INSTANCE,
                 Mappers.create(spec), spec, jobId, projectId);

@@ -175,6 +175,14 @@ final class ChunkTransaction {
                             owners.putIfAbsent(record.entity().getKey(), k);
                         }
                     });
+                } else {
+                    // a source over the kind's own keys (the database's past): what it holds at each key
+                    fresh.forEach(k -> {
+                        SourceRecord record = records.get(k);
+                        if (record != null) {
+                            freshRecords.put(k, record);
+                        }
+                    });
                 }
                 MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities, Map.of(), freshRecords), known,
                         recordOf));

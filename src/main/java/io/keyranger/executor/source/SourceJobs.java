@@ -25,7 +25,8 @@ import io.keyranger.backup.managed.ManagedExport;
 /**
  * Jobs that read files: an import of a JSON lines export, and a restore from a managed export ({@code "format":
  * "managed"}). Such a job is a job like any other, over the positions of its input's entries ({@link FileSource});
- * here its spec's parameters become its input, its page source and its mapper.
+ * here its spec's parameters become its input, its page source and its mapper. A restore from the database's past
+ * ({@code "format": "past"}) is the same template over the kind's own keys ({@link PastSource}).
  */
 public final class SourceJobs {
     /** The counter of an export's entities a restore passed over: of other kinds or namespaces, or not selected. */
@@ -38,6 +39,14 @@ public final class SourceJobs {
     public static final String KEYS = "keys";
     /** The import template's parameter of what to do with an entity that exists live ({@link RestoreMode}). */
     public static final String MODE = "mode";
+    /** The import template's format of the database at a past moment ({@code "format": "past"}). */
+    public static final String PAST = "past";
+    /** The past's parameter of the moment restored (RFC 3339). */
+    public static final String AS_OF = "asOf";
+    /** The past's parameter of the end of the window a restore undoes (RFC 3339), or absent. */
+    public static final String UNTIL = "until";
+    /** The past's parameter that deletes what did not exist at the moment restored. */
+    public static final String REMOVE_ADDED = "removeAdded";
     /** The import template's parameter that skips bad lines ({@code run --skip-bad-lines}). */
     public static final String SKIP_BAD_LINES = MapperSpec.SKIP_BAD_LINES;
 
@@ -46,7 +55,13 @@ public final class SourceJobs {
 
     /** Whether {@code spec}'s template reads a file rather than a kind's key ranges. */
     public static boolean readsFile(MapperSpec spec) {
-        return Mappers.template(spec.template()).source() == Template.Source.FILE;
+        return Mappers.template(spec.template()).source() == Template.Source.FILE && !readsPast(spec);
+    }
+
+    /** Whether {@code spec} restores from the database's past ({@code "format": "past"}). */
+    public static boolean readsPast(MapperSpec spec) {
+        return Mappers.template(spec.template()).source() == Template.Source.FILE
+                && PAST.equals(spec.json().path("format").asText());
     }
 
     /** A job over a file: where its pages come from, its mapper, and its input. */
@@ -68,6 +83,9 @@ public final class SourceJobs {
      * positions for a job that reads a file ({@link #open}), its kind's keys otherwise.
      */
     public static Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
+        if (readsPast(spec.mapper())) {
+            return PastJobs.pages(datastore, files, order, spec);
+        }
         if (readsFile(spec.mapper())) {
             Opened opened = open(datastore, files, order, spec);
             return new Pages(opened.source(), opened.mapper(), opened.source());

@@ -1,0 +1,73 @@
+package io.keyranger.backup;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.PastReads;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.cells.PageSource;
+import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.files.LocalFileStore;
+import io.keyranger.job.JobSpec;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.mapper.Page;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongConsumer;
+
+/**
+ * What a restore from the database's past would do, predicted by the restore's own pages and decision over its whole
+ * selection, each entity decided against its live state as read now (no transaction, nothing written): the same
+ * counters and named entities the restore reports, and what it would write (its operations are counted by
+ * {@code report.Operations}).
+ *
+ * @param counters   the restore's counters, by name
+ * @param problems   the entities it would leave alone with a reason (later writes, changed ones), in key order
+ * @param compared   the keys it looked at
+ * @param writes     the entities it would write back
+ * @param deletes    the entities it would delete
+ * @param undo       whether it keeps an undo record of each entity it writes or deletes
+ */
+public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Problem> problems, long compared,
+                                long writes, long deletes, boolean undo) {
+    private static final int PAGE = 500;
+
+    /** The dry run of {@code spec} (a restore from the past, {@link RestoreSpec#fromPast}) on {@code live}. */
+    public static PastRestoreDryRun of(Session live, JobSpec spec, LongConsumer progress, Cancellation cancellation) {
+        JobSpec bound = spec.bind(live.datastore().getOptions().getProjectId(), live.order());
+        SourceJobs.Pages pages = SourceJobs.pages(live.datastore(), LocalFileStore.INSTANCE, live.order(), bound);
+        Map<String, Long> counters = new TreeMap<>();
+        List<MapResult.Problem> problems = new ArrayList<>();
+        long compared = 0;
+        long writes = 0;
+        long deletes = 0;
+        KeyRange rest = KeyRange.all(live.order());
+        while (!cancellation.isCancelled()) {
+            PageSource.Page page = pages.source().fetch(rest, 0, PAGE);
+            if (page.keys().isEmpty()) {
+                break;
+            }
+            List<Entity> now = new ArrayList<>();
+            PastReads.live(live.datastore()).get(page.keys().toArray(new Key[0])).forEachRemaining(now::add);
+            MapResult result = pages.mapper().map(new Page(page.keys(), now, Map.of(), page.records()));
+            result.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
+            problems.addAll(result.problems());
+            compared += page.keys().size();
+            writes += result.puts().size();
+            deletes += result.deletes().size();
+            progress.accept(compared);
+            rest = rest.advancePast(page.keys().get(page.keys().size() - 1));
+        }
+        return new PastRestoreDryRun(new HashMap<>(counters), problems, compared, writes, deletes,
+                bound.mapper().undo());
+    }
+
+    /** A counter, 0 when the restore would not count it. */
+    public long count(String name) {
+        return counters.getOrDefault(name, 0L);
+    }
+}

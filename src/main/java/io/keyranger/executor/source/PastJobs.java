@@ -1,0 +1,108 @@
+package io.keyranger.executor.source;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.PastReads;
+import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.ReadWindow;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.datastore.Session;
+import io.keyranger.files.FileStore;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.PastRestore;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.query.ClientQuery;
+import io.keyranger.query.Gql;
+import io.keyranger.query.GqlQuery;
+import java.time.Instant;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+
+/**
+ * A restore from the database's past as its runner runs it ({@code "format": "past"}): the moments its spec keeps
+ * (so every runner, a resume and Beam's workers read the same past), its pages ({@link PastSource}) and its mapper
+ * ({@link PastMapper}).
+ */
+public final class PastJobs {
+    private PastJobs() {
+    }
+
+    /** The moment restored, as the spec keeps it. */
+    public static PointInTime asOf(MapperSpec spec) {
+        return moment(spec, SourceJobs.AS_OF);
+    }
+
+    /** The end of the window the restore undoes, or null. */
+    public static PointInTime until(MapperSpec spec) {
+        return spec.json().hasNonNull(SourceJobs.UNTIL) ? moment(spec, SourceJobs.UNTIL) : null;
+    }
+
+    /** How the spec decides each entity; a combination that cannot be decided is refused. */
+    public static PastRestore restore(MapperSpec spec) {
+        return new PastRestore(SourceJobs.mode(spec), until(spec) != null,
+                spec.json().path(SourceJobs.REMOVE_ADDED).asBoolean(false));
+    }
+
+    private static PointInTime moment(MapperSpec spec, String field) {
+        String text = spec.json().path(field).asText("");
+        return PointInTime.parse(text, Instant.now());
+    }
+
+    /**
+     * Refuses (before anything is read or written) a restore from the past that the server of {@code live} cannot
+     * read: one on a server that keeps no past, or whose moment is no longer in its window ({@link ReadWindow#of}),
+     * as when a job started within the last hour is resumed later. Any other job passes.
+     */
+    public static void requireReadable(JobSpec spec, Session live) {
+        if (!SourceJobs.readsPast(spec.mapper())) {
+            return;
+        }
+        if (!live.spec().server().readsPast()) {
+            throw new KeyRangerException(ServerType.NO_PAST);
+        }
+        ReadWindow window = ReadWindow.of(live, Instant.now());
+        PointInTime asOf = asOf(spec.mapper());
+        if (asOf.time().isBefore(window.earliest())) {
+            throw new KeyRangerException("Job " + spec.jobId() + " restores the database as of " + asOf.describe()
+                    + ", which the server no longer keeps: it can be read as of any moment from " + window.earliest()
+                    + " to now (" + window.source() + "). Nothing more was written; what the job restored so far can "
+                    + "be reverted with 'keyranger revert " + spec.jobId() + "'.");
+        }
+    }
+
+    static SourceJobs.Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
+        MapperSpec mapper = spec.mapper();
+        Mappers.template(mapper.template()).validate(mapper);
+        PastRestore restore = restore(mapper);
+        PointInTime until = until(mapper);
+        Datastore live = PastReads.live(datastore);
+        String project = live.getOptions().getProjectId();
+        JsonNode json = mapper.json();
+        ClientQuery select = null;
+        if (json.hasNonNull(SourceJobs.SELECT)) {
+            GqlQuery query = Gql.parse(json.get(SourceJobs.SELECT).asText(), project, spec.namespace());
+            if (!query.kind().equals(spec.kind())) {
+                throw new KeyRangerException("The query selects " + query.kind() + ", but the kind is "
+                        + spec.kind() + ": write SELECT * FROM " + spec.kind() + " WHERE ...");
+            }
+            select = new ClientQuery(query, order);
+        }
+        NavigableSet<Key> keys = null;
+        if (json.hasNonNull(SourceJobs.KEYS)) {
+            keys = new TreeSet<>(order);
+            for (Key key : KeysFile.read(files, json.get(SourceJobs.KEYS).asText(), project, spec.namespace())) {
+                if (key.getKind().equals(spec.kind()) && key.getNamespace().equals(spec.namespace())) {
+                    keys.add(key);
+                }
+            }
+        }
+        PastSource source = new PastSource(PastReads.at(live, asOf(mapper).timestamp()),
+                until == null ? null : PastReads.at(live, until.timestamp()),
+                until == null && restore.removeAdded() ? live : null, spec.namespace(), spec.kind(), order, keys);
+        return new SourceJobs.Pages(source, Mappers.screened(new PastMapper(restore, select), mapper.undo()), null);
+    }
+}

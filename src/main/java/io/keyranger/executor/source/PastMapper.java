@@ -1,0 +1,81 @@
+package io.keyranger.executor.source;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.job.PastRestore;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.mapper.Page;
+import io.keyranger.mapper.PageMapper;
+import io.keyranger.mapper.SourceRecord;
+import io.keyranger.query.ClientQuery;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The mapper of a restore from the database's past ({@link PastSource}): its pages are the kind's own keys, so the
+ * engine reads each one's live entity in the commit's transaction (and keeps its undo record as for any job over a
+ * kind); the entity's states at the time restored and at the later moment come with the page's records.
+ * {@link PastRestore} decides; a GQL query selects by the entity's state at the time restored, or, for one absent
+ * then, at the later moment (else live).
+ */
+final class PastMapper implements PageMapper {
+    private final PastRestore restore;
+    private final ClientQuery select;
+
+    PastMapper(PastRestore restore, ClientQuery select) {
+        this.restore = restore;
+        this.select = select;
+    }
+
+    @Override
+    public String name() {
+        return "import";
+    }
+
+    @Override
+    public boolean needsEntities() {
+        return true;
+    }
+
+    @Override
+    public boolean writes() {
+        return true;
+    }
+
+    @Override
+    public MapResult map(Page page) {
+        Map<Key, Entity> live = new HashMap<>();
+        page.entities().forEach(e -> live.put(e.getKey(), e));
+        Map<Key, Entity> then = new HashMap<>();
+        Map<Key, Entity> later = new HashMap<>();
+        List<Key> chosen = new ArrayList<>(page.keys().size());
+        long passed = 0;
+        for (Key key : page.keys()) {
+            SourceRecord record = page.records().get(key);
+            Entity at = record == null ? null : record.entity();
+            Entity after = record == null ? null : record.later();
+            Entity shown = at != null ? at : restore.until() ? after : live.get(key);
+            if (select != null && (shown == null || !select.matches(shown))) {
+                passed++;
+                continue;
+            }
+            chosen.add(key);
+            if (at != null) {
+                then.put(key, at);
+            }
+            if (after != null) {
+                later.put(key, after);
+            }
+        }
+        MapResult decided = restore.decide(chosen, then, later, live);
+        if (passed == 0) {
+            return decided;
+        }
+        Map<String, Long> counters = new HashMap<>(decided.counters());
+        counters.merge(PastRestore.NOT_SELECTED, passed, Long::sum);
+        return new MapResult(decided.puts(), decided.deletes(), decided.skipped(), counters, List.of(),
+                decided.problems());
+    }
+}

@@ -1,0 +1,89 @@
+package io.keyranger.executor.source;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import io.keyranger.executor.cells.PageSource;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.SourceRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+
+/**
+ * The database at a past moment as a job's pages ({@code restore --as-of T}): the kind's real keys, so its cells and
+ * ranges are the kind's key space. A page is the keys the kind had at T, merged with those it had at the later moment
+ * ({@code --until}) or, to find what was added since, the live ones; with a keys file, those keys only. Each key's
+ * record holds its entity at T and at the later moment. History does not change, so a page read again (a retry, a
+ * resume, another runner) holds the same records; the live keys only widen which keys are looked at, and each is
+ * decided against its live entity in the commit's transaction.
+ *
+ * @param then      the client reading at T
+ * @param later     the client reading at the later moment, or null
+ * @param live      the live client whose keys are merged in (for --remove-added without --until), or null
+ * @param namespace the namespace restored
+ * @param kind      the kind restored
+ * @param order     the server's key order
+ * @param keys      the only keys restored, in key order, or null for all
+ */
+public record PastSource(Datastore then, Datastore later, Datastore live, String namespace, String kind,
+                         KeyOrder order, NavigableSet<Key> keys) implements PageSource {
+    @Override
+    public Page fetch(KeyRange range, int offset, int limit) {
+        if (offset > 0) {
+            throw new IllegalArgumentException("the past is read by key ranges only");
+        }
+        NavigableSet<Key> merged = new TreeSet<>(order);
+        if (keys != null) {
+            for (Key key : range.start() == null ? keys : keys.tailSet(range.start(), true)) {
+                if (merged.size() >= limit || range.end() != null && order.compare(key, range.end()) >= 0) {
+                    break;
+                }
+                if (range.contains(key)) {
+                    merged.add(key);
+                }
+            }
+        } else {
+            merged.addAll(keysAt(then, range, limit));
+            Datastore other = later != null ? later : live;
+            if (other != null) {
+                merged.addAll(keysAt(other, range, limit));
+            }
+        }
+        // the first `limit` of the union of two sorted lists, each cut to `limit`, are the union's first `limit`
+        List<Key> page = new ArrayList<>(Math.min(limit, merged.size()));
+        for (Key key : merged) {
+            if (page.size() == limit) {
+                break;
+            }
+            page.add(key);
+        }
+        Map<Key, Entity> atThen = lookup(then, page);
+        Map<Key, Entity> atLater = later == null ? Map.of() : lookup(later, page);
+        Map<Key, SourceRecord> records = new HashMap<>();
+        page.forEach(key -> records.put(key, SourceRecord.past(atThen.get(key), atLater.get(key))));
+        return new Page(page, records);
+    }
+
+    private List<Key> keysAt(Datastore datastore, KeyRange range, int limit) {
+        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind), List.of())
+                .setLimit(limit).build();
+        List<Key> found = new ArrayList<>(limit);
+        datastore.run(query).forEachRemaining(found::add);
+        return found;
+    }
+
+    private static Map<Key, Entity> lookup(Datastore datastore, List<Key> keys) {
+        Map<Key, Entity> found = new HashMap<>();
+        if (!keys.isEmpty()) {
+            datastore.get(keys.toArray(new Key[0])).forEachRemaining(e -> found.put(e.getKey(), e));
+        }
+        return found;
+    }
+}

@@ -1,0 +1,164 @@
+package io.keyranger.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.PastReads;
+import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.keys.KeyFormat;
+import io.keyranger.support.ChildCli;
+import io.keyranger.support.InProcessCli;
+import io.keyranger.support.RichEntities;
+import io.keyranger.support.SharedEmulator;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Undoing a window of damage that KeyRanger did not do, on the Firestore emulator in Datastore mode (the one that keeps
+ * the past), through the command line: 5,000 mixed entities seeded at T0, 500 deleted, 500 changed and 100 added by
+ * T1, then 50 of the changed written again (good later writes). {@code restore --as-of T0 --until T1 --remove-added}
+ * is predicted by its dry run, killed with SIGKILL mid-way, resumed and exact (entity by entity against the emulator's
+ * own lookups at T0, the later writes untouched and named), then reverted exactly.
+ */
+class RestoreAsOfTest {
+    private static final int SEEDED = 5_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRestoreUntilT1KilledMidwayIsResumedExactLeavesLaterWritesAloneAndIsRevertedExactly() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "restore-asof");
+        Datastore datastore = SharedEmulator.connect(conn);
+        List<Entity> seeded = RichEntities.of(datastore, "Item", SEEDED);
+        SharedEmulator.putAll(datastore, seeded);
+        Instant t0 = moment();
+
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < SEEDED; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(46)); // damage spread over ids, names and ancestors alike
+        List<Key> deleted = new ArrayList<>();
+        List<Entity> changed = new ArrayList<>();
+        for (int n = 0; n < 1_000; n++) {
+            Entity e = seeded.get(order.get(n));
+            if (n < 500) {
+                deleted.add(e.getKey());
+            } else {
+                changed.add(Entity.newBuilder(e).set("balance", -n).remove("note").set("damaged", true).build());
+            }
+        }
+        List<Entity> added = new ArrayList<>();
+        for (int j = 0; j < 100; j++) {
+            var keys = datastore.newKeyFactory().setKind("Item");
+            added.add(Entity.newBuilder(j % 2 == 0 ? keys.newKey(3_000_000_000L + j) : keys.newKey("added-" + j))
+                    .set("balance", j).build());
+        }
+        for (int i = 0; i < deleted.size(); i += 500) {
+            datastore.delete(deleted.subList(i, Math.min(deleted.size(), i + 500)).toArray(new Key[0]));
+        }
+        SharedEmulator.putAll(datastore, changed);
+        SharedEmulator.putAll(datastore, added);
+        Instant t1 = moment();
+        List<Entity> later = new ArrayList<>();
+        for (int i = 0; i < changed.size(); i += 10) {
+            later.add(Entity.newBuilder(changed.get(i)).set("balance", 1_000_000 + i).set("fixedByHand", true)
+                    .build());
+        }
+        SharedEmulator.putAll(datastore, later);
+        assertThat(later).hasSize(50);
+        Map<Key, Entity> beforeRestore = RichEntities.read(datastore, "", "Item");
+        assertThat(beforeRestore).hasSize(SEEDED - 500 + 100);
+
+        Map<Key, Entity> expected = new HashMap<>(atT0(datastore, t0));
+        assertThat(expected).as("the emulator's own answer at T0").hasSize(SEEDED);
+        later.forEach(e -> expected.put(e.getKey(), e));
+
+        InProcessCli cli = new InProcessCli(dir, conn);
+        List<String> restore = List.of("restore", "--kind", "Item", "--as-of", t0.toString(), "--until",
+                t1.toString(), "--remove-added", "--job-id", "R");
+        InProcessCli.Result dry = cli.run(with(restore, "--dry-run"));
+        assertThat(dry.exitCode()).as(dry.out() + dry.err()).isZero();
+        assertThat(dry.out()).as(dry.out()).contains("restored (deleted in the window): 500",
+                "reverted (changed in the window): 450", "added in the window, removed: 100",
+                "skipped: written again after --until: 50", "already as at the time restored: 4,000",
+                "would write back 950, delete 100");
+        for (Entity e : later) {
+            assertThat(dry.out()).as("named").contains("would leave " + KeyFormat.format(e.getKey())
+                    + ": written again after --until");
+        }
+        assertThat(RichEntities.read(datastore, "", "Item")).as("a dry run writes nothing").isEqualTo(beforeRestore);
+
+        try (ChildCli child = ChildCli.start(dir, conn, List.of(with(restore, "--workers", "8", "--hold-after-chunks",
+                "8")))) {
+            child.awaitHeld();
+            child.kill();
+        }
+        Map<Key, Entity> atKill = RichEntities.read(datastore, "", "Item");
+        assertThat(atKill).as("killed mid-way").isNotEqualTo(beforeRestore).isNotEqualTo(expected);
+
+        InProcessCli.Result resumed = cli.run(restore.toArray(new String[0]));
+        assertThat(resumed.exitCode()).as(resumed.out() + resumed.err()).isEqualTo(RevertCommand.EXIT_CONFLICTS);
+        assertThat(resumed.err()).contains("50 entities written again after --until kept their later values");
+        assertThat(resumed.out() + resumed.err()).contains("written again after --until");
+        Map<Key, Entity> restored = RichEntities.read(datastore, "", "Item");
+        assertThat(restored.keySet()).isEqualTo(expected.keySet());
+        expected.forEach((key, entity) -> assertThat(restored.get(key)).as(KeyFormat.format(key)).isEqualTo(entity));
+        Map<String, Long> totals = ShardedCounter.existing(datastore, "job:R").totals();
+        assertThat(totals).as("each key decided once").containsEntry("read", (long) SEEDED + 100)
+                .containsEntry("written", 950L).containsEntry("deleted", 100L)
+                .containsEntry("restored (deleted in the window)", 500L)
+                .containsEntry("reverted (changed in the window)", 450L)
+                .containsEntry("added in the window, removed", 100L)
+                .containsEntry("skipped: written again after --until", 50L);
+
+        InProcessCli.Result revert = cli.run("revert", "R");
+        assertThat(revert.exitCode()).as(revert.out() + revert.err()).isZero();
+        Map<Key, Entity> reverted = RichEntities.read(datastore, "", "Item");
+        assertThat(reverted.keySet()).isEqualTo(beforeRestore.keySet());
+        beforeRestore.forEach((key, entity) -> assertThat(reverted.get(key)).as(KeyFormat.format(key))
+                .isEqualTo(entity));
+    }
+
+    /** Every entity of Item as the emulator answers a query and lookups with read time {@code t0}. */
+    private static Map<Key, Entity> atT0(Datastore datastore, Instant t0) {
+        Datastore past = PastReads.at(datastore, PointInTime.at(t0).timestamp());
+        List<Key> keys = new ArrayList<>();
+        past.run(Query.newKeyQueryBuilder().setKind("Item").build()).forEachRemaining(keys::add);
+        Map<Key, Entity> found = new HashMap<>();
+        for (int i = 0; i < keys.size(); i += 500) {
+            past.get(keys.subList(i, Math.min(keys.size(), i + 500)).toArray(new Key[0]))
+                    .forEachRemaining(e -> found.put(e.getKey(), e));
+        }
+        return found;
+    }
+
+    /** A moment between two writes, clear of both. */
+    private static Instant moment() throws InterruptedException {
+        Thread.sleep(20);
+        Instant now = Instant.now();
+        Thread.sleep(20);
+        return now;
+    }
+
+    private static String[] with(List<String> args, String... more) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of(more));
+        return all.toArray(new String[0]);
+    }
+}

@@ -1,7 +1,5 @@
 package io.keyranger.backup;
 
-import io.keyranger.executor.source.ManagedImport;
-import io.keyranger.job.RestoreMode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
@@ -11,28 +9,25 @@ import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
-import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Future;
 
 /**
- * The live entities of a comparison's selection that its export lacks. The kind's key space is cut into ranges at
- * its scatter sample (as a job's is) and the ranges are read at once, keys only (whole entities when a query must
- * see them); each key is looked up among the export's key hashes. With a list of keys, only those are looked up.
- * Narrowed by a query, a live match that the export holds but whose exported version the query does not match crossed
- * the query's condition since: it is changed, not added (the export is read once more for those keys). Its key goes to
- * a list of its own, {@code entered.keys}: a restore with the same query does not select it (its exported version
- * does not match), so it cannot stand in {@code changed.keys} with those that a restore does.
+ * The live entities of a comparison's selection that its export (or past moment: {@link DiffSource}) lacks. The
+ * kind's key space is cut into ranges at its scatter sample (as a job's is) and the ranges are read at once, keys
+ * only (whole entities when a query must see them); each key is looked up among the export's key hashes. With a list
+ * of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
+ * version the query does not match crossed the query's condition since: it is changed, not added (the source is
+ * read once more for those keys: {@link DiffSource#heldOutside}). Its key goes to a list of its own,
+ * {@code entered.keys}: a restore with the same query does not select it (its exported version does not match), so
+ * it cannot stand in {@code changed.keys} with those that a restore does.
  */
 final class AddedSince {
     /** The key list of the live matches whose exported version the query does not match. */
@@ -40,16 +35,16 @@ final class AddedSince {
 
     private final Datastore datastore;
     private final KeyOrder order;
-    private final ManagedImport input;
+    private final DiffSource source;
     private final Path keysFolder;
     private final int parallel;
     private final int examples;
 
-    AddedSince(Datastore datastore, KeyOrder order, ManagedImport input, Path keysFolder, int parallel,
+    AddedSince(Datastore datastore, KeyOrder order, DiffSource source, Path keysFolder, int parallel,
                int examples) {
         this.datastore = datastore;
         this.order = order;
-        this.input = input;
+        this.source = source;
         this.keysFolder = keysFolder;
         this.parallel = parallel;
         this.examples = examples;
@@ -71,8 +66,8 @@ final class AddedSince {
      */
     Found find(long[] exportKeys, List<ExportDiff.Example> changedEx, List<ExportDiff.Example> found,
                Cancellation cancellation) throws IOException {
-        List<Key> candidates = input.keys() != null ? asked(exportKeys) : scanned(exportKeys, cancellation);
-        Map<Key, Entity> outside = outsideSelection(candidates);
+        List<Key> candidates = source.keys() != null ? asked(exportKeys) : scanned(exportKeys, cancellation);
+        Map<Key, Entity> outside = source.heldOutside(candidates);
         List<Key> added = candidates.stream().filter(k -> !outside.containsKey(k)).toList();
         List<Key> entered = candidates.stream().filter(outside::containsKey).toList();
         try (KeyListWriter out = KeyListWriter.in(keysFolder, ENTERED, false)) {
@@ -86,8 +81,8 @@ final class AddedSince {
             for (int i = 0; i < enteredShown.size(); i++) {
                 Entity before = outside.get(enteredShown.get(i));
                 ExportDiff.keep(changedEx, new ExportDiff.Example(enteredShown.get(i), before, read.get(i),
-                        "matches the query now, not in the export: " + RestoreMode.differences(before, read.get(i))),
-                        examples * 2);
+                        "matches the query now, not " + source.where() + ": "
+                        + source.differences(before, read.get(i))), examples * 2);
             }
         }
         try (KeyListWriter out = KeyListWriter.in(keysFolder, "added.keys", false)) {
@@ -100,35 +95,14 @@ final class AddedSince {
             List<Entity> read = datastore.fetch(shown.toArray(new Key[0]));
             for (int i = 0; i < shown.size(); i++) {
                 ExportDiff.keep(found, new ExportDiff.Example(shown.get(i), null, read.get(i),
-                        "added since the export"), examples);
+                        "added " + source.since()), examples);
             }
         }
         return new Found(added.size(), entered.size());
     }
 
-    /**
-     * Of {@code candidates} (live matches the export's selection lacks), those the export holds all the same, its
-     * query not matching them there: read from the export's entities of the kind, kept whole for a few examples.
-     */
-    private Map<Key, Entity> outsideSelection(List<Key> candidates) {
-        Map<Key, Entity> held = new HashMap<>();
-        if (input.select() == null || candidates.isEmpty()) {
-            return held;
-        }
-        Set<Key> wanted = new HashSet<>(candidates);
-        try (ManagedExport.Entities entities = input.export().entities(input.project(),
-                input.database(), input.namespace(), input.kind())) {
-            for (Entity e = entities.next(); e != null && held.size() < wanted.size(); e = entities.next()) {
-                if (wanted.contains(e.getKey())) {
-                    held.put(e.getKey(), e);
-                }
-            }
-        }
-        return held;
-    }
-
     private List<Key> asked(long[] exportKeys) {
-        List<Key> notExported = input.keys().stream().filter(k -> !exported(exportKeys, k)).toList();
+        List<Key> notExported = source.keys().stream().filter(k -> !exported(exportKeys, k)).toList();
         List<Key> live = new ArrayList<>();
         for (int from = 0; from < notExported.size(); from += 1_000) {
             datastore.fetch(notExported.subList(from, Math.min(notExported.size(), from + 1_000))
@@ -138,8 +112,8 @@ final class AddedSince {
     }
 
     private List<Key> scanned(long[] exportKeys, Cancellation cancellation) throws IOException {
-        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(input.namespace(),
-                input.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
+        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(source.namespace(),
+                source.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
                 .ranges();
         try (LookupPool pool = new LookupPool(parallel, "keyranger-diff-added")) {
             List<Future<List<Key>>> parts = new ArrayList<>();
@@ -156,15 +130,15 @@ final class AddedSince {
 
     /** One range's keys the export lacks, in key order. */
     private List<Key> scan(KeyRange range, long[] exportKeys, Cancellation cancellation) {
-        StructuredQuery.Builder<?> query = input.select() == null ? Query.newKeyQueryBuilder()
+        StructuredQuery.Builder<?> query = source.select() == null ? Query.newKeyQueryBuilder()
                 : Query.newEntityQueryBuilder();
-        QueryResults<?> results = datastore.run(range.applyTo(query.setNamespace(input.namespace())
-                .setKind(input.kind()), List.of()).build());
+        QueryResults<?> results = datastore.run(range.applyTo(query.setNamespace(source.namespace())
+                .setKind(source.kind()), List.of()).build());
         List<Key> added = new ArrayList<>();
         while (results.hasNext() && !cancellation.isCancelled()) {
             Object next = results.next();
             Key key = next instanceof Entity e ? e.getKey() : (Key) next;
-            if (next instanceof Entity e && !input.select().matches(e)) {
+            if (next instanceof Entity e && !source.select().matches(e)) {
                 continue;
             }
             if (!exported(exportKeys, key)) {

@@ -1,9 +1,7 @@
 package io.keyranger.backup;
 
-import io.keyranger.executor.source.ManagedImport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
 import java.io.IOException;
@@ -13,11 +11,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * How far a comparison of an export with live data got, kept in its key folder ({@code diff-state.json}) after each
- * page, so that a stopped {@code diff} goes on where it stopped: the export's records compared, the counts so far,
+ * How far a comparison of an export (or of a past moment) with live data got, kept in its key folder
+ * ({@code diff-state.json}) after each page, so that a stopped {@code diff} goes on where it stopped: the records
+ * compared, the counts so far,
  * and the length of each key list at that point (a list written past it is cut back, so no key is listed twice).
  *
- * @param what         the export, namespace, kind and selection compared (a resume must compare the same)
+ * @param what         the source (the export and when it was written, or the read time), namespace, kind and
+ *                     selection compared ({@link DiffSource#describe}: a resume must compare the same)
  * @param records      the export's records of the selection read so far
  * @param same         equal to live
  * @param changed      changed since the export
@@ -33,8 +33,8 @@ record DiffState(String what, long records, long same, long changed, long remove
     static final String FILE = "diff-state.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    static DiffState start(ManagedImport input) {
-        return new DiffState(describe(input), 0, 0, 0, 0, 0, false, 0, 0, 0);
+    static DiffState start(DiffSource source) {
+        return new DiffState(source.describe(), 0, 0, 0, 0, 0, false, 0, 0, 0);
     }
 
     long compared() {
@@ -57,16 +57,16 @@ record DiffState(String what, long records, long same, long changed, long remove
     }
 
     /** The state a stopped run left for this comparison; its key lists are cut back to what the state covers. */
-    static DiffState read(Path folder, ManagedImport input) throws IOException {
+    static DiffState read(Path folder, DiffSource source) throws IOException {
         if (folder == null || !Files.isRegularFile(folder.resolve(FILE))) {
             throw new KeyRangerException("Nothing to resume: no " + FILE + " in " + (folder == null
                     ? "the key folder (give --keys-out DIR, as the stopped diff had)" : folder) + ".");
         }
         JsonNode node = JSON.readTree(folder.resolve(FILE).toFile());
         DiffState state = JSON.treeToValue(node, DiffState.class);
-        if (!state.what().equals(describe(input))) {
+        if (!state.what().equals(source.describe())) {
             throw new KeyRangerException("The diff stopped in " + folder + " compared " + state.what()
-                    + "; this one compares " + describe(input) + ". Resume with the same options, or use another "
+                    + "; this one compares " + source.describe() + ". Resume with the same options, or use another "
                     + "--keys-out folder.");
         }
         cut(folder.resolve("changed.keys"), state.changedBytes());
@@ -89,18 +89,5 @@ record DiffState(String what, long records, long same, long changed, long remove
         } catch (IOException e) {
             return "unknown";
         }
-    }
-
-    private static String describe(ManagedImport input) {
-        ObjectNode what = JSON.createObjectNode().put("export", input.export().metadata())
-                .put("exportWritten", written(Path.of(input.export().metadata())))
-                .put("namespace", input.namespace()).put("kind", input.kind());
-        if (input.select() != null) {
-            what.put("select", input.select().query().text());
-        }
-        if (input.keys() != null) {
-            what.put("keys", input.keys().size());
-        }
-        return what.toString();
     }
 }

@@ -1,10 +1,12 @@
 package io.keyranger.backup;
+import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.executor.source.ImportInput;
 import io.keyranger.executor.source.ManagedImport;
-import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.query.ClientQuery;
 import io.keyranger.query.Gql;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
@@ -23,10 +25,11 @@ import java.util.Deque;
 import java.util.concurrent.Future;
 
 /**
- * An export's selection against live data, in pages of keys: each page of the export's entities is one lookup of
- * their keys, and each entity is the same as live, changed since, or removed since. A second pass reads the live
- * kind's keys (or, with a query, its matching entities) for those added since. It writes nothing to the database;
- * the key lists it can write are what {@code restore --keys} reads.
+ * An export's selection (or the kind as the database held it at a past moment: {@link #ofPast}) against live data,
+ * in pages of keys: each page of the export's entities is one lookup of their keys, and each entity is the same as
+ * live, changed since, or removed since. A second pass reads the live kind's keys (or, with a query, its matching
+ * entities) for those added since. It writes nothing to the database; the key lists it can write are what
+ * {@code restore --keys} reads. The two sources ({@link DiffSource}) are compared by this one algorithm.
  *
  * <p>Narrowed by a query, it compares the query's matches on each side: an entity in the export and live that
  * matches on one side only crossed the query's condition, and counts as changed whichever way it crossed (counted
@@ -38,7 +41,7 @@ public final class ExportDiff {
     static final int EXAMPLES = 5;
 
     private final Datastore datastore;
-    private final ManagedImport input;
+    private final DiffSource source;
     private final KeyOrder order;
     private int pageSize = 500;
     private int examples = EXAMPLES;
@@ -46,11 +49,11 @@ public final class ExportDiff {
     private boolean resume;
     private Path keysFolder;
 
-    /** Compares {@code input}'s selection with {@code datastore}. */
-    ExportDiff(Datastore datastore, KeyOrder order, ManagedImport input) {
+    /** Compares {@code source}'s selection with {@code datastore}. */
+    ExportDiff(Datastore datastore, KeyOrder order, DiffSource source) {
         this.datastore = datastore;
         this.order = order;
-        this.input = input;
+        this.source = source;
     }
 
     /**
@@ -59,8 +62,25 @@ public final class ExportDiff {
      */
     public static ExportDiff of(Session session, ManagedExport export,
                                 String namespace, String kind, String gql, Path keys) {
-        return new ExportDiff(session.datastore(), session.order(), ManagedImport.of(session.datastore(),
-                session.order(), export, namespace, kind, gql, keys == null ? null : keys.toString()));
+        return new ExportDiff(session.datastore(), session.order(), new ExportSource(ManagedImport.of(
+                session.datastore(), session.order(), export, namespace, kind, gql, keys == null ? null
+                        : keys.toString())));
+    }
+
+    /**
+     * Compares the entities of {@code namespace} and {@code kind} as the database held them at {@code asOf} (already
+     * checked against what the server keeps: {@code ReadWindow.open}), narrowed by a GQL query
+     * (applied on the client on each side, as to an export) and a file of keys (either may be null), with the live
+     * database {@code live} reaches. Refused on a server that keeps no past.
+     */
+    public static ExportDiff ofPast(Session live, PointInTime asOf, String namespace, String kind, String gql,
+                                    Path keys) {
+        Session now = live.live();
+        Session past = now.asOf(asOf);
+        String project = now.datastore().getOptions().getProjectId();
+        return new ExportDiff(now.datastore(), now.order(), new PastSource(past, namespace, kind,
+                ClientQuery.selecting(gql, project, namespace, kind, now.order()),
+                keys == null ? null : KeysFile.read(keys, project, namespace)));
     }
 
     /**
@@ -68,7 +88,7 @@ public final class ExportDiff {
      * {@code :import}, keys placed in the connected project) writes it.
      */
     public boolean sameAsExport(Entity exported, Entity live) {
-        return RestoreMode.asBackup(exported, live, input::placed);
+        return source.same(exported, live);
     }
 
     /** Keys per lookup (at most 1,000, Datastore's limit on one lookup). */
@@ -168,7 +188,7 @@ public final class ExportDiff {
 
     /** Compares; {@code added} says whether to look for entities added since. */
     public Result run(boolean added, Progress progress, Cancellation cancellation) throws IOException {
-        DiffState state = resume ? DiffState.read(keysFolder, input) : DiffState.start(input);
+        DiffState state = resume ? DiffState.read(keysFolder, source) : DiffState.start(source);
         long resumedFrom = state.compared();
         List<Example> changedEx = new ArrayList<>();
         List<Example> removedEx = new ArrayList<>();
@@ -177,7 +197,7 @@ public final class ExportDiff {
         long[] hashes = new long[1024];
         int hashCount = 0;
         try (LookupPool lookups = new LookupPool(parallel, "keyranger-diff-lookup"); changedKeys; removedKeys;
-             ManagedImport.Entries entries = input.open()) {
+             ManagedImport.Entries entries = source.open()) {
             Deque<Pending> inFlight = new ArrayDeque<>();
             List<Entity> page = new ArrayList<>(pageSize);
             long record = 0;
@@ -213,16 +233,17 @@ public final class ExportDiff {
                         if (now == null) {
                             counts[2]++;
                             removedKeys.write(before.getKey());
-                            keep(removedEx, new Example(before.getKey(), before, null, "removed since the export"));
+                            keep(removedEx, new Example(before.getKey(), before, null, "removed "
+                                    + source.since()));
                         } else if (sameAsExport(before, now)) {
                             counts[0]++;
                         } else {
                             counts[1]++;
-                            boolean left = input.select() != null && !input.select().matches(now);
+                            boolean left = source.select() != null && !source.select().matches(now);
                             counts[3] += left ? 1 : 0;
                             changedKeys.write(before.getKey());
-                            keep(changedEx, new Example(before.getKey(), before, now, (left ? "matched the query in "
-                                    + "the export, not now: " : "") + RestoreMode.differences(before, now)));
+                            keep(changedEx, new Example(before.getKey(), before, now, (left ? "matched the query "
+                                    + source.where() + ", not now: " : "") + source.differences(before, now)));
                         }
                     }
                     state = state.after(done.endRecord(), counts, changedKeys.flushed(), removedKeys.flushed());
@@ -241,7 +262,7 @@ public final class ExportDiff {
         if (added && !cancellation.isCancelled()) {
             long[] sorted = Arrays.copyOf(hashes, hashCount);
             Arrays.sort(sorted);
-            found = new AddedSince(datastore, order, input, keysFolder, parallel, examples)
+            found = new AddedSince(datastore, order, source, keysFolder, parallel, examples)
                     .find(sorted, changedEx, addedEx, cancellation);
         }
         return result(state, found, changedEx, removedEx, addedEx, cancellation.isCancelled(), resumedFrom);

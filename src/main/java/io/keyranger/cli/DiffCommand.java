@@ -11,6 +11,7 @@ import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.backup.managed.ManagedExport;
@@ -27,10 +28,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Compares a managed export with live data: added, removed and changed since, or one entity side by side. */
+/**
+ * Compares a managed export, or the database as it was at a past moment, with live data: added, removed and changed
+ * since, or one entity side by side.
+ */
 @Command(name = "diff", mixinStandardHelpOptions = true, description = "Compare a kind (or a query's entities, or a "
-        + "list of keys) of a managed export with live data: the entities added, removed and changed since, with "
-        + "examples; or, with --key, one entity's properties side by side. Reads only.")
+        + "list of keys) of a managed export (--export), or of the database as it was at a past moment (--as-of), "
+        + "with live data: the entities added, removed and changed since, with examples; or, with --key, one "
+        + "entity's properties side by side. Reads only.")
 public final class DiffCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -45,8 +50,11 @@ public final class DiffCommand implements Callable<Integer> {
     @Mixin
     ExportSelection selection = new ExportSelection();
 
+    @Mixin
+    AsOf asOf = new AsOf();
+
     @Option(names = "--key", paramLabel = "KEY", description = "Show this entity's properties side by side: as "
-            + "exported, as live.")
+            + "exported (or as of --as-of), as live.")
     String key;
 
     @Option(names = "--keys-out", paramLabel = "DIR", description = "Write added.keys, removed.keys and changed.keys "
@@ -79,20 +87,24 @@ public final class DiffCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
+        selection.requireOneSource(asOf.given(), "Compare live data with");
         String kind = selection.kind(conn.projectId(), conn.namespace());
-        ManagedExport export = ManagedExport.open(selection.export);
-        Session session = Session.open(conn);
+        ManagedExport export = asOf.given() ? null : ManagedExport.open(selection.export);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Session session = Session.open(conn);
+        PointInTime then = asOf.open(session, err).asOf();
+        String where = then == null ? "in the export" : "as of " + then.time();
         if (key != null) {
-            sideBySide(session, export, kind, out, err);
+            sideBySide(session, export, then, kind, out, err);
             return 0;
         }
         if (keysOut != null) {
             Files.createDirectories(keysOut);
         }
-        ExportDiff diff = ExportDiff.of(session, export, conn.namespace(), kind, selection.gql, selection.keys)
-                .pageSize(pageSize).writeKeys(keysOut).parallel(parallel).resume(resume);
+        ExportDiff diff = (then == null ? ExportDiff.of(session, export, conn.namespace(), kind, selection.gql,
+                selection.keys) : ExportDiff.ofPast(session, then, conn.namespace(), kind, selection.gql,
+                selection.keys)).pageSize(pageSize).writeKeys(keysOut).parallel(parallel).resume(resume);
         if (resume && keysOut == null) {
             throw new KeyRangerException("--resume goes on from the state in the --keys-out folder of the stopped "
                     + "diff: give that folder.");
@@ -114,17 +126,18 @@ public final class DiffCommand implements Callable<Integer> {
             removeHook(stopper);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        out.printf("%s%s: %,d in the export compared with live data in %,d lookup%s (%.1f s, %,.0f entities/s)%s%n",
-                kind, conn.namespace().isEmpty() ? "" : " in namespace " + conn.namespace(), r.compared(),
+        out.printf("%s%s: %,d %s compared with live data in %,d lookup%s (%.1f s, %,.0f entities/s)%s%n",
+                kind, conn.namespace().isEmpty() ? "" : " in namespace " + conn.namespace(), r.compared(), where,
                 r.lookups(), r.lookups() == 1 ? "" : "s", seconds, r.compared() / Math.max(seconds, 1e-3), r.cancelled() ? "; stopped early" : "");
         out.printf("  same      %,12d%n  changed   %,12d%n  removed   %,12d%n  added     %12s%n", r.same(),
                 r.changed(), r.removed(), r.added() < 0 ? "(not looked for)" : String.format("%,d", r.added()));
         if (selection.gql != null) {
-            out.printf("  (the query is applied on each side: of the changed, %s, %,d matched it in the export and do "
+            out.printf("  (the query is applied on each side: of the changed, %s, %,d matched it %s and do "
                     + "not now; added and removed are entities one side lacks)%n", r.added() < 0
-                    ? "those that match it now and did not in the export were not looked for (that pass did not run)"
-                    : String.format("%,d match it now and did not in the export (a restore with this query does "
-                    + "not select them: their exported version does not match it)", r.entered()), r.left());
+                    ? "those that match it now and did not " + where + " were not looked for (that pass did not run)"
+                    : String.format("%,d match it now and did not %s (a restore with this query does "
+                    + "not select them: their %s version does not match it)", r.entered(), where,
+                    then == null ? "exported" : "past"), r.left(), where);
         }
         for (ExportDiff.Example e : r.examples()) {
             out.println((e.before() == null ? "added    " : e.now() == null ? "removed  " : "changed  ")
@@ -133,45 +146,56 @@ public final class DiffCommand implements Callable<Integer> {
         if (keysOut != null) {
             out.println("Keys written to " + keysOut + " (added.keys, removed.keys, changed.keys"
                     + (selection.gql == null ? "" : ", and entered.keys: those that match the query now and did not "
-                    + "in the export, which restore --keys selects only without --gql") + "): restore --keys "
+                    + where + ", which restore --keys selects only without --gql") + "): restore "
+                    + (then == null ? "" : "--as-of " + then.time() + " ") + "--keys "
                     + keysOut.resolve("removed.keys") + " brings back the removed ones.");
         }
         if (report.file != null) {
-            writeReport(r, kind);
+            writeReport(r, kind, then);
         }
         out.flush();
         if (r.cancelled()) {
             err.println("keyranger: the diff stopped early" + (keysOut == null ? "." : "; go on with the same "
-                    + "options and --resume."));
+                    + "options" + (then == null ? "" : ", --as-of " + then.time() + ",") + " and --resume."));
             err.flush();
             return RunCommand.EXIT_CANCELLED;
         }
         return 0;
     }
 
-    private void sideBySide(Session session, ManagedExport export, String kind, PrintWriter out, PrintWriter err) {
+    /** One entity as the export (or the past moment {@code then}, when not null) holds it, and as it lives. */
+    private void sideBySide(Session session, ManagedExport export, PointInTime then, String kind, PrintWriter out,
+                            PrintWriter err) {
         ConnectionSpec conn = session.spec();
         Key k = Gql.key(key, conn.projectId(), conn.namespace());
         if (!k.getKind().equals(kind)) {
             throw new KeyRangerException("The key " + KeyFormat.format(k) + " is not of kind " + kind + ".");
         }
-        Entity exported = ExportInfoCommand.scan(export, k, conn.projectId(), err).found();
+        Entity exported = then == null ? ExportInfoCommand.scan(export, k, conn.projectId(), err).found()
+                : session.asOf(then).datastore().get(k);
         Entity live = session.datastore().get(k);
+        String where = then == null ? "in the export" : "as of " + then.time();
+        String since = then == null ? "since the export" : "since " + then.time();
         if (exported == null && live == null) {
-            throw new KeyRangerException("No entity " + KeyFormat.format(k) + " in the export nor live.");
+            throw new KeyRangerException("No entity " + KeyFormat.format(k) + " " + where + " nor live.");
         }
-        out.printf("%s: %s%n", KeyFormat.format(k), exported == null ? "added since the export"
-                : live == null ? "removed since the export" : ExportDiff.of(session, export, k.getNamespace(), kind,
-                null, null).sameAsExport(exported, live) ? "the same as in the export" : "changed since the export");
-        out.printf("  %-24s %-32s %s%n", "PROPERTY", "EXPORT", "LIVE");
+        ExportDiff diff = then == null ? ExportDiff.of(session, export, k.getNamespace(), kind, null, null)
+                : ExportDiff.ofPast(session, then, k.getNamespace(), kind, null, null);
+        out.printf("%s: %s%n", KeyFormat.format(k), exported == null ? "added " + since
+                : live == null ? "removed " + since : diff.sameAsExport(exported, live) ? "the same as " + where
+                : "changed " + since);
+        out.printf("  %-24s %-32s %s%n", "PROPERTY", then == null ? "EXPORT" : "AS OF", "LIVE");
         for (SideBySide.Row row : SideBySide.of(exported, live)) {
             out.printf("%s %-24s %-32s %s%n", row.differs() ? "*" : " ", row.property(), row.exported(), row.live());
         }
         out.flush();
     }
 
-    private void writeReport(ExportDiff.Result r, String kind) throws IOException {
+    private void writeReport(ExportDiff.Result r, String kind, PointInTime then) throws IOException {
         ObjectNode root = JSON.createObjectNode();
+        if (then != null) {
+            root.put("asOf", then.time().toString());
+        }
         root.put("kind", kind).put("compared", r.compared()).put("same", r.same()).put("changed", r.changed())
                 .put("removed", r.removed()).put("added", r.added()).put("lookups", r.lookups())
                 .put("enteredQuery", r.entered()).put("leftQuery", r.left()).put("cancelled", r.cancelled());

@@ -27,6 +27,17 @@ final class ExportSelection {
             + "--keys-out writes them.")
     Path keys;
 
+    /**
+     * Refuses anything but one source: the export, or the database's past ({@code --as-of}, {@code asOf} says
+     * whether it was given); {@code what} says what the command does with it ("Compare live data with").
+     */
+    void requireOneSource(boolean asOf, String what) {
+        if (asOf == (export != null)) {
+            throw new KeyRangerException(what + " one source: --export DIR (a managed export) or --as-of TIME (the "
+                    + "database as it was then); " + (asOf ? "both were" : "neither was") + " given.");
+        }
+    }
+
     /** The kind: --kind, or the query's FROM; both must agree. */
     String kind(String project, String namespace) {
         String from = gql == null ? null : Gql.parse(gql, project, namespace).kind();

@@ -110,10 +110,7 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        if ((selection.export == null) == !asOf.given()) {
-            throw new KeyRangerException("Restore from a managed export (--export DIR) or from the database as it was "
-                    + "at a past moment (--as-of TIME): give one of them.");
-        }
+        selection.requireOneSource(asOf.given(), "Restore from");
         if (!asOf.given() && (until != null || removeAdded)) {
             throw new KeyRangerException((until != null ? "--until" : "--remove-added") + " restores from the "
                     + "database's past: give --as-of TIME (not --export).");

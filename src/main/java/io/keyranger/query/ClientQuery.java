@@ -6,6 +6,7 @@ import com.google.cloud.datastore.KeyValue;
 import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Value;
+import io.keyranger.KeyRangerException;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyPaths;
 import java.util.Comparator;
@@ -17,6 +18,22 @@ import java.util.List;
  * and ORDER BY sorts in Datastore's value order. Nothing narrows the entities read: every one is tested.
  */
 public record ClientQuery(GqlQuery query, KeyOrder order) {
+    /**
+     * {@code gql} as it narrows the entities of {@code kind} in {@code project} and {@code namespace}, applied in
+     * {@code order}; null when no query was given. A query of another kind is refused.
+     */
+    public static ClientQuery selecting(String gql, String project, String namespace, String kind, KeyOrder order) {
+        if (gql == null) {
+            return null;
+        }
+        GqlQuery query = Gql.parse(gql, project, namespace);
+        if (!query.kind().equals(kind)) {
+            throw new KeyRangerException("The query selects " + query.kind() + ", but the kind is "
+                    + kind + ": write SELECT * FROM " + kind + " WHERE ...");
+        }
+        return new ClientQuery(query, order);
+    }
+
     /** Whether {@code entity} is of the query's kind and meets every condition. */
     public boolean matches(BaseEntity<Key> entity) {
         if (!entity.getKey().getKind().equals(query.kind())) {

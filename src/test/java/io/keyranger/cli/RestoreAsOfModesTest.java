@@ -100,7 +100,7 @@ class RestoreAsOfModesTest {
 
         InProcessCli.Result both = cli.run("restore", "--as-of", "-1m", "--export", dir.toString(), "--kind", "Acct");
         assertThat(both.exitCode()).isNotZero();
-        assertThat(both.err()).contains("give one of them");
+        assertThat(both.err()).contains("Restore from one source").contains("both were given");
 
         InProcessCli.Result untilAlone = cli.run("restore", "--export", dir.toString(), "--until", "-1m", "--kind",
                 "Acct");

@@ -13,8 +13,6 @@ import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.backup.managed.LogRecords;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.query.ClientQuery;
-import io.keyranger.query.Gql;
-import io.keyranger.query.GqlQuery;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -57,15 +55,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
                             ManagedExport export, String namespace, String kind, String gql, String keys) {
         String project = datastore.getOptions().getProjectId();
         String database = datastore.getOptions().getDatabaseId() == null ? "" : datastore.getOptions().getDatabaseId();
-        ClientQuery select = null;
-        if (gql != null) {
-            GqlQuery query = Gql.parse(gql, project, namespace);
-            if (!query.kind().equals(kind)) {
-                throw new KeyRangerException("The query selects " + query.kind() + ", but the kind is "
-                        + kind + ": write SELECT * FROM " + kind + " WHERE ...");
-            }
-            select = new ClientQuery(query, order);
-        }
+        ClientQuery select = ClientQuery.selecting(gql, project, namespace, kind, order);
         ExportContents.requireHolds(export, project, database, namespace, kind);
         Set<Key> only = keys == null ? null : KeysFile.read(export.store(), keys, project, namespace);
         return new ManagedImport(export, project, database, namespace, kind, select, only,

@@ -1,0 +1,146 @@
+package io.keyranger.backup;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.QueryResults;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.source.ImportInput;
+import io.keyranger.executor.source.ManagedImport;
+import io.keyranger.job.RestoreMode;
+import io.keyranger.query.ClientQuery;
+import io.keyranger.undo.records.Reverting;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+
+/**
+ * The kind as the database held it at a past moment, as the "before" side of a comparison: every entity of the kind
+ * read by one query at that read time, in key order (or, with a list of keys, those keys looked up at that time, in
+ * key order), each tested against the query on the client, as an export's entities are. Its keys are the live
+ * database's own, so an entity is the same when its properties are.
+ *
+ * @param past      the session reading the past moment ({@link Session#asOf})
+ * @param namespace the namespace compared
+ * @param kind      the kind compared
+ * @param select    a query entities must match, or null
+ * @param keys      the only keys compared, or null for all
+ */
+record PastSource(Session past, String namespace, String kind, ClientQuery select, Set<Key> keys)
+        implements DiffSource {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Keys per lookup: Datastore's limit on one. */
+    private static final int LOOKUP = 1_000;
+    private static final ImportInput.Entry PASSED_OVER = new ImportInput.Entry(null, false, false, null);
+
+    PastSource {
+        Objects.requireNonNull(past.asOf(), "a session reading the past");
+        keys = keys == null ? null : keys.stream().filter(k -> k.getNamespace().equals(namespace)
+                && k.getKind().equals(kind)).sorted(past.order()).collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
+    @Override
+    public ManagedImport.Entries open() {
+        Iterator<Entity> entities = keys == null ? past.datastore().run(Query.newEntityQueryBuilder()
+                .setNamespace(namespace).setKind(kind).build()) : looked(List.copyOf(keys));
+        return new ManagedImport.Entries() {
+            @Override
+            public ImportInput.Entry next() {
+                if (!entities.hasNext()) {
+                    return null;
+                }
+                Entity entity = entities.next();
+                return select == null || select.matches(entity) ? new ImportInput.Entry(entity, false, true, null)
+                        : PASSED_OVER;
+            }
+
+            @Override
+            public void close() {
+                // a query's results and lookups hold nothing open
+            }
+        };
+    }
+
+    /** {@code asked}, looked up at the past moment a thousand at a time, those that existed then, in that order. */
+    private Iterator<Entity> looked(List<Key> asked) {
+        return new Iterator<>() {
+            private final Deque<Entity> found = new ArrayDeque<>();
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                while (found.isEmpty() && next < asked.size()) {
+                    List<Key> page = asked.subList(next, Math.min(asked.size(), next + LOOKUP));
+                    next += page.size();
+                    past.datastore().fetch(page.toArray(new Key[0])).stream().filter(Objects::nonNull)
+                            .forEach(found::add);
+                }
+                return !found.isEmpty();
+            }
+
+            @Override
+            public Entity next() {
+                hasNext();
+                return found.remove();
+            }
+        };
+    }
+
+    @Override
+    public boolean same(Entity before, Entity live) {
+        return RestoreMode.asBackup(before, live, UnaryOperator.identity());
+    }
+
+    @Override
+    public String differences(Entity before, Entity live) {
+        return Reverting.differences(before, live, "was");
+    }
+
+    /** Looked up at the past moment: those that existed then did not match the query then. */
+    @Override
+    public Map<Key, Entity> heldOutside(List<Key> candidates) {
+        Map<Key, Entity> held = new HashMap<>();
+        if (select == null || candidates.isEmpty()) {
+            return held;
+        }
+        for (int from = 0; from < candidates.size(); from += LOOKUP) {
+            past.datastore().fetch(candidates.subList(from, Math.min(candidates.size(), from + LOOKUP))
+                    .toArray(new Key[0])).stream().filter(Objects::nonNull).forEach(e -> held.put(e.getKey(), e));
+        }
+        return held;
+    }
+
+    @Override
+    public String where() {
+        return "as of " + past.asOf().time();
+    }
+
+    @Override
+    public String since() {
+        return "since " + past.asOf().time();
+    }
+
+    /** The read time, not what was typed: {@code -15m} typed again later is another moment. */
+    @Override
+    public String describe() {
+        ObjectNode what = JSON.createObjectNode().put("asOf", past.asOf().time().toString())
+                .put("namespace", namespace).put("kind", kind);
+        if (select != null) {
+            what.put("select", select.query().text());
+        }
+        if (keys != null) {
+            what.put("keys", keys.size());
+        }
+        return what.toString();
+    }
+}

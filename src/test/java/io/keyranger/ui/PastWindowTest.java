@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.Parent;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
 import javafx.stage.Stage;
@@ -35,25 +36,8 @@ class PastWindowTest extends OfflineAppTest {
         DamagedKind damaged = DamagedKind.create("past-window");
         List<Entity> then = damaged.atBefore();
         List<Entity> now = damaged.now();
-        app = (KeyRangerApp) FxToolkit.setupApplication(() -> {
-            try {
-                return new KeyRangerApp(Files.createTempDirectory("keyranger-past-window"),
-                        new StartupRequest(damaged.spec(), null, DamagedKind.KIND));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
-        Fx.get(() -> {
-            stage.setMaximized(false);
-            stage.setX(0);
-            stage.setY(0);
-            stage.setWidth(1278);
-            stage.setHeight(775);
-            return null;
-        });
+        Stage stage = launchOn(damaged);
         TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
-        Fx.waitUntil(60, () -> title().startsWith("Item: page 1") && table.getItems().size() == 50);
         assertThat(shown("#pastBanner")).isFalse();
         assertThat(Fx.get(() -> robot.lookup("#editEntity").query().isDisabled())).isFalse();
         List<String> liveCutOffs = cutOffs(stage);
@@ -92,6 +76,59 @@ class PastWindowTest extends OfflineAppTest {
         assertThat(labelText("#connectionStatus")).doesNotContain("as of");
         assertThat(Fx.get(() -> robot.lookup("#newEntity").query().isDisabled())).isFalse();
         assertThat(shown("#editingOff")).isFalse();
+    }
+
+    /**
+     * The app compares the past with live: the Backups tab opens the database as of the moment before the damage,
+     * as it opens an export, and Compare with live finds exactly what changed since (its view model's test,
+     * {@code ui.backups.PastBackupsTest}, checks each key against the emulator and runs the restore); nothing cut off.
+     */
+    @Test
+    void theBackupsTabComparesThePastWithLive() throws Exception {
+        DamagedKind damaged = DamagedKind.create("past-backups-window");
+        Stage stage = launchOn(damaged);
+        robot.clickOn(robot.lookup(".tab").match(n -> n.lookup(".tab-label") != null
+                && "Backups".equals(((Labeled) n.lookup(".tab-label")).getText())).queryAs(Node.class));
+        robot.clickOn("#backupAsOf").write(damaged.before().toString());
+        robot.clickOn("#openPastBackup");
+        Fx.waitUntil(60, () -> labelText("#exportSummary").startsWith("The database as of " + damaged.before()));
+        assertThat(labelText("#exportSummary")).startsWith("The database as of " + damaged.before() + ": "
+                + DamagedKind.SEEDED + " entities in 1 kind.");
+        Fx.waitUntil(10, () -> !robot.lookup("#compareExport").query().isDisabled());
+        assertThat(Fx.get(() -> robot.lookup("#runExportQuery").query().isDisabled())).isTrue();
+        robot.clickOn("#compareExport");
+        Fx.waitUntil(60, () -> labelText("#diffSummary").contains("removed"));
+        assertThat(labelText("#diffSummary")).contains(String.format("%d the same, 5 changed, 5 removed and 10 added"
+                + " since %s", DamagedKind.SEEDED - 10, damaged.before()));
+        TableView<?> examples = robot.lookup("#diffExamples").queryTableView();
+        assertThat(Fx.get(() -> examples.getItems().size())).isEqualTo(20);
+        assertThat(Fx.get(() -> examples.getColumns().get(0).getText())).isEqualTo("Since then");
+        assertThat(cutOffs(stage)).as("the Backups tab's past row and columns cut nothing off")
+                .noneMatch(c -> c.contains("Since") || c.contains("AsOf") || c.contains("as it was"));
+    }
+
+    /** Launches the app connected to {@code damaged}'s project with its kind open, at 1278x775. */
+    private Stage launchOn(DamagedKind damaged) throws Exception {
+        app = (KeyRangerApp) FxToolkit.setupApplication(() -> {
+            try {
+                return new KeyRangerApp(Files.createTempDirectory("keyranger-past-window"),
+                        new StartupRequest(damaged.spec(), null, DamagedKind.KIND));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        Fx.get(() -> {
+            stage.setMaximized(false);
+            stage.setX(0);
+            stage.setY(0);
+            stage.setWidth(1278);
+            stage.setHeight(775);
+            return null;
+        });
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        Fx.waitUntil(60, () -> title().startsWith("Item: page 1") && table.getItems().size() == 50);
+        return stage;
     }
 
     /** On the legacy emulator the control is off and says why when hovered; no banner. */

@@ -11,6 +11,7 @@ import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
@@ -39,7 +40,8 @@ import org.kordamp.ikonli.material2.Material2MZ;
 /**
  * The Backups tab: a managed export opened read-only (its kinds with counts, a GQL query applied on the client with
  * pages, a key lookup) and, against the open connection, a comparison (what was added, removed and changed since, one
- * entity side by side) and a restore of the kind.
+ * entity side by side) and a restore of the kind. The database as of a past moment opens beside it and is compared and
+ * restored from the same way.
  */
 public final class BackupsView extends BorderPane {
     private final BackupsViewModel model;
@@ -105,7 +107,23 @@ public final class BackupsView extends BorderPane {
         notice.textProperty().bind(model.locationNotice());
         notice.managedProperty().bind(notice.textProperty().isNotEmpty());
         notice.visibleProperty().bind(notice.managedProperty());
-        VBox box = new VBox(6, new HBox(6, location, browse, open), summary, notice);
+        TextField time = new TextField();
+        time.setId("backupAsOf");
+        time.setPromptText("-15m or 2026-11-27T10:15:00Z");
+        time.setPrefColumnCount(19);
+        time.setMinWidth(Region.USE_PREF_SIZE);
+        time.textProperty().bindBidirectional(model.asOfProperty());
+        time.setOnAction(e -> model.openPast());
+        Button openPast = new Button("Open as of", new FontIcon(Material2MZ.RESTORE));
+        openPast.setId("openPastBackup");
+        openPast.setMinWidth(Region.USE_PREF_SIZE);
+        openPast.disableProperty().bind(model.busyProperty());
+        openPast.setOnAction(e -> model.openPast());
+        Label or = new Label("Or the database as it was at");
+        or.setMinWidth(Region.USE_PREF_SIZE);
+        HBox pastRow = new HBox(6, or, time, openPast);
+        pastRow.setAlignment(Pos.CENTER_LEFT);
+        VBox box = new VBox(6, new HBox(6, location, browse, open), pastRow, summary, notice);
         box.setPadding(new Insets(8));
         return box;
     }
@@ -133,7 +151,10 @@ public final class BackupsView extends BorderPane {
 
         TableView<Entity> table = new TableView<>(model.entities());
         table.setId("exportEntities");
-        table.setPlaceholder(new Label("Select a kind"));
+        Label placeholder = new Label();
+        placeholder.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("Select a kind")
+                .otherwise("The past pages on the Entities tab: As of, beside its pager"));
+        table.setPlaceholder(placeholder);
         table.getColumns().add(column("Key", e -> KeyFormat.format(e.getKey()), 220));
         table.getColumns().add(column("Properties", e -> e.getNames().stream().sorted()
                 .map(n -> n + "=" + EntityJson.cell(e.getValue(n))).collect(Collectors.joining(", ")), 700));
@@ -210,9 +231,12 @@ public final class BackupsView extends BorderPane {
 
         TableView<ExportDiff.Example> examples = new TableView<>(diff.examples());
         examples.setId("diffExamples");
-        examples.setPlaceholder(new Label("Compare a kind of the export with the live database"));
-        examples.getColumns().add(column("Since export", x -> x.before() == null ? "added" : x.now() == null
-                ? "removed" : "changed", 90));
+        examples.setPlaceholder(new Label("Compare a kind of the export (or of the past) with the live database"));
+        TableColumn<ExportDiff.Example, String> outcome = column("Since export", x -> x.before() == null ? "added"
+                : x.now() == null ? "removed" : "changed", 110); // wide enough for its bold header
+        outcome.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("Since export")
+                .otherwise("Since then"));
+        examples.getColumns().add(outcome);
         examples.getColumns().add(column("Key", x -> KeyFormat.format(x.key()), 170));
         examples.getColumns().add(column("What differs", ExportDiff.Example::what, 380));
         examples.getSelectionModel().selectedItemProperty().addListener((obs, old, x) -> {
@@ -224,7 +248,10 @@ public final class BackupsView extends BorderPane {
         sides.setId("sideBySide");
         sides.setPlaceholder(new Label("Select an entity"));
         sides.getColumns().add(column("Property", SideBySide.Row::property, 90));
-        sides.getColumns().add(column("In the export", SideBySide.Row::exported, 150));
+        TableColumn<SideBySide.Row, String> then = column("In the export", SideBySide.Row::exported, 150);
+        then.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("In the export")
+                .otherwise("Then"));
+        sides.getColumns().add(then);
         sides.getColumns().add(column("Live", SideBySide.Row::live, 150));
         sides.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         sides.setRowFactory(t -> new TableRow<>() {

@@ -3,6 +3,7 @@ package io.keyranger.ui.backups;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.backup.managed.ExportBrowser;
@@ -16,6 +17,8 @@ import io.keyranger.ui.common.Tasks;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import javafx.beans.binding.Bindings;
@@ -25,6 +28,8 @@ import javafx.beans.binding.StringExpression;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -36,7 +41,8 @@ import javafx.collections.ObservableList;
 /**
  * The Backups tab: opens a managed export read-only, lists its namespaces and kinds with counts, pages through the
  * entities a GQL query selects (applied on the client), and compares a kind with the live database of the open
- * connection ({@link DiffModel}). All reading runs off the FX thread, with progress and Cancel in the status bar.
+ * connection ({@link DiffModel}). The database as of a past moment opens the same way ({@link #openPast}), to be
+ * compared and restored from like an export. All reading runs off the FX thread, with progress and Cancel in the status bar.
  */
 public final class BackupsViewModel {
     static final int PAGE_SIZE = 50;
@@ -53,22 +59,34 @@ public final class BackupsViewModel {
     private record Opened(ManagedExport export, ExportContents contents) {
     }
 
+    /** The database as of a moment, opened: a session reading it, its kinds with their counts, a rounding note. */
+    private record PastOpened(Session past, List<KindRow> kinds, String note) {
+    }
+
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final StringProperty location = new SimpleStringProperty("");
     private final ObjectProperty<Session> session = new SimpleObjectProperty<>();
+    /** The time box: the database as of this moment opens as an export does. */
+    private final StringProperty asOf = new SimpleStringProperty("");
+    /** The database as of a moment on show instead of an export, or null. */
+    private final ReadOnlyObjectWrapper<Session> past = new ReadOnlyObjectWrapper<>();
     private static final String NOTHING_OPEN = "Open a managed export: its folder or its .overall_export_metadata "
-            + "file (gcloud datastore export, then gcloud storage cp -r).";
+            + "file (gcloud datastore export, then gcloud storage cp -r); or the database as of a moment it still "
+            + "keeps.";
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(NOTHING_OPEN);
-    /** The path box's text when the export on screen was opened ("" while none is). */
+    /** The path box's text when the export on screen was opened, or the time box's ("as of …"); "" while none is. */
     private final ReadOnlyStringWrapper opened = new ReadOnlyStringWrapper("");
     private final BooleanBinding showsOpened = Bindings.createBooleanBinding(
-            () -> !opened.get().isEmpty() && opened.get().equals(stripped(location.get())), opened, location);
+            () -> !opened.get().isEmpty() && opened.get().equals(past.get() == null ? stripped(location.get())
+                    : pastLabel(asOf.get())), opened, location, asOf, past);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final BooleanBinding canQuery = busy.not().and(selectedKind.isNotNull()).and(showsOpened);
-    private final BooleanBinding canCompare = canQuery.and(session.isNotNull());
+    private final BooleanBinding canAct = busy.not().and(selectedKind.isNotNull()).and(showsOpened);
+    /** The past pages on the Entities tab (its As of), not here: queries here scan an export. */
+    private final BooleanBinding canQuery = canAct.and(past.isNull());
+    private final BooleanBinding canCompare = canAct.and(session.isNotNull());
     private final StringProperty query = new SimpleStringProperty("");
     private final StringProperty key = new SimpleStringProperty("");
     private final ObservableList<Entity> entities = FXCollections.observableArrayList();
@@ -88,11 +106,18 @@ public final class BackupsViewModel {
         this.diff = new DiffModel(tasks, errors, comparisons);
         selectedKind.addListener((obs, old, row) -> {
             diff.clear();
-            if (row != null) {
+            if (row != null && past.get() == null) {
                 query.set("SELECT * FROM " + row.kind());
                 runQuery();
             } else {
                 entities.clear();
+            }
+        });
+        // the past on show is another connection's: it goes with it
+        session.addListener((obs, old, now) -> {
+            if (past.get() != null) {
+                closeShown();
+                summary.set(NOTHING_OPEN);
             }
         });
     }
@@ -141,8 +166,69 @@ public final class BackupsViewModel {
         }).run(tasks);
     }
 
+    /**
+     * Opens the database as of the time box's moment (RFC 3339 or {@code -15m}) as an export opens: checked through
+     * {@code ReadWindow.open} (refused on a server that keeps no past and outside what it keeps, rounded to a whole
+     * minute and said so when older than an hour), its kinds listed and counted there. It can then be compared with
+     * live data and restored from, as an export can.
+     */
+    public void openPast() {
+        Session live = session.get();
+        String text = stripped(asOf.get());
+        if (live == null) {
+            errors.accept("Connect to a database first: its past is read through the open connection.");
+            return;
+        }
+        if (text.isEmpty()) {
+            errors.accept("Give a time: an RFC 3339 time such as 2026-11-27T10:15:00Z, or a time back from now such as"
+                    + " -15m.");
+            return;
+        }
+        closeShown();
+        summary.set("Reading the database as of " + text + "…");
+        busy.set(true);
+        Tasks.create("Reading the past", ctx -> {
+            AtomicReference<String> told = new AtomicReference<>("");
+            Session at = ReadWindow.open(live, text, told::set);
+            return new PastOpened(at, PastKinds.of(at, n -> ctx.progress(n, -1, String.format(
+                    "Counting the database as of %s: %,d entities", at.asOf().time(), n)),
+                    Cancellation.of(ctx::isCancelled)), told.get());
+        }).onSuccess(result -> {
+            busy.set(false);
+            if (live != session.get()) {
+                summary.set(NOTHING_OPEN); // another connection opened meanwhile
+                return;
+            }
+            past.set(result.past());
+            opened.set(pastLabel(text));
+            kinds.setAll(result.kinds());
+            long total = result.kinds().stream().mapToLong(KindRow::count).sum();
+            summary.set(String.format("The database as of %s: %,d entities in %d kind%s. Read only; its entities "
+                    + "page on the Entities tab (As of).%s", result.past().asOf().time(), total, kinds.size(),
+                    kinds.size() == 1 ? "" : "s", result.note().isEmpty() ? "" : " " + result.note()));
+            diff.pastProperty().set(result.past().asOf());
+            if (!kinds.isEmpty()) {
+                selectedKind.set(kinds.get(0));
+            }
+        }).onError(e -> {
+            summary.set("Could not open the database as of " + text + ": nothing is open. " + NOTHING_OPEN);
+            failed(e);
+        }).onCancelled(() -> {
+            busy.set(false);
+            summary.set("Opening the database as of " + text + " was cancelled: nothing is open. " + NOTHING_OPEN);
+        }).run(tasks);
+    }
+
+    private static String pastLabel(String typed) {
+        return "as of " + stripped(typed);
+    }
+
     /** What the tab says while the path box names another export than the one shown. */
     private String otherExport() {
+        if (past.get() != null) {
+            return "The time box names another moment than the one shown (" + opened.get() + "): Open it, or put "
+                    + "that time back.";
+        }
         return "The path box names another export than the one shown (" + opened.get() + "): Open it, or put that "
                 + "path back.";
     }
@@ -156,6 +242,8 @@ public final class BackupsViewModel {
     /** Forgets the export on screen and everything read from it. */
     private void closeShown() {
         export = null;
+        past.set(null);
+        diff.pastProperty().set(null);
         opened.set("");
         shown = null;
         next = -1;
@@ -266,7 +354,8 @@ public final class BackupsViewModel {
     public void restore(BiPredicate<ConnectionSpec, String> confirm) {
         Session s = session.get();
         KindRow row = selectedKind.get();
-        if (s != null && row != null && confirm.test(s.spec(), "restore " + row.kind() + " from the export ("
+        if (s != null && row != null && confirm.test(s.spec(), "restore " + row.kind() + " from " + (past.get() == null
+                ? "the export" : "the database as of " + past.get().asOf().time()) + " ("
                 + diff.modeProperty().get().id() + ")")) {
             diff.restore(s, row);
         }
@@ -285,6 +374,16 @@ public final class BackupsViewModel {
 
     public StringProperty locationProperty() {
         return location;
+    }
+
+    /** The time box: RFC 3339 or a time back from now such as {@code -15m}. */
+    public StringProperty asOfProperty() {
+        return asOf;
+    }
+
+    /** The session reading the database as of the moment on show instead of an export, or null. */
+    public ReadOnlyObjectProperty<Session> pastProperty() {
+        return past.getReadOnlyProperty();
     }
 
     /** The open connection, which a comparison and a restore use. */

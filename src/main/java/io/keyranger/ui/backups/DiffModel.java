@@ -6,6 +6,7 @@ import io.keyranger.backup.RestoreSpec;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.RestoreMode;
@@ -26,9 +27,9 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * The comparison of one kind of an open export with the live database ({@link ExportDiff}: pages of keys, then the
- * live keys for entities added since), its examples, one example's properties side by side, and a restore of the
- * kind from the export, handed to the Run tab as a job.
+ * The comparison of one kind of an open export, or of the database as of a past moment, with the live database
+ * ({@link ExportDiff}: pages of keys, then the live keys for entities added since), its examples, one example's
+ * properties side by side, and a restore of the kind from it, handed to the Run tab as a job.
  */
 public final class DiffModel {
     /** Examples of each outcome the view lists. */
@@ -44,6 +45,8 @@ public final class DiffModel {
     private final Path comparisons;
     private final Object folders = new Object();
     private final ObjectProperty<ManagedExport> export = new SimpleObjectProperty<>();
+    /** The moment compared and restored from instead of an export, or null. */
+    private final ObjectProperty<PointInTime> past = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
     private final ObservableList<ExportDiff.Example> examples = FXCollections.observableArrayList();
     private final ObjectProperty<ExportDiff.Example> selected = new SimpleObjectProperty<>();
@@ -66,24 +69,30 @@ public final class DiffModel {
     }
 
     /**
-     * Compares {@code row}'s kind of the export with the live database of {@code session}. The comparison keeps its
-     * state and key lists in a folder of its own (one per database, export, namespace and kind), so one that was
-     * cancelled goes on where it stopped when it is started again, as {@code keyranger diff --resume} does.
+     * Compares {@code row}'s kind of the export (or of the database as of the moment on show) with the live database
+     * of {@code session}. The comparison keeps its state and key lists in a folder of its own (one per database,
+     * export or moment, namespace and kind), so one that was cancelled goes on where it stopped when it is started
+     * again, as {@code keyranger diff --resume} does.
      */
     public void compare(Session session, BackupsViewModel.KindRow row) {
         if (!ready(session, row)) {
             return;
         }
         ManagedExport opened = export.get();
+        PointInTime moment = past.get();
+        String since = opened != null ? "since the export" : "since " + moment.time();
         long asked = shown;
         summary.set("Comparing " + row.kind() + " with " + session.describe() + "…");
         Tasks.create("Comparing with live data", ctx -> {
             synchronized (folders) { // a cancelled comparison writes its state until it stops: the next one waits
                 // off the FX thread: the folder's name reads the export's file time
-                Path folder = folderOf(comparisons, session.spec(), Path.of(opened.metadata()), row.namespace(), row.kind());
+                Path folder = opened != null ? folderOf(comparisons, session.spec(), Path.of(opened.metadata()),
+                        row.namespace(), row.kind()) : folderOf(comparisons, session.spec(), moment, row.namespace(),
+                        row.kind());
                 Files.createDirectories(folder);
-                ExportDiff.Result r = ExportDiff.of(session, opened, row.namespace(), row.kind(), null, null)
-                        .examples(EXAMPLES).writeKeys(folder).resume(ExportDiff.stoppedIn(folder)).run(true,
+                ExportDiff diff = opened != null ? ExportDiff.of(session, opened, row.namespace(), row.kind(), null, null)
+                        : ExportDiff.ofPast(session, moment, row.namespace(), row.kind(), null, null);
+                ExportDiff.Result r = diff.examples(EXAMPLES).writeKeys(folder).resume(ExportDiff.stoppedIn(folder)).run(true,
                                 n -> ctx.progress(n, row.count(), String.format(
                                         "Comparing %s with live data: %,d of %,d", row.kind(), n, row.count())),
                                 Cancellation.of(ctx::isCancelled));
@@ -100,8 +109,8 @@ public final class DiffModel {
             compared.set(r.cancelled() ? null : r);
             examples.setAll(r.examples());
             summary.set(String.format("%s against %s: %,d the same, %,d changed, %,d removed and %,d added "
-                    + "since the export (%,d compared in %,d lookup%s)%s%s", row.kind(), session.describe(),
-                    r.same(), r.changed(), r.removed(), r.added(), r.compared(), r.lookups(),
+                    + "%s (%,d compared in %,d lookup%s)%s%s", row.kind(), session.describe(),
+                    r.same(), r.changed(), r.removed(), r.added(), since, r.compared(), r.lookups(),
                     r.lookups() == 1 ? "" : "s", r.resumedFrom() == 0 ? "" : String.format("; went on from %,d "
                             + "compared before it stopped (the examples are from the rest)", r.resumedFrom()),
                     r.cancelled() ? "; stopped early: Compare again to go on" : ". Their keys are listed in "
@@ -137,13 +146,28 @@ public final class DiffModel {
         return root.resolve(Hashing.sha256().hashString(what, StandardCharsets.UTF_8).toString().substring(0, 20));
     }
 
-    /** Asks the Run tab to restore {@code row}'s kind from the export with the chosen mode (a job it follows). */
+    /**
+     * The folder that keeps the state and key lists of the comparison of {@code kind} in {@code namespace} as the
+     * database {@code spec} names held it at {@code moment} with that database live.
+     */
+    public static Path folderOf(Path root, ConnectionSpec spec, PointInTime moment, String namespace, String kind) {
+        String what = String.join("\n", String.valueOf(spec.emulatorHost()), spec.projectId(),
+                String.valueOf(spec.databaseId()), "as of " + moment.time(), namespace, kind);
+        return root.resolve(Hashing.sha256().hashString(what, StandardCharsets.UTF_8).toString().substring(0, 20));
+    }
+
+    /**
+     * Asks the Run tab to restore {@code row}'s kind from the export (or from the database as of the moment on show)
+     * with the chosen mode (a job it follows).
+     */
     public void restore(Session session, BackupsViewModel.KindRow row) {
         if (!ready(session, row)) {
             return;
         }
         try {
-            RestoreSpec spec = new RestoreSpec(Path.of(export.get().metadata()), row.namespace(), row.kind(), mode.get(), null,
+            RestoreSpec spec = export.get() != null ? new RestoreSpec(Path.of(export.get().metadata()),
+                    row.namespace(), row.kind(), mode.get(), null, null, true)
+                    : RestoreSpec.fromPast(past.get(), null, false, row.namespace(), row.kind(), mode.get(), null,
                     null, true);
             restorer.accept(new RestoreRequest(session, row.namespace(), row.kind(), spec.job(null)));
         } catch (RuntimeException e) {
@@ -152,8 +176,8 @@ public final class DiffModel {
     }
 
     private boolean ready(Session session, BackupsViewModel.KindRow row) {
-        if (export.get() == null || row == null) {
-            errors.accept("Open an export and select a kind first.");
+        if (export.get() == null && past.get() == null || row == null) {
+            errors.accept("Open an export (or the database as of a moment) and select a kind first.");
             return false;
         }
         if (session == null) {
@@ -199,6 +223,11 @@ public final class DiffModel {
 
     ObjectProperty<ManagedExport> exportProperty() {
         return export;
+    }
+
+    /** The moment compared and restored from instead of an export, or null. */
+    public ObjectProperty<PointInTime> pastProperty() {
+        return past;
     }
 
     public ReadOnlyStringProperty restorePreviewProperty() {

@@ -3,6 +3,7 @@ package io.keyranger.ui.entities;
 import atlantafx.base.theme.Styles;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.ui.asof.AsOfBar;
 import io.keyranger.ui.common.Completer;
 import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.common.WriteConfirmation;
@@ -39,7 +40,8 @@ public final class EntitiesView extends BorderPane {
     private final SplitPane split = new SplitPane();
     private final TableColumn<Entity, String> keyColumn = new TableColumn<>("Key");
 
-    public EntitiesView(EntitiesViewModel model) {
+    /** {@code asOf}: the window's "As of" control, shown beside the pager. */
+    public EntitiesView(EntitiesViewModel model, AsOfBar asOf) {
         this.model = model;
         table.setId("entityTable");
         table.setItems(model.rows());
@@ -81,7 +83,8 @@ public final class EntitiesView extends BorderPane {
         split.getItems().setAll(table, json);
         split.setId("entitiesSplit");
         split.setDividerPositions(0.62);
-        setTop(new VBox(queryBar(), pager(), editBar()));
+        VBox.setMargin(asOf.messages(), new Insets(0, 8, 6, 8));
+        setTop(new VBox(queryBar(), pager(asOf), asOf.messages(), editBar()));
         setCenter(split);
     }
 
@@ -167,7 +170,9 @@ public final class EntitiesView extends BorderPane {
             }
         });
         create.disableProperty().bind(model.edits().readOnlyProperty());
-        Label readOnly = new Label("Read-only connection: editing is off.");
+        Label readOnly = new Label();
+        readOnly.setId("editingOff");
+        readOnly.textProperty().bind(model.edits().readOnlyReasonProperty());
         readOnly.visibleProperty().bind(model.edits().readOnlyProperty());
         readOnly.managedProperty().bind(readOnly.visibleProperty());
         Label status = new Label();
@@ -230,7 +235,7 @@ public final class EntitiesView extends BorderPane {
         }
     }
 
-    private HBox pager() {
+    private HBox pager(AsOfBar asOf) {
         Label title = new Label();
         title.setId("pageTitle");
         title.textProperty().bind(model.titleProperty());
@@ -244,7 +249,7 @@ public final class EntitiesView extends BorderPane {
         next.setOnAction(e -> model.nextPage());
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar = new HBox(8, title, spacer, previous, next);
+        HBox bar = new HBox(8, title, spacer, asOf.controls(), previous, next);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 8, 6, 8));
         return bar;

@@ -136,6 +136,11 @@ public final class EntitiesViewModel {
         edits.setEditor(editor, connection);
     }
 
+    /** Whether the browser reads the database as of a past moment: editing is off until it reads live data again. */
+    public void setReadingPast(boolean past) {
+        edits.setPast(past);
+    }
+
     /** Creating, changing and deleting entities, with Undo and Redo. */
     public EntityEdits edits() {
         return edits;

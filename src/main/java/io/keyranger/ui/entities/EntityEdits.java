@@ -31,9 +31,11 @@ public final class EntityEdits {
     private final ReadOnlyBooleanWrapper canUndo = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canRedo = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper readOnly = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper readOnlyReason = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
     private EntityEditor editor;
     private ConnectionSpec connection;
+    private boolean past;
 
     EntityEdits(TaskRunner tasks, Consumer<String> errors, Runnable reload) {
         this.tasks = tasks;
@@ -45,11 +47,28 @@ public final class EntityEdits {
     void setEditor(EntityEditor value, ConnectionSpec spec) {
         this.editor = value;
         this.connection = spec;
-        readOnly.set(spec.readOnly());
+        this.past = false;
+        refreshReadOnly();
         done.clear();
         undone.clear();
         refresh();
         status.set("");
+    }
+
+    /**
+     * Whether the browser shows the database as of a past moment: nothing can be edited then (the past is read-only),
+     * and the history waits for the return to live data.
+     */
+    void setPast(boolean value) {
+        past = value;
+        refreshReadOnly();
+    }
+
+    private void refreshReadOnly() {
+        boolean connectionReadOnly = connection != null && connection.readOnly();
+        readOnly.set(connectionReadOnly || past);
+        readOnlyReason.set(past ? "Reading the past: editing is off." : connectionReadOnly
+                ? "Read-only connection: editing is off." : "");
     }
 
     /** The connection's spec, for the confirmation a production project needs. */
@@ -90,6 +109,10 @@ public final class EntityEdits {
     private void run(String doing, Callable<EntityEditor.Edit> action, Step step) {
         if (editor == null) {
             errors.accept("Connect first.");
+            return;
+        }
+        if (readOnly.get()) {
+            errors.accept(readOnlyReason.get());
             return;
         }
         status.set(doing + "…");
@@ -136,6 +159,11 @@ public final class EntityEdits {
 
     public ReadOnlyBooleanProperty readOnlyProperty() {
         return readOnly.getReadOnlyProperty();
+    }
+
+    /** Why editing is off ("Read-only connection: …", "Reading the past: …"), or "". */
+    public ReadOnlyStringProperty readOnlyReasonProperty() {
+        return readOnlyReason.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty statusProperty() {

@@ -2,6 +2,7 @@ package io.keyranger.ui.main;
 
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.profile.ConnectionProfile;
+import io.keyranger.ui.asof.AsOfBar;
 import io.keyranger.ui.backups.BackupsView;
 import io.keyranger.ui.entities.EntitiesView;
 import io.keyranger.ui.shards.ShardsView;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
@@ -54,7 +56,7 @@ public final class MainView extends BorderPane {
     public MainView(MainViewModel model, Supplier<DemoRequest> demoDefaults,
                     Supplier<ConnectionProfile> newProfile) {
         this.model = model;
-        entitiesView = new EntitiesView(model.entities());
+        entitiesView = new EntitiesView(model.entities(), new AsOfBar(model.asOf()));
         TabPane tabs = new TabPane();
         Tab runTab = new Tab("Run", new RunView(model.run()));
         mapperView = new MapperView(model.mapper(), model.run(), () -> tabs.getSelectionModel().select(runTab));
@@ -72,8 +74,30 @@ public final class MainView extends BorderPane {
         split.setId("mainSplit");
         split.getItems().setAll(sidebar, tabs);
         split.setDividerPositions(0.245);
+        setTop(pastBanner());
         setCenter(split);
         setBottom(statusBar());
+    }
+
+    /** Across the top while the window shows the past: what moment, that it is read-only, and the way back. */
+    private HBox pastBanner() {
+        Label text = new Label();
+        text.setId("pastBanner");
+        text.setGraphic(new FontIcon(Material2MZ.UPDATE));
+        text.textProperty().bind(model.asOf().bannerProperty());
+        text.setWrapText(true);
+        Region gap = new Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        Button back = new Button("Back to live", new FontIcon(Material2MZ.SKIP_NEXT));
+        back.setId("bannerBackToLive");
+        back.setMinWidth(Region.USE_PREF_SIZE);
+        back.setOnAction(e -> model.asOf().backToLive());
+        HBox banner = new HBox(10, text, gap, back);
+        banner.getStyleClass().add("past-banner");
+        banner.setAlignment(Pos.CENTER_LEFT);
+        banner.visibleProperty().bind(model.asOf().pastProperty().isNotNull());
+        banner.managedProperty().bind(banner.visibleProperty());
+        return banner;
     }
 
     public ToggleButton darkThemeToggle() {

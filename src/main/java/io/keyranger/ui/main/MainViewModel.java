@@ -9,6 +9,7 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Session;
 import io.keyranger.edit.EntityEditor;
 import io.keyranger.profile.ProfileStore;
+import io.keyranger.ui.asof.AsOfModel;
 import io.keyranger.ui.backups.BackupsViewModel;
 import io.keyranger.ui.backups.DiffModel;
 import io.keyranger.ui.common.ErrorMessages;
@@ -66,7 +67,12 @@ public final class MainViewModel {
     private final RunViewModel run;
     private final MapperViewModel mapper;
     private final BackupsViewModel backups;
+    private final AsOfModel asOf;
+    /** The browser's reads: through the live session, or through the past one while "As of" shows the past. */
     private DatastoreGateway gateway;
+    private DatastoreGateway liveGateway;
+    /** Kinds listed before the browser turned to another moment: listed again there, to count and open. */
+    private List<String> carriedKinds = List.of();
     private Task<?> counting;
     /** Whether the browser is reading a page: counts wait for it between batches. */
     private volatile boolean pageLoading;
@@ -85,7 +91,11 @@ public final class MainViewModel {
         this.run = new RunViewModel(tasks, this::showError);
         this.mapper = new MapperViewModel(tasks, this::showError, run);
         this.backups = new BackupsViewModel(tasks, this::showError, comparisons);
+        // jobs, comparisons and restores write or compare with live data: they keep the live session
         backups.sessionProperty().bind(session);
+        this.asOf = new AsOfModel(tasks);
+        asOf.liveProperty().bind(session);
+        asOf.pastProperty().addListener((obs, old, past) -> browse(past));
         selectedNamespace.addListener((obs, old, ns) -> loadKinds(ns));
         // a job keeps its kind on the Run tab while it runs; once it ends, the Run tab follows the selection again
         run.status().runningProperty().addListener((obs, was, running) -> {
@@ -98,9 +108,13 @@ public final class MainViewModel {
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
             mapper.propertyNames().clear();
-            KindTarget target = kind == null ? null
-                    : new KindTarget(session.get(), selectedNamespace.get(), kind.name(), kind.countProperty()::get);
-            shards.targetProperty().set(target);
+            Session past = asOf.pastProperty().get();
+            // the list counts the past while it shows it: a job on live data does not take that count as its own
+            KindTarget target = kind == null ? null : new KindTarget(session.get(), selectedNamespace.get(),
+                    kind.name(), past == null ? kind.countProperty()::get : () -> null);
+            // the shard preview is a read: it shows the key space the browser shows
+            shards.targetProperty().set(kind == null || past == null ? target
+                    : new KindTarget(past, selectedNamespace.get(), kind.name(), kind.countProperty()::get));
             mapper.targetProperty().set(target);
             if (!run.isRunning()) {
                 run.targetProperty().set(target);
@@ -121,8 +135,9 @@ public final class MainViewModel {
     }
 
     private void opened(ConnectionsModel.Opened state) {
-        gateway = state.gateway();
-        session.set(state.session());
+        liveGateway = state.gateway();
+        gateway = liveGateway;
+        session.set(state.session()); // a new connection shows its live data
         ConnectionSpec spec = state.session().spec();
         entities.setEditor(new EntityEditor(state.session().datastore(), spec,
                 state.session().limits()), spec);
@@ -136,6 +151,29 @@ public final class MainViewModel {
         selectedNamespace.set(spec.namespace());
     }
 
+    /**
+     * Turns the browser to {@code past} (a session as of a moment), or back to live data (null): the kinds are listed
+     * and counted again, and the selected kind's page and properties read again, there. Editing is off in the past.
+     */
+    private void browse(Session past) {
+        Session live = session.get();
+        DatastoreGateway next = past == null ? liveGateway : new DatastoreGateway(past.datastore(),
+                past.spec().server());
+        if (live == null || next == gateway) {
+            return;
+        }
+        gateway = next;
+        entities.setReadingPast(past != null);
+        status.setConnection(live.describe() + (past == null ? "" : " · as of " + past.asOf().time()
+                + " (read-only)"));
+        KindItem kind = selectedKind.get();
+        if (kind != null) {
+            kindToOpen = kind.name();
+        }
+        carriedKinds = kinds.stream().map(KindItem::name).toList();
+        loadKinds(selectedNamespace.get());
+    }
+
     private void loadKinds(String namespace) {
         if (counting != null) {
             counting.cancel();
@@ -147,7 +185,16 @@ public final class MainViewModel {
             return;
         }
         DatastoreGateway source = gateway;
-        Tasks.create("Listing kinds", () -> source.kinds(namespace, false))
+        List<String> carried = carriedKinds;
+        carriedKinds = List.of();
+        Tasks.create("Listing kinds", () -> {
+                    // a server that cannot list kinds knows them from KeyRanger's records, which may be younger than
+                    // the moment shown: the kinds listed before stay listed (counted there, 0 if none existed)
+                    List<String> listed = new ArrayList<>(source.kinds(namespace, false));
+                    carried.stream().filter(k -> !source.listsEverything()).filter(k -> !listed.contains(k)).forEach(listed::add);
+                    listed.sort(String::compareTo);
+                    return listed;
+                })
                 .onSuccess(names -> {
                     if (source != gateway || !namespace.equals(selectedNamespace.get())) {
                         return;
@@ -191,7 +238,8 @@ public final class MainViewModel {
             return;
         }
         DatastoreGateway source = gateway;
-        boolean readOnly = session.get() != null && session.get().spec().readOnly();
+        Session browsed = browsingSession();
+        boolean readOnly = browsed != null && browsed.readOnly();
         Tasks.create("Looking for " + name, () -> {
             boolean found = source.kindExists(namespace, name);
             if (found && !readOnly) { // a read-only connection writes nothing, bookkeeping included
@@ -291,7 +339,18 @@ public final class MainViewModel {
         return errorHandler;
     }
 
-    /** The open connection's session, or null before the first connect. */
+    /** The window's "As of" control: the moment the browser reads, or live data. */
+    public AsOfModel asOf() {
+        return asOf;
+    }
+
+    /** The session the browser reads through: the past one while "As of" shows the past, else the live one. */
+    public Session browsingSession() {
+        Session past = asOf.pastProperty().get();
+        return past != null ? past : session.get();
+    }
+
+    /** The open connection's live session (jobs and backups use it), or null before the first connect. */
     public ReadOnlyObjectProperty<Session> sessionProperty() {
         return session.getReadOnlyProperty();
     }

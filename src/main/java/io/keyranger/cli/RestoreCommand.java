@@ -43,8 +43,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "restore", mixinStandardHelpOptions = true, description = "Restore a kind, a query's entities or a "
         + "list of keys from a managed export (--export) or from the database as it was at a past moment (--as-of), "
         + "leaving entities changed since alone unless --mode overwrite; with --until, undo a window of damage, "
-        + "leaving later writes alone. A job: progress, Ctrl-C, resume by running it again with its --job-id, "
-        + "revert.")
+        + "leaving later writes alone. A job: progress, Ctrl-C, resume by running it again with its --job-id (or "
+        + "'keyranger run --resume ID'), revert.")
 public final class RestoreCommand implements Callable<Integer> {
     private final KeyRangerCli.Context context;
 
@@ -153,6 +153,10 @@ public final class RestoreCommand implements Callable<Integer> {
         err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
                 + conn.namespace()) + " from " + from + (until != null ? "" : " (" + restoreMode.id() + ")")
                 + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
+        String resume = resumeHint(job.jobId(), past);
+        if (past != null) {
+            err.println("If it stops, " + Character.toLowerCase(resume.charAt(0)) + resume.substring(1));
+        }
         err.flush();
         JobHandle handle;
         try {
@@ -167,7 +171,7 @@ public final class RestoreCommand implements Callable<Integer> {
             return RunCommand.EXIT_JOB_BUSY;
         }
         JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, report.file,
-                "Resume it by running it again with --job-id " + handle.jobId());
+                resume);
         hooks.sayInjected(err);
         long changed = result.total(JobReport.SKIPPED_PREFIX + (past == null ? RestoreMode.CHANGED
                 : RestoreMode.Backup.PAST.changed()));
@@ -187,6 +191,20 @@ public final class RestoreCommand implements Callable<Integer> {
             return RevertCommand.EXIT_CONFLICTS;
         }
         return JobFollow.exitCode(result);
+    }
+
+    /**
+     * How to resume the restore: by running it again with its id, or, for one from the past, by its id alone (the job
+     * keeps the moments it reads, which a relative --as-of or --until would not give again) or with those moments as
+     * absolute times.
+     */
+    private static String resumeHint(String jobId, Past past) {
+        if (past == null) {
+            return "Resume it by running it again with --job-id " + jobId;
+        }
+        return "Resume it with: keyranger run --resume " + jobId + " (or this restore again with --job-id " + jobId
+                + " --as-of " + past.asOf().time() + (past.until() == null ? "" : " --until " + past.until().time())
+                + ": the moments it reads, as absolute times)";
     }
 
     /** The moments of a restore from the past, checked against what the server keeps before anything is read. */

@@ -184,9 +184,10 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         long later = result.total(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER);
         if (result.status() == JobStatus.DONE && later > 0) {
-            err.printf("keyranger: %,d entit%s written again after --until kept %s later values (see 'skipped' "
-                    + "above; 'restore --dry-run' names them all): good later writes are left alone.%n", later,
-                    later == 1 ? "y" : "ies", later == 1 ? "its" : "their");
+            err.printf("keyranger: %,d entit%s written again after --until kept %s later values: good later writes "
+                    + "are left alone. 'skipped' above names the first few; this names every one (and any entity "
+                    + "written since), writing nothing:%n  %s%n", later, later == 1 ? "y" : "ies",
+                    later == 1 ? "its" : "their", dryRunCommand(kind, conn.namespace(), past));
             err.flush();
             return RevertCommand.EXIT_CONFLICTS;
         }
@@ -205,6 +206,28 @@ public final class RestoreCommand implements Callable<Integer> {
         return "Resume it with: keyranger run --resume " + jobId + " (or this restore again with --job-id " + jobId
                 + " --as-of " + past.asOf().time() + (past.until() == null ? "" : " --until " + past.until().time())
                 + ": the moments it reads, as absolute times)";
+    }
+
+    /**
+     * This restore's dry run, with its moments as absolute times: run after the restore, it names every entity left
+     * alone as written again after --until (what the restore put back is then as at --as-of, and counted so).
+     */
+    private String dryRunCommand(String kind, String namespace, Past past) {
+        StringBuilder command = new StringBuilder("keyranger restore --kind ").append(kind);
+        if (!namespace.isEmpty()) {
+            command.append(" --namespace ").append(namespace);
+        }
+        command.append(" --as-of ").append(past.asOf().time()).append(" --until ").append(past.until().time());
+        if (removeAdded) {
+            command.append(" --remove-added");
+        }
+        if (selection.gql != null) {
+            command.append(" --gql \"").append(selection.gql.replace("\"", "\\\"")).append('"');
+        }
+        if (selection.keys != null) {
+            command.append(" --keys ").append(selection.keys);
+        }
+        return command.append(" --dry-run").toString();
     }
 
     /** The moments of a restore from the past, checked against what the server keeps before anything is read. */

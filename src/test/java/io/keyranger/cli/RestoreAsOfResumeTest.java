@@ -36,13 +36,18 @@ import org.junit.jupiter.api.io.TempDir;
  * A restore started with relative times ({@code --as-of -Ns --until -Ms}) is resumed by its id alone: the restore
  * says, as it starts, how to resume it and the absolute moments it reads; killed with SIGKILL, it is refused when run
  * again with the same relative times (they now name other moments), and {@code run --resume ID} finishes it exactly,
- * entity by entity as the Firestore emulator's own lookups at the moments the restore printed decide.
+ * entity by entity as the Firestore emulator's own lookups at the moments the restore printed decide. Once it is
+ * done, the same undo with those moments writes nothing and names exactly the later writes (the restore's own output
+ * gives the dry run that lists every one).
  */
 class RestoreAsOfResumeTest {
     private static final int SEEDED = 1_500;
-    private static final Duration GAP = Duration.ofSeconds(5);
-    /** About how long the child takes from its start to reading its times (a JVM's start, picocli, a connection). */
-    private static final Duration CHILD_START = Duration.ofSeconds(2);
+    private static final Duration GAP = Duration.ofSeconds(10);
+    /**
+     * About how long the child takes from its start to reading its times (a JVM's start, picocli, a connection):
+     * the gaps between the writes leave it 5 s either way on a busy machine.
+     */
+    private static final Duration CHILD_START = Duration.ofSeconds(3);
     private static final Pattern MOMENTS = Pattern.compile("--job-id R --as-of (\\S+) --until (\\S+):");
 
     @TempDir
@@ -145,6 +150,27 @@ class RestoreAsOfResumeTest {
         assertThat(ShardedCounter.existing(datastore, "job:R").totals()).as("each key decided once")
                 .containsEntry("read", (long) SEEDED + 50).containsEntry("written", 285L)
                 .containsEntry("deleted", 50L).containsEntry("skipped: written again after --until", 15L);
+
+        // once restored, the same undo (a new job, with the moments printed) writes nothing and names exactly the
+        // later writes, with the command that lists every one; that dry run names those 15 and no other
+        List<String> absolute = List.of("restore", "--kind", "Item", "--as-of", t0.toString(), "--until",
+                t1.toString(), "--remove-added");
+        InProcessCli.Result again2 = cli.run(with(absolute, "--job-id", "R2"));
+        assertThat(again2.exitCode()).as(again2.out() + again2.err()).isEqualTo(RevertCommand.EXIT_CONFLICTS);
+        assertThat(again2.err()).contains("15 entities written again after --until kept their later values",
+                "keyranger restore --kind Item --as-of " + t0 + " --until " + t1 + " --remove-added --dry-run");
+        assertThat(RichEntities.read(datastore, "", "Item")).as("nothing more to write").isEqualTo(restored);
+        assertThat(ShardedCounter.existing(datastore, "job:R2").totals()).containsEntry("written", 0L)
+                .containsEntry("already as at the time restored", (long) SEEDED + 50 - 15)
+                .containsEntry("skipped: written again after --until", 15L);
+        InProcessCli.Result named = cli.run(with(absolute, "--dry-run"));
+        assertThat(named.exitCode()).as(named.out() + named.err()).isZero();
+        assertThat(named.out().lines().filter(l -> l.contains("written again after --until:"))
+                .filter(l -> l.contains("would leave"))).as(named.out()).hasSize(15);
+        for (Entity e : later) {
+            assertThat(named.out()).contains("would leave " + KeyFormat.format(e.getKey())
+                    + ": written again after --until");
+        }
     }
 
     /** Every entity of Item as the emulator answers a query and lookups with read time {@code time}. */

@@ -43,8 +43,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "restore", mixinStandardHelpOptions = true, description = "Restore a kind, a query's entities or a "
         + "list of keys from a managed export (--export) or from the database as it was at a past moment (--as-of), "
         + "leaving entities changed since alone unless --mode overwrite; with --until, undo a window of damage, "
-        + "leaving later writes alone. A job: progress, Ctrl-C, resume by running it again with its --job-id, "
-        + "revert.")
+        + "leaving later writes alone. A job: progress, Ctrl-C, resume by running it again with its --job-id (or "
+        + "'keyranger run --resume ID'), revert.")
 public final class RestoreCommand implements Callable<Integer> {
     private final KeyRangerCli.Context context;
 
@@ -150,6 +150,10 @@ public final class RestoreCommand implements Callable<Integer> {
         err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
                 + conn.namespace()) + " from " + from + (until != null ? "" : " (" + restoreMode.id() + ")")
                 + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
+        String resume = resumeHint(job.jobId(), past);
+        if (past != null) {
+            err.println("If it stops, " + Character.toLowerCase(resume.charAt(0)) + resume.substring(1));
+        }
         err.flush();
         JobHandle handle;
         try {
@@ -164,7 +168,7 @@ public final class RestoreCommand implements Callable<Integer> {
             return RunCommand.EXIT_JOB_BUSY;
         }
         JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, report.file,
-                "Resume it by running it again with --job-id " + handle.jobId());
+                resume);
         hooks.sayInjected(err);
         long changed = result.total(JobReport.SKIPPED_PREFIX + (past == null ? RestoreMode.CHANGED
                 : RestoreMode.Backup.PAST.changed()));
@@ -177,13 +181,50 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         long later = result.total(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER);
         if (result.status() == JobStatus.DONE && later > 0) {
-            err.printf("keyranger: %,d entit%s written again after --until kept %s later values (see 'skipped' "
-                    + "above; 'restore --dry-run' names them all): good later writes are left alone.%n", later,
-                    later == 1 ? "y" : "ies", later == 1 ? "its" : "their");
+            err.printf("keyranger: %,d entit%s written again after --until kept %s later values: good later writes "
+                    + "are left alone. 'skipped' above names the first few; this names every one (and any entity "
+                    + "written since), writing nothing:%n  %s%n", later, later == 1 ? "y" : "ies",
+                    later == 1 ? "its" : "their", dryRunCommand(kind, conn.namespace(), past));
             err.flush();
             return RevertCommand.EXIT_CONFLICTS;
         }
         return JobFollow.exitCode(result);
+    }
+
+    /**
+     * How to resume the restore: by running it again with its id, or, for one from the past, by its id alone (the job
+     * keeps the moments it reads, which a relative --as-of or --until would not give again) or with those moments as
+     * absolute times.
+     */
+    private static String resumeHint(String jobId, Past past) {
+        if (past == null) {
+            return "Resume it by running it again with --job-id " + jobId;
+        }
+        return "Resume it with: keyranger run --resume " + jobId + " (or this restore again with --job-id " + jobId
+                + " --as-of " + past.asOf().time() + (past.until() == null ? "" : " --until " + past.until().time())
+                + ": the moments it reads, as absolute times)";
+    }
+
+    /**
+     * This restore's dry run, with its moments as absolute times: run after the restore, it names every entity left
+     * alone as written again after --until (what the restore put back is then as at --as-of, and counted so).
+     */
+    private String dryRunCommand(String kind, String namespace, Past past) {
+        StringBuilder command = new StringBuilder("keyranger restore --kind ").append(kind);
+        if (!namespace.isEmpty()) {
+            command.append(" --namespace ").append(namespace);
+        }
+        command.append(" --as-of ").append(past.asOf().time()).append(" --until ").append(past.until().time());
+        if (removeAdded) {
+            command.append(" --remove-added");
+        }
+        if (selection.gql != null) {
+            command.append(" --gql \"").append(selection.gql.replace("\"", "\\\"")).append('"');
+        }
+        if (selection.keys != null) {
+            command.append(" --keys ").append(selection.keys);
+        }
+        return command.append(" --dry-run").toString();
     }
 
     /** The moments of a restore from the past, checked against what the server keeps before anything is read. */

@@ -134,8 +134,9 @@ public final class JobLauncher {
                 || !spec.namespace().equals(was.namespace())) {
             throw new KeyRangerException("Job " + spec.jobId() + " was started with other options: "
                     + SourceJobs.describe(was) + "; this run asks for " + SourceJobs.describe(asked) + ". Nothing "
-                    + "was written. Run it with the options it was started with to resume it (the same --as-of and "
-                    + "--until, as times), or give this run another --job-id.");
+                    + "was written. Resume it by its id alone with 'keyranger run --resume " + spec.jobId() + "' (it "
+                    + "keeps its moments), or run it with the options it was started with (the same --as-of and "
+                    + "--until, as absolute times), or give this run another --job-id.");
         }
         return executor().resume(spec.jobId(), mode, listener, waiting);
     }

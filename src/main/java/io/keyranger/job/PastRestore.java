@@ -20,7 +20,9 @@ import java.util.function.UnaryOperator;
  *   <li>With a later moment T2 ({@code --until}, undoing a window of damage): an entity whose live state is not its
  *       state at T2 was written again after the window, a good write: left alone and named. One still as at T2 goes
  *       back to its state at T: brought back when deleted in the window, its old values when changed, deleted (with
- *       {@code removeAdded}) when created in the window.</li>
+ *       {@code removeAdded}) when created in the window. One already as at T is left as it is, whatever it was at T2:
+ *       so once a restore is done, the same decision (its dry run, or the restore run again) names only the later
+ *       writes, not what the restore put back.</li>
  * </ul>
  *
  * @param mode        what to do with an entity that exists live, without {@code until}
@@ -97,10 +99,10 @@ public record PastRestore(RestoreMode mode, boolean until, boolean removeAdded) 
             Entity a = then.get(key);
             Entity b = later.get(key);
             Entity now = live.get(key);
-            if (!Reverting.same(now, b)) {
-                written.add(new MapResult.Problem(key, WRITTEN_AFTER + ": " + afterWindow(b, now), WRITTEN_AFTER));
-            } else if (Reverting.same(a, b)) {
+            if (Reverting.same(now, a)) {
                 counters.merge(already(), 1L, Long::sum);
+            } else if (!Reverting.same(now, b)) {
+                written.add(new MapResult.Problem(key, WRITTEN_AFTER + ": " + afterWindow(b, now), WRITTEN_AFTER));
             } else if (a == null) {
                 if (removeAdded) {
                     deletes.add(key);

@@ -18,6 +18,7 @@ import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
@@ -129,27 +130,28 @@ public final class BackupsView extends BorderPane {
     }
 
     private VBox browser() {
+        ExportPages pages = model.pages();
         TextField query = new TextField();
         query.setId("exportQuery");
-        query.textProperty().bindBidirectional(model.queryProperty());
-        query.setOnAction(e -> model.runQuery());
+        query.textProperty().bindBidirectional(pages.queryProperty());
+        query.setOnAction(e -> pages.runQuery());
         HBox.setHgrow(query, Priority.ALWAYS);
         Button run = new Button("Run", new FontIcon(Material2MZ.PLAY_ARROW));
         run.setId("runExportQuery");
         run.disableProperty().bind(model.canQuery().not());
-        run.setOnAction(e -> model.runQuery());
+        run.setOnAction(e -> pages.runQuery());
         TextField key = new TextField();
         key.setId("exportKey");
         key.setPromptText("KEY(Kind, 42)");
-        key.textProperty().bindBidirectional(model.keyProperty());
-        key.setOnAction(e -> model.lookUp());
+        key.textProperty().bindBidirectional(pages.keyProperty());
+        key.setOnAction(e -> pages.lookUp());
         key.setPrefWidth(170);
         Button lookUp = new Button("Look up", new FontIcon(Material2MZ.SEARCH));
         lookUp.setId("lookUpExportKey");
         lookUp.disableProperty().bind(run.disableProperty());
-        lookUp.setOnAction(e -> model.lookUp());
+        lookUp.setOnAction(e -> pages.lookUp());
 
-        TableView<Entity> table = new TableView<>(model.entities());
+        TableView<Entity> table = new TableView<>(pages.entities());
         table.setId("exportEntities");
         Label placeholder = new Label();
         placeholder.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("Select a kind")
@@ -162,15 +164,15 @@ public final class BackupsView extends BorderPane {
 
         Button previous = new Button("Previous", new FontIcon(Material2AL.ARROW_BACK));
         previous.setId("exportPrevious");
-        previous.disableProperty().bind(model.hasPreviousProperty().not().or(run.disableProperty()));
-        previous.setOnAction(e -> model.previousPage());
+        previous.disableProperty().bind(pages.hasPreviousProperty().not().or(run.disableProperty()));
+        previous.setOnAction(e -> pages.previousPage());
         Button next = new Button("Next", new FontIcon(Material2AL.ARROW_FORWARD));
         next.setId("exportNext");
-        next.disableProperty().bind(model.hasNextProperty().not().or(run.disableProperty()));
-        next.setOnAction(e -> model.nextPage());
+        next.disableProperty().bind(pages.hasNextProperty().not().or(run.disableProperty()));
+        next.setOnAction(e -> pages.nextPage());
         Label info = new Label();
         info.setId("exportPageInfo");
-        info.textProperty().bind(model.pageInfoProperty());
+        info.textProperty().bind(pages.pageInfoProperty());
         info.setWrapText(true);
         info.setMinHeight(Region.USE_PREF_SIZE);
         HBox.setHgrow(info, Priority.ALWAYS);
@@ -189,6 +191,7 @@ public final class BackupsView extends BorderPane {
 
     private VBox comparison() {
         DiffModel diff = model.diff();
+        RestoreModel restoring = model.restoring();
         Button compare = new Button("Compare with live", new FontIcon(Material2AL.COMPARE_ARROWS));
         compare.setId("compareExport");
         compare.disableProperty().bind(model.canCompare().not());
@@ -196,7 +199,7 @@ public final class BackupsView extends BorderPane {
         ComboBox<RestoreMode> mode = new ComboBox<>(FXCollections.observableArrayList(
                 RestoreMode.SKIP_CHANGED, RestoreMode.MISSING_ONLY, RestoreMode.OVERWRITE));
         mode.setId("restoreMode");
-        mode.valueProperty().bindBidirectional(diff.modeProperty());
+        mode.valueProperty().bindBidirectional(restoring.modeProperty());
         mode.setConverter(new StringConverter<>() {
             @Override
             public String toString(RestoreMode m) {
@@ -224,8 +227,9 @@ public final class BackupsView extends BorderPane {
         preview.setId("restorePreview");
         preview.setWrapText(true);
         preview.setMinHeight(Region.USE_PREF_SIZE);
-        preview.textProperty().bind(diff.restorePreviewProperty());
+        preview.textProperty().bind(restoring.restorePreviewProperty());
         preview.managedProperty().bind(preview.textProperty().isNotEmpty());
+        mode.disableProperty().bind(restoring.undoesWindow());
         HBox actions = new HBox(6, compare, new Label("Restore mode"), mode, restore);
         actions.setAlignment(Pos.CENTER_LEFT);
 
@@ -264,9 +268,37 @@ public final class BackupsView extends BorderPane {
         SplitPane tables = new SplitPane(examples, sides);
         tables.setDividerPositions(0.5);
         VBox.setVgrow(tables, Priority.ALWAYS);
-        VBox box = new VBox(6, actions, summary, preview, tables);
+        VBox box = new VBox(6, actions, undoWindow(mode), summary, preview, tables);
         box.setPadding(new Insets(6, 8, 6, 8));
         return box;
+    }
+
+    /**
+     * From the past only: until, the end of a window of damage to undo (each entity then goes back as it was at the
+     * moment on show if it is still as it was at until, and is left alone if written again after), and whether the
+     * entities added in the window are removed (without until: those added since, with overwrite).
+     */
+    private HBox undoWindow(ComboBox<RestoreMode> mode) {
+        RestoreModel restoring = model.restoring();
+        TextField until = new TextField();
+        until.setId("restoreUntil");
+        until.setPromptText("-5m or 2026-11-27T10:45:00Z");
+        until.setPrefColumnCount(17);
+        until.setMinWidth(Region.USE_PREF_SIZE);
+        until.textProperty().bindBidirectional(restoring.untilProperty());
+        Label label = new Label("Undo the window until");
+        label.setMinWidth(Region.USE_PREF_SIZE);
+        CheckBox removeAdded = new CheckBox("Also remove entities added in it");
+        removeAdded.setId("restoreRemoveAdded");
+        removeAdded.setMinWidth(Region.USE_PREF_SIZE);
+        removeAdded.selectedProperty().bindBidirectional(restoring.removeAddedProperty());
+        removeAdded.disableProperty().bind(restoring.undoesWindow().not()
+                .and(mode.valueProperty().isNotEqualTo(RestoreMode.OVERWRITE)));
+        HBox row = new HBox(6, label, until, removeAdded);
+        row.setAlignment(Pos.CENTER_LEFT);
+        row.managedProperty().bind(model.pastProperty().isNotNull());
+        row.visibleProperty().bind(row.managedProperty());
+        return row;
     }
 
     private static <T> TableColumn<T, String> column(String title, Function<T, String> value,

@@ -1,22 +1,16 @@
 package io.keyranger.ui.backups;
 
-import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.backup.managed.ExportBrowser;
 import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.backup.managed.ManagedExport;
-import io.keyranger.query.ClientQuery;
-import io.keyranger.query.Gql;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
@@ -40,13 +34,11 @@ import javafx.collections.ObservableList;
 
 /**
  * The Backups tab: opens a managed export read-only, lists its namespaces and kinds with counts, pages through the
- * entities a GQL query selects (applied on the client), and compares a kind with the live database of the open
- * connection ({@link DiffModel}). The database as of a past moment opens the same way ({@link #openPast}), to be
+ * entities a GQL query selects ({@link ExportPages}), compares a kind with the live database of the open connection
+ * ({@link DiffModel}) and restores it from what is open ({@link RestoreModel}). The database as of a past moment opens the same way ({@link #openPast}), to be
  * compared and restored from like an export. All reading runs off the FX thread, with progress and Cancel in the status bar.
  */
 public final class BackupsViewModel {
-    static final int PAGE_SIZE = 50;
-
     /** One namespace and kind of the export, with its entities. */
     public record KindRow(String namespace, String kind, long count) {
         @Override
@@ -82,35 +74,59 @@ public final class BackupsViewModel {
                     : pastLabel(asOf.get())), opened, location, asOf, past);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
+    /** True while an export or a moment is being opened; {@link #busy} adds a page being read and until checked. */
+    private final ReadOnlyBooleanWrapper opening = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final BooleanBinding canAct = busy.not().and(selectedKind.isNotNull()).and(showsOpened);
     /** The past pages on the Entities tab (its As of), not here: queries here scan an export. */
     private final BooleanBinding canQuery = canAct.and(past.isNull());
     private final BooleanBinding canCompare = canAct.and(session.isNotNull());
-    private final StringProperty query = new SimpleStringProperty("");
-    private final StringProperty key = new SimpleStringProperty("");
-    private final ObservableList<Entity> entities = FXCollections.observableArrayList();
-    private final ReadOnlyStringWrapper pageInfo = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
-    private final Deque<Long> starts = new ArrayDeque<>();
     private final DiffModel diff;
+    private final RestoreModel restoring;
+    private final ExportPages pages;
     private ManagedExport export;
-    private ClientQuery shown;
-    private long next = -1;
 
     /** {@code comparisons}: where comparisons with live data keep their state, so a cancelled one goes on. */
     public BackupsViewModel(TaskRunner tasks, Consumer<String> errors, Path comparisons) {
         this.tasks = tasks;
         this.errors = errors;
         this.diff = new DiffModel(tasks, errors, comparisons);
+        this.restoring = new RestoreModel(tasks, errors);
+        restoring.comparedProperty().bind(diff.comparedProperty());
+        restoring.pastProperty().bind(diff.pastProperty());
+        this.pages = new ExportPages(tasks, errors, new ExportPages.Shown() {
+            @Override
+            public ManagedExport export() {
+                return export;
+            }
+
+            @Override
+            public KindRow kind() {
+                return selectedKind.get();
+            }
+
+            @Override
+            public String project() {
+                return BackupsViewModel.this.project();
+            }
+
+            @Override
+            public KeyOrder order() {
+                return BackupsViewModel.this.order();
+            }
+
+            @Override
+            public String refusal() {
+                return showsOpened.get() ? "" : otherExport();
+            }
+        });
+        busy.bind(opening.or(pages.readingProperty()).or(restoring.checkingProperty()));
         selectedKind.addListener((obs, old, row) -> {
             diff.clear();
             if (row != null && past.get() == null) {
-                query.set("SELECT * FROM " + row.kind());
-                runQuery();
+                pages.showKind(row);
             } else {
-                entities.clear();
+                pages.clear();
             }
         });
         // the past on show is another connection's: it goes with it
@@ -136,7 +152,7 @@ public final class BackupsViewModel {
         }
         closeShown();
         summary.set("Reading " + text + "…");
-        busy.set(true);
+        opening.set(true);
         Tasks.create("Reading the export", ctx -> {
             ManagedExport opened = ManagedExport.open(Path.of(text));
             ExportContents contents = ExportContents.scan(opened, project(), "", null,
@@ -144,7 +160,7 @@ public final class BackupsViewModel {
                     ctx::isCancelled);
             return new Opened(opened, contents);
         }).onSuccess(result -> {
-            busy.set(false);
+            opening.set(false);
             export = result.export();
             opened.set(text);
             ExportContents contents = result.contents();
@@ -161,7 +177,7 @@ public final class BackupsViewModel {
             summary.set("Could not open " + text + ": nothing is open. " + NOTHING_OPEN);
             failed(e);
         }).onCancelled(() -> {
-            busy.set(false);
+            opening.set(false);
             summary.set("Opening " + text + " was cancelled: nothing is open. " + NOTHING_OPEN);
         }).run(tasks);
     }
@@ -186,7 +202,7 @@ public final class BackupsViewModel {
         }
         closeShown();
         summary.set("Reading the database as of " + text + "…");
-        busy.set(true);
+        opening.set(true);
         Tasks.create("Reading the past", ctx -> {
             AtomicReference<String> told = new AtomicReference<>("");
             Session at = ReadWindow.open(live, text, told::set);
@@ -194,7 +210,7 @@ public final class BackupsViewModel {
                     "Counting the database as of %s: %,d entities", at.asOf().time(), n)),
                     Cancellation.of(ctx::isCancelled)), told.get());
         }).onSuccess(result -> {
-            busy.set(false);
+            opening.set(false);
             if (live != session.get()) {
                 summary.set(NOTHING_OPEN); // another connection opened meanwhile
                 return;
@@ -214,7 +230,7 @@ public final class BackupsViewModel {
             summary.set("Could not open the database as of " + text + ": nothing is open. " + NOTHING_OPEN);
             failed(e);
         }).onCancelled(() -> {
-            busy.set(false);
+            opening.set(false);
             summary.set("Opening the database as of " + text + " was cancelled: nothing is open. " + NOTHING_OPEN);
         }).run(tasks);
     }
@@ -245,100 +261,19 @@ public final class BackupsViewModel {
         past.set(null);
         diff.pastProperty().set(null);
         opened.set("");
-        shown = null;
-        next = -1;
-        starts.clear();
         selectedKind.set(null); // clears the comparison and the entities
         kinds.clear();
         diff.exportProperty().set(null);
         diff.clear();
-        entities.clear();
-        pageInfo.set("");
-        hasNext.set(false);
-        hasPrevious.set(false);
+        pages.clear();
     }
 
     private static String stripped(String text) {
         return text == null ? "" : text.strip();
     }
 
-    /** Runs the query from its first page. */
-    public void runQuery() {
-        KindRow row = selectedKind.get();
-        if (export == null || row == null) {
-            return;
-        }
-        if (!showsOpened.get()) {
-            errors.accept(otherExport());
-            return;
-        }
-        ClientQuery parsed;
-        try {
-            parsed = new ClientQuery(Gql.parse(query.get(), project(), row.namespace()), order());
-        } catch (RuntimeException e) {
-            errors.accept(ErrorMessages.of(e));
-            return;
-        }
-        shown = parsed;
-        starts.clear();
-        load(0);
-    }
-
-    /** Looks a key up among the selected kind's entities of the export (a query on __key__, read through). */
-    public void lookUp() {
-        KindRow row = selectedKind.get();
-        if (row == null || key.get() == null || key.get().isBlank()) {
-            return;
-        }
-        try {
-            Gql.key(key.get(), project(), row.namespace());
-        } catch (RuntimeException e) {
-            errors.accept(ErrorMessages.of(e));
-            return;
-        }
-        query.set("SELECT * FROM " + row.kind() + " WHERE __key__ = " + key.get().strip());
-        runQuery();
-    }
-
-    public void nextPage() {
-        if (next >= 0) {
-            load(next);
-        }
-    }
-
-    public void previousPage() {
-        if (starts.size() > 1) {
-            starts.pop();
-            long start = starts.pop();
-            load(start);
-        }
-    }
-
-    private void load(long start) {
-        KindRow row = selectedKind.get();
-        ClientQuery q = shown;
-        ManagedExport e = export;
-        busy.set(true);
-        Tasks.create("Querying the export", ctx -> new ExportBrowser(e, project(), row.namespace())
-                .page(q, start, PAGE_SIZE, Cancellation.of(ctx::isCancelled)))
-                .onSuccess(page -> {
-                    busy.set(false);
-                    if (e != export || row != selectedKind.get()) {
-                        return; // read for what the tab no longer shows
-                    }
-                    starts.push(start);
-                    next = page.next();
-                    entities.setAll(page.entities());
-                    hasNext.set(next >= 0);
-                    hasPrevious.set(starts.size() > 1);
-                    pageInfo.set(String.format("Page %d: %d entit%s; read %,d entities of the export for it (no "
-                            + "index: a query scans).", starts.size(), page.entities().size(),
-                            page.entities().size() == 1 ? "y" : "ies", page.scanned()));
-                }).onError(this::failed).onCancelled(() -> busy.set(false)).run(tasks);
-    }
-
     private void failed(Throwable e) {
-        busy.set(false);
+        opening.set(false);
         errors.accept(ErrorMessages.of(e));
     }
 
@@ -348,17 +283,12 @@ public final class BackupsViewModel {
     }
 
     /**
-     * Restores the selected kind from the export with the chosen mode (a job the Run tab follows), once {@code
-     * confirm} agrees to what it writes and where: on an emulator it always does ({@code WriteConfirmation}).
+     * Restores the selected kind from the export or the moment on show as {@link #restoring()} is set (a job the Run
+     * tab follows), once {@code confirm} agrees to what it writes and where: on an emulator it always does ({@code
+     * WriteConfirmation}).
      */
     public void restore(BiPredicate<ConnectionSpec, String> confirm) {
-        Session s = session.get();
-        KindRow row = selectedKind.get();
-        if (s != null && row != null && confirm.test(s.spec(), "restore " + row.kind() + " from " + (past.get() == null
-                ? "the export" : "the database as of " + past.get().asOf().time()) + " ("
-                + diff.modeProperty().get().id() + ")")) {
-            diff.restore(s, row);
-        }
+        restoring.restore(session.get(), selectedKind.get(), export, confirm);
     }
 
     /** Keys are placed in the connected project, so that they compare with live keys; "export" when none is open. */
@@ -422,35 +352,21 @@ public final class BackupsViewModel {
         return selectedKind;
     }
 
-    public StringProperty queryProperty() {
-        return query;
-    }
-
-    public StringProperty keyProperty() {
-        return key;
-    }
-
-    public ObservableList<Entity> entities() {
-        return entities;
-    }
-
-    public ReadOnlyStringProperty pageInfoProperty() {
-        return pageInfo.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty hasNextProperty() {
-        return hasNext.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty hasPreviousProperty() {
-        return hasPrevious.getReadOnlyProperty();
-    }
-
     public ReadOnlyBooleanProperty busyProperty() {
         return busy.getReadOnlyProperty();
     }
 
     public DiffModel diff() {
         return diff;
+    }
+
+    /** The restore of the selected kind: its mode, until and remove-added. */
+    public RestoreModel restoring() {
+        return restoring;
+    }
+
+    /** The selected kind of the export, paged through a query. */
+    public ExportPages pages() {
+        return pages;
     }
 }

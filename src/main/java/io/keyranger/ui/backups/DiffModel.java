@@ -2,14 +2,11 @@ package io.keyranger.ui.backups;
 
 import com.google.common.hash.Hashing;
 import io.keyranger.backup.ExportDiff;
-import io.keyranger.backup.RestoreSpec;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
-import io.keyranger.job.JobSpec;
-import io.keyranger.job.RestoreMode;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
@@ -20,6 +17,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -28,16 +27,12 @@ import javafx.collections.ObservableList;
 
 /**
  * The comparison of one kind of an open export, or of the database as of a past moment, with the live database
- * ({@link ExportDiff}: pages of keys, then the live keys for entities added since), its examples, one example's
- * properties side by side, and a restore of the kind from it, handed to the Run tab as a job.
+ * ({@link ExportDiff}: pages of keys, then the live keys for entities added since), its examples and one example's
+ * properties side by side. Restoring the kind from it is {@link RestoreModel}'s.
  */
 public final class DiffModel {
     /** Examples of each outcome the view lists. */
     static final int EXAMPLES = 200;
-
-    /** A restore the user asked for: the Run tab starts and follows it. */
-    public record RestoreRequest(Session session, String namespace, String kind, JobSpec job) {
-    }
 
     private final TaskRunner tasks;
     private final Consumer<String> errors;
@@ -45,16 +40,13 @@ public final class DiffModel {
     private final Path comparisons;
     private final Object folders = new Object();
     private final ObjectProperty<ManagedExport> export = new SimpleObjectProperty<>();
-    /** The moment compared and restored from instead of an export, or null. */
+    /** The moment compared instead of an export, or null. */
     private final ObjectProperty<PointInTime> past = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
     private final ObservableList<ExportDiff.Example> examples = FXCollections.observableArrayList();
     private final ObjectProperty<ExportDiff.Example> selected = new SimpleObjectProperty<>();
     private final ObservableList<SideBySide.Row> rows = FXCollections.observableArrayList();
-    private final ObjectProperty<RestoreMode> mode = new SimpleObjectProperty<>(RestoreMode.SKIP_CHANGED);
-    private final ObjectProperty<ExportDiff.Result> compared = new SimpleObjectProperty<>();
-    private final ReadOnlyStringWrapper restorePreview = new ReadOnlyStringWrapper("");
-    private Consumer<RestoreRequest> restorer = request -> { };
+    private final ReadOnlyObjectWrapper<ExportDiff.Result> compared = new ReadOnlyObjectWrapper<>();
     /** Bumped by {@link #clear}: a comparison started before it is no longer what the tab shows, and is dropped. */
     private long shown;
 
@@ -64,8 +56,6 @@ public final class DiffModel {
         this.comparisons = comparisons;
         selected.addListener((obs, old, example) -> rows.setAll(example == null ? List.of()
                 : SideBySide.of(example.before(), example.now())));
-        compared.addListener((obs, old, r) -> restorePreview.set(preview(r, mode.get())));
-        mode.addListener((obs, old, m) -> restorePreview.set(preview(compared.get(), m)));
     }
 
     /**
@@ -156,25 +146,6 @@ public final class DiffModel {
         return root.resolve(Hashing.sha256().hashString(what, StandardCharsets.UTF_8).toString().substring(0, 20));
     }
 
-    /**
-     * Asks the Run tab to restore {@code row}'s kind from the export (or from the database as of the moment on show)
-     * with the chosen mode (a job it follows).
-     */
-    public void restore(Session session, BackupsViewModel.KindRow row) {
-        if (!ready(session, row)) {
-            return;
-        }
-        try {
-            RestoreSpec spec = export.get() != null ? new RestoreSpec(Path.of(export.get().metadata()),
-                    row.namespace(), row.kind(), mode.get(), null, null, true)
-                    : RestoreSpec.fromPast(past.get(), null, false, row.namespace(), row.kind(), mode.get(), null,
-                    null, true);
-            restorer.accept(new RestoreRequest(session, row.namespace(), row.kind(), spec.job(null)));
-        } catch (RuntimeException e) {
-            errors.accept(ErrorMessages.of(e));
-        }
-    }
-
     private boolean ready(Session session, BackupsViewModel.KindRow row) {
         if (export.get() == null && past.get() == null || row == null) {
             errors.accept("Open an export (or the database as of a moment) and select a kind first.");
@@ -197,41 +168,18 @@ public final class DiffModel {
         compared.set(null);
     }
 
-    /**
-     * What a restore of the compared kind would do with {@code m}, as of the comparison: the restore's dry run (the
-     * restore decides again, per entity, in its transactions).
-     */
-    static String preview(ExportDiff.Result r, RestoreMode m) {
-        if (r == null || m == null) {
-            return "";
-        }
-        long writes = r.removed() + (m == RestoreMode.OVERWRITE ? r.changed() : 0);
-        String changed = switch (m) {
-            case OVERWRITE -> String.format("overwrite %,d changed since", r.changed());
-            case SKIP_CHANGED -> String.format("leave %,d changed since (reported)", r.changed());
-            case MISSING_ONLY -> String.format("leave %,d present", r.changed());
-        };
-        return String.format("Restore (%s) would bring back %,d removed and %s; %,d entities added since stay. "
-                + "About %,d reads and %,d writes (undo records included).", m.id(), r.removed(), changed, r.added(),
-                r.compared(), writes * 2);
-    }
-
-    /** Where restores go: the Run tab's launcher. */
-    public void setRestorer(Consumer<RestoreRequest> value) {
-        this.restorer = value;
-    }
-
     ObjectProperty<ManagedExport> exportProperty() {
         return export;
     }
 
-    /** The moment compared and restored from instead of an export, or null. */
+    /** The moment compared instead of an export, or null. */
     public ObjectProperty<PointInTime> pastProperty() {
         return past;
     }
 
-    public ReadOnlyStringProperty restorePreviewProperty() {
-        return restorePreview.getReadOnlyProperty();
+    /** The comparison on show, or null while there is none (or it stopped early). */
+    ReadOnlyObjectProperty<ExportDiff.Result> comparedProperty() {
+        return compared.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty summaryProperty() {
@@ -248,9 +196,5 @@ public final class DiffModel {
 
     public ObservableList<SideBySide.Row> rows() {
         return rows;
-    }
-
-    public ObjectProperty<RestoreMode> modeProperty() {
-        return mode;
     }
 }

@@ -64,7 +64,7 @@ public final class MainView extends BorderPane {
                 new Tab("Shards", new ShardsView(model.shards())),
                 new Tab("Mapper", mapperView), runTab,
                 new Tab("Backups", new BackupsView(model.backups())));
-        model.backups().diff().setRestorer(request -> {
+        model.backups().restoring().setRestorer(request -> {
             model.prepareRestore(request);
             tabs.getSelectionModel().select(runTab);
         });

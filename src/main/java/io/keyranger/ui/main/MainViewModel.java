@@ -11,7 +11,7 @@ import io.keyranger.edit.EntityEditor;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.ui.asof.AsOfModel;
 import io.keyranger.ui.backups.BackupsViewModel;
-import io.keyranger.ui.backups.DiffModel;
+import io.keyranger.ui.backups.RestoreModel;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.StatusModel;
@@ -410,7 +410,7 @@ public final class MainViewModel {
      * Puts a restore from a backup on the Run tab: its kind selected (once listed), the import spec in the job form,
      * ready to start and follow like any job.
      */
-    public void prepareRestore(DiffModel.RestoreRequest request) {
+    public void prepareRestore(RestoreModel.RestoreRequest request) {
         run.form().gqlProperty().set("");
         run.form().kinds().clear();
         openKindWhenListed(request.kind());

@@ -59,7 +59,7 @@ class BackupsViewModelTest {
             backups.open();
         });
         Fx.waitUntil(30, () -> backups.kinds().stream().anyMatch(k -> k.kind().equals("Account")));
-        Fx.waitUntil(30, () -> !backups.busyProperty().get() && !backups.entities().isEmpty());
+        Fx.waitUntil(30, () -> !backups.busyProperty().get() && !backups.pages().entities().isEmpty());
     }
 
     private static boolean can(BackupsViewModel backups, String what) {
@@ -92,33 +92,33 @@ class BackupsViewModelTest {
             assertThat(Fx.get(() -> backups.kinds().stream().filter(k -> k.kind().equals("Account")).findFirst()
                     .orElseThrow().count())).isEqualTo(ACCOUNTS);
             assertThat(Fx.get(() -> backups.selectedKindProperty().get().kind())).isEqualTo("Account");
-            Fx.waitUntil(30, () -> backups.entities().size() == 50 && backups.entities().stream()
+            Fx.waitUntil(30, () -> backups.pages().entities().size() == 50 && backups.pages().entities().stream()
                     .allMatch(e -> e.getKey().getNamespace().isEmpty()));
             assertThat(text(backups.summaryProperty())).contains("no index");
-            assertThat(text(backups.pageInfoProperty())).contains("Page 1: 50 entities").contains("no index");
-            on(backups::nextPage);
-            Fx.waitUntil(30, () -> backups.entities().size() == 30);
+            assertThat(text(backups.pages().pageInfoProperty())).contains("Page 1: 50 entities").contains("no index");
+            on(() -> backups.pages().nextPage());
+            Fx.waitUntil(30, () -> backups.pages().entities().size() == 30);
             Set<Key> paged = new HashSet<>(keys(backups));
-            on(backups::previousPage);
-            Fx.waitUntil(30, () -> backups.entities().size() == 50);
+            on(() -> backups.pages().previousPage());
+            Fx.waitUntil(30, () -> backups.pages().entities().size() == 50);
             paged.addAll(keys(backups));
             assertThat(paged).isEqualTo(before.keySet());
 
             on(() -> {
-                backups.queryProperty().set(gql);
-                backups.runQuery();
+                backups.pages().queryProperty().set(gql);
+                backups.pages().runQuery();
             });
-            Fx.waitUntil(30, () -> backups.pageInfoProperty().get().contains("Page 1: " + expected.size() + " entit"));
+            Fx.waitUntil(30, () -> backups.pages().pageInfoProperty().get().contains("Page 1: " + expected.size() + " entit"));
             assertThat(new HashSet<>(keys(backups))).isEqualTo(expected);
 
             List<Key> all = new ArrayList<>(before.keySet());
             List<Key> deleted = all.subList(0, 5);
             List<Key> changed = all.subList(5, 8);
             on(() -> {
-                backups.keyProperty().set(Gql.keyLiteral(deleted.get(0)));
-                backups.lookUp();
+                backups.pages().keyProperty().set(Gql.keyLiteral(deleted.get(0)));
+                backups.pages().lookUp();
             });
-            Fx.waitUntil(30, () -> backups.entities().size() == 1 && backups.entities().get(0).getKey()
+            Fx.waitUntil(30, () -> backups.pages().entities().size() == 1 && backups.pages().entities().get(0).getKey()
                     .equals(deleted.get(0)));
 
             datastore.delete(deleted.toArray(new Key[0]));
@@ -132,7 +132,7 @@ class BackupsViewModelTest {
             on(backups::compare);
             Fx.waitUntil(60, () -> diff.summaryProperty().get().contains("removed"));
             assertThat(text(diff.summaryProperty())).contains("72 the same, 3 changed, 5 removed and 0 added");
-            assertThat(text(diff.restorePreviewProperty())).contains("Restore (skip-changed) would bring back 5 "
+            assertThat(text(backups.restoring().restorePreviewProperty())).contains("Restore (skip-changed) would bring back 5 "
                     + "removed and leave 3 changed since");
             assertThat(Fx.get(() -> List.copyOf(diff.examples()))).extracting(ExportDiff.Example::key)
                     .containsExactlyInAnyOrderElementsOf(all.subList(0, 8));
@@ -151,9 +151,9 @@ class BackupsViewModelTest {
 
             // Restore… asks before it writes (on an emulator the app's confirmation always agrees), then hands the
             // Run tab a skip-changed restore of the kind; one not agreed to hands it nothing
-            List<DiffModel.RestoreRequest> requests = new CopyOnWriteArrayList<>();
+            List<RestoreModel.RestoreRequest> requests = new CopyOnWriteArrayList<>();
             List<String> asked = new CopyOnWriteArrayList<>();
-            on(() -> diff.setRestorer(request -> {
+            on(() -> backups.restoring().setRestorer(request -> {
                 requests.add(request);
                 app.model().prepareRestore(request);
             }));
@@ -254,10 +254,10 @@ class BackupsViewModelTest {
                     .contains("nothing is open").doesNotContain(good.getFileName().toString());
             assertThat(Fx.get(() -> backups.kinds().size())).isZero();
             assertThat(text(diff.summaryProperty())).isEmpty();
-            assertThat(text(diff.restorePreviewProperty())).isEmpty();
+            assertThat(text(backups.restoring().restorePreviewProperty())).isEmpty();
             assertThat(Fx.get(() -> diff.examples().size())).isZero();
             assertThat(Fx.get(() -> diff.rows().size())).isZero();
-            assertThat(Fx.get(() -> backups.entities().size())).isZero();
+            assertThat(Fx.get(() -> backups.pages().entities().size())).isZero();
             assertThat(can(backups, "compare")).isFalse();
             assertThat(can(backups, "restore")).isFalse();
             assertThat(text(backups.locationNotice())).isEmpty();
@@ -265,7 +265,7 @@ class BackupsViewModelTest {
             AtomicBoolean handed = new AtomicBoolean();
             AtomicBoolean asked = new AtomicBoolean();
             on(() -> {
-                diff.setRestorer(request -> handed.set(true));
+                backups.restoring().setRestorer(request -> handed.set(true));
                 backups.restore((spec, what) -> {
                     asked.set(true);
                     return true;
@@ -277,7 +277,7 @@ class BackupsViewModelTest {
     }
 
     private static List<Key> keys(BackupsViewModel backups) {
-        return Fx.get(() -> backups.entities().stream().map(Entity::getKey).toList());
+        return Fx.get(() -> backups.pages().entities().stream().map(Entity::getKey).toList());
     }
 
     private static Map<Key, Entity> accounts(Datastore datastore) {

@@ -2,15 +2,23 @@ package io.keyranger.ui.backups;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyFactory;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.job.JobReport;
+import io.keyranger.job.PastRestore;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.support.DamagedKind;
 import io.keyranger.support.Fx;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.support.WindowlessApp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,11 +81,11 @@ class PastBackupsTest {
                 assertThat(x.before()).as("as it was: %s", x.key()).isEqualTo(then.get(x.key()));
                 assertThat(x.now()).as("live: %s", x.key()).isEqualTo(now.get(x.key()));
             });
-            assertThat(Fx.get(() -> diff.restorePreviewProperty().get()))
+            assertThat(Fx.get(() -> backups.restoring().restorePreviewProperty().get()))
                     .contains("Restore (skip-changed) would bring back 5 removed and leave 5 changed since");
 
             List<String> asked = new CopyOnWriteArrayList<>();
-            on(() -> diff.setRestorer(app.model()::prepareRestore));
+            on(() -> backups.restoring().setRestorer(app.model()::prepareRestore));
             on(() -> backups.restore((spec, what) -> asked.add(what)));
             assertThat(asked).containsExactly("restore Item from the database as of " + damaged.before()
                     + " (skip-changed)");
@@ -92,6 +100,105 @@ class PastBackupsTest {
             assertThat(byKey(damaged.now())).as("the deleted back as they were; changed and added left")
                     .isEqualTo(wanted);
             assertThat(app.errors()).isEmpty();
+        }
+    }
+
+    /**
+     * Undo a window of damage from the app ({@code restore --as-of T --until T2 --remove-added}): after T2 the
+     * application writes three entities again (one changed in the window, one deleted in it, one added in it). With
+     * until given the mode is off; the restore brings the deleted back, gives the changed their old values and removes
+     * the added, entity by entity as the emulator's own lookups at T answer, leaves the three later writes as they are
+     * and the job's report on the Run tab names them.
+     */
+    @Test
+    void theAppUndoesAWindowOfDamageLeavingLaterWrites() throws Exception {
+        DamagedKind damaged = DamagedKind.create("past-undo");
+        Thread.sleep(20);
+        Instant until = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Thread.sleep(20);
+        Datastore datastore = damaged.datastore();
+        KeyFactory keys = datastore.newKeyFactory().setKind(DamagedKind.KIND);
+        Key changedAgain = keys.newKey(1);
+        Key deletedThenBack = keys.newKey(6);
+        Key addedThenGone = keys.newKey(DamagedKind.SEEDED + 1);
+        datastore.put(Entity.newBuilder(changedAgain).set("n", 100).set("state", "later").build());
+        datastore.put(Entity.newBuilder(deletedThenBack).set("n", 600).set("state", "later").build());
+        datastore.delete(addedThenGone);
+        Set<Key> later = Set.of(changedAgain, deletedThenBack, addedThenGone);
+        Map<Key, Entity> beforeRestore = byKey(damaged.now());
+        Set<Key> all = new HashSet<>(beforeRestore.keySet());
+        all.addAll(byKey(damaged.atBefore()).keySet());
+        all.add(addedThenGone);
+        try (WindowlessApp app = WindowlessApp.connectedTo(damaged.spec(), DamagedKind.KIND)) {
+            BackupsViewModel backups = app.model().backups();
+            RestoreModel restoring = backups.restoring();
+            on(() -> {
+                backups.asOfProperty().set(damaged.before().toString());
+                backups.openPast();
+            });
+            Fx.waitUntil(60, () -> !backups.busyProperty().get() && !backups.kinds().isEmpty());
+            assertThat(Fx.get(() -> restoring.undoesWindow().get())).isFalse();
+            on(() -> {
+                restoring.untilProperty().set(until.toString());
+                restoring.removeAddedProperty().set(true);
+            });
+            assertThat(Fx.get(() -> restoring.undoesWindow().get())).as("with until, the mode is off").isTrue();
+
+            List<String> asked = new CopyOnWriteArrayList<>();
+            on(() -> restoring.setRestorer(app.model()::prepareRestore));
+            on(() -> backups.restore((spec, what) -> asked.add(what)));
+            Fx.waitUntil(30, () -> app.model().run().form().mapperJsonProperty().get().contains("\"until\"")
+                    && app.model().run().targetProperty().get() != null);
+            assertThat(asked).containsExactly("restore Item from the database as of " + damaged.before()
+                    + ", undoing what was written until " + until + " (entities added in the window removed)");
+            assertThat(Fx.get(() -> app.model().run().form().mapperJsonProperty().get()))
+                    .contains("\"removeAdded\":true");
+            on(() -> app.model().run().start());
+            Fx.waitUntil(120, () -> app.model().run().status().summaryProperty().get().contains(" done: "));
+
+            Map<Key, Entity> after = byKey(damaged.now());
+            for (Key key : all) {
+                Entity expected = later.contains(key) ? beforeRestore.get(key) : damaged.lookupAtBefore(key);
+                assertThat(after.get(key)).as("%s", key).isEqualTo(expected);
+            }
+            Map<String, Long> totals = Fx.get(() -> app.model().run().status().totalsProperty().get());
+            assertThat(totals).containsEntry(PastRestore.BROUGHT_BACK, 4L).containsEntry(PastRestore.REVERTED, 4L)
+                    .containsEntry(PastRestore.ADDED_REMOVED, 9L)
+                    .containsEntry(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER, 3L);
+            String report = Fx.get(() -> app.model().run().status().problemsProperty().get());
+            assertThat(report).contains("3 × " + PastRestore.WRITTEN_AFTER);
+            later.forEach(k -> assertThat(report).as("names %s", k).contains(KeyFormat.format(k)));
+            assertThat(app.errors()).isEmpty();
+        }
+    }
+
+    /** Until must come after the moment on show, and be one the server keeps: said in words, nothing handed over. */
+    @Test
+    void untilBeforeTheMomentOnShowIsRefused() throws Exception {
+        DamagedKind damaged = DamagedKind.create("past-undo-refused");
+        try (WindowlessApp app = WindowlessApp.connectedTo(damaged.spec(), DamagedKind.KIND)) {
+            BackupsViewModel backups = app.model().backups();
+            on(() -> {
+                backups.asOfProperty().set(damaged.before().toString());
+                backups.openPast();
+            });
+            Fx.waitUntil(60, () -> !backups.busyProperty().get() && !backups.kinds().isEmpty());
+            List<RestoreModel.RestoreRequest> handed = new CopyOnWriteArrayList<>();
+            on(() -> {
+                backups.restoring().setRestorer(handed::add);
+                backups.restoring().untilProperty().set(damaged.before().minusSeconds(1).toString());
+                backups.restore((spec, what) -> true);
+            });
+            Fx.waitUntil(30, () -> !app.errors().isEmpty());
+            assertThat(app.errors()).singleElement().asString().startsWith("Until ").contains("must be after "
+                    + damaged.before());
+            on(() -> {
+                backups.restoring().untilProperty().set("yesterday");
+                backups.restore((spec, what) -> true);
+            });
+            Fx.waitUntil(30, () -> app.errors().size() == 2);
+            assertThat(app.errors().get(1)).contains("'yesterday' is not a time");
+            assertThat(handed).isEmpty();
         }
     }
 

@@ -103,8 +103,11 @@ class PastWindowTest extends OfflineAppTest {
         TableView<?> examples = robot.lookup("#diffExamples").queryTableView();
         assertThat(Fx.get(() -> examples.getItems().size())).isEqualTo(20);
         assertThat(Fx.get(() -> examples.getColumns().get(0).getText())).isEqualTo("Since then");
-        assertThat(cutOffs(stage)).as("the Backups tab's past row and columns cut nothing off")
-                .noneMatch(c -> c.contains("Since") || c.contains("AsOf") || c.contains("as it was"));
+        assertThat(cutOffs(stage)).as("the Backups tab's past rows and columns cut nothing off")
+                .noneMatch(c -> c.contains("Since") || c.contains("AsOf") || c.contains("as it was")
+                        || c.contains("Property") || c.contains("Then") || c.contains("Live")
+                        || c.contains("Undo the window") || c.contains("restoreUntil")
+                        || c.contains("restoreRemoveAdded"));
     }
 
     /** Launches the app connected to {@code damaged}'s project with its kind open, at 1278x775. */

@@ -251,7 +251,9 @@ public final class BackupsView extends BorderPane {
         TableView<SideBySide.Row> sides = new TableView<>(diff.rows());
         sides.setId("sideBySide");
         sides.setPlaceholder(new Label("Select an entity"));
-        sides.getColumns().add(column("Property", SideBySide.Row::property, 90));
+        TableColumn<SideBySide.Row, String> property = column("Property", SideBySide.Row::property, 90);
+        property.setMinWidth(90); // the columns share a narrow table: the values shrink, never the header's word
+        sides.getColumns().add(property);
         TableColumn<SideBySide.Row, String> then = column("In the export", SideBySide.Row::exported, 150);
         then.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("In the export")
                 .otherwise("Then"));

@@ -61,11 +61,11 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
      */
     public PointInTime check(PointInTime asked, Instant now, Consumer<String> told) {
         if (asked.time().isAfter(now)) {
-            throw new KeyRangerException("--as-of " + asked.describe() + " is in the future; the database can be read"
+            throw new KeyRangerException(asked.describe() + " is in the future; the database can be read"
                     + " as of any moment from " + earliest + " to now (" + source + ").");
         }
         if (asked.time().isBefore(earliest)) {
-            throw new KeyRangerException("--as-of " + asked.describe() + " is older than the database keeps: it can"
+            throw new KeyRangerException(asked.describe() + " is older than the database keeps: it can"
                     + " be read as of any moment from " + earliest + " to now (" + source + ")"
                     + (pitr ? "." : "; enable point-in-time recovery to keep 7 days."));
         }
@@ -75,7 +75,7 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
         PointInTime minute = asked.wholeMinute();
         if (minute.time().isBefore(earliest)) {
             Instant first = earliest.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
-            throw new KeyRangerException("--as-of " + asked.describe() + " is older than the database keeps at"
+            throw new KeyRangerException(asked.describe() + " is older than the database keeps at"
                     + " whole minutes: versions older than an hour are kept at whole minutes, and it would be read"
                     + " as of " + minute.time() + ", before the earliest version; the database can be read as of any"
                     + " moment from " + earliest + " to now (" + source + "): give " + first + " or later.");

@@ -41,4 +41,20 @@ class ReadWindowTest {
         assertThatThrownBy(() -> PITR.check(PointInTime.parse("2026-11-27T10:15:00Z", NOW), NOW, m -> { }))
                 .hasMessageContaining("older than the database keeps");
     }
+
+    @Test
+    void theRefusalsNameTheTimeNotTheOptionSinceTheAppShowsThemToo() {
+        // the app shows them under its As-of field, where "--as-of" would read like the command line
+        ReadWindow hour = ReadWindow.lastHour(NOW, "what the emulator keeps");
+        assertThatThrownBy(() -> hour.check(PointInTime.parse("2026-11-27T12:01:00Z", NOW), NOW, m -> { }))
+                .hasMessage("2026-11-27T12:01:00Z is in the future; the database can be read as of any moment from"
+                        + " 2026-11-27T11:00:00.123456Z to now (the last hour (what the emulator keeps)).");
+        assertThatThrownBy(() -> hour.check(PointInTime.parse("-2h", NOW), NOW, m -> { }))
+                .hasMessageStartingWith("2026-11-27T10:00:00.123456Z (-2h) is older than the database keeps: it can be"
+                        + " read as of any moment from 2026-11-27T11:00:00.123456Z to now")
+                .hasMessageNotContaining("--as-of");
+        assertThatThrownBy(() -> PITR.check(PointInTime.parse("2026-11-27T10:15:45Z", NOW), NOW, m -> { }))
+                .hasMessageStartingWith("2026-11-27T10:15:45Z is older than the database keeps")
+                .hasMessageNotContaining("--as-of");
+    }
 }

@@ -166,6 +166,15 @@ class AsOfBrowsingCliTest {
         }
     }
 
+    @Test
+    void asOfAndAnExportAreRefusedTogetherInTheSameWords() {
+        InProcessCli cli = new InProcessCli(dir, SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "asof-cli"));
+        for (String[] command : List.of(new String[] {"kinds"}, new String[] {"entity", "get", "KEY(W, 1)"})) {
+            refused(cli.run(with(command, "--as-of", "-1m", "--export", dir.toString())), "--as-of reads the database"
+                    + " as it was; --export reads an export: give one of them.");
+        }
+    }
+
     private static List<String[]> commands() {
         return List.of(new String[] {"kinds"}, new String[] {"entity", "get", "KEY(W, 1)"},
                 new String[] {"preview", "--kind", "W"}, new String[] {"preview", "--gql", "SELECT * FROM W"});

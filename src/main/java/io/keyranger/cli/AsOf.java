@@ -1,8 +1,10 @@
 package io.keyranger.cli;
 
+import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,6 +19,14 @@ final class AsOf {
 
     boolean given() {
         return time != null;
+    }
+
+    /** Refuses {@code --as-of} given with {@code export}, a command's {@code --export} (read instead of the database). */
+    void refuseWith(Path export) {
+        if (given() && export != null) {
+            throw new KeyRangerException("--as-of reads the database as it was; --export reads an export: give one of"
+                    + " them.");
+        }
     }
 
     /** {@code live} as of the time given (a rounding said on {@code err}), or {@code live} itself when none was. */

@@ -73,11 +73,8 @@ public final class EntityCommand implements Runnable {
 
         @Override
         public void run() {
+            asOf.refuseWith(export);
             if (export != null) {
-                if (asOf.given()) {
-                    throw new KeyRangerException("--as-of reads the database as it was; --export reads an export: "
-                            + "give one of them.");
-                }
                 Key k = Gql.key(key, ExportInfoCommand.EXPORT_PROJECT, connection.namespaceOrNull() == null ? ""
                         : connection.namespaceOrNull());
                 Entity found = ExportInfoCommand.scan(ManagedExport.open(export), k,

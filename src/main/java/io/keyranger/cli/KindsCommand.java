@@ -56,11 +56,8 @@ public final class KindsCommand implements Runnable {
 
     @Override
     public void run() {
+        asOf.refuseWith(export);
         if (export != null) {
-            if (asOf.given()) {
-                throw new KeyRangerException("--as-of reads the database as it was; --export reads an export: give "
-                        + "one of them.");
-            }
             ExportInfoCommand.print(ExportInfoCommand.scan(ManagedExport.open(export), null,
                     spec.commandLine().getErr()), spec.commandLine().getOut());
             return;

@@ -37,9 +37,14 @@ final class AdminDatabase {
 
     /** The window of the database {@code live} reaches, read with its own credentials; the last hour if that fails. */
     static ReadWindow window(Session live, Instant now) {
+        return window(live, now, API);
+    }
+
+    /** As {@link #window(Session, Instant)}, from the Admin API at {@code api} (a local stand-in, in tests). */
+    static ReadWindow window(Session live, Instant now, String api) {
         ConnectionSpec spec = live.spec();
         String database = spec.databaseId().isEmpty() ? "(default)" : spec.databaseId();
-        String url = API + "projects/" + spec.projectId() + "/databases/" + database;
+        String url = api + "projects/" + spec.projectId() + "/databases/" + database;
         try {
             return window(get(live.live().datastore().getOptions(), url), now);
         } catch (HttpResponseException e) {

@@ -25,8 +25,9 @@ import java.util.TreeMap;
 /**
  * Read access to one database for browsing: namespaces, kinds, properties, counts and cursor-paged entities.
  * Every call names its namespace explicitly; "" is the default namespace. On a server without kind, namespace and
- * property metadata ({@link ServerType#listsKinds}) it lists the kinds KeyRanger knows ({@link KnownKinds}) that
- * still hold entities, and properties from a sample; {@link #listsEverything} says which a listing is.
+ * property metadata ({@link ServerType#listsKinds}) it lists the kinds KeyRanger knows now ({@link KnownKinds}) that
+ * hold entities at the moment it reads, and properties from a sample; {@link #listsEverything} says which a listing
+ * is.
  */
 public final class DatastoreGateway {
     private final Datastore datastore;
@@ -71,7 +72,7 @@ public final class DatastoreGateway {
                 noMetadata(e);
             }
         }
-        return KnownKinds.namespaces(datastore);
+        return KnownKinds.namespaces(registry());
     }
 
     private List<String> listedNamespaces() {
@@ -96,8 +97,8 @@ public final class DatastoreGateway {
             }
         }
         List<String> kinds = new ArrayList<>();
-        for (String kind : KnownKinds.in(datastore, namespace)) {
-            if (kindExists(namespace, kind)) {
+        for (String kind : KnownKinds.in(registry(), namespace)) {
+            if (kindExists(namespace, kind)) { // as of the moment this gateway reads
                 kinds.add(kind);
             }
         }
@@ -112,6 +113,14 @@ public final class DatastoreGateway {
         if (!metadata) {
             KnownKinds.record(datastore, namespace, kind);
         }
+    }
+
+    /**
+     * Where the {@link KnownKinds} registry is read: always the live database, even by a gateway reading the past,
+     * since a kind that held entities at a past moment may have been first noted since; each is then checked there.
+     */
+    private Datastore registry() {
+        return PastReads.live(datastore);
     }
 
     private void noMetadata(DatastoreException e) {

@@ -3,6 +3,7 @@ package io.keyranger.datastore;
 import io.keyranger.KeyRangerException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.function.Consumer;
 
 /**
@@ -53,26 +54,36 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
 
     /**
      * {@code asked} as the server can read it: refused (naming the window) when it is in the future or before the
-     * window; older than an hour, rounded down to a whole minute unless it is one, with {@code told} told so.
+     * window; older than an hour, rounded down to a whole minute unless it is one, with {@code told} told so. The
+     * rounded time is what is checked against the window, since it is what the server reads: a time inside the
+     * window whose minute began before the earliest version is refused, naming the first whole minute that can be
+     * read (never rounded up, which would read a moment later than the one asked for).
      */
     public PointInTime check(PointInTime asked, Instant now, Consumer<String> told) {
         if (asked.time().isAfter(now)) {
-            throw new KeyRangerException("--as-of " + asked.describe() + " is in the future; the database can be read"
+            throw new KeyRangerException(asked.describe() + " is in the future; the database can be read"
                     + " as of any moment from " + earliest + " to now (" + source + ").");
         }
         if (asked.time().isBefore(earliest)) {
-            throw new KeyRangerException("--as-of " + asked.describe() + " is older than the database keeps: it can"
+            throw new KeyRangerException(asked.describe() + " is older than the database keeps: it can"
                     + " be read as of any moment from " + earliest + " to now (" + source + ")"
                     + (pitr ? "." : "; enable point-in-time recovery to keep 7 days."));
         }
-        if (asked.time().isBefore(now.minus(FINE))) {
-            PointInTime minute = asked.wholeMinute();
-            if (!minute.time().equals(asked.time())) {
-                told.accept("Versions older than an hour are kept at whole minutes: reading as of " + minute.time()
-                        + " instead of " + asked.time() + ".");
-                return minute;
-            }
+        if (!asked.time().isBefore(now.minus(FINE))) {
+            return asked;
         }
-        return asked;
+        PointInTime minute = asked.wholeMinute();
+        if (minute.time().isBefore(earliest)) {
+            Instant first = earliest.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+            throw new KeyRangerException(asked.describe() + " is older than the database keeps at"
+                    + " whole minutes: versions older than an hour are kept at whole minutes, and it would be read"
+                    + " as of " + minute.time() + ", before the earliest version; the database can be read as of any"
+                    + " moment from " + earliest + " to now (" + source + "): give " + first + " or later.");
+        }
+        if (!minute.time().equals(asked.time())) {
+            told.accept("Versions older than an hour are kept at whole minutes: reading as of " + minute.time()
+                    + " instead of " + asked.time() + ".");
+        }
+        return minute;
     }
 }

@@ -127,6 +127,25 @@ class AsOfBrowsingCliTest {
     }
 
     @Test
+    void aKindThatExistedAtTButWasFirstNamedAfterTIsListedAsOfT() throws Exception {
+        // this server cannot list kinds: KeyRanger's registry of known kinds is what is now, each checked as of T
+        ConnectionSpec conn = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "asof-cli");
+        Datastore datastore = SharedEmulator.connect(conn);
+        datastore.put(Entity.newBuilder(key(datastore, "Early", 1)).set("n", 1).build());
+        Thread.sleep(20);
+        String asOf = Instant.now().truncatedTo(ChronoUnit.MICROS).toString();
+        Thread.sleep(20);
+        datastore.put(Entity.newBuilder(key(datastore, "Late", 1)).set("n", 1).build());
+        InProcessCli cli = new InProcessCli(dir, conn);
+        ok(cli.run("kinds", "--kind", "Early")); // named (and recorded) only now, after T
+        ok(cli.run("kinds", "--kind", "Late"));
+        assertThat(ok(cli.run("kinds")).out()).containsPattern("\\(default\\)\\s+Early\\n")
+                .containsPattern("\\(default\\)\\s+Late\\n");
+        String then = ok(cli.run("kinds", "--counts", "--as-of", asOf)).out();
+        assertThat(then).containsPattern("\\(default\\)\\s+Early\\s+1\\s").doesNotContain("Late");
+    }
+
+    @Test
     void theLegacyEmulatorABadTimeAndATimeOutsideTheWindowAreRefusedInALine() {
         ConnectionSpec legacy = SharedEmulator.freshProject(ServerType.EMULATOR, "asof-cli");
         Datastore datastore = SharedEmulator.connect(legacy);
@@ -144,6 +163,15 @@ class AsOfBrowsingCliTest {
             assertThat(old.err()).contains("can be read as of any moment from").contains("the last hour");
             refused(onFirestore.run(with(command, "--as-of", "yesterday")), "is not a time");
             assertThat(ok(onFirestore.run(with(command, "--help"))).out()).contains("--as-of=TIME");
+        }
+    }
+
+    @Test
+    void asOfAndAnExportAreRefusedTogetherInTheSameWords() {
+        InProcessCli cli = new InProcessCli(dir, SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "asof-cli"));
+        for (String[] command : List.of(new String[] {"kinds"}, new String[] {"entity", "get", "KEY(W, 1)"})) {
+            refused(cli.run(with(command, "--as-of", "-1m", "--export", dir.toString())), "--as-of reads the database"
+                    + " as it was; --export reads an export: give one of them.");
         }
     }
 

@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.NoCredentials;
 import com.google.cloud.datastore.DatastoreOptions;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The read window from the Firestore Admin API's database resource, as {@code GET .../databases/(default)} answers it
- * (bodies shaped as the API documents them). The request itself needs a real project and network, which tests do not
- * have.
+ * (bodies shaped as the API documents them), and the request and its failures against a stand-in for the API on
+ * localhost (tests have no real project or network).
  */
 class AdminDatabaseTest {
     private static final Instant NOW = Instant.parse("2026-11-27T12:00:00.123456Z");
@@ -107,16 +113,83 @@ class AdminDatabaseTest {
     }
 
     @Test
-    void aProductionDatabaseWhoseSettingsCannotBeReadGetsTheLastHourSayingWhy() {
-        // without credentials the Admin API refuses (401/403), and without a network it cannot be reached: either
-        // way the window is the last hour, and says why
-        ConnectionSpec spec = new ConnectionSpec(null, "keyranger-no-such-project", "", "", null, true);
-        Session live = Session.of(spec, DatastoreOptions.newBuilder().setProjectId(spec.projectId())
-                .setCredentials(NoCredentials.getInstance()).build().getService());
-        Instant now = Instant.now();
-        ReadWindow window = ReadWindow.of(live, now);
-        assertThat(window.earliest()).isEqualTo(now.minus(Duration.ofHours(1)));
+    void theDatabaseResourceIsReadFromTheAdminApiWithTheConnectionsOwnClient() throws Exception {
+        List<String> asked = new ArrayList<>();
+        HttpServer admin = admin(asked, 200, database("""
+                "versionRetentionPeriod": "604800s",
+                "earliestVersionTime": "2026-11-20T12:01:00Z",
+                "pointInTimeRecoveryEnablement": "POINT_IN_TIME_RECOVERY_ENABLED",
+                """));
+        try {
+            ReadWindow window = AdminDatabase.window(production(""), NOW, api(admin));
+            assertThat(asked).containsExactly("GET /v1/projects/keyranger-no-such-project/databases/(default)");
+            assertThat(window).isEqualTo(new ReadWindow(Instant.parse("2026-11-20T12:01:00Z"), true,
+                    "the database's earliestVersionTime, point-in-time recovery on"));
+        } finally {
+            admin.stop(0);
+        }
+    }
+
+    @Test
+    void aRefusalOfTheAdminApiGivesTheLastHourNamingTheStatusAndTheReason() throws Exception {
+        List<String> asked = new ArrayList<>();
+        HttpServer admin = admin(asked, 403, """
+                {"error": {"code": 403, "message": "The caller does not have permission", "status": "PERMISSION_DENIED"}}
+                """);
+        try {
+            assertThat(AdminDatabase.window(production(""), NOW, api(admin))).isEqualTo(ReadWindow.lastHour(NOW,
+                    "the Admin API answered 403 to reading the database's retention: these credentials may not read"
+                            + " the database's settings (The caller does not have permission)"));
+        } finally {
+            admin.stop(0);
+        }
+        HttpServer missing = admin(asked, 404, "{\"error\": {\"code\": 404, \"message\": \"not found\"}}");
+        try {
+            assertThat(AdminDatabase.window(production("orders"), NOW, api(missing)).source()).isEqualTo(
+                    "the last hour (the Admin API answered 404 to reading the database's retention: no database orders"
+                            + " in project keyranger-no-such-project (not found))");
+            assertThat(asked).last().isEqualTo("GET /v1/projects/keyranger-no-such-project/databases/orders");
+        } finally {
+            missing.stop(0);
+        }
+    }
+
+    @Test
+    void anAdminApiThatCannotBeReachedGivesTheLastHourSayingSo() throws Exception {
+        HttpServer closed = admin(new ArrayList<>(), 200, "{}");
+        String api = api(closed);
+        closed.stop(0); // nothing listens on its port any more
+        ReadWindow window = AdminDatabase.window(production(""), NOW, api);
+        assertThat(window.earliest()).isEqualTo(NOW.minus(Duration.ofHours(1)));
         assertThat(window.pitr()).isFalse();
-        assertThat(window.source()).startsWith("the last hour (").contains("Admin API");
+        assertThat(window.source()).startsWith("the last hour (the database's retention could not be read from the"
+                + " Admin API: ").containsIgnoringCase("connection refused");
+    }
+
+    /** A production session to a project that does not exist, without credentials. */
+    private static Session production(String databaseId) {
+        ConnectionSpec spec = new ConnectionSpec(null, "keyranger-no-such-project", databaseId, "", null, true);
+        return Session.of(spec, DatastoreOptions.newBuilder().setProjectId(spec.projectId()).setDatabaseId(databaseId)
+                .setCredentials(NoCredentials.getInstance()).build().getService());
+    }
+
+    /** A stand-in for the Admin API on localhost answering every request {@code status} and {@code body}. */
+    private static HttpServer admin(List<String> asked, int status, String body) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            asked.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
+            exchange.sendResponseHeaders(status, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        return server;
+    }
+
+    private static String api(HttpServer server) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/";
     }
 }

@@ -114,8 +114,7 @@ public final class RestoreModel {
                 })
                 .onError(e -> {
                     checking.set(false);
-                    // the window's refusals name the command line's --as-of; here the time is until's
-                    errors.accept(ErrorMessages.of(e).replace("--as-of", "Until"));
+                    errors.accept("Until: " + ErrorMessages.of(e));
                 })
                 .run(tasks);
     }

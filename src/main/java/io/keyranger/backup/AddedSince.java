@@ -21,9 +21,9 @@ import java.util.concurrent.Future;
 
 /**
  * The live entities of a comparison's selection that its export (or past moment: {@link DiffSource}) lacks. The
- * kind's key space is cut into ranges at its scatter sample (as a job's is) and the ranges are read at once, keys
- * only (whole entities when a query must see them); each key is looked up among the export's key hashes. With a list
- * of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
+ * kind's key space is cut into ranges at its scatter sample (as a job's is; an empty live kind is one range, with
+ * nothing added) and the ranges are read at once, keys only (whole entities when a query must see them); each key is
+ * looked up among the export's key hashes. With a list of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
  * version the query does not match crossed the query's condition since: it is changed, not added (the source is
  * read once more for those keys: {@link DiffSource#heldOutside}). Its key goes to a list of its own,
  * {@code entered.keys}: a restore with the same query does not select it (its exported version does not match), so
@@ -112,7 +112,7 @@ final class AddedSince {
     }
 
     private List<Key> scanned(long[] exportKeys, Cancellation cancellation) throws IOException {
-        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(source.namespace(),
+        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRangesOrWhole(new PlanRequest(source.namespace(),
                 source.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
                 .ranges();
         try (LookupPool pool = new LookupPool(parallel, "keyranger-diff-added")) {

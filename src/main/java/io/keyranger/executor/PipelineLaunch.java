@@ -126,7 +126,7 @@ public final class PipelineLaunch {
                     if (file) {
                         return JobPlans.plan(order, bound, SourceJobs.open(datastore, files, order, bound).source());
                     }
-                    ShardPlanner.RangePlan ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(
+                    ShardPlanner.RangePlan ranges = SourceJobs.planRanges(datastore, order, bound, new PlanRequest(
                             bound.namespace(), bound.kind(), bound.mapper().where(), bound.shards(),
                             PlanRequest.DEFAULT_OVERSAMPLE), cancellation);
                     return JobPlans.plan(order, ranges.ranges(), ranges.samples());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ReadWindow;
@@ -18,6 +19,8 @@ import io.keyranger.mapper.Mappers;
 import io.keyranger.query.ClientQuery;
 import io.keyranger.query.Gql;
 import io.keyranger.query.GqlQuery;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
 import java.time.Instant;
 import java.util.NavigableSet;
 import java.util.TreeSet;
@@ -50,6 +53,18 @@ public final class PastJobs {
     private static PointInTime moment(MapperSpec spec, String field) {
         String text = spec.json().path(field).asText("");
         return PointInTime.parse(text, Instant.now());
+    }
+
+    /**
+     * The starting ranges of a restore from the past: planned over the kind as it was at its moment, which is what it
+     * brings back (the live kind may be empty: a script deleted it); one range over the whole key space when the kind
+     * was empty then too (all it does is delete what was added since). The ranges cover the whole key space either
+     * way, so the keys merged in from a later moment or the live kind fall in them.
+     */
+    static ShardPlanner.RangePlan plan(Datastore datastore, KeyOrder order, MapperSpec spec, PlanRequest request,
+                                       Cancellation cancellation) {
+        return new ShardPlanner(PastReads.at(datastore, asOf(spec).timestamp()), order)
+                .planRangesOrWhole(request, cancellation);
     }
 
     static SourceJobs.Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {

@@ -22,6 +22,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import io.keyranger.files.FileStore;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
 
 /**
  * Jobs that read files: an import of a JSON lines export, and a restore from a managed export ({@code "format":
@@ -63,6 +66,16 @@ public final class SourceJobs {
     public static boolean readsPast(MapperSpec spec) {
         return Mappers.template(spec.template()).source() == Template.Source.FILE
                 && PAST.equals(spec.json().path("format").asText());
+    }
+
+    /**
+     * The starting ranges of job {@code spec} over its kind's key space, planned as {@code request} asks over the keys
+     * it reads: the live kind's, or for a restore from the past the kind's at its moment ({@link PastJobs#plan}).
+     */
+    public static ShardPlanner.RangePlan planRanges(Datastore datastore, KeyOrder order, JobSpec spec,
+                                                    PlanRequest request, Cancellation cancellation) {
+        return readsPast(spec.mapper()) ? PastJobs.plan(datastore, order, spec.mapper(), request, cancellation)
+                : new ShardPlanner(datastore, order).planRanges(request, cancellation);
     }
 
     /** A job over a file: where its pages come from, its mapper, and its input. */

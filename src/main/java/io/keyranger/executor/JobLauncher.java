@@ -125,11 +125,13 @@ public final class JobLauncher {
         PastJobs.restore(spec.mapper());
         JobReadTime.requireKept(session, spec, Instant.now());
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
+        JobSpec stamped = PastJobs.stamped(LocalFileStore.INSTANCE, datastore.getOptions().getProjectId(), order,
+                spec, stored == null ? null : stored.spec());
         if (stored == null) {
-            return executor().start(spec, listener);
+            return executor().start(stamped, listener);
         }
         JobSpec was = stored.spec();
-        JobSpec asked = spec.bind(datastore.getOptions().getProjectId(), order);
+        JobSpec asked = stamped.bind(datastore.getOptions().getProjectId(), order);
         if (!asked.mapper().json().equals(was.mapper().json()) || !spec.kind().equals(was.kind())
                 || !spec.namespace().equals(was.namespace())) {
             throw new KeyRangerException("Job " + spec.jobId() + " was started with other options: "

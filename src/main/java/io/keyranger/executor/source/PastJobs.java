@@ -67,6 +67,48 @@ public final class PastJobs {
                 .planRangesOrWhole(request, cancellation);
     }
 
+    /**
+     * {@code spec} with what it selects kept in it ({@link ImportIdentity}: its keys file by the digest of the keys it
+     * holds), so that every later run under its id, on any runner, refuses a keys file that changed since
+     * ({@link #pages}); refused here already when the job of its id, {@code stored} (or null), kept other keys.
+     */
+    public static JobSpec stamped(FileStore files, String project, KeyOrder order, JobSpec spec, JobSpec stored) {
+        if (!spec.mapper().json().hasNonNull(SourceJobs.KEYS)) {
+            return spec;
+        }
+        ImportIdentity identity = identity(files, spec, keys(files, project, order, spec));
+        if (stored != null) {
+            identity.requireSameAs(stored.mapper(), "Job " + spec.jobId());
+        }
+        return SourceJobs.stamped(spec, identity);
+    }
+
+    /** The keys of a restore's keys file of its kind and namespace, in key order, or null when it has none. */
+    private static NavigableSet<Key> keys(FileStore files, String project, KeyOrder order, JobSpec spec) {
+        JsonNode json = spec.mapper().json();
+        if (!json.hasNonNull(SourceJobs.KEYS)) {
+            return null;
+        }
+        NavigableSet<Key> keys = new TreeSet<>(order);
+        for (Key key : KeysFile.read(files, json.get(SourceJobs.KEYS).asText(), project, spec.namespace())) {
+            if (key.getKind().equals(spec.kind()) && key.getNamespace().equals(spec.namespace())) {
+                keys.add(key);
+            }
+        }
+        return keys;
+    }
+
+    /** What a restore from the past reads: its moments, and its selection with a keys file's keys by their digest. */
+    private static ImportIdentity identity(FileStore files, JobSpec spec, NavigableSet<Key> keys) {
+        JsonNode json = spec.mapper().json();
+        String file = json.path(SourceJobs.KEYS).asText(null);
+        return new ImportIdentity("the database as of " + json.path(SourceJobs.AS_OF).asText()
+                + (json.hasNonNull(SourceJobs.UNTIL) ? " until " + json.get(SourceJobs.UNTIL).asText() : ""),
+                ManagedImport.selection(spec.namespace(), json.path(SourceJobs.SELECT).asText(null), keys)
+                        + ", kind " + spec.kind(),
+                file == null ? "" : "the keys file " + ImportIdentity.describe(files, file));
+    }
+
     static SourceJobs.Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         MapperSpec mapper = spec.mapper();
         Mappers.template(mapper.template()).validate(mapper);
@@ -84,15 +126,8 @@ public final class PastJobs {
             }
             select = new ClientQuery(query, order);
         }
-        NavigableSet<Key> keys = null;
-        if (json.hasNonNull(SourceJobs.KEYS)) {
-            keys = new TreeSet<>(order);
-            for (Key key : KeysFile.read(files, json.get(SourceJobs.KEYS).asText(), project, spec.namespace())) {
-                if (key.getKind().equals(spec.kind()) && key.getNamespace().equals(spec.namespace())) {
-                    keys.add(key);
-                }
-            }
-        }
+        NavigableSet<Key> keys = keys(files, project, order, spec);
+        identity(files, spec, keys).requireSameAs(mapper, "Job " + spec.jobId());
         PastSource source = new PastSource(PastReads.at(live, asOf(mapper).timestamp()),
                 until == null ? null : PastReads.at(live, until.timestamp()),
                 until == null && restore.removeAdded() ? live : null, spec.namespace(), spec.kind(), order, keys);

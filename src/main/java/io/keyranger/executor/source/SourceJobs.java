@@ -168,6 +168,13 @@ public final class SourceJobs {
         return withInput(spec, input);
     }
 
+    /** The spec with {@code identity} kept in it, for a job whose input needs no check but its selection. */
+    static JobSpec stamped(JobSpec spec, ImportIdentity identity) {
+        ObjectNode input = JsonNodeFactory.instance.objectNode();
+        identity.stamp(input);
+        return withInput(spec, input);
+    }
+
     /**
      * {@code spec} stamped as job {@code stored} was (an input {@link ImportIdentity#requireSameAs} found the same),
      * or as {@link #stamped} when that job kept nothing, so that the spec compares equal to the stored one.

@@ -244,11 +244,7 @@ public final class RestoreCommand implements Callable<Integer> {
             err.println(note);
             err.flush();
         }).asOf();
-        if (!end.time().isAfter(at.time())) {
-            throw new KeyRangerException("--until " + end.describe() + " must be after --as-of " + at.describe()
-                    + ": the window of damage starts at --as-of and ends at --until.");
-        }
-        return new Past(at, end);
+        return new Past(at, end); // in order, or refused by the restore's spec (RestoreSpec#job)
     }
 
     private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode, Past past) {

@@ -122,7 +122,6 @@ public final class JobLauncher {
     private JobHandle startPast(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
-        PastJobs.restore(spec.mapper());
         JobReadTime.requireKept(session, spec, Instant.now());
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
         JobSpec stamped = PastJobs.stamped(LocalFileStore.INSTANCE, datastore.getOptions().getProjectId(), order,

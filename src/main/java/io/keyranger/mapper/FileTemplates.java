@@ -119,7 +119,7 @@ final class FileTemplates {
                 throw r.error("mode", "must be overwrite, skip-changed or missing-only (got '" + mode + "')");
             }
             if (PAST.equals(format)) {
-                past(r);
+                past(r, mode);
                 return;
             }
             for (String pastOnly : List.of("asOf", "until", "removeAdded")) {
@@ -167,8 +167,11 @@ final class FileTemplates {
             }
         }
     
-        /** A restore from the database's past: its moments, in order, and no file. */
-        private void past(SpecReader r) {
+        /**
+         * A restore from the database's past: its moments, passed and in order, no file, and a combination that can
+         * be decided: the one check of every runner (the command line, the app, Beam) before a job is created.
+         */
+        private void past(SpecReader r, String mode) {
             if (r.string("file", null) != null) {
                 throw r.error("file", "does not apply to the database's past (\"format\": \"past\"): it reads no "
                         + "file");
@@ -179,8 +182,25 @@ final class FileTemplates {
             }
             Instant until = moment(r, "until");
             if (until != null && !until.isAfter(asOf)) {
-                throw r.error("until", "must be after asOf (" + asOf + "): the window of damage starts at asOf and "
-                        + "ends at until");
+                throw r.error("until", "(--until) must be after asOf (--as-of, " + asOf + "): the window of damage "
+                        + "starts at asOf and ends at until");
+            }
+            Instant now = Instant.now();
+            for (String name : List.of("asOf", "until")) {
+                Instant moment = name.equals("asOf") ? asOf : until;
+                if (moment != null && moment.isAfter(now)) {
+                    throw r.error(name, "is in the future (" + moment + "): the past can be restored, not what "
+                            + "is still to come");
+                }
+            }
+            if (until != null && !mode.equals("overwrite")) {
+                throw r.error("mode", "does not apply with until (--until), which decides each entity by its state "
+                        + "then (as then: restored; written again after: left alone)");
+            }
+            if (until == null && r.bool("removeAdded", false) && !mode.equals("overwrite")) {
+                throw r.error("removeAdded", "(--remove-added) deletes what did not exist at the time restored: it "
+                        + "goes with mode overwrite, or with until (which leaves later writes alone); mode " + mode
+                        + " keeps what exists live");
             }
             keysFile(r);
         }

@@ -67,7 +67,7 @@ class RestoreAsOfModesTest {
         InProcessCli.Result refused = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--remove-added",
                 "--job-id", "X");
         assertThat(refused.exitCode()).isNotZero();
-        assertThat(refused.err()).contains("--remove-added deletes what did not exist at the time restored")
+        assertThat(refused.err()).contains("(--remove-added) deletes what did not exist at the time restored")
                 .doesNotContain("Exception");
 
         InProcessCli.Result dry = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--mode", "overwrite",

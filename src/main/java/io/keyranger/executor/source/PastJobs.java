@@ -44,7 +44,7 @@ public final class PastJobs {
         return spec.json().hasNonNull(SourceJobs.UNTIL) ? moment(spec, SourceJobs.UNTIL) : null;
     }
 
-    /** How the spec decides each entity; a combination that cannot be decided is refused. */
+    /** How the spec decides each entity (its template's check refused a combination that cannot be decided). */
     public static PastRestore restore(MapperSpec spec) {
         return new PastRestore(SourceJobs.mode(spec), until(spec) != null,
                 spec.json().path(SourceJobs.REMOVE_ADDED).asBoolean(false));

@@ -215,10 +215,19 @@ public final class SourceJobs {
 
     /** A file job's kind and options in words, for a message: its mapper spec without what KeyRanger keeps in it. */
     public static String describe(JobSpec spec) {
+        return "kind " + spec.kind() + (spec.namespace().isEmpty() ? "" : " in namespace " + spec.namespace()) + ", "
+                + options(spec);
+    }
+
+    /** Whether two specs ask for the same kind, namespace and options, whatever KeyRanger kept in them. */
+    public static boolean sameOptions(JobSpec a, JobSpec b) {
+        return a.kind().equals(b.kind()) && a.namespace().equals(b.namespace()) && options(a).equals(options(b));
+    }
+
+    private static ObjectNode options(JobSpec spec) {
         ObjectNode json = spec.mapper().json().deepCopy();
         json.remove(ImportIdentity.FIELD);
-        return "kind " + spec.kind() + (spec.namespace().isEmpty() ? "" : " in namespace " + spec.namespace()) + ", "
-                + json;
+        return json;
     }
 
     /** The entries the input held when the job was created (its check counted them), or -1. */

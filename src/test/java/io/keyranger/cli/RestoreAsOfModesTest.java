@@ -74,7 +74,10 @@ class RestoreAsOfModesTest {
                 "--remove-added", "--dry-run");
         assertThat(dry.exitCode()).as(dry.out() + dry.err()).isZero();
         assertThat(dry.out()).contains("Compared 22 keys with live data: would write back 20, delete 2.",
-                "added since the time restored, removed: 2");
+                "added since the time restored, removed: 2",
+                // per key a lookup at T0 and the live read in its transaction (22 each), and the keys queries at T0
+                // (20) and live (22, the 2 missing ones back); 20 put back and 2 deleted, each with its undo record
+                "86 reads, 42 writes, 2 deletes");
 
         InProcessCli.Result overwrite = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--mode", "overwrite",
                 "--remove-added", "--job-id", "O");

@@ -7,6 +7,7 @@ import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
 import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.sharding.PlanRequest;
@@ -103,12 +104,8 @@ final class AddedSince {
 
     private List<Key> asked(long[] exportKeys) {
         List<Key> notExported = source.keys().stream().filter(k -> !exported(exportKeys, k)).toList();
-        List<Key> live = new ArrayList<>();
-        for (int from = 0; from < notExported.size(); from += 1_000) {
-            datastore.fetch(notExported.subList(from, Math.min(notExported.size(), from + 1_000))
-                    .toArray(new Key[0])).stream().filter(e -> e != null).forEach(e -> live.add(e.getKey()));
-        }
-        return live;
+        return CommitBytes.lookup(notExported, datastore::fetch).stream().filter(e -> e != null)
+                .map(Entity::getKey).toList();
     }
 
     private List<Key> scanned(long[] exportKeys, Cancellation cancellation) throws IOException {

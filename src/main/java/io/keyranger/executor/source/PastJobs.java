@@ -3,7 +3,6 @@ package io.keyranger.executor.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
-import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.PointInTime;
@@ -17,13 +16,10 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.query.ClientQuery;
-import io.keyranger.query.Gql;
-import io.keyranger.query.GqlQuery;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 import java.time.Instant;
 import java.util.NavigableSet;
-import java.util.TreeSet;
 
 /**
  * A restore from the database's past as its runner runs it ({@code "format": "past"}): the moments its spec keeps
@@ -89,13 +85,8 @@ public final class PastJobs {
         if (!json.hasNonNull(SourceJobs.KEYS)) {
             return null;
         }
-        NavigableSet<Key> keys = new TreeSet<>(order);
-        for (Key key : KeysFile.read(files, json.get(SourceJobs.KEYS).asText(), project, spec.namespace())) {
-            if (key.getKind().equals(spec.kind()) && key.getNamespace().equals(spec.namespace())) {
-                keys.add(key);
-            }
-        }
-        return keys;
+        return KeysFile.selecting(KeysFile.read(files, json.get(SourceJobs.KEYS).asText(), project,
+                spec.namespace()), spec.namespace(), spec.kind(), order);
     }
 
     /** What a restore from the past reads: its moments, and its selection with a keys file's keys by their digest. */
@@ -117,15 +108,8 @@ public final class PastJobs {
         Datastore live = PastReads.live(datastore);
         String project = live.getOptions().getProjectId();
         JsonNode json = mapper.json();
-        ClientQuery select = null;
-        if (json.hasNonNull(SourceJobs.SELECT)) {
-            GqlQuery query = Gql.parse(json.get(SourceJobs.SELECT).asText(), project, spec.namespace());
-            if (!query.kind().equals(spec.kind())) {
-                throw new KeyRangerException("The query selects " + query.kind() + ", but the kind is "
-                        + spec.kind() + ": write SELECT * FROM " + spec.kind() + " WHERE ...");
-            }
-            select = new ClientQuery(query, order);
-        }
+        ClientQuery select = ClientQuery.selecting(json.path(SourceJobs.SELECT).asText(null), project,
+                spec.namespace(), spec.kind(), order);
         NavigableSet<Key> keys = keys(files, project, order, spec);
         identity(files, spec, keys).requireSameAs(mapper, "Job " + spec.jobId());
         PastSource source = new PastSource(PastReads.at(live, asOf(mapper).timestamp()),

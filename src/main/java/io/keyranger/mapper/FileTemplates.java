@@ -76,18 +76,19 @@ final class FileTemplates {
 
     static final Template IMPORT = new BaseTemplate("import",
             "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly. "
-                    + "From a managed export (format managed) it restores a selection: by query (select), by keys "
-                    + "(keys), and with mode skip-changed or missing-only only what was not changed since.",
+                    + "From a managed export (format managed) or the database's past (format past) it restores a "
+                    + "selection: by query (select), by keys (keys), and with mode skip-changed or missing-only only "
+                    + "what was not changed since.",
             true, true, Param.optional("file", Param.Type.FILE, "the .jsonl file an export wrote (managed: the "
                     + "export's folder or metadata file; past: none)", null),
             Param.choice("format", "jsonl, managed (Google's export format), or past (the database as it was at "
                     + "asOf)", "jsonl", List.of("jsonl", MANAGED, PAST)),
-            Param.choice("mode", "what to do with an entity that exists live: overwrite it, skip it if it changed "
-                    + "since the export (skip-changed), or restore only missing ones (missing-only)", "overwrite",
-                    MODES),
-            Param.optional("select", Param.Type.STRING, "managed only: a GQL query over the job's kind; only the "
+            Param.choice("mode", "managed or past (without until): what to do with an entity that exists live: "
+                    + "overwrite it, skip it if it changed since the export or asOf (skip-changed), or restore only "
+                    + "missing ones (missing-only)", "overwrite", MODES),
+            Param.optional("select", Param.Type.STRING, "managed or past: a GQL query over the job's kind; only the "
                     + "entities it matches are restored (applied on the client: exports have no index)", null),
-            Param.optional("keys", Param.Type.FILE, "managed only: a file of keys, one KEY(...) a line; only they "
+            Param.optional("keys", Param.Type.FILE, "managed or past: a file of keys, one KEY(...) a line; only they "
                     + "are restored", null),
             Param.optional("asOf", Param.Type.STRING, "past only: the moment restored (RFC 3339)", null),
             Param.optional("until", Param.Type.STRING, "past only: undo a window that ends then (RFC 3339): only "

@@ -63,6 +63,10 @@ class RestoreAsOfModesTest {
         assertThat(skip.err()).contains("2 entities changed since --as-of");
         assertThat(skip.out() + skip.err()).contains("changed since the time restored");
         assertThat(RichEntities.read(datastore, "", "Acct")).as("nothing to write").isEqualTo(now);
+        InProcessCli.Result resumed = cli.run("run", "--resume", "S");
+        assertThat(resumed.exitCode()).as("run --resume exits as the restore did: " + resumed.out() + resumed.err())
+                .isEqualTo(RevertCommand.EXIT_CONFLICTS);
+        assertThat(resumed.err()).contains("2 entities changed since --as-of");
 
         InProcessCli.Result refused = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--remove-added",
                 "--job-id", "X");

@@ -7,6 +7,7 @@ import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
 import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.sharding.PlanRequest;
@@ -21,9 +22,9 @@ import java.util.concurrent.Future;
 
 /**
  * The live entities of a comparison's selection that its export (or past moment: {@link DiffSource}) lacks. The
- * kind's key space is cut into ranges at its scatter sample (as a job's is) and the ranges are read at once, keys
- * only (whole entities when a query must see them); each key is looked up among the export's key hashes. With a list
- * of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
+ * kind's key space is cut into ranges at its scatter sample (as a job's is; an empty live kind is one range, with
+ * nothing added) and the ranges are read at once, keys only (whole entities when a query must see them); each key is
+ * looked up among the export's key hashes. With a list of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
  * version the query does not match crossed the query's condition since: it is changed, not added (the source is
  * read once more for those keys: {@link DiffSource#heldOutside}). Its key goes to a list of its own,
  * {@code entered.keys}: a restore with the same query does not select it (its exported version does not match), so
@@ -103,16 +104,12 @@ final class AddedSince {
 
     private List<Key> asked(long[] exportKeys) {
         List<Key> notExported = source.keys().stream().filter(k -> !exported(exportKeys, k)).toList();
-        List<Key> live = new ArrayList<>();
-        for (int from = 0; from < notExported.size(); from += 1_000) {
-            datastore.fetch(notExported.subList(from, Math.min(notExported.size(), from + 1_000))
-                    .toArray(new Key[0])).stream().filter(e -> e != null).forEach(e -> live.add(e.getKey()));
-        }
-        return live;
+        return CommitBytes.lookup(notExported, datastore::fetch).stream().filter(e -> e != null)
+                .map(Entity::getKey).toList();
     }
 
     private List<Key> scanned(long[] exportKeys, Cancellation cancellation) throws IOException {
-        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(source.namespace(),
+        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRangesOrWhole(new PlanRequest(source.namespace(),
                 source.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
                 .ranges();
         try (LookupPool pool = new LookupPool(parallel, "keyranger-diff-added")) {

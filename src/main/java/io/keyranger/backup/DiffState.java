@@ -18,15 +18,15 @@ import java.nio.file.StandardOpenOption;
  *
  * @param what         the source (the export and when it was written, or the read time), namespace, kind and
  *                     selection compared ({@link DiffSource#describe}: a resume must compare the same)
- * @param records      the export's records of the selection read so far
+ * @param records      the source's records of the selection read so far (the export's, or the past moment's)
  * @param same         equal to live
- * @param changed      changed since the export
- * @param removed      removed since the export
+ * @param changed      changed since the source
+ * @param removed      removed since the source
  * @param lookups      lookups made
  * @param compareDone  whether every record was compared (what is left is the pass for added entities)
  * @param changedBytes the length of {@code changed.keys} that these counts cover
  * @param removedBytes the length of {@code removed.keys} that these counts cover
- * @param left         of the changed, those the query matched in the export but not live (they left the selection)
+ * @param left         of the changed, those the query matched in the source but not live (they left the selection)
  */
 record DiffState(String what, long records, long same, long changed, long removed, long lookups, boolean compareDone,
                  long changedBytes, long removedBytes, long left) {

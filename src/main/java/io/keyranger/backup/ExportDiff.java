@@ -80,7 +80,8 @@ public final class ExportDiff {
         String project = now.datastore().getOptions().getProjectId();
         return new ExportDiff(now.datastore(), now.order(), new PastSource(past, namespace, kind,
                 ClientQuery.selecting(gql, project, namespace, kind, now.order()),
-                keys == null ? null : KeysFile.read(keys, project, namespace)));
+                keys == null ? null : KeysFile.selecting(KeysFile.read(keys, project, namespace), namespace, kind,
+                        now.order())));
     }
 
     /**

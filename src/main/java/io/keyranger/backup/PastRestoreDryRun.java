@@ -6,12 +6,15 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.PageSource;
+import io.keyranger.executor.source.PastJobs;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobSpec;
+import io.keyranger.job.PastRestore;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
+import io.keyranger.mapper.SourceRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,12 +31,16 @@ import java.util.function.LongConsumer;
  * @param counters   the restore's counters, by name
  * @param problems   the entities it would leave alone with a reason (later writes, changed ones), in key order
  * @param compared   the keys it looked at
+ * @param reads      the entities and keys the restore would read: per key a lookup at the time restored (and at the
+ *                   later moment, with one) and a read of the live one in its commit's transaction; without a keys
+ *                   file, also the keys its queries answer at the time restored and at the later moment (or, to
+ *                   find what was added since, live)
  * @param writes     the entities it would write back
  * @param deletes    the entities it would delete
  * @param undo       whether it keeps an undo record of each entity it writes or deletes
  */
 public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Problem> problems, long compared,
-                                long writes, long deletes, boolean undo) {
+                                long reads, long writes, long deletes, boolean undo) {
     private static final int PAGE = 500;
 
     /** The dry run of {@code spec} (a restore from the past, {@link RestoreSpec#fromPast}) on {@code live}. */
@@ -42,7 +49,10 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
         SourceJobs.Pages pages = SourceJobs.pages(live.datastore(), LocalFileStore.INSTANCE, live.order(), bound);
         Map<String, Long> counters = new TreeMap<>();
         List<MapResult.Problem> problems = new ArrayList<>();
+        PastRestore restore = PastJobs.restore(bound.mapper());
+        boolean queried = !bound.mapper().json().hasNonNull(SourceJobs.KEYS);
         long compared = 0;
+        long reads = 0;
         long writes = 0;
         long deletes = 0;
         KeyRange rest = KeyRange.all(live.order());
@@ -57,12 +67,21 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             result.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
             problems.addAll(result.problems());
             compared += page.keys().size();
+            reads += page.keys().size() * (restore.until() ? 3L : 2L); // lookups then (and later), the live read
+            if (queried) {
+                for (int i = 0; i < page.keys().size(); i++) {
+                    SourceRecord record = page.records().get(page.keys().get(i));
+                    boolean laterKey = restore.until() ? record.later() != null
+                            : restore.removeAdded() && now.get(i) != null;
+                    reads += (record.entity() != null ? 1 : 0) + (laterKey ? 1 : 0);
+                }
+            }
             writes += result.puts().size();
             deletes += result.deletes().size();
             progress.accept(compared);
             rest = rest.advancePast(page.keys().get(page.keys().size() - 1));
         }
-        return new PastRestoreDryRun(new HashMap<>(counters), problems, compared, writes, deletes,
+        return new PastRestoreDryRun(new HashMap<>(counters), problems, compared, reads, writes, deletes,
                 bound.mapper().undo());
     }
 

@@ -7,22 +7,21 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.executor.source.ImportInput;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.executor.source.ManagedImport;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.query.ClientQuery;
-import io.keyranger.undo.records.Reverting;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 
 /**
  * The kind as the database held it at a past moment, as the "before" side of a comparison: every entity of the kind
@@ -34,19 +33,15 @@ import java.util.stream.Collectors;
  * @param namespace the namespace compared
  * @param kind      the kind compared
  * @param select    a query entities must match, or null
- * @param keys      the only keys compared, or null for all
+ * @param keys      the only keys compared, in key order ({@link KeysFile#selecting}), or null for all
  */
 record PastSource(Session past, String namespace, String kind, ClientQuery select, Set<Key> keys)
         implements DiffSource {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Keys per lookup: Datastore's limit on one. */
-    private static final int LOOKUP = 1_000;
     private static final ImportInput.Entry PASSED_OVER = new ImportInput.Entry(null, false, false, null);
 
     PastSource {
         Objects.requireNonNull(past.asOf(), "a session reading the past");
-        keys = keys == null ? null : keys.stream().filter(k -> k.getNamespace().equals(namespace)
-                && k.getKind().equals(kind)).sorted(past.order()).collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
     @Override
@@ -80,9 +75,9 @@ record PastSource(Session past, String namespace, String kind, ClientQuery selec
             @Override
             public boolean hasNext() {
                 while (found.isEmpty() && next < asked.size()) {
-                    List<Key> page = asked.subList(next, Math.min(asked.size(), next + LOOKUP));
+                    List<Key> page = asked.subList(next, Math.min(asked.size(), next + CommitBytes.LOOKUP_KEYS));
                     next += page.size();
-                    past.datastore().fetch(page.toArray(new Key[0])).stream().filter(Objects::nonNull)
+                    CommitBytes.lookup(page, past.datastore()::fetch).stream().filter(Objects::nonNull)
                             .forEach(found::add);
                 }
                 return !found.isEmpty();
@@ -103,7 +98,7 @@ record PastSource(Session past, String namespace, String kind, ClientQuery selec
 
     @Override
     public String differences(Entity before, Entity live) {
-        return Reverting.differences(before, live, "was");
+        return RestoreMode.Backup.PAST.differences(before, live);
     }
 
     /** Looked up at the past moment: those that existed then did not match the query then. */
@@ -113,10 +108,8 @@ record PastSource(Session past, String namespace, String kind, ClientQuery selec
         if (select == null || candidates.isEmpty()) {
             return held;
         }
-        for (int from = 0; from < candidates.size(); from += LOOKUP) {
-            past.datastore().fetch(candidates.subList(from, Math.min(candidates.size(), from + LOOKUP))
-                    .toArray(new Key[0])).stream().filter(Objects::nonNull).forEach(e -> held.put(e.getKey(), e));
-        }
+        CommitBytes.lookup(candidates, past.datastore()::fetch).stream().filter(Objects::nonNull)
+                .forEach(e -> held.put(e.getKey(), e));
         return held;
     }
 

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.job.JobSpec;
-import io.keyranger.job.PastRestore;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
@@ -39,9 +38,6 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
         if (asOf == null && (until != null || removeAdded)) {
             throw new IllegalArgumentException("--until and --remove-added restore from the past");
         }
-        if (asOf != null) {
-            new PastRestore(mode, until != null, removeAdded); // refuses what cannot be decided
-        }
     }
 
     /** A restore from a managed export. */
@@ -55,7 +51,7 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
      * {@code until}, it undoes the window from {@code asOf} to {@code until}: entities still as they were at
      * {@code until} go back to {@code asOf}, later writes are left alone and named ({@code mode} is not used). With
      * {@code removeAdded} (only with {@code until} or {@link RestoreMode#OVERWRITE}), entities absent at {@code asOf}
-     * are deleted. Refused ({@link io.keyranger.KeyRangerException}) when the combination cannot be decided.
+     * are deleted. Its {@link #job} is refused (the import template's check) when the combination cannot be decided.
      */
     public static RestoreSpec fromPast(PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
                                        String kind, RestoreMode mode, String gql, Path keys, boolean undo) {

@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * What {@code diff} and {@code restore} take from an export: its folder, a kind, and optionally a GQL query and a
- * file of keys that narrow it.
+ * What {@code diff} and {@code restore} take from their source, a managed export ({@code --export}) or the database
+ * at a past moment ({@code --as-of}): the export's folder, a kind, and optionally a GQL query and a file of keys that
+ * narrow it.
  */
 final class ExportSelection {
     @Option(names = "--export", paramLabel = "DIR",
@@ -18,9 +19,9 @@ final class ExportSelection {
     @Option(names = "--kind", paramLabel = "KIND", description = "The kind (or give --gql).")
     String kind;
 
-    @Option(names = "--gql", paramLabel = "QUERY", description = "Only the export's entities this query matches, e.g. "
-            + "\"SELECT * FROM Account WHERE tier = 'pro'\" (applied on the client: an export has no index, so every "
-            + "entity of the kind in it is read).")
+    @Option(names = "--gql", paramLabel = "QUERY", description = "Only the entities of the export (or of the past "
+            + "moment) this query matches, e.g. \"SELECT * FROM Account WHERE tier = 'pro'\" (applied on the client "
+            + "to each side: an export has no index, so every entity of the kind in it is read).")
     String gql;
 
     @Option(names = "--keys", paramLabel = "FILE", description = "Only these keys: one KEY(...) a line, as diff "

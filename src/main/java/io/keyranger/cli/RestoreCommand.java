@@ -170,21 +170,37 @@ public final class RestoreCommand implements Callable<Integer> {
         JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, report.file,
                 resume);
         hooks.sayInjected(err);
-        long changed = result.total(JobReport.SKIPPED_PREFIX + (past == null ? RestoreMode.CHANGED
-                : RestoreMode.Backup.PAST.changed()));
-        if (result.status() == JobStatus.DONE && changed > 0) {
-            err.printf("keyranger: %,d entit%s changed since %s and kept %s live values (see 'skipped' "
-                    + "above); --mode overwrite restores them too.%n", changed, changed == 1 ? "y" : "ies",
-                    past == null ? "the export" : "--as-of", changed == 1 ? "its" : "their");
-            err.flush();
-            return RevertCommand.EXIT_CONFLICTS;
+        return exitCode(result, err, past == null || past.until() == null ? null
+                : dryRunCommand(kind, conn.namespace(), past));
+    }
+
+    /**
+     * How a restore that ran exits, from an export or from the past, here or resumed by {@code run --resume}:
+     * {@link RevertCommand#EXIT_CONFLICTS} when it is done but left alone entities it was asked for (changed since
+     * the source, with skip-changed; written again after --until), said on {@code err}; else as any job.
+     * {@code dryRun} is the dry run that names every later write, or null when not known here.
+     */
+    static int exitCode(JobResult result, PrintWriter err, String dryRun) {
+        if (result.status() != JobStatus.DONE) {
+            return JobFollow.exitCode(result);
+        }
+        for (RestoreMode.Backup from : RestoreMode.Backup.values()) {
+            long changed = result.total(JobReport.SKIPPED_PREFIX + from.changed());
+            if (changed > 0) {
+                err.printf("keyranger: %,d entit%s changed since %s and kept %s live values (see 'skipped' "
+                        + "above); --mode overwrite restores them too.%n", changed, changed == 1 ? "y" : "ies",
+                        from == RestoreMode.Backup.EXPORT ? "the export" : "--as-of", changed == 1 ? "its" : "their");
+                err.flush();
+                return RevertCommand.EXIT_CONFLICTS;
+            }
         }
         long later = result.total(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER);
-        if (result.status() == JobStatus.DONE && later > 0) {
+        if (later > 0) {
             err.printf("keyranger: %,d entit%s written again after --until kept %s later values: good later writes "
-                    + "are left alone. 'skipped' above names the first few; this names every one (and any entity "
-                    + "written since), writing nothing:%n  %s%n", later, later == 1 ? "y" : "ies",
-                    later == 1 ? "its" : "their", dryRunCommand(kind, conn.namespace(), past));
+                    + "are left alone. 'skipped' above names the first few; %s%n", later, later == 1 ? "y" : "ies",
+                    later == 1 ? "its" : "their", dryRun == null ? "the restore's dry run (restore --dry-run with "
+                    + "its --as-of and --until) names every one." : "this names every one (and any entity written "
+                    + "since), writing nothing:\n  " + dryRun);
             err.flush();
             return RevertCommand.EXIT_CONFLICTS;
         }
@@ -244,11 +260,7 @@ public final class RestoreCommand implements Callable<Integer> {
             err.println(note);
             err.flush();
         }).asOf();
-        if (!end.time().isAfter(at.time())) {
-            throw new KeyRangerException("--until " + end.describe() + " must be after --as-of " + at.describe()
-                    + ": the window of damage starts at --as-of and ends at --until.");
-        }
-        return new Past(at, end);
+        return new Past(at, end); // in order, or refused by the restore's spec (RestoreSpec#job)
     }
 
     private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode, Past past) {

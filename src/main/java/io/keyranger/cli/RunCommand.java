@@ -172,9 +172,10 @@ public final class RunCommand implements Callable<Integer> {
             announce(job, prepared, err);
             err.flush();
         });
-        return JobFollow.exitCode(JobFollow.follow(handle, progress, spec.commandLine(), prices(), report.file,
+        // a restore (resumed here, or given as an import spec) exits as 'restore' does
+        return RestoreCommand.exitCode(JobFollow.follow(handle, progress, spec.commandLine(), prices(), report.file,
                 job != null && RunChecks.isImport(job) ? "Resume it by running it again with --job-id " + handle.jobId()
-                        : "Resume it with: keyranger run --resume " + handle.jobId()));
+                        : "Resume it with: keyranger run --resume " + handle.jobId()), err, null);
     }
 
     /** What runs, said just before it starts. */

@@ -116,27 +116,30 @@ public final class JobLauncher {
 
     /**
      * Starts a restore from the database's past, or resumes the one of its id started with the same spec (its moments
-     * kept in it, so the resume reads the same past); refused when its moments are no longer in the server's window,
-     * or when the job of its id is another.
+     * kept in it, so the resume reads the same past); refused when the job of its id is another, and (unless it is
+     * done already, which says so) when its moments are no longer in the server's window or its keys file changed.
      */
     private JobHandle startPast(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
-        PastJobs.restore(spec.mapper());
-        JobReadTime.requireKept(session, spec, Instant.now());
+        String project = datastore.getOptions().getProjectId();
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
         if (stored == null) {
-            return executor().start(spec, listener);
+            JobReadTime.requireKept(session, spec, Instant.now());
+            return executor().start(PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, null), listener);
         }
         JobSpec was = stored.spec();
-        JobSpec asked = spec.bind(datastore.getOptions().getProjectId(), order);
-        if (!asked.mapper().json().equals(was.mapper().json()) || !spec.kind().equals(was.kind())
-                || !spec.namespace().equals(was.namespace())) {
+        JobSpec asked = spec.bind(project, order);
+        if (!SourceJobs.sameOptions(asked, was)) {
             throw new KeyRangerException("Job " + spec.jobId() + " was started with other options: "
                     + SourceJobs.describe(was) + "; this run asks for " + SourceJobs.describe(asked) + ". Nothing "
                     + "was written. Resume it by its id alone with 'keyranger run --resume " + spec.jobId() + "' (it "
                     + "keeps its moments), or run it with the options it was started with (the same --as-of and "
                     + "--until, as absolute times), or give this run another --job-id.");
+        }
+        if (stored.status() != JobStatus.DONE) {
+            JobReadTime.requireKept(session, spec, Instant.now());
+            PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, was); // refused when its keys changed
         }
         return executor().resume(spec.jobId(), mode, listener, waiting);
     }

@@ -17,6 +17,7 @@ import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.range.RangeNode;
+import io.keyranger.executor.source.PastJobs;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
@@ -109,24 +110,31 @@ public final class PipelineLaunch {
     /**
      * As above; a job that reads a file (an import, a restore) is planned over its input's positions as a local run
      * plans it, after its whole input was checked and found to be the one a job of its id was started on (else
-     * refused, nothing written): {@link JobLauncher#checked}, whose warnings {@code warnings} hears. The input is
-     * read through {@code files}.
+     * refused, nothing written): {@link JobLauncher#checked}, whose warnings {@code warnings} hears. A restore from
+     * the past keeps its keys file's keys in its spec ({@link PastJobs#stamped}). The input is read through
+     * {@code files}.
      */
     public static PipelineLaunch open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, String runner,
                                  boolean takeOver, Cancellation cancellation,
                                  Consumer<String> warnings) {
         boolean file = SourceJobs.readsFile(spec.mapper());
-        JobSpec bound = (file ? JobLauncher.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings)
-                : spec)
-                .bind(datastore.getOptions().getProjectId(), order);
         JobStore store = new JobStore(datastore);
+        JobSpec checked = spec;
+        if (file) {
+            checked = JobLauncher.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings);
+        } else if (SourceJobs.readsPast(spec.mapper())) {
+            JobStore.StoredJob stored = RetryPolicy.DEFAULT.call(() -> store.findJob(spec.jobId()));
+            checked = PastJobs.stamped(files, datastore.getOptions().getProjectId(), order, spec,
+                    stored == null ? null : stored.spec());
+        }
+        JobSpec bound = checked.bind(datastore.getOptions().getProjectId(), order);
         JobLease lease = store.lease(bound.jobId(), JobLease.DEFAULT_DURATION);
         JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? LeaseMode.TAKE_OVER_NOW
                 : LeaseMode.RESUME, bound, runner, () -> {
                     if (file) {
                         return JobPlans.plan(order, bound, SourceJobs.open(datastore, files, order, bound).source());
                     }
-                    ShardPlanner.RangePlan ranges = new ShardPlanner(datastore, order).planRanges(new PlanRequest(
+                    ShardPlanner.RangePlan ranges = SourceJobs.planRanges(datastore, order, bound, new PlanRequest(
                             bound.namespace(), bound.kind(), bound.mapper().where(), bound.shards(),
                             PlanRequest.DEFAULT_OVERSAMPLE), cancellation);
                     return JobPlans.plan(order, ranges.ranges(), ranges.samples());

@@ -2,7 +2,6 @@ package io.keyranger.job;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import io.keyranger.KeyRangerException;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.undo.records.Reverting;
 import java.util.ArrayList;
@@ -46,14 +45,6 @@ public record PastRestore(RestoreMode mode, boolean until, boolean removeAdded) 
     public static final String ABSENT = "absent then and now";
     /** The counter of entities a restore's query does not select. */
     public static final String NOT_SELECTED = "not selected";
-
-    public PastRestore {
-        if (removeAdded && !until && mode != RestoreMode.OVERWRITE) {
-            throw new KeyRangerException("--remove-added deletes what did not exist at the time restored: it goes "
-                    + "with --mode overwrite, or with --until (which leaves later writes alone); --mode "
-                    + mode.id() + " keeps what exists live.");
-        }
-    }
 
     /** The counter of entities already as they were at the time restored: nothing to write. */
     public static String already() {

@@ -76,18 +76,19 @@ final class FileTemplates {
 
     static final Template IMPORT = new BaseTemplate("import",
             "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly. "
-                    + "From a managed export (format managed) it restores a selection: by query (select), by keys "
-                    + "(keys), and with mode skip-changed or missing-only only what was not changed since.",
+                    + "From a managed export (format managed) or the database's past (format past) it restores a "
+                    + "selection: by query (select), by keys (keys), and with mode skip-changed or missing-only only "
+                    + "what was not changed since.",
             true, true, Param.optional("file", Param.Type.FILE, "the .jsonl file an export wrote (managed: the "
                     + "export's folder or metadata file; past: none)", null),
             Param.choice("format", "jsonl, managed (Google's export format), or past (the database as it was at "
                     + "asOf)", "jsonl", List.of("jsonl", MANAGED, PAST)),
-            Param.choice("mode", "what to do with an entity that exists live: overwrite it, skip it if it changed "
-                    + "since the export (skip-changed), or restore only missing ones (missing-only)", "overwrite",
-                    MODES),
-            Param.optional("select", Param.Type.STRING, "managed only: a GQL query over the job's kind; only the "
+            Param.choice("mode", "managed or past (without until): what to do with an entity that exists live: "
+                    + "overwrite it, skip it if it changed since the export or asOf (skip-changed), or restore only "
+                    + "missing ones (missing-only)", "overwrite", MODES),
+            Param.optional("select", Param.Type.STRING, "managed or past: a GQL query over the job's kind; only the "
                     + "entities it matches are restored (applied on the client: exports have no index)", null),
-            Param.optional("keys", Param.Type.FILE, "managed only: a file of keys, one KEY(...) a line; only they "
+            Param.optional("keys", Param.Type.FILE, "managed or past: a file of keys, one KEY(...) a line; only they "
                     + "are restored", null),
             Param.optional("asOf", Param.Type.STRING, "past only: the moment restored (RFC 3339)", null),
             Param.optional("until", Param.Type.STRING, "past only: undo a window that ends then (RFC 3339): only "
@@ -119,7 +120,7 @@ final class FileTemplates {
                 throw r.error("mode", "must be overwrite, skip-changed or missing-only (got '" + mode + "')");
             }
             if (PAST.equals(format)) {
-                past(r);
+                past(r, mode);
                 return;
             }
             for (String pastOnly : List.of("asOf", "until", "removeAdded")) {
@@ -167,8 +168,11 @@ final class FileTemplates {
             }
         }
     
-        /** A restore from the database's past: its moments, in order, and no file. */
-        private void past(SpecReader r) {
+        /**
+         * A restore from the database's past: its moments, passed and in order, no file, and a combination that can
+         * be decided: the one check of every runner (the command line, the app, Beam) before a job is created.
+         */
+        private void past(SpecReader r, String mode) {
             if (r.string("file", null) != null) {
                 throw r.error("file", "does not apply to the database's past (\"format\": \"past\"): it reads no "
                         + "file");
@@ -179,8 +183,25 @@ final class FileTemplates {
             }
             Instant until = moment(r, "until");
             if (until != null && !until.isAfter(asOf)) {
-                throw r.error("until", "must be after asOf (" + asOf + "): the window of damage starts at asOf and "
-                        + "ends at until");
+                throw r.error("until", "(--until) must be after asOf (--as-of, " + asOf + "): the window of damage "
+                        + "starts at asOf and ends at until");
+            }
+            Instant now = Instant.now();
+            for (String name : List.of("asOf", "until")) {
+                Instant moment = name.equals("asOf") ? asOf : until;
+                if (moment != null && moment.isAfter(now)) {
+                    throw r.error(name, "is in the future (" + moment + "): the past can be restored, not what "
+                            + "is still to come");
+                }
+            }
+            if (until != null && !mode.equals("overwrite")) {
+                throw r.error("mode", "does not apply with until (--until), which decides each entity by its state "
+                        + "then (as then: restored; written again after: left alone)");
+            }
+            if (until == null && r.bool("removeAdded", false) && !mode.equals("overwrite")) {
+                throw r.error("removeAdded", "(--remove-added) deletes what did not exist at the time restored: it "
+                        + "goes with mode overwrite, or with until (which leaves later writes alone); mode " + mode
+                        + " keeps what exists live");
             }
             keysFile(r);
         }

@@ -52,15 +52,19 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
     }
 
     /**
+     * A restore from the database's past, from its dry run: what it reads to decide each key (its queries and lookups
+     * of the past, and the live read in the commit's transaction: {@link PastRestoreDryRun#reads}), each change with
+     * its undo record.
+     */
+    public static Operations of(PastRestoreDryRun dry) {
+        long undoRecords = dry.undo() ? dry.writes() + dry.deletes() : 0;
+        return new Operations(dry.reads(), dry.writes() + undoRecords, dry.deletes(), undoRecords);
+    }
+
+    /**
      * What a restore does: it reads every entity of the selection, and writes those it restores (with an undo record
      * each unless {@code undo} is off).
      */
-    /** A restore from the database's past, from its dry run: every key compared read, each change with its undo. */
-    public static Operations of(PastRestoreDryRun dry) {
-        long undoRecords = dry.undo() ? dry.writes() + dry.deletes() : 0;
-        return new Operations(dry.compared(), dry.writes() + undoRecords, dry.deletes(), undoRecords);
-    }
-
     public static Operations ofRestore(long compared, long restores, boolean undo) {
         long undoRecords = undo ? restores : 0;
         return new Operations(compared, restores + undoRecords, 0, undoRecords);

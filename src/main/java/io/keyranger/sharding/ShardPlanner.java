@@ -82,12 +82,25 @@ public final class ShardPlanner {
      * reads before the first page).
      */
     public RangePlan planRanges(PlanRequest request, Cancellation cancellation) {
+        return planRanges(request, true, cancellation);
+    }
+
+    /**
+     * {@link #planRanges} for a read that an empty kind does not make pointless (a restore from the past when the
+     * kind is gone, the live side of a comparison: nothing was added): a kind without entities is no refusal but
+     * one range over the whole key space.
+     */
+    public RangePlan planRangesOrWhole(PlanRequest request, Cancellation cancellation) {
+        return planRanges(request, false, cancellation);
+    }
+
+    private RangePlan planRanges(PlanRequest request, boolean refuseEmpty, Cancellation cancellation) {
         ScatterSampler.Sample sample = new ScatterSampler(datastore, order).sample(request);
         cancellation.check();
         List<Key> samples = sample.keys();
         List<Key> bounds;
         if (tooFewSamples(samples.size(), request.shards())) {
-            List<Key> keys = exactKeys(request, samples, cancellation);
+            List<Key> keys = exactKeys(request, samples, refuseEmpty, cancellation);
             bounds = evenlySpaced(keys, request.shards());
             if (samples.isEmpty()) {
                 samples = everyNth(keys, SAMPLE_EVERY);
@@ -141,7 +154,7 @@ public final class ShardPlanner {
     private ShardPreview exactPreview(PlanRequest request, List<Key> samples, List<String> notes,
                                       Cancellation cancellation) {
         int sampleCount = samples.size();
-        List<Key> keys = exactKeys(request, samples, cancellation);
+        List<Key> keys = exactKeys(request, samples, true, cancellation);
         notes.add(sampleCount == 0 ? "No __scatter__ samples (a kind of under about 128 entities, or a server "
                 + "without __scatter__ such as the Firestore emulator): planned from an exact keys-only scan of "
                 + keys.size() + " keys."
@@ -160,9 +173,10 @@ public final class ShardPlanner {
 
     /**
      * Every key in key order, when the sample is too small to plan from, read in parallel over the ranges between
-     * the samples; refuses empty kinds and huge scans.
+     * the samples; refuses huge scans, and empty kinds when {@code refuseEmpty}.
      */
-    private List<Key> exactKeys(PlanRequest request, List<Key> samples, Cancellation cancellation) {
+    private List<Key> exactKeys(PlanRequest request, List<Key> samples, boolean refuseEmpty,
+                                Cancellation cancellation) {
         List<Key> keys = scan.all(request, samples, EXACT_SCAN_LIMIT, cancellation, () -> new KeyRangerException(
                 samples.isEmpty() ? "No __scatter__ samples, and more than " + EXACT_SCAN_LIMIT + " entities"
                 + where(request) + ": this server has no __scatter__ (the Firestore emulator), and KeyRanger plans a "
@@ -170,7 +184,7 @@ public final class ShardPlanner {
                 + "select fewer entities."
                 : "Only " + samples.size() + " scatter samples for " + request.shards() + " shards, but more than "
                 + EXACT_SCAN_LIMIT + " entities" + where(request) + ": raise --oversample, or ask for fewer shards."));
-        if (keys.isEmpty()) {
+        if (keys.isEmpty() && refuseEmpty) {
             throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
         }
         return keys;

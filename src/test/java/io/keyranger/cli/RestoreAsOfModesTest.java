@@ -63,18 +63,25 @@ class RestoreAsOfModesTest {
         assertThat(skip.err()).contains("2 entities changed since --as-of");
         assertThat(skip.out() + skip.err()).contains("changed since the time restored");
         assertThat(RichEntities.read(datastore, "", "Acct")).as("nothing to write").isEqualTo(now);
+        InProcessCli.Result resumed = cli.run("run", "--resume", "S");
+        assertThat(resumed.exitCode()).as("run --resume exits as the restore did: " + resumed.out() + resumed.err())
+                .isEqualTo(RevertCommand.EXIT_CONFLICTS);
+        assertThat(resumed.err()).contains("2 entities changed since --as-of");
 
         InProcessCli.Result refused = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--remove-added",
                 "--job-id", "X");
         assertThat(refused.exitCode()).isNotZero();
-        assertThat(refused.err()).contains("--remove-added deletes what did not exist at the time restored")
+        assertThat(refused.err()).contains("(--remove-added) deletes what did not exist at the time restored")
                 .doesNotContain("Exception");
 
         InProcessCli.Result dry = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--mode", "overwrite",
                 "--remove-added", "--dry-run");
         assertThat(dry.exitCode()).as(dry.out() + dry.err()).isZero();
         assertThat(dry.out()).contains("Compared 22 keys with live data: would write back 20, delete 2.",
-                "added since the time restored, removed: 2");
+                "added since the time restored, removed: 2",
+                // per key a lookup at T0 and the live read in its transaction (22 each), and the keys queries at T0
+                // (20) and live (22, the 2 missing ones back); 20 put back and 2 deleted, each with its undo record
+                "86 reads, 42 writes, 2 deletes");
 
         InProcessCli.Result overwrite = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--mode", "overwrite",
                 "--remove-added", "--job-id", "O");

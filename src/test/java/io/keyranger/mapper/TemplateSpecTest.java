@@ -47,4 +47,34 @@ class TemplateSpecTest {
         rejects("[1,2]", "must be a JSON object");
         rejects("{\"template\":\"wipe\"}", "Unknown mapper template 'wipe'");
     }
+
+    /**
+     * A restore from the past that cannot be decided is refused by the template's check, which every runner (the
+     * command line, the app, Beam's request) makes before a job is created.
+     */
+    @Test
+    void aRestoreFromThePastThatCannotBeDecidedIsRefusedByItsSpec() {
+        String past = "{\"template\":\"import\",\"format\":\"past\",\"asOf\":\"2026-11-27T10:00:00Z\"";
+        for (String mode : new String[] {"skip-changed", "missing-only"}) {
+            refused(past + ",\"removeAdded\":true,\"mode\":\"" + mode + "\"}",
+                    "Parameter 'removeAdded' of template 'import' (--remove-added) deletes what did not exist");
+        }
+        refused(past + ",\"until\":\"2026-11-27T09:00:00Z\"}", "Parameter 'until' of template 'import' "
+                + "(--until) must be after asOf");
+        refused(past + ",\"until\":\"2026-11-27T11:00:00Z\",\"mode\":\"skip-changed\"}",
+                "Parameter 'mode' of template 'import' does not apply with until");
+        refused("{\"template\":\"import\",\"format\":\"past\",\"asOf\":\"2999-01-01T00:00:00Z\"}",
+                "Parameter 'asOf' of template 'import' is in the future");
+        refused(past + ",\"until\":\"2999-01-01T00:00:00Z\"}", "Parameter 'until' of template 'import' is in "
+                + "the future");
+        Mappers.template("import").validate(MapperSpec.parse(past + ",\"removeAdded\":true,\"until\":"
+                + "\"2026-11-27T11:00:00Z\"}"));
+        Mappers.template("import").validate(MapperSpec.parse(past + ",\"removeAdded\":true,\"mode\":"
+                + "\"overwrite\"}"));
+    }
+
+    private static void refused(String json, String message) {
+        assertThatThrownBy(() -> Mappers.template("import").validate(MapperSpec.parse(json)))
+                .isInstanceOf(KeyRangerException.class).hasMessageContaining(message);
+    }
 }

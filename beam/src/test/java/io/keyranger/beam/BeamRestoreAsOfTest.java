@@ -116,6 +116,25 @@ class BeamRestoreAsOfTest {
                 .isEqualTo(entity));
     }
 
+    @Test
+    void aKindDeletedWholeIsRestoredFromThePastOnTheDirectRunner() throws Exception {
+        String project = BeamEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "beam-asof-empty");
+        Datastore datastore = BeamEmulator.connect(project);
+        SharedEmulator.putAll(datastore, RichEntities.of(datastore, "Item", 20));
+        Instant t0 = moment();
+        Map<Key, Entity> expected = atT0(datastore, t0);
+        assertThat(expected).as("the emulator's own answer at T0").hasSize(20);
+        datastore.delete(expected.keySet().toArray(new Key[0]));
+        assertThat(RichEntities.read(datastore, "", "Item")).as("the live kind is empty").isEmpty();
+
+        JobSpec job = RestoreSpec.fromPast(PointInTime.at(t0), null, false, "", "Item", RestoreMode.OVERWRITE, null,
+                null, true).job("BE");
+        Path mapper = new InProcessCli(dir, null).mapper(job.mapper().toJson());
+        BeamEmulator.Run run = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper, "BE"));
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(RichEntities.read(datastore, "", "Item")).as("entity by entity as at T0").isEqualTo(expected);
+    }
+
     /** Every entity of Item as the emulator answers a query and lookups with read time {@code t0}. */
     private static Map<Key, Entity> atT0(Datastore datastore, Instant t0) {
         Datastore past = PastReads.at(datastore, PointInTime.at(t0).timestamp());

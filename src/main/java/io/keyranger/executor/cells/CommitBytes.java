@@ -127,19 +127,38 @@ public final class CommitBytes {
         }
     }
 
+    /** Keys per lookup: Datastore's limit on one. */
+    public static final int LOOKUP_KEYS = 1_000;
+
     /**
-     * Looks up {@code keys} outside a transaction with {@code fetch}, in halves (and so on) where the legacy emulator
-     * refuses an answer over 4 MiB; one key's refusal is the server's error.
+     * Looks up {@code keys} outside a transaction with {@code fetch} (its answers in the order asked, null for a key
+     * not found), {@link #LOOKUP_KEYS} at a time, and in halves (and so on) where the legacy emulator refuses an answer
+     * over 4 MiB (production defers what does not fit, and the client asks again); one key's refusal is the server's
+     * error.
      */
     public static List<Entity> lookup(List<Key> keys, Function<Key[], List<Entity>> fetch) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        if (keys.size() <= LOOKUP_KEYS) {
+            return lookupHalving(keys, fetch);
+        }
+        List<Entity> found = new ArrayList<>(keys.size());
+        for (int from = 0; from < keys.size(); from += LOOKUP_KEYS) {
+            found.addAll(lookupHalving(keys.subList(from, Math.min(keys.size(), from + LOOKUP_KEYS)), fetch));
+        }
+        return found;
+    }
+
+    private static List<Entity> lookupHalving(List<Key> keys, Function<Key[], List<Entity>> fetch) {
         try {
             return fetch.apply(keys.toArray(new Key[0]));
         } catch (DatastoreException e) {
             if (keys.size() < 2 || !overAnswerLimit(e)) {
                 throw e;
             }
-            List<Entity> found = new ArrayList<>(lookup(keys.subList(0, keys.size() / 2), fetch));
-            found.addAll(lookup(keys.subList(keys.size() / 2, keys.size()), fetch));
+            List<Entity> found = new ArrayList<>(lookupHalving(keys.subList(0, keys.size() / 2), fetch));
+            found.addAll(lookupHalving(keys.subList(keys.size() / 2, keys.size()), fetch));
             return found;
         }
     }

@@ -181,7 +181,7 @@ public final class AdaptiveSplitExecutor {
         long planStarted = System.nanoTime();
         List<KeyRange> given = seams.initialRanges(request);
         ShardPlanner.RangePlan plan = given != null ? new ShardPlanner.RangePlan(given, List.of())
-                : retrying(() -> new ShardPlanner(datastore, order).planRanges(request, Cancellation.NEVER));
+                : retrying(() -> SourceJobs.planRanges(datastore, order, spec, request, Cancellation.NEVER));
         JobPlans.Planned planned = JobPlans.plan(order, plan.ranges(), plan.samples());
         LOG.info("Job {}: planned {} ranges over {} cells in {} ms", spec.jobId(), plan.ranges().size(),
                 planned.cells().cells(), (System.nanoTime() - planStarted) / 1_000_000);

@@ -14,9 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A file of keys, one GQL key literal a line ({@code KEY(Account, 42)}, as {@code diff} writes them and
@@ -59,6 +63,21 @@ public final class KeysFile {
                     + "KEY(Account, 42).");
         }
         return keys;
+    }
+
+    /**
+     * Those of {@code keys} of {@code kind} in {@code namespace}, in key order: what a restore or a comparison of that
+     * kind takes from a keys file.
+     */
+    public static NavigableSet<Key> selecting(Collection<Key> keys, String namespace, String kind,
+                                              Comparator<Key> order) {
+        NavigableSet<Key> selected = new TreeSet<>(order);
+        for (Key key : keys) {
+            if (key.getKind().equals(kind) && key.getNamespace().equals(namespace)) {
+                selected.add(key);
+            }
+        }
+        return selected;
     }
 
     /** Writes keys one a line, as {@link #read} reads them. */

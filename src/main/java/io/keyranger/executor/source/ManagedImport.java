@@ -63,7 +63,7 @@ public record ManagedImport(ManagedExport export, String project, String databas
     }
 
     /** The selection in words; a keys file by the digest of the keys it holds (not by its path or their order). */
-    private static String selection(String namespace, String gql, Set<Key> keys) {
+    static String selection(String namespace, String gql, Set<Key> keys) {
         String words = "namespace \"" + namespace + "\"" + (gql == null ? "" : ", the query " + gql);
         if (keys == null) {
             return words + ", all keys";

@@ -3,7 +3,7 @@ package io.keyranger.executor.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
-import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ReadWindow;
@@ -16,11 +16,10 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.query.ClientQuery;
-import io.keyranger.query.Gql;
-import io.keyranger.query.GqlQuery;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
 import java.time.Instant;
 import java.util.NavigableSet;
-import java.util.TreeSet;
 
 /**
  * A restore from the database's past as its runner runs it ({@code "format": "past"}): the moments its spec keeps
@@ -41,7 +40,7 @@ public final class PastJobs {
         return spec.json().hasNonNull(SourceJobs.UNTIL) ? moment(spec, SourceJobs.UNTIL) : null;
     }
 
-    /** How the spec decides each entity; a combination that cannot be decided is refused. */
+    /** How the spec decides each entity (its template's check refused a combination that cannot be decided). */
     public static PastRestore restore(MapperSpec spec) {
         return new PastRestore(SourceJobs.mode(spec), until(spec) != null,
                 spec.json().path(SourceJobs.REMOVE_ADDED).asBoolean(false));
@@ -52,6 +51,55 @@ public final class PastJobs {
         return PointInTime.parse(text, Instant.now());
     }
 
+    /**
+     * The starting ranges of a restore from the past: planned over the kind as it was at its moment, which is what it
+     * brings back (the live kind may be empty: a script deleted it); one range over the whole key space when the kind
+     * was empty then too (all it does is delete what was added since). The ranges cover the whole key space either
+     * way, so the keys merged in from a later moment or the live kind fall in them.
+     */
+    static ShardPlanner.RangePlan plan(Datastore datastore, KeyOrder order, MapperSpec spec, PlanRequest request,
+                                       Cancellation cancellation) {
+        return new ShardPlanner(PastReads.at(datastore, asOf(spec).timestamp()), order)
+                .planRangesOrWhole(request, cancellation);
+    }
+
+    /**
+     * {@code spec} with what it selects kept in it ({@link ImportIdentity}: its keys file by the digest of the keys it
+     * holds), so that every later run under its id, on any runner, refuses a keys file that changed since
+     * ({@link #pages}); refused here already when the job of its id, {@code stored} (or null), kept other keys.
+     */
+    public static JobSpec stamped(FileStore files, String project, KeyOrder order, JobSpec spec, JobSpec stored) {
+        if (!spec.mapper().json().hasNonNull(SourceJobs.KEYS)) {
+            return spec;
+        }
+        ImportIdentity identity = identity(files, spec, keys(files, project, order, spec));
+        if (stored != null) {
+            identity.requireSameAs(stored.mapper(), "Job " + spec.jobId());
+        }
+        return SourceJobs.stamped(spec, identity);
+    }
+
+    /** The keys of a restore's keys file of its kind and namespace, in key order, or null when it has none. */
+    private static NavigableSet<Key> keys(FileStore files, String project, KeyOrder order, JobSpec spec) {
+        JsonNode json = spec.mapper().json();
+        if (!json.hasNonNull(SourceJobs.KEYS)) {
+            return null;
+        }
+        return KeysFile.selecting(KeysFile.read(files, json.get(SourceJobs.KEYS).asText(), project,
+                spec.namespace()), spec.namespace(), spec.kind(), order);
+    }
+
+    /** What a restore from the past reads: its moments, and its selection with a keys file's keys by their digest. */
+    private static ImportIdentity identity(FileStore files, JobSpec spec, NavigableSet<Key> keys) {
+        JsonNode json = spec.mapper().json();
+        String file = json.path(SourceJobs.KEYS).asText(null);
+        return new ImportIdentity("the database as of " + json.path(SourceJobs.AS_OF).asText()
+                + (json.hasNonNull(SourceJobs.UNTIL) ? " until " + json.get(SourceJobs.UNTIL).asText() : ""),
+                ManagedImport.selection(spec.namespace(), json.path(SourceJobs.SELECT).asText(null), keys)
+                        + ", kind " + spec.kind(),
+                file == null ? "" : "the keys file " + ImportIdentity.describe(files, file));
+    }
+
     static SourceJobs.Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         MapperSpec mapper = spec.mapper();
         Mappers.template(mapper.template()).validate(mapper);
@@ -60,24 +108,10 @@ public final class PastJobs {
         Datastore live = PastReads.live(datastore);
         String project = live.getOptions().getProjectId();
         JsonNode json = mapper.json();
-        ClientQuery select = null;
-        if (json.hasNonNull(SourceJobs.SELECT)) {
-            GqlQuery query = Gql.parse(json.get(SourceJobs.SELECT).asText(), project, spec.namespace());
-            if (!query.kind().equals(spec.kind())) {
-                throw new KeyRangerException("The query selects " + query.kind() + ", but the kind is "
-                        + spec.kind() + ": write SELECT * FROM " + spec.kind() + " WHERE ...");
-            }
-            select = new ClientQuery(query, order);
-        }
-        NavigableSet<Key> keys = null;
-        if (json.hasNonNull(SourceJobs.KEYS)) {
-            keys = new TreeSet<>(order);
-            for (Key key : KeysFile.read(files, json.get(SourceJobs.KEYS).asText(), project, spec.namespace())) {
-                if (key.getKind().equals(spec.kind()) && key.getNamespace().equals(spec.namespace())) {
-                    keys.add(key);
-                }
-            }
-        }
+        ClientQuery select = ClientQuery.selecting(json.path(SourceJobs.SELECT).asText(null), project,
+                spec.namespace(), spec.kind(), order);
+        NavigableSet<Key> keys = keys(files, project, order, spec);
+        identity(files, spec, keys).requireSameAs(mapper, "Job " + spec.jobId());
         PastSource source = new PastSource(PastReads.at(live, asOf(mapper).timestamp()),
                 until == null ? null : PastReads.at(live, until.timestamp()),
                 until == null && restore.removeAdded() ? live : null, spec.namespace(), spec.kind(), order, keys);

@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
+import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.executor.cells.PageSource;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
@@ -79,10 +80,13 @@ public record PastSource(Datastore then, Datastore later, Datastore live, String
         return found;
     }
 
+    /** {@code keys} looked up as a lookup may ask ({@link CommitBytes#lookup}: a page can hold more than one takes). */
     private static Map<Key, Entity> lookup(Datastore datastore, List<Key> keys) {
         Map<Key, Entity> found = new HashMap<>();
-        if (!keys.isEmpty()) {
-            datastore.get(keys.toArray(new Key[0])).forEachRemaining(e -> found.put(e.getKey(), e));
+        for (Entity e : CommitBytes.lookup(keys, datastore::fetch)) {
+            if (e != null) {
+                found.put(e.getKey(), e);
+            }
         }
         return found;
     }

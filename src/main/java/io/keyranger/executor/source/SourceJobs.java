@@ -22,6 +22,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import io.keyranger.files.FileStore;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
 
 /**
  * Jobs that read files: an import of a JSON lines export, and a restore from a managed export ({@code "format":
@@ -63,6 +66,16 @@ public final class SourceJobs {
     public static boolean readsPast(MapperSpec spec) {
         return Mappers.template(spec.template()).source() == Template.Source.FILE
                 && PAST.equals(spec.json().path("format").asText());
+    }
+
+    /**
+     * The starting ranges of job {@code spec} over its kind's key space, planned as {@code request} asks over the keys
+     * it reads: the live kind's, or for a restore from the past the kind's at its moment ({@link PastJobs#plan}).
+     */
+    public static ShardPlanner.RangePlan planRanges(Datastore datastore, KeyOrder order, JobSpec spec,
+                                                    PlanRequest request, Cancellation cancellation) {
+        return readsPast(spec.mapper()) ? PastJobs.plan(datastore, order, spec.mapper(), request, cancellation)
+                : new ShardPlanner(datastore, order).planRanges(request, cancellation);
     }
 
     /** A job over a file: where its pages come from, its mapper, and its input. */
@@ -155,6 +168,13 @@ public final class SourceJobs {
         return withInput(spec, input);
     }
 
+    /** The spec with {@code identity} kept in it, for a job whose input needs no check but its selection. */
+    static JobSpec stamped(JobSpec spec, ImportIdentity identity) {
+        ObjectNode input = JsonNodeFactory.instance.objectNode();
+        identity.stamp(input);
+        return withInput(spec, input);
+    }
+
     /**
      * {@code spec} stamped as job {@code stored} was (an input {@link ImportIdentity#requireSameAs} found the same),
      * or as {@link #stamped} when that job kept nothing, so that the spec compares equal to the stored one.
@@ -195,10 +215,19 @@ public final class SourceJobs {
 
     /** A file job's kind and options in words, for a message: its mapper spec without what KeyRanger keeps in it. */
     public static String describe(JobSpec spec) {
+        return "kind " + spec.kind() + (spec.namespace().isEmpty() ? "" : " in namespace " + spec.namespace()) + ", "
+                + options(spec);
+    }
+
+    /** Whether two specs ask for the same kind, namespace and options, whatever KeyRanger kept in them. */
+    public static boolean sameOptions(JobSpec a, JobSpec b) {
+        return a.kind().equals(b.kind()) && a.namespace().equals(b.namespace()) && options(a).equals(options(b));
+    }
+
+    private static ObjectNode options(JobSpec spec) {
         ObjectNode json = spec.mapper().json().deepCopy();
         json.remove(ImportIdentity.FIELD);
-        return "kind " + spec.kind() + (spec.namespace().isEmpty() ? "" : " in namespace " + spec.namespace()) + ", "
-                + json;
+        return json;
     }
 
     /** The entries the input held when the job was created (its check counted them), or -1. */

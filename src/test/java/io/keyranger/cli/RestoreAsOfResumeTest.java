@@ -6,11 +6,8 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
-import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.PastReads;
-import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.support.ChildCli;
@@ -131,8 +128,8 @@ class RestoreAsOfResumeTest {
         assertThat(resumed.err()).contains("written again after --until kept their later values");
 
         // the undo decided by the emulator's own answers at the moments printed: an entity as at T1 goes back to T0
-        Map<Key, Entity> then = at(datastore, t0);
-        Map<Key, Entity> atT1 = at(datastore, t1);
+        Map<Key, Entity> then = RichEntities.readAt(datastore, "", "Item", t0);
+        Map<Key, Entity> atT1 = RichEntities.readAt(datastore, "", "Item", t1);
         Map<Key, Entity> expected = new HashMap<>();
         Set<Key> all = new HashSet<>(then.keySet());
         all.addAll(atT1.keySet());
@@ -173,19 +170,6 @@ class RestoreAsOfResumeTest {
             assertThat(named.out()).contains("would leave " + KeyFormat.format(e.getKey())
                     + ": written again after --until");
         }
-    }
-
-    /** Every entity of Item as the emulator answers a query and lookups with read time {@code time}. */
-    private static Map<Key, Entity> at(Datastore datastore, Instant time) {
-        Datastore past = PastReads.at(datastore, PointInTime.at(time).timestamp());
-        List<Key> keys = new ArrayList<>();
-        past.run(Query.newKeyQueryBuilder().setKind("Item").build()).forEachRemaining(keys::add);
-        Map<Key, Entity> found = new HashMap<>();
-        for (int i = 0; i < keys.size(); i += 500) {
-            past.get(keys.subList(i, Math.min(keys.size(), i + 500)).toArray(new Key[0]))
-                    .forEachRemaining(e -> found.put(e.getKey(), e));
-        }
-        return found;
     }
 
     private static String[] with(List<String> args, String... more) {

@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.Query;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.PastReads;
-import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.support.ChildCli;
@@ -85,7 +82,7 @@ class RestoreAsOfTest {
         Map<Key, Entity> beforeRestore = RichEntities.read(datastore, "", "Item");
         assertThat(beforeRestore).hasSize(SEEDED - 500 + 100);
 
-        Map<Key, Entity> expected = new HashMap<>(atT0(datastore, t0));
+        Map<Key, Entity> expected = new HashMap<>(RichEntities.readAt(datastore, "", "Item", t0));
         assertThat(expected).as("the emulator's own answer at T0").hasSize(SEEDED);
         later.forEach(e -> expected.put(e.getKey(), e));
 
@@ -133,19 +130,6 @@ class RestoreAsOfTest {
         assertThat(reverted.keySet()).isEqualTo(beforeRestore.keySet());
         beforeRestore.forEach((key, entity) -> assertThat(reverted.get(key)).as(KeyFormat.format(key))
                 .isEqualTo(entity));
-    }
-
-    /** Every entity of Item as the emulator answers a query and lookups with read time {@code t0}. */
-    private static Map<Key, Entity> atT0(Datastore datastore, Instant t0) {
-        Datastore past = PastReads.at(datastore, PointInTime.at(t0).timestamp());
-        List<Key> keys = new ArrayList<>();
-        past.run(Query.newKeyQueryBuilder().setKind("Item").build()).forEachRemaining(keys::add);
-        Map<Key, Entity> found = new HashMap<>();
-        for (int i = 0; i < keys.size(); i += 500) {
-            past.get(keys.subList(i, Math.min(keys.size(), i + 500)).toArray(new Key[0]))
-                    .forEachRemaining(e -> found.put(e.getKey(), e));
-        }
-        return found;
     }
 
     /** A moment between two writes, clear of both. */

@@ -6,11 +6,9 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
-import com.google.cloud.datastore.Query;
 import io.keyranger.backup.RestoreSpec;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.job.JobSpec;
@@ -84,7 +82,7 @@ class BeamRestoreAsOfTest {
         Map<Key, Entity> beforeRestore = RichEntities.read(datastore, "", "Item");
         assertThat(beforeRestore).hasSize(SEEDED - 40 + 20);
 
-        Map<Key, Entity> expected = new HashMap<>(atT0(datastore, t0));
+        Map<Key, Entity> expected = new HashMap<>(RichEntities.readAt(datastore, "", "Item", t0));
         assertThat(expected).as("the emulator's own answer at T0").hasSize(SEEDED);
         later.forEach(e -> expected.put(e.getKey(), e));
 
@@ -122,7 +120,7 @@ class BeamRestoreAsOfTest {
         Datastore datastore = BeamEmulator.connect(project);
         SharedEmulator.putAll(datastore, RichEntities.of(datastore, "Item", 20));
         Instant t0 = moment();
-        Map<Key, Entity> expected = atT0(datastore, t0);
+        Map<Key, Entity> expected = RichEntities.readAt(datastore, "", "Item", t0);
         assertThat(expected).as("the emulator's own answer at T0").hasSize(20);
         datastore.delete(expected.keySet().toArray(new Key[0]));
         assertThat(RichEntities.read(datastore, "", "Item")).as("the live kind is empty").isEmpty();
@@ -133,16 +131,6 @@ class BeamRestoreAsOfTest {
         BeamEmulator.Run run = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper, "BE"));
         assertThat(run.exit()).as(run.out() + run.err()).isZero();
         assertThat(RichEntities.read(datastore, "", "Item")).as("entity by entity as at T0").isEqualTo(expected);
-    }
-
-    /** Every entity of Item as the emulator answers a query and lookups with read time {@code t0}. */
-    private static Map<Key, Entity> atT0(Datastore datastore, Instant t0) {
-        Datastore past = PastReads.at(datastore, PointInTime.at(t0).timestamp());
-        List<Key> keys = new ArrayList<>();
-        past.run(Query.newKeyQueryBuilder().setKind("Item").build()).forEachRemaining(keys::add);
-        Map<Key, Entity> found = new HashMap<>();
-        past.get(keys.toArray(new Key[0])).forEachRemaining(e -> found.put(e.getKey(), e));
-        return found;
     }
 
     /** A moment between two writes, clear of both. */

@@ -82,7 +82,7 @@ public final class RestoreModel {
             return;
         }
         if (!undoesWindow.get()) {
-            boolean remove = from != null && removeAdded.get();
+            boolean remove = from != null && removeAdded.get() && mode.get() == RestoreMode.OVERWRITE;
             String what = "restore " + row.kind() + " from " + (from == null ? "the export"
                     : "the database as of " + from.time()) + " (" + mode.get().id() + (remove
                     ? ", removing entities added since" : "") + ")";
@@ -121,15 +121,15 @@ public final class RestoreModel {
 
     private void hand(Session live, BackupsViewModel.KindRow row, String what,
                       BiPredicate<ConnectionSpec, String> confirm, Supplier<RestoreSpec> spec) {
-        RestoreSpec restore;
+        JobSpec job;
         try {
-            restore = spec.get(); // refuses what cannot be decided before anything is asked
+            job = spec.get().job(null); // the job checks its spec: refused before anything is asked
         } catch (RuntimeException e) {
             errors.accept(ErrorMessages.of(e));
             return;
         }
         if (confirm.test(live.spec(), what)) {
-            restorer.accept(new RestoreRequest(live, row.namespace(), row.kind(), restore.job(null)));
+            restorer.accept(new RestoreRequest(live, row.namespace(), row.kind(), job));
         }
     }
 

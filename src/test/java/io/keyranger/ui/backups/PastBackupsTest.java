@@ -10,6 +10,7 @@ import io.keyranger.backup.ExportDiff;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.PastRestore;
+import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.support.DamagedKind;
 import io.keyranger.support.Fx;
@@ -201,6 +202,42 @@ class PastBackupsTest {
             Fx.waitUntil(30, () -> app.errors().size() == 2);
             assertThat(app.errors().get(1)).contains("'yesterday' is not a time");
             assertThat(handed).isEmpty();
+        }
+    }
+
+    /**
+     * "Also remove entities added" ticked while it applied (overwrite, or until given) and then no longer applying (the
+     * mode switched to skip-changed, or until cleared): the box is off, so the confirmation claims no removal and the
+     * job handed over removes nothing; nothing escapes the event handler.
+     */
+    @Test
+    void removeAddedTickedThenNotApplyingRemovesNothing() throws Exception {
+        DamagedKind damaged = DamagedKind.create("past-remove-off");
+        try (WindowlessApp app = WindowlessApp.connectedTo(damaged.spec(), DamagedKind.KIND)) {
+            BackupsViewModel backups = app.model().backups();
+            RestoreModel restoring = backups.restoring();
+            on(() -> {
+                backups.asOfProperty().set(damaged.before().toString());
+                backups.openPast();
+            });
+            Fx.waitUntil(60, () -> !backups.busyProperty().get() && !backups.kinds().isEmpty());
+            List<String> asked = new CopyOnWriteArrayList<>();
+            List<RestoreModel.RestoreRequest> handed = new CopyOnWriteArrayList<>();
+            on(() -> {
+                restoring.setRestorer(handed::add);
+                restoring.modeProperty().set(RestoreMode.OVERWRITE);
+                restoring.removeAddedProperty().set(true);
+                restoring.modeProperty().set(RestoreMode.SKIP_CHANGED);
+                backups.restore((spec, what) -> asked.add(what));
+                restoring.untilProperty().set("-1s");
+                restoring.untilProperty().set("");
+                backups.restore((spec, what) -> asked.add(what));
+            });
+            String what = "restore Item from the database as of " + damaged.before() + " (skip-changed)";
+            assertThat(asked).containsExactly(what, what);
+            assertThat(handed).hasSize(2).allSatisfy(r -> assertThat(r.job().mapper().json().has("removeAdded"))
+                    .as("removes nothing").isFalse());
+            assertThat(app.errors()).isEmpty();
         }
     }
 

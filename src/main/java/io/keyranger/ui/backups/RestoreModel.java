@@ -13,6 +13,7 @@ import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -33,8 +34,9 @@ import javafx.beans.property.StringProperty;
  * Restoring the selected kind from what the Backups tab shows (an export, or the database as of a moment) into the
  * live database, as a job the Run tab follows: the mode, and from the past the end of a window of damage to undo
  * ("until", as {@code restore --as-of T --until T2}: checked through {@code ReadWindow.open} off the FX thread, each
- * entity then decided by its state at until, so the mode does not apply) and whether entities added in it are
- * removed; what the restore would do, as of the comparison ({@link DiffModel}).
+ * entity then decided by its state at until, so the mode does not apply; an until rounded to a whole minute is said in
+ * the confirmation) and whether entities added in it are removed; what the restore would do, as of the comparison
+ * ({@link DiffModel}).
  */
 public final class RestoreModel {
     /** A restore the user asked for: the Run tab starts and follows it. */
@@ -95,7 +97,8 @@ public final class RestoreModel {
         String typed = stripped(until.get());
         boolean remove = removeAdded.get();
         checking.set(true);
-        Tasks.create("Checking until", () -> ReadWindow.open(live, typed, note -> { }).asOf())
+        AtomicReference<String> told = new AtomicReference<>(""); // rounded to a minute: said in the confirmation
+        Tasks.create("Checking until", () -> ReadWindow.open(live, typed, told::set).asOf())
                 .onSuccess(end -> {
                     checking.set(false);
                     if (from != past.get()) {
@@ -107,7 +110,8 @@ public final class RestoreModel {
                         return;
                     }
                     hand(live, row, "restore " + row.kind() + " from the database as of " + from.time()
-                            + ", undoing what was written until " + end.time() + (remove
+                            + ", undoing what was written until " + end.time() + (told.get().isEmpty() ? ""
+                            : " (" + told.get() + ")") + (remove
                             ? " (entities added in the window removed)" : ""), confirm,
                             () -> RestoreSpec.fromPast(from, end, remove, row.namespace(), row.kind(),
                                     RestoreMode.OVERWRITE, null, null, true));

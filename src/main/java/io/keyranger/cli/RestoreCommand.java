@@ -28,10 +28,14 @@ import io.keyranger.report.RestoreDryRun;
 import io.keyranger.profile.SettingsStore;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -46,6 +50,9 @@ import picocli.CommandLine.Spec;
         + "leaving later writes alone. A job: progress, Ctrl-C, resume by running it again with its --job-id (or "
         + "'keyranger run --resume ID'), revert.")
 public final class RestoreCommand implements Callable<Integer> {
+    /** Options of the restore job itself, left out of the dry run it prints. */
+    private static final Set<String> NOT_IN_DRY_RUN = Set.of("--dry-run", "--job-id", "--take-over", "--report",
+            "--confirm-project");
     private final KeyRangerCli.Context context;
 
     @Spec
@@ -171,7 +178,7 @@ public final class RestoreCommand implements Callable<Integer> {
                 resume);
         hooks.sayInjected(err);
         return exitCode(result, err, past == null || past.until() == null ? null
-                : dryRunCommand(kind, conn.namespace(), past));
+                : dryRunCommand(past));
     }
 
     /**
@@ -223,24 +230,27 @@ public final class RestoreCommand implements Callable<Integer> {
 
     /**
      * This restore's dry run, with its moments as absolute times: run after the restore, it names every entity left
-     * alone as written again after --until (what the restore put back is then as at --as-of, and counted so).
+     * alone as written again after --until (what the restore put back is then as at --as-of, and counted so). Built
+     * from the options given (the connection and the selection included), less those of the job itself, each word
+     * quoted for a POSIX shell.
      */
-    private String dryRunCommand(String kind, String namespace, Past past) {
-        StringBuilder command = new StringBuilder("keyranger restore --kind ").append(kind);
-        if (!namespace.isEmpty()) {
-            command.append(" --namespace ").append(namespace);
+    private String dryRunCommand(Past past) {
+        List<String> words = new ArrayList<>(List.of("keyranger", spec.name()));
+        for (OptionSpec option : spec.commandLine().getParseResult().matchedOptions()) {
+            String name = option.longestName();
+            if (option.hidden() || NOT_IN_DRY_RUN.contains(name)) {
+                continue;
+            }
+            if (option.arity().max() == 0) {
+                words.add(name);
+            } else if (name.equals("--as-of") || name.equals("--until")) {
+                words.addAll(List.of(name, (name.equals("--as-of") ? past.asOf() : past.until()).time().toString()));
+            } else {
+                option.originalStringValues().forEach(value -> words.addAll(List.of(name, value)));
+            }
         }
-        command.append(" --as-of ").append(past.asOf().time()).append(" --until ").append(past.until().time());
-        if (removeAdded) {
-            command.append(" --remove-added");
-        }
-        if (selection.gql != null) {
-            command.append(" --gql \"").append(selection.gql.replace("\"", "\\\"")).append('"');
-        }
-        if (selection.keys != null) {
-            command.append(" --keys ").append(selection.keys);
-        }
-        return command.append(" --dry-run").toString();
+        words.add("--dry-run");
+        return ShellWords.line(words);
     }
 
     /** The moments of a restore from the past, checked against what the server keeps before anything is read. */

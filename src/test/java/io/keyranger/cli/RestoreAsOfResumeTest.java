@@ -157,7 +157,8 @@ class RestoreAsOfResumeTest {
         InProcessCli.Result again2 = cli.run(with(absolute, "--job-id", "R2"));
         assertThat(again2.exitCode()).as(again2.out() + again2.err()).isEqualTo(RevertCommand.EXIT_CONFLICTS);
         assertThat(again2.err()).contains("15 entities written again after --until kept their later values",
-                "keyranger restore --kind Item --as-of " + t0 + " --until " + t1 + " --remove-added --dry-run");
+                "keyranger restore --kind Item --as-of " + t0 + " --until " + t1 + " --remove-added --emulator-host "
+                + conn.emulatorHost() + " --project " + conn.projectId() + " --dry-run");
         assertThat(RichEntities.read(datastore, "", "Item")).as("nothing more to write").isEqualTo(restored);
         assertThat(ShardedCounter.existing(datastore, "job:R2").totals()).containsEntry("written", 0L)
                 .containsEntry("already as at the time restored", (long) SEEDED + 50 - 15)

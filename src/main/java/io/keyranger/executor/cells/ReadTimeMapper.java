@@ -44,7 +44,7 @@ public final class ReadTimeMapper extends DelegatingMapper {
     }
 
     /** {@code datastore} reading at job {@code spec}'s read time, or itself for a job that reads live data. */
-    static Datastore reader(Datastore datastore, JobSpec spec) {
+    public static Datastore reader(Datastore datastore, JobSpec spec) {
         Instant time = spec.mapper().readTime();
         return time == null ? datastore
                 : PastReads.at(datastore, Timestamp.ofTimeSecondsAndNanos(time.getEpochSecond(), time.getNano()));

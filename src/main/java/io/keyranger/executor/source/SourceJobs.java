@@ -70,12 +70,19 @@ public final class SourceJobs {
 
     /**
      * The starting ranges of job {@code spec} over its kind's key space, planned as {@code request} asks over the keys
-     * it reads: the live kind's, or for a restore from the past the kind's at its moment ({@link PastJobs#plan}).
+     * it reads: the live kind's; for a restore from the past the kind's at its moment ({@link PastJobs#plan}); for a
+     * job with a read time the kind's at that time ({@link ReadTimeMapper#reader}), which may have no entities left.
      */
     public static ShardPlanner.RangePlan planRanges(Datastore datastore, KeyOrder order, JobSpec spec,
                                                     PlanRequest request, Cancellation cancellation) {
-        return readsPast(spec.mapper()) ? PastJobs.plan(datastore, order, spec.mapper(), request, cancellation)
-                : new ShardPlanner(datastore, order).planRanges(request, cancellation);
+        if (readsPast(spec.mapper())) {
+            return PastJobs.plan(datastore, order, spec.mapper(), request, cancellation);
+        }
+        if (spec.mapper().readTime() != null) {
+            return new ShardPlanner(ReadTimeMapper.reader(datastore, spec), order)
+                    .planRangesOrWhole(request, cancellation);
+        }
+        return new ShardPlanner(datastore, order).planRanges(request, cancellation);
     }
 
     /** A job over a file: where its pages come from, its mapper, and its input. */

@@ -20,7 +20,6 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobSpec;
-import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.SpecChecks;
@@ -167,7 +166,7 @@ public final class Jobs {
             return KindGroup.run(launcher, plan, job.mode(), listener, waiting);
         }
         if (prepared.request() instanceof JobRequest.Resume resume) {
-            requireReadTimeKept(prepared, resume.jobId());
+            requireReadTimeKept(prepared);
             starting.run();
             return prepared.resumesGroup() ? KindGroup.run(launcher, prepared.group(), resume.mode(), listener, waiting)
                     : launcher.resume(resume.jobId(), resume.mode(), listener, waiting);
@@ -177,15 +176,13 @@ public final class Jobs {
         return JobUndo.startRevert(launcher, revert.jobId(), revert.settings(), listener, waiting);
     }
 
-    /** A resumed job (or group) that reads one snapshot is refused once the server no longer keeps it. */
-    private void requireReadTimeKept(Preparation prepared, String jobId) {
+    /**
+     * A resumed group that reads one snapshot is refused once the server no longer keeps it (a resumed job is, by
+     * {@link JobLauncher#resume}).
+     */
+    private void requireReadTimeKept(Preparation prepared) {
         if (prepared.resumesGroup()) {
             JobReadTime.requireKept(session, prepared.group().spec(), Instant.now());
-            return;
-        }
-        JobStore.StoredJob stored = retries.call(() -> new JobStore(session.datastore()).findJob(jobId));
-        if (stored != null && stored.status() != JobStatus.DONE) { // else the resume says what there is to say
-            JobReadTime.requireKept(session, stored.spec(), Instant.now());
         }
     }
 

@@ -94,14 +94,18 @@ public final class JobReadTime {
         }
         ReadWindow window = ReadWindow.of(session, now);
         for (PointInTime moment : moments) {
+            PointInTime checked;
             try {
-                PointInTime checked = window.check(moment, now, note -> { });
-                if (!checked.time().equals(moment.time())) {
-                    throw new KeyRangerException("only whole minutes are kept that far back");
-                }
+                checked = window.check(moment, now, note -> { });
             } catch (KeyRangerException e) {
-                throw new KeyRangerException(no + "which the database no longer keeps: it can be read as of any "
-                        + "moment from " + window.earliest() + " to now (" + window.source() + ")." + after);
+                throw new KeyRangerException(no + (moment.time().isAfter(now) ? "which is in the future"
+                        : "which the database no longer keeps") + ": it can be read as of any moment from "
+                        + window.earliest() + " to now (" + window.source() + ")." + after);
+            }
+            if (!checked.time().equals(moment.time())) {
+                throw new KeyRangerException(no + "which is over an hour ago and not a whole minute: versions that "
+                        + "old are kept only at whole minutes, so it would be read as of " + checked.time()
+                        + ", another moment." + after);
             }
         }
     }

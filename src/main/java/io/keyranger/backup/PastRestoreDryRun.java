@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
@@ -61,9 +62,10 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             if (page.keys().isEmpty()) {
                 break;
             }
-            List<Entity> now = new ArrayList<>();
-            PastReads.live(live.datastore()).get(page.keys().toArray(new Key[0])).forEachRemaining(now::add);
-            MapResult result = pages.mapper().map(new Page(page.keys(), now, Map.of(), page.records()));
+            // In the page's key order, null where the key has no live entity (get answers only those found, unordered)
+            List<Entity> now = PastReads.live(live.datastore()).fetch(page.keys().toArray(new Key[0]));
+            MapResult result = pages.mapper().map(new Page(page.keys(),
+                    now.stream().filter(Objects::nonNull).toList(), Map.of(), page.records()));
             result.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
             problems.addAll(result.problems());
             compared += page.keys().size();

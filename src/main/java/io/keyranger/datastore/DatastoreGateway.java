@@ -111,13 +111,14 @@ public final class DatastoreGateway {
      */
     public void remember(String namespace, String kind) {
         if (!metadata) {
-            KnownKinds.record(datastore, namespace, kind);
+            KnownKinds.record(registry(), namespace, kind); // live, even when this gateway reads the past
         }
     }
 
     /**
-     * Where the {@link KnownKinds} registry is read: always the live database, even by a gateway reading the past,
-     * since a kind that held entities at a past moment may have been first noted since; each is then checked there.
+     * Where the {@link KnownKinds} registry is read and noted in: always the live database, even by a gateway reading
+     * the past, since a kind that held entities at a past moment may have been first noted since; each is then
+     * checked there.
      */
     private Datastore registry() {
         return PastReads.live(datastore);

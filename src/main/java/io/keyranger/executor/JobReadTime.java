@@ -29,11 +29,16 @@ public final class JobReadTime {
 
     /**
      * A new job's spec as it is stored: with {@code now} as its read time when it only reads, gives none, and
-     * {@code session}'s server keeps versions; otherwise as it is.
+     * {@code session}'s server keeps versions; otherwise as it is. A read time its spec gives (written by hand, or
+     * by {@code --as-of}) is refused here, before anything is read, when the server does not keep it
+     * ({@link #requireKept}): the one check of a new job's read time, on every runner.
      */
     public static JobSpec stamped(Session session, JobSpec spec, Instant now) {
-        if (spec.mapper().readTime() != null || !Mappers.onlyReads(spec.mapper())
-                || !session.spec().server().readsPast()) {
+        if (spec.mapper().readTime() != null) {
+            requireKept(session, spec, now);
+            return spec;
+        }
+        if (!Mappers.onlyReads(spec.mapper()) || !session.spec().server().readsPast()) {
             return spec;
         }
         return spec.withMapper(spec.mapper().withReadTime(PointInTime.at(now).time()));
@@ -41,12 +46,15 @@ public final class JobReadTime {
 
     /**
      * {@code spec} as a runner that creates or takes it over runs it (Beam's launcher): a stored job of its id keeps
-     * its read time (the spec gives none: the same mapper file), and its read time must still be kept; a new one is
-     * {@link #stamped}.
+     * its read time (the spec gives none: the same mapper file), and unless it is done its moments must still be
+     * kept; a new one is {@link #stamped}, a new restore's moments checked.
      */
     public static JobSpec settled(Session session, RetryPolicy retries, JobSpec spec, Instant now) {
         JobStore.StoredJob stored = retries.call(() -> new JobStore(session.datastore()).findJob(spec.jobId()));
         if (stored == null) {
+            if (SourceJobs.readsPast(spec.mapper())) {
+                requireKept(session, spec, now);
+            }
             return stamped(session, spec, now);
         }
         Instant kept = stored.spec().mapper().readTime();
@@ -86,14 +94,18 @@ public final class JobReadTime {
         }
         ReadWindow window = ReadWindow.of(session, now);
         for (PointInTime moment : moments) {
+            PointInTime checked;
             try {
-                PointInTime checked = window.check(moment, now, note -> { });
-                if (!checked.time().equals(moment.time())) {
-                    throw new KeyRangerException("only whole minutes are kept that far back");
-                }
+                checked = window.check(moment, now, note -> { });
             } catch (KeyRangerException e) {
-                throw new KeyRangerException(no + "which the database no longer keeps: it can be read as of any "
-                        + "moment from " + window.earliest() + " to now (" + window.source() + ")." + after);
+                throw new KeyRangerException(no + (moment.time().isAfter(now) ? "which is in the future"
+                        : "which the database no longer keeps") + ": it can be read as of any moment from "
+                        + window.earliest() + " to now (" + window.source() + ")." + after);
+            }
+            if (!checked.time().equals(moment.time())) {
+                throw new KeyRangerException(no + "which is over an hour ago and not a whole minute: versions that "
+                        + "old are kept only at whole minutes, so it would be read as of " + checked.time()
+                        + ", another moment." + after);
             }
         }
     }

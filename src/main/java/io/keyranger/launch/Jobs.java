@@ -5,6 +5,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
@@ -19,7 +20,6 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobSpec;
-import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.SpecChecks;
@@ -84,8 +84,8 @@ public final class Jobs {
             Consent consent = Consent.of(session.spec(), job, count, prices);
             if (!job.severalKinds() && job.spec().mapper().template().equals("export")) {
                 // before the first read of the job: the disk must have room for what it will write
-                ExportSpace.check(ExportSpace.estimate(session.datastore(), session.order(), job.spec()),
-                        Path.of(job.spec().mapper().json().path("file").asText()));
+                ExportSpace.check(ExportSpace.estimate(reading(job.spec()).datastore(), session.order(),
+                        job.spec()), Path.of(job.spec().mapper().json().path("file").asText()));
             }
             List<String> kinds = kinds(job);
             return new Preparation(job, consent, kinds, null, List.of(),
@@ -105,7 +105,7 @@ public final class Jobs {
 
     /**
      * The kinds a new job runs over, checked: a group's, listed and each found (a bookkeeping or reserved kind
-     * refused); a job's one kind, found (an import's may be new).
+     * refused); a job's one kind, found (an import's may be new). A job with a read time finds them as of that time.
      */
     public List<String> kinds(JobRequest.NewJob job) {
         JobSpec spec = job.spec();
@@ -113,7 +113,8 @@ public final class Jobs {
         if (!job.severalKinds() && imports) {
             return List.of(spec.kind());
         }
-        return retries.call(() -> KindGroup.kinds(session.datastore(), session.spec().server(), spec.namespace(),
+        Session reading = reading(spec);
+        return retries.call(() -> KindGroup.kinds(reading.datastore(), session.spec().server(), spec.namespace(),
                 job.severalKinds() ? job.kinds() : List.of(spec.kind()), job.allKinds()));
     }
 
@@ -122,9 +123,15 @@ public final class Jobs {
         if (Mappers.template(spec.mapper().template()).source() != Template.Source.KEY_RANGES) {
             return List.of();
         }
-        DatastoreGateway gateway = new DatastoreGateway(session.datastore(), session.spec().server());
+        DatastoreGateway gateway = new DatastoreGateway(reading(spec).datastore(), session.spec().server());
         List<PropertyInfo> properties = retries.call(() -> gateway.properties(spec.namespace(), spec.kind()));
         return SpecChecks.warnings(spec.mapper(), spec.kind(), properties, !gateway.listsEverything());
+    }
+
+    /** The session job {@code spec} reads through: as of its read time when it has one (a job as of a time). */
+    private Session reading(JobSpec spec) {
+        Instant time = spec.mapper().readTime();
+        return time == null ? session : session.asOf(PointInTime.at(time));
     }
 
     /** A stored job's failures that retrying will not fix (none when there is no such job: the resume says so). */
@@ -159,7 +166,7 @@ public final class Jobs {
             return KindGroup.run(launcher, plan, job.mode(), listener, waiting);
         }
         if (prepared.request() instanceof JobRequest.Resume resume) {
-            requireReadTimeKept(prepared, resume.jobId());
+            requireReadTimeKept(prepared);
             starting.run();
             return prepared.resumesGroup() ? KindGroup.run(launcher, prepared.group(), resume.mode(), listener, waiting)
                     : launcher.resume(resume.jobId(), resume.mode(), listener, waiting);
@@ -169,15 +176,13 @@ public final class Jobs {
         return JobUndo.startRevert(launcher, revert.jobId(), revert.settings(), listener, waiting);
     }
 
-    /** A resumed job (or group) that reads one snapshot is refused once the server no longer keeps it. */
-    private void requireReadTimeKept(Preparation prepared, String jobId) {
+    /**
+     * A resumed group that reads one snapshot is refused once the server no longer keeps it (a resumed job is, by
+     * {@link JobLauncher#resume}).
+     */
+    private void requireReadTimeKept(Preparation prepared) {
         if (prepared.resumesGroup()) {
             JobReadTime.requireKept(session, prepared.group().spec(), Instant.now());
-            return;
-        }
-        JobStore.StoredJob stored = retries.call(() -> new JobStore(session.datastore()).findJob(jobId));
-        if (stored != null && stored.status() != JobStatus.DONE) { // else the resume says what there is to say
-            JobReadTime.requireKept(session, stored.spec(), Instant.now());
         }
     }
 

@@ -135,6 +135,32 @@ class ConsistentExportTest {
     }
 
     @Test
+    void aKindDeletedSinceIsFoundPlannedAndReadAsOfATimeAloneOrWithOthers() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "asof-gone");
+        Datastore datastore = SharedEmulator.connect(conn);
+        seed(datastore, "A", 200);
+        seed(datastore, "B", 200);
+        Thread.sleep(5);
+        Instant t0 = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Thread.sleep(5);
+        List<Key> all = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind("B").build()).forEachRemaining(all::add);
+        datastore.delete(all.toArray(new Key[0]));
+        InProcessCli cli = new InProcessCli(dir, conn);
+
+        Path file = dir.resolve("b.jsonl");
+        ok(cli.run("run", "--kind", "B", "--job-id", "b", "--as-of", t0.toString(), "--mapper",
+                cli.mapper("{\"template\":\"export\",\"file\":\"" + json(file) + "\"}").toString()));
+        assertThat(assertIsTheKindAsOf(datastore, "B", t0, file)).as("all of B as at t0, gone live").hasSize(200);
+
+        InProcessCli.Result counted = ok(cli.run("run", "--kind", "A,B", "--job-id", "ab", "--as-of",
+                t0.toString(), "--mapper", cli.mapper("{\"template\":\"count-by\",\"property\":\"tier\"}")
+                        .toString()));
+        assertThat(counted.out() + counted.err()).as("as of t0 A and B held 100 even and 100 odd each")
+                .containsPattern("even\\D+200\\b").containsPattern("odd\\D+200\\b");
+    }
+
+    @Test
     void aDryRunAsOfATimeShowsWhatTheMapperWouldDoToTheEntitiesAsTheyWereAndWritesNothing() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "dry");
         Datastore datastore = SharedEmulator.connect(conn);

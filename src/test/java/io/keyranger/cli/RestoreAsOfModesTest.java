@@ -47,6 +47,18 @@ class RestoreAsOfModesTest {
                 Entity.newBuilder(addedB).set("balance", 2).build());
         InProcessCli cli = new InProcessCli(dir, conn);
 
+        InProcessCli.Result fresh = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--mode", "overwrite",
+                "--remove-added", "--dry-run");
+        assertThat(fresh.exitCode()).as("a dry run on fresh damage, 2 keys gone live: " + fresh.out() + fresh.err())
+                .isZero();
+        assertThat(fresh.out()).contains("Compared 22 keys with live data: would write back 20, delete 2.",
+                "added since the time restored, removed: 2",
+                // the lookups at T0 and live reads (22 each), the keys queries at T0 (20) and live (20: 2 gone, 2
+                // added); 20 put back and 2 deleted, each with its undo record
+                "84 reads, 42 writes, 2 deletes");
+        assertThat(RichEntities.read(datastore, "", "Acct")).as("a dry run writes nothing").hasSize(20)
+                .doesNotContainKey(seeded.get(3).getKey());
+
         InProcessCli.Result missing = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--mode", "missing-only",
                 "--job-id", "M");
         assertThat(missing.exitCode()).as(missing.out() + missing.err()).isZero();

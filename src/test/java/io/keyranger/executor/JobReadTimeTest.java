@@ -9,8 +9,12 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.store.JobStore;
+import io.keyranger.job.JobListener;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.RetryPolicy;
+import io.keyranger.launch.JobRequest;
+import io.keyranger.launch.Jobs;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.SharedEmulator;
@@ -61,5 +65,25 @@ class JobReadTimeTest {
         assertThat(resumed.exitCode()).isNotZero();
         assertThat(resumed.err()).contains("Job old reads the database as it was at " + old)
                 .contains("no longer keeps").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aNewJobWhoseSpecGivesAReadTimeTheServerDoesNotKeepIsRefusedBeforeAnythingIsRead() throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        MapperSpec count = MapperSpec.parse("{\"template\":\"count\"}");
+        Session legacy = Session.open(SharedEmulator.freshProject(ServerType.EMULATOR, "readtime-given"));
+        legacy.datastore().put(Entity.newBuilder(legacy.datastore().newKeyFactory().setKind("K").newKey(1)).build());
+        JobSpec given = new JobSpec("given", "", "K", count.withReadTime(now), 1, 1, 10, 0);
+        assertThatThrownBy(() -> Jobs.on(legacy).start(JobRequest.job(given), JobListener.NONE, m -> { }))
+                .as("the legacy emulator would read live while the job claims a snapshot")
+                .isInstanceOf(KeyRangerException.class).hasMessageContaining("keeps no past versions");
+        assertThat(new JobStore(legacy.datastore()).findJob("given")).as("nothing started").isNull();
+
+        Session session = Session.open(SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "readtime-given"));
+        Instant old = now.minus(Duration.ofHours(2));
+        assertThatThrownBy(() -> JobReadTime.settled(session, RetryPolicy.DEFAULT, new JobSpec("old", "", "K",
+                count.withReadTime(old), 1, 1, 10, 0), now)).as("a new job on Beam's launcher")
+                .isInstanceOf(KeyRangerException.class).hasMessageContaining(old.toString())
+                .hasMessageContaining("no longer keeps");
     }
 }

@@ -100,8 +100,8 @@ public final class BeamMain {
         FileSystems.setDefaultPipelineOptions(options);
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
-        JobReadTime.requireKept(session, request.spec(), Instant.now()); // a new restore's moments still kept
-        // a job that only reads reads one snapshot: its stored read time, or this new job's start
+        // a job that only reads reads one snapshot: its stored read time, or this new job's start; its moments (a
+        // restore's too) still kept unless it is done, which it says below
         JobSpec spec = JobReadTime.settled(session, RetryPolicy.DEFAULT, request.spec(), Instant.now());
         PipelineLaunch job = PipelineLaunch.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), spec,
                 PipelineLaunch.BEAM, options.getTakeOver(), Cancellation.NEVER,

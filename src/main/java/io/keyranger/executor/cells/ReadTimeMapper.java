@@ -3,7 +3,6 @@ package io.keyranger.executor.cells;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
-import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.job.JobSpec;
@@ -45,7 +44,7 @@ public final class ReadTimeMapper extends DelegatingMapper {
     }
 
     /** {@code datastore} reading at job {@code spec}'s read time, or itself for a job that reads live data. */
-    static Datastore reader(Datastore datastore, JobSpec spec) {
+    public static Datastore reader(Datastore datastore, JobSpec spec) {
         Instant time = spec.mapper().readTime();
         return time == null ? datastore
                 : PastReads.at(datastore, Timestamp.ofTimeSecondsAndNanos(time.getEpochSecond(), time.getNano()));
@@ -62,7 +61,7 @@ public final class ReadTimeMapper extends DelegatingMapper {
         if (!inner.needsEntities() || page.keys().isEmpty()) {
             return inner.map(page);
         }
-        List<Entity> entities = past.fetch(page.keys().toArray(new Key[0])).stream().filter(Objects::nonNull)
+        List<Entity> entities = CommitBytes.lookup(page.keys(), past::fetch).stream().filter(Objects::nonNull)
                 .toList();
         return inner.map(new Page(page.keys(), entities, page.related(), page.records()));
     }

@@ -27,10 +27,11 @@ import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 
 /**
- * Jobs that read files: an import of a JSON lines export, and a restore from a managed export ({@code "format":
- * "managed"}). Such a job is a job like any other, over the positions of its input's entries ({@link FileSource});
- * here its spec's parameters become its input, its page source and its mapper. A restore from the database's past
- * ({@code "format": "past"}) is the same template over the kind's own keys ({@link PastSource}).
+ * Where every job's pages come from and how its ranges are planned: a kind's keys (live, or at the job's read time),
+ * and for jobs that read files, an import of a JSON lines export and a restore from a managed export ({@code
+ * "format": "managed"}), the positions of its input's entries ({@link FileSource}): here such a spec's parameters
+ * become its input, its page source and its mapper. A restore from the database's past ({@code "format": "past"}) is
+ * the same template over the kind's own keys ({@link PastSource}).
  */
 public final class SourceJobs {
     /** The counter of an export's entities a restore passed over: of other kinds or namespaces, or not selected. */
@@ -70,12 +71,19 @@ public final class SourceJobs {
 
     /**
      * The starting ranges of job {@code spec} over its kind's key space, planned as {@code request} asks over the keys
-     * it reads: the live kind's, or for a restore from the past the kind's at its moment ({@link PastJobs#plan}).
+     * it reads: the live kind's; for a restore from the past the kind's at its moment ({@link PastJobs#plan}); for a
+     * job with a read time the kind's at that time ({@link ReadTimeMapper#reader}), which may have no entities left.
      */
     public static ShardPlanner.RangePlan planRanges(Datastore datastore, KeyOrder order, JobSpec spec,
                                                     PlanRequest request, Cancellation cancellation) {
-        return readsPast(spec.mapper()) ? PastJobs.plan(datastore, order, spec.mapper(), request, cancellation)
-                : new ShardPlanner(datastore, order).planRanges(request, cancellation);
+        if (readsPast(spec.mapper())) {
+            return PastJobs.plan(datastore, order, spec.mapper(), request, cancellation);
+        }
+        if (spec.mapper().readTime() != null) {
+            return new ShardPlanner(ReadTimeMapper.reader(datastore, spec), order)
+                    .planRangesOrWhole(request, cancellation);
+        }
+        return new ShardPlanner(datastore, order).planRanges(request, cancellation);
     }
 
     /** A job over a file: where its pages come from, its mapper, and its input. */
@@ -213,7 +221,10 @@ public final class SourceJobs {
         return offsets;
     }
 
-    /** A file job's kind and options in words, for a message: its mapper spec without what KeyRanger keeps in it. */
+    /**
+     * An import's or a restore's kind and options in words, for a message: its mapper spec without what KeyRanger
+     * keeps in it.
+     */
     public static String describe(JobSpec spec) {
         return "kind " + spec.kind() + (spec.namespace().isEmpty() ? "" : " in namespace " + spec.namespace()) + ", "
                 + options(spec);

@@ -60,6 +60,11 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     AsOf asOf = new AsOf();
 
+    @Option(names = "--no-snapshot", description = "A job that only reads (export, count) reads live data page by page "
+            + "instead of one snapshot as of its start. Without point-in-time recovery a database keeps versions for an "
+            + "hour: a longer export needs this (or PITR).")
+    boolean noSnapshot;
+
     @Mixin
     ReportFile report = new ReportFile();
 
@@ -103,6 +108,9 @@ public final class RunCommand implements Callable<Integer> {
         JobSpec job = target.newJob == null ? null : target.newJobSpec(conn.namespace());
         checkTakeOverOptions(job);
         checkAsOf(job);
+        if (noSnapshot) {
+            job = liveReads(job);
+        }
         JobRequest request = job == null ? new JobRequest.Resume(target.resume, leaseMode())
                 : newJob(job).withMode(leaseMode());
         if (job != null && !target.newJob.dryRun) {
@@ -221,6 +229,15 @@ public final class RunCommand implements Callable<Integer> {
 
     private LeaseMode leaseMode() {
         return !takeOver ? LeaseMode.RESUME : force ? LeaseMode.TAKE_OVER_NOW : LeaseMode.TAKE_OVER;
+    }
+
+    /** {@code job} reading live data page by page ({@code --no-snapshot}): a new job that only reads, without --as-of. */
+    private JobSpec liveReads(JobSpec job) {
+        if (job == null || asOf.given() || !Mappers.onlyReads(job.mapper())) {
+            throw new KeyRangerException("--no-snapshot goes with a new job that only reads (export, count, count-by) "
+                    + "and without --as-of: it reads live data page by page instead of one snapshot.");
+        }
+        return job.withMapper(job.mapper().withLiveReads());
     }
 
     /**

@@ -38,7 +38,7 @@ public final class JobReadTime {
             requireKept(session, spec, now);
             return spec;
         }
-        if (!Mappers.onlyReads(spec.mapper()) || !session.spec().server().readsPast()) {
+        if (spec.mapper().readsLive() || !Mappers.onlyReads(spec.mapper()) || !session.spec().server().readsPast()) {
             return spec;
         }
         return spec.withMapper(spec.mapper().withReadTime(PointInTime.at(now).time()));
@@ -87,7 +87,7 @@ public final class JobReadTime {
                 + "its pages), ";
         String after = restore ? " Nothing more was written; what the job restored so far can be reverted with "
                 + "'keyranger revert " + spec.jobId() + "'." : " Nothing was read. Start the job again: it reads as "
-                + "of its new start.";
+                + "of its new start (with --no-snapshot, live data page by page).";
         if (!session.spec().server().readsPast()) {
             throw new KeyRangerException(no + "and this server keeps no past versions: run it on the database it "
                     + "was started on. " + ServerType.NO_PAST);

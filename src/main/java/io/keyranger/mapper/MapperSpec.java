@@ -84,10 +84,16 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
         return parse(json.deepCopy().put(SKIP_BAD_LINES, true).toString());
     }
 
+    /**
+     * The value of {@link #READ_TIME} of a job that only reads and reads live data page by page rather than one
+     * snapshot ({@code run --no-snapshot}): what a job longer than the server keeps versions must do.
+     */
+    public static final String LIVE = "live";
+
     /** The moment every read of the job asks for ({@link #READ_TIME}), or null for a job that reads live data. */
     public Instant readTime() {
         JsonNode time = json.get(READ_TIME);
-        if (time == null || time.isNull()) {
+        if (time == null || time.isNull() || readsLive()) {
             return null;
         }
         try {
@@ -96,6 +102,16 @@ public record MapperSpec(String template, ObjectNode json, List<PropertyFilter> 
             throw new KeyRangerException("\"" + READ_TIME + "\" must be an RFC 3339 time such as "
                     + "2026-11-27T10:15:00Z (got '" + time.asText() + "').");
         }
+    }
+
+    /** Whether the spec asks to read live data, page by page, instead of one snapshot ({@link #LIVE}). */
+    public boolean readsLive() {
+        return LIVE.equals(json.path(READ_TIME).asText());
+    }
+
+    /** This spec reading live data page by page, never stamped with a snapshot's moment ({@link #LIVE}). */
+    public MapperSpec withLiveReads() {
+        return parse(json.deepCopy().put(READ_TIME, LIVE).toString());
     }
 
     /** This spec reading the database as it was at {@code time} ({@link #READ_TIME}). */

@@ -205,6 +205,34 @@ class ConsistentExportTest {
     }
 
     @Test
+    void noSnapshotReadsLiveAndIsRefusedWhereItMeansNothing() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "no-snapshot");
+        Datastore datastore = SharedEmulator.connect(conn);
+        seed(datastore, "Acct", 30);
+        InProcessCli cli = new InProcessCli(dir, conn);
+        Path file = dir.resolve("live.jsonl");
+        ok(cli.run("run", "--kind", "Acct", "--job-id", "live", "--no-snapshot", "--mapper",
+                cli.mapper("{\"template\":\"export\",\"file\":\"" + json(file) + "\"}").toString()));
+        assertThat(Files.readAllLines(file)).hasSize(30);
+        ExportSnapshot snapshot = ExportSnapshot.read(LocalFileStore.INSTANCE, file + ExportSnapshot.JSON_LINES_SUFFIX);
+        assertThat(snapshot.readTime()).as("read live, as asked, on a server that keeps versions").isNull();
+        assertThat(exportInfo(file.toString()).out()).contains("Read live");
+
+        for (String[] args : List.of(
+                new String[] {"--no-snapshot", "--as-of", "-1m", "--mapper", cli.mapper("{\"template\":\"count\"}")
+                        .toString()},
+                new String[] {"--no-snapshot", "--mapper", cli.mapper("{\"template\":\"increment\",\"property\":"
+                        + "\"v\",\"amount\":1}").toString()})) {
+            List<String> all = new ArrayList<>(List.of("run", "--kind", "Acct"));
+            all.addAll(List.of(args));
+            InProcessCli.Result refused = cli.run(all.toArray(new String[0]));
+            assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(KeyRangerCli.EXIT_USER_ERROR);
+            assertThat(refused.err()).contains("--no-snapshot goes with a new job that only reads")
+                    .doesNotContain("\tat ");
+        }
+    }
+
+    @Test
     void onTheLegacyEmulatorAnExportReadsLiveAsBeforeAndAsOfIsRefused() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject(ServerType.EMULATOR, "asof-legacy");
         Datastore datastore = SharedEmulator.connect(conn);

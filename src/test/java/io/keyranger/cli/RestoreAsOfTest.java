@@ -8,6 +8,7 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.support.ChildCli;
 import io.keyranger.support.InProcessCli;
@@ -21,13 +22,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Undoing a window of damage that KeyRanger did not do, on the Firestore emulator in Datastore mode (the one that keeps
  * the past), through the command line: 5,000 mixed entities seeded at T0, 500 deleted, 500 changed and 100 added by
- * T1, then 50 of the changed written again (good later writes). {@code restore --as-of T0 --until T1 --remove-added}
+ * T1, then 50 of the changed written again (good later writes). {@code diff --as-of T0} lists exactly the removed,
+ * changed and added keys; {@code restore --as-of T0 --until T1 --remove-added}
  * is predicted by its dry run, killed with SIGKILL mid-way, resumed and exact (entity by entity against the emulator's
  * own lookups at T0, the later writes untouched and named), then reverted exactly.
  */
@@ -87,6 +91,20 @@ class RestoreAsOfTest {
         later.forEach(e -> expected.put(e.getKey(), e));
 
         InProcessCli cli = new InProcessCli(dir, conn);
+        Path lists = dir.resolve("diff");
+        InProcessCli.Result diff = cli.run("diff", "--as-of", t0.toString(), "--kind", "Item", "--keys-out",
+                lists.toString());
+        assertThat(diff.exitCode()).as(diff.out() + diff.err()).isZero();
+        assertThat(diff.out()).as(diff.out()).containsPattern("same\\s+4,?000\\b")
+                .containsPattern("changed\\s+500\\b").containsPattern("removed\\s+500\\b")
+                .containsPattern("added\\s+100\\b");
+        assertThat(KeysFile.read(lists.resolve("removed.keys"), conn.projectId(), "")).as("removed since T0")
+                .isEqualTo(Set.copyOf(deleted));
+        assertThat(KeysFile.read(lists.resolve("changed.keys"), conn.projectId(), "")).as("changed since T0, the 50 "
+                + "written again too").isEqualTo(changed.stream().map(Entity::getKey).collect(Collectors.toSet()));
+        assertThat(KeysFile.read(lists.resolve("added.keys"), conn.projectId(), "")).as("added since T0")
+                .isEqualTo(added.stream().map(Entity::getKey).collect(Collectors.toSet()));
+
         List<String> restore = List.of("restore", "--kind", "Item", "--as-of", t0.toString(), "--until",
                 t1.toString(), "--remove-added", "--job-id", "R");
         InProcessCli.Result dry = cli.run(with(restore, "--dry-run"));

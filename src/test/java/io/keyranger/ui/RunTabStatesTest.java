@@ -159,7 +159,7 @@ class RunTabStatesTest extends DemoWindowTest {
         String asFinished = finished.group(2) + " ranges, depth " + finished.group(3) + ", " + finished.group(4) + " s";
         assertThat(Double.parseDouble(finished.group(4))).isPositive();
 
-        selectJob(jobId);
+        selectJob(jobId, j -> j.status() == JobStatus.DONE); // not an earlier reading of it running
         fire("#resumeJob");
         Fx.waitUntil(30, () -> summary().contains("done already"));
         assertThat(summary()).as("its wall time and depth as it finished, not 0.0 s").contains(asFinished);

@@ -91,6 +91,30 @@ class RunTabStatesTest extends DemoWindowTest {
         });
     }
 
+    /**
+     * Selects the job as the list shows it done and presses {@code button} in one turn of the FX thread, once the
+     * button is enabled: a refresh that lands after a selection replaces the list's items and clears it, and the
+     * list may still hold a reading of the job running.
+     */
+    private void selectThenFire(String jobId, Predicate<ListedJob> listed, String button) {
+        fire("#refreshJobs");
+        ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> Fx.get(() -> {
+            ListedJob selected = jobs.getSelectionModel().getSelectedItem();
+            if (selected == null || !selected.spec().jobId().equals(jobId) || !listed.test(selected)) {
+                jobs.getItems().stream().filter(j -> j.spec().jobId().equals(jobId) && listed.test(j)).findFirst()
+                        .ifPresent(j -> jobs.getSelectionModel().select(j));
+                return false;
+            }
+            Button pressed = robot.lookup(button).queryButton();
+            if (pressed.isDisabled()) {
+                return false;
+            }
+            pressed.fire();
+            return true;
+        }));
+    }
+
     /** Presses a button of the job list, wherever the window's size puts it. */
     private void fire(String id) {
         Fx.waitUntil(10, () -> !robot.lookup(id).queryButton().isDisabled());
@@ -159,8 +183,7 @@ class RunTabStatesTest extends DemoWindowTest {
         String asFinished = finished.group(2) + " ranges, depth " + finished.group(3) + ", " + finished.group(4) + " s";
         assertThat(Double.parseDouble(finished.group(4))).isPositive();
 
-        selectJob(jobId, j -> j.status() == JobStatus.DONE); // not an earlier reading of it running
-        fire("#resumeJob");
+        selectThenFire(jobId, j -> j.status() == JobStatus.DONE, "#resumeJob");
         Fx.waitUntil(30, () -> summary().contains("done already"));
         assertThat(summary()).as("its wall time and depth as it finished, not 0.0 s").contains(asFinished);
         List<String> subtree = column("Subtree");

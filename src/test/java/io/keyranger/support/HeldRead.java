@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * A gate on a Datastore client for tests of long reads: once {@link #arm armed}, the first call of the named methods
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class HeldRead {
     private final Set<String> methods;
+    private volatile Predicate<Object[]> which = args -> true;
     private final AtomicBoolean armed = new AtomicBoolean();
     private final AtomicBoolean taken = new AtomicBoolean();
     private final AtomicInteger calls = new AtomicInteger();
@@ -38,7 +40,7 @@ public final class HeldRead {
                 (proxy, method, args) -> {
                     if (methods.contains(method.getName()) && armed.get()) {
                         calls.incrementAndGet();
-                        if (taken.compareAndSet(false, true)) {
+                        if (which.test(args) && taken.compareAndSet(false, true)) {
                             hold();
                         }
                     }
@@ -64,6 +66,12 @@ public final class HeldRead {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Holds only a call whose arguments {@code args} accepts (the first of them). */
+    public HeldRead when(Predicate<Object[]> args) {
+        this.which = args;
+        return this;
     }
 
     /** From now on, the first call of the methods is held. */

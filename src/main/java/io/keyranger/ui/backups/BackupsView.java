@@ -230,7 +230,13 @@ public final class BackupsView extends BorderPane {
         preview.textProperty().bind(restoring.restorePreviewProperty());
         preview.managedProperty().bind(preview.textProperty().isNotEmpty());
         mode.disableProperty().bind(restoring.undoesWindow());
-        HBox actions = new HBox(6, compare, new Label("Restore mode"), mode, restore);
+        Button cancel = new Button("Cancel", new FontIcon(Material2AL.CANCEL));
+        cancel.setId("cancelCompare");
+        cancel.setMinWidth(Region.USE_PREF_SIZE);
+        cancel.managedProperty().bind(diff.comparingProperty());
+        cancel.visibleProperty().bind(cancel.managedProperty());
+        cancel.setOnAction(e -> diff.cancel());
+        HBox actions = new HBox(6, compare, cancel, new Label("Restore mode"), mode, restore);
         actions.setAlignment(Pos.CENTER_LEFT);
 
         TableView<ExportDiff.Example> examples = new TableView<>(diff.examples());

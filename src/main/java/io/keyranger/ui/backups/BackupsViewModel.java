@@ -8,6 +8,7 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.nio.file.Path;
@@ -74,7 +75,8 @@ public final class BackupsViewModel {
                     : pastLabel(asOf.get())), opened, location, asOf, past);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
-    /** True while an export or a moment is being opened; {@link #busy} adds a page being read and until checked. */
+    /** True while an export or a moment is being opened; {@link #busy} adds a page being read, a
+     * comparison running, and a restore until checked. */
     private final ReadOnlyBooleanWrapper opening = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final BooleanBinding canAct = busy.not().and(selectedKind.isNotNull()).and(showsOpened);
@@ -87,10 +89,10 @@ public final class BackupsViewModel {
     private ManagedExport export;
 
     /** {@code comparisons}: where comparisons with live data keep their state, so a cancelled one goes on. */
-    public BackupsViewModel(TaskRunner tasks, Consumer<String> errors, Path comparisons) {
+    public BackupsViewModel(TaskRunner tasks, StatusModel status, Consumer<String> errors, Path comparisons) {
         this.tasks = tasks;
         this.errors = errors;
-        this.diff = new DiffModel(tasks, errors, comparisons);
+        this.diff = new DiffModel(tasks, status, errors, comparisons);
         this.restoring = new RestoreModel(tasks, errors);
         restoring.comparedProperty().bind(diff.comparedProperty());
         restoring.pastProperty().bind(diff.pastProperty());
@@ -120,7 +122,7 @@ public final class BackupsViewModel {
                 return showsOpened.get() ? "" : otherExport();
             }
         });
-        busy.bind(opening.or(pages.readingProperty()).or(restoring.checkingProperty()));
+        busy.bind(opening.or(pages.readingProperty()).or(restoring.checkingProperty()).or(diff.comparingProperty()));
         selectedKind.addListener((obs, old, row) -> {
             diff.clear();
             if (row != null && past.get() == null) {

@@ -20,7 +20,9 @@ import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
@@ -63,6 +65,7 @@ public final class BackupsView extends BorderPane {
                 kinds.getSelectionModel().select(row);
             }
         });
+        kinds.setCellFactory(list -> new KindCell());
         kinds.setMinWidth(140);
         kinds.setPrefWidth(190);
         kinds.setMaxWidth(240);
@@ -315,5 +318,31 @@ public final class BackupsView extends BorderPane {
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue() == null ? "" : value.apply(c.getValue())));
         column.setPrefWidth(width);
         return column;
+    }
+
+    /** A kind of the export; KeyRanger's own kinds muted, under a heading above the first of them. */
+    private static final class KindCell extends ListCell<BackupsViewModel.KindRow> {
+        @Override
+        protected void updateItem(BackupsViewModel.KindRow row, boolean empty) {
+            super.updateItem(row, empty);
+            getStyleClass().remove(Styles.TEXT_MUTED);
+            setGraphic(null);
+            if (empty || row == null) {
+                setText(null);
+                return;
+            }
+            setText(row.toString());
+            if (!row.keyRangers()) {
+                return;
+            }
+            getStyleClass().add(Styles.TEXT_MUTED);
+            int i = getIndex();
+            if (i == 0 || !getListView().getItems().get(i - 1).keyRangers()) {
+                Label heading = new Label("KeyRanger's own (jobs, undo)");
+                heading.getStyleClass().add(Styles.TEXT_BOLD);
+                setGraphic(heading);
+                setContentDisplay(ContentDisplay.TOP);
+            }
+        }
     }
 }

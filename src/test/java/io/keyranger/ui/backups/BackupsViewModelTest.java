@@ -17,6 +17,7 @@ import io.keyranger.executor.source.KeysFile;
 import io.keyranger.query.Gql;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.HeldRead;
+import io.keyranger.support.InProcessCli;
 import io.keyranger.support.Fx;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.support.WindowlessApp;
@@ -233,6 +234,36 @@ class BackupsViewModelTest {
             assertThat(KeysFile.read(folder.resolve("removed.keys"), conn.projectId(), "")).isEqualTo(deleted);
             assertThat(ExportDiff.stoppedIn(folder)).isFalse();
             assertThat(app.errors()).isEmpty();
+        }
+    }
+
+    /**
+     * A whole-database export written by the emulator's own {@code :export} after a job ran carries KeyRanger's
+     * bookkeeping and undo kinds: they are listed after the user's kinds, and the summary says how many entities
+     * they hold (as the export's own counts say).
+     */
+    @Test
+    void keyRangersOwnKindsAreListedApartAfterTheUsersKinds() throws Exception {
+        ConnectionSpec conn = WindowlessApp.demoData("backups-own", 40);
+        InProcessCli cli = new InProcessCli(Files.createTempDirectory("keyranger-backups-own"), conn);
+        InProcessCli.Result job = cli.run("run", "--kind", "Account", "--mapper", cli.mapper("{\"template\": "
+                + "\"increment\", \"property\": \"balance\", \"amount\": 1}").toString(), "--job-id", "credit");
+        assertThat(job.exitCode()).as(job.err()).isZero();
+        Path export = EmulatorExports.export(conn, Files.createTempDirectory("keyranger-backups-own"), null);
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            BackupsViewModel backups = app.model().backups();
+            open(backups, export);
+            List<BackupsViewModel.KindRow> rows = Fx.get(() -> List.copyOf(backups.kinds()));
+            List<BackupsViewModel.KindRow> own = rows.stream().filter(BackupsViewModel.KindRow::keyRangers).toList();
+            assertThat(own).extracting(BackupsViewModel.KindRow::kind).contains("_KeyRangerJob", "_KeyRangerUndo.credit")
+                    .allMatch(k -> k.startsWith("_KeyRanger"));
+            assertThat(rows.subList(0, rows.size() - own.size())).extracting(BackupsViewModel.KindRow::kind)
+                    .contains("Account").noneMatch(k -> k.startsWith("_KeyRanger"));
+            assertThat(text(backups.summaryProperty())).contains(String.format("; %,d of them in %d kinds of "
+                    + "KeyRanger's own bookkeeping and undo records, listed after yours",
+                    own.stream().mapToLong(BackupsViewModel.KindRow::count).sum(), own.size()));
+            assertThat(own.stream().filter(k -> k.kind().equals("_KeyRangerUndo.credit")).findFirst().orElseThrow()
+                    .count()).isEqualTo(40);
         }
     }
 

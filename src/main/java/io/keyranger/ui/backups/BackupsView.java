@@ -7,6 +7,7 @@ import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;
 import java.util.function.Function;
@@ -34,6 +35,9 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Font;
+import javafx.scene.text.FontWeight;
+import javafx.scene.text.Text;
 import javafx.stage.DirectoryChooser;
 import javafx.util.StringConverter;
 import org.kordamp.ikonli.javafx.FontIcon;
@@ -47,6 +51,8 @@ import org.kordamp.ikonli.material2.Material2MZ;
  * restored from the same way.
  */
 public final class BackupsView extends BorderPane {
+    /** Beside a header's text: the cell's padding and the sort arrow. */
+    private static final double HEADER_ROOM = 36;
     private final BackupsViewModel model;
 
     public BackupsView(BackupsViewModel model) {
@@ -252,6 +258,8 @@ public final class BackupsView extends BorderPane {
         examples.getColumns().add(outcome);
         examples.getColumns().add(column("Key", x -> KeyFormat.format(x.key()), 170));
         examples.getColumns().add(column("What differs", ExportDiff.Example::what, 380));
+        // the table shares the tab's width with the side by side: the last column gives way, no header is cut
+        examples.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         examples.getSelectionModel().selectedItemProperty().addListener((obs, old, x) -> {
             if (x != null) {
                 diff.selectedProperty().set(x);
@@ -261,7 +269,6 @@ public final class BackupsView extends BorderPane {
         sides.setId("sideBySide");
         sides.setPlaceholder(new Label("Select an entity"));
         TableColumn<SideBySide.Row, String> property = column("Property", SideBySide.Row::property, 90);
-        property.setMinWidth(90); // the columns share a narrow table: the values shrink, never the header's word
         sides.getColumns().add(property);
         TableColumn<SideBySide.Row, String> then = column("In the export", SideBySide.Row::exported, 150);
         then.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("In the export")
@@ -317,6 +324,13 @@ public final class BackupsView extends BorderPane {
         TableColumn<T, String> column = new TableColumn<>(title);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue() == null ? "" : value.apply(c.getValue())));
         column.setPrefWidth(width);
+        // never narrower than its header, in the theme's bold (FittedColumns measures the cells' regular weight),
+        // which a narrow table would otherwise cut
+        Font regular = Font.getDefault();
+        Text bold = new Text(title);
+        bold.setFont(Font.font(regular.getFamily(), FontWeight.BOLD, regular.getSize()));
+        column.setMinWidth(Math.ceil(Math.max(FittedColumns.widthFor(new TableView<>(), column),
+                bold.getLayoutBounds().getWidth() + HEADER_ROOM)));
         return column;
     }
 

@@ -19,6 +19,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * The live entities of a comparison's selection that its export (or past moment: {@link DiffSource}) lacks. The
@@ -33,6 +35,8 @@ import java.util.concurrent.Future;
 final class AddedSince {
     /** The key list of the live matches whose exported version the query does not match. */
     static final String ENTERED = "entered.keys";
+    /** Live keys read between two reports of progress (a query's batch is about this many). */
+    private static final int REPORT_EVERY = 500;
 
     private final Datastore datastore;
     private final KeyOrder order;
@@ -66,8 +70,9 @@ final class AddedSince {
      * {@code found}, whole; every key to {@code added.keys}, or {@code entered.keys} for those that entered.
      */
     Found find(long[] exportKeys, List<ExportDiff.Example> changedEx, List<ExportDiff.Example> found,
-               Cancellation cancellation) throws IOException {
-        List<Key> candidates = source.keys() != null ? asked(exportKeys) : scanned(exportKeys, cancellation);
+               ExportDiff.Progress progress, Cancellation cancellation) throws IOException {
+        List<Key> candidates = source.keys() != null ? asked(exportKeys) : scanned(exportKeys, progress,
+                cancellation);
         Map<Key, Entity> outside = source.heldOutside(candidates);
         List<Key> added = candidates.stream().filter(k -> !outside.containsKey(k)).toList();
         List<Key> entered = candidates.stream().filter(outside::containsKey).toList();
@@ -108,14 +113,17 @@ final class AddedSince {
                 .map(Entity::getKey).toList();
     }
 
-    private List<Key> scanned(long[] exportKeys, Cancellation cancellation) throws IOException {
+    private List<Key> scanned(long[] exportKeys, ExportDiff.Progress progress, Cancellation cancellation)
+            throws IOException {
         List<KeyRange> ranges = new ShardPlanner(datastore, order).planRangesOrWhole(new PlanRequest(source.namespace(),
                 source.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
                 .ranges();
+        AtomicLong read = new AtomicLong();
         try (LookupPool pool = new LookupPool(parallel, "keyranger-diff-added")) {
             List<Future<List<Key>>> parts = new ArrayList<>();
             for (KeyRange range : ranges) {
-                parts.add(pool.submit(() -> scan(range, exportKeys, cancellation)));
+                parts.add(pool.submit(() -> scan(range, exportKeys, keys -> progress.scanned(read.addAndGet(keys)),
+                        cancellation)));
             }
             List<Key> added = new ArrayList<>();
             for (Future<List<Key>> part : parts) {
@@ -125,15 +133,20 @@ final class AddedSince {
         }
     }
 
-    /** One range's keys the export lacks, in key order. */
-    private List<Key> scan(KeyRange range, long[] exportKeys, Cancellation cancellation) {
+    /** One range's keys the export lacks, in key order; {@code read} is told of the keys read, a batch at a time. */
+    private List<Key> scan(KeyRange range, long[] exportKeys, LongConsumer read, Cancellation cancellation) {
         StructuredQuery.Builder<?> query = source.select() == null ? Query.newKeyQueryBuilder()
                 : Query.newEntityQueryBuilder();
         QueryResults<?> results = datastore.run(range.applyTo(query.setNamespace(source.namespace())
                 .setKind(source.kind()), List.of()).build());
         List<Key> added = new ArrayList<>();
+        int unreported = 0;
         while (results.hasNext() && !cancellation.isCancelled()) {
             Object next = results.next();
+            if (++unreported == REPORT_EVERY) {
+                read.accept(unreported);
+                unreported = 0;
+            }
             Key key = next instanceof Entity e ? e.getKey() : (Key) next;
             if (next instanceof Entity e && !source.select().matches(e)) {
                 continue;
@@ -142,6 +155,7 @@ final class AddedSince {
                 added.add(key);
             }
         }
+        read.accept(unreported);
         return added;
     }
 

@@ -151,6 +151,10 @@ public final class ExportDiff {
     /** Progress: entities compared so far, and how far the pass for added entities is. */
     public interface Progress {
         void compared(long entities);
+
+        /** Live keys read so far by the pass for entities added since (it follows the comparison). */
+        default void scanned(long liveKeys) {
+        }
     }
 
     /** Lookups in flight at once (default 8): pages are independent, so they overlap the server's latency. */
@@ -264,7 +268,7 @@ public final class ExportDiff {
             long[] sorted = Arrays.copyOf(hashes, hashCount);
             Arrays.sort(sorted);
             found = new AddedSince(datastore, order, source, keysFolder, parallel, examples)
-                    .find(sorted, changedEx, addedEx, cancellation);
+                    .find(sorted, changedEx, addedEx, progress, cancellation);
         }
         return result(state, found, changedEx, removedEx, addedEx, cancellation.isCancelled(), resumedFrom);
     }

@@ -116,10 +116,20 @@ public final class DiffCommand implements Callable<Integer> {
         ExportDiff.Result r;
         try {
             long[] compared = {0};
-            r = diff.run(true, n -> {
-                compared[0] = n;
-                err.printf("\rCompared %,d entities…", n);
-                err.flush();
+            r = diff.run(true, new ExportDiff.Progress() {
+                @Override
+                public void compared(long n) {
+                    compared[0] = n;
+                    err.printf("\rCompared %,d entities…", n);
+                    err.flush();
+                }
+
+                @Override
+                public synchronized void scanned(long liveKeys) {
+                    err.printf("\rCompared %,d entities; read %,d live keys for those added since…", compared[0],
+                            liveKeys);
+                    err.flush();
+                }
             }, Cancellation.of(() -> stop.get() || compared[0] >= stopAfter));
         } finally {
             err.println();

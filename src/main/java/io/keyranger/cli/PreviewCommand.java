@@ -114,10 +114,12 @@ public final class PreviewCommand implements Runnable {
         if (exact) {
             RangeCounter counter = new RangeCounter(new KeyCounter(datastore), parallelism);
             preview = preview.withPlans(
-                    counter.countExactly(preview.scatter(), request, new ConsoleProgress(err, "Counting scatter ranges"),
+                    counter.countExactly(preview.scatter(), request,
+                            RangeCounter.Listener.ofRanges(new ConsoleProgress(err, "Counting scatter ranges")),
                             Cancellation.NEVER),
                     counter.countExactly(preview.lexicographic(), request,
-                            new ConsoleProgress(err, "Counting lexicographic ranges"), Cancellation.NEVER));
+                            RangeCounter.Listener.ofRanges(new ConsoleProgress(err, "Counting lexicographic ranges")),
+                            Cancellation.NEVER));
         }
         print(preview, spec.commandLine().getOut());
         if (query != null) {

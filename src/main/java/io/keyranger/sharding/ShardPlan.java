@@ -40,6 +40,13 @@ public record ShardPlan(Method method, List<PlannedRange> ranges) {
         return Balance.of(ranges.stream().map(PlannedRange::size).toList());
     }
 
+    /** The plan with {@code counted} in place of its range of the same index (one range's count, as it comes). */
+    public ShardPlan withRange(PlannedRange counted) {
+        List<PlannedRange> replaced = new ArrayList<>(ranges);
+        replaced.replaceAll(r -> r.index() == counted.index() ? counted : r);
+        return new ShardPlan(method, replaced);
+    }
+
     public ShardPlan withExactCounts(List<Long> counts) {
         List<PlannedRange> counted = new ArrayList<>(ranges.size());
         for (int i = 0; i < ranges.size(); i++) {

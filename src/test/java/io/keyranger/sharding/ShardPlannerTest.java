@@ -49,7 +49,8 @@ class ShardPlannerTest {
     }
 
     private static ShardPlan counted(ShardPreview preview, ShardPlan plan) {
-        return counter.countExactly(plan, preview.request(), ProgressListener.NONE, Cancellation.NEVER);
+        return counter.countExactly(plan, preview.request(), RangeCounter.Listener.ofRanges(ProgressListener.NONE),
+                Cancellation.NEVER);
     }
 
     @Test
@@ -162,7 +163,7 @@ class ShardPlannerTest {
         ShardPreview preview = plan(8, List.of());
         AtomicInteger finished = new AtomicInteger();
         assertThatThrownBy(() -> new RangeCounter(new KeyCounter(datastore), 1).countExactly(preview.scatter(),
-                preview.request(), (done, total) -> finished.set((int) done), () -> finished.get() >= 2))
+                preview.request(), (range, done, total) -> finished.set(done), () -> finished.get() >= 2))
                 .isInstanceOf(CancellationException.class);
         assertThat(finished.get()).isLessThan(8);
     }

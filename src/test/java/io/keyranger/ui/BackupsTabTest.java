@@ -10,6 +10,7 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.support.CutOffs;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.Fx;
@@ -27,6 +28,8 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
+import javafx.stage.Window;
+import org.testfx.util.WaitForAsyncUtils;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 
@@ -75,6 +78,21 @@ class BackupsTabTest extends DemoWindowTest {
         TableView<SideBySide.Row> sides = robot.lookup("#sideBySide").queryTableView();
         Fx.waitUntil(10, () -> sides.getItems().stream().anyMatch(r -> r.property().equals("balance")
                 && r.differs() && r.live().equals("-1")));
+        // at the default window's size, no column header of the two tables is cut
+        Fx.get(() -> {
+            Window w = examples.getScene().getWindow();
+            w.setWidth(1278);
+            w.setHeight(775);
+            return null;
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(Fx.get(() -> {
+            examples.getScene().getRoot().applyCss();
+            examples.getScene().getRoot().layout();
+            List<String> cut = new ArrayList<>(CutOffs.in(examples));
+            cut.addAll(CutOffs.in(sides));
+            return cut;
+        })).isEmpty();
         String shot = System.getProperty("keyranger.screenshot");
         if (shot != null) { // the README's picture: -Dkeyranger.screenshot=assets/screenshot-backups.png
             snapshot(Path.of(shot));

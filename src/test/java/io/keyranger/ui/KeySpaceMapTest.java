@@ -35,6 +35,7 @@ import javafx.scene.control.Spinner;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableView;
 import javafx.stage.Stage;
+import org.testfx.util.WaitForAsyncUtils;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -201,6 +202,22 @@ class KeySpaceMapTest {
                         ShardsViewModel.seriesName(preview.lexicographic()));
         assertThat(Fx.get(() -> chart.getData().get(0).getData().size())).isEqualTo(preview.scatter().ranges().size());
         assertThat(Fx.get(() -> robot.lookup("#shardChart .chart-bar").queryAll().size())).isGreaterThanOrEqualTo(5);
+        // a legend says what the bars are: each series' name, shown inside the chart at the default window's size
+        Stage stage = (Stage) Fx.get(() -> chart.getScene().getWindow());
+        Fx.get(() -> {
+            stage.setWidth(1278);
+            stage.setHeight(775);
+            return null;
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        Fx.waitUntil(10, () -> robot.lookup("#shardChart .chart-legend-item").queryAll().size() == 2);
+        assertThat(Fx.get(() -> robot.lookup("#shardChart .chart-legend-item").queryAll().stream()
+                .filter(item -> item.isVisible() && item.getLayoutBounds().getHeight() > 0
+                        && chart.localToScene(chart.getLayoutBounds()).contains(
+                        item.localToScene(item.getLayoutBounds())))
+                .map(item -> ((Labeled) item).getText()).toList()))
+                .containsExactly(ShardsViewModel.seriesName(preview.scatter()),
+                        ShardsViewModel.seriesName(preview.lexicographic()));
     }
 
     private static String write(Path file) {

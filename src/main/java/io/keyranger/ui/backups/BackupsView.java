@@ -7,6 +7,7 @@ import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.EntityJson;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
+import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;
 import java.util.function.Function;
@@ -20,7 +21,9 @@ import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
@@ -32,6 +35,9 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Font;
+import javafx.scene.text.FontWeight;
+import javafx.scene.text.Text;
 import javafx.stage.DirectoryChooser;
 import javafx.util.StringConverter;
 import org.kordamp.ikonli.javafx.FontIcon;
@@ -45,6 +51,8 @@ import org.kordamp.ikonli.material2.Material2MZ;
  * restored from the same way.
  */
 public final class BackupsView extends BorderPane {
+    /** Beside a header's text: the cell's padding and the sort arrow. */
+    private static final double HEADER_ROOM = 36;
     private final BackupsViewModel model;
 
     public BackupsView(BackupsViewModel model) {
@@ -63,6 +71,7 @@ public final class BackupsView extends BorderPane {
                 kinds.getSelectionModel().select(row);
             }
         });
+        kinds.setCellFactory(list -> new KindCell());
         kinds.setMinWidth(140);
         kinds.setPrefWidth(190);
         kinds.setMaxWidth(240);
@@ -230,7 +239,13 @@ public final class BackupsView extends BorderPane {
         preview.textProperty().bind(restoring.restorePreviewProperty());
         preview.managedProperty().bind(preview.textProperty().isNotEmpty());
         mode.disableProperty().bind(restoring.undoesWindow());
-        HBox actions = new HBox(6, compare, new Label("Restore mode"), mode, restore);
+        Button cancel = new Button("Cancel", new FontIcon(Material2AL.CANCEL));
+        cancel.setId("cancelCompare");
+        cancel.setMinWidth(Region.USE_PREF_SIZE);
+        cancel.managedProperty().bind(diff.comparingProperty());
+        cancel.visibleProperty().bind(cancel.managedProperty());
+        cancel.setOnAction(e -> diff.cancel());
+        HBox actions = new HBox(6, compare, cancel, new Label("Restore mode"), mode, restore);
         actions.setAlignment(Pos.CENTER_LEFT);
 
         TableView<ExportDiff.Example> examples = new TableView<>(diff.examples());
@@ -243,6 +258,8 @@ public final class BackupsView extends BorderPane {
         examples.getColumns().add(outcome);
         examples.getColumns().add(column("Key", x -> KeyFormat.format(x.key()), 170));
         examples.getColumns().add(column("What differs", ExportDiff.Example::what, 380));
+        // the table shares the tab's width with the side by side: the last column gives way, no header is cut
+        examples.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         examples.getSelectionModel().selectedItemProperty().addListener((obs, old, x) -> {
             if (x != null) {
                 diff.selectedProperty().set(x);
@@ -252,7 +269,6 @@ public final class BackupsView extends BorderPane {
         sides.setId("sideBySide");
         sides.setPlaceholder(new Label("Select an entity"));
         TableColumn<SideBySide.Row, String> property = column("Property", SideBySide.Row::property, 90);
-        property.setMinWidth(90); // the columns share a narrow table: the values shrink, never the header's word
         sides.getColumns().add(property);
         TableColumn<SideBySide.Row, String> then = column("In the export", SideBySide.Row::exported, 150);
         then.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("In the export")
@@ -308,6 +324,39 @@ public final class BackupsView extends BorderPane {
         TableColumn<T, String> column = new TableColumn<>(title);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue() == null ? "" : value.apply(c.getValue())));
         column.setPrefWidth(width);
+        // never narrower than its header, in the theme's bold (FittedColumns measures the cells' regular weight),
+        // which a narrow table would otherwise cut
+        Font regular = Font.getDefault();
+        Text bold = new Text(title);
+        bold.setFont(Font.font(regular.getFamily(), FontWeight.BOLD, regular.getSize()));
+        column.setMinWidth(Math.ceil(Math.max(FittedColumns.widthFor(new TableView<>(), column),
+                bold.getLayoutBounds().getWidth() + HEADER_ROOM)));
         return column;
+    }
+
+    /** A kind of the export; KeyRanger's own kinds muted, under a heading above the first of them. */
+    private static final class KindCell extends ListCell<BackupsViewModel.KindRow> {
+        @Override
+        protected void updateItem(BackupsViewModel.KindRow row, boolean empty) {
+            super.updateItem(row, empty);
+            getStyleClass().remove(Styles.TEXT_MUTED);
+            setGraphic(null);
+            if (empty || row == null) {
+                setText(null);
+                return;
+            }
+            setText(row.toString());
+            if (!row.keyRangers()) {
+                return;
+            }
+            getStyleClass().add(Styles.TEXT_MUTED);
+            int i = getIndex();
+            if (i == 0 || !getListView().getItems().get(i - 1).keyRangers()) {
+                Label heading = new Label("KeyRanger's own (jobs, undo)");
+                heading.getStyleClass().add(Styles.TEXT_BOLD);
+                setGraphic(heading);
+                setContentDisplay(ContentDisplay.TOP);
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.keyranger.ui.backups;
 
+import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ReadWindow;
@@ -8,9 +9,12 @@ import io.keyranger.keys.KeyOrder;
 import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
@@ -41,6 +45,11 @@ import javafx.collections.ObservableList;
 public final class BackupsViewModel {
     /** One namespace and kind of the export, with its entities. */
     public record KindRow(String namespace, String kind, long count) {
+        /** Whether the kind is KeyRanger's own (its jobs' bookkeeping and undo records), listed apart after the user's. */
+        public boolean keyRangers() {
+            return BookkeepingKinds.isHidden(kind);
+        }
+
         @Override
         public String toString() {
             return (namespace.isEmpty() ? "" : namespace + " / ") + kind + "  (" + String.format("%,d", count) + ")";
@@ -74,7 +83,8 @@ public final class BackupsViewModel {
                     : pastLabel(asOf.get())), opened, location, asOf, past);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
-    /** True while an export or a moment is being opened; {@link #busy} adds a page being read and until checked. */
+    /** True while an export or a moment is being opened; {@link #busy} adds a page being read, a
+     * comparison running, and a restore until checked. */
     private final ReadOnlyBooleanWrapper opening = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final BooleanBinding canAct = busy.not().and(selectedKind.isNotNull()).and(showsOpened);
@@ -87,10 +97,10 @@ public final class BackupsViewModel {
     private ManagedExport export;
 
     /** {@code comparisons}: where comparisons with live data keep their state, so a cancelled one goes on. */
-    public BackupsViewModel(TaskRunner tasks, Consumer<String> errors, Path comparisons) {
+    public BackupsViewModel(TaskRunner tasks, StatusModel status, Consumer<String> errors, Path comparisons) {
         this.tasks = tasks;
         this.errors = errors;
-        this.diff = new DiffModel(tasks, errors, comparisons);
+        this.diff = new DiffModel(tasks, status, errors, comparisons);
         this.restoring = new RestoreModel(tasks, errors);
         restoring.comparedProperty().bind(diff.comparedProperty());
         restoring.pastProperty().bind(diff.pastProperty());
@@ -120,7 +130,7 @@ public final class BackupsViewModel {
                 return showsOpened.get() ? "" : otherExport();
             }
         });
-        busy.bind(opening.or(pages.readingProperty()).or(restoring.checkingProperty()));
+        busy.bind(opening.or(pages.readingProperty()).or(restoring.checkingProperty()).or(diff.comparingProperty()));
         selectedKind.addListener((obs, old, row) -> {
             diff.clear();
             if (row != null && past.get() == null) {
@@ -164,11 +174,13 @@ public final class BackupsViewModel {
             export = result.export();
             opened.set(text);
             ExportContents contents = result.contents();
-            kinds.clear();
-            contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> kinds.add(new KindRow(ns, kind, n))));
-            summary.set(String.format("%s: %,d entities in %d kind%s. Read only; an export has no index, so every "
+            List<KindRow> rows = new ArrayList<>();
+            contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> rows.add(new KindRow(ns, kind, n))));
+            rows.sort(Comparator.comparing(KindRow::keyRangers)); // stable: the user's kinds first, in their order
+            kinds.setAll(rows);
+            summary.set(String.format("%s: %,d entities in %d kind%s%s. Read only; an export has no index, so every "
                     + "query reads the kind's entities in it.", Path.of(export.metadata()).getParent().getFileName(),
-                    contents.total(), kinds.size(), kinds.size() == 1 ? "" : "s"));
+                    contents.total(), kinds.size(), kinds.size() == 1 ? "" : "s", keyRangers(rows)));
             diff.exportProperty().set(export);
             if (!kinds.isEmpty()) {
                 selectedKind.set(kinds.get(0));
@@ -278,6 +290,14 @@ public final class BackupsViewModel {
     }
 
     /** Compares the selected kind of the export with the live database of the open connection. */
+    /** What of {@code rows} is KeyRanger's own, said apart ("" when none is). */
+    private static String keyRangers(List<KindRow> rows) {
+        List<KindRow> own = rows.stream().filter(KindRow::keyRangers).toList();
+        return own.isEmpty() ? "" : String.format("; %,d of them in %d kind%s of KeyRanger's own bookkeeping and "
+                + "undo records, listed after yours", own.stream().mapToLong(KindRow::count).sum(), own.size(),
+                own.size() == 1 ? "" : "s");
+    }
+
     public void compare() {
         diff.compare(session.get(), selectedKind.get());
     }

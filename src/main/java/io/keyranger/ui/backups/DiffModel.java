@@ -9,6 +9,7 @@ import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.binding.BooleanExpression;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -24,6 +27,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import javafx.concurrent.Task;
 
 /**
  * The comparison of one kind of an open export, or of the database as of a past moment, with the live database
@@ -47,11 +51,16 @@ public final class DiffModel {
     private final ObjectProperty<ExportDiff.Example> selected = new SimpleObjectProperty<>();
     private final ObservableList<SideBySide.Row> rows = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<ExportDiff.Result> compared = new ReadOnlyObjectWrapper<>();
+    private final StatusModel status;
+    /** The comparison running, or null. */
+    private final ObjectProperty<Task<?>> running = new SimpleObjectProperty<>();
+    private final BooleanBinding comparing = running.isNotNull();
     /** Bumped by {@link #clear}: a comparison started before it is no longer what the tab shows, and is dropped. */
     private long shown;
 
-    DiffModel(TaskRunner tasks, Consumer<String> errors, Path comparisons) {
+    DiffModel(TaskRunner tasks, StatusModel status, Consumer<String> errors, Path comparisons) {
         this.tasks = tasks;
+        this.status = status;
         this.errors = errors;
         this.comparisons = comparisons;
         selected.addListener((obs, old, example) -> rows.setAll(example == null ? List.of()
@@ -72,8 +81,9 @@ public final class DiffModel {
         PointInTime moment = past.get();
         String since = opened != null ? "since the export" : "since " + moment.time();
         long asked = shown;
-        summary.set("Comparing " + row.kind() + " with " + session.describe() + "…");
-        Tasks.create("Comparing with live data", ctx -> {
+        String comparing = "Comparing " + row.kind() + " with " + session.describe();
+        summary.set(comparing + "…");
+        Task<Compared> task = Tasks.create("Comparing " + row.kind() + " with live data", ctx -> {
             synchronized (folders) { // a cancelled comparison writes its state until it stops: the next one waits
                 // off the FX thread: the folder's name reads the export's file time
                 Path folder = opened != null ? folderOf(comparisons, session.spec(), Path.of(opened.metadata()),
@@ -82,10 +92,8 @@ public final class DiffModel {
                 Files.createDirectories(folder);
                 ExportDiff diff = opened != null ? ExportDiff.of(session, opened, row.namespace(), row.kind(), null, null)
                         : ExportDiff.ofPast(session, moment, row.namespace(), row.kind(), null, null);
-                ExportDiff.Result r = diff.examples(EXAMPLES).writeKeys(folder).resume(ExportDiff.stoppedIn(folder)).run(true,
-                                n -> ctx.progress(n, row.count(), String.format(
-                                        "Comparing %s with live data: %,d of %,d", row.kind(), n, row.count())),
-                                Cancellation.of(ctx::isCancelled));
+                ExportDiff.Result r = diff.examples(EXAMPLES).writeKeys(folder).resume(ExportDiff.stoppedIn(folder))
+                        .run(true, progress(ctx, comparing, row.count(), since), Cancellation.of(ctx::isCancelled));
                 if (!r.cancelled()) {
                     ExportDiff.forgetState(folder);
                 }
@@ -117,7 +125,56 @@ public final class DiffModel {
             if (asked == shown) {
                 summary.set("Comparison cancelled: Compare again to go on where it stopped.");
             }
-        }).run(tasks);
+        }).build();
+        // the tab's summary follows the comparison as the status bar does, until it ends
+        task.messageProperty().addListener((obs, old, message) -> {
+            if (asked == shown && task.isRunning()) {
+                summary.set(message);
+            }
+        });
+        running.set(task);
+        task.runningProperty().addListener((obs, was, is) -> {
+            if (!is && running.get() == task) {
+                running.set(null);
+            }
+        });
+        status.track(task);
+        tasks.run(task);
+    }
+
+    /**
+     * The comparison's progress as the status bar and the tab show it: entities compared of the kind's, then the live
+     * keys read by the pass for those added since.
+     */
+    private static ExportDiff.Progress progress(Tasks.Context ctx, String comparing, long total, String since) {
+        return new ExportDiff.Progress() {
+            private volatile long compared;
+
+            @Override
+            public void compared(long entities) {
+                compared = entities;
+                ctx.progress(entities, total, String.format("%s: %,d of %,d compared…", comparing, entities, total));
+            }
+
+            @Override
+            public void scanned(long liveKeys) {
+                ctx.progress(-1, -1, String.format("%s: %,d compared; looking for entities added %s: %,d live keys "
+                        + "read…", comparing, compared, since, liveKeys));
+            }
+        };
+    }
+
+    /** Stops the comparison running, if any: what it compared is kept, and Compare goes on from there. */
+    public void cancel() {
+        Task<?> task = running.get();
+        if (task != null) {
+            task.cancel();
+        }
+    }
+
+    /** True while a comparison runs. */
+    public BooleanExpression comparingProperty() {
+        return comparing;
     }
 
     /** A comparison's result and the folder that keeps its key lists. */

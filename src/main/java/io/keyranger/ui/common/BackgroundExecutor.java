@@ -29,7 +29,7 @@ public final class BackgroundExecutor implements TaskRunner, AutoCloseable {
     @Override
     public void run(Task<?> task) {
         task.exceptionProperty().addListener((obs, old, error) -> {
-            if (error != null) {
+            if (error != null && !task.isCancelled()) { // cancelled work ends by throwing: asked for, not failed
                 LOG.warn("Background task '{}' failed", task.getTitle(), error);
             }
         });

@@ -90,7 +90,7 @@ public final class MainViewModel {
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
         this.mapper = new MapperViewModel(tasks, this::showError, run);
-        this.backups = new BackupsViewModel(tasks, this::showError, comparisons);
+        this.backups = new BackupsViewModel(tasks, status, this::showError, comparisons);
         // jobs, comparisons and restores write or compare with live data: they keep the live session
         backups.sessionProperty().bind(session);
         this.asOf = new AsOfModel(tasks);

@@ -16,7 +16,11 @@ import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import java.util.function.Consumer;
+import javafx.application.Platform;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -30,6 +34,7 @@ import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.concurrent.Task;
+import javafx.concurrent.WorkerStateEvent;
 
 /** The Shards tab: plans the selected kind, shows both plans and their balance, and counts ranges on demand. */
 public final class ShardsViewModel {
@@ -81,26 +86,50 @@ public final class ShardsViewModel {
                         context::isCancelled)).onSuccess(this::show).build());
     }
 
-    /** Counts every range of both plans exactly, in parallel. */
+    /**
+     * Counts every range of both plans exactly, in parallel: each range's count fills in its row and bar as it comes,
+     * and the keys counted so far move the progress within a long range. Cancel keeps the ranges already counted; a
+     * count started again counts only the others.
+     */
     public void countExactly() {
         ShardPreview current = preview.get();
         KindTarget t = target.get();
         if (current == null || t == null || busy.get()) {
             return;
         }
-        int total = current.scatter().ranges().size() + current.lexicographic().ranges().size();
+        int scatterRanges = current.scatter().ranges().size();
+        int total = scatterRanges + current.lexicographic().ranges().size();
+        // what is left to read, as estimated: the progress bar moves with the keys counted against it
+        long toRead = Math.max(1, Stream.of(current.scatter(), current.lexicographic())
+                .flatMap(p -> p.ranges().stream()).filter(r -> r.exact() == null).mapToLong(PlannedRange::size).sum());
         run(Tasks.create("Counting ranges", context -> {
             RangeCounter counter = new RangeCounter(new KeyCounter(t.session().datastore()), COUNT_PARALLELISM);
-            int scatterRanges = current.scatter().ranges().size();
+            CountProgress progress = new CountProgress(context, total, toRead);
             ShardPlan scatter = counter.countExactly(current.scatter(), current.request(),
-                    (done, all) -> context.progress(done, total, String.format("Counting ranges: %d / %d", done, total)),
-                    context::isCancelled);
+                    progress.pass(0, range -> fillIn(current, range, true)), context::isCancelled);
+            progress.passDone();
             ShardPlan lexicographic = counter.countExactly(current.lexicographic(), current.request(),
-                    (done, all) -> context.progress(scatterRanges + done, total,
-                            String.format("Counting ranges: %d / %d", scatterRanges + done, total)),
-                    context::isCancelled);
+                    progress.pass(scatterRanges, range -> fillIn(current, range, false)), context::isCancelled);
             return current.withPlans(scatter, lexicographic);
-        }).onSuccess(this::show).build());
+        }).onSuccess(this::show).onCancelled(() -> {
+            ShardPreview shown = preview.get();
+            long counted = shown == null ? 0 : Stream.of(shown.scatter(), shown.lexicographic())
+                    .flatMap(p -> p.ranges().stream()).filter(r -> r.exact() != null).count();
+            summary.set(String.format("Counting cancelled: %d of %d ranges counted. Count exactly again to count "
+                    + "the others.", counted, total));
+        }).build());
+    }
+
+    /** One range's count, from a counting thread: shown in its row and bar if its plan is still the one on show. */
+    private void fillIn(ShardPreview counting, PlannedRange range, boolean scatter) {
+        Platform.runLater(() -> {
+            ShardPreview shown = preview.get();
+            if (shown == null || shown.request() != counting.request() || !busy.get()) {
+                return; // another plan is on show, or the count ended: its result (or what was counted) is there
+            }
+            show(scatter ? shown.withPlans(shown.scatter().withRange(range), shown.lexicographic())
+                    : shown.withPlans(shown.scatter(), shown.lexicographic().withRange(range)));
+        });
     }
 
     public void cancel() {
@@ -112,11 +141,12 @@ public final class ShardsViewModel {
     private <T> void run(Task<T> task) {
         busy.set(true);
         running = task;
-        task.setOnFailed(e -> {
+        // beside the task's own handlers (a cancelled count says what it kept), not in their place
+        task.addEventHandler(WorkerStateEvent.WORKER_STATE_FAILED, e -> {
             busy.set(false);
             errors.accept(ErrorMessages.of(task.getException()));
         });
-        task.setOnCancelled(e -> busy.set(false));
+        task.addEventHandler(WorkerStateEvent.WORKER_STATE_CANCELLED, e -> busy.set(false));
         task.runningProperty().addListener((obs, was, is) -> {
             if (!is) {
                 busy.set(false);
@@ -197,5 +227,53 @@ public final class ShardsViewModel {
 
     public ReadOnlyBooleanProperty busyProperty() {
         return busy.getReadOnlyProperty();
+    }
+
+    /**
+     * A count's progress in the status bar, from the counting threads: ranges counted of all, and the keys counted
+     * so far against the estimate of what is left, page by page, so the bar moves within a long range.
+     */
+    private static final class CountProgress {
+        private final Tasks.Context context;
+        private final int total;
+        private final long toRead;
+        private final AtomicInteger ranges = new AtomicInteger();
+        /** Keys counted by the passes (plans) that ended, and by the one counting now. */
+        private final AtomicLong earlier = new AtomicLong();
+        private final AtomicLong now = new AtomicLong();
+
+        CountProgress(Tasks.Context context, int total, long toRead) {
+            this.context = context;
+            this.total = total;
+            this.toRead = toRead;
+        }
+
+        /** The listener of one plan's pass, whose ranges come after {@code before} others. */
+        RangeCounter.Listener pass(int before, Consumer<PlannedRange> counted) {
+            return new RangeCounter.Listener() {
+                @Override
+                public void counted(PlannedRange range, int done, int all) {
+                    ranges.accumulateAndGet(before + done, Math::max);
+                    counted.accept(range);
+                    report();
+                }
+
+                @Override
+                public void keys(long counted) {
+                    now.accumulateAndGet(counted, Math::max);
+                    report();
+                }
+            };
+        }
+
+        void passDone() {
+            earlier.addAndGet(now.getAndSet(0));
+        }
+
+        private void report() {
+            long keys = earlier.get() + now.get();
+            context.progress(Math.min(keys, toRead), toRead, String.format("Counting ranges: %d / %d, %,d keys "
+                    + "counted", ranges.get(), total, keys));
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.keyranger.ui.backups;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
@@ -15,6 +16,8 @@ import io.keyranger.datastore.Session;
 import io.keyranger.executor.source.KeysFile;
 import io.keyranger.query.Gql;
 import io.keyranger.support.EmulatorExports;
+import io.keyranger.support.HeldRead;
+import io.keyranger.support.InProcessCli;
 import io.keyranger.support.Fx;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.support.WindowlessApp;
@@ -173,6 +176,94 @@ class BackupsViewModelTest {
             assertThat(Fx.get(() -> app.model().run().form().mapperJsonProperty().get()))
                     .contains("\"mode\":\"skip-changed\"");
             assertThat(app.errors()).isEmpty();
+        }
+    }
+
+    /**
+     * Compare shows its progress on the tab and in the status bar (1,000 of 1,100 compared, with the last page's
+     * lookup held), says at once that it was cancelled, and its held lookup's thread ends once the server answers;
+     * Compare again goes on from the 1,000 it kept and finds exactly the 5 removed.
+     */
+    @Test
+    void aComparisonShowsItsProgressAndCancelKeepsWhatItCompared() throws Exception {
+        ConnectionSpec conn = WindowlessApp.demoData("backups-progress", 1_100);
+        Datastore datastore = SharedEmulator.connect(conn);
+        Path export = export(conn, "keyranger-backups-progress");
+        Set<Key> deleted = new HashSet<>(new ArrayList<>(accounts(datastore).keySet()).subList(0, 5));
+        datastore.delete(deleted.toArray(new Key[0]));
+        // the pages are 500, 500 and 100 entities: the last page's lookup is held
+        HeldRead gate = HeldRead.on("fetch").when(args -> args[0] instanceof Key[] keys && keys.length < 500);
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            BackupsViewModel backups = app.model().backups();
+            DiffModel diff = backups.diff();
+            open(backups, export);
+            Session live = Fx.get(() -> app.model().sessionProperty().get());
+            on(() -> {
+                backups.sessionProperty().unbind();
+                backups.sessionProperty().set(live.wrap(gate::wrap));
+            });
+            // the browser's count of each kind takes the status bar while it runs: wait for it
+            Fx.waitUntil(60, () -> !app.model().kinds().isEmpty() && app.model().kinds().stream()
+                    .allMatch(k -> k.countProperty().get() != null) && !app.model().status().busyProperty().get());
+            gate.arm();
+            on(backups::compare);
+            String progress = "Comparing Account with " + live.describe() + ": 1,000 of 1,100 compared…";
+            Fx.waitUntil(60, () -> gate.holding() && diff.summaryProperty().get().equals(progress));
+            assertThat(text(app.model().status().messageProperty())).isEqualTo(progress);
+            assertThat(Fx.get(() -> app.model().status().busyProperty().get())).isTrue();
+            assertThat(Fx.get(() -> app.model().status().progressProperty().get())).isCloseTo(1000 / 1100.0,
+                    within(1e-9));
+            assertThat(can(backups, "compare")).isFalse();
+
+            on(diff::cancel);
+            Fx.waitUntil(10, () -> !diff.comparingProperty().get());
+            assertThat(gate.holding()).as("the screen says cancelled while the lookup is still held").isTrue();
+            assertThat(text(diff.summaryProperty())).isEqualTo("Comparison cancelled: Compare again to go on where "
+                    + "it stopped.");
+            assertThat(text(app.model().status().messageProperty())).isEqualTo("Comparing Account with live data: "
+                    + "cancelled");
+            gate.release();
+            Fx.waitUntil(30, () -> !gate.holder().isAlive());
+
+            on(backups::compare);
+            Fx.waitUntil(60, () -> diff.summaryProperty().get().contains("went on from"));
+            Path folder = DiffModel.folderOf(app.config().resolve("comparisons"), conn,
+                    Path.of(ManagedExport.open(export).metadata()), "", "Account");
+            assertThat(text(diff.summaryProperty())).contains("1,095 the same, 0 changed, 5 removed and 0 added")
+                    .contains("went on from 1,000 compared before it stopped");
+            assertThat(KeysFile.read(folder.resolve("removed.keys"), conn.projectId(), "")).isEqualTo(deleted);
+            assertThat(ExportDiff.stoppedIn(folder)).isFalse();
+            assertThat(app.errors()).isEmpty();
+        }
+    }
+
+    /**
+     * A whole-database export written by the emulator's own {@code :export} after a job ran carries KeyRanger's
+     * bookkeeping and undo kinds: they are listed after the user's kinds, and the summary says how many entities
+     * they hold (as the export's own counts say).
+     */
+    @Test
+    void keyRangersOwnKindsAreListedApartAfterTheUsersKinds() throws Exception {
+        ConnectionSpec conn = WindowlessApp.demoData("backups-own", 40);
+        InProcessCli cli = new InProcessCli(Files.createTempDirectory("keyranger-backups-own"), conn);
+        InProcessCli.Result job = cli.run("run", "--kind", "Account", "--mapper", cli.mapper("{\"template\": "
+                + "\"increment\", \"property\": \"balance\", \"amount\": 1}").toString(), "--job-id", "credit");
+        assertThat(job.exitCode()).as(job.err()).isZero();
+        Path export = EmulatorExports.export(conn, Files.createTempDirectory("keyranger-backups-own"), null);
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            BackupsViewModel backups = app.model().backups();
+            open(backups, export);
+            List<BackupsViewModel.KindRow> rows = Fx.get(() -> List.copyOf(backups.kinds()));
+            List<BackupsViewModel.KindRow> own = rows.stream().filter(BackupsViewModel.KindRow::keyRangers).toList();
+            assertThat(own).extracting(BackupsViewModel.KindRow::kind).contains("_KeyRangerJob", "_KeyRangerUndo.credit")
+                    .allMatch(k -> k.startsWith("_KeyRanger"));
+            assertThat(rows.subList(0, rows.size() - own.size())).extracting(BackupsViewModel.KindRow::kind)
+                    .contains("Account").noneMatch(k -> k.startsWith("_KeyRanger"));
+            assertThat(text(backups.summaryProperty())).contains(String.format("; %,d of them in %d kinds of "
+                    + "KeyRanger's own bookkeeping and undo records, listed after yours",
+                    own.stream().mapToLong(BackupsViewModel.KindRow::count).sum(), own.size()));
+            assertThat(own.stream().filter(k -> k.kind().equals("_KeyRangerUndo.credit")).findFirst().orElseThrow()
+                    .count()).isEqualTo(40);
         }
     }
 

@@ -55,6 +55,11 @@ public final class RunView extends BorderPane {
         settings = new JobSettingsBar(model);
         setTop(new VBox(controls(), settings));
         RangeTreeTable table = new RangeTreeTable(model.roots(), model.status().pausedProperty());
+        // an empty tree beside a job (a restore inspected, say) says so, not "No job yet"
+        Label noRanges = new Label();
+        noRanges.textProperty().bind(Bindings.createStringBinding(() -> model.status().totalsProperty().get()
+                .isEmpty() ? "No job yet" : "No ranges to show for this job", model.status().totalsProperty()));
+        table.setPlaceholder(noRanges);
         KeySpaceMap map = new KeySpaceMap(model.roots());
         model.treeVersionProperty().addListener((obs, old, now) -> map.requestRedraw());
         map.setOnSelect(table::select);

@@ -98,8 +98,6 @@ public final class KeyRangerApp extends Application {
                 showError(ErrorMessages.of(e));
             }
         });
-        Scene scene = new Scene(view);
-        scene.getStylesheets().add(KeyRangerApp.class.getResource("keyranger.css").toExternalForm());
         stage.setTitle("KeyRanger");
         for (int size : new int[] {16, 32, 64, 128, 256}) {
             var icon = KeyRangerApp.class.getResource("icon-" + size + ".png");
@@ -114,8 +112,14 @@ public final class KeyRangerApp extends Application {
                 model.run().cancel();
             }
         });
-        stage.setScene(scene);
         windowLayout = WindowLayoutKeeper.attach(stage, view.splitPanes(), settings.window(), this::saveWindow);
+        // the window shows once, at its size, with its content: the scene is made at the window's size and laid out
+        // before it shows (a scene sized to its content opened a small blank window, resized seconds later)
+        Scene scene = new Scene(view, stage.getWidth(), stage.getHeight());
+        scene.getStylesheets().add(KeyRangerApp.class.getResource("keyranger.css").toExternalForm());
+        stage.setScene(scene);
+        view.applyCss();
+        view.layout();
         stage.show();
         RunTabWarmup.start(scene,
                 result -> {

@@ -2,23 +2,47 @@ package io.keyranger.support;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javafx.geometry.BoundingBox;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.Parent;
+import javafx.scene.Scene;
 import javafx.scene.chart.Axis;
 import javafx.scene.control.IndexedCell;
 import javafx.scene.control.Labeled;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TextField;
+import javafx.scene.control.TreeTableColumn;
+import javafx.scene.control.skin.NestedTableColumnHeader;
+import javafx.scene.control.skin.TableColumnHeader;
 import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.shape.MoveTo;
+import javafx.scene.shape.PathElement;
 import javafx.scene.text.Text;
 
 /**
  * What a window shows cut off: a label, button, check box, choice, column header or field error whose text the skin
- * shortened with an ellipsis, a text field whose prompt does not fit, and chart tick labels that overlap. The rows of
- * tables, lists and trees are data, shortened on purpose with their whole value as a tooltip, and are not judged. Call on the
- * FX thread after a layout pass.
+ * shortened with an ellipsis, or whose text runs past the window's edge or is cut across by the clip of what holds it
+ * (a column header half out of its table); wrapped text that leaves a count's number on another line than its name
+ * ("deleted" / "0"); a text field whose prompt does not fit, and chart tick labels that overlap. The rows of tables,
+ * lists and trees are data, shortened on purpose with their whole value as a tooltip, and are not judged; text scrolled
+ * wholly out of sight is not cut. Call on the FX thread after a layout pass.
  */
 public final class CutOffs {
+    /**
+     * The style class of a table with a column for each property of its rows, which scrolls sideways by design: its
+     * headers at the edges are not judged. A table of a fixed set of columns shows them all.
+     */
+    public static final String SCROLLS_SIDEWAYS = "scrolls-sideways";
+
+    /** A line of counts as the totals say them: "read 130   written 5   deleted 0" (prose is not judged). */
+    private static final Pattern COUNTS = Pattern.compile("[^ ].*? [\\d,]+(   [^ ].*? [\\d,]+)*");
+
+    /** A word, spaces and a number: a count as the totals say it. */
+    private static final Pattern COUNT = Pattern.compile("\\p{L}[ \u00a0]+\\d");
+
     private CutOffs() {
     }
 
@@ -38,6 +62,30 @@ public final class CutOffs {
             if (text != null && !text.isEmpty() && shown != null && !shown.equals(text)
                     && shown.endsWith(labeled.getEllipsisString())) {
                 found.add(describe(labeled) + " shows \"" + shown + "\" of \"" + text + "\"");
+            }
+            Text drawn = drawnText(labeled);
+            if (drawn != null && !drawn.getText().isEmpty()) {
+                String cut = cutBy(drawn);
+                if (cut != null) {
+                    found.add(describe(labeled) + " \"" + drawn.getText() + "\" is cut by " + cut);
+                }
+                String split = splitCount(drawn);
+                if (split != null) {
+                    found.add(describe(labeled) + " wraps \"" + split + "\" across two lines");
+                }
+            }
+        }
+        if (node instanceof TableColumnHeader header && !(node instanceof NestedTableColumnHeader)
+                && header.getTableColumn() != null) {
+            Node table = header.getTableColumn() instanceof TableColumn<?, ?> c ? c.getTableView()
+                    : header.getTableColumn() instanceof TreeTableColumn<?, ?> t ? t.getTreeTableView() : null;
+            if (table != null && !table.getStyleClass().contains(SCROLLS_SIDEWAYS)) {
+                Bounds shown = table.localToScene(table.getLayoutBounds());
+                Bounds at = header.localToScene(header.getLayoutBounds());
+                if (at.getMinX() < shown.getMinX() - 1 || at.getMaxX() > shown.getMaxX() + 1) {
+                    found.add("column \"" + header.getTableColumn().getText() + "\" of " + describe(table)
+                            + " lies (partly) outside the table");
+                }
             }
         }
         if (node instanceof TextField field && field.getText().isEmpty() && field.getPromptText() != null
@@ -71,12 +119,68 @@ public final class CutOffs {
 
     /** The text the skin draws: its Text child's, which it shortens with the ellipsis when the text does not fit. */
     private static String shownText(Labeled labeled) {
+        Text text = drawnText(labeled);
+        return text == null ? null : text.getText();
+    }
+
+    private static Text drawnText(Labeled labeled) {
         for (Node child : labeled.getChildrenUnmodifiable()) {
             if (child instanceof Text text && child.isVisible()) {
-                return text.getText();
+                return text;
             }
         }
         return null;
+    }
+
+    /**
+     * What cuts the drawn text: the window's edge, or the clip of a node that holds it (a table's header row, a scroll
+     * pane's viewport), when part of the text shows and part does not; null when it shows whole or not at all.
+     */
+    private static String cutBy(Text text) {
+        Bounds drawn = text.localToScene(text.getLayoutBounds());
+        Scene scene = text.getScene();
+        if (scene != null && cuts(new BoundingBox(0, 0, scene.getWidth(), scene.getHeight()), drawn)) {
+            return "the window's edge";
+        }
+        for (Node p = text.getParent(); p != null; p = p.getParent()) {
+            if (p.getStyleClass().contains(SCROLLS_SIDEWAYS)) {
+                return null;
+            }
+        }
+        for (Node p = text.getParent(); p != null; p = p.getParent()) {
+            if (p.getClip() != null && cuts(p.localToScene(p.getClip().getBoundsInParent()), drawn)) {
+                return "the edge of " + describe(p);
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code area} shows part of {@code drawn} but not all of it (a pixel of slack for rounding). */
+    private static boolean cuts(Bounds area, Bounds drawn) {
+        boolean overlaps = drawn.getMaxX() > area.getMinX() + 1 && drawn.getMinX() < area.getMaxX() - 1
+                && drawn.getMaxY() > area.getMinY() + 1 && drawn.getMinY() < area.getMaxY() - 1;
+        boolean inside = drawn.getMinX() >= area.getMinX() - 1 && drawn.getMaxX() <= area.getMaxX() + 1
+                && drawn.getMinY() >= area.getMinY() - 1 && drawn.getMaxY() <= area.getMaxY() + 1;
+        return overlaps && !inside;
+    }
+
+    /** A word and the number after it ("deleted 0") that wrapping put on two lines, or null when none. */
+    private static String splitCount(Text text) {
+        if (text.getWrappingWidth() <= 0 || !text.getText().lines().allMatch(line -> COUNTS.matcher(line).matches())) {
+            return null;
+        }
+        Matcher count = COUNT.matcher(text.getText());
+        while (count.find()) {
+            if (lineTop(text, count.start()) != lineTop(text, count.end() - 1)) {
+                return count.group();
+            }
+        }
+        return null;
+    }
+
+    private static double lineTop(Text text, int index) {
+        PathElement[] caret = text.rangeShape(index, index + 1);
+        return caret.length > 0 && caret[0] instanceof MoveTo move ? Math.round(move.getY()) : Double.NaN;
     }
 
     private static void overlappingTicks(Axis<?> axis, List<String> found) {

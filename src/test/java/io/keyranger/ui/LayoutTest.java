@@ -2,7 +2,19 @@ package io.keyranger.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
 import io.keyranger.app.KeyRangerApp;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.job.ListedJob;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
+import io.keyranger.support.EmulatorExports;
+import io.keyranger.ui.backups.BackupsViewModel;
+import io.keyranger.ui.common.Specs;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import io.keyranger.support.CutOffs;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
@@ -14,19 +26,27 @@ import java.util.concurrent.Callable;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.DialogPane;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TreeTableView;
 import javafx.scene.text.Text;
 import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * Nothing is cut off at a laptop's window and a desktop's: every tab, the entity editor, the connection dialog and a
- * job's confirmation, with their field errors showing. A label, button, column header or field error shortened with
- * an ellipsis, a prompt that does not fit its field, or chart tick labels that overlap fail it, by name.
+ * job's confirmation, with their field errors showing; the Backups tab after a comparison, and the Run tab with a
+ * restore and an export loaded, run and inspected. A label, button, column header or field error shortened with an
+ * ellipsis or cut by an edge, a count whose number wraps away from its name, a prompt that does not fit its field, or
+ * chart tick labels that overlap fail it, by name; so do a Jobs list with room for fewer than five jobs, status texts
+ * on two heights, and a range tree that says "No job yet" beside a job.
  */
 class LayoutTest extends DemoWindowTest {
     private final List<String> found = new ArrayList<>();
@@ -72,6 +92,159 @@ class LayoutTest extends DemoWindowTest {
             }
         }
         return rows;
+    }
+
+    private void resize(Stage stage, int width, int height) {
+        Fx.get(() -> {
+            stage.setMaximized(false);
+            stage.setX(0);
+            stage.setY(0);
+            stage.setWidth(width);
+            stage.setHeight(height);
+            return null;
+        });
+    }
+
+    /** The Run tab with its job's tree, list and status: checked as {@link #check}, and the checks only it needs. */
+    private void checkRun(String where, Parent root) {
+        check(where, root);
+        found.addAll(Fx.get(() -> {
+            List<String> problems = new ArrayList<>();
+            TreeTableView<?> tree = robot.lookup("#rangeTree").query();
+            String summary = robot.lookup("#runSummary").queryLabeled().getText();
+            Node placeholder = tree.lookup(".placeholder");
+            if (tree.getExpandedItemCount() == 0 && placeholder != null && placeholder.isVisible()
+                    && summary.startsWith("Job ")) {
+                problems.add(where + ": the range tree says \"" + ((Labeled) placeholder.lookup(".label")).getText()
+                        + "\" beside \"" + summary + "\"");
+            }
+            ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
+            Node cell = jobs.lookup(".list-cell");
+            double rows = Math.floor((jobs.getHeight() - jobs.snappedTopInset() - jobs.snappedBottomInset())
+                    / cell.getBoundsInLocal().getHeight());
+            if (rows < 5) {
+                problems.add(where + ": the Jobs list has room for " + (int) rows + " jobs, fewer than 5");
+            }
+            problems.addAll(statusBar(where));
+            return problems;
+        }));
+    }
+
+    /** The status bar's texts on one line, and the whole bar inside the window. */
+    private List<String> statusBar(String where) {
+        List<String> problems = new ArrayList<>();
+        Node bar = robot.lookup("#statusBar").query();
+        List<Double> baselines = new ArrayList<>();
+        for (Node text : bar.lookupAll(".text")) {
+            if (text.isVisible() && text instanceof Text t && !t.getText().isEmpty() && visibleUp(text)) {
+                baselines.add(text.localToScene(0, t.getBaselineOffset() + t.getLayoutBounds().getMinY()).getY());
+            }
+        }
+        if (!baselines.isEmpty() && Collections.max(baselines) - Collections.min(baselines) > 1) {
+            problems.add(where + ": the status bar's texts sit at " + baselines);
+        }
+        for (Node child : bar.lookupAll("*")) {
+            if (child.isVisible() && visibleUp(child) && child.localToScene(child.getLayoutBounds()).getMaxY()
+                    > bar.getScene().getHeight() + 1) {
+                problems.add(where + ": " + child.getClass().getSimpleName() + " in the status bar runs below the "
+                        + "window");
+            }
+        }
+        return problems;
+    }
+
+    private static boolean visibleUp(Node node) {
+        for (Node n = node; n != null; n = n.getParent()) {
+            if (!n.isVisible()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Selects the job of the list whose template is {@code template}, the newest first, and inspects it. */
+    private void inspect(String template) {
+        ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.spec().mapper().template().equals(template)
+                && j.describeStatus().equals("done")));
+        Fx.get(() -> {
+            jobs.getSelectionModel().select(jobs.getItems().stream()
+                    .filter(j -> j.spec().mapper().template().equals(template)).findFirst().orElseThrow());
+            return null;
+        });
+        robot.clickOn("#inspectJob");
+        Fx.waitUntil(20, () -> labelText("#runSummary").contains("(stored, done)"));
+    }
+
+    /**
+     * The demo's Account exported by the emulator, 5 accounts deleted and compared on the Backups tab, restored from
+     * the Run tab (which brings them back), then exported by a job: each screen checked at the default window.
+     */
+    @Test
+    void theBackupsTabAfterAComparisonAndARestoreAndAnExportOnTheRunTab() throws Exception {
+        Stage stage = window();
+        resize(stage, 1278, 775);
+        Parent main = Fx.get(() -> stage.getScene().getRoot());
+        String host = labelText("#connectionStatus").replaceAll("^emulator (\\S+) / .*$", "$1");
+        Path export = EmulatorExports.export(ConnectionSpec.emulator(host, "demo-project"),
+                Files.createTempDirectory("keyranger-layout"), "{\"kinds\": [\"Account\"]}");
+        Datastore datastore = demoDatastore();
+        List<Key> five = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind("Account").setLimit(5).build()).forEachRemaining(five::add);
+        datastore.delete(five.toArray(new Key[0]));
+
+        clickTab("Backups");
+        setText("#exportLocation", export.toString());
+        robot.clickOn("#openExport");
+        ListView<BackupsViewModel.KindRow> kinds = robot.lookup("#exportKinds").queryListView();
+        Fx.waitUntil(30, () -> kinds.getItems().stream().anyMatch(k -> k.kind().equals("Account")));
+        Fx.get(() -> {
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.kind().equals("Account"))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+        robot.clickOn("#compareExport");
+        Fx.waitUntil(60, () -> labelText("#diffSummary").contains("5 removed"));
+        TableView<?> examples = robot.lookup("#diffExamples").queryTableView();
+        Fx.get(() -> {
+            examples.getSelectionModel().select(0);
+            return null;
+        });
+        Fx.waitUntil(10, () -> !robot.lookup("#sideBySide").queryTableView().getItems().isEmpty());
+        check("Backups after a comparison", main);
+
+        robot.clickOn("#restoreExport");
+        Fx.waitUntil(10, () -> Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())
+                .contains("\"mode\":\"skip-changed\""));
+        checkRun("Run, a restore loaded", main);
+        robot.clickOn("#startJob");
+        Fx.waitUntil(60, () -> labelText("#runSummary").contains(" done: "));
+        checkRun("Run, a restore done", main);
+        inspect("import");
+        checkRun("Run, a restore inspected", main);
+
+        Path folder = Files.createTempDirectory("keyranger-layout-export");
+        setText("#mapperJson", Specs.text(Specs.exportTo(folder).put("format", "managed")));
+        checkRun("Run, an export loaded", main);
+        robot.clickOn("#startJob");
+        Fx.waitUntil(60, () -> labelText("#runSummary").contains(" done: "));
+        checkRun("Run, an export done", main);
+        inspect("export");
+        checkRun("Run, an export inspected", main);
+
+        // a dry run's changes: every column in sight
+        clickTab("Mapper");
+        Fx.get(() -> {
+            robot.lookup("#templateChoice").<ComboBox<Template>>query().setValue(Mappers.template("increment"));
+            return null;
+        });
+        setText("#param-property", "balance");
+        setText("#param-amount", "1");
+        robot.clickOn("#dryRun");
+        Fx.waitUntil(60, () -> labelText("#dryRunSummary").contains("Nothing was written"));
+        check("Mapper, a dry run", main);
+
+        assertThat(found).as("cut off or misplaced at 1278x775").isEmpty();
     }
 
     @ParameterizedTest(name = "{0}x{1}")

@@ -57,7 +57,6 @@ import javafx.scene.control.TextArea;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableView;
 import javafx.stage.Stage;
-import org.controlsfx.control.StatusBar;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -133,7 +132,7 @@ class MainWindowTest {
         Fx.waitUntil(30, () -> kinds.getItems().stream().allMatch(k -> k.countProperty().get() != null));
         assertThat(Fx.get(() -> robot.lookup("#kindList .kind-count").queryAll().stream()
                 .map(n -> ((Label) n).getText()).toList())).contains("120", "50", "5");
-        StatusBar status = robot.lookup("#statusBar").query();
+        Node status = robot.lookup("#statusBar").query();
         assertThat(Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText()))
                 .startsWith("emulator 127.0.0.1:").endsWith("/ demo-project");
         assertThat(status).isNotNull();

@@ -9,8 +9,13 @@ import io.keyranger.support.Fx;
 import io.keyranger.support.OfflineAppTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.beans.value.ChangeListener;
 import javafx.geometry.Rectangle2D;
 import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
 import javafx.scene.control.SplitPane;
 import javafx.stage.Screen;
 import javafx.stage.Stage;
@@ -66,6 +71,50 @@ class WindowLayoutTest extends OfflineAppTest {
         Fx.waitUntil(10, () -> Math.abs(restored.getDividerPositions()[0] - dragged) < 0.01);
         assertThat(Fx.get(() -> robot.lookup("#entitiesSplit").<SplitPane>query().getDividerPositions()[0]))
                 .isCloseTo(entities, within(0.01));
+    }
+
+    /**
+     * No small blank window at start: the first moment the window shows, it has its scene, at the size it opens with,
+     * with the main view laid out over all of it.
+     */
+    @Test
+    void theWindowFirstShowsWithItsSceneLaidOutAtItsSize() throws Exception {
+        Path config = Files.createTempDirectory("keyranger-window");
+        Files.writeString(config.resolve("settings.json"), """
+                {"darkTheme": false, "window": {"x": 40, "y": 30, "width": 1278, "height": 775,
+                 "maximized": false, "dividers": {"main": 0.25}}}
+                """);
+        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        Fx.get(() -> { // as a fresh start's stage: never shown, no scene
+            stage.hide();
+            stage.setScene(null);
+            stage.setWidth(200);
+            stage.setHeight(150);
+            return null;
+        });
+        List<String> firstShown = new ArrayList<>();
+        ChangeListener<Boolean> shown = (obs, was, showing) -> {
+            if (showing && firstShown.isEmpty()) {
+                Scene scene = stage.getScene();
+                Parent root = scene == null ? null : scene.getRoot();
+                firstShown.add(root == null ? "no scene" : String.format("stage %.0fx%.0f, scene %.0fx%.0f, root "
+                        + "%.0fx%.0f%s", stage.getWidth(), stage.getHeight(), scene.getWidth(), scene.getHeight(),
+                        root.getLayoutBounds().getWidth(), root.getLayoutBounds().getHeight(), root.isNeedsLayout() ? " (not laid out)" : ""));
+            }
+        };
+        Fx.get(() -> {
+            stage.showingProperty().addListener(shown);
+            return null;
+        });
+        try {
+            launch(config);
+        } finally {
+            Fx.get(() -> {
+                stage.showingProperty().removeListener(shown);
+                return null;
+            });
+        }
+        assertThat(firstShown).containsExactly("stage 1278x775, scene 1278x775, root 1278x775");
     }
 
     @Test

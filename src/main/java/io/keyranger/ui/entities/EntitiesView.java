@@ -44,6 +44,7 @@ public final class EntitiesView extends BorderPane {
     public EntitiesView(EntitiesViewModel model, AsOfBar asOf) {
         this.model = model;
         table.setId("entityTable");
+        table.getStyleClass().add("scrolls-sideways"); // a column per property: wider than the pane, by design
         table.setItems(model.rows());
         table.setPlaceholder(new Label("No entities to show"));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);

@@ -1,5 +1,6 @@
 package io.keyranger.ui.main;
 
+import atlantafx.base.theme.Styles;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.ui.asof.AsOfBar;
@@ -22,6 +23,7 @@ import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.ProgressBar;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -34,7 +36,6 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
-import org.controlsfx.control.StatusBar;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
@@ -228,24 +229,38 @@ public final class MainView extends BorderPane {
         return label;
     }
 
-    private StatusBar statusBar() {
-        StatusBar bar = new StatusBar();
-        bar.setId("statusBar");
-        bar.textProperty().bind(model.status().messageProperty());
-        bar.progressProperty().bind(Bindings.when(model.status().busyProperty())
-                .then(model.status().progressProperty()).otherwise(0.0));
+    /**
+     * The connection, what is going on, and while a task runs its progress and Cancel: one line, every text on one
+     * baseline (ControlsFX's status bar set its own text lower than the connection's, over a progress bar cut off at
+     * the window's bottom).
+     */
+    private HBox statusBar() {
         Label connection = new Label();
         connection.setId("connectionStatus");
         connection.textProperty().bind(model.status().connectionProperty());
-        connection.setPadding(new Insets(0, 16, 0, 4));
+        connection.setMinWidth(Region.USE_PREF_SIZE);
+        Label message = new Label();
+        message.setId("statusMessage");
+        message.textProperty().bind(model.status().messageProperty());
+        message.setMinWidth(0);
+        Region gap = new Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        ProgressBar progress = new ProgressBar();
+        progress.setId("statusProgress");
+        progress.progressProperty().bind(model.status().progressProperty());
+        progress.visibleProperty().bind(model.status().busyProperty());
+        progress.managedProperty().bind(progress.visibleProperty());
         Button cancel = new Button("Cancel", new FontIcon(Material2AL.CANCEL));
         cancel.setId("cancelTask");
+        cancel.getStyleClass().add(Styles.SMALL);
         cancel.visibleProperty().bind(model.status().busyProperty());
+        cancel.managedProperty().bind(cancel.visibleProperty());
         cancel.setOnAction(e -> model.status().cancel());
-        Region gap = new Region();
-        gap.setMinWidth(12);
-        bar.getLeftItems().add(connection);
-        bar.getRightItems().addAll(cancel, gap);
+        HBox bar = new HBox(16, connection, message, gap, progress, cancel);
+        bar.setId("statusBar");
+        bar.getStyleClass().add("status-line");
+        bar.setAlignment(Pos.BASELINE_LEFT);
+        bar.setPadding(new Insets(4, 12, 4, 8));
         return bar;
     }
 }

@@ -24,6 +24,7 @@ import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.text.Text;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
@@ -41,6 +42,8 @@ import org.kordamp.ikonli.material2.Material2MZ;
 
 /** The Mapper tab: examples, a form built from the template's parameters, the spec, and the dry run. */
 public final class MapperView extends BorderPane {
+    /** Beside a column's title: the cell's padding and the sort arrow, at the theme's font (a size above the default). */
+    private static final double HEADER_ROOM = 40;
     private final MapperViewModel model;
     private final RunViewModel run;
     private final Runnable showRunTab;
@@ -216,8 +219,9 @@ public final class MapperView extends BorderPane {
         placeholder.setWrapText(true);
         placeholder.setPadding(new Insets(8));
         table.setPlaceholder(placeholder);
-        // columns as wide as their text, scrolling sideways when together they are wider than the pane
-        table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        // four columns, all in sight: as wide as their text while that fits, shrunk to the pane when it does not (a
+        // cell then shows its whole value as a tooltip); scrolling sideways hid the After column
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         table.getColumns().add(column("dryRunKey", "Key", DryRunner.Change::key));
         table.getColumns().add(column("dryRunProperty", "Property", DryRunner.Change::property));
         table.getColumns().add(column("dryRunBefore", "Before", DryRunner.Change::before));
@@ -238,6 +242,7 @@ public final class MapperView extends BorderPane {
         TableColumn<DryRunner.Change, String> column = new TableColumn<>(title);
         column.setId(id);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(f.apply(c.getValue())));
+        column.setMinWidth(new Text(title).getLayoutBounds().getWidth() + HEADER_ROOM); // its title never shrinks
         FittedColumns.showFullValueAsTooltip(column);
         return column;
     }

@@ -28,6 +28,7 @@ public final class JobForm {
 
     private final StringProperty mapperJson = new SimpleStringProperty(Specs.text(Specs.template("count")));
     private final ObservableValue<String> mapperSummary = mapperJson.map(JobForm::describe);
+    private final ObservableValue<String> templateName = mapperJson.map(JobForm::templateOf);
     private final StringProperty gql = new SimpleStringProperty("");
     private final ObservableList<String> kinds = FXCollections.observableArrayList();
     private final IntegerProperty shards = new SimpleIntegerProperty(16);
@@ -83,6 +84,20 @@ public final class JobForm {
         } catch (KeyRangerException e) {
             return "The mapper's JSON is not valid: " + e.getMessage();
         }
+    }
+
+    /** The spec's template name, or null while its JSON is not valid. */
+    private static String templateOf(String json) {
+        try {
+            return MapperSpec.parse(json).template();
+        } catch (KeyRangerException e) {
+            return null;
+        }
+    }
+
+    /** The template of the spec as it is now (a restore's "import", say), or null while its JSON is not valid. */
+    public ObservableValue<String> templateName() {
+        return templateName;
     }
 
     /** Starts the spec over with only this template. */

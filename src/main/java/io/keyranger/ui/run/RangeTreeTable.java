@@ -27,6 +27,7 @@ final class RangeTreeTable extends TreeTableView<NodeRow> {
         paused.addListener((obs, was, now) -> refresh());
         bindChildren(getRoot(), roots);
         setId("rangeTree");
+        getStyleClass().add("scrolls-sideways"); // its last columns (retries, keys, last error) are a scroll away
         setShowRoot(false);
         setPlaceholder(new Label("No job yet"));
         // every row is one line: a fixed height (the theme's 2.8em at 14 px) spares the table measuring each new row,

@@ -1,5 +1,6 @@
 package io.keyranger.ui.run;
 
+import atlantafx.base.theme.Styles;
 import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobStatus;
 import io.keyranger.mapper.Mappers;
@@ -26,10 +27,12 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 import org.kordamp.ikonli.javafx.FontIcon;
@@ -39,6 +42,8 @@ import org.kordamp.ikonli.material2.Material2MZ;
 /** The Run tab: job settings and controls, the live split tree, totals, throughput and past jobs. */
 public final class RunView extends BorderPane {
     private static final String HISTOGRAM_BARS = "keyranger.histogramBars";
+    /** A row of the Jobs list: one line of text at the theme's cell padding. */
+    private static final double JOB_ROW = 36;
     private final RunViewModel model;
     private final SplitPane work;
     private final SplitPane split;
@@ -50,6 +55,11 @@ public final class RunView extends BorderPane {
         settings = new JobSettingsBar(model);
         setTop(new VBox(controls(), settings));
         RangeTreeTable table = new RangeTreeTable(model.roots(), model.status().pausedProperty());
+        // an empty tree beside a job (a restore inspected, say) says so, not "No job yet"
+        Label noRanges = new Label();
+        noRanges.textProperty().bind(Bindings.createStringBinding(() -> model.status().totalsProperty().get()
+                .isEmpty() ? "No job yet" : "No ranges to show for this job", model.status().totalsProperty()));
+        table.setPlaceholder(noRanges);
         KeySpaceMap map = new KeySpaceMap(model.roots());
         model.treeVersionProperty().addListener((obs, old, now) -> map.requestRedraw());
         map.setOnSelect(table::select);
@@ -82,7 +92,7 @@ public final class RunView extends BorderPane {
         template.setId("mapperTemplate");
         template.setPromptText("template");
         template.valueProperty().addListener((obs, old, name) -> {
-            if (name != null) {
+            if (name != null && !name.equals(model.form().templateName().getValue())) {
                 model.form().chooseTemplate(name);
             }
         });
@@ -91,6 +101,12 @@ public final class RunView extends BorderPane {
         summary.setId("mapperSummary");
         summary.textProperty().bind(model.form().mapperSummary());
         summary.setMaxWidth(Double.MAX_VALUE);
+        // a restore's or an export's spec names a file: its words wrap onto a second line rather than push the
+        // buttons down to "▶ …" or shorten themselves to nothing
+        summary.setWrapText(true);
+        summary.setMinWidth(0);
+        summary.setTooltip(new Tooltip());
+        summary.getTooltip().textProperty().bind(summary.textProperty());
         HBox.setHgrow(summary, Priority.ALWAYS);
         TextField json = new TextField();
         json.setId("mapperJson");
@@ -133,7 +149,14 @@ public final class RunView extends BorderPane {
         cancel.setId("cancelJob");
         cancel.disableProperty().bind(model.status().runningProperty().not());
         cancel.setOnAction(e -> model.cancel());
-        HBox bar = new HBox(8, new Label("Mapper"), template, summary, json, showJson, start, pause, cancel);
+        // the template shows the loaded spec's (a restore's "import", say), and choosing it again keeps the spec
+        model.form().templateName().subscribe(name -> template.setValue(template.getItems().contains(name) ? name
+                : null));
+        Label title = new Label("Mapper");
+        for (Region fixed : List.of(title, template, showJson, start, pause, cancel)) {
+            fixed.setMinWidth(Region.USE_PREF_SIZE);
+        }
+        HBox bar = new HBox(8, title, template, summary, json, showJson, start, pause, cancel);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 8, 2, 8));
         return bar;
@@ -174,7 +197,9 @@ public final class RunView extends BorderPane {
     private VBox sidePanel() {
         Label totals = new Label();
         totals.setId("jobTotals");
-        totals.setWrapText(true);
+        // one count to a word and its number: the panel is never narrower than the longest line of counts, which
+        // never wraps ("deleted" / "0")
+        totals.setMinWidth(Region.USE_PREF_SIZE);
         totals.getStyleClass().add("title-4");
         totals.textProperty().bind(model.status().totalsTextProperty());
         Label timing = new Label();
@@ -197,9 +222,11 @@ public final class RunView extends BorderPane {
             }
         });
         NumberAxis y = new NumberAxis();
-        y.setLabel("entities / s");
         LineChart<Number, Number> chart = new LineChart<>(x, y);
         chart.setId("throughputChart");
+        // the unit as a title across the top: written up the side it was cut to "en…" in a low chart
+        chart.setTitle("entities / s");
+        chart.getStyleClass().add("throughput-chart");
         chart.setAnimated(false);
         chart.setCreateSymbols(false);
         chart.setLegendVisible(false);
@@ -223,11 +250,14 @@ public final class RunView extends BorderPane {
 
         ListView<ListedJob> jobs = new ListView<>(model.pastJobs());
         jobs.setId("pastJobs");
-        jobs.setPrefHeight(160);
+        // room for five jobs at least, one line each: the charts above give way first
+        jobs.setFixedCellSize(JOB_ROW);
+        jobs.setPrefHeight(8 * JOB_ROW);
         jobs.setPlaceholder(new Label("No jobs stored yet"));
         jobs.setCellFactory(list -> new ListCell<>() {
             {
-                setWrapText(true); // a long status (a runner on another host, say) wraps instead of being cut
+                // one line a job, so that the list shows several; a long status (a runner on another host, say)
+                // reads whole in the tooltip
                 setPrefWidth(0);
                 HoverTooltip.ofText(this);
             }
@@ -290,10 +320,13 @@ public final class RunView extends BorderPane {
         // they never fall below the fold
         chart.setMinHeight(110);
         histogram.setMinHeight(110);
-        jobs.setMinHeight(80);
-        FlowPane jobButtons = new FlowPane(6, 6, refresh, resume, inspect,
-                revert);
-        VBox box = new VBox(8, totals, timing, chart, histogram, pastTitle, jobButtons, jobs);
+        jobs.setMinHeight(5 * JOB_ROW + 4);
+        for (Button button : List.of(refresh, resume, inspect, revert)) {
+            button.getStyleClass().add(Styles.SMALL);
+        }
+        FlowPane jobButtons = new FlowPane(6, 6, pastTitle, refresh, resume, inspect, revert);
+        jobButtons.setAlignment(Pos.CENTER_LEFT);
+        VBox box = new VBox(6, totals, timing, chart, histogram, jobButtons, jobs);
         box.setPadding(new Insets(8));
         VBox.setVgrow(jobs, Priority.ALWAYS);
         return box;

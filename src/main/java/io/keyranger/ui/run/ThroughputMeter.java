@@ -102,7 +102,8 @@ final class ThroughputMeter {
 
     /**
      * "read 120   written 0   deleted 0" and "skipped 0   failed 0" on two lines of their own (a narrow panel never
-     * leaves one count alone on a line), then the mapper's counters in order.
+     * leaves one count alone on a line), then the mapper's counters in order, one a line (a restore's four side by
+     * side are wider than the panel, and the lines never wrap: a word and its number stay together).
      */
     static String describeTotals(Map<String, Long> totals) {
         Function<String, String> count = field -> String.format("%s %,d", field,
@@ -112,7 +113,7 @@ final class ThroughputMeter {
         lines.add(String.join("   ", MAIN_FIELDS.subList(3, 5).stream().map(count).toList()));
         List<String> own = totals.keySet().stream().filter(k -> !MAIN_FIELDS.contains(k)).sorted().map(count).toList();
         if (!own.isEmpty()) {
-            lines.add(String.join("   ", own));
+            lines.addAll(own);
         }
         return String.join("\n", lines);
     }

@@ -163,6 +163,15 @@ public final class EntitiesViewModel {
         }
     }
 
+    /**
+     * Entities may have changed behind the browser's back (a job ended): the page on show is read again, and Undo and
+     * Redo that can no longer apply are taken away.
+     */
+    public void changedElsewhere() {
+        reload();
+        edits.recheck();
+    }
+
     /** The names the query box completes from: the kind's properties. */
     public void setPropertyNames(List<String> names) {
         propertyNames = List.copyOf(names);

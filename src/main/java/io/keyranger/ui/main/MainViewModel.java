@@ -125,7 +125,8 @@ public final class MainViewModel {
 
     /**
      * After a job ended (whatever it touched): the browser's page, the selected kind's properties and every listed
-     * kind's count are read again, so that neither the page nor the counts show the data as it was before the job.
+     * kind's count are read again, so that neither the page nor the counts show the data as it was before the job;
+     * an Undo the job made impossible is taken away.
      * Nothing is read again while the browser shows a past moment, which no job changes.
      */
     private void afterJob() {
@@ -133,7 +134,7 @@ public final class MainViewModel {
         if (gateway == null || gateway != liveGateway || namespace == null) {
             return;
         }
-        entities.reload();
+        entities.changedElsewhere();
         KindItem kind = selectedKind.get();
         if (kind != null) {
             loadProperties(gateway, namespace, kind);

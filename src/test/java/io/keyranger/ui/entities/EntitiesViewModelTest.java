@@ -171,6 +171,53 @@ class EntitiesViewModelTest {
         assertThat(app.errors()).isEmpty();
     }
 
+    /**
+     * Issue 47: a job changed the entity the last edit saved. Once the job ends Undo is taken away, saying the entity
+     * was changed since and left alone; nothing is written over the job's value, and no error dialog shows.
+     */
+    @Test
+    void anUndoAJobMadeImpossibleIsTakenAwayAndSaysWhy() {
+        Datastore datastore = SharedEmulator.connect(conn);
+        EntityEdits edits = entities.edits();
+        Entity original = Fx.get(() -> entities.rows().get(5));
+        on(() -> edits.update(original, Entity.newBuilder(original).set("balance", 555).build()));
+        Fx.waitUntil(30, () -> status(edits).startsWith("Done"));
+        assertThat(Fx.get(() -> edits.canUndoProperty().get())).isTrue();
+
+        var run = app.model().run();
+        on(() -> {
+            run.form().mapperJsonProperty().set("{\"template\": \"set\", \"property\": \"badge\", "
+                    + "\"value\": \"job\"}");
+            run.start();
+        });
+        Fx.waitUntil(90, () -> run.status().summaryProperty().get().contains(" done:"));
+        Fx.waitUntil(30, () -> !edits.canUndoProperty().get());
+        assertThat(status(edits)).startsWith("Undo is off: ").contains("was changed since (by a job or someone else)")
+                .contains("left alone");
+        assertThat(datastore.get(original.getKey()).getString("badge")).isEqualTo("job");
+        assertThat(datastore.get(original.getKey()).getLong("balance")).isEqualTo(555);
+        assertThat(app.errors()).isEmpty();
+    }
+
+    /** Someone else changed the entity between the edit and its Undo: the Undo writes nothing and says so. */
+    @Test
+    void anUndoThatMeetsTheEntityChangedSinceLeavesItAloneAndGoesOff() {
+        Datastore datastore = SharedEmulator.connect(conn);
+        EntityEdits edits = entities.edits();
+        Entity original = Fx.get(() -> entities.rows().get(6));
+        on(() -> edits.update(original, Entity.newBuilder(original).set("balance", 666).build()));
+        Fx.waitUntil(30, () -> status(edits).startsWith("Done"));
+        Entity theirs = Entity.newBuilder(datastore.get(original.getKey())).set("balance", 667).build();
+        datastore.put(theirs);
+
+        on(edits::undo);
+        Fx.waitUntil(30, () -> status(edits).startsWith("Undo is off: "));
+        assertThat(status(edits)).contains("was changed since (by a job or someone else) and was left alone");
+        assertThat(Fx.get(() -> edits.canUndoProperty().get())).isFalse();
+        assertThat(datastore.get(original.getKey())).isEqualTo(theirs);
+        assertThat(app.errors()).isEmpty();
+    }
+
     private static String status(EntityEdits edits) {
         return Fx.get(() -> edits.statusProperty().get());
     }

@@ -2,15 +2,18 @@ package io.keyranger.mapper;
 
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PropertyInfo;
+import io.keyranger.query.GqlQuery;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * A spec's property parameters against what the server says of the kind's properties ({@code __property__}), before
- * the first read: a property the template reads that the kind does not list, or an increment of a property whose
+ * A spec's property parameters and its GQL query's properties against what the server says of the kind's properties
+ * ({@code __property__}), before the first read: a property the template reads that the kind does not list, or an increment of a property whose
  * values are all of a type it cannot add to. These are warnings, not refusals: the server lists indexed values only,
  * so an unindexed property is real but absent from the list; each entity is still judged on its own when mapped.
  */
@@ -55,7 +58,23 @@ public final class SpecChecks {
             }
             default -> { }
         }
+        if (spec.query() != null) {
+            warnings.addAll(queryWarnings(spec.query().query(), properties, sampled));
+        }
         return warnings;
+    }
+
+    /**
+     * A GQL query's properties (its conditions, order and projection) against the kind's properties: each one the
+     * kind does not list, with the name it most likely meant. Warnings, not refusals: a query may name a property no
+     * entity has yet, or one kept unindexed, and still run (it then matches nothing on the server).
+     */
+    public static List<String> queryWarnings(GqlQuery query, List<PropertyInfo> properties, boolean sampled) {
+        Set<String> named = new LinkedHashSet<>(query.projection());
+        query.conditions().forEach(c -> named.add(c.property()));
+        query.orders().forEach(o -> named.add(o.property()));
+        return named.stream().filter(p -> !p.equals("__key__")).filter(p -> find(properties, p).isEmpty())
+                .map(p -> missing(query.kind(), p, properties, sampled)).toList();
     }
 
     private static boolean numeric(String type) {

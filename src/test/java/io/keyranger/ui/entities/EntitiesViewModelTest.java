@@ -122,6 +122,20 @@ class EntitiesViewModelTest {
         assertThat(title()).isEqualTo("The query did not run: see its error above.");
     }
 
+    /** Issue 47: a typo of a property runs (nothing has it) but the box names it and the property it likely meant. */
+    @Test
+    void aQueryOnAPropertyTheKindLacksSaysWhichAndSuggestsTheNearest() {
+        runQuery("SELECT * FROM Account WHERE tierr = 'pro'");
+        Fx.waitUntil(30, () -> title().startsWith("Account (query)") && !Fx.get(() -> entities.loadingProperty().get()));
+        assertThat(title()).isEqualTo("Account (query): no matches");
+        assertThat(Fx.get(() -> entities.queryWarningProperty().get())).contains("'tierr' is not among the indexed "
+                + "properties of Account").contains("Did you mean 'tier'?");
+        assertThat(error()).isEmpty();
+        runQuery("SELECT * FROM Account WHERE tier = 'pro'");
+        Fx.waitUntil(30, () -> title().startsWith("Account (query): page 1"));
+        assertThat(Fx.get(() -> entities.queryWarningProperty().get())).isEmpty();
+    }
+
     @Test
     void aQueryTheEmulatorRefusesShowsTheServersReason() {
         runQuery("SELECT * FROM Account WHERE balance > 10 AND createdAt > DATETIME('2020-01-01T00:00:00Z')");

@@ -6,8 +6,10 @@ import io.keyranger.query.GqlQuery;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -30,36 +32,49 @@ public final class SpecChecks {
      * {@code __property__} metadata), so a property missing from them is only missing from the sample.
      */
     public static List<String> warnings(MapperSpec spec, String kind, List<PropertyInfo> properties, boolean sampled) {
-        List<String> warnings = new ArrayList<>();
+        return List.copyOf(byField(spec, kind, properties, sampled).values());
+    }
+
+    /**
+     * The same warnings by the spec field each is about (a template's parameter, or {@code "gql"} for the query's),
+     * for a form that shows each beside its field as it is typed.
+     */
+    public static Map<String, String> byField(MapperSpec spec, String kind, List<PropertyInfo> properties,
+                                              boolean sampled) {
+        Map<String, String> warnings = new LinkedHashMap<>();
         switch (spec.template()) {
             case "increment" -> {
                 String property = text(spec, "property");
                 Optional<PropertyInfo> info = find(properties, property);
                 if (info.isPresent() && info.get().types().stream().noneMatch(SpecChecks::numeric)) {
-                    warnings.add("'" + property + "' of " + kind + " holds " + String.join(", ", info.get().types())
+                    warnings.put("property", "'" + property + "' of " + kind + " holds "
+                            + String.join(", ", info.get().types())
                             + " values, not integers or doubles: increment will skip every entity whose value is one of "
                             + "those, each counted under its reason.");
                 } else if (info.isEmpty() && !spec.json().path("createMissing").asBoolean(false)) {
-                    warnings.add(missing(kind, property, properties, sampled) + " increment skips entities without it "
-                            + "(set createMissing to create it).");
+                    warnings.put("property", missing(kind, property, properties, sampled) + " increment skips "
+                            + "entities without it (set createMissing to create it).");
                 }
             }
             case "remove-property", "count-by" -> {
                 String property = text(spec, "property");
                 if (find(properties, property).isEmpty()) {
-                    warnings.add(missing(kind, property, properties, sampled));
+                    warnings.put("property", missing(kind, property, properties, sampled));
                 }
             }
             case "rename-property" -> {
                 String from = text(spec, "from");
                 if (find(properties, from).isEmpty()) {
-                    warnings.add(missing(kind, from, properties, sampled));
+                    warnings.put("from", missing(kind, from, properties, sampled));
                 }
             }
             default -> { }
         }
         if (spec.query() != null) {
-            warnings.addAll(queryWarnings(spec.query().query(), properties, sampled));
+            List<String> query = queryWarnings(spec.query().query(), properties, sampled);
+            if (!query.isEmpty()) {
+                warnings.put("gql", String.join(" ", query));
+            }
         }
         return warnings;
     }

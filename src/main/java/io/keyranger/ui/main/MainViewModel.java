@@ -101,7 +101,7 @@ public final class MainViewModel {
         run.whenFinished(result -> afterJob());
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
-            mapper.propertyNames().clear();
+            mapper.setProperties(List.of(), false);
             Session past = asOf.pastProperty().get();
             // the list counts the past while it shows it: a job on live data does not take that count as its own
             KindTarget target = kind == null ? null : new KindTarget(session.get(), selectedNamespace.get(),
@@ -284,7 +284,7 @@ public final class MainViewModel {
                         properties.setAll(list);
                         List<String> names = list.stream().map(PropertyInfo::name).toList();
                         entities.setPropertyNames(names);
-                        mapper.propertyNames().setAll(names);
+                        mapper.setProperties(list, !source.listsEverything());
                     }
                 })
                 .onError(e -> showError("Cannot read the properties of " + kind.name() + ": " + ErrorMessages.of(e)))

@@ -12,6 +12,7 @@ import io.keyranger.datastore.Session;
 import io.keyranger.datastore.WhereClause;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.SpecChecks;
 import io.keyranger.query.Gql;
 import io.keyranger.query.JobQuery;
 import io.keyranger.sharding.Balance;
@@ -105,6 +106,10 @@ public final class PreviewCommand implements Runnable {
             throw new KeyRangerException("Kind '" + kind + "' was not found in namespace '" + target.namespace()
                     + "'" + (session.past() ? " as of " + session.asOf().time() : "")
                     + ". Run 'keyranger kinds' to list the kinds there are.");
+        }
+        if (query != null) { // a typo of a property plans the kind's entities all the same: say so, as run does
+            SpecChecks.queryWarnings(query.query(), gateway.properties(target.namespace(), kind),
+                    !gateway.listsEverything()).forEach(w -> err.println("keyranger: warning: " + w));
         }
         if (!session.readOnly()) { // a read-only connection, or the past, writes nothing, bookkeeping included
             gateway.remember(target.namespace(), kind);

@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  * that the edit can be undone. A read-only connection refuses every edit.
  */
 public final class EntityEditor {
+    /** Keys read in one lookup (the server's limit). */
+    private static final int FETCH_BATCH = 1000;
     private final Datastore datastore;
     private final ConnectionSpec connection;
     private final ServerLimits limits;
@@ -148,6 +150,36 @@ public final class EntityEditor {
         }
     }
 
+    /**
+     * The first of {@code expected}'s keys whose entity is no longer as it says (null: none), as the exception an
+     * edit over them would meet; read outside any transaction, so a later edit still checks again in its own.
+     */
+    public ChangedSinceException changedSince(Map<Key, Entity> expected) {
+        List<Key> keys = new ArrayList<>(expected.keySet());
+        for (int from = 0; from < keys.size(); from += FETCH_BATCH) {
+            List<Key> part = keys.subList(from, Math.min(keys.size(), from + FETCH_BATCH));
+            List<Entity> current = Retries.call(new Retries.Simple(5, 100, 2_000, 30_000), Retries.Observer.NONE,
+                    () -> datastore.fetch(part.toArray(new Key[0])));
+            for (int i = 0; i < part.size(); i++) {
+                if (!Objects.equals(expected.get(part.get(i)), current.get(i))) {
+                    return changed(part.get(i), expected.get(part.get(i)), current.get(i));
+                }
+            }
+        }
+        return null;
+    }
+
+    private static ChangedSinceException changed(Key key, Entity want, Entity found) {
+        String entity = KeyFormat.format(key);
+        return found == null
+                ? new ChangedSinceException(key, ChangedSinceException.Change.DELETED,
+                        entity + " no longer exists: reload the page.")
+                : want == null ? new ChangedSinceException(key, ChangedSinceException.Change.CREATED,
+                        entity + " exists already: choose another key.")
+                : new ChangedSinceException(key, ChangedSinceException.Change.CHANGED,
+                        entity + " was changed by someone else since it was read: reload the page and edit it again.");
+    }
+
     private void commit(List<Key> keys, Map<Key, Entity> expected, Map<Key, Entity> next) {
         AtomicInteger attempts = new AtomicInteger();
         Retries.call(new Retries.Simple(5, 100, 2_000, 30_000), Retries.Observer.NONE, () -> {
@@ -166,11 +198,7 @@ public final class EntityEditor {
                     Entity want = expected.get(keys.get(i));
                     Entity found = current.get(i);
                     if (!Objects.equals(want, found)) {
-                        throw new KeyRangerException(found == null
-                                ? KeyFormat.format(keys.get(i)) + " no longer exists: reload the page."
-                                : want == null ? KeyFormat.format(keys.get(i)) + " exists already: choose another key."
-                                : KeyFormat.format(keys.get(i)) + " was changed by someone else since it was read: "
-                                + "reload the page and edit it again.");
+                        throw changed(keys.get(i), want, found);
                     }
                 }
                 for (Key key : keys) {

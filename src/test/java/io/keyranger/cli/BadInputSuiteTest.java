@@ -161,6 +161,22 @@ class BadInputSuiteTest {
         assertThat(read()).isEqualTo(before);
     }
 
+    /**
+     * Issue 47: a GQL query's property typo is named, with the property it likely meant, before the query runs (as
+     * Datastore allows it): run and preview then say they found nothing to do.
+     */
+    @Test
+    void aGqlPropertyTypoIsNamedWithThePropertyItLikelyMeant() throws Exception {
+        String gql = "SELECT * FROM Account WHERE tierr = 'pro'";
+        String warning = "keyranger: warning: 'tierr' is not among the indexed properties of Account (it may exist "
+                + "unindexed). Did you mean 'tier'?";
+        Result run = run(true, "run", "--gql", gql, "--mapper", spec("{\"template\":\"count\"}").toString());
+        assertThat(run.err()).contains(warning).contains("has no entities matching the filters");
+        Result preview = run(true, "preview", "--gql", gql, "--shards", "2");
+        assertThat(preview.err()).contains(warning).contains("has no entities matching the filters");
+        assertThat(read()).isEqualTo(before);
+    }
+
     @Test
     void specMistakesNameTheFieldAndTheRule() throws Exception {
         refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"increment\","

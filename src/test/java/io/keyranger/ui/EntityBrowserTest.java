@@ -9,15 +9,20 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
+import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.run.NodeRow;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import javafx.scene.Node;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TreeTableView;
 import javafx.scene.input.KeyCode;
@@ -152,6 +157,47 @@ class EntityBrowserTest extends DemoWindowTest {
         } finally {
             datastore.delete(odd);
         }
+    }
+
+    /**
+     * Issue 47, stale screens: once a job run from the Run tab ends, the browser's page shows what it wrote without
+     * Run query being pressed, and the kind list counts what a delete left.
+     */
+    @Test
+    void aFinishedJobShowsInThePageOnShowAndInTheKindCounts() {
+        Datastore datastore = demoDatastore();
+        TableView<Entity> table = robot.lookup("#entityTable").queryTableView();
+        clickTab("Run");
+        setText("#mapperJson", "{\"template\": \"set\", \"property\": \"badge\", \"value\": \"fresh\"}");
+        robot.clickOn("#startJob"); // set keeps undo records and offers no export first
+        Fx.waitUntil(90, () -> labelText("#runSummary").contains(" done:"));
+        clickTab("Entities");
+        Fx.waitUntil(30, () -> Fx.get(() -> table.getColumns().stream().filter(c -> c.getText().equals("badge"))
+                .anyMatch(c -> !table.getItems().isEmpty() && table.getItems().stream()
+                        .allMatch(e -> "fresh".equals(c.getCellData(e))))));
+
+        List<Key> refunds = new ArrayList<>();
+        datastore.run(Query.newEntityQueryBuilder().setKind("Event").build()).forEachRemaining(e -> {
+            if (e.getString("type").equals("refund")) {
+                refunds.add(e.getKey());
+            }
+        });
+        assertThat(refunds).isNotEmpty();
+        ListView<KindItem> kinds = robot.lookup("#kindList").queryListView();
+        KindItem event = Fx.get(() -> kinds.getItems().stream().filter(k -> k.name().equals("Event")).findFirst()
+                .orElseThrow());
+        Fx.waitUntil(60, () -> Fx.get(() -> event.countProperty().get() != null));
+        long before = Fx.get(() -> event.countProperty().get().count());
+        selectKindInList("Event");
+        clickTab("Run");
+        setText("#mapperJson", "{\"template\": \"delete\"}");
+        setText("#jobGql", "SELECT * FROM Event WHERE type = 'refund'");
+        robot.clickOn("#startJob");
+        robot.clickOn("Run without export");
+        Fx.waitUntil(90, () -> labelText("#runSummary").contains(" done:"));
+        assertThat(datastore.fetch(refunds.toArray(Key[]::new))).allMatch(Objects::isNull);
+        Fx.waitUntil(60, () -> Fx.get(() -> event.countText().equals(String.format("%,d", before - refunds.size()))));
+        setText("#jobGql", "");
     }
 
     private TextField query() {

@@ -123,7 +123,14 @@ public final class EntitiesView extends BorderPane {
                 query.positionCaret(Math.min(column.intValue() - 1, query.getLength()));
             }
         });
-        VBox bar = new VBox(4, box, error);
+        Label warning = new Label();
+        warning.setId("gqlWarning");
+        warning.setWrapText(true);
+        warning.getStyleClass().add(Styles.WARNING);
+        warning.textProperty().bind(model.queryWarningProperty());
+        warning.visibleProperty().bind(model.queryWarningProperty().isNotEmpty());
+        warning.managedProperty().bind(warning.visibleProperty());
+        VBox bar = new VBox(4, box, error, warning);
         bar.setPadding(new Insets(6, 8, 0, 8));
         return bar;
     }

@@ -8,6 +8,7 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.edit.EntityEditor;
 import io.keyranger.edit.PropertyDraft;
+import io.keyranger.mapper.SpecChecks;
 import io.keyranger.query.BrowserQuery;
 import io.keyranger.query.Gql;
 import io.keyranger.query.GqlCompletions;
@@ -17,6 +18,7 @@ import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -53,6 +55,8 @@ public final class EntitiesViewModel {
     private final StringProperty queryText = new SimpleStringProperty("");
     private final ReadOnlyStringWrapper queryError = new ReadOnlyStringWrapper("");
     private final ReadOnlyIntegerWrapper queryErrorColumn = new ReadOnlyIntegerWrapper(0);
+    /** What the query that ran names that its kind does not list (with the property it likely meant), or "". */
+    private final ReadOnlyStringWrapper queryWarning = new ReadOnlyStringWrapper("");
     private volatile List<String> propertyNames = List.of();
     private volatile List<String> kindNames = List.of();
     private final EntityEdits edits;
@@ -79,6 +83,7 @@ public final class EntitiesViewModel {
         this.query = null;
         queryText.set("SELECT * FROM " + (kind.matches("[A-Za-z_$][A-Za-z0-9_$]*") ? kind : "`" + kind + "`"));
         queryError.set("");
+        queryWarning.set("");
         pageStarts.reset();
         load(0);
     }
@@ -106,6 +111,7 @@ public final class EntitiesViewModel {
         }
         queryError.set("");
         queryErrorColumn.set(0);
+        queryWarning.set("");
         query = parsed;
         kind = parsed.kind();
         pageStarts.reset();
@@ -115,6 +121,7 @@ public final class EntitiesViewModel {
     /** The query's error beside the box, and no rows under it: what showed before answered another query. */
     private void showQueryError(String message, int column) {
         queryError.set(message);
+        queryWarning.set("");
         queryErrorColumn.set(column);
         cancelPending();
         clearRows("The query did not run: see its error above.");
@@ -163,6 +170,15 @@ public final class EntitiesViewModel {
         }
     }
 
+    /**
+     * Entities may have changed behind the browser's back (a job ended): the page on show is read again, and Undo and
+     * Redo that can no longer apply are taken away.
+     */
+    public void changedElsewhere() {
+        reload();
+        edits.recheck();
+    }
+
     /** The names the query box completes from: the kind's properties. */
     public void setPropertyNames(List<String> names) {
         propertyNames = List.copyOf(names);
@@ -187,6 +203,7 @@ public final class EntitiesViewModel {
         kind = null;
         query = null;
         queryError.set("");
+        queryWarning.set("");
         clearRows("Choose a kind on the left.");
     }
 
@@ -211,9 +228,23 @@ public final class EntitiesViewModel {
         Cursor start = pageStarts.of(pageIndex);
         ServerType server = connection == null ? null : connection.server();
         loading.set(true);
-        pending = Tasks.create("Loading " + k, () -> RenderedPage.of(q == null ? source.page(ns, k, start, PAGE_SIZE)
-                        : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE)))
-                .onSuccess(rendered -> show(pageIndex, rendered))
+        // a query's first page also says which of its properties the kind does not have (a typo, most likely)
+        boolean checks = q != null && pageIndex == 0;
+        AtomicReference<List<String>> warnings = new AtomicReference<>(List.of());
+        pending = Tasks.create("Loading " + k, () -> {
+                    if (checks) {
+                        warnings.set(SpecChecks.queryWarnings(q, source.properties(ns, q.kind()),
+                                !source.listsEverything()));
+                    }
+                    return RenderedPage.of(q == null ? source.page(ns, k, start, PAGE_SIZE)
+                            : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE));
+                })
+                .onSuccess(rendered -> {
+                    if (checks) {
+                        queryWarning.set(String.join(" ", warnings.get()));
+                    }
+                    show(pageIndex, rendered);
+                })
                 .onError(error -> {
                     loading.set(false);
                     if (q != null) {
@@ -253,6 +284,14 @@ public final class EntitiesViewModel {
 
     public ReadOnlyStringProperty queryErrorProperty() {
         return queryError.getReadOnlyProperty();
+    }
+
+    /**
+     * A warning beside the query box: the properties the query names that its kind does not list, each with the one
+     * it most likely meant ("Did you mean 'tier'?"). The query still runs: a property may be unindexed, or new.
+     */
+    public ReadOnlyStringProperty queryWarningProperty() {
+        return queryWarning.getReadOnlyProperty();
     }
 
     /** The 1-based column of the query box's error, or 0 when it has no column. */

@@ -2,11 +2,13 @@ package io.keyranger.ui.entities;
 
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.edit.ChangedSinceException;
 import io.keyranger.edit.EntityEditor;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -137,11 +139,72 @@ public final class EntityEdits {
                     reload.run();
                 })
                 .onError(error -> {
-                    status.set("");
-                    errors.accept(ErrorMessages.of(error));
+                    ChangedSinceException changed = step == Step.NEW ? null : changedSince(error);
+                    if (changed != null) {
+                        // it can never apply again: the entity is no longer as the edit left it
+                        (step == Step.UNDO ? done : undone).pop();
+                        refresh();
+                        status.set(leftAlone(step == Step.UNDO ? "Undo" : "Redo", changed)
+                                + (error == changed ? "" : " " + ErrorMessages.of(error)));
+                    } else {
+                        status.set("");
+                        errors.accept(ErrorMessages.of(error));
+                    }
                     reload.run();
                 })
                 .run(tasks);
+    }
+
+    /**
+     * After a job ended (or whenever entities may have changed behind the history's back): takes away the Undo and
+     * Redo that can no longer apply, because an entity they would write is no longer as they expect, and says why.
+     * Reads off the FX thread; the next Undo or Redo checks again in its own transaction.
+     */
+    public void recheck() {
+        EntityEditor.Edit toUndo = done.peek();
+        EntityEditor.Edit toRedo = undone.peek();
+        if (editor == null || (toUndo == null && toRedo == null)) {
+            return;
+        }
+        EntityEditor checking = editor;
+        Tasks.create("Checking Undo", () -> new ChangedSinceException[] {
+            toUndo == null ? null : checking.changedSince(toUndo.after()),
+            toRedo == null ? null : checking.changedSince(toRedo.before())})
+                .onSuccess(found -> {
+                    if (checking != editor) {
+                        return;
+                    }
+                    List<String> said = new ArrayList<>();
+                    if (found[0] != null && done.peek() == toUndo) {
+                        done.pop();
+                        said.add(leftAlone("Undo", found[0]));
+                    }
+                    if (found[1] != null && undone.peek() == toRedo) {
+                        undone.pop();
+                        said.add(leftAlone("Redo", found[1]));
+                    }
+                    if (!said.isEmpty()) {
+                        refresh();
+                        status.set(String.join(" ", said));
+                    }
+                })
+                .onError(error -> { }) // the Undo itself checks again, and says what it meets
+                .run(tasks);
+    }
+
+    /** What an Undo or Redo that met an entity changed since says: what happened, that nothing was written. */
+    private static String leftAlone(String what, ChangedSinceException changed) {
+        return what + " is off: " + changed.entity() + " was " + changed.change().word() + " since (by a job or "
+                + "someone else) and was left alone. The page was read again: it shows the entity as it is now.";
+    }
+
+    private static ChangedSinceException changedSince(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ChangedSinceException changed) {
+                return changed;
+            }
+        }
+        return null;
     }
 
     private void refresh() {

@@ -3,7 +3,6 @@ package io.keyranger.ui.main;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreGateway;
-import io.keyranger.datastore.EntityCount;
 import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Session;
@@ -26,10 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.binding.StringExpression;
@@ -41,7 +37,6 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import javafx.concurrent.Task;
 
 /**
  * The main window's state: the connection, its namespaces, the kinds with their counts, and the entity browser.
@@ -73,9 +68,7 @@ public final class MainViewModel {
     private DatastoreGateway liveGateway;
     /** Kinds listed before the browser turned to another moment: listed again there, to count and open. */
     private List<String> carriedKinds = List.of();
-    private Task<?> counting;
-    /** Whether the browser is reading a page: counts wait for it between batches. */
-    private volatile boolean pageLoading;
+    private final KindCounts counts;
     private String kindToOpen;
 
     /** {@code comparisons}: where the Backups tab's comparisons keep their state (a folder of the app's own). */
@@ -104,10 +97,11 @@ public final class MainViewModel {
                 run.refreshJobs();
             }
         });
-        entities.loadingProperty().addListener((obs, was, now) -> pageLoading = now);
+        this.counts = new KindCounts(tasks, status, this::showError, entities.loadingProperty());
+        run.whenFinished(result -> afterJob());
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
-            mapper.propertyNames().clear();
+            mapper.setProperties(List.of(), false);
             Session past = asOf.pastProperty().get();
             // the list counts the past while it shows it: a job on live data does not take that count as its own
             KindTarget target = kind == null ? null : new KindTarget(session.get(), selectedNamespace.get(),
@@ -127,6 +121,26 @@ public final class MainViewModel {
                 loadProperties(gateway, selectedNamespace.get(), kind);
             }
         });
+    }
+
+    /**
+     * After a job ended (whatever it touched): the browser's page, the selected kind's properties and every listed
+     * kind's count are read again, so that neither the page nor the counts show the data as it was before the job;
+     * an Undo the job made impossible is taken away.
+     * Nothing is read again while the browser shows a past moment, which no job changes.
+     */
+    private void afterJob() {
+        String namespace = selectedNamespace.get();
+        if (gateway == null || gateway != liveGateway || namespace == null) {
+            return;
+        }
+        entities.changedElsewhere();
+        KindItem kind = selectedKind.get();
+        if (kind != null) {
+            loadProperties(gateway, namespace, kind);
+        }
+        counts.cancel();
+        counts.count(gateway, namespace, List.copyOf(kinds));
     }
 
     /** Selects this kind as soon as the kind list shows it (once). */
@@ -175,9 +189,7 @@ public final class MainViewModel {
     }
 
     private void loadKinds(String namespace) {
-        if (counting != null) {
-            counting.cancel();
-        }
+        counts.cancel();
         selectedKind.set(null);
         kinds.clear();
         kindListNote.set("");
@@ -211,7 +223,7 @@ public final class MainViewModel {
                         kindToOpen = null;
                         selectedKind.set(item);
                     });
-                    countKinds(source, namespace, items);
+                    counts.count(source, namespace, items);
                 })
                 .onError(e -> showError("Cannot list kinds: " + ErrorMessages.of(e)))
                 .run(tasks);
@@ -261,7 +273,7 @@ public final class MainViewModel {
             entities.setKindNames(names);
             run.form().availableKinds().setAll(names);
             selectedKind.set(item);
-            countKinds(source, namespace, List.of(item));
+            counts.count(source, namespace, List.of(item));
         }).onError(e -> showError("Cannot look for kind " + name + ": " + ErrorMessages.of(e))).run(tasks);
     }
 
@@ -272,47 +284,11 @@ public final class MainViewModel {
                         properties.setAll(list);
                         List<String> names = list.stream().map(PropertyInfo::name).toList();
                         entities.setPropertyNames(names);
-                        mapper.propertyNames().setAll(names);
+                        mapper.setProperties(list, !source.listsEverything());
                     }
                 })
                 .onError(e -> showError("Cannot read the properties of " + kind.name() + ": " + ErrorMessages.of(e)))
                 .run(tasks);
-    }
-
-    /** Counts kinds one after the other; a keys-only scan shows its progress and can be cancelled. */
-    private void countKinds(DatastoreGateway source, String namespace, List<KindItem> items) {
-        Task<Void> task = Tasks.<Void>create("Counting entities", context -> {
-            for (KindItem item : items) {
-                EntityCount count = source.count(namespace, item.name(),
-                        (done, total) -> {
-                            context.progress(-1, -1, String.format("Counting %s: %,d", item.name(), done));
-                            Platform.runLater(() -> item.partialCountProperty().set(done));
-                            yieldToPageLoads(context::isCancelled);
-                        },
-                        context::isCancelled);
-                Platform.runLater(() -> item.countProperty().set(count));
-            }
-            return null;
-        }).onError(e -> showError("Cannot count entities: " + ErrorMessages.of(e))).build();
-        counting = task;
-        status.track(task);
-        tasks.run(task);
-    }
-
-    /**
-     * Between two batches of a count, waits while the browser reads a page: an emulator serves one request at a time
-     * and scans the whole kind for each, so a count would keep the page the user asked for waiting until it ended.
-     */
-    private void yieldToPageLoads(BooleanSupplier cancelled) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (pageLoading && !cancelled.getAsBoolean() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
     }
 
     public void showError(String message) {

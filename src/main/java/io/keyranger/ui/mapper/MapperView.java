@@ -191,7 +191,15 @@ public final class MapperView extends BorderPane {
         HBox gqlRow = new HBox(8, ParamForm.fixed(new Label("Query")), gql);
         gqlRow.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(gql, Priority.ALWAYS);
-        VBox box = new VBox(10, top, description, form.grid(), whereRow, gqlRow, specError, buttons, json);
+        Label gqlWarning = new Label();
+        gqlWarning.setId("mapperGqlWarning");
+        gqlWarning.setWrapText(true);
+        gqlWarning.setMinHeight(Region.USE_PREF_SIZE);
+        gqlWarning.getStyleClass().add(Styles.WARNING);
+        gqlWarning.textProperty().bind(model.gqlWarningProperty());
+        gqlWarning.visibleProperty().bind(gqlWarning.textProperty().isNotEmpty());
+        gqlWarning.managedProperty().bind(gqlWarning.visibleProperty());
+        VBox box = new VBox(10, top, description, form.grid(), whereRow, gqlRow, gqlWarning, specError, buttons, json);
         box.setPadding(new Insets(10));
         VBox.setVgrow(json, Priority.ALWAYS);
         return box;

@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.AtomicFiles;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
+import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Param;
+import io.keyranger.mapper.SpecChecks;
 import io.keyranger.mapper.ParameterException;
 import io.keyranger.mapper.Template;
 import io.keyranger.mapper.cel.ExpressionException;
@@ -51,6 +53,12 @@ public final class MapperViewModel {
     private final ObjectProperty<Template> template = new SimpleObjectProperty<>();
     private final Map<String, StringProperty> values = new LinkedHashMap<>();
     private final Map<String, ReadOnlyStringWrapper> fieldErrors = new LinkedHashMap<>();
+    /** What the kind's properties say of a field as typed (a property it does not list, with the likely one), or "". */
+    private final Map<String, ReadOnlyStringWrapper> fieldWarnings = new LinkedHashMap<>();
+    private final ReadOnlyStringWrapper gqlWarning = new ReadOnlyStringWrapper("");
+    /** The selected kind's properties as the server lists them (read off the FX thread by the main view model). */
+    private List<PropertyInfo> properties = List.of();
+    private boolean sampledProperties;
     private final StringProperty where = new SimpleStringProperty("");
     private final StringProperty gql = new SimpleStringProperty("");
     private volatile PriceTable prices = PriceTable.BUILT_IN;
@@ -69,6 +77,7 @@ public final class MapperViewModel {
         template.addListener((obs, old, t) -> resetFields(t));
         where.addListener((obs, old, now) -> refresh());
         gql.addListener((obs, old, now) -> refresh());
+        target.addListener((obs, old, now) -> refresh());
         template.set(Mappers.template("increment"));
         propertyNames.addListener((ListChangeListener<String>) change ->
                 knownProperties = List.copyOf(propertyNames));
@@ -77,6 +86,7 @@ public final class MapperViewModel {
     private void resetFields(Template t) {
         values.clear();
         fieldErrors.clear();
+        fieldWarnings.clear();
         if (t != null) {
             for (Param param : t.params()) {
                 StringProperty value = new SimpleStringProperty(param.defaultValue() == null ? ""
@@ -84,6 +94,7 @@ public final class MapperViewModel {
                 value.addListener((obs, old, now) -> refresh());
                 values.put(param.name(), value);
                 fieldErrors.put(param.name(), new ReadOnlyStringWrapper(""));
+                fieldWarnings.put(param.name(), new ReadOnlyStringWrapper(""));
             }
         }
         results.clear();
@@ -93,6 +104,8 @@ public final class MapperViewModel {
     /** Rebuilds the JSON and re-validates; errors go next to the field they name. */
     private void refresh() {
         fieldErrors.values().forEach(e -> e.set(""));
+        fieldWarnings.values().forEach(w -> w.set(""));
+        gqlWarning.set("");
         specError.set("");
         Template t = template.get();
         if (t == null) {
@@ -104,7 +117,9 @@ public final class MapperViewModel {
             ObjectNode spec = buildJson();
             json.set(spec.toPrettyString());
             results.clearUnlessOf(spec.toString()); // what shows answered another spec
-            Mappers.validate(MapperSpec.parse(spec.toString()));
+            MapperSpec parsed = MapperSpec.parse(spec.toString());
+            Mappers.validate(parsed);
+            warnBesideFields(parsed);
         } catch (ExpressionException e) {
             String field = e.expression().startsWith("set.") ? "set" : e.expression();
             if (fieldErrors.containsKey(field)) {
@@ -121,6 +136,45 @@ public final class MapperViewModel {
         } catch (KeyRangerException e) {
             specError.set(e.getMessage());
         }
+    }
+
+    /**
+     * The kind's properties against the spec as typed ({@link SpecChecks#byField}), each warning beside its field:
+     * in memory, from the properties already read; nothing while they are of another kind than the spec's.
+     */
+    private void warnBesideFields(MapperSpec spec) {
+        KindTarget t = target.get();
+        if (t == null || properties.isEmpty() || spec.query() != null && !spec.query().kind().equals(t.kind())) {
+            return;
+        }
+        SpecChecks.byField(spec, t.kind(), properties, sampledProperties).forEach((field, warning) -> {
+            if (field.equals("gql")) {
+                gqlWarning.set(warning);
+            } else if (fieldWarnings.containsKey(field)) {
+                fieldWarnings.get(field).set(warning);
+            }
+        });
+    }
+
+    /**
+     * The selected kind's properties, read off the FX thread; {@code sampled}: met in a sample of entities (a server
+     * without {@code __property__}). The form's property fields complete them and are checked against them.
+     */
+    public void setProperties(List<PropertyInfo> list, boolean sampled) {
+        properties = List.copyOf(list);
+        sampledProperties = sampled;
+        propertyNames.setAll(properties.stream().map(PropertyInfo::name).toList());
+        refresh();
+    }
+
+    /** What the kind's properties say of the field as typed, e.g. "'balanse' is not among … Did you mean 'balance'?". */
+    public ReadOnlyStringProperty fieldWarning(String name) {
+        return fieldWarnings.get(name).getReadOnlyProperty();
+    }
+
+    /** What the kind's properties say of the GQL query's properties, or "". */
+    public ReadOnlyStringProperty gqlWarningProperty() {
+        return gqlWarning.getReadOnlyProperty();
     }
 
     /** Every required field left empty says so, not only the first the template's validation meets. */
@@ -223,7 +277,7 @@ public final class MapperViewModel {
         return target;
     }
 
-    /** The selected kind's property names, offered in the form's property fields; set by the main view model. */
+    /** The selected kind's property names, offered in the form's property fields ({@link #setProperties}). */
     public ObservableList<String> propertyNames() {
         return propertyNames;
     }

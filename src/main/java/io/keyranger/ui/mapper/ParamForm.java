@@ -16,6 +16,7 @@ import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
 
 /**
  * The form built from a template's parameters: a row per parameter with its name (required ones marked), a control
@@ -64,8 +65,21 @@ final class ParamForm {
             control.pseudoClassStateChanged(Styles.STATE_DANGER, !error.getText().isEmpty());
             Label name = new Label(param.name() + (param.required() ? " *" : ""));
             name.setTooltip(new Tooltip(param.description()));
-            form.addRow(row++, fixed(name), control, error);
+            form.addRow(row++, fixed(name), control, new VBox(2, error, warning(param)));
         }
+    }
+
+    /** What the kind's properties say of the field as typed (a typo, with the property it likely meant), or nothing. */
+    private Label warning(Param param) {
+        Label warning = new Label();
+        warning.setId("param-" + param.name() + "Warning");
+        warning.getStyleClass().addAll(Styles.WARNING, Styles.TEXT_SMALL);
+        warning.textProperty().bind(model.fieldWarning(param.name()));
+        warning.setWrapText(true);
+        warning.setMaxWidth(240);
+        warning.visibleProperty().bind(warning.textProperty().isNotEmpty());
+        warning.managedProperty().bind(warning.visibleProperty());
+        return warning;
     }
 
     /** {@code node} never narrower than it wants to be. */

@@ -13,6 +13,7 @@ import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,6 +56,8 @@ public final class RunViewModel {
     private AfterBackup afterBackup;
     /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
     private final AtomicReference<String> backedUpTo = new AtomicReference<>();
+    /** Who hears that a job run here ended (done, failed or cancelled): what shows the data it changed. */
+    private final List<Consumer<JobResult>> whenFinished = new ArrayList<>();
 
     public RunViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
@@ -282,6 +285,7 @@ public final class RunViewModel {
         status.say(JobWords.finished(outcome, prices) + (backup == null ? "" : " Backed up first to " + backup + ".")
                 + launchNote);
         refreshJobs();
+        whenFinished.forEach(listener -> listener.accept(result));
         AfterBackup next = afterBackup;
         afterBackup = null;
         if (next != null && next.backupJobId().equals(result.jobId())) {
@@ -293,6 +297,11 @@ public final class RunViewModel {
                         + next.job().mapper().template() + " over " + next.job().kind() + " was not started.");
             }
         }
+    }
+
+    /** Calls {@code listener} on the FX thread each time a job run here ends, done, failed or cancelled. */
+    public void whenFinished(Consumer<JobResult> listener) {
+        whenFinished.add(listener);
     }
 
     /** Tells the tree's watchers (the key-space map) that rows changed outside a tick (the start-up warm-up). */

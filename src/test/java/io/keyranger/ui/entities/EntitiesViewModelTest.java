@@ -122,6 +122,20 @@ class EntitiesViewModelTest {
         assertThat(title()).isEqualTo("The query did not run: see its error above.");
     }
 
+    /** Issue 47: a typo of a property runs (nothing has it) but the box names it and the property it likely meant. */
+    @Test
+    void aQueryOnAPropertyTheKindLacksSaysWhichAndSuggestsTheNearest() {
+        runQuery("SELECT * FROM Account WHERE tierr = 'pro'");
+        Fx.waitUntil(30, () -> title().startsWith("Account (query)") && !Fx.get(() -> entities.loadingProperty().get()));
+        assertThat(title()).isEqualTo("Account (query): no matches");
+        assertThat(Fx.get(() -> entities.queryWarningProperty().get())).contains("'tierr' is not among the indexed "
+                + "properties of Account").contains("Did you mean 'tier'?");
+        assertThat(error()).isEmpty();
+        runQuery("SELECT * FROM Account WHERE tier = 'pro'");
+        Fx.waitUntil(30, () -> title().startsWith("Account (query): page 1"));
+        assertThat(Fx.get(() -> entities.queryWarningProperty().get())).isEmpty();
+    }
+
     @Test
     void aQueryTheEmulatorRefusesShowsTheServersReason() {
         runQuery("SELECT * FROM Account WHERE balance > 10 AND createdAt > DATETIME('2020-01-01T00:00:00Z')");
@@ -168,6 +182,53 @@ class EntitiesViewModelTest {
         on(edits::undo);
         Fx.waitUntil(30, () -> status(edits).startsWith("Undone: edit "));
         assertThat(datastore.get(original.getKey())).isEqualTo(original);
+        assertThat(app.errors()).isEmpty();
+    }
+
+    /**
+     * Issue 47: a job changed the entity the last edit saved. Once the job ends Undo is taken away, saying the entity
+     * was changed since and left alone; nothing is written over the job's value, and no error dialog shows.
+     */
+    @Test
+    void anUndoAJobMadeImpossibleIsTakenAwayAndSaysWhy() {
+        Datastore datastore = SharedEmulator.connect(conn);
+        EntityEdits edits = entities.edits();
+        Entity original = Fx.get(() -> entities.rows().get(5));
+        on(() -> edits.update(original, Entity.newBuilder(original).set("balance", 555).build()));
+        Fx.waitUntil(30, () -> status(edits).startsWith("Done"));
+        assertThat(Fx.get(() -> edits.canUndoProperty().get())).isTrue();
+
+        var run = app.model().run();
+        on(() -> {
+            run.form().mapperJsonProperty().set("{\"template\": \"set\", \"property\": \"badge\", "
+                    + "\"value\": \"job\"}");
+            run.start();
+        });
+        Fx.waitUntil(90, () -> run.status().summaryProperty().get().contains(" done:"));
+        Fx.waitUntil(30, () -> !edits.canUndoProperty().get());
+        assertThat(status(edits)).startsWith("Undo is off: ").contains("was changed since (by a job or someone else)")
+                .contains("left alone");
+        assertThat(datastore.get(original.getKey()).getString("badge")).isEqualTo("job");
+        assertThat(datastore.get(original.getKey()).getLong("balance")).isEqualTo(555);
+        assertThat(app.errors()).isEmpty();
+    }
+
+    /** Someone else changed the entity between the edit and its Undo: the Undo writes nothing and says so. */
+    @Test
+    void anUndoThatMeetsTheEntityChangedSinceLeavesItAloneAndGoesOff() {
+        Datastore datastore = SharedEmulator.connect(conn);
+        EntityEdits edits = entities.edits();
+        Entity original = Fx.get(() -> entities.rows().get(6));
+        on(() -> edits.update(original, Entity.newBuilder(original).set("balance", 666).build()));
+        Fx.waitUntil(30, () -> status(edits).startsWith("Done"));
+        Entity theirs = Entity.newBuilder(datastore.get(original.getKey())).set("balance", 667).build();
+        datastore.put(theirs);
+
+        on(edits::undo);
+        Fx.waitUntil(30, () -> status(edits).startsWith("Undo is off: "));
+        assertThat(status(edits)).contains("was changed since (by a job or someone else) and was left alone");
+        assertThat(Fx.get(() -> edits.canUndoProperty().get())).isFalse();
+        assertThat(datastore.get(original.getKey())).isEqualTo(theirs);
         assertThat(app.errors()).isEmpty();
     }
 

@@ -140,6 +140,28 @@ class MapperViewModelTest {
                 .contains("Did you mean 'balance'?");
     }
 
+    /** Issue 47: the typo shows beside its field as it is typed, before any dry run; the query's too. */
+    @Test
+    void aPropertyTypoShowsBesideItsFieldAsItIsTyped() {
+        Fx.waitUntil(30, () -> mapper.propertyNames().contains("balance"));
+        on(() -> {
+            mapper.templateProperty().set(Mappers.template("increment"));
+            mapper.value("amount").set("1");
+            mapper.value("property").set("balanse");
+        });
+        assertThat(Fx.get(() -> mapper.fieldWarning("property").get()))
+                .contains("'balanse' is not among the indexed properties of Account").contains("Did you mean 'balance'?");
+        assertThat(error("property")).isEmpty();
+        on(() -> mapper.value("property").set("balance"));
+        assertThat(Fx.get(() -> mapper.fieldWarning("property").get())).isEmpty();
+
+        on(() -> mapper.gqlProperty().set("SELECT * FROM Account WHERE tierr = 'pro'"));
+        assertThat(Fx.get(() -> mapper.gqlWarningProperty().get())).contains("'tierr'").contains("Did you mean 'tier'?");
+        on(() -> mapper.gqlProperty().set("SELECT * FROM Account WHERE tier = 'pro'"));
+        assertThat(Fx.get(() -> mapper.gqlWarningProperty().get())).isEmpty();
+        assertThat(summary()).as("no dry run was asked for").doesNotContain("Warning");
+    }
+
     @Test
     void emptyRequiredFieldsAreMarkedAndADryRunOfThemSaysSoWithoutAPopUp() {
         on(() -> {

@@ -1,0 +1,83 @@
+package io.keyranger.ui.main;
+
+import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.EntityCount;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.StatusModel;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import io.keyranger.ui.kinds.KindItem;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.beans.value.ObservableBooleanValue;
+import javafx.concurrent.Task;
+
+/**
+ * The kind list's counts: kinds counted one after the other in one background task (a keys-only scan where the server
+ * has no COUNT), its progress in the status bar, cancellable. A count made again (after a job) keeps showing the
+ * last one until the new one is known.
+ */
+final class KindCounts {
+    private final TaskRunner tasks;
+    private final StatusModel status;
+    private final Consumer<String> errors;
+    /** Whether the browser is reading a page: counts wait for it between batches. */
+    private volatile boolean pageLoading;
+    private Task<?> counting;
+
+    KindCounts(TaskRunner tasks, StatusModel status, Consumer<String> errors, ObservableBooleanValue pageLoads) {
+        this.tasks = tasks;
+        this.status = status;
+        this.errors = errors;
+        pageLoads.addListener((obs, was, now) -> pageLoading = now);
+    }
+
+    /** Stops the counting under way, if any (another namespace or moment is listed). */
+    void cancel() {
+        if (counting != null) {
+            counting.cancel();
+        }
+    }
+
+    /** Counts {@code items} through {@code source}; a counting under way goes on (cancel it first to replace it). */
+    void count(DatastoreGateway source, String namespace, List<KindItem> items) {
+        Task<Void> task = Tasks.<Void>create("Counting entities", context -> {
+            for (KindItem item : items) {
+                boolean shown = item.countProperty().get() != null;
+                EntityCount count = source.count(namespace, item.name(),
+                        (done, total) -> {
+                            context.progress(-1, -1, String.format("Counting %s: %,d", item.name(), done));
+                            if (!shown) {
+                                Platform.runLater(() -> item.partialCountProperty().set(done));
+                            }
+                            yieldToPageLoads(context::isCancelled);
+                        },
+                        context::isCancelled);
+                Platform.runLater(() -> item.countProperty().set(count));
+            }
+            return null;
+        }).onError(e -> errors.accept("Cannot count entities: " + ErrorMessages.of(e))).build();
+        counting = task;
+        status.track(task);
+        tasks.run(task);
+    }
+
+    /**
+     * Between two batches of a count, waits while the browser reads a page: an emulator serves one request at a time
+     * and scans the whole kind for each, so a count would keep the page the user asked for waiting until it ended.
+     */
+    private void yieldToPageLoads(BooleanSupplier cancelled) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (pageLoading && !cancelled.getAsBoolean() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

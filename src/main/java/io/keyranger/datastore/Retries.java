@@ -59,7 +59,9 @@ public final class Retries {
     public static boolean isTransient(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof DatastoreException e) {
-                if (TRANSIENT_REASONS.contains(e.getReason()) || TRANSIENT_CODES.contains(e.getCode())) {
+                // some errors carry no reason (an interrupted request): their code decides
+                if (e.getReason() != null && TRANSIENT_REASONS.contains(e.getReason())
+                        || TRANSIENT_CODES.contains(e.getCode())) {
                     return true;
                 }
                 // a transaction the server no longer holds (it restarted, or the transaction sat idle past its 60 s):

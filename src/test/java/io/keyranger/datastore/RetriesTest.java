@@ -46,6 +46,13 @@ class RetriesTest {
     }
 
     @Test
+    void anErrorWithoutAReasonIsJudgedByItsCode() {
+        // the client leaves the reason out of some errors (an interrupted request); that must not hide the error
+        assertThat(Retries.isTransient(new DatastoreException(14, "unavailable", (String) null))).isTrue();
+        assertThat(Retries.isTransient(new DatastoreException(3, "bad key", (String) null))).isFalse();
+    }
+
+    @Test
     void theFirestoreEmulatorsGoneTransactionsAreRetriedWithAFreshOne() {
         // its answers (measured): a commit, and a rollback, of a transaction it expired after 60 s idle
         assertThat(Retries.isTransient(new DatastoreException(3, "Transaction is invalid or closed.",

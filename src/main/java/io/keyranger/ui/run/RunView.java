@@ -32,6 +32,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
+import org.kordamp.ikonli.Ikon;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
@@ -86,10 +87,16 @@ public final class RunView extends BorderPane {
                 model.form().chooseTemplate(name);
             }
         });
+        // a job starting here is named by the summary beside it (a revert is not the template chosen before it)
+        model.status().runningProperty().addListener((obs, was, running) -> {
+            if (running) {
+                template.setValue(null);
+            }
+        });
         // the mapper as its template and parameters; its JSON one click away
         Label summary = new Label();
         summary.setId("mapperSummary");
-        summary.textProperty().bind(model.form().mapperSummary());
+        summary.textProperty().bind(model.toolbarMapper()); // the job running here, else the form's
         summary.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(summary, Priority.ALWAYS);
         TextField json = new TextField();
@@ -120,7 +127,10 @@ public final class RunView extends BorderPane {
         pause.setId("pauseJob");
         pause.textProperty().bind(Bindings.when(model.status().pausedProperty()).then("Resume")
                 .otherwise("Pause"));
-        pause.setGraphic(new FontIcon(Material2MZ.PAUSE));
+        FontIcon pauseIcon = new FontIcon(Material2MZ.PAUSE);
+        pauseIcon.iconCodeProperty().bind(Bindings.when(model.status().pausedProperty())
+                .<Ikon>then(Material2MZ.PLAY_ARROW).otherwise(Material2MZ.PAUSE));
+        pause.setGraphic(pauseIcon);
         pause.disableProperty().bind(model.status().runningProperty().not());
         pause.setOnAction(e -> {
             if (model.status().pausedProperty().get()) {
@@ -237,11 +247,13 @@ public final class RunView extends BorderPane {
                 super.updateItem(job, empty);
                 String backup = empty || job == null ? null : model.backupOf(job.spec().jobId());
                 String text = empty || job == null ? null : job.spec().jobId() + "  ·  "
-                        + job.spec().mapper().template() + "  ·  " + job.describeStatus()
+                        + job.spec().mapper().template() + "  ·  " + model.describeStatus(job)
                         + (backup == null ? "" : "  ·  backed up first to " + backup);
                 setText(text);
             }
         });
+        // the job running here is stored as running while it pauses: its row says paused, and running again after
+        model.status().pausedProperty().addListener((obs, was, paused) -> jobs.refresh());
         Button refresh = new Button("Refresh", new FontIcon(Material2MZ.REFRESH));
         refresh.setId("refreshJobs");
         refresh.setOnAction(e -> model.refreshJobs());

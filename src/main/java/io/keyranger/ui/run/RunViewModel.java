@@ -8,7 +8,9 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
+import io.keyranger.mapper.MapperSpec;
 import io.keyranger.report.JobOutcome;
+import io.keyranger.report.RunThroughput;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -21,9 +23,12 @@ import java.util.function.Function;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.value.ObservableValue;
 import javafx.collections.ObservableList;
 import javafx.concurrent.Task;
 import javafx.util.Duration;
@@ -49,6 +54,11 @@ public final class RunViewModel {
     private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
     private CoalescingJobFeed feed;
     private JobHandle handle;
+    /** What runs here now, as the toolbar names it ({@link JobLaunch#mapper}), or null while nothing runs. */
+    private final ReadOnlyStringWrapper runningMapper = new ReadOnlyStringWrapper();
+    private final ObservableValue<String> toolbarMapper = Bindings.createStringBinding(() ->
+            runningMapper.get() != null ? runningMapper.get() : form.mapperSummary().getValue(), runningMapper,
+            form.mapperSummary());
     /** What the launch said of the job before it ran (a revert: the job it took was left running), kept for its end. */
     private String launchNote = "";
     /** The job waiting for the backup that runs now, or null. */
@@ -61,6 +71,25 @@ public final class RunViewModel {
         this.errors = errors;
         this.stored = new StoredJobs(tasks, errors);
         ticker.setCycleCount(Timeline.INDEFINITE);
+        status.hintProperty().bind(Bindings.createStringBinding(() -> hint(target.get(), form.mapperJsonProperty()
+                .get(), form.kinds()), target, form.mapperJsonProperty(), form.kinds()));
+    }
+
+    /**
+     * What the summary says before any job: the kind to choose while none is chosen, the mapper to fix while its JSON
+     * is not valid, else what Start runs.
+     */
+    static String hint(KindTarget target, String mapperJson, List<String> kinds) {
+        if (target == null) {
+            return "Choose a kind on the left, then Start.";
+        }
+        try {
+            MapperSpec.parse(mapperJson);
+        } catch (KeyRangerException e) {
+            return JobForm.describe(mapperJson) + " Fix the mapper, then Start.";
+        }
+        return "Start runs " + JobForm.describe(mapperJson) + " over "
+                + (kinds.isEmpty() ? target.kind() : String.join(", ", kinds)) + ".";
     }
 
     /** Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread. */
@@ -150,6 +179,7 @@ public final class RunViewModel {
         String message = launch.message();
         backedUpTo.set(null);
         launchNote = "";
+        runningMapper.set(launch.mapper());
         stored.stopFollowing();
         clearTree();
         handle = null;
@@ -182,6 +212,7 @@ public final class RunViewModel {
 
     private void notLaunched(String why) {
         launching = null;
+        runningMapper.set(null);
         afterBackup = null;
         ticker.stop();
         status.setRunning(false);
@@ -241,6 +272,11 @@ public final class RunViewModel {
             tree.apply(inspection.nodes());
             tree.changed();
             status.setTotals(inspection.totals());
+            // its last run as it ended, the figures its summary gave: no ETA, and the chart over the whole run
+            status.setTiming(inspection.ended() ? JobWords.timing(inspection.lastWallMillis() / 1000.0) : "");
+            meter.points().setAll(RunThroughput.of(inspection.nodes(), inspection.finished(),
+                    inspection.ended() ? inspection.lastWallMillis() : 0).stream()
+                    .map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
             status.say(JobWords.inspected(inspection));
         });
     }
@@ -272,6 +308,7 @@ public final class RunViewModel {
 
     private void finished(JobResult result) {
         ticker.stop();
+        runningMapper.set(null);
         JobOutcome outcome = JobOutcome.of(result);
         status.setRunning(false);
         status.setPaused(false);
@@ -340,6 +377,20 @@ public final class RunViewModel {
 
     public ObservableList<ListedJob> pastJobs() {
         return stored.jobs();
+    }
+
+    /**
+     * A listed job's status in words: the stored one ({@link ListedJob#describeStatus}), but for the job running
+     * here while it is paused, which is stored as running.
+     */
+    public String describeStatus(ListedJob job) {
+        boolean here = handle != null && status.isRunning() && job.spec().jobId().equals(handle.jobId());
+        return here && status.isPaused() && job.status() == JobStatus.RUNNING ? "paused" : job.describeStatus();
+    }
+
+    /** What the toolbar names: the job running here, or else the form's mapper, the next job's. */
+    public ObservableValue<String> toolbarMapper() {
+        return toolbarMapper;
     }
 
     /** Where a listed job was backed up first (recorded with the job), or null. */

@@ -116,8 +116,8 @@ public final class RunView extends BorderPane {
         start.disableProperty().bind(model.status().runningProperty().or(model.targetProperty().isNull())
                 .or(settings.invalidProperty()));
         start.setOnAction(e -> {
-            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get(),
-                    List.copyOf(model.form().kinds()), model.prices())) {
+            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.consent(),
+                    List.copyOf(model.form().kinds()))) {
                 case RUN -> model.start();
                 case EXPORT_FIRST -> model.startBackedUp();
                 default -> { }

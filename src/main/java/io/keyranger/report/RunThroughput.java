@@ -38,8 +38,8 @@ public final class RunThroughput {
             if (node.entities() == 0 || node.finishedAt() == null || node.finishedAt().toEpochMilli() < start) {
                 continue;
             }
-            long to = Math.min(end, node.finishedAt().toEpochMilli());
-            long from = node.startedAt() == null ? to : Math.min(to, Math.max(start, node.startedAt().toEpochMilli()));
+            long to = node.finishedAt().toEpochMilli();
+            long from = node.startedAt() == null ? to : Math.min(to, node.startedAt().toEpochMilli());
             spread(read, node.entities(), from - start, to - start);
         }
         List<Point> points = new ArrayList<>();
@@ -50,14 +50,17 @@ public final class RunThroughput {
         return points;
     }
 
-    /** Adds {@code entities} to the seconds between {@code from} and {@code to} (milliseconds into the run), evenly. */
+    /**
+     * Adds {@code entities} evenly over the time between {@code from} and {@code to} (milliseconds into the run; a
+     * range may have started before it), to the run's seconds that time falls in.
+     */
     private static void spread(double[] read, long entities, long from, long to) {
         int last = read.length - 1;
         if (to <= from) {
-            read[(int) Math.min(last, from / 1000)] += entities;
+            read[(int) Math.max(0, Math.min(last, from / 1000))] += entities;
             return;
         }
-        for (long second = from / 1000; second <= Math.min(last, (to - 1) / 1000); second++) {
+        for (long second = Math.max(0, from / 1000); second <= Math.min(last, (to - 1) / 1000); second++) {
             long overlap = Math.min(to, (second + 1) * 1000) - Math.max(from, second * 1000);
             read[(int) second] += entities * (double) overlap / (to - from);
         }

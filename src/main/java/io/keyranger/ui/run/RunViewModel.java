@@ -231,10 +231,15 @@ public final class RunViewModel {
         ticker.play();
         launching = Tasks.create(message, () -> launch.start(current))
                 .onSuccess(h -> {
+                    if (feed != current) {
+                        return; // it ended in a tick before this, and what it led to (its backed-up job) runs now
+                    }
                     launching = null;
                     handle = h;
-                    meter.restart();
-                    status.say("Job " + h.jobId() + " running");
+                    if (status.isRunning()) { // a job done already may have said so in a tick before this
+                        meter.restart();
+                        status.say("Job " + h.jobId() + " running");
+                    }
                     refreshJobs(); // the running job is in the list too
                 })
                 .onError(e -> {

@@ -25,12 +25,15 @@ public final class JobGuard {
     private JobGuard() {
     }
 
-    /** Asks what a job of {@code specJson} over the target's kind needs asked; returns what the user chose. */
-    public static Decision check(Window owner, KindTarget target, String specJson) {
+    /**
+     * Asks what a revert of {@code specJson} needs asked; returns what the user chose. Its cost is not known before it
+     * reads the job's undo records (the selected kind's count says nothing of it): no estimate.
+     */
+    static Decision checkRevert(Window owner, KindTarget target, String specJson) {
         Consent consent;
         try {
-            consent = Consent.of(target.session().spec(), MapperSpec.parse(specJson), List.of(), false,
-                    target.countOrUnknown(), PriceTable.BUILT_IN, null);
+            consent = Consent.of(target.session().spec(), MapperSpec.parse(specJson), List.of(), false, -1,
+                    PriceTable.BUILT_IN, null);
         } catch (KeyRangerException e) {
             return Decision.RUN; // the view model reports the bad spec itself
         }

@@ -3,6 +3,7 @@ package io.keyranger.launch;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
@@ -24,7 +25,7 @@ import java.util.List;
  * @param kinds    the kinds of a job over several kinds as named (empty with {@code allKinds}, or for one kind)
  * @param allKinds whether it runs over every kind of the namespace
  * @param undo     whether it keeps undo records (a job that writes without them cannot be reverted)
- * @param estimate the estimated operations and price over one kind whose count is known, or null
+ * @param estimate the estimated operations and price of a job over one kind ({@link Operations#estimate}), or null
  */
 public record Consent(Template template, String project, WriteSafety.Verdict verdict, List<String> kinds,
                       boolean allKinds, boolean undo, String estimate) {
@@ -34,38 +35,39 @@ public record Consent(Template template, String project, WriteSafety.Verdict ver
 
     /** For a new job, over a kind whose count is {@code count} (-1: not known), estimated at {@code prices}. */
     public static Consent of(ConnectionSpec connection, JobRequest.NewJob job, long count, PriceTable prices) {
-        return of(connection, job.spec().mapper(), job.kinds(), job.allKinds(), count, prices);
+        return of(connection, job.spec().mapper(), job.kinds(), job.allKinds(), count, prices, null);
     }
 
     /** For a revert, whose cost is not known before it reads the job's undo records. */
     public static Consent of(ConnectionSpec connection, JobRequest.Revert revert) {
         return of(connection, Mappers.revertSpec(revert.jobId(), revert.settings().force()), List.of(), false, -1,
-                PriceTable.BUILT_IN);
+                PriceTable.BUILT_IN, null);
     }
 
     /**
      * For {@code mapper} over {@code kinds} (several, or {@code allKinds}; empty: one kind, whose count is
-     * {@code count}, -1 when not known).
+     * {@code count}, -1 when not known, and whose dry run of this very spec is {@code dryRun}, or null).
      */
     public static Consent of(ConnectionSpec connection, MapperSpec mapper, List<String> kinds, boolean allKinds,
-                             long count, PriceTable prices) {
+                             long count, PriceTable prices, DryRunner.Result dryRun) {
         Template template = Mappers.template(mapper.template());
         boolean oneKind = kinds.isEmpty() && !allKinds;
         return new Consent(template, connection.projectId(), WriteSafety.verdict(connection, template), kinds,
-                allKinds, mapper.undo(), oneKind ? estimate(template, count, mapper.undo(), prices) : null);
+                allKinds, mapper.undo(), oneKind ? estimate(mapper, count, dryRun, prices) : null);
     }
 
     /**
-     * The estimated operations and price of {@code template} over {@code count} entities (null when the count is not
-     * known), counted as the dry run and the finished job count them ({@link Operations}): every entity changed, with
-     * its undo record unless {@code undo} is off.
+     * The estimated operations and price of the job ({@link Operations#estimate}: its dry run's, or every one of the
+     * kind's {@code count} entities changed), counted as the dry run and the finished job count them; null when not
+     * known.
      */
-    static String estimate(Template template, long count, boolean undo, PriceTable prices) {
-        if (count < 0) {
+    static String estimate(MapperSpec mapper, long count, DryRunner.Result dryRun, PriceTable prices) {
+        Operations operations = Operations.estimate(mapper, count, dryRun);
+        if (operations == null) {
             return null;
         }
-        return "Estimated for " + String.format("%,d", count) + " entities: "
-                + Operations.overEvery(count, template, undo).describe(prices);
+        return (dryRun != null ? "Estimated by its dry run, over " + dryRun.total().describe()
+                : "Estimated for " + String.format("%,d", count) + " entities") + ": " + operations.describe(prices);
     }
 
     /** Whether the job writes: only then is anything asked. */

@@ -2,18 +2,27 @@ package io.keyranger.launch;
 
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A stored job as read back ({@link Jobs#inspect}).
+ * A stored job as read back ({@link Jobs#inspect}), with its last run as it ended: the figures its summary gave then.
  *
- * @param jobId  the job
- * @param nodes  its ranges
- * @param totals its persisted counters
- * @param status its persisted status: RUNNING while a runner elsewhere (another process, Beam) works on it
- * @param backup where it was backed up first, or null
+ * @param jobId          the job
+ * @param nodes          its ranges, as stored (its planned cells)
+ * @param totals         its persisted counters
+ * @param status         its persisted status: RUNNING while a runner elsewhere (another process, Beam) works on it
+ * @param backup         where it was backed up first, or null
+ * @param lastRanges     the ranges its last local run's tree had as it ended (0: none recorded)
+ * @param lastDepth      that tree's depth
+ * @param lastWallMillis how long its last run took (0 before it ended once)
+ * @param finished       when its last run ended, or null
  */
 public record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals, JobStatus status,
-                         String backup) {
+                         String backup, int lastRanges, int lastDepth, long lastWallMillis, Instant finished) {
+    /** Whether its last run ended and said how long it took: a job running (elsewhere) has no such figures yet. */
+    public boolean ended() {
+        return status != JobStatus.RUNNING && lastWallMillis > 0;
+    }
 }

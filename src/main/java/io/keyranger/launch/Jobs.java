@@ -242,11 +242,13 @@ public final class Jobs {
                 jobs.stream().map(j -> j.spec().jobId()).toList()));
     }
 
-    /** A stored job as read back: its ranges, persisted totals and status, and its backup. */
+    /** A stored job as read back: its ranges, persisted totals and status, its backup, and its last run's figures. */
     public Inspection inspect(String jobId) {
         AdaptiveSplitExecutor executor = launcher.executor();
-        return new Inspection(jobId, executor.nodes(jobId), executor.totals(jobId), executor.status(jobId),
-                ServerExports.backupsOf(session.datastore(), List.of(jobId)).get(jobId));
+        JobStore.StoredJob stored = new JobStore(session.datastore()).loadJob(jobId);
+        return new Inspection(jobId, executor.nodes(jobId), executor.totals(jobId), stored.status(),
+                ServerExports.backupsOf(session.datastore(), List.of(jobId)).get(jobId), stored.lastRanges(),
+                stored.lastDepth(), stored.lastWallMillis(), stored.finished());
     }
 
     /** A stored job's persisted totals. */

@@ -4,6 +4,8 @@ import io.keyranger.backup.PastRestoreDryRun;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.JobResult;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 
 /**
@@ -49,6 +51,21 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
         long undoRecords = undo && writes ? changed : 0;
         return new Operations(entities, (writes && !deletes ? changed : 0) + undoRecords, deletes ? changed : 0,
                 undoRecords);
+    }
+
+    /**
+     * The one estimate of a new job before it runs, which every confirmation gives: the whole-job figures of a dry run
+     * of this very spec over its kind when there is one ({@code dryRun}, or null), the figures that dry run itself
+     * shows; else, for a job over every entity of its kind ({@code kindCount}, -1 when not known), each one changed
+     * ({@link #overEvery}). Null when neither says it: a job whose filters let through a share of the kind that only
+     * a dry run measures, or a dry run that could not tell how many entities match.
+     */
+    public static Operations estimate(MapperSpec spec, long kindCount, DryRunner.Result dryRun) {
+        if (dryRun != null) {
+            return dryRun.matches() != null && dryRun.matches().unknown() ? null : of(dryRun);
+        }
+        boolean filtered = !spec.where().isEmpty() || spec.query() != null || Mappers.clientConditions(spec) != null;
+        return filtered || kindCount < 0 ? null : overEvery(kindCount, Mappers.template(spec.template()), spec.undo());
     }
 
     /**

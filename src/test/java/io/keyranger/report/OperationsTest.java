@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.keyranger.cost.PriceTable;
+import io.keyranger.dryrun.ClientMatches;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
+import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.sharding.TotalEstimate;
 import java.util.List;
@@ -56,6 +58,28 @@ class OperationsTest {
     void aRestoreReadsWhatItComparesAndWritesWhatItRestoresWithItsUndo() {
         assertThat(Operations.ofRestore(2_100, 300, true)).isEqualTo(new Operations(2_100, 600, 0, 300));
         assertThat(Operations.ofRestore(2_100, 300, false)).isEqualTo(new Operations(2_100, 300, 0, 0));
+    }
+
+    @Test
+    void aJobIsEstimatedByItsDryRunElseOverEveryEntityOfItsKindUnlessItsFiltersLetThroughAnUnknownShare() {
+        MapperSpec increment = MapperSpec.parse("{\"template\": \"increment\", \"property\": \"balance\", "
+                + "\"amount\": 10}");
+        assertThat(Operations.estimate(increment, 20_000, null)).isEqualTo(new Operations(20_000, 40_000, 0, 20_000));
+        assertThat(Operations.estimate(increment, -1, null)).isNull();
+        assertThat(Operations.estimate(increment.withoutUndo(), 20_000, null))
+                .isEqualTo(new Operations(20_000, 20_000, 0, 0));
+
+        MapperSpec overQuery = increment.withGql("SELECT * FROM Account WHERE tier = 'pro'");
+        assertThat(Operations.estimate(overQuery, 20_000, null)).as("the kind's count is not the query's size")
+                .isNull();
+        assertThat(Operations.estimate(overQuery, 20_000, dryRun(45, 6, 0, 3))).as("the dry run's own figures")
+                .isEqualTo(new Operations(45, 6, 0, 3));
+
+        DryRunner.Result noneMatched = new DryRunner.Result(20, List.of(), List.of(), List.of(), 0, Map.of(),
+                new TotalEstimate(20_000, TotalEstimate.Method.EXACT_SCAN), 4_070, 0, 0, 0, false, List.of(),
+                List.of(), new ClientMatches("balance > 1000000", "", 4_070, 0, 20_000, false, 0));
+        assertThat(Operations.estimate(overQuery, 20_000, noneMatched))
+                .as("how many it writes is unknown, as its dry run says").isNull();
     }
 
     @Test

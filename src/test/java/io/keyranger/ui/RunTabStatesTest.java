@@ -14,20 +14,29 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javafx.application.Platform;
+import javafx.beans.value.ChangeListener;
+import javafx.scene.chart.LineChart;
 import javafx.scene.control.Button;
 import javafx.scene.control.DialogPane;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableView;
 import javafx.stage.Stage;
 import javafx.stage.WindowEvent;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
+import org.kordamp.ikonli.Ikon;
+import org.kordamp.ikonli.javafx.FontIcon;
+import org.kordamp.ikonli.material2.Material2MZ;
 
 /** What the Run tab and the window say of a job's state: paused, finished, and what quitting does to it. */
 class RunTabStatesTest extends DemoWindowTest {
@@ -124,6 +133,19 @@ class RunTabStatesTest extends DemoWindowTest {
         });
     }
 
+    /** The icon of the Pause/Resume button. */
+    private Ikon pauseIcon() {
+        return Fx.get(() -> ((FontIcon) robot.lookup("#pauseJob").queryButton().getGraphic()).getIconCode());
+    }
+
+    /** How the job list's row of {@code jobId} says its status ("" when it is not listed). */
+    private String listedAs(String jobId) {
+        ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
+        return Fx.get(() -> jobs.lookupAll(".list-cell").stream().map(cell -> ((ListCell<?>) cell).getText())
+                .filter(text -> text != null && text.startsWith(jobId + "  ·  ")).findFirst()
+                .map(text -> text.split("  ·  ")[2]).orElse(""));
+    }
+
     @Test
     void aPausedJobLooksPausedAndQuittingTheDemoSaysItsDataGoes() throws Exception {
         clickTab("Run");
@@ -142,6 +164,11 @@ class RunTabStatesTest extends DemoWindowTest {
             Fx.waitUntil(10, () -> labelText("#jobTiming").startsWith("paused"));
             String timing = labelText("#jobTiming");
             assertThat(timing).startsWith("paused · elapsed ").doesNotContain("ETA");
+            assertThat(pauseIcon()).as("Resume shows the play icon, not the pause icon")
+                    .isEqualTo(Material2MZ.PLAY_ARROW);
+            String jobId = summary().replaceAll("^Job (\\S+) paused.*$", "$1");
+            fire("#refreshJobs");
+            Fx.waitUntil(20, () -> listedAs(jobId).equals("paused")); // not "running (runner …)"
             Thread.sleep(1500);
             assertThat(labelText("#jobTiming")).as("the clock stands still while paused").isEqualTo(timing);
 
@@ -160,6 +187,8 @@ class RunTabStatesTest extends DemoWindowTest {
             robot.clickOn("#pauseJob"); // Resume
             Fx.waitUntil(10, () -> summary().endsWith(" running"));
             Fx.waitUntil(10, () -> labelText("#jobTiming").startsWith("elapsed "));
+            assertThat(pauseIcon()).isEqualTo(Material2MZ.PAUSE);
+            assertThat(listedAs(jobId)).startsWith("running");
         } finally {
             robot.clickOn("#cancelJob");
             Fx.waitUntil(60, () -> !robot.lookup("#startJob").queryButton().isDisabled());
@@ -196,7 +225,22 @@ class RunTabStatesTest extends DemoWindowTest {
         selectJob(jobId); // the list was read again when the resume ended
         fire("#inspectJob");
         Fx.waitUntil(30, () -> summary().startsWith("Job " + jobId + " (stored, done): "));
-        Matcher ranges = Pattern.compile("(\\d+) ranges: (\\d+) read to the end, (\\d+) split into others$")
+        assertThat(summary()).as("its run as its summary gave it: the ranges, depth and time it ended with")
+                .startsWith("Job " + jobId + " (stored, done): " + asFinished + "; stored as ");
+        assertThat(labelText("#jobTiming")).as("the timing of that run, no other clock and no ETA")
+                .isEqualTo("elapsed " + finished.group(4) + " s");
+        LineChart<Number, Number> chart = robot.lookup("#throughputChart").query();
+        List<double[]> points = Fx.get(() -> chart.getData().get(0).getData().stream()
+                .map(d -> new double[] {d.getXValue().doubleValue(), d.getYValue().doubleValue()}).toList());
+        assertThat(points).as("the chart covers the job's whole run").isNotEmpty();
+        assertThat(points.get(points.size() - 1)[0]).isCloseTo(Double.parseDouble(finished.group(4)),
+                Offset.offset(0.051));
+        double drawn = 0;
+        for (int i = 0; i < points.size(); i++) {
+            drawn += points.get(i)[1] * (points.get(i)[0] - (i == 0 ? 0 : points.get(i - 1)[0]));
+        }
+        assertThat(drawn).as("its rates add up to the entities the job read").isCloseTo(80, Offset.offset(0.5));
+        Matcher ranges = Pattern.compile("(\\d+) cells: (\\d+) read to the end, (\\d+) split into others$")
                 .matcher(summary());
         assertThat(ranges.find()).as(summary()).isTrue();
         assertThat(Integer.parseInt(ranges.group(2)) + Integer.parseInt(ranges.group(3)))
@@ -233,9 +277,32 @@ class RunTabStatesTest extends DemoWindowTest {
         Fx.waitUntil(10, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
         assertThat(Fx.get(() -> ((DialogPane) robot.lookup(".dialog-pane").query())
                 .getContentText())).contains("Entities changed since the job keep their values");
+        // what the toolbar names each time the summary says the revert runs, heard as it changes (it runs briefly)
+        List<String> namedWhileReverting = new CopyOnWriteArrayList<>();
+        Label summaryLabel = robot.lookup("#runSummary").query();
+        ChangeListener<String> watch = (obs, old, now) -> {
+            if (now.startsWith("Job revert-" + jobId) && now.endsWith(" running")) {
+                namedWhileReverting.add(labelText("#mapperSummary"));
+            }
+        };
+        Fx.get(() -> {
+            summaryLabel.textProperty().addListener(watch);
+            return null;
+        });
         robot.clickOn(robot.lookup(".dialog-pane .button").match(b -> "Revert".equals(
                 ((Button) b).getText())).queryButton());
         Fx.waitUntil(60, () -> summary().startsWith("Job revert-" + jobId) && summary().contains(" done: "));
+        Fx.get(() -> {
+            summaryLabel.textProperty().removeListener(watch);
+            return null;
+        });
+        assertThat(namedWhileReverting).as("the toolbar names the revert while it runs, not the increment")
+                .isNotEmpty().allMatch(named -> named.equals("revert · job " + jobId));
+        assertThat(labelText("#mapperSummary")).as("once it is done, the form's mapper again")
+                .startsWith("increment");
+        String revertId = summary().replaceAll("^Job (\\S+) done: .*$", "$1");
+        // the listing asked for as it started may answer after the one asked for as it ended: the newest one shows
+        Fx.waitUntil(20, () -> listedAs(revertId).equals("done"));
         assertThat(accounts()).as("every Account as it was before the job").isEqualTo(before);
         setNumber("#jobPageSize", 200);
     }

@@ -9,6 +9,7 @@ import io.keyranger.ui.run.JobGuard;
 import io.keyranger.ui.run.RunViewModel;
 import java.io.File;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -207,7 +208,7 @@ public final class MapperView extends BorderPane {
 
     private void runNow() {
         model.sendToRun();
-        switch (JobGuard.check(getScene().getWindow(), run.targetProperty().get(), run.form().mapperJsonProperty().get())) {
+        switch (JobGuard.check(getScene().getWindow(), run.targetProperty().get(), run.consent(), List.of())) {
             case RUN -> {
                 showRunTab.run();
                 run.start();

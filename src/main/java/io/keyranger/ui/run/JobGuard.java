@@ -25,26 +25,30 @@ public final class JobGuard {
     private JobGuard() {
     }
 
-    /** Asks what a job of {@code specJson} over the target's kind needs asked; returns what the user chose. */
-    public static Decision check(Window owner, KindTarget target, String specJson) {
-        return check(owner, target, specJson, List.of(), PriceTable.BUILT_IN);
-    }
-
     /**
-     * As above, for a job over several kinds ({@code kinds}, empty for the target's kind alone): a job that writes
-     * names every kind it changes and asks before it starts. What to ask is the application layer's ({@link Consent});
-     * this only asks it.
+     * Asks what a revert of {@code specJson} needs asked; returns what the user chose. Its cost is not known before it
+     * reads the job's undo records (the selected kind's count says nothing of it): no estimate.
      */
-    public static Decision check(Window owner, KindTarget target, String specJson, List<String> kinds,
-                                 PriceTable prices) {
+    static Decision checkRevert(Window owner, KindTarget target, String specJson) {
         Consent consent;
         try {
-            consent = Consent.of(target.session().spec(), MapperSpec.parse(specJson), kinds, false,
-                    target.countOrUnknown(), prices);
+            consent = Consent.of(target.session().spec(), MapperSpec.parse(specJson), List.of(), false, -1,
+                    PriceTable.BUILT_IN, null);
         } catch (KeyRangerException e) {
             return Decision.RUN; // the view model reports the bad spec itself
         }
-        if (!consent.writes()) {
+        return check(owner, target, consent, List.of());
+    }
+
+    /**
+     * Asks what {@code consent} says must be asked of a job over the target's kind, or over several kinds
+     * ({@code kinds}, empty for the target's kind alone): a job that writes names every kind it changes and asks
+     * before it starts. What to ask is the application layer's ({@link Consent}; the Run tab's job's is
+     * {@link RunViewModel#consent}); this only asks it. A null consent (a spec the form refuses) asks nothing: the
+     * view model reports the bad spec itself.
+     */
+    public static Decision check(Window owner, KindTarget target, Consent consent, List<String> kinds) {
+        if (consent == null || !consent.writes()) {
             return Decision.RUN;
         }
         String name = consent.template().name();

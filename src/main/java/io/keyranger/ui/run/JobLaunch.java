@@ -20,9 +20,11 @@ import java.util.function.Consumer;
  *
  * @param jobId   the job's id
  * @param message what the tab says while it plans or waits
+ * @param mapper  what runs, in the words of the toolbar's mapper summary ({@link JobForm#describe}): the toolbar
+ *                names it while it runs, not the form's mapper (a revert is not the increment it takes back)
  * @param starter what starts it, feeding the tab's listener
  */
-record JobLaunch(String jobId, String message, Starter starter) {
+record JobLaunch(String jobId, String message, String mapper, Starter starter) {
     /** Starts the job, feeding {@code feed}. */
     interface Starter {
         JobHandle start(JobListener feed);
@@ -35,7 +37,7 @@ record JobLaunch(String jobId, String message, Starter starter) {
     static JobLaunch newJob(KindTarget t, JobSpec spec) {
         boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
         return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
-                feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
+                mapperOf(spec), feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
     }
 
     /**
@@ -44,7 +46,7 @@ record JobLaunch(String jobId, String message, Starter starter) {
      * recorded with the job before it starts, and handed to {@code where}.
      */
     static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
-        return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", feed -> {
+        return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), feed -> {
             String export = backup.toString();
             Jobs jobs = StoredJobs.jobsOf(t);
             jobs.recordBackup(spec.jobId(), export);
@@ -56,12 +58,13 @@ record JobLaunch(String jobId, String message, Starter starter) {
     /** One job over {@code kinds}, kind after kind, a tree per kind. */
     static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
         return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
+                mapperOf(spec) + " · over " + String.join(", ", kinds),
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { }));
     }
 
     /** A stored job, or a group of kinds, resumed. */
     static JobLaunch resume(KindTarget t, String jobId) {
-        return new JobLaunch(jobId, "Resuming " + jobId + "…",
+        return new JobLaunch(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
     }
 
@@ -72,14 +75,19 @@ record JobLaunch(String jobId, String message, Starter starter) {
     static JobLaunch revert(KindTarget t, String jobId, Consumer<String> said) {
         String id = JobUndo.newRevertId(jobId);
         JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
-        return new JobLaunch(id, "Reverting " + jobId + "…", feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(
-                jobId, new JobUndo.RevertSettings(id, false, defaults.shards(), defaults.workers(),
-                        defaults.pageSize(), defaults.qps())), feed, said));
+        return new JobLaunch(id, "Reverting " + jobId + "…",
+                JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()),
+                feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId, new JobUndo.RevertSettings(id, false,
+                        defaults.shards(), defaults.workers(), defaults.pageSize(), defaults.qps())), feed, said));
+    }
+
+    private static String mapperOf(JobSpec spec) {
+        return JobForm.describe(spec.mapper().json().toString());
     }
 
     /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */
     static JobLaunch takeOver(KindTarget t, String jobId, boolean now, Consumer<String> waiting) {
-        return new JobLaunch(jobId, "Taking over " + jobId + "…",
+        return new JobLaunch(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
     }
 }

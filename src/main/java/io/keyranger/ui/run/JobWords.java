@@ -40,21 +40,38 @@ final class JobWords {
 
     /** The timing line of a job that ended: its run's own elapsed time, the one its summary gives; no ETA. */
     static String timing(JobOutcome job) {
-        return String.format("elapsed %.1f s", job.elapsedSeconds());
+        return timing(job.elapsedSeconds());
     }
 
-    /** What the Run tab says of a stored job it shows: "Job X (stored, done): 44 ranges: …", or that it follows it. */
+    /** The timing line of a run that ended after {@code seconds}: "elapsed 104.3 s". */
+    static String timing(double seconds) {
+        return String.format("elapsed %.1f s", seconds);
+    }
+
+    /**
+     * What the Run tab says of a stored job it shows: "Job X (stored, done): 35 ranges, depth 2, 97.0 s; stored as
+     * 1025 cells: …" (its last run as its summary gave it, then what is stored of it), or that it follows it.
+     */
     static String inspected(Inspection inspection) {
         boolean live = inspection.status() == JobStatus.RUNNING;
+        String lastRun = !inspection.ended() ? "" : String.format("%s%.1f s; stored as ", inspection.lastRanges() > 0
+                ? String.format("%d ranges, depth %d, ", inspection.lastRanges(), inspection.lastDepth()) : "",
+                inspection.lastWallMillis() / 1000.0);
         return "Job " + inspection.jobId() + " (stored" + (live ? ", following: running elsewhere" : ", "
-                + inspection.status().word()) + "): " + ranges(inspection.nodes())
+                + inspection.status().word()) + "): " + lastRun
+                + ranges(inspection.nodes(), lastRun.isEmpty() ? "ranges" : "cells")
                 + (inspection.backup() == null ? "" : "; backed up first to " + inspection.backup());
     }
 
     /** "44 ranges: 30 read to the end, 14 split into others", with those failed or still to go when there are any. */
     static String ranges(List<NodeSnapshot> nodes) {
+        return ranges(nodes, "ranges");
+    }
+
+    /** As {@link #ranges(List)}, naming them {@code noun}: "1025 cells: …" for a job's stored cells. */
+    private static String ranges(List<NodeSnapshot> nodes, String noun) {
         JobProgress.Ranges ranges = JobProgress.Ranges.of(nodes);
-        return ranges.count() + " ranges: " + ranges.done() + " read to the end, " + ranges.split()
+        return ranges.count() + " " + noun + ": " + ranges.done() + " read to the end, " + ranges.split()
                 + " split into others" + (ranges.failed() > 0 ? ", " + ranges.failed() + " failed" : "")
                 + (ranges.toGo() > 0 ? ", " + ranges.toGo() + " to go" : "");
     }

@@ -15,7 +15,7 @@ final class RevertConfirmation {
     /** Whether the user wants job {@code jobId} reverted. */
     static boolean ask(Window owner, KindTarget target, String jobId) {
         String spec = Mappers.revertSpec(jobId, false).toJson();
-        if (JobGuard.check(owner, target, spec) != JobGuard.Decision.RUN) {
+        if (JobGuard.checkRevert(owner, target, spec) != JobGuard.Decision.RUN) {
             return false;
         }
         ButtonType revert = new ButtonType("Revert", ButtonBar.ButtonData.OK_DONE);

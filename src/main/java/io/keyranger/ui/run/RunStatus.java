@@ -8,14 +8,19 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 
 /**
  * What the Run tab shows of the job in hand or the one inspected: a summary line, the totals (and their text), the
  * timing, the problems of a finished job, and whether a job runs here and is paused. The Run tab's model sets them on
- * the FX thread; the views bind to them.
+ * the FX thread; the views bind to them. Until a job or an action has said something, the summary is the hint of
+ * what is still to choose ({@link #hintProperty}).
  */
 public final class RunStatus {
-    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("Choose a kind, a mapper, then Start.");
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper();
+    private final StringProperty said = new SimpleStringProperty();
+    private final StringProperty hint = new SimpleStringProperty("");
     private final ReadOnlyObjectWrapper<Map<String, Long>> totals = new ReadOnlyObjectWrapper<>(Map.of());
     private final ReadOnlyStringWrapper totalsText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper timingText = new ReadOnlyStringWrapper("");
@@ -24,12 +29,18 @@ public final class RunStatus {
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
 
     RunStatus() {
+        summary.bind(Bindings.createStringBinding(() -> said.get() != null ? said.get() : hint.get(), said, hint));
         totalsText.bind(Bindings.createStringBinding(() -> totals.get().isEmpty() ? ""
                 : ThroughputMeter.describeTotals(totals.get()), totals));
     }
 
     void say(String text) {
-        summary.set(text);
+        said.set(text);
+    }
+
+    /** What the summary says before anything was said: what is still to choose, or what Start runs. */
+    StringProperty hintProperty() {
+        return hint;
     }
 
     void setTotals(Map<String, Long> value) {

@@ -35,6 +35,7 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
+import org.kordamp.ikonli.Ikon;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
@@ -96,10 +97,16 @@ public final class RunView extends BorderPane {
                 model.form().chooseTemplate(name);
             }
         });
+        // a job starting here is named by the summary beside it (a revert is not the template chosen before it)
+        model.status().runningProperty().addListener((obs, was, running) -> {
+            if (running) {
+                template.setValue(null);
+            }
+        });
         // the mapper as its template and parameters; its JSON one click away
         Label summary = new Label();
         summary.setId("mapperSummary");
-        summary.textProperty().bind(model.form().mapperSummary());
+        summary.textProperty().bind(model.toolbarMapper()); // the job running here, else the form's
         summary.setMaxWidth(Double.MAX_VALUE);
         // a restore's or an export's spec names a file: its words wrap onto a second line rather than push the
         // buttons down to "▶ …" or shorten themselves to nothing
@@ -125,8 +132,8 @@ public final class RunView extends BorderPane {
         start.disableProperty().bind(model.status().runningProperty().or(model.targetProperty().isNull())
                 .or(settings.invalidProperty()));
         start.setOnAction(e -> {
-            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.form().mapperJsonProperty().get(),
-                    List.copyOf(model.form().kinds()), model.prices())) {
+            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.consent(),
+                    List.copyOf(model.form().kinds()))) {
                 case RUN -> model.start();
                 case EXPORT_FIRST -> model.startBackedUp();
                 default -> { }
@@ -136,7 +143,10 @@ public final class RunView extends BorderPane {
         pause.setId("pauseJob");
         pause.textProperty().bind(Bindings.when(model.status().pausedProperty()).then("Resume")
                 .otherwise("Pause"));
-        pause.setGraphic(new FontIcon(Material2MZ.PAUSE));
+        FontIcon pauseIcon = new FontIcon(Material2MZ.PAUSE);
+        pauseIcon.iconCodeProperty().bind(Bindings.when(model.status().pausedProperty())
+                .<Ikon>then(Material2MZ.PLAY_ARROW).otherwise(Material2MZ.PAUSE));
+        pause.setGraphic(pauseIcon);
         pause.disableProperty().bind(model.status().runningProperty().not());
         pause.setOnAction(e -> {
             if (model.status().pausedProperty().get()) {
@@ -267,11 +277,13 @@ public final class RunView extends BorderPane {
                 super.updateItem(job, empty);
                 String backup = empty || job == null ? null : model.backupOf(job.spec().jobId());
                 String text = empty || job == null ? null : job.spec().jobId() + "  ·  "
-                        + job.spec().mapper().template() + "  ·  " + job.describeStatus()
+                        + job.spec().mapper().template() + "  ·  " + model.describeStatus(job)
                         + (backup == null ? "" : "  ·  backed up first to " + backup);
                 setText(text);
             }
         });
+        // the job running here is stored as running while it pauses: its row says paused, and running again after
+        model.status().pausedProperty().addListener((obs, was, paused) -> jobs.refresh());
         Button refresh = new Button("Refresh", new FontIcon(Material2MZ.REFRESH));
         refresh.setId("refreshJobs");
         refresh.setOnAction(e -> model.refreshJobs());

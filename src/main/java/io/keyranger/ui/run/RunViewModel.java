@@ -8,7 +8,11 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
+import io.keyranger.dryrun.DryRunner;
+import io.keyranger.launch.Consent;
+import io.keyranger.mapper.MapperSpec;
 import io.keyranger.report.JobOutcome;
+import io.keyranger.report.RunThroughput;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -22,9 +26,12 @@ import java.util.function.Function;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.value.ObservableValue;
 import javafx.collections.ObservableList;
 import javafx.concurrent.Task;
 import javafx.util.Duration;
@@ -50,8 +57,15 @@ public final class RunViewModel {
     private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
     private CoalescingJobFeed feed;
     private JobHandle handle;
+    /** What runs here now, as the toolbar names it ({@link JobLaunch#mapper}), or null while nothing runs. */
+    private final ReadOnlyStringWrapper runningMapper = new ReadOnlyStringWrapper();
+    private final ObservableValue<String> toolbarMapper = Bindings.createStringBinding(() ->
+            runningMapper.get() != null ? runningMapper.get() : form.mapperSummary().getValue(), runningMapper,
+            form.mapperSummary());
     /** What the launch said of the job before it ran (a revert: the job it took was left running), kept for its end. */
     private String launchNote = "";
+    /** The dry run the Mapper tab showed last, or null: the price of the same job when Start runs it. */
+    private ShownDryRun dryRun;
     /** The job waiting for the backup that runs now, or null. */
     private AfterBackup afterBackup;
     /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
@@ -64,6 +78,25 @@ public final class RunViewModel {
         this.errors = errors;
         this.stored = new StoredJobs(tasks, errors);
         ticker.setCycleCount(Timeline.INDEFINITE);
+        status.hintProperty().bind(Bindings.createStringBinding(() -> hint(target.get(), form.mapperJsonProperty()
+                .get(), form.kinds()), target, form.mapperJsonProperty(), form.kinds()));
+    }
+
+    /**
+     * What the summary says before any job: the kind to choose while none is chosen, the mapper to fix while its JSON
+     * is not valid, else what Start runs.
+     */
+    static String hint(KindTarget target, String mapperJson, List<String> kinds) {
+        if (target == null) {
+            return "Choose a kind on the left, then Start.";
+        }
+        try {
+            MapperSpec.parse(mapperJson);
+        } catch (KeyRangerException e) {
+            return JobForm.describe(mapperJson) + " Fix the mapper, then Start.";
+        }
+        return "Start runs " + JobForm.describe(mapperJson) + " over "
+                + (kinds.isEmpty() ? target.kind() : String.join(", ", kinds)) + ".";
     }
 
     /** Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread. */
@@ -102,6 +135,42 @@ public final class RunViewModel {
 
     /** The job to start once backup {@code backupJobId} is done. */
     private record AfterBackup(String backupJobId, JobSpec job, KindTarget target) {
+    }
+
+    /**
+     * What the user must agree to before Start runs the form's job ({@link JobGuard} asks it): its estimate is the
+     * one every front end gives ({@link io.keyranger.report.Operations#estimate}), the dry run's figures when the
+     * Mapper tab dry-ran this very job, so the confirmation, the dry run and the finished job give one price. Null
+     * without a kind, or for a spec the form refuses (Start says why).
+     */
+    public Consent consent() {
+        KindTarget t = target.get();
+        if (t == null) {
+            return null;
+        }
+        try {
+            if (!form.kinds().isEmpty()) {
+                return Consent.of(t.session().spec(), MapperSpec.parse(form.mapperJsonProperty().get()),
+                        List.copyOf(form.kinds()), false, -1, prices, null);
+            }
+            JobSpec job = form.spec(t);
+            ShownDryRun shown = dryRun;
+            boolean same = shown != null && shown.namespace().equals(job.namespace())
+                    && shown.kind().equals(job.kind()) && shown.spec().json().equals(job.mapper().json());
+            return Consent.of(t.session().spec(), job.mapper(), List.of(), false,
+                    job.kind().equals(t.kind()) ? t.countOrUnknown() : -1, prices, same ? shown.result() : null);
+        } catch (KeyRangerException e) {
+            return null;
+        }
+    }
+
+    /** The Mapper tab showed a dry run of {@code spec} over {@code kind}: the estimate of that job from now on. */
+    public void dryRunShown(String namespace, String kind, MapperSpec spec, DryRunner.Result result) {
+        dryRun = new ShownDryRun(namespace, kind, spec, result);
+    }
+
+    /** A dry run the Mapper tab showed. */
+    private record ShownDryRun(String namespace, String kind, MapperSpec spec, DryRunner.Result result) {
     }
 
     /** Resumes a stored job on the current connection. */
@@ -153,6 +222,7 @@ public final class RunViewModel {
         String message = launch.message();
         backedUpTo.set(null);
         launchNote = "";
+        runningMapper.set(launch.mapper());
         stored.stopFollowing();
         clearTree();
         handle = null;
@@ -164,10 +234,15 @@ public final class RunViewModel {
         ticker.play();
         launching = Tasks.create(message, () -> launch.start(current))
                 .onSuccess(h -> {
+                    if (feed != current) {
+                        return; // it ended in a tick before this, and what it led to (its backed-up job) runs now
+                    }
                     launching = null;
                     handle = h;
-                    meter.restart();
-                    status.say("Job " + h.jobId() + " running");
+                    if (status.isRunning()) { // a job done already may have said so in a tick before this
+                        meter.restart();
+                        status.say("Job " + h.jobId() + " running");
+                    }
                     refreshJobs(); // the running job is in the list too
                 })
                 .onError(e -> {
@@ -185,6 +260,7 @@ public final class RunViewModel {
 
     private void notLaunched(String why) {
         launching = null;
+        runningMapper.set(null);
         afterBackup = null;
         ticker.stop();
         status.setRunning(false);
@@ -244,6 +320,11 @@ public final class RunViewModel {
             tree.apply(inspection.nodes());
             tree.changed();
             status.setTotals(inspection.totals());
+            // its last run as it ended, the figures its summary gave: no ETA, and the chart over the whole run
+            status.setTiming(inspection.ended() ? JobWords.timing(inspection.lastWallMillis() / 1000.0) : "");
+            meter.points().setAll(RunThroughput.of(inspection.nodes(), inspection.finished(),
+                    inspection.ended() ? inspection.lastWallMillis() : 0).stream()
+                    .map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
             status.say(JobWords.inspected(inspection));
         });
     }
@@ -275,6 +356,8 @@ public final class RunViewModel {
 
     private void finished(JobResult result) {
         ticker.stop();
+        dryRun = null; // data may have changed since: a dry run before it prices nothing after it
+        runningMapper.set(null);
         JobOutcome outcome = JobOutcome.of(result);
         status.setRunning(false);
         status.setPaused(false);
@@ -349,6 +432,20 @@ public final class RunViewModel {
 
     public ObservableList<ListedJob> pastJobs() {
         return stored.jobs();
+    }
+
+    /**
+     * A listed job's status in words: the stored one ({@link ListedJob#describeStatus}), but for the job running
+     * here while it is paused, which is stored as running.
+     */
+    public String describeStatus(ListedJob job) {
+        boolean here = handle != null && status.isRunning() && job.spec().jobId().equals(handle.jobId());
+        return here && status.isPaused() && job.status() == JobStatus.RUNNING ? "paused" : job.describeStatus();
+    }
+
+    /** What the toolbar names: the job running here, or else the form's mapper, the next job's. */
+    public ObservableValue<String> toolbarMapper() {
+        return toolbarMapper;
     }
 
     /** Where a listed job was backed up first (recorded with the job), or null. */

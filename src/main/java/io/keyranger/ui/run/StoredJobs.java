@@ -24,6 +24,8 @@ final class StoredJobs {
     private final ObservableMap<String, String> backups = FXCollections.observableHashMap();
     /** The job being followed, or null: following another job, or none, ends the earlier one's readings. */
     private String followed;
+    /** Listings asked for so far: only the newest one's answer is shown, never an older one that came in late. */
+    private long listings;
 
     StoredJobs(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
@@ -35,13 +37,21 @@ final class StoredJobs {
         return Jobs.on(t.session());
     }
 
-    /** Lists the jobs stored on the target's connection (none without a target). */
+    /**
+     * Lists the jobs stored on the target's connection (none without a target). Listings run in the background side
+     * by side; one asked for while a job ran that answers after one asked for once it ended would list the ended job
+     * as running, so only the newest listing's answer is shown.
+     */
     void refresh(KindTarget t) {
+        long listing = ++listings;
         if (t == null) {
             jobs.clear();
             return;
         }
         Tasks.create("Listing jobs", () -> jobsOf(t).list()).onSuccess(listed -> {
+            if (listing != listings) {
+                return;
+            }
             backups.clear();
             backups.putAll(listed.backups());
             jobs.setAll(listed.jobs());

@@ -1,0 +1,54 @@
+package io.keyranger.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.NodeStatus;
+import java.time.Instant;
+import java.util.List;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+
+/** A stored job's throughput, drawn after it ended: over its whole last run, adding up to what its ranges read. */
+class RunThroughputTest {
+    private static final Instant END = Instant.parse("2026-11-27T12:00:00Z");
+
+    private static NodeSnapshot cell(String id, long entities, long fromMillis, long toMillis) {
+        return new NodeSnapshot("j", id, null, 0, null, true, null, null, NodeStatus.DONE, 1, entities, entities, 0,
+                null, END.minusMillis(97_000 - fromMillis), END.minusMillis(97_000 - toMillis));
+    }
+
+    @Test
+    void theChartCoversTheWholeRunAndItsRatesAddUpToTheEntitiesRead() {
+        // a 97 s run: one cell read 1,000 over its first 10 s, one 9,000 from 40 s to 97 s, one in an instant at 60 s
+        List<RunThroughput.Point> points = RunThroughput.of(List.of(cell("c0", 1_000, 0, 10_000),
+                cell("c1", 9_000, 40_000, 97_000), cell("c2", 300, 60_500, 60_500)), END, 97_000);
+
+        assertThat(points).hasSize(97);
+        assertThat(points.get(0).seconds()).isEqualTo(1);
+        assertThat(points.get(96).seconds()).as("the run's last second: the chart ends where the run did")
+                .isEqualTo(97);
+        assertThat(points.get(0).rate()).isCloseTo(100, Offset.offset(1e-9));
+        assertThat(points.get(20).rate()).as("nothing ran between 10 s and 40 s").isZero();
+        assertThat(points.get(60).rate()).isCloseTo(9_000 / 57.0 + 300, Offset.offset(1e-9));
+        assertThat(points.stream().mapToDouble(RunThroughput.Point::rate).sum()).isCloseTo(10_300,
+                Offset.offset(1e-6));
+    }
+
+    @Test
+    void aRangeOfAnEarlierRunCountsOnlyItsTimeInThisOneAndARunNotEndedHasNoChart() {
+        List<RunThroughput.Point> points = RunThroughput.of(List.of(cell("c0", 500, -200_000, -100_000),
+                cell("c1", 1_000, -3_000, 2_000)), END, 97_000);
+        assertThat(points.stream().mapToDouble(RunThroughput.Point::rate).sum()).as("2 s of c1's 5 s in this run")
+                .isCloseTo(400, Offset.offset(1e-6));
+        assertThat(RunThroughput.of(List.of(cell("c0", 1, 0, 1)), null, 0)).isEmpty();
+    }
+
+    @Test
+    void aLastSecondShorterThanOneGivesItsOwnRate() {
+        List<RunThroughput.Point> points = RunThroughput.of(List.of(cell("c0", 150, 95_500, 97_000)), END, 96_500);
+        assertThat(points).hasSize(97);
+        assertThat(points.get(96).seconds()).isEqualTo(96.5);
+        assertThat(points.get(96).rate()).as("50 entities in its half second").isCloseTo(100, Offset.offset(1e-9));
+    }
+}

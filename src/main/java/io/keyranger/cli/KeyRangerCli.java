@@ -4,10 +4,12 @@ import io.keyranger.AppDirs;
 import io.keyranger.KeyRangerException;
 import io.keyranger.Version;
 import io.keyranger.files.LocalFileStore;
+import io.keyranger.mapper.SpecChecks;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.profile.SettingsStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,9 +63,20 @@ public final class KeyRangerCli implements Runnable {
 
     /**
      * A failed command prints one line a user can act on and exits {@link #EXIT_USER_ERROR}; the stack trace goes to
-     * the log only. Shared with the benchmark jar's commands.
+     * the log only. An unknown option or argument is one line too, with picocli's nearest suggestion, and exits with
+     * picocli's usage code. Shared with the benchmark jar's commands.
      */
     public static void reportErrorsInOneLine(CommandLine cli) {
+        CommandLine.IParameterExceptionHandler usage = cli.getParameterExceptionHandler();
+        cli.setParameterExceptionHandler((e, args) -> {
+            if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched)) {
+                return usage.handleParseException(e, args);
+            }
+            CommandLine command = e.getCommandLine();
+            command.getErr().println("keyranger: " + unmatched(unmatched, command));
+            command.getErr().flush();
+            return command.getCommandSpec().exitCodeOnInvalidInput();
+        });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof KeyRangerException) {
                 LOG.info("command failed: {}", e.getMessage(), e);
@@ -76,6 +89,23 @@ public final class KeyRangerCli implements Runnable {
             commandLine.getErr().flush();
             return EXIT_USER_ERROR;
         });
+    }
+
+    /**
+     * "Unknown option '--kindd' for 'keyranger run'. Did you mean '--kind'?": the first argument picocli could not
+     * match (an unknown option's value after it is no option of its own), and the nearest of picocli's suggestions.
+     */
+    private static String unmatched(CommandLine.UnmatchedArgumentException e, CommandLine at) {
+        String command = at.getCommandSpec().qualifiedName();
+        List<String> args = e.getUnmatched();
+        String first = args.isEmpty() ? "" : args.get(0);
+        List<String> suggested = e.getSuggestions();
+        String suggestion = SpecChecks.nearest(first, suggested).map(s -> " Did you mean '" + s + "'?")
+                .orElse(suggested.isEmpty() ? "" : " Did you mean one of: " + String.join(", ", suggested) + "?");
+        String what = first.startsWith("-") ? "Unknown option" : at.getSubcommands().isEmpty() ? "Unexpected argument"
+                : "Unknown command";
+        return what + " '" + first + "' for '" + command
+                + "'." + suggestion + " '" + command + " --help' lists what it takes.";
     }
 
     /**

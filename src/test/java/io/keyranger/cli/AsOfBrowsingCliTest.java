@@ -120,7 +120,7 @@ class AsOfBrowsingCliTest {
         assertThat(exactTotal(ok(cli.run("preview", "--gql", gql, "--shards", "3", "--exact", "--as-of", asOf))))
                 .isEqualTo(oddThen);
         assertThat(exactTotal(ok(cli.run("preview", "--gql", gql, "--shards", "3", "--exact")))).isEqualTo(oddNow);
-        refused(cli.run("preview", "--kind", "Gone", "--as-of", "-1s"), "Kind 'Gone' was not found in namespace ''"
+        refused(cli.run("preview", "--kind", "Gone", "--as-of", "-1s"), "Kind 'Gone' was not found in the default namespace"
                 + " as of ");
 
         assertThat(RawEntities.of(conn, "", KNOWN)).as("reading the past recorded no kind").isEqualTo(bookkeeping);

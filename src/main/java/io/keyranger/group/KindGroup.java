@@ -98,6 +98,16 @@ public final class KindGroup {
         return MAX_ID - (".-x".length() + String.valueOf(kinds).length());
     }
 
+    /**
+     * KeyRanger's bookkeeping kinds in {@code namespace} (its jobs, ledgers, counters and undo records live in the
+     * default one): what a job over every kind leaves out unless asked to take them too (an export's
+     * --include-bookkeeping).
+     */
+    public static List<String> bookkeeping(Datastore datastore, ServerType server, String namespace) {
+        return new DatastoreGateway(datastore, server).kinds(namespace, true).stream()
+                .filter(BookkeepingKinds::isBookkeeping).toList();
+    }
+
     /** As {@link #kinds(Datastore, ServerType, String, List, boolean)}, on a server whose type is found by its answers. */
     public static List<String> kinds(Datastore datastore, String namespace, List<String> named, boolean all) {
         return kinds(datastore, ServerType.PRODUCTION, namespace, named, all);
@@ -120,8 +130,9 @@ public final class KindGroup {
                         + (present.isEmpty() ? "none yet" : String.join(", ", present)) + ".");
             }
             if (present.isEmpty()) {
-                throw new KeyRangerException("There are no kinds to map in " + DatastoreGateway.namespaceName(namespace)
-                        + ".");
+                String where = DatastoreGateway.namespaceName(namespace);
+                throw new KeyRangerException(Character.toUpperCase(where.charAt(0)) + where.substring(1)
+                        + " has no kinds to map.");
             }
             return present;
         }

@@ -37,7 +37,7 @@ public record ListedJob(JobSpec spec, JobStatus status, Instant created, String 
                 return "taken by revert " + revertId + ", which never started (revert " + jobId + " again)";
             }
             return switch (status) {
-                case RUNNING -> "being reverted by " + revertId + " (running or interrupted: run --resume "
+                case RUNNING -> "being reverted by " + revertId + " (if it was interrupted: run --resume "
                         + revertId + ")";
                 case DONE -> kept == 0 ? "reverted by " + revertId + at
                         : "reverted in part by " + revertId + at + ": " + String.format("%,d", kept) + " entit"

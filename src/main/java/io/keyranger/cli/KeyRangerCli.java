@@ -10,6 +10,7 @@ import io.keyranger.profile.SettingsStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,14 +94,18 @@ public final class KeyRangerCli implements Runnable {
 
     /**
      * "Unknown option '--kindd' for 'keyranger run'. Did you mean '--kind'?": the first argument picocli could not
-     * match (an unknown option's value after it is no option of its own), and the nearest of picocli's suggestions.
+     * match (an unknown option's value after it, or after its '=', is no option of its own), and the nearest of
+     * picocli's suggestions (its only one, or all of them when none is near).
      */
     private static String unmatched(CommandLine.UnmatchedArgumentException e, CommandLine at) {
         String command = at.getCommandSpec().qualifiedName();
         List<String> args = e.getUnmatched();
-        String first = args.isEmpty() ? "" : args.get(0);
+        String given = args.isEmpty() ? "" : args.get(0);
+        String first = given.startsWith("-") && given.contains("=") ? given.substring(0, given.indexOf('=')) : given;
         List<String> suggested = e.getSuggestions();
-        String suggestion = SpecChecks.nearest(first, suggested).map(s -> " Did you mean '" + s + "'?")
+        Optional<String> nearest = suggested.size() == 1 ? Optional.of(suggested.get(0))
+                : SpecChecks.nearest(first, suggested);
+        String suggestion = nearest.map(s -> " Did you mean '" + s + "'?")
                 .orElse(suggested.isEmpty() ? "" : " Did you mean one of: " + String.join(", ", suggested) + "?");
         String what = first.startsWith("-") ? "Unknown option" : at.getSubcommands().isEmpty() ? "Unexpected argument"
                 : "Unknown command";

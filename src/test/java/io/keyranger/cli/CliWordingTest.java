@@ -89,6 +89,9 @@ class CliWordingTest {
         assertThat(typo.err().lines().toList()).containsExactly("keyranger: Unknown option '--kindd' for 'keyranger "
                 + "run'. Did you mean '--kind'? 'keyranger run --help' lists what it takes.");
         assertThat(typo.out()).isEmpty();
+        InProcessCli.Result joined = cli.run("run", "--kindd=Account", "--mapper", "m.json");
+        assertThat(joined.err().lines().toList()).singleElement().asString().startsWith("keyranger: Unknown option "
+                + "'--kindd' for 'keyranger run'. Did you mean '--kind'?");
         for (String command : List.of("gui", "demo", "kinds", "preview", "run", "jobs", "revert", "counter", "entity",
                 "export-info", "diff", "restore")) {
             InProcessCli.Result unknown = cli.run(command, "--no-such-option", "x");

@@ -136,17 +136,9 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The new job the options ask for: over its kind, the kinds named, or every kind. */
     private JobRequest.NewJob newJob(JobSpec job) {
-        if (target.newJob.includeBookkeeping && !target.newJob.allKinds) {
-            throw new KeyRangerException("--include-bookkeeping goes with an export over --all-kinds.");
-        }
-        if (!target.isGroup()) {
-            return JobRequest.job(job);
-        }
-        if (target.newJob.allKinds) {
-            JobRequest.NewJob all = JobRequest.overAllKinds(job);
-            return target.newJob.includeBookkeeping ? all.withBookkeeping() : all;
-        }
-        return JobRequest.overKinds(job, List.of(target.newJob.kind.split(",")));
+        JobRequest.NewJob request = !target.isGroup() ? JobRequest.job(job) : target.newJob.allKinds
+                ? JobRequest.overAllKinds(job) : JobRequest.overKinds(job, List.of(target.newJob.kind.split(",")));
+        return target.newJob.includeBookkeeping ? request.withBookkeeping() : request; // refused but over every kind
     }
 
     /** {@code past}: the session the dry run reads ({@code --as-of}'s, or the live one). */

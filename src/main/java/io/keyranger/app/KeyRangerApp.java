@@ -3,7 +3,10 @@ package io.keyranger.app;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import io.keyranger.AppDirs;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.demo.DemoAddress;
 import io.keyranger.demo.DemoRequest;
+import io.keyranger.emulator.RunningEmulator;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.profile.AppSettings;
 import io.keyranger.profile.ProfileStore;
@@ -127,6 +130,7 @@ public final class KeyRangerApp extends Application {
                             result.inPlaceSteps());
                     runTabWarmUp.complete(result);
                 });
+        model.connections().onDemoReady(KeyRangerApp::sayDemoAddress);
         model.connections().loadProfiles();
         if (settingsProblem != null) {
             showError(settingsProblem);
@@ -149,6 +153,18 @@ public final class KeyRangerApp extends Application {
         } catch (RuntimeException e) {
             LOG.warn("Cannot save the window's layout: {}", ErrorMessages.of(e), e);
         }
+    }
+
+    /**
+     * Says in the terminal where a demo's emulator listens, as 'demo --headless' does, so the command line can be used
+     * beside the window.
+     */
+    private static void sayDemoAddress(RunningEmulator emulator) {
+        String project = ConnectionSpec.DEFAULT_EMULATOR_PROJECT;
+        DemoAddress.where(emulator, project).forEach(System.out::println);
+        System.out.println(DemoAddress.useWith(emulator, project));
+        System.out.println("The emulator runs until KeyRanger quits.");
+        System.out.flush();
     }
 
     private DemoRequest demoDefaults() {

@@ -1,5 +1,6 @@
 package io.keyranger.cli;
 
+import io.keyranger.demo.DemoAddress;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ConnectionSpec;
@@ -93,13 +94,10 @@ public final class DemoCommand implements Runnable {
         try {
             ConnectionSpec connection = emulator.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
             Map<String, Long> seeded = seed(connection, err); // the address is printed once there is data behind it
-            out.println((type == ServerType.FIRESTORE_EMULATOR ? "Firestore emulator (Datastore mode): "
-                    : "Datastore emulator: ") + emulator.hostPort());
-            out.println("Project: " + connection.projectId());
+            DemoAddress.where(emulator, connection.projectId()).forEach(out::println);
             out.println("Seeded:");
             seeded.forEach((kind, count) -> out.printf("  %-20s %,d%n", kind, count));
-            out.println("Use it with: export DATASTORE_EMULATOR_HOST=" + emulator.hostPort()
-                    + " DATASTORE_PROJECT_ID=" + connection.projectId());
+            out.println(DemoAddress.useWith(emulator, connection.projectId()));
             out.flush();
             if (!exit) {
                 out.println("The emulator runs until you press Ctrl-C.");

@@ -5,6 +5,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.backup.managed.ExportSnapshot;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.files.LocalFileStore;
 import java.io.IOException;
@@ -12,6 +13,8 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -89,19 +92,40 @@ public final class ExportInfoCommand implements Runnable {
         return contents;
     }
 
-    /** The namespaces and kinds of an export with their counts, as {@code kinds} prints a database's. */
+    /**
+     * The namespaces and kinds of an export with their counts, as {@code kinds} prints a database's: the user's kinds
+     * first, then KeyRanger's bookkeeping kinds apart (a whole-database export, Google's, carries them).
+     */
     static void print(ExportContents contents, PrintWriter out) {
         out.printf("%-12s %-28s %12s%n", "NAMESPACE", "KIND", "ENTITIES");
+        List<String> bookkeeping = new ArrayList<>();
+        long bookkept = 0;
         for (Map.Entry<String, Map<String, Long>> ns : contents.counts().entrySet()) {
             for (Map.Entry<String, Long> kind : ns.getValue().entrySet()) {
-                out.printf("%-12s %-28s %,12d%n", ns.getKey().isEmpty() ? "(default)" : ns.getKey(), kind.getKey(),
-                        kind.getValue());
+                String row = String.format("%-12s %-28s %,12d", ns.getKey().isEmpty() ? "(default)" : ns.getKey(),
+                        kind.getKey(), kind.getValue());
+                if (BookkeepingKinds.isBookkeeping(kind.getKey())) {
+                    bookkeeping.add(row);
+                    bookkept += kind.getValue();
+                } else {
+                    out.println(row);
+                }
             }
+        }
+        if (!bookkeeping.isEmpty()) {
+            out.println("KeyRanger bookkeeping (its jobs, ledgers, counters and undo records; not user data):");
+            bookkeeping.forEach(out::println);
         }
         long kinds = contents.counts().values().stream().mapToLong(Map::size).sum();
         out.printf("%,d entities in %d namespace%s and %d kind%s (read from the export's files: exports are not "
                 + "indexed)%n", contents.total(), contents.counts().size(), contents.counts().size() == 1 ? "" : "s",
                 kinds, kinds == 1 ? "" : "s");
+        if (!bookkeeping.isEmpty()) {
+            long user = kinds - bookkeeping.size();
+            out.printf("Of these, %,d entities in %d kind%s are KeyRanger's bookkeeping; user data: %,d entities in "
+                    + "%d kind%s.%n", bookkept, bookkeeping.size(), bookkeeping.size() == 1 ? "" : "s",
+                    contents.total() - bookkept, user, user == 1 ? "" : "s");
+        }
         out.flush();
     }
 }

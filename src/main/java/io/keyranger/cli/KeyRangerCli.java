@@ -4,10 +4,13 @@ import io.keyranger.AppDirs;
 import io.keyranger.KeyRangerException;
 import io.keyranger.Version;
 import io.keyranger.files.LocalFileStore;
+import io.keyranger.mapper.SpecChecks;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.profile.SettingsStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,9 +64,20 @@ public final class KeyRangerCli implements Runnable {
 
     /**
      * A failed command prints one line a user can act on and exits {@link #EXIT_USER_ERROR}; the stack trace goes to
-     * the log only. Shared with the benchmark jar's commands.
+     * the log only. An unknown option or argument is one line too, with picocli's nearest suggestion, and exits with
+     * picocli's usage code. Shared with the benchmark jar's commands.
      */
     public static void reportErrorsInOneLine(CommandLine cli) {
+        CommandLine.IParameterExceptionHandler usage = cli.getParameterExceptionHandler();
+        cli.setParameterExceptionHandler((e, args) -> {
+            if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched)) {
+                return usage.handleParseException(e, args);
+            }
+            CommandLine command = e.getCommandLine();
+            command.getErr().println("keyranger: " + unmatched(unmatched, command));
+            command.getErr().flush();
+            return command.getCommandSpec().exitCodeOnInvalidInput();
+        });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof KeyRangerException) {
                 LOG.info("command failed: {}", e.getMessage(), e);
@@ -76,6 +90,27 @@ public final class KeyRangerCli implements Runnable {
             commandLine.getErr().flush();
             return EXIT_USER_ERROR;
         });
+    }
+
+    /**
+     * "Unknown option '--kindd' for 'keyranger run'. Did you mean '--kind'?": the first argument picocli could not
+     * match (an unknown option's value after it, or after its '=', is no option of its own), and the nearest of
+     * picocli's suggestions (its only one, or all of them when none is near).
+     */
+    private static String unmatched(CommandLine.UnmatchedArgumentException e, CommandLine at) {
+        String command = at.getCommandSpec().qualifiedName();
+        List<String> args = e.getUnmatched();
+        String given = args.isEmpty() ? "" : args.get(0);
+        String first = given.startsWith("-") && given.contains("=") ? given.substring(0, given.indexOf('=')) : given;
+        List<String> suggested = e.getSuggestions();
+        Optional<String> nearest = suggested.size() == 1 ? Optional.of(suggested.get(0))
+                : SpecChecks.nearest(first, suggested);
+        String suggestion = nearest.map(s -> " Did you mean '" + s + "'?")
+                .orElse(suggested.isEmpty() ? "" : " Did you mean one of: " + String.join(", ", suggested) + "?");
+        String what = first.startsWith("-") ? "Unknown option" : at.getSubcommands().isEmpty() ? "Unexpected argument"
+                : "Unknown command";
+        return what + " '" + first + "' for '" + command
+                + "'." + suggestion + " '" + command + " --help' lists what it takes.";
     }
 
     /**

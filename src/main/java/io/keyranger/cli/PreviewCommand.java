@@ -10,6 +10,7 @@ import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.Session;
 import io.keyranger.datastore.WhereClause;
+import io.keyranger.group.KindGroup;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.SpecChecks;
@@ -103,9 +104,8 @@ public final class PreviewCommand implements Runnable {
         Datastore datastore = session.datastore();
         DatastoreGateway gateway = new DatastoreGateway(datastore, session.spec().server());
         if (!gateway.kindExists(target.namespace(), kind)) {
-            throw new KeyRangerException("Kind '" + kind + "' was not found in namespace '" + target.namespace()
-                    + "'" + (session.past() ? " as of " + session.asOf().time() : "")
-                    + ". Run 'keyranger kinds' to list the kinds there are.");
+            throw KindGroup.notFound(kind, target.namespace(), gateway.kinds(target.namespace(), false),
+                    session.past() ? " as of " + session.asOf().time() : "");
         }
         if (query != null) { // a typo of a property plans the kind's entities all the same: say so, as run does
             SpecChecks.queryWarnings(query.query(), gateway.properties(target.namespace(), kind),

@@ -136,11 +136,9 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The new job the options ask for: over its kind, the kinds named, or every kind. */
     private JobRequest.NewJob newJob(JobSpec job) {
-        if (!target.isGroup()) {
-            return JobRequest.job(job);
-        }
-        return target.newJob.allKinds ? JobRequest.overAllKinds(job)
-                : JobRequest.overKinds(job, List.of(target.newJob.kind.split(",")));
+        JobRequest.NewJob request = !target.isGroup() ? JobRequest.job(job) : target.newJob.allKinds
+                ? JobRequest.overAllKinds(job) : JobRequest.overKinds(job, List.of(target.newJob.kind.split(",")));
+        return target.newJob.includeBookkeeping ? request.withBookkeeping() : request; // refused but over every kind
     }
 
     /** {@code past}: the session the dry run reads ({@code --as-of}'s, or the live one). */
@@ -198,6 +196,12 @@ public final class RunCommand implements Callable<Integer> {
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + prepared.kinds().size()
                     + " kinds" + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace())
                     + ", one after another: " + String.join(", ", prepared.kinds()));
+            int left = prepared.leftOut().size();
+            if (left > 0) {
+                err.printf("Left out %d KeyRanger bookkeeping kind%s (jobs, ledgers, counters, undo records: not user "
+                        + "data)%s.%n", left, left == 1 ? "" : "s", job.mapper().template().equals("export")
+                        ? "; --include-bookkeeping exports them too" : "");
+            }
         } else {
             err.println("Job " + job.jobId() + ": " + job.mapper().template() + " over " + job.kind()
                     + (job.namespace().isEmpty() ? "" : " in namespace " + job.namespace())

@@ -29,6 +29,10 @@ final class RunTarget {
                 + "Datastore's reserved kinds excluded), kind after kind, as one job.")
         boolean allKinds;
 
+        @Option(names = "--include-bookkeeping", description = "With --all-kinds and the export template: export "
+                + "KeyRanger's bookkeeping and undo kinds (_KeyRanger*) too; they are left out otherwise.")
+        boolean includeBookkeeping;
+
         @Option(names = "--gql", paramLabel = "QUERY", description = "Map the entities a GQL query selects, e.g. "
                 + "\"SELECT * FROM Account WHERE tier = 'pro' AND balance > 100\"; sharded like a kind.")
         String gql;

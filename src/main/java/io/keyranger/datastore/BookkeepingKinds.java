@@ -10,8 +10,16 @@ public final class BookkeepingKinds {
     private BookkeepingKinds() {
     }
 
+    /**
+     * Whether a kind is KeyRanger's own (jobs, ledgers, counters, undo records, ...), not user data: what every listing
+     * of an export or a database sets apart.
+     */
+    public static boolean isBookkeeping(String kind) {
+        return kind.startsWith(PREFIX);
+    }
+
     /** Reserved {@code __*__} kinds and KeyRanger's own kinds are hidden from users by default. */
     public static boolean isHidden(String kind) {
-        return kind.startsWith("__") || kind.startsWith(PREFIX);
+        return kind.startsWith("__") || isBookkeeping(kind);
     }
 }

@@ -147,6 +147,11 @@ public final class DatastoreGateway {
     /** Entities read to tell integers from timestamps and strings from blobs (both share an index representation). */
     public static final int TYPE_SAMPLE = 200;
 
+    /** A namespace as messages name it: "the default namespace" for "", else "namespace 'NS'". */
+    public static String namespaceName(String namespace) {
+        return namespace.isEmpty() ? "the default namespace" : "namespace '" + namespace + "'";
+    }
+
     /**
      * Properties of a kind with their value types as a user reads them: {@code __property__} says which index
      * representations each has (unindexed properties do not appear); where one stands for two types (INT64: integer

@@ -29,6 +29,7 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.SpecChecks;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -97,6 +98,16 @@ public final class KindGroup {
         return MAX_ID - (".-x".length() + String.valueOf(kinds).length());
     }
 
+    /**
+     * KeyRanger's bookkeeping kinds in {@code namespace} (its jobs, ledgers, counters and undo records live in the
+     * default one): what a job over every kind leaves out unless asked to take them too (an export's
+     * --include-bookkeeping).
+     */
+    public static List<String> bookkeeping(Datastore datastore, ServerType server, String namespace) {
+        return new DatastoreGateway(datastore, server).kinds(namespace, true).stream()
+                .filter(BookkeepingKinds::isBookkeeping).toList();
+    }
+
     /** As {@link #kinds(Datastore, ServerType, String, List, boolean)}, on a server whose type is found by its answers. */
     public static List<String> kinds(Datastore datastore, String namespace, List<String> named, boolean all) {
         return kinds(datastore, ServerType.PRODUCTION, namespace, named, all);
@@ -119,7 +130,9 @@ public final class KindGroup {
                         + (present.isEmpty() ? "none yet" : String.join(", ", present)) + ".");
             }
             if (present.isEmpty()) {
-                throw new KeyRangerException("Namespace '" + namespace + "' has no kinds to map.");
+                String where = DatastoreGateway.namespaceName(namespace);
+                throw new KeyRangerException(Character.toUpperCase(where.charAt(0)) + where.substring(1)
+                        + " has no kinds to map.");
             }
             return present;
         }
@@ -134,9 +147,7 @@ public final class KindGroup {
                         : "KeyRanger's own bookkeeping") + " and is never mapped: leave it out of --kind.");
             }
             if (!present.contains(k) && (gateway.listsEverything() || !gateway.kindExists(namespace, k))) {
-                throw new KeyRangerException("Kind '" + k + "' was not found in namespace '" + namespace + "'."
-                        + SpecChecks.nearest(k, present).map(n -> " Did you mean '" + n + "'?")
-                        .orElse("") + " Run 'keyranger kinds' to list the kinds there are.");
+                throw notFound(k, namespace, present, "");
             }
             kinds.add(k);
         }
@@ -145,6 +156,16 @@ public final class KindGroup {
         }
         kinds.forEach(k -> gateway.remember(namespace, k));
         return List.copyOf(kinds);
+    }
+
+    /**
+     * The refusal of a kind that is not in the namespace ({@code when}: "" for now, or " as of T"), with the nearest of
+     * the kinds there ({@code present}) when one is a likely typo; every command that is given a kind says it so.
+     */
+    public static KeyRangerException notFound(String kind, String namespace, Collection<String> present, String when) {
+        return new KeyRangerException("Kind '" + kind + "' was not found in " + DatastoreGateway.namespaceName(namespace)
+                + when + "." + SpecChecks.nearest(kind, present).map(n -> " Did you mean '" + n + "'?").orElse("")
+                + " Run 'keyranger kinds' to list the kinds there are.");
     }
 
     static Key groupKey(Datastore datastore, String groupId) {

@@ -1,5 +1,6 @@
 package io.keyranger.launch;
 
+import io.keyranger.KeyRangerException;
 import io.keyranger.job.LeaseMode;
 import io.keyranger.job.JobSpec;
 import io.keyranger.undo.JobUndo;
@@ -19,8 +20,11 @@ public sealed interface JobRequest {
      * @param kinds    the kinds named for a job over several kinds, empty for the spec's kind alone
      * @param allKinds whether it runs over every kind of the namespace
      * @param mode     what to do when another runner holds a stored job of its id
+     * @param bookkeeping over every kind: KeyRanger's bookkeeping kinds too (an export that asks for them); they are
+     *                 left out otherwise
      */
-    record NewJob(JobSpec spec, List<String> kinds, boolean allKinds, LeaseMode mode) implements JobRequest {
+    record NewJob(JobSpec spec, List<String> kinds, boolean allKinds, LeaseMode mode, boolean bookkeeping)
+            implements JobRequest {
         public NewJob {
             Objects.requireNonNull(spec, "spec");
             kinds = List.copyOf(kinds);
@@ -33,7 +37,19 @@ public sealed interface JobRequest {
 
         /** The same job, taking a stored one of its id over as {@code how} says. */
         public NewJob withMode(LeaseMode how) {
-            return new NewJob(spec, kinds, allKinds, how);
+            return new NewJob(spec, kinds, allKinds, how, bookkeeping);
+        }
+
+        /**
+         * The same job over every kind, KeyRanger's bookkeeping kinds included: only an export takes them (a copy of
+         * the whole database); no other job maps them.
+         */
+        public NewJob withBookkeeping() {
+            if (!allKinds || !spec.mapper().template().equals("export")) {
+                throw new KeyRangerException("--include-bookkeeping goes with an export over --all-kinds: KeyRanger's "
+                        + "bookkeeping kinds are exported on request, and never mapped otherwise.");
+            }
+            return new NewJob(spec, kinds, true, mode, true);
         }
     }
 
@@ -65,7 +81,7 @@ public sealed interface JobRequest {
 
     /** A new job over its spec's kind (or query, or file). */
     static NewJob job(JobSpec spec) {
-        return new NewJob(spec, List.of(), false, LeaseMode.RESUME);
+        return new NewJob(spec, List.of(), false, LeaseMode.RESUME, false);
     }
 
     /** A new job over the named kinds, kind after kind. */
@@ -73,12 +89,12 @@ public sealed interface JobRequest {
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("a job over several kinds names at least one");
         }
-        return new NewJob(spec, kinds, false, LeaseMode.RESUME);
+        return new NewJob(spec, kinds, false, LeaseMode.RESUME, false);
     }
 
     /** A new job over every kind of the spec's namespace, kind after kind. */
     static NewJob overAllKinds(JobSpec spec) {
-        return new NewJob(spec, List.of(), true, LeaseMode.RESUME);
+        return new NewJob(spec, List.of(), true, LeaseMode.RESUME, false);
     }
 
     static Resume resume(String jobId) {

@@ -28,6 +28,7 @@ import io.keyranger.undo.JobUndo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -89,7 +90,8 @@ public final class Jobs {
             }
             List<String> kinds = kinds(job);
             return new Preparation(job, consent, kinds, null, List.of(),
-                    job.severalKinds() ? List.of() : propertyWarnings(job.spec()), List.of());
+                    job.severalKinds() ? List.of() : propertyWarnings(job.spec()), List.of(),
+                    job.allKinds() && !job.bookkeeping() ? bookkeeping(job) : List.of());
         }
         if (request instanceof JobRequest.Resume resume) {
             Preparation found = resolve(resume);
@@ -114,8 +116,21 @@ public final class Jobs {
             return List.of(spec.kind());
         }
         Session reading = reading(spec);
-        return retries.call(() -> KindGroup.kinds(reading.datastore(), session.spec().server(), spec.namespace(),
-                job.severalKinds() ? job.kinds() : List.of(spec.kind()), job.allKinds()));
+        List<String> kinds = retries.call(() -> KindGroup.kinds(reading.datastore(), session.spec().server(),
+                spec.namespace(), job.severalKinds() ? job.kinds() : List.of(spec.kind()), job.allKinds()));
+        if (!job.bookkeeping()) {
+            return kinds;
+        }
+        List<String> all = new ArrayList<>(kinds);
+        all.addAll(bookkeeping(job));
+        return all;
+    }
+
+    /** KeyRanger's bookkeeping kinds in a job's namespace (as of its read time, when it has one). */
+    private List<String> bookkeeping(JobRequest.NewJob job) {
+        Session reading = reading(job.spec());
+        return retries.call(() -> KindGroup.bookkeeping(reading.datastore(), session.spec().server(),
+                job.spec().namespace()));
     }
 
     /** The spec's property parameters against the kind's properties as the server lists them (key-range jobs). */

@@ -18,15 +18,23 @@ import java.util.List;
  * @param warnings          what the user should know before it runs (parameters naming properties the kind lacks)
  * @param permanentFailures a resumed job's failures that retrying will not fix: the resume runs anyway (the cause may
  *                          be fixed by now), and fails the same way if it is not
+ * @param leftOut           KeyRanger's bookkeeping kinds that a new job over every kind leaves out (not asked for)
  */
 public record Preparation(JobRequest request, Consent consent, List<String> kinds, KindGroup.Plan group,
                           List<JobSpec> reverted, List<String> warnings,
-                          List<JobReport.ReasonGroup> permanentFailures) {
+                          List<JobReport.ReasonGroup> permanentFailures, List<String> leftOut) {
     public Preparation {
         kinds = List.copyOf(kinds);
         reverted = List.copyOf(reverted);
         warnings = List.copyOf(warnings);
         permanentFailures = List.copyOf(permanentFailures);
+        leftOut = List.copyOf(leftOut);
+    }
+
+    /** A launch that leaves no bookkeeping kind out (all but a new job over every kind). */
+    public Preparation(JobRequest request, Consent consent, List<String> kinds, KindGroup.Plan group,
+                       List<JobSpec> reverted, List<String> warnings, List<JobReport.ReasonGroup> permanentFailures) {
+        this(request, consent, kinds, group, reverted, warnings, permanentFailures, List.of());
     }
 
     /** Whether it resumes a group of kinds (not one job). */

@@ -52,7 +52,9 @@ public final class JobUndo {
             return "undo removed " + job.undoRemoved().toString().substring(0, 10) + ": cannot be reverted";
         }
         Instant from = job.finished() != null ? job.finished() : job.created();
-        return "revertible; undo kept until " + from.plus(keep).toString().substring(0, 10);
+        // a reverted job's status says by which revert and how far it went; its undo is kept for a revert --force
+        return (job.revertedBy() != null ? "" : "revertible; ") + "undo kept until "
+                + from.plus(keep).toString().substring(0, 10);
     }
 
     /**

@@ -68,9 +68,42 @@ class CliWordingTest {
         for (String dry : List.of("--dry-run", "--shards=1")) {
             InProcessCli.Result typo = cli.run("run", "--kind", "Acount", "--mapper", spec.toString(), dry);
             assertThat(typo.exitCode()).isEqualTo(1);
-            assertThat(typo.err()).startsWith("keyranger: Kind 'Acount' was not found in namespace ''. Did you mean "
-                    + "'Account'?").doesNotContain("warning").doesNotContain("balance");
+            assertThat(typo.err()).startsWith("keyranger: Kind 'Acount' was not found in the default namespace. Did "
+                    + "you mean 'Account'?").doesNotContain("warning").doesNotContain("balance");
         }
+    }
+
+    @Test
+    void previewSaysAKindThatIsNotThereAsRunDoesWithTheNearestName() {
+        InProcessCli.Result typo = cli.run("preview", "--kind", "Acount", "--shards", "4");
+        assertThat(typo.exitCode()).isEqualTo(1);
+        assertThat(typo.err()).startsWith("keyranger: Kind 'Acount' was not found in the default namespace. Did you "
+                + "mean 'Account'? Run 'keyranger kinds'").doesNotContain("''");
+        assertThat(typo.out()).isEmpty();
+    }
+
+    @Test
+    void anUnknownOptionOfAnyCommandIsOneLineWithPicocliSuggestion() {
+        InProcessCli.Result typo = cli.run("run", "--kindd", "Account");
+        assertThat(typo.exitCode()).isEqualTo(2);
+        assertThat(typo.err().lines().toList()).containsExactly("keyranger: Unknown option '--kindd' for 'keyranger "
+                + "run'. Did you mean '--kind'? 'keyranger run --help' lists what it takes.");
+        assertThat(typo.out()).isEmpty();
+        InProcessCli.Result joined = cli.run("run", "--kindd=Account", "--mapper", "m.json");
+        assertThat(joined.err().lines().toList()).singleElement().asString().startsWith("keyranger: Unknown option "
+                + "'--kindd' for 'keyranger run'. Did you mean '--kind'?");
+        for (String command : List.of("gui", "demo", "kinds", "preview", "run", "jobs", "revert", "counter", "entity",
+                "export-info", "diff", "restore")) {
+            InProcessCli.Result unknown = cli.run(command, "--no-such-option", "x");
+            assertThat(unknown.exitCode()).as(command).isEqualTo(2);
+            assertThat(unknown.err().lines().toList()).as(command).singleElement().asString()
+                    .startsWith("keyranger: Unknown option '--no-such-option' for 'keyranger " + command + "'.")
+                    .doesNotContain("'x'");
+        }
+        InProcessCli.Result command = cli.run("runn", "--kind", "Account");
+        assertThat(command.exitCode()).isEqualTo(2);
+        assertThat(command.err().lines().toList()).singleElement().asString()
+                .startsWith("keyranger: Unknown command 'runn' for 'keyranger'. Did you mean 'run'?");
     }
 
     @Test

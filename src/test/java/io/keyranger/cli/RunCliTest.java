@@ -204,7 +204,7 @@ class RunCliTest {
         assertThat(noJob.err()).contains("No job with id 'no-such-job'");
         InProcessCli.Result empty = run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),
                 "--job-id", "nothing-to-do");
-        assertThat(empty.err()).contains("Kind 'Nothing' was not found in namespace ''");
+        assertThat(empty.err()).contains("Kind 'Nothing' was not found in the default namespace");
         assertThat(run("jobs").out()).as("a job over no kind is not left behind")
                 .doesNotContain("nothing-to-do");
         assertThat(run("run", "--kind", "Nothing", "--mapper", mapper("{\"template\":\"count\"}").toString(),

@@ -26,12 +26,17 @@ public final class InProcessCli {
     }
 
     public Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--emulator-host", conn.emulatorHost(), "--project", conn.projectId()));
+        return offline(all.toArray(new String[0]));
+    }
+
+    /** A command that takes no connection (export-info), run as given. */
+    public Result offline(String... all) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
         int code = KeyRangerCli.execute(new KeyRangerCli.Context(configDir, Map.of(), request -> { }),
-                new PrintWriter(out), new PrintWriter(err), all.toArray(new String[0]));
+                new PrintWriter(out), new PrintWriter(err), all);
         return new Result(code, out.toString(), err.toString());
     }
 

@@ -82,6 +82,39 @@ class RevertTest {
     }
 
     @Test
+    void aRevertedJobIsListedAsRevertedByItsRevertAndWhenNotAsRevertible() throws Exception {
+        assertOk(run("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":5}", "inc-listed"));
+        assertOk(cli.run("revert", "inc-listed", "--job-id", "undo-listed", "--page-size", "40"));
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
+
+        String line = jobLine(cli.run("jobs"), "inc-listed ");
+        assertThat(line).containsPattern("done; reverted by undo-listed at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ; "
+                + "undo kept until").doesNotContain("revertible");
+    }
+
+    @Test
+    void aRevertThatKeptLaterChangesSaysTheJobWasRevertedOnlyInPart() throws Exception {
+        assertOk(run("{\"template\":\"increment\",\"property\":\"balance\",\"amount\":5}", "inc-part"));
+        Entity changed = RichEntities.read(datastore, "", "Rich").values().iterator().next();
+        datastore.put(Entity.newBuilder(changed).set("balance", -1L).build());
+        InProcessCli.Result revert = cli.run("revert", "inc-part", "--job-id", "undo-part", "--page-size", "40");
+        assertThat(revert.exitCode()).as(revert.err()).isNotZero();
+        assertThat(revert.err()).contains("1 entity changed since job inc-part");
+
+        String line = jobLine(cli.run("jobs"), "inc-part ");
+        assertThat(line).contains("done; reverted in part by undo-part at ")
+                .contains(": 1 entity changed since the job kept their values (revert --force inc-part restores "
+                        + "them too)").doesNotContain("revertible");
+    }
+
+    /** The line of {@code jobs} that lists the job whose id (and a space) starts it. */
+    private static String jobLine(InProcessCli.Result jobs, String idAndSpace) {
+        assertOk(jobs);
+        return jobs.out().lines().filter(l -> l.startsWith(idAndSpace)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line for " + idAndSpace + " in\n" + jobs.out()));
+    }
+
+    @Test
     void aCopyIsTakenBackByDeletingWhatItCreated() throws Exception {
         Entity already = Entity.newBuilder(datastore.newKeyFactory().setNamespace("copy").setKind("Rich")
                 .newKey("user-000002")).set("kept", "mine").build();

@@ -3,6 +3,7 @@ package io.keyranger.backup.managed;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.KeyRangerException;
 import io.keyranger.mapper.SpecChecks;
 import java.io.IOException;
@@ -135,7 +136,7 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
     private static String notHeld(ManagedExport export, Map<String, Map<String, Long>> held, String namespace,
                                   String kind) {
         StringBuilder text = new StringBuilder("The export " + export.metadata() + " holds no entity of kind '" + kind
-                + "' in " + namespaceName(namespace) + ".");
+                + "' in " + DatastoreGateway.namespaceName(namespace) + ".");
         Map<String, Long> here = held.getOrDefault(namespace, Map.of());
         List<String> withKind = held.entrySet().stream().filter(ns -> ns.getValue().containsKey(kind))
                 .map(Map.Entry::getKey).toList();
@@ -143,18 +144,14 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
         if (nearKind.isPresent()) {
             text.append(" Did you mean kind '").append(nearKind.get()).append("'?");
         } else if (!withKind.isEmpty()) {
-            text.append(" Did you mean ").append(namespaceName(SpecChecks.nearest(namespace, withKind)
+            text.append(" Did you mean ").append(DatastoreGateway.namespaceName(SpecChecks.nearest(namespace, withKind)
                     .orElse(withKind.get(0)))).append("?");
         }
         if (held.isEmpty()) {
             return text.append(" It holds no entities at all.").toString();
         }
         List<String> lines = new ArrayList<>();
-        held.forEach((ns, kinds) -> lines.add(namespaceName(ns) + ": " + String.join(", ", kinds.keySet())));
+        held.forEach((ns, kinds) -> lines.add(DatastoreGateway.namespaceName(ns) + ": " + String.join(", ", kinds.keySet())));
         return text.append(" It holds ").append(String.join("; ", lines)).append(".").toString();
-    }
-
-    private static String namespaceName(String namespace) {
-        return namespace.isEmpty() ? "the default namespace" : "namespace '" + namespace + "'";
     }
 }

@@ -22,6 +22,7 @@ import io.keyranger.executor.range.RangeNode;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.executor.store.PendingCells;
+import io.keyranger.executor.store.RevertedJobs;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobHandle;
@@ -274,9 +275,11 @@ public final class AdaptiveSplitExecutor {
     /** Jobs stored in this database, newest first. */
     public List<ListedJob> jobs() {
         JobStore store = new JobStore(datastore);
-        return store.listJobs().stream().map(j -> new ListedJob(j.spec(), j.status(), j.created(),
+        List<JobStore.StoredJob> stored = store.listJobs();
+        return stored.stream().map(j -> new ListedJob(j.spec(), j.status(), j.created(),
                 j.status() == JobStatus.RUNNING ? store.holding(j.spec().jobId()).filter(Holding::live)
-                        .map(h -> h.runner().describe()).orElse(null) : null, j.runners())).toList();
+                        .map(h -> h.runner().describe()).orElse(null) : null, j.runners(),
+                RevertedJobs.of(datastore, j, stored))).toList();
     }
 
     /** The persisted totals of a job. */

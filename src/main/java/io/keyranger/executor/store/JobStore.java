@@ -175,7 +175,7 @@ public final class JobStore {
                 job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
                 job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0,
                 instant(job, "finishedAt"), instant(job, "undoRemovedAt"),
-                job.getBoolean(KEEPS_UNDO));
+                job.getBoolean(KEEPS_UNDO), job.contains(REVERTED_BY) ? job.getString(REVERTED_BY) : null);
     }
 
     private static Instant instant(Entity job, String name) {
@@ -195,9 +195,11 @@ public final class JobStore {
      * @param finished       when its last run ended, or null
      * @param undoRemoved    when its undo records were removed ({@code jobs --prune}), or null
      * @param keptUndo       whether its commits kept undo records
+     * @param revertedBy     the id of the last revert that took it (a job, or a group of jobs), or null
      */
     public record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis,
-                     int lastRanges, int lastDepth, Instant finished, Instant undoRemoved, boolean keptUndo) {
+                     int lastRanges, int lastDepth, Instant finished, Instant undoRemoved, boolean keptUndo,
+                     String revertedBy) {
     }
 
     private static List<String> runners(Entity job) {

@@ -43,6 +43,7 @@ public final class ConnectionsModel {
     private final ObjectProperty<ConnectionChoice> selectedChoice = new SimpleObjectProperty<>();
     private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
     private final List<RunningEmulator> emulators = new ArrayList<>();
+    private Consumer<RunningEmulator> demoReady = emulator -> { };
 
     /**
      * A connection that opened.
@@ -61,6 +62,11 @@ public final class ConnectionsModel {
         this.status = status;
         this.errors = errors;
         this.opened = opened;
+    }
+
+    /** Hears of each demo emulator once it is seeded (off the FX thread): the app says its address in the terminal. */
+    public void onDemoReady(Consumer<RunningEmulator> ready) {
+        this.demoReady = ready;
     }
 
     /** Fills the connection picker from the saved profiles; reports a corrupt profiles file. */
@@ -134,6 +140,7 @@ public final class ConnectionsModel {
             new DemoSeeder(DatastoreConnector.connect(spec), spec.server()).seed(request.accounts(),
                     (done, total) -> context.progress(done, total, String.format("Seeding demo data: %,d / %,d", done, total)),
                     context::isCancelled);
+            demoReady.accept(emulator);
             return spec;
         }).onSuccess(this::connect).onError(e -> {
             connecting.set(false);

@@ -12,6 +12,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
+import javafx.geometry.Side;
 import javafx.scene.chart.BarChart;
 import javafx.scene.chart.CategoryAxis;
 import javafx.scene.chart.NumberAxis;
@@ -49,6 +50,9 @@ public final class ShardsView extends BorderPane {
         chart.setMinHeight(140); // the chart gives way to the table, so the split's divider holds
         chart.setAnimated(false);
         chart.setCategoryGap(4);
+        // the legend beside the bars, not under them: JavaFX hides a legend at the top or bottom that leaves the
+        // plot under 150 px, and the chart is about 180 px tall in a 1278x775 window
+        chart.setLegendSide(Side.RIGHT);
         chart.setBarGap(1);
         chart.getXAxis().setLabel("range");
         chart.getYAxis().setLabel("entities");

@@ -332,8 +332,9 @@ public final class KindGroup {
             }
         }
         listener.onTotals(Map.copyOf(totals));
-        return new JobResult(plan.groupId(), status, totals, ranges, depth, (System.nanoTime() - started) / 1_000_000,
-                failedRanges, messages.isEmpty() ? null : String.join("; ", messages), new JobReport(failures, skips));
+        long ran = (System.nanoTime() - started - group.pausedNanos()) / 1_000_000; // pauses left out
+        return new JobResult(plan.groupId(), status, totals, ranges, depth, ran, failedRanges,
+                messages.isEmpty() ? null : String.join("; ", messages), new JobReport(failures, skips));
     }
 
     private static JobStatus storedStatus(AdaptiveSplitExecutor executor, String jobId) {

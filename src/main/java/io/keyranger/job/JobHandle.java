@@ -33,6 +33,11 @@ public final class JobHandle {
         return gate.isPaused();
     }
 
+    /** How long the job has stood paused in all: its running time leaves this out. */
+    public long pausedNanos() {
+        return gate.pausedNanos();
+    }
+
     /** Stops at the next page boundary; every committed page stays committed and the job can be resumed. */
     public void cancel() {
         cancelled = true;

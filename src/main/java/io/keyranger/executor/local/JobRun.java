@@ -156,10 +156,15 @@ final class JobRun {
         }
     }
 
+    /** The job's running time so far, its pauses left out (a job's gate is its own: it starts unpaused). */
+    private long runningMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos - handle.pausedNanos());
+    }
+
     private void finish() {
         pool.shutdown();
         renewals.shutdownNow();
-        long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        long wall = runningMillis();
         ProgressTree tree = run.tree();
         int failed = tree.failed();
         JobStatus status = handle.isCancelled() ? JobStatus.CANCELLED : failed > 0 ? JobStatus.FAILED : JobStatus.DONE;
@@ -202,7 +207,7 @@ final class JobRun {
                 written = Path.of(parts.joinRecorded(retries.call(() -> run.store().loadLedgers(
                         run.jobId(), run.work().datastore())), run.work().order()));
                 // the join is part of the run the user waits for: the summary's time counts it, as the live clock did
-                wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+                wall = runningMillis();
             } catch (RuntimeException e) {
                 retries.call(() -> {
                     run.lease().check(run.work().datastore().get(run.lease().fenceKey()));

@@ -38,7 +38,7 @@ public final class JobGuard {
      * Asks what {@code consent} says must be asked of a job over the target's kind, or over several kinds
      * ({@code kinds}, empty for the target's kind alone): a job that writes names every kind it changes and asks
      * before it starts. What to ask is the application layer's ({@link Consent}; the Run tab's job's is
-     * {@link RunViewModel#consent}); this only asks it. A null consent (a spec the form refuses) asks nothing: the
+     * {@link StartPrice#consent}); this only asks it. A null consent (a spec the form refuses) asks nothing: the
      * view model reports the bad spec itself.
      */
     public static Decision check(Window owner, KindTarget target, Consent consent, List<String> kinds) {

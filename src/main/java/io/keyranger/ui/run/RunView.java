@@ -137,7 +137,7 @@ public final class RunView extends BorderPane {
         start.disableProperty().bind(model.status().runningProperty().or(model.targetProperty().isNull())
                 .or(settings.invalidProperty()));
         start.setOnAction(e -> {
-            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.consent(),
+            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.startPrice().consent(),
                     List.copyOf(model.form().kinds()))) {
                 case RUN -> model.start();
                 case EXPORT_FIRST -> model.startBackedUp();

@@ -8,9 +8,9 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
+import io.keyranger.launch.Inspection;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.report.JobOutcome;
-import io.keyranger.report.RunThroughput;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -277,16 +277,15 @@ public final class RunViewModel {
         if (t == null || status.isRunning()) {
             return;
         }
-        stored.follow(t, jobId, () -> !status.isRunning(), inspection -> {
+        stored.follow(t, jobId, () -> !status.isRunning(), reading -> {
+            Inspection inspection = reading.job();
             clearTree();
             tree.apply(inspection.nodes());
             tree.changed();
             status.setTotals(inspection.totals());
             // its last run as it ended, the figures its summary gave: no ETA, and the chart over the whole run
             status.setTiming(inspection.ended() ? JobWords.timing(inspection.lastWallMillis() / 1000.0) : "");
-            meter.points().setAll(RunThroughput.of(inspection.nodes(), inspection.finished(),
-                    inspection.ended() ? inspection.lastWallMillis() : 0).stream()
-                    .map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
+            meter.points().setAll(reading.throughput());
             status.say(JobWords.inspected(inspection));
         });
     }

@@ -51,4 +51,33 @@ class RunThroughputTest {
         assertThat(points.get(96).seconds()).isEqualTo(96.5);
         assertThat(points.get(96).rate()).as("50 entities in its half second").isCloseTo(100, Offset.offset(1e-9));
     }
+
+    @Test
+    void aRunLongerThanTheCapIsDrawnInAtMostItsPointsWhoseEntitiesStillAddUpToThoseRead() {
+        // a ten-hour run (and one half a second longer, whose spans are not round): one cell read 7,200 over its
+        // first hour, one 1,000,000 from 1 s to the end, one 300 in an instant
+        for (long wall : new long[] {36_000_000, 36_000_500}) {
+            long start = 97_000 - wall; // cell() counts from 97 s before the end
+            List<RunThroughput.Point> points = RunThroughput.of(List.of(cell("c0", 7_200, start, start + 3_600_000),
+                    cell("c1", 1_000_000, start + 1_000, start + wall),
+                    cell("c2", 300, start + 20_000_500, start + 20_000_500)), END, wall);
+
+            assertThat(points).as("not one point a second: 36,000 of them").isNotEmpty()
+                    .hasSizeLessThanOrEqualTo(RunThroughput.MAX_POINTS);
+            assertThat(points.get(points.size() - 1).seconds()).as("the chart ends where the run did")
+                    .isEqualTo(wall / 1000.0);
+            double drawn = 0;
+            double previous = 0;
+            for (RunThroughput.Point point : points) {
+                drawn += point.rate() * (point.seconds() - previous);
+                previous = point.seconds();
+            }
+            assertThat(drawn).as("each rate times its span adds up to the entities read")
+                    .isCloseTo(1_007_500, Offset.offset(1e-3));
+            double span = points.get(0).seconds();
+            assertThat(points.get(0).rate()).as("a rate per second still, over its span")
+                    .isCloseTo(7_200 / 3_600.0 + 1_000_000 * (span - 1) / (wall / 1000.0 - 1) / span,
+                            Offset.offset(1e-6));
+        }
+    }
 }

@@ -23,6 +23,7 @@ import javafx.application.Platform;
 import javafx.beans.value.ChangeListener;
 import javafx.scene.chart.LineChart;
 import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -131,6 +132,11 @@ class RunTabStatesTest extends DemoWindowTest {
             robot.lookup(id).queryButton().fire();
             return null;
         });
+    }
+
+    /** What the toolbar's Mapper box shows: a template, or null while it shows its prompt. */
+    private String templateShown() {
+        return Fx.get(() -> robot.lookup("#mapperTemplate").<ComboBox<String>>query().getValue());
     }
 
     /** The icon of the Pause/Resume button. */
@@ -270,6 +276,8 @@ class RunTabStatesTest extends DemoWindowTest {
         assertThat(finished.find()).as(summary()).isTrue();
         String jobId = finished.group(1);
         assertThat(accounts()).isNotEqualTo(before);
+        assertThat(templateShown()).as("once the job is done, the Mapper box shows the form's template again, not "
+                + "its blank prompt").isEqualTo("increment");
 
         selectJob(jobId, j -> j.status() == JobStatus.DONE);
         Fx.waitUntil(10, () -> !robot.lookup("#revertJob").queryButton().isDisabled());
@@ -300,6 +308,7 @@ class RunTabStatesTest extends DemoWindowTest {
                 .isNotEmpty().allMatch(named -> named.equals("revert · job " + jobId));
         assertThat(labelText("#mapperSummary")).as("once it is done, the form's mapper again")
                 .startsWith("increment");
+        assertThat(templateShown()).as("and its template in the Mapper box").isEqualTo("increment");
         String revertId = summary().replaceAll("^Job (\\S+) done: .*$", "$1");
         // the listing asked for as it started may answer after the one asked for as it ended: the newest one shows
         Fx.waitUntil(20, () -> listedAs(revertId).equals("done"));

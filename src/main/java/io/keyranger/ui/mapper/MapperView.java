@@ -208,7 +208,7 @@ public final class MapperView extends BorderPane {
 
     private void runNow() {
         model.sendToRun();
-        switch (JobGuard.check(getScene().getWindow(), run.targetProperty().get(), run.consent(), List.of())) {
+        switch (JobGuard.check(getScene().getWindow(), run.targetProperty().get(), run.startPrice().consent(), List.of())) {
             case RUN -> {
                 showRunTab.run();
                 run.start();

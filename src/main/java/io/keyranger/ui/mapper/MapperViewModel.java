@@ -263,7 +263,7 @@ public final class MapperViewModel {
                 .onSuccess(result -> {
                     if (spec.equals(buildJson().toString())) { // else the form changed meanwhile: this answers nothing
                         results.show(result, parsed, spec, prices);
-                        run.dryRunShown(target.namespace(), kind, parsed, result); // the same job's price to start it
+                        run.startPrice().dryRunShown(target.namespace(), kind, parsed, result); // the same job's price to start it
                     }
                 })
                 .onError(e -> {

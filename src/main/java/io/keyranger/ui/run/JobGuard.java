@@ -1,10 +1,10 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.KeyRangerException;
-import io.keyranger.cost.PriceTable;
+import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.launch.Consent;
-import io.keyranger.mapper.MapperSpec;
+import io.keyranger.launch.JobRequest;
 import io.keyranger.ui.common.KindTarget;
+import io.keyranger.undo.JobUndo;
 import java.util.List;
 import java.util.Optional;
 import javafx.scene.control.Alert;
@@ -26,25 +26,19 @@ public final class JobGuard {
     }
 
     /**
-     * Asks what a revert of {@code specJson} needs asked; returns what the user chose. Its cost is not known before it
-     * reads the job's undo records (the selected kind's count says nothing of it): no estimate.
+     * Asks what a revert of job {@code jobId} needs asked ({@link Consent#of(ConnectionSpec, JobRequest.Revert)});
+     * returns what the user chose. Its cost is not known before it reads the job's undo records: no estimate.
      */
-    static Decision checkRevert(Window owner, KindTarget target, String specJson) {
-        Consent consent;
-        try {
-            consent = Consent.of(target.session().spec(), MapperSpec.parse(specJson), List.of(), false, -1,
-                    PriceTable.BUILT_IN, null);
-        } catch (KeyRangerException e) {
-            return Decision.RUN; // the view model reports the bad spec itself
-        }
-        return check(owner, target, consent, List.of());
+    static Decision checkRevert(Window owner, KindTarget target, String jobId) {
+        return check(owner, target, Consent.of(target.session().spec(),
+                JobRequest.revert(jobId, JobUndo.RevertSettings.defaults())), List.of());
     }
 
     /**
      * Asks what {@code consent} says must be asked of a job over the target's kind, or over several kinds
      * ({@code kinds}, empty for the target's kind alone): a job that writes names every kind it changes and asks
      * before it starts. What to ask is the application layer's ({@link Consent}; the Run tab's job's is
-     * {@link RunViewModel#consent}); this only asks it. A null consent (a spec the form refuses) asks nothing: the
+     * {@link StartPrice#consent}); this only asks it. A null consent (a spec the form refuses) asks nothing: the
      * view model reports the bad spec itself.
      */
     public static Decision check(Window owner, KindTarget target, Consent consent, List<String> kinds) {

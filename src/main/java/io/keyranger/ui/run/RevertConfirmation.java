@@ -1,6 +1,5 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.mapper.Mappers;
 import io.keyranger.ui.common.KindTarget;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
@@ -14,8 +13,7 @@ final class RevertConfirmation {
 
     /** Whether the user wants job {@code jobId} reverted. */
     static boolean ask(Window owner, KindTarget target, String jobId) {
-        String spec = Mappers.revertSpec(jobId, false).toJson();
-        if (JobGuard.checkRevert(owner, target, spec) != JobGuard.Decision.RUN) {
+        if (JobGuard.checkRevert(owner, target, jobId) != JobGuard.Decision.RUN) {
             return false;
         }
         ButtonType revert = new ButtonType("Revert", ButtonBar.ButtonData.OK_DONE);

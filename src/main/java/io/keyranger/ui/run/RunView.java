@@ -9,6 +9,7 @@ import io.keyranger.undo.JobUndo;
 import java.util.List;
 import java.util.Map;
 import javafx.application.Platform;
+import javafx.beans.InvalidationListener;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
@@ -97,12 +98,16 @@ public final class RunView extends BorderPane {
                 model.form().chooseTemplate(name);
             }
         });
-        // a job starting here is named by the summary beside it (a revert is not the template chosen before it)
-        model.status().runningProperty().addListener((obs, was, running) -> {
-            if (running) {
-                template.setValue(null);
-            }
-        });
+        // while a job runs here the summary beside it names it (a revert is not the template chosen before it);
+        // otherwise the template shows the form's, the loaded spec's too (a restore's "import", say), and choosing it
+        // again keeps the spec
+        InvalidationListener shown = obs -> {
+            String name = model.form().templateName().getValue();
+            template.setValue(model.status().isRunning() || !template.getItems().contains(name) ? null : name);
+        };
+        model.status().runningProperty().addListener(shown);
+        model.form().templateName().addListener(shown);
+        shown.invalidated(null);
         // the mapper as its template and parameters; its JSON one click away
         Label summary = new Label();
         summary.setId("mapperSummary");
@@ -132,7 +137,7 @@ public final class RunView extends BorderPane {
         start.disableProperty().bind(model.status().runningProperty().or(model.targetProperty().isNull())
                 .or(settings.invalidProperty()));
         start.setOnAction(e -> {
-            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.consent(),
+            switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.startPrice().consent(),
                     List.copyOf(model.form().kinds()))) {
                 case RUN -> model.start();
                 case EXPORT_FIRST -> model.startBackedUp();
@@ -159,9 +164,6 @@ public final class RunView extends BorderPane {
         cancel.setId("cancelJob");
         cancel.disableProperty().bind(model.status().runningProperty().not());
         cancel.setOnAction(e -> model.cancel());
-        // the template shows the loaded spec's (a restore's "import", say), and choosing it again keeps the spec
-        model.form().templateName().subscribe(name -> template.setValue(template.getItems().contains(name) ? name
-                : null));
         Label title = new Label("Mapper");
         for (Region fixed : List.of(title, template, showJson, start, pause, cancel)) {
             fixed.setMinWidth(Region.USE_PREF_SIZE);

@@ -8,11 +8,9 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.dryrun.DryRunner;
-import io.keyranger.launch.Consent;
+import io.keyranger.launch.Inspection;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.report.JobOutcome;
-import io.keyranger.report.RunThroughput;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -64,8 +62,8 @@ public final class RunViewModel {
             form.mapperSummary());
     /** What the launch said of the job before it ran (a revert: the job it took was left running), kept for its end. */
     private String launchNote = "";
-    /** The dry run the Mapper tab showed last, or null: the price of the same job when Start runs it. */
-    private ShownDryRun dryRun;
+    /** What Start's job costs and asks: the form's job over the target, at these prices. */
+    private final StartPrice startPrice = new StartPrice(target, form, () -> prices);
     /** The job waiting for the backup that runs now, or null. */
     private AfterBackup afterBackup;
     /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
@@ -135,42 +133,6 @@ public final class RunViewModel {
 
     /** The job to start once backup {@code backupJobId} is done. */
     private record AfterBackup(String backupJobId, JobSpec job, KindTarget target) {
-    }
-
-    /**
-     * What the user must agree to before Start runs the form's job ({@link JobGuard} asks it): its estimate is the
-     * one every front end gives ({@link io.keyranger.report.Operations#estimate}), the dry run's figures when the
-     * Mapper tab dry-ran this very job, so the confirmation, the dry run and the finished job give one price. Null
-     * without a kind, or for a spec the form refuses (Start says why).
-     */
-    public Consent consent() {
-        KindTarget t = target.get();
-        if (t == null) {
-            return null;
-        }
-        try {
-            if (!form.kinds().isEmpty()) {
-                return Consent.of(t.session().spec(), MapperSpec.parse(form.mapperJsonProperty().get()),
-                        List.copyOf(form.kinds()), false, -1, prices, null);
-            }
-            JobSpec job = form.spec(t);
-            ShownDryRun shown = dryRun;
-            boolean same = shown != null && shown.namespace().equals(job.namespace())
-                    && shown.kind().equals(job.kind()) && shown.spec().json().equals(job.mapper().json());
-            return Consent.of(t.session().spec(), job.mapper(), List.of(), false,
-                    job.kind().equals(t.kind()) ? t.countOrUnknown() : -1, prices, same ? shown.result() : null);
-        } catch (KeyRangerException e) {
-            return null;
-        }
-    }
-
-    /** The Mapper tab showed a dry run of {@code spec} over {@code kind}: the estimate of that job from now on. */
-    public void dryRunShown(String namespace, String kind, MapperSpec spec, DryRunner.Result result) {
-        dryRun = new ShownDryRun(namespace, kind, spec, result);
-    }
-
-    /** A dry run the Mapper tab showed. */
-    private record ShownDryRun(String namespace, String kind, MapperSpec spec, DryRunner.Result result) {
     }
 
     /** Resumes a stored job on the current connection. */
@@ -315,16 +277,15 @@ public final class RunViewModel {
         if (t == null || status.isRunning()) {
             return;
         }
-        stored.follow(t, jobId, () -> !status.isRunning(), inspection -> {
+        stored.follow(t, jobId, () -> !status.isRunning(), reading -> {
+            Inspection inspection = reading.job();
             clearTree();
             tree.apply(inspection.nodes());
             tree.changed();
             status.setTotals(inspection.totals());
             // its last run as it ended, the figures its summary gave: no ETA, and the chart over the whole run
             status.setTiming(inspection.ended() ? JobWords.timing(inspection.lastWallMillis() / 1000.0) : "");
-            meter.points().setAll(RunThroughput.of(inspection.nodes(), inspection.finished(),
-                    inspection.ended() ? inspection.lastWallMillis() : 0).stream()
-                    .map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
+            meter.points().setAll(reading.throughput());
             status.say(JobWords.inspected(inspection));
         });
     }
@@ -356,7 +317,7 @@ public final class RunViewModel {
 
     private void finished(JobResult result) {
         ticker.stop();
-        dryRun = null; // data may have changed since: a dry run before it prices nothing after it
+        startPrice.jobRan();
         runningMapper.set(null);
         JobOutcome outcome = JobOutcome.of(result);
         status.setRunning(false);
@@ -411,6 +372,11 @@ public final class RunViewModel {
 
     public JobForm form() {
         return form;
+    }
+
+    /** The price of the job Start runs, and what the user must agree to before it runs. */
+    public StartPrice startPrice() {
+        return startPrice;
     }
 
     /** Bumped whenever the tree's rows changed (once per coalesced tick at most): when the key-space map redraws. */

@@ -4,10 +4,12 @@ import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobStatus;
 import io.keyranger.launch.Inspection;
 import io.keyranger.launch.Jobs;
+import io.keyranger.report.RunThroughput;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import javafx.animation.PauseTransition;
@@ -60,9 +62,23 @@ final class StoredJobs {
                 .run(tasks);
     }
 
-    /** Reads one job's tree and totals in the background, then hands them to {@code shown} on the FX thread. */
-    void inspect(KindTarget t, String jobId, Consumer<Inspection> shown) {
-        Tasks.create("Reading job " + jobId, () -> jobsOf(t).inspect(jobId))
+    /**
+     * A stored job as read back, and the throughput chart of its last run as it ended ({@link RunThroughput}; none
+     * while it runs elsewhere): drawn from every range's records, so worked out off the FX thread with the reading.
+     *
+     * @param job        the job as read back
+     * @param throughput the chart's points
+     */
+    record Reading(Inspection job, List<ThroughputPoint> throughput) {
+        static Reading of(Inspection job) {
+            return new Reading(job, RunThroughput.of(job.nodes(), job.finished(), job.ended() ? job.lastWallMillis()
+                    : 0).stream().map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
+        }
+    }
+
+    /** Reads one job's tree, totals and chart in the background, then hands them to {@code shown} on the FX thread. */
+    void inspect(KindTarget t, String jobId, Consumer<Reading> shown) {
+        Tasks.create("Reading job " + jobId, () -> Reading.of(jobsOf(t).inspect(jobId)))
                 .onSuccess(shown::accept)
                 .onError(e -> errors.accept(ErrorMessages.of(e)))
                 .run(tasks);
@@ -76,7 +92,7 @@ final class StoredJobs {
      * {@link #FOLLOW} until another job is followed, {@link #stopFollowing} is called or {@code shownHere} says no,
      * handing each reading to {@code shown}.
      */
-    void follow(KindTarget t, String jobId, BooleanSupplier shownHere, Consumer<Inspection> shown) {
+    void follow(KindTarget t, String jobId, BooleanSupplier shownHere, Consumer<Reading> shown) {
         followed = jobId;
         read(t, jobId, () -> jobId.equals(followed) && shownHere.getAsBoolean(), shown);
     }
@@ -87,13 +103,13 @@ final class StoredJobs {
     }
 
     private void read(KindTarget t, String jobId, BooleanSupplier following,
-                      Consumer<Inspection> shown) {
-        inspect(t, jobId, inspection -> {
+                      Consumer<Reading> shown) {
+        inspect(t, jobId, reading -> {
             if (!following.getAsBoolean()) {
                 return;
             }
-            shown.accept(inspection);
-            if (inspection.status() == JobStatus.RUNNING) {
+            shown.accept(reading);
+            if (reading.job().status() == JobStatus.RUNNING) {
                 PauseTransition again = new PauseTransition(FOLLOW);
                 again.setOnFinished(e -> {
                     if (following.getAsBoolean()) {

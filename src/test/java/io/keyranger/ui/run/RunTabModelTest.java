@@ -104,7 +104,7 @@ class RunTabModelTest {
         Fx.waitUntil(60, () -> Fx.get(() -> mapper.dryRunSummaryProperty().get()).contains("Nothing was written"));
         String dryRun = Fx.get(() -> mapper.dryRunSummaryProperty().get());
         on(mapper::sendToRun);
-        Consent consent = Fx.get(run::consent);
+        Consent consent = Fx.get(() -> run.startPrice().consent());
         on(run::start);
         Fx.waitUntil(60, () -> summary().contains(" done: "));
         Matcher finished = Pattern.compile("Operations: (.+)\\.$").matcher(summary());

@@ -226,7 +226,8 @@ public final class PipelineLaunch {
         JobStore store = new JobStore(datastore);
         List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
         boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status() == NodeStatus.DONE);
-        if (done && parts != null) {
+        boolean joins = parts != null && !parts.joinedByGroup(); // a kind of a group: the group joins
+        if (done && joins) {
             Entity job = RetryPolicy.DEFAULT.call(() -> datastore.get(store.jobKey(jobId)));
             if (job != null && (job.contains(JobStore.REVERTED_BY)
                     || JobStatus.DONE.name().equals(job.getString("status")))) {
@@ -248,7 +249,7 @@ public final class PipelineLaunch {
             });
             return null;
         });
-        if (parts != null && done && recorded[0] == JobStatus.DONE) {
+        if (joins && done && recorded[0] == JobStatus.DONE) {
             parts.removeParts();
         }
         return recorded[0];

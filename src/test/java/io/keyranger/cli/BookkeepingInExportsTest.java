@@ -133,14 +133,14 @@ class BookkeepingInExportsTest {
         assertThat(count.err()).contains("--include-bookkeeping goes with an export over --all-kinds");
     }
 
-    /** Every kind in the exports below {@code folder} (a job over several kinds writes one a kind), by export-info. */
+    /** Every kind in the export below {@code folder} (a job over several kinds writes one), by export-info. */
     private Map<String, Long> exportedKinds(Path folder) throws Exception {
         Map<String, Long> kinds = new TreeMap<>();
         List<Path> exports;
         try (Stream<Path> each = Files.list(folder)) {
             exports = each.filter(Files::isDirectory).toList();
         }
-        assertThat(exports).isNotEmpty();
+        assertThat(exports).hasSize(1);
         for (Path export : exports) {
             String out = ok(cli.offline("export-info", export.toString())).out();
             out.lines().filter(l -> l.startsWith("(default)")).forEach(l -> {

@@ -73,7 +73,7 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
             checkInputReachable(mapper, o);
         }
         if (!o.getDryRun()) {
-            Consent.of(conn, mapper, List.of(), false, -1, PriceTable.BUILT_IN).require(o.getConfirmProject(),
+            Consent.of(conn, mapper, List.of(), false, -1, PriceTable.BUILT_IN, null).require(o.getConfirmProject(),
                     "pass --confirmProject=" + project);
         }
         if (!datastoreIo && (o.getJobId() == null || o.getJobId().isBlank())) {

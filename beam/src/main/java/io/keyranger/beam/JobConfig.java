@@ -85,8 +85,8 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
         if (SourceJobs.readsFile(spec) || SourceJobs.readsPast(spec)) {
             return null; // an import or a restore writes no file
         }
-        return PartFiles.of(BeamFileStore.INSTANCE,
-                Mappers.create(spec), spec, jobId, projectId);
+        return PartFiles.of(BeamFileStore.INSTANCE, Mappers.create(spec), spec, jobId, namespace, kind, null,
+                projectId); // a pipeline runs a job of its own: a job over several kinds runs on this machine
     }
 
     static List<String> encode(List<Key> bounds) {

@@ -1,59 +1,115 @@
 package io.keyranger.backup.managed;
 
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Writes a managed export that {@code gcloud datastore import} (and the emulator's {@code :import}) loads and
- * {@link ManagedExport} reads: the layout of an unfiltered export (all namespaces, all kinds), its entities streamed
- * into {@code output-0}, and its two metadata files written last, when it is closed, so an export cut short lists
- * nothing and is not mistaken for a whole one.
+ * {@link ManagedExport} reads, in one of Google's two layouts: that of an unfiltered export (all namespaces, all kinds,
+ * one part), or that of an export of chosen kinds ({@code --kinds}, {@code --namespaces}), one part a namespace and
+ * kind ({@code namespace_NS/kind_K}, or {@code default_namespace/kind_K}), each with its own output file and metadata.
+ * Entities are streamed into the part's {@code output-0}; the metadata files are written last, when the writer is
+ * closed, so an export cut short lists nothing and is not mistaken for a whole one.
  */
 public final class ManagedExportWriter implements Closeable {
-    private static final String PART = "all_namespaces/all_kinds";
-    private static final String KIND_METADATA = "all_namespaces_all_kinds.export_metadata";
+    private static final String OVERALL = ".overall_export_metadata";
+    private static final DateTimeFormatter NAMES = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH_mm_ss_SSS")
+            .withZone(ZoneOffset.UTC);
 
     private final FileStore store;
     private final String root;
-    private final String part;
     private final String name;
-    private final LogWriter output;
+    private final boolean byKind;
     private final long startedMicros;
-    private long entities;
+    private final List<Part> parts = new ArrayList<>();
+    private Part current;
 
-    private ManagedExportWriter(FileStore store, String root, String name) throws IOException {
+    /**
+     * One part: what it holds (null: all namespaces, or all kinds), its folder's path in the export, and its
+     * output file while it is written.
+     */
+    private static final class Part {
+        final String namespace;
+        final String kind;
+        final String path;
+        LogWriter output;
+        long entities;
+        long bytes;
+
+        Part(String namespace, String kind, String path) {
+            this.namespace = namespace;
+            this.kind = kind;
+            this.path = path;
+        }
+
+        String metadataName() {
+            return path.replace('/', '_') + ".export_metadata";
+        }
+    }
+
+    private ManagedExportWriter(FileStore store, String root, String name, boolean byKind) {
         this.store = store;
         this.root = root;
-        this.part = store.resolve(store.resolve(root, "all_namespaces"), "all_kinds");
         this.name = name;
-        this.output = new LogWriter(store.create(store.resolve(part, "output-0")));
+        this.byKind = byKind;
         this.startedMicros = micros(Instant.now());
     }
 
-    /** A new export in a new local folder below {@code prefix} (named by the time, as exports are), to be filled. */
+    /** A new unfiltered export in a new local folder below {@code prefix} (named by the time, as exports are). */
     public static ManagedExportWriter create(Path prefix) {
         return create(LocalFileStore.INSTANCE, prefix.toString());
     }
 
-    /** A new export in a new folder below {@code prefix}, written through {@code store}. */
+    /** A new unfiltered export (one part: all namespaces, all kinds) in a new folder below {@code prefix}. */
     public static ManagedExportWriter create(FileStore store, String prefix) {
-        String name = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH_mm_ss_SSS").withZone(ZoneOffset.UTC)
-                .format(Instant.now());
-        String root = store.resolve(prefix, name);
+        ManagedExportWriter writer = open(store, prefix, Instant.now(), false);
+        try {
+            writer.start(new Part(null, null, "all_namespaces/all_kinds"));
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot create the export in " + writer.root + ": " + e.getMessage(), e);
+        }
+        return writer;
+    }
+
+    /**
+     * A new export of chosen kinds in a new folder below {@code prefix} named by {@code time}: each kind's part is
+     * begun by {@link #kind}, and its entities follow.
+     */
+    public static ManagedExportWriter byKind(FileStore store, String prefix, Instant time) {
+        return open(store, prefix, time, true);
+    }
+
+    /** The folder below {@code prefix} that an export named by {@code time} is written to. */
+    public static String folder(FileStore store, String prefix, Instant time) {
+        return store.resolve(prefix, NAMES.format(time));
+    }
+
+    /** The overall metadata file of the export in {@code folder} (there once the export is whole). */
+    public static String overallMetadata(FileStore store, String folder) {
+        String path = folder.endsWith("/") ? folder.substring(0, folder.length() - 1) : folder;
+        return store.resolve(folder, path.substring(path.lastIndexOf('/') + 1) + OVERALL);
+    }
+
+    private static ManagedExportWriter open(FileStore store, String prefix, Instant time, boolean byKind) {
+        String root = folder(store, prefix, time);
         try {
             if (store.exists(root)) {
                 throw new KeyRangerException("The export folder " + root + " exists already.");
             }
-            return new ManagedExportWriter(store, root, name);
+            return new ManagedExportWriter(store, root, NAMES.format(time), byKind);
         } catch (IOException e) {
             throw new KeyRangerException("Cannot create the export in " + root + ": " + e.getMessage(), e);
         }
@@ -69,47 +125,116 @@ public final class ManagedExportWriter implements Closeable {
         return root;
     }
 
+    /**
+     * Begins the part of {@code kind} in {@code namespace} (an export of chosen kinds), which the entities written
+     * next belong to; the part before it is finished. A kind without entities is listed all the same.
+     */
+    public void kind(String namespace, String kind) throws IOException {
+        if (!byKind) {
+            throw new IllegalStateException("an unfiltered export has one part for every kind");
+        }
+        String path = (namespace.isEmpty() ? "default_namespace" : "namespace_" + fileName(namespace)) + "/kind_"
+                + fileName(kind);
+        if (parts.stream().anyMatch(p -> p.path.equals(path))) {
+            throw new IllegalStateException("the export has a part for " + namespace + "/" + kind + " already");
+        }
+        start(new Part(namespace, kind, path));
+    }
+
+    private void start(Part part) throws IOException {
+        finishOutput();
+        part.output = new LogWriter(store.create(store.resolve(store.resolve(root, part.path), "output-0")));
+        parts.add(part);
+        current = part;
+    }
+
+    private void finishOutput() throws IOException {
+        if (current != null && current.output != null) {
+            current.output.close();
+            current.bytes = current.output.size();
+            current.output = null;
+        }
+    }
+
     public void write(Entity entity) throws IOException {
-        output.write(EntityProtoWriter.entity(entity));
-        entities++;
+        if (current == null) {
+            throw new IllegalStateException("begin a kind's part before its entities");
+        }
+        Key key = entity.getKey();
+        if (current.kind != null && (!current.kind.equals(key.getKind())
+                || !current.namespace.equals(key.getNamespace()))) {
+            throw new IllegalStateException("an entity of " + key.getNamespace() + "/" + key.getKind()
+                    + " in the part of " + current.namespace + "/" + current.kind);
+        }
+        current.output.write(EntityProtoWriter.entity(entity));
+        current.entities++;
     }
 
+    /** The entities written so far, in every part. */
     public long entities() {
-        return entities;
+        return parts.stream().mapToLong(p -> p.entities).sum();
     }
 
-    /** Finishes the output file and writes the metadata that make the export whole. */
+    /** Finishes the output file and writes the metadata that make the export whole: each part's, then the export's. */
     @Override
     public void close() throws IOException {
-        output.close();
-        long bytes = output.size();
-        try (OutputStream kind = store.create(store.resolve(part, KIND_METADATA))) {
-            kind.write(EntityProtoWriter.message(out -> {
-                out.writeByteArray(1, EntityProtoWriter.message(run -> {
-                    run.writeString(1, name);
-                    run.writeInt64(2, startedMicros);
-                    run.writeInt64(3, micros(Instant.now()));
+        finishOutput();
+        long ended = micros(Instant.now());
+        for (Part part : parts) {
+            try (OutputStream kind = store.create(store.resolve(store.resolve(root, part.path),
+                    part.metadataName()))) {
+                kind.write(EntityProtoWriter.message(out -> {
+                    out.writeByteArray(1, EntityProtoWriter.message(run -> {
+                        run.writeString(1, name);
+                        run.writeInt64(2, startedMicros);
+                        run.writeInt64(3, ended);
+                    }));
+                    out.writeByteArray(2, EntityProtoWriter.message(file -> {
+                        file.writeString(1, part.kind == null ? "" : part.kind);
+                        file.writeString(2, "output-0");
+                    }));
                 }));
-                out.writeByteArray(2, EntityProtoWriter.message(file -> {
-                    file.writeString(1, "");
-                    file.writeString(2, "output-0");
-                }));
+            }
+        }
+        try (LogWriter overall = new LogWriter(store.create(overallMetadata(store, root)))) {
+            overall.write(new byte[] {0x33}); // the header record exports begin with
+            overall.write(EntityProtoWriter.message(out -> {
+                for (Part part : parts) {
+                    out.writeByteArray(1, EntityProtoWriter.message(entry -> {
+                        entry.writeByteArray(1, EntityProtoWriter.message(scope -> {
+                            scope.writeInt32(1, part.kind == null ? 2 : 1); // all kinds, or one
+                            scope.writeString(2, part.kind == null ? "" : part.kind);
+                            // all namespaces, the default one, or one named
+                            scope.writeInt32(3, part.namespace == null ? 3 : part.namespace.isEmpty() ? 1 : 2);
+                            scope.writeString(4, part.namespace == null ? "" : part.namespace);
+                        }));
+                        entry.writeString(2, part.path + "/" + part.metadataName());
+                        entry.writeInt64(3, part.entities);
+                        entry.writeInt64(4, part.bytes);
+                    }));
+                }
             }));
         }
-        try (LogWriter overall = new LogWriter(store.create(store.resolve(root, name + ".overall_export_metadata")))) {
-            overall.write(new byte[] {0x33}); // the header record exports begin with
-            overall.write(EntityProtoWriter.message(out -> out.writeByteArray(1, EntityProtoWriter.message(entry -> {
-                entry.writeByteArray(1, EntityProtoWriter.message(scope -> {
-                    scope.writeInt32(1, 2); // all kinds
-                    scope.writeString(2, "");
-                    scope.writeInt32(3, 3); // all namespaces
-                    scope.writeString(4, "");
-                }));
-                entry.writeString(2, PART + "/" + KIND_METADATA);
-                entry.writeInt64(3, entities);
-                entry.writeInt64(4, bytes);
-            }))));
+    }
+
+    /**
+     * A namespace or kind as a file name: as it is when it holds only letters, digits, '.', '_' and '-' (as Google
+     * names the folders), else those kept and every other byte of its UTF-8 as %XX, so two names never share one.
+     */
+    private static String fileName(String name) {
+        if (name.matches("[A-Za-z0-9._-]+") && !name.equals(".") && !name.equals("..")) {
+            return name;
         }
+        StringBuilder safe = new StringBuilder();
+        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || c == '_' || c == '-')) {
+                safe.append(c);
+            } else {
+                safe.append('%').append(String.format("%02X", b & 0xff));
+            }
+        }
+        return safe.toString();
     }
 
     private static long micros(Instant t) {

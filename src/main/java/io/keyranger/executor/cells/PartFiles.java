@@ -27,7 +27,8 @@ import java.util.UUID;
 /**
  * The output of an export, exactly once, on every runner: each committing chunk writes its lines to a new part file,
  * and its commit records the part in its cell's ledger; a part whose commit failed or found its keys applied already is
- * recorded nowhere. When the job is done the recorded parts are joined in key order into the output file. The files
+ * recorded nowhere. When the job is done the recorded parts are joined in key order into the output file (when every
+ * kind of a job over several is done, every kind's into one output, kind after kind). The files
  * go through a {@link FileStore}: the local disk for a local run, Beam's FileSystems on a pipeline (gs:// on
  * Dataflow); a job either runner started and the other finished writes the same file.
  */
@@ -36,26 +37,49 @@ public final class PartFiles {
     private final String output;
     private final String dir;
     private final String managedProject;
+    private final Instant readTime;
+    private final String namespace;
+    private final String kind;
+    private final String group;
     private final ExportSnapshot snapshot;
 
     /**
      * With {@code managedProject}, the parts are joined into a managed export in a new folder below {@code output}
-     * (keys placed in that project, as an import places them in its own), instead of one JSON-lines file. The pages
-     * were all read at {@code readTime} (null: live), which the export's record beside it says
-     * ({@link ExportSnapshot}).
+     * (keys placed in that project, as an import places them in its own), laid out as Google lays out an export of
+     * {@code kind} in {@code namespace}, instead of one JSON-lines file. The pages were all read at {@code readTime}
+     * (null: live), which the export's record beside it says ({@link ExportSnapshot}). The parts of one kind of a job
+     * over several ({@code group}, or null) are joined by the group, with its other kinds' ({@link #joinGroup}).
      */
-    public PartFiles(FileStore store, String output, String jobId, String managedProject, Instant readTime) {
+    public PartFiles(FileStore store, String output, String jobId, String managedProject, Instant readTime,
+                     String namespace, String kind, String group) {
         this.snapshot = new ExportSnapshot(jobId, readTime);
         this.store = store;
         this.output = output;
         this.dir = store.sibling(output, ".parts-" + jobId);
         this.managedProject = managedProject;
+        this.readTime = readTime;
+        this.namespace = namespace;
+        this.kind = kind;
+        this.group = group;
     }
 
-    /** The parts of a job whose mapper writes a file (an export), or null for any other job. */
-    public static PartFiles of(FileStore store, PageMapper mapper, MapperSpec spec, String jobId, String projectId) {
+    /**
+     * The parts of a job whose mapper writes a file (an export), or null for any other job: over {@code kind} in
+     * {@code namespace}, one kind of {@code group} (null: a job of its own).
+     */
+    public static PartFiles of(FileStore store, PageMapper mapper, MapperSpec spec, String jobId, String namespace,
+                               String kind, String group, String projectId) {
         return mapper.outputFile() == null ? null : new PartFiles(store, mapper.outputFile(), jobId,
-                Mappers.writesManagedExport(spec) ? projectId : null, spec.readTime());
+                Mappers.writesManagedExport(spec) ? projectId : null, spec.readTime(), namespace, kind, group);
+    }
+
+    /**
+     * Whether the job is one kind of a job over several, whose export is one file (or one managed export) of every
+     * kind: its group joins its parts with the others' once every kind is done ({@link #joinGroup}), and removes
+     * them; the kind's own end joins and removes nothing.
+     */
+    public boolean joinedByGroup() {
+        return group != null;
     }
 
     public String dir() {
@@ -81,9 +105,14 @@ public final class PartFiles {
 
     /** {@link #join} of the parts recorded in a job's ledgers. */
     public String joinRecorded(List<Entity> ledgers, KeyOrder order) {
+        return join(recorded(ledgers), order);
+    }
+
+    /** The parts a job's ledgers record. */
+    private static List<String> recorded(List<Entity> ledgers) {
         List<String> recorded = new ArrayList<>();
         ledgers.forEach(ledger -> recorded.addAll(Ledger.parts(ledger)));
-        return join(recorded, order);
+        return recorded;
     }
 
     /**
@@ -92,18 +121,28 @@ public final class PartFiles {
      * wrote: the output file, or the new folder of a managed export.
      */
     public String join(List<String> recorded, KeyOrder order) {
-        List<String[]> ordered = recorded.stream().map(r -> r.split(" ", 2))
-                .sorted(Comparator.comparing((String[] r) -> Key.fromUrlSafe(r[0]), order))
-                .toList();
+        List<String[]> ordered = ordered(recorded, order);
         if (managedProject != null) {
             return joinManaged(ordered);
         }
+        return joinLines(List.of(this), List.of(ordered), snapshot);
+    }
+
+    /**
+     * The parts of {@code kinds} ({@code ordered}: each kind's, in key order), kind after kind, as one JSON-lines file
+     * written to a temporary file and moved into place atomically, with its record beside it.
+     */
+    private static String joinLines(List<PartFiles> kinds, List<List<String[]>> ordered, ExportSnapshot snapshot) {
+        FileStore store = kinds.get(0).store;
+        String output = kinds.get(0).output;
         String temp = store.sibling(output, "." + UUID.randomUUID() + ".tmp");
         try {
             try (OutputStream out = store.create(temp)) {
-                for (String[] part : ordered) {
-                    try (InputStream in = openPart(part[1])) {
-                        in.transferTo(out);
+                for (int i = 0; i < kinds.size(); i++) {
+                    for (String[] part : ordered.get(i)) {
+                        try (InputStream in = kinds.get(i).openPart(part[1])) {
+                            in.transferTo(out);
+                        }
                     }
                 }
             }
@@ -116,29 +155,79 @@ public final class PartFiles {
     }
 
     /**
-     * The parts, in key order, as a managed export: a new folder below the output folder whose metadata files are
-     * written last, so an export cut short is never taken for a whole one (joining again writes a new one).
+     * The parts, in key order, as a managed export of the kind: a new folder below the output folder whose metadata
+     * files are written last, so an export cut short is never taken for a whole one (joining again writes a new one).
      */
     private String joinManaged(List<String[]> ordered) {
-        ManagedExportWriter writer = ManagedExportWriter.create(store,
-                output);
+        ManagedExportWriter writer = ManagedExportWriter.byKind(store, output, Instant.now());
         try (writer) {
             // in its folder before the metadata files that make the export whole
             snapshot.write(store, store.resolve(writer.location(), ExportSnapshot.MANAGED_FILE));
-            ObjectMapper json = new ObjectMapper();
-            for (String[] part : ordered) {
-                try (BufferedReader lines = new BufferedReader(new InputStreamReader(openPart(part[1]),
-                        StandardCharsets.UTF_8))) {
-                    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                        writer.write(EntityCodec.decode(json.readTree(line), managedProject,
-                                ""));
-                    }
+            writeKind(writer, ordered);
+        } catch (IOException e) {
+            throw new KeyRangerException("Cannot write the managed export in " + output + ": " + e.getMessage(), e);
+        }
+        return writer.location();
+    }
+
+    /** This kind's part of a managed export: its parts' entities, in key order. */
+    private void writeKind(ManagedExportWriter writer, List<String[]> ordered) throws IOException {
+        writer.kind(namespace, kind);
+        ObjectMapper json = new ObjectMapper();
+        for (String[] part : ordered) {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(openPart(part[1]),
+                    StandardCharsets.UTF_8))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    writer.write(EntityCodec.decode(json.readTree(line), managedProject, ""));
+                }
+            }
+        }
+    }
+
+    /**
+     * Joins the export of a job over several kinds, once every kind is done: {@code kinds} are its kinds' parts and
+     * {@code ledgers} what their ledgers record, in the group's order. A JSON-lines export is one file, kind after
+     * kind, moved into place whole; a managed export is one export, a part for each kind as Google lays out an export
+     * of chosen kinds, in the folder named by {@code created} (the group's start), so a join cut short and joined
+     * again writes the same export: a folder there without its overall metadata is removed first, and one with it
+     * is the export joined before, returned as it is. The parts stay until each kind's {@link #removeParts}.
+     */
+    public static String joinGroup(List<PartFiles> kinds, List<List<Entity>> ledgers, KeyOrder order,
+                                   String groupId, Instant created) {
+        PartFiles first = kinds.get(0);
+        FileStore store = first.store;
+        String output = first.output;
+        ExportSnapshot snapshot = new ExportSnapshot(groupId, first.readTime);
+        List<List<String[]>> ordered = new ArrayList<>();
+        for (List<Entity> kindLedgers : ledgers) {
+            ordered.add(ordered(recorded(kindLedgers), order));
+        }
+        if (first.managedProject == null) {
+            return joinLines(kinds, ordered, snapshot);
+        }
+        String root = ManagedExportWriter.folder(store, output, created);
+        try {
+            if (store.exists(ManagedExportWriter.overallMetadata(store, root))) {
+                return root;
+            }
+            store.deleteFolder(root);
+            try (ManagedExportWriter writer = ManagedExportWriter.byKind(store, output, created)) {
+                snapshot.write(store, store.resolve(root, ExportSnapshot.MANAGED_FILE));
+                for (int i = 0; i < kinds.size(); i++) {
+                    kinds.get(i).writeKind(writer, ordered.get(i));
                 }
             }
         } catch (IOException e) {
             throw new KeyRangerException("Cannot write the managed export in " + output + ": " + e.getMessage(), e);
         }
-        return writer.location();
+        return root;
+    }
+
+    /** Recorded parts ("FIRSTKEY FILE" each) in the key order of their first keys. */
+    private static List<String[]> ordered(List<String> recorded, KeyOrder order) {
+        return recorded.stream().map(r -> r.split(" ", 2))
+                .sorted(Comparator.comparing((String[] r) -> Key.fromUrlSafe(r[0]), order))
+                .toList();
     }
 
     private InputStream openPart(String name) throws IOException {

@@ -161,7 +161,7 @@ public final class AdaptiveSplitExecutor {
         try {
             ShardedCounter counter = retrying(() -> openCounter(spec));
             PartFiles parts = PartFiles.of(LocalFileStore.INSTANCE, inputs.mapper(), spec.mapper(), spec.jobId(),
-                    datastore.getOptions().getProjectId());
+                    spec.namespace(), spec.kind(), spec.group(), datastore.getOptions().getProjectId());
             CellCommitter committer = retrying(() -> new CellCommitter(datastore, order, inputs.mapper(),
                     spec.jobId(), cells, limits, seams, parts)); // it reads the counter's shard count
             PageWork work = new PageWork(datastore, spec, order, limits, inputs.mapper(), cells, committer, retries,

@@ -202,7 +202,9 @@ final class JobRun {
         PartFiles parts = run.parts();
         ProgressTree tree = run.tree();
         Path written = null;
-        if (parts != null && status == JobStatus.DONE) {
+        // a kind of a job over several joins nothing: its group joins every kind's parts into one export at its end
+        boolean joins = parts != null && status == JobStatus.DONE && !parts.joinedByGroup();
+        if (joins) {
             try {
                 written = Path.of(parts.joinRecorded(retries.call(() -> run.store().loadLedgers(
                         run.jobId(), run.work().datastore())), run.work().order()));
@@ -221,7 +223,7 @@ final class JobRun {
             run.store().finishJob(run.lease(), status, ran, tree.size(), tree.maxDepth());
             return null;
         });
-        if (parts != null && status == JobStatus.DONE) {
+        if (joins) {
             parts.removeParts();
         }
         Map<String, Long> persisted = run.persistedTotals(retries);

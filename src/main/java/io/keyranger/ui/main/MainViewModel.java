@@ -285,8 +285,7 @@ public final class MainViewModel {
                 .onSuccess(list -> {
                     if (kind == selectedKind.get()) {
                         properties.setAll(list);
-                        List<String> names = list.stream().map(PropertyInfo::name).toList();
-                        entities.setPropertyNames(names);
+                        entities.setProperties(source, namespace, kind.name(), list);
                         mapper.setProperties(list, !source.listsEverything());
                     }
                 })

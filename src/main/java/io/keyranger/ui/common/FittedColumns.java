@@ -23,8 +23,8 @@ public final class FittedColumns {
     public static final double MAX_WIDTH = 420;
     /** Cell padding and the column's border, beside the text. */
     private static final double PADDING = 24;
-    /** Beside a header's text: the label's padding, the sort arrow and the column's border. */
-    private static final double HEADER_EXTRA = 36;
+    /** Beside a header's text: the label's padding (0.5em a side) and the sort arrow (15px). */
+    private static final double HEADER_EXTRA = 30;
 
     private FittedColumns() {
     }

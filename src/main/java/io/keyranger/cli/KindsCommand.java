@@ -1,6 +1,5 @@
 package io.keyranger.cli;
 
-import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreGateway;
@@ -9,6 +8,7 @@ import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Session;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.group.KindGroup;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,8 +82,10 @@ public final class KindsCommand implements Runnable {
             return;
         }
         boolean found = false;
+        List<String> present = new ArrayList<>(); // the kinds there are: the nearest is offered for a typo of --kind
         for (String namespace : namespaces) {
             List<String> kinds = new ArrayList<>(gateway.kinds(namespace, all));
+            present.addAll(kinds);
             if (kind != null && !gateway.listsEverything() && !kinds.contains(kind)
                     && gateway.kindExists(namespace, kind)) {
                 kinds.add(kind);
@@ -120,9 +122,9 @@ public final class KindsCommand implements Runnable {
             out.println("KeyRanger knows no kinds here yet: name one with 'keyranger kinds --kind KIND'.");
         }
         if (kind != null && !found) {
-            throw new KeyRangerException("Kind '" + kind + "' was not found in "
-                    + (connection.namespaceOrNull() == null ? "any namespace" : "namespace '" + connection.namespaceOrNull() + "'")
-                    + (session.past() ? " as of " + session.asOf().time() : "") + ". Run 'keyranger kinds' to list the kinds there are.");
+            String when = session.past() ? " as of " + session.asOf().time() : "";
+            throw namespaces.size() == 1 ? KindGroup.notFound(kind, namespaces.get(0), present, when)
+                    : KindGroup.notFoundIn(kind, "any namespace", present, when);
         }
     }
 }

@@ -173,7 +173,12 @@ public final class KindGroup {
      * the kinds there ({@code present}) when one is a likely typo; every command that is given a kind says it so.
      */
     public static KeyRangerException notFound(String kind, String namespace, Collection<String> present, String when) {
-        return new KeyRangerException("Kind '" + kind + "' was not found in " + DatastoreGateway.namespaceName(namespace)
+        return notFoundIn(kind, DatastoreGateway.namespaceName(namespace), present, when);
+    }
+
+    /** As {@link #notFound}, for a kind looked for in {@code where} ("any namespace" for a search of them all). */
+    public static KeyRangerException notFoundIn(String kind, String where, Collection<String> present, String when) {
+        return new KeyRangerException("Kind '" + kind + "' was not found in " + where
                 + when + "." + SpecChecks.nearest(kind, present).map(n -> " Did you mean '" + n + "'?").orElse("")
                 + " Run 'keyranger kinds' to list the kinds there are.");
     }

@@ -40,9 +40,11 @@ public record ListedJob(JobSpec spec, JobStatus status, Instant created, String 
                 case RUNNING -> "being reverted by " + revertId + " (if it was interrupted: run --resume "
                         + revertId + ")";
                 case DONE -> kept == 0 ? "reverted by " + revertId + at
-                        : "reverted in part by " + revertId + at + ": " + String.format("%,d", kept) + " entit"
-                        + (kept == 1 ? "y" : "ies") + " changed since the job kept their values (revert --force "
-                        + jobId + " restores them too)";
+                        : "reverted in part by " + revertId + at + ": " + String.format("%,d", kept) + (kept == 1
+                        ? " entity has changed since the job and keeps its value (revert --force " + jobId
+                                + " restores it too)"
+                        : " entities have changed since the job and keep their values (revert --force " + jobId
+                                + " restores them too)");
                 default -> "reverted in part: revert " + revertId + " " + status.word() + at + " (run --resume "
                         + revertId + " finishes it)";
             };

@@ -83,6 +83,14 @@ class CliWordingTest {
     }
 
     @Test
+    void kindsSaysAKindThatIsNotThereAsRunDoesWithTheNearestName() {
+        InProcessCli.Result typo = cli.run("kinds", "--kind", "Acount");
+        assertThat(typo.exitCode()).isEqualTo(1);
+        assertThat(typo.err()).startsWith("keyranger: Kind 'Acount' was not found in the default namespace. Did you "
+                + "mean 'Account'? Run 'keyranger kinds'");
+    }
+
+    @Test
     void anUnknownOptionOfAnyCommandIsOneLineWithPicocliSuggestion() {
         InProcessCli.Result typo = cli.run("run", "--kindd", "Account");
         assertThat(typo.exitCode()).isEqualTo(2);

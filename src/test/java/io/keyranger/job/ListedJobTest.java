@@ -30,4 +30,14 @@ class ListedJobTest {
         assertThat(listed(new ListedJob.Reverted("undo-inc", JobStatus.RUNNING, null, 0)))
                 .isEqualTo("done; being reverted by undo-inc (if it was interrupted: run --resume undo-inc)");
     }
+
+    @Test
+    void aRevertThatKeptChangedEntitiesSaysHowManyInWordsThatFollowTheCount() {
+        assertThat(listed(new ListedJob.Reverted("undo-inc", JobStatus.DONE, ENDED, 1)))
+                .isEqualTo("done; reverted in part by undo-inc at 2026-11-27T10:15:30Z: 1 entity has changed since "
+                        + "the job and keeps its value (revert --force inc restores it too)");
+        assertThat(listed(new ListedJob.Reverted("undo-inc", JobStatus.DONE, ENDED, 2)))
+                .isEqualTo("done; reverted in part by undo-inc at 2026-11-27T10:15:30Z: 2 entities have changed "
+                        + "since the job and keep their values (revert --force inc restores them too)");
+    }
 }

@@ -7,6 +7,8 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.ui.kinds.KindItem;
+import io.keyranger.ui.backups.BackupsViewModel;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javafx.application.Application;
@@ -94,5 +96,25 @@ public abstract class DemoWindowTest {
         String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
                 .replaceAll("^emulator (\\S+) / .*$", "$1");
         return DatastoreConnector.connect(ConnectionSpec.emulator(host, "demo-project"));
+    }
+
+    /** The demo emulator's own managed export of the demo's Account, in a new folder named after {@code folder}. */
+    protected Path exportAccount(String folder) throws IOException, InterruptedException {
+        String host = labelText("#connectionStatus").replaceAll("^emulator (\\S+) / .*$", "$1");
+        return EmulatorExports.export(ConnectionSpec.emulator(host, "demo-project"),
+                Files.createTempDirectory(folder), "{\"kinds\": [\"Account\"]}");
+    }
+
+    /** On the Backups tab: types {@code export}'s path, clicks Open, and selects its Account once listed. */
+    protected void openExport(Path export) {
+        setText("#exportLocation", export.toString());
+        robot.clickOn("#openExport");
+        ListView<BackupsViewModel.KindRow> kinds = robot.lookup("#exportKinds").queryListView();
+        Fx.waitUntil(30, () -> kinds.getItems().stream().anyMatch(k -> k.kind().equals("Account")));
+        Fx.get(() -> {
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.kind().equals("Account"))
+                    .findFirst().orElseThrow());
+            return null;
+        });
     }
 }

@@ -9,12 +9,9 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
-import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.support.CutOffs;
 import io.keyranger.support.DemoWindowTest;
-import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.Fx;
-import io.keyranger.ui.backups.BackupsViewModel;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,10 +42,10 @@ class BackupsTabTest extends DemoWindowTest {
     void anExportIsComparedWithLiveDataAndRestored() throws Exception {
         Datastore datastore = demoDatastore();
         Map<Key, Entity> before = accounts(datastore);
-        Path export = export("keyranger-backups");
+        Path export = exportAccount("keyranger-backups");
 
         clickTab("Backups");
-        open(export);
+        openExport(export);
         TableView<Entity> entities = robot.lookup("#exportEntities").queryTableView();
         Fx.waitUntil(30, () -> entities.getItems().size() == 50);
 
@@ -122,13 +119,13 @@ class BackupsTabTest extends DemoWindowTest {
      */
     @Test
     void aFailedOpenIsSaidInADialogAndLeavesCompareAndRestoreOff() throws Exception {
-        Path good = export("keyranger-backups-good");
+        Path good = exportAccount("keyranger-backups-good");
         Path corrupt = Files.createTempDirectory("keyranger-backups-corrupt");
         Files.write(corrupt.resolve("2020-01-01T00_00_00_000.overall_export_metadata"),
                 new byte[] {0x0a, (byte) 0xff, (byte) 0xff, 0x01, 0x02, 0x7f, 0x13, 0x00});
 
         clickTab("Backups");
-        open(good);
+        openExport(good);
         Fx.waitUntil(10, () -> !disabled("#compareExport") && !disabled("#restoreExport"));
         setText("#exportLocation", corrupt.toString());
         Fx.waitUntil(5, () -> disabled("#compareExport") && disabled("#restoreExport") && disabled("#runExportQuery"));
@@ -146,27 +143,6 @@ class BackupsTabTest extends DemoWindowTest {
         String mapperJson = Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText());
         robot.clickOn("#restoreExport"); // off: nothing is handed to the Run tab
         assertThat(Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())).isEqualTo(mapperJson);
-    }
-
-    /** The emulator's own managed export of the demo's Account, in a new folder. */
-    private Path export(String folder) throws Exception {
-        String host = Fx.get(() -> robot.lookup("#connectionStatus").queryLabeled().getText())
-                .replaceAll("^emulator (\\S+) / .*$", "$1");
-        return EmulatorExports.export(ConnectionSpec.emulator(host, "demo-project"),
-                Files.createTempDirectory(folder), "{\"kinds\": [\"Account\"]}");
-    }
-
-    /** Types {@code export}'s path, clicks Open, and waits for its Account to be listed. */
-    private void open(Path export) {
-        setText("#exportLocation", export.toString());
-        robot.clickOn("#openExport");
-        ListView<BackupsViewModel.KindRow> kinds = robot.lookup("#exportKinds").queryListView();
-        Fx.waitUntil(30, () -> kinds.getItems().stream().anyMatch(k -> k.kind().equals("Account")));
-        Fx.get(() -> {
-            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.kind().equals("Account"))
-                    .findFirst().orElseThrow());
-            return null;
-        });
     }
 
     private boolean disabled(String id) {

@@ -6,12 +6,9 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.app.KeyRangerApp;
-import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.job.ListedJob;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
-import io.keyranger.support.EmulatorExports;
-import io.keyranger.ui.backups.BackupsViewModel;
 import io.keyranger.ui.common.Specs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -185,24 +182,14 @@ class LayoutTest extends DemoWindowTest {
         Stage stage = window();
         resize(stage, 1278, 775);
         Parent main = Fx.get(() -> stage.getScene().getRoot());
-        String host = labelText("#connectionStatus").replaceAll("^emulator (\\S+) / .*$", "$1");
-        Path export = EmulatorExports.export(ConnectionSpec.emulator(host, "demo-project"),
-                Files.createTempDirectory("keyranger-layout"), "{\"kinds\": [\"Account\"]}");
+        Path export = exportAccount("keyranger-layout");
         Datastore datastore = demoDatastore();
         List<Key> five = new ArrayList<>();
         datastore.run(Query.newKeyQueryBuilder().setKind("Account").setLimit(5).build()).forEachRemaining(five::add);
         datastore.delete(five.toArray(new Key[0]));
 
         clickTab("Backups");
-        setText("#exportLocation", export.toString());
-        robot.clickOn("#openExport");
-        ListView<BackupsViewModel.KindRow> kinds = robot.lookup("#exportKinds").queryListView();
-        Fx.waitUntil(30, () -> kinds.getItems().stream().anyMatch(k -> k.kind().equals("Account")));
-        Fx.get(() -> {
-            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.kind().equals("Account"))
-                    .findFirst().orElseThrow());
-            return null;
-        });
+        openExport(export);
         robot.clickOn("#compareExport");
         Fx.waitUntil(60, () -> labelText("#diffSummary").contains("5 removed"));
         TableView<?> examples = robot.lookup("#diffExamples").queryTableView();
@@ -251,14 +238,7 @@ class LayoutTest extends DemoWindowTest {
     @CsvSource({"1280, 775", "1600, 1000"})
     void nothingIsCutOffAndNoTickLabelsOverlap(int width, int height) {
         Stage stage = window();
-        Fx.get(() -> {
-            stage.setMaximized(false);
-            stage.setX(0);
-            stage.setY(0);
-            stage.setWidth(width);
-            stage.setHeight(height);
-            return null;
-        });
+        resize(stage, width, height);
         Parent main = Fx.get(() -> stage.getScene().getRoot());
         for (String kind : List.of("Event", "Org", "Account")) { // a new kind's rows: each cell on one baseline
             selectKindInList(kind);

@@ -103,8 +103,8 @@ class RevertTest {
 
         String line = jobLine(cli.run("jobs"), "inc-part ");
         assertThat(line).contains("done; reverted in part by undo-part at ")
-                .contains(": 1 entity changed since the job kept their values (revert --force inc-part restores "
-                        + "them too)").doesNotContain("revertible");
+                .contains(": 1 entity has changed since the job and keeps its value (revert --force inc-part "
+                        + "restores it too)").doesNotContain("revertible");
     }
 
     /** The line of {@code jobs} that lists the job whose id (and a space) starts it. */

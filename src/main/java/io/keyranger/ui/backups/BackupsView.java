@@ -35,9 +35,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import javafx.scene.text.Font;
-import javafx.scene.text.FontWeight;
-import javafx.scene.text.Text;
 import javafx.stage.DirectoryChooser;
 import javafx.util.StringConverter;
 import org.kordamp.ikonli.javafx.FontIcon;
@@ -51,8 +48,6 @@ import org.kordamp.ikonli.material2.Material2MZ;
  * restored from the same way.
  */
 public final class BackupsView extends BorderPane {
-    /** Beside a header's text: the cell's padding and the sort arrow. */
-    private static final double HEADER_ROOM = 36;
     private final BackupsViewModel model;
 
     public BackupsView(BackupsViewModel model) {
@@ -324,13 +319,7 @@ public final class BackupsView extends BorderPane {
         TableColumn<T, String> column = new TableColumn<>(title);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue() == null ? "" : value.apply(c.getValue())));
         column.setPrefWidth(width);
-        // never narrower than its header, in the theme's bold (FittedColumns measures the cells' regular weight),
-        // which a narrow table would otherwise cut
-        Font regular = Font.getDefault();
-        Text bold = new Text(title);
-        bold.setFont(Font.font(regular.getFamily(), FontWeight.BOLD, regular.getSize()));
-        column.setMinWidth(Math.ceil(Math.max(FittedColumns.widthFor(new TableView<>(), column),
-                bold.getLayoutBounds().getWidth() + HEADER_ROOM)));
+        FittedColumns.neverNarrowerThanHeader(column);
         return column;
     }
 

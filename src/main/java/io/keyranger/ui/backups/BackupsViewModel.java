@@ -47,7 +47,7 @@ public final class BackupsViewModel {
     public record KindRow(String namespace, String kind, long count) {
         /** Whether the kind is KeyRanger's own (its jobs' bookkeeping and undo records), listed apart after the user's. */
         public boolean keyRangers() {
-            return BookkeepingKinds.isHidden(kind);
+            return BookkeepingKinds.isBookkeeping(kind);
         }
 
         @Override
@@ -289,7 +289,6 @@ public final class BackupsViewModel {
         errors.accept(ErrorMessages.of(e));
     }
 
-    /** Compares the selected kind of the export with the live database of the open connection. */
     /** What of {@code rows} is KeyRanger's own, said apart ("" when none is). */
     private static String keyRangers(List<KindRow> rows) {
         List<KindRow> own = rows.stream().filter(KindRow::keyRangers).toList();
@@ -298,6 +297,7 @@ public final class BackupsViewModel {
                 own.size() == 1 ? "" : "s");
     }
 
+    /** Compares the selected kind of the export with the live database of the open connection. */
     public void compare() {
         diff.compare(session.get(), selectedKind.get());
     }

@@ -9,6 +9,7 @@ import javafx.scene.control.Labeled;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.text.Font;
+import javafx.scene.text.FontWeight;
 import javafx.scene.text.Text;
 
 /**
@@ -22,7 +23,7 @@ public final class FittedColumns {
     public static final double MAX_WIDTH = 420;
     /** Cell padding and the column's border, beside the text. */
     private static final double PADDING = 24;
-    /** Room for the sort arrow beside the header's text. */
+    /** Beside a header's text: the label's padding (0.5em a side) and the sort arrow (15px). */
     private static final double HEADER_EXTRA = 30;
 
     private FittedColumns() {
@@ -72,7 +73,7 @@ public final class FittedColumns {
     public static <S> double widthFor(TableView<S> table, TableColumn<S, ?> column) {
         Text measure = new Text();
         measure.setFont(cellFont(table));
-        double widest = width(measure, column.getText()) + HEADER_EXTRA;
+        double widest = headerWidth(column);
         for (S row : table.getItems()) {
             Object value = column.getCellData(row);
             if (value != null && !value.toString().isEmpty()) {
@@ -80,6 +81,44 @@ public final class FittedColumns {
             }
         }
         return Math.ceil(Math.min(MAX_WIDTH, widest));
+    }
+
+    /**
+     * The width a column's header needs: its title in the header's font (the theme draws headers bold, at the
+     * root's size, which only a shown header tells; before that, bold at the default size) and the room beside it.
+     */
+    public static double headerWidth(TableColumn<?, ?> column) {
+        Text measure = new Text();
+        measure.setFont(headerFont(column.getTableView()));
+        return Math.ceil(width(measure, column.getText()) + HEADER_EXTRA);
+    }
+
+    /**
+     * Keeps the column never narrower than its header ({@link #headerWidth}), which a narrow table would otherwise
+     * cut: measured now and again once its table shows its header in the theme's font.
+     */
+    public static void neverNarrowerThanHeader(TableColumn<?, ?> column) {
+        Runnable measure = () -> column.setMinWidth(headerWidth(column));
+        measure.run();
+        column.textProperty().addListener(obs -> measure.run());
+        column.tableViewProperty().addListener((obs, old, table) -> {
+            if (table != null) {
+                measure.run();
+                table.skinProperty().addListener((o, was, skin) -> afterNextLayout(table, measure));
+            }
+        });
+    }
+
+    private static Font headerFont(TableView<?> table) {
+        if (table != null) {
+            for (Node node : table.lookupAll(".column-header .label")) {
+                if (node instanceof Labeled header) {
+                    return header.getFont();
+                }
+            }
+        }
+        Font regular = Font.getDefault();
+        return Font.font(regular.getFamily(), FontWeight.BOLD, regular.getSize());
     }
 
     private static double width(Text measure, String value) {

@@ -3,6 +3,7 @@ package io.keyranger.ui.entities;
 import com.google.cloud.datastore.Cursor;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.DatastoreGateway;
+import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.EntityPage;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.ConnectionSpec;
@@ -18,7 +19,6 @@ import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -58,6 +58,8 @@ public final class EntitiesViewModel {
     /** What the query that ran names that its kind does not list (with the property it likely meant), or "". */
     private final ReadOnlyStringWrapper queryWarning = new ReadOnlyStringWrapper("");
     private volatile List<String> propertyNames = List.of();
+    /** The properties last given ({@link #setProperties}), or null. */
+    private KnownProperties known;
     private volatile List<String> kindNames = List.of();
     private final EntityEdits edits;
     private ConnectionSpec connection;
@@ -179,9 +181,18 @@ public final class EntitiesViewModel {
         edits.recheck();
     }
 
-    /** The names the query box completes from: the kind's properties. */
-    public void setPropertyNames(List<String> names) {
-        propertyNames = List.copyOf(names);
+    /**
+     * The properties of {@code kind} as read through {@code source}: the names the query box completes from, and what
+     * a query of that kind is checked against.
+     */
+    public void setProperties(DatastoreGateway source, String namespace, String kind, List<PropertyInfo> properties) {
+        known = new KnownProperties(source, namespace, kind, List.copyOf(properties));
+        propertyNames = properties.stream().map(PropertyInfo::name).toList();
+    }
+
+    /** A kind's properties as read through a gateway. */
+    private record KnownProperties(DatastoreGateway source, String namespace, String kind,
+                                   List<PropertyInfo> properties) {
     }
 
     /** The kinds the query box completes after FROM. */
@@ -230,20 +241,13 @@ public final class EntitiesViewModel {
         loading.set(true);
         // a query's first page also says which of its properties the kind does not have (a typo, most likely)
         boolean checks = q != null && pageIndex == 0;
-        AtomicReference<List<String>> warnings = new AtomicReference<>(List.of());
-        pending = Tasks.create("Loading " + k, () -> {
-                    if (checks) {
-                        warnings.set(SpecChecks.queryWarnings(q, source.properties(ns, q.kind()),
-                                !source.listsEverything()));
-                    }
-                    return RenderedPage.of(q == null ? source.page(ns, k, start, PAGE_SIZE)
-                            : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE));
-                })
+        pending = Tasks.create("Loading " + k, () -> RenderedPage.of(q == null ? source.page(ns, k, start, PAGE_SIZE)
+                        : BrowserQuery.page(source.datastore(), ns, q, start, PAGE_SIZE, (long) pageIndex * PAGE_SIZE)))
                 .onSuccess(rendered -> {
-                    if (checks) {
-                        queryWarning.set(String.join(" ", warnings.get()));
-                    }
                     show(pageIndex, rendered);
+                    if (checks) {
+                        warnOfUnknownProperties(source, ns, q);
+                    }
                 })
                 .onError(error -> {
                     loading.set(false);
@@ -255,6 +259,30 @@ public final class EntitiesViewModel {
                     }
                 })
                 .onCancelled(() -> loading.set(false))
+                .run(tasks);
+    }
+
+    /**
+     * Says which properties the query names that its kind does not list, once its rows show: from the properties
+     * given for the kind ({@link #setProperties}) when the query reads that kind, else read beside the page. Only a
+     * help: a read that fails says nothing, and never stands in the way of the rows.
+     */
+    private void warnOfUnknownProperties(DatastoreGateway source, String ns, GqlQuery q) {
+        KnownProperties given = known;
+        if (given != null && given.source() == source && given.namespace().equals(ns)
+                && given.kind().equals(q.kind())) {
+            queryWarning.set(String.join(" ", SpecChecks.queryWarnings(q, given.properties(),
+                    !source.listsEverything())));
+            return;
+        }
+        Tasks.create("Checking the query", () -> SpecChecks.queryWarnings(q, source.properties(ns, q.kind()),
+                        !source.listsEverything()))
+                .onSuccess(warnings -> {
+                    if (query == q) {
+                        queryWarning.set(String.join(" ", warnings));
+                    }
+                })
+                .onError(e -> { }) // no warning: the query ran all the same
                 .run(tasks);
     }
 

@@ -7,6 +7,7 @@ import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.kinds.KindItem;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -26,7 +27,8 @@ final class KindCounts {
     private final Consumer<String> errors;
     /** Whether the browser is reading a page: counts wait for it between batches. */
     private volatile boolean pageLoading;
-    private Task<?> counting;
+    /** The counts under way (a job's recount may run beside the listing's). */
+    private final List<Task<?>> counting = new ArrayList<>();
 
     KindCounts(TaskRunner tasks, StatusModel status, Consumer<String> errors, ObservableBooleanValue pageLoads) {
         this.tasks = tasks;
@@ -35,18 +37,20 @@ final class KindCounts {
         pageLoads.addListener((obs, was, now) -> pageLoading = now);
     }
 
-    /** Stops the counting under way, if any (another namespace or moment is listed). */
+    /** Stops the counts under way, if any (another namespace or moment is listed). */
     void cancel() {
-        if (counting != null) {
-            counting.cancel();
-        }
+        counting.forEach(Task::cancel);
+        counting.clear();
     }
 
-    /** Counts {@code items} through {@code source}; a counting under way goes on (cancel it first to replace it). */
+    /** Counts {@code items} through {@code source}; a count under way goes on (cancel it first to replace it). */
     void count(DatastoreGateway source, String namespace, List<KindItem> items) {
+        // read on the FX thread: a kind counted before keeps its count on show, not a partial one, until the new one
+        List<Boolean> shownBefore = items.stream().map(item -> item.countProperty().get() != null).toList();
         Task<Void> task = Tasks.<Void>create("Counting entities", context -> {
-            for (KindItem item : items) {
-                boolean shown = item.countProperty().get() != null;
+            for (int i = 0; i < items.size(); i++) {
+                KindItem item = items.get(i);
+                boolean shown = shownBefore.get(i);
                 EntityCount count = source.count(namespace, item.name(),
                         (done, total) -> {
                             context.progress(-1, -1, String.format("Counting %s: %,d", item.name(), done));
@@ -60,7 +64,8 @@ final class KindCounts {
             }
             return null;
         }).onError(e -> errors.accept("Cannot count entities: " + ErrorMessages.of(e))).build();
-        counting = task;
+        counting.removeIf(Task::isDone);
+        counting.add(task);
         status.track(task);
         tasks.run(task);
     }

@@ -19,6 +19,7 @@ import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.entities.EntitiesViewModel;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.mapper.MapperViewModel;
+import io.keyranger.ui.run.FinishedJob;
 import io.keyranger.ui.run.RunViewModel;
 import io.keyranger.ui.shards.ShardsViewModel;
 import java.nio.file.Path;
@@ -98,7 +99,7 @@ public final class MainViewModel {
             }
         });
         this.counts = new KindCounts(tasks, status, this::showError, entities.loadingProperty());
-        run.whenFinished(result -> afterJob());
+        run.whenFinished(this::afterJob);
         selectedKind.addListener((obs, old, kind) -> {
             properties.clear();
             mapper.setProperties(List.of(), false);
@@ -124,23 +125,25 @@ public final class MainViewModel {
     }
 
     /**
-     * After a job ended (whatever it touched): the browser's page, the selected kind's properties and every listed
-     * kind's count are read again, so that neither the page nor the counts show the data as it was before the job;
-     * an Undo the job made impossible is taken away.
-     * Nothing is read again while the browser shows a past moment, which no job changes.
+     * After a job that writes ended: the counts of the listed kinds it ran over are read again, and, when the browser
+     * shows one of them, its page and properties, so that neither shows the data as it was before the job; an Undo the
+     * job made impossible is taken away. A job that only reads (a count, an export) changes nothing: nothing is read
+     * again, as nothing is while the browser shows a past moment, which no job changes.
      */
-    private void afterJob() {
+    private void afterJob(FinishedJob job) {
         String namespace = selectedNamespace.get();
-        if (gateway == null || gateway != liveGateway || namespace == null) {
+        if (!job.writes() || gateway == null || gateway != liveGateway || namespace == null) {
             return;
         }
-        entities.changedElsewhere();
         KindItem kind = selectedKind.get();
-        if (kind != null) {
+        if (kind != null && job.changed(kind.name())) {
+            entities.changedElsewhere();
             loadProperties(gateway, namespace, kind);
         }
-        counts.cancel();
-        counts.count(gateway, namespace, List.copyOf(kinds));
+        List<KindItem> changed = kinds.stream().filter(item -> job.changed(item.name())).toList();
+        if (!changed.isEmpty()) {
+            counts.count(gateway, namespace, changed);
+        }
     }
 
     /** Selects this kind as soon as the kind list shows it (once). */
@@ -282,8 +285,7 @@ public final class MainViewModel {
                 .onSuccess(list -> {
                     if (kind == selectedKind.get()) {
                         properties.setAll(list);
-                        List<String> names = list.stream().map(PropertyInfo::name).toList();
-                        entities.setPropertyNames(names);
+                        entities.setProperties(source, namespace, kind.name(), list);
                         mapper.setProperties(list, !source.listsEverything());
                     }
                 })

@@ -25,7 +25,6 @@ import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
-import javafx.scene.text.Text;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
@@ -43,8 +42,6 @@ import org.kordamp.ikonli.material2.Material2MZ;
 
 /** The Mapper tab: examples, a form built from the template's parameters, the spec, and the dry run. */
 public final class MapperView extends BorderPane {
-    /** Beside a column's title: the cell's padding and the sort arrow, at the theme's font (a size above the default). */
-    private static final double HEADER_ROOM = 40;
     private final MapperViewModel model;
     private final RunViewModel run;
     private final Runnable showRunTab;
@@ -251,7 +248,7 @@ public final class MapperView extends BorderPane {
         TableColumn<DryRunner.Change, String> column = new TableColumn<>(title);
         column.setId(id);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(f.apply(c.getValue())));
-        column.setMinWidth(new Text(title).getLayoutBounds().getWidth() + HEADER_ROOM); // its title never shrinks
+        FittedColumns.neverNarrowerThanHeader(column);
         FittedColumns.showFullValueAsTooltip(column);
         return column;
     }

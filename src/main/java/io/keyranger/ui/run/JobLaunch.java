@@ -3,6 +3,7 @@ package io.keyranger.ui.run;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobSpec;
+import io.keyranger.job.ListedJob;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
 import io.keyranger.mapper.Mappers;
@@ -22,9 +23,11 @@ import java.util.function.Consumer;
  * @param message what the tab says while it plans or waits
  * @param mapper  what runs, in the words of the toolbar's mapper summary ({@link JobForm#describe}): the toolbar
  *                names it while it runs, not the form's mapper (a revert is not the increment it takes back)
+ * @param writes  whether it writes: what shows the data reads nothing again after a job that does not
+ * @param kinds   the kinds it runs over, or null when not known here (a stored job the tab does not list)
  * @param starter what starts it, feeding the tab's listener
  */
-record JobLaunch(String jobId, String message, String mapper, Starter starter) {
+record JobLaunch(String jobId, String message, String mapper, boolean writes, List<String> kinds, Starter starter) {
     /** Starts the job, feeding {@code feed}. */
     interface Starter {
         JobHandle start(JobListener feed);
@@ -37,7 +40,7 @@ record JobLaunch(String jobId, String message, String mapper, Starter starter) {
     static JobLaunch newJob(KindTarget t, JobSpec spec) {
         boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
         return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
-                mapperOf(spec), feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
+                mapperOf(spec), writes(spec), List.of(spec.kind()), feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
     }
 
     /**
@@ -46,7 +49,8 @@ record JobLaunch(String jobId, String message, String mapper, Starter starter) {
      * recorded with the job before it starts, and handed to {@code where}.
      */
     static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
-        return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), feed -> {
+        return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), writes(spec),
+                List.of(spec.kind()), feed -> {
             String export = backup.toString();
             Jobs jobs = StoredJobs.jobsOf(t);
             jobs.recordBackup(spec.jobId(), export);
@@ -58,26 +62,27 @@ record JobLaunch(String jobId, String message, String mapper, Starter starter) {
     /** One job over {@code kinds}, kind after kind, a tree per kind. */
     static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
         return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
-                mapperOf(spec) + " · over " + String.join(", ", kinds),
+                mapperOf(spec) + " · over " + String.join(", ", kinds), writes(spec), kinds,
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { }));
     }
 
-    /** A stored job, or a group of kinds, resumed. */
-    static JobLaunch resume(KindTarget t, String jobId) {
+    /** A stored job, or a group of kinds, resumed; {@code listed}: the stored jobs the tab lists. */
+    static JobLaunch resume(KindTarget t, String jobId, List<ListedJob> listed) {
+        List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
-                feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
+                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), kindsOf(specs), feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
     }
 
     /**
      * A new job that reverts {@code jobId} (a job, or each kind's of a job over several kinds); {@code said} hears what
      * the revert says of the job before it starts (that it was left running and is now marked cancelled).
      */
-    static JobLaunch revert(KindTarget t, String jobId, Consumer<String> said) {
+    static JobLaunch revert(KindTarget t, String jobId, List<ListedJob> listed, Consumer<String> said) {
         String id = JobUndo.newRevertId(jobId);
         JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
         return new JobLaunch(id, "Reverting " + jobId + "…",
-                JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()),
-                feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId, new JobUndo.RevertSettings(id, false,
+                JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()), true,
+                kindsOf(stored(jobId, listed)), feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId, new JobUndo.RevertSettings(id, false,
                         defaults.shards(), defaults.workers(), defaults.pageSize(), defaults.qps())), feed, said));
     }
 
@@ -85,9 +90,25 @@ record JobLaunch(String jobId, String message, String mapper, Starter starter) {
         return JobForm.describe(spec.mapper().json().toString());
     }
 
+    private static boolean writes(JobSpec spec) {
+        return Mappers.template(spec.mapper().template()).writes();
+    }
+
+    /** The listed specs of stored job {@code jobId}: its own, or its kinds' for a job over several kinds. */
+    private static List<JobSpec> stored(String jobId, List<ListedJob> listed) {
+        return listed.stream().map(ListedJob::spec).filter(s -> s.jobId().equals(jobId) || jobId.equals(s.group()))
+                .toList();
+    }
+
+    private static List<String> kindsOf(List<JobSpec> specs) {
+        return specs.isEmpty() ? null : specs.stream().map(JobSpec::kind).distinct().toList();
+    }
+
     /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */
-    static JobLaunch takeOver(KindTarget t, String jobId, boolean now, Consumer<String> waiting) {
+    static JobLaunch takeOver(KindTarget t, String jobId, boolean now, List<ListedJob> listed,
+                              Consumer<String> waiting) {
+        List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
-                feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
+                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), kindsOf(specs), feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
     }
 }

@@ -69,7 +69,9 @@ public final class RunViewModel {
     /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
     private final AtomicReference<String> backedUpTo = new AtomicReference<>();
     /** Who hears that a job run here ended (done, failed or cancelled): what shows the data it changed. */
-    private final List<Consumer<JobResult>> whenFinished = new ArrayList<>();
+    private final List<Consumer<FinishedJob>> whenFinished = new ArrayList<>();
+    /** The job launched last: what it writes and over which kinds, told to {@link #whenFinished} once it ends. */
+    private JobLaunch launched;
 
     public RunViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.tasks = tasks;
@@ -137,12 +139,13 @@ public final class RunViewModel {
 
     /** Resumes a stored job on the current connection. */
     public void resume(String jobId) {
-        launchOnTarget(t -> JobLaunch.resume(t, jobId));
+        launchOnTarget(t -> JobLaunch.resume(t, jobId, List.copyOf(stored.jobs())));
     }
 
     /** Reverts a stored job: a job of its own, followed like any other ({@link JobLaunch#revert}). */
     public void revert(String jobId) {
-        launchOnTarget(t -> JobLaunch.revert(t, jobId, message -> Platform.runLater(() -> {
+        List<ListedJob> listed = List.copyOf(stored.jobs());
+        launchOnTarget(t -> JobLaunch.revert(t, jobId, listed, message -> Platform.runLater(() -> {
             launchNote = " " + message;
             status.say(message);
         })));
@@ -154,7 +157,8 @@ public final class RunViewModel {
      */
     public void takeOver(String jobId, boolean now) {
         takeOverOffer.set(null);
-        launchOnTarget(t -> JobLaunch.takeOver(t, jobId, now, message -> Platform.runLater(
+        List<ListedJob> listed = List.copyOf(stored.jobs());
+        launchOnTarget(t -> JobLaunch.takeOver(t, jobId, now, listed, message -> Platform.runLater(
                 () -> status.say(message))));
     }
 
@@ -182,6 +186,7 @@ public final class RunViewModel {
     private void launch(JobLaunch launch) {
         String jobId = launch.jobId();
         String message = launch.message();
+        launched = launch;
         backedUpTo.set(null);
         launchNote = "";
         runningMapper.set(launch.mapper());
@@ -329,7 +334,9 @@ public final class RunViewModel {
         status.say(JobWords.finished(outcome, prices) + (backup == null ? "" : " Backed up first to " + backup + ".")
                 + launchNote);
         refreshJobs();
-        whenFinished.forEach(listener -> listener.accept(result));
+        FinishedJob ended = launched == null ? new FinishedJob(result, true, null)
+                : new FinishedJob(result, launched.writes(), launched.kinds());
+        whenFinished.forEach(listener -> listener.accept(ended));
         AfterBackup next = afterBackup;
         afterBackup = null;
         if (next != null && next.backupJobId().equals(result.jobId())) {
@@ -343,8 +350,11 @@ public final class RunViewModel {
         }
     }
 
-    /** Calls {@code listener} on the FX thread each time a job run here ends, done, failed or cancelled. */
-    public void whenFinished(Consumer<JobResult> listener) {
+    /**
+     * Calls {@code listener} on the FX thread each time a job run here ends, done, failed or cancelled, with what the
+     * job wrote.
+     */
+    public void whenFinished(Consumer<FinishedJob> listener) {
         whenFinished.add(listener);
     }
 

@@ -268,6 +268,16 @@ class BackupsViewModelTest {
     }
 
     /**
+     * A reserved {@code __*__} kind an export may hold (Google's statistics) is the server's, not KeyRanger's: it is
+     * not listed under KeyRanger's own kinds (the rule export-info uses).
+     */
+    @Test
+    void aReservedKindIsNotCountedAsKeyRangersOwn() {
+        assertThat(new BackupsViewModel.KindRow("", "__Stat_Kind__", 3).keyRangers()).isFalse();
+        assertThat(new BackupsViewModel.KindRow("", "_KeyRangerJob", 3).keyRangers()).isTrue();
+    }
+
+    /**
      * A comparison stopped after 30 entities (as a cancel or a closed app leaves it) in the folder the tab keeps for
      * this kind; Compare goes on from there and finds the same as a whole comparison, with the same key lists.
      */

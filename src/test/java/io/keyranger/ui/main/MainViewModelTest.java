@@ -11,9 +11,13 @@ import io.keyranger.support.Fx;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.support.WindowlessApp;
 import io.keyranger.ui.kinds.KindItem;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import javafx.beans.InvalidationListener;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The main window's view model, no window: the connection given at start-up, the kind list and its counts. */
 class MainViewModelTest {
@@ -74,5 +78,61 @@ class MainViewModelTest {
         // the kind is remembered in the database: a fresh listing shows it
         assertThat(new DatastoreGateway(SharedEmulator.connect(conn), ServerType.FIRESTORE_EMULATOR).kinds("", false))
                 .containsExactly("Item");
+    }
+
+    /**
+     * After a job only what it wrote is read again: an export (which writes nothing) recounts no kind, an increment of
+     * Beta recounts Beta and not Alpha. Before, every job recounted every listed kind (on the legacy emulator a
+     * keys-only scan of each), and an export started a count at once.
+     */
+    @Test
+    void aJobRecountsOnlyTheKindsItWrote(@TempDir Path dir) {
+        ConnectionSpec conn = SharedEmulator.freshProject(ServerType.EMULATOR, "recount");
+        seed(conn, "Alpha", 20);
+        seed(conn, "Beta", 30);
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            MainViewModel model = app.model();
+            app.select("Beta");
+            KindItem alpha = app.kind("Alpha");
+            KindItem beta = app.kind("Beta");
+            Fx.waitUntil(60, () -> alpha.countProperty().get() != null && beta.countProperty().get() != null
+                    && !model.status().busyProperty().get());
+            AtomicInteger alphaCounts = counted(alpha);
+            AtomicInteger betaCounts = counted(beta);
+
+            runJob(model, "{\"template\": \"export\", \"file\": \"" + dir.resolve("beta.jsonl") + "\"}");
+            // the job's end and what it starts happen in one FX event: a count started then shows in the status bar
+            assertThat(Fx.get(() -> model.status().busyProperty().get())).as("no count after an export").isFalse();
+
+            runJob(model, "{\"template\": \"increment\", \"property\": \"n\", \"amount\": 1}");
+            Fx.waitUntil(60, () -> betaCounts.get() > 0 && !model.status().busyProperty().get());
+            assertThat(betaCounts.get()).as("Beta counted once, after the increment").isEqualTo(1);
+            assertThat(alphaCounts.get()).as("Alpha, which no job wrote, not counted again").isZero();
+            assertThat(Fx.get(() -> beta.countProperty().get().count())).isEqualTo(30);
+            assertThat(app.errors()).isEmpty();
+        }
+    }
+
+    /** How many times {@code item}'s count is set from now on. */
+    private static AtomicInteger counted(KindItem item) {
+        AtomicInteger sets = new AtomicInteger();
+        Fx.get(() -> {
+            item.countProperty().addListener((InvalidationListener) obs -> {
+                item.countProperty().get(); // valid again: the next set is heard too
+                sets.incrementAndGet();
+            });
+            return null;
+        });
+        return sets;
+    }
+
+    /** Runs {@code mapperJson} over the selected kind on the Run tab and waits for its end. */
+    private static void runJob(MainViewModel model, String mapperJson) {
+        Fx.get(() -> {
+            model.run().form().mapperJsonProperty().set(mapperJson);
+            model.run().start();
+            return null;
+        });
+        Fx.waitUntil(60, () -> model.run().status().summaryProperty().get().contains(" done: "));
     }
 }

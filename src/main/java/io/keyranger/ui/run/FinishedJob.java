@@ -1,0 +1,23 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.job.JobResult;
+import java.util.List;
+
+/**
+ * A job run on the Run tab that ended, and what it may have changed: what shows the data reads again only what a job
+ * wrote (a count or an export changes nothing).
+ *
+ * @param result how it ended
+ * @param writes whether its mapper writes (its template's {@code writes()})
+ * @param kinds  the kinds it ran over, or null when the tab does not know them (a stored job it does not list)
+ */
+public record FinishedJob(JobResult result, boolean writes, List<String> kinds) {
+    public FinishedJob {
+        kinds = kinds == null ? null : List.copyOf(kinds);
+    }
+
+    /** Whether the job may have changed entities of {@code kind}. */
+    public boolean changed(String kind) {
+        return writes && (kinds == null || kinds.contains(kind));
+    }
+}

@@ -59,7 +59,6 @@ import java.util.function.Consumer;
 public final class KindGroup {
     static final String GROUP_KIND = BookkeepingKinds.PREFIX + "JobGroup";
     /** The group's property naming its export once every kind's parts are joined into it. */
-    private static final String JOINED = "exportJoined";
     private static final long POLL_MILLIS = 100;
     /** The longest job id ({@link JobSpec}). */
     private static final int MAX_ID = 100;
@@ -349,7 +348,7 @@ public final class KindGroup {
         Path output = null;
         if (status == JobStatus.DONE) {
             try {
-                output = joinExport(launcher, plan);
+                output = GroupExport.join(launcher, plan);
             } catch (RuntimeException e) {
                 status = JobStatus.FAILED; // every kind's parts stay: a resume joins them
                 messages.add("every kind is done, but the export could not be joined (resume the job to join it): "
@@ -360,42 +359,6 @@ public final class KindGroup {
         long ran = (System.nanoTime() - started - group.pausedNanos()) / 1_000_000; // pauses left out
         return new JobResult(plan.groupId(), status, totals, ranges, depth, ran, failedRanges,
                 messages.isEmpty() ? null : String.join("; ", messages), new JobReport(failures, skips), output);
-    }
-
-    /**
-     * The export of a group whose every kind is done, joined into its one output ({@link PartFiles#joinGroup}) and
-     * recorded on the group, then every kind's parts removed: a group resumed after that joins nothing again, and one
-     * stopped before joins the same export. Null when the group's mapper writes no file.
-     */
-    private static Path joinExport(JobLauncher launcher, Plan plan) {
-        PageMapper mapper = Mappers.create(plan.spec().mapper());
-        if (mapper.outputFile() == null) {
-            return null;
-        }
-        Datastore datastore = launcher.datastore();
-        String project = datastore.getOptions().getProjectId();
-        List<PartFiles> parts = new ArrayList<>();
-        for (int i = 0; i < plan.kinds().size(); i++) {
-            JobSpec child = plan.child(i);
-            parts.add(PartFiles.of(LocalFileStore.INSTANCE, mapper, child.mapper(), child.jobId(), child.namespace(),
-                    child.kind(), plan.groupId(), project));
-        }
-        Entity group = RetryPolicy.DEFAULT.call(() -> datastore.get(groupKey(datastore, plan.groupId())));
-        String written = group.contains(JOINED) ? group.getString(JOINED) : null;
-        if (written == null) {
-            JobStore store = new JobStore(datastore);
-            List<List<Entity>> ledgers = new ArrayList<>();
-            for (int i = 0; i < plan.kinds().size(); i++) {
-                String child = plan.child(i).jobId();
-                ledgers.add(RetryPolicy.DEFAULT.call(() -> store.loadLedgers(child, datastore)));
-            }
-            String joined = PartFiles.joinGroup(parts, ledgers, launcher.order(), plan.groupId(), plan.created());
-            RetryPolicy.DEFAULT.call(() -> datastore.put(Entity.newBuilder(group).set(JOINED, StringValue.newBuilder(
-                    joined).setExcludeFromIndexes(true).build()).build()));
-            written = joined;
-        }
-        parts.forEach(PartFiles::removeParts);
-        return LocalFileStore.path(written);
     }
 
     private static JobStatus storedStatus(AdaptiveSplitExecutor executor, String jobId) {

@@ -245,19 +245,21 @@ public final class RunView extends BorderPane {
         chart.setPrefHeight(220);
         XYChart.Series<Number, Number> series = new XYChart.Series<>();
         chart.getData().add(series);
+        // the series mirrors the points: a long job's last point changes in place, and all of them as its spans widen
         model.throughput().addListener((ListChangeListener<ThroughputPoint>) change -> {
             while (change.next()) {
-                if (change.wasRemoved() && change.getList().isEmpty()) {
-                    series.getData().clear();
+                if (change.wasRemoved()) {
+                    series.getData().remove(change.getFrom(), change.getFrom() + change.getRemovedSize());
                 }
                 if (change.wasAdded()) {
-                    change.getAddedSubList().forEach(p -> series.getData().add(new XYChart.Data<>(p.seconds(), p.rate())));
+                    series.getData().addAll(change.getFrom(), change.getAddedSubList().stream()
+                            .map(p -> new XYChart.Data<Number, Number>(p.seconds(), p.rate())).toList());
                 }
-                double[] axis = ThroughputMeter.axis(change.getList().isEmpty() ? 0
-                        : change.getList().get(change.getList().size() - 1).seconds());
-                x.setUpperBound(axis[0]);
-                x.setTickUnit(axis[1]);
             }
+            double[] axis = ThroughputMeter.axis(change.getList().isEmpty() ? 0
+                    : change.getList().get(change.getList().size() - 1).seconds());
+            x.setUpperBound(axis[0]);
+            x.setTickUnit(axis[1]);
         });
 
         ListView<ListedJob> jobs = new ListView<>(model.pastJobs());

@@ -356,7 +356,7 @@ public final class RunViewModel {
     void clearTree() {
         tree.clear();
         tree.changed();
-        meter.points().clear();
+        meter.clear();
         status.setTotals(Map.of());
         status.setProblems("");
     }

@@ -57,10 +57,10 @@ public final class RunView extends BorderPane {
         settings = new JobSettingsBar(model);
         setTop(new VBox(controls(), settings));
         RangeTreeTable table = new RangeTreeTable(model.roots(), model.status().pausedProperty());
-        // an empty tree beside a job (a restore inspected, say) says so, not "No job yet"
+        // an empty tree says what the tab shows: no job yet, the job handed over (not started), or a job with no ranges
         Label noRanges = new Label();
-        noRanges.textProperty().bind(Bindings.createStringBinding(() -> model.status().totalsProperty().get()
-                .isEmpty() ? "No job yet" : "No ranges to show for this job", model.status().totalsProperty()));
+        noRanges.setWrapText(true);
+        noRanges.textProperty().bind(model.status().emptyTreeProperty());
         table.setPlaceholder(noRanges);
         KeySpaceMap map = new KeySpaceMap(model.roots());
         model.treeVersionProperty().addListener((obs, old, now) -> map.requestRedraw());

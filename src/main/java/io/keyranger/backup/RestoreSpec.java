@@ -58,6 +58,22 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
         return new RestoreSpec(null, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo);
     }
 
+    /**
+     * What the restore {@code mapper} (a {@link #job}'s) restores from, in words: "/exports/x" for an export, "the
+     * database as of 2025-01-02T03:04:05Z" for the past; null for any other spec (an import of a file of JSON lines).
+     */
+    public static String source(MapperSpec mapper) {
+        if (!"import".equals(mapper.template())) {
+            return null;
+        }
+        String format = mapper.json().path("format").asText();
+        if (SourceJobs.MANAGED.equals(format)) {
+            return mapper.json().path("file").asText();
+        }
+        return SourceJobs.PAST.equals(format) ? "the database as of " + mapper.json().path(SourceJobs.AS_OF).asText()
+                : null;
+    }
+
     /** The job, with {@code jobId} or (null) a new id; its spec is checked as any job's is. */
     public JobSpec job(String jobId) {
         ObjectNode json = JSON.createObjectNode();

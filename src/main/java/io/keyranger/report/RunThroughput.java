@@ -3,19 +3,40 @@ package io.keyranger.report;
 import io.keyranger.job.NodeSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * A stored job's throughput over its last run, drawn afterwards from its ranges' own records: each range's entities
- * spread evenly over the time it ran, summed second by second from the run's start to its end (a run longer than
- * {@link #MAX_POINTS} seconds, over spans of as many whole seconds as keep it to that many points). It covers the whole
- * run its summary times, and its entities (each rate times its span) add up to those its ranges read in it.
+ * A run's throughput: entities read per second over its spans, from what was read when. A stored job's last run is
+ * drawn afterwards from its ranges' own records ({@link #of}): each range's entities spread evenly over the time it ran,
+ * summed second by second from the run's start to its end; the Run tab's live chart adds what was read between its
+ * ticks as the run goes ({@link #add}). A run longer than {@link #MAX_POINTS} seconds is drawn over spans of as many
+ * whole seconds as keep it to that many points. It covers the whole run its summary times, and its entities (each
+ * rate times its span) add up to those read in it.
  */
 public final class RunThroughput {
     /** The most points a run gives: a chart of a ten-hour run draws a few hundred, not 36,000. */
     public static final int MAX_POINTS = 300;
 
-    private RunThroughput() {
+    /** Milliseconds a bucket of {@link #read} covers: whole seconds. */
+    private final long unit;
+    /** Entities read in each bucket of the run, from its start. */
+    private double[] read;
+    /** How long the run has lasted (so far). */
+    private long wallMillis;
+
+    /**
+     * A run going on (the live chart): buckets of a second, kept as the run grows, so that its spans can be chosen
+     * afresh as it lengthens.
+     */
+    public RunThroughput() {
+        this(1000, new double[64], 0);
+    }
+
+    private RunThroughput(long unit, double[] read, long wallMillis) {
+        this.unit = unit;
+        this.read = read;
+        this.wallMillis = wallMillis;
     }
 
     /**
@@ -38,37 +59,71 @@ public final class RunThroughput {
         }
         long end = finished.toEpochMilli();
         long start = end - wallMillis;
-        long seconds = (wallMillis + 999) / 1000;
-        long span = 1000 * ((seconds + MAX_POINTS - 1) / MAX_POINTS);
-        double[] read = new double[(int) ((wallMillis + span - 1) / span)];
+        long span = span(wallMillis);
+        // its length is known: buckets of its spans from the start, not one a second
+        RunThroughput run = new RunThroughput(span, new double[(int) ((wallMillis + span - 1) / span)], wallMillis);
         for (NodeSnapshot node : nodes) {
             if (node.entities() == 0 || node.finishedAt() == null || node.finishedAt().toEpochMilli() < start) {
                 continue;
             }
             long to = node.finishedAt().toEpochMilli();
             long from = node.startedAt() == null ? to : Math.min(to, node.startedAt().toEpochMilli());
-            spread(read, span, node.entities(), from - start, to - start);
+            run.spread(node.entities(), from - start, to - start);
         }
+        return run.points();
+    }
+
+    /** The span of each point of a run of {@code wallMillis}: a second, or as many as keep it to MAX_POINTS. */
+    private static long span(long wallMillis) {
+        long seconds = (wallMillis + 999) / 1000;
+        return 1000 * ((seconds + MAX_POINTS - 1) / MAX_POINTS);
+    }
+
+    /**
+     * Adds {@code entities} read evenly between {@code from} and {@code to} (milliseconds into the run) to a run going
+     * on, which has lasted until {@code to} at least.
+     */
+    public void add(long entities, long from, long to) {
+        wallMillis = Math.max(wallMillis, to);
+        int buckets = (int) ((wallMillis + unit - 1) / unit);
+        if (buckets > read.length) {
+            read = Arrays.copyOf(read, Math.max(buckets, 2 * read.length));
+        }
+        spread(entities, from, to);
+    }
+
+    /** The run's points so far: one a second, or at most {@link #MAX_POINTS} over spans of whole seconds. */
+    public List<Point> points() {
+        if (wallMillis <= 0) {
+            return List.of();
+        }
+        long span = Math.max(unit, span(wallMillis)); // a multiple of the unit: whole seconds either way
+        long perSpan = span / unit;
+        int buckets = (int) ((wallMillis + unit - 1) / unit);
         List<Point> points = new ArrayList<>();
-        for (int i = 0; i < read.length; i++) {
+        for (long i = 0; i * span < wallMillis; i++) {
+            double entities = 0;
+            for (long b = i * perSpan; b < Math.min(buckets, (i + 1) * perSpan); b++) {
+                entities += read[(int) b];
+            }
             double length = Math.min(span, wallMillis - i * span) / 1000.0;
-            points.add(new Point(i * span / 1000.0 + length, read[i] / length));
+            points.add(new Point(i * span / 1000.0 + length, entities / length));
         }
         return points;
     }
 
     /**
      * Adds {@code entities} evenly over the time between {@code from} and {@code to} (milliseconds into the run; a
-     * range may have started before it), to the run's spans of {@code span} milliseconds that time falls in.
+     * range may have started before it), to the buckets that time falls in.
      */
-    private static void spread(double[] read, long span, long entities, long from, long to) {
-        int last = read.length - 1;
+    private void spread(long entities, long from, long to) {
+        int last = (int) ((wallMillis + unit - 1) / unit) - 1;
         if (to <= from) {
-            read[(int) Math.max(0, Math.min(last, from / span))] += entities;
+            read[(int) Math.max(0, Math.min(last, from / unit))] += entities;
             return;
         }
-        for (long i = Math.max(0, from / span); i <= Math.min(last, (to - 1) / span); i++) {
-            long overlap = Math.min(to, (i + 1) * span) - Math.max(from, i * span);
+        for (long i = Math.max(0, from / unit); i <= Math.min(last, (to - 1) / unit); i++) {
+            long overlap = Math.min(to, (i + 1) * unit) - Math.max(from, i * unit);
             read[(int) i] += entities * (double) overlap / (to - from);
         }
     }

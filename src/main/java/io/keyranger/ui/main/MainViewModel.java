@@ -389,7 +389,6 @@ public final class MainViewModel {
      * ready to start and follow like any job.
      */
     public void prepareRestore(RestoreModel.RestoreRequest request) {
-        run.form().gqlProperty().set("");
         run.form().kinds().clear();
         openKindWhenListed(request.kind());
         selectedNamespace.set(request.namespace());
@@ -397,6 +396,6 @@ public final class MainViewModel {
         if (listed != null) {
             selectedKind.set(listed);
         }
-        run.form().mapperJsonProperty().set(request.job().mapper().json().toString());
+        run.handOver(request.job().mapper().json().toString(), "");
     }
 }

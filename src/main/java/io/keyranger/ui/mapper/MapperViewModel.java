@@ -313,8 +313,7 @@ public final class MapperViewModel {
     public void sendToRun() {
         ObjectNode spec = buildJson();
         spec.remove("gql");
-        run.form().mapperJsonProperty().set(spec.toString());
-        run.form().gqlProperty().set(gql.get() == null ? "" : gql.get().strip());
+        run.handOver(spec.toString(), gql.get() == null ? "" : gql.get().strip());
     }
 
     public void setPrices(PriceTable prices) {

@@ -1,11 +1,15 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.KeyRangerException;
+import io.keyranger.backup.RestoreSpec;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
 import io.keyranger.report.JobOutcome;
 import io.keyranger.report.JobProgress;
 import io.keyranger.launch.Inspection;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.ui.common.KindTarget;
 import java.util.List;
 
 /**
@@ -14,6 +18,25 @@ import java.util.List;
  */
 final class JobWords {
     private JobWords() {
+    }
+
+    /**
+     * The job Start runs, handed over and not started yet: "Restore of Account from /exports/x" (or "from the
+     * database as of …"), else the mapper over what it reads ("increment · property balance · amount 10 over Account").
+     */
+    static String next(KindTarget target, String mapperJson, String gql, List<String> kinds) {
+        String over = !kinds.isEmpty() ? String.join(", ", kinds) : target == null ? "the kind chosen on the left"
+                : target.kind();
+        String source;
+        try {
+            source = RestoreSpec.source(MapperSpec.parse(mapperJson));
+        } catch (KeyRangerException e) {
+            return JobForm.describe(mapperJson); // what is wrong with it
+        }
+        if (source != null) {
+            return "Restore of " + over + " from " + source;
+        }
+        return JobForm.describe(mapperJson) + " over " + (gql == null || gql.isBlank() ? over : gql.strip());
     }
 
     /** "Job J done: 36 ranges, depth 3, 19.8 s. …", with its failed ranges, message and cost. */

@@ -137,7 +137,7 @@ public final class RunTabWarmup extends AnimationTimer {
             RunViewModel model = view.model();
             if (!idleAndHidden(view)) {
                 target = null;
-                if (!model.isRunning()) {
+                if (!model.isRunning() && model.status().showsNoJob()) { // else what came since cleared it
                     model.clearTree();
                 }
                 view.resetDividers();
@@ -151,7 +151,9 @@ public final class RunTabWarmup extends AnimationTimer {
     }
 
     private static boolean idleAndHidden(RunView view) {
-        return !view.model().isRunning() && !Visibility.visibleWithParents(view);
+        // never over a job the tab shows (its clearing would leave its summary beside an empty tree)
+        return !view.model().isRunning() && view.model().status().showsNoJob()
+                && !Visibility.visibleWithParents(view);
     }
 
     /** A planned range that started. */

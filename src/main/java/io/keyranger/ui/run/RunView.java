@@ -57,10 +57,10 @@ public final class RunView extends BorderPane {
         settings = new JobSettingsBar(model);
         setTop(new VBox(controls(), settings));
         RangeTreeTable table = new RangeTreeTable(model.roots(), model.status().pausedProperty());
-        // an empty tree beside a job (a restore inspected, say) says so, not "No job yet"
+        // an empty tree says what the tab shows: no job yet, the job handed over (not started), or a job with no ranges
         Label noRanges = new Label();
-        noRanges.textProperty().bind(Bindings.createStringBinding(() -> model.status().totalsProperty().get()
-                .isEmpty() ? "No job yet" : "No ranges to show for this job", model.status().totalsProperty()));
+        noRanges.setWrapText(true);
+        noRanges.textProperty().bind(model.status().emptyTreeProperty());
         table.setPlaceholder(noRanges);
         KeySpaceMap map = new KeySpaceMap(model.roots());
         model.treeVersionProperty().addListener((obs, old, now) -> map.requestRedraw());
@@ -245,19 +245,21 @@ public final class RunView extends BorderPane {
         chart.setPrefHeight(220);
         XYChart.Series<Number, Number> series = new XYChart.Series<>();
         chart.getData().add(series);
+        // the series mirrors the points: a long job's last point changes in place, and all of them as its spans widen
         model.throughput().addListener((ListChangeListener<ThroughputPoint>) change -> {
             while (change.next()) {
-                if (change.wasRemoved() && change.getList().isEmpty()) {
-                    series.getData().clear();
+                if (change.wasRemoved()) {
+                    series.getData().remove(change.getFrom(), change.getFrom() + change.getRemovedSize());
                 }
                 if (change.wasAdded()) {
-                    change.getAddedSubList().forEach(p -> series.getData().add(new XYChart.Data<>(p.seconds(), p.rate())));
+                    series.getData().addAll(change.getFrom(), change.getAddedSubList().stream()
+                            .map(p -> new XYChart.Data<Number, Number>(p.seconds(), p.rate())).toList());
                 }
-                double[] axis = ThroughputMeter.axis(change.getList().isEmpty() ? 0
-                        : change.getList().get(change.getList().size() - 1).seconds());
-                x.setUpperBound(axis[0]);
-                x.setTickUnit(axis[1]);
             }
+            double[] axis = ThroughputMeter.axis(change.getList().isEmpty() ? 0
+                    : change.getList().get(change.getList().size() - 1).seconds());
+            x.setUpperBound(axis[0]);
+            x.setTickUnit(axis[1]);
         });
 
         ListView<ListedJob> jobs = new ListView<>(model.pastJobs());

@@ -40,6 +40,10 @@ import javafx.util.Duration;
  */
 public final class RunViewModel {
     static final Duration TICK = Duration.millis(100);
+    /** What the empty tree says while a job here has no ranges yet (it plans them, or reads its file first). */
+    static final String NO_RANGES_YET = "No ranges yet";
+    /** What the empty tree says beside a job that ran or was inspected and has none to show. */
+    static final String JOB_WITHOUT_RANGES = "No ranges to show for this job";
 
     private final TaskRunner tasks;
     private final Consumer<String> errors;
@@ -80,6 +84,27 @@ public final class RunViewModel {
         ticker.setCycleCount(Timeline.INDEFINITE);
         status.hintProperty().bind(Bindings.createStringBinding(() -> hint(target.get(), form.mapperJsonProperty()
                 .get(), form.kinds()), target, form.mapperJsonProperty(), form.kinds()));
+        status.nextJobProperty().bind(Bindings.createStringBinding(() -> JobWords.next(target.get(),
+                form.mapperJsonProperty().get(), form.gqlProperty().get(), form.kinds()), target,
+                form.mapperJsonProperty(), form.gqlProperty(), form.kinds()));
+    }
+
+    /**
+     * Hands the tab a job to start (the Mapper tab's spec, a restore from the Backups tab): the form takes its mapper
+     * and query, and unless a job runs here the tab shows that job, not started: no tree, totals, chart or summary of
+     * the job shown before, which Start would not act on, and a tree that names the job Start runs.
+     */
+    public void handOver(String mapperJson, String gql) {
+        form.gqlProperty().set(gql);
+        form.mapperJsonProperty().set(mapperJson);
+        if (status.isRunning()) {
+            return; // the running job stays on show; once it ends, Start runs the job handed over
+        }
+        stored.stopFollowing();
+        clearTree();
+        status.setTiming("");
+        status.say(null); // what Start runs
+        status.showTree(null);
     }
 
     /**
@@ -101,7 +126,7 @@ public final class RunViewModel {
 
     /** Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread. */
     public void start() {
-        launchOnTarget(t -> form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
+        launchOnTarget(true, t -> form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
                 : JobLaunch.group(t, form.groupSpec(t), List.copyOf(form.kinds())));
     }
 
@@ -130,7 +155,7 @@ public final class RunViewModel {
             return;
         }
         afterBackup = new AfterBackup(backup.jobId(), job, t);
-        launch(JobLaunch.newJob(t, backup));
+        launch(JobLaunch.newJob(t, backup), true);
     }
 
     /** The job to start once backup {@code backupJobId} is done. */
@@ -139,13 +164,13 @@ public final class RunViewModel {
 
     /** Resumes a stored job on the current connection. */
     public void resume(String jobId) {
-        launchOnTarget(t -> JobLaunch.resume(t, jobId, List.copyOf(stored.jobs())));
+        launchOnTarget(false, t -> JobLaunch.resume(t, jobId, List.copyOf(stored.jobs())));
     }
 
     /** Reverts a stored job: a job of its own, followed like any other ({@link JobLaunch#revert}). */
     public void revert(String jobId) {
         List<ListedJob> listed = List.copyOf(stored.jobs());
-        launchOnTarget(t -> JobLaunch.revert(t, jobId, listed, message -> Platform.runLater(() -> {
+        launchOnTarget(false, t -> JobLaunch.revert(t, jobId, listed, message -> Platform.runLater(() -> {
             launchNote = " " + message;
             status.say(message);
         })));
@@ -158,12 +183,15 @@ public final class RunViewModel {
     public void takeOver(String jobId, boolean now) {
         takeOverOffer.set(null);
         List<ListedJob> listed = List.copyOf(stored.jobs());
-        launchOnTarget(t -> JobLaunch.takeOver(t, jobId, now, listed, message -> Platform.runLater(
+        launchOnTarget(false, t -> JobLaunch.takeOver(t, jobId, now, listed, message -> Platform.runLater(
                 () -> status.say(message))));
     }
 
-    /** Launches on the current connection, unless there is none or a job runs; a bad spec is said, not thrown. */
-    private void launchOnTarget(Function<KindTarget, JobLaunch> launch) {
+    /**
+     * Launches on the current connection, unless there is none or a job runs; a bad spec is said, not thrown.
+     * {@code formJob}: whether it is the form's job (else a stored job's), which Start runs again if it does not start.
+     */
+    private void launchOnTarget(boolean formJob, Function<KindTarget, JobLaunch> launch) {
         KindTarget t = target.get();
         if (t == null || status.isRunning()) {
             return;
@@ -175,7 +203,7 @@ public final class RunViewModel {
             errors.accept(ErrorMessages.of(e));
             return;
         }
-        launch(what);
+        launch(what, formJob);
     }
 
     /** The pending offer to take a job over, or null. */
@@ -183,7 +211,7 @@ public final class RunViewModel {
         return takeOverOffer;
     }
 
-    private void launch(JobLaunch launch) {
+    private void launch(JobLaunch launch, boolean formJob) {
         String jobId = launch.jobId();
         String message = launch.message();
         launched = launch;
@@ -192,6 +220,8 @@ public final class RunViewModel {
         runningMapper.set(launch.mapper());
         stored.stopFollowing();
         clearTree();
+        status.setTiming("");
+        status.showTree(NO_RANGES_YET);
         handle = null;
         feed = new CoalescingJobFeed();
         CoalescingJobFeed current = feed;
@@ -213,7 +243,7 @@ public final class RunViewModel {
                     refreshJobs(); // the running job is in the list too
                 })
                 .onError(e -> {
-                    notLaunched(e instanceof JobBusyException ? "Job " + jobId + " is running elsewhere."
+                    notLaunched(formJob, e instanceof JobBusyException ? "Job " + jobId + " is running elsewhere."
                             : "Could not start: " + ErrorMessages.of(e));
                     if (e instanceof JobBusyException busy) {
                         takeOverOffer.set(new TakeOverOffer(jobId, busy.getMessage()));
@@ -221,12 +251,14 @@ public final class RunViewModel {
                         errors.accept(ErrorMessages.of(e));
                     }
                 })
-                .onCancelled(() -> notLaunched("Stopped before the job started; nothing was run."))
+                .onCancelled(() -> notLaunched(formJob, "Stopped before the job started; nothing was run."))
                 .run(tasks);
     }
 
-    private void notLaunched(String why) {
+    private void notLaunched(boolean formJob, String why) {
         launching = null;
+        // the form's job is still the one Start runs; a stored job's was not taken up here
+        status.showTree(formJob ? null : "Not started here");
         runningMapper.set(null);
         afterBackup = null;
         ticker.stop();
@@ -285,6 +317,7 @@ public final class RunViewModel {
         stored.follow(t, jobId, () -> !status.isRunning(), reading -> {
             Inspection inspection = reading.job();
             clearTree();
+            status.showTree(JOB_WITHOUT_RANGES);
             tree.apply(inspection.nodes());
             tree.changed();
             status.setTotals(inspection.totals());
@@ -327,6 +360,7 @@ public final class RunViewModel {
         JobOutcome outcome = JobOutcome.of(result);
         status.setRunning(false);
         status.setPaused(false);
+        status.showTree(JOB_WITHOUT_RANGES);
         status.setTotals(outcome.totals());
         status.setTiming(JobWords.timing(outcome));
         status.setProblems(String.join("\n", outcome.report().lines()));
@@ -341,7 +375,7 @@ public final class RunViewModel {
         afterBackup = null;
         if (next != null && next.backupJobId().equals(result.jobId())) {
             if (result.status() == JobStatus.DONE && result.output() != null) {
-                launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set));
+                launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set), true);
             } else {
                 status.say(JobWords.finished(outcome, prices) + (result.status() == JobStatus
                         .DONE ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
@@ -366,7 +400,7 @@ public final class RunViewModel {
     void clearTree() {
         tree.clear();
         tree.changed();
-        meter.points().clear();
+        meter.clear();
         status.setTotals(Map.of());
         status.setProblems("");
     }

@@ -32,7 +32,7 @@ import javafx.scene.text.Text;
  * shortened with an ellipsis, or whose text runs past the window's edge or is cut across by the clip of what holds it
  * (a column header half out of its table); wrapped text that leaves a count's number on another line than its name
  * ("deleted" / "0"); a label that draws a line outside its own bounds (over what lies below it); a row of buttons that
- * wraps one onto a second row; a list, chart or field cut short by the window's edge or by what holds it (a split
+ * wraps one onto a second row ({@link #WRAPS} says a row does so by design); a list, chart or field cut short by the window's edge or by what holds it (a split
  * pane's side); a text field whose prompt does not fit, and chart tick labels that overlap. The rows of tables,
  * lists and trees are data, shortened on purpose with their whole value as a tooltip, and are not judged; text scrolled
  * wholly out of sight is not cut. Call on the FX thread after a layout pass.
@@ -43,6 +43,12 @@ public final class CutOffs {
      * headers at the edges are not judged. A table of a fixed set of columns shows them all.
      */
     public static final String SCROLLS_SIDEWAYS = "scrolls-sideways";
+
+    /**
+     * The style class of a row of buttons that wraps as a group by design (a form's Save… and Load… below its job's
+     * buttons); any other row of buttons keeps them on one row.
+     */
+    public static final String WRAPS = "wraps";
 
     /** A line of counts as the totals say them: "read 130   written 5   deleted 0" (prose is not judged). */
     private static final Pattern COUNTS = Pattern.compile("[^ ].*? [\\d,]+(   [^ ].*? [\\d,]+)*");
@@ -204,7 +210,7 @@ public final class CutOffs {
     /** The buttons a row of buttons wrapped below its first row ("Revert" alone under the others), or null. */
     private static String wrappedButtons(FlowPane row) {
         List<Node> shown = row.getChildren().stream().filter(n -> n.isVisible() && n.isManaged()).toList();
-        if (shown.stream().noneMatch(n -> n instanceof ButtonBase) || shown.isEmpty()) {
+        if (row.getStyleClass().contains(WRAPS) || shown.stream().noneMatch(n -> n instanceof ButtonBase)) {
             return null;
         }
         double firstRow = shown.get(0).getBoundsInParent().getMinY();

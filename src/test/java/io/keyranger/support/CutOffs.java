@@ -10,14 +10,19 @@ import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.chart.Axis;
+import javafx.scene.chart.Chart;
+import javafx.scene.control.ButtonBase;
+import javafx.scene.control.Control;
 import javafx.scene.control.IndexedCell;
 import javafx.scene.control.Labeled;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TreeTableColumn;
 import javafx.scene.control.skin.NestedTableColumnHeader;
 import javafx.scene.control.skin.TableColumnHeader;
 import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.shape.MoveTo;
 import javafx.scene.shape.PathElement;
 import javafx.scene.text.Text;
@@ -26,7 +31,9 @@ import javafx.scene.text.Text;
  * What a window shows cut off: a label, button, check box, choice, column header or field error whose text the skin
  * shortened with an ellipsis, or whose text runs past the window's edge or is cut across by the clip of what holds it
  * (a column header half out of its table); wrapped text that leaves a count's number on another line than its name
- * ("deleted" / "0"); a text field whose prompt does not fit, and chart tick labels that overlap. The rows of tables,
+ * ("deleted" / "0"); a label that draws a line outside its own bounds (over what lies below it); a row of buttons that
+ * wraps one onto a second row ({@link #WRAPS} says a row does so by design); a list, chart or field cut short by the window's edge or by what holds it (a split
+ * pane's side); a text field whose prompt does not fit, and chart tick labels that overlap. The rows of tables,
  * lists and trees are data, shortened on purpose with their whole value as a tooltip, and are not judged; text scrolled
  * wholly out of sight is not cut. Call on the FX thread after a layout pass.
  */
@@ -36,6 +43,12 @@ public final class CutOffs {
      * headers at the edges are not judged. A table of a fixed set of columns shows them all.
      */
     public static final String SCROLLS_SIDEWAYS = "scrolls-sideways";
+
+    /**
+     * The style class of a row of buttons that wraps as a group by design (a form's Save… and Load… below its job's
+     * buttons); any other row of buttons keeps them on one row.
+     */
+    public static final String WRAPS = "wraps";
 
     /** A line of counts as the totals say them: "read 130   written 5   deleted 0" (prose is not judged). */
     private static final Pattern COUNTS = Pattern.compile("[^ ].*? [\\d,]+(   [^ ].*? [\\d,]+)*");
@@ -73,6 +86,23 @@ public final class CutOffs {
                 if (split != null) {
                     found.add(describe(labeled) + " wraps \"" + split + "\" across two lines");
                 }
+                String spilled = spilledLine(labeled, drawn);
+                if (spilled != null) {
+                    found.add(describe(labeled) + " draws \"" + spilled + "\" outside its own bounds (over what "
+                            + "lies beside it)");
+                }
+            }
+        }
+        if (node instanceof FlowPane row) {
+            String wrapped = wrappedButtons(row);
+            if (wrapped != null) {
+                found.add(describe(row) + " puts " + wrapped + " on a row of its own");
+            }
+        }
+        if ((node instanceof Control || node instanceof Chart) && !(node instanceof Labeled)) {
+            String cut = controlCutBy(node);
+            if (cut != null) {
+                found.add(describe(node) + " is cut by " + cut);
             }
         }
         if (node instanceof TableColumnHeader header && !(node instanceof NestedTableColumnHeader)
@@ -149,6 +179,70 @@ public final class CutOffs {
         }
         for (Node p = text.getParent(); p != null; p = p.getParent()) {
             if (p.getClip() != null && cuts(p.localToScene(p.getClip().getBoundsInParent()), drawn)) {
+                return "the edge of " + describe(p);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The first line of a label's text that its skin draws outside the label (a fixed-height label given one line too
+     * many, which then runs over the chart below it), or null when all of it lies inside.
+     */
+    private static String spilledLine(Labeled labeled, Text text) {
+        Bounds own = labeled.localToScene(labeled.getLayoutBounds());
+        Bounds drawn = text.localToScene(text.getLayoutBounds());
+        if (drawn.getMaxY() <= own.getMaxY() + 1 && drawn.getMinY() >= own.getMinY() - 1
+                && drawn.getMaxX() <= own.getMaxX() + 1 && drawn.getMinX() >= own.getMinX() - 1) {
+            return null;
+        }
+        List<String> lines = text.getText().lines().toList();
+        double lineHeight = text.getLayoutBounds().getHeight() / Math.max(1, lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            double bottom = drawn.getMinY() + (i + 1) * lineHeight;
+            if (bottom > own.getMaxY() + 1 || drawn.getMinY() + i * lineHeight < own.getMinY() - 1) {
+                return lines.get(i);
+            }
+        }
+        return text.getText(); // too wide
+    }
+
+    /** The buttons a row of buttons wrapped below its first row ("Revert" alone under the others), or null. */
+    private static String wrappedButtons(FlowPane row) {
+        List<Node> shown = row.getChildren().stream().filter(n -> n.isVisible() && n.isManaged()).toList();
+        if (row.getStyleClass().contains(WRAPS) || shown.stream().noneMatch(n -> n instanceof ButtonBase)) {
+            return null;
+        }
+        double firstRow = shown.get(0).getBoundsInParent().getMinY();
+        List<String> below = new ArrayList<>();
+        for (Node n : shown) {
+            if (n.getBoundsInParent().getMinY() > firstRow + n.getBoundsInParent().getHeight() / 2) {
+                below.add(n instanceof Labeled l && l.getText() != null ? "\"" + l.getText() + "\"" : describe(n));
+            }
+        }
+        return below.isEmpty() ? null : String.join(", ", below);
+    }
+
+    /**
+     * What cuts a control (a list, a chart, a field) short: the window's edge, or the clip of what holds it (a split
+     * pane's side, a tab's content) when part of it shows and part does not; null when it shows whole. A scroll pane's
+     * viewport shows part of its content by design, and is not judged.
+     */
+    private static String controlCutBy(Node control) {
+        Bounds at = control.localToScene(control.getLayoutBounds());
+        if (at.getWidth() <= 0 || at.getHeight() <= 0 || inVirtualFlow(control)) {
+            return null;
+        }
+        Scene scene = control.getScene();
+        if (scene != null && cuts(new BoundingBox(0, 0, scene.getWidth(), scene.getHeight()), at)) {
+            return "the window's edge";
+        }
+        for (Node p = control.getParent(); p != null; p = p.getParent()) {
+            if (p.getStyleClass().contains(SCROLLS_SIDEWAYS) || p.getStyleClass().contains("viewport")
+                    || p instanceof ScrollPane) {
+                return null;
+            }
+            if (p.getClip() != null && cuts(p.localToScene(p.getClip().getBoundsInParent()), at)) {
                 return "the edge of " + describe(p);
             }
         }

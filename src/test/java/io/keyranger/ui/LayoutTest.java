@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
+import javafx.application.Platform;
+import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -27,6 +29,7 @@ import javafx.scene.control.ComboBox;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
+import javafx.scene.control.Spinner;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TreeTableView;
@@ -91,6 +94,13 @@ class LayoutTest extends DemoWindowTest {
         return rows;
     }
 
+    private void setNumber(String id, int value) {
+        Fx.get(() -> {
+            robot.lookup(id).<Spinner<Integer>>query().getValueFactory().setValue(value);
+            return null;
+        });
+    }
+
     private void resize(Stage stage, int width, int height) {
         Fx.get(() -> {
             stage.setMaximized(false);
@@ -116,15 +126,32 @@ class LayoutTest extends DemoWindowTest {
                         + "\" beside \"" + summary + "\"");
             }
             ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
+            // an empty list has no cell to measure: its rows are its fixed cell size high; what holds the list may
+            // show only its top (a side panel taller than its split pane)
             Node cell = jobs.lookup(".list-cell");
-            double rows = Math.floor((jobs.getHeight() - jobs.snappedTopInset() - jobs.snappedBottomInset())
-                    / cell.getBoundsInLocal().getHeight());
+            double row = cell != null ? cell.getBoundsInLocal().getHeight() : jobs.getFixedCellSize();
+            double rows = Math.floor((shownHeight(jobs) - jobs.snappedTopInset() - jobs.snappedBottomInset()) / row);
             if (rows < 5) {
                 problems.add(where + ": the Jobs list has room for " + (int) rows + " jobs, fewer than 5");
             }
             problems.addAll(statusBar(where));
             return problems;
         }));
+    }
+
+    /** How much of a node's height shows: inside the window and every clip of what holds it. */
+    private static double shownHeight(Node node) {
+        Bounds at = node.localToScene(node.getLayoutBounds());
+        double top = Math.max(at.getMinY(), 0);
+        double bottom = Math.min(at.getMaxY(), node.getScene().getHeight());
+        for (Node p = node.getParent(); p != null; p = p.getParent()) {
+            if (p.getClip() != null) {
+                Bounds clip = p.localToScene(p.getClip().getBoundsInParent());
+                top = Math.max(top, clip.getMinY());
+                bottom = Math.min(bottom, clip.getMaxY());
+            }
+        }
+        return Math.max(0, bottom - top);
     }
 
     /** The status bar's texts on one line, and the whole bar inside the window. */
@@ -218,6 +245,41 @@ class LayoutTest extends DemoWindowTest {
         checkRun("Run, an export done", main);
         inspect("export");
         checkRun("Run, an export inspected", main);
+
+        // an increment running (80 accounts at 4 a second, a page of 2), then done, reverted, and a count by tier
+        setText("#mapperJson", "{\"template\": \"increment\", \"property\": \"balance\", \"amount\": 1}");
+        setNumber("#jobPageSize", 2);
+        setNumber("#jobQps", 4);
+        robot.clickOn("#startJob");
+        dialog();
+        closeDialog("Run without export");
+        Fx.waitUntil(30, () -> labelText("#runSummary").endsWith(" running")
+                && labelText("#jobTotals").matches("(?s)read [1-9].*"));
+        checkRun("Run, an increment running", main);
+        setNumber("#jobQps", 0);
+        setNumber("#jobPageSize", 200);
+        Fx.waitUntil(90, () -> labelText("#runSummary").contains(" done: "));
+        checkRun("Run, an increment done", main);
+        ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> {
+            if (jobs.getSelectionModel().getSelectedItem() == null) {
+                jobs.getItems().stream().filter(j -> j.spec().mapper().template().equals("increment")
+                        && j.describeStatus().equals("done")).findFirst()
+                        .ifPresent(j -> jobs.getSelectionModel().select(j));
+            }
+            return !robot.lookup("#revertJob").queryButton().isDisabled();
+        });
+        Platform.runLater(() -> robot.lookup("#revertJob").queryButton().fire()); // its confirmation waits for a click
+        dialog();
+        closeDialog("Revert");
+        Fx.waitUntil(60, () -> labelText("#runSummary").startsWith("Job revert-")
+                && labelText("#runSummary").contains(" done: "));
+        checkRun("Run, a revert done", main);
+        setText("#mapperJson", "{\"template\": \"count-by\", \"property\": \"tier\"}");
+        robot.clickOn("#startJob");
+        Fx.waitUntil(60, () -> labelText("#runSummary").contains(" done: ")
+                && Fx.get(() -> robot.lookup("#countByChart").query().isVisible()));
+        checkRun("Run, a count by tier done", main);
 
         // a dry run's changes: every column in sight
         clickTab("Mapper");

@@ -180,6 +180,7 @@ public final class MapperView extends BorderPane {
         HBox.setHgrow(where, Priority.ALWAYS);
         FlowPane buttons = new FlowPane(8, 8, ParamForm.fixed(dryRun), ParamForm.fixed(runNow),
                 ParamForm.fixed(useInRun), ParamForm.fixed(save), ParamForm.fixed(load));
+        buttons.getStyleClass().add("wraps"); // Save… and Load… go below the job's buttons in a narrow form, by design
         TextArea json = new TextArea();
         json.setId("specJson");
         json.setEditable(false);

@@ -1,6 +1,7 @@
 package io.keyranger.ui.run;
 
 import atlantafx.base.theme.Styles;
+import atlantafx.base.theme.Tweaks;
 import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobStatus;
 import io.keyranger.mapper.Mappers;
@@ -22,15 +23,16 @@ import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -44,8 +46,12 @@ import org.kordamp.ikonli.material2.Material2MZ;
 /** The Run tab: job settings and controls, the live split tree, totals, throughput and past jobs. */
 public final class RunView extends BorderPane {
     private static final String HISTOGRAM_BARS = "keyranger.histogramBars";
-    /** A row of the Jobs list: one line of text at the theme's cell padding. */
-    private static final double JOB_ROW = 36;
+    /** A row of the Jobs list: one line of text at the theme's dense cell size (2em). */
+    private static final double JOB_ROW = 28;
+    /** The Jobs list shows at least this many jobs, whatever job the panel above it shows. */
+    private static final int JOBS_SHOWN = 5;
+    /** Lines of totals always in sight: a restore's seven at least; a count-by's many values scroll past them. */
+    private static final int TOTALS_SHOWN = 8;
     private final RunViewModel model;
     private final SplitPane work;
     private final SplitPane split;
@@ -202,6 +208,12 @@ public final class RunView extends BorderPane {
         split.setDividerPositions(0.62);
     }
 
+    private static Region spacer() {
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        return spacer;
+    }
+
     RunViewModel model() {
         return model;
     }
@@ -212,8 +224,24 @@ public final class RunView extends BorderPane {
         // one count to a word and its number: the panel is never narrower than the longest line of counts, which
         // never wraps ("deleted" / "0")
         totals.setMinWidth(Region.USE_PREF_SIZE);
-        totals.getStyleClass().add("title-4");
         totals.textProperty().bind(model.status().totalsTextProperty());
+        // the job's own counters below the five every job has (a restore's four, a count-by's values): all of them
+        // while the panel has room, else the first lines and a scroll bar, never over the chart below
+        ScrollPane totalsPane = new ScrollPane(totals) {
+            // as high as the label's lines (the skin's height, measured as the pane is laid out: a height bound to
+            // the label's lagged a layout behind a new line); at least the first lines, a count-by's many values
+            // scrolling past them
+            @Override
+            protected double computeMinHeight(double width) {
+                long lines = Math.max(1, totals.getText().lines().count());
+                return computePrefHeight(width) * Math.min(1, TOTALS_SHOWN / (double) lines);
+            }
+        };
+        totalsPane.setId("jobTotalsPane");
+        totalsPane.getStyleClass().addAll(Tweaks.EDGE_TO_EDGE, "job-totals");
+        totalsPane.setFitToWidth(true);
+        totalsPane.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
+        totalsPane.setMaxHeight(Region.USE_PREF_SIZE);
         Label timing = new Label();
         timing.setId("jobTiming");
         timing.textProperty().bind(model.status().timingTextProperty());
@@ -265,6 +293,7 @@ public final class RunView extends BorderPane {
         ListView<ListedJob> jobs = new ListView<>(model.pastJobs());
         jobs.setId("pastJobs");
         // room for five jobs at least, one line each: the charts above give way first
+        jobs.getStyleClass().add(Styles.DENSE);
         jobs.setFixedCellSize(JOB_ROW);
         jobs.setPrefHeight(8 * JOB_ROW);
         jobs.setPlaceholder(new Label("No jobs stored yet"));
@@ -320,7 +349,8 @@ public final class RunView extends BorderPane {
             }
         });
         Label pastTitle = new Label("Jobs", new FontIcon(Material2AL.HISTORY));
-        pastTitle.getStyleClass().add("title-4");
+        pastTitle.getStyleClass().add(Styles.TITLE_4);
+        pastTitle.setMinWidth(Region.USE_PREF_SIZE);
 
         BarChart<String, Number> histogram = new BarChart<>(
                 new CategoryAxis(), new NumberAxis());
@@ -332,19 +362,41 @@ public final class RunView extends BorderPane {
         histogram.setVisible(false);
         model.status().totalsProperty().addListener((obs, old, now) -> showHistogram(histogram, now));
 
-        // the charts give way on a low window; the job list's buttons sit above it (wrapping in a narrow panel) so
-        // they never fall below the fold
-        chart.setMinHeight(110);
-        histogram.setMinHeight(110);
-        jobs.setMinHeight(5 * JOB_ROW + 4);
+        // the Jobs header on one row: the buttons as icons, named by their tooltips (their words do not fit beside
+        // "Jobs" in the panel at 1278x775)
+        HBox jobsHeader = new HBox(4, pastTitle, spacer());
         for (Button button : List.of(refresh, resume, inspect, revert)) {
-            button.getStyleClass().add(Styles.SMALL);
+            button.getStyleClass().addAll(Styles.SMALL, Styles.BUTTON_ICON);
+            button.setTooltip(new Tooltip(button.getText()));
+            button.setAccessibleText(button.getText());
+            button.setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
+            button.setMinWidth(Region.USE_PREF_SIZE);
+            jobsHeader.getChildren().add(button);
         }
-        FlowPane jobButtons = new FlowPane(6, 6, pastTitle, refresh, resume, inspect, revert);
-        jobButtons.setAlignment(Pos.CENTER_LEFT);
-        VBox box = new VBox(6, totals, timing, chart, histogram, jobButtons, jobs);
-        box.setPadding(new Insets(8));
-        VBox.setVgrow(jobs, Priority.ALWAYS);
+        jobsHeader.setAlignment(Pos.CENTER_LEFT);
+        jobsHeader.setMinHeight(Region.USE_PREF_SIZE);
+
+        // the charts take what the totals and the Jobs list leave: a count-by's values first (its answer), then the
+        // throughput; one chart at least in sight, the other a scroll away when the panel is low
+        chart.setMinHeight(120);
+        histogram.setMinHeight(120);
+        VBox.setVgrow(chart, Priority.ALWAYS);
+        VBox.setVgrow(histogram, Priority.ALWAYS);
+        VBox charts = new VBox(4, histogram, chart);
+        ScrollPane chartsPane = new ScrollPane(charts);
+        chartsPane.setId("jobCharts");
+        chartsPane.getStyleClass().add(Tweaks.EDGE_TO_EDGE);
+        chartsPane.setFitToWidth(true);
+        chartsPane.setFitToHeight(true);
+        chartsPane.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
+        chartsPane.setMinHeight(120);
+        chartsPane.setPrefHeight(220);
+        // room for five jobs at least, one line each: the totals and the charts above give way first
+        jobs.setMinHeight(JOBS_SHOWN * JOB_ROW + 4);
+        VBox box = new VBox(4, totalsPane, timing, chartsPane, jobsHeader, jobs);
+        box.setPadding(new Insets(6, 8, 6, 8));
+        VBox.setVgrow(chartsPane, Priority.ALWAYS);
+        VBox.setVgrow(jobs, Priority.SOMETIMES);
         return box;
     }
 }

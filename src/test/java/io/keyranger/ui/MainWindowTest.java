@@ -246,7 +246,7 @@ class MainWindowTest {
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("interrupted-count")));
         robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
-                && ((ListCell<?>) n).getText().startsWith("interrupted-count")).queryAs(Node.class));
+                && ((ListCell<?>) n).getText().endsWith("  ·  interrupted-count")).queryAs(Node.class));
         robot.clickOn("#resumeJob");
         Fx.waitUntil(60, () -> robot.lookup("#runSummary").queryLabeled().getText()
                 .startsWith("Job interrupted-count done:"));
@@ -267,7 +267,7 @@ class MainWindowTest {
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> j.toString().contains("followed-count")));
         robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
-                && ((ListCell<?>) n).getText().startsWith("followed-count")).queryAs(Node.class));
+                && ((ListCell<?>) n).getText().endsWith("  ·  followed-count")).queryAs(Node.class));
         robot.clickOn("#inspectJob");
         Fx.waitUntil(20, () -> robot.lookup("#runSummary").queryLabeled().getText()
                 .contains("following: running elsewhere"));
@@ -336,10 +336,10 @@ class MainWindowTest {
         clickTab("Run");
         robot.clickOn("#refreshJobs");
         Fx.waitUntil(20, () -> robot.lookup("#pastJobs .list-cell").queryAll().stream()
-                .map(n -> ((ListCell<?>) n).getText()).anyMatch(t -> t != null && t.startsWith("held-count")
+                .map(n -> ((ListCell<?>) n).getText()).anyMatch(t -> t != null && t.endsWith("  ·  held-count")
                         && t.contains("running (runner ")));
         robot.clickOn(robot.lookup("#pastJobs .list-cell").match(n -> ((ListCell<?>) n).getText() != null
-                && ((ListCell<?>) n).getText().startsWith("held-count")).queryAs(Node.class));
+                && ((ListCell<?>) n).getText().endsWith("  ·  held-count")).queryAs(Node.class));
         robot.clickOn("#resumeJob");
         Fx.waitUntil(30, () -> robot.lookup("#takeOverDialog").tryQuery().isPresent());
         String offer = Fx.get(() -> ((DialogPane) robot.lookup("#takeOverDialog").query())

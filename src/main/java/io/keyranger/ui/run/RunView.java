@@ -299,8 +299,8 @@ public final class RunView extends BorderPane {
         jobs.setPlaceholder(new Label("No jobs stored yet"));
         jobs.setCellFactory(list -> new ListCell<>() {
             {
-                // one line a job, so that the list shows several; a long status (a runner on another host, say)
-                // reads whole in the tooltip
+                // one line a job, so that the list shows several: its status first, what a user scans the list for
+                // (a job id is long and alike from job to job); the whole line reads in the tooltip
                 setPrefWidth(0);
                 HoverTooltip.ofText(this);
             }
@@ -309,8 +309,8 @@ public final class RunView extends BorderPane {
             protected void updateItem(ListedJob job, boolean empty) {
                 super.updateItem(job, empty);
                 String backup = empty || job == null ? null : model.backupOf(job.spec().jobId());
-                String text = empty || job == null ? null : job.spec().jobId() + "  ·  "
-                        + job.spec().mapper().template() + "  ·  " + model.describeStatus(job)
+                String text = empty || job == null ? null : model.describeStatus(job) + "  ·  "
+                        + job.spec().mapper().template() + "  ·  " + job.spec().jobId()
                         + (backup == null ? "" : "  ·  backed up first to " + backup);
                 setText(text);
             }

@@ -1,0 +1,327 @@
+package io.keyranger.ui.run;
+
+import io.keyranger.KeyRangerException;
+import io.keyranger.job.JobBusyException;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.job.ListedJob;
+import io.keyranger.report.JobOutcome;
+import io.keyranger.ui.common.ErrorMessages;
+import io.keyranger.ui.common.KindTarget;
+import io.keyranger.ui.common.TaskRunner;
+import io.keyranger.ui.common.Tasks;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.application.Platform;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.concurrent.Task;
+import javafx.util.Duration;
+
+/**
+ * The job the Run tab runs here, from the command that launches it (Start, Back up first, Resume, Revert, Take over)
+ * to its end: what is refused before it starts, the launch off the FX thread and what the tab says when it does not
+ * start (with the offer to take over a job another runner holds), its events applied about ten times a second on the
+ * FX thread, pause, resume and cancel, and what follows its end (the job a backup was run for, the listeners).
+ * What the tab shows of it (the tree, totals, throughput and summary) is the {@link RunViewModel}'s.
+ */
+final class RunningJob {
+    static final Duration TICK = Duration.millis(100);
+
+    private final RunViewModel tab;
+    private final TaskRunner tasks;
+    private final Consumer<String> errors;
+    private final StoredJobs stored;
+    private final ThroughputMeter meter;
+    private final RunStatus status;
+    private final ObjectProperty<TakeOverOffer> takeOverOffer = new SimpleObjectProperty<>();
+    private Task<JobHandle> launching;
+    private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
+    private CoalescingJobFeed feed;
+    private JobHandle handle;
+    /** What runs here now, as the toolbar names it ({@link JobLaunch#mapper}), or null while nothing runs. */
+    private final ReadOnlyStringWrapper mapper = new ReadOnlyStringWrapper();
+    /** What the launch said of the job before it ran (a revert: the job it took was left running), kept for its end. */
+    private String launchNote = "";
+    /** The job waiting for the backup that runs now, or null. */
+    private AfterBackup afterBackup;
+    /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
+    private final AtomicReference<String> backedUpTo = new AtomicReference<>();
+    /** Who hears that a job run here ended (done, failed or cancelled): what shows the data it changed. */
+    private final List<Consumer<FinishedJob>> whenFinished = new ArrayList<>();
+    /** The job launched last: what it writes and over which kinds, told to {@link #whenFinished} once it ends. */
+    private JobLaunch launched;
+
+    /** {@code tab}: what shows the job, its target, form and prices; {@code stored} and {@code meter}: the tab's. */
+    RunningJob(RunViewModel tab, TaskRunner tasks, Consumer<String> errors, StoredJobs stored, ThroughputMeter meter) {
+        this.tab = tab;
+        this.tasks = tasks;
+        this.errors = errors;
+        this.stored = stored;
+        this.meter = meter;
+        this.status = tab.status();
+        ticker.setCycleCount(Timeline.INDEFINITE);
+    }
+
+    /** Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread. */
+    void start() {
+        JobForm form = tab.form();
+        launchOnTarget(true, t -> form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
+                : JobLaunch.group(t, form.groupSpec(t), List.copyOf(form.kinds())));
+    }
+
+    /**
+     * Backs the kind up, then runs the job on the form: the user confirmed once ("Back up first?"), so both run
+     * without another question, one after the other, each followed here. The backup is a managed export of the kind
+     * ({@link JobForm#backupBefore}); once it is done the job starts and records where it was backed up (as
+     * {@code run --backup-to} does: {@code jobs} and the job list name it). A backup that fails or is cancelled
+     * starts nothing.
+     */
+    void startBackedUp() {
+        KindTarget t = tab.targetProperty().get();
+        if (t == null || status.isRunning()) {
+            return;
+        }
+        JobForm form = tab.form();
+        JobSpec job;
+        JobSpec backup;
+        try {
+            if (!form.kinds().isEmpty()) {
+                throw new KeyRangerException("Back up first is offered for one kind: uncheck the kinds.");
+            }
+            job = form.spec(t);
+            backup = form.backupBefore(job);
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        afterBackup = new AfterBackup(backup.jobId(), job, t);
+        launch(JobLaunch.newJob(t, backup), true);
+    }
+
+    /** The job to start once backup {@code backupJobId} is done. */
+    private record AfterBackup(String backupJobId, JobSpec job, KindTarget target) {
+    }
+
+    /** Resumes a stored job on the current connection. */
+    void resume(String jobId) {
+        launchOnTarget(false, t -> JobLaunch.resume(t, jobId, List.copyOf(stored.jobs())));
+    }
+
+    /** Reverts a stored job: a job of its own, followed like any other ({@link JobLaunch#revert}). */
+    void revert(String jobId) {
+        List<ListedJob> listed = List.copyOf(stored.jobs());
+        launchOnTarget(false, t -> JobLaunch.revert(t, jobId, listed, message -> Platform.runLater(() -> {
+            launchNote = " " + message;
+            status.say(message);
+        })));
+    }
+
+    /**
+     * Takes a job from the runner that holds it and runs it here: at once ({@code now}; that runner stops at its next
+     * lease renewal, and nothing it does is applied twice), or once its lease runs out. Waiting can be cancelled.
+     */
+    void takeOver(String jobId, boolean now) {
+        takeOverOffer.set(null);
+        List<ListedJob> listed = List.copyOf(stored.jobs());
+        launchOnTarget(false, t -> JobLaunch.takeOver(t, jobId, now, listed, message -> Platform.runLater(
+                () -> status.say(message))));
+    }
+
+    /**
+     * Launches on the current connection, unless there is none or a job runs; a bad spec is said, not thrown.
+     * {@code formJob}: whether it is the form's job (else a stored job's), which Start runs again if it does not start.
+     */
+    private void launchOnTarget(boolean formJob, Function<KindTarget, JobLaunch> launch) {
+        KindTarget t = tab.targetProperty().get();
+        if (t == null || status.isRunning()) {
+            return;
+        }
+        JobLaunch what;
+        try {
+            what = launch.apply(t);
+        } catch (RuntimeException e) {
+            errors.accept(ErrorMessages.of(e));
+            return;
+        }
+        launch(what, formJob);
+    }
+
+    /** The pending offer to take a job over, or null. */
+    ObjectProperty<TakeOverOffer> takeOverOfferProperty() {
+        return takeOverOffer;
+    }
+
+    private void launch(JobLaunch launch, boolean formJob) {
+        String jobId = launch.jobId();
+        String message = launch.message();
+        launched = launch;
+        backedUpTo.set(null);
+        launchNote = "";
+        mapper.set(launch.mapper());
+        stored.stopFollowing();
+        tab.clearTree();
+        status.setTiming("");
+        status.showTree(RunViewModel.NO_RANGES_YET);
+        handle = null;
+        feed = new CoalescingJobFeed();
+        CoalescingJobFeed current = feed;
+        status.setRunning(true);
+        status.say(message);
+        meter.restart();
+        ticker.play();
+        launching = Tasks.create(message, () -> launch.start(current))
+                .onSuccess(h -> {
+                    if (feed != current) {
+                        return; // it ended in a tick before this, and what it led to (its backed-up job) runs now
+                    }
+                    launching = null;
+                    handle = h;
+                    if (status.isRunning()) { // a job done already may have said so in a tick before this
+                        meter.restart();
+                        status.say("Job " + h.jobId() + " running");
+                    }
+                    tab.refreshJobs(); // the running job is in the list too
+                })
+                .onError(e -> {
+                    notLaunched(formJob, e instanceof JobBusyException ? "Job " + jobId + " is running elsewhere."
+                            : "Could not start: " + ErrorMessages.of(e));
+                    if (e instanceof JobBusyException busy) {
+                        takeOverOffer.set(new TakeOverOffer(jobId, busy.getMessage()));
+                    } else {
+                        errors.accept(ErrorMessages.of(e));
+                    }
+                })
+                .onCancelled(() -> notLaunched(formJob, "Stopped before the job started; nothing was run."))
+                .run(tasks);
+    }
+
+    private void notLaunched(boolean formJob, String why) {
+        launching = null;
+        // the form's job is still the one Start runs; a stored job's was not taken up here
+        status.showTree(formJob ? null : "Not started here");
+        mapper.set(null);
+        afterBackup = null;
+        ticker.stop();
+        status.setRunning(false);
+        status.say(why);
+    }
+
+    /** Each worker stops after its current page; the clock stands still and the ranges show as paused. */
+    void pause() {
+        if (handle != null && status.isRunning()) {
+            handle.pause();
+            status.setPaused(true);
+            meter.pause(System.nanoTime());
+            status.say("Job " + handle.jobId() + " paused: each worker stops after its current page. Resume goes "
+                    + "on; Cancel stops it.");
+        }
+    }
+
+    void resumePaused() {
+        if (handle != null) {
+            handle.resume();
+            status.setPaused(false);
+            meter.resume(System.nanoTime());
+            status.say("Job " + handle.jobId() + " running");
+        }
+    }
+
+    /** Stops at the next page boundary; the job can be resumed later. */
+    void cancel() {
+        if (handle == null && launching != null) {
+            launching.cancel(true); // e.g. waiting for another runner's lease: nothing was taken yet
+            return;
+        }
+        if (handle != null && status.isRunning()) {
+            handle.cancel();
+            meter.stopping(System.nanoTime());
+            status.setPaused(false);
+            status.say("Cancelling " + handle.jobId() + " at the next page boundary…");
+        }
+    }
+
+    /** Whether job {@code jobId} is the one running here now. */
+    boolean runs(String jobId) {
+        return handle != null && status.isRunning() && jobId.equals(handle.jobId());
+    }
+
+    /** One UI update: apply the coalesced batch, the totals, throughput and ETA. */
+    void tick() {
+        if (feed == null) {
+            return;
+        }
+        LiveTree tree = tab.tree();
+        CoalescingJobFeed.Batch batch = feed.drain();
+        tree.tick(batch.nodes(), batch.finished() != null);
+        if (!batch.nodes().isEmpty() || batch.finished() != null) {
+            tree.changed();
+        }
+        if (batch.totals() != null) {
+            status.setTotals(batch.totals());
+        }
+        KindTarget t = tab.targetProperty().get();
+        status.setTiming(meter.tick(status.totals().getOrDefault("read", 0L), handle != null,
+                t == null ? -1 : t.countOrUnknown(), status.isRunning()));
+        if (batch.serverStatus() != null && handle != null) {
+            status.say(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + (status.isPaused() ? " paused" : " running")
+                    : batch.serverStatus());
+        }
+        if (batch.finished() != null) {
+            finished(batch.finished());
+        }
+    }
+
+    private void finished(JobResult result) {
+        ticker.stop();
+        tab.startPrice().jobRan();
+        mapper.set(null);
+        JobOutcome outcome = JobOutcome.of(result);
+        status.setRunning(false);
+        status.setPaused(false);
+        status.showTree(RunViewModel.JOB_WITHOUT_RANGES);
+        status.setTotals(outcome.totals());
+        status.setTiming(JobWords.timing(outcome));
+        status.setProblems(String.join("\n", outcome.report().lines()));
+        String backup = backedUpTo.get();
+        status.say(JobWords.finished(outcome, tab.prices()) + (backup == null ? "" : " Backed up first to " + backup
+                + ".") + launchNote);
+        tab.refreshJobs();
+        FinishedJob ended = launched == null ? new FinishedJob(result, true, null)
+                : new FinishedJob(result, launched.writes(), launched.kinds());
+        whenFinished.forEach(listener -> listener.accept(ended));
+        AfterBackup next = afterBackup;
+        afterBackup = null;
+        if (next != null && next.backupJobId().equals(result.jobId())) {
+            if (result.status() == JobStatus.DONE && result.output() != null) {
+                launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set), true);
+            } else {
+                status.say(JobWords.finished(outcome, tab.prices()) + (result.status() == JobStatus
+                        .DONE ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
+                        + next.job().mapper().template() + " over " + next.job().kind() + " was not started.");
+            }
+        }
+    }
+
+    /**
+     * Calls {@code listener} on the FX thread each time a job run here ends, done, failed or cancelled, with what the
+     * job wrote.
+     */
+    void whenFinished(Consumer<FinishedJob> listener) {
+        whenFinished.add(listener);
+    }
+
+    /** What runs here now, as the toolbar names it ({@link JobLaunch#mapper}), or null while nothing runs. */
+    ReadOnlyStringProperty mapper() {
+        return mapper.getReadOnlyProperty();
+    }
+}

@@ -25,10 +25,6 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeStatus;
 import io.keyranger.job.PauseGate;
-import io.keyranger.job.RetryPolicy;
-import io.keyranger.files.LocalFileStore;
-import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.PageMapper;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.SpecChecks;
@@ -58,7 +54,6 @@ import java.util.function.Consumer;
  */
 public final class KindGroup {
     static final String GROUP_KIND = BookkeepingKinds.PREFIX + "JobGroup";
-    /** The group's property naming its export once every kind's parts are joined into it. */
     private static final long POLL_MILLIS = 100;
     /** The longest job id ({@link JobSpec}). */
     private static final int MAX_ID = 100;

@@ -1,5 +1,9 @@
 package io.keyranger.job;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Lets workers through unless paused; paused workers wait until resumed. It keeps how long it stood paused, so that
  * a job's running time leaves its pauses out, as the clock a user watches does.
@@ -8,17 +12,22 @@ public final class PauseGate {
     private boolean paused;
     private long pausedSince;
     private long pausedNanos;
+    /** When the pause under way began, by the wall clock; a chart places the pauses where they fell. */
+    private Instant pausedAt;
+    private final List<Pause> pauses = new ArrayList<>();
 
     public synchronized void pause() {
         if (!paused) {
             paused = true;
             pausedSince = System.nanoTime();
+            pausedAt = Instant.now();
         }
     }
 
     public synchronized void resume() {
         if (paused) {
             pausedNanos += System.nanoTime() - pausedSince;
+            pauses.add(new Pause(pausedAt, Instant.now()));
         }
         paused = false;
         notifyAll();
@@ -31,6 +40,15 @@ public final class PauseGate {
     /** How long the gate has stood paused in all, a pause under way included. */
     public synchronized long pausedNanos() {
         return pausedNanos + (paused ? System.nanoTime() - pausedSince : 0);
+    }
+
+    /** The times the gate stood paused, oldest first, a pause under way included up to now. */
+    public synchronized List<Pause> pauses() {
+        List<Pause> all = new ArrayList<>(pauses);
+        if (paused) {
+            all.add(new Pause(pausedAt, Instant.now()));
+        }
+        return List.copyOf(all);
     }
 
     public synchronized void awaitOpen() throws InterruptedException {

@@ -232,8 +232,8 @@ public final class JobStore {
      * @param revertedBy     the id of the last revert that took it (a job, or a group of jobs), or null
      */
     public record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis,
-                     List<Pause> lastPauses, int lastRanges, int lastDepth, Instant finished, Instant undoRemoved, boolean keptUndo,
-                     String revertedBy) {
+                     List<Pause> lastPauses, int lastRanges, int lastDepth, Instant finished, Instant undoRemoved,
+                     boolean keptUndo, String revertedBy) {
     }
 
     private static List<String> runners(Entity job) {

@@ -1,5 +1,6 @@
 package io.keyranger.job;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -36,6 +37,11 @@ public final class JobHandle {
     /** How long the job has stood paused in all: its running time leaves this out. */
     public long pausedNanos() {
         return gate.pausedNanos();
+    }
+
+    /** The times the job stood paused, by the wall clock, oldest first: a chart of its run leaves them out. */
+    public List<Pause> pauses() {
+        return gate.pauses();
     }
 
     /** Stops at the next page boundary; every committed page stays committed and the job can be resumed. */

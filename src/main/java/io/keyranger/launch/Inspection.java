@@ -2,6 +2,7 @@ package io.keyranger.launch;
 
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.Pause;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +17,13 @@ import java.util.Map;
  * @param backup         where it was backed up first, or null
  * @param lastRanges     the ranges its last local run's tree had as it ended (0: none recorded)
  * @param lastDepth      that tree's depth
- * @param lastWallMillis how long its last run took (0 before it ended once)
+ * @param lastWallMillis how long its last run took, its pauses left out (0 before it ended once)
+ * @param lastPauses     when its last run stood paused
  * @param finished       when its last run ended, or null
  */
 public record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals, JobStatus status,
-                         String backup, int lastRanges, int lastDepth, long lastWallMillis, Instant finished) {
+                         String backup, int lastRanges, int lastDepth, long lastWallMillis,
+                         List<Pause> lastPauses, Instant finished) {
     /** Whether its last run ended and said how long it took: a job running (elsewhere) has no such figures yet. */
     public boolean ended() {
         return status != JobStatus.RUNNING && lastWallMillis > 0;

@@ -263,7 +263,7 @@ public final class Jobs {
         JobStore.StoredJob stored = new JobStore(session.datastore()).loadJob(jobId);
         return new Inspection(jobId, executor.nodes(jobId), executor.totals(jobId), stored.status(),
                 ServerExports.backupsOf(session.datastore(), List.of(jobId)).get(jobId), stored.lastRanges(),
-                stored.lastDepth(), stored.lastWallMillis(), stored.finished());
+                stored.lastDepth(), stored.lastWallMillis(), stored.lastPauses(), stored.finished());
     }
 
     /** A stored job's persisted totals. */

@@ -150,6 +150,23 @@ public final class Mappers {
         return !template.writes() && template.source() == Template.Source.KEY_RANGES;
     }
 
+    /**
+     * The kinds a job of {@code spec} over {@code kinds} writes to in the namespace it reads ({@link
+     * Template#writtenKinds}), or null when it may write elsewhere or that cannot be known.
+     */
+    public static List<String> writtenKinds(MapperSpec spec, List<String> kinds) {
+        Template template = template(spec.template());
+        List<String> written = new ArrayList<>();
+        for (String kind : kinds) {
+            List<String> of = template.writtenKinds(spec, kind);
+            if (of == null) {
+                return null;
+            }
+            of.stream().filter(k -> !written.contains(k)).forEach(written::add);
+        }
+        return List.copyOf(written);
+    }
+
     /** Whether a spec is an export in Google's managed format (its file names the folder to write it in). */
     public static boolean writesManagedExport(MapperSpec spec) {
         return spec.template().equals(FileTemplates.EXPORT.name())

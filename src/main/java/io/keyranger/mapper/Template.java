@@ -44,6 +44,15 @@ public interface Template {
         create(spec);
     }
 
+    /**
+     * The kinds its jobs over {@code kind} write to, in the namespace they read, or null when they may write to
+     * another namespace or that cannot be known: what shows the data after such a job reads those kinds again (or
+     * everything). Most write the kind they read.
+     */
+    default List<String> writtenKinds(MapperSpec spec, String kind) {
+        return List.of(kind);
+    }
+
     /** Whether what it changes is changed for good (delete, increment): the app offers an export first. */
     default boolean offersBackup() {
         return false;

@@ -56,6 +56,15 @@ final class Templates {
             Param.optional("toKind", Param.Type.KIND, "the target kind (default: the same kind)", null),
             Param.optional("toNamespace", Param.Type.NAMESPACE, "the target namespace (default: the same)", null),
             Param.optional("keepAncestors", Param.Type.BOOLEAN, "keep the ancestor path", true)) {
+        /** Its target kind, where it reads; a copy to another namespace writes where the reader's kinds are not. */
+        @Override
+        public List<String> writtenKinds(MapperSpec spec, String kind) {
+            if (spec.json().hasNonNull("toNamespace")) {
+                return null;
+            }
+            return List.of(spec.json().hasNonNull("toKind") ? spec.json().get("toKind").asText() : kind);
+        }
+
         @Override
         PageMapper build(SpecReader r) {
             String toKind = r.string("toKind", null);

@@ -1,6 +1,7 @@
 package io.keyranger.report;
 
 import io.keyranger.job.NodeSnapshot;
+import io.keyranger.job.Pause;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,16 +50,20 @@ public final class RunThroughput {
     }
 
     /**
-     * The points of the run that ended at {@code finished} after {@code wallMillis}, from {@code nodes}, one a second
-     * or at most {@link #MAX_POINTS}; none when the run's end is not known. A range that started before the run (a
-     * resumed one) counts only its time in it.
+     * The points of the run that ended at {@code finished} after {@code wallMillis} of running, from {@code nodes},
+     * one a second or at most {@link #MAX_POINTS}; none when the run's end is not known. The run began that long
+     * before its end plus its {@code pauses}, which the chart leaves out as the running time does: a range that read
+     * across a pause spreads its entities over its time running. A range that started before the run (a resumed one)
+     * counts only its time in it.
      */
-    public static List<Point> of(List<NodeSnapshot> nodes, Instant finished, long wallMillis) {
+    public static List<Point> of(List<NodeSnapshot> nodes, Instant finished, long wallMillis, List<Pause> pauses) {
         if (finished == null || wallMillis <= 0) {
             return List.of();
         }
         long end = finished.toEpochMilli();
-        long start = end - wallMillis;
+        long paused = pauses.stream().mapToLong(p -> Math.max(0, p.to().toEpochMilli() - p.from().toEpochMilli()))
+                .sum();
+        long start = end - wallMillis - paused;
         long span = span(wallMillis);
         // its length is known: buckets of its spans from the start, not one a second
         RunThroughput run = new RunThroughput(span, new double[(int) ((wallMillis + span - 1) / span)], wallMillis);
@@ -68,9 +73,20 @@ public final class RunThroughput {
             }
             long to = node.finishedAt().toEpochMilli();
             long from = node.startedAt() == null ? to : Math.min(to, node.startedAt().toEpochMilli());
-            run.spread(node.entities(), from - start, to - start);
+            run.spread(node.entities(), running(from, start, pauses), running(to, start, pauses));
         }
         return run.points();
+    }
+
+    /** How long the run had been running at {@code clock} (epoch milliseconds): its pauses before then left out. */
+    private static long running(long clock, long start, List<Pause> pauses) {
+        long running = clock - start;
+        for (Pause pause : pauses) {
+            long from = Math.max(start, pause.from().toEpochMilli());
+            long to = Math.min(clock, pause.to().toEpochMilli());
+            running -= Math.max(0, to - from);
+        }
+        return running;
     }
 
     /** The span of each point of a run of {@code wallMillis}: a second, or as many as keep it to MAX_POINTS. */

@@ -6,10 +6,12 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
+import io.keyranger.report.RunThroughput;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -69,5 +72,18 @@ class PausedTimeTest {
         assertThat(result.total("read")).isEqualTo(200);
         assertThat(result.wallMillis()).as("the job's time without the pause of %d ms", pausedAtLeast / 1_000_000)
                 .isLessThanOrEqualTo(TimeUnit.NANOSECONDS.toMillis(wall - pausedAtLeast));
+
+        // the chart Inspect draws afterwards leaves the stored pause out, and still adds up to every entity read
+        JobStore.StoredJob stored = new JobStore(datastore).loadJob("paused");
+        assertThat(stored.lastPauses()).hasSize(1);
+        List<RunThroughput.Point> points = RunThroughput.of(executor.nodes("paused"), stored.finished(),
+                stored.lastWallMillis(), stored.lastPauses());
+        double drawn = 0;
+        double previous = 0;
+        for (RunThroughput.Point point : points) {
+            drawn += point.rate() * (point.seconds() - previous);
+            previous = point.seconds();
+        }
+        assertThat(drawn).isCloseTo(200, Offset.offset(1e-6));
     }
 }

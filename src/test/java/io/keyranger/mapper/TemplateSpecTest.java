@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.keyranger.KeyRangerException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Bad specs get a message that names the field and what is expected. */
@@ -24,6 +25,17 @@ class TemplateSpecTest {
         assertThat(Mappers.template("increment").idempotent()).isFalse();
         assertThat(Mappers.template("set").idempotent()).isTrue();
         assertThat(Mappers.template("count-by").writes()).isFalse();
+    }
+
+    /** What shows the data after a job reads again the kinds it wrote: a copy's target, or all after another namespace. */
+    @Test
+    void aCopyWritesItsTargetKindAndOtherTemplatesTheKindTheyRead() {
+        assertThat(Mappers.writtenKinds(MapperSpec.parse("{\"template\": \"copy\", \"toKind\": \"B\"}"),
+                List.of("A"))).containsExactly("B");
+        assertThat(Mappers.writtenKinds(MapperSpec.parse("{\"template\": \"copy\", \"toNamespace\": \"n\"}"),
+                List.of("A"))).as("another namespace: not known here").isNull();
+        assertThat(Mappers.writtenKinds(MapperSpec.parse("{\"template\": \"increment\", \"property\": \"n\"}"),
+                List.of("A", "C"))).containsExactly("A", "C");
     }
 
     @Test

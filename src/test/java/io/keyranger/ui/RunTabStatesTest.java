@@ -148,8 +148,8 @@ class RunTabStatesTest extends DemoWindowTest {
     private String listedAs(String jobId) {
         ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         return Fx.get(() -> jobs.lookupAll(".list-cell").stream().map(cell -> ((ListCell<?>) cell).getText())
-                .filter(text -> text != null && text.startsWith(jobId + "  ·  ")).findFirst()
-                .map(text -> text.split("  ·  ")[2]).orElse(""));
+                .filter(text -> text != null && List.of(text.split("  ·  ")).indexOf(jobId) == 2).findFirst()
+                .map(text -> text.split("  ·  ")[0]).orElse("")); // status  ·  template  ·  id
     }
 
     @Test

@@ -220,7 +220,7 @@ final class JobRun {
         }
         long ran = wall;
         retries.call(() -> {
-            run.store().finishJob(run.lease(), status, ran, tree.size(), tree.maxDepth());
+            run.store().finishJob(run.lease(), status, ran, tree.size(), tree.maxDepth(), handle.pauses());
             return null;
         });
         if (joins) {

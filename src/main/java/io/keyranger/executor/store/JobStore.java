@@ -5,6 +5,8 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreReader;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.LongValue;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
@@ -21,6 +23,7 @@ import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.range.RangeNode;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
+import io.keyranger.job.Pause;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
@@ -45,6 +48,7 @@ public final class JobStore {
     public static final String PLAN_KIND = BookkeepingKinds.PREFIX + "Plan";
     /** Whether a job's commits keep undo records (see {@link #keepsUndo}). */
     static final String KEEPS_UNDO = "keepsUndo";
+    private static final String LAST_PAUSES = "lastPauses";
 
     private final Datastore datastore;
     private final EngineSeams seams;
@@ -141,11 +145,40 @@ public final class JobStore {
         }
     }
 
-    /** The job's last status, and its lease released, in one fenced transaction. */
-    public void finishJob(JobLease lease, JobStatus status, long wallMillis, int ranges, int depth) {
-        fencedOnJob("finish", lease, job -> List.of(Entity.newBuilder(job).set("status", status.name())
-                .set("lastWallMillis", wallMillis).set("lastRanges", ranges).set("lastDepth", depth)
-                .set("finishedAt", Timestamp.now()).build(), lease.released()));
+    /**
+     * The job's last status, and its lease released, in one fenced transaction, with its last run's figures: how long
+     * it ran, its pauses left out, and when it stood paused (a chart of the run drawn afterwards leaves them out).
+     */
+    public void finishJob(JobLease lease, JobStatus status, long wallMillis, int ranges, int depth,
+                          List<Pause> pauses) {
+        fencedOnJob("finish", lease, job -> {
+            Entity.Builder ended = Entity.newBuilder(job).set("status", status.name())
+                    .set("lastWallMillis", wallMillis).set("lastRanges", ranges).set("lastDepth", depth)
+                    .set("finishedAt", Timestamp.now()).remove(LAST_PAUSES);
+            if (!pauses.isEmpty()) {
+                List<LongValue> bounds = new ArrayList<>();
+                for (Pause pause : pauses) {
+                    bounds.add(LongValue.newBuilder(pause.from().toEpochMilli()).setExcludeFromIndexes(true).build());
+                    bounds.add(LongValue.newBuilder(pause.to().toEpochMilli()).setExcludeFromIndexes(true).build());
+                }
+                ended.set(LAST_PAUSES, ListValue.of(bounds));
+            }
+            return List.of(ended.build(), lease.released());
+        });
+    }
+
+    /** A job's last run's pauses, stored as their bounds in epoch milliseconds, from, to, from, to... */
+    private static List<Pause> pauses(Entity job) {
+        if (!job.contains(LAST_PAUSES)) {
+            return List.of();
+        }
+        List<LongValue> bounds = job.getList(LAST_PAUSES);
+        List<Pause> pauses = new ArrayList<>();
+        for (int i = 0; i + 1 < bounds.size(); i += 2) {
+            pauses.add(new Pause(Instant.ofEpochMilli(bounds.get(i).get()), Instant.ofEpochMilli(bounds.get(i + 1)
+                    .get())));
+        }
+        return List.copyOf(pauses);
     }
 
     /** The stored spec of a job, or a clear error naming the job. */
@@ -171,7 +204,7 @@ public final class JobStore {
         return new StoredJob(spec, JobStatus.valueOf(job.getString("status")),
                 job.getTimestamp("createdAt").toDate().toInstant(),
                 runners(job),
-                job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0,
+                job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0, pauses(job),
                 job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
                 job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0,
                 instant(job, "finishedAt"), instant(job, "undoRemovedAt"),
@@ -189,7 +222,8 @@ public final class JobStore {
      * @param status  its last persisted status
      * @param created when it was created
      * @param runners the runners that worked on it, in the order they first did
-     * @param lastWallMillis how long its last run took, 0 before it ended once
+     * @param lastWallMillis how long its last run took, its pauses left out, 0 before it ended once
+     * @param lastPauses     when its last run stood paused, by the wall clock
      * @param lastRanges     the ranges its last local run's tree had (0: none recorded; a Beam run's are its cells)
      * @param lastDepth      that tree's depth
      * @param finished       when its last run ended, or null
@@ -198,8 +232,8 @@ public final class JobStore {
      * @param revertedBy     the id of the last revert that took it (a job, or a group of jobs), or null
      */
     public record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis,
-                     int lastRanges, int lastDepth, Instant finished, Instant undoRemoved, boolean keptUndo,
-                     String revertedBy) {
+                     List<Pause> lastPauses, int lastRanges, int lastDepth, Instant finished, Instant undoRemoved,
+                     boolean keptUndo, String revertedBy) {
     }
 
     private static List<String> runners(Entity job) {

@@ -9,6 +9,8 @@ import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.kinds.KindItem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -19,7 +21,8 @@ import javafx.concurrent.Task;
 /**
  * The kind list's counts: kinds counted one after the other in one background task (a keys-only scan where the server
  * has no COUNT), its progress in the status bar, cancellable. A count made again (after a job) keeps showing the
- * last one until the new one is known.
+ * last one until the new one is known. Counts of a kind may overlap (the listing's, a job's recount): only the one
+ * asked for last shows, so a count begun before a job that ends after its recount never shows the kind as it was.
  */
 final class KindCounts {
     private final TaskRunner tasks;
@@ -29,6 +32,8 @@ final class KindCounts {
     private volatile boolean pageLoading;
     /** The counts under way (a job's recount may run beside the listing's). */
     private final List<Task<?>> counting = new ArrayList<>();
+    /** By kind, the latest count asked for: an earlier one still under way is stale, skipped or dropped. */
+    private final Map<String, Long> generations = new ConcurrentHashMap<>();
 
     KindCounts(TaskRunner tasks, StatusModel status, Consumer<String> errors, ObservableBooleanValue pageLoads) {
         this.tasks = tasks;
@@ -47,20 +52,33 @@ final class KindCounts {
     void count(DatastoreGateway source, String namespace, List<KindItem> items) {
         // read on the FX thread: a kind counted before keeps its count on show, not a partial one, until the new one
         List<Boolean> shownBefore = items.stream().map(item -> item.countProperty().get() != null).toList();
+        List<Long> asked = items.stream().map(item -> generations.merge(item.name(), 1L, Long::sum)).toList();
         Task<Void> task = Tasks.<Void>create("Counting entities", context -> {
             for (int i = 0; i < items.size(); i++) {
                 KindItem item = items.get(i);
                 boolean shown = shownBefore.get(i);
+                long generation = asked.get(i);
+                if (!latest(item, generation)) {
+                    continue; // counted again since: the newer count shows
+                }
                 EntityCount count = source.count(namespace, item.name(),
                         (done, total) -> {
                             context.progress(-1, -1, String.format("Counting %s: %,d", item.name(), done));
                             if (!shown) {
-                                Platform.runLater(() -> item.partialCountProperty().set(done));
+                                Platform.runLater(() -> {
+                                    if (latest(item, generation)) {
+                                        item.partialCountProperty().set(done);
+                                    }
+                                });
                             }
                             yieldToPageLoads(context::isCancelled);
                         },
                         context::isCancelled);
-                Platform.runLater(() -> item.countProperty().set(count));
+                Platform.runLater(() -> {
+                    if (latest(item, generation)) {
+                        item.countProperty().set(count);
+                    }
+                });
             }
             return null;
         }).onError(e -> errors.accept("Cannot count entities: " + ErrorMessages.of(e))).build();
@@ -68,6 +86,11 @@ final class KindCounts {
         counting.add(task);
         status.track(task);
         tasks.run(task);
+    }
+
+    /** Whether {@code generation} is the latest count of {@code item}'s kind asked for. */
+    private boolean latest(KindItem item, long generation) {
+        return generations.get(item.name()) == generation;
     }
 
     /**

@@ -125,7 +125,7 @@ public final class MainViewModel {
     }
 
     /**
-     * After a job that writes ended: the counts of the listed kinds it ran over are read again, and, when the browser
+     * After a job that writes ended: the counts of the listed kinds it wrote to are read again, and, when the browser
      * shows one of them, its page and properties, so that neither shows the data as it was before the job; an Undo the
      * job made impossible is taken away. A job that only reads (a count, an export) changes nothing: nothing is read
      * again, as nothing is while the browser shows a past moment, which no job changes.

@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param result how it ended
  * @param writes whether its mapper writes (its template's {@code writes()})
- * @param kinds  the kinds it ran over, or null when the tab does not know them (a stored job it does not list)
+ * @param kinds  the kinds it wrote to, or null when the tab does not know them (a stored job it does not list, a
+ *               copy to another namespace)
  */
 public record FinishedJob(JobResult result, boolean writes, List<String> kinds) {
     public FinishedJob {

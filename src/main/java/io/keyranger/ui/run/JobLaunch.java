@@ -11,6 +11,7 @@ import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.undo.JobUndo;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -24,7 +25,8 @@ import java.util.function.Consumer;
  * @param mapper  what runs, in the words of the toolbar's mapper summary ({@link JobForm#describe}): the toolbar
  *                names it while it runs, not the form's mapper (a revert is not the increment it takes back)
  * @param writes  whether it writes: what shows the data reads nothing again after a job that does not
- * @param kinds   the kinds it runs over, or null when not known here (a stored job the tab does not list)
+ * @param kinds   the kinds it writes to ({@link Mappers#writtenKinds}: a copy writes its target kind), or null when
+ *                not known here (a stored job the tab does not list, a copy to another namespace)
  * @param starter what starts it, feeding the tab's listener
  */
 record JobLaunch(String jobId, String message, String mapper, boolean writes, List<String> kinds, Starter starter) {
@@ -40,7 +42,8 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     static JobLaunch newJob(KindTarget t, JobSpec spec) {
         boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
         return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
-                mapperOf(spec), writes(spec), List.of(spec.kind()), feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
+                mapperOf(spec), writes(spec), written(spec, List.of(spec.kind())),
+                feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
     }
 
     /**
@@ -50,7 +53,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
      */
     static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
         return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), writes(spec),
-                List.of(spec.kind()), feed -> {
+                written(spec, List.of(spec.kind())), feed -> {
             String export = backup.toString();
             Jobs jobs = StoredJobs.jobsOf(t);
             jobs.recordBackup(spec.jobId(), export);
@@ -62,7 +65,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     /** One job over {@code kinds}, kind after kind, a tree per kind. */
     static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
         return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
-                mapperOf(spec) + " · over " + String.join(", ", kinds), writes(spec), kinds,
+                mapperOf(spec) + " · over " + String.join(", ", kinds), writes(spec), written(spec, kinds),
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { }));
     }
 
@@ -70,7 +73,8 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     static JobLaunch resume(KindTarget t, String jobId, List<ListedJob> listed) {
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
-                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), kindsOf(specs), feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
+                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs),
+                feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
     }
 
     /**
@@ -82,8 +86,9 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
         return new JobLaunch(id, "Reverting " + jobId + "…",
                 JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()), true,
-                kindsOf(stored(jobId, listed)), feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId, new JobUndo.RevertSettings(id, false,
-                        defaults.shards(), defaults.workers(), defaults.pageSize(), defaults.qps())), feed, said));
+                written(stored(jobId, listed)), feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId,
+                        new JobUndo.RevertSettings(id, false, defaults.shards(), defaults.workers(),
+                                defaults.pageSize(), defaults.qps())), feed, said));
     }
 
     private static String mapperOf(JobSpec spec) {
@@ -100,8 +105,25 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
                 .toList();
     }
 
-    private static List<String> kindsOf(List<JobSpec> specs) {
-        return specs.isEmpty() ? null : specs.stream().map(JobSpec::kind).distinct().toList();
+    /** The kinds a job of {@code spec} over {@code kinds} writes to, or null when not known ({@link Mappers}). */
+    private static List<String> written(JobSpec spec, List<String> kinds) {
+        return Mappers.writtenKinds(spec.mapper(), kinds);
+    }
+
+    /**
+     * The kinds stored jobs {@code specs} wrote to (what a resume writes, or a revert restores), or null when not
+     * known: none listed, or one may have written elsewhere.
+     */
+    private static List<String> written(List<JobSpec> specs) {
+        List<String> kinds = new ArrayList<>();
+        for (JobSpec spec : specs) {
+            List<String> of = written(spec, List.of(spec.kind()));
+            if (of == null) {
+                return null;
+            }
+            of.stream().filter(k -> !kinds.contains(k)).forEach(kinds::add);
+        }
+        return specs.isEmpty() ? null : List.copyOf(kinds);
     }
 
     /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */
@@ -109,6 +131,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
                               Consumer<String> waiting) {
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
-                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), kindsOf(specs), feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
+                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs),
+                feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
     }
 }

@@ -72,7 +72,9 @@ final class RunningJob {
         ticker.setCycleCount(Timeline.INDEFINITE);
     }
 
-    /** Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread. */
+    /**
+     * Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread.
+     */
     void start() {
         JobForm form = tab.form();
         launchOnTarget(true, t -> form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
@@ -273,7 +275,8 @@ final class RunningJob {
         status.setTiming(meter.tick(status.totals().getOrDefault("read", 0L), handle != null,
                 t == null ? -1 : t.countOrUnknown(), status.isRunning()));
         if (batch.serverStatus() != null && handle != null) {
-            status.say(batch.serverStatus().isEmpty() ? "Job " + handle.jobId() + (status.isPaused() ? " paused" : " running")
+            status.say(batch.serverStatus().isEmpty()
+                    ? "Job " + handle.jobId() + (status.isPaused() ? " paused" : " running")
                     : batch.serverStatus());
         }
         if (batch.finished() != null) {
@@ -305,8 +308,8 @@ final class RunningJob {
             if (result.status() == JobStatus.DONE && result.output() != null) {
                 launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set), true);
             } else {
-                status.say(JobWords.finished(outcome, tab.prices()) + (result.status() == JobStatus
-                        .DONE ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
+                status.say(JobWords.finished(outcome, tab.prices()) + (result.status() == JobStatus.DONE
+                        ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
                         + next.job().mapper().template() + " over " + next.job().kind() + " was not started.");
             }
         }

@@ -72,7 +72,7 @@ final class StoredJobs {
     record Reading(Inspection job, List<ThroughputPoint> throughput) {
         static Reading of(Inspection job) {
             return new Reading(job, RunThroughput.of(job.nodes(), job.finished(), job.ended() ? job.lastWallMillis()
-                    : 0).stream().map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
+                    : 0, job.lastPauses()).stream().map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
         }
     }
 

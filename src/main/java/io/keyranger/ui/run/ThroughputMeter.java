@@ -74,9 +74,9 @@ final class ThroughputMeter {
     }
 
     /**
-     * Records a tick: what was read since the last one, once a second while {@code measuring}, redrawing the points. Returns the timing line
-     * ({@link JobWords#timing(JobProgress)}) of the clock's {@link JobProgress}, with an ETA when {@code known} (the
-     * kind's size, -1 if unknown) says how much is left while {@code running}.
+     * Records a tick: what was read since the last one, once a second while {@code measuring}, redrawing the points.
+     * Returns the timing line ({@link JobWords#timing(JobProgress)}) of the clock's {@link JobProgress}, with an ETA
+     * when {@code known} (the kind's size, -1 if unknown) says how much is left while {@code running}.
      */
     String tick(long now, long read, boolean measuring, long known, boolean running) {
         if (measuring && !clock.isPaused()) {

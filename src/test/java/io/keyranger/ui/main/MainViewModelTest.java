@@ -113,6 +113,33 @@ class MainViewModelTest {
         }
     }
 
+    /**
+     * A copy writes the kind it copies to, not the one it reads: after Beta is copied to Alpha, Alpha is counted again
+     * (its 20 became 30: Beta's ids 1..30) and Beta is not. Before, only Beta, the kind read, was counted again, and
+     * Alpha kept showing 20.
+     */
+    @Test
+    void aCopyRecountsTheKindItWroteTo() {
+        ConnectionSpec conn = SharedEmulator.freshProject(ServerType.EMULATOR, "recount-copy");
+        seed(conn, "Alpha", 20);
+        seed(conn, "Beta", 30);
+        try (WindowlessApp app = WindowlessApp.connectedTo(conn)) {
+            MainViewModel model = app.model();
+            app.select("Beta");
+            KindItem alpha = app.kind("Alpha");
+            KindItem beta = app.kind("Beta");
+            Fx.waitUntil(60, () -> alpha.countProperty().get() != null && beta.countProperty().get() != null
+                    && !model.status().busyProperty().get());
+            AtomicInteger betaCounts = counted(beta);
+
+            runJob(model, "{\"template\": \"copy\", \"toKind\": \"Alpha\"}");
+            Fx.waitUntil(60, () -> !model.status().busyProperty().get());
+            assertThat(Fx.get(() -> alpha.countProperty().get().count())).as("Alpha counted again").isEqualTo(30);
+            assertThat(betaCounts.get()).as("Beta, only read, not counted again").isZero();
+            assertThat(app.errors()).isEmpty();
+        }
+    }
+
     /** How many times {@code item}'s count is set from now on. */
     private static AtomicInteger counted(KindItem item) {
         AtomicInteger sets = new AtomicInteger();

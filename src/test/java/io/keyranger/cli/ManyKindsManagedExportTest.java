@@ -17,6 +17,8 @@ import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -192,6 +194,75 @@ class ManyKindsManagedExportTest {
         ok(cli.run("run", "--resume", "grp")); // done: joins nothing again
         assertThat(theOneExport(prefix)).isEqualTo(export);
         assertThat(Files.readAllBytes(Path.of(ManagedExport.open(export).metadata()))).isEqualTo(first);
+    }
+
+    /** A group of three kinds in namespace sales, killed with Small done, Big half way and Last not started. */
+    private Path killedGroup(ConnectionSpec source, InProcessCli cli, String name) throws Exception {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        counts.put("Small", 3);
+        counts.put("Big", 300);
+        counts.put("Last", 4);
+        seed(source, "sales", counts);
+        Path prefix = dir.resolve(name);
+        Path mapper = cli.mapper("{\"template\":\"export\",\"format\":\"managed\",\"file\":\"" + prefix + "\"}");
+        try (ChildCli child = ChildCli.start(dir, source, List.of("run", "--namespace", "sales", "--kind",
+                "Small,Big,Last", "--job-id", "grp", "--page-size", "10", "--workers", "2", "--mapper",
+                mapper.toString(), "--hold-after-chunks", "5"))) {
+            child.awaitHeld();
+            child.kill();
+        }
+        return prefix;
+    }
+
+    @Test
+    void aJoinThatFailsPartWayLeavesNoExportThatLooksWhole() throws Exception {
+        ConnectionSpec source = SharedEmulator.freshProject("kinds-join-fails");
+        InProcessCli cli = new InProcessCli(dir, source);
+        Path prefix = killedGroup(source, cli, "broken-backups");
+        Path bigParts;
+        try (Stream<Path> beside = Files.list(dir)) {
+            bigParts = beside.filter(p -> p.getFileName().toString().startsWith("broken-backups.parts-grp.2-"))
+                    .findFirst().orElseThrow();
+        }
+        try (Stream<Path> parts = Files.list(bigParts)) {
+            for (Path part : parts.toList()) {
+                Files.delete(part); // the join reads Small's parts, then fails on Big's, part-way
+            }
+        }
+
+        InProcessCli.Result failed = cli.run("run", "--resume", "grp");
+        assertThat(failed.exitCode()).as(failed.out() + failed.err()).isNotZero();
+        assertThat(failed.out() + failed.err()).contains("is missing");
+        assertThat(listedAnywhere(prefix)).as("no export that looks whole").isEmpty();
+        try (Stream<Path> left = Files.list(prefix)) {
+            assertThat(left.toList()).as("nothing half-written left in " + prefix).isEmpty();
+        }
+        InProcessCli.Result again = cli.run("run", "--resume", "grp");
+        assertThat(again.exitCode()).as("resumed again: " + again.out() + again.err()).isNotZero();
+        assertThat(listedAnywhere(prefix)).isEmpty();
+    }
+
+    @Test
+    void aJoinKilledPartWayIsJoinedWholeOnResume() throws Exception {
+        ConnectionSpec source = SharedEmulator.freshProject("kinds-join-killed");
+        InProcessCli cli = new InProcessCli(dir, source);
+        Path prefix = killedGroup(source, cli, "killed-backups");
+        Datastore datastore = SharedEmulator.connect(source);
+        Entity group = datastore.get(datastore.newKeyFactory().setNamespace("").setKind("_KeyRangerJobGroup")
+                .newKey("grp"));
+        String name = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH_mm_ss_SSS").withZone(ZoneOffset.UTC)
+                .format(group.getTimestamp("createdAt").toDate().toInstant());
+        // what a join killed part-way leaves: a folder written in place (as before), a temporary folder (as now)
+        for (Path half : List.of(prefix.resolve(name), prefix.resolve("." + name + ".killed.tmp"))) {
+            Files.createDirectories(half.resolve("namespace_sales/kind_Small"));
+            Files.writeString(half.resolve("namespace_sales/kind_Small/output-0"), "half");
+            Files.writeString(half.resolve("keyranger-export.json"), "{}");
+        }
+
+        ok(cli.run("run", "--resume", "grp"));
+        Path export = theOneExport(prefix);
+        assertThat(export.getFileName().toString()).isEqualTo(name);
+        assertThat(listed(export)).isEqualTo(Map.of("sales/Big", 300L, "sales/Last", 4L, "sales/Small", 3L));
     }
 
     /** The overall metadata files anywhere below {@code prefix}. */

@@ -242,6 +242,7 @@ class ManagedExportTest {
             for (Entity e : source.values()) {
                 writer.write(e);
             }
+            writer.finish();
             written = writer.root();
         }
         assertThat(read(ManagedExport.open(written))).as("our reader on our writer").isEqualTo(source);

@@ -184,6 +184,13 @@ class ManyKindsManagedExportTest {
         }
         assertThat(Files.exists(prefix) ? listedAnywhere(prefix) : List.of()).as("nothing whole yet").isEmpty();
 
+        // one kind resumed on its own would end without the group's one export: refused, the group named
+        InProcessCli.Result kind = cli.run("run", "--resume", "grp.2-Big");
+        assertThat(kind.exitCode()).as(kind.out() + kind.err()).isNotZero();
+        assertThat(kind.err()).contains("grp.2-Big is one kind of the group grp: resume grp (run --resume grp)")
+                .doesNotContain("\tat ");
+        assertThat(Files.exists(prefix) ? listedAnywhere(prefix) : List.of()).isEmpty();
+
         ok(cli.run("run", "--resume", "grp"));
         Path export = theOneExport(prefix);
         assertThat(listed(export)).isEqualTo(Map.of("sales/Big", 300L, "sales/Last", 4L, "sales/Small", 3L));

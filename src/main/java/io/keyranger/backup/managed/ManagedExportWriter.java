@@ -283,17 +283,18 @@ public final class ManagedExportWriter implements Closeable {
     }
 
     /**
-     * A namespace or kind as a file name: as it is when it holds only letters, digits, '.', '_' and '-' (as Google
-     * names the folders), else those kept and every other byte of its UTF-8 as %XX, so two names never share one.
+     * A namespace or kind as a file name: as it is when it holds only letters, digits, '.', '_', '-' and spaces (as
+     * the emulator's own export names the folders: {@code kind_Line Item}), else those kept and every other byte of
+     * its UTF-8 as %XX, so two names never share one.
      */
     private static String fileName(String name) {
-        if (name.matches("[A-Za-z0-9._-]+") && !name.equals(".") && !name.equals("..")) {
+        if (name.matches("[A-Za-z0-9._ -]+") && !name.equals(".") && !name.equals("..")) {
             return name;
         }
         StringBuilder safe = new StringBuilder();
         for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if (c < 0x80 && (Character.isLetterOrDigit(c) || c == '_' || c == '-')) {
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == ' ')) {
                 safe.append(c);
             } else {
                 safe.append('%').append(String.format("%02X", b & 0xff));

@@ -55,6 +55,14 @@ public interface FileStore {
     /** Moves a file into place over any file there, atomically where the file system allows (a local move is). */
     void moveIntoPlace(String from, String to) throws IOException;
 
-    /** Removes folder {@code folder} and the files in it, if it exists. */
+    /**
+     * Moves folder {@code from}, with everything below it, to {@code to}, where nothing is: atomically on the local
+     * disk (one rename: {@code to} appears whole or not at all, and fails when a folder is there already). A cloud
+     * store has no folders: there its objects are moved one by one, those deepest first, so the files directly in
+     * the folder (an export's overall metadata) arrive last.
+     */
+    void moveFolderIntoPlace(String from, String to) throws IOException;
+
+    /** Removes folder {@code folder} and everything below it, if it exists. */
     void deleteFolder(String folder) throws IOException;
 }

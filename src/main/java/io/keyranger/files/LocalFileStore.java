@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -144,16 +145,22 @@ public final class LocalFileStore implements FileStore {
     }
 
     @Override
+    public void moveFolderIntoPlace(String from, String to) throws IOException {
+        Files.move(path(from), path(to), StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Override
     public void deleteFolder(String folder) throws IOException {
         Path dir = path(folder);
         if (!Files.isDirectory(dir)) {
             return;
         }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.toList()) {
-                Files.deleteIfExists(file);
-            }
+        List<Path> below;
+        try (Stream<Path> all = Files.walk(dir)) {
+            below = all.sorted(Comparator.reverseOrder()).toList(); // what a folder holds before the folder
         }
-        Files.deleteIfExists(dir);
+        for (Path each : below) {
+            Files.deleteIfExists(each);
+        }
     }
 }

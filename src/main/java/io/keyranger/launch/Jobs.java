@@ -220,9 +220,21 @@ public final class Jobs {
         return launch(resolved, listener, waiting);
     }
 
-    /** Whether a resume names a group (the one place that decides it) and, if so, the group's kinds. */
+    /**
+     * Whether a resume names a group (the one place that decides it) and, if so, the group's kinds. One kind of a
+     * group is refused: resumed on its own it would end without its group's work (the group's one export is joined
+     * only when the group ends), so the group is resumed.
+     */
     private Preparation resolve(JobRequest.Resume resume) {
         KindGroup.Plan group = retries.call(() -> KindGroup.load(session.datastore(), resume.jobId()));
+        if (group == null) {
+            JobStore.StoredJob job = retries.call(() -> new JobStore(session.datastore()).findJob(resume.jobId()));
+            String of = job == null ? null : job.spec().group();
+            if (of != null) {
+                throw new KeyRangerException(resume.jobId() + " is one kind of the group " + of + ": resume " + of
+                        + " (run --resume " + of + ").");
+            }
+        }
         return new Preparation(resume, null, group == null ? List.of() : group.kinds(), group, List.of(), List.of(),
                 List.of());
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.backup.managed.ExportSnapshot;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.support.ChildCli;
@@ -17,6 +18,8 @@ import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -117,14 +120,30 @@ class ManyKindsManagedExportTest {
         EmulatorExports.importInto(fromOurs, Path.of(ManagedExport.open(export).metadata()));
         ConnectionSpec fromGoogle = SharedEmulator.freshProject("kinds-import-google");
         String kinds = counts.keySet().stream().map(k -> "\"" + k + "\"").collect(Collectors.joining(","));
-        EmulatorExports.importInto(fromGoogle, Path.of(ManagedExport.open(EmulatorExports.export(source, dir,
-                "{\"kinds\": [" + kinds + "], \"namespace_ids\": [\"" + namespace + "\"]}")).metadata()));
+        Path google = EmulatorExports.export(source, dir,
+                "{\"kinds\": [" + kinds + "], \"namespace_ids\": [\"" + namespace + "\"]}");
+        Path googles = Path.of(ManagedExport.open(google).metadata());
+        assertThat(layout(export)).as("laid out as the emulator lays out its export of the same kinds")
+                .isEqualTo(layout(googles.getParent()));
+        EmulatorExports.importInto(fromGoogle, googles);
         for (Map.Entry<String, Integer> kind : counts.entrySet()) {
             Map<String, JsonNode> loaded = raw(fromOurs, namespace, kind.getKey());
             assertThat(loaded).as(kind.getKey()).hasSize(kind.getValue());
             assertThat(loaded).as(kind.getKey()).isEqualTo(raw(fromGoogle, namespace, kind.getKey()));
         }
         return fromGoogle;
+    }
+
+    /**
+     * An export's files, relative to its folder, the folder's own name (which names its overall metadata) written as
+     * EXPORT; KeyRanger's record of the export ({@link ExportSnapshot#MANAGED_FILE}) left out.
+     */
+    private static List<String> layout(Path export) throws Exception {
+        String name = export.getFileName().toString();
+        try (Stream<Path> files = Files.walk(export)) {
+            return files.filter(Files::isRegularFile).map(p -> export.relativize(p).toString().replace(name, "EXPORT"))
+                    .filter(f -> !f.equals(ExportSnapshot.MANAGED_FILE)).sorted().toList();
+        }
     }
 
     @Test
@@ -143,12 +162,6 @@ class ManyKindsManagedExportTest {
 
         Path export = theOneExport(prefix);
         assertThat(listed(export)).isEqualTo(Map.of("/Acct", 30L, "/Line Item", 7L, "/Org", 5L));
-        try (Stream<Path> files = Files.walk(export)) {
-            assertThat(files.filter(Files::isRegularFile).map(p -> export.relativize(p).toString()).sorted())
-                    .contains("default_namespace/kind_Acct/default_namespace_kind_Acct.export_metadata",
-                            "default_namespace/kind_Acct/output-0", "default_namespace/kind_Org/output-0",
-                            "default_namespace/kind_Line%20Item/output-0");
-        }
         ConnectionSpec imported = readsAsTheSource(source, export, "", counts);
 
         String info = ok(cli.offline("export-info", prefix.toString())).out();
@@ -182,16 +195,91 @@ class ManyKindsManagedExportTest {
         }
         assertThat(Files.exists(prefix) ? listedAnywhere(prefix) : List.of()).as("nothing whole yet").isEmpty();
 
+        // one kind resumed on its own would end without the group's one export: refused, the group named
+        InProcessCli.Result kind = cli.run("run", "--resume", "grp.2-Big");
+        assertThat(kind.exitCode()).as(kind.out() + kind.err()).isNotZero();
+        assertThat(kind.err()).contains("grp.2-Big is one kind of the group grp: resume grp (run --resume grp)")
+                .doesNotContain("\tat ");
+        assertThat(Files.exists(prefix) ? listedAnywhere(prefix) : List.of()).isEmpty();
+
         ok(cli.run("run", "--resume", "grp"));
         Path export = theOneExport(prefix);
         assertThat(listed(export)).isEqualTo(Map.of("sales/Big", 300L, "sales/Last", 4L, "sales/Small", 3L));
-        assertThat(export.resolve("namespace_sales/kind_Big/namespace_sales_kind_Big.export_metadata")).exists();
         readsAsTheSource(source, export, "sales", counts);
         byte[] first = Files.readAllBytes(Path.of(ManagedExport.open(export).metadata()));
 
         ok(cli.run("run", "--resume", "grp")); // done: joins nothing again
         assertThat(theOneExport(prefix)).isEqualTo(export);
         assertThat(Files.readAllBytes(Path.of(ManagedExport.open(export).metadata()))).isEqualTo(first);
+    }
+
+    /** A group of three kinds in namespace sales, killed with Small done, Big half way and Last not started. */
+    private Path killedGroup(ConnectionSpec source, InProcessCli cli, String name) throws Exception {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        counts.put("Small", 3);
+        counts.put("Big", 300);
+        counts.put("Last", 4);
+        seed(source, "sales", counts);
+        Path prefix = dir.resolve(name);
+        Path mapper = cli.mapper("{\"template\":\"export\",\"format\":\"managed\",\"file\":\"" + prefix + "\"}");
+        try (ChildCli child = ChildCli.start(dir, source, List.of("run", "--namespace", "sales", "--kind",
+                "Small,Big,Last", "--job-id", "grp", "--page-size", "10", "--workers", "2", "--mapper",
+                mapper.toString(), "--hold-after-chunks", "5"))) {
+            child.awaitHeld();
+            child.kill();
+        }
+        return prefix;
+    }
+
+    @Test
+    void aJoinThatFailsPartWayLeavesNoExportThatLooksWhole() throws Exception {
+        ConnectionSpec source = SharedEmulator.freshProject("kinds-join-fails");
+        InProcessCli cli = new InProcessCli(dir, source);
+        Path prefix = killedGroup(source, cli, "broken-backups");
+        Path bigParts;
+        try (Stream<Path> beside = Files.list(dir)) {
+            bigParts = beside.filter(p -> p.getFileName().toString().startsWith("broken-backups.parts-grp.2-"))
+                    .findFirst().orElseThrow();
+        }
+        try (Stream<Path> parts = Files.list(bigParts)) {
+            for (Path part : parts.toList()) {
+                Files.delete(part); // the join reads Small's parts, then fails on Big's, part-way
+            }
+        }
+
+        InProcessCli.Result failed = cli.run("run", "--resume", "grp");
+        assertThat(failed.exitCode()).as(failed.out() + failed.err()).isNotZero();
+        assertThat(failed.out() + failed.err()).contains("is missing");
+        assertThat(listedAnywhere(prefix)).as("no export that looks whole").isEmpty();
+        try (Stream<Path> left = Files.list(prefix)) {
+            assertThat(left.toList()).as("nothing half-written left in " + prefix).isEmpty();
+        }
+        InProcessCli.Result again = cli.run("run", "--resume", "grp");
+        assertThat(again.exitCode()).as("resumed again: " + again.out() + again.err()).isNotZero();
+        assertThat(listedAnywhere(prefix)).isEmpty();
+    }
+
+    @Test
+    void aJoinKilledPartWayIsJoinedWholeOnResume() throws Exception {
+        ConnectionSpec source = SharedEmulator.freshProject("kinds-join-killed");
+        InProcessCli cli = new InProcessCli(dir, source);
+        Path prefix = killedGroup(source, cli, "killed-backups");
+        Datastore datastore = SharedEmulator.connect(source);
+        Entity group = datastore.get(datastore.newKeyFactory().setNamespace("").setKind("_KeyRangerJobGroup")
+                .newKey("grp"));
+        String name = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH_mm_ss_SSS").withZone(ZoneOffset.UTC)
+                .format(group.getTimestamp("createdAt").toDate().toInstant());
+        // what a join killed part-way leaves: a folder written in place (as before), a temporary folder (as now)
+        for (Path half : List.of(prefix.resolve(name), prefix.resolve("." + name + ".killed.tmp"))) {
+            Files.createDirectories(half.resolve("namespace_sales/kind_Small"));
+            Files.writeString(half.resolve("namespace_sales/kind_Small/output-0"), "half");
+            Files.writeString(half.resolve("keyranger-export.json"), "{}");
+        }
+
+        ok(cli.run("run", "--resume", "grp"));
+        Path export = theOneExport(prefix);
+        assertThat(export.getFileName().toString()).isEqualTo(name);
+        assertThat(listed(export)).isEqualTo(Map.of("sales/Big", 300L, "sales/Last", 4L, "sales/Small", 3L));
     }
 
     /** The overall metadata files anywhere below {@code prefix}. */

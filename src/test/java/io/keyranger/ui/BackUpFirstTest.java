@@ -110,6 +110,7 @@ class BackUpFirstTest extends DemoWindowTest {
         try (ManagedExportWriter writer = ManagedExportWriter.create(Files.createTempDirectory("other-backup"))) {
             writer.write(Entity.newBuilder(Key.newBuilder("other-project", "Account", 1).build())
                     .set("balance", 1).build());
+            writer.finish();
             written = writer.root();
         }
         Files.createDirectories(folder);

@@ -5,10 +5,13 @@ import io.keyranger.files.LocalFileStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URI;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.beam.sdk.io.FileSystems;
@@ -146,16 +149,47 @@ final class BeamFileStore implements FileStore {
     }
 
     @Override
+    public void moveFolderIntoPlace(String from, String to) throws IOException {
+        if (local(from)) {
+            LocalFileStore.INSTANCE.moveFolderIntoPlace(localPath(from), localPath(to));
+            return;
+        }
+        String prefix = FileSystems.matchNewResource(from, true).toString();
+        String target = FileSystems.matchNewResource(to, true).toString();
+        List<ResourceId> sources = new ArrayList<>(below(from));
+        // deepest first: the files directly in the folder (an export's overall metadata) arrive last
+        sources.sort(Comparator.comparingLong((ResourceId id) -> id.toString().chars().filter(c -> c == '/').count())
+                .reversed());
+        for (ResourceId source : sources) {
+            FileSystems.rename(List.of(source), List.of(file(target + source.toString().substring(prefix.length()))));
+        }
+    }
+
+    @Override
     public void deleteFolder(String folder) throws IOException {
-        MatchResult files = FileSystems.match(List.of(resolve(folder, "*"))).get(0);
+        if (local(folder)) {
+            LocalFileStore.INSTANCE.deleteFolder(localPath(folder));
+            return;
+        }
+        FileSystems.delete(below(folder), MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
+    }
+
+    /** Whether a location is on Beam's local file system (a path, or a file: URI), where folders are real. */
+    private static boolean local(String location) {
+        return FileSystems.matchNewResource(location, true).getScheme().equals("file");
+    }
+
+    private static String localPath(String location) {
+        return location.startsWith("file:") ? Path.of(URI.create(location)).toString() : location;
+    }
+
+    /** Every file below a cloud store's folder, at any depth. */
+    private List<ResourceId> below(String folder) throws IOException {
+        MatchResult files = FileSystems.match(List.of(resolve(folder, "**"))).get(0);
         List<ResourceId> ids = new ArrayList<>();
         if (files.status() == MatchResult.Status.OK) {
             files.metadata().forEach(m -> ids.add(m.resourceId()));
         }
-        FileSystems.delete(ids, MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
-        ResourceId dir = FileSystems.matchNewResource(folder, true);
-        if (dir.getScheme().equals("file")) { // a cloud store has no folders to remove
-            FileSystems.delete(List.of(dir), MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
-        }
+        return ids;
     }
 }

@@ -60,6 +60,7 @@ class ExportDiffRestoreBenchmark {
                 if (!batch.isEmpty()) {
                     datastore.put(batch.toArray(new Entity[0]));
                 }
+                writer.finish();
                 root = writer.root();
             }
             int touched = n / 100;

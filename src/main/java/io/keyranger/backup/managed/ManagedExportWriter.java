@@ -15,14 +15,17 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Writes a managed export that {@code gcloud datastore import} (and the emulator's {@code :import}) loads and
  * {@link ManagedExport} reads, in one of Google's two layouts: that of an unfiltered export (all namespaces, all kinds,
  * one part), or that of an export of chosen kinds ({@code --kinds}, {@code --namespaces}), one part a namespace and
  * kind ({@code namespace_NS/kind_K}, or {@code default_namespace/kind_K}), each with its own output file and metadata.
- * Entities are streamed into the part's {@code output-0}; the metadata files are written last, when the writer is
- * closed, so an export cut short lists nothing and is not mistaken for a whole one.
+ * The export is written to a temporary folder of its own beside its folder (entities streamed into each part's
+ * {@code output-0}), and only {@link #finish} writes the metadata files there and moves that folder into place: a
+ * folder at the export's place is always a whole export. Closed unfinished (an exception on the way), the writer
+ * removes its temporary folder, and nothing is listed.
  */
 public final class ManagedExportWriter implements Closeable {
     private static final String OVERALL = ".overall_export_metadata";
@@ -31,11 +34,13 @@ public final class ManagedExportWriter implements Closeable {
 
     private final FileStore store;
     private final String root;
+    private final String staging;
     private final String name;
     private final boolean byKind;
     private final long startedMicros;
     private final List<Part> parts = new ArrayList<>();
     private Part current;
+    private boolean finished;
 
     /**
      * One part: what it holds (null: all namespaces, or all kinds), its folder's path in the export, and its
@@ -63,6 +68,7 @@ public final class ManagedExportWriter implements Closeable {
     private ManagedExportWriter(FileStore store, String root, String name, boolean byKind) {
         this.store = store;
         this.root = root;
+        this.staging = store.resolve(store.parent(root), stagingPrefix(name) + UUID.randomUUID() + ".tmp");
         this.name = name;
         this.byKind = byKind;
         this.startedMicros = micros(Instant.now());
@@ -103,6 +109,36 @@ public final class ManagedExportWriter implements Closeable {
         return store.resolve(folder, path.substring(path.lastIndexOf('/') + 1) + OVERALL);
     }
 
+    /** The start of the name of the temporary folders an export named {@code name} is written to. */
+    private static String stagingPrefix(String name) {
+        return "." + name + ".";
+    }
+
+    /**
+     * Removes what writers of the export named by {@code time} below {@code prefix} left when they were stopped before
+     * they finished (killed, or the machine lost): their temporary folders, and a folder at the export's place
+     * without its overall metadata (written in place by an earlier version), each with everything below it. A whole
+     * export there stays.
+     */
+    public static void removeUnfinished(FileStore store, String prefix, Instant time) throws IOException {
+        String root = folder(store, prefix, time);
+        String start = stagingPrefix(NAMES.format(time));
+        for (String folder : store.folders(prefix)) {
+            String name = trimmedName(folder);
+            if (name.startsWith(start) && name.endsWith(".tmp")) {
+                store.deleteFolder(folder);
+            }
+        }
+        if (store.exists(root) && !store.exists(overallMetadata(store, root))) {
+            store.deleteFolder(root);
+        }
+    }
+
+    private static String trimmedName(String folder) {
+        String path = folder.endsWith("/") ? folder.substring(0, folder.length() - 1) : folder;
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
     private static ManagedExportWriter open(FileStore store, String prefix, Instant time, boolean byKind) {
         String root = folder(store, prefix, time);
         try {
@@ -115,7 +151,7 @@ public final class ManagedExportWriter implements Closeable {
         }
     }
 
-    /** The export's local folder; its metadata file, once closed, is {@code NAME.overall_export_metadata} in it. */
+    /** The export's local folder; its metadata file, once finished, is {@code NAME.overall_export_metadata} in it. */
     public Path root() {
         return LocalFileStore.path(root);
     }
@@ -123,6 +159,14 @@ public final class ManagedExportWriter implements Closeable {
     /** The export's folder as its store names it (a local path, or a URI such as gs://...). */
     public String location() {
         return root;
+    }
+
+    /**
+     * The temporary folder the export is written to until {@link #finish}: a file written in it (a record of the
+     * export beside its parts) is in the export once it is moved into place.
+     */
+    public String staging() {
+        return staging;
     }
 
     /**
@@ -143,7 +187,7 @@ public final class ManagedExportWriter implements Closeable {
 
     private void start(Part part) throws IOException {
         finishOutput();
-        part.output = new LogWriter(store.create(store.resolve(store.resolve(root, part.path), "output-0")));
+        part.output = new LogWriter(store.create(store.resolve(store.resolve(staging, part.path), "output-0")));
         parts.add(part);
         current = part;
     }
@@ -175,13 +219,16 @@ public final class ManagedExportWriter implements Closeable {
         return parts.stream().mapToLong(p -> p.entities).sum();
     }
 
-    /** Finishes the output file and writes the metadata that make the export whole: each part's, then the export's. */
-    @Override
-    public void close() throws IOException {
+    /**
+     * Makes the export whole: finishes the output file, writes the metadata (each part's, then the export's) and
+     * moves the temporary folder into the export's place, in one atomic move on the local disk. Fails when a folder
+     * is there already (another writer of the same export finished first).
+     */
+    public void finish() throws IOException {
         finishOutput();
         long ended = micros(Instant.now());
         for (Part part : parts) {
-            try (OutputStream kind = store.create(store.resolve(store.resolve(root, part.path),
+            try (OutputStream kind = store.create(store.resolve(store.resolve(staging, part.path),
                     part.metadataName()))) {
                 kind.write(EntityProtoWriter.message(out -> {
                     out.writeByteArray(1, EntityProtoWriter.message(run -> {
@@ -196,7 +243,7 @@ public final class ManagedExportWriter implements Closeable {
                 }));
             }
         }
-        try (LogWriter overall = new LogWriter(store.create(overallMetadata(store, root)))) {
+        try (LogWriter overall = new LogWriter(store.create(store.resolve(staging, name + OVERALL)))) {
             overall.write(new byte[] {0x33}); // the header record exports begin with
             overall.write(EntityProtoWriter.message(out -> {
                 for (Part part : parts) {
@@ -215,20 +262,39 @@ public final class ManagedExportWriter implements Closeable {
                 }
             }));
         }
+        store.moveFolderIntoPlace(staging, root);
+        finished = true;
+    }
+
+    /** Removes the temporary folder of an export left unfinished (a whole one has been moved into place). */
+    @Override
+    public void close() throws IOException {
+        if (finished) {
+            return;
+        }
+        try {
+            if (current != null && current.output != null) {
+                current.output.close();
+                current.output = null;
+            }
+        } finally {
+            store.deleteFolder(staging);
+        }
     }
 
     /**
-     * A namespace or kind as a file name: as it is when it holds only letters, digits, '.', '_' and '-' (as Google
-     * names the folders), else those kept and every other byte of its UTF-8 as %XX, so two names never share one.
+     * A namespace or kind as a file name: as it is when it holds only letters, digits, '.', '_', '-' and spaces (as
+     * the emulator's own export names the folders: {@code kind_Line Item}), else those kept and every other byte of
+     * its UTF-8 as %XX, so two names never share one.
      */
     private static String fileName(String name) {
-        if (name.matches("[A-Za-z0-9._-]+") && !name.equals(".") && !name.equals("..")) {
+        if (name.matches("[A-Za-z0-9._ -]+") && !name.equals(".") && !name.equals("..")) {
             return name;
         }
         StringBuilder safe = new StringBuilder();
         for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if (c < 0x80 && (Character.isLetterOrDigit(c) || c == '_' || c == '-')) {
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == ' ')) {
                 safe.append(c);
             } else {
                 safe.append('%').append(String.format("%02X", b & 0xff));

@@ -155,15 +155,15 @@ public final class PartFiles {
     }
 
     /**
-     * The parts, in key order, as a managed export of the kind: a new folder below the output folder whose metadata
-     * files are written last, so an export cut short is never taken for a whole one (joining again writes a new one).
+     * The parts, in key order, as a managed export of the kind: a new folder below the output folder, moved into
+     * place whole, so an export cut short is never taken for a whole one (joining again writes a new one).
      */
     private String joinManaged(List<String[]> ordered) {
         ManagedExportWriter writer = ManagedExportWriter.byKind(store, output, Instant.now());
         try (writer) {
-            // in its folder before the metadata files that make the export whole
-            snapshot.write(store, store.resolve(writer.location(), ExportSnapshot.MANAGED_FILE));
+            snapshot.write(store, store.resolve(writer.staging(), ExportSnapshot.MANAGED_FILE));
             writeKind(writer, ordered);
+            writer.finish();
         } catch (IOException e) {
             throw new KeyRangerException("Cannot write the managed export in " + output + ": " + e.getMessage(), e);
         }
@@ -188,9 +188,11 @@ public final class PartFiles {
      * Joins the export of a job over several kinds, once every kind is done: {@code kinds} are its kinds' parts and
      * {@code ledgers} what their ledgers record, in the group's order. A JSON-lines export is one file, kind after
      * kind, moved into place whole; a managed export is one export, a part for each kind as Google lays out an export
-     * of chosen kinds, in the folder named by {@code created} (the group's start), so a join cut short and joined
-     * again writes the same export: a folder there without its overall metadata is removed first, and one with it
-     * is the export joined before, returned as it is. The parts stay until each kind's {@link #removeParts}.
+     * of chosen kinds, in the folder named by {@code created} (the group's start), written to a temporary folder and
+     * moved there whole, so a folder there is always the whole export: one there is the export joined before,
+     * returned as it is, and what a join cut short left is removed first. Of two joins at once the first to move its
+     * export into place wins; the other, finding the export whole there, removes its own and returns it. The parts
+     * stay until each kind's {@link #removeParts}.
      */
     public static String joinGroup(List<PartFiles> kinds, List<List<Entity>> ledgers, KeyOrder order,
                                    String groupId, Instant created) {
@@ -198,29 +200,48 @@ public final class PartFiles {
         FileStore store = first.store;
         String output = first.output;
         ExportSnapshot snapshot = new ExportSnapshot(groupId, first.readTime);
+        if (first.managedProject == null) {
+            return joinLines(kinds, orderedByKind(ledgers, order), snapshot);
+        }
+        String root = ManagedExportWriter.folder(store, output, created);
+        try {
+            if (whole(store, root)) {
+                return root;
+            }
+            ManagedExportWriter.removeUnfinished(store, output, created);
+            try (ManagedExportWriter writer = ManagedExportWriter.byKind(store, output, created)) {
+                snapshot.write(store, store.resolve(writer.staging(), ExportSnapshot.MANAGED_FILE));
+                List<List<String[]>> ordered = orderedByKind(ledgers, order);
+                for (int i = 0; i < kinds.size(); i++) {
+                    kinds.get(i).writeKind(writer, ordered.get(i));
+                }
+                writer.finish();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (whole(store, root)) { // another join of the group finished first
+                return root;
+            }
+            throw e instanceof IOException ? new KeyRangerException("Cannot write the managed export in " + output
+                    + ": " + e.getMessage(), e) : (RuntimeException) e;
+        }
+        return root;
+    }
+
+    private static List<List<String[]>> orderedByKind(List<List<Entity>> ledgers, KeyOrder order) {
         List<List<String[]>> ordered = new ArrayList<>();
         for (List<Entity> kindLedgers : ledgers) {
             ordered.add(ordered(recorded(kindLedgers), order));
         }
-        if (first.managedProject == null) {
-            return joinLines(kinds, ordered, snapshot);
-        }
-        String root = ManagedExportWriter.folder(store, output, created);
+        return ordered;
+    }
+
+    /** Whether the managed export in {@code root} is whole (its overall metadata is there). */
+    private static boolean whole(FileStore store, String root) {
         try {
-            if (store.exists(ManagedExportWriter.overallMetadata(store, root))) {
-                return root;
-            }
-            store.deleteFolder(root);
-            try (ManagedExportWriter writer = ManagedExportWriter.byKind(store, output, created)) {
-                snapshot.write(store, store.resolve(root, ExportSnapshot.MANAGED_FILE));
-                for (int i = 0; i < kinds.size(); i++) {
-                    kinds.get(i).writeKind(writer, ordered.get(i));
-                }
-            }
+            return store.exists(ManagedExportWriter.overallMetadata(store, root));
         } catch (IOException e) {
-            throw new KeyRangerException("Cannot write the managed export in " + output + ": " + e.getMessage(), e);
+            return false;
         }
-        return root;
     }
 
     /** Recorded parts ("FIRSTKEY FILE" each) in the key order of their first keys. */

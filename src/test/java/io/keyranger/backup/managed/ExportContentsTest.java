@@ -32,6 +32,7 @@ class ExportContentsTest {
             for (long id = 1; id <= 3; id++) {
                 writer.write(entity("Late", id));
             }
+            writer.finish();
             root = writer.root();
         }
         ExportContents read = ExportContents.scan(ManagedExport.open(root), "p", "", null, n -> { },
@@ -55,6 +56,7 @@ class ExportContentsTest {
             for (long id = 1; id <= 2_000; id++) {
                 writer.write(entity("Bulk", id));
             }
+            writer.finish();
             root = writer.root();
         }
         Path output = root.resolve("all_namespaces/all_kinds/output-0");

@@ -177,6 +177,7 @@ class GoogleImportParityTest {
             for (Entity e : RichEntities.read(datastore, "", KIND).values()) {
                 writer.write(e);
             }
+            writer.finish();
             ours = writer.root();
         }
         loadsAsGooglesOwnExport(source, ours);

@@ -37,6 +37,7 @@ class ManagedExportBenchmark {
             for (int i = 0; i < n; i++) {
                 writer.write(entity(i));
             }
+            writer.finish();
             root = writer.root();
         }
         double writeSeconds = (System.nanoTime() - started) / 1e9;
@@ -68,6 +69,7 @@ class ManagedExportBenchmark {
             for (int i = 0; i < slice; i++) {
                 writer.write(entity(i, "bench"));
             }
+            writer.finish();
             written = writer.root();
         }
         ConnectionSpec target = SharedEmulator.freshProject("slice");

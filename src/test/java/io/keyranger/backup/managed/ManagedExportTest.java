@@ -26,16 +26,19 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.SharedEmulator;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -235,6 +238,47 @@ class ManagedExportTest {
         assertThat(none[2]).contains("No export at").doesNotContain("\tat ");
     }
 
+    /**
+     * An export is written aside and moved into place whole: one closed unfinished (an exception on the way) leaves
+     * nothing, and of two writers of the same export (two joins of one group at once) the first to finish wins, the
+     * other's finish fails and leaves nothing of its own. Before, closing wrote the metadata whatever happened, in
+     * place: a writer cut short left an export that looked whole.
+     */
+    @Test
+    void anExportIsMovedIntoPlaceWholeOrLeavesNothing() throws Exception {
+        Path prefix = dir.resolve("joined");
+        Instant time = Instant.parse("2026-11-27T10:00:00.123Z");
+        List<Entity> second = source.values().stream().filter(e -> e.getKey().getKind().equals("Second")
+                && e.getKey().getNamespace().isEmpty()).toList();
+        assertThat(second).isNotEmpty();
+        try (ManagedExportWriter cut = ManagedExportWriter.byKind(LocalFileStore.INSTANCE, prefix.toString(), time)) {
+            cut.kind("", "Second");
+            cut.write(second.get(0));
+        }
+        assertThat(prefix).isEmptyDirectory();
+
+        ManagedExportWriter first = ManagedExportWriter.byKind(LocalFileStore.INSTANCE, prefix.toString(), time);
+        ManagedExportWriter other = ManagedExportWriter.byKind(LocalFileStore.INSTANCE, prefix.toString(), time);
+        try (first; other) {
+            for (ManagedExportWriter writer : List.of(first, other)) {
+                writer.kind("", "Second");
+                for (Entity e : second) {
+                    writer.write(e);
+                }
+            }
+            other.write(second.get(0)); // what the loser wrote differs
+            first.finish();
+            assertThatThrownBy(other::finish).isInstanceOf(IOException.class);
+        }
+        try (Stream<Path> left = Files.list(prefix)) {
+            assertThat(left.toList()).containsExactly(first.root());
+        }
+        Map<Key, Entity> read = read(ManagedExport.open(first.root()));
+        assertThat(read).hasSize(second.size()).containsValues(second.toArray(new Entity[0]));
+        assertThat(ManagedExport.open(first.root()).parts()).singleElement()
+                .satisfies(p -> assertThat(p.entities()).isEqualTo(second.size()));
+    }
+
     @Test
     void keyRangersOwnExportIsLoadedByTheEmulatorsImportExactlyAndReadsBackTheSame() throws Exception {
         Path written;
@@ -242,6 +286,7 @@ class ManagedExportTest {
             for (Entity e : source.values()) {
                 writer.write(e);
             }
+            writer.finish();
             written = writer.root();
         }
         assertThat(read(ManagedExport.open(written))).as("our reader on our writer").isEqualTo(source);

@@ -100,7 +100,7 @@ class BackUpFirstTest extends DemoWindowTest {
                 .isEqualTo(ours.toString()).isEqualTo(Path.of(export.metadata()).getParent().toString());
         Fx.waitUntil(20, () -> jobs.lookupAll(".list-cell").stream()
                 .map(n -> ((Labeled) n).getText())
-                .anyMatch(t -> t != null && t.startsWith(increments.get(0)) && t.contains("backed up first to "
+                .anyMatch(t -> t != null && t.contains("  ·  " + increments.get(0) + "  ·  ") && t.contains("backed up first to "
                         + recorded)));
     }
 

@@ -100,8 +100,8 @@ class BackUpFirstTest extends DemoWindowTest {
                 .isEqualTo(ours.toString()).isEqualTo(Path.of(export.metadata()).getParent().toString());
         Fx.waitUntil(20, () -> jobs.lookupAll(".list-cell").stream()
                 .map(n -> ((Labeled) n).getText())
-                .anyMatch(t -> t != null && t.contains("  ·  " + increments.get(0) + "  ·  ") && t.contains("backed up first to "
-                        + recorded)));
+                .anyMatch(t -> t != null && t.contains("  ·  " + increments.get(0) + "  ·  ")
+                        && t.contains("backed up first to " + recorded)));
     }
 
     /** A whole managed export of one Account of another project, in {@code folder}, named as the newest there. */

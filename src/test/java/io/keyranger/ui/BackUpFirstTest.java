@@ -12,6 +12,7 @@ import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.backup.managed.ManagedExportWriter;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
+import io.keyranger.support.MapperExamplesMenu;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -43,12 +44,7 @@ class BackUpFirstTest extends DemoWindowTest {
         Path otherBackup = otherProjectsBackup(fakeHome.resolve("Account-backup"));
         try {
             clickTab("Mapper");
-            ListView<Object> examples = robot.lookup("#examples").queryListView();
-            Fx.get(() -> {
-                examples.getSelectionModel().select(examples.getItems().stream()
-                        .filter(x -> x.toString().equals("Add free credit")).findFirst().orElseThrow());
-                return null;
-            });
+            MapperExamplesMenu.choose(robot, "Add free credit");
             robot.clickOn("#useInRun");
             Fx.waitUntil(10, () -> robot.lookup("#mapperJson").queryTextInputControl().getText()
                     .contains("\"increment\""));

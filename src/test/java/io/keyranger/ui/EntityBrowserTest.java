@@ -9,6 +9,7 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.app.KeyRangerApp;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
+import io.keyranger.support.MapperExamplesMenu;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.run.NodeRow;
 import java.util.ArrayList;
@@ -18,9 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import javafx.scene.Node;
 import javafx.scene.control.DialogPane;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
@@ -77,8 +76,7 @@ class EntityBrowserTest extends DemoWindowTest {
         });
         assertThat(matching).isNotEmpty();
         clickTab("Mapper");
-        robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                ((ListCell<?>) n).getText())).queryAs(Node.class));
+        MapperExamplesMenu.choose(robot, "Add free credit");
         String gql = "SELECT * FROM Account WHERE tier = 'pro' AND balance < 3000";
         Fx.get(() -> {
             robot.lookup("#mapperGql").queryTextInputControl().setText(gql);

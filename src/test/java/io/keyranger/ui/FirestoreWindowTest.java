@@ -21,6 +21,7 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.query.BrowserQuery;
 import io.keyranger.query.Gql;
 import io.keyranger.support.Fx;
+import io.keyranger.support.MapperExamplesMenu;
 import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -343,12 +344,7 @@ class FirestoreWindowTest {
     }
 
     private void chooseExample(String name) {
-        ListView<Object> examples = robot.lookup("#examples").queryListView();
-        Fx.get(() -> {
-            examples.getSelectionModel().select(examples.getItems().stream()
-                    .filter(x -> x.toString().equals(name)).findFirst().orElseThrow());
-            return null;
-        });
+        MapperExamplesMenu.choose(robot, name);
     }
 
     /** A client of the demo's Firestore emulator, the one the window shows in its status bar. */

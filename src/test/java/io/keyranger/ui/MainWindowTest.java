@@ -30,6 +30,7 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.MapperExamplesMenu;
 import io.keyranger.testhooks.GatedMapper;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.support.Fx;
@@ -205,8 +206,7 @@ class MainWindowTest {
     @Test
     void addFreeCreditFromTheMapperFormThenRun() {
         clickTab("Mapper");
-        robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                ((ListCell<?>) n).getText())).queryAs(Node.class));
+        MapperExamplesMenu.choose(robot, "Add free credit");
         Fx.waitUntil(5, () -> "balance".equals(robot.lookup("#param-property").queryTextInputControl().getText()));
         assertThat(Fx.get(() -> robot.lookup("#param-amount").queryTextInputControl().getText())).isEqualTo("10");
 
@@ -378,8 +378,7 @@ class MainWindowTest {
         try {
             selectKind("Event");
             clickTab("Mapper");
-            robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                    ((ListCell<?>) n).getText())).queryAs(Node.class));
+            MapperExamplesMenu.choose(robot, "Add free credit");
             robot.clickOn("#dryRun");
             Fx.waitUntil(60, () -> robot.lookup("#dryRunSummary").queryLabeled().getText()
                     .contains("Nothing was written"));

@@ -7,6 +7,7 @@ import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.demo.DemoRequest;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.support.Fx;
+import io.keyranger.support.MapperExamplesMenu;
 import io.keyranger.ui.kinds.KindItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import java.util.Comparator;
 import javafx.application.Application;
 import javafx.scene.Node;
 import javafx.scene.control.Labeled;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableCell;
@@ -61,12 +61,7 @@ class MapperFormFitTest {
         });
         robot.clickOn(robot.lookup(".tab-pane > .tab-header-area .tab-label")
                 .match(n -> "Mapper".equals(((Labeled) n).getText())).queryAs(Node.class));
-        Fx.get(() -> { // a click on the example selected already would not load it again
-            robot.lookup("#examples").queryListView().getSelectionModel().clearSelection();
-            return null;
-        });
-        robot.clickOn(robot.lookup("#examples .list-cell").match(n -> "Add free credit".equals(
-                ((ListCell<?>) n).getText())).queryAs(Node.class));
+        MapperExamplesMenu.choose(robot, "Add free credit");
         Fx.waitUntil(5, () -> "balance".equals(robot.lookup("#param-property").queryTextInputControl().getText()));
     }
 

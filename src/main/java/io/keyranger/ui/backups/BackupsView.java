@@ -161,9 +161,16 @@ public final class BackupsView extends BorderPane {
         placeholder.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("Select a kind")
                 .otherwise("The past pages on the Entities tab: As of, beside its pager"));
         table.setPlaceholder(placeholder);
-        table.getColumns().add(column("Key", e -> KeyFormat.format(e.getKey()), 220));
-        table.getColumns().add(column("Properties", e -> e.getNames().stream().sorted()
-                .map(n -> n + "=" + EntityJson.cell(e.getValue(n))).collect(Collectors.joining(", ")), 700));
+        TableColumn<Entity, String> keyColumn = column("Key", e -> KeyFormat.format(e.getKey()), 220);
+        TableColumn<Entity, String> properties = column("Properties", e -> e.getNames().stream().sorted()
+                .map(n -> n + "=" + EntityJson.cell(e.getValue(n))).collect(Collectors.joining(", ")), 700);
+        table.getColumns().add(keyColumn);
+        table.getColumns().add(properties);
+        // two columns, the key and all of an entity's properties on one line: Properties takes the width the key
+        // leaves (it ran past the table's edge), and a line longer than that shows whole as the cell's tooltip
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        FittedColumns.showFullValueAsTooltip(keyColumn);
+        FittedColumns.showFullValueAsTooltip(properties);
         VBox.setVgrow(table, Priority.ALWAYS);
 
         Button previous = new Button("Previous", new FontIcon(Material2AL.ARROW_BACK));

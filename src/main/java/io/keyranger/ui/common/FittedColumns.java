@@ -25,6 +25,8 @@ public final class FittedColumns {
     private static final double PADDING = 24;
     /** Beside a header's text: the label's padding (0.5em a side) and the sort arrow (15px). */
     private static final double HEADER_EXTRA = 30;
+    /** The vertical scroll bar a table of many rows shows beside its columns. */
+    private static final double SCROLL_BAR = 16;
 
     private FittedColumns() {
     }
@@ -107,6 +109,31 @@ public final class FittedColumns {
                 table.skinProperty().addListener((o, was, skin) -> afterNextLayout(table, measure));
             }
         });
+    }
+
+    /**
+     * Keeps {@code column} as wide as its text ({@link #fitToText}) in a table that fits its columns to its width,
+     * taking the room from the others down to their own minimums, and never narrower than its header: the column a
+     * user reads first (the key) gives way last. Measured again as its text or the table's width changes.
+     */
+    public static <S> void givesWayLast(TableView<S> table, TableColumn<S, ?> column) {
+        Runnable measure = () -> {
+            double others = 0;
+            for (TableColumn<S, ?> other : table.getColumns()) {
+                others += other == column ? 0 : other.getMinWidth();
+            }
+            double room = table.getWidth() - table.snappedLeftInset() - table.snappedRightInset() - SCROLL_BAR - others;
+            column.setMinWidth(Math.max(headerWidth(column), Math.min(column.getPrefWidth(), room)));
+        };
+        measure.run();
+        column.prefWidthProperty().addListener(obs -> measure.run());
+        table.widthProperty().addListener(obs -> measure.run());
+        table.getColumns().forEach(other -> other.minWidthProperty().addListener(obs -> {
+            if (other != column) {
+                measure.run();
+            }
+        }));
+        table.skinProperty().addListener((obs, old, skin) -> afterNextLayout(table, measure));
     }
 
     private static Font headerFont(TableView<?> table) {

@@ -179,6 +179,8 @@ public final class MainView extends BorderPane {
         Label kindNote = new Label();
         kindNote.setId("kindListNote");
         kindNote.setWrapText(true);
+        // all its lines, taken from the kinds list (which keeps its minimum) when the past's banner takes the height
+        kindNote.setMinHeight(Region.USE_PREF_SIZE);
         kindNote.getStyleClass().add("text-muted");
         kindNote.textProperty().bind(model.kindListNoteProperty());
         TextField typedKind = new TextField();

@@ -18,8 +18,8 @@ import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
-import javafx.scene.control.ListView;
+import javafx.scene.control.MenuButton;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
@@ -53,7 +53,6 @@ public final class MapperView extends BorderPane {
         this.form = new ParamForm(model);
         this.run = run;
         this.showRunTab = showRunTab;
-        setLeft(examples());
         ScrollPane editor = new ScrollPane(editor());
         editor.setId("mapperEditor");
         editor.setFitToWidth(true);
@@ -61,7 +60,7 @@ public final class MapperView extends BorderPane {
         editor.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
         split.getItems().setAll(editor, results());
         split.setId("mapperSplit");
-        split.setDividerPositions(0.55);
+        split.setDividerPositions(0.45); // the form's fields are short; the dry run's keys and values are long
         setCenter(split);
         model.templateProperty().addListener((obs, old, t) -> form.build(t));
         form.build(model.templateProperty().get());
@@ -72,37 +71,20 @@ public final class MapperView extends BorderPane {
         return split;
     }
 
-    private VBox examples() {
-        ListView<MapperExamples.Example> list = new ListView<>();
-        list.getItems().setAll(model.examples());
-        list.setId("examples");
-        list.setCellFactory(view -> new ListCell<>() {
-            {
-                setWrapText(true);
-                // a cell as wide as the list (less its scroll bar) wraps its text instead of cutting it
-                prefWidthProperty().bind(view.widthProperty().subtract(24));
-                setMinWidth(0);
-            }
-
-            @Override
-            protected void updateItem(MapperExamples.Example example, boolean empty) {
-                super.updateItem(example, empty);
-                setText(empty || example == null ? null : example.title());
-                setTooltip(empty || example == null ? null : new Tooltip(example.title()));
-            }
-        });
-        list.getSelectionModel().selectedItemProperty().addListener((obs, old, example) -> {
-            if (example != null) {
-                model.load(example.json());
-            }
-        });
-        Label title = new Label("Examples");
-        title.getStyleClass().add(Styles.TITLE_4);
-        VBox box = new VBox(8, title, list);
-        box.setPadding(new Insets(8));
-        box.setPrefWidth(190);
-        VBox.setVgrow(list, Priority.ALWAYS);
-        return box;
+    /**
+     * The specs that ship with the app, as a menu beside the template: a list beside the form left the dry run a
+     * third of the tab, too narrow for a key and its before and after.
+     */
+    private MenuButton examples() {
+        MenuButton menu = new MenuButton("Examples");
+        menu.setId("examples");
+        menu.setTooltip(new Tooltip("Start from a spec that ships with KeyRanger"));
+        for (MapperExamples.Example example : model.examples()) {
+            MenuItem item = new MenuItem(example.title());
+            item.setOnAction(e -> model.load(example.json()));
+            menu.getItems().add(item);
+        }
+        return menu;
     }
 
     private VBox editor() {
@@ -173,7 +155,9 @@ public final class MapperView extends BorderPane {
         load.setId("loadSpec");
         load.setOnAction(e -> chooseFile(false, model::loadFile));
 
-        HBox top = new HBox(8, ParamForm.fixed(new Label("Template")), template);
+        Region gap = new Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        HBox top = new HBox(8, ParamForm.fixed(new Label("Template")), template, gap, ParamForm.fixed(examples()));
         top.setAlignment(Pos.CENTER_LEFT);
         HBox whereRow = new HBox(8, ParamForm.fixed(new Label("Where")), where, ParamForm.fixed(new Label("Sample")), sample);
         whereRow.setAlignment(Pos.CENTER_LEFT);
@@ -226,14 +210,22 @@ public final class MapperView extends BorderPane {
         placeholder.setWrapText(true);
         placeholder.setPadding(new Insets(8));
         table.setPlaceholder(placeholder);
-        // four columns, all in sight: as wide as their text while that fits, shrunk to the pane when it does not (a
-        // cell then shows its whole value as a tooltip); scrolling sideways hid the After column
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
-        table.getColumns().add(column("dryRunKey", "Key", DryRunner.Change::key));
-        table.getColumns().add(column("dryRunProperty", "Property", DryRunner.Change::property));
-        table.getColumns().add(column("dryRunBefore", "Before", DryRunner.Change::before));
-        table.getColumns().add(column("dryRunAfter", "After", DryRunner.Change::after));
+        // four columns, all in sight, as wide as their text while that fits; when it does not, the key, which says
+        // which entity changed, keeps its width and the others give way down to their headers (a cell then shows its
+        // whole value as a tooltip); room to spare goes to After. Scrolling sideways hid the After column; shrinking
+        // all alike cut the key to "Acco…"
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        TableColumn<DryRunner.Change, String> key = column("dryRunKey", "Key", DryRunner.Change::key);
+        table.getColumns().add(key);
+        for (TableColumn<DryRunner.Change, String> value : List.of(
+                column("dryRunProperty", "Property", DryRunner.Change::property),
+                column("dryRunBefore", "Before", DryRunner.Change::before),
+                column("dryRunAfter", "After", DryRunner.Change::after))) {
+            FittedColumns.neverNarrowerThanHeader(value);
+            table.getColumns().add(value);
+        }
         FittedColumns.fitToText(table);
+        FittedColumns.givesWayLast(table, key);
         Label summary = new Label();
         summary.setId("dryRunSummary");
         summary.setWrapText(true);
@@ -249,7 +241,6 @@ public final class MapperView extends BorderPane {
         TableColumn<DryRunner.Change, String> column = new TableColumn<>(title);
         column.setId(id);
         column.setCellValueFactory(c -> new ReadOnlyStringWrapper(f.apply(c.getValue())));
-        FittedColumns.neverNarrowerThanHeader(column);
         FittedColumns.showFullValueAsTooltip(column);
         return column;
     }

@@ -255,8 +255,9 @@ public final class MainView extends BorderPane {
         Button cancel = new Button("Cancel", new FontIcon(Material2AL.CANCEL));
         cancel.setId("cancelTask");
         cancel.getStyleClass().add(Styles.SMALL);
+        // the Cancel button keeps its place when hidden: the bar is as tall busy as idle, so the tabs above do not
+        // shrink while a task shows its progress (a Run tab laid out to the pixel lost its last line to it)
         cancel.visibleProperty().bind(model.status().busyProperty());
-        cancel.managedProperty().bind(cancel.visibleProperty());
         cancel.setOnAction(e -> model.status().cancel());
         HBox bar = new HBox(16, connection, message, gap, progress, cancel);
         bar.setId("statusBar");

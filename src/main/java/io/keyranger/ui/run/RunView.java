@@ -50,6 +50,8 @@ public final class RunView extends BorderPane {
     private static final double JOB_ROW = 28;
     /** The Jobs list shows at least this many jobs, whatever job the panel above it shows. */
     private static final int JOBS_SHOWN = 5;
+    /** The least height of a chart in the side panel: its line and axes still read; the window at 1278x775 fits. */
+    private static final double CHART_MIN = 100;
     /** Lines of totals always in sight: a restore's seven at least; a count-by's many values scroll past them. */
     private static final int TOTALS_SHOWN = 8;
     private final RunViewModel model;
@@ -378,8 +380,8 @@ public final class RunView extends BorderPane {
 
         // the charts take what the totals and the Jobs list leave: a count-by's values first (its answer), then the
         // throughput; one chart at least in sight, the other a scroll away when the panel is low
-        chart.setMinHeight(120);
-        histogram.setMinHeight(120);
+        chart.setMinHeight(CHART_MIN);
+        histogram.setMinHeight(CHART_MIN);
         VBox.setVgrow(chart, Priority.ALWAYS);
         VBox.setVgrow(histogram, Priority.ALWAYS);
         VBox charts = new VBox(4, histogram, chart);
@@ -389,7 +391,7 @@ public final class RunView extends BorderPane {
         chartsPane.setFitToWidth(true);
         chartsPane.setFitToHeight(true);
         chartsPane.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
-        chartsPane.setMinHeight(120);
+        chartsPane.setMinHeight(CHART_MIN);
         chartsPane.setPrefHeight(220);
         // room for five jobs at least, one line each: the totals and the charts above give way first
         jobs.setMinHeight(JOBS_SHOWN * JOB_ROW + 4);

@@ -17,6 +17,14 @@ public final class Fx {
         }
     }
 
+    /** Makes {@code change} on the FX thread and returns once it is made. */
+    public static void on(Runnable change) {
+        get(() -> {
+            change.run();
+            return null;
+        });
+    }
+
     public static void waitUntil(int seconds, Callable<Boolean> condition) {
         try {
             WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> get(condition));

@@ -1,5 +1,6 @@
 package io.keyranger.ui.backups;
 
+import static io.keyranger.support.Fx.on;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -44,12 +45,6 @@ import org.junit.jupiter.api.Test;
 class BackupsViewModelTest {
     private static final int ACCOUNTS = 80;
 
-    private static void on(Runnable change) {
-        Fx.get(() -> {
-            change.run();
-            return null;
-        });
-    }
 
     private static Path export(ConnectionSpec conn, String folder) throws Exception {
         return EmulatorExports.export(conn, Files.createTempDirectory(folder), "{\"kinds\": [\"Account\"]}");

@@ -1,5 +1,6 @@
 package io.keyranger.ui.backups;
 
+import static io.keyranger.support.Fx.on;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -36,12 +37,6 @@ import org.junit.jupiter.api.Test;
  * legacy emulator the past is refused in words.
  */
 class PastBackupsTest {
-    private static void on(Runnable change) {
-        Fx.get(() -> {
-            change.run();
-            return null;
-        });
-    }
 
     @Test
     void theAppComparesThePastWithLiveAndRestoresFromIt() throws Exception {

@@ -1,5 +1,6 @@
 package io.keyranger.ui.entities;
 
+import static io.keyranger.support.Fx.on;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -60,12 +61,6 @@ class EntitiesViewModelTest {
         return Fx.get(() -> entities.rows().stream().map(Entity::getKey).toList());
     }
 
-    private static void on(Runnable change) {
-        Fx.get(() -> {
-            change.run();
-            return null;
-        });
-    }
 
     private static void runQuery(String gql) {
         on(() -> {

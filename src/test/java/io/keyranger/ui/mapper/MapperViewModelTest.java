@@ -1,5 +1,6 @@
 package io.keyranger.ui.mapper;
 
+import static io.keyranger.support.Fx.on;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -47,12 +48,6 @@ class MapperViewModelTest {
         app.errors().clear();
     }
 
-    private static void on(Runnable change) {
-        Fx.get(() -> {
-            change.run();
-            return null;
-        });
-    }
 
     private static void chooseExample(String title) {
         on(() -> mapper.load(mapper.examples().stream().filter(e -> e.title().equals(title)).findFirst()

@@ -1,5 +1,6 @@
 package io.keyranger.ui.run;
 
+import static io.keyranger.support.Fx.on;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.backup.RestoreSpec;
@@ -42,12 +43,6 @@ class RunTabHandOverTest {
         app.close();
     }
 
-    private static void on(Runnable change) {
-        Fx.get(() -> {
-            change.run();
-            return null;
-        });
-    }
 
     /** What the tab shows of its job: summary, tree (or what its empty tree says), totals, timing, chart. */
     private record Shown(String summary, int rows, String emptyTree, String totals, String timing, int points) {

@@ -1,5 +1,6 @@
 package io.keyranger.ui.run;
 
+import static io.keyranger.support.Fx.on;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Datastore;
@@ -52,12 +53,6 @@ class RunTabModelTest {
         app.close();
     }
 
-    private static void on(Runnable change) {
-        Fx.get(() -> {
-            change.run();
-            return null;
-        });
-    }
 
     private static String summary() {
         return Fx.get(() -> run.status().summaryProperty().get());

@@ -20,6 +20,17 @@ import java.util.regex.Pattern;
  */
 final class BeamBench {
     private static final Pattern TIME = Pattern.compile(" in ([0-9.]+) s ");
+    private static final Pattern CPU = Pattern.compile("this JVM's CPU ([0-9.]+) s");
+
+    /**
+     * What a pipeline run took.
+     *
+     * @param wallMillis its wall time, as it reports it
+     * @param cpuNanos   its JVM's CPU, from its where-the-time-went line, -1 when it prints none (a runner outside its
+     *                   JVM)
+     */
+    record Pipeline(long wallMillis, long cpuNanos) {
+    }
 
     private BeamBench() {
     }
@@ -59,9 +70,9 @@ final class BeamBench {
     /**
      * Runs the strategy over {@code kind} on the emulator, or on the production model ({@code model}: the pipeline
      * then takes production's key order and limits, as the local strategies do); the pipeline's wall time in
-     * milliseconds.
+     * milliseconds and its JVM's CPU.
      */
-    static long run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, int workers,
+    static Pipeline run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, int workers,
                     int pageSize, String mapperJson, Consumer<String> log) throws InterruptedException {
         String host = datastore.getOptions().getHost().replaceFirst("^https?://", "");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
@@ -87,14 +98,17 @@ final class BeamBench {
             String summary = output.lines().filter(l -> l.startsWith("Job ") || l.startsWith("DatastoreIO:"))
                     .reduce((a, b) -> b).orElse("");
             log.accept("  " + strategy.id() + ": " + summary);
-            output.lines().filter(l -> l.startsWith("Where the time went")).forEach(l -> log.accept("  " + l));
+            List<String> where = output.lines().filter(l -> l.startsWith("Where the time went")).toList();
+            where.forEach(l -> log.accept("  " + l));
             Matcher time = TIME.matcher(summary);
             if (exit != 0 || !time.find()) {
                 throw new KeyRangerException("The " + strategy.id() + " pipeline failed (exit " + exit + "): "
                         + output.lines().filter(l -> l.startsWith("keyranger-beam") || l.contains("Exception"))
                         .findFirst().orElse(summary));
             }
-            return Math.round(Double.parseDouble(time.group(1)) * 1000);
+            Matcher cpu = CPU.matcher(where.isEmpty() ? "" : where.get(where.size() - 1));
+            return new Pipeline(Math.round(Double.parseDouble(time.group(1)) * 1000),
+                    cpu.find() ? Math.round(Double.parseDouble(cpu.group(1)) * 1e9) : -1);
         } catch (IOException e) {
             throw new KeyRangerException("Cannot start the Beam pipeline: " + e.getMessage());
         }

@@ -51,8 +51,44 @@ public final class BenchJson {
             if (r.newcomersAdded() > 0) {
                 row.put("newcomersAdded", r.newcomersAdded()).put("newcomersProcessed", r.newcomersProcessed());
             }
+            RunCosts c = r.costs();
+            row.put("writesBilled", c.writesBilled()).put("undoRecords", c.undoRecords()).put("calls", c.calls())
+                    .put("cpuNanos", c.cpuNanos());
+            if (c.revert() != null) {
+                row.putObject("revert").put("wallMillis", c.revert().wallMillis())
+                        .put("writesBilled", c.revert().writesBilled()).put("calls", c.revert().calls())
+                        .put("verified", c.revert().verified());
+            }
+        }
+        List<BenchSummary.Medians> medians = BenchSummary.medians(results);
+        ArrayNode summary = root.putArray("medians");
+        for (BenchSummary.Medians m : medians) {
+            ObjectNode row = summary.addObject().put("strategy", m.strategy()).put("runs", m.runs());
+            spread(row, "wallMillis", m.wallMillis());
+            spread(row, "entitiesPerSecond", m.entitiesPerSec());
+            spread(row, "writesBilled", m.writesBilled());
+            spread(row, "undoRecords", m.undoRecords());
+            spread(row, "calls", m.calls());
+            spread(row, "cpuMillisPerEntity", m.cpuMsPerEntity());
+            if (m.reverts() > 0) {
+                spread(row, "revertWallMillis", m.revertWall());
+                spread(row, "revertWritesBilled", m.revertWrites());
+                spread(row, "revertToJob", m.revertToJob());
+                row.put("reverts", m.reverts()).put("revertsVerified", m.revertsVerified());
+            }
+        }
+        ArrayNode ratios = root.putArray("ratios");
+        for (BenchSummary.Ratio ratio : BenchSummary.ratios(medians)) {
+            ratios.addObject().put("what", ratio.what()).put("measured", ratio.measured())
+                    .put("target", ratio.target()).put("atMost", ratio.atMost()).put("met", ratio.met());
         }
         return root;
+    }
+
+    private static void spread(ObjectNode row, String name, BenchSummary.Spread spread) {
+        if (spread.known()) {
+            row.putObject(name).put("median", spread.median()).put("min", spread.min()).put("max", spread.max());
+        }
     }
 
     public static Run read(Path file) {
@@ -76,9 +112,18 @@ public final class BenchJson {
                     r.path("commits").asLong(), r.path("maxDepth").asInt(), r.path("tailShare").asDouble(),
                     r.path("verified").asBoolean(), r.path("extrapolated").asBoolean(),
                     r.path("heapPeakKb").asLong(-1), r.path("heapRetainedKb").asLong(-1),
-                    r.path("newcomersAdded").asLong(), r.path("newcomersProcessed").asLong()));
+                    r.path("newcomersAdded").asLong(), r.path("newcomersProcessed").asLong(), costs(r)));
         }
         return new Run(root.path("server").asText("emulator"), settings, results);
+    }
+
+    /** A saved row's costs ({@link RunCosts#NONE} for runs saved before they were measured). */
+    private static RunCosts costs(JsonNode r) {
+        JsonNode revert = r.path("revert");
+        return new RunCosts(r.path("writesBilled").asLong(-1), r.path("undoRecords").asLong(-1),
+                r.path("calls").asLong(-1), r.path("cpuNanos").asLong(-1), revert.isObject()
+                ? new RunCosts.Revert(revert.path("wallMillis").asLong(), revert.path("writesBilled").asLong(),
+                revert.path("calls").asLong(), revert.path("verified").asBoolean()) : null);
     }
 
     private static double rate(List<BenchResult> results, String strategy) {

@@ -6,13 +6,18 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
+import com.sun.management.OperatingSystemMXBean;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.lease.JobLease;
 import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobListener;
+import io.keyranger.job.RetryPolicy;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
@@ -21,11 +26,15 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
+import io.keyranger.undo.JobUndo;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Runs the same job, an increment of n by 1 through the exactly-once path, with each strategy on a fresh kind of the
@@ -39,6 +48,8 @@ public final class BenchRunner {
     private final ServerLimits limits;
     private final Consumer<String> log;
     private Consumer<Boolean> serverQuiet;
+    private LongSupplier serverCalls;
+    private Session reverting;
 
     public BenchRunner(Datastore datastore, KeyOrder order, ServerLimits limits, Consumer<String> log) {
         this.datastore = datastore;
@@ -50,10 +61,21 @@ public final class BenchRunner {
     /**
      * For a server that makes its own latency (the production model): no latency is added on the client, and
      * {@code quiet} is told when the clock does not run (seeding, the oracle's listing, checking), so that only the
-     * job itself waits on the server's latency and capacity.
+     * job itself waits on the server's latency and capacity; {@code calls} counts the server's calls while not quiet.
      */
-    public BenchRunner serverSideLatency(Consumer<Boolean> quiet) {
+    public BenchRunner serverSideLatency(Consumer<Boolean> quiet, LongSupplier calls) {
         this.serverQuiet = quiet;
+        this.serverCalls = calls;
+        return this;
+    }
+
+    /**
+     * After each timed run of a strategy that keeps undo, reverts its job with the product's own revert
+     * ({@link JobUndo#startRevert}) over {@code session} (this runner's server), with the run's workers, shards and
+     * page size, times it and checks that every entity reads back as it was seeded.
+     */
+    public BenchRunner reverting(Session session) {
+        this.reverting = session;
         return this;
     }
 
@@ -100,7 +122,8 @@ public final class BenchRunner {
             double n = settings.entities();
             long predicted = Math.round(Math.max(a * n + b * n * n, full.wallMillis() * n / n2));
             return new BenchResult(strategy.id(), full.entities(), predicted, n * 1000.0 / predicted, full.reads(),
-                    full.commits(), 0, full.tailShare(), full.verified() && half.verified(), true);
+                    full.commits(), 0, full.tailShare(), full.verified() && half.passed(), true)
+                    .withCosts(full.costs());
         }
         if (strategy == BenchStrategy.LINEAR && settings.linearCap() > 0 && settings.entities() > settings.linearCap()) {
             // one worker, one page after another: time grows in proportion to the entities
@@ -109,7 +132,7 @@ public final class BenchRunner {
             long predicted = Math.round(capped.wallMillis() * n / settings.linearCap());
             return new BenchResult(strategy.id(), capped.entities(), predicted, n * 1000.0 / predicted, capped.reads(),
                     capped.commits(), 0, capped.tailShare(), capped.verified(), true, capped.heapPeakKb(),
-                    capped.heapRetainedKb());
+                    capped.heapRetainedKb()).withCosts(capped.costs());
         }
         return once(strategy, settings, settings.entities());
     }
@@ -138,10 +161,10 @@ public final class BenchRunner {
         if (strategy == BenchStrategy.ADAPTIVE_NO_UNDO) {
             mapper = mapper.withoutUndo();
         }
-        FaultInjector latency = new FaultInjector(0, 0, serverQuiet != null ? 0 : settings.latencyMs(), 1);
-        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
         int shards = settings.shards() > 0 ? settings.shards() : settings.workers();
         int workers = settings.workers();
+        FaultInjector latency = new FaultInjector(0, 0, serverQuiet != null ? 0 : settings.latencyMs(), 1);
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
         switch (strategy) {
             case LINEAR -> {
                 executor.splitPolicy(Baselines.NONE);
@@ -168,10 +191,16 @@ public final class BenchRunner {
             }
             default -> { }
         }
+        JobSpec spec = new JobSpec(kind, "", kind, mapper, shards, workers, settings.pageSize(), 0);
+        // what the revert must bring back, read before the job (untimed)
+        KindDigest seeded = timed && reverting != null && JobUndo.keepsUndo(spec) ? KindDigest.of(datastore, kind)
+                : null;
         quiet(false);
         HeapWatch heap = new HeapWatch();
         long readsBefore = calls(latency);
         long commitsBefore = latency.calls("commit");
+        long serverCallsBefore = serverCalls();
+        long cpuBefore = cpuNanos();
         AtomicLong tailStart = new AtomicLong();
         long threshold = Math.round(selected * 0.95);
         Newcomers writer = new Newcomers(datastore, shape.newcomers(factory, entities));
@@ -179,19 +208,21 @@ public final class BenchRunner {
         JobResult result;
         try {
             writer.start();
-            result = executor.start(new JobSpec(kind, "", kind, mapper, shards, workers, settings.pageSize(), 0),
-                    new JobListener() {
-                        @Override
-                        public void onTotals(Map<String, Long> totals) {
-                            if (totals.getOrDefault("read", 0L) >= threshold) {
-                                tailStart.compareAndSet(0, System.nanoTime());
-                            }
-                        }
-                    }).await();
+            result = executor.start(spec, new JobListener() {
+                @Override
+                public void onTotals(Map<String, Long> totals) {
+                    if (totals.getOrDefault("read", 0L) >= threshold) {
+                        tailStart.compareAndSet(0, System.nanoTime());
+                    }
+                }
+            }).await();
         } finally {
             writer.stop();
         }
         long ended = System.nanoTime();
+        long cpu = cpuNanos() - cpuBefore;
+        long jobCalls = serverCalls != null ? serverCalls() - serverCallsBefore
+                : calls(latency) - readsBefore + latency.calls("commit") - commitsBefore;
         heap.stop();
         quiet(true);
         long wall = Math.max(1, (ended - started) / 1_000_000);
@@ -204,14 +235,60 @@ public final class BenchRunner {
             log.accept("The newcomer writer failed: " + writer.failure());
         }
         long processed = check == null ? selected : selected + check.newcomersProcessed();
-        log.accept(String.format("%-18s %,8d entities  %,9d ms  %,d writes (%,d undo records)  %s%s", strategy.id(),
-                processed, wall, result.writesBilled(), result.total(JobResult.UNDO_RECORDS),
+        log.accept(String.format(Locale.ROOT, "%-18s %,8d entities  %,9d ms  %,d writes (%,d undo records)  "
+                        + "%,d calls  CPU %.3f ms/entity  %s%s", strategy.id(), processed, wall, result.writesBilled(),
+                result.total(JobResult.UNDO_RECORDS), jobCalls, cpu / 1e6 / Math.max(1, processed),
                 timed ? "verified " + verified : "(warm-up, not timed)", writer.written() == 0 || check == null ? ""
                         : String.format("  (%,d of %,d newcomers processed)", check.newcomersProcessed(),
                         writer.written())));
+        RunCosts.Revert revert = seeded == null ? null : revert(strategy, kind, settings, spec, latency, wall, seeded);
         return new BenchResult(strategy.id(), processed, wall, processed * 1000.0 / wall, calls(latency) - readsBefore,
                 latency.calls("commit") - commitsBefore, result.maxDepth(), tail, verified, false, heap.peakKb(),
-                heap.retainedKb(), writer.written(), check == null ? 0 : check.newcomersProcessed());
+                heap.retainedKb(), writer.written(), check == null ? 0 : check.newcomersProcessed(),
+                new RunCosts(result.writesBilled(), result.total(JobResult.UNDO_RECORDS), jobCalls, cpu, revert));
+    }
+
+    /**
+     * Reverts the job just run over {@code kind} as a user would ({@link JobUndo#startRevert} through a
+     * {@link JobLauncher}, behind the same latency), timed, then reads every entity back: the kind must hold what was
+     * seeded, entity for entity. A revert that fails or leaves one entity other than it was is said loudly.
+     */
+    private RunCosts.Revert revert(BenchStrategy strategy, String kind, BenchRunner.Settings settings, JobSpec job,
+                                   FaultInjector latency, long jobWall, KindDigest seeded) throws InterruptedException {
+        JobLauncher launcher = new JobLauncher(reverting.wrap(latency::wrap), RetryPolicy.DEFAULT,
+                JobLease.DEFAULT_DURATION);
+        JobUndo.RevertSettings revertSettings = new JobUndo.RevertSettings(null, false, job.shards(), job.workers(),
+                settings.pageSize(), 0);
+        quiet(false);
+        long callsBefore = serverCalls != null ? serverCalls()
+                : calls(latency) + latency.calls("commit");
+        long started = System.nanoTime();
+        JobResult result = JobUndo.startRevert(launcher, kind, revertSettings, JobListener.NONE, line -> { })
+                .await();
+        long wall = Math.max(1, (System.nanoTime() - started) / 1_000_000);
+        long calls = (serverCalls != null ? serverCalls() : calls(latency) + latency.calls("commit")) - callsBefore;
+        quiet(true);
+        KindDigest after = KindDigest.of(datastore, kind);
+        boolean verified = result.status() == JobStatus.DONE && after.equals(seeded);
+        log.accept(String.format(Locale.ROOT, "  revert of %s: %,d ms (%.2fx its job), %,d writes (%,d undo records), "
+                        + "%,d calls; every entity back to its seeded value: %s", strategy.id(), wall,
+                wall / (double) jobWall, result.writesBilled(), result.total(JobResult.UNDO_RECORDS), calls,
+                verified ? "verified true" : "NOT VERIFIED"));
+        if (!verified) {
+            log.accept("  REVERT CHECK FAILED for " + strategy.id() + " (job " + kind + "): the revert ended "
+                    + result.status() + (result.message() == null ? "" : " (" + result.message() + ")")
+                    + "; seeded " + seeded + ", after the revert " + after + ".");
+        }
+        return new RunCosts.Revert(wall, result.writesBilled(), calls, verified);
+    }
+
+    private long serverCalls() {
+        return serverCalls == null ? 0 : serverCalls.getAsLong();
+    }
+
+    /** This JVM's CPU so far: the bench's client (the model runs in a JVM of its own). */
+    private static long cpuNanos() {
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** A Beam strategy: the pipeline in its own JVM, then the same entity-by-entity check, with double increments. */
@@ -223,8 +300,11 @@ public final class BenchRunner {
                     + "while they run: use a shape other than growing.");
         }
         quiet(false);
-        long wall = Math.max(1, BeamBench.run(strategy, datastore, serverQuiet != null, kind, settings.workers(),
-                settings.pageSize(), mapperJson, log));
+        long callsBefore = serverCalls();
+        BeamBench.Pipeline pipeline = BeamBench.run(strategy, datastore, serverQuiet != null, kind,
+                settings.workers(), settings.pageSize(), mapperJson, log);
+        long calls = serverCalls != null ? serverCalls() - callsBefore : -1;
+        long wall = Math.max(1, pipeline.wallMillis());
         quiet(true); // checking is not timed
         BenchCheck check = timed ? BenchCheck.of(datastore, kind, shape) : null;
         long[] doubled = {0};
@@ -236,10 +316,13 @@ public final class BenchRunner {
             });
         }
         boolean verified = check == null || check.exact(entities, selected, 0);
-        log.accept(String.format("%-18s %,8d entities  %,9d ms  %s, %,d double increments", strategy.id(), selected,
-                wall, timed ? "verified " + verified : "(warm-up, not timed)", doubled[0]));
+        log.accept(String.format(Locale.ROOT, "%-18s %,8d entities  %,9d ms  %s calls  CPU %s ms/entity (its JVM)  "
+                        + "%s, %,d double increments", strategy.id(), selected, wall,
+                calls < 0 ? "-" : String.format("%,d", calls), pipeline.cpuNanos() < 0 ? "-"
+                        : String.format(Locale.ROOT, "%.3f", pipeline.cpuNanos() / 1e6 / Math.max(1, selected)),
+                timed ? "verified " + verified : "(warm-up, not timed)", doubled[0]));
         return new BenchResult(strategy.id(), selected, wall, selected * 1000.0 / wall, 0, 0, 0, 0, verified, false,
-                0, 0);
+                0, 0).withCosts(new RunCosts(-1, -1, calls, pipeline.cpuNanos(), null));
     }
 
     /** Writes a dataset in batches of 500, the most one commit takes. */

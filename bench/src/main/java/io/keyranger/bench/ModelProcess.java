@@ -140,11 +140,21 @@ public final class ModelProcess implements AutoCloseable {
 
     /** "N calls, at most M at once; CPU while timed: client X s + model Y s, Z us a call". */
     public String stats() {
-        String[] parts = send(HttpRequest.newBuilder(uri("stats")).GET()).trim().split(" ");
+        String[] parts = statsParts();
         long calls = Long.parseLong(parts[0]);
         return String.format(Locale.ROOT, "%,d calls, at most %s at once; CPU while timed: client %.1f s + "
                 + "model %.1f s, %.0f us a call", calls, parts[1], clientCpuNanos / 1e9, modelCpuNanos / 1e9,
                 (clientCpuNanos + modelCpuNanos) / 1e3 / Math.max(1, calls));
+    }
+
+    /** Calls the model served so far while not quiet (the timed ones). */
+    public long calls() {
+        return Long.parseLong(statsParts()[0]);
+    }
+
+    /** "calls maxInFlight", split. */
+    private String[] statsParts() {
+        return send(HttpRequest.newBuilder(uri("stats")).GET()).trim().split(" ");
     }
 
     private URI uri(String what) {

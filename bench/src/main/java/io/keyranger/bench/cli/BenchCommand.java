@@ -23,11 +23,13 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -108,6 +110,17 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String scenario;
 
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+            description = "Run each strategy N times, interleaved: round r runs them in an order rotated by r, each run "
+                    + "on fresh data; then each strategy's medians (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--revert",
+            description = "After each run of a strategy that keeps undo, revert its job with the product's own revert "
+                    + "(same workers, shards and page size), time it and check every entity is back to its seeded "
+                    + "value; a revert not verified makes the command fail.")
+    boolean revert;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write {\"results\": [...]} as JSON.")
     Path json;
 
@@ -143,33 +156,56 @@ public final class BenchCommand implements Callable<Integer> {
         if (scenario.equals("backups")) {
             return backups(settings, out, err);
         }
-        if (type == ServerType.MODEL) {
-            for (BenchStrategy strategy : chosen) {
-                results.add(onModel(strategy, settings, err));
-            }
-            return report(out, settings, results);
+        if (repeat < 1) {
+            throw new KeyRangerException("--repeat takes 1 or more runs of each strategy, not " + repeat + ".");
         }
-        for (BenchStrategy strategy : chosen) {
-            // a fresh emulator per strategy: the emulator slows down as it fills, which would favour the first ones
-            RunningEmulator own = emulatorHost == null
-                    ? new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(type, 0, null) : null;
-            try {
-                String host = own != null ? own.hostPort() : emulatorHost;
-                // the key order and commit limits are the server's own: the chunker keeps to 25 entity groups only
-                // on the legacy emulator
-                Session session = Session.open(ConnectionSpec.emulator(host, "bench", type));
-                BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
-                    err.println(line);
-                    err.flush();
-                });
-                results.add(runner.run(strategy, settings));
-            } finally {
-                if (own != null) {
-                    own.close();
-                }
+        if (revert && benchShape == BenchShape.GROWING) {
+            throw new KeyRangerException("--revert checks that every entity is back to its seeded value: use a shape "
+                    + "other than growing, whose writer adds entities while the job runs.");
+        }
+        for (int round = 0; round < repeat; round++) {
+            List<BenchStrategy> order = rotated(chosen, round);
+            if (repeat > 1) {
+                err.println("Round " + (round + 1) + " of " + repeat + ": " + String.join(", ",
+                        order.stream().map(BenchStrategy::id).toList()));
+                err.flush();
+            }
+            for (BenchStrategy strategy : order) {
+                results.add(type == ServerType.MODEL ? onModel(strategy, settings, err)
+                        : onEmulator(type, strategy, settings, err));
             }
         }
         return report(out, settings, results);
+    }
+
+    /** The strategies in the order round {@code round} runs them: rotated, so that none always goes first. */
+    static List<BenchStrategy> rotated(List<BenchStrategy> strategies, int round) {
+        List<BenchStrategy> order = new ArrayList<>(strategies);
+        Collections.rotate(order, -(round % Math.max(1, order.size())));
+        return order;
+    }
+
+    /** One run of a strategy on an emulator. */
+    private BenchResult onEmulator(ServerType type, BenchStrategy strategy, BenchRunner.Settings settings,
+                                   PrintWriter err) throws Exception {
+        // a fresh emulator per strategy: the emulator slows down as it fills, which would favour the first ones
+        RunningEmulator own = emulatorHost == null
+                ? new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(type, 0, null) : null;
+        try {
+            String host = own != null ? own.hostPort() : emulatorHost;
+            // the key order and commit limits are the server's own: the chunker keeps to 25 entity groups only
+            // on the legacy emulator
+            Session session = Session.open(ConnectionSpec.emulator(host, "bench", type));
+            BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
+                err.println(line);
+                err.flush();
+            });
+            return (revert ? runner.reverting(session) : runner).run(strategy, settings);
+        } finally {
+            if (own != null) {
+                own.close();
+            }
+        }
     }
 
     /**
@@ -218,7 +254,7 @@ public final class BenchCommand implements Callable<Integer> {
             AtomicFiles.writeJson(json, BenchJson.write(server, settings, results));
             out.println("Wrote " + json);
         }
-        return results.stream().allMatch(BenchResult::verified) ? 0 : 1;
+        return results.stream().allMatch(BenchResult::passed) ? 0 : 1;
     }
 
     /** Issue 43's backup round on one kind of a new model server, after an untimed round of --warmup entities. */
@@ -227,7 +263,7 @@ public final class BenchCommand implements Callable<Integer> {
             throw new KeyRangerException("--scenario backups runs with --server model, and without "
                     + "--emulator-host, --strategies, --json or --chart.");
         }
-        List<BackupsBench.Step> steps = onModel(err, (session, quiet) -> {
+        List<BackupsBench.Step> steps = onModel(err, (session, quiet, calls) -> {
             BackupsBench bench = new BackupsBench(session, quiet, line -> {
                 err.println(line);
                 err.flush();
@@ -243,7 +279,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** What runs against a model server: a strategy, or the backups scenario. */
     private interface OnModel<T> {
-        T run(Session session, Consumer<Boolean> quiet) throws Exception;
+        T run(Session session, Consumer<Boolean> quiet, LongSupplier calls) throws Exception;
     }
 
     private double p99() {
@@ -253,11 +289,13 @@ public final class BenchCommand implements Callable<Integer> {
     /** A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. */
     private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err)
             throws Exception {
-        return onModel(err, (session, quiet) -> new BenchRunner(session.datastore(), session.order(), session.limits(),
-                line -> {
-                    err.println(line);
-                    err.flush();
-                }).serverSideLatency(quiet).run(strategy, settings));
+        return onModel(err, (session, quiet, calls) -> {
+            BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
+                err.println(line);
+                err.flush();
+            }).serverSideLatency(quiet, calls);
+            return (revert ? runner.reverting(session) : runner).run(strategy, settings);
+        });
     }
 
     /**
@@ -271,14 +309,16 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("No java launcher in this runtime: the model runs in this JVM, and the heap figures include it.");
             try (ModelServer model = ModelServer.start(0,
                     ModelServer.Options.DEFAULT.withLatency(latencyMs, p99()).withCapacity(capacity))) {
-                T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet);
+                T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet,
+                        model::calls);
                 err.printf("  model: %,d calls, at most %d at once%n", model.calls(), model.maxInFlight());
                 err.flush();
                 return result;
             }
         }
         try (ModelProcess model = ModelProcess.start(launcher.get(), latencyMs, p99(), capacity)) {
-            T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet);
+            T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet,
+                    model::calls);
             err.println("  model: " + model.stats());
             err.flush();
             return result;
@@ -300,7 +340,7 @@ public final class BenchCommand implements Callable<Integer> {
         for (BenchJson.Run run : runs) {
             BenchTable.print(out, run.server(), run.settings(), run.results());
             writeChart(out, run.settings(), run.results());
-            code = Math.max(code, run.results().stream().allMatch(BenchResult::verified) ? 0 : 1);
+            code = Math.max(code, run.results().stream().allMatch(BenchResult::passed) ? 0 : 1);
         }
         return code;
     }

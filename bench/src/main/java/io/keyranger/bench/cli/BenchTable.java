@@ -3,6 +3,7 @@ package io.keyranger.bench.cli;
 import io.keyranger.bench.BenchResult;
 import io.keyranger.bench.BenchRunner;
 import io.keyranger.bench.BenchShape;
+import io.keyranger.bench.BenchSummary;
 import io.keyranger.model.ModelServer;
 import java.io.PrintWriter;
 import java.util.List;
@@ -40,7 +41,52 @@ final class BenchTable {
                 "%s: %,d entities were added while the job ran; it processed %,d of them (each once), the rest landed "
                         + "behind its cursors%n", r.strategy(), r.newcomersAdded(), r.newcomersProcessed()));
         printTargets(out, server, s, results);
+        printSummary(out, results);
         out.flush();
+    }
+
+    /**
+     * Each strategy's medians when it ran more than once or was reverted (--repeat, --revert), and issue 48's targets
+     * that the runs can answer, each a ratio of two medians.
+     */
+    private static void printSummary(PrintWriter out, List<BenchResult> results) {
+        List<BenchSummary.Medians> medians = BenchSummary.medians(results);
+        if (medians.stream().anyMatch(m -> m.runs() > 1 || m.reverts() > 0)) {
+            out.println("Each strategy over its runs, median (min-max):");
+            out.printf("%-22s %4s %24s %24s %22s %22s %22s%n", "STRATEGY", "RUNS", "WALL ms", "WRITES BILLED",
+                    "UNDO RECORDS", "SERVER CALLS", "CPU ms/ENTITY");
+            for (BenchSummary.Medians m : medians) {
+                out.printf("%-22s %4d %24s %24s %22s %22s %22s%n", m.strategy(), m.runs(), count(m.wallMillis()),
+                        count(m.writesBilled()), count(m.undoRecords()), count(m.calls()),
+                        fraction(m.cpuMsPerEntity(), "%.3f"));
+            }
+            for (BenchSummary.Medians m : medians) {
+                if (m.reverts() > 0) {
+                    out.printf("revert of %s: %d of %d verified (every entity back to its seeded value)%s; wall %s ms, "
+                                    + "%s its job, %s writes billed%n", m.strategy(), m.revertsVerified(), m.reverts(),
+                            m.revertsVerified() == m.reverts() ? "" : " REVERT CHECK FAILED", count(m.revertWall()),
+                            fraction(m.revertToJob(), "%.2fx"), count(m.revertWrites()));
+                }
+            }
+        }
+        List<BenchSummary.Ratio> ratios = BenchSummary.ratios(medians);
+        if (!ratios.isEmpty()) {
+            out.println("Ratios (issue 48's targets, each from the medians of this run):");
+            for (BenchSummary.Ratio r : ratios) {
+                out.printf(Locale.ROOT, "  %-46s %6.2fx  target %s %.2fx: %s%n", r.what(), r.measured(),
+                        r.atMost() ? "<=" : ">=", r.target(), r.met() ? "met" : "MISSED");
+            }
+        }
+    }
+
+    private static String count(BenchSummary.Spread s) {
+        return !s.known() ? "-" : s.min() == s.max() ? String.format(Locale.ROOT, "%,.0f", s.median())
+                : String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)", s.median(), s.min(), s.max());
+    }
+
+    private static String fraction(BenchSummary.Spread s, String format) {
+        return !s.known() ? "-" : s.min() == s.max() ? String.format(Locale.ROOT, format, s.median())
+                : String.format(Locale.ROOT, format + " (" + format + "-" + format + ")", s.median(), s.min(), s.max());
     }
 
     /** A ratio to a strategy that may not have run ("-" then). */

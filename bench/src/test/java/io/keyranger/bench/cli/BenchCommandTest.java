@@ -58,6 +58,56 @@ class BenchCommandTest {
     }
 
     /**
+     * Issue 48's sitting in small: each strategy twice, interleaved, the adaptive job reverted by the product's revert
+     * after each run and checked entity for entity, then each strategy's medians and the ratios of the issue's targets,
+     * printed and saved, and printed the same from the saved file.
+     */
+    @Test
+    void repeatedRunsWithRevertsPrintMediansAndTheIssuesRatios() throws Exception {
+        Path json = config.resolve("repeat.json");
+        Result result = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--shape", "mixed",
+                "--entities", "300", "--workers", "4", "--page-size", "25", "--latency-ms", "0", "--warmup", "0",
+                "--strategies", "adaptive,adaptive-no-undo", "--repeat", "2", "--revert", "--json", json.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.err()).contains("Round 1 of 2: adaptive, adaptive-no-undo",
+                "Round 2 of 2: adaptive-no-undo, adaptive");
+        assertThat(result.err().lines().filter(l -> l.startsWith("  revert of adaptive: ")))
+                .as("a revert after each adaptive run, none after the runs without undo").hasSize(2)
+                .allMatch(l -> l.endsWith("every entity back to its seeded value: verified true"));
+        assertThat(result.err().lines().filter(l -> l.startsWith("adaptive")))
+                .hasSize(4).allMatch(l -> l.contains(" calls  CPU ") && l.contains("ms/entity"));
+        assertThat(result.out()).contains("Each strategy over its runs, median (min-max):",
+                "revert of adaptive: 2 of 2 verified (every entity back to its seeded value); wall ",
+                "Ratios (issue 48's targets, each from the medians of this run):",
+                "adaptive vs adaptive-no-undo, wall time", "adaptive vs adaptive-no-undo, writes billed",
+                "adaptive's revert vs its job, wall time").doesNotContain("REVERT CHECK FAILED", "NaN");
+        assertThat(result.out().lines().filter(l -> l.startsWith(String.format("%-22s %4d ", "adaptive", 2))
+                || l.startsWith(String.format("%-22s %4d ", "adaptive-no-undo", 2)))).as("each one's medians").hasSize(2);
+
+        JsonNode saved = new ObjectMapper().readTree(json.toFile());
+        assertThat(saved.path("results")).hasSize(4).allMatch(r -> r.path("verified").asBoolean());
+        assertThat(saved.path("results")).filteredOn(r -> r.path("strategy").asText().equals("adaptive"))
+                .hasSize(2).allMatch(r -> r.path("revert").path("verified").asBoolean()
+                        && r.path("undoRecords").asLong() > 0 && r.path("cpuNanos").asLong() > 0);
+        assertThat(saved.path("results")).filteredOn(r -> r.path("strategy").asText().equals("adaptive-no-undo"))
+                .hasSize(2).allMatch(r -> r.path("revert").isMissingNode() && r.path("undoRecords").asLong() == 0
+                        && r.path("writesBilled").asLong() == 300);
+        JsonNode adaptive = saved.path("medians").get(0);
+        assertThat(adaptive.path("strategy").asText()).isEqualTo("adaptive");
+        assertThat(adaptive.path("runs").asInt()).isEqualTo(2);
+        assertThat(adaptive.path("revertsVerified").asInt()).isEqualTo(2);
+        assertThat(adaptive.path("wallMillis").path("median").asDouble()).isPositive();
+        assertThat(saved.path("ratios")).extracting(r -> r.path("what").asText()).containsExactly(
+                "adaptive vs adaptive-no-undo, wall time", "adaptive vs adaptive-no-undo, writes billed",
+                "adaptive's revert vs its job, wall time");
+
+        Result replay = run("bench", "--from-json", json.toString());
+        assertThat(replay.exitCode()).isZero();
+        assertThat(replay.out()).isEqualTo(result.out().replaceAll("(?m)^Wrote .*\\R", ""));
+    }
+
+    /**
      * On the Firestore emulator the bench plans with that server's order and limits: no 25-group limit, so a page of
      * 100 root entities is one commit, not four; and it says which emulator it ran on.
      */

@@ -4,6 +4,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.undo.records.UndoBatch;
 import io.keyranger.undo.records.UndoImage;
 import io.keyranger.undo.records.UndoRecords;
@@ -18,12 +19,15 @@ public final class UndoKept {
     private UndoKept() {
     }
 
-    /** The record entities of job {@code jobId}'s undo kind. */
+    /**
+     * The record entities of job {@code jobId}'s undo kind, looked up by key in pieces the emulator answers (records of
+     * large entities come to more than its 4 MiB an answer).
+     */
     public static List<Entity> records(Datastore datastore, String jobId) {
-        List<Entity> records = new ArrayList<>();
-        datastore.run(Query.newEntityQueryBuilder().setNamespace("").setKind(UndoRecords.kind(jobId)).build())
-                .forEachRemaining(records::add);
-        return records;
+        List<Key> keys = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setNamespace("").setKind(UndoRecords.kind(jobId)).build())
+                .forEachRemaining(keys::add);
+        return CommitBytes.lookup(keys, datastore::fetch);
     }
 
     /** Every before-image job {@code jobId}'s undo records keep, record after record. */

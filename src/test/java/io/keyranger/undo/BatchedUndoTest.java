@@ -14,6 +14,7 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.cells.Chunker;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
+import io.keyranger.keys.KeyFormat;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.RichEntities;
@@ -102,7 +103,9 @@ class BatchedUndoTest {
         assertThat(revert.exitCode()).as(revert.out() + revert.err()).isNotZero(); // a conflict left: not all done
         assertThat(revert.out()).contains("restored: " + (ENTITIES - 1));
         assertThat(revert.err()).contains("1 entity changed since job inc");
-        System.out.println(revert.out() + revert.err());
+        assertThat(revert.out() + revert.err()).as("the conflict named, with what differs")
+                .contains(KeyFormat.format(changed) + ": changed since job inc: balance: the job left "
+                        + incremented.get(changed).getLong("balance") + ", now -1");
         Map<Key, Entity> reverted = RichEntities.read(datastore, "", "Rich");
         assertThat(reverted.get(changed)).isEqualTo(later);
         Map<Key, Entity> expected = new HashMap<>(seeded);

@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  * before (the state before the job's first change) and sets its after to what this commit leaves, so a revert takes
  * the job's last write for the job's own and brings back the first before. A commit that applies keeps its records,
  * and one that does not (retried, covered already, aborted) keeps none: never twice, never missing, never a before
- * that is the job's own earlier write.
+ * that is the job's own earlier write. A job that writes each key once keeps the commit's images together in one
+ * record instead ({@link #keepBatched}): no record of a target can exist before its one commit, so none is read.
  */
 public final class UndoKeeper {
     /** The counter of undo record entities written (one write each), so the cost line can show them. */

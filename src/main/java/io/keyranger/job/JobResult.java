@@ -52,14 +52,6 @@ public record JobResult(String jobId, JobStatus status, Map<String, Long> totals
     /** The counter of before-images a job's undo records keep: one per entity changed, exactly once. */
     public static final String UNDO_IMAGES = "undo images";
 
-    /**
-     * The before-images a job kept: its counter, or for a job recorded before images were counted (one record per
-     * entity then), its records.
-     */
-    public long undoImages() {
-        return totals.containsKey(UNDO_IMAGES) ? total(UNDO_IMAGES) : total(UNDO_RECORDS);
-    }
-
     /** The writes a job paid for: the entities it wrote and the undo records it kept. */
     public long writesBilled() {
         return total("written") + total(UNDO_RECORDS);

@@ -52,8 +52,8 @@ public final class JobsCommand implements Runnable {
         Duration keep = Duration.ofDays(keepDays);
         if (prune) {
             List<JobUndo.Pruned> pruned = jobs.prune(keep, Instant.now());
-            pruned.forEach(p -> out.printf("Removed the undo records of %s (%,d): it can no longer be reverted.%n",
-                    p.jobId(), p.records()));
+            pruned.forEach(p -> out.printf("Removed the undo records of %s (%,d entities changed, in %,d record%s): "
+                    + "it can no longer be reverted.%n", p.jobId(), p.images(), p.records(), p.records() == 1 ? "" : "s"));
             out.printf("Pruned %d job%s kept more than %d days.%n", pruned.size(), pruned.size() == 1 ? "" : "s",
                     keepDays);
             out.flush();

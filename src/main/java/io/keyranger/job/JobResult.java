@@ -44,8 +44,13 @@ public record JobResult(String jobId, JobStatus status, Map<String, Long> totals
         return totals.getOrDefault(field, 0L);
     }
 
-    /** The counter of undo records a job's commits kept (one write each). */
+    /**
+     * The counter of undo record entities a job's commits wrote (one write each): one per commit for a job that
+     * batches its before-images, one per changed entity otherwise.
+     */
     public static final String UNDO_RECORDS = "undo records";
+    /** The counter of before-images a job's undo records keep: one per entity changed, exactly once. */
+    public static final String UNDO_IMAGES = "undo images";
 
     /** The writes a job paid for: the entities it wrote and the undo records it kept. */
     public long writesBilled() {

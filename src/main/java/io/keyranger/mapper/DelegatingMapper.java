@@ -46,6 +46,16 @@ public abstract class DelegatingMapper implements PageMapper {
     }
 
     @Override
+    public boolean writesEachKeyOnce() {
+        return inner.writesEachKeyOnce();
+    }
+
+    @Override
+    public int entitiesPer(Key key) {
+        return inner.entitiesPer(key);
+    }
+
+    @Override
     public boolean readsSource() {
         return inner.readsSource();
     }

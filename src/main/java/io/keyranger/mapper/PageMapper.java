@@ -47,6 +47,24 @@ public interface PageMapper {
     }
 
     /**
+     * Whether each entity it changes is changed by one commit of its job at most, so that a commit's undo is one
+     * record for all it changes (a batch), which no later commit needs to find: true for a mapper that writes only
+     * its page's own keys (one entity group a key, no source), and for a revert (each entity has one image in the job
+     * it takes back). A copy that drops ancestors, or an import, may write one key twice: one record per target.
+     */
+    default boolean writesEachKeyOnce() {
+        return entityGroupsPerKey() == 1 && !readsSource();
+    }
+
+    /**
+     * How many entities a page key of its stands for when a commit is sized (mutations, entity groups): one, or for a
+     * revert the before-images its undo record holds.
+     */
+    default int entitiesPer(Key key) {
+        return 1;
+    }
+
+    /**
      * Whether its pages are positions in a source (an import's file), not entities: nothing reads or writes the page's
      * keys, {@link Page#records()} holds what the source has at each, and what it writes lies elsewhere (each entity
      * its own entity group, with its undo record another).

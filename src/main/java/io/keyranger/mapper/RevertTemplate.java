@@ -3,7 +3,9 @@ package io.keyranger.mapper;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.undo.records.Reverting;
+import io.keyranger.undo.records.UndoBatch;
 import io.keyranger.undo.records.UndoImage;
+import io.keyranger.undo.records.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,28 +51,55 @@ final class RevertTemplate extends BaseTemplate {
 
             @Override
             public int entityGroupsPerKey() {
-                return 2; // the undo record's group (its ledger's) and the restored entity's
+                return 2; // the undo record's group (its ledger's) and, for each image it holds, the restored entity's
+            }
+
+            @Override
+            public boolean writesEachKeyOnce() {
+                return true; // each entity has one image in the job it takes back
+            }
+
+            @Override
+            public int entitiesPer(Key key) {
+                return UndoRecords.imagesIn(key);
             }
 
             @Override
             public List<Key> related(Page page) {
-                return page.entities().stream().map(UndoImage::targetOf).toList();
+                return images(page).stream().map(UndoImage::target).toList();
             }
 
             @Override
             public MapResult map(Page page) {
-                return revert(job, force, page);
+                return revert(job, force, page, images(page));
             }
         };
     }
 
-    private static MapResult revert(String job, boolean force, Page page) {
+    /** The images of a page just decoded on this thread (for its related keys), so that map does not decode them again. */
+    private static final ThreadLocal<Decoded> DECODED = new ThreadLocal<>();
+
+    private record Decoded(List<Entity> records, List<UndoImage> images) {
+    }
+
+    /** The images the page's records hold, in order, whatever their form ({@link UndoBatch#imagesOf}). */
+    private static List<UndoImage> images(Page page) {
+        Decoded last = DECODED.get();
+        if (last != null && last.records() == page.entities()) {
+            return last.images();
+        }
+        List<UndoImage> images = new ArrayList<>();
+        page.entities().forEach(record -> images.addAll(UndoBatch.imagesOf(record)));
+        DECODED.set(new Decoded(page.entities(), images));
+        return images;
+    }
+
+    private static MapResult revert(String job, boolean force, Page page, List<UndoImage> images) {
         List<Entity> puts = new ArrayList<>();
         List<Key> deletes = new ArrayList<>();
         Map<String, Long> counters = new HashMap<>();
         EntitySkips conflicts = new EntitySkips();
-        for (Entity record : page.entities()) {
-            UndoImage image = UndoImage.of(record);
+        for (UndoImage image : images) {
             Entity live = page.related().get(image.target());
             Reverting.Verdict verdict = Reverting.verdict(image, live);
             if (verdict == Reverting.Verdict.ALREADY_BEFORE) {

@@ -7,18 +7,20 @@ import io.keyranger.job.JobResult;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
+import io.keyranger.undo.records.UndoRecords;
 
 /**
  * The billed operations of a job, counted one way wherever they are shown: before it runs (a confirmation over the
  * kind's count, a dry run scaled from its sample) and after it ran (its persisted counters). Every entity the job
  * goes through is a read (a delete reads its keys too); every entity it puts and every undo record it keeps is a
  * write; every entity it removes is a delete. Given the same counts, every estimate and the finished job come to one
- * price.
+ * price. An undo record is one entity per commit for a job that writes each key once (its before-images together), one
+ * per entity put or deleted for the others (a copy, an import): {@link #undoRecords}.
  *
  * @param reads       entities read
  * @param writes      entities written, undo records included
  * @param deletes     entities deleted
- * @param undoRecords of the writes, the undo records (one for each entity put or deleted, unless undo is off)
+ * @param undoRecords of the writes, the undo record entities (none when undo is off)
  */
 public record Operations(long reads, long writes, long deletes, long undoRecords) {
     public Operations {
@@ -26,6 +28,16 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
             throw new IllegalArgumentException(reads + " reads, " + writes + " writes (" + undoRecords + " undo), "
                     + deletes + " deletes");
         }
+    }
+
+    /** The undo records of {@code changes} entities put or deleted, as every estimate counts them ({@link UndoRecords#estimate}). */
+    public static long undoRecords(long changes, boolean batched) {
+        return UndoRecords.estimate(changes, batched);
+    }
+
+    /** Whether a template's jobs keep one undo record per commit: every writing one but a copy (it may write a key twice). */
+    static boolean batchesUndo(Template template) {
+        return !template.name().equals("copy");
     }
 
     /** What a finished (or stopped) job did, from its persisted counters. */
@@ -42,13 +54,13 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
     /**
      * What {@code template} over {@code entities} entities does if it changes every one of them: the estimate a
      * confirmation gives from a kind's count, before any dry run. A template that deletes removes each one; one that
-     * writes puts each one; {@code undo} keeps an undo record for each.
+     * writes puts each one; {@code undo} keeps their before-images ({@link #undoRecords}).
      */
     public static Operations overEvery(long entities, Template template, boolean undo) {
         boolean deletes = template.name().equals("delete");
         boolean writes = template.writes();
         long changed = writes ? entities : 0;
-        long undoRecords = undo && writes ? changed : 0;
+        long undoRecords = undo && writes ? undoRecords(changed, batchesUndo(template)) : 0;
         return new Operations(entities, (writes && !deletes ? changed : 0) + undoRecords, deletes ? changed : 0,
                 undoRecords);
     }
@@ -70,20 +82,20 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
 
     /**
      * A restore from the database's past, from its dry run: what it reads to decide each key (its queries and lookups
-     * of the past, and the live read in the commit's transaction: {@link PastRestoreDryRun#reads}), each change with
-     * its undo record.
+     * of the past, and the live read in the commit's transaction: {@link PastRestoreDryRun#reads}), its changes with
+     * their undo records (it writes each key once: one record per commit).
      */
     public static Operations of(PastRestoreDryRun dry) {
-        long undoRecords = dry.undo() ? dry.writes() + dry.deletes() : 0;
+        long undoRecords = dry.undo() ? undoRecords(dry.writes() + dry.deletes(), true) : 0;
         return new Operations(dry.reads(), dry.writes() + undoRecords, dry.deletes(), undoRecords);
     }
 
     /**
-     * What a restore does: it reads every entity of the selection, and writes those it restores (with an undo record
-     * each unless {@code undo} is off).
+     * What a restore from a file does: it reads every entity of the selection, and writes those it restores (with an
+     * undo record each unless {@code undo} is off: it may write a key twice, so it keeps one record per entity).
      */
     public static Operations ofRestore(long compared, long restores, boolean undo) {
-        long undoRecords = undo ? restores : 0;
+        long undoRecords = undo ? undoRecords(restores, false) : 0;
         return new Operations(compared, restores + undoRecords, 0, undoRecords);
     }
 

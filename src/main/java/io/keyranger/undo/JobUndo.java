@@ -8,10 +8,12 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
+import io.keyranger.counter.ShardedCounter;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.executor.JobLauncher;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -77,11 +80,37 @@ public final class JobUndo {
         }
     }
 
-    /** The spec of a new job that reverts {@code job} with these settings (its id: theirs). */
+    /** The spec of a new job that reverts {@code job} with these settings (its id: theirs), one image a record. */
     public static JobSpec revertSpec(JobSpec job, RevertSettings settings) {
+        return revertSpec(job, settings, 1);
+    }
+
+    /**
+     * As above, for a job whose undo records hold about {@code imagesPerRecord} before-images each: the settings' page
+     * size counts entities, so a page holds that many records fewer, and the revert fans out as widely as the job did.
+     */
+    public static JobSpec revertSpec(JobSpec job, RevertSettings settings, long imagesPerRecord) {
+        int pageSize = (int) Math.max(1, settings.pageSize() / Math.max(1, imagesPerRecord));
         return new JobSpec(settings.revertId(), "", UndoRecords.kind(job.jobId()),
                 Mappers.revertSpec(job.jobId(), settings.force()), settings.shards(), settings.workers(),
-                settings.pageSize(), settings.qps());
+                pageSize, settings.qps());
+    }
+
+    /**
+     * About how many before-images each undo record of {@code jobs} holds, from their counters (rounded, at least 1):
+     * 1 for jobs recorded one record per entity, before images were counted.
+     */
+    public static long imagesPerRecord(Datastore datastore, List<JobStore.StoredJob> jobs) {
+        long records = 0;
+        long images = 0;
+        for (JobStore.StoredJob job : jobs) {
+            Map<String, Long> totals = ShardedCounter.existing(datastore, JobSpec.counterName(job.spec().jobId()))
+                    .totals();
+            long kept = totals.getOrDefault(JobResult.UNDO_RECORDS, 0L);
+            records += kept;
+            images += totals.getOrDefault(JobResult.UNDO_IMAGES, kept);
+        }
+        return records == 0 ? 1 : Math.max(1, Math.round((double) images / records));
     }
 
     /**
@@ -143,7 +172,7 @@ public final class JobUndo {
         List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
         RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
                 settings.force(), settings.shards(), settings.workers(), settings.pageSize(), settings.qps());
-        JobSpec first = revertSpec(jobs.get(0).spec(), named);
+        JobSpec first = revertSpec(jobs.get(0).spec(), named, imagesPerRecord(datastore, jobs));
         // everything that can refuse comes before the fence: a revert refused after it would leave the job
         // cancelled, never to be resumed, naming a revert that never ran
         launcher.executor().checkStartable(first);
@@ -167,9 +196,10 @@ public final class JobUndo {
      * One job's undo data removed.
      *
      * @param jobId   the job
-     * @param records the undo records removed
+     * @param records the undo record entities removed
+     * @param images  the before-images they held (one per entity the job changed)
      */
-    public record Pruned(String jobId, long records) {
+    public record Pruned(String jobId, long records, long images) {
     }
 
     /**
@@ -190,28 +220,33 @@ public final class JobUndo {
                     || from.plus(keep).isAfter(now) || beingReverted.contains(job.spec().jobId())) {
                 continue;
             }
-            long removed = removeRecords(datastore, job.spec().jobId());
+            Pruned removed = removeRecords(datastore, job.spec().jobId());
             Entity stored = datastore.get(store.jobKey(job.spec().jobId()));
             if (stored != null) {
                 datastore.put(Entity.newBuilder(stored).set("undoRemovedAt", Timestamp.now()).build());
             }
-            pruned.add(new Pruned(job.spec().jobId(), removed));
+            pruned.add(removed);
         }
         return pruned;
     }
 
-    /** Deletes every undo record of a job, in batches; returns how many there were. */
-    static long removeRecords(Datastore datastore, String jobId) {
+    /**
+     * Deletes every undo record of a job, in batches; returns how many there were and the images they held (counted
+     * from their keys: {@link UndoRecords#imagesIn}).
+     */
+    static Pruned removeRecords(Datastore datastore, String jobId) {
         long removed = 0;
+        long images = 0;
         while (true) {
             List<Key> batch = new ArrayList<>(DELETE_BATCH);
             datastore.run(Query.newKeyQueryBuilder().setNamespace("").setKind(UndoRecords.kind(jobId))
                     .setLimit(DELETE_BATCH).build()).forEachRemaining(batch::add);
             if (batch.isEmpty()) {
-                return removed;
+                return new Pruned(jobId, removed, images);
             }
             datastore.delete(batch.toArray(new Key[0]));
             removed += batch.size();
+            images += batch.stream().mapToLong(UndoRecords::imagesIn).sum();
         }
     }
 }

@@ -49,6 +49,37 @@ class ChunkerTest {
         assertThat(Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2)).allMatch(c -> c.size() <= 11);
     }
 
+    /**
+     * A revert's page is of undo records, each weighed by the images its key says it holds: on the emulator one record
+     * of the most images a record holds fits a transaction alone (its group, each image's entity, two ledgers with
+     * their roots, a shard: 1 + 19 + 4 + 1 = 25), so two never share one; in production the mutations count them.
+     */
+    @Test
+    void aRevertsChunkIsWeighedByTheImagesItsRecordsHold() {
+        Key ledger = Key.newBuilder("p", "_KeyRangerLedger", "cell").build();
+        int most = Chunker.imagesPerRecord(ServerLimits.EMULATOR);
+        assertThat(most).isEqualTo(19);
+        List<Key> records = new ArrayList<>();
+        for (Key target : roots(6)) {
+            records.add(UndoRecords.batchKey(ledger, "j", most, target));
+        }
+        List<List<Key>> onEmulator = Chunker.chunks(records, ServerLimits.EMULATOR, true, 2, true, true,
+                UndoRecords::imagesIn, null);
+        assertThat(onEmulator).hasSize(6).allMatch(c -> c.size() == 1);
+        List<Key> single = roots(6); // records of one target each, under the same ledger: 6 images
+        assertThat(Chunker.chunks(single, ServerLimits.EMULATOR, true, 2, true, true, UndoRecords::imagesIn, null))
+                .hasSize(1);
+
+        List<Key> big = new ArrayList<>();
+        for (Key target : roots(6)) {
+            big.add(UndoRecords.batchKey(ledger, "j", 200, target));
+        }
+        // 200 restores and the revert's own undo record a key, ledgers and a shard: two records within 500 mutations
+        assertThat(Chunker.chunks(big, ServerLimits.PRODUCTION, true, 2, true, true, UndoRecords::imagesIn, null))
+                .hasSize(3).allMatch(c -> c.size() == 2);
+        assertThat(Chunker.imagesPerRecord(ServerLimits.PRODUCTION)).isEqualTo(Integer.MAX_VALUE);
+    }
+
     @Test
     void aCopyWithUndoLeavesRoomForTheRecordOfEachTarget() {
         // each key: its own group, its target's, and the target's undo record's; two ledgers (and their roots when

@@ -22,9 +22,9 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
+import io.keyranger.support.UndoKept;
 import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.undo.JobUndo;
-import io.keyranger.undo.records.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -158,8 +158,10 @@ class FaultsExactlyOnceTest {
         // each entity restored once: a retried commit whose answer was lost found its keys covered, not "already"
         assertThat(revert.total("restored")).isEqualTo(ENTITIES);
         assertThat(revert.total("already as before")).isZero();
-        assertThat(revert.total("undo records")).isEqualTo(ENTITIES);
-        assertThat(read("", UndoRecords.kind(revert.jobId()))).hasSize(ENTITIES);
+        assertThat(revert.total(JobResult.UNDO_IMAGES)).isEqualTo(ENTITIES);
+        // the revert's own undo: each entity's image kept once, in as many records as the counter says
+        assertThat(UndoKept.targets(datastore, revert.jobId())).hasSize(ENTITIES).doesNotHaveDuplicates();
+        assertThat(UndoKept.records(datastore, revert.jobId())).hasSize((int) revert.total("undo records"));
 
         JobResult delete = run("{\"template\":\"delete\"}");
         assertThat(read("", "Acct")).isEmpty();

@@ -110,7 +110,7 @@ class UndoRevertTest {
         assertThat(done.total("read")).isEqualTo(ACCOUNTS);
         assertThat(done.total("skipped")).isEqualTo(skipped);
         assertThat(done.total("written")).isEqualTo(ACCOUNTS - skipped);
-        assertThat(done.total("undo records")).isEqualTo(ACCOUNTS - skipped);
+        assertThat(done.total(JobResult.UNDO_IMAGES)).isEqualTo(ACCOUNTS - skipped);
         Map<Key, Entity> after = RichEntities.read(datastore, "", "Account");
         assertThat(after).hasSize(ACCOUNTS);
         for (Entity now : after.values()) {

@@ -75,7 +75,7 @@ class BeamPipelineTest {
                 + "\"color\",\"value\":\"grey\"}"), "paint", "--faults=" + FAULTS));
         assertThat(job.exit()).as(job.out() + job.err()).isZero();
         assertThat(items(datastore).values()).allMatch(e -> e.getString("color").equals("grey"));
-        assertThat(totals(datastore, "paint")).containsEntry("undo records", 500L);
+        assertThat(totals(datastore, "paint")).containsEntry("undo images", 500L);
 
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -100,6 +100,7 @@ final class ChunkTransaction {
             int shardAt = reads.size();
             reads.add(shard);
             boolean undo = mapper.keepsUndo();
+            boolean batched = undo && mapper.writesEachKeyOnce(); // one undo record for the commit
             boolean positions = mapper.readsSource(); // the chunk's keys are places in a file: nothing to read
             if ((mapper.needsEntities() || undo) && !positions) {
                 reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
@@ -145,7 +146,7 @@ final class ChunkTransaction {
                     Entity entity = (mapper.needsEntities() || undo) && !positions ? found.get(entitiesAt + i) : null;
                     if (undo && !positions) {
                         known.put(key, entity);
-                        if (mapper.entityGroupsPerKey() == 1) {
+                        if (!batched && mapper.entityGroupsPerKey() == 1) {
                             // a mapper that writes only its page's keys writes each once, in the commit that covers
                             // it: no record of it can exist yet, so none is read
                             known.put(recordOf.apply(key), null);
@@ -164,6 +165,7 @@ final class ChunkTransaction {
             List<MapResult.Problem> problems = List.of();
             String part = null;
             List<Entity> undoRecords = List.of();
+            List<List<Key>> undoTargets = List.of();
             if (!fresh.isEmpty()) {
                 Map<Key, SourceRecord> freshRecords = new HashMap<>();
                 Map<Key, Key> owners = new HashMap<>(); // a source's entity belongs to its position
@@ -185,14 +187,19 @@ final class ChunkTransaction {
                     });
                 }
                 MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities, Map.of(), freshRecords), known,
-                        recordOf));
+                        batched ? null : recordOf));
                 if (undo) {
-                    UndoKeeper.Kept kept = UndoKeeper.keep(tx, jobId, result, known, recordOf);
+                    UndoKeeper.Kept kept = batched
+                            ? UndoKeeper.keepBatched(tx, jobId, result, known,
+                                    ledgers.get(cells.cellOf(fresh.get(0))).key(), Chunker.imagesPerRecord(limits))
+                            : UndoKeeper.keep(tx, jobId, result, known, recordOf);
                     result = kept.result();
                     undoRecords = kept.records();
+                    undoTargets = kept.targets();
                 }
                 result.puts().forEach(EntitySize::check);
-                MapResult fitting = CommitBytes.sized(result, undoRecords, fresh, k -> owners.getOrDefault(k, k),
+                MapResult fitting = CommitBytes.sized(result, undoRecords, undoTargets, fresh,
+                        k -> owners.getOrDefault(k, k),
                         CommitBytes.bookkeeping(found.subList(0, shardAt + 1)), limits, undo);
                 if (fitting != result) {
                     result = fitting;
@@ -245,8 +252,8 @@ final class ChunkTransaction {
 
     /**
      * The page with the keys its mapper asks for besides its own ({@link PageMapper#related}), read in this
-     * transaction; each read is also {@code known} for the undo records, and so are their records, read in the same
-     * lookup when the job keeps undo.
+     * transaction; each read is also {@code known} for the undo records, and so are their records (named by
+     * {@code recordOf}; null for a commit whose undo is one batch, which reads none), read in the same lookup.
      */
     private Page page(Transaction tx, Page page, Map<Key, Entity> known,
                       Function<Key, Key> recordOf) {
@@ -255,7 +262,7 @@ final class ChunkTransaction {
             return page;
         }
         Set<Key> reads = new LinkedHashSet<>(related);
-        if (mapper.keepsUndo()) {
+        if (mapper.keepsUndo() && recordOf != null) {
             related.forEach(key -> reads.add(recordOf.apply(key)));
         }
         Key[] keys = reads.toArray(new Key[0]);

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 
 /**
@@ -42,6 +43,29 @@ public final class Chunker {
     public static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities, int groupsPerKey,
                                   CellPlan cells) {
         return chunks(page, limits, touchesEntities, groupsPerKey, false, cells);
+    }
+
+    /** As below, for a mapper whose page keys stand for one entity each and whose undo is one record per target. */
+    public static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities, int groupsPerKey,
+                                  boolean undo, CellPlan cells) {
+        return chunks(page, limits, touchesEntities, groupsPerKey, undo, false, k -> 1, cells);
+    }
+
+    /**
+     * The entity groups that reverting one undo record takes besides those of the entities it restores: the record's
+     * own group, the revert's ledgers of two cells (each with a divided cell's root, as {@link #chunks} counts them)
+     * and the counter shard. The revert's own undo is one batch under its ledger: no group more.
+     */
+    static final int REVERT_BOOKKEEPING = 1 + 2 * 2 + SHARD;
+
+    /**
+     * The most before-images one batched undo record holds ({@code PageMapper.writesEachKeyOnce}): unbounded where
+     * the server has no entity-group limit; else so that reverting the record fits one transaction, each image's
+     * entity a group of its own (the legacy emulator's 25 groups: 19 images).
+     */
+    public static int imagesPerRecord(ServerLimits limits) {
+        return limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE
+                : Math.max(1, limits.maxEntityGroups() - REVERT_BOOKKEEPING);
     }
 
     /**
@@ -78,20 +102,26 @@ public final class Chunker {
     /**
      * As above; with {@code undo}, each key also writes an undo record: a mutation more, in its ledger's entity group
      * (which the chunk counts already) for a key of the job's own, in a group of its own for each other group a key
-     * touches (a copy's target, a revert's entity: their records are their own entity groups).
+     * touches (a copy's target, a revert's entity: their records are their own entity groups). With {@code batched}
+     * the commit's undo is one record (or a few) under its ledger: no group more, a mutation a key at most. A key
+     * stands for {@code entitiesPer} entities (a revert's record, for the images it holds): each of them counts, in
+     * its groups besides the key's own and in its mutations.
      */
     public static List<List<Key>> chunks(List<Key> page, ServerLimits limits, boolean touchesEntities, int groupsPerKey,
-                                  boolean undo, CellPlan cells) {
+                                  boolean undo, boolean batched, ToIntFunction<Key> entitiesPer, CellPlan cells) {
         int perKey = touchesEntities ? Math.max(1, groupsPerKey) : 0;
         int mutationsPerKey = perKey + (undo ? 1 : 0);
+        int othersPerEntity = Math.max(0, perKey - 1) * (undo && !batched ? 2 : 1);
         int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE : limits.maxEntityGroups();
         List<List<Key>> chunks = new ArrayList<>();
         List<Key> current = new ArrayList<>();
         Set<PathElement> roots = new HashSet<>();
         int firstCell = 0;
+        long entities = 0; // what the current chunk's keys stand for
         for (Key key : page) {
             PathElement root = root(key);
             int cell = cells == null ? 0 : cells.cellOf(key);
+            int weight = Math.max(1, entitiesPer.applyAsInt(key));
             if (!current.isEmpty()) {
                 // the cells from the first key's to this one's, and the tail: each a ledger written and, in a
                 // divided cell, its root read besides (CellParts)
@@ -99,13 +129,16 @@ public final class Chunker {
                 // the keys' own groups, and each key's others (a copy's target, a revert's entity, and with undo
                 // their records) counted apart
                 int own = perKey == 0 ? 0 : roots.size() + (roots.contains(root) ? 0 : 1);
-                int groups = own + Math.max(0, perKey - 1) * (undo ? 2 : 1) * (current.size() + 1) + 2 * ledgers
-                        + SHARD;
-                int mutations = (current.size() + 1) * mutationsPerKey + ledgers + SHARD;
+                long groups = own + othersPerEntity * (entities + weight) + 2L * ledgers + SHARD;
+                long mutations = batched
+                        ? (entities + weight) * Math.max(1, perKey - 1) + (undo ? current.size() + 1 : 0)
+                        : (entities + weight) * mutationsPerKey;
+                mutations += ledgers + SHARD;
                 if (groups > maxGroups || mutations > limits.maxMutations()) {
                     chunks.add(current);
                     current = new ArrayList<>();
                     roots.clear();
+                    entities = 0;
                 }
             }
             if (current.isEmpty()) {
@@ -113,6 +146,7 @@ public final class Chunker {
             }
             current.add(key);
             roots.add(root);
+            entities += weight;
         }
         if (!current.isEmpty()) {
             chunks.add(current);

@@ -71,14 +71,16 @@ public final class CommitBytes {
      */
     public static MapResult sized(MapResult result, List<Entity> records, List<Key> keys, long fixed,
                                   ServerLimits limits, boolean undo) {
-        return sized(result, records, keys, k -> k, fixed, limits, undo);
+        return sized(result, records, records.stream().map(r -> List.of(UndoImage.targetOf(r))).toList(), keys,
+                k -> k, fixed, limits, undo);
     }
 
     /**
-     * As above, where the change of key {@code k} belongs to the chunk's key {@code owner.apply(k)} (a position in a
-     * source holds the entity it writes).
+     * As above, where record {@code i} keeps the images of {@code targets.get(i)} (its bytes shared among them alike),
+     * and the change of key {@code k} belongs to the chunk's key {@code owner.apply(k)} (a position in a source holds
+     * the entity it writes).
      */
-    public static MapResult sized(MapResult result, List<Entity> records, List<Key> keys,
+    public static MapResult sized(MapResult result, List<Entity> records, List<List<Key>> targets, List<Key> keys,
                                   UnaryOperator<Key> owner, long fixed, ServerLimits limits,
                                   boolean undo) {
         Set<Key> own = new HashSet<>(keys);
@@ -90,9 +92,14 @@ public final class CommitBytes {
         for (Key key : result.deletes()) {
             unplaced += place(bytes, own, owner.apply(key), Chunker.bytes(List.of(), List.of(key)));
         }
-        for (Entity record : records) {
-            unplaced += place(bytes, own, owner.apply(UndoImage.targetOf(record)), Chunker.bytes(List.of(record),
-                    List.of()));
+        for (int i = 0; i < records.size(); i++) {
+            List<Key> kept = targets.get(i);
+            long size = Chunker.bytes(List.of(records.get(i)), List.of());
+            long share = size / kept.size();
+            for (int t = 0; t < kept.size(); t++) {
+                unplaced += place(bytes, own, owner.apply(kept.get(t)), t == 0 ? size - share * (kept.size() - 1)
+                        : share);
+            }
         }
         long total = unplaced + bytes.values().stream().mapToLong(Long::longValue).sum();
         if (Chunker.fits(fixed + total, limits)) {

@@ -180,7 +180,8 @@ public final class PageLoop {
         List<List<Key>> chunks = page.isEmpty() ? List.of(List.of())
                 : work.mapper().readsSource() ? Chunker.records(page, work.limits(), work.mapper().keepsUndo(), work.cells())
                 : Chunker.chunks(page, work.limits(), work.mapper().needsEntities() || work.mapper().writes(),
-                        work.mapper().entityGroupsPerKey(), work.mapper().keepsUndo(), work.cells());
+                        work.mapper().entityGroupsPerKey(), work.mapper().keepsUndo(),
+                        work.mapper().writesEachKeyOnce(), work.mapper()::entitiesPer, work.cells());
         Key from = query.start();
         boolean fromInclusive = query.startInclusive();
         for (int c = 0; c < chunks.size(); c++) {

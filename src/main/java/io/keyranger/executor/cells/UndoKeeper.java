@@ -8,9 +8,11 @@ import io.keyranger.job.JobReport;
 import io.keyranger.job.JobResult;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.MapResult;
+import io.keyranger.undo.records.UndoBatch;
 import io.keyranger.undo.records.UndoImage;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,18 +28,90 @@ import java.util.stream.Stream;
  * before (the state before the job's first change) and sets its after to what this commit leaves, so a revert takes
  * the job's last write for the job's own and brings back the first before. A commit that applies keeps its records,
  * and one that does not (retried, covered already, aborted) keeps none: never twice, never missing, never a before
- * that is the job's own earlier write.
+ * that is the job's own earlier write. A job that writes each key once keeps the commit's images together in one
+ * record instead ({@link #keepBatched}): no record of a target can exist before its one commit, so none is read.
  */
 public final class UndoKeeper {
-    /** The counter of undo records kept, so the cost line can show them. */
+    /** The counter of undo record entities written (one write each), so the cost line can show them. */
     static final String KEPT = JobResult.UNDO_RECORDS;
+    /** The counter of before-images kept: one for each entity changed. */
+    static final String IMAGES = JobResult.UNDO_IMAGES;
     static final String TOO_LARGE = "undo record over 1 MiB";
 
     private UndoKeeper() {
     }
 
-    /** What commits: the mapper's result less the changes whose record would be too large, and the records. */
-    public record Kept(MapResult result, List<Entity> records) {
+    /**
+     * What commits: the mapper's result less the changes whose record would be too large, the records, and the
+     * targets each record keeps (in the order of the records).
+     */
+    public record Kept(MapResult result, List<Entity> records, List<List<Key>> targets) {
+    }
+
+    /**
+     * The records of {@code result}'s changes for a mapper that writes each key once ({@code writesEachKeyOnce}): one
+     * batch for the commit ({@link UndoBatch}) under {@code parent} (a ledger the commit writes), cut where it would be
+     * over the entity limit or hold more than {@code maxImages}; no earlier record can exist, so none is read. The
+     * targets not in {@code known} are read now, in the transaction, in one lookup.
+     */
+    public static Kept keepBatched(Transaction tx, String jobId, MapResult result, Map<Key, Entity> known,
+                                   Key parent, int maxImages) {
+        readUnknown(tx, Stream.concat(result.puts().stream().map(Entity::getKey), result.deletes().stream())
+                .filter(target -> !known.containsKey(target)).toList(), known);
+        Map<Key, UndoImage> images = new LinkedHashMap<>(); // by target: a key put twice in one commit keeps the last
+        List<Key> deletes = new ArrayList<>();
+        for (Entity put : result.puts()) {
+            images.put(put.getKey(), new UndoImage(put.getKey(), known.get(put.getKey()), put));
+        }
+        for (Key key : result.deletes()) {
+            if (known.get(key) == null) {
+                deletes.add(key); // nothing to delete: nothing to take back
+            } else {
+                images.put(key, new UndoImage(key, known.get(key), null));
+            }
+        }
+        List<Entity> records = new ArrayList<>();
+        List<List<Key>> targets = new ArrayList<>();
+        Set<Key> left = new HashSet<>(); // changes whose image alone is over the entity limit
+        List<MapResult.Problem> tooLarge = new ArrayList<>();
+        List<UndoBatch> batches = images.isEmpty() ? List.of()
+                : UndoBatch.of(parent, jobId, new ArrayList<>(images.values()), maxImages);
+        for (UndoBatch batch : batches) {
+            if (fits(batch.record(), batch.images().get(0).target(), tooLarge)) {
+                records.add(batch.record());
+                targets.add(batch.images().stream().map(UndoImage::target).toList());
+            } else {
+                left.add(batch.images().get(0).target());
+            }
+        }
+        List<Entity> puts = result.puts().stream().filter(p -> !left.contains(p.getKey())).toList();
+        result.deletes().stream().filter(k -> known.get(k) != null && !left.contains(k)).forEach(deletes::add);
+        return kept(result, puts, deletes, records, targets, images.size() - left.size(), tooLarge);
+    }
+
+    private static Kept kept(MapResult result, List<Entity> puts, List<Key> deletes, List<Entity> records,
+                             List<List<Key>> targets, long images, List<MapResult.Problem> tooLarge) {
+        Map<String, Long> counters = new HashMap<>(result.counters());
+        counters.merge(KEPT, (long) records.size(), Long::sum);
+        counters.merge(IMAGES, images, Long::sum);
+        List<MapResult.Problem> problems = new ArrayList<>(result.problems());
+        problems.addAll(tooLarge);
+        if (!tooLarge.isEmpty()) {
+            counters.merge(JobReport.SKIPPED_PREFIX + TOO_LARGE, (long) tooLarge.size(),
+                    Long::sum);
+        }
+        return new Kept(new MapResult(puts, deletes, result.skipped() + tooLarge.size(), counters, result.lines(),
+                problems), records, targets);
+    }
+
+    private static void readUnknown(Transaction tx, List<Key> unknown, Map<Key, Entity> known) {
+        if (!unknown.isEmpty()) {
+            Key[] keys = new LinkedHashSet<>(unknown).toArray(new Key[0]);
+            List<Entity> read = tx.fetch(keys);
+            for (int i = 0; i < keys.length; i++) {
+                known.put(keys[i], read.get(i));
+            }
+        }
     }
 
     /**
@@ -59,13 +133,7 @@ public final class UndoKeeper {
                         unknown.add(record);
                     }
                 });
-        if (!unknown.isEmpty()) {
-            Key[] keys = unknown.toArray(new Key[0]);
-            List<Entity> read = tx.fetch(keys);
-            for (int i = 0; i < keys.length; i++) {
-                known.put(keys[i], read.get(i));
-            }
-        }
+        readUnknown(tx, new ArrayList<>(unknown), known);
         Map<Key, Entity> records = new LinkedHashMap<>(); // by target: a key put twice in one commit keeps the last
         List<Entity> puts = new ArrayList<>();
         List<Key> deletes = new ArrayList<>();
@@ -89,16 +157,8 @@ public final class UndoKeeper {
                 deletes.add(key);
             }
         }
-        Map<String, Long> counters = new HashMap<>(result.counters());
-        counters.merge(KEPT, (long) records.size(), Long::sum);
-        List<MapResult.Problem> problems = new ArrayList<>(result.problems());
-        problems.addAll(tooLarge);
-        if (!tooLarge.isEmpty()) {
-            counters.merge(JobReport.SKIPPED_PREFIX + TOO_LARGE, (long) tooLarge.size(),
-                    Long::sum);
-        }
-        return new Kept(new MapResult(puts, deletes, result.skipped() + tooLarge.size(), counters, result.lines(),
-                problems), new ArrayList<>(records.values()));
+        List<List<Key>> targets = records.keySet().stream().map(List::of).toList();
+        return kept(result, puts, deletes, new ArrayList<>(records.values()), targets, records.size(), tooLarge);
     }
 
     /**

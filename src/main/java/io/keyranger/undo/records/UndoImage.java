@@ -32,7 +32,7 @@ import java.util.zip.Inflater;
  * @param after  its state after the job, or null when the job deleted it
  */
 public record UndoImage(Key target, Entity before, Entity after) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = new ObjectMapper();
 
     public UndoImage {
         Objects.requireNonNull(target, "target");
@@ -52,10 +52,7 @@ public record UndoImage(Key target, Entity before, Entity after) {
     public static UndoImage of(Entity record) {
         Key target = record.getKey("target");
         try {
-            JsonNode root = JSON.readTree(inflate(record.getBlob("image").toByteArray()));
-            Entity before = root.path("before").isNull() ? null : entity(target, root.path("before"));
-            Entity after = root.path("deleted").asBoolean() ? null : applied(target, before, root);
-            return new UndoImage(target, before, after);
+            return decode(target, JSON.readTree(inflate(record.getBlob("image").toByteArray())));
         } catch (IOException | RuntimeException e) {
             throw new KeyRangerException("The undo record " + record.getKey().getName() + " of " + target
                     + " cannot be read: " + e.getMessage(), e);
@@ -67,7 +64,15 @@ public record UndoImage(Key target, Entity before, Entity after) {
         return record.getKey("target");
     }
 
-    private ObjectNode encode() {
+    /** The image of {@code target} that {@link #encode} wrote as {@code root}. */
+    static UndoImage decode(Key target, JsonNode root) {
+        Entity before = root.path("before").isNull() ? null : entity(target, root.path("before"));
+        Entity after = root.path("deleted").asBoolean() ? null : applied(target, before, root);
+        return new UndoImage(target, before, after);
+    }
+
+    /** The image as JSON: the whole before state and, of the after state, what changed. */
+    ObjectNode encode() {
         ObjectNode root = JSON.createObjectNode();
         root.set("before", before == null ? root.nullNode() : EntityCodec.encode(before).get("properties"));
         root.put("deleted", after == null);
@@ -114,7 +119,7 @@ public record UndoImage(Key target, Entity before, Entity after) {
     /** One inflater a thread, likewise, for reading records back (a revert reads every record of a job). */
     private static final ThreadLocal<Inflater> INFLATERS = ThreadLocal.withInitial(() -> new Inflater(true));
 
-    private static byte[] deflate(ObjectNode root) {
+    static byte[] deflate(JsonNode root) {
         byte[] json;
         try {
             json = JSON.writeValueAsBytes(root);
@@ -133,7 +138,7 @@ public record UndoImage(Key target, Entity before, Entity after) {
         return out.toByteArray();
     }
 
-    private static byte[] inflate(byte[] data) throws IOException {
+    static byte[] inflate(byte[] data) throws IOException {
         Inflater inflater = INFLATERS.get();
         inflater.reset();
         try {

@@ -14,14 +14,35 @@ import java.nio.charset.StandardCharsets;
  * Either way a target's record has one key, whichever commit writes it, so a job that writes a key again finds the
  * record of its first write. Being one kind per job, a revert is an ordinary job over that kind, and removing a job's
  * undo data removes one kind.
+ * <p>
+ * A job that writes each key once, in the commit that covers it ({@code PageMapper.writesEachKeyOnce}), keeps one
+ * record per commit instead (a batch, {@link UndoBatch}): under the ledger of the cell of the commit's first key,
+ * named {@code b<images>:<its first target's name>} ({@link #batchKey}), so that the name alone says how many
+ * entities it takes back ({@link #imagesIn}) and no two batches of a job share one.
  */
 public final class UndoRecords {
     /** The prefix of every job's undo kind. */
     public static final String KIND_PREFIX = BookkeepingKinds.PREFIX + "Undo.";
     /** Names longer than this (a target with a very long key) are a digest of the target's key instead. */
     private static final int MAX_NAME = 1_000;
+    /** What a batch's name starts with; a target's own record name never does (it starts with a digit or "sha256:"). */
+    private static final String BATCH = "b";
 
     private UndoRecords() {
+    }
+
+    /**
+     * About how many entities one commit changes, for an estimate of the undo records of a job that keeps one per
+     * commit (the model benchmark's commits held about 97).
+     */
+    static final long ENTITIES_PER_COMMIT = 100;
+
+    /**
+     * The undo records that every estimate counts for {@code changes} entities put or deleted: about one per commit
+     * when {@code batched} (a job that writes each key once), else one each.
+     */
+    public static long estimate(long changes, boolean batched) {
+        return batched ? (changes + ENTITIES_PER_COMMIT - 1) / ENTITIES_PER_COMMIT : changes;
     }
 
     /** The kind that holds job {@code jobId}'s undo records. */
@@ -66,7 +87,38 @@ public final class UndoRecords {
 
     /** The key of {@code target}'s undo record in job {@code jobId}, under {@code parent}. */
     public static Key key(Key parent, String jobId, Key target) {
-        return Key.newBuilder(parent.getProjectId(), kind(jobId), recordName(target), parent.getDatabaseId())
+        return under(parent, jobId, recordName(target));
+    }
+
+    /** The key of a batch of {@code images} before-images in job {@code jobId}, the first of {@code first}, under {@code parent}. */
+    public static Key batchKey(Key parent, String jobId, int images, Key first) {
+        return under(parent, jobId, BATCH + images + ":" + recordName(first));
+    }
+
+    /**
+     * How many entities the record at {@code recordKey} takes back, from its name alone: a batch's count, 1 for a
+     * record of one target (whose name starts with a digit, a length, or "sha256:").
+     */
+    public static int imagesIn(Key recordKey) {
+        String name = recordKey.getName();
+        if (name == null || !name.startsWith(BATCH)) {
+            return 1;
+        }
+        int colon = name.indexOf(':');
+        try {
+            return Math.max(1, Integer.parseInt(name.substring(BATCH.length(), colon)));
+        } catch (RuntimeException e) {
+            return 1; // not a batch's name after all
+        }
+    }
+
+    /** Whether the record at {@code recordKey} is a batch ({@link UndoBatch}). */
+    public static boolean isBatch(Key recordKey) {
+        return recordKey.getName() != null && recordKey.getName().startsWith(BATCH);
+    }
+
+    private static Key under(Key parent, String jobId, String name) {
+        return Key.newBuilder(parent.getProjectId(), kind(jobId), name, parent.getDatabaseId())
                 .setNamespace(parent.getNamespace()).addAncestors(parent.getAncestors())
                 .addAncestor(parent.hasId() ? PathElement.of(parent.getKind(), parent.getId())
                         : PathElement.of(parent.getKind(), parent.getName()))

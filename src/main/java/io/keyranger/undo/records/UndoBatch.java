@@ -1,0 +1,95 @@
+package io.keyranger.undo.records;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.Blob;
+import com.google.cloud.datastore.BlobValue;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.EntitySize;
+import io.keyranger.datastore.KeyJson;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The before-images of one commit of a job that writes each key once, kept together in one undo record: a JSON array
+ * of the images ({@link UndoImage}'s form, each with its target's key), deflated once, in one unindexed blob. Its key
+ * ({@link UndoRecords#batchKey}) says how many images it holds. A batch that would be over Datastore's entity limit is
+ * cut into several, each whole in itself and named by its own first target; an image too large alone is a batch of
+ * one over the limit, which its committer leaves unchanged with a reason.
+ *
+ * @param record the record entity
+ * @param images the images it holds, in order
+ */
+public record UndoBatch(Entity record, List<UndoImage> images) {
+    private static final String IMAGES = "images";
+
+    /** Whether the record fits Datastore's entity limit. */
+    public boolean fits() {
+        return EntitySize.bytes(record) <= EntitySize.MAX_BYTES;
+    }
+
+    /**
+     * The batches that keep {@code images}, under {@code parent} in job {@code jobId}: at most {@code maxImages} each
+     * (the server's entity-group limit: reverting one record must fit one transaction), halved again where one would be
+     * over the entity limit. Every image is in exactly one, in order.
+     */
+    public static List<UndoBatch> of(Key parent, String jobId, List<UndoImage> images, int maxImages) {
+        List<UndoBatch> batches = new ArrayList<>();
+        int step = Math.max(1, maxImages);
+        for (int from = 0; from < images.size(); from += step) {
+            cut(parent, jobId, images.subList(from, Math.min(images.size(), from + step)), batches);
+        }
+        return batches;
+    }
+
+    private static void cut(Key parent, String jobId, List<UndoImage> images, List<UndoBatch> into) {
+        UndoBatch batch = new UndoBatch(toEntity(UndoRecords.batchKey(parent, jobId, images.size(),
+                images.get(0).target()), images), List.copyOf(images));
+        if (batch.fits() || images.size() == 1) {
+            into.add(batch);
+            return;
+        }
+        int half = images.size() / 2;
+        cut(parent, jobId, images.subList(0, half), into);
+        cut(parent, jobId, images.subList(half, images.size()), into);
+    }
+
+    private static Entity toEntity(Key key, List<UndoImage> images) {
+        ArrayNode all = UndoImage.JSON.createArrayNode();
+        for (UndoImage image : images) {
+            ObjectNode one = image.encode();
+            one.set("target", KeyJson.toRest(image.target()));
+            all.add(one);
+        }
+        return Entity.newBuilder(key)
+                .set(IMAGES, BlobValue.newBuilder(Blob.copyFrom(UndoImage.deflate(all))).setExcludeFromIndexes(true)
+                        .build())
+                .build();
+    }
+
+    /**
+     * The images an undo record holds, in either form: a batch's, or the one of a record per target; a damaged record
+     * is a {@link KeyRangerException} that names it.
+     */
+    public static List<UndoImage> imagesOf(Entity record) {
+        if (!UndoRecords.isBatch(record.getKey()) || !record.contains(IMAGES)) {
+            return List.of(UndoImage.of(record));
+        }
+        Key key = record.getKey();
+        try {
+            JsonNode all = UndoImage.JSON.readTree(UndoImage.inflate(record.getBlob(IMAGES).toByteArray()));
+            List<UndoImage> images = new ArrayList<>(all.size());
+            for (JsonNode one : all) {
+                Key target = (Key) KeyJson.fromRest(one.path("target"), key.getProjectId(), key.getDatabaseId());
+                images.add(UndoImage.decode(target, one));
+            }
+            return images;
+        } catch (IOException | RuntimeException e) {
+            throw new KeyRangerException("The undo record " + key.getName() + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+}

@@ -80,6 +80,25 @@ class ChunkerTest {
         assertThat(Chunker.imagesPerRecord(ServerLimits.PRODUCTION)).isEqualTo(Integer.MAX_VALUE);
     }
 
+    /**
+     * A job whose undo is one batch a commit writes a record or a few, not one a key: in production a commit of an
+     * increment with undo holds nearly as many keys as one without (500 mutations less ledgers, a shard and the room
+     * for a batch cut by the entity limit), not half as many.
+     */
+    @Test
+    void aBatchedUndoTakesAFewMutationsACommitNotOneAKey() {
+        List<List<Key>> batched = Chunker.chunks(roots(960), ServerLimits.PRODUCTION, true, 1, true, true, k -> 1,
+                null);
+        List<List<Key>> none = Chunker.chunks(roots(960), ServerLimits.PRODUCTION, true, 1, false, false, k -> 1,
+                null);
+        assertThat(batched).hasSize(2);
+        assertThat(batched.get(0)).hasSizeGreaterThanOrEqualTo(480);
+        assertThat(none).hasSize(2);
+        // per-target records (a copy, an import) still take a mutation a key
+        assertThat(Chunker.chunks(roots(960), ServerLimits.PRODUCTION, true, 1, true, false, k -> 1, null))
+                .hasSize(4);
+    }
+
     @Test
     void aCopyWithUndoLeavesRoomForTheRecordOfEachTarget() {
         // each key: its own group, its target's, and the target's undo record's; two ledgers (and their roots when

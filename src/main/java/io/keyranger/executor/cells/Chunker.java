@@ -69,6 +69,17 @@ public final class Chunker {
     }
 
     /**
+     * The undo records a commit of {@code images} changes writes when its undo is batched, at most: one a
+     * {@link #imagesPerRecord} images, and one more for each piece a batch is cut into by the entity limit (a commit's
+     * bytes hold that many 1-MiB records at most); never more than one an image.
+     */
+    static long batchRecords(long images, ServerLimits limits) {
+        long byCount = (images + imagesPerRecord(limits) - 1) / imagesPerRecord(limits);
+        long byBytes = limits.commitBytes() / EntitySize.MAX_BYTES + 1;
+        return Math.min(images, byCount + byBytes);
+    }
+
+    /**
      * Chunks of a page of positions in a source (an import's entries): each entry writes one entity, its own entity
      * group, and with {@code undo} its undo record, another; the positions themselves are neither read nor written.
      */
@@ -103,7 +114,7 @@ public final class Chunker {
      * As above; with {@code undo}, each key also writes an undo record: a mutation more, in its ledger's entity group
      * (which the chunk counts already) for a key of the job's own, in a group of its own for each other group a key
      * touches (a copy's target, a revert's entity: their records are their own entity groups). With {@code batched}
-     * the commit's undo is one record (or a few) under its ledger: no group more, a mutation a key at most. A key
+     * the commit's undo is one record (or a few: {@link #batchRecords}) under its ledger: no group more. A key
      * stands for {@code entitiesPer} entities (a revert's record, for the images it holds): each of them counts, in
      * its groups besides the key's own and in its mutations.
      */
@@ -131,7 +142,8 @@ public final class Chunker {
                 int own = perKey == 0 ? 0 : roots.size() + (roots.contains(root) ? 0 : 1);
                 long groups = own + othersPerEntity * (entities + weight) + 2L * ledgers + SHARD;
                 long mutations = batched
-                        ? (entities + weight) * Math.max(1, perKey - 1) + (undo ? current.size() + 1 : 0)
+                        ? (entities + weight) * Math.max(1, perKey - 1) + (undo ? batchRecords(entities + weight,
+                                limits) : 0)
                         : (entities + weight) * mutationsPerKey;
                 mutations += ledgers + SHARD;
                 if (groups > maxGroups || mutations > limits.maxMutations()) {

@@ -36,7 +36,9 @@ import java.util.Objects;
 
 /**
  * Runs a mapper on the first entities of a kind without writing anything, shows what it would change, and
- * scales the sample's operation counts to the whole kind with the planner's total.
+ * scales the sample's operation counts to the whole kind with the planner's total. Where a key stands for several
+ * entities ({@link PageMapper#entitiesPer}: a revert's undo record, for the before-images it holds), the sample and
+ * every figure count entities: it reads the records it needs and decides exactly the sample's number of them.
  */
 public final class DryRunner {
     /** The most keys a dry run counts one by one to give the exact size instead of an estimate. */
@@ -89,7 +91,7 @@ public final class DryRunner {
     /**
      * What a job would do.
      *
-     * @param sampled   entities the mapper saw
+     * @param sampled   entities the mapper saw (a revert's: before-images it decided)
      * @param changes   property changes on the sampled entities
      * @param deletes   keys it would delete
      * @param copies    keys it would write other than the sampled ones (copy targets)
@@ -144,7 +146,8 @@ public final class DryRunner {
         Iterator<Key> found = datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder()
                 .setNamespace(namespace).setKind(kind), spec.where()).setLimit(clientConditions == null ? sample
                 : (int) Math.min(Integer.MAX_VALUE, Math.max(sample, scanLimit) + 1)).build());
-        List<Key> keys = take(found, sample);
+        List<Key> taken = take(found, sample);
+        List<Key> keys = standingFor(taken, sample, mapper);
         if (keys.isEmpty()) {
             throw new KeyRangerException("Kind '" + kind + "' has no entities"
                     + (spec.where().isEmpty() ? "" : " matching the filters") + ": nothing to dry-run.");
@@ -160,18 +163,20 @@ public final class DryRunner {
             mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));
         }
         DryRunTally tally = new DryRunTally();
-        mapPage(spec, mapper, keys, entities, tally, true);
+        mapPage(spec, mapper, keys, entities, tally, true, sample);
         while (clientConditions != null && tally.read < scanLimit && found.hasNext()) {
             boolean show = tally.sampledMatching < sample; // the shown sample goes on until it holds some matches
             List<Key> next = take(found, (int) Math.min(scanLimit - tally.read, COUNT_PAGE));
-            mapPage(spec, mapper, next, mapper.needsEntities() ? fetch(next) : List.of(), tally, show);
+            mapPage(spec, mapper, next, mapper.needsEntities() ? fetch(next) : List.of(), tally, show,
+                    Integer.MAX_VALUE);
         }
-        boolean allRead = clientConditions == null ? keys.size() < sample : !found.hasNext();
+        boolean allRead = clientConditions == null ? taken.size() < sample && tally.read == entitiesIn(taken, mapper)
+                : !found.hasNext();
         TotalEstimate total = allRead ? new TotalEstimate(tally.read, TotalEstimate.Method.EXACT_SCAN)
-                : knownTotal != null && spec.where().isEmpty() ? knownTotal
-                : exactWhenSmall(namespace, kind, spec, new ShardPlanner(datastore, order).preview(new PlanRequest(
-                        namespace, kind, spec.where(), 16, PlanRequest.DEFAULT_OVERSAMPLE), ProgressListener.NONE,
-                        Cancellation.NEVER).total());
+                : inEntities(namespace, kind, spec, mapper, taken, knownTotal != null && spec.where().isEmpty()
+                ? knownTotal : exactWhenSmall(namespace, kind, spec, new ShardPlanner(datastore, order).preview(
+                        new PlanRequest(namespace, kind, spec.where(), 16, PlanRequest.DEFAULT_OVERSAMPLE),
+                        ProgressListener.NONE, Cancellation.NEVER).total()));
         ClientMatches matches = clientConditions == null ? null : new ClientMatches(clientConditions,
                 spec.query() == null ? "" : spec.query().serverConditions(), tally.read, tally.matched,
                 Math.max(total.total(), tally.read), allRead, tally.sampledMatching);
@@ -183,10 +188,14 @@ public final class DryRunner {
                 undoRecords, mapper.writes() && !mapper.keepsUndo(), tally.problems, warnings, matches);
     }
 
-    /** Maps one page of keys (and their entities, when the mapper reads them) into the tally. */
+    /**
+     * Maps one page of keys (and their entities, when the mapper reads them) into the tally, cut to the first
+     * {@code most} entities its keys stand for ({@link PageMapper#first}).
+     */
     private void mapPage(MapperSpec spec, PageMapper mapper, List<Key> keys, List<Entity> entities, DryRunTally tally,
-                         boolean show) {
-        Page page = new Page(keys, mapper.needsEntities() ? entities : List.of());
+                         boolean show, int most) {
+        Page page = mapper.first(new Page(keys, mapper.needsEntities() ? entities : List.of()), most);
+        int read = (int) entitiesIn(page.keys(), mapper);
         Map<Key, Entity> related = new HashMap<>();
         List<Key> asked = mapper.related(page);
         if (!asked.isEmpty()) {
@@ -196,7 +205,45 @@ public final class DryRunner {
         MapResult result = mapper.map(page);
         Map<Key, Entity> before = new HashMap<>(related);
         entities.forEach(e -> before.put(e.getKey(), e));
-        tally.add(result, before, keys.size(), Mappers.matching(spec, result, keys.size()), show);
+        tally.add(result, before, read, Mappers.matching(spec, result, read), show);
+    }
+
+    /** The first of {@code keys} that stand for {@code entities} entities, or all of them when they stand for fewer. */
+    private static List<Key> standingFor(List<Key> keys, long entities, PageMapper mapper) {
+        long standing = 0;
+        int n = 0;
+        while (n < keys.size() && standing < entities) {
+            standing += mapper.entitiesPer(keys.get(n++));
+        }
+        return keys.subList(0, n);
+    }
+
+    private static long entitiesIn(List<Key> keys, PageMapper mapper) {
+        return keys.stream().mapToLong(mapper::entitiesPer).sum();
+    }
+
+    /**
+     * The entities that {@code keys}, a total of the kind's keys, stand for: the same number where each key is one
+     * entity; where the first keys ({@code first}) stand for several, the sum over every key by a keys-only scan up to
+     * {@link #COUNT_LIMIT} keys, beyond it their count times the first ones' mean.
+     */
+    private TotalEstimate inEntities(String namespace, String kind, MapperSpec spec, PageMapper mapper,
+                                     List<Key> first, TotalEstimate keys) {
+        long standing = entitiesIn(first, mapper);
+        if (standing == first.size()) {
+            return keys;
+        }
+        if (keys.total() > COUNT_LIMIT) {
+            return new TotalEstimate(Math.round((double) keys.total() * standing / first.size()),
+                    TotalEstimate.Method.PER_KEY);
+        }
+        Iterator<Key> all = datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder()
+                .setNamespace(namespace).setKind(kind), spec.where()).build());
+        long entities = 0;
+        while (all.hasNext()) {
+            entities += mapper.entitiesPer(all.next());
+        }
+        return new TotalEstimate(entities, TotalEstimate.Method.EXACT_SCAN);
     }
 
     private List<Entity> fetch(List<Key> keys) {

@@ -56,6 +56,11 @@ public abstract class DelegatingMapper implements PageMapper {
     }
 
     @Override
+    public Page first(Page page, int entities) {
+        return inner.first(page, entities);
+    }
+
+    @Override
     public boolean readsSource() {
         return inner.readsSource();
     }

@@ -1,7 +1,11 @@
 package io.keyranger.mapper;
 
 import com.google.cloud.datastore.Key;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Maps one page of a kind to the mutations and counter increments it wants. A mapper never writes: the executor
@@ -62,6 +66,23 @@ public interface PageMapper {
      */
     default int entitiesPer(Key key) {
         return 1;
+    }
+
+    /**
+     * The page cut to the keys that stand for its first {@code entities} entities ({@link #entitiesPer}), the last of
+     * them cut where it stands for more: what a dry run maps to look at exactly that many. The page itself when it
+     * holds no more.
+     */
+    default Page first(Page page, int entities) {
+        if (page.keys().size() <= entities) {
+            return page;
+        }
+        List<Key> keys = page.keys().subList(0, entities);
+        Set<Key> kept = new HashSet<>(keys);
+        Map<Key, SourceRecord> records = new HashMap<>(page.records());
+        records.keySet().retainAll(kept);
+        return new Page(keys, page.entities().stream().filter(e -> kept.contains(e.getKey())).toList(),
+                page.related(), records);
     }
 
     /**

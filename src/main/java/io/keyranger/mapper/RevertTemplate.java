@@ -65,6 +65,23 @@ final class RevertTemplate extends BaseTemplate {
             }
 
             @Override
+            public Page first(Page page, int entities) {
+                List<Key> keys = new ArrayList<>();
+                List<Entity> records = new ArrayList<>();
+                int left = entities;
+                for (Entity record : page.entities()) {
+                    if (left <= 0) {
+                        break;
+                    }
+                    UndoBatch kept = UndoBatch.firstOf(record, left);
+                    keys.add(kept.record().getKey());
+                    records.add(kept.record());
+                    left -= kept.images().size();
+                }
+                return new Page(keys, records);
+            }
+
+            @Override
             public List<Key> related(Page page) {
                 return images(page).stream().map(UndoImage::target).toList();
             }

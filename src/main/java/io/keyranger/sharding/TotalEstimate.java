@@ -22,7 +22,9 @@ public record TotalEstimate(long total, Method method) {
         COUNT("exact, by a COUNT aggregation"),
         EXACT_SCAN("exact, by a keys-only scan"),
         STATISTICS("from __Stat_Kind__ statistics, which can be a day old"),
-        SAMPLE_RATE("estimated from the scatter sample rate over the first keys");
+        SAMPLE_RATE("estimated from the scatter sample rate over the first keys"),
+        /** Keys that stand for several entities each (a revert's undo records): their count times the first ones' mean. */
+        PER_KEY("estimated from the entities the first keys hold");
 
         private final String label;
 

@@ -72,6 +72,22 @@ public record UndoBatch(Entity record, List<UndoImage> images) {
     }
 
     /**
+     * The first {@code n} images {@code record} holds, as a batch of their own (named for its count, under the record's
+     * parent), or the record as it is when it holds no more: what a dry run decides when it looks at exactly {@code n}
+     * entities.
+     */
+    public static UndoBatch firstOf(Entity record, int n) {
+        List<UndoImage> images = imagesOf(record);
+        if (images.size() <= Math.max(1, n)) {
+            return new UndoBatch(record, images);
+        }
+        List<UndoImage> first = images.subList(0, Math.max(1, n));
+        Key key = record.getKey();
+        return new UndoBatch(toEntity(UndoRecords.batchKey(key.getParent(), UndoRecords.jobOf(key.getKind()),
+                first.size(), first.get(0).target()), first), List.copyOf(first));
+    }
+
+    /**
      * The images an undo record holds, in either form: a batch's, or the one of a record per target; a damaged record
      * is a {@link KeyRangerException} that names it.
      */

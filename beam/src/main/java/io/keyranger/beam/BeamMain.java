@@ -120,7 +120,7 @@ public final class BeamMain {
                 conn.server(), request.spec().kind(), job.spec().mapper().toJson(), request.spec().jobId(),
                 request.spec().pageSize(), JobConfig.encode(job.cells().bounds()),
                 (double) job.estimatedEntities() / job.cells().cells(), options.getFaults(),
-                options.getFailAfterCommits(), options.getFailures(), UUID.randomUUID().toString());
+                options.getFailAfterCommits(), options.getFailures(), job.planned(), UUID.randomUUID().toString());
         Pipeline pipeline = Pipeline.create(options);
         pipeline.apply("key ranges of " + request.spec().kind(), Create.of(ranges).withCoder(KeyRangeCoder.of()))
                 .apply("page mapper " + request.spec().mapper().template(), ParDo.of(new KeyRangeFn(config)))

@@ -5,9 +5,11 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.EngineSeams;
+import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.source.SourceJobs;
@@ -41,12 +43,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * @param faults           fault injection for tests ({@code FaultInjector} syntax), or null
  * @param failAfterCommits for tests: a worker throws after every this many commits (0: never)
  * @param failures         for tests: how many such throws a JVM makes at most
+ * @param planned          whether this launch planned the job ({@link PipelineLaunch#planned}): nothing to skip
  * @param runId            this pipeline run (each launch of the job gets its own): what a worker keeps across its DoFn
  *                         instances is kept for one run
  */
 record JobConfig(String emulatorHost, String projectId, String databaseId, String namespace, ServerType server,
                  String kind, String mapperJson, String jobId, int pageSize, List<String> bounds,
-                 double entitiesPerCell, String faults, int failAfterCommits, int failures, String runId)
+                 double entitiesPerCell, String faults, int failAfterCommits, int failures, boolean planned,
+                 String runId)
         implements Serializable {
     JobConfig {
         bounds = new ArrayList<>(bounds); // a serializable list
@@ -98,6 +102,15 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
     PageWork work() {
         return WORK.compute(runId, (id, made) -> made != null && made.getKey().equals(this) ? made
                 : Map.entry(this, openWork())).getValue();
+    }
+
+    /**
+     * What a range's page loop knows committed before it: nothing but its own commits in a job this launch planned
+     * (no ledger read per cell a range enters, nor again after each checkpoint), else each cell's ledger, read when a
+     * range enters it.
+     */
+    PageLoop.Covered covered() {
+        return planned ? PageLoop.Covered.nothing(server.keyOrder()) : PageLoop.Covered.READ;
     }
 
     /** The page work of the runs of this JVM, by run id (a test JVM runs many pipelines, each with its own). */

@@ -83,7 +83,7 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
         }
         BeamKeyRangeTracker own = made;
         if (processor == null) { // only the instances that process ranges need the job's work
-            processor = new PageLoop(config.work());
+            processor = new PageLoop(config.work(), null, config.covered());
         }
         restrictions.inc();
         long started = System.nanoTime();

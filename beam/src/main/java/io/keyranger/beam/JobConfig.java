@@ -100,9 +100,16 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
      * no cell there.
      */
     PageWork work() {
-        return WORK.compute(runId, (id, made) -> made != null && made.getKey().equals(this) ? made
+        PageWork work = WORK.compute(runId, (id, made) -> made != null && made.getKey().equals(this) ? made
                 : Map.entry(this, openWork())).getValue();
+        if (WORK.size() > RUNS_KEPT) { // a Flink cluster's task manager runs job after job
+            WORK.keySet().removeIf(id -> !id.equals(runId)); // a run still going makes its work again
+        }
+        return work;
     }
+
+    /** Runs whose page work a JVM keeps at most. */
+    private static final int RUNS_KEPT = 4;
 
     /**
      * What a range's page loop knows committed before it: nothing but its own commits in a job this launch planned

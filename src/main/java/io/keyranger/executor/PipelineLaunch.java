@@ -49,10 +49,13 @@ public final class PipelineLaunch {
     private final long estimatedEntities;
     private final JobLease lease;
     private final boolean doneAlready;
+    private final boolean planned;
     private final ScheduledExecutorService renewals;
 
-    private PipelineLaunch(Datastore datastore, JobSpec spec, JobPlans.Stored plan, JobLease lease, boolean doneAlready) {
+    private PipelineLaunch(Datastore datastore, JobSpec spec, JobPlans.Stored plan, JobLease lease, boolean doneAlready,
+                           boolean planned) {
         this.datastore = datastore;
+        this.planned = planned;
         this.spec = spec;
         this.cells = plan.cells();
         this.estimatedEntities = plan.estimate();
@@ -88,6 +91,16 @@ public final class PipelineLaunch {
     /** Whether the job was done before this launch: nothing is left to run. */
     public boolean doneAlready() {
         return doneAlready;
+    }
+
+    /**
+     * Whether this launch planned the job (it did not exist when it looked): nothing is committed but what its pipeline
+     * commits, so its workers need not read a cell's ledger to skip finished work, as a local job's first run reads
+     * none (a hint only: each commit checks its ledger, so a runner that created the same job a moment before costs
+     * work, never exactness).
+     */
+    public boolean planned() {
+        return planned;
     }
 
     /** {@link #open} without taking the job from a live runner. */
@@ -129,8 +142,10 @@ public final class PipelineLaunch {
         }
         JobSpec bound = checked.bind(datastore.getOptions().getProjectId(), order);
         JobLease lease = store.lease(bound.jobId(), JobLease.DEFAULT_DURATION);
+        boolean[] planned = {false};
         JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? LeaseMode.TAKE_OVER_NOW
                 : LeaseMode.RESUME, bound, runner, () -> {
+                    planned[0] = true;
                     if (file) {
                         return JobPlans.plan(order, bound, SourceJobs.open(datastore, files, order, bound).source());
                     }
@@ -141,11 +156,11 @@ public final class PipelineLaunch {
                 }, message -> { });
         if (plan == null) {
             return new PipelineLaunch(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),
-                    lease, true);
+                    lease, true, false);
         }
         RetryPolicy.DEFAULT.call(() -> ShardedCounter.open(datastore, JobSpec.counterName(bound.jobId()),
                 Math.max(8, bound.workers())));
-        return new PipelineLaunch(datastore, bound, plan, lease, false);
+        return new PipelineLaunch(datastore, bound, plan, lease, false, planned[0]);
     }
 
     private void renew() {

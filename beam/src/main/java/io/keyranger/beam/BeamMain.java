@@ -23,6 +23,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory;
@@ -119,7 +120,7 @@ public final class BeamMain {
                 conn.server(), request.spec().kind(), job.spec().mapper().toJson(), request.spec().jobId(),
                 request.spec().pageSize(), JobConfig.encode(job.cells().bounds()),
                 (double) job.estimatedEntities() / job.cells().cells(), options.getFaults(),
-                options.getFailAfterCommits(), options.getFailures());
+                options.getFailAfterCommits(), options.getFailures(), job.planned(), UUID.randomUUID().toString());
         Pipeline pipeline = Pipeline.create(options);
         pipeline.apply("key ranges of " + request.spec().kind(), Create.of(ranges).withCoder(KeyRangeCoder.of()))
                 .apply("page mapper " + request.spec().mapper().template(), ParDo.of(new KeyRangeFn(config)))

@@ -2,13 +2,21 @@ package io.keyranger.beam;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.EngineSeams;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.testhooks.FaultInjector;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,10 +43,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * @param faults           fault injection for tests ({@code FaultInjector} syntax), or null
  * @param failAfterCommits for tests: a worker throws after every this many commits (0: never)
  * @param failures         for tests: how many such throws a JVM makes at most
+ * @param planned          whether this launch planned the job ({@link PipelineLaunch#planned}): nothing to skip
+ * @param runId            this pipeline run (each launch of the job gets its own): what a worker keeps across its DoFn
+ *                         instances is kept for one run
  */
 record JobConfig(String emulatorHost, String projectId, String databaseId, String namespace, ServerType server,
                  String kind, String mapperJson, String jobId, int pageSize, List<String> bounds,
-                 double entitiesPerCell, String faults, int failAfterCommits, int failures) implements Serializable {
+                 double entitiesPerCell, String faults, int failAfterCommits, int failures, boolean planned,
+                 String runId)
+        implements Serializable {
     JobConfig {
         bounds = new ArrayList<>(bounds); // a serializable list
     }
@@ -78,6 +91,57 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
     /** The cells last decoded in this JVM, with what they were decoded from. */
     private static final AtomicReference<Map.Entry<List<Object>, CellPlan>>
             DECODED = new AtomicReference<>();
+
+    /**
+     * The job's page work (its mapper, source and {@link CellCommitter}), made once per JVM and run, as a local run
+     * makes it once for all its workers: a runner sets a DoFn up many times (192 on a 64-slot Flink job, three per
+     * slot, of which only one processes ranges), and each committer read the counter's shards; a shared committer also
+     * remembers where this run's commits reached, so a range resumed on another instance after a checkpoint divides
+     * no cell there.
+     */
+    PageWork work() {
+        PageWork work = WORK.compute(runId, (id, made) -> made != null && made.getKey().equals(this) ? made
+                : Map.entry(this, openWork())).getValue();
+        if (WORK.size() > RUNS_KEPT) { // a Flink cluster's task manager runs job after job
+            WORK.keySet().removeIf(id -> !id.equals(runId)); // a run still going makes its work again
+        }
+        return work;
+    }
+
+    /** Runs whose page work a JVM keeps at most. */
+    private static final int RUNS_KEPT = 4;
+
+    /**
+     * What a range's page loop knows committed before it: nothing but its own commits in a job this launch planned
+     * (no ledger read per cell a range enters, nor again after each checkpoint), else each cell's ledger, read when a
+     * range enters it.
+     */
+    PageLoop.Covered covered() {
+        return planned ? PageLoop.Covered.nothing(server.keyOrder()) : PageLoop.Covered.READ;
+    }
+
+    /** The page work of the runs of this JVM, by run id (a test JVM runs many pipelines, each with its own). */
+    private static final ConcurrentMap<String, Map.Entry<JobConfig, PageWork>> WORK = new ConcurrentHashMap<>();
+
+    private PageWork openWork() {
+        Session session = session();
+        if (faults != null && !faults.isBlank()) {
+            session = session.wrap(FaultInjector.parse(faults)::wrap);
+        }
+        CellPlan plan = cells();
+        MapperSpec spec = MapperSpec.parse(mapperJson);
+        JobSpec job = new JobSpec(jobId, namespace, kind, spec, 1, 1, pageSize, 0).bind(projectId, session.order());
+        SourceJobs.Pages pages = SourceJobs.pages(session.datastore(), BeamFileStore.INSTANCE, session.order(),
+                job); // keys, or a file's
+        var mapper = pages.mapper();
+        Retries.Policy retries = new Retries.Simple(10, 100, 5_000, 600_000);
+        Session opened = session;
+        CellCommitter committer = Retries.call(retries, Retries.Observer.NONE, () -> new CellCommitter(
+                opened.datastore(), opened.order(), mapper, jobId, plan, opened.limits(),
+                EngineSeams.NONE, parts())); // it reads the counter's shards
+        return new PageWork(session.datastore(), job, session.order(), session.limits(), mapper, plan, committer,
+                retries, pages.source());
+    }
 
     /** The job's export parts, written through Beam's FileSystems; null for a job that writes no file. */
     PartFiles parts() {

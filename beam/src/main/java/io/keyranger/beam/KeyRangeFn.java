@@ -1,18 +1,9 @@
 package io.keyranger.beam;
 
-import io.keyranger.testhooks.FaultInjector;
-import io.keyranger.datastore.Retries;
-import io.keyranger.datastore.Session;
-import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
-import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
-import io.keyranger.executor.cells.PageWork;
-import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyRange;
-import io.keyranger.mapper.MapperSpec;
-import io.keyranger.executor.source.SourceJobs;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.coders.Coder;
@@ -31,7 +22,7 @@ import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
 final class KeyRangeFn extends DoFn<KeyRange, Long> {
     /** Test faults thrown after a commit in this JVM so far. */
     static final AtomicInteger THROWN = new AtomicInteger();
-    /** DoFn instances set up in this JVM (each opens a client). */
+    /** DoFn instances set up in this JVM. */
     static final AtomicInteger SETUPS = new AtomicInteger();
     /** Nanoseconds spent in processElement in this JVM, over all threads. */
     static final AtomicLong PROCESS_NANOS = new AtomicLong();
@@ -60,24 +51,7 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
     public void setup() {
         SETUPS.incrementAndGet();
         FIRST_SETUP.compareAndSet(0, System.nanoTime());
-        Session session = config.session();
-        if (config.faults() != null && !config.faults().isBlank()) {
-            session = session.wrap(FaultInjector.parse(config.faults())::wrap);
-        }
         cells = config.cells();
-        MapperSpec spec = MapperSpec.parse(config.mapperJson());
-        JobSpec job = new JobSpec(config.jobId(), config.namespace(), config.kind(), spec, 1, 1,
-                config.pageSize(), 0).bind(config.projectId(), session.order());
-        SourceJobs.Pages pages = SourceJobs.pages(session.datastore(), BeamFileStore.INSTANCE, session.order(),
-                job); // keys, or a file's
-        var mapper = pages.mapper();
-        Retries.Policy retries = new Retries.Simple(10, 100, 5_000, 600_000);
-        Session opened = session;
-        CellCommitter committer = Retries.call(retries, Retries.Observer.NONE, () -> new CellCommitter(
-                opened.datastore(), opened.order(), mapper, config.jobId(), cells, opened.limits(),
-                EngineSeams.NONE, config.parts())); // it reads the counter's shards
-        processor = new PageLoop(new PageWork(session.datastore(), job, session.order(),
-                session.limits(), mapper, cells, committer, retries, pages.source()));
     }
 
     @GetInitialRestriction
@@ -108,6 +82,9 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
             throw new IllegalStateException("The runner gave processElement a tracker this DoFn did not make");
         }
         BeamKeyRangeTracker own = made;
+        if (processor == null) { // only the instances that process ranges need the job's work
+            processor = new PageLoop(config.work(), null, config.covered());
+        }
         restrictions.inc();
         long started = System.nanoTime();
         FIRST_PROCESS.compareAndSet(0, started);

@@ -217,8 +217,9 @@ final class ChunkTransaction {
                 if (parts != null && !result.lines().isEmpty()) {
                     part = fresh.get(0).toUrlSafe() + " " + parts.write(cells.cellOf(fresh.get(0)), result.lines());
                 }
-                // the keys read: the chunk's, and those its mapper asked for besides (a revert's entities)
-                increments = CellCommitter.increments(fresh.size() + related.size(), result);
+                // the keys read: the chunk's, and those its mapper asked for besides (a revert's entities); a position
+                // in a source is counted as the one read its entry makes of its target
+                increments = CellCommitter.increments(fresh.size() + (positions ? 0 : related.size()), result);
                 counter.increment(tx, shard, found.get(shardAt), increments);
             }
             int partCell = part == null ? -1 : cells.cellOf(fresh.get(0));

@@ -35,25 +35,27 @@ public record Consent(Template template, String project, WriteSafety.Verdict ver
 
     /** For a new job, over a kind whose count is {@code count} (-1: not known), estimated at {@code prices}. */
     public static Consent of(ConnectionSpec connection, JobRequest.NewJob job, long count, PriceTable prices) {
-        return of(connection, job.spec().mapper(), job.kinds(), job.allKinds(), count, prices, null);
+        return of(connection, job.spec().mapper(), job.spec().pageSize(), job.kinds(), job.allKinds(), count, prices,
+                null);
     }
 
     /** For a revert, whose cost is not known before it reads the job's undo records. */
     public static Consent of(ConnectionSpec connection, JobRequest.Revert revert) {
-        return of(connection, Mappers.revertSpec(revert.jobId(), revert.settings().force()), List.of(), false, -1,
+        return of(connection, Mappers.revertSpec(revert.jobId(), revert.settings().force()), 0, List.of(), false, -1,
                 PriceTable.BUILT_IN, null);
     }
 
     /**
-     * For {@code mapper} over {@code kinds} (several, or {@code allKinds}; empty: one kind, whose count is
-     * {@code count}, -1 when not known, and whose dry run of this very spec is {@code dryRun}, or null).
+     * For {@code mapper}, in pages of {@code pageSize} keys (0: not known), over {@code kinds} (several, or
+     * {@code allKinds}; empty: one kind, whose count is {@code count}, -1 when not known, and whose dry run of this
+     * very spec is {@code dryRun}, or null).
      */
-    public static Consent of(ConnectionSpec connection, MapperSpec mapper, List<String> kinds, boolean allKinds,
-                             long count, PriceTable prices, DryRunner.Result dryRun) {
+    public static Consent of(ConnectionSpec connection, MapperSpec mapper, int pageSize, List<String> kinds,
+                             boolean allKinds, long count, PriceTable prices, DryRunner.Result dryRun) {
         Template template = Mappers.template(mapper.template());
         boolean oneKind = kinds.isEmpty() && !allKinds;
         return new Consent(template, connection.projectId(), WriteSafety.verdict(connection, template), kinds,
-                allKinds, mapper.undo(), oneKind ? estimate(mapper, count, dryRun, prices) : null);
+                allKinds, mapper.undo(), oneKind ? estimate(mapper, pageSize, count, dryRun, prices) : null);
     }
 
     /**
@@ -61,8 +63,8 @@ public record Consent(Template template, String project, WriteSafety.Verdict ver
      * kind's {@code count} entities changed), counted as the dry run and the finished job count them; null when not
      * known.
      */
-    static String estimate(MapperSpec mapper, long count, DryRunner.Result dryRun, PriceTable prices) {
-        Operations operations = Operations.estimate(mapper, count, dryRun);
+    static String estimate(MapperSpec mapper, int pageSize, long count, DryRunner.Result dryRun, PriceTable prices) {
+        Operations operations = Operations.estimate(mapper, pageSize, count, dryRun);
         if (operations == null) {
             return null;
         }

@@ -88,12 +88,19 @@ final class RevertTemplate extends BaseTemplate {
 
             @Override
             public MapResult map(Page page) {
-                return revert(job, force, page, images(page));
+                try {
+                    return revert(job, force, page, images(page));
+                } finally {
+                    DECODED.remove(); // the page is done: a pooled thread keeps none of it
+                }
             }
         };
     }
 
-    /** The images of a page just decoded on this thread (for its related keys), so that map does not decode them again. */
+    /**
+     * The images of a page just decoded on this thread (for its related keys), so that map does not decode them again;
+     * map removes them.
+     */
     private static final ThreadLocal<Decoded> DECODED = new ThreadLocal<>();
 
     private record Decoded(List<Entity> records, List<UndoImage> images) {

@@ -87,7 +87,7 @@ public final class DryRunPrinter {
         }
         out.printf("Whole restore: %s%n", dry.operations().describe(prices));
         if (dry.operations().undoRecords() > 0) {
-            out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
+            out.printf("Writes include about %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
                     dry.operations().undoRecords());
         }
         out.flush();
@@ -111,7 +111,7 @@ public final class DryRunPrinter {
         Operations operations = Operations.of(dry);
         out.printf("Whole restore: %s%n", operations.describe(prices));
         if (operations.undoRecords() > 0) {
-            out.printf("Writes include %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
+            out.printf("Writes include about %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
                     operations.undoRecords());
         }
         out.flush();

@@ -30,14 +30,12 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
         }
     }
 
-    /** The undo records of {@code changes} entities put or deleted, as every estimate counts them ({@link UndoRecords#estimate}). */
-    public static long undoRecords(long changes, boolean batched) {
-        return UndoRecords.estimate(changes, batched);
-    }
-
-    /** Whether a template's jobs keep one undo record per commit: every writing one but a copy (it may write a key twice). */
-    static boolean batchesUndo(Template template) {
-        return !template.name().equals("copy");
+    /**
+     * The undo records of {@code changes} entities put or deleted in pages of {@code pageSize} keys (0: not known), as
+     * every estimate counts them ({@link UndoRecords#estimate}).
+     */
+    public static long undoRecords(long changes, boolean batched, int pageSize) {
+        return UndoRecords.estimate(changes, batched, pageSize);
     }
 
     /** What a finished (or stopped) job did, from its persisted counters. */
@@ -52,15 +50,18 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
     }
 
     /**
-     * What {@code template} over {@code entities} entities does if it changes every one of them: the estimate a
-     * confirmation gives from a kind's count, before any dry run. A template that deletes removes each one; one that
-     * writes puts each one; {@code undo} keeps their before-images ({@link #undoRecords}).
+     * What job {@code spec} over {@code entities} entities, in pages of {@code pageSize} keys (0: not known), does if it
+     * changes every one of them: the estimate a confirmation gives from a kind's count, before any dry run. A template
+     * that deletes removes each one; one that writes puts each one; with undo it keeps their before-images
+     * ({@link #undoRecords}: one a commit where its mapper writes each key once, {@link Mappers#writesEachKeyOnce}).
      */
-    public static Operations overEvery(long entities, Template template, boolean undo) {
+    public static Operations overEvery(long entities, MapperSpec spec, int pageSize) {
+        Template template = Mappers.template(spec.template());
         boolean deletes = template.name().equals("delete");
         boolean writes = template.writes();
         long changed = writes ? entities : 0;
-        long undoRecords = undo && writes ? undoRecords(changed, batchesUndo(template)) : 0;
+        long undoRecords = spec.undo() && writes
+                ? undoRecords(changed, Mappers.writesEachKeyOnce(spec), pageSize) : 0;
         return new Operations(entities, (writes && !deletes ? changed : 0) + undoRecords, deletes ? changed : 0,
                 undoRecords);
     }
@@ -69,15 +70,15 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * The one estimate of a new job before it runs, which every confirmation gives: the whole-job figures of a dry run
      * of this very spec over its kind when there is one ({@code dryRun}, or null), the figures that dry run itself
      * shows; else, for a job over every entity of its kind ({@code kindCount}, -1 when not known), each one changed
-     * ({@link #overEvery}). Null when neither says it: a job whose filters let through a share of the kind that only
+     * ({@link #overEvery}, in pages of {@code pageSize} keys, 0: not known). Null when neither says it: a job whose filters let through a share of the kind that only
      * a dry run measures, or a dry run that could not tell how many entities match.
      */
-    public static Operations estimate(MapperSpec spec, long kindCount, DryRunner.Result dryRun) {
+    public static Operations estimate(MapperSpec spec, int pageSize, long kindCount, DryRunner.Result dryRun) {
         if (dryRun != null) {
             return dryRun.matches() != null && dryRun.matches().unknown() ? null : of(dryRun);
         }
         boolean filtered = !spec.where().isEmpty() || spec.query() != null || Mappers.clientConditions(spec) != null;
-        return filtered || kindCount < 0 ? null : overEvery(kindCount, Mappers.template(spec.template()), spec.undo());
+        return filtered || kindCount < 0 ? null : overEvery(kindCount, spec, pageSize);
     }
 
     /**
@@ -86,7 +87,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * their undo records (it writes each key once: one record per commit).
      */
     public static Operations of(PastRestoreDryRun dry) {
-        long undoRecords = dry.undo() ? undoRecords(dry.writes() + dry.deletes(), true) : 0;
+        long undoRecords = dry.undo() ? undoRecords(dry.writes() + dry.deletes(), true, 0) : 0;
         return new Operations(dry.reads(), dry.writes() + undoRecords, dry.deletes(), undoRecords);
     }
 
@@ -95,7 +96,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * undo record each unless {@code undo} is off: it may write a key twice, so it keeps one record per entity).
      */
     public static Operations ofRestore(long compared, long restores, boolean undo) {
-        long undoRecords = undo ? undoRecords(restores, false) : 0;
+        long undoRecords = undo ? undoRecords(restores, false, 0) : 0;
         return new Operations(compared, restores + undoRecords, 0, undoRecords);
     }
 

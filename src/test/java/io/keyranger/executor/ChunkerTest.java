@@ -187,6 +187,11 @@ class ChunkerTest {
         assertThat(left.problems()).singleElement().satisfies(p -> assertThat(p.reason())
                 .contains("over the 70000 bytes one commit of this server may hold: left unchanged")
                 .contains("--no-undo"));
+        // a key that stands for several entities (a revert's record of 12 images) left unchanged: each is skipped
+        MapResult record12 = CommitBytes.sized(result, List.of(record), List.of(List.of(one)), List.of(one),
+                k -> k, k -> 12, 8_192, small, true);
+        assertThat(record12.skipped()).isEqualTo(12);
+        assertThat(record12.counters()).containsEntry("skipped: " + Chunker.OVER_REQUEST, 12L);
 
         List<Key> two = roots(2);
         MapResult both = new MapResult(two.stream().map(k ->

@@ -161,11 +161,12 @@ class JobsTest {
         PriceTable prices = PriceTable.BUILT_IN;
         assertThat(jobs.prepare(JobRequest.job(spec("Alpha", INCREMENT)), -1, prices).consent().estimate()).isNull();
         assertThat(jobs.prepare(JobRequest.job(spec("Alpha", INCREMENT)), 30, prices).consent().estimate())
-                .as("each entity read, written, and its undo record written, as the dry run and the finished job count")
-                .isEqualTo("Estimated for 30 entities: " + prices.describe(30, 60, 0));
+                .as("each entity read and written, and an undo record a commit (pages of 10 keys) written, as the dry "
+                        + "run and the finished job count")
+                .isEqualTo("Estimated for 30 entities: " + prices.describe(30, 33, 0));
         assertThat(jobs.prepare(JobRequest.job(spec("Alpha", DELETE)), 30, prices).consent().estimate())
-                .as("each key read, its undo record written, the entity deleted")
-                .isEqualTo("Estimated for 30 entities: " + prices.describe(30, 30, 30));
+                .as("each key read, an undo record a commit written, the entity deleted")
+                .isEqualTo("Estimated for 30 entities: " + prices.describe(30, 3, 30));
         assertThat(jobs.prepare(JobRequest.job(spec("Alpha", COUNT)), 30, prices).consent().estimate())
                 .isEqualTo("Estimated for 30 entities: " + prices.describe(30, 0, 0));
     }

@@ -21,10 +21,13 @@ import org.junit.jupiter.api.Test;
  */
 class OperationsTest {
     private static final PriceTable PRICES = PriceTable.BUILT_IN;
+    private static final MapperSpec INCREMENT = MapperSpec.parse(
+            "{\"template\": \"increment\", \"property\": \"balance\", \"amount\": 10}");
+    private static final MapperSpec DELETE = MapperSpec.parse("{\"template\": \"delete\"}");
 
     @Test
     void anIncrementOverTwentyThousandHasOnePriceBeforeAndAfterItRuns() {
-        Operations confirmation = Operations.overEvery(20_000, Mappers.template("increment"), true);
+        Operations confirmation = Operations.overEvery(20_000, INCREMENT, 0);
         Operations dryRun = Operations.of(dryRun(20_000, 20_200, 0, 200));
         Operations finished = Operations.of(finished(Map.of("read", 20_000L, "written", 20_000L,
                 JobResult.UNDO_RECORDS, 200L, JobResult.UNDO_IMAGES, 20_000L)));
@@ -40,20 +43,41 @@ class OperationsTest {
 
     @Test
     void aDeleteReadsItsKeysAndKeepsWhatItRemovesInAnUndoRecordPerCommit() {
-        Operations confirmation = Operations.overEvery(500, Mappers.template("delete"), true);
+        Operations confirmation = Operations.overEvery(500, DELETE, 0);
         assertThat(confirmation).isEqualTo(new Operations(500, 5, 500, 5))
                 .isEqualTo(Operations.of(dryRun(500, 5, 500, 5)))
                 .isEqualTo(Operations.of(finished(Map.of("read", 500L, "deleted", 500L,
                         JobResult.UNDO_RECORDS, 5L, JobResult.UNDO_IMAGES, 500L))));
-        assertThat(Operations.overEvery(500, Mappers.template("copy"), true))
+        assertThat(Operations.overEvery(500, MapperSpec.parse(
+                "{\"template\": \"copy\", \"toKind\": \"Other\"}"), 0))
                 .as("a copy may write a key twice: a record per entity").isEqualTo(new Operations(500, 1_000, 0, 500));
-        assertThat(Operations.overEvery(500, Mappers.template("delete"), false))
+        assertThat(Operations.overEvery(500, DELETE.withoutUndo(), 0))
                 .as("--no-undo").isEqualTo(new Operations(500, 0, 500, 0));
+    }
+
+    /**
+     * Whether undo is one record a commit is its mapper's to say: an import from a file may write a key twice (a
+     * record per entity), one from the database's past writes each key once; and a commit holds a page at most.
+     */
+    @Test
+    void anImportFromAFileKeepsARecordPerEntityAndSmallPagesMeanMoreRecords() {
+        MapperSpec fromFile = MapperSpec.parse("{\"template\": \"import\", \"file\": \"export.jsonl\"}");
+        MapperSpec fromPast = MapperSpec.parse("{\"template\": \"import\", \"format\": \"past\", "
+                + "\"asOf\": \"2026-11-01T00:00:00Z\"}");
+        assertThat(Mappers.writesEachKeyOnce(fromFile)).isFalse();
+        assertThat(Operations.overEvery(500, fromFile, 0)).isEqualTo(new Operations(500, 1_000, 0, 500));
+        assertThat(Mappers.writesEachKeyOnce(fromPast)).isTrue();
+        assertThat(Operations.overEvery(500, fromPast, 0)).isEqualTo(new Operations(500, 505, 0, 5));
+        assertThat(Mappers.writesEachKeyOnce(DELETE)).isTrue();
+
+        assertThat(Operations.overEvery(500, DELETE, 20)).as("pages of 20 keys: a record each at least")
+                .isEqualTo(new Operations(500, 25, 500, 25));
+        assertThat(Operations.overEvery(500, DELETE, 500)).isEqualTo(new Operations(500, 5, 500, 5));
     }
 
     @Test
     void aJobThatWritesNothingIsItsReadsAlone() {
-        assertThat(Operations.overEvery(80, Mappers.template("count"), true)).isEqualTo(new Operations(80, 0, 0, 0))
+        assertThat(Operations.overEvery(80, MapperSpec.parse("{\"template\": \"count\"}"), 0)).isEqualTo(new Operations(80, 0, 0, 0))
                 .isEqualTo(Operations.of(finished(Map.of("read", 80L))));
     }
 
@@ -67,21 +91,21 @@ class OperationsTest {
     void aJobIsEstimatedByItsDryRunElseOverEveryEntityOfItsKindUnlessItsFiltersLetThroughAnUnknownShare() {
         MapperSpec increment = MapperSpec.parse("{\"template\": \"increment\", \"property\": \"balance\", "
                 + "\"amount\": 10}");
-        assertThat(Operations.estimate(increment, 20_000, null)).isEqualTo(new Operations(20_000, 20_200, 0, 200));
-        assertThat(Operations.estimate(increment, -1, null)).isNull();
-        assertThat(Operations.estimate(increment.withoutUndo(), 20_000, null))
+        assertThat(Operations.estimate(increment, 0, 20_000, null)).isEqualTo(new Operations(20_000, 20_200, 0, 200));
+        assertThat(Operations.estimate(increment, 0, -1, null)).isNull();
+        assertThat(Operations.estimate(increment.withoutUndo(), 0, 20_000, null))
                 .isEqualTo(new Operations(20_000, 20_000, 0, 0));
 
         MapperSpec overQuery = increment.withGql("SELECT * FROM Account WHERE tier = 'pro'");
-        assertThat(Operations.estimate(overQuery, 20_000, null)).as("the kind's count is not the query's size")
+        assertThat(Operations.estimate(overQuery, 0, 20_000, null)).as("the kind's count is not the query's size")
                 .isNull();
-        assertThat(Operations.estimate(overQuery, 20_000, dryRun(45, 6, 0, 3))).as("the dry run's own figures")
+        assertThat(Operations.estimate(overQuery, 0, 20_000, dryRun(45, 6, 0, 3))).as("the dry run's own figures")
                 .isEqualTo(new Operations(45, 6, 0, 3));
 
         DryRunner.Result noneMatched = new DryRunner.Result(20, List.of(), List.of(), List.of(), 0, Map.of(),
                 new TotalEstimate(20_000, TotalEstimate.Method.EXACT_SCAN), 4_070, 0, 0, 0, false, List.of(),
                 List.of(), new ClientMatches("balance > 1000000", "", 4_070, 0, 20_000, false, 0));
-        assertThat(Operations.estimate(overQuery, 20_000, noneMatched))
+        assertThat(Operations.estimate(overQuery, 0, 20_000, noneMatched))
                 .as("how many it writes is unknown, as its dry run says").isNull();
     }
 

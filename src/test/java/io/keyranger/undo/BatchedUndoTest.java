@@ -117,6 +117,9 @@ class BatchedUndoTest {
         assertThat(revertTargets).hasSize(ENTITIES - 1).doesNotHaveDuplicates().doesNotContain(changed);
         assertThat(UndoKept.records(datastore, "undo-inc")).hasSizeLessThanOrEqualTo(ENTITIES / 8);
         assertThat(totals("undo-inc")).containsEntry(JobResult.UNDO_IMAGES, (long) ENTITIES - 1);
+        // its reads (and so its cost line) count the entities it read, not only its records
+        assertThat(totals("undo-inc").get("read")).as(revert.out())
+                .isGreaterThanOrEqualTo((long) ENTITIES + UndoKept.records(datastore, "inc").size());
 
         assertOk(run("revert", "undo-inc", "--job-id", "undo-undo-inc"));
         Map<Key, Entity> again = new HashMap<>(incremented);
@@ -157,5 +160,40 @@ class BatchedUndoTest {
         assertOk(revert);
         assertThat(revert.out()).contains("restored: 6");
         assertThat(RichEntities.read(datastore, "", "Big")).isEqualTo(before);
+    }
+
+    /**
+     * Before-states that compress well (zero-filled blobs of 310,000 bytes): a delete's batch of twelve is a small
+     * record, but reverting it writes the twelve entities in full, more than one commit may hold. The record is cut so
+     * that its revert fits a commit, and every entity comes back (exit 0 only then).
+     */
+    @Test
+    void aRecordWhoseRestoreIsOverACommitIsCutSoEveryEntityComesBack() throws Exception {
+        List<Entity> zeros = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            zeros.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Zeros").newKey("zeros-" + i))
+                    .set("n", (long) i)
+                    .set("data", BlobValue.newBuilder(Blob.copyFrom(new byte[310_000])).setExcludeFromIndexes(true)
+                            .build())
+                    .build());
+        }
+        zeros.forEach(datastore::put);
+        Map<Key, Entity> before = RichEntities.read(datastore, "", "Zeros");
+        assertThat(before).hasSize(12);
+
+        assertOk(run("run", "--kind", "Zeros", "--mapper", cli.mapper("{\"template\":\"delete\"}").toString(),
+                "--job-id", "del-zeros", "--shards", "1", "--workers", "1"));
+        assertThat(RichEntities.read(datastore, "", "Zeros")).isEmpty();
+        assertThat(UndoKept.targets(datastore, "del-zeros")).hasSize(12).doesNotHaveDuplicates();
+
+        InProcessCli.Result revert = run("revert", "del-zeros", "--job-id", "undo-del-zeros", "--shards", "1",
+                "--workers", "1");
+        Map<Key, Entity> restored = RichEntities.read(datastore, "", "Zeros");
+        assertThat(restored.keySet()).as(revert.out() + revert.err()).isEqualTo(before.keySet());
+        assertThat(restored).isEqualTo(before);
+        assertOk(revert);
+        assertThat(revert.out()).contains("restored: 12");
+        assertThat(totals("undo-del-zeros")).containsEntry("skipped", 0L)
+                .containsEntry("read", 12L + UndoKept.records(datastore, "del-zeros").size());
     }
 }

@@ -73,8 +73,8 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
             checkInputReachable(mapper, o);
         }
         if (!o.getDryRun()) {
-            Consent.of(conn, mapper, List.of(), false, -1, PriceTable.BUILT_IN, null).require(o.getConfirmProject(),
-                    "pass --confirmProject=" + project);
+            Consent.of(conn, mapper, o.getPageSize(), List.of(), false, -1, PriceTable.BUILT_IN, null).require(
+                    o.getConfirmProject(), "pass --confirmProject=" + project);
         }
         if (!datastoreIo && (o.getJobId() == null || o.getJobId().isBlank())) {
             throw new KeyRangerException("Give the job an id: --jobId=ID (a rerun with the same id finishes a killed "

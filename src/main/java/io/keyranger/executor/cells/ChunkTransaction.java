@@ -186,12 +186,14 @@ final class ChunkTransaction {
                         }
                     });
                 }
-                MapResult result = mapper.map(page(tx, new Page(fresh, freshEntities, Map.of(), freshRecords), known,
-                        batched ? null : recordOf));
+                Page freshPage = new Page(fresh, freshEntities, Map.of(), freshRecords);
+                Set<Key> related = new LinkedHashSet<>(mapper.related(freshPage));
+                MapResult result = mapper.map(page(tx, freshPage, related, known, batched ? null : recordOf));
                 if (undo) {
                     UndoKeeper.Kept kept = batched
                             ? UndoKeeper.keepBatched(tx, jobId, result, known,
-                                    ledgers.get(cells.cellOf(fresh.get(0))).key(), Chunker.imagesPerRecord(limits))
+                                    ledgers.get(cells.cellOf(fresh.get(0))).key(), Chunker.imagesPerRecord(limits),
+                                    Chunker.restoreBytesPerRecord(limits))
                             : UndoKeeper.keep(tx, jobId, result, known, recordOf);
                     result = kept.result();
                     undoRecords = kept.records();
@@ -199,7 +201,7 @@ final class ChunkTransaction {
                 }
                 result.puts().forEach(EntitySize::check);
                 MapResult fitting = CommitBytes.sized(result, undoRecords, undoTargets, fresh,
-                        k -> owners.getOrDefault(k, k),
+                        k -> owners.getOrDefault(k, k), mapper::entitiesPer,
                         CommitBytes.bookkeeping(found.subList(0, shardAt + 1)), limits, undo);
                 if (fitting != result) {
                     result = fitting;
@@ -215,7 +217,9 @@ final class ChunkTransaction {
                 if (parts != null && !result.lines().isEmpty()) {
                     part = fresh.get(0).toUrlSafe() + " " + parts.write(cells.cellOf(fresh.get(0)), result.lines());
                 }
-                increments = CellCommitter.increments(fresh.size(), result);
+                // the keys read: the chunk's, and those its mapper asked for besides (a revert's entities); a position
+                // in a source is counted as the one read its entry makes of its target
+                increments = CellCommitter.increments(fresh.size() + (positions ? 0 : related.size()), result);
                 counter.increment(tx, shard, found.get(shardAt), increments);
             }
             int partCell = part == null ? -1 : cells.cellOf(fresh.get(0));
@@ -251,13 +255,12 @@ final class ChunkTransaction {
     }
 
     /**
-     * The page with the keys its mapper asks for besides its own ({@link PageMapper#related}), read in this
-     * transaction; each read is also {@code known} for the undo records, and so are their records (named by
+     * The page with the keys its mapper asks for besides its own ({@code related}: {@link PageMapper#related}), read
+     * in this transaction; each read is also {@code known} for the undo records, and so are their records (named by
      * {@code recordOf}; null for a commit whose undo is one batch, which reads none), read in the same lookup.
      */
-    private Page page(Transaction tx, Page page, Map<Key, Entity> known,
+    private Page page(Transaction tx, Page page, Set<Key> related, Map<Key, Entity> known,
                       Function<Key, Key> recordOf) {
-        List<Key> related = mapper.related(page);
         if (related.isEmpty()) {
             return page;
         }

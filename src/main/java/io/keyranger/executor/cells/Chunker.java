@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
 import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.undo.records.UndoBatch;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -66,6 +67,15 @@ public final class Chunker {
     public static int imagesPerRecord(ServerLimits limits) {
         return limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE
                 : Math.max(1, limits.maxEntityGroups() - REVERT_BOOKKEEPING);
+    }
+
+    /**
+     * The most bytes reverting one batched undo record may write ({@link UndoBatch#restoreBytes} of its images): a
+     * commit's, less room for an entity-limit record (the ledgers and counter shard the revert's commit writes, as
+     * read) and for what the commit adds to each of them.
+     */
+    public static long restoreBytesPerRecord(ServerLimits limits) {
+        return limits.commitBytes() - EntitySize.MAX_BYTES - (long) REVERT_BOOKKEEPING * CommitBytes.BOOKKEEPING_GROWTH;
     }
 
     /**

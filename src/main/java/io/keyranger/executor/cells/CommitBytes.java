@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -26,7 +27,7 @@ import java.util.function.UnaryOperator;
  */
 public final class CommitBytes {
     /** Room for what one commit adds to a ledger, checkpoint or counter shard (a span, a problem, a count). */
-    private static final long BOOKKEEPING_GROWTH = 4_096;
+    static final long BOOKKEEPING_GROWTH = 4_096;
 
     private CommitBytes() {
     }
@@ -72,17 +73,18 @@ public final class CommitBytes {
     public static MapResult sized(MapResult result, List<Entity> records, List<Key> keys, long fixed,
                                   ServerLimits limits, boolean undo) {
         return sized(result, records, records.stream().map(r -> List.of(UndoImage.targetOf(r))).toList(), keys,
-                k -> k, fixed, limits, undo);
+                k -> k, k -> 1, fixed, limits, undo);
     }
 
     /**
      * As above, where record {@code i} keeps the images of {@code targets.get(i)} (its bytes shared among them alike),
-     * and the change of key {@code k} belongs to the chunk's key {@code owner.apply(k)} (a position in a source holds
-     * the entity it writes).
+     * the change of key {@code k} belongs to the chunk's key {@code owner.apply(k)} (a position in a source holds
+     * the entity it writes), and a key left unchanged counts {@code entitiesPer} of it skipped (a revert's record, the
+     * images it holds).
      */
     public static MapResult sized(MapResult result, List<Entity> records, List<List<Key>> targets, List<Key> keys,
-                                  UnaryOperator<Key> owner, long fixed, ServerLimits limits,
-                                  boolean undo) {
+                                  UnaryOperator<Key> owner, ToIntFunction<Key> entitiesPer, long fixed,
+                                  ServerLimits limits, boolean undo) {
         Set<Key> own = new HashSet<>(keys);
         Map<Key, Long> bytes = new HashMap<>();
         long unplaced = 0;
@@ -113,7 +115,9 @@ public final class CommitBytes {
         }
         Key key = keys.get(0);
         String reason = Chunker.overRequestLimit(fixed + total, limits, undo);
-        return new MapResult(List.of(), List.of(), 1, Map.of(JobReport.SKIPPED_PREFIX + Chunker.OVER_REQUEST, 1L),
+        long skipped = Math.max(1, entitiesPer.applyAsInt(key));
+        return new MapResult(List.of(), List.of(), skipped, Map.of(JobReport.SKIPPED_PREFIX + Chunker.OVER_REQUEST,
+                skipped),
                 result.lines(), List.of(new MapResult.Problem(key, reason + "; " + KeyFormat.format(key),
                 Chunker.OVER_REQUEST)));
     }

@@ -51,11 +51,12 @@ public final class UndoKeeper {
     /**
      * The records of {@code result}'s changes for a mapper that writes each key once ({@code writesEachKeyOnce}): one
      * batch for the commit ({@link UndoBatch}) under {@code parent} (a ledger the commit writes), cut where it would be
-     * over the entity limit or hold more than {@code maxImages}; no earlier record can exist, so none is read. The
+     * over the entity limit, hold more than {@code maxImages} or its revert write more than {@code maxRestoreBytes};
+     * no earlier record can exist, so none is read. The
      * targets not in {@code known} are read now, in the transaction, in one lookup.
      */
     public static Kept keepBatched(Transaction tx, String jobId, MapResult result, Map<Key, Entity> known,
-                                   Key parent, int maxImages) {
+                                   Key parent, int maxImages, long maxRestoreBytes) {
         readUnknown(tx, Stream.concat(result.puts().stream().map(Entity::getKey), result.deletes().stream())
                 .filter(target -> !known.containsKey(target)).toList(), known);
         Map<Key, UndoImage> images = new LinkedHashMap<>(); // by target: a key put twice in one commit keeps the last
@@ -75,7 +76,8 @@ public final class UndoKeeper {
         Set<Key> left = new HashSet<>(); // changes whose image alone is over the entity limit
         List<MapResult.Problem> tooLarge = new ArrayList<>();
         List<UndoBatch> batches = images.isEmpty() ? List.of()
-                : UndoBatch.of(parent, jobId, new ArrayList<>(images.values()), maxImages);
+                : UndoBatch.of(parent, jobId, new ArrayList<>(images.values()), maxImages,
+                        maxRestoreBytes);
         for (UndoBatch batch : batches) {
             if (fits(batch.record(), batch.images().get(0).target(), tooLarge)) {
                 records.add(batch.record());

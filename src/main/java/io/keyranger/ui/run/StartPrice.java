@@ -41,14 +41,14 @@ public final class StartPrice {
         }
         try {
             if (!form.kinds().isEmpty()) {
-                return Consent.of(t.session().spec(), MapperSpec.parse(form.mapperJsonProperty().get()),
+                return Consent.of(t.session().spec(), MapperSpec.parse(form.mapperJsonProperty().get()), 0,
                         List.copyOf(form.kinds()), false, -1, prices.get(), null);
             }
             JobSpec job = form.spec(t);
             ShownDryRun shown = dryRun;
             boolean same = shown != null && shown.namespace().equals(job.namespace())
                     && shown.kind().equals(job.kind()) && shown.spec().json().equals(job.mapper().json());
-            return Consent.of(t.session().spec(), job.mapper(), List.of(), false,
+            return Consent.of(t.session().spec(), job.mapper(), job.pageSize(), List.of(), false,
                     job.kind().equals(t.kind()) ? t.countOrUnknown() : -1, prices.get(), same ? shown.result() : null);
         } catch (KeyRangerException e) {
             return null;

@@ -19,7 +19,8 @@ import java.util.List;
  * of the images ({@link UndoImage}'s form, each with its target's key), deflated once, in one unindexed blob. Its key
  * ({@link UndoRecords#batchKey}) says how many images it holds. A batch that would be over Datastore's entity limit is
  * cut into several, each whole in itself and named by its own first target; an image too large alone is a batch of
- * one over the limit, which its committer leaves unchanged with a reason.
+ * one over the limit, which its committer leaves unchanged with a reason. A batch is cut too where reverting it would
+ * write more than one commit may hold.
  *
  * @param record the record entity
  * @param images the images it holds, in order
@@ -34,16 +35,41 @@ public record UndoBatch(Entity record, List<UndoImage> images) {
 
     /**
      * The batches that keep {@code images}, under {@code parent} in job {@code jobId}: at most {@code maxImages} each
-     * (the server's entity-group limit: reverting one record must fit one transaction), halved again where one would be
-     * over the entity limit. Every image is in exactly one, in order.
+     * (the server's entity-group limit: reverting one record must fit one transaction) and at most
+     * {@code maxRestoreBytes} of {@link #restoreBytes} each (a record compresses, but its revert writes each entity in
+     * full: reverting one record must fit one commit), halved again where one would be over the entity limit. Every
+     * image is in exactly one, in order; one image is always a batch, whatever its bytes.
      */
-    public static List<UndoBatch> of(Key parent, String jobId, List<UndoImage> images, int maxImages) {
+    public static List<UndoBatch> of(Key parent, String jobId, List<UndoImage> images, int maxImages,
+                                     long maxRestoreBytes) {
         List<UndoBatch> batches = new ArrayList<>();
         int step = Math.max(1, maxImages);
-        for (int from = 0; from < images.size(); from += step) {
-            cut(parent, jobId, images.subList(from, Math.min(images.size(), from + step)), batches);
+        int from = 0;
+        long bytes = 0;
+        for (int i = 0; i < images.size(); i++) {
+            long restore = restoreBytes(images.get(i));
+            if (i > from && (i - from == step || bytes + restore > maxRestoreBytes)) {
+                cut(parent, jobId, images.subList(from, i), batches);
+                from = i;
+                bytes = 0;
+            }
+            bytes += restore;
+        }
+        if (from < images.size()) {
+            cut(parent, jobId, images.subList(from, images.size()), batches);
         }
         return batches;
+    }
+
+    /**
+     * The bytes reverting {@code image} writes: its before put in full (or its key deleted, for an entity the job
+     * made), and the revert's own undo image of it, which holds both states (it compresses, but need not).
+     */
+    public static long restoreBytes(UndoImage image) {
+        long key = EntitySize.bytes(Entity.newBuilder(image.target()).build());
+        long before = image.before() == null ? 0 : EntitySize.bytes(image.before());
+        long after = image.after() == null ? 0 : EntitySize.bytes(image.after());
+        return Math.max(key, before) + before + after;
     }
 
     private static void cut(Key parent, String jobId, List<UndoImage> images, List<UndoBatch> into) {

@@ -37,12 +37,22 @@ public final class UndoRecords {
      */
     static final long ENTITIES_PER_COMMIT = 100;
 
+    /** As {@link #estimate(long, boolean, int)}, for a job whose page size is not known. */
+    public static long estimate(long changes, boolean batched) {
+        return estimate(changes, batched, 0);
+    }
+
     /**
      * The undo records that every estimate counts for {@code changes} entities put or deleted: about one per commit
-     * when {@code batched} (a job that writes each key once), else one each.
+     * when {@code batched} (a job that writes each key once), else one each. A commit changes about
+     * {@link #ENTITIES_PER_COMMIT} entities, and never more than a page of {@code pageSize} keys (0: not known).
      */
-    public static long estimate(long changes, boolean batched) {
-        return batched ? (changes + ENTITIES_PER_COMMIT - 1) / ENTITIES_PER_COMMIT : changes;
+    public static long estimate(long changes, boolean batched, int pageSize) {
+        if (!batched) {
+            return changes;
+        }
+        long perCommit = pageSize > 0 ? Math.min(pageSize, ENTITIES_PER_COMMIT) : ENTITIES_PER_COMMIT;
+        return (changes + perCommit - 1) / perCommit;
     }
 
     /** The kind that holds job {@code jobId}'s undo records. */

@@ -35,7 +35,7 @@ class UndoBatchTest {
                 new UndoImage(child, Entity.newBuilder(child).set("n", 5L).build(),
                         Entity.newBuilder(child).build()));
 
-        List<UndoBatch> batches = UndoBatch.of(LEDGER, "job", images, Integer.MAX_VALUE);
+        List<UndoBatch> batches = UndoBatch.of(LEDGER, "job", images, Integer.MAX_VALUE, Long.MAX_VALUE);
 
         assertThat(batches).hasSize(1);
         Entity record = batches.get(0).record();
@@ -64,7 +64,7 @@ class UndoBatchTest {
         for (int i = 0; i < 45; i++) {
             images.add(new UndoImage(key("k" + i), entity(key("k" + i), i), entity(key("k" + i), i + 1)));
         }
-        List<UndoBatch> batches = UndoBatch.of(LEDGER, "job", images, 19);
+        List<UndoBatch> batches = UndoBatch.of(LEDGER, "job", images, 19, Long.MAX_VALUE);
 
         assertThat(batches).extracting(b -> UndoRecords.imagesIn(b.record().getKey())).containsExactly(19, 19, 7);
         assertThat(batches.stream().map(b -> b.record().getKey()).distinct()).hasSize(3);
@@ -81,7 +81,7 @@ class UndoBatchTest {
         }
         images.add(new UndoImage(key("huge"), blob(key("huge"), 1_100_000, random), null));
 
-        List<UndoBatch> batches = UndoBatch.of(LEDGER, "job", images, Integer.MAX_VALUE);
+        List<UndoBatch> batches = UndoBatch.of(LEDGER, "job", images, Integer.MAX_VALUE, Long.MAX_VALUE);
 
         assertThat(batches.stream().flatMap(b -> UndoBatch.imagesOf(b.record()).stream()).toList()).isEqualTo(images);
         List<UndoBatch> fitting = batches.stream().filter(UndoBatch::fits).toList();
@@ -90,6 +90,29 @@ class UndoBatchTest {
                 .allMatch(b -> EntitySize.bytes(b.record()) <= EntitySize.MAX_BYTES);
         assertThat(batches).filteredOn(b -> !b.fits()).singleElement()
                 .satisfies(b -> assertThat(b.images()).extracting(UndoImage::target).containsExactly(key("huge")));
+    }
+
+    /**
+     * Before-images that compress to almost nothing (zero-filled): one small record could hold them all, but its
+     * revert writes each in full, so the batch is cut where the restore bytes pass the cap; one image alone is a batch.
+     */
+    @Test
+    void aBatchWhoseRestoreIsOverTheCapIsCutThoughItCompresses() {
+        List<UndoImage> images = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            Entity zeros = Entity.newBuilder(key("z" + i)).set("data", BlobValue.newBuilder(
+                    Blob.copyFrom(new byte[310_000])).setExcludeFromIndexes(true).build()).build();
+            images.add(new UndoImage(key("z" + i), zeros, null));
+        }
+        long each = UndoBatch.restoreBytes(images.get(0));
+        assertThat(each).isGreaterThanOrEqualTo(2 * 310_000L); // the put, and the revert's own undo image of it
+
+        List<UndoBatch> batches = UndoBatch.of(LEDGER, "job", images, Integer.MAX_VALUE, 4 * each + 16); // names differ by a byte
+
+        assertThat(batches).extracting(b -> b.images().size()).containsExactly(4, 4, 4);
+        assertThat(batches).allMatch(UndoBatch::fits);
+        assertThat(batches.stream().flatMap(b -> UndoBatch.imagesOf(b.record()).stream()).toList()).isEqualTo(images);
+        assertThat(UndoBatch.of(LEDGER, "job", images, Integer.MAX_VALUE, 1)).hasSize(12);
     }
 
     private static Entity blob(Key key, int bytes, Random random) {

@@ -42,6 +42,19 @@ public record UndoBatch(Entity record, List<UndoImage> images) {
      */
     public static List<UndoBatch> of(Key parent, String jobId, List<UndoImage> images, int maxImages,
                                      long maxRestoreBytes) {
+        if (!images.isEmpty() && images.size() <= maxImages) {
+            // an image's JSON holds its whole before and what its after changed, each value in a form no smaller than
+            // the entity's own: three times the batch's JSON bounds what reverting it writes ({@link #restoreBytes}),
+            // so a batch well within the bound is one record, its images' sizes never measured one by one
+            byte[] json = UndoImage.json(encode(images));
+            if (3L * json.length <= maxRestoreBytes) {
+                UndoBatch whole = new UndoBatch(record(UndoRecords.batchKey(parent, jobId, images.size(),
+                        images.get(0).target()), UndoImage.deflate(json)), List.copyOf(images));
+                if (whole.fits()) {
+                    return List.of(whole);
+                }
+            }
+        }
         List<UndoBatch> batches = new ArrayList<>();
         int step = Math.max(1, maxImages);
         int from = 0;
@@ -85,15 +98,23 @@ public record UndoBatch(Entity record, List<UndoImage> images) {
     }
 
     private static Entity toEntity(Key key, List<UndoImage> images) {
+        return record(key, UndoImage.deflate(encode(images)));
+    }
+
+    /** The images as one JSON array, each with its target's key. */
+    static ArrayNode encode(List<UndoImage> images) {
         ArrayNode all = UndoImage.JSON.createArrayNode();
         for (UndoImage image : images) {
             ObjectNode one = image.encode();
             one.set("target", KeyJson.toRest(image.target()));
             all.add(one);
         }
+        return all;
+    }
+
+    private static Entity record(Key key, byte[] deflated) {
         return Entity.newBuilder(key)
-                .set(IMAGES, BlobValue.newBuilder(Blob.copyFrom(UndoImage.deflate(all))).setExcludeFromIndexes(true)
-                        .build())
+                .set(IMAGES, BlobValue.newBuilder(Blob.copyFrom(deflated)).setExcludeFromIndexes(true).build())
                 .build();
     }
 

@@ -120,12 +120,20 @@ public record UndoImage(Key target, Entity before, Entity after) {
     private static final ThreadLocal<Inflater> INFLATERS = ThreadLocal.withInitial(() -> new Inflater(true));
 
     static byte[] deflate(JsonNode root) {
-        byte[] json;
+        return deflate(json(root));
+    }
+
+    /** {@code root} as JSON bytes. */
+    static byte[] json(JsonNode root) {
         try {
-            json = JSON.writeValueAsBytes(root);
+            return JSON.writeValueAsBytes(root);
         } catch (IOException e) {
             throw new IllegalStateException(e); // in memory
         }
+    }
+
+    /** {@code json} deflated, as a record keeps it. */
+    static byte[] deflate(byte[] json) {
         Deflater deflater = DEFLATERS.get();
         deflater.reset();
         deflater.setInput(json);

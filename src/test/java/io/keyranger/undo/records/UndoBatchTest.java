@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.BlobValue;
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.FullEntity;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.LongValue;
+import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.PathElement;
 import io.keyranger.datastore.EntitySize;
 import java.util.ArrayList;
@@ -44,6 +47,41 @@ class UndoBatchTest {
         assertThat(UndoRecords.isBatch(record.getKey())).isTrue();
         assertThat(UndoRecords.imagesIn(record.getKey())).isEqualTo(4);
         assertThat(UndoBatch.imagesOf(record)).isEqualTo(images);
+    }
+
+    /**
+     * A batch is one record without measuring each image's entities when three times its JSON is within the budget
+     * ({@link UndoBatch#of}): that holds only if the JSON is never smaller than the bytes reverting the images writes.
+     * Images of every kind of value, created, changed and deleted entities, and values the JSON writes shortest.
+     */
+    @Test
+    void threeTimesABatchsJsonBoundsWhatRevertingItWrites() {
+        Key child = Key.newBuilder("p", "B", 7).addAncestor(PathElement.of("A", "root")).setNamespace("ns").build();
+        byte[] random = new byte[5_000];
+        new Random(7).nextBytes(random);
+        Entity rich = Entity.newBuilder(key("rich")).set("i", Long.MIN_VALUE).set("d", 0.1).set("b", true)
+                .set("s", "\u00e9\u4e2d" + "y".repeat(500)).set("k", child).set("blob", Blob.copyFrom(random))
+                .set("e", FullEntity.newBuilder().set("x", 1L).build())
+                .set("list", List.of(LongValue.of(1), LongValue.of(2)))
+                .set("nothing", NullValue.of())
+                .set("u", BlobValue.newBuilder(Blob.copyFrom(random)).setExcludeFromIndexes(true).setMeaning(22)
+                        .build())
+                .build();
+        Entity small = Entity.newBuilder(child).set("n", 0L).set("b", false).build();
+        List<UndoImage> images = List.of(
+                new UndoImage(key("rich"), rich, Entity.newBuilder(rich).set("i", 1L).build()),
+                new UndoImage(key("rich"), null, rich),
+                new UndoImage(key("rich"), rich, null),
+                new UndoImage(child, small, Entity.newBuilder(small).set("n", 1L).build()),
+                new UndoImage(child, null, small),
+                new UndoImage(child, small, null),
+                new UndoImage(child, small, Entity.newBuilder(child).set("big", Blob.copyFrom(random)).build()));
+        for (UndoImage image : images) {
+            long json = UndoImage.json(UndoBatch.encode(List.of(image))).length;
+            assertThat(3 * json).as(image.toString()).isGreaterThanOrEqualTo(UndoBatch.restoreBytes(image));
+        }
+        long all = UndoImage.json(UndoBatch.encode(images)).length;
+        assertThat(3 * all).isGreaterThanOrEqualTo(images.stream().mapToLong(UndoBatch::restoreBytes).sum());
     }
 
     /** A record of one target, the form kept before batches (and still by copies and imports), reads the same way. */

@@ -50,8 +50,8 @@ public final class DryRunPrinter {
         DryRunSummary.wholeJob(result, prices).forEach(out::println);
         Operations operations = Operations.of(result);
         if (operations.undoRecords() > 0) {
-            out.printf("Writes include about %,d undo records, so that the job can be reverted (--no-undo: none).%n",
-                    operations.undoRecords());
+            out.printf("Writes include about %,d undo record%s, so that the job can be reverted (--no-undo: none).%n",
+                    operations.undoRecords(), operations.undoRecords() == 1 ? "" : "s");
         } else if (result.noUndo()) {
             out.println("Undo is off (--no-undo): this job cannot be reverted.");
         }
@@ -87,8 +87,8 @@ public final class DryRunPrinter {
         }
         out.printf("Whole restore: %s%n", dry.operations().describe(prices));
         if (dry.operations().undoRecords() > 0) {
-            out.printf("Writes include about %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
-                    dry.operations().undoRecords());
+            out.printf("Writes include about %,d undo record%s, so that the restore can be reverted (--no-undo: none).%n",
+                    dry.operations().undoRecords(), dry.operations().undoRecords() == 1 ? "" : "s");
         }
         out.flush();
     }
@@ -111,8 +111,8 @@ public final class DryRunPrinter {
         Operations operations = Operations.of(dry);
         out.printf("Whole restore: %s%n", operations.describe(prices));
         if (operations.undoRecords() > 0) {
-            out.printf("Writes include about %,d undo records, so that the restore can be reverted (--no-undo: none).%n",
-                    operations.undoRecords());
+            out.printf("Writes include about %,d undo record%s, so that the restore can be reverted (--no-undo: none).%n",
+                    operations.undoRecords(), operations.undoRecords() == 1 ? "" : "s");
         }
         out.flush();
     }

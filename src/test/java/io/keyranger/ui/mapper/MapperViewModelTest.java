@@ -198,7 +198,7 @@ class MapperViewModelTest {
         String summary = summary();
         assertThat(summary).as(summary).doesNotContain(" 0 writes")
                 .contains("On 45 entities, 3 of them matching balance > 565")
-                .contains("Whole job, over 45 entities (exact, by a keys-only scan): 45 reads, 6 writes, 0 deletes")
+                .contains("Whole job, over 45 entities (exact, by a keys-only scan): 45 reads, 4 writes, 0 deletes")
                 .contains("balance > 565 is checked on the client: 3 of the 45 entities that tier = 'pro' lets "
                         + "through match (every one was read: an exact count).");
         assertThat(Fx.get(() -> mapper.changes().size())).as("the three matches' changes").isEqualTo(3);

@@ -74,21 +74,28 @@ class RunTabModelTest {
     @Test
     @Order(2)
     void anIncrementOverTheKindHasOnePriceInItsDryRunItsConfirmationAndWhenDone() {
-        onePrice("", "60 reads, 120 writes, 0 deletes");
+        // 60 changes and about one undo record (estimated: a record a commit, however the job's commits fall)
+        onePrice("", "60 reads, 61 writes, 0 deletes", 60);
     }
 
     @Test
     @Order(3)
     void anIncrementOverAQueryHasTheDryRunsPriceNotOneForTheSelectedKindAsIfAllChanged() {
         // before, the confirmation priced the selected kind (Account, 60) as if every entity changed, query left out
-        onePrice("SELECT * FROM RunLedger WHERE tier = 'pro' AND balance > 565", "45 reads, 6 writes, 0 deletes");
+        onePrice("SELECT * FROM RunLedger WHERE tier = 'pro' AND balance > 565", "45 reads, 4 writes, 0 deletes", 3);
     }
+
+    /** A price's operations: reads, writes, deletes. */
+    private static final Pattern OPERATIONS = Pattern.compile("^(\\d+) reads, (\\d+) writes, (\\d+) deletes ≈ ");
 
     /**
      * Dry-runs the increment over {@code gql} (blank: Account) in the Mapper tab, sends it to the Run tab and runs it:
-     * the dry run, the confirmation Start asks and the finished job give the same operations and price.
+     * the dry run and the confirmation Start asks give the same operations and price ({@code estimate}), and the
+     * finished job the same reads, deletes and {@code changes}, with the undo records its commits kept: one or more
+     * a commit, as many as the estimate's or more (the estimate cannot know how the job's commits fall), never one an
+     * entity.
      */
-    private static void onePrice(String gql, String operations) {
+    private static void onePrice(String gql, String estimate, long changes) {
         app.select("Account");
         Fx.waitUntil(60, () -> app.kind("Account").countProperty().get() != null);
         on(() -> {
@@ -105,8 +112,15 @@ class RunTabModelTest {
         Matcher finished = Pattern.compile("Operations: (.+)\\.$").matcher(summary());
         assertThat(finished.find()).as(summary()).isTrue();
         String price = finished.group(1);
-        assertThat(price).startsWith(operations + " ≈ ");
-        assertThat(dryRun).as("the dry run's whole job").contains(": " + price + ".");
-        assertThat(consent.estimate()).as("the confirmation before Start").endsWith(": " + price);
+        String estimated = consent.estimate().substring(consent.estimate().lastIndexOf(": ") + 2);
+        assertThat(estimated).as("the confirmation before Start").startsWith(estimate + " ≈ ");
+        assertThat(dryRun).as("the dry run's whole job").contains(": " + estimated + ".");
+        Matcher done = OPERATIONS.matcher(price);
+        Matcher before = OPERATIONS.matcher(estimated);
+        assertThat(done.find() && before.find()).as(price + " / " + estimated).isTrue();
+        assertThat(done.group(1)).as("reads").isEqualTo(before.group(1));
+        assertThat(done.group(3)).as("deletes").isEqualTo(before.group(3));
+        assertThat(Long.parseLong(done.group(2))).as("the changes and their undo records: " + price)
+                .isBetween(Long.parseLong(before.group(2)), changes + changes - 1);
     }
 }

@@ -38,7 +38,7 @@ class FlinkPipelineTest {
         BeamEmulator.seed(datastore, "Item", ENTITIES);
         KeyRangeFn.THROWN.set(0);
         BeamEmulator.Run first = BeamEmulator.run(BeamEmulator.pipelineArgsOn("FlinkRunner", project, mapper(),
-                "flink1", "--faults=rate=0.05,lost=0.05,seed=5", "--failAfterCommits=5", "--failures=1"));
+                "flink1", "--faults=rate=0.05,lost=0.05,seed=5", "--failAfterCommits=1", "--failures=1"));
         assertThat(first.exit()).as(first.out() + first.err()).isEqualTo(1);
         assertThat(first.err()).contains("the pipeline failed");
         assertThat(totals(datastore, "flink1").getOrDefault("read", 0L)).as("committed before the failure")

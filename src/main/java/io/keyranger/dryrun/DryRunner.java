@@ -182,7 +182,7 @@ public final class DryRunner {
                 Math.max(total.total(), tally.read), allRead, tally.sampledMatching);
         double scale = (double) total.total() / tally.read;
         long undoRecords = !mapper.keepsUndo() ? 0 : UndoRecords.estimate(Math.round((tally.puts + tally.deletions)
-                * scale), mapper.writesEachKeyOnce());
+                * scale), mapper.writesEachKeyOnce(), 0);
         return new Result(tally.sampled, tally.changes, tally.deletes, tally.copies, tally.skipped, tally.counters,
                 total, total.total(), Math.round(tally.puts * scale) + undoRecords, Math.round(tally.deletions * scale),
                 undoRecords, mapper.writes() && !mapper.keepsUndo(), tally.problems, warnings, matches);

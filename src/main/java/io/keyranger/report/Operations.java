@@ -15,7 +15,7 @@ import io.keyranger.undo.records.UndoRecords;
  * goes through is a read (a delete reads its keys too); every entity it puts and every undo record it keeps is a
  * write; every entity it removes is a delete. Given the same counts, every estimate and the finished job come to one
  * price. An undo record is one entity per commit for a job that writes each key once (its before-images together), one
- * per entity put or deleted for the others (a copy, an import): {@link #undoRecords}.
+ * per entity put or deleted for the others (a copy, an import): {@link UndoRecords#estimate}.
  *
  * @param reads       entities read
  * @param writes      entities written, undo records included
@@ -28,14 +28,6 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
             throw new IllegalArgumentException(reads + " reads, " + writes + " writes (" + undoRecords + " undo), "
                     + deletes + " deletes");
         }
-    }
-
-    /**
-     * The undo records of {@code changes} entities put or deleted in pages of {@code pageSize} keys (0: not known), as
-     * every estimate counts them ({@link UndoRecords#estimate}).
-     */
-    public static long undoRecords(long changes, boolean batched, int pageSize) {
-        return UndoRecords.estimate(changes, batched, pageSize);
     }
 
     /** What a finished (or stopped) job did, from its persisted counters. */
@@ -53,7 +45,8 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * What job {@code spec} over {@code entities} entities, in pages of {@code pageSize} keys (0: not known), does if it
      * changes every one of them: the estimate a confirmation gives from a kind's count, before any dry run. A template
      * that deletes removes each one; one that writes puts each one; with undo it keeps their before-images
-     * ({@link #undoRecords}: one a commit where its mapper writes each key once, {@link Mappers#writesEachKeyOnce}).
+     * ({@link UndoRecords#estimate}: one a commit where its mapper writes each key once,
+     * {@link Mappers#writesEachKeyOnce}).
      */
     public static Operations overEvery(long entities, MapperSpec spec, int pageSize) {
         Template template = Mappers.template(spec.template());
@@ -61,7 +54,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
         boolean writes = template.writes();
         long changed = writes ? entities : 0;
         long undoRecords = spec.undo() && writes
-                ? undoRecords(changed, Mappers.writesEachKeyOnce(spec), pageSize) : 0;
+                ? UndoRecords.estimate(changed, Mappers.writesEachKeyOnce(spec), pageSize) : 0;
         return new Operations(entities, (writes && !deletes ? changed : 0) + undoRecords, deletes ? changed : 0,
                 undoRecords);
     }
@@ -87,7 +80,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * their undo records (it writes each key once: one record per commit).
      */
     public static Operations of(PastRestoreDryRun dry) {
-        long undoRecords = dry.undo() ? undoRecords(dry.writes() + dry.deletes(), true, 0) : 0;
+        long undoRecords = dry.undo() ? UndoRecords.estimate(dry.writes() + dry.deletes(), true, 0) : 0;
         return new Operations(dry.reads(), dry.writes() + undoRecords, dry.deletes(), undoRecords);
     }
 
@@ -96,7 +89,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * undo record each unless {@code undo} is off: it may write a key twice, so it keeps one record per entity).
      */
     public static Operations ofRestore(long compared, long restores, boolean undo) {
-        long undoRecords = undo ? undoRecords(restores, false, 0) : 0;
+        long undoRecords = undo ? UndoRecords.estimate(restores, false, 0) : 0;
         return new Operations(compared, restores + undoRecords, 0, undoRecords);
     }
 

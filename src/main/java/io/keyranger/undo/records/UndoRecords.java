@@ -37,11 +37,6 @@ public final class UndoRecords {
      */
     static final long ENTITIES_PER_COMMIT = 100;
 
-    /** As {@link #estimate(long, boolean, int)}, for a job whose page size is not known. */
-    public static long estimate(long changes, boolean batched) {
-        return estimate(changes, batched, 0);
-    }
-
     /**
      * The undo records that every estimate counts for {@code changes} entities put or deleted: about one per commit
      * when {@code batched} (a job that writes each key once), else one each. A commit changes about

@@ -41,6 +41,11 @@ public abstract class DelegatingMapper implements PageMapper {
     }
 
     @Override
+    public boolean pageEntitiesFixed() {
+        return inner.pageEntitiesFixed();
+    }
+
+    @Override
     public boolean keepsUndo() {
         return inner.keepsUndo();
     }

@@ -43,6 +43,17 @@ public interface PageMapper {
     }
 
     /**
+     * Whether the entities of its pages never change while its job runs, so that the page query reads them with their
+     * keys and a commit reads, in its one lookup with its ledgers, the keys they relate to ({@link #related}) instead
+     * of them: a revert's undo records (each written by a commit of the job it takes back, all of which landed before
+     * the revert's fence, and removed only by a prune, which leaves a job under revert alone). Only a mapper that needs
+     * its entities and never writes its page's own keys may say so.
+     */
+    default boolean pageEntitiesFixed() {
+        return false;
+    }
+
+    /**
      * Whether its commits keep what they change (an undo record per changed entity, written in the same
      * transaction), so that the job can be reverted. Only writing mappers whose spec did not turn it off do.
      */

@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Takes a job back: runs over the job's undo records ({@code _KeyRangerUndo.JOB}), reads each record's entity in the
- * same transaction, and restores its before state where the job's change is still there. Entities changed since the
- * job are conflicts: skipped with what differs, or restored anyway with {@code force}. Not offered as a template of
+ * Takes a job back: runs over the job's undo records ({@code _KeyRangerUndo.JOB}), read with their page (they never
+ * change: {@link PageMapper#pageEntitiesFixed}), reads the entities they hold images of in the commit's transaction,
+ * and restores each one's before state where the job's change is still there. Entities changed since the job are
+ * conflicts: skipped with what differs, or restored anyway with {@code force}. Not offered as a template of
  * its own: {@code keyranger revert} and the Run tab's Revert button make its jobs.
  */
 final class RevertTemplate extends BaseTemplate {
@@ -82,6 +83,11 @@ final class RevertTemplate extends BaseTemplate {
             }
 
             @Override
+            public boolean pageEntitiesFixed() {
+                return true; // undo records: see PageMapper#pageEntitiesFixed
+            }
+
+            @Override
             public List<Key> related(Page page) {
                 return images(page).stream().map(UndoImage::target).toList();
             }
@@ -99,7 +105,7 @@ final class RevertTemplate extends BaseTemplate {
 
     /**
      * The images of a page just decoded on this thread (for its related keys), so that map does not decode them again;
-     * map removes them.
+     * map removes them (a commit that finds its page covered maps nothing: the next page's replace them).
      */
     private static final ThreadLocal<Decoded> DECODED = new ThreadLocal<>();
 

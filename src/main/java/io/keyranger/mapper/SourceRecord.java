@@ -4,7 +4,8 @@ import com.google.cloud.datastore.Entity;
 
 /**
  * What a job that reads a source (an import's file, the database at a past moment) finds at one position of it: an
- * entity to write, or why there is none to write.
+ * entity to write, or why there is none to write; or, for a mapper whose page entities never change
+ * ({@link PageMapper#pageEntitiesFixed}), the entity its page query read at a key.
  *
  * @param entity  the entity, or null (for the past: absent at that moment)
  * @param skipped why the position holds nothing to write (a bad line, an entity the selection does not take), or null

@@ -31,7 +31,7 @@ import java.util.function.IntFunction;
 /**
  * One transaction of the commit protocol ({@link CellCommitter} cuts chunks into them): it reads, in one lookup, the
  * ledgers of the cells (or cells' parts) the chunk's span touches, a counter shard and, for mappers that need them,
- * the chunk's entities; maps only the keys that no covered span holds (with the keys its mapper asks for, read in the
+ * the chunk's entities (or, when they came with the page and never change, the keys they relate to); maps only the keys that no covered span holds (with the keys its mapper asks for, read in the
  * same transaction); writes the mutations, their undo records, the shard's increments and each ledger with its piece
  * of the span. A ledger a revert marked stops it with nothing written.
  */
@@ -102,9 +102,14 @@ final class ChunkTransaction {
             boolean undo = mapper.keepsUndo();
             boolean batched = undo && mapper.writesEachKeyOnce(); // one undo record for the commit
             boolean positions = mapper.readsSource(); // the chunk's keys are places in a file: nothing to read
-            if ((mapper.needsEntities() || undo) && !positions) {
+            // entities that never change came with the page: the keys they relate to are read now, in the one lookup
+            Page given = mapper.pageEntitiesFixed() ? given(chunk, records) : null;
+            if ((mapper.needsEntities() || undo) && !positions && given == null) {
                 reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
             }
+            int relatedAt = reads.size();
+            List<Key> relatedFirst = given == null ? List.of() : List.copyOf(new LinkedHashSet<>(mapper.related(given)));
+            reads.addAll(relatedFirst);
             List<Entity> found = CommitBytes.fetch(tx, reads, chunk.size());
             Map<Integer, Ledger> ledgers = new HashMap<>();
             Map<Integer, KeyRange> ranges = new HashMap<>(); // what each ledger covers: its cell, or its part
@@ -133,6 +138,9 @@ final class ChunkTransaction {
             List<Key> fresh = new ArrayList<>(chunk.size());
             List<Entity> freshEntities = new ArrayList<>();
             Map<Key, Entity> known = new HashMap<>(); // what this transaction read: a key to null does not exist
+            for (int i = 0; i < relatedFirst.size(); i++) {
+                known.put(relatedFirst.get(i), found.get(relatedAt + i));
+            }
             Map<Key, Key> recordKeys = new HashMap<>(); // each target's undo record key, made once a commit
             Function<Key, Key> recordOf = target -> recordKeys.computeIfAbsent(target,
                     t -> recordKey(t, chunk.get(0), ledgers));
@@ -143,8 +151,9 @@ final class ChunkTransaction {
                 if (!ledgers.get(cell).spans().covers(key)) {
                     fresh.add(key);
                     appliedByCell.merge(cell, 1, Integer::sum);
-                    Entity entity = (mapper.needsEntities() || undo) && !positions ? found.get(entitiesAt + i) : null;
-                    if (undo && !positions) {
+                    Entity entity = given != null ? given.entities().get(i)
+                            : (mapper.needsEntities() || undo) && !positions ? found.get(entitiesAt + i) : null;
+                    if (undo && !positions && given == null) {
                         known.put(key, entity);
                         if (!batched && mapper.entityGroupsPerKey() == 1) {
                             // a mapper that writes only its page's keys writes each once, in the commit that covers
@@ -177,7 +186,7 @@ final class ChunkTransaction {
                             owners.putIfAbsent(record.entity().getKey(), k);
                         }
                     });
-                } else {
+                } else if (given == null) {
                     // a source over the kind's own keys (the database's past): what it holds at each key
                     fresh.forEach(k -> {
                         SourceRecord record = records.get(k);
@@ -186,7 +195,8 @@ final class ChunkTransaction {
                         }
                     });
                 }
-                Page freshPage = new Page(fresh, freshEntities, Map.of(), freshRecords);
+                Page freshPage = given != null && fresh.size() == chunk.size() ? given
+                        : new Page(fresh, freshEntities, Map.of(), freshRecords);
                 Set<Key> related = new LinkedHashSet<>(mapper.related(freshPage));
                 MapResult result = mapper.map(page(tx, freshPage, related, known, batched ? null : recordOf));
                 if (undo) {
@@ -257,7 +267,9 @@ final class ChunkTransaction {
     /**
      * The page with the keys its mapper asks for besides its own ({@code related}: {@link PageMapper#related}), read
      * in this transaction; each read is also {@code known} for the undo records, and so are their records (named by
-     * {@code recordOf}; null for a commit whose undo is one batch, which reads none), read in the same lookup.
+     * {@code recordOf}; null for a commit whose undo is one batch, which reads none), read in the same lookup. What
+     * this transaction read already ({@code known}: the related keys of a page that came with its entities, read with
+     * the ledgers) is not read again.
      */
     private Page page(Transaction tx, Page page, Set<Key> related, Map<Key, Entity> known,
                       Function<Key, Key> recordOf) {
@@ -268,18 +280,37 @@ final class ChunkTransaction {
         if (mapper.keepsUndo() && recordOf != null) {
             related.forEach(key -> reads.add(recordOf.apply(key)));
         }
-        Key[] keys = reads.toArray(new Key[0]);
-        List<Entity> read = tx.fetch(keys);
-        Map<Key, Entity> found = new HashMap<>();
-        for (int i = 0; i < keys.length; i++) {
-            known.put(keys[i], read.get(i));
+        reads.removeAll(known.keySet());
+        if (!reads.isEmpty()) {
+            Key[] keys = reads.toArray(new Key[0]);
+            List<Entity> read = tx.fetch(keys);
+            for (int i = 0; i < keys.length; i++) {
+                known.put(keys[i], read.get(i));
+            }
         }
+        Map<Key, Entity> found = new HashMap<>();
         for (Key key : related) {
             if (known.get(key) != null) {
                 found.put(key, known.get(key));
             }
         }
         return new Page(page.keys(), page.entities(), found, page.records());
+    }
+
+    /**
+     * The chunk as a page of the entities its page query read with it, for a mapper whose page entities never change
+     * ({@link PageMapper#pageEntitiesFixed}); each key has its entity, as the query found it.
+     */
+    private static Page given(List<Key> chunk, Map<Key, SourceRecord> records) {
+        List<Entity> entities = new ArrayList<>(chunk.size());
+        for (Key key : chunk) {
+            SourceRecord record = records.get(key);
+            if (record == null || record.entity() == null) {
+                throw new IllegalStateException("a page of fixed entities came without the entity of " + key);
+            }
+            entities.add(record.entity());
+        }
+        return new Page(chunk, entities);
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.Map;
 public interface PageSource {
     /**
      * Up to {@code limit} keys of {@code range} in order, from the {@code offset}-th on (a benchmark's naive cursor;
-     * 0 otherwise), with what the source holds at each when it is a file's.
+     * 0 otherwise), with what the source holds at each when it is a file's, the database's past, or a kind whose
+     * entities never change.
      */
     Page fetch(KeyRange range, int offset, int limit);
 
@@ -22,7 +23,8 @@ public interface PageSource {
      * A page of a source.
      *
      * @param keys    the keys (or positions), in order
-     * @param records what a file holds at each position; empty for a kind's keys
+     * @param records what a file holds at each position, or the past or a fixed kind at each key; empty for a kind's
+     *                keys alone
      */
     record Page(List<Key> keys, Map<Key, SourceRecord> records) {
         public static Page of(List<Key> keys) {

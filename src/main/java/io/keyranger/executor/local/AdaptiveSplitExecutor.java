@@ -199,8 +199,8 @@ public final class AdaptiveSplitExecutor {
      */
     private Inputs inputs(JobSpec spec, PageMapper given) {
         if (given != null) {
-            return new Inputs(new KindSource(datastore, spec), seams.mapper(ReadTimeMapper.of(datastore, spec, given)),
-                    null);
+            PageMapper mapper = seams.mapper(ReadTimeMapper.of(datastore, spec, given));
+            return new Inputs(new KindSource(datastore, spec, mapper), mapper, null);
         }
         SourceJobs.Pages pages = SourceJobs.pages(datastore, LocalFileStore.INSTANCE, order, spec);
         return new Inputs(pages.source(), seams.mapper(pages.mapper()), pages.file());

@@ -114,8 +114,8 @@ public final class SourceJobs {
             // a file's job writes: refused when its spec asks for a read time
             return new Pages(opened.source(), ReadTimeMapper.of(datastore, spec, opened.mapper()), opened.source());
         }
-        return new Pages(new KindSource(datastore, spec), ReadTimeMapper.of(datastore, spec,
-                Mappers.create(spec.mapper())), null);
+        PageMapper mapper = ReadTimeMapper.of(datastore, spec, Mappers.create(spec.mapper()));
+        return new Pages(new KindSource(datastore, spec, mapper), mapper, null);
     }
 
     /**

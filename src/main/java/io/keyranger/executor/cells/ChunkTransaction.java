@@ -31,9 +31,10 @@ import java.util.function.IntFunction;
 /**
  * One transaction of the commit protocol ({@link CellCommitter} cuts chunks into them): it reads, in one lookup, the
  * ledgers of the cells (or cells' parts) the chunk's span touches, a counter shard and, for mappers that need them,
- * the chunk's entities (or, when they came with the page and never change, the keys they relate to); maps only the keys that no covered span holds (with the keys its mapper asks for, read in the
- * same transaction); writes the mutations, their undo records, the shard's increments and each ledger with its piece
- * of the span. A ledger a revert marked stops it with nothing written.
+ * the chunk's entities (or, when they came with the page and never change, the keys they relate to); maps only the
+ * keys that no covered span holds (with the keys its mapper asks for, read in the same transaction); writes the
+ * mutations, their undo records, the shard's increments and each ledger with its piece of the span. A ledger a revert
+ * marked stops it with nothing written.
  */
 final class ChunkTransaction {
     private final Datastore datastore;
@@ -108,7 +109,8 @@ final class ChunkTransaction {
                 reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
             }
             int relatedAt = reads.size();
-            List<Key> relatedFirst = given == null ? List.of() : List.copyOf(new LinkedHashSet<>(mapper.related(given)));
+            List<Key> relatedFirst = given == null ? List.of()
+                    : List.copyOf(new LinkedHashSet<>(mapper.related(given)));
             reads.addAll(relatedFirst);
             List<Entity> found = CommitBytes.fetch(tx, reads, chunk.size());
             Map<Integer, Ledger> ledgers = new HashMap<>();

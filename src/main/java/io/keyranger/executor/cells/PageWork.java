@@ -27,7 +27,8 @@ public record PageWork(Datastore datastore, JobSpec spec, KeyOrder order, Server
     /** Work over its kind's keys, with no seams. */
     public PageWork(Datastore datastore, JobSpec spec, KeyOrder order, ServerLimits limits, PageMapper mapper,
                     CellPlan cells, CellCommitter committer, Retries.Policy retries) {
-        this(datastore, spec, order, limits, mapper, cells, committer, retries, new KindSource(datastore, spec, mapper));
+        this(datastore, spec, order, limits, mapper, cells, committer, retries,
+                new KindSource(datastore, spec, mapper));
     }
 
     /** The first key in {@code range} the job reads, or null (one call, not retried). */

@@ -82,14 +82,16 @@ final class BeamBench {
      * Runs the strategy over {@code kind} on the emulator, or on the production model ({@code model}: the pipeline
      * then takes production's key order and limits, as the local strategies do); the pipeline's wall time in
      * milliseconds and its CPU. With a {@code warmKind}, the same pipeline first runs over that kind in the same JVM,
-     * untimed ({@link WarmPipeline}), and {@code warmed} runs between the two.
+     * untimed ({@link WarmPipeline}), and {@code warmed} runs between the two. {@code jvmFlags}: the pipeline JVM's.
      */
     static Pipeline run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, String warmKind,
-                        Runnable warmed, int workers, int pageSize, String mapperJson, Consumer<String> log)
+                        List<String> jvmFlags, Runnable warmed, int workers, int pageSize, String mapperJson, Consumer<String> log)
             throws InterruptedException {
-        // the pipeline's JVM as a user starts it (README, "On Apache Beam"): no flags a user would not pass
+        // the pipeline's JVM as a user starts it (README, "On Apache Beam"), with the flags the bench was given
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx4g", "-cp", classPath(warmKind != null)));
+                .toString(), "-Xmx4g"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", classPath(warmKind != null)));
         List<String> timed = arguments(strategy, datastore, model, kind, workers, pageSize, mapperJson);
         if (warmKind == null) {
             command.add(MAIN);

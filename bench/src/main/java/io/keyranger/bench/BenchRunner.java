@@ -50,6 +50,7 @@ public final class BenchRunner {
     private Consumer<Boolean> serverQuiet;
     private LongSupplier serverCalls;
     private Session reverting;
+    private List<String> pipelineJvm = List.of();
 
     public BenchRunner(Datastore datastore, KeyOrder order, ServerLimits limits, Consumer<String> log) {
         this.datastore = datastore;
@@ -66,6 +67,12 @@ public final class BenchRunner {
     public BenchRunner serverSideLatency(Consumer<Boolean> quiet, LongSupplier calls) {
         this.serverQuiet = quiet;
         this.serverCalls = calls;
+        return this;
+    }
+
+    /** JVM flags of a Beam strategy's pipeline JVM (none by default: the JVM as a user starts it). */
+    public BenchRunner pipelineJvm(List<String> flags) {
+        this.pipelineJvm = List.copyOf(flags);
         return this;
     }
 
@@ -315,7 +322,7 @@ public final class BenchRunner {
         quiet(false);
         long[] callsBefore = {serverCalls()};
         BeamBench.Pipeline pipeline = BeamBench.run(strategy, datastore, serverQuiet != null, kind, warmKind,
-                () -> callsBefore[0] = serverCalls(), settings.workers(), settings.pageSize(), mapperJson, log);
+                pipelineJvm, () -> callsBefore[0] = serverCalls(), settings.workers(), settings.pageSize(), mapperJson, log);
         long calls = serverCalls != null ? serverCalls() - callsBefore[0] : -1;
         long wall = Math.max(1, pipeline.wallMillis());
         quiet(true); // checking is not timed

@@ -33,31 +33,52 @@ public final class KeyOrder implements Comparator<Key> {
     @Override
     public int compare(Key a, Key b) {
         requireSamePartition(a, b);
-        List<PathElement> pa = KeyPaths.path(a);
-        List<PathElement> pb = KeyPaths.path(b);
-        int common = Math.min(pa.size(), pb.size());
+        // element by element along the paths, without building them: a job compares keys in every binary search
+        List<PathElement> ancestorsA = a.getAncestors();
+        List<PathElement> ancestorsB = b.getAncestors();
+        int common = Math.min(ancestorsA.size(), ancestorsB.size());
         for (int i = 0; i < common; i++) {
-            int c = compareElements(pa.get(i), pb.get(i));
+            int c = compareElements(ancestorsA.get(i), ancestorsB.get(i));
             if (c != 0) {
                 return c;
             }
         }
-        return Integer.compare(pa.size(), pb.size());
+        if (ancestorsA.size() == ancestorsB.size()) {
+            return compareElements(a.getKind(), a.hasId(), a.getId(), a.getName(), b.getKind(), b.hasId(), b.getId(),
+                    b.getName());
+        }
+        // one path is longer: the shorter one's own element against the longer one's there, and a prefix first
+        if (ancestorsA.size() < ancestorsB.size()) {
+            PathElement e = ancestorsB.get(common);
+            int c = compareElements(a.getKind(), a.hasId(), a.getId(), a.getName(), e.getKind(), e.hasId(),
+                    e.getId(), e.getName());
+            return c != 0 ? c : -1;
+        }
+        PathElement e = ancestorsA.get(common);
+        int c = compareElements(e.getKind(), e.hasId(), e.getId(), e.getName(), b.getKind(), b.hasId(), b.getId(),
+                b.getName());
+        return c != 0 ? c : 1;
     }
 
     /** Compares two path elements: kind, then id before name. */
     public int compareElements(PathElement a, PathElement b) {
-        int c = collation.compare(a.getKind(), b.getKind());
+        return compareElements(a.getKind(), a.hasId(), a.getId(), a.getName(), b.getKind(), b.hasId(), b.getId(),
+                b.getName());
+    }
+
+    private int compareElements(String kindA, boolean hasIdA, Long idA, String nameA, String kindB, boolean hasIdB,
+                                Long idB, String nameB) {
+        int c = collation.compare(kindA, kindB);
         if (c != 0) {
             return c;
         }
-        if (a.hasId() && b.hasId()) {
-            return Long.compare(a.getId(), b.getId());
+        if (hasIdA && hasIdB) {
+            return Long.compare(idA, idB);
         }
-        if (a.hasId() != b.hasId()) {
-            return a.hasId() ? -1 : 1;
+        if (hasIdA != hasIdB) {
+            return hasIdA ? -1 : 1;
         }
-        return collation.compare(a.getName(), b.getName());
+        return collation.compare(nameA, nameB);
     }
 
     @Override

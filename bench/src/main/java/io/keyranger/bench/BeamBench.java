@@ -2,7 +2,10 @@ package io.keyranger.bench;
 
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
+import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +23,7 @@ import java.util.regex.Pattern;
  */
 final class BeamBench {
     private static final Pattern TIME = Pattern.compile(" in ([0-9.]+) s ");
-    private static final Pattern CPU = Pattern.compile("this JVM's CPU ([0-9.]+) s");
+    private static final Pattern CPU = Pattern.compile("this run's CPU ([0-9.]+) s");
 
     /**
      * What a pipeline run took.
@@ -36,19 +39,27 @@ final class BeamBench {
     }
 
     /**
-     * How to start the Beam runner: {@code java -jar} its jar, or, when this JVM has its classes (the beam module's
-     * tests), {@code java -cp} this JVM's class path.
+     * The class path of the Beam runner's JVM: its jar, or, when this JVM has its classes (the beam module's tests),
+     * this JVM's class path; the bench's own classes after it when {@code withBench} (a warm-up's launcher).
      */
-    static List<String> launch() {
+    static String classPath(boolean withBench) {
         try {
             Class.forName(MAIN);
-            return List.of("-cp", System.getProperty("java.class.path"), MAIN);
+            return System.getProperty("java.class.path");
         } catch (ClassNotFoundException e) {
-            return List.of("-jar", jar().toString());
+            if (!withBench) {
+                return jar().toString();
+            }
+            try {
+                return jar() + File.pathSeparator
+                        + Path.of(WarmPipeline.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            } catch (URISyntaxException bad) {
+                throw new KeyRangerException("Cannot find the bench's own jar: " + bad.getMessage());
+            }
         }
     }
 
-    private static final String MAIN = "io.keyranger.beam.BeamMain";
+    static final String MAIN = "io.keyranger.beam.BeamMain";
 
     /** The Beam jar: {@code -Dkeyranger.beamJar}, else beam/target/keyranger-beam.jar from the working directory. */
     static Path jar() {
@@ -70,31 +81,39 @@ final class BeamBench {
     /**
      * Runs the strategy over {@code kind} on the emulator, or on the production model ({@code model}: the pipeline
      * then takes production's key order and limits, as the local strategies do); the pipeline's wall time in
-     * milliseconds and its JVM's CPU.
+     * milliseconds and its CPU. With a {@code warmKind}, the same pipeline first runs over that kind in the same JVM,
+     * untimed ({@link WarmPipeline}), and {@code warmed} runs between the two. {@code jvmFlags}: the pipeline JVM's.
      */
-    static Pipeline run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, int workers,
-                    int pageSize, String mapperJson, Consumer<String> log) throws InterruptedException {
-        String host = datastore.getOptions().getHost().replaceFirst("^https?://", "");
-        // the pipeline's JVM as a user starts it (README, "On Apache Beam"): no flags a user would not pass
+    static Pipeline run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, String warmKind,
+                        List<String> jvmFlags, Runnable warmed, int workers, int pageSize, String mapperJson, Consumer<String> log)
+            throws InterruptedException {
+        // the pipeline's JVM as a user starts it (README, "On Apache Beam"), with the flags the bench was given
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx4g"));
-        command.addAll(launch());
-        command.addAll(List.of("--runner=" + strategy.beamRunner(), "--targetParallelism=" + workers,
-                "--project=" + datastore.getOptions().getProjectId(),
-                (model ? "--modelHost=" : "--emulatorHost=") + host, "--kind=" + kind));
-        if (strategy.beamRunner().equals("FlinkRunner")) {
-            // the local mini-cluster: as many task slots as workers, every one running the job's DoFns
-            command.addAll(List.of("--flinkMaster=[local]", "--parallelism=" + workers));
-        }
-        command.add("--mapperSpec=" + mapperJson);
-        if (strategy.datastoreIo()) {
-            command.addAll(List.of("--pipeline=datastoreio", "--numQuerySplits=" + workers));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", classPath(warmKind != null)));
+        List<String> timed = arguments(strategy, datastore, model, kind, workers, pageSize, mapperJson);
+        if (warmKind == null) {
+            command.add(MAIN);
+            command.addAll(timed);
         } else {
-            command.addAll(List.of("--jobId=" + kind, "--shards=" + workers, "--pageSize=" + pageSize));
+            command.addAll(WarmPipeline.arguments(
+                    arguments(strategy, datastore, model, warmKind, workers, pageSize, mapperJson), timed));
         }
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            StringBuilder lines = new StringBuilder();
+            try (BufferedReader reader = process.inputReader(StandardCharsets.UTF_8)) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    lines.append(line).append('\n');
+                    if (line.equals(WarmPipeline.WARMED)) {
+                        warmed.run();
+                        process.getOutputStream().write('\n');
+                        process.getOutputStream().flush();
+                    }
+                }
+            }
+            String output = lines.toString();
             int exit = process.waitFor();
             String summary = output.lines().filter(l -> l.startsWith("Job ") || l.startsWith("DatastoreIO:"))
                     .reduce((a, b) -> b).orElse("");
@@ -113,5 +132,26 @@ final class BeamBench {
         } catch (IOException e) {
             throw new KeyRangerException("Cannot start the Beam pipeline: " + e.getMessage());
         }
+    }
+
+    /** The arguments of a pipeline over {@code kind}: runner, connection, job. */
+    private static List<String> arguments(BenchStrategy strategy, Datastore datastore, boolean model, String kind,
+                                          int workers, int pageSize, String mapperJson) {
+        String host = datastore.getOptions().getHost().replaceFirst("^https?://", "");
+        List<String> command = new ArrayList<>(List.of("--runner=" + strategy.beamRunner(),
+                "--targetParallelism=" + workers,
+                "--project=" + datastore.getOptions().getProjectId(),
+                (model ? "--modelHost=" : "--emulatorHost=") + host, "--kind=" + kind));
+        if (strategy.beamRunner().equals("FlinkRunner")) {
+            // the local mini-cluster: as many task slots as workers, every one running the job's DoFns
+            command.addAll(List.of("--flinkMaster=[local]", "--parallelism=" + workers));
+        }
+        command.add("--mapperSpec=" + mapperJson);
+        if (strategy.datastoreIo()) {
+            command.addAll(List.of("--pipeline=datastoreio", "--numQuerySplits=" + workers));
+        } else {
+            command.addAll(List.of("--jobId=" + kind, "--shards=" + workers, "--pageSize=" + pageSize));
+        }
+        return command;
     }
 }

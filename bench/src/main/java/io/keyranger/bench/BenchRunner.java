@@ -50,6 +50,7 @@ public final class BenchRunner {
     private Consumer<Boolean> serverQuiet;
     private LongSupplier serverCalls;
     private Session reverting;
+    private List<String> pipelineJvm = List.of();
 
     public BenchRunner(Datastore datastore, KeyOrder order, ServerLimits limits, Consumer<String> log) {
         this.datastore = datastore;
@@ -66,6 +67,12 @@ public final class BenchRunner {
     public BenchRunner serverSideLatency(Consumer<Boolean> quiet, LongSupplier calls) {
         this.serverQuiet = quiet;
         this.serverCalls = calls;
+        return this;
+    }
+
+    /** JVM flags of a Beam strategy's pipeline JVM (none by default: the JVM as a user starts it). */
+    public BenchRunner pipelineJvm(List<String> flags) {
+        this.pipelineJvm = List.copyOf(flags);
         return this;
     }
 
@@ -96,7 +103,7 @@ public final class BenchRunner {
      * @param offsetCap most entities the offset baseline really runs
      * @param shards    planned ranges for the adaptive strategy, 0 for one per worker (fixed uses one per worker)
      * @param warmup    entities of an untimed run of the same strategy before each timed one (JIT of this JVM and
-     *                  of the emulator), 0 for none
+     *                  of the emulator; a Beam strategy's in its pipeline's JVM), 0 for none
      */
     public record Settings(BenchShape shape, int entities, int workers, int pageSize, int latencyMs, int offsetCap,
                            int shards, int warmup, int linearCap) {
@@ -138,15 +145,27 @@ public final class BenchRunner {
     }
 
     private BenchResult once(BenchStrategy strategy, Settings settings, int entities) throws InterruptedException {
-        if (settings.warmup() > 0 && !strategy.beam()) {
-            execute(strategy, settings, Math.min(settings.warmup(), entities), false);
+        int warmup = Math.min(settings.warmup(), entities);
+        if (warmup > 0 && strategy.beam()) {
+            // a pipeline's JVM is warmed up by a pipeline of its own before the timed one
+            quiet(true);
+            String warmKind = kind(strategy, warmup);
+            put(datastore, settings.shape().entities(datastore.newKeyFactory().setKind(warmKind), warmup, 42));
+            return execute(strategy, settings, entities, true, warmKind);
         }
-        return execute(strategy, settings, entities, true);
+        if (warmup > 0) {
+            execute(strategy, settings, warmup, false, null);
+        }
+        return execute(strategy, settings, entities, true, null);
     }
 
-    private BenchResult execute(BenchStrategy strategy, Settings settings, int entities, boolean timed)
-            throws InterruptedException {
-        String kind = "Bench_" + strategy.id().replace('-', '_') + "_" + entities + "_" + System.nanoTime() % 100_000;
+    private static String kind(BenchStrategy strategy, int entities) {
+        return "Bench_" + strategy.id().replace('-', '_') + "_" + entities + "_" + System.nanoTime() % 100_000;
+    }
+
+    private BenchResult execute(BenchStrategy strategy, Settings settings, int entities, boolean timed,
+                                String beamWarmKind) throws InterruptedException {
+        String kind = kind(strategy, entities);
         KeyFactory factory = datastore.newKeyFactory().setKind(kind);
         BenchShape shape = settings.shape();
         quiet(true);
@@ -155,7 +174,7 @@ public final class BenchRunner {
         put(datastore, data);
         String mapperJson = MAPPER.replace("}", shape.whereJson() + "}");
         if (strategy.beam()) {
-            return executeBeam(strategy, settings, kind, mapperJson, data.size(), selected, timed);
+            return executeBeam(strategy, settings, kind, beamWarmKind, mapperJson, data.size(), selected, timed);
         }
         MapperSpec mapper = MapperSpec.parse(mapperJson);
         if (strategy == BenchStrategy.ADAPTIVE_NO_UNDO) {
@@ -292,18 +311,19 @@ public final class BenchRunner {
     }
 
     /** A Beam strategy: the pipeline in its own JVM, then the same entity-by-entity check, with double increments. */
-    private BenchResult executeBeam(BenchStrategy strategy, Settings settings, String kind, String mapperJson,
-                                    int entities, long selected, boolean timed) throws InterruptedException {
+    private BenchResult executeBeam(BenchStrategy strategy, Settings settings, String kind, String warmKind,
+                                    String mapperJson, int entities, long selected, boolean timed)
+            throws InterruptedException {
         BenchShape shape = settings.shape();
         if (shape == BenchShape.GROWING) {
             throw new KeyRangerException("The Beam strategies run over a kind that no one else writes "
                     + "while they run: use a shape other than growing.");
         }
         quiet(false);
-        long callsBefore = serverCalls();
-        BeamBench.Pipeline pipeline = BeamBench.run(strategy, datastore, serverQuiet != null, kind,
-                settings.workers(), settings.pageSize(), mapperJson, log);
-        long calls = serverCalls != null ? serverCalls() - callsBefore : -1;
+        long[] callsBefore = {serverCalls()};
+        BeamBench.Pipeline pipeline = BeamBench.run(strategy, datastore, serverQuiet != null, kind, warmKind,
+                pipelineJvm, () -> callsBefore[0] = serverCalls(), settings.workers(), settings.pageSize(), mapperJson, log);
+        long calls = serverCalls != null ? serverCalls() - callsBefore[0] : -1;
         long wall = Math.max(1, pipeline.wallMillis());
         quiet(true); // checking is not timed
         BenchCheck check = timed ? BenchCheck.of(datastore, kind, shape) : null;

@@ -85,6 +85,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Entities of an untimed run before each timed one, 0 for none (default: ${DEFAULT-VALUE}).")
     int warmup;
 
+    @Option(names = "--pipeline-jvm", paramLabel = "FLAGS",
+            description = "JVM flags of a Beam strategy's pipeline JVM, space-separated (default: none, as a user "
+                    + "starts it), e.g. \"-XX:TieredStopAtLevel=1\" as the README suggests for a one-job JVM.")
+    String pipelineJvm;
+
     @Option(names = "--latency-ms", defaultValue = "20", paramLabel = "MS", description = "Simulated latency per call.")
     int latencyMs;
 
@@ -200,7 +205,7 @@ public final class BenchCommand implements Callable<Integer> {
                 err.println(line);
                 err.flush();
             });
-            return (revert ? runner.reverting(session) : runner).run(strategy, settings);
+            return configured(runner, session).run(strategy, settings);
         } finally {
             if (own != null) {
                 own.close();
@@ -286,6 +291,13 @@ public final class BenchCommand implements Callable<Integer> {
         return p99Ms != null ? p99Ms : 5.0 * latencyMs;
     }
 
+    /** The runner with what the options add: a revert after each run, the pipeline JVM's flags. */
+    private BenchRunner configured(BenchRunner runner, Session session) {
+        runner.pipelineJvm(pipelineJvm == null || pipelineJvm.isBlank() ? List.of()
+                : List.of(pipelineJvm.trim().split("\\s+")));
+        return revert ? runner.reverting(session) : runner;
+    }
+
     /** A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. */
     private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err)
             throws Exception {
@@ -294,7 +306,7 @@ public final class BenchCommand implements Callable<Integer> {
                 err.println(line);
                 err.flush();
             }).serverSideLatency(quiet, calls);
-            return (revert ? runner.reverting(session) : runner).run(strategy, settings);
+            return configured(runner, session).run(strategy, settings);
         });
     }
 

@@ -46,6 +46,11 @@ public final class EntityCodec {
         return JsonTree.of(json -> write(json, entity));
     }
 
+    /** {@code entity} as one line of JSON: {@link #encode}'s tree as text, without building the tree. */
+    public static String line(Entity entity) {
+        return JsonTree.line(json -> write(json, entity));
+    }
+
     /** Writes {@code entity} as {@link #encode} holds it, without building the tree. */
     public static void write(JsonGenerator json, Entity entity) throws IOException {
         json.writeStartObject();

@@ -1,8 +1,7 @@
 package io.keyranger.datastore;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Blob;
@@ -24,6 +23,7 @@ import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.TimestampValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.KeyRangerException;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -39,29 +39,41 @@ import java.util.TreeSet;
  * meanings, names its project; only a hand-written key names none, and goes to the target.
  */
 public final class EntityCodec {
-    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-
     private EntityCodec() {
     }
 
     public static ObjectNode encode(Entity entity) {
-        ObjectNode root = NODES.objectNode();
-        root.set("key", KeyJson.toRest(entity.getKey()));
-        root.set("properties", properties(entity));
-        return root;
+        return JsonTree.of(json -> write(json, entity));
     }
 
-    private static ObjectNode properties(FullEntity<?> entity) {
-        ObjectNode props = NODES.objectNode();
+    /** {@code entity} as one line of JSON: {@link #encode}'s tree as text, without building the tree. */
+    public static String line(Entity entity) {
+        return JsonTree.line(json -> write(json, entity));
+    }
+
+    /** Writes {@code entity} as {@link #encode} holds it, without building the tree. */
+    public static void write(JsonGenerator json, Entity entity) throws IOException {
+        json.writeStartObject();
+        json.writeFieldName("key");
+        KeyJson.write(json, entity.getKey());
+        json.writeFieldName("properties");
+        writeProperties(json, entity);
+        json.writeEndObject();
+    }
+
+    /** Writes the properties of {@code entity} as {@link #encode} holds them: one field a property, in name order. */
+    public static void writeProperties(JsonGenerator json, FullEntity<?> entity) throws IOException {
+        json.writeStartObject();
         for (String name : new TreeSet<>(entity.getNames())) {
-            props.set(name, value(entity.getValue(name)));
+            json.writeFieldName(name);
+            writeValue(json, entity.getValue(name));
         }
-        return props;
+        json.writeEndObject();
     }
 
     /** One value as typed JSON, {"type": …, "value": …}, as in an export. */
     public static ObjectNode encodeValue(Value<?> value) {
-        return value(value);
+        return JsonTree.of(json -> writeValue(json, value));
     }
 
     /**
@@ -78,55 +90,76 @@ public final class EntityCodec {
         }
     }
 
-    private static ObjectNode value(Value<?> value) {
-        ObjectNode node = NODES.objectNode();
+    /** Writes {@code value} as {@link #encodeValue} holds it, without building the tree. */
+    public static void writeValue(JsonGenerator json, Value<?> value) throws IOException {
+        json.writeStartObject();
         Object raw = value.get();
         switch (value.getType()) {
-            case NULL -> node.put("type", "null");
-            case BOOLEAN -> node.put("type", "boolean").put("value", (Boolean) raw);
-            case LONG -> node.put("type", "integer").put("value", raw.toString());
+            case NULL -> json.writeStringField("type", "null");
+            case BOOLEAN -> {
+                json.writeStringField("type", "boolean");
+                json.writeBooleanField("value", (Boolean) raw);
+            }
+            case LONG -> typed(json, "integer", raw.toString());
             case DOUBLE -> {
                 double d = (Double) raw;
-                node.put("type", "double");
+                json.writeStringField("type", "double");
                 if (Double.isFinite(d)) {
-                    node.put("value", d);
+                    json.writeNumberField("value", d);
                 } else {
-                    node.put("value", Double.toString(d));
+                    json.writeStringField("value", Double.toString(d));
                 }
             }
-            case STRING -> node.put("type", "string").put("value", (String) raw);
-            case TIMESTAMP -> node.put("type", "timestamp").put("value", raw.toString());
-            case BLOB -> node.put("type", "blob").put("value",
-                    Base64.getEncoder().encodeToString(((Blob) raw).toByteArray()));
-            case KEY -> node.put("type", "key").set("value", KeyJson.toRest((Key) raw));
-            case LAT_LNG -> node.put("type", "geo").set("value", NODES.objectNode()
-                    .put("lat", ((LatLng) raw).getLatitude()).put("lng", ((LatLng) raw).getLongitude()));
+            case STRING -> typed(json, "string", (String) raw);
+            case TIMESTAMP -> typed(json, "timestamp", raw.toString());
+            case BLOB -> typed(json, "blob", Base64.getEncoder().encodeToString(((Blob) raw).toByteArray()));
+            case KEY -> {
+                json.writeStringField("type", "key");
+                json.writeFieldName("value");
+                KeyJson.write(json, (Key) raw);
+            }
+            case LAT_LNG -> {
+                json.writeStringField("type", "geo");
+                json.writeObjectFieldStart("value");
+                json.writeNumberField("lat", ((LatLng) raw).getLatitude());
+                json.writeNumberField("lng", ((LatLng) raw).getLongitude());
+                json.writeEndObject();
+            }
             case ENTITY -> {
                 FullEntity<?> embedded = (FullEntity<?>) raw;
-                ObjectNode e = NODES.objectNode();
+                json.writeStringField("type", "entity");
+                json.writeObjectFieldStart("value");
                 if (embedded.getKey() != null) {
-                    e.set("key", KeyJson.toRest(embedded.getKey()));
+                    json.writeFieldName("key");
+                    KeyJson.write(json, embedded.getKey());
                 }
-                e.set("properties", properties(embedded));
-                node.put("type", "entity").set("value", e);
+                json.writeFieldName("properties");
+                writeProperties(json, embedded);
+                json.writeEndObject();
             }
             case LIST -> {
-                ArrayNode array = NODES.arrayNode();
+                json.writeStringField("type", "array");
+                json.writeArrayFieldStart("value");
                 for (Object item : (List<?>) raw) {
-                    array.add(value((Value<?>) item));
+                    writeValue(json, (Value<?>) item);
                 }
-                node.put("type", "array").set("value", array);
+                json.writeEndArray();
             }
             default -> throw new KeyRangerException("Cannot export a value of type " + value.getType());
         }
         if (value.excludeFromIndexes()) {
-            node.put("excludeFromIndexes", true);
+            json.writeBooleanField("excludeFromIndexes", true);
         }
         int meaning = meaning(value);
         if (meaning != 0) {
-            node.put("meaning", meaning);
+            json.writeNumberField("meaning", meaning);
         }
-        return node;
+        json.writeEndObject();
+    }
+
+    private static void typed(JsonGenerator json, String type, String value) throws IOException {
+        json.writeStringField("type", type);
+        json.writeStringField("value", value);
     }
 
     /**

@@ -1,13 +1,14 @@
 package io.keyranger.datastore;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
 import io.keyranger.KeyRangerException;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,23 +23,43 @@ public final class KeyJson {
     }
 
     public static ObjectNode toRest(IncompleteKey key) {
-        ObjectNode partition = NODES.objectNode().put("projectId", key.getProjectId());
-        if (key.getDatabaseId() != null && !key.getDatabaseId().isEmpty()) {
-            partition.put("databaseId", key.getDatabaseId());
-        }
-        partition.put("namespaceId", key.getNamespace());
-        ArrayNode path = NODES.arrayNode();
-        for (PathElement element : key.getAncestors()) {
-            path.add(element(element.getKind(), element.getId(), element.getName()));
-        }
-        path.add(key instanceof Key complete ? element(complete.getKind(), complete.getId(), complete.getName())
-                : NODES.objectNode().put("kind", key.getKind()));
-        return NODES.objectNode().<ObjectNode>set("partitionId", partition).set("path", path);
+        return JsonTree.of(json -> write(json, key));
     }
 
-    private static ObjectNode element(String kind, Long id, String name) {
-        ObjectNode node = NODES.objectNode().put("kind", kind);
-        return name != null ? node.put("name", name) : node.put("id", String.valueOf(id));
+    /** Writes {@code key} as {@link #toRest} holds it, field by field, without building the tree. */
+    public static void write(JsonGenerator json, IncompleteKey key) throws IOException {
+        json.writeStartObject();
+        json.writeObjectFieldStart("partitionId");
+        json.writeStringField("projectId", key.getProjectId());
+        if (key.getDatabaseId() != null && !key.getDatabaseId().isEmpty()) {
+            json.writeStringField("databaseId", key.getDatabaseId());
+        }
+        json.writeStringField("namespaceId", key.getNamespace());
+        json.writeEndObject();
+        json.writeArrayFieldStart("path");
+        for (PathElement element : key.getAncestors()) {
+            element(json, element.getKind(), element.getId(), element.getName());
+        }
+        if (key instanceof Key complete) {
+            element(json, complete.getKind(), complete.getId(), complete.getName());
+        } else {
+            json.writeStartObject();
+            json.writeStringField("kind", key.getKind());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+    }
+
+    private static void element(JsonGenerator json, String kind, Long id, String name) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("kind", kind);
+        if (name != null) {
+            json.writeStringField("name", name);
+        } else {
+            json.writeStringField("id", String.valueOf(id));
+        }
+        json.writeEndObject();
     }
 
     /** Whether {@code json} names its own project (KeyRanger always writes it; a key written by hand may not). */

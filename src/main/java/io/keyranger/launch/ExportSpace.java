@@ -47,7 +47,7 @@ public final class ExportSpace {
         if (sample.isEmpty()) {
             return new Estimate(0, 0);
         }
-        long sampleBytes = sample.stream().mapToLong(e -> EntityCodec.encode(e).toString()
+        long sampleBytes = sample.stream().mapToLong(e -> EntityCodec.line(e)
                 .getBytes(StandardCharsets.UTF_8).length + 1).sum();
         long entities = sample.size() < SAMPLE ? sample.size() : new ShardPlanner(datastore, order).preview(
                 new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), 16, PlanRequest.DEFAULT_OVERSAMPLE),

@@ -65,7 +65,7 @@ final class FileTemplates {
     /** The export's mapper: each entity as a typed JSON line for the job's exactly-once parts. */
     private static PageMapper exporter(String name, String file) {
         return new FunctionMapper(name, true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
-                page.entities().stream().map(e -> EntityCodec.encode(e).toString())
+                page.entities().stream().map(e -> EntityCodec.line(e))
                         .toList()), file);
     }
 

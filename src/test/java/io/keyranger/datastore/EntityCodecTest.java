@@ -8,7 +8,12 @@ import com.google.cloud.datastore.EntityValue;
 import com.google.cloud.datastore.FullEntity;
 import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.LatLng;
+import com.google.cloud.datastore.ListValue;
+import com.google.cloud.datastore.NullValue;
+import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.StringValue;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Where the codec puts keys, and what files written before it kept meanings and key projects still give. */
@@ -85,5 +90,24 @@ class EntityCodecTest {
                 .isEqualTo(IncompleteKey.newBuilder("q", "Addr").build());
         assertThat(moved.getEntity("anonRaw").getKey()).as("an unindexed embedded key keeps its project, as there")
                 .isEqualTo(IncompleteKey.newBuilder("p", "Addr").build());
+    }
+
+    /** An export's line is the entity's tree as text, and reads back as the entity: one form, two ways to hold it. */
+    @Test
+    void anEntityAsALineIsItsTreeAsText() throws Exception {
+        Key child = Key.newBuilder("p", "B", 7).addAncestor(PathElement.of("A", "root")).setNamespace("ns")
+                .setDatabaseId("db").build();
+        Entity entity = Entity.newBuilder(Key.newBuilder("p", "A", "a\"\u00e9").build())
+                .set("d", 0.1).set("inf", Double.POSITIVE_INFINITY).set("k", child).set("n", Long.MAX_VALUE)
+                .set("geo", LatLng.of(1.5, -2.25)).set("e", EntityValue.of(FullEntity.newBuilder().set("x", true)
+                        .build()))
+                .set("list", ListValue.of(List.of(NullValue.of(), StringValue.of("s"))))
+                .set("text", StringValue.newBuilder("t").setExcludeFromIndexes(true).setMeaning(15).build())
+                .build();
+
+        String line = EntityCodec.line(entity);
+
+        assertThat(line).isEqualTo(EntityCodec.encode(entity).toString());
+        assertThat(decode(line, "p")).isEqualTo(entity);
     }
 }

@@ -31,7 +31,7 @@ public record KindDigest(long entities, long high, long low) {
 
     /** This digest with one more entity. */
     public KindDigest plus(Entity entity) {
-        ByteBuffer hash = ByteBuffer.wrap(sha256(EntityCodec.encode(entity).toString()));
+        ByteBuffer hash = ByteBuffer.wrap(sha256(EntityCodec.line(entity)));
         return new KindDigest(entities + 1, high + hash.getLong(), low + hash.getLong());
     }
 

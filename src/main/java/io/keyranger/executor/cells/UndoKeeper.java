@@ -86,7 +86,8 @@ public final class UndoKeeper {
                 left.add(batch.images().get(0).target());
             }
         }
-        List<Entity> puts = result.puts().stream().filter(p -> !left.contains(p.getKey())).toList();
+        List<Entity> puts = left.isEmpty() ? result.puts() // the usual commit: no key hashed again to keep them all
+                : result.puts().stream().filter(p -> !left.contains(p.getKey())).toList();
         result.deletes().stream().filter(k -> known.get(k) != null && !left.contains(k)).forEach(deletes::add);
         return kept(result, puts, deletes, records, targets, images.size() - left.size(), tooLarge);
     }

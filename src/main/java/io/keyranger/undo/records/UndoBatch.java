@@ -1,8 +1,6 @@
 package io.keyranger.undo.records;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.BlobValue;
 import com.google.cloud.datastore.Entity;
@@ -46,8 +44,8 @@ public record UndoBatch(Entity record, List<UndoImage> images) {
             // an image's JSON holds its whole before and what its after changed, each value in a form no smaller than
             // the entity's own: three times the batch's JSON bounds what reverting it writes ({@link #restoreBytes}),
             // so a batch well within the bound is one record, its images' sizes never measured one by one
-            byte[] json = UndoImage.json(encode(images));
-            if (3L * json.length <= maxRestoreBytes) {
+            UndoImage.Json json = write(images);
+            if (3L * json.size() <= maxRestoreBytes) {
                 UndoBatch whole = new UndoBatch(record(UndoRecords.batchKey(parent, jobId, images.size(),
                         images.get(0).target()), UndoImage.deflate(json)), List.copyOf(images));
                 if (whole.fits()) {
@@ -98,18 +96,27 @@ public record UndoBatch(Entity record, List<UndoImage> images) {
     }
 
     private static Entity toEntity(Key key, List<UndoImage> images) {
-        return record(key, UndoImage.deflate(encode(images)));
+        return record(key, UndoImage.deflate(write(images)));
     }
 
-    /** The images as one JSON array, each with its target's key. */
-    static ArrayNode encode(List<UndoImage> images) {
-        ArrayNode all = UndoImage.JSON.createArrayNode();
-        for (UndoImage image : images) {
-            ObjectNode one = image.encode();
-            one.set("target", KeyJson.toRest(image.target()));
-            all.add(one);
-        }
-        return all;
+    /** The images as one JSON array, each with its target's key, in this thread's buffer ({@link UndoImage#json}). */
+    private static UndoImage.Json write(List<UndoImage> images) {
+        return UndoImage.json(json -> {
+            json.writeStartArray();
+            for (UndoImage image : images) {
+                json.writeStartObject();
+                image.write(json);
+                json.writeFieldName("target");
+                KeyJson.write(json, image.target());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+        });
+    }
+
+    /** The images as the JSON a batch of them holds. */
+    static byte[] json(List<UndoImage> images) {
+        return write(images).toByteArray();
     }
 
     private static Entity record(Key key, byte[] deflated) {

@@ -1,9 +1,8 @@
 package io.keyranger.undo.records;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Blob;
 import com.google.cloud.datastore.BlobValue;
 import com.google.cloud.datastore.BooleanValue;
@@ -15,6 +14,8 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.zip.DataFormatException;
@@ -44,7 +45,11 @@ public record UndoImage(Key target, Entity before, Entity after) {
                 .set("target", KeyValue.newBuilder(target).setExcludeFromIndexes(true).build())
                 .set("existed", BooleanValue.newBuilder(before != null).setExcludeFromIndexes(true).build())
                 .set("deleted", BooleanValue.newBuilder(after == null).setExcludeFromIndexes(true).build())
-                .set("image", BlobValue.newBuilder(Blob.copyFrom(deflate(encode()))).setExcludeFromIndexes(true).build())
+                .set("image", BlobValue.newBuilder(Blob.copyFrom(deflate(json(json -> {
+                    json.writeStartObject();
+                    write(json);
+                    json.writeEndObject();
+                })))).setExcludeFromIndexes(true).build())
                 .build();
     }
 
@@ -71,29 +76,42 @@ public record UndoImage(Key target, Entity before, Entity after) {
         return new UndoImage(target, before, after);
     }
 
-    /** The image as JSON: the whole before state and, of the after state, what changed. */
-    ObjectNode encode() {
-        ObjectNode root = JSON.createObjectNode();
-        root.set("before", before == null ? root.nullNode() : EntityCodec.encode(before).get("properties"));
-        root.put("deleted", after == null);
+    /**
+     * Writes the image's fields into the JSON object {@code json} is in: the whole before state and, of the after
+     * state, what changed ({@code set}, then {@code removed}), in that order, as {@link #decode} reads them.
+     */
+    void write(JsonGenerator json) throws IOException {
+        json.writeFieldName("before");
+        if (before == null) {
+            json.writeNull();
+        } else {
+            EntityCodec.writeProperties(json, before);
+        }
+        json.writeBooleanField("deleted", after == null);
         if (after != null) {
-            ObjectNode set = root.putObject("set");
-            ArrayNode removed = root.putArray("removed");
             TreeSet<String> names = new TreeSet<>(after.getNames());
             if (before != null) {
                 names.addAll(before.getNames());
             }
+            List<String> removed = new ArrayList<>();
+            json.writeObjectFieldStart("set");
             for (String name : names) {
                 Value<?> now = after.contains(name) ? after.getValue(name) : null;
                 Value<?> was = before != null && before.contains(name) ? before.getValue(name) : null;
                 if (now == null) {
                     removed.add(name);
                 } else if (!now.equals(was)) {
-                    set.set(name, EntityCodec.encodeValue(now));
+                    json.writeFieldName(name);
+                    EntityCodec.writeValue(json, now);
                 }
             }
+            json.writeEndObject();
+            json.writeArrayFieldStart("removed");
+            for (String name : removed) {
+                json.writeString(name);
+            }
+            json.writeEndArray();
         }
-        return root;
     }
 
     private static Entity entity(Key target, JsonNode properties) {
@@ -122,26 +140,53 @@ public record UndoImage(Key target, Entity before, Entity after) {
     /** One inflater a thread, likewise, for reading records back (a revert reads every record of a job). */
     private static final ThreadLocal<Inflater> INFLATERS = ThreadLocal.withInitial(() -> new Inflater(true));
 
-    static byte[] deflate(JsonNode root) {
-        return deflate(json(root));
+    /** What writes one JSON value of a record. */
+    @FunctionalInterface
+    interface Writer {
+        void write(JsonGenerator json) throws IOException;
     }
 
-    /** {@code root} as JSON bytes. */
-    static byte[] json(JsonNode root) {
-        try {
-            return JSON.writeValueAsBytes(root);
-        } catch (IOException e) {
-            throw new IllegalStateException(e); // in memory
+    /**
+     * One buffer a thread for a record's JSON, reused (a commit's record is tens of KiB and would otherwise be built,
+     * copied and dropped on every commit), let go when a record made it larger than most records are.
+     */
+    private static final ThreadLocal<Json> BUFFERS = ThreadLocal.withInitial(Json::new);
+    private static final int KEPT_BUFFER_BYTES = 1 << 20;
+
+    /** A record's JSON, in this thread's buffer: good until this thread writes the next one. */
+    static final class Json extends ByteArrayOutputStream {
+        byte[] bytes() {
+            return buf;
         }
     }
 
-    /** {@code json} deflated, as a record keeps it. */
-    static byte[] deflate(byte[] json) {
+    /** What {@code writer} writes, as JSON bytes in this thread's buffer ({@link Json}). */
+    static Json json(Writer writer) {
+        Json buffer = BUFFERS.get();
+        if (buffer.bytes().length > KEPT_BUFFER_BYTES) {
+            buffer = new Json();
+            BUFFERS.set(buffer);
+        }
+        buffer.reset();
+        try (JsonGenerator json = JSON.getFactory().createGenerator(buffer)) {
+            writer.write(json);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // in memory
+        }
+        return buffer;
+    }
+
+    static byte[] deflate(Json json) {
+        return deflate(json.bytes(), json.size());
+    }
+
+    /** The first {@code length} bytes of {@code json} deflated, as a record keeps it. */
+    static byte[] deflate(byte[] json, int length) {
         Deflater deflater = DEFLATERS.get();
         deflater.reset();
-        deflater.setInput(json);
+        deflater.setInput(json, 0, length);
         deflater.finish();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, json.length / 2));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, length / 2));
         byte[] buffer = new byte[8192];
         while (!deflater.finished()) {
             out.write(buffer, 0, deflater.deflate(buffer));

@@ -15,17 +15,11 @@ import java.io.StringWriter;
 final class JsonTree {
     private static final ObjectMapper TREES = new ObjectMapper();
 
-    /** What writes one JSON value to a generator. */
-    @FunctionalInterface
-    interface Writer {
-        void write(JsonGenerator json) throws IOException;
-    }
-
     private JsonTree() {
     }
 
     /** The object {@code writer} writes. */
-    static ObjectNode of(Writer writer) {
+    static ObjectNode of(JsonWriter writer) {
         try (TokenBuffer buffer = new TokenBuffer(TREES, false)) {
             writer.write(buffer);
             return TREES.readTree(buffer.asParser());
@@ -35,7 +29,7 @@ final class JsonTree {
     }
 
     /** What {@code writer} writes, as one line of JSON: the tree's {@code toString()}, without the tree. */
-    static String line(Writer writer) {
+    static String line(JsonWriter writer) {
         StringWriter out = new StringWriter();
         try (JsonGenerator json = TREES.getFactory().createGenerator(out)) {
             writer.write(json);

@@ -12,6 +12,7 @@ import com.google.cloud.datastore.KeyValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
+import io.keyranger.datastore.JsonWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -140,12 +141,6 @@ public record UndoImage(Key target, Entity before, Entity after) {
     /** One inflater a thread, likewise, for reading records back (a revert reads every record of a job). */
     private static final ThreadLocal<Inflater> INFLATERS = ThreadLocal.withInitial(() -> new Inflater(true));
 
-    /** What writes one JSON value of a record. */
-    @FunctionalInterface
-    interface Writer {
-        void write(JsonGenerator json) throws IOException;
-    }
-
     /**
      * One buffer a thread for a record's JSON, reused (a commit's record is tens of KiB and would otherwise be built,
      * copied and dropped on every commit), let go when a record made it larger than most records are.
@@ -161,7 +156,7 @@ public record UndoImage(Key target, Entity before, Entity after) {
     }
 
     /** What {@code writer} writes, as JSON bytes in this thread's buffer ({@link Json}). */
-    static Json json(Writer writer) {
+    static Json json(JsonWriter writer) {
         Json buffer = BUFFERS.get();
         if (buffer.bytes().length > KEPT_BUFFER_BYTES) {
             buffer = new Json();

@@ -18,8 +18,9 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.testhooks.FaultInjector;
 import com.google.protobuf.ByteString;
-import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +28,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.DataFormatException;
-import java.util.zip.Deflater;
-import java.util.zip.Inflater;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.InflaterInputStream;
 
 /**
  * What every worker of a KeyRanger pipeline needs, in plain serializable values (no client, no secret): where the data
@@ -85,8 +85,7 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
             return last.getValue();
         }
         List<Key> keys = new ArrayList<>();
-        String lines = new String(inflate(bounds.toByteArray()), StandardCharsets.UTF_8);
-        lines.lines().forEach(b -> keys.add(Key.fromUrlSafe(b)));
+        decode(bounds).lines().forEach(b -> keys.add(Key.fromUrlSafe(b)));
         CellPlan plan = new CellPlan(server.keyOrder(), keys);
         DECODED.set(Map.entry(id, plan));
         return plan;
@@ -161,40 +160,20 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
     static ByteString encode(List<Key> bounds) {
         StringBuilder lines = new StringBuilder();
         bounds.forEach(k -> lines.append(k.toUrlSafe()).append('\n'));
-        byte[] text = lines.toString().getBytes(StandardCharsets.UTF_8);
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-        try {
-            deflater.setInput(text);
-            deflater.finish();
-            ByteArrayOutputStream out = new ByteArrayOutputStream(text.length / 4 + 64);
-            byte[] buffer = new byte[8192];
-            while (!deflater.finished()) {
-                out.write(buffer, 0, deflater.deflate(buffer));
-            }
-            return ByteString.copyFrom(out.toByteArray());
-        } finally {
-            deflater.end();
+        ByteString.Output out = ByteString.newOutput();
+        try (DeflaterOutputStream deflated = new DeflaterOutputStream(out)) {
+            deflated.write(lines.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in memory
         }
+        return out.toByteString();
     }
 
-    private static byte[] inflate(byte[] deflated) {
-        Inflater inflater = new Inflater();
-        try {
-            inflater.setInput(deflated);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(deflated.length * 4);
-            byte[] buffer = new byte[8192];
-            while (!inflater.finished()) {
-                int n = inflater.inflate(buffer);
-                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-                    throw new IllegalStateException("The job's cell bounds are cut short");
-                }
-                out.write(buffer, 0, n);
-            }
-            return out.toByteArray();
-        } catch (DataFormatException e) {
+    private static String decode(ByteString bounds) {
+        try (InflaterInputStream lines = new InflaterInputStream(bounds.newInput())) {
+            return new String(lines.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
             throw new IllegalStateException("The job's cell bounds cannot be read: " + e.getMessage(), e);
-        } finally {
-            inflater.end();
         }
     }
 }

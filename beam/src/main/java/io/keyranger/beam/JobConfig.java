@@ -33,8 +33,9 @@ import java.util.zip.InflaterInputStream;
 
 /**
  * What every worker of a KeyRanger pipeline needs, in plain serializable values (no client, no secret): where the data
- * is, the job and its mapper, and the job's cell bounds (url-safe keys, deflated: a runner deserializes its DoFns once a
- * task, 192 times on a 64-slot Flink job, and a byte array reads at once where thousands of strings read char by char).
+ * is, the job and its mapper, and the job's cell bounds (url-safe keys, deflated: a runner deserializes its DoFns
+ * once a task, 192 times on a 64-slot Flink job, and a byte array reads at once where thousands of strings read char
+ * by char).
  *
  * @param emulatorHost     host:port of an emulator, or null for production
  * @param projectId        the data's project

@@ -85,7 +85,8 @@ final class BeamBench {
      * untimed ({@link WarmPipeline}), and {@code warmed} runs between the two. {@code jvmFlags}: the pipeline JVM's.
      */
     static Pipeline run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, String warmKind,
-                        List<String> jvmFlags, Runnable warmed, int workers, int pageSize, String mapperJson, Consumer<String> log)
+                        List<String> jvmFlags, Runnable warmed, int workers, int pageSize, String mapperJson,
+                        Consumer<String> log)
             throws InterruptedException {
         // the pipeline's JVM as a user starts it (README, "On Apache Beam"), with the flags the bench was given
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")

@@ -322,7 +322,8 @@ public final class BenchRunner {
         quiet(false);
         long[] callsBefore = {serverCalls()};
         BeamBench.Pipeline pipeline = BeamBench.run(strategy, datastore, serverQuiet != null, kind, warmKind,
-                pipelineJvm, () -> callsBefore[0] = serverCalls(), settings.workers(), settings.pageSize(), mapperJson, log);
+                pipelineJvm, () -> callsBefore[0] = serverCalls(), settings.workers(), settings.pageSize(), mapperJson,
+                log);
         long calls = serverCalls != null ? serverCalls() - callsBefore[0] : -1;
         long wall = Math.max(1, pipeline.wallMillis());
         quiet(true); // checking is not timed

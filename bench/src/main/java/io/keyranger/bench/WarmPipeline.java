@@ -17,8 +17,8 @@ import java.util.List;
  * timed one, both through {@code BeamMain.run} in this one JVM, so that the timed pipeline meets a JVM that has
  * compiled its code, as the local strategies' warm-up gives theirs. Its arguments are the warm-up's, {@value #THEN},
  * the timed run's; between them it says {@link #WARMED} and waits for a line on its input, so that the bench counts
- * the timed run's calls alone. It runs with the Beam jar first on the class path and calls it by reflection: the bench is built
- * without Beam.
+ * the timed run's calls alone. It runs with the Beam jar first on the class path and calls it by reflection: the
+ * bench is built without Beam.
  */
 public final class WarmPipeline {
     /** Separates the warm-up's arguments from the timed run's. */

@@ -12,6 +12,7 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.job.PauseGate;
 import io.keyranger.job.RetryPolicy;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -219,8 +220,10 @@ final class JobRun {
             }
         }
         long ran = wall;
+        // the moment the run's time was taken: its running time since then is what it ran past it
+        Instant ended = Instant.now().minusMillis(Math.max(0, runningMillis() - ran));
         retries.call(() -> {
-            run.store().finishJob(run.lease(), status, ran, tree.size(), tree.maxDepth(), handle.pauses());
+            run.store().finishJob(run.lease(), status, ran, ended, tree.size(), tree.maxDepth(), handle.pauses());
             return null;
         });
         if (joins) {

@@ -147,14 +147,18 @@ public final class JobStore {
 
     /**
      * The job's last status, and its lease released, in one fenced transaction, with its last run's figures: how long
-     * it ran, its pauses left out, and when it stood paused (a chart of the run drawn afterwards leaves them out).
+     * it ran, its pauses left out, when it stood paused, and when its time was taken ({@code timeTaken}: a chart of the
+     * run drawn afterwards counts back from there, so the end is the moment the time was taken, not when this
+     * transaction ran, which a slow or retried commit makes later).
      */
-    public void finishJob(JobLease lease, JobStatus status, long wallMillis, int ranges, int depth,
+    public void finishJob(JobLease lease, JobStatus status, long wallMillis, Instant timeTaken, int ranges, int depth,
                           List<Pause> pauses) {
         fencedOnJob("finish", lease, job -> {
             Entity.Builder ended = Entity.newBuilder(job).set("status", status.name())
                     .set("lastWallMillis", wallMillis).set("lastRanges", ranges).set("lastDepth", depth)
-                    .set("finishedAt", Timestamp.now()).remove(LAST_PAUSES);
+                    .set("finishedAt", Timestamp.ofTimeSecondsAndNanos(timeTaken.getEpochSecond(),
+                            timeTaken.getNano()))
+                    .remove(LAST_PAUSES);
             if (!pauses.isEmpty()) {
                 List<LongValue> bounds = new ArrayList<>();
                 for (Pause pause : pauses) {

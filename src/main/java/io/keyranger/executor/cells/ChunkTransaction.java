@@ -199,7 +199,7 @@ final class ChunkTransaction {
                 }
                 Page freshPage = given != null && fresh.size() == chunk.size() ? given
                         : new Page(fresh, freshEntities, Map.of(), freshRecords);
-                Set<Key> related = new LinkedHashSet<>(mapper.related(freshPage));
+                Set<Key> related = new LinkedHashSet<>(freshPage == given ? relatedFirst : mapper.related(freshPage));
                 MapResult result = mapper.map(page(tx, freshPage, related, known, batched ? null : recordOf));
                 if (undo) {
                     UndoKeeper.Kept kept = batched

@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
- * The pipeline's last step, once every range is processed: records the job's end in its {@code _KeyRangerJob}
- * entity (DONE when every cell is), so a pipeline launched without waiting (a Flex Template on Dataflow) still ends
- * its job for {@code keyranger jobs} and the app; an export's recorded parts are joined into its file first, once.
- * Outputs the status.
+ * The last step of a pipeline launched without waiting (a Flex Template on Dataflow), once every range is processed:
+ * records the job's end in its {@code _KeyRangerJob} entity (DONE when every cell is), so that job still ends for
+ * {@code keyranger jobs} and the app; an export's recorded parts are joined into its file first, once. A launcher that
+ * waits records the end itself, with no such step. Outputs the status.
  */
 final class FinishJobFn extends DoFn<Long, String> {
     /** When ({@code System.nanoTime}) this JVM recorded the job's end: 0 until it does. */

@@ -1,7 +1,6 @@
 package io.keyranger.beam;
 
 import com.google.auth.oauth2.GoogleCredentials;
-import com.sun.management.OperatingSystemMXBean;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
@@ -16,10 +15,10 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.report.DryRunPrinter;
+import io.keyranger.report.ProcessCpu;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +97,7 @@ public final class BeamMain {
     private static int runJob(KeyRangerOptions options, BeamRequest request, Session session, PrintStream out,
                               PrintStream err) {
         long started = System.nanoTime();
-        long cpuStarted = cpuNanos();
+        ProcessCpu cpuStarted = ProcessCpu.now();
         // an import's check, an export's join: here, through the pipeline's file systems (gs://...)
         FileSystems.setDefaultPipelineOptions(options);
         List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
@@ -174,13 +173,16 @@ public final class BeamMain {
                 failure == null ? "" : "; the pipeline failed: " + failure
                         + " (rerun with the same --jobId to finish it exactly once)");
         if (KeyRangeFn.FIRST_PROCESS.get() != 0) { // a runner in this JVM (Direct, Flink's local mini-cluster)
+            ProcessCpu cpuEnded = ProcessCpu.now();
+            ProcessCpu.Spent spent = cpuEnded.since(cpuStarted);
             out.printf("Where the time went, from the start: job opened and planned at %.1f s, first DoFn set up at "
                             + "%.1f s, first range begun at %.1f s, last range ended at %.1f s, pipeline ended at %.1f "
-                            + "s, job's end recorded at %.1f s; this run's CPU %.1f s (its JVM's %.1f s)%n",
+                            + "s, job's end recorded at %.1f s; this run's CPU %.1f s (%sits JVM's %.1f s)%n",
                     seconds(planned - started), seconds(KeyRangeFn.FIRST_SETUP.get() - started),
                     seconds(KeyRangeFn.FIRST_PROCESS.get() - started),
                     seconds(KeyRangeFn.LAST_PROCESS_END.get() - started), wallMillis / 1000.0,
-                    seconds(recorded - started), seconds(cpuNanos() - cpuStarted), seconds(cpuNanos()));
+                    seconds(recorded - started), seconds(spent.totalNanos()),
+                    spent.split().isEmpty() ? "" : spent.split() + "; ", seconds(cpuEnded.totalNanos()));
         }
         out.flush();
         if (failure != null) {
@@ -200,11 +202,6 @@ public final class BeamMain {
                 request.spec().mapper().json().get("property").asText(), request.spec().kind(),
                 (System.nanoTime() - started) / 1e9, options.getRunner().getSimpleName());
         return 0;
-    }
-
-    /** This JVM's CPU so far, all its threads: the run's is what it adds from its start. */
-    private static long cpuNanos() {
-        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static double seconds(long nanos) {

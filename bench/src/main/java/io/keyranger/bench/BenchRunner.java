@@ -6,12 +6,12 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
-import com.sun.management.OperatingSystemMXBean;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.lease.JobLease;
+import io.keyranger.report.ProcessCpu;
 import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.EngineSeams;
@@ -27,7 +27,6 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 import io.keyranger.undo.JobUndo;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -219,7 +218,7 @@ public final class BenchRunner {
         long readsBefore = calls(latency);
         long commitsBefore = latency.calls("commit");
         long serverCallsBefore = serverCalls();
-        long cpuBefore = cpuNanos();
+        ProcessCpu cpuBefore = ProcessCpu.now();
         AtomicLong tailStart = new AtomicLong();
         long threshold = Math.round(selected * 0.95);
         Newcomers writer = new Newcomers(datastore, shape.newcomers(factory, entities));
@@ -239,7 +238,8 @@ public final class BenchRunner {
             writer.stop();
         }
         long ended = System.nanoTime();
-        long cpu = cpuNanos() - cpuBefore;
+        ProcessCpu.Spent spent = ProcessCpu.now().since(cpuBefore);
+        long cpu = spent.totalNanos();
         long jobCalls = serverCalls != null ? serverCalls() - serverCallsBefore
                 : calls(latency) - readsBefore + latency.calls("commit") - commitsBefore;
         heap.stop();
@@ -255,8 +255,9 @@ public final class BenchRunner {
         }
         long processed = check == null ? selected : selected + check.newcomersProcessed();
         log.accept(String.format(Locale.ROOT, "%-18s %,8d entities  %,9d ms  %,d writes (%,d undo records)  "
-                        + "%,d calls  CPU %.3f ms/entity  %s%s", strategy.id(), processed, wall, result.writesBilled(),
-                result.total(JobResult.UNDO_RECORDS), jobCalls, cpu / 1e6 / Math.max(1, processed),
+                        + "%,d calls  CPU %.3f ms/entity%s  %s%s", strategy.id(), processed, wall,
+                result.writesBilled(), result.total(JobResult.UNDO_RECORDS), jobCalls, cpu / 1e6 / Math.max(1, processed),
+                spent.split().isEmpty() ? "" : " (" + spent.split() + ")",
                 timed ? "verified " + verified : "(warm-up, not timed)", writer.written() == 0 || check == null ? ""
                         : String.format("  (%,d of %,d newcomers processed)", check.newcomersProcessed(),
                         writer.written())));
@@ -303,11 +304,6 @@ public final class BenchRunner {
 
     private long serverCalls() {
         return serverCalls == null ? 0 : serverCalls.getAsLong();
-    }
-
-    /** This JVM's CPU so far: the bench's client (the model runs in a JVM of its own). */
-    private static long cpuNanos() {
-        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** A Beam strategy: the pipeline in its own JVM, then the same entity-by-entity check, with double increments. */

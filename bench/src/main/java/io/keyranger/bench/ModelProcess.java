@@ -1,12 +1,11 @@
 package io.keyranger.bench;
 
-import com.sun.management.OperatingSystemMXBean;
 import io.keyranger.KeyRangerException;
 import io.keyranger.model.ModelServer;
+import io.keyranger.report.ProcessCpu;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -131,7 +130,7 @@ public final class ModelProcess implements AutoCloseable {
     }
 
     private static long clientCpu() {
-        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ProcessCpu.now().totalNanos();
     }
 
     private long modelCpu() {

@@ -100,10 +100,10 @@ public final class BeamMain {
         ProcessCpu cpuStarted = ProcessCpu.now();
         // an import's check, an export's join: here, through the pipeline's file systems (gs://...)
         FileSystems.setDefaultPipelineOptions(options);
-        List.of(KeyRangeFn.FIRST_SETUP, KeyRangeFn.FIRST_PROCESS, KeyRangeFn.LAST_PROCESS_END, FinishJobFn.RECORDED)
+        List.of(RangeRun.FIRST_SETUP, RangeRun.FIRST_PROCESS, RangeRun.LAST_PROCESS_END, FinishJobFn.RECORDED)
                 .forEach(t -> t.set(0));
-        KeyRangeFn.SETUPS.set(0);
-        KeyRangeFn.PROCESS_NANOS.set(0);
+        RangeRun.SETUPS.set(0);
+        RangeRun.PROCESS_NANOS.set(0);
         // a job that only reads reads one snapshot: its stored read time, or this new job's start; its moments (a
         // restore's too) still kept unless it is done, which it says below
         JobSpec spec = JobReadTime.settled(session, RetryPolicy.DEFAULT, request.spec(), Instant.now());
@@ -127,7 +127,8 @@ public final class BeamMain {
         Pipeline pipeline = Pipeline.create(options);
         PCollection<Long> applied = pipeline
                 .apply("key ranges of " + request.spec().kind(), Create.of(ranges).withCoder(KeyRangeCoder.of()))
-                .apply("page mapper " + request.spec().mapper().template(), ParDo.of(new KeyRangeFn(config)));
+                .apply("page mapper " + request.spec().mapper().template(), ParDo.of(FlinkLocal.onFlink(options)
+                        ? new FlinkRangeFn(config) : new KeyRangeFn(config)));
         if (!options.getWaitUntilFinish()) {
             // nobody waits for the pipeline (a Flex Template): its last step records the job's end, once every range
             // is done. A launcher that waits records it itself (below) and spares the runner that step's global
@@ -168,19 +169,19 @@ public final class BeamMain {
                 request.spec().kind(), status.name().toLowerCase(), wallMillis / 1000.0,
                 options.getRunner().getSimpleName(), totals, job.cells().cells(), ranges.size(),
                 BeamKeyRangeTracker.CHECKPOINTS.get() - checkpointsBefore,
-                BeamKeyRangeTracker.SPLITS.get() - splitsBefore, KeyRangeFn.SETUPS.get(),
-                KeyRangeFn.PROCESS_NANOS.get() / 1e9,
+                BeamKeyRangeTracker.SPLITS.get() - splitsBefore, RangeRun.SETUPS.get(),
+                RangeRun.PROCESS_NANOS.get() / 1e9,
                 failure == null ? "" : "; the pipeline failed: " + failure
                         + " (rerun with the same --jobId to finish it exactly once)");
-        if (KeyRangeFn.FIRST_PROCESS.get() != 0) { // a runner in this JVM (Direct, Flink's local mini-cluster)
+        if (RangeRun.FIRST_PROCESS.get() != 0) { // a runner in this JVM (Direct, Flink's local mini-cluster)
             ProcessCpu cpuEnded = ProcessCpu.now();
             ProcessCpu.Spent spent = cpuEnded.since(cpuStarted);
             out.printf("Where the time went, from the start: job opened and planned at %.1f s, first DoFn set up at "
                             + "%.1f s, first range begun at %.1f s, last range ended at %.1f s, pipeline ended at %.1f "
                             + "s, job's end recorded at %.1f s; this run's CPU %.1f s (%sits JVM's %.1f s)%n",
-                    seconds(planned - started), seconds(KeyRangeFn.FIRST_SETUP.get() - started),
-                    seconds(KeyRangeFn.FIRST_PROCESS.get() - started),
-                    seconds(KeyRangeFn.LAST_PROCESS_END.get() - started), wallMillis / 1000.0,
+                    seconds(planned - started), seconds(RangeRun.FIRST_SETUP.get() - started),
+                    seconds(RangeRun.FIRST_PROCESS.get() - started),
+                    seconds(RangeRun.LAST_PROCESS_END.get() - started), wallMillis / 1000.0,
                     seconds(recorded - started), seconds(spent.totalNanos()),
                     spent.split().isEmpty() ? "" : spent.split() + "; ", seconds(cpuEnded.totalNanos()));
         }

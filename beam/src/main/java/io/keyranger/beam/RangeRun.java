@@ -1,0 +1,99 @@
+package io.keyranger.beam;
+
+import com.google.cloud.datastore.Key;
+import io.keyranger.executor.cells.CellCommitter;
+import io.keyranger.executor.cells.CellPlan;
+import io.keyranger.executor.cells.ConcurrentRangeTracker;
+import io.keyranger.executor.cells.PageLoop;
+import io.keyranger.keys.KeyRange;
+import java.io.Serializable;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+
+/**
+ * What a DoFn of a KeyRanger job does with a range, whichever way its runner hands ranges out ({@link KeyRangeFn} as
+ * restrictions that it may split, {@link FlinkRangeFn} as whole elements): the job's page loop over the range, each
+ * commit counted in the pipeline's metrics and this JVM's timings, and the tests' injected worker deaths. One per DoFn
+ * instance; the page work it runs is the JVM's ({@link JobConfig#work}).
+ */
+final class RangeRun implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Test faults thrown after a commit in this JVM so far. */
+    static final AtomicInteger THROWN = new AtomicInteger();
+    /** DoFn instances set up in this JVM. */
+    static final AtomicInteger SETUPS = new AtomicInteger();
+    /** Nanoseconds spent processing ranges in this JVM, over all threads. */
+    static final AtomicLong PROCESS_NANOS = new AtomicLong();
+    /** When ({@code System.nanoTime}) this JVM set up its first DoFn of the run: 0 until it does. */
+    static final AtomicLong FIRST_SETUP = new AtomicLong();
+    /** When this JVM began its first range of the run: 0 until it does. */
+    static final AtomicLong FIRST_PROCESS = new AtomicLong();
+    /** When this JVM ended its last range so far: 0 until it does. */
+    static final AtomicLong LAST_PROCESS_END = new AtomicLong();
+
+    private final JobConfig config;
+    private final Counter applied = Metrics.counter(KeyRangeFn.class, "applied");
+    private final Counter alreadyApplied = Metrics.counter(KeyRangeFn.class, "alreadyApplied");
+    private final Counter restrictions = Metrics.counter(KeyRangeFn.class, "restrictions");
+    private transient CellPlan cells;
+    private transient PageLoop loop;
+    private transient int commits;
+
+    RangeRun(JobConfig config) {
+        this.config = config;
+    }
+
+    JobConfig config() {
+        return config;
+    }
+
+    /** A DoFn's set-up: the job's cells, decoded once a JVM. */
+    void setUp() {
+        SETUPS.incrementAndGet();
+        FIRST_SETUP.compareAndSet(0, System.nanoTime());
+        cells = config.cells();
+    }
+
+    CellPlan cells() {
+        return cells;
+    }
+
+    /** A tracker over {@code range} for this job's cells. */
+    ConcurrentRangeTracker tracker(KeyRange range) {
+        return new ConcurrentRangeTracker(range, cells, config.entitiesPerCell());
+    }
+
+    /**
+     * Runs the page loop over {@code tracker}'s range, claiming each key through {@code claim}; {@code committed} hears
+     * of each commit after the pipeline's metrics have counted it.
+     */
+    void process(ConcurrentRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed) {
+        if (loop == null) { // only the instances that process ranges need the job's work
+            loop = new PageLoop(config.work(), null, config.covered());
+        }
+        restrictions.inc();
+        long started = System.nanoTime();
+        FIRST_PROCESS.compareAndSet(0, started);
+        try {
+            loop.process(tracker, claim, outcome -> {
+                applied.inc(outcome.applied());
+                alreadyApplied.inc(outcome.alreadyApplied());
+                committed.accept(outcome);
+                commits++;
+                if (config.failAfterCommits() > 0 && commits % config.failAfterCommits() == 0
+                        && THROWN.getAndIncrement() < config.failures()) {
+                    throw new IllegalStateException("Injected fault: the worker dies after a commit (test)");
+                }
+            });
+        } finally {
+            long ended = System.nanoTime();
+            PROCESS_NANOS.addAndGet(ended - started);
+            LAST_PROCESS_END.accumulateAndGet(ended, Math::max);
+        }
+    }
+}

@@ -3,7 +3,6 @@ package io.keyranger.beam;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.job.JobStatus;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
@@ -13,9 +12,6 @@ import org.apache.beam.sdk.transforms.DoFn;
  * waits records the end itself, with no such step. Outputs the status.
  */
 final class FinishJobFn extends DoFn<Long, String> {
-    /** When ({@code System.nanoTime}) this JVM recorded the job's end: 0 until it does. */
-    static final AtomicLong RECORDED = new AtomicLong();
-
     private final JobConfig config;
     private final long startedMillis;
 
@@ -29,7 +25,6 @@ final class FinishJobFn extends DoFn<Long, String> {
         Session session = config.session();
         JobStatus status = PipelineLaunch.finish(session.datastore(), session.order(), config.jobId(),
                 Math.max(0, System.currentTimeMillis() - startedMillis), config.parts());
-        RECORDED.set(System.nanoTime());
         out.output(status.name());
     }
 }

@@ -57,6 +57,7 @@ class FlinkPipelineTest {
             marks.add(Double.parseDouble(times.group(1)));
         }
         assertThat(marks).hasSize(6).isSorted();
+        assertThat(FlinkRpcOnce.loads()).as("Flink's RPC system, loaded once for both mini-clusters").isEqualTo(1);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.cloud.datastore.Key;
 import io.keyranger.executor.local.SplitPoints;
 import io.keyranger.executor.local.SplitPolicy;
+import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.range.ProbeMemory;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
@@ -82,8 +83,8 @@ class SplitPointsTest {
         SplitPolicy.Load idle = new SplitPolicy.Load(10, 5, 0, true);
         SplitPolicy.Load busy = new SplitPolicy.Load(0, 64, 3, true);
         assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, 100, 100)).isEqualTo(200);
-        assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, 800, 100)).isEqualTo(SplitPolicy.WIDEST_PAGE);
-        assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, SplitPolicy.WIDEST_PAGE, 100)).isEqualTo(SplitPolicy.WIDEST_PAGE);
+        assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, 800, 100)).isEqualTo(PageLoop.WIDEST_PAGE);
+        assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, PageLoop.WIDEST_PAGE, 100)).isEqualTo(PageLoop.WIDEST_PAGE);
         assertThat(SplitPolicy.ADAPTIVE.nextPage(busy, 400, 100)).as("every worker busy: as it is").isEqualTo(400);
         assertThat(SplitPolicy.ADAPTIVE.nextPage(idle, 2_000, 2_000)).as("never below the job's page").isEqualTo(2_000);
         SplitPolicy never = context -> List.of();

@@ -63,6 +63,6 @@ final class KeyRangeFn extends DoFn<KeyRange, Long> {
             if (claims[0] && !claims[1]) {
                 out.output((long) outcome.applied());
             }
-        });
+        }, false); // the job's pages: the runner splits a range that lags
     }
 }

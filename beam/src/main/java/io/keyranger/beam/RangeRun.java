@@ -70,12 +70,20 @@ final class RangeRun implements Serializable {
 
     /**
      * Runs the page loop over {@code tracker}'s range, claiming each key through {@code claim}; {@code committed} hears
-     * of each commit after the pipeline's metrics have counted it.
+     * of each commit after the pipeline's metrics have counted it. The range's pages are the job's, or, when
+     * {@code linear} (a range its runner will never split), each twice as wide as the last up to
+     * {@link PageLoop#WIDEST_PAGE}, as a local run widens those of a range it cannot split: fewer calls an entity.
      */
-    void process(ConcurrentRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed) {
+    void process(ConcurrentRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed,
+                 boolean linear) {
         if (loop == null) { // only the instances that process ranges need the job's work
             loop = new PageLoop(config.work(), null, config.covered());
         }
+        loop.pageSize(config.pageSize()); // each range starts from the job's page
+        Predicate<Key> afterPage = !linear ? next -> true : next -> {
+            loop.pageSize(PageLoop.wider(loop.pageSize(), config.pageSize()));
+            return true;
+        };
         restrictions.inc();
         long started = System.nanoTime();
         FIRST_PROCESS.compareAndSet(0, started);
@@ -89,7 +97,7 @@ final class RangeRun implements Serializable {
                         && THROWN.getAndIncrement() < config.failures()) {
                     throw new IllegalStateException("Injected fault: the worker dies after a commit (test)");
                 }
-            });
+            }, afterPage);
         } finally {
             long ended = System.nanoTime();
             PROCESS_NANOS.addAndGet(ended - started);

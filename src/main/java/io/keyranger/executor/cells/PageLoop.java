@@ -73,6 +73,21 @@ public final class PageLoop {
         this.pageSize = work.spec().pageSize();
     }
 
+    /**
+     * The most keys a page grows to ({@link #wider}), unless the job's page is larger: a read of 1,000 keys and the
+     * commits of their chunks stay well within a call's time and a request's size.
+     */
+    public static final int WIDEST_PAGE = 1_000;
+
+    /**
+     * The page after one of {@code page} keys, for a range that goes on linearly because it will not be split (the job's
+     * page is {@code jobPage}): twice as wide, up to {@link #WIDEST_PAGE}. Such a range pays a query's round trip for
+     * more keys and its commits carry more keys each, so it makes fewer calls an entity.
+     */
+    public static int wider(int page, int jobPage) {
+        return Math.min(Math.max(jobPage, WIDEST_PAGE), page * 2);
+    }
+
     /** From the next page on, read pages of {@code keys} (the job's page until this is called). */
     public PageLoop pageSize(int keys) {
         this.pageSize = Math.max(1, keys);

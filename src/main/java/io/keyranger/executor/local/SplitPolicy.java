@@ -1,6 +1,7 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.range.ProbeMemory;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
@@ -44,12 +45,9 @@ public interface SplitPolicy {
 
         @Override
         public int nextPage(Load load, int page, int jobPage) {
-            return load.idle() > 0 ? Math.min(Math.max(jobPage, WIDEST_PAGE), page * 2) : page;
+            return load.idle() > 0 ? PageLoop.wider(page, jobPage) : page;
         }
     };
-
-    /** The most keys a page of a range that cannot split grows to (see {@link #nextPage}). */
-    public int WIDEST_PAGE = 1_000;
 
     /**
      * The keys to cut the rest at, in key order (k keys make k + 1 pieces), or none to go on with the range
@@ -59,7 +57,7 @@ public interface SplitPolicy {
 
     /**
      * The size of a range's next page after one that found no split point ({@code page} keys; the job's page is
-     * {@code jobPage}). KeyRanger's doubles it, up to {@link #WIDEST_PAGE}, while workers are idle: a range that
+     * {@code jobPage}). KeyRanger's widens it ({@link PageLoop#wider}) while workers are idle: a range that
      * cannot be split (no sample inside it, e.g. where rows arrived after the plan) then pays a query's round trip
      * for more keys, and only the chunks of its commits, which go through one ledger one after another, remain. The
      * baselines keep the job's page.

@@ -3,9 +3,9 @@ package io.keyranger.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.local.SplitPoints;
 import io.keyranger.executor.local.SplitPolicy;
-import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.range.ProbeMemory;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;

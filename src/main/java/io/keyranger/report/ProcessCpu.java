@@ -54,8 +54,12 @@ public record ProcessCpu(long totalNanos, Map<String, Ticks> threads) {
 
     /** Now. */
     public static ProcessCpu now() {
-        long total = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-        return new ProcessCpu(total, jvmThreads());
+        return new ProcessCpu(processNanos(), jvmThreads());
+    }
+
+    /** The process's CPU so far, all threads, without the split (no thread's {@code /proc} entry is read). */
+    public static long processNanos() {
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /**

@@ -130,7 +130,7 @@ public final class ModelProcess implements AutoCloseable {
     }
 
     private static long clientCpu() {
-        return ProcessCpu.now().totalNanos();
+        return ProcessCpu.processNanos();
     }
 
     private long modelCpu() {

@@ -2,6 +2,8 @@ package io.keyranger.datastore;
 
 import com.google.cloud.datastore.BaseEntity;
 import com.google.cloud.datastore.Entity;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.MessageLite;
 import io.keyranger.KeyRangerException;
 import io.keyranger.keys.KeyFormat;
@@ -11,10 +13,16 @@ import java.lang.reflect.Method;
  * The size of an entity as the server counts it (its serialized protocol buffer) against Datastore's limit of
  * 1,048,572 bytes. The legacy emulator does not enforce the limit, production does: checking before the commit
  * gives the same clear error on both.
+ *
+ * <p>One commit asks the size of the same entity several times (whether it is writable, what its commit sends, what
+ * its undo record and its revert would hold), and measuring builds its whole protocol buffer. Entities are immutable,
+ * so each size is measured once and kept, by identity, for as long as the entity itself is reachable.
  */
 public final class EntitySize {
     public static final int MAX_BYTES = 1_048_572;
     private static final Method TO_PB = toPb();
+    private static final Cache<Entity, Integer> MEASURED = CacheBuilder.newBuilder().weakKeys()
+            .concurrencyLevel(Runtime.getRuntime().availableProcessors() * 4).build();
 
     private EntitySize() {
     }
@@ -31,6 +39,18 @@ public final class EntitySize {
 
     /** The serialized size in bytes, or -1 when it cannot be computed. */
     public static int bytes(Entity entity) {
+        Integer known = MEASURED.getIfPresent(entity);
+        if (known != null) {
+            return known;
+        }
+        int size = measure(entity);
+        if (size >= 0) {
+            MEASURED.put(entity, size);
+        }
+        return size;
+    }
+
+    private static int measure(Entity entity) {
         if (TO_PB == null) {
             return -1;
         }

@@ -120,6 +120,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + "on fresh data; then each strategy's medians (default: ${DEFAULT-VALUE}).")
     int repeat;
 
+    @Option(names = "--fresh-jvm",
+            description = "Run each run of each strategy in a bench JVM started for it (same JVM flags, same options), "
+                    + "so that a local strategy's job meets a JVM as new as a Beam strategy's pipeline JVM, after the "
+                    + "same --warmup, rather than one that the runs before it have compiled.")
+    boolean freshJvm;
+
     @Option(names = "--revert",
             description = "After each run of a strategy that keeps undo, revert its job with the product's own revert "
                     + "(same workers, shards and page size), time it and check every entity is back to its seeded "
@@ -176,7 +182,8 @@ public final class BenchCommand implements Callable<Integer> {
                 err.flush();
             }
             for (BenchStrategy strategy : order) {
-                results.add(type == ServerType.MODEL ? onModel(strategy, settings, err)
+                results.add(freshJvm ? FreshJvm.run(spec.commandLine().getParseResult(), strategy, err)
+                        : type == ServerType.MODEL ? onModel(strategy, settings, err)
                         : onEmulator(type, strategy, settings, err));
             }
         }
@@ -264,9 +271,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Issue 43's backup round on one kind of a new model server, after an untimed round of --warmup entities. */
     private int backups(BenchRunner.Settings settings, PrintWriter out, PrintWriter err) throws Exception {
-        if (!server.equals("model") || emulatorHost != null || strategies != null || json != null || chart != null) {
+        if (!server.equals("model") || emulatorHost != null || strategies != null || json != null || chart != null || freshJvm) {
             throw new KeyRangerException("--scenario backups runs with --server model, and without "
-                    + "--emulator-host, --strategies, --json or --chart.");
+                    + "--emulator-host, --strategies, --json, --chart or --fresh-jvm.");
         }
         List<BackupsBench.Step> steps = onModel(err, (session, quiet, calls) -> {
             BackupsBench bench = new BackupsBench(session, quiet, line -> {

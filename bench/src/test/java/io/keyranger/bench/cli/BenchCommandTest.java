@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.keyranger.bench.BenchStrategy;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
@@ -11,8 +12,11 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
 
 /** Drives the benchmark jar's command line in-process against the real emulator. */
 class BenchCommandTest {
@@ -105,6 +109,48 @@ class BenchCommandTest {
         Result replay = run("bench", "--from-json", json.toString());
         assertThat(replay.exitCode()).isZero();
         assertThat(replay.out()).isEqualTo(result.out().replaceAll("(?m)^Wrote .*\\R", ""));
+    }
+
+    /**
+     * With --fresh-jvm every run is a JVM of its own (a process other than this one, a new one each run), with the
+     * same options, and its verified row comes back into this run's medians and file.
+     */
+    @Test
+    void withFreshJvmEachRunIsANewProcessAndItsRowComesBack() throws Exception {
+        Path json = config.resolve("fresh.json");
+        Result result = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--shape", "mixed",
+                "--entities", "200", "--workers", "4", "--page-size", "25", "--latency-ms", "0", "--warmup", "50",
+                "--strategies", "adaptive,adaptive-no-undo", "--repeat", "2", "--fresh-jvm", "--json",
+                json.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        List<String> pids = result.err().lines().filter(l -> l.contains(" in a fresh JVM, pid "))
+                .map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList();
+        assertThat(pids).as("one JVM a run").hasSize(4).doesNotHaveDuplicates()
+                .doesNotContain(String.valueOf(ProcessHandle.current().pid()));
+        assertThat(result.err().lines().filter(l -> l.startsWith("adaptive") && l.contains("(warm-up, not timed)")))
+                .as("each JVM warms up before its timed run").hasSize(4);
+        assertThat(result.out()).contains("Each strategy over its runs, median (min-max):",
+                "adaptive vs adaptive-no-undo, wall time");
+        JsonNode saved = new ObjectMapper().readTree(json.toFile());
+        assertThat(saved.path("results")).hasSize(4).allMatch(r -> r.path("verified").asBoolean()
+                && r.path("entitiesRun").asLong() == 200 && r.path("cpuNanos").asLong() > 0);
+        assertThat(saved.path("results")).extracting(r -> r.path("strategy").asText())
+                .containsExactly("adaptive", "adaptive-no-undo", "adaptive-no-undo", "adaptive");
+    }
+
+    @Test
+    void aFreshJvmGetsTheSameOptionsButRunsOneStrategyOnce() {
+        CommandLine cli = new CommandLine(new BenchMain());
+        ParseResult parsed = cli.parseArgs("bench", "--server", "model", "--entities=500", "--revert",
+                "--pipeline-jvm", "-XX:TieredStopAtLevel=1 -Xss1m", "--strategies", "adaptive,beam-keyranger-flink",
+                "--repeat", "3", "--fresh-jvm", "--json", "all.json", "--chart", "all.svg").subcommand();
+
+        List<String> args = FreshJvm.arguments(parsed, BenchStrategy.ADAPTIVE, Path.of("one.json"));
+
+        assertThat(args).containsExactly("bench", "--server=model", "--entities=500", "--revert",
+                "--pipeline-jvm=-XX:TieredStopAtLevel=1 -Xss1m", "--strategies=adaptive", "--repeat=1",
+                "--json=one.json");
     }
 
     /**

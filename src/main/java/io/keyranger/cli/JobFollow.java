@@ -47,8 +47,19 @@ final class JobFollow {
         return result;
     }
 
-    /** A command's exit code for a job's result. */
-    static int exitCode(JobResult result) {
+    /**
+     * A command's exit code for a job's result: a job done but for entities it could not write exits
+     * {@link RunCommand#EXIT_NOT_ALL_WRITTEN}, said on {@code err}.
+     */
+    static int exitCode(JobResult result, PrintWriter err) {
+        long notWritten = JobOutcome.of(result).notWritten();
+        if (result.status() == JobStatus.DONE && notWritten > 0) {
+            err.printf("keyranger: %,d entit%s the job names could not be written and %s unchanged (see 'skipped' "
+                    + "above for why); everything else is done.%n", notWritten, notWritten == 1 ? "y" : "ies",
+                    notWritten == 1 ? "is" : "are");
+            err.flush();
+            return RunCommand.EXIT_NOT_ALL_WRITTEN;
+        }
         return switch (result.status()) {
             case DONE -> 0;
             case CANCELLED -> RunCommand.EXIT_CANCELLED;

@@ -184,34 +184,35 @@ public final class RestoreCommand implements Callable<Integer> {
     /**
      * How a restore that ran exits, from an export or from the past, here or resumed by {@code run --resume}:
      * {@link RevertCommand#EXIT_CONFLICTS} when it is done but left alone entities it was asked for (changed since
-     * the source, with skip-changed; written again after --until), said on {@code err}; else as any job.
-     * {@code dryRun} is the dry run that names every later write, or null when not known here.
+     * the source, with skip-changed; written again after --until), said on {@code err}; else as any job (which
+     * outranks it: entities it could not write). {@code dryRun} is the dry run that names every later write, or null
+     * when not known here.
      */
     static int exitCode(JobResult result, PrintWriter err, String dryRun) {
-        if (result.status() != JobStatus.DONE) {
-            return JobFollow.exitCode(result);
-        }
-        for (RestoreMode.Backup from : RestoreMode.Backup.values()) {
-            long changed = result.total(JobReport.SKIPPED_PREFIX + from.changed());
-            if (changed > 0) {
-                err.printf("keyranger: %,d entit%s changed since %s and kept %s live values (see 'skipped' "
-                        + "above); --mode overwrite restores them too.%n", changed, changed == 1 ? "y" : "ies",
-                        from == RestoreMode.Backup.EXPORT ? "the export" : "--as-of", changed == 1 ? "its" : "their");
-                err.flush();
-                return RevertCommand.EXIT_CONFLICTS;
+        boolean leftAlone = false;
+        if (result.status() == JobStatus.DONE) {
+            for (RestoreMode.Backup from : RestoreMode.Backup.values()) {
+                long changed = result.total(JobReport.SKIPPED_PREFIX + from.changed());
+                if (changed > 0) {
+                    err.printf("keyranger: %,d entit%s changed since %s and kept %s live values (see 'skipped' "
+                            + "above); --mode overwrite restores them too.%n", changed, changed == 1 ? "y" : "ies",
+                            from == RestoreMode.Backup.EXPORT ? "the export" : "--as-of", changed == 1 ? "its" : "their");
+                    leftAlone = true;
+                }
             }
-        }
-        long later = result.total(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER);
-        if (later > 0) {
-            err.printf("keyranger: %,d entit%s written again after --until kept %s later values: good later writes "
-                    + "are left alone. 'skipped' above names the first few; %s%n", later, later == 1 ? "y" : "ies",
-                    later == 1 ? "its" : "their", dryRun == null ? "the restore's dry run (restore --dry-run with "
-                    + "its --as-of and --until) names every one." : "this names every one (and any entity written "
-                    + "since), writing nothing:\n  " + dryRun);
+            long later = result.total(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER);
+            if (later > 0) {
+                err.printf("keyranger: %,d entit%s written again after --until kept %s later values: good later "
+                        + "writes are left alone. 'skipped' above names the first few; %s%n", later,
+                        later == 1 ? "y" : "ies", later == 1 ? "its" : "their", dryRun == null
+                        ? "the restore's dry run (restore --dry-run with its --as-of and --until) names every one."
+                        : "this names every one (and any entity written since), writing nothing:\n  " + dryRun);
+                leftAlone = true;
+            }
             err.flush();
-            return RevertCommand.EXIT_CONFLICTS;
         }
-        return JobFollow.exitCode(result);
+        int code = JobFollow.exitCode(result, err);
+        return code == 0 && leftAlone ? RevertCommand.EXIT_CONFLICTS : code;
     }
 
     /**

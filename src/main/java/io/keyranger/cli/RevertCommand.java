@@ -106,12 +106,13 @@ public final class RevertCommand implements Callable<Integer> {
         JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices,
                 report.file, "Resume it with: keyranger run --resume " + id);
         long conflicts = result.total(Mappers.revertConflictCounter());
-        if (result.status() == JobStatus.DONE && conflicts > 0) {
+        boolean leftAlone = result.status() == JobStatus.DONE && conflicts > 0;
+        if (leftAlone) {
             err.printf("keyranger: %,d entit%s changed since job %s and kept their values (see 'skipped' above); "
                     + "revert --force %s restores them too.%n", conflicts, conflicts == 1 ? "y" : "ies", jobId, jobId);
             err.flush();
-            return EXIT_CONFLICTS;
         }
-        return JobFollow.exitCode(result);
+        int code = JobFollow.exitCode(result, err); // what it could not restore outranks what it left alone
+        return code == 0 && leftAlone ? EXIT_CONFLICTS : code;
     }
 }

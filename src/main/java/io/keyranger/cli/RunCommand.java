@@ -37,6 +37,11 @@ public final class RunCommand implements Callable<Integer> {
     public static final int EXIT_TAKEN_OVER = 5;
     /** Another runner holds a live lease on the job: nothing was run. */
     public static final int EXIT_JOB_BUSY = 6;
+    /**
+     * The job is done but for entities it could not write (over Datastore's limits): they are unchanged, and its
+     * report names them. ({@code 7}, left alone on purpose, is revert's.)
+     */
+    public static final int EXIT_NOT_ALL_WRITTEN = 8;
 
     private final KeyRangerCli.Context context;
 

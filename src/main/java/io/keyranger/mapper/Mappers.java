@@ -70,6 +70,11 @@ public final class Mappers {
         return mapper.writes() ? new WritableScreen(mapper, undo) : mapper;
     }
 
+    /** The reasons the screen of {@link #screened} leaves an entity unwritten: Datastore would refuse it. */
+    public static List<String> unwritableReasons() {
+        return List.of(WritableScreen.OVER_ENTITY_LIMIT, WritableScreen.INDEXED_TOO_LONG);
+    }
+
     /**
      * The conditions the spec's mapper applies on the client to every entity it reads, as written: its GQL query's
      * conditions that the server cannot apply beside a key range, and its CEL {@code where}; null when it has none.

@@ -22,6 +22,9 @@ import java.util.Map;
 final class WritableScreen extends DelegatingMapper {
     /** Datastore's limit on an indexed string or blob value, in bytes. */
     static final int MAX_INDEXED_BYTES = 1_500;
+    /** The reasons it gives, the categories of what it leaves out. */
+    static final String OVER_ENTITY_LIMIT = "over 1 MiB";
+    static final String INDEXED_TOO_LONG = "indexed value over 1,500 bytes";
 
     private final boolean keepsUndo;
 
@@ -65,7 +68,7 @@ final class WritableScreen extends DelegatingMapper {
     static String problem(Entity entity) {
         int size = EntitySize.bytes(entity);
         if (size > EntitySize.MAX_BYTES) {
-            return "over 1 MiB: it would be " + size + " bytes, over Datastore's limit of " + EntitySize.MAX_BYTES;
+            return OVER_ENTITY_LIMIT + ": it would be " + size + " bytes, over Datastore's limit of " + EntitySize.MAX_BYTES;
         }
         return indexedTooLong(entity, "");
     }
@@ -98,12 +101,7 @@ final class WritableScreen extends DelegatingMapper {
         }
         int bytes = value.getType() == ValueType.STRING ? ((String) value.get()).getBytes(StandardCharsets.UTF_8).length
                 : value.getType() == ValueType.BLOB ? ((Blob) value.get()).getLength() : 0;
-        return bytes > MAX_INDEXED_BYTES ? "indexed value over 1,500 bytes: '" + path + "' is " + bytes
+        return bytes > MAX_INDEXED_BYTES ? INDEXED_TOO_LONG + ": '" + path + "' is " + bytes
                 + " bytes and indexed (write it unindexed)" : null;
     }
-
-
-
-
-
 }

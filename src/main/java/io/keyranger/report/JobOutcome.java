@@ -1,11 +1,16 @@
 package io.keyranger.report;
 
+import io.keyranger.executor.cells.Chunker;
+import io.keyranger.executor.cells.UndoKeeper;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
+import io.keyranger.mapper.Mappers;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * How a job ended, as every summary shows it (the command line's summary and {@code --report}, the Run tab): its
@@ -26,6 +31,16 @@ import java.util.Set;
 public record JobOutcome(String jobId, JobStatus status, Map<String, Long> totals, int ranges, int maxDepth,
                          long elapsedMillis, int failedRanges, String message, JobReport report,
                          Operations operations) {
+    /**
+     * The reasons a job leaves an entity it names unwritten because no commit could hold it or Datastore would refuse
+     * it: the job is done, but not everything it names. Others are what the job was asked to leave alone (changed
+     * since, superseded by a later line, of another kind, an input line that is not an entity with
+     * {@code --skip-bad-lines}).
+     */
+    private static final Set<String> NOT_WRITTEN = Stream.concat(Mappers.unwritableReasons().stream(),
+                    Stream.of(UndoKeeper.TOO_LARGE, Chunker.OVER_REQUEST))
+            .map(reason -> JobReport.SKIPPED_PREFIX + reason).collect(Collectors.toUnmodifiableSet());
+
     /** The counters every job has, shown apart from the mapper's own. */
     public static final List<String> MAIN_COUNTERS = List.of("read", "written", "deleted", "skipped", "failed");
 
@@ -41,6 +56,19 @@ public record JobOutcome(String jobId, JobStatus status, Map<String, Long> total
 
     public long total(String counter) {
         return totals.getOrDefault(counter, 0L);
+    }
+
+    /**
+     * How many entities the job names that it could not write (see {@link #NOT_WRITTEN}); its report's skips name
+     * them by reason.
+     */
+    public long notWritten() {
+        return notWritten(totals);
+    }
+
+    /** {@link #notWritten()} of a job's {@code totals}. */
+    public static long notWritten(Map<String, Long> totals) {
+        return NOT_WRITTEN.stream().mapToLong(counter -> totals.getOrDefault(counter, 0L)).sum();
     }
 
     /** "done", "cancelled", "taken over", … */

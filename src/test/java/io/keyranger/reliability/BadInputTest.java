@@ -9,12 +9,15 @@ import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
 import io.keyranger.cli.KeyRangerCli;
+import io.keyranger.cli.RunCommand;
+import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.support.InProcessCli;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.io.PrintWriter;
@@ -66,6 +69,42 @@ class BadInputTest {
         assertThat(copies).as("every other entity was copied").hasSize(39).noneMatch(k -> k.getId() == 25L);
         assertThat(copied.total("written")).isEqualTo(39);
         assertThat(copied.total("skipped")).isEqualTo(1);
+    }
+
+    /**
+     * The same copy from the command line is done but for that entity, and says so: exit 8 (not 0), a line that counts
+     * what it could not write, and its report names the entity; every other one is copied.
+     */
+    @Test
+    void onTheCommandLineAJobDoneButForAnEntityItCouldNotWriteExitsEight() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("bigcli");
+        Datastore datastore = SharedEmulator.connect(conn);
+        List<Entity> entities = new ArrayList<>();
+        for (int i = 1; i <= 12; i++) {
+            entities.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Doc").newKey(i)).set("n", i).build());
+        }
+        entities.set(6, Entity.newBuilder(entities.get(6)).set("body", StringValue.newBuilder(
+                "x".repeat(1_048_576 - 1_000)).setExcludeFromIndexes(true).build()).build());
+        datastore.put(entities.toArray(new Entity[0]));
+        InProcessCli cli = new InProcessCli(dir, conn);
+        String longKind = "K".repeat(1_400);
+
+        InProcessCli.Result copied = cli.run("run", "--kind", "Doc", "--mapper", cli.mapper(
+                "{\"template\":\"copy\",\"toKind\":\"" + longKind + "\"}").toString(), "--job-id", "copy-big",
+                "--page-size", "5");
+
+        assertThat(copied.exitCode()).as(copied.err()).isEqualTo(RunCommand.EXIT_NOT_ALL_WRITTEN);
+        assertThat(copied.err()).contains("keyranger: 1 entity the job names could not be written and is unchanged "
+                + "(see 'skipped' above for why); everything else is done.");
+        assertThat(copied.out()).as("its report names the copy it could not write")
+                .contains("1 × over 1 MiB", longKind + ":7: over 1 MiB");
+        List<Long> copies = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind(longKind).build()).forEachRemaining(k -> copies.add(k.getId()));
+        assertThat(copies).as("what the emulator holds").hasSize(11).doesNotContain(7L);
+
+        InProcessCli.Result counted = cli.run("run", "--kind", "Doc", "--mapper",
+                cli.mapper("{\"template\":\"count\"}").toString(), "--job-id", "count-docs");
+        assertThat(counted.exitCode()).as("a job that writes nothing it names: " + counted.err()).isZero();
     }
 
     @Test

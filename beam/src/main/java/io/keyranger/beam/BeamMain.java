@@ -15,6 +15,7 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.report.DryRunPrinter;
+import io.keyranger.report.JobOutcome;
 import io.keyranger.report.ProcessCpu;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -36,10 +37,14 @@ import org.apache.beam.sdk.values.PCollection;
 /**
  * {@code java -jar keyranger-beam.jar --runner=DirectRunner --project=P --emulatorHost=HOST:PORT --kind=K
  * --mapper=FILE.json --jobId=ID}: runs a KeyRanger job as a Beam pipeline, prints one summary line, and exits 0 when
- * the job is done, 1 when it is not, 2 on bad input. A job with that id, started by this jar or by a local run
+ * the job is done, 1 when it is not, 2 on bad input, 8 when it is done but for entities it could not write (as
+ * {@code keyranger run}). A job with that id, started by this jar or by a local run
  * ({@code keyranger run}), is continued where its ledgers say it is.
  */
 public final class BeamMain {
+    /** Done, but for entities it could not write: the command line's {@code run} exits with the same code. */
+    static final int NOT_ALL_WRITTEN = 8;
+
     private BeamMain() {
     }
 
@@ -188,6 +193,13 @@ public final class BeamMain {
         out.flush();
         if (failure != null) {
             err.println("keyranger-beam: the pipeline failed: " + failure);
+        }
+        long notWritten = JobOutcome.notWritten(totals);
+        if (status == JobStatus.DONE && notWritten > 0) { // as the command line's run says it
+            err.printf("keyranger-beam: %,d entit%s the job names could not be written and %s unchanged (its "
+                    + "totals above count them by reason; 'keyranger jobs' shows examples); everything else is done.%n",
+                    notWritten, notWritten == 1 ? "y" : "ies", notWritten == 1 ? "is" : "are");
+            return NOT_ALL_WRITTEN;
         }
         return status == JobStatus.DONE ? 0 : 1;
     }

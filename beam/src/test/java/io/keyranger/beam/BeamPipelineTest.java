@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.StringValue;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
@@ -84,6 +85,33 @@ class BeamPipelineTest {
                 "--emulator-host", BeamEmulator.host(project), "--project", project);
         assertThat(code).as(out + "" + err).isZero();
         assertThat(items(datastore)).isEqualTo(seeded);
+    }
+
+    /**
+     * A pipeline done but for an entity it could not write (its copy would be over 1 MiB) exits 8, as the command
+     * line's run does, and says so; every other entity is copied.
+     */
+    @Test
+    @OnlyOn(value = ServerType.EMULATOR, byDefault = true, why = "time: the rule is the command line's, the same on "
+            + "both emulators, and BadInputTest checks it there")
+    void aPipelineDoneButForAnEntityItCouldNotWriteExitsEight() throws Exception {
+        String project = BeamEmulator.freshProject(server, "big");
+        Datastore datastore = BeamEmulator.connect(project);
+        BeamEmulator.seed(datastore, "Item", 12);
+        Entity big = Entity.newBuilder(datastore.newKeyFactory().setKind("Item").newKey(7L)).set("body",
+                StringValue.newBuilder("x".repeat(1_048_576 - 1_000)).setExcludeFromIndexes(true).build()).build();
+        datastore.put(big);
+        String longKind = "K".repeat(1_400); // the copy's key alone takes it over the limit
+
+        BeamEmulator.Run copy = BeamEmulator.run(args(project, mapper("{\"template\":\"copy\",\"toKind\":\""
+                + longKind + "\"}"), "copybig"));
+
+        assertThat(copy.exit()).as(copy.out() + copy.err()).isEqualTo(BeamMain.NOT_ALL_WRITTEN);
+        assertThat(copy.err()).contains("keyranger-beam: 1 entity the job names could not be written and is "
+                + "unchanged");
+        List<Key> copies = new ArrayList<>();
+        datastore.run(Query.newKeyQueryBuilder().setKind(longKind).build()).forEachRemaining(copies::add);
+        assertThat(copies).as("what the emulator holds").hasSize(12).noneMatch(k -> Long.valueOf(7).equals(k.getId()));
     }
 
     private static Map<Key, Entity> items(Datastore datastore) {

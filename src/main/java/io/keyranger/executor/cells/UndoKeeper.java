@@ -36,7 +36,8 @@ public final class UndoKeeper {
     static final String KEPT = JobResult.UNDO_RECORDS;
     /** The counter of before-images kept: one for each entity changed. */
     static final String IMAGES = JobResult.UNDO_IMAGES;
-    static final String TOO_LARGE = "undo record over 1 MiB";
+    /** Why a change is left unchanged when the undo record that keeps it alone would be over Datastore's limit. */
+    public static final String TOO_LARGE = "undo record over 1 MiB";
 
     private UndoKeeper() {
     }

@@ -39,11 +39,17 @@ final class JobWords {
         return JobForm.describe(mapperJson) + " over " + (gql == null || gql.isBlank() ? over : gql.strip());
     }
 
-    /** "Job J done: 36 ranges, depth 3, 19.8 s. …", with its failed ranges, message and cost. */
+    /**
+     * "Job J done: 36 ranges, depth 3, 19.8 s. …", with its failed ranges, the entities it could not write, message
+     * and cost.
+     */
     static String finished(JobOutcome job, PriceTable prices) {
-        return String.format("Job %s %s: %d ranges, depth %d, %.1f s%s. Totals are the persisted counters.%s",
+        long notWritten = job.notWritten();
+        return String.format("Job %s %s: %d ranges, depth %d, %.1f s%s%s. Totals are the persisted counters.%s",
                 job.jobId(), job.statusWord(), job.ranges(), job.maxDepth(), job.elapsedSeconds(),
                 job.failedRanges() > 0 ? ", " + job.failedRanges() + " ranges failed" : "",
+                notWritten == 0 ? "" : String.format(", but %,d entit%s could not be written (see skipped)", notWritten,
+                        notWritten == 1 ? "y" : "ies"),
                 job.message() == null ? "" : " " + job.message())
                 + " Operations: " + job.operations().describe(prices) + ".";
     }

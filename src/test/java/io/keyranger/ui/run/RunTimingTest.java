@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
+import io.keyranger.mapper.Mappers;
 import io.keyranger.report.JobOutcome;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,5 +36,19 @@ class RunTimingTest {
         assertThat(JobWords.timing(cancelled)).isEqualTo("elapsed 104.3 s");
         assertThat(JobWords.finished(cancelled, PriceTable.BUILT_IN))
                 .startsWith("Job exp cancelled: 6 ranges, depth 1, 104.3 s.");
+    }
+
+    @Test
+    void aJobDoneButForEntitiesItCouldNotWriteSaysSo() {
+        JobOutcome copied = JobOutcome.of(new JobResult("copy", JobStatus.DONE, Map.of("read", 40L, "written", 37L,
+                "skipped", 3L, "skipped: over 1 MiB", 2L, "skipped: undo record over 1 MiB", 1L), 4, 1, 2_000, 0));
+        JobOutcome reverted = JobOutcome.of(new JobResult("undo", JobStatus.DONE, Map.of("read", 40L, "written", 39L,
+                "skipped", 1L, Mappers.revertConflictCounter(), 1L),
+                4, 1, 2_000, 0));
+
+        assertThat(JobWords.finished(copied, PriceTable.BUILT_IN)).startsWith(
+                "Job copy done: 4 ranges, depth 1, 2.0 s, but 3 entities could not be written (see skipped).");
+        assertThat(JobWords.finished(reverted, PriceTable.BUILT_IN)).as("left alone on purpose")
+                .startsWith("Job undo done: 4 ranges, depth 1, 2.0 s.");
     }
 }

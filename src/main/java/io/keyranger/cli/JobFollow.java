@@ -52,7 +52,7 @@ final class JobFollow {
      * {@link RunCommand#EXIT_NOT_ALL_WRITTEN}, said on {@code err}.
      */
     static int exitCode(JobResult result, PrintWriter err) {
-        long notWritten = JobOutcome.of(result).notWritten();
+        long notWritten = JobOutcome.notWritten(result.totals());
         if (result.status() == JobStatus.DONE && notWritten > 0) {
             err.printf("keyranger: %,d entit%s the job names could not be written and %s unchanged (see 'skipped' "
                     + "above for why); everything else is done.%n", notWritten, notWritten == 1 ? "y" : "ies",

@@ -68,7 +68,8 @@ final class WritableScreen extends DelegatingMapper {
     static String problem(Entity entity) {
         int size = EntitySize.bytes(entity);
         if (size > EntitySize.MAX_BYTES) {
-            return OVER_ENTITY_LIMIT + ": it would be " + size + " bytes, over Datastore's limit of " + EntitySize.MAX_BYTES;
+            return OVER_ENTITY_LIMIT + ": it would be " + size + " bytes, over Datastore's limit of "
+                    + EntitySize.MAX_BYTES;
         }
         return indexedTooLong(entity, "");
     }

@@ -42,8 +42,8 @@ class EntitySizeTest {
 
     @Test
     void anEntityOverTheLimitIsRefusedWithItsKeyAndSize() {
-        Entity huge = Entity.newBuilder(KEY).set("b", BlobValue.newBuilder(Blob.copyFrom(new byte[EntitySize.MAX_BYTES]))
-                .setExcludeFromIndexes(true).build()).build();
+        Entity huge = Entity.newBuilder(KEY).set("b", BlobValue.newBuilder(
+                Blob.copyFrom(new byte[EntitySize.MAX_BYTES])).setExcludeFromIndexes(true).build()).build();
 
         assertThatThrownBy(() -> EntitySize.check(huge)).isInstanceOf(KeyRangerException.class)
                 .hasMessageContaining("K:1").hasMessageContaining("over Datastore's limit of 1048572 bytes");

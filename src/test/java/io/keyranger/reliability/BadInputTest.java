@@ -99,7 +99,8 @@ class BadInputTest {
         assertThat(copied.out()).as("its report names the copy it could not write")
                 .contains("1 × over 1 MiB", longKind + ":7: over 1 MiB");
         List<Long> copies = new ArrayList<>();
-        datastore.run(Query.newKeyQueryBuilder().setKind(longKind).build()).forEachRemaining(k -> copies.add(k.getId()));
+        datastore.run(Query.newKeyQueryBuilder().setKind(longKind).build())
+                .forEachRemaining(k -> copies.add(k.getId()));
         assertThat(copies).as("what the emulator holds").hasSize(11).doesNotContain(7L);
 
         InProcessCli.Result counted = cli.run("run", "--kind", "Doc", "--mapper",

@@ -54,9 +54,8 @@ final class JobFollow {
     static int exitCode(JobResult result, PrintWriter err) {
         long notWritten = JobOutcome.notWritten(result.totals());
         if (result.status() == JobStatus.DONE && notWritten > 0) {
-            err.printf("keyranger: %,d entit%s the job names could not be written and %s unchanged (see 'skipped' "
-                    + "above for why); everything else is done.%n", notWritten, notWritten == 1 ? "y" : "ies",
-                    notWritten == 1 ? "is" : "are");
+            err.println("keyranger: " + JobOutcome.notWrittenSentence(notWritten) + " (see 'skipped' above for why); "
+                    + "everything else is done.");
             err.flush();
             return RunCommand.EXIT_NOT_ALL_WRITTEN;
         }

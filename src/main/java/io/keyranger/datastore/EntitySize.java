@@ -2,6 +2,7 @@ package io.keyranger.datastore;
 
 import com.google.cloud.datastore.BaseEntity;
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.protobuf.MessageLite;
@@ -48,6 +49,14 @@ public final class EntitySize {
             MEASURED.put(entity, size);
         }
         return size;
+    }
+
+    /**
+     * The serialized size of an entity that holds {@code key} alone (what deleting it sends), or -1: measured each
+     * time, as such an entity is built for the asking and kept by no one.
+     */
+    public static int keyBytes(Key key) {
+        return measure(Entity.newBuilder(key).build());
     }
 
     private static int measure(Entity entity) {

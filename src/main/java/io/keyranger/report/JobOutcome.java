@@ -66,6 +66,12 @@ public record JobOutcome(String jobId, JobStatus status, Map<String, Long> total
         return notWritten(totals);
     }
 
+    /** "3 entities the job names could not be written and are unchanged", as every front end says it. */
+    public static String notWrittenSentence(long notWritten) {
+        return String.format("%,d entit%s the job names could not be written and %s unchanged", notWritten,
+                notWritten == 1 ? "y" : "ies", notWritten == 1 ? "is" : "are");
+    }
+
     /** {@link #notWritten()} of a job's {@code totals}. */
     public static long notWritten(Map<String, Long> totals) {
         return NOT_WRITTEN.stream().mapToLong(counter -> totals.getOrDefault(counter, 0L)).sum();

@@ -196,10 +196,9 @@ public final class BeamMain {
         }
         long notWritten = JobOutcome.notWritten(totals);
         if (status == JobStatus.DONE && notWritten > 0) { // as the command line's run says it
-            err.printf("keyranger-beam: %,d entit%s the job names could not be written and %s unchanged (its "
-                    + "totals above count them by reason; 'keyranger run --resume %s' names them); everything else is "
-                    + "done.%n", notWritten, notWritten == 1 ? "y" : "ies", notWritten == 1 ? "is" : "are",
-                    request.spec().jobId());
+            err.println("keyranger-beam: " + JobOutcome.notWrittenSentence(notWritten) + " (its totals above "
+                    + "count them by reason; 'keyranger run --resume " + request.spec().jobId() + "' names them); "
+                    + "everything else is done.");
             return NOT_ALL_WRITTEN;
         }
         return status == JobStatus.DONE ? 0 : 1;

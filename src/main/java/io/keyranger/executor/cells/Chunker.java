@@ -221,7 +221,7 @@ public final class Chunker {
             total += Math.max(0, EntitySize.bytes(put));
         }
         for (Key key : deletes) {
-            total += Math.max(0, EntitySize.bytes(Entity.newBuilder(key).build()));
+            total += Math.max(0, EntitySize.keyBytes(key));
         }
         return total;
     }

@@ -77,7 +77,7 @@ public record UndoBatch(Entity record, List<UndoImage> images) {
      * made), and the revert's own undo image of it, which holds both states (it compresses, but need not).
      */
     public static long restoreBytes(UndoImage image) {
-        long key = EntitySize.bytes(Entity.newBuilder(image.target()).build());
+        long key = EntitySize.keyBytes(image.target());
         long before = image.before() == null ? 0 : EntitySize.bytes(image.before());
         long after = image.after() == null ? 0 : EntitySize.bytes(image.after());
         return Math.max(key, before) + before + after;

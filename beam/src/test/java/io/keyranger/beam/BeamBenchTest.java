@@ -8,10 +8,13 @@ import io.keyranger.bench.BenchResult;
 import io.keyranger.bench.BenchRunner;
 import io.keyranger.bench.BenchShape;
 import io.keyranger.bench.BenchStrategy;
+import io.keyranger.bench.PipelineJvms;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,5 +65,43 @@ class BeamBenchTest {
                 .asString().contains("Job Bench_beam_keyranger_400_");
         assertThat(log).noneMatch(l -> l.contains(warm + ":"));
         assertThat(result.costs().cpuNanos()).isPositive();
+    }
+
+    @Test
+    void aStrategysRunsShareOnePipelineJvmWhileTheBenchKeepsItAndAJvmThatDiedIsReplaced() throws Exception {
+        List<String> log = new ArrayList<>();
+        Datastore datastore = BeamEmulator.connect(BeamEmulator.freshProject("benchkept"));
+        BenchRunner.Settings settings = new BenchRunner.Settings(BenchShape.UNIFORM, 300, 4, 50, 0, 150, 4, 100);
+        long kept;
+        try (PipelineJvms jvms = new PipelineJvms(List.of())) {
+            BenchRunner runner = new BenchRunner(datastore, KeyOrder.EMULATOR, ServerLimits.EMULATOR, log::add)
+                    .pipelineJvms(jvms);
+            BenchResult first = runner.run(BenchStrategy.BEAM_KEYRANGER, settings);
+            List<Long> afterFirst = jvms.pids();
+            BenchResult second = runner.run(BenchStrategy.BEAM_KEYRANGER, settings);
+
+            assertThat(afterFirst).hasSize(1);
+            assertThat(jvms.pids()).isEqualTo(afterFirst);
+            kept = afterFirst.get(0);
+            assertThat(List.of(first, second)).allMatch(BenchResult::verified)
+                    .allMatch(r -> r.entities() == 300 && r.costs().cpuNanos() > 0);
+            // each run reports its own job, and the JVM's CPU since it started grows from one run to the next
+            assertThat(log.stream().filter(l -> l.startsWith("  beam-keyranger: Job Bench_beam_keyranger_300_"))
+                    .distinct()).hasSize(2);
+            List<Double> jvmCpu = log.stream().map(Pattern.compile("its JVM's ([0-9.]+) s")::matcher)
+                    .filter(Matcher::find).map(m -> Double.parseDouble(m.group(1))).toList();
+            assertThat(jvmCpu).hasSize(2);
+            assertThat(jvmCpu.get(1)).isGreaterThan(jvmCpu.get(0));
+
+            ProcessHandle died = ProcessHandle.of(kept).orElseThrow();
+            died.destroyForcibly();
+            died.onExit().get();
+            BenchResult third = runner.run(BenchStrategy.BEAM_KEYRANGER, settings);
+            assertThat(third.verified()).isTrue();
+            assertThat(jvms.pids()).hasSize(1).doesNotContain(kept);
+            kept = jvms.pids().get(0);
+        }
+        // closing the bench's JVMs ends them
+        assertThat(ProcessHandle.of(kept).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     }
 }

@@ -2,11 +2,8 @@ package io.keyranger.bench;
 
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,9 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * The benchmark's Beam strategies: the same job run by {@code keyranger-beam.jar} on the DirectRunner or on Flink's
- * local mini-cluster, in a JVM of its own (the app carries none of Beam), against the same server and data, with the
- * same mapper (its where clause too). The time is the one the pipeline reports (from building the pipeline to its
- * end: Beam's start-up in a fresh JVM is part of it, the JVM's own start is not).
+ * local mini-cluster, in a JVM of its own ({@link PipelineJvms}: the app carries none of Beam), against the same server
+ * and data, with the same mapper (its where clause too). The time is the one the pipeline reports (from building the
+ * pipeline to its end: Beam's start-up is part of it, the JVM's own start is not).
  */
 final class BeamBench {
     private static final Pattern TIME = Pattern.compile(" in ([0-9.]+) s ");
@@ -39,20 +36,17 @@ final class BeamBench {
     }
 
     /**
-     * The class path of the Beam runner's JVM: its jar, or, when this JVM has its classes (the beam module's tests),
-     * this JVM's class path; the bench's own classes after it when {@code withBench} (a warm-up's launcher).
+     * The class path of a pipeline JVM: the Beam jar, then the bench's own classes ({@link PipelineHost}); or, when
+     * this JVM has Beam's classes (the beam module's tests), this JVM's class path.
      */
-    static String classPath(boolean withBench) {
+    static String classPath() {
         try {
             Class.forName(MAIN);
             return System.getProperty("java.class.path");
         } catch (ClassNotFoundException e) {
-            if (!withBench) {
-                return jar().toString();
-            }
             try {
                 return jar() + File.pathSeparator
-                        + Path.of(WarmPipeline.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                        + Path.of(PipelineHost.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             } catch (URISyntaxException bad) {
                 throw new KeyRangerException("Cannot find the bench's own jar: " + bad.getMessage());
             }
@@ -80,59 +74,31 @@ final class BeamBench {
 
     /**
      * Runs the strategy over {@code kind} on the emulator, or on the production model ({@code model}: the pipeline
-     * then takes production's key order and limits, as the local strategies do); the pipeline's wall time in
-     * milliseconds and its CPU. With a {@code warmKind}, the same pipeline first runs over that kind in the same JVM,
-     * untimed ({@link WarmPipeline}), and {@code warmed} runs between the two. {@code jvmFlags}: the pipeline JVM's.
+     * then takes production's key order and limits, as the local strategies do), in {@code jvm}; the pipeline's wall
+     * time in milliseconds and its CPU. With a {@code warmKind}, the same pipeline first runs over that kind in that
+     * JVM, untimed, and {@code warmed} runs between the two.
      */
     static Pipeline run(BenchStrategy strategy, Datastore datastore, boolean model, String kind, String warmKind,
-                        List<String> jvmFlags, Runnable warmed, int workers, int pageSize, String mapperJson,
-                        Consumer<String> log)
-            throws InterruptedException {
-        // the pipeline's JVM as a user starts it (README, "On Apache Beam"), with the flags the bench was given
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx4g"));
-        command.addAll(jvmFlags);
-        command.addAll(List.of("-cp", classPath(warmKind != null)));
+                        PipelineJvms.Jvm jvm, Runnable warmed, int workers, int pageSize, String mapperJson,
+                        Consumer<String> log) {
         List<String> timed = arguments(strategy, datastore, model, kind, workers, pageSize, mapperJson);
-        if (warmKind == null) {
-            command.add(MAIN);
-            command.addAll(timed);
-        } else {
-            command.addAll(WarmPipeline.arguments(
-                    arguments(strategy, datastore, model, warmKind, workers, pageSize, mapperJson), timed));
+        PipelineJvms.Ran ran = jvm.run(warmKind == null ? null
+                : arguments(strategy, datastore, model, warmKind, workers, pageSize, mapperJson), timed, warmed);
+        String output = ran.output();
+        String summary = output.lines().filter(l -> l.startsWith("Job ") || l.startsWith("DatastoreIO:"))
+                .reduce((a, b) -> b).orElse("");
+        log.accept("  " + strategy.id() + ": " + summary);
+        List<String> where = output.lines().filter(l -> l.startsWith("Where the time went")).toList();
+        where.forEach(l -> log.accept("  " + l));
+        Matcher time = TIME.matcher(summary);
+        if (ran.exit() != 0 || !time.find()) {
+            throw new KeyRangerException("The " + strategy.id() + " pipeline failed (exit " + ran.exit() + "): "
+                    + output.lines().filter(l -> l.startsWith("keyranger-beam") || l.contains("Exception"))
+                    .findFirst().orElse(summary));
         }
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            StringBuilder lines = new StringBuilder();
-            try (BufferedReader reader = process.inputReader(StandardCharsets.UTF_8)) {
-                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    lines.append(line).append('\n');
-                    if (line.equals(WarmPipeline.WARMED)) {
-                        warmed.run();
-                        process.getOutputStream().write('\n');
-                        process.getOutputStream().flush();
-                    }
-                }
-            }
-            String output = lines.toString();
-            int exit = process.waitFor();
-            String summary = output.lines().filter(l -> l.startsWith("Job ") || l.startsWith("DatastoreIO:"))
-                    .reduce((a, b) -> b).orElse("");
-            log.accept("  " + strategy.id() + ": " + summary);
-            List<String> where = output.lines().filter(l -> l.startsWith("Where the time went")).toList();
-            where.forEach(l -> log.accept("  " + l));
-            Matcher time = TIME.matcher(summary);
-            if (exit != 0 || !time.find()) {
-                throw new KeyRangerException("The " + strategy.id() + " pipeline failed (exit " + exit + "): "
-                        + output.lines().filter(l -> l.startsWith("keyranger-beam") || l.contains("Exception"))
-                        .findFirst().orElse(summary));
-            }
-            Matcher cpu = CPU.matcher(where.isEmpty() ? "" : where.get(where.size() - 1));
-            return new Pipeline(Math.round(Double.parseDouble(time.group(1)) * 1000),
-                    cpu.find() ? Math.round(Double.parseDouble(cpu.group(1)) * 1e9) : -1);
-        } catch (IOException e) {
-            throw new KeyRangerException("Cannot start the Beam pipeline: " + e.getMessage());
-        }
+        Matcher cpu = CPU.matcher(where.isEmpty() ? "" : where.get(where.size() - 1));
+        return new Pipeline(Math.round(Double.parseDouble(time.group(1)) * 1000),
+                cpu.find() ? Math.round(Double.parseDouble(cpu.group(1)) * 1e9) : -1);
     }
 
     /** The arguments of a pipeline over {@code kind}: runner, connection, job. */

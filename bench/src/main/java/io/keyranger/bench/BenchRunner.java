@@ -49,7 +49,7 @@ public final class BenchRunner {
     private Consumer<Boolean> serverQuiet;
     private LongSupplier serverCalls;
     private Session reverting;
-    private List<String> pipelineJvm = List.of();
+    private PipelineJvms pipelineJvms;
 
     public BenchRunner(Datastore datastore, KeyOrder order, ServerLimits limits, Consumer<String> log) {
         this.datastore = datastore;
@@ -69,9 +69,12 @@ public final class BenchRunner {
         return this;
     }
 
-    /** JVM flags of a Beam strategy's pipeline JVM (none by default: the JVM as a user starts it). */
-    public BenchRunner pipelineJvm(List<String> flags) {
-        this.pipelineJvm = List.copyOf(flags);
+    /**
+     * The JVMs that a Beam strategy's pipelines run in, kept by the caller across runs (a bench's rounds); without
+     * them, each run's pipeline gets a JVM of its own, without flags, ended after it.
+     */
+    public BenchRunner pipelineJvms(PipelineJvms jvms) {
+        this.pipelineJvms = jvms;
         return this;
     }
 
@@ -317,9 +320,12 @@ public final class BenchRunner {
         }
         quiet(false);
         long[] callsBefore = {serverCalls()};
-        BeamBench.Pipeline pipeline = BeamBench.run(strategy, datastore, serverQuiet != null, kind, warmKind,
-                pipelineJvm, () -> callsBefore[0] = serverCalls(), settings.workers(), settings.pageSize(), mapperJson,
-                log);
+        BeamBench.Pipeline pipeline;
+        try (PipelineJvms once = pipelineJvms == null ? new PipelineJvms(List.of()) : null) {
+            pipeline = BeamBench.run(strategy, datastore, serverQuiet != null, kind, warmKind,
+                    (once != null ? once : pipelineJvms).of(strategy), () -> callsBefore[0] = serverCalls(),
+                    settings.workers(), settings.pageSize(), mapperJson, log);
+        }
         long calls = serverCalls != null ? serverCalls() - callsBefore[0] : -1;
         long wall = Math.max(1, pipeline.wallMillis());
         quiet(true); // checking is not timed

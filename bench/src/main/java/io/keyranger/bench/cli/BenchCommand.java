@@ -7,6 +7,7 @@ import io.keyranger.bench.BenchJson;
 import io.keyranger.bench.ScalingChart;
 import io.keyranger.datastore.Session;
 import io.keyranger.bench.ModelProcess;
+import io.keyranger.bench.PipelineJvms;
 import io.keyranger.model.ModelServer;
 import io.keyranger.AtomicFiles;
 import io.keyranger.bench.BenchResult;
@@ -121,10 +122,14 @@ public final class BenchCommand implements Callable<Integer> {
     int repeat;
 
     @Option(names = "--fresh-jvm",
-            description = "Run each run of each strategy in a bench JVM started for it (same JVM flags, same options), "
-                    + "so that a local strategy's job meets a JVM as new as a Beam strategy's pipeline JVM, after the "
-                    + "same --warmup, rather than one that the runs before it have compiled.")
+            description = "Run each run of each strategy in a bench JVM started for it (same JVM flags, same options; a "
+                    + "Beam strategy's pipeline JVM too), so that every run meets a new JVM after the same --warmup. "
+                    + "Without it, the local strategies share this JVM and each Beam strategy keeps one pipeline JVM "
+                    + "for all its rounds: a strategy's later runs meet a JVM that its earlier ones have compiled.")
     boolean freshJvm;
+
+    /** The Beam strategies' JVMs while the rounds run. */
+    private PipelineJvms pipelineJvms;
 
     @Option(names = "--revert",
             description = "After each run of a strategy that keeps undo, revert its job with the product's own revert "
@@ -174,17 +179,22 @@ public final class BenchCommand implements Callable<Integer> {
             throw new KeyRangerException("--revert checks that every entity is back to its seeded value: use a shape "
                     + "other than growing, whose writer adds entities while the job runs.");
         }
-        for (int round = 0; round < repeat; round++) {
-            List<BenchStrategy> order = rotated(chosen, round);
-            if (repeat > 1) {
-                err.println("Round " + (round + 1) + " of " + repeat + ": " + String.join(", ",
-                        order.stream().map(BenchStrategy::id).toList()));
-                err.flush();
-            }
-            for (BenchStrategy strategy : order) {
-                results.add(freshJvm ? FreshJvm.run(spec.commandLine().getParseResult(), strategy, err)
-                        : type == ServerType.MODEL ? onModel(strategy, settings, err)
-                        : onEmulator(type, strategy, settings, err));
+        // a Beam strategy's JVM lives as long as this command's, as the local strategies' JVM does (this one)
+        try (PipelineJvms jvms = new PipelineJvms(pipelineJvm == null || pipelineJvm.isBlank() ? List.of()
+                : List.of(pipelineJvm.trim().split("\\s+")))) {
+            pipelineJvms = jvms;
+            for (int round = 0; round < repeat; round++) {
+                List<BenchStrategy> order = rotated(chosen, round);
+                if (repeat > 1) {
+                    err.println("Round " + (round + 1) + " of " + repeat + ": " + String.join(", ",
+                            order.stream().map(BenchStrategy::id).toList()));
+                    err.flush();
+                }
+                for (BenchStrategy strategy : order) {
+                    results.add(freshJvm ? FreshJvm.run(spec.commandLine().getParseResult(), strategy, err)
+                            : type == ServerType.MODEL ? onModel(strategy, settings, err)
+                            : onEmulator(type, strategy, settings, err));
+                }
             }
         }
         return report(out, settings, results);
@@ -298,10 +308,9 @@ public final class BenchCommand implements Callable<Integer> {
         return p99Ms != null ? p99Ms : 5.0 * latencyMs;
     }
 
-    /** The runner with what the options add: a revert after each run, the pipeline JVM's flags. */
+    /** The runner with what the options add: a revert after each run; the command's pipeline JVMs. */
     private BenchRunner configured(BenchRunner runner, Session session) {
-        runner.pipelineJvm(pipelineJvm == null || pipelineJvm.isBlank() ? List.of()
-                : List.of(pipelineJvm.trim().split("\\s+")));
+        runner.pipelineJvms(pipelineJvms);
         return revert ? runner.reverting(session) : runner;
     }
 

@@ -7,6 +7,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.executor.store.JobStore;
@@ -16,6 +17,7 @@ import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
+import io.keyranger.job.RetryPolicy;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.undo.records.UndoRecords;
@@ -204,30 +206,72 @@ public final class JobUndo {
 
     /**
      * Removes the undo records of every job that ended (or, never ended, was created) more than {@code keep} before
-     * {@code now}, and marks each job so that it says it cannot be reverted. A job that a running revert reads is left
-     * alone.
+     * {@code now}, and marks each job so that it says it cannot be reverted. The mark comes first, in a transaction on
+     * the job's entity (the fence a revert takes in a transaction of its own, refusing a marked job): a job still
+     * running, or whose last revert has not ended done (starting, running, or stopped and resumable), is left alone,
+     * so no revert ever reads records that are being deleted. A job marked by a prune that stopped halfway has the
+     * records it left removed now.
      */
     public static List<Pruned> prune(Datastore datastore, Duration keep, Instant now) {
         JobStore store = new JobStore(datastore);
-        List<JobStore.StoredJob> jobs = new ArrayList<>(store.listJobs());
-        List<String> beingReverted = jobs.stream().filter(j -> j.status() == JobStatus.RUNNING
-                && j.spec().mapper().template().equals("revert"))
-                .map(j -> j.spec().mapper().json().path("job").asText()).toList();
         List<Pruned> pruned = new ArrayList<>();
-        for (JobStore.StoredJob job : jobs) {
+        for (JobStore.StoredJob job : store.listJobs()) {
             Instant from = job.finished() != null ? job.finished() : job.created();
-            if (!job.keptUndo() || job.undoRemoved() != null || job.status() == JobStatus.RUNNING
-                    || from.plus(keep).isAfter(now) || beingReverted.contains(job.spec().jobId())) {
+            if (!job.keptUndo() || from.plus(keep).isAfter(now)) {
+                continue;
+            }
+            boolean markedBefore = job.undoRemoved() != null;
+            if (!markedBefore && !RetryPolicy.DEFAULT.call(() -> markRemoved(datastore, store, job.spec().jobId()))) {
                 continue;
             }
             Pruned removed = removeRecords(datastore, job.spec().jobId());
-            Entity stored = datastore.get(store.jobKey(job.spec().jobId()));
-            if (stored != null) {
-                datastore.put(Entity.newBuilder(stored).set("undoRemovedAt", Timestamp.now()).build());
+            if (!markedBefore || removed.records() > 0) {
+                pruned.add(removed);
             }
-            pruned.add(removed);
         }
         return pruned;
+    }
+
+    /**
+     * Marks {@code jobId}'s undo records removed, in one transaction that finds the job not running and no revert of
+     * it that has not ended done; false, and nothing written, when it is left alone.
+     */
+    private static boolean markRemoved(Datastore datastore, JobStore store, String jobId) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            Entity job = tx.get(store.jobKey(jobId));
+            if (job == null || job.contains(JobStore.UNDO_REMOVED_AT)
+                    || JobStatus.RUNNING.name().equals(job.getString("status"))) {
+                return false;
+            }
+            if (job.contains(JobStore.REVERTED_BY)) {
+                Key revert = revertOf(datastore, store, jobId, job.getString(JobStore.REVERTED_BY));
+                Entity reverting = revert == null ? null : tx.get(revert);
+                if (reverting == null || !JobStatus.DONE.name().equals(reverting.getString("status"))) {
+                    return false; // a revert about to start (its fence taken, its job not yet made), running or resumable
+                }
+            }
+            tx.put(Entity.newBuilder(job).set(JobStore.UNDO_REMOVED_AT, Timestamp.now()).build());
+            tx.commit();
+            return true;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+        }
+    }
+
+    /**
+     * The job entity of the revert {@code revertId} that takes back {@code jobId}: that job's own, or, for a revert over
+     * several kinds, the one of its kind jobs that reverts this job's records; null when a group's plan leaves it out.
+     */
+    private static Key revertOf(Datastore datastore, JobStore store, String jobId, String revertId) {
+        KindGroup.Plan group = KindGroup.load(datastore, revertId);
+        if (group == null) {
+            return store.jobKey(revertId);
+        }
+        int index = group.kinds().indexOf(UndoRecords.kind(jobId));
+        return index < 0 ? null : store.jobKey(KindGroup.childId(revertId, index, group.kinds().get(index)));
     }
 
     /**

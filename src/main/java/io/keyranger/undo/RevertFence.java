@@ -55,13 +55,20 @@ final class RevertFence {
             JobLease lease = store.lease(id, JobLease.DEFAULT_DURATION);
             boolean[] wasRunning = {false};
             try {
-                lease.take(LeaseMode.RESUME, fence -> true, b -> {
+                // refused in the same transaction if a prune has marked the job's undo records removed: a prune
+                // deletes them only after its mark, and marks no job whose revert has not ended done
+                boolean taken = lease.take(LeaseMode.RESUME, fence -> fence == null
+                        || !fence.contains(JobStore.UNDO_REMOVED_AT), b -> {
                     if (JobStatus.RUNNING.name().equals(b.build().getString("status"))) {
                         wasRunning[0] = true;
                         b.set("status", JobStatus.CANCELLED.name()).set("finishedAt", Timestamp.now());
                     }
                     return b.set(JobStore.REVERTED_BY, revertId);
                 }, null, m -> { });
+                if (!taken) {
+                    throw new KeyRangerException("Job " + id + "'s undo records were removed (jobs --prune) just "
+                            + "now: it cannot be reverted any more.");
+                }
                 store.fencedOnJob("release", lease, e -> List.of(lease.released()));
             } catch (JobBusyException e) {
                 throw running(id, asked, e.holder(), e.expiresAt());

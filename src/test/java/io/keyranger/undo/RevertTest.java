@@ -1,13 +1,18 @@
 package io.keyranger.undo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.datastore.Session;
+import io.keyranger.KeyRangerException;
+import io.keyranger.executor.store.JobStore;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.RichEntities;
@@ -164,6 +169,60 @@ class RevertTest {
         InProcessCli.Result revert = cli.run("revert", "del-pro");
         assertThat(revert.exitCode()).isNotZero();
         assertThat(revert.err()).contains("undo records were removed");
+    }
+
+    private static final String INCREMENT = "{\"template\":\"increment\",\"property\":\"balance\",\"amount\":5}";
+
+    @Test
+    void aPruneLeavesAJobWhoseRevertHasNotEndedDoneAndRemovesItsRecordsOnceItHas() throws Exception {
+        assertOk(run(INCREMENT, "inc"));
+        int records = UndoKept.records(datastore, "inc").size();
+        assertThat(records).isPositive();
+        // a revert between its fence and its launch: the job names it, and no job of it exists yet
+        Session session = Session.open(conn);
+        RevertFence.take(datastore, session.order(), session.limits(), JobUndo.revertible(datastore, "inc"), "inc",
+                "revert-starting", line -> { });
+        InProcessCli.Result kept = cli.run("jobs", "--prune", "--keep-days", "0");
+        assertOk(kept);
+        assertThat(kept.out()).contains("Pruned 0 jobs");
+        assertThat(UndoKept.records(datastore, "inc")).hasSize(records);
+
+        // the revert run again, to its end: now the job's records may go
+        assertOk(cli.run("revert", "inc", "--job-id", "undo-inc"));
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
+        InProcessCli.Result pruned = cli.run("jobs", "--prune", "--keep-days", "0");
+        assertOk(pruned);
+        assertThat(pruned.out()).contains("Removed the undo records of inc (" + ENTITIES + " entities changed, in ");
+        assertThat(UndoKept.records(datastore, "inc")).isEmpty();
+    }
+
+    @Test
+    void aRevertThatPassedItsChecksBeforeAPruneIsRefusedAtItsFenceAndTakesNothing() throws Exception {
+        assertOk(run(INCREMENT, "inc"));
+        List<JobStore.StoredJob> checked = JobUndo.revertible(datastore, "inc"); // revertible before the prune
+        assertOk(cli.run("jobs", "--prune", "--keep-days", "0"));
+        assertThat(UndoKept.records(datastore, "inc")).isEmpty();
+
+        Session session = Session.open(conn);
+        assertThatThrownBy(() -> RevertFence.take(datastore, session.order(), session.limits(), checked, "inc",
+                "revert-late", line -> { })).isInstanceOf(KeyRangerException.class)
+                .hasMessageContaining("undo records were removed");
+        assertThat(new JobStore(datastore).findJob("inc").revertedBy()).isNull();
+    }
+
+    @Test
+    void aPruneThatStoppedAfterItsMarkHasTheRecordsItLeftRemovedByTheNextOne() throws Exception {
+        assertOk(run(INCREMENT, "inc"));
+        // what a prune leaves when it stops between its mark and its deletes
+        Key job = new JobStore(datastore).jobKey("inc");
+        datastore.put(Entity.newBuilder(datastore.get(job)).set(JobStore.UNDO_REMOVED_AT, Timestamp.now()).build());
+        assertThat(UndoKept.records(datastore, "inc")).isNotEmpty();
+
+        InProcessCli.Result pruned = cli.run("jobs", "--prune", "--keep-days", "0");
+        assertOk(pruned);
+        assertThat(pruned.out()).contains("Removed the undo records of inc (" + ENTITIES + " entities changed, in ");
+        assertThat(UndoKept.records(datastore, "inc")).isEmpty();
+        assertThat(cli.run("jobs", "--prune", "--keep-days", "0").out()).contains("Pruned 0 jobs");
     }
 
     @Test

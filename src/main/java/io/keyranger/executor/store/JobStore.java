@@ -68,6 +68,8 @@ public final class JobStore {
 
     /** On a job's entity: the revert that took the job back; such a job is never resumed. */
     public static final String REVERTED_BY = JobLease.REVERTED_BY;
+    /** When {@code jobs --prune} took the job's undo records (set before it deletes them): it cannot be reverted. */
+    public static final String UNDO_REMOVED_AT = "undoRemovedAt";
 
     public Key jobKey(String jobId) {
         return datastore.newKeyFactory().setNamespace("").setKind(JOB_KIND).newKey(jobId);
@@ -211,7 +213,7 @@ public final class JobStore {
                 job.contains("lastWallMillis") ? job.getLong("lastWallMillis") : 0, pauses(job),
                 job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
                 job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0,
-                instant(job, "finishedAt"), instant(job, "undoRemovedAt"),
+                instant(job, "finishedAt"), instant(job, UNDO_REMOVED_AT),
                 job.getBoolean(KEEPS_UNDO), job.contains(REVERTED_BY) ? job.getString(REVERTED_BY) : null);
     }
 

@@ -51,9 +51,11 @@ public final class JobsCommand implements Runnable {
         }
         Duration keep = Duration.ofDays(keepDays);
         if (prune) {
-            List<JobUndo.Pruned> pruned = jobs.prune(keep, Instant.now());
+            JobUndo.Pruning pruning = jobs.prune(keep, Instant.now());
+            List<JobUndo.Pruned> pruned = pruning.removed();
             pruned.forEach(p -> out.printf("Removed the undo records of %s (%,d entities changed, in %,d record%s): "
                     + "it can no longer be reverted.%n", p.jobId(), p.images(), p.records(), p.records() == 1 ? "" : "s"));
+            pruning.left().forEach((id, why) -> out.printf("Kept the undo records of %s: %s.%n", id, why));
             out.printf("Pruned %d job%s kept more than %d days.%n", pruned.size(), pruned.size() == 1 ? "" : "s",
                     keepDays);
             out.flush();

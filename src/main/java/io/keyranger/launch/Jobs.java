@@ -297,8 +297,11 @@ public final class Jobs {
         }
     }
 
-    /** Removes the undo records of every job that ended more than {@code keep} before {@code now}. */
-    public List<JobUndo.Pruned> prune(Duration keep, Instant now) {
+    /**
+     * Removes the undo records of every job that ended more than {@code keep} before {@code now}, but those a revert
+     * still reads.
+     */
+    public JobUndo.Pruning prune(Duration keep, Instant now) {
         return JobUndo.prune(session.datastore(), keep, now);
     }
 }

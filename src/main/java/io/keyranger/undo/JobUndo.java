@@ -24,6 +24,7 @@ import io.keyranger.undo.records.UndoRecords;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -205,6 +206,13 @@ public final class JobUndo {
     }
 
     /**
+     * What a prune did: the jobs whose undo data it removed, and those past their retention that it left, each with
+     * why (a revert of it that has not ended done, or the job still running).
+     */
+    public record Pruning(List<Pruned> removed, Map<String, String> left) {
+    }
+
+    /**
      * Removes the undo records of every job that ended (or, never ended, was created) more than {@code keep} before
      * {@code now}, and marks each job so that it says it cannot be reverted. The mark comes first, in a transaction on
      * the job's entity (the fence a revert takes in a transaction of its own, refusing a marked job): a job still
@@ -212,48 +220,58 @@ public final class JobUndo {
      * so no revert ever reads records that are being deleted. A job marked by a prune that stopped halfway has the
      * records it left removed now.
      */
-    public static List<Pruned> prune(Datastore datastore, Duration keep, Instant now) {
+    public static Pruning prune(Datastore datastore, Duration keep, Instant now) {
         JobStore store = new JobStore(datastore);
         List<Pruned> pruned = new ArrayList<>();
+        Map<String, String> left = new LinkedHashMap<>();
         for (JobStore.StoredJob job : store.listJobs()) {
             Instant from = job.finished() != null ? job.finished() : job.created();
+            String id = job.spec().jobId();
             if (!job.keptUndo() || from.plus(keep).isAfter(now)) {
                 continue;
             }
             boolean markedBefore = job.undoRemoved() != null;
-            if (!markedBefore && !RetryPolicy.DEFAULT.call(() -> markRemoved(datastore, store, job.spec().jobId()))) {
+            String why = markedBefore ? null : RetryPolicy.DEFAULT.call(() -> markRemoved(datastore, store, id));
+            if (why != null) {
+                left.put(id, why);
                 continue;
             }
-            Pruned removed = removeRecords(datastore, job.spec().jobId());
+            Pruned removed = removeRecords(datastore, id);
             if (!markedBefore || removed.records() > 0) {
                 pruned.add(removed);
             }
         }
-        return pruned;
+        return new Pruning(pruned, left);
     }
 
     /**
      * Marks {@code jobId}'s undo records removed, in one transaction that finds the job not running and no revert of
-     * it that has not ended done; false, and nothing written, when it is left alone.
+     * it that has not ended done; else writes nothing and says why it left the job.
      */
-    private static boolean markRemoved(Datastore datastore, JobStore store, String jobId) {
+    private static String markRemoved(Datastore datastore, JobStore store, String jobId) {
         Transaction tx = datastore.newTransaction();
         try {
             Entity job = tx.get(store.jobKey(jobId));
-            if (job == null || job.contains(JobStore.UNDO_REMOVED_AT)
-                    || JobStatus.RUNNING.name().equals(job.getString("status"))) {
-                return false;
+            if (job == null || job.contains(JobStore.UNDO_REMOVED_AT)) {
+                return "removed by another prune just now";
+            }
+            if (JobStatus.RUNNING.name().equals(job.getString("status"))) {
+                return "it is still running (or was left running: resume it or revert it first)";
             }
             if (job.contains(JobStore.REVERTED_BY)) {
-                Key revert = revertOf(datastore, store, jobId, job.getString(JobStore.REVERTED_BY));
+                String revertId = job.getString(JobStore.REVERTED_BY);
+                Key revert = revertOf(datastore, store, jobId, revertId);
                 Entity reverting = revert == null ? null : tx.get(revert);
                 if (reverting == null || !JobStatus.DONE.name().equals(reverting.getString("status"))) {
-                    return false; // a revert about to start (its fence taken, its job not yet made), running or resumable
+                    // a revert about to start (its fence taken, its job not yet made), running, or resumable
+                    return "its revert " + revertId + " has not ended done, and reads these records: let it finish "
+                            + "(or resume it: 'keyranger run --resume " + revertId + "', or 'keyranger revert "
+                            + jobId + "' again), then prune";
                 }
             }
             tx.put(Entity.newBuilder(job).set(JobStore.UNDO_REMOVED_AT, Timestamp.now()).build());
             tx.commit();
-            return true;
+            return null;
         } finally {
             if (tx.isActive()) {
                 tx.rollback();

@@ -184,7 +184,8 @@ class RevertTest {
                 "revert-starting", line -> { });
         InProcessCli.Result kept = cli.run("jobs", "--prune", "--keep-days", "0");
         assertOk(kept);
-        assertThat(kept.out()).contains("Pruned 0 jobs");
+        assertThat(kept.out()).contains("Pruned 0 jobs").contains("Kept the undo records of inc: its revert "
+                + "revert-starting has not ended done").contains("'keyranger run --resume revert-starting'");
         assertThat(UndoKept.records(datastore, "inc")).hasSize(records);
 
         // the revert run again, to its end: now the job's records may go

@@ -29,6 +29,19 @@ import org.slf4j.LoggerFactory;
 public final class DatastoreConnector {
     private static final Logger LOG = LoggerFactory.getLogger(DatastoreConnector.class);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+    /**
+     * Idle connections the JDK's HTTP client (the Datastore client's transport) keeps to a host, unless the user set
+     * {@code http.maxConnections}: the JDK keeps 5, so a job with more workers than that closed most connections after
+     * each call and opened a new one (a TLS handshake, in production) for the next.
+     */
+    private static final int IDLE_CONNECTIONS = 256;
+
+    static {
+        // the JDK reads it once, when it first keeps a connection: so before this class's first client
+        if (System.getProperty("http.maxConnections") == null) {
+            System.setProperty("http.maxConnections", Integer.toString(IDLE_CONNECTIONS));
+        }
+    }
 
     private DatastoreConnector() {
     }

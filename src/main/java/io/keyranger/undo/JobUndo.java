@@ -252,8 +252,11 @@ public final class JobUndo {
         Transaction tx = datastore.newTransaction();
         try {
             Entity job = tx.get(store.jobKey(jobId));
-            if (job == null || job.contains(JobStore.UNDO_REMOVED_AT)) {
-                return "removed by another prune just now";
+            if (job == null) {
+                return "its job was deleted just now";
+            }
+            if (job.contains(JobStore.UNDO_REMOVED_AT)) {
+                return "another prune is removing them";
             }
             if (JobStatus.RUNNING.name().equals(job.getString("status"))) {
                 return "it is still running (or was left running: resume it or revert it first)";

@@ -225,23 +225,46 @@ public final class JobUndo {
         List<Pruned> pruned = new ArrayList<>();
         Map<String, String> left = new LinkedHashMap<>();
         for (JobStore.StoredJob job : store.listJobs()) {
-            Instant from = job.finished() != null ? job.finished() : job.created();
             String id = job.spec().jobId();
-            if (!job.keptUndo() || from.plus(keep).isAfter(now)) {
+            boolean resumed = job.undoRemoving(); // marked by a prune that stopped before its deletes ended
+            if (!job.keptUndo() || job.undoRemoved() != null && !resumed) {
                 continue;
             }
-            boolean markedBefore = job.undoRemoved() != null;
-            String why = markedBefore ? null : RetryPolicy.DEFAULT.call(() -> markRemoved(datastore, store, id));
-            if (why != null) {
-                left.put(id, why);
-                continue;
+            if (!resumed) {
+                Instant from = job.finished() != null ? job.finished() : job.created();
+                if (from.plus(keep).isAfter(now)) {
+                    continue;
+                }
+                String why = RetryPolicy.DEFAULT.call(() -> markRemoved(datastore, store, id));
+                if (why != null) {
+                    left.put(id, why);
+                    continue;
+                }
             }
             Pruned removed = removeRecords(datastore, id);
-            if (!markedBefore || removed.records() > 0) {
+            RetryPolicy.DEFAULT.call(() -> removalEnded(datastore, store, id));
+            if (!resumed || removed.records() > 0) {
                 pruned.add(removed);
             }
         }
         return new Pruning(pruned, left);
+    }
+
+    /** Says on the job that every undo record of it is deleted, so that no later prune looks for them again. */
+    private static Void removalEnded(Datastore datastore, JobStore store, String jobId) {
+        Transaction tx = datastore.newTransaction();
+        try {
+            Entity job = tx.get(store.jobKey(jobId));
+            if (job != null) {
+                tx.put(Entity.newBuilder(job).remove(JobStore.UNDO_REMOVING).build());
+            }
+            tx.commit();
+            return null;
+        } finally {
+            if (tx.isActive()) {
+                tx.rollback();
+            }
+        }
     }
 
     /**
@@ -272,7 +295,8 @@ public final class JobUndo {
                             + jobId + "' again), then prune";
                 }
             }
-            tx.put(Entity.newBuilder(job).set(JobStore.UNDO_REMOVED_AT, Timestamp.now()).build());
+            tx.put(Entity.newBuilder(job).set(JobStore.UNDO_REMOVED_AT, Timestamp.now())
+                    .set(JobStore.UNDO_REMOVING, true).build());
             tx.commit();
             return null;
         } finally {

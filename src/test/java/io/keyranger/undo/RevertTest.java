@@ -216,7 +216,8 @@ class RevertTest {
         assertOk(run(INCREMENT, "inc"));
         // what a prune leaves when it stops between its mark and its deletes
         Key job = new JobStore(datastore).jobKey("inc");
-        datastore.put(Entity.newBuilder(datastore.get(job)).set(JobStore.UNDO_REMOVED_AT, Timestamp.now()).build());
+        datastore.put(Entity.newBuilder(datastore.get(job)).set(JobStore.UNDO_REMOVED_AT, Timestamp.now())
+                .set(JobStore.UNDO_REMOVING, true).build());
         assertThat(UndoKept.records(datastore, "inc")).isNotEmpty();
 
         InProcessCli.Result pruned = cli.run("jobs", "--prune", "--keep-days", "0");

@@ -19,8 +19,8 @@ import java.util.List;
  * the pipeline of a later round. Each request is one line on standard input, its fields separated by tabs: {@link #WARM}
  * or {@link #RUN}, then the pipeline's arguments. A warm-up runs quiet (its output is shown only if it fails); a timed
  * run prints what {@code keyranger-beam} prints. Each ends with a line of its own, {@link #ENDED} and the exit code, so
- * that the bench counts the timed run's calls alone. It runs with the Beam jar first on the
- * class path and calls it by reflection: the bench is built without Beam.
+ * that the bench counts the timed run's calls alone. It runs with the Beam jar first on the class path and calls it
+ * by reflection: the bench is built without Beam.
  */
 public final class PipelineHost {
     /** A request's first field: an untimed warm-up pipeline. */

@@ -70,6 +70,8 @@ public final class JobStore {
     public static final String REVERTED_BY = JobLease.REVERTED_BY;
     /** When {@code jobs --prune} took the job's undo records (set before it deletes them): it cannot be reverted. */
     public static final String UNDO_REMOVED_AT = "undoRemovedAt";
+    /** Set with {@link #UNDO_REMOVED_AT} and cleared once every record is deleted: a prune that stopped left some. */
+    public static final String UNDO_REMOVING = "undoRemoving";
 
     public Key jobKey(String jobId) {
         return datastore.newKeyFactory().setNamespace("").setKind(JOB_KIND).newKey(jobId);
@@ -214,7 +216,7 @@ public final class JobStore {
                 job.contains("lastRanges") ? (int) job.getLong("lastRanges") : 0,
                 job.contains("lastDepth") ? (int) job.getLong("lastDepth") : 0,
                 instant(job, "finishedAt"), instant(job, UNDO_REMOVED_AT),
-                job.getBoolean(KEEPS_UNDO), job.contains(REVERTED_BY) ? job.getString(REVERTED_BY) : null);
+                job.contains(UNDO_REMOVING) && job.getBoolean(UNDO_REMOVING), job.getBoolean(KEEPS_UNDO), job.contains(REVERTED_BY) ? job.getString(REVERTED_BY) : null);
     }
 
     private static Instant instant(Entity job, String name) {
@@ -234,12 +236,13 @@ public final class JobStore {
      * @param lastDepth      that tree's depth
      * @param finished       when its last run ended, or null
      * @param undoRemoved    when its undo records were removed ({@code jobs --prune}), or null
+     * @param undoRemoving   whether a prune marked them removed and has not yet deleted them all
      * @param keptUndo       whether its commits kept undo records
      * @param revertedBy     the id of the last revert that took it (a job, or a group of jobs), or null
      */
     public record StoredJob(JobSpec spec, JobStatus status, Instant created, List<String> runners, long lastWallMillis,
                      List<Pause> lastPauses, int lastRanges, int lastDepth, Instant finished, Instant undoRemoved,
-                     boolean keptUndo, String revertedBy) {
+                     boolean undoRemoving, boolean keptUndo, String revertedBy) {
     }
 
     private static List<String> runners(Entity job) {

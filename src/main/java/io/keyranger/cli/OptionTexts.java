@@ -19,6 +19,11 @@ public final class OptionTexts extends ListResourceBundle {
                     + "when a line arrives on standard input."},
             {"keyranger.restore.hold-after-chunks", "Testing only: after N chunks, hold inside the next commit and "
                     + "print 'keyranger: held'."},
+            {"keyranger.run.hold-between-chunks", "Testing only: after N chunks, let the transactions in flight end, "
+                    + "hold every worker before its next one, print 'keyranger: held' and go on when a line arrives "
+                    + "on standard input."},
+            {"keyranger.restore.hold-between-chunks", "Testing only: after N chunks, hold every worker between its "
+                    + "transactions and print 'keyranger: held'."},
         };
     }
 }

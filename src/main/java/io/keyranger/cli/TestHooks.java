@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The hidden options tests drive the job commands with: faults injected into Datastore calls, workers held after some
- * chunks, a short lease. {@link #jobs} applies them all in one place; without them it is the product's own set-up.
+ * chunks (inside a chunk's transaction, or between transactions), a short lease. {@link #jobs} applies them all in
+ * one place; without them it is the product's own set-up.
  */
 final class TestHooks {
     @Option(names = "--lease-seconds", hidden = true, defaultValue = "30", paramLabel = "S",
@@ -22,6 +23,9 @@ final class TestHooks {
 
     @Option(names = "--hold-after-chunks", hidden = true, paramLabel = "N", descriptionKey = "hold-after-chunks")
     Integer holdAfterChunks;
+
+    @Option(names = "--hold-between-chunks", hidden = true, paramLabel = "N", descriptionKey = "hold-between-chunks")
+    Integer holdBetweenChunks;
 
     @Option(names = "--inject-faults", hidden = true, paramLabel = "rate=R,lost=R,latency=MS,seed=N",
             description = "Testing only: fail a share of Datastore calls, lose commit answers, add latency.")
@@ -41,9 +45,19 @@ final class TestHooks {
             used = session.wrap(faults::wrap);
             retries = new RetryPolicy(40, 5, 500);
         }
+        if (holdAfterChunks != null && holdBetweenChunks != null) {
+            throw new KeyRangerException("--hold-after-chunks and --hold-between-chunks hold a job at different "
+                    + "places: give one of them.");
+        }
+        HoldHook.Between between = holdBetweenChunks == null ? null : HoldHook.between(holdBetweenChunks, err);
+        if (between != null) {
+            used = used.wrap(between.client());
+        }
         Jobs jobs = new Jobs(used, retries, lease());
         if (holdAfterChunks != null) {
-            jobs.seams(EngineSeams.NONE.withMapper(mapper -> HoldHook.hold(mapper, holdAfterChunks, err)));
+            jobs.seams(EngineSeams.NONE.withMapper(mapper -> HoldHook.inside(mapper, holdAfterChunks, err)));
+        } else if (between != null) {
+            jobs.seams(EngineSeams.NONE.withMapper(between::mapper));
         }
         return jobs;
     }

@@ -23,7 +23,9 @@ import org.junit.jupiter.params.Parameter;
 
 /**
  * Kills a running {@code keyranger run} with SIGKILL and resumes the job: the persisted totals, which commit in the
- * same transactions as the pages, show that every entity was written exactly once.
+ * same transactions as the pages, show that every entity was written exactly once. The one kill inside open
+ * transactions on each emulator: the other kill and freeze tests hold their runner between transactions on the
+ * Firestore emulator ({@link ChildCli#holdFlag}), which keeps a dead runner's locks for 60 s.
  */
 @OnDataEmulators
 class KillAndResumeTest {

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * counters), listed by {@code keyranger jobs}, and reverted.
  */
 class RestoreAndImportJobsTest {
-    private static final int ENTITIES = 20_000;
+    /** At pages of 20 on eight workers, as many pages as 20,000 entities make at the default page size. */
+    private static final int ENTITIES = 1_500;
 
     @TempDir
     Path dir;
@@ -46,7 +47,7 @@ class RestoreAndImportJobsTest {
         deleteAll(datastore, "Item");
 
         try (ChildCli child = ChildCli.start(dir, conn, List.of("restore", "--export", export, "--kind", "Item",
-                "--job-id", "R", "--workers", "8", "--hold-after-chunks", "300"))) {
+                "--job-id", "R", "--workers", "8", "--page-size", "20", "--hold-after-chunks", "20"))) {
             child.awaitHeld(); // every worker waits inside a commit's transaction
             child.kill();
         }
@@ -88,7 +89,8 @@ class RestoreAndImportJobsTest {
                 + "\"}");
 
         try (ChildCli child = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper",
-                mapper.toString(), "--job-id", "imp", "--workers", "8", "--hold-after-chunks", "300"))) {
+                mapper.toString(), "--job-id", "imp", "--workers", "8", "--page-size", "20", "--hold-after-chunks",
+                "20"))) {
             child.awaitHeld();
             child.kill();
         }

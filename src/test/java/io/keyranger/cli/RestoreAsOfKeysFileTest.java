@@ -53,7 +53,7 @@ class RestoreAsOfKeysFileTest {
         List<String> restore = List.of("restore", "--kind", "Item", "--as-of", t0.toString(), "--keys",
                 file.toString(), "--job-id", "K");
         try (ChildCli child = ChildCli.start(dir, conn, List.of(with(restore, "--workers", "2", "--page-size", "10",
-                "--hold-after-chunks", "3", "--lease-seconds", "2")))) {
+                "--hold-between-chunks", "3", "--lease-seconds", "2")))) { // no lock left behind
             child.awaitHeld();
             child.kill();
         }

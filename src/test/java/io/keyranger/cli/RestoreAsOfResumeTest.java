@@ -99,7 +99,7 @@ class RestoreAsOfResumeTest {
                 "--remove-added", "--job-id", "R");
         String moments;
         try (ChildCli child = ChildCli.start(dir, conn, List.of(with(restore, "--workers", "4", "--page-size", "50",
-                "--hold-after-chunks", "6", "--lease-seconds", "2")))) {
+                "--hold-between-chunks", "6", "--lease-seconds", "2")))) { // no lock left behind
             moments = child.awaitLine("If it stops, resume it with: keyranger run --resume R", 120);
             child.awaitHeld();
             child.kill();

@@ -119,9 +119,9 @@ class RestoreAsOfTest {
         }
         assertThat(RichEntities.read(datastore, "", "Item")).as("a dry run writes nothing").isEqualTo(beforeRestore);
 
-        try (ChildCli child = ChildCli.start(dir, conn, List.of(with(restore, "--workers", "8", "--hold-after-chunks",
+        try (ChildCli child = ChildCli.start(dir, conn, List.of(with(restore, "--workers", "8", "--hold-between-chunks",
                 "8")))) {
-            child.awaitHeld();
+            child.awaitHeld(); // between transactions: KillAndResumeTest kills inside one on this emulator
             child.kill();
         }
         Map<Key, Entity> atKill = RichEntities.read(datastore, "", "Item");

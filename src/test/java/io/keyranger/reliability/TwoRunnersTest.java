@@ -49,8 +49,8 @@ class TwoRunnersTest {
         Datastore datastore = seed(conn);
         try (ChildCli runner = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper",
                 mapper().toString(), "--job-id", "twice", "--workers", "4", "--page-size", "20",
-                "--hold-after-chunks", "10"))) {
-            runner.awaitHeld(); // every worker inside a chunk, the job half done
+                ChildCli.holdFlag(server), "10"))) {
+            runner.awaitHeld(); // every worker held, the job half done
             CountDownLatch go = new CountDownLatch(1);
             List<CompletableFuture<Result>> resumes = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
@@ -80,8 +80,9 @@ class TwoRunnersTest {
         Datastore datastore = seed(conn);
         try (ChildCli frozen = ChildCli.start(dir, conn, List.of("run", "--kind", "Doc", "--mapper",
                 mapper().toString(), "--job-id", "frozen", "--workers", "4", "--page-size", "20", "--lease-seconds",
-                "2", "--hold-after-chunks", "10"))) {
-            frozen.awaitHeld(); // every worker inside a chunk, its transaction open
+                "2", ChildCli.holdFlag(server), "10"))) {
+            // every worker inside a chunk, its transaction open (on the Firestore emulator, between two of them)
+            frozen.awaitHeld();
             frozen.signal("STOP"); // a laptop lid closed mid-job: no renewals, commits in flight stay in flight
             long readWhenFrozen = ShardedCounter.existing(datastore, "job:frozen").total("read");
 
@@ -90,7 +91,7 @@ class TwoRunnersTest {
             assertThat(takeOver.out()).contains("Job frozen done: read " + String.format("%,d", DOCS));
             assertThat(readWhenFrozen).isLessThan(DOCS);
 
-            frozen.signal("CONT"); // it wakes up after the take-over, and its held chunks try to commit
+            frozen.signal("CONT"); // it wakes up after the take-over, and its held chunks try to commit (or begin)
             frozen.release();
             int code = frozen.waitFor(60);
             String log = frozen.log();

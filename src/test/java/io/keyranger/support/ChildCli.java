@@ -1,6 +1,7 @@
 package io.keyranger.support;
 
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.testhooks.HoldHook;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -67,7 +68,18 @@ public final class ChildCli implements AutoCloseable {
         }
     }
 
-    /** Waits until the child holds its job (run --hold-after-chunks). */
+    /**
+     * The hold a test of a killed or frozen runner on {@code server} gives its child: inside a chunk's transaction on
+     * the legacy emulator, whose transactions hold no locks; between transactions on the Firestore emulator, which
+     * keeps a dead runner's locks for 60 s (KillAndResumeTest kills inside one there too, and
+     * {@code -Dkeyranger.emulators.all=true} holds inside everywhere).
+     */
+    public static String holdFlag(ServerType server) {
+        return server == ServerType.FIRESTORE_EMULATOR && !Boolean.getBoolean("keyranger.emulators.all")
+                ? "--hold-between-chunks" : "--hold-after-chunks";
+    }
+
+    /** Waits until the child holds its job (run --hold-after-chunks or --hold-between-chunks). */
     public void awaitHeld() throws InterruptedException {
         awaitLine(HoldHook.HELD, 120);
     }

@@ -7,10 +7,12 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobPlans;
+import io.keyranger.support.ChildCli;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.OnlyOn;
 import java.io.PrintWriter;
@@ -29,8 +31,8 @@ import org.junit.jupiter.params.Parameter;
 /**
  * One job, two runners: a job started by the local executor is finished by the Beam pipeline, and the other way
  * round, and both work on one job at once. Every entity is incremented exactly once, and the job's totals add up
- * across the runners. Against the real emulator; the local runner is the real CLI, killed with SIGKILL in a child
- * process where the test says so.
+ * across the runners. Against the real emulator; the local runner is the real CLI, held and killed with SIGKILL in a
+ * child process where the test says so.
  */
 @OnDataEmulators
 class CrossRunnerTest {
@@ -41,15 +43,6 @@ class CrossRunnerTest {
 
     @TempDir
     Path dir;
-
-    private List<String> cliCommand(String project, String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + dir,
-                "io.keyranger.app.Launcher"));
-        command.addAll(List.of(args));
-        command.addAll(List.of("--emulator-host", BeamEmulator.host(project), "--project", project));
-        return command;
-    }
 
     /** {@code keyranger ARGS} in this JVM: its exit code and what it printed. */
     private String[] cli(String project, String... args) {
@@ -114,12 +107,15 @@ class CrossRunnerTest {
         String project = BeamEmulator.freshProject(server, "local-then-beam");
         Datastore datastore = BeamEmulator.connect(project);
         BeamEmulator.seed(datastore, "Item", ENTITIES);
-        Path log = dir.resolve("local.log");
-        Process local = new ProcessBuilder(cliCommand(project, "run", "--kind", "Item", "--mapper", mapper().toString(),
-                "--job-id", "moved", "--workers", "4", "--page-size", "200")).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        long readWhenKilled = killWhenRead(local, datastore, "moved", ENTITIES / 3, log);
-        assertThat(readWhenKilled).isLessThan(ENTITIES);
+        long readWhenKilled;
+        try (ChildCli local = ChildCli.start(dir, ConnectionSpec.emulator(BeamEmulator.host(project), project, server),
+                List.of("run", "--kind", "Item", "--mapper", mapper().toString(), "--job-id", "moved", "--workers", "4",
+                        "--page-size", "200", ChildCli.holdFlag(server), "40"))) {
+            local.awaitHeld();
+            local.kill();
+            readWhenKilled = read(datastore, "moved");
+        }
+        assertThat(readWhenKilled).isBetween(1L, ENTITIES - 1L);
 
         // the killed runner's lease may still be live: Beam takes the job over at once
         BeamEmulator.Run beam = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper(), "moved", "--takeOver=true"));

@@ -21,6 +21,11 @@ import java.util.concurrent.TimeUnit;
  * {@code run --hold-after-chunks N} it waits for "keyranger: held" and {@link #release()}s the child when it is done.
  */
 public final class ChildCli implements AutoCloseable {
+    /**
+     * A child lives for seconds, most of it starting up: the first compiler alone and one collector thread spend a
+     * fraction of the CPU that full tiered compilation would, on a machine whose other test JVMs and emulators need it.
+     */
+    public static final List<String> SHORT_LIVED_JVM = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
     private final Process process;
     private final StringBuffer log = new StringBuffer();
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -45,8 +50,9 @@ public final class ChildCli implements AutoCloseable {
     /** Starts {@code keyranger ARGS --emulator-host … --project …} with its config in {@code configDir}. */
     public static ChildCli start(Path configDir, ConnectionSpec conn, List<String> args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + configDir,
-                "io.keyranger.app.Launcher"));
+                .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + configDir));
+        command.addAll(SHORT_LIVED_JVM);
+        command.add("io.keyranger.app.Launcher");
         command.addAll(args);
         command.addAll(List.of("--emulator-host", conn.emulatorHost(), "--project", conn.projectId()));
         return new ChildCli(new ProcessBuilder(command).redirectErrorStream(true).start());

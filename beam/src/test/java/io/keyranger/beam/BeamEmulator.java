@@ -8,6 +8,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.emulator.RunningEmulator;
+import io.keyranger.support.ChildCli;
 import io.keyranger.support.SharedEmulator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -102,7 +103,9 @@ final class BeamEmulator {
     static long killAfter(Datastore datastore, String jobId, String[] args, long atLeast, long entities,
                           Path log) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-                "java").toString(), "-cp", System.getProperty("java.class.path"), BeamMain.class.getName()));
+                "java").toString(), "-cp", System.getProperty("java.class.path")));
+        command.addAll(ChildCli.SHORT_LIVED_JVM);
+        command.add(BeamMain.class.getName());
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {

@@ -14,8 +14,9 @@ import java.util.concurrent.TimeUnit;
  * {@link #close()}d, every transaction a wrapped client begins waits at the gate until {@link #release()}, while those
  * already open run to their end. When the last of them has ended, {@code onHeld} runs once: the runner then has no
  * transaction open (the Firestore emulator would keep an open one's locks for 60 s after a kill) and its server state
- * stands still. The lease's renewals ({@code keyranger-lease-} threads) pass, so a held job stays live. The hidden
- * {@code --hold-between-chunks} uses it with a {@link GatedMapper} that closes it; never on in a product run.
+ * stands still but for the lease's renewals, which pass (threads named {@code keyranger-lease-}), so a held job stays
+ * live. The hidden {@code --hold-between-chunks} uses it ({@link HoldHook#between}), closed by the job's mapper after
+ * N chunks; never on in a product run.
  */
 public final class TransactionGate {
     /** Threads whose transactions pass a closed gate: the lease's renewals. */

@@ -72,7 +72,7 @@ public final class HoldHook {
             return new DelegatingMapper(mapper) {
                 @Override
                 public MapResult map(Page page) {
-                    if (mapped.incrementAndGet() >= chunks) {
+                    if (mapped.incrementAndGet() == chunks) {
                         gate.close();
                     }
                     return inner.map(page);

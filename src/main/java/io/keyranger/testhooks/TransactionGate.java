@@ -8,6 +8,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Holds a job between its transactions, for tests that kill or freeze a runner where it holds no lock: once
@@ -72,19 +73,16 @@ public final class TransactionGate {
     }
 
     private InvocationHandler counted(Transaction tx) {
-        boolean[] done = {false};
+        AtomicBoolean done = new AtomicBoolean();
         return (proxy, method, args) -> {
             try {
                 return invoke(tx, method, args);
             } finally {
                 // a rollback ends it whatever its answer; a commit that failed leaves it open for the rollback after
-                if ("rollback".equals(method.getName()) || ("commit".equals(method.getName()) && !tx.isActive())) {
-                    synchronized (done) {
-                        if (!done[0]) {
-                            done[0] = true;
-                            ended();
-                        }
-                    }
+                boolean ends = "rollback".equals(method.getName())
+                        || ("commit".equals(method.getName()) && !tx.isActive());
+                if (ends && done.compareAndSet(false, true)) {
+                    ended();
                 }
             }
         };

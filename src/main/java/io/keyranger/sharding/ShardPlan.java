@@ -47,6 +47,23 @@ public record ShardPlan(Method method, List<PlannedRange> ranges) {
         return new ShardPlan(method, replaced);
     }
 
+    /**
+     * The plan with its estimates spread over {@code total} entities by each range's share of the samples: once
+     * the total is known exactly, an estimate drawn from the sample rate's guess would no longer add up to it.
+     */
+    public ShardPlan estimatedFor(long total) {
+        long sampled = ranges.stream().mapToLong(PlannedRange::samples).sum();
+        if (sampled == 0) {
+            return this;
+        }
+        List<PlannedRange> scaled = new ArrayList<>(ranges.size());
+        for (PlannedRange r : ranges) {
+            scaled.add(new PlannedRange(r.index(), r.range(), r.samples(),
+                    Math.round((double) r.samples() * total / sampled), r.exact()));
+        }
+        return new ShardPlan(method, scaled);
+    }
+
     public ShardPlan withExactCounts(List<Long> counts) {
         List<PlannedRange> counted = new ArrayList<>(ranges.size());
         for (int i = 0; i < ranges.size(); i++) {

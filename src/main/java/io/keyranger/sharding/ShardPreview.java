@@ -21,11 +21,17 @@ public record ShardPreview(PlanRequest request, ShardPlan scatter, ShardPlan lex
         sampleKeys = List.copyOf(sampleKeys);
     }
 
-    /** With counted plans; when every range of the scatter plan was counted, their sum is the exact total. */
+    /**
+     * With counted plans; when every range of the scatter plan was counted, their sum is the exact total, and both
+     * plans' estimates are spread over it (an estimate column that adds up to the sample rate's guess, beside an
+     * exact total, says two sizes for one kind).
+     */
     public ShardPreview withPlans(ShardPlan newScatter, ShardPlan newLexicographic) {
-        boolean counted = !newScatter.ranges().isEmpty() && newScatter.ranges().stream().allMatch(r -> r.exact() != null);
-        TotalEstimate newTotal = counted && !total.exact() ? new TotalEstimate(newScatter.ranges().stream()
-                .mapToLong(PlannedRange::exact).sum(), TotalEstimate.Method.EXACT_SCAN) : total;
-        return new ShardPreview(request, newScatter, newLexicographic, newTotal, samples, notes, sampleKeys);
+        if (!newScatter.hasExactCounts() || total.exact()) {
+            return new ShardPreview(request, newScatter, newLexicographic, total, samples, notes, sampleKeys);
+        }
+        long exact = newScatter.ranges().stream().mapToLong(PlannedRange::exact).sum();
+        return new ShardPreview(request, newScatter.estimatedFor(exact), newLexicographic.estimatedFor(exact),
+                new TotalEstimate(exact, TotalEstimate.Method.EXACT_SCAN), samples, notes, sampleKeys);
     }
 }

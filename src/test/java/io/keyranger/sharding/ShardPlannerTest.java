@@ -107,6 +107,21 @@ class ShardPlannerTest {
     }
 
     @Test
+    void countedPreviewSpreadsItsEstimatesOverTheExactTotal() {
+        ShardPreview preview = plan(16, List.of());
+        assertThat(preview.total().exact()).as("the sample rate's guess, before counting").isFalse();
+        ShardPreview counted = preview.withPlans(counted(preview, preview.scatter()),
+                counted(preview, preview.lexicographic()));
+        assertThat(counted.total().total()).isEqualTo(ACCOUNTS);
+        assertThat(counted.total().exact()).isTrue();
+        for (ShardPlan plan : List.of(counted.scatter(), counted.lexicographic())) {
+            long estimates = plan.ranges().stream().mapToLong(PlannedRange::estimated).sum();
+            assertThat(estimates).as("%s estimates beside an exact total of %d", plan.method(), ACCOUNTS)
+                    .isBetween(ACCOUNTS - 16L, ACCOUNTS + 16L);
+        }
+    }
+
+    @Test
     void smallKindFallsBackToExactQuantilesAndSaysSo() {
         for (int i = 1; i <= 10; i++) {
             datastore.put(Entity.newBuilder(datastore.newKeyFactory().setKind("Tiny").newKey("t" + i)).build());

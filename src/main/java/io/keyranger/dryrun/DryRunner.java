@@ -148,17 +148,18 @@ public final class DryRunner {
                 : (int) Math.min(Integer.MAX_VALUE, Math.max(sample, scanLimit) + 1)).build());
         List<Key> taken = take(found, sample);
         List<Key> keys = standingFor(taken, sample, mapper);
-        if (keys.isEmpty()) {
-            throw new KeyRangerException("Kind '" + kind + "' has no entities"
-                    + (spec.where().isEmpty() ? "" : " matching the filters") + ": nothing to dry-run.");
-        }
-        boolean typed = hasExpressions(spec);
-        List<Entity> entities = mapper.needsEntities() || typed ? fetch(keys) : List.of();
         // the spec's property parameters against the kind's listed properties: a typo is named, with the nearest name
         DatastoreGateway gateway = new DatastoreGateway(datastore, server);
         List<PropertyInfo> properties = gateway.properties(namespace, kind);
         List<String> warnings = SpecChecks.warnings(spec, kind, properties,
                 !gateway.listsEverything());
+        if (keys.isEmpty()) { // most often a filter's typo: the warnings name it
+            throw new KeyRangerException("Kind '" + kind + "' has no entities"
+                    + (spec.where().isEmpty() ? "" : " matching the filters") + ": nothing to dry-run."
+                    + (warnings.isEmpty() ? "" : " " + String.join(" ", warnings)));
+        }
+        boolean typed = hasExpressions(spec);
+        List<Entity> entities = mapper.needsEntities() || typed ? fetch(keys) : List.of();
         if (typed) {
             mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));
         }

@@ -305,6 +305,14 @@ class RunCliTest {
     }
 
     @Test
+    void aDryRunThatMatchesNothingNamesTheQuerysTypo() throws Exception {
+        InProcessCli.Result dry = run("run", "--gql", "SELECT * FROM Account WHERE tierr = 'gold'", "--mapper",
+                mapper("{\"template\":\"count\"}").toString(), "--dry-run");
+        assertThat(dry.exitCode()).isNotZero();
+        assertThat(dry.err()).contains("nothing to dry-run").contains("'tierr'").contains("Did you mean 'tier'?");
+    }
+
+    @Test
     void expressionsThatDoNotCompileAreRefusedWithTheirPlace() throws Exception {
         InProcessCli.Result unknown = run("run", "--kind", "Account", "--mapper", mapper("{\"template\":\"shred\"}").toString());
         Path typo = mapper("{\"template\":\"transform\",\"set\":{\"balance\":\"balance *\"}}");

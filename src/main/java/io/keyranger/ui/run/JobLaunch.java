@@ -27,9 +27,13 @@ import java.util.function.Consumer;
  * @param writes  whether it writes: what shows the data reads nothing again after a job that does not
  * @param kinds   the kinds it writes to ({@link Mappers#writtenKinds}: a copy writes its target kind), or null when
  *                not known here (a stored job the tab does not list, a copy to another namespace)
+ * @param size    how many entities it reads in all, for its ETA, or -1 when not known here: the kind's count only
+ *                for a job that reads every entity of the tab's kind (a server filter, a file, another kind, a
+ *                resume's rest or a revert's undo records read some other number)
  * @param starter what starts it, feeding the tab's listener
  */
-record JobLaunch(String jobId, String message, String mapper, boolean writes, List<String> kinds, Starter starter) {
+record JobLaunch(String jobId, String message, String mapper, boolean writes, List<String> kinds, long size,
+                 Starter starter) {
     /** Starts the job, feeding {@code feed}. */
     interface Starter {
         JobHandle start(JobListener feed);
@@ -42,7 +46,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     static JobLaunch newJob(KindTarget t, JobSpec spec) {
         boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
         return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
-                mapperOf(spec), writes(spec), written(spec, List.of(spec.kind())),
+                mapperOf(spec), writes(spec), written(spec, List.of(spec.kind())), sizeOf(t, spec),
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
     }
 
@@ -53,7 +57,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
      */
     static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
         return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), writes(spec),
-                written(spec, List.of(spec.kind())), feed -> {
+                written(spec, List.of(spec.kind())), sizeOf(t, spec), feed -> {
             String export = backup.toString();
             Jobs jobs = StoredJobs.jobsOf(t);
             jobs.recordBackup(spec.jobId(), export);
@@ -65,7 +69,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     /** One job over {@code kinds}, kind after kind, a tree per kind. */
     static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
         return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
-                mapperOf(spec) + " · over " + String.join(", ", kinds), writes(spec), written(spec, kinds),
+                mapperOf(spec) + " · over " + String.join(", ", kinds), writes(spec), written(spec, kinds), -1,
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { }));
     }
 
@@ -73,7 +77,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     static JobLaunch resume(KindTarget t, String jobId, List<ListedJob> listed) {
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
-                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs),
+                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), -1,
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
     }
 
@@ -86,9 +90,20 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
         return new JobLaunch(id, "Reverting " + jobId + "…",
                 JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()), true,
-                written(stored(jobId, listed)), feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId,
+                written(stored(jobId, listed)), -1, feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId,
                         new JobUndo.RevertSettings(id, false, defaults.shards(), defaults.workers(),
                                 defaults.pageSize(), defaults.qps())), feed, said));
+    }
+
+    /**
+     * The entities a new job of {@code spec} reads (its "read" total when it ends): the tab's kind's count when the
+     * job reads that whole kind, live (a condition checked on the client still reads every entity), else -1.
+     */
+    static long sizeOf(KindTarget t, JobSpec spec) {
+        boolean wholeKind = spec.kind().equals(t.kind()) && spec.namespace().equals(t.namespace())
+                && spec.mapper().where().isEmpty() && spec.mapper().query() == null
+                && Mappers.template(spec.mapper().template()).source() == Template.Source.KEY_RANGES;
+        return wholeKind ? t.countOrUnknown() : -1;
     }
 
     private static String mapperOf(JobSpec spec) {
@@ -131,7 +146,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
                               Consumer<String> waiting) {
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
-                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs),
+                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), -1,
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
     }
 }

@@ -271,9 +271,8 @@ final class RunningJob {
         if (batch.totals() != null) {
             status.setTotals(batch.totals());
         }
-        KindTarget t = tab.targetProperty().get();
         status.setTiming(meter.tick(status.totals().getOrDefault("read", 0L), handle != null,
-                t == null ? -1 : t.countOrUnknown(), status.isRunning()));
+                launched == null ? -1 : launched.size(), status.isRunning()));
         if (batch.serverStatus() != null && handle != null) {
             status.say(batch.serverStatus().isEmpty()
                     ? "Job " + handle.jobId() + (status.isPaused() ? " paused" : " running")

@@ -27,6 +27,7 @@ import io.keyranger.sharding.ScatterSampler;
 import io.keyranger.sharding.ShardPlanner;
 import io.keyranger.sharding.TotalEstimate;
 import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.executor.cells.Chunker;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -182,8 +183,8 @@ public final class DryRunner {
                 spec.query() == null ? "" : spec.query().serverConditions(), tally.read, tally.matched,
                 Math.max(total.total(), tally.read), allRead, tally.sampledMatching);
         double scale = (double) total.total() / tally.read;
-        long undoRecords = !mapper.keepsUndo() ? 0 : UndoRecords.estimate(Math.round((tally.puts + tally.deletions)
-                * scale), mapper.writesEachKeyOnce(), 0);
+        long undoRecords = !mapper.keepsUndo() ? 0 : Chunker.undoRecords(Math.round((tally.puts + tally.deletions)
+                * scale), mapper.writesEachKeyOnce(), 0, server.limits());
         return new Result(tally.sampled, tally.changes, tally.deletes, tally.copies, tally.skipped, tally.counters,
                 total, total.total(), Math.round(tally.puts * scale) + undoRecords, Math.round(tally.deletions * scale),
                 undoRecords, mapper.writes() && !mapper.keepsUndo(), tally.problems, warnings, matches);

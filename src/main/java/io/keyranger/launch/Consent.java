@@ -3,6 +3,7 @@ package io.keyranger.launch;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
@@ -55,7 +56,7 @@ public record Consent(Template template, String project, WriteSafety.Verdict ver
         Template template = Mappers.template(mapper.template());
         boolean oneKind = kinds.isEmpty() && !allKinds;
         return new Consent(template, connection.projectId(), WriteSafety.verdict(connection, template), kinds,
-                allKinds, mapper.undo(), oneKind ? estimate(mapper, pageSize, count, dryRun, prices) : null);
+                allKinds, mapper.undo(), oneKind ? estimate(mapper, pageSize, count, dryRun, prices, connection.server().limits()) : null);
     }
 
     /**
@@ -63,8 +64,9 @@ public record Consent(Template template, String project, WriteSafety.Verdict ver
      * kind's {@code count} entities changed), counted as the dry run and the finished job count them; null when not
      * known.
      */
-    static String estimate(MapperSpec mapper, int pageSize, long count, DryRunner.Result dryRun, PriceTable prices) {
-        Operations operations = Operations.estimate(mapper, pageSize, count, dryRun);
+    static String estimate(MapperSpec mapper, int pageSize, long count, DryRunner.Result dryRun, PriceTable prices,
+                           ServerLimits limits) {
+        Operations operations = Operations.estimate(mapper, pageSize, count, dryRun, limits);
         if (operations == null) {
             return null;
         }

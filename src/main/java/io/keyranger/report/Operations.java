@@ -2,12 +2,13 @@ package io.keyranger.report;
 
 import io.keyranger.backup.PastRestoreDryRun;
 import io.keyranger.cost.PriceTable;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.dryrun.DryRunner;
+import io.keyranger.executor.cells.Chunker;
 import io.keyranger.job.JobResult;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
-import io.keyranger.undo.records.UndoRecords;
 
 /**
  * The billed operations of a job, counted one way wherever they are shown: before it runs (a confirmation over the
@@ -15,7 +16,7 @@ import io.keyranger.undo.records.UndoRecords;
  * goes through is a read (a delete reads its keys too); every entity it puts and every undo record it keeps is a
  * write; every entity it removes is a delete. Given the same counts, every estimate and the finished job come to one
  * price. An undo record is one entity per commit for a job that writes each key once (its before-images together), one
- * per entity put or deleted for the others (a copy, an import): {@link UndoRecords#estimate}.
+ * per entity put or deleted for the others (a copy, an import): {@link Chunker#undoRecords}.
  *
  * @param reads       entities read
  * @param writes      entities written, undo records included
@@ -45,16 +46,16 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * What job {@code spec} over {@code entities} entities, in pages of {@code pageSize} keys (0: not known), does if it
      * changes every one of them: the estimate a confirmation gives from a kind's count, before any dry run. A template
      * that deletes removes each one; one that writes puts each one; with undo it keeps their before-images
-     * ({@link UndoRecords#estimate}: one a commit where its mapper writes each key once,
+     * ({@link Chunker#undoRecords}: one a commit where its mapper writes each key once,
      * {@link Mappers#writesEachKeyOnce}).
      */
-    public static Operations overEvery(long entities, MapperSpec spec, int pageSize) {
+    public static Operations overEvery(long entities, MapperSpec spec, int pageSize, ServerLimits limits) {
         Template template = Mappers.template(spec.template());
         boolean deletes = template.name().equals("delete");
         boolean writes = template.writes();
         long changed = writes ? entities : 0;
         long undoRecords = spec.undo() && writes
-                ? UndoRecords.estimate(changed, Mappers.writesEachKeyOnce(spec), pageSize) : 0;
+                ? Chunker.undoRecords(changed, Mappers.writesEachKeyOnce(spec), pageSize, limits) : 0;
         return new Operations(entities, (writes && !deletes ? changed : 0) + undoRecords, deletes ? changed : 0,
                 undoRecords);
     }
@@ -66,12 +67,13 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * ({@link #overEvery}, in pages of {@code pageSize} keys, 0: not known). Null when neither says it: a job whose filters let through a share of the kind that only
      * a dry run measures, or a dry run that could not tell how many entities match.
      */
-    public static Operations estimate(MapperSpec spec, int pageSize, long kindCount, DryRunner.Result dryRun) {
+    public static Operations estimate(MapperSpec spec, int pageSize, long kindCount, DryRunner.Result dryRun,
+                                      ServerLimits limits) {
         if (dryRun != null) {
             return dryRun.matches() != null && dryRun.matches().unknown() ? null : of(dryRun);
         }
         boolean filtered = !spec.where().isEmpty() || spec.query() != null || Mappers.clientConditions(spec) != null;
-        return filtered || kindCount < 0 ? null : overEvery(kindCount, spec, pageSize);
+        return filtered || kindCount < 0 ? null : overEvery(kindCount, spec, pageSize, limits);
     }
 
     /**
@@ -80,7 +82,9 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * their undo records (it writes each key once: one record per commit).
      */
     public static Operations of(PastRestoreDryRun dry) {
-        long undoRecords = dry.undo() ? UndoRecords.estimate(dry.writes() + dry.deletes(), true, 0) : 0;
+        // only servers without an entity-group limit keep a past (not the legacy emulator)
+        long undoRecords = dry.undo() ? Chunker.undoRecords(dry.writes() + dry.deletes(), true, 0,
+                ServerLimits.PRODUCTION) : 0;
         return new Operations(dry.reads(), dry.writes() + undoRecords, dry.deletes(), undoRecords);
     }
 
@@ -89,7 +93,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * undo record each unless {@code undo} is off: it may write a key twice, so it keeps one record per entity).
      */
     public static Operations ofRestore(long compared, long restores, boolean undo) {
-        long undoRecords = undo ? UndoRecords.estimate(restores, false, 0) : 0;
+        long undoRecords = undo ? restores : 0;
         return new Operations(compared, restores + undoRecords, 0, undoRecords);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.keyranger.cost.PriceTable;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.dryrun.ClientMatches;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.JobResult;
@@ -27,7 +28,7 @@ class OperationsTest {
 
     @Test
     void anIncrementOverTwentyThousandHasOnePriceBeforeAndAfterItRuns() {
-        Operations confirmation = Operations.overEvery(20_000, INCREMENT, 0);
+        Operations confirmation = Operations.overEvery(20_000, INCREMENT, 0, ServerLimits.PRODUCTION);
         Operations dryRun = Operations.of(dryRun(20_000, 20_200, 0, 200));
         Operations finished = Operations.of(finished(Map.of("read", 20_000L, "written", 20_000L,
                 JobResult.UNDO_RECORDS, 200L, JobResult.UNDO_IMAGES, 20_000L)));
@@ -43,15 +44,15 @@ class OperationsTest {
 
     @Test
     void aDeleteReadsItsKeysAndKeepsWhatItRemovesInAnUndoRecordPerCommit() {
-        Operations confirmation = Operations.overEvery(500, DELETE, 0);
+        Operations confirmation = Operations.overEvery(500, DELETE, 0, ServerLimits.PRODUCTION);
         assertThat(confirmation).isEqualTo(new Operations(500, 5, 500, 5))
                 .isEqualTo(Operations.of(dryRun(500, 5, 500, 5)))
                 .isEqualTo(Operations.of(finished(Map.of("read", 500L, "deleted", 500L,
                         JobResult.UNDO_RECORDS, 5L, JobResult.UNDO_IMAGES, 500L))));
         assertThat(Operations.overEvery(500, MapperSpec.parse(
-                "{\"template\": \"copy\", \"toKind\": \"Other\"}"), 0))
+                "{\"template\": \"copy\", \"toKind\": \"Other\"}"), 0, ServerLimits.PRODUCTION))
                 .as("a copy may write a key twice: a record per entity").isEqualTo(new Operations(500, 1_000, 0, 500));
-        assertThat(Operations.overEvery(500, DELETE.withoutUndo(), 0))
+        assertThat(Operations.overEvery(500, DELETE.withoutUndo(), 0, ServerLimits.PRODUCTION))
                 .as("--no-undo").isEqualTo(new Operations(500, 0, 500, 0));
     }
 
@@ -65,19 +66,22 @@ class OperationsTest {
         MapperSpec fromPast = MapperSpec.parse("{\"template\": \"import\", \"format\": \"past\", "
                 + "\"asOf\": \"2026-11-01T00:00:00Z\"}");
         assertThat(Mappers.writesEachKeyOnce(fromFile)).isFalse();
-        assertThat(Operations.overEvery(500, fromFile, 0)).isEqualTo(new Operations(500, 1_000, 0, 500));
+        assertThat(Operations.overEvery(500, fromFile, 0, ServerLimits.PRODUCTION)).isEqualTo(new Operations(500, 1_000, 0, 500));
         assertThat(Mappers.writesEachKeyOnce(fromPast)).isTrue();
-        assertThat(Operations.overEvery(500, fromPast, 0)).isEqualTo(new Operations(500, 505, 0, 5));
+        assertThat(Operations.overEvery(500, fromPast, 0, ServerLimits.PRODUCTION)).isEqualTo(new Operations(500, 505, 0, 5));
         assertThat(Mappers.writesEachKeyOnce(DELETE)).isTrue();
 
-        assertThat(Operations.overEvery(500, DELETE, 20)).as("pages of 20 keys: a record each at least")
+        assertThat(Operations.overEvery(500, DELETE, 20, ServerLimits.PRODUCTION)).as("pages of 20 keys: a record each at least")
                 .isEqualTo(new Operations(500, 25, 500, 25));
-        assertThat(Operations.overEvery(500, DELETE, 500)).isEqualTo(new Operations(500, 5, 500, 5));
+        assertThat(Operations.overEvery(500, DELETE, 500, ServerLimits.PRODUCTION)).isEqualTo(new Operations(500, 5, 500, 5));
+        assertThat(Operations.overEvery(500, DELETE, 500, ServerLimits.EMULATOR))
+                .as("the legacy emulator's 25 entity groups: commits of 20, each in two records of at most 19")
+                .isEqualTo(new Operations(500, 50, 500, 50));
     }
 
     @Test
     void aJobThatWritesNothingIsItsReadsAlone() {
-        assertThat(Operations.overEvery(80, MapperSpec.parse("{\"template\": \"count\"}"), 0)).isEqualTo(new Operations(80, 0, 0, 0))
+        assertThat(Operations.overEvery(80, MapperSpec.parse("{\"template\": \"count\"}"), 0, ServerLimits.PRODUCTION)).isEqualTo(new Operations(80, 0, 0, 0))
                 .isEqualTo(Operations.of(finished(Map.of("read", 80L))));
     }
 
@@ -91,21 +95,21 @@ class OperationsTest {
     void aJobIsEstimatedByItsDryRunElseOverEveryEntityOfItsKindUnlessItsFiltersLetThroughAnUnknownShare() {
         MapperSpec increment = MapperSpec.parse("{\"template\": \"increment\", \"property\": \"balance\", "
                 + "\"amount\": 10}");
-        assertThat(Operations.estimate(increment, 0, 20_000, null)).isEqualTo(new Operations(20_000, 20_200, 0, 200));
-        assertThat(Operations.estimate(increment, 0, -1, null)).isNull();
-        assertThat(Operations.estimate(increment.withoutUndo(), 0, 20_000, null))
+        assertThat(Operations.estimate(increment, 0, 20_000, null, ServerLimits.PRODUCTION)).isEqualTo(new Operations(20_000, 20_200, 0, 200));
+        assertThat(Operations.estimate(increment, 0, -1, null, ServerLimits.PRODUCTION)).isNull();
+        assertThat(Operations.estimate(increment.withoutUndo(), 0, 20_000, null, ServerLimits.PRODUCTION))
                 .isEqualTo(new Operations(20_000, 20_000, 0, 0));
 
         MapperSpec overQuery = increment.withGql("SELECT * FROM Account WHERE tier = 'pro'");
-        assertThat(Operations.estimate(overQuery, 0, 20_000, null)).as("the kind's count is not the query's size")
+        assertThat(Operations.estimate(overQuery, 0, 20_000, null, ServerLimits.PRODUCTION)).as("the kind's count is not the query's size")
                 .isNull();
-        assertThat(Operations.estimate(overQuery, 0, 20_000, dryRun(45, 6, 0, 3))).as("the dry run's own figures")
+        assertThat(Operations.estimate(overQuery, 0, 20_000, dryRun(45, 6, 0, 3), ServerLimits.PRODUCTION)).as("the dry run's own figures")
                 .isEqualTo(new Operations(45, 6, 0, 3));
 
         DryRunner.Result noneMatched = new DryRunner.Result(20, List.of(), List.of(), List.of(), 0, Map.of(),
                 new TotalEstimate(20_000, TotalEstimate.Method.EXACT_SCAN), 4_070, 0, 0, 0, false, List.of(),
                 List.of(), new ClientMatches("balance > 1000000", "", 4_070, 0, 20_000, false, 0));
-        assertThat(Operations.estimate(overQuery, 0, 20_000, noneMatched))
+        assertThat(Operations.estimate(overQuery, 0, 20_000, noneMatched, ServerLimits.PRODUCTION))
                 .as("how many it writes is unknown, as its dry run says").isNull();
     }
 

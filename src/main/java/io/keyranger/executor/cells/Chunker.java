@@ -70,6 +70,31 @@ public final class Chunker {
     }
 
     /**
+     * About how many entities one commit changes where the server has no entity-group limit, for an estimate of the
+     * undo records of a job that keeps one per commit (the model benchmark's commits held about 97).
+     */
+    static final long ENTITIES_PER_COMMIT = 100;
+
+    /**
+     * The undo records a job writes for {@code changes} entities put or deleted, as every estimate counts them: one
+     * each unless {@code batched} (a job that writes each key once), else about one a commit. A commit changes about
+     * {@link #ENTITIES_PER_COMMIT} entities, never more than a page of {@code pageSize} keys (0: not known), and on
+     * a server with an entity-group limit no more than that limit leaves beside two cells' ledgers and the counter
+     * shard (the legacy emulator: 20, in two records of at most {@link #imagesPerRecord} images).
+     */
+    public static long undoRecords(long changes, boolean batched, int pageSize, ServerLimits limits) {
+        if (!batched) {
+            return changes;
+        }
+        long perCommit = pageSize > 0 ? Math.min(pageSize, ENTITIES_PER_COMMIT) : ENTITIES_PER_COMMIT;
+        if (limits.maxEntityGroups() > 0) {
+            perCommit = Math.min(perCommit, Math.max(1, limits.maxEntityGroups() - 2 * 2 - SHARD));
+        }
+        long commits = (changes + perCommit - 1) / perCommit;
+        return commits * ((perCommit + imagesPerRecord(limits) - 1) / imagesPerRecord(limits));
+    }
+
+    /**
      * The most bytes reverting one batched undo record may write ({@link UndoBatch#restoreBytes} of its images): a
      * commit's, less room for an entity-limit record (the ledgers and counter shard the revert's commit writes, as
      * read) and for what the commit adds to each of them.

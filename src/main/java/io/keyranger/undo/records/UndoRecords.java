@@ -31,25 +31,6 @@ public final class UndoRecords {
     private UndoRecords() {
     }
 
-    /**
-     * About how many entities one commit changes, for an estimate of the undo records of a job that keeps one per
-     * commit (the model benchmark's commits held about 97).
-     */
-    static final long ENTITIES_PER_COMMIT = 100;
-
-    /**
-     * The undo records that every estimate counts for {@code changes} entities put or deleted: about one per commit
-     * when {@code batched} (a job that writes each key once), else one each. A commit changes about
-     * {@link #ENTITIES_PER_COMMIT} entities, and never more than a page of {@code pageSize} keys (0: not known).
-     */
-    public static long estimate(long changes, boolean batched, int pageSize) {
-        if (!batched) {
-            return changes;
-        }
-        long perCommit = pageSize > 0 ? Math.min(pageSize, ENTITIES_PER_COMMIT) : ENTITIES_PER_COMMIT;
-        return (changes + perCommit - 1) / perCommit;
-    }
-
     /** The kind that holds job {@code jobId}'s undo records. */
     public static String kind(String jobId) {
         return KIND_PREFIX + jobId;

@@ -23,6 +23,7 @@ import io.keyranger.launch.Consent;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.report.JobOutcome;
 import io.keyranger.report.DryRunPrinter;
 import io.keyranger.report.RestoreDryRun;
 import io.keyranger.profile.SettingsStore;
@@ -210,6 +211,7 @@ public final class RestoreCommand implements Callable<Integer> {
                 leftAlone = true;
             }
             err.flush();
+            leftAlone = JobOutcome.leftAlone(result.totals()) > 0; // the policy every front end shares, Beam's too
         }
         int code = JobFollow.exitCode(result, err);
         return code == 0 && leftAlone ? RevertCommand.EXIT_CONFLICTS : code;

@@ -13,6 +13,7 @@ import io.keyranger.launch.Jobs;
 import io.keyranger.launch.Preparation;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.profile.SettingsStore;
+import io.keyranger.report.JobOutcome;
 import io.keyranger.undo.JobUndo;
 import io.keyranger.undo.records.UndoRecords;
 import java.io.PrintWriter;
@@ -106,7 +107,7 @@ public final class RevertCommand implements Callable<Integer> {
         JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices,
                 report.file, "Resume it with: keyranger run --resume " + id);
         long conflicts = result.total(Mappers.revertConflictCounter());
-        boolean leftAlone = result.status() == JobStatus.DONE && conflicts > 0;
+        boolean leftAlone = result.status() == JobStatus.DONE && JobOutcome.leftAlone(result.totals()) > 0;
         if (leftAlone) {
             err.printf("keyranger: %,d entit%s changed since job %s and kept their values (see 'skipped' above); "
                     + "revert --force %s restores them too.%n", conflicts, conflicts == 1 ? "y" : "ies", jobId, jobId);

@@ -3,6 +3,8 @@ package io.keyranger.report;
 import io.keyranger.executor.cells.Chunker;
 import io.keyranger.executor.cells.UndoKeeper;
 import io.keyranger.job.JobReport;
+import io.keyranger.job.PastRestore;
+import io.keyranger.job.RestoreMode;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
 import io.keyranger.mapper.Mappers;
@@ -75,6 +77,21 @@ public record JobOutcome(String jobId, JobStatus status, Map<String, Long> total
     /** {@link #notWritten()} of a job's {@code totals}. */
     public static long notWritten(Map<String, Long> totals) {
         return NOT_WRITTEN.stream().mapToLong(counter -> totals.getOrDefault(counter, 0L)).sum();
+    }
+
+    /**
+     * The counters of entities a job left alone on purpose, though it was asked for them: a restore's entities changed
+     * since its source (with skip-changed) or written again after --until, a revert's changed since the job it takes
+     * back. A job done with any of them exits {@code 7} on every front end, the command line's and Beam's.
+     */
+    private static final Set<String> LEFT_ALONE = Stream.concat(Stream.of(RestoreMode.Backup.values())
+                    .map(from -> JobReport.SKIPPED_PREFIX + from.changed()),
+            Stream.of(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER, Mappers.revertConflictCounter()))
+            .collect(Collectors.toUnmodifiableSet());
+
+    /** How many entities a job with {@code totals} left alone on purpose ({@link #LEFT_ALONE}). */
+    public static long leftAlone(Map<String, Long> totals) {
+        return LEFT_ALONE.stream().mapToLong(counter -> totals.getOrDefault(counter, 0L)).sum();
     }
 
     /** "done", "cancelled", "taken over", … */

@@ -37,13 +37,15 @@ import org.apache.beam.sdk.values.PCollection;
 /**
  * {@code java -jar keyranger-beam.jar --runner=DirectRunner --project=P --emulatorHost=HOST:PORT --kind=K
  * --mapper=FILE.json --jobId=ID}: runs a KeyRanger job as a Beam pipeline, prints one summary line, and exits 0 when
- * the job is done, 1 when it is not, 2 on bad input, 8 when it is done but for entities it could not write (as
- * {@code keyranger run}). A job with that id, started by this jar or by a local run
+ * the job is done, 1 when it is not, 2 on bad input, 8 when it is done but for entities it could not write, 7 when
+ * it is done but left entities changed later alone (as {@code keyranger run}, {@code restore} and {@code revert}). A job with that id, started by this jar or by a local run
  * ({@code keyranger run}), is continued where its ledgers say it is.
  */
 public final class BeamMain {
     /** Done, but for entities it could not write: the command line's {@code run} exits with the same code. */
     static final int NOT_ALL_WRITTEN = 8;
+    /** Done, but for entities left alone on purpose (later writes): the command line's restore and revert exit so. */
+    static final int LEFT_ALONE = 7;
 
     private BeamMain() {
     }
@@ -200,6 +202,13 @@ public final class BeamMain {
                     + "count them by reason; 'keyranger run --resume " + request.spec().jobId() + "' names them); "
                     + "everything else is done.");
             return NOT_ALL_WRITTEN;
+        }
+        long leftAlone = JobOutcome.leftAlone(totals);
+        if (status == JobStatus.DONE && leftAlone > 0) { // as the command line's restore and revert say it
+            err.printf("keyranger-beam: %,d entit%s changed after what the job restores kept %s later values (its "
+                    + "'skipped' totals above count them by reason); everything else is done.%n", leftAlone,
+                    leftAlone == 1 ? "y" : "ies", leftAlone == 1 ? "its" : "their");
+            return LEFT_ALONE;
         }
         return status == JobStatus.DONE ? 0 : 1;
     }

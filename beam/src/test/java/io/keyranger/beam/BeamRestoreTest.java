@@ -141,6 +141,28 @@ class BeamRestoreTest {
                 .containsEntry("read", 1_000L).containsEntry("written", 1_000L);
     }
 
+    @Test
+    void aRestoreThatLeavesLaterWritesAloneExitsAsTheCommandLinesRestoreDoes() throws Exception {
+        String project = BeamEmulator.freshProject("beam-later");
+        ConnectionSpec conn = ConnectionSpec.emulator(BeamEmulator.get().hostPort(), project);
+        Datastore datastore = BeamEmulator.connect(project);
+        List<Entity> items = RichEntities.of(datastore, "Item", 40);
+        put(datastore, items);
+        Path export = EmulatorExports.export(conn, dir, null);
+        Key changed = items.get(0).getKey();
+        datastore.put(Entity.newBuilder(datastore.get(changed)).set("later", "kept").build());
+        datastore.delete(items.subList(1, 11).stream().map(Entity::getKey).toArray(Key[]::new));
+
+        BeamEmulator.Run restore = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper("{\"template\":"
+                + "\"import\",\"format\":\"managed\",\"mode\":\"skip-changed\",\"file\":\"" + export + "\"}"),
+                "later"));
+        assertThat(restore.exit()).as("keyranger restore's exit for later writes left alone: " + restore.out()
+                + restore.err()).isEqualTo(io.keyranger.cli.RevertCommand.EXIT_CONFLICTS);
+        assertThat(restore.err()).contains("1 entity changed after what the job restores kept its later values");
+        assertThat(datastore.get(changed).getString("later")).as("the later write left alone").isEqualTo("kept");
+        assertThat(RichEntities.read(datastore, "", "Item")).as("the 10 missing brought back").hasSize(40);
+    }
+
     private Path mapper(String json) throws Exception {
         return new InProcessCli(dir, null).mapper(json);
     }

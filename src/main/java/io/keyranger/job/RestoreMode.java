@@ -17,8 +17,10 @@ import java.util.function.UnaryOperator;
  * of a JSON lines file does, as it always did). The restores of a backup decide per entity, against the entity as the
  * commit's transaction reads it: {@link #SKIP_CHANGED} brings back what is missing and leaves what changed since the
  * backup alone, reporting each (a conflict); {@link #MISSING_ONLY} brings back only what is missing, and counts the
- * rest as present. An entity equal to its backup is not written in either. The backup is a managed export, or the
- * database as it was at a past moment ({@link Backup}), and the counters and reasons say which.
+ * rest as present. An entity equal to its backup is not written in either, nor by an overwrite from the past, whose
+ * commit reads every key live anyway (an overwrite from an export reads nothing live and writes every entity). The
+ * backup is a managed export, or the database as it was at a past moment ({@link Backup}), and the counters and
+ * reasons say which.
  */
 public enum RestoreMode {
     OVERWRITE("overwrite"), SKIP_CHANGED("skip-changed"), MISSING_ONLY("missing-only");
@@ -29,6 +31,8 @@ public enum RestoreMode {
     public static final String ALREADY = Backup.EXPORT.already();
     /** The counter of entities that exist live, left alone by a missing-only restore. */
     public static final String PRESENT = "present live, left alone";
+    /** The counter of entities an overwrite from the past wrote back over what changed since. */
+    public static final String OVERWRITTEN = "restored over a later change";
     /** The counter of entities brought back because they were missing. */
     public static final String RECREATED = "restored (missing)";
 
@@ -98,7 +102,7 @@ public enum RestoreMode {
 
     /** As above, with the counters and reasons worded for {@code from}. */
     public MapResult decide(List<Entity> chunk, Map<Key, Entity> live, UnaryOperator<Entity> placing, Backup from) {
-        if (this == OVERWRITE) {
+        if (this == OVERWRITE && from == Backup.EXPORT) { // it reads nothing live: every entity written
             return new MapResult(chunk.stream().map(placing).toList(), List.of(), 0, Map.of());
         }
         List<Entity> puts = new ArrayList<>();
@@ -112,6 +116,9 @@ public enum RestoreMode {
                 counters.merge(RECREATED, 1L, Long::sum);
             } else if (asBackup(backup, now, placing)) {
                 counters.merge(from.already(), 1L, Long::sum);
+            } else if (this == OVERWRITE) { // from the past, whose commit reads every key live
+                puts.add(placing.apply(backup));
+                counters.merge(OVERWRITTEN, 1L, Long::sum);
             } else if (this == MISSING_ONLY) {
                 present++;
             } else {

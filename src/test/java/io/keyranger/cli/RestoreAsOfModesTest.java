@@ -51,11 +51,13 @@ class RestoreAsOfModesTest {
                 "--remove-added", "--dry-run");
         assertThat(fresh.exitCode()).as("a dry run on fresh damage, 2 keys gone live: " + fresh.out() + fresh.err())
                 .isZero();
-        assertThat(fresh.out()).contains("Compared 22 keys with live data: would write back 20, delete 2.",
-                "added since the time restored, removed: 2",
+        assertThat(fresh.out()).contains("Compared 22 keys with live data: would write back 4, delete 2.",
+                "added since the time restored, removed: 2", "already as at the time restored: 16",
+                "restored (missing): 2", "restored over a later change: 2",
                 // the lookups at T0 and live reads (22 each), the keys queries at T0 (20) and live (20: 2 gone, 2
-                // added); 20 put back and 2 deleted, their before-images in about one undo record
-                "84 reads, 21 writes, 2 deletes", "Writes include about 1 undo record, so that");
+                // added); the 2 gone and the 2 changed put back (the 16 as at T0 left alone) and 2 deleted, their
+                // before-images in about one undo record
+                "84 reads, 5 writes, 2 deletes", "Writes include about 1 undo record, so that");
         assertThat(RichEntities.read(datastore, "", "Acct")).as("a dry run writes nothing").hasSize(20)
                 .doesNotContainKey(seeded.get(3).getKey());
 
@@ -89,12 +91,12 @@ class RestoreAsOfModesTest {
         InProcessCli.Result dry = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--mode", "overwrite",
                 "--remove-added", "--dry-run");
         assertThat(dry.exitCode()).as(dry.out() + dry.err()).isZero();
-        assertThat(dry.out()).contains("Compared 22 keys with live data: would write back 20, delete 2.",
+        assertThat(dry.out()).contains("Compared 22 keys with live data: would write back 2, delete 2.",
                 "added since the time restored, removed: 2",
                 // per key a lookup at T0 and the live read in its transaction (22 each), and the keys queries at T0
-                // (20) and live (22, the 2 missing ones back); 20 put back and 2 deleted, their before-images in
-                // about one undo record
-                "86 reads, 21 writes, 2 deletes");
+                // (20) and live (22, the 2 missing ones back); the 2 changed put back and 2 deleted, their
+                // before-images in about one undo record
+                "86 reads, 3 writes, 2 deletes");
 
         InProcessCli.Result overwrite = cli.run("restore", "--as-of", t0, "--kind", "Acct", "--mode", "overwrite",
                 "--remove-added", "--job-id", "O");

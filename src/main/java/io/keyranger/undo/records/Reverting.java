@@ -2,6 +2,7 @@ package io.keyranger.undo.records;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Value;
+import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.EntityJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +63,14 @@ public final class Reverting {
             }
             differing++;
             if (named.size() < MAX_NAMED) {
-                named.add(name + ": " + kept + " " + show(left) + ", now " + show(now));
+                String was = show(left);
+                String is = show(now);
+                if (was.equals(is)) { // the same text: what differs is the value's meaning, or its type
+                    boolean meaning = EntityCodec.meaning(left) != EntityCodec.meaning(now);
+                    was += meaning ? " (meaning " + EntityCodec.meaning(left) + ")" : " (" + left.getType() + ")";
+                    is += meaning ? " (meaning " + EntityCodec.meaning(now) + ")" : " (" + now.getType() + ")";
+                }
+                named.add(name + ": " + kept + " " + was + ", now " + is);
             }
         }
         return String.join("; ", named) + (differing > named.size() ? "; and " + (differing - named.size())

@@ -110,6 +110,20 @@ public final class Mappers {
         return WhereFilter.NOT_MATCHING;
     }
 
+    /** The templates whose jobs change entities in place only: none created or deleted. */
+    private static final Set<String> IN_PLACE = Set.of("increment", "set", "remove-property", "rename-property",
+            "transform");
+
+    /**
+     * Whether the spec's jobs leave every kind's count as it was: they write nothing, or change existing entities in
+     * place (none created or deleted). After such a job nothing needs counting again, which on a server without COUNT
+     * is a scan of the whole kind.
+     */
+    public static boolean keepsCounts(MapperSpec spec) {
+        Template template = template(spec.template());
+        return !template.writes() || IN_PLACE.contains(template.name());
+    }
+
     /** Checks a spec's template parameters and its where expression without running anything. */
     public static void validate(MapperSpec spec) {
         Template template = template(spec.template());

@@ -125,8 +125,9 @@ public final class MainViewModel {
     }
 
     /**
-     * After a job that writes ended: the counts of the listed kinds it wrote to are read again, and, when the browser
-     * shows one of them, its page and properties, so that neither shows the data as it was before the job; an Undo the
+     * After a job that writes ended: the counts of the listed kinds it wrote to are read again (unless it changed
+     * entities in place only, {@link FinishedJob#keepsCounts}: on the legacy emulator a count is a scan), and, when
+     * the browser shows one of them, its page and properties, so that neither shows the data as it was before the job; an Undo the
      * job made impossible is taken away. A job that only reads (a count, an export) changes nothing: nothing is read
      * again, as nothing is while the browser shows a past moment, which no job changes.
      */
@@ -141,7 +142,7 @@ public final class MainViewModel {
             loadProperties(gateway, namespace, kind);
         }
         List<KindItem> changed = kinds.stream().filter(item -> job.changed(item.name())).toList();
-        if (!changed.isEmpty()) {
+        if (!changed.isEmpty() && !job.keepsCounts()) { // an increment leaves counts alone: no scan of the kind
             counts.count(gateway, namespace, changed);
         }
     }

@@ -11,8 +11,10 @@ import java.util.List;
  * @param writes whether its mapper writes (its template's {@code writes()})
  * @param kinds  the kinds it wrote to, or null when the tab does not know them (a stored job it does not list, a
  *               copy to another namespace)
+ * @param keepsCounts whether it left every kind's count as it was ({@link io.keyranger.mapper.Mappers#keepsCounts}):
+ *               it changed entities in place only
  */
-public record FinishedJob(JobResult result, boolean writes, List<String> kinds) {
+public record FinishedJob(JobResult result, boolean writes, List<String> kinds, boolean keepsCounts) {
     public FinishedJob {
         kinds = kinds == null ? null : List.copyOf(kinds);
     }

@@ -30,10 +30,12 @@ import java.util.function.Consumer;
  * @param size    how many entities it reads in all, for its ETA, or -1 when not known here: the kind's count only
  *                for a job that reads every entity of the tab's kind (a server filter, a file, another kind, a
  *                resume's rest or a revert's undo records read some other number)
+ * @param keepsCounts whether it leaves every kind's count as it was ({@link Mappers#keepsCounts}): what shows
+ *                the data need not count them again
  * @param starter what starts it, feeding the tab's listener
  */
 record JobLaunch(String jobId, String message, String mapper, boolean writes, List<String> kinds, long size,
-                 Starter starter) {
+                 boolean keepsCounts, Starter starter) {
     /** Starts the job, feeding {@code feed}. */
     interface Starter {
         JobHandle start(JobListener feed);
@@ -47,6 +49,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
         return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
                 mapperOf(spec), writes(spec), written(spec, List.of(spec.kind())), sizeOf(t, spec),
+                Mappers.keepsCounts(spec.mapper()),
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
     }
 
@@ -57,7 +60,8 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
      */
     static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
         return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), writes(spec),
-                written(spec, List.of(spec.kind())), sizeOf(t, spec), feed -> {
+                written(spec, List.of(spec.kind())), sizeOf(t, spec), Mappers.keepsCounts(spec.mapper()),
+                feed -> {
             String export = backup.toString();
             Jobs jobs = StoredJobs.jobsOf(t);
             jobs.recordBackup(spec.jobId(), export);
@@ -70,6 +74,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
         return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
                 mapperOf(spec) + " · over " + String.join(", ", kinds), writes(spec), written(spec, kinds), -1,
+                Mappers.keepsCounts(spec.mapper()),
                 feed -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { }));
     }
 
@@ -78,7 +83,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
                 specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), -1,
-                feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
+                keepsCounts(specs), feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
     }
 
     /**
@@ -90,7 +95,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
         return new JobLaunch(id, "Reverting " + jobId + "…",
                 JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()), true,
-                written(stored(jobId, listed)), -1, feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId,
+                written(stored(jobId, listed)), -1, false, feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId,
                         new JobUndo.RevertSettings(id, false, defaults.shards(), defaults.workers(),
                                 defaults.pageSize(), defaults.qps())), feed, said));
     }
@@ -104,6 +109,11 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
                 && spec.mapper().where().isEmpty() && spec.mapper().query() == null
                 && Mappers.template(spec.mapper().template()).source() == Template.Source.KEY_RANGES;
         return wholeKind ? t.countOrUnknown() : -1;
+    }
+
+    /** Whether stored jobs {@code specs} leave counts as they were: false when none is listed. */
+    private static boolean keepsCounts(List<JobSpec> specs) {
+        return !specs.isEmpty() && specs.stream().allMatch(s -> Mappers.keepsCounts(s.mapper()));
     }
 
     private static String mapperOf(JobSpec spec) {
@@ -147,6 +157,6 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
                 specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), -1,
-                feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
+                keepsCounts(specs), feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
     }
 }

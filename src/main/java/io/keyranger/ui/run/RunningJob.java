@@ -298,8 +298,8 @@ final class RunningJob {
         status.say(JobWords.finished(outcome, tab.prices()) + (backup == null ? "" : " Backed up first to " + backup
                 + ".") + launchNote);
         tab.refreshJobs();
-        FinishedJob ended = launched == null ? new FinishedJob(result, true, null)
-                : new FinishedJob(result, launched.writes(), launched.kinds());
+        FinishedJob ended = launched == null ? new FinishedJob(result, true, null, false)
+                : new FinishedJob(result, launched.writes(), launched.kinds(), launched.keepsCounts());
         whenFinished.forEach(listener -> listener.accept(ended));
         AfterBackup next = afterBackup;
         afterBackup = null;

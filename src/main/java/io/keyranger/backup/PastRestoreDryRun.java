@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -69,15 +71,9 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             result.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
             problems.addAll(result.problems());
             compared += page.keys().size();
-            reads += page.keys().size() * (restore.until() ? 3L : 2L); // lookups then (and later), the live read
-            if (queried) {
-                for (int i = 0; i < page.keys().size(); i++) {
-                    SourceRecord record = page.records().get(page.keys().get(i));
-                    boolean laterKey = restore.until() ? record.later() != null
-                            : restore.removeAdded() && now.get(i) != null;
-                    reads += (record.entity() != null ? 1 : 0) + (laterKey ? 1 : 0);
-                }
-            }
+            Set<Key> living = now.stream().filter(Objects::nonNull).map(Entity::getKey).collect(Collectors.toSet());
+            reads += page.keys().size() // the live read of each, then the reads of the past, as the job counts them
+                    + PastJobs.pastReads(page.keys(), page.records(), living::contains, restore, queried);
             writes += result.puts().size();
             deletes += result.deletes().size();
             progress.accept(compared);

@@ -52,6 +52,17 @@ public record JobResult(String jobId, JobStatus status, Map<String, Long> totals
     /** The counter of before-images a job's undo records keep: one per entity changed, exactly once. */
     public static final String UNDO_IMAGES = "undo images";
 
+    /**
+     * The counter of reads a restore from the past makes at its past moments (its lookups there, and the keys its
+     * queries there answer), besides its live read of each key ({@code read}).
+     */
+    public static final String PAST_READS = "reads of the past";
+
+    /** The reads a job paid for: the entities it read live and, restoring from the past, its reads there. */
+    public long readsBilled() {
+        return total("read") + total(PAST_READS);
+    }
+
     /** The writes a job paid for: the entities it wrote and the undo records it kept. */
     public long writesBilled() {
         return total("written") + total(UNDO_RECORDS);

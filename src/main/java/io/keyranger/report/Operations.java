@@ -33,7 +33,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
 
     /** What a finished (or stopped) job did, from its persisted counters. */
     public static Operations of(JobResult result) {
-        return new Operations(result.total("read"), result.writesBilled(), result.total("deleted"),
+        return new Operations(result.readsBilled(), result.writesBilled(), result.total("deleted"),
                 result.total(JobResult.UNDO_RECORDS));
     }
 

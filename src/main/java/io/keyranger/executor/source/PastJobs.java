@@ -1,5 +1,9 @@
 package io.keyranger.executor.source;
 
+import io.keyranger.mapper.SourceRecord;
+import java.util.function.Predicate;
+import java.util.Map;
+import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
@@ -115,6 +119,30 @@ public final class PastJobs {
         PastSource source = new PastSource(PastReads.at(live, asOf(mapper).timestamp()),
                 until == null ? null : PastReads.at(live, until.timestamp()),
                 until == null && restore.removeAdded() ? live : null, spec.namespace(), spec.kind(), order, keys);
-        return new SourceJobs.Pages(source, Mappers.screened(new PastMapper(restore, select), mapper.undo()), null);
+        return new SourceJobs.Pages(source, Mappers.screened(new PastMapper(restore, select, keys == null), mapper.undo()), null);
+    }
+
+    /**
+     * The reads of the past that deciding a page's {@code keys} takes, besides each one's live read in its commit
+     * (which a job counts as {@code read}): a lookup of each at the time restored (and at --until), and, where queries
+     * gave the keys ({@code queried}: no keys file), a key for each one they answered: at the time restored, and at
+     * --until or, to find what was added since, live ({@code live}: whether a key lives now). The dry run and the
+     * job count them alike.
+     */
+    public static long pastReads(List<Key> keys, Map<Key, SourceRecord> records, Predicate<Key> live,
+                                 PastRestore restore, boolean queried) {
+        long reads = keys.size() * (restore.until() ? 2L : 1L);
+        if (queried) {
+            for (Key key : keys) {
+                SourceRecord record = records.get(key);
+                if (record == null) {
+                    continue;
+                }
+                boolean laterKey = restore.until() ? record.later() != null
+                        : restore.removeAdded() && live.test(key);
+                reads += (record.entity() != null ? 1 : 0) + (laterKey ? 1 : 0);
+            }
+        }
+        return reads;
     }
 }

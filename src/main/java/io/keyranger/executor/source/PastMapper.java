@@ -2,6 +2,7 @@ package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.job.JobResult;
 import io.keyranger.job.PastRestore;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
@@ -24,9 +25,13 @@ final class PastMapper implements PageMapper {
     private final PastRestore restore;
     private final ClientQuery select;
 
-    PastMapper(PastRestore restore, ClientQuery select) {
+    /** Whether its keys come from queries (no keys file): their answers are reads of the past too. */
+    private final boolean queried;
+
+    PastMapper(PastRestore restore, ClientQuery select, boolean queried) {
         this.restore = restore;
         this.select = select;
+        this.queried = queried;
     }
 
     @Override
@@ -70,11 +75,12 @@ final class PastMapper implements PageMapper {
             }
         }
         MapResult decided = restore.decide(chosen, then, later, live);
-        if (passed == 0) {
-            return decided;
-        }
         Map<String, Long> counters = new HashMap<>(decided.counters());
-        counters.merge(PastRestore.NOT_SELECTED, passed, Long::sum);
+        counters.merge(JobResult.PAST_READS, PastJobs.pastReads(page.keys(), page.records(), live::containsKey,
+                restore, queried), Long::sum);
+        if (passed > 0) {
+            counters.merge(PastRestore.NOT_SELECTED, passed, Long::sum);
+        }
         return new MapResult(decided.puts(), decided.deletes(), decided.skipped(), counters, List.of(),
                 decided.problems());
     }

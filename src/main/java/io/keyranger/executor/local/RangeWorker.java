@@ -99,6 +99,9 @@ public final class RangeWorker {
             @Override
             public <T> T commit(int keys, Supplier<T> commit) {
                 run.limiter().acquire(Math.max(1, keys));
+                if (pool.cancelled()) { // cancelled while it waited for the job's rate: it has not begun
+                    throw new CancellationException("cancelled");
+                }
                 try {
                     return attempt(node, commit);
                 } catch (RuntimeException e) {

@@ -63,6 +63,10 @@ public final class RangeWorker {
             loop.process(tracker, tracker::tryClaim, outcome -> committed(node, outcome),
                     next -> afterPage(node, tracker, loop, next));
         } catch (CancellationException e) {
+            if (!pool.cancelled()) { // an interrupt, not the job's Cancel: the range is not done, and says so
+                fail(node, e);
+                return;
+            }
             node.cancelled();
             run.tree().publish(node);
             return;

@@ -13,9 +13,9 @@ import javafx.beans.property.StringProperty;
 
 /**
  * What the Run tab shows of the job in hand or the one inspected: a summary line, the totals (and their text), the
- * timing, the problems of a finished job, and whether a job runs here and is paused or being cancelled. The Run tab's model sets them on
- * the FX thread; the views bind to them. Until a job or an action has said something, the summary is the hint of
- * what is still to choose ({@link #hintProperty}). Its empty tree says what it shows ({@link #emptyTreeProperty}):
+ * timing, the problems of a finished job, and whether a job runs here and is paused or being cancelled. The Run tab's
+ * model sets them on the FX thread; the views bind to them. Until a job or an action has said something, the summary
+ * is the hint of what is still to choose ({@link #hintProperty}). Its empty tree says what it shows ({@link #emptyTreeProperty}):
  * no job yet, the job handed over and not started, or a job with no ranges to show; never "No job yet" beside a job.
  */
 public final class RunStatus {

@@ -48,7 +48,7 @@ class CtrlCStopsTheJobTest {
         long exit;
         long signalled;
         String log;
-        try (ChildCli child = ChildCli.start(dir, conn, List.of("run", "--kind", "Wallet", "--mapper",
+        try (ChildCli child = ChildCli.startTakingCtrlC(dir, conn, List.of("run", "--kind", "Wallet", "--mapper",
                 mapper.toString(), "--job-id", "ctrl-c", "--shards", "16", "--workers", String.valueOf(WORKERS),
                 "--page-size", String.valueOf(PAGE), "--qps", String.valueOf(QPS)))) {
             while (count(datastore, 1) < 2 * PAGE) {

@@ -218,6 +218,7 @@ class RunTabStatesTest extends DemoWindowTest {
             Button cancel = robot.lookup("#cancelJob").queryButton();
             assertThat(Fx.get(() -> !pause.isDisabled() && !cancel.isDisabled())).isTrue();
             // the click and what follows in one turn of the FX thread: the job cannot have ended in between
+            long clicked = System.nanoTime();
             List<Object> right = Fx.get(() -> {
                 cancel.fire();
                 return List.of(pause.isDisabled(), cancel.isDisabled(), summary());
@@ -225,6 +226,8 @@ class RunTabStatesTest extends DemoWindowTest {
             assertThat(right.subList(0, 2)).as("Pause and Cancel once Cancel is clicked").containsOnly(true);
             assertThat((String) right.get(2)).startsWith("Cancelling ").contains("no range or page starts now");
             Fx.waitUntil(30, () -> !robot.lookup("#startJob").queryButton().isDisabled());
+            System.out.printf("Run tab: cancelled in %d ms: %s%n", (System.nanoTime() - clicked) / 1_000_000,
+                    summary());
             assertThat(summary()).matches("Job \\S+ cancelled.*");
             assertThat(column("Status")).as("ranges that waited show cancelled; none still running or queued")
                     .contains("cancelled").doesNotContain("running", "queued");

@@ -7,12 +7,15 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.report.JobOutcome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 
 /**
- * Follows a started job to its end for a command ({@code run}, {@code revert}): progress on stderr, Ctrl-C cancels
- * (committed pages stay; the job can be resumed), then the summary, the report and the exit code.
+ * Follows a started job to its end for a command ({@code run}, {@code revert}, {@code restore}): progress on stderr,
+ * Ctrl-C cancels as the app's Cancel does ({@link CtrlC}: no range or page starts after it, the commits under way end,
+ * the job can be resumed), then the summary (a cancelled job's says how to resume it), the report and the exit code
+ * ({@link RunCommand#EXIT_CANCELLED} for a cancelled job).
  */
 final class JobFollow {
     private JobFollow() {
@@ -21,10 +24,19 @@ final class JobFollow {
     /** Waits for {@code handle}'s job, prints its summary and returns its result ({@link #exitCode} says the code). */
     static JobResult follow(JobHandle handle, JobProgressPrinter progress, CommandLine command,
                       PriceTable prices, Path report, String resumeHint) throws InterruptedException {
-        Thread stopper = new Thread(() -> cancelAndWait(handle), "keyranger-run-stop");
+        PrintWriter err = command.getErr();
+        CountDownLatch summed = new CountDownLatch(1);
+        // SIGTERM (or a second Ctrl-C): the JVM exits once the hook returns, so it waits for the summary too
+        Thread stopper = new Thread(() -> cancelAndWait(handle, summed), "keyranger-run-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
         JobResult result;
-        try {
+        try (CtrlC ctrlC = CtrlC.onFirst(() -> {
+            err.println();
+            err.println("keyranger: Ctrl-C: cancelling job " + handle.jobId() + ": no range or page starts now; "
+                    + "the commits under way end. Ctrl-C again quits at once.");
+            err.flush();
+            handle.cancel();
+        })) {
             result = handle.await();
         } finally {
             progress.close();
@@ -34,15 +46,18 @@ final class JobFollow {
                 // the hook is running
             }
         }
-        JobOutcome outcome = JobOutcome.of(result);
-        JobSummary.print(outcome, command.getOut(), prices, resumeHint);
-        if (report != null) {
-            JobSummary.writeReport(outcome, report, prices);
-        }
-        PrintWriter err = command.getErr();
-        if (result.status() == JobStatus.FAILED && result.message() != null) {
-            err.println("keyranger: job " + result.jobId() + " failed: " + result.message()); // where errors go
-            err.flush();
+        try {
+            JobOutcome outcome = JobOutcome.of(result);
+            JobSummary.print(outcome, command.getOut(), prices, resumeHint);
+            if (report != null) {
+                JobSummary.writeReport(outcome, report, prices);
+            }
+            if (result.status() == JobStatus.FAILED && result.message() != null) {
+                err.println("keyranger: job " + result.jobId() + " failed: " + result.message()); // where errors go
+                err.flush();
+            }
+        } finally {
+            summed.countDown();
         }
         return result;
     }
@@ -67,14 +82,14 @@ final class JobFollow {
         };
     }
 
-    private static void cancelAndWait(JobHandle handle) {
-        if (!handle.result().isDone()) {
-            handle.cancel();
-            try {
-                handle.result().get(10, TimeUnit.SECONDS);
-            } catch (Exception ignored) {
-                // committed pages are safe either way; the job can be resumed
-            }
+    /** The shutdown hook: cancels the job, and waits (a while) for its end and its summary. */
+    private static void cancelAndWait(JobHandle handle, CountDownLatch summed) {
+        handle.cancel();
+        try {
+            handle.result().get(10, TimeUnit.SECONDS);
+            summed.await(5, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // committed pages are safe either way; the job can be resumed
         }
     }
 }

@@ -44,7 +44,10 @@ public final class JobHandle {
         return gate.pauses();
     }
 
-    /** Stops at the next page boundary; every committed page stays committed and the job can be resumed. */
+    /**
+     * Stops the job now: no range starts and no page or commit begins after this; only the commits in flight end.
+     * Every commit stays committed, and the job can be resumed from its ledgers.
+     */
     public void cancel() {
         cancelled = true;
         gate.resume();

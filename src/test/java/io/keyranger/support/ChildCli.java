@@ -49,7 +49,22 @@ public final class ChildCli implements AutoCloseable {
 
     /** Starts {@code keyranger ARGS --emulator-host … --project …} with its config in {@code configDir}. */
     public static ChildCli start(Path configDir, ConnectionSpec conn, List<String> args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+        return start(configDir, conn, args, List.of());
+    }
+
+    /**
+     * As {@link #start}, with Ctrl-C (SIGINT) as a terminal gives it, for a test that sends it: a test JVM started in
+     * the background (by a script, or CI) ignores SIGINT, and its children inherit that, so the child is started with
+     * it set back to the default (GNU env's {@code --default-signal}).
+     */
+    public static ChildCli startTakingCtrlC(Path configDir, ConnectionSpec conn, List<String> args) throws IOException {
+        return start(configDir, conn, args, List.of("env", "--default-signal=INT"));
+    }
+
+    private static ChildCli start(Path configDir, ConnectionSpec conn, List<String> args, List<String> prefix)
+            throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + configDir));
         command.addAll(SHORT_LIVED_JVM);
         command.add("io.keyranger.app.Launcher");

@@ -204,6 +204,43 @@ class RunTabStatesTest extends DemoWindowTest {
     }
 
     @Test
+    void onceCancelledPauseAndCancelAreOffAndTheJobSaysItIsCancellingUntilItEnds() {
+        clickTab("Run");
+        useMapper("{\"template\": \"count\"}");
+        setNumber("#jobShards", 16); // many ranges wait for the two workers
+        setNumber("#jobWorkers", 2);
+        setNumber("#jobPageSize", 2);
+        setNumber("#jobQps", 4); // 80 accounts at 4 a second: about 20 s
+        try {
+            robot.clickOn("#startJob");
+            Fx.waitUntil(30, () -> summary().endsWith(" running") && column("Status").contains("running"));
+            Button pause = robot.lookup("#pauseJob").queryButton();
+            Button cancel = robot.lookup("#cancelJob").queryButton();
+            assertThat(Fx.get(() -> !pause.isDisabled() && !cancel.isDisabled())).isTrue();
+            // the click and what follows in one turn of the FX thread: the job cannot have ended in between
+            long clicked = System.nanoTime();
+            List<Object> right = Fx.get(() -> {
+                cancel.fire();
+                return List.of(pause.isDisabled(), cancel.isDisabled(), summary());
+            });
+            assertThat(right.subList(0, 2)).as("Pause and Cancel once Cancel is clicked").containsOnly(true);
+            assertThat((String) right.get(2)).startsWith("Cancelling ").contains("no range or page starts now");
+            Fx.waitUntil(30, () -> !robot.lookup("#startJob").queryButton().isDisabled());
+            System.out.printf("Run tab: cancelled in %d ms: %s%n", (System.nanoTime() - clicked) / 1_000_000,
+                    summary());
+            assertThat(summary()).matches("Job \\S+ cancelled.*");
+            assertThat(column("Status")).as("ranges that waited show cancelled; none still running or queued")
+                    .contains("cancelled").doesNotContain("running", "queued");
+            assertThat(Fx.get(() -> pause.isDisabled() && cancel.isDisabled())).isTrue();
+        } finally {
+            setNumber("#jobQps", 0);
+            setNumber("#jobPageSize", 200);
+            setNumber("#jobShards", 16);
+            setNumber("#jobWorkers", 8);
+        }
+    }
+
+    @Test
     void aFinishedJobShowsAsItFinishedWhateverIsAskedOfItAfterwards() {
         clickTab("Run");
         useMapper("{\"template\": \"count\"}");

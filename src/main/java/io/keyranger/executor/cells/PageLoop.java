@@ -1,6 +1,7 @@
 package io.keyranger.executor.cells;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.Retries;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
@@ -19,8 +20,10 @@ import java.util.function.Supplier;
  * past spans it knows are covered without reading them (a resumed job, a rerun or a retried bundle skips finished
  * work) and stops when a claim is refused (the range was split or checkpointed), when the runner says so after a page,
  * or when the range holds no more keys. A range that starts inside a cell, split off one still working before it,
- * first divides the cell there ({@link CellCommitter#divideAt}). Beam-free, so the same loop runs under any runner
- * and in tests.
+ * first divides the cell there ({@link CellCommitter#divideAt}). Once its runner's {@link Cancellation} says stop
+ * (a cancelled job), it begins no call: no page is read and no chunk commits, not even the rest of a page already
+ * read; a commit in flight ends, and what it did not reach stays for a resume. Beam-free, so the same loop runs under
+ * any runner and in tests.
  */
 public final class PageLoop {
     /** How a runner makes the loop's calls to the server: with its retries, rate limit and timing. */
@@ -50,6 +53,7 @@ public final class PageLoop {
     private final Calls calls;
     private final Covered covered;
     private int pageSize;
+    private Cancellation stop = Cancellation.NEVER;
 
     public PageLoop(PageWork work) {
         this(work, null, Covered.READ);
@@ -94,6 +98,16 @@ public final class PageLoop {
         return this;
     }
 
+    /**
+     * Stops the loop, with a {@link java.util.concurrent.CancellationException}, before any call it would begin once
+     * {@code cancellation} says so (or its thread is interrupted): before a page is read, and before each chunk
+     * commits, a page read when the job was cancelled included.
+     */
+    public PageLoop stopWhen(Cancellation cancellation) {
+        this.stop = cancellation;
+        return this;
+    }
+
     /** How many keys the loop's next page reads. */
     public int pageSize() {
         return pageSize;
@@ -119,6 +133,7 @@ public final class PageLoop {
         KeyOrder order = work.order();
         KeyRange rest = tracker.remaining();
         if (rest.start() != null && rest.startInclusive()) {
+            stop.check();
             // split off a range still working before it (inside a cell): each commits through a part of its own
             calls.commit(0, () -> work.committer().divideAt(rest.start()));
         }
@@ -147,6 +162,7 @@ public final class PageLoop {
             }
             int keys = pageSize;
             int skip = offset;
+            stop.check();
             PageSource.Page read = calls.query(() -> work.seams().pagesByOffset()
                     ? work.source().fetch(rest, skip, keys + 1) : work.source().fetch(query, 0, keys + 1));
             List<Key> fetched = read.keys();
@@ -206,6 +222,7 @@ public final class PageLoop {
             if (span.isEmpty()) {
                 continue;
             }
+            stop.check(); // a page read as the job was cancelled goes no further
             committed.accept(calls.commit(chunk.size(), () -> work.committer().commit(span, chunk, records)));
             from = to;
             fromInclusive = true;

@@ -62,7 +62,10 @@ final class JobRun {
         return handle.isCancelled();
     }
 
-    /** After a page: waits while the job is paused, then says whether the range stops (cancelled, or interrupted). */
+    /**
+     * Before a range starts and after each page: waits while the job is paused, then says whether the range stops
+     * (cancelled, or interrupted).
+     */
     boolean stopped() {
         return !awaitGate() || handle.isCancelled();
     }

@@ -1,6 +1,7 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.Retries;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
@@ -22,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * its keys, claims them and commits them exactly once through their cells' ledgers; after each page the range splits
  * the rest when the policy finds a point, and the pieces go back to the pool. Splits live in this run's memory only:
  * what is committed is in the ledgers, so a split needs no transaction and a resume starts from the cells not done.
+ * A range waits at the job's pause gate before it starts; once the job is cancelled it does not start (it ends
+ * cancelled with no start time), and a running range begins no page and no commit (only a commit in flight ends).
  */
 public final class RangeWorker {
     private static final Logger LOG = LoggerFactory.getLogger(RangeWorker.class);
@@ -41,20 +44,29 @@ public final class RangeWorker {
     }
 
     void run(RangeNode node) {
+        if (pool.stopped()) { // cancelled while it waited (a paused job's waits here): it never starts
+            node.cancelled();
+            run.tree().publish(node);
+            return;
+        }
         String gone = serverGone.get();
-        // waiting again, range after range, would only delay the job's end (a cancelled job's ranges end cancelled)
-        if (gone != null && !pool.cancelled()) {
+        // waiting again, range after range, would only delay the job's end
+        if (gone != null) {
             node.failed("not started: " + gone, false);
             run.tree().publish(node);
             return;
         }
         start(node);
         ConcurrentRangeTracker tracker = new ConcurrentRangeTracker(node.range(), run.work().cells(), 0);
-        PageLoop loop = new PageLoop(run.work(), calls(node), run.covered());
+        PageLoop loop = new PageLoop(run.work(), calls(node), run.covered()).stopWhen(Cancellation.of(pool::cancelled));
         try {
             loop.process(tracker, tracker::tryClaim, outcome -> committed(node, outcome),
                     next -> afterPage(node, tracker, loop, next));
         } catch (CancellationException e) {
+            if (!pool.cancelled()) { // an interrupt, not the job's Cancel: the range is not done, and says so
+                fail(node, e);
+                return;
+            }
             node.cancelled();
             run.tree().publish(node);
             return;
@@ -91,6 +103,9 @@ public final class RangeWorker {
             @Override
             public <T> T commit(int keys, Supplier<T> commit) {
                 run.limiter().acquire(Math.max(1, keys));
+                if (pool.cancelled()) { // cancelled while it waited for the job's rate: it has not begun
+                    throw new CancellationException("cancelled");
+                }
                 try {
                     return attempt(node, commit);
                 } catch (RuntimeException e) {

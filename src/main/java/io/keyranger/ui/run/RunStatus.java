@@ -13,9 +13,9 @@ import javafx.beans.property.StringProperty;
 
 /**
  * What the Run tab shows of the job in hand or the one inspected: a summary line, the totals (and their text), the
- * timing, the problems of a finished job, and whether a job runs here and is paused. The Run tab's model sets them on
- * the FX thread; the views bind to them. Until a job or an action has said something, the summary is the hint of
- * what is still to choose ({@link #hintProperty}). Its empty tree says what it shows ({@link #emptyTreeProperty}):
+ * timing, the problems of a finished job, and whether a job runs here and is paused or being cancelled. The Run tab's
+ * model sets them on the FX thread; the views bind to them. Until a job or an action has said something, the summary
+ * is the hint of what is still to choose ({@link #hintProperty}). Its empty tree says what it shows ({@link #emptyTreeProperty}):
  * no job yet, the job handed over and not started, or a job with no ranges to show; never "No job yet" beside a job.
  */
 public final class RunStatus {
@@ -28,6 +28,7 @@ public final class RunStatus {
     private final ReadOnlyStringWrapper problems = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper paused = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper cancelling = new ReadOnlyBooleanWrapper();
     /** What the empty tree says of the job shown; null while it shows the job handed over ({@link #nextJob}). */
     private final StringProperty treeNote = new SimpleStringProperty(NO_JOB);
     private final StringProperty nextJob = new SimpleStringProperty("");
@@ -130,5 +131,21 @@ public final class RunStatus {
 
     public ReadOnlyBooleanProperty pausedProperty() {
         return paused.getReadOnlyProperty();
+    }
+
+    void setCancelling(boolean value) {
+        cancelling.set(value);
+    }
+
+    boolean isCancelling() {
+        return cancelling.get();
+    }
+
+    /**
+     * Whether the job here was cancelled and has not ended yet: nothing new starts, the commits under way end; Pause
+     * and Cancel have nothing left to do.
+     */
+    public ReadOnlyBooleanProperty cancellingProperty() {
+        return cancelling.getReadOnlyProperty();
     }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import javafx.application.Platform;
 import javafx.beans.InvalidationListener;
 import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
@@ -160,7 +161,9 @@ public final class RunView extends BorderPane {
         pauseIcon.iconCodeProperty().bind(Bindings.when(model.status().pausedProperty())
                 .<Ikon>then(Material2MZ.PLAY_ARROW).otherwise(Material2MZ.PAUSE));
         pause.setGraphic(pauseIcon);
-        pause.disableProperty().bind(model.status().runningProperty().not());
+        // a job being cancelled has nothing left to pause or cancel: it ends once its commits under way end
+        BooleanBinding stoppable = model.status().runningProperty().and(model.status().cancellingProperty().not());
+        pause.disableProperty().bind(stoppable.not());
         pause.setOnAction(e -> {
             if (model.status().pausedProperty().get()) {
                 model.resumePaused();
@@ -170,7 +173,7 @@ public final class RunView extends BorderPane {
         });
         Button cancel = new Button("Cancel", new FontIcon(Material2MZ.STOP));
         cancel.setId("cancelJob");
-        cancel.disableProperty().bind(model.status().runningProperty().not());
+        cancel.disableProperty().bind(stoppable.not());
         cancel.setOnAction(e -> model.cancel());
         Label title = new Label("Mapper");
         for (Region fixed : List.of(title, template, showJson, start, pause, cancel)) {

@@ -127,7 +127,7 @@ public final class RunViewModel {
         job.resumePaused();
     }
 
-    /** Stops at the next page boundary; the job can be resumed later. */
+    /** Stops the job: nothing new starts, the commits under way end; the job can be resumed later. */
     public void cancel() {
         job.cancel();
     }

@@ -178,6 +178,7 @@ final class RunningJob {
         feed = new CoalescingJobFeed();
         CoalescingJobFeed current = feed;
         status.setRunning(true);
+        status.setCancelling(false);
         status.say(message);
         meter.restart();
         ticker.play();
@@ -188,7 +189,9 @@ final class RunningJob {
                     }
                     launching = null;
                     handle = h;
-                    if (status.isRunning()) { // a job done already may have said so in a tick before this
+                    if (status.isCancelling()) { // Cancel came as it started: it stops before anything new
+                        cancelStarted();
+                    } else if (status.isRunning()) { // a job done already may have said so in a tick before this
                         meter.restart();
                         status.say("Job " + h.jobId() + " running");
                     }
@@ -215,12 +218,13 @@ final class RunningJob {
         afterBackup = null;
         ticker.stop();
         status.setRunning(false);
+        status.setCancelling(false);
         status.say(why);
     }
 
     /** Each worker stops after its current page; the clock stands still and the ranges show as paused. */
     void pause() {
-        if (handle != null && status.isRunning()) {
+        if (handle != null && status.isRunning() && !status.isCancelling()) {
             handle.pause();
             status.setPaused(true);
             meter.pause(System.nanoTime());
@@ -230,7 +234,7 @@ final class RunningJob {
     }
 
     void resumePaused() {
-        if (handle != null) {
+        if (handle != null && !status.isCancelling()) {
             handle.resume();
             status.setPaused(false);
             meter.resume(System.nanoTime());
@@ -238,18 +242,34 @@ final class RunningJob {
         }
     }
 
-    /** Stops at the next page boundary; the job can be resumed later. */
+    /**
+     * Stops the job: no range or page starts after this, the commits under way end, and the job can be resumed later.
+     * Until it has ended it is "Cancelling…", and Pause and Cancel are off.
+     */
     void cancel() {
-        if (handle == null && launching != null) {
-            launching.cancel(true); // e.g. waiting for another runner's lease: nothing was taken yet
+        if (!status.isRunning() || status.isCancelling()) {
             return;
         }
-        if (handle != null && status.isRunning()) {
-            handle.cancel();
-            meter.stopping(System.nanoTime());
-            status.setPaused(false);
-            status.say("Cancelling " + handle.jobId() + " at the next page boundary…");
+        status.setCancelling(true);
+        if (handle == null && launching != null) {
+            launching.cancel(true); // e.g. waiting for another runner's lease: nothing was taken yet
+            status.say("Cancelling: stopping before the job starts…"); // if it started already, it stops at once
+            return;
         }
+        if (handle != null) {
+            cancelStarted();
+        }
+    }
+
+    private void cancelStarted() {
+        handle.cancel();
+        meter.stopping(System.nanoTime());
+        status.setPaused(false);
+        status.say(cancellingWords(handle.jobId()));
+    }
+
+    private static String cancellingWords(String jobId) {
+        return "Cancelling " + jobId + ": no range or page starts now; the commits under way end…";
     }
 
     /** Whether job {@code jobId} is the one running here now. */
@@ -274,7 +294,8 @@ final class RunningJob {
         status.setTiming(meter.tick(status.totals().getOrDefault("read", 0L), handle != null,
                 launched == null ? -1 : launched.size(), status.isRunning()));
         if (batch.serverStatus() != null && handle != null) {
-            status.say(batch.serverStatus().isEmpty()
+            status.say(status.isCancelling() ? cancellingWords(handle.jobId())
+                    : batch.serverStatus().isEmpty()
                     ? "Job " + handle.jobId() + (status.isPaused() ? " paused" : " running")
                     : batch.serverStatus());
         }
@@ -290,6 +311,7 @@ final class RunningJob {
         JobOutcome outcome = JobOutcome.of(result);
         status.setRunning(false);
         status.setPaused(false);
+        status.setCancelling(false);
         status.showTree(RunViewModel.JOB_WITHOUT_RANGES);
         status.setTotals(outcome.totals());
         status.setTiming(JobWords.timing(outcome));

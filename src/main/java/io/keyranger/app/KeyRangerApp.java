@@ -190,8 +190,8 @@ public final class KeyRangerApp extends Application {
         confirm.setContentText(session != null && model.connections().startedHere(session.spec())
                 ? "Quit anyway? This is the demo: its emulator keeps everything in memory and stops when KeyRanger "
                 + "quits, so the job and the demo data are gone for good; the next demo starts afresh."
-                : "Quit anyway? The job stops at the next page boundary; everything committed stays "
-                + "committed and you can resume it later from the Run tab or with 'keyranger run --resume'.");
+                : "Quit anyway? No range or page of the job starts from now on, the commits under way "
+                + "end, everything committed stays committed and you can resume it later from the Run tab or with 'keyranger run --resume'.");
         return confirm.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
     }
 

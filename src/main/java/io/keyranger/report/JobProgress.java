@@ -21,7 +21,7 @@ import java.util.OptionalDouble;
  */
 public record JobProgress(Map<String, Long> totals, Ranges ranges, Phase phase, long elapsedNanos, double rate,
                           OptionalDouble etaSeconds) {
-    /** Where a running job is: running on, held by a pause, or stopping at its next page boundary. */
+    /** Where a running job is: running on, held by a pause, or stopping (no page starts; commits under way end). */
     public enum Phase { RUNNING, PAUSED, STOPPING }
 
     public JobProgress {

@@ -75,8 +75,8 @@ class OperationsTest {
                 .isEqualTo(new Operations(500, 25, 500, 25));
         assertThat(Operations.overEvery(500, DELETE, 500, ServerLimits.PRODUCTION)).isEqualTo(new Operations(500, 5, 500, 5));
         assertThat(Operations.overEvery(500, DELETE, 500, ServerLimits.EMULATOR))
-                .as("the legacy emulator's 25 entity groups: commits of 20, each in two records of at most 19")
-                .isEqualTo(new Operations(500, 50, 500, 50));
+                .as("the legacy emulator's 25 entity groups: records of at most 19 images")
+                .isEqualTo(new Operations(500, 27, 500, 27));
     }
 
     @Test

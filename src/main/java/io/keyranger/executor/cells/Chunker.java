@@ -78,20 +78,17 @@ public final class Chunker {
     /**
      * The undo records a job writes for {@code changes} entities put or deleted, as every estimate counts them: one
      * each unless {@code batched} (a job that writes each key once), else about one a commit. A commit changes about
-     * {@link #ENTITIES_PER_COMMIT} entities, never more than a page of {@code pageSize} keys (0: not known), and on
-     * a server with an entity-group limit no more than that limit leaves beside two cells' ledgers and the counter
-     * shard (the legacy emulator: 20, in two records of at most {@link #imagesPerRecord} images).
+     * {@link #ENTITIES_PER_COMMIT} entities, never more than a page of {@code pageSize} keys (0: not known); on a
+     * server with an entity-group limit a record holds at most {@link #imagesPerRecord} images (the legacy
+     * emulator: 19, and its commits hold 20 at most), so there the estimate is the fewest the job can write.
      */
     public static long undoRecords(long changes, boolean batched, int pageSize, ServerLimits limits) {
         if (!batched) {
             return changes;
         }
-        long perCommit = pageSize > 0 ? Math.min(pageSize, ENTITIES_PER_COMMIT) : ENTITIES_PER_COMMIT;
-        if (limits.maxEntityGroups() > 0) {
-            perCommit = Math.min(perCommit, Math.max(1, limits.maxEntityGroups() - 2 * 2 - SHARD));
-        }
-        long commits = (changes + perCommit - 1) / perCommit;
-        return commits * ((perCommit + imagesPerRecord(limits) - 1) / imagesPerRecord(limits));
+        long perRecord = pageSize > 0 ? Math.min(pageSize, ENTITIES_PER_COMMIT) : ENTITIES_PER_COMMIT;
+        perRecord = Math.min(perRecord, imagesPerRecord(limits));
+        return (changes + perRecord - 1) / perRecord;
     }
 
     /**

@@ -9,9 +9,11 @@ import io.keyranger.executor.source.PastJobs;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobSpec;
+import io.keyranger.job.MomentWatch;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -33,6 +35,40 @@ public final class JobReadTime {
      * by {@code --as-of}) is refused here, before anything is read, when the server does not keep it
      * ({@link #requireKept}): the one check of a new job's read time, on every runner.
      */
+    /** The moments job {@code spec} reads the past at: a restore's --as-of and --until, or its read time; or none. */
+    static List<PointInTime> moments(JobSpec spec) {
+        if (SourceJobs.readsPast(spec.mapper())) {
+            return Stream.of(PastJobs.asOf(spec.mapper()), PastJobs.until(spec.mapper())).filter(Objects::nonNull)
+                    .toList();
+        }
+        Instant time = spec.mapper().readTime();
+        return time == null ? List.of() : List.of(PointInTime.at(time));
+    }
+
+    /**
+     * What a run of {@code spec} watches as it goes ({@link MomentWatch}): its moments against {@code session}'s
+     * window as read {@code now}, moved on with the clock (its width stays; the server's window is read once, as
+     * production's needs a request to the Admin API). {@link MomentWatch#NONE} for a job that reads no past.
+     */
+    public static MomentWatch watch(Session session, JobSpec spec, Instant now) {
+        List<PointInTime> moments = moments(spec);
+        if (moments.isEmpty() || !session.spec().server().readsPast()) {
+            return MomentWatch.NONE;
+        }
+        ReadWindow window = ReadWindow.of(session, now);
+        boolean restore = SourceJobs.readsPast(spec.mapper());
+        return at -> {
+            Instant earliest = window.earliest().plus(Duration.between(now, at));
+            for (PointInTime moment : moments) {
+                if (moment.time().isBefore(earliest)) {
+                    return MomentWatch.left(spec.jobId(), restore, moment, "it can be read as of any moment from "
+                            + earliest + " to now (" + window.source() + ")");
+                }
+            }
+            return null;
+        };
+    }
+
     public static JobSpec stamped(Session session, JobSpec spec, Instant now) {
         if (spec.mapper().readTime() != null) {
             requireKept(session, spec, now);
@@ -78,10 +114,7 @@ public final class JobReadTime {
         if (time == null && !restore) {
             return;
         }
-        List<PointInTime> moments = restore
-                ? Stream.of(PastJobs.asOf(spec.mapper()), PastJobs.until(spec.mapper())).filter(Objects::nonNull)
-                        .toList()
-                : List.of(PointInTime.at(time));
+        List<PointInTime> moments = moments(spec);
         String no = restore ? "Job " + spec.jobId() + " restores the database as of " + moments.get(0).describe()
                 + ", " : "Job " + spec.jobId() + " reads the database as it was at " + time + " (one snapshot for all "
                 + "its pages), ";

@@ -1,0 +1,30 @@
+package io.keyranger.job;
+
+import io.keyranger.datastore.PointInTime;
+import java.time.Instant;
+
+/**
+ * The moments a running job reads the past at, watched against the server's version window as the job goes: a job
+ * that outlives its moment's window (an emulator that keeps minutes, production's hour) stops with that reason
+ * rather than failing range after range ({@code JobReadTime.watch}).
+ */
+@FunctionalInterface
+public interface MomentWatch {
+    /** A job that reads no past: nothing to watch. */
+    MomentWatch NONE = now -> null;
+
+    /** Null while every moment the job reads is in the server's window at {@code now}; else why the job stops. */
+    String left(Instant now);
+
+    /**
+     * Why a job stops whose moment left the window ({@code where}: what the server keeps now), and what of its work
+     * stays: every commit, a restore's revertible; a resume would read the same moment, so it is refused.
+     */
+    static String left(String jobId, boolean restore, PointInTime moment, String where) {
+        return "the moment " + moment.describe() + " has left the server's version window: " + where + ". Job "
+                + jobId + " stopped there; every commit it made is kept" + (restore ? " (revert them with "
+                + "'keyranger revert " + jobId + "')" : "") + ". A resume would read the same moment, which the "
+                + "server no longer keeps whole: " + (restore ? "restore again from a moment inside the window."
+                : "start the job again: it reads as of its new start.");
+    }
+}

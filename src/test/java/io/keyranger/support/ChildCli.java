@@ -49,8 +49,15 @@ public final class ChildCli implements AutoCloseable {
 
     /** Starts {@code keyranger ARGS --emulator-host … --project …} with its config in {@code configDir}. */
     public static ChildCli start(Path configDir, ConnectionSpec conn, List<String> args) throws IOException {
+        return start(configDir, conn, List.of(), args);
+    }
+
+    /** As above, the child JVM given {@code jvm} options too (system properties: -Dname=value). */
+    public static ChildCli start(Path configDir, ConnectionSpec conn, List<String> jvm, List<String> args)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + configDir));
+        command.addAll(jvm);
         command.addAll(SHORT_LIVED_JVM);
         command.add("io.keyranger.app.Launcher");
         command.addAll(args);

@@ -15,6 +15,7 @@ import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -58,7 +59,7 @@ public final class JobReadTime {
         ReadWindow window = ReadWindow.of(session, now);
         boolean restore = SourceJobs.readsPast(spec.mapper());
         return at -> {
-            Instant earliest = window.earliest().plus(Duration.between(now, at));
+            Instant earliest = window.earliest().plus(Duration.between(now, at)).truncatedTo(ChronoUnit.MILLIS);
             for (PointInTime moment : moments) {
                 if (moment.time().isBefore(earliest)) {
                     return MomentWatch.left(spec.jobId(), restore, moment, "it can be read as of any moment from "

@@ -23,8 +23,8 @@ public interface MomentWatch {
     static String left(String jobId, boolean restore, PointInTime moment, String where) {
         return "the moment " + moment.describe() + " has left the server's version window: " + where + ". Job "
                 + jobId + " stopped there; every commit it made is kept" + (restore ? " (revert them with "
-                + "'keyranger revert " + jobId + "')" : "") + ". A resume would read the same moment, which the "
-                + "server no longer keeps whole: " + (restore ? "restore again from a moment inside the window."
-                : "start the job again: it reads as of its new start.");
+                + "'keyranger revert " + jobId + "')" : "") + ". A resume reads the same moment again, so it runs only "
+                + "where the server still keeps it whole; else " + (restore ? "restore again from a moment inside the "
+                + "window." : "start the job again: it reads as of its new start.");
     }
 }

@@ -65,6 +65,10 @@ public final class ServerErrors {
             text.append(" as of ").append(readTime);
         }
         String message = firstLine(error.getMessage());
+        if (message.isEmpty() && readTime != null && ReadWindow.versionDropped(error) != null) {
+            return text.append(": the server gave no reason; ").append(ReadWindow.DROPPED).append(", so that moment "
+                    + "has left its version window").toString();
+        }
         return text.append(": ").append(message.isEmpty() ? "the server gave no reason" : message).toString();
     }
 

@@ -25,6 +25,7 @@ public interface MomentWatch {
                 + jobId + " stopped there; every commit it made is kept" + (restore ? " (revert them with "
                 + "'keyranger revert " + jobId + "')" : "") + ". A resume reads the same moment again, so it runs only "
                 + "where the server still keeps it whole; else " + (restore ? "restore again from a moment inside the "
-                + "window." : "start the job again: it reads as of its new start.");
+                + "window." : "start the job again: it reads as of its new start "
+                + "(with --no-snapshot, live data page by page).");
     }
 }

@@ -6,6 +6,7 @@ import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.source.PastJobs;
 import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.executor.store.JobStore;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobSpec;
 
@@ -22,11 +23,15 @@ public final class PastKinds {
     /**
      * Checks the kind of {@code spec} when it restores from the past ({@link SourceJobs#readsPast}); other jobs are
      * left to their own checks. A kind empty at its moment is still taken by a restore that deletes what was added
-     * ({@code --remove-added}) when the kind holds entities at the later moment it reads (--until, or live).
+     * ({@code --remove-added}) when the kind holds entities at the later moment it reads (--until, or live). A job of
+     * its id stored already is not checked: it is resumed, or done.
      */
     public static void requireHeld(Session live, JobSpec spec) {
         if (!SourceJobs.readsPast(spec.mapper())) {
             return;
+        }
+        if (spec.jobId() != null && new JobStore(live.live().datastore()).findJob(spec.jobId()) != null) {
+            return; // run again under its id: it resumes (or says it is done), its moments checked as a resume's are
         }
         PointInTime until = PastJobs.until(spec.mapper());
         Session later = !PastJobs.restore(spec.mapper()).removeAdded() ? null

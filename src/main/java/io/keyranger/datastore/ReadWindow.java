@@ -110,6 +110,17 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
     }
 
     /**
+     * Null while {@code moment} is still in this window (read at {@code windowAt}, moved on with the clock to
+     * {@code now}: its width stays); else "the moment T has left the server's version window: ...", which a long read
+     * of the past (a restore, a diff) stops with.
+     */
+    public String left(PointInTime moment, Instant windowAt, Instant now) {
+        Instant moved = earliest.plus(Duration.between(windowAt, now)).truncatedTo(ChronoUnit.MILLIS);
+        return !moment.time().isBefore(moved) ? null : "the moment " + moment.describe() + " has left the server's "
+                + "version window: it can be read as of any moment from " + moved + " to now (" + source + ")";
+    }
+
+    /**
      * {@code live} reading the database as of {@code typed} (RFC 3339 or {@code -15m}): refused on a server that keeps
      * no past and outside the {@link #of window}, before anything is read; a time rounded to a whole minute is
      * {@code told}. The one way the command line and the app open the past.

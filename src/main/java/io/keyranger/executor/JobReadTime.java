@@ -13,9 +13,7 @@ import io.keyranger.job.MomentWatch;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -61,11 +59,10 @@ public final class JobReadTime {
         ReadWindow window = ReadWindow.of(session, now);
         boolean restore = SourceJobs.readsPast(spec.mapper());
         return at -> {
-            Instant earliest = window.earliest().plus(Duration.between(now, at)).truncatedTo(ChronoUnit.MILLIS);
             for (PointInTime moment : moments) {
-                if (moment.time().isBefore(earliest)) {
-                    return MomentWatch.left(spec.jobId(), restore, moment, "it can be read as of any moment from "
-                            + earliest + " to now (" + window.source() + ")");
+                String left = window.left(moment, now, at);
+                if (left != null) {
+                    return MomentWatch.stopped(spec.jobId(), restore, left);
                 }
             }
             return null;

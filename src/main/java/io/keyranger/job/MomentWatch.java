@@ -1,6 +1,5 @@
 package io.keyranger.job;
 
-import io.keyranger.datastore.PointInTime;
 import java.time.Instant;
 
 /**
@@ -17,12 +16,11 @@ public interface MomentWatch {
     String left(Instant now);
 
     /**
-     * Why a job stops whose moment left the window ({@code where}: what the server keeps now), and what of its work
-     * stays: every commit, a restore's revertible; a resume would read the same moment, so it is refused.
+     * Why a job stops whose moment left the window ({@code left}: "the moment T has left the server's version window:
+     * ..."), and what of its work stays: every commit, a restore's revertible; a resume reads the same moment.
      */
-    static String left(String jobId, boolean restore, PointInTime moment, String where) {
-        return "the moment " + moment.describe() + " has left the server's version window: " + where + ". Job "
-                + jobId + " stopped there; every commit it made is kept" + (restore ? " (revert them with "
+    static String stopped(String jobId, boolean restore, String left) {
+        return left + ". Job " + jobId + " stopped there; every commit it made is kept" + (restore ? " (revert them with "
                 + "'keyranger revert " + jobId + "')" : "") + ". A resume reads the same moment again, so it runs only "
                 + "where the server still keeps it whole; else " + (restore ? "restore again from a moment inside the "
                 + "window." : "start the job again: it reads as of its new start "

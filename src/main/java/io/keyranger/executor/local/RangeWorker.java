@@ -1,7 +1,6 @@
 package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
-import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Retries;
 import io.keyranger.executor.source.SourceJobs;
@@ -244,8 +243,9 @@ public final class RangeWorker {
     void fail(RangeNode node, Exception error) {
         Instant readTime = ReadWindow.versionDropped(error);
         if (readTime != null) { // the server dropped the version the read needs: the moment left its window
-            windowLeft.compareAndSet(null, MomentWatch.left(run.jobId(), SourceJobs.readsPast(run.spec().mapper()),
-                    PointInTime.at(readTime), ReadWindow.DROPPED));
+            windowLeft.compareAndSet(null, MomentWatch.stopped(run.jobId(), SourceJobs.readsPast(run.spec()
+                    .mapper()), "the moment " + readTime + " has left the server's version window: "
+                    + ReadWindow.DROPPED));
         }
         if (momentLeft(node, "stopped: ")) {
             LOG.warn("Range {} of job {} stopped: {}", node.id(), run.jobId(), RangeAttempts.describe(error));

@@ -1,5 +1,6 @@
 package io.keyranger.backup;
 import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.source.KeysFile;
 import io.keyranger.executor.source.ImportInput;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.Future;
@@ -78,10 +80,11 @@ public final class ExportDiff {
         Session now = live.live();
         Session past = now.asOf(asOf);
         String project = now.datastore().getOptions().getProjectId();
+        Instant windowAt = Instant.now();
         return new ExportDiff(now.datastore(), now.order(), new PastSource(past, namespace, kind,
                 ClientQuery.selecting(gql, project, namespace, kind, now.order()),
                 keys == null ? null : KeysFile.selecting(KeysFile.read(keys, project, namespace), namespace, kind,
-                        now.order())));
+                        now.order()), ReadWindow.of(now, windowAt), windowAt));
     }
 
     /**

@@ -2,10 +2,13 @@ package io.keyranger.backup;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.executor.source.ImportInput;
@@ -13,6 +16,7 @@ import io.keyranger.executor.source.KeysFile;
 import io.keyranger.executor.source.ManagedImport;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.query.ClientQuery;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -34,9 +38,12 @@ import java.util.function.UnaryOperator;
  * @param kind      the kind compared
  * @param select    a query entities must match, or null
  * @param keys      the only keys compared, in key order ({@link KeysFile#selecting}), or null for all
+ * @param window    what the server keeps ({@link ReadWindow#of}), read at {@code windowAt}: the moment is re-checked
+ *                  against it, moved on with the clock, as the comparison goes
+ * @param windowAt  when {@code window} was read
  */
-record PastSource(Session past, String namespace, String kind, ClientQuery select, Set<Key> keys)
-        implements DiffSource {
+record PastSource(Session past, String namespace, String kind, ClientQuery select, Set<Key> keys, ReadWindow window,
+                  Instant windowAt) implements DiffSource {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ImportInput.Entry PASSED_OVER = new ImportInput.Entry(null, false, false, null);
 
@@ -51,10 +58,25 @@ record PastSource(Session past, String namespace, String kind, ClientQuery selec
         return new ManagedImport.Entries() {
             @Override
             public ImportInput.Entry next() {
-                if (!entities.hasNext()) {
-                    return null;
+                // a long comparison re-checks its moment as it goes: once it left the window, it stops saying so
+                String left = window.left(past.asOf(), windowAt, Instant.now());
+                if (left != null) {
+                    throw new KeyRangerException("The diff stopped: " + left + ".");
                 }
-                Entity entity = entities.next();
+                Entity entity;
+                try {
+                    if (!entities.hasNext()) {
+                        return null;
+                    }
+                    entity = entities.next();
+                } catch (DatastoreException e) {
+                    Instant dropped = ReadWindow.versionDropped(e);
+                    if (dropped == null) {
+                        throw e;
+                    }
+                    throw new KeyRangerException("The diff stopped: the moment " + dropped + " has left the "
+                            + "server's version window: " + ReadWindow.DROPPED + ".", e);
+                }
                 return select == null || select.matches(entity) ? new ImportInput.Entry(entity, false, true, null)
                         : PASSED_OVER;
             }

@@ -2,6 +2,7 @@ package io.keyranger.cli;
 
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ReadWindow;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Option;
 final class AsOf {
     @Option(names = "--as-of", paramLabel = "TIME", description = "Read the database as it was at TIME: RFC 3339 "
             + "(2026-11-27T10:15:00Z) or back from now (-15m, -1h30m, -2d). Within the last hour, or 7 days with "
-            + "point-in-time recovery; not on the legacy emulator.")
+            + "point-in-time recovery; on the Firestore emulator the last 4 minutes (it drops an old version once "
+            + "its entity is written again about 300 s later); not on the legacy emulator.")
     String time;
 
     boolean given() {
@@ -38,7 +40,9 @@ final class AsOf {
             err.println(note);
             err.flush();
         });
-        err.println("Reading the database as of " + past.asOf().describe() + ".");
+        err.println("Reading the database as of " + past.asOf().describe() + "."
+                + (live.spec().server() == ServerType.FIRESTORE_EMULATOR ? " " + ReadWindow.rule(ServerType
+                .FIRESTORE_EMULATOR) : ""));
         err.flush();
         return past;
     }

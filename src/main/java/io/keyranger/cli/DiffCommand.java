@@ -12,6 +12,7 @@ import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.PointInTime;
+import io.keyranger.launch.PastKinds;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.backup.managed.ManagedExport;
@@ -95,6 +96,9 @@ public final class DiffCommand implements Callable<Integer> {
         Session session = Session.open(conn);
         PointInTime then = asOf.open(session, err).asOf();
         String where = then == null ? "in the export" : "as of " + then.time();
+        if (then != null) { // as an export that holds none of the kind is refused (ExportDiff.of)
+            PastKinds.requireHeld(session, then, session.live(), conn.namespace(), kind);
+        }
         if (key != null) {
             sideBySide(session, export, then, kind, out, err);
             return 0;

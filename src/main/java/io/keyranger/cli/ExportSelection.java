@@ -1,6 +1,7 @@
 package io.keyranger.cli;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.query.Gql;
 import java.nio.file.Path;
@@ -50,6 +51,7 @@ final class ExportSelection {
             throw new KeyRangerException("Say which kind: --kind KIND, or --gql \"SELECT * FROM KIND WHERE ...\".");
         }
         ConnectionRules.kind(result);
+        BookkeepingKinds.requireUserKind(result);
         return result;
     }
 }

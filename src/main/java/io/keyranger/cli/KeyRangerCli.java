@@ -2,6 +2,7 @@ package io.keyranger.cli;
 
 import io.keyranger.AppDirs;
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.ServerErrors;
 import io.keyranger.Version;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.mapper.SpecChecks;
@@ -84,8 +85,8 @@ public final class KeyRangerCli implements Runnable {
                 commandLine.getErr().println("keyranger: " + e.getMessage());
             } else {
                 LOG.error("unexpected error", e);
-                commandLine.getErr().println("keyranger: unexpected error: " + e
-                        + " (details in " + AppDirs.logDir().resolve("keyranger.log") + ")");
+                commandLine.getErr().println("keyranger: " + (ServerErrors.isServerError(e) ? "" : "unexpected error: ")
+                        + ServerErrors.describe(e) + " (details in " + AppDirs.logDir().resolve("keyranger.log") + ")");
             }
             commandLine.getErr().flush();
             return EXIT_USER_ERROR;

@@ -22,6 +22,7 @@ import io.keyranger.job.RestoreMode;
 import io.keyranger.launch.Consent;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
+import io.keyranger.launch.PastKinds;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.report.JobOutcome;
 import io.keyranger.report.DryRunPrinter;
@@ -137,6 +138,7 @@ public final class RestoreCommand implements Callable<Integer> {
         Past past = asOf.given() ? past(live, err) : null;
         JobSpec job = spec(conn, kind, restoreMode, past);
         String from = past == null ? selection.export.toString() : past.describe();
+        PastKinds.requireHeld(live, job); // before anything is said of a job (Jobs#prepare checks it too)
         if (dryRun) {
             if (past != null) {
                 PastRestoreDryRun dry = PastRestoreDryRun.of(live, job, n -> {

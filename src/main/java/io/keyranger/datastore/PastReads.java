@@ -3,8 +3,10 @@ package io.keyranger.datastore;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.AggregationQuery;
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.QueryResults;
 import com.google.cloud.datastore.ReadOption;
 import com.google.cloud.datastore.models.ExplainOptions;
 import io.keyranger.KeyRangerException;
@@ -12,6 +14,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Set;
 
@@ -44,7 +47,13 @@ public final class PastReads {
         public Object invoke(Object proxy, Method method, Object[] args) {
             String name = method.getName();
             if (READS.contains(name)) {
-                return read(live, method, args == null ? new Object[0] : args, ReadOption.readTime(time));
+                try {
+                    Object answer = read(live, method, args == null ? new Object[0] : args,
+                            ReadOption.readTime(time));
+                    return answer instanceof QueryResults<?> results ? pages(results, time) : answer;
+                } catch (DatastoreException e) {
+                    throw atReadTime(e, time);
+                }
             }
             if (PASSED.contains(name)) {
                 return call(live, method, args);
@@ -52,6 +61,27 @@ public final class PastReads {
             throw new KeyRangerException("This connection reads the database as of " + time
                     + "; the past cannot be written (" + name + ").");
         }
+    }
+
+    /**
+     * {@code e} as it was, kept under a copy that says the moment read ({@link ServerErrors#readTime}): the same
+     * status, reason and message, so retries decide as they would on {@code e}.
+     */
+    private static DatastoreException atReadTime(DatastoreException e, Timestamp time) {
+        return new DatastoreException(e.getCode(), e.getMessage(), e.getReason(), e.isRetryable(),
+                new ServerErrors.PastRead(Instant.ofEpochSecond(time.getSeconds(), time.getNanos()), e));
+    }
+
+    /** A query's results, whose later pages (read as they are iterated) fail saying the moment too. */
+    private static Object pages(QueryResults<?> results, Timestamp time) {
+        return Proxy.newProxyInstance(QueryResults.class.getClassLoader(), new Class<?>[] {QueryResults.class},
+                (proxy, method, args) -> {
+                    try {
+                        return call(results, method, args);
+                    } catch (DatastoreException e) {
+                        throw atReadTime(e, time);
+                    }
+                });
     }
 
     private static Object read(Datastore datastore, Method method, Object[] args, ReadOption readTime) {
@@ -76,9 +106,9 @@ public final class PastReads {
         };
     }
 
-    private static Object call(Datastore datastore, Method method, Object[] args) {
+    private static Object call(Object target, Method method, Object[] args) {
         try {
-            return method.invoke(datastore, args);
+            return method.invoke(target, args);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;

@@ -76,7 +76,7 @@ public final class JobLauncher {
 
     public AdaptiveSplitExecutor executor() {
         return new AdaptiveSplitExecutor(datastore, order, limits, retries).readOnly(readOnly).leaseDuration(lease)
-                .seams(seams);
+                .seams(seams).watching(spec -> JobReadTime.watch(session, spec, Instant.now()));
     }
 
     /**

@@ -9,6 +9,7 @@ import io.keyranger.executor.source.PastJobs;
 import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobSpec;
+import io.keyranger.job.MomentWatch;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
@@ -33,6 +34,41 @@ public final class JobReadTime {
      * by {@code --as-of}) is refused here, before anything is read, when the server does not keep it
      * ({@link #requireKept}): the one check of a new job's read time, on every runner.
      */
+    /** The moments job {@code spec} reads the past at: a restore's --as-of and --until, or its read time; or none. */
+    static List<PointInTime> moments(JobSpec spec) {
+        if (SourceJobs.readsPast(spec.mapper())) {
+            return Stream.of(PastJobs.asOf(spec.mapper()), PastJobs.until(spec.mapper())).filter(Objects::nonNull)
+                    .toList();
+        }
+        Instant time = spec.mapper().readTime();
+        return time == null ? List.of() : List.of(PointInTime.at(time));
+    }
+
+    /**
+     * What a run of {@code spec} watches as it goes ({@link MomentWatch}): its moments against {@code session}'s
+     * window as read {@code now}, moved on with the clock (its width stays; the server's window is read once, as
+     * production's needs a request to the Admin API). {@link MomentWatch#NONE} for a job that restores no past.
+     */
+    public static MomentWatch watch(Session session, JobSpec spec, Instant now) {
+        List<PointInTime> moments = moments(spec);
+        // a snapshot (an export's, a count's read time) is not watched: on the Firestore emulator, whose window is
+        // minutes, a long export could then never end; a read the server answers as a dropped version still stops it
+        if (moments.isEmpty() || !SourceJobs.readsPast(spec.mapper()) || !session.spec().server().readsPast()) {
+            return MomentWatch.NONE;
+        }
+        ReadWindow window = ReadWindow.of(session, now);
+        boolean restore = SourceJobs.readsPast(spec.mapper());
+        return at -> {
+            for (PointInTime moment : moments) {
+                String left = window.left(moment, now, at);
+                if (left != null) {
+                    return MomentWatch.stopped(spec.jobId(), restore, left);
+                }
+            }
+            return null;
+        };
+    }
+
     public static JobSpec stamped(Session session, JobSpec spec, Instant now) {
         if (spec.mapper().readTime() != null) {
             requireKept(session, spec, now);
@@ -78,10 +114,7 @@ public final class JobReadTime {
         if (time == null && !restore) {
             return;
         }
-        List<PointInTime> moments = restore
-                ? Stream.of(PastJobs.asOf(spec.mapper()), PastJobs.until(spec.mapper())).filter(Objects::nonNull)
-                        .toList()
-                : List.of(PointInTime.at(time));
+        List<PointInTime> moments = moments(spec);
         String no = restore ? "Job " + spec.jobId() + " restores the database as of " + moments.get(0).describe()
                 + ", " : "Job " + spec.jobId() + " reads the database as it was at " + time + " (one snapshot for all "
                 + "its pages), ";

@@ -146,10 +146,7 @@ public final class KindGroup {
             if (k.isEmpty()) {
                 continue;
             }
-            if (BookkeepingKinds.isHidden(k)) {
-                throw new KeyRangerException("'" + k + "' is " + (k.startsWith("__") ? "a kind Datastore reserves"
-                        : "KeyRanger's own bookkeeping") + " and is never mapped: leave it out of --kind.");
-            }
+            BookkeepingKinds.requireUserKind(k);
             if (!present.contains(k) && (gateway.listsEverything() || !gateway.kindExists(namespace, k))) {
                 throw notFound(k, namespace, present, "");
             }

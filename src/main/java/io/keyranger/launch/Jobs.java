@@ -3,6 +3,7 @@ package io.keyranger.launch;
 import io.keyranger.job.ListedJob;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
+import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PointInTime;
@@ -113,6 +114,7 @@ public final class Jobs {
         JobSpec spec = job.spec();
         boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
         if (!job.severalKinds() && imports) {
+            requireJobKind(job);
             return List.of(spec.kind());
         }
         Session reading = reading(spec);
@@ -124,6 +126,18 @@ public final class Jobs {
         List<String> all = new ArrayList<>(kinds);
         all.addAll(bookkeeping(job));
         return all;
+    }
+
+    /**
+     * A new job's one kind that no listing checks (an import may make a new kind): never a bookkeeping or reserved
+     * one, and for a restore from the past one the moment holds ({@link PastKinds}).
+     */
+    private void requireJobKind(JobRequest.NewJob job) {
+        BookkeepingKinds.requireUserKind(job.spec().kind());
+        retries.call(() -> {
+            PastKinds.requireHeld(session, job.spec());
+            return null;
+        });
     }
 
     /** KeyRanger's bookkeeping kinds in a job's namespace (as of its read time, when it has one). */
@@ -210,6 +224,9 @@ public final class Jobs {
     public JobHandle start(JobRequest request, JobListener listener, Consumer<String> waiting) {
         Preparation resolved;
         if (request instanceof JobRequest.NewJob job) {
+            if (!job.severalKinds()) {
+                requireJobKind(job);
+            }
             resolved = new Preparation(job, null, job.severalKinds() ? kinds(job) : List.of(job.spec().kind()), null,
                     List.of(), List.of(), List.of());
         } else if (request instanceof JobRequest.Resume resume) {

@@ -49,7 +49,7 @@ class JobReadTimeTest {
         assertThat(JobReadTime.settled(session, RetryPolicy.DEFAULT, writes, now)).as("a job that writes reads live")
                 .isEqualTo(writes);
 
-        Instant recent = now.minus(Duration.ofMinutes(5));
+        Instant recent = now.minus(Duration.ofMinutes(2)); // inside the Firestore emulator's 4 minutes
         PipelineLaunch.createOrOpen(session.datastore(), session.order(), new JobSpec("recent", "", "K",
                 count.withReadTime(recent), 1, 1, 10, 0), PipelineLaunch.BEAM, Cancellation.NEVER).detach();
         assertThat(JobReadTime.settled(session, RetryPolicy.DEFAULT, new JobSpec("recent", "", "K", count, 1, 1, 10,

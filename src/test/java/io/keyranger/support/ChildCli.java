@@ -49,7 +49,13 @@ public final class ChildCli implements AutoCloseable {
 
     /** Starts {@code keyranger ARGS --emulator-host … --project …} with its config in {@code configDir}. */
     public static ChildCli start(Path configDir, ConnectionSpec conn, List<String> args) throws IOException {
-        return start(configDir, conn, args, List.of());
+        return start(configDir, conn, List.of(), args, List.of());
+    }
+
+    /** As above, the child JVM given {@code jvm} options too (system properties: -Dname=value). */
+    public static ChildCli start(Path configDir, ConnectionSpec conn, List<String> jvm, List<String> args)
+            throws IOException {
+        return start(configDir, conn, jvm, args, List.of());
     }
 
     /**
@@ -58,14 +64,15 @@ public final class ChildCli implements AutoCloseable {
      * it set back to the default (GNU env's {@code --default-signal}).
      */
     public static ChildCli startTakingCtrlC(Path configDir, ConnectionSpec conn, List<String> args) throws IOException {
-        return start(configDir, conn, args, List.of("env", "--default-signal=INT"));
+        return start(configDir, conn, List.of(), args, List.of("env", "--default-signal=INT"));
     }
 
-    private static ChildCli start(Path configDir, ConnectionSpec conn, List<String> args, List<String> prefix)
-            throws IOException {
+    private static ChildCli start(Path configDir, ConnectionSpec conn, List<String> jvm, List<String> args,
+                                  List<String> prefix) throws IOException {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + configDir));
+        command.addAll(jvm);
         command.addAll(SHORT_LIVED_JVM);
         command.add("io.keyranger.app.Launcher");
         command.addAll(args);

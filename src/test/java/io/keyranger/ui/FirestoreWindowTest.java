@@ -328,7 +328,7 @@ class FirestoreWindowTest {
         // this emulator has !=, IN and NOT IN, and inequalities on several properties; it refuses two != filters
         runQuery("SELECT * FROM Account WHERE tier != 'pro' AND balance != 5");
         assertThat(labelText("#gqlError")).isEqualTo("The server refused the query: Datastore error "
-                + "(INVALID_ARGUMENT): Only a single 'NOT_EQUAL' or 'NOT_IN' is allowed per query.");
+                + "(INVALID_ARGUMENT) on runQuery: Only a single 'NOT_EQUAL' or 'NOT_IN' is allowed per query.");
         runQuery("SELECT * FROM Account WHERE balance > 10 AND tier > 'a'");
         assertThat(labelText("#gqlError")).isEmpty();
     }

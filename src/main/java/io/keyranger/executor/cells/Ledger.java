@@ -176,9 +176,16 @@ public final class Ledger {
         return b.build();
     }
 
-    /** The ledger with a failure recorded (its spans unchanged): a later commit in the cell sets it running again. */
+    /**
+     * The ledger with a failure recorded (its spans unchanged): a later commit in the cell sets it running again. A
+     * cell already done stays done: every key of it is committed, so a range that fails at its keys (a resumed range
+     * whose first cell was finished before) failed after it, and painting it failed would hide finished work.
+     */
     public Entity failed(String jobId, int cell, KeyRange cellRange, String error, boolean permanent) {
         Entity base = base(jobId, cell, cellRange);
+        if (stored != null && NodeStatus.DONE.name().equals(stored.getString("status"))) {
+            return stored;
+        }
         return Entity.newBuilder(base).set("status", NodeStatus.FAILED.name()).set("lastError", unindexed(error))
                 .set("failurePermanent", permanent).set("retries", base.getLong("retries") + 1).build();
     }

@@ -4,6 +4,7 @@ import io.keyranger.job.LeaseMode;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.executor.range.JobReports;
 import io.keyranger.KeyRangerException;
+import io.keyranger.job.MomentWatch;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ServerLimits;
@@ -48,6 +49,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +74,7 @@ public final class AdaptiveSplitExecutor {
     private SplitPolicy splitPolicy = SplitPolicy.ADAPTIVE;
     private Duration leaseDuration = JobLease.DEFAULT_DURATION;
     private EngineSeams seams = EngineSeams.NONE;
+    private Function<JobSpec, MomentWatch> watching = spec -> MomentWatch.NONE;
 
     public AdaptiveSplitExecutor(Datastore datastore, KeyOrder order, ServerLimits limits) {
         this(datastore, order, limits, RetryPolicy.DEFAULT);
@@ -99,6 +102,15 @@ public final class AdaptiveSplitExecutor {
     /** For tests and benchmarks: the hooks every job this executor starts or resumes runs with. */
     public AdaptiveSplitExecutor seams(EngineSeams value) {
         this.seams = value;
+        return this;
+    }
+
+    /**
+     * How each run watches its job's moments of the past as it goes ({@link io.keyranger.executor.JobReadTime#watch}):
+     * a run whose moment leaves the server's window stops with that reason. None unless set.
+     */
+    public AdaptiveSplitExecutor watching(Function<JobSpec, MomentWatch> value) {
+        this.watching = value;
         return this;
     }
 
@@ -168,7 +180,7 @@ public final class AdaptiveSplitExecutor {
                     inputs.source(), seams);
             List<RangeNode> roots = roots(starts.get());
             return new JobRun(new RunContext(work, retries, store, lease, counter, covered, splitPolicy, parts,
-                    listener)).start(roots, roots);
+                    listener, watching.apply(spec))).start(roots, roots);
         } catch (RuntimeException e) {
             lease.ended();
             throw e;

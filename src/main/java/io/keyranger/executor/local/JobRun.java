@@ -177,7 +177,7 @@ final class JobRun {
         RetryPolicy retries = gone == null ? run.retries() : RetryPolicy.ONCE;
         JobResult done;
         try {
-            done = fencedBy.get() == null ? record(status, wall, failed, retries) : takenOver(wall, failed);
+            done = fencedBy.get() == null ? record(status, wall, failed, retries, momentLeft()) : takenOver(wall, failed);
         } catch (JobFencedException e) {
             fenced(e);
             done = takenOver(wall, failed);
@@ -186,8 +186,8 @@ final class JobRun {
             LOG.error("Job {} could not record its end", run.jobId(), e);
             done = new JobResult(run.jobId(), status == JobStatus.DONE ? JobStatus.FAILED : status,
                     tree.snapshotTotals(), tree.size(), tree.maxDepth(), wall, Math.max(1, failed),
-                    gone != null ? "The job stopped: " + gone + ". Every commit made is kept; resume the job when "
-                            + "the server is back."
+                    momentLeft() != null ? momentLeft() : gone != null ? "The job stopped: " + gone + ". Every commit "
+                            + "made is kept; resume the job when the server is back."
                             : "Could not record the end of the job: " + RangeAttempts.describe(e),
                     JobReports.of(tree.nodes(), tree.snapshotTotals()));
         } finally {
@@ -202,7 +202,13 @@ final class JobRun {
      * before (every runner would join the same committed bytes, and the move into place is atomic) and removed only by
      * the runner whose end was recorded, so a runner taken over during the join never pulls them from under another.
      */
-    private JobResult record(JobStatus status, long wall, int failed, RetryPolicy retries) {
+    /** Why the run stopped before its end, its moment of the past having left the server's window; or null. */
+    private String momentLeft() {
+        String left = worker.windowLeft();
+        return left == null ? null : "The job stopped: " + left;
+    }
+
+    private JobResult record(JobStatus status, long wall, int failed, RetryPolicy retries, String message) {
         PartFiles parts = run.parts();
         ProgressTree tree = run.tree();
         Path written = null;
@@ -236,7 +242,7 @@ final class JobRun {
         // the report from the ledgers, as 'keyranger jobs' gives it later: the skips and failures of every runner
         JobReport report = retries.call(() -> JobReports.of(run.store().loadNodes(run.jobId(),
                 run.work().order(), run.work().datastore()), persisted));
-        return new JobResult(run.jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, null,
+        return new JobResult(run.jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, message,
                 report, written);
     }
 

@@ -1,5 +1,6 @@
 package io.keyranger.executor.local;
 
+import io.keyranger.datastore.ServerErrors;
 import io.keyranger.datastore.Retries;
 import io.keyranger.executor.range.RangeNode;
 import io.keyranger.job.JobListener;
@@ -79,9 +80,8 @@ public final class RangeAttempts {
         }
     }
 
-    /** An error in one line: its type and the first line of its message. */
+    /** An error in one line, as a user reads it ({@link ServerErrors#describe}). */
     public static String describe(Throwable e) {
-        String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message.lines().findFirst().orElse(""));
+        return ServerErrors.describe(e);
     }
 }

@@ -2,13 +2,17 @@ package io.keyranger.executor.local;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Retries;
+import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.job.MomentWatch;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.range.RangeNode;
 import io.keyranger.keys.KeyRange;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,6 +39,8 @@ public final class RangeWorker {
     private final RangeAttempts attempts;
     /** Why a range gave up on an unreachable server (it waited the policy's whole server-lost time), or null. */
     private final AtomicReference<String> serverGone = new AtomicReference<>();
+    /** Why the run stopped: its moment of the past left the server's window ({@link MomentWatch}), or null. */
+    private final AtomicReference<String> windowLeft = new AtomicReference<>();
 
     RangeWorker(RunContext run, JobRun pool) {
         this.run = run;
@@ -47,6 +53,9 @@ public final class RangeWorker {
         if (pool.stopped()) { // cancelled while it waited (a paused job's waits here): it never starts
             node.cancelled();
             run.tree().publish(node);
+            return;
+        }
+        if (momentLeft(node, "not started: ")) {
             return;
         }
         String gone = serverGone.get();
@@ -135,6 +144,9 @@ public final class RangeWorker {
             run.tree().publish(node);
             return false;
         }
+        if (momentLeft(node, "stopped: ")) {
+            return false;
+        }
         KeyRange rest = tracker.remaining();
         SplitPolicy.Load load = pool.load();
         List<Key> points = run.policy().splitPoints(new SplitPolicy.Context(rest, node.lastKey(), next,
@@ -206,6 +218,30 @@ public final class RangeWorker {
     }
 
     /**
+     * Whether the job's moment of the past has left the server's window (now, or as a range found before): then
+     * {@code node} ends here, unfinished ({@code how}: "not started: ", "stopped: "), with nothing recorded on a
+     * ledger (a resume finds its checkpoint intact, and no finished cell is repainted), and the run starts no more.
+     */
+    private boolean momentLeft(RangeNode node, String how) {
+        String left = windowLeft.get();
+        if (left == null) {
+            left = run.watch().left(Instant.now());
+            if (left == null) {
+                return false;
+            }
+            windowLeft.compareAndSet(null, left);
+        }
+        node.failed(how + windowLeft.get(), false);
+        run.tree().publish(node);
+        return true;
+    }
+
+    /** Why this run stopped: its moment of the past left the server's window. Null while it has not. */
+    String windowLeft() {
+        return windowLeft.get();
+    }
+
+    /**
      * Why this run stopped starting ranges: a range waited the policy's whole server-lost time for an unreachable
      * server. Null while no range has.
      */
@@ -220,6 +256,16 @@ public final class RangeWorker {
      * from starting more: their checkpoints are intact, and a resume takes them up.
      */
     void fail(RangeNode node, Exception error) {
+        Instant readTime = ReadWindow.versionDropped(error);
+        if (readTime != null) { // the server dropped the version the read needs: the moment left its window
+            windowLeft.compareAndSet(null, MomentWatch.stopped(run.jobId(), SourceJobs.readsPast(run.spec()
+                    .mapper()), "the moment " + readTime + " has left the server's version window: "
+                    + ReadWindow.DROPPED));
+        }
+        if (momentLeft(node, "stopped: ")) {
+            LOG.warn("Range {} of job {} stopped: {}", node.id(), run.jobId(), RangeAttempts.describe(error));
+            return;
+        }
         boolean unreachable = Retries.isServerUnreachable(error);
         node.failed(RangeAttempts.describe(error), !Retries.isTransient(error) && !unreachable);
         LOG.warn("Range {} of job {} failed: {}", node.id(), run.jobId(), node.lastError());

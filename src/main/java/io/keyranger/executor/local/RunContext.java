@@ -1,6 +1,7 @@
 package io.keyranger.executor.local;
 
 import io.keyranger.counter.ShardedCounter;
+import io.keyranger.job.MomentWatch;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.cells.PartFiles;
@@ -31,12 +32,15 @@ final class RunContext {
     private final ProgressTree tree;
     private final ServerGauge gauge = new ServerGauge();
     private final RampingRateLimiter limiter;
+    private final MomentWatch watch;
 
     /**
      * @param parts where an export's parts go, or null for a job that writes no file
+     * @param watch the job's moments of the past against the server's window ({@link MomentWatch#NONE} for none)
      */
     RunContext(PageWork work, RetryPolicy retries, JobStore store, JobLease lease, ShardedCounter counter,
-               PageLoop.Covered covered, SplitPolicy policy, PartFiles parts, JobListener listener) {
+               PageLoop.Covered covered, SplitPolicy policy, PartFiles parts, JobListener listener, MomentWatch watch) {
+        this.watch = watch;
         this.work = work;
         this.retries = retries;
         this.store = store;
@@ -53,6 +57,11 @@ final class RunContext {
 
     PageWork work() {
         return work;
+    }
+
+    /** The job's moments of the past, watched against the server's window as it goes. */
+    MomentWatch watch() {
+        return watch;
     }
 
     JobSpec spec() {

@@ -73,7 +73,10 @@ public final class AsOfModel {
                     if (from != live.get()) {
                         return;
                     }
-                    note.set(told.get());
+                    // where the window is shown: what this server keeps, when it is not production's hour
+                    note.set(String.join(" ", java.util.stream.Stream.of(told.get(), from.spec().server()
+                            == ServerType.FIRESTORE_EMULATOR ? ReadWindow.rule(ServerType.FIRESTORE_EMULATOR) : "")
+                            .filter(t -> !t.isEmpty()).toList()));
                     past.set(session);
                 })
                 .onError(e -> {
@@ -110,7 +113,7 @@ public final class AsOfModel {
         return error.getReadOnlyProperty();
     }
 
-    /** That the time was rounded to a whole minute, or "". */
+    /** That the time was rounded to a whole minute, and on the Firestore emulator what it keeps; or "". */
     public ReadOnlyStringProperty noteProperty() {
         return note.getReadOnlyProperty();
     }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.BooleanExpression;
@@ -104,6 +105,8 @@ public final class BackupsViewModel {
         this.restoring = new RestoreModel(tasks, errors);
         restoring.comparedProperty().bind(diff.comparedProperty());
         restoring.pastProperty().bind(diff.pastProperty());
+        restoring.keysFolderProperty().bind(diff.folderProperty());
+        Bindings.bindContent(restoring.chosen(), diff.chosen());
         this.pages = new ExportPages(tasks, errors, new ExportPages.Shown() {
             @Override
             public ManagedExport export() {
@@ -304,11 +307,12 @@ public final class BackupsViewModel {
 
     /**
      * Restores the selected kind from the export or the moment on show as {@link #restoring()} is set (a job the Run
-     * tab follows), once {@code confirm} agrees to what it writes and where: on an emulator it always does ({@code
-     * WriteConfirmation}).
+     * tab follows), once {@code confirm} agrees to what it writes and where (on an emulator it always does: {@code
+     * WriteConfirmation}): exactly the rows selected in the comparison ({@link DiffModel#chosen()}), or, with none
+     * selected, the whole kind once {@code whole} agrees to that question.
      */
-    public void restore(BiPredicate<ConnectionSpec, String> confirm) {
-        restoring.restore(session.get(), selectedKind.get(), export, confirm);
+    public void restore(BiPredicate<ConnectionSpec, String> confirm, Predicate<String> whole) {
+        restoring.restore(session.get(), selectedKind.get(), export, confirm, whole);
     }
 
     /** Keys are placed in the connected project, so that they compare with live keys; "export" when none is open. */

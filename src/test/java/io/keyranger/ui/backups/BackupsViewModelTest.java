@@ -160,9 +160,18 @@ class BackupsViewModelTest {
             on(() -> backups.restore((spec, what) -> {
                 asked.add(spec.projectId() + ": " + what);
                 return false;
-            }));
+            }, whole -> true));
             assertThat(requests).isEmpty();
-            on(() -> backups.restore((spec, what) -> asked.add(spec.projectId() + ": " + what)));
+            // with no row selected it asks first whether to restore the whole kind: no, and nothing is asked or handed
+            List<String> questions = new CopyOnWriteArrayList<>();
+            on(() -> backups.restore((spec, what) -> asked.add("never"), q -> {
+                questions.add(q);
+                return false;
+            }));
+            assertThat(questions).singleElement().asString().startsWith("No row of the comparison is selected, so "
+                    + "this restores the whole of Account from the export (5 removed, 3 changed and 0 added since)");
+            assertThat(requests).isEmpty();
+            on(() -> backups.restore((spec, what) -> asked.add(spec.projectId() + ": " + what), whole -> true));
             assertThat(asked).containsOnly(conn.projectId() + ": restore Account from the export (skip-changed)");
             assertThat(requests).singleElement().satisfies(r -> {
                 assertThat(r.kind()).isEqualTo("Account");
@@ -370,7 +379,7 @@ class BackupsViewModelTest {
                 backups.restore((spec, what) -> {
                     asked.set(true);
                     return true;
-                });
+                }, whole -> true);
             });
             assertThat(asked).isFalse();
             assertThat(handed).isFalse();

@@ -82,7 +82,7 @@ class PastBackupsTest {
 
             List<String> asked = new CopyOnWriteArrayList<>();
             on(() -> backups.restoring().setRestorer(app.model()::prepareRestore));
-            on(() -> backups.restore((spec, what) -> asked.add(what)));
+            on(() -> backups.restore((spec, what) -> asked.add(what), whole -> true));
             assertThat(asked).containsExactly("restore Item from the database as of " + damaged.before()
                     + " (skip-changed)");
             Fx.waitUntil(30, () -> app.model().run().form().mapperJsonProperty().get().contains("\"mode\":\"skip-changed\"")
@@ -143,7 +143,7 @@ class PastBackupsTest {
 
             List<String> asked = new CopyOnWriteArrayList<>();
             on(() -> restoring.setRestorer(app.model()::prepareRestore));
-            on(() -> backups.restore((spec, what) -> asked.add(what)));
+            on(() -> backups.restore((spec, what) -> asked.add(what), whole -> true));
             Fx.waitUntil(30, () -> app.model().run().form().mapperJsonProperty().get().contains("\"until\"")
                     && app.model().run().targetProperty().get() != null);
             assertThat(asked).containsExactly("restore Item from the database as of " + damaged.before()
@@ -185,14 +185,14 @@ class PastBackupsTest {
             on(() -> {
                 backups.restoring().setRestorer(handed::add);
                 backups.restoring().untilProperty().set(damaged.before().minusSeconds(1).toString());
-                backups.restore((spec, what) -> true);
+                backups.restore((spec, what) -> true, whole -> true);
             });
             Fx.waitUntil(30, () -> !app.errors().isEmpty());
             assertThat(app.errors()).singleElement().asString().startsWith("Until ").contains("must be after "
                     + damaged.before());
             on(() -> {
                 backups.restoring().untilProperty().set("yesterday");
-                backups.restore((spec, what) -> true);
+                backups.restore((spec, what) -> true, whole -> true);
             });
             Fx.waitUntil(30, () -> app.errors().size() == 2);
             assertThat(app.errors().get(1)).contains("'yesterday' is not a time");
@@ -223,10 +223,10 @@ class PastBackupsTest {
                 restoring.modeProperty().set(RestoreMode.OVERWRITE);
                 restoring.removeAddedProperty().set(true);
                 restoring.modeProperty().set(RestoreMode.SKIP_CHANGED);
-                backups.restore((spec, what) -> asked.add(what));
+                backups.restore((spec, what) -> asked.add(what), whole -> true);
                 restoring.untilProperty().set("-1s");
                 restoring.untilProperty().set("");
-                backups.restore((spec, what) -> asked.add(what));
+                backups.restore((spec, what) -> asked.add(what), whole -> true);
             });
             String what = "restore Item from the database as of " + damaged.before() + " (skip-changed)";
             assertThat(asked).containsExactly(what, what);

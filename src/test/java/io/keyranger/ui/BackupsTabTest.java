@@ -24,6 +24,8 @@ import javafx.scene.control.DialogPane;
 import javafx.scene.control.ListView;
 import javafx.scene.Node;
 import javafx.scene.control.TableRow;
+import javafx.scene.control.Tooltip;
+import io.keyranger.datastore.ServerType;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import io.keyranger.job.RestoreMode;
@@ -217,6 +219,9 @@ class BackupsTabTest extends DemoWindowTest {
         clickTab("Backups");
         openExport(good);
         Fx.waitUntil(10, () -> !disabled("#compareExport") && !disabled("#restoreExport"));
+        String opened = labelText("#exportSummary");
+        ListView<?> kinds = robot.lookup("#exportKinds").queryListView();
+        List<?> listed = Fx.get(() -> List.copyOf(kinds.getItems()));
         setText("#exportLocation", corrupt.toString());
         Fx.waitUntil(5, () -> disabled("#compareExport") && disabled("#restoreExport") && disabled("#runExportQuery"));
         assertThat(labelText("#exportLocationNotice")).contains("names another export").contains(good.toString());
@@ -227,12 +232,43 @@ class BackupsTabTest extends DemoWindowTest {
         robot.clickOn(error.lookupButton(ButtonType.OK));
         Fx.waitUntil(10, () -> robot.lookup("#errorMessage").tryQuery().isEmpty());
 
-        assertThat(labelText("#exportSummary")).contains("Could not open " + corrupt).contains("nothing is open");
+        // the export open before stays open, and stays off while the path box names another
+        assertThat(labelText("#exportSummary")).isEqualTo("Could not open " + corrupt + "; still shown: " + opened);
+        assertThat(Fx.get(() -> List.copyOf(kinds.getItems()))).isEqualTo(listed);
         assertThat(disabled("#compareExport")).isTrue();
         assertThat(disabled("#restoreExport")).isTrue();
         String mapperJson = Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText());
         robot.clickOn("#restoreExport"); // off: nothing is handed to the Run tab
         assertThat(Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())).isEqualTo(mapperJson);
+        setText("#exportLocation", good.toString());
+        Fx.waitUntil(5, () -> !disabled("#compareExport") && !disabled("#restoreExport"));
+    }
+
+    /**
+     * On the legacy emulator "Open as of" and its time box are off, and their row says why when hovered (as the
+     * Entities tab's As of does); clicking the button does nothing, and the export open stays open.
+     */
+    @Test
+    void openAsOfIsOffOnTheLegacyEmulatorWithTheReason() throws Exception {
+        Path export = exportAccount("keyranger-backups-legacy-past");
+        clickTab("Backups");
+        openExport(export);
+        Fx.waitUntil(30, () -> !disabled("#compareExport"));
+        String summary = labelText("#exportSummary");
+        assertThat(disabled("#openPastBackup")).isTrue();
+        assertThat(disabled("#backupAsOf")).isTrue();
+        Node row = robot.lookup("#backupPastRow").query();
+        Tooltip why = Fx.get(() -> (Tooltip) row.getProperties().get("javafx.scene.control.Tooltip"));
+        assertThat(why).as("the row carries the reason").isNotNull();
+        assertThat(Fx.get(why::getText)).isEqualTo(ServerType.NO_PAST);
+        robot.moveTo(row);
+        Fx.waitUntil(10, () -> why.isShowing());
+
+        robot.clickOn("#openPastBackup");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#errorMessage").tryQuery()).isEmpty();
+        assertThat(labelText("#exportSummary")).isEqualTo(summary);
+        assertThat(disabled("#compareExport")).isFalse();
     }
 
     private boolean disabled(String id) {

@@ -8,6 +8,7 @@ import io.keyranger.datastore.EntityJson;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.FittedColumns;
+import io.keyranger.ui.common.OffReason;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;
 import java.util.Objects;
@@ -129,12 +130,15 @@ public final class BackupsView extends BorderPane {
         Button openPast = new Button("Open as of", new FontIcon(Material2MZ.RESTORE));
         openPast.setId("openPastBackup");
         openPast.setMinWidth(Region.USE_PREF_SIZE);
-        openPast.disableProperty().bind(model.busyProperty());
+        openPast.disableProperty().bind(model.canOpenPast().not());
         openPast.setOnAction(e -> model.openPast());
+        time.disableProperty().bind(model.pastOff().isNotEmpty());
         Label or = new Label("Or the database as it was at");
         or.setMinWidth(Region.USE_PREF_SIZE);
         HBox pastRow = new HBox(6, or, time, openPast);
+        pastRow.setId("backupPastRow");
         pastRow.setAlignment(Pos.CENTER_LEFT);
+        OffReason.install(pastRow, model.pastOff()); // off on the legacy emulator: hovering the row says why
         VBox box = new VBox(6, new HBox(6, location, browse, open), pastRow, summary, notice);
         box.setPadding(new Insets(8));
         return box;

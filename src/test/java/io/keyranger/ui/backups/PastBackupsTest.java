@@ -9,6 +9,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.datastore.Session;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.PastRestore;
 import io.keyranger.job.RestoreMode;
@@ -197,6 +198,21 @@ class PastBackupsTest {
             Fx.waitUntil(30, () -> app.errors().size() == 2);
             assertThat(app.errors().get(1)).contains("'yesterday' is not a time");
             assertThat(handed).isEmpty();
+
+            // a moment that cannot be opened is said, and the one on show stays open
+            Session shown = Fx.get(() -> backups.pastProperty().get());
+            on(() -> {
+                backups.asOfProperty().set("yesterday");
+                backups.openPast();
+            });
+            Fx.waitUntil(30, () -> app.errors().size() == 3 && !backups.busyProperty().get());
+            assertThat(app.errors().get(2)).contains("'yesterday' is not a time");
+            assertThat(Fx.get(() -> backups.pastProperty().get())).isSameAs(shown);
+            assertThat(Fx.get(() -> List.copyOf(backups.kinds()))).isNotEmpty();
+            assertThat(Fx.get(() -> backups.summaryProperty().get())).startsWith("Could not open the database as of "
+                    + "yesterday; still shown: The database as of " + damaged.before());
+            on(() -> backups.asOfProperty().set(damaged.before().toString()));
+            assertThat(Fx.get(() -> backups.canCompare().get())).as("the time box names it again").isTrue();
         }
     }
 
@@ -247,6 +263,8 @@ class PastBackupsTest {
             });
             Fx.waitUntil(30, () -> !backups.busyProperty().get() && !app.errors().isEmpty());
             assertThat(app.errors()).containsExactly(ServerType.NO_PAST);
+            assertThat(Fx.get(() -> backups.canOpenPast().get())).isFalse();
+            assertThat(Fx.get(() -> backups.pastOff().get())).isEqualTo(ServerType.NO_PAST);
             assertThat(Fx.get(() -> backups.pastProperty().get())).isNull();
             assertThat(Fx.get(() -> backups.canCompare().get())).isFalse();
         }

@@ -189,9 +189,10 @@ public final class BackupsViewModel {
             contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> rows.add(new KindRow(ns, kind, n))));
             rows.sort(Comparator.comparing(KindRow::keyRangers)); // stable: the user's kinds first, in their order
             kinds.setAll(rows);
-            summary.set(String.format("%s: %,d entities in %d kind%s%s. Read only; an export has no index, so every "
+            summary.set(String.format("%s: %,d entit%s in %d kind%s%s. Read only; an export has no index, so every "
                     + "query reads the kind's entities in it.", Path.of(export.metadata()).getParent().getFileName(),
-                    contents.total(), kinds.size(), kinds.size() == 1 ? "" : "s", keyRangers(rows)));
+                    contents.total(), contents.total() == 1 ? "y" : "ies", kinds.size(), kinds.size() == 1 ? "" : "s",
+                    keyRangers(rows)));
             diff.exportProperty().set(export);
             if (!kinds.isEmpty()) {
                 selectedKind.set(kinds.get(0));
@@ -248,8 +249,8 @@ public final class BackupsViewModel {
             opened.set(pastLabel(text));
             kinds.setAll(result.kinds());
             long total = result.kinds().stream().mapToLong(KindRow::count).sum();
-            summary.set(String.format("The database as of %s: %,d entities in %d kind%s. Read only; its entities "
-                    + "page on the Entities tab (As of).%s", result.past().asOf().time(), total, kinds.size(),
+            summary.set(String.format("The database as of %s: %,d entit%s in %d kind%s. Read only; its entities "
+                    + "page on the Entities tab (As of).%s", result.past().asOf().time(), total, total == 1 ? "y" : "ies", kinds.size(),
                     kinds.size() == 1 ? "" : "s", result.note().isEmpty() ? "" : " " + result.note()));
             diff.pastProperty().set(result.past().asOf());
             if (!kinds.isEmpty()) {
@@ -325,7 +326,19 @@ public final class BackupsViewModel {
 
     /** Compares the selected kind of the export with the live database of the open connection. */
     public void compare() {
+        if (refusesOtherExport()) {
+            return;
+        }
         diff.compare(session.get(), selectedKind.get());
+    }
+
+    /** Says so, and true, while the path or time box names another export or moment than the one shown. */
+    private boolean refusesOtherExport() {
+        if (opened.get().isEmpty() || showsOpened.get()) {
+            return false;
+        }
+        errors.accept(otherExport());
+        return true;
     }
 
     /**
@@ -335,6 +348,9 @@ public final class BackupsViewModel {
      * selected, the whole kind once {@code whole} agrees to that question.
      */
     public void restore(BiPredicate<ConnectionSpec, String> confirm, Predicate<String> whole) {
+        if (refusesOtherExport()) {
+            return;
+        }
         restoring.restore(session.get(), selectedKind.get(), export, confirm, whole);
     }
 

@@ -10,10 +10,12 @@ import com.google.cloud.datastore.LongValue;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,5 +59,36 @@ class MixedArrayOrderTest {
                 + "their order is not kept by the managed format");
         assertThat(datastore.get(key)).as("as Google's import wrote it").isEqualTo(google);
         assertThat(datastore.get(plain)).isEqualTo(plainBefore);
+    }
+
+    /**
+     * The Firestore emulator keeps the array's order as written; KeyRanger's own managed export of it cannot, and says
+     * so in the export's report, then the restore's: it comes back indexed-first, as Google's format holds it.
+     */
+    @Test
+    void keyRangersOwnManagedExportSaysTheOrderIsNotKept() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "mixed-array-own");
+        Datastore datastore = SharedEmulator.connect(conn);
+        Key key = datastore.newKeyFactory().setKind("Mixed").newKey("m");
+        datastore.put(Entity.newBuilder(key).set("a", ListValue.of(LongValue.of(1),
+                StringValue.newBuilder("unidx").setExcludeFromIndexes(true).build(), StringValue.of("two"))).build());
+        assertThat(values(datastore.get(key))).as("the Firestore emulator keeps the order")
+                .containsExactly(1L, "unidx", "two");
+        InProcessCli cli = new InProcessCli(dir, conn);
+        Path export = dir.resolve("own-export");
+        InProcessCli.Result run = cli.run("run", "--kind", "Mixed", "--mapper", cli.mapper("{\"template\": "
+                + "\"export\", \"format\": \"managed\", \"file\": \"" + export + "\"}").toString());
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains(MixedArrays.NOT_KEPT + ": 1");
+        datastore.delete(key);
+        InProcessCli.Result restore = cli.run("restore", "--export", export.toString(), "--kind", "Mixed");
+        assertThat(restore.exitCode()).as(restore.out() + restore.err()).isZero();
+        assertThat(restore.err()).contains("keyranger: 1 entity has arrays mixing indexed and unindexed values: "
+                + "their order is not kept by the managed format");
+        assertThat(values(datastore.get(key))).containsExactly(1L, "two", "unidx");
+    }
+
+    private static List<Object> values(Entity entity) {
+        return entity.<Value<?>>getList("a").stream().map(v -> (Object) v.get()).toList();
     }
 }

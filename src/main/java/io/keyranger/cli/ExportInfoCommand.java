@@ -5,7 +5,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.backup.managed.ExportSnapshot;
 import io.keyranger.backup.managed.ManagedExport;
-import io.keyranger.backup.managed.MixedArrays;
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.files.LocalFileStore;

@@ -14,7 +14,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobHandle;
-import io.keyranger.backup.managed.MixedArrays;
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;

@@ -1,6 +1,6 @@
 package io.keyranger.mapper;
 
-import io.keyranger.backup.managed.MixedArrays;
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.files.LocalFileStore;

@@ -1,5 +1,6 @@
 package io.keyranger.backup.managed;
 
+import io.keyranger.datastore.MixedArrays;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Cancellation;

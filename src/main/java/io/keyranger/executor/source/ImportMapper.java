@@ -2,7 +2,7 @@ package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import io.keyranger.backup.managed.MixedArrays;
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.mapper.MapResult;

@@ -13,7 +13,6 @@ import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import com.google.cloud.datastore.Key;
-import io.keyranger.executor.source.KeysFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -192,7 +191,7 @@ public final class RestoreModel {
     /** Writes {@code keys} to a new keys file in {@code folder} (the comparison's), as {@code restore --keys} reads. */
     private static Path written(Path folder, List<Key> keys) throws IOException {
         Path file = folder.resolve("restore-" + SELECTION_NAME.format(Instant.now()) + ".keys");
-        KeysFile.write(file, keys);
+        RestoreSpec.writeKeys(file, keys);
         return file;
     }
 

@@ -10,6 +10,7 @@ import com.google.cloud.datastore.LongValue;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.InProcessCli;

@@ -1,4 +1,4 @@
-package io.keyranger.backup.managed;
+package io.keyranger.datastore;
 
 import com.google.cloud.datastore.EntityValue;
 import com.google.cloud.datastore.FullEntity;

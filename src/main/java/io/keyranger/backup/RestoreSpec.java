@@ -4,7 +4,10 @@ import io.keyranger.datastore.PointInTime;
 import io.keyranger.job.JobIds;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.datastore.Key;
+import io.keyranger.executor.source.KeysFile;
 import io.keyranger.executor.source.SourceJobs;
+import java.io.IOException;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.mapper.MapperSpec;
@@ -72,6 +75,14 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
         }
         return SourceJobs.PAST.equals(format) ? "the database as of " + mapper.json().path(SourceJobs.AS_OF).asText()
                 : null;
+    }
+
+    /**
+     * Writes {@code keys} to {@code file} as a keys file ({@code KeysFile}: what {@code restore --keys} reads), for a
+     * restore of only those keys.
+     */
+    public static void writeKeys(Path file, Iterable<Key> keys) throws IOException {
+        KeysFile.write(file, keys);
     }
 
     /** The job, with {@code jobId} or (null) a new id; its spec is checked as any job's is. */

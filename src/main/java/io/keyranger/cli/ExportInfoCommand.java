@@ -5,6 +5,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.backup.managed.ExportSnapshot;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.files.LocalFileStore;
@@ -120,6 +121,9 @@ public final class ExportInfoCommand implements Runnable {
         out.printf("%,d entities in %d namespace%s and %d kind%s (read from the export's files: exports are not "
                 + "indexed)%n", contents.total(), contents.counts().size(), contents.counts().size() == 1 ? "" : "s",
                 kinds, kinds == 1 ? "" : "s");
+        if (contents.mixedArrays() > 0) {
+            out.println(MixedArrays.warning(contents.mixedArrays()));
+        }
         if (!bookkeeping.isEmpty()) {
             long user = kinds - bookkeeping.size();
             out.printf("Of these, %,d entities in %d kind%s are KeyRanger's bookkeeping; user data: %,d entities in "

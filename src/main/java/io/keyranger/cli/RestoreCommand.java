@@ -14,6 +14,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobHandle;
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
@@ -202,6 +203,10 @@ public final class RestoreCommand implements Callable<Integer> {
                             from == RestoreMode.Backup.EXPORT ? "the export" : "--as-of", changed == 1 ? "its" : "their");
                     leftAlone = true;
                 }
+            }
+            long mixed = result.total(MixedArrays.NOT_KEPT);
+            if (mixed > 0) {
+                err.println("keyranger: " + MixedArrays.warning(mixed));
             }
             long later = result.total(JobReport.SKIPPED_PREFIX + PastRestore.WRITTEN_AFTER);
             if (later > 0) {

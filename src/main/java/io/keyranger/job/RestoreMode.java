@@ -3,7 +3,6 @@ package io.keyranger.job;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
-import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.undo.records.Reverting;
 import java.util.ArrayList;
@@ -122,8 +121,8 @@ public enum RestoreMode {
             } else if (this == MISSING_ONLY) {
                 present++;
             } else {
-                changed.add(new MapResult.Problem(backup.getKey(), KeyFormat.format(backup.getKey()) + ": "
-                        + from.differences(backup, now), from.changed()));
+                changed.add(new MapResult.Problem(backup.getKey(), from.differences(backup, now), // the key is
+                        from.changed())); // the problem's: a report writes "key: reason"
             }
         }
         if (present > 0) {

@@ -1,5 +1,6 @@
 package io.keyranger.mapper;
 
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.files.LocalFileStore;
@@ -43,7 +44,7 @@ final class FileTemplates {
                     throw r.error("file", "must be a folder (new, or one to add an export to) in an existing "
                             + "directory for a managed export (" + file + ")");
                 }
-                return exporter(name(), file.toString());
+                return managedExporter(name(), file.toString());
             }
             if (file.getParent() == null || !Files.isDirectory(file.getParent())) {
                 throw r.error("file", "must be in an existing directory (" + file.getParent() + " does not exist)");
@@ -67,6 +68,18 @@ final class FileTemplates {
         return new FunctionMapper(name, true, false, 1, page -> new MapResult(List.of(), List.of(), 0, Map.of(),
                 page.entities().stream().map(e -> EntityCodec.line(e))
                         .toList()), file);
+    }
+
+    /**
+     * A managed export's mapper: as {@link #exporter}, counting the entities whose arrays mix indexed and unindexed
+     * values, whose order the managed format does not keep ({@link MixedArrays}).
+     */
+    private static PageMapper managedExporter(String name, String file) {
+        return new FunctionMapper(name, true, false, 1, page -> {
+            long mixed = page.entities().stream().filter(MixedArrays::in).count();
+            return new MapResult(List.of(), List.of(), 0, mixed == 0 ? Map.of() : Map.of(MixedArrays.NOT_KEPT, mixed),
+                    page.entities().stream().map(e -> EntityCodec.line(e)).toList());
+        }, file);
     }
 
     /** The modes of an import from a managed export: what it does with an entity that exists live. */

@@ -20,13 +20,16 @@ import java.util.List;
 public record ClientQuery(GqlQuery query, KeyOrder order) {
     /**
      * {@code gql} as it narrows the entities of {@code kind} in {@code project} and {@code namespace}, applied in
-     * {@code order}; null when no query was given. A query of another kind is refused.
+     * {@code order}; null when no query was given. A query of another kind is refused, and so is a clause that
+     * selects fewer entities or parts of them (LIMIT, OFFSET, ORDER BY, DISTINCT, a projection:
+     * {@link JobQuery#requireWholeSelection}).
      */
     public static ClientQuery selecting(String gql, String project, String namespace, String kind, KeyOrder order) {
         if (gql == null) {
             return null;
         }
         GqlQuery query = Gql.parse(gql, project, namespace);
+        JobQuery.requireWholeSelection(query); // a restore or a diff selects whole entities, every one that matches
         if (!query.kind().equals(kind)) {
             throw new KeyRangerException("The query selects " + query.kind() + ", but the kind is "
                     + kind + ": write SELECT * FROM " + kind + " WHERE ...");

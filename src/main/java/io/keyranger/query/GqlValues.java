@@ -70,8 +70,25 @@ final class GqlValues {
         return out.append(')').toString();
     }
 
+    /**
+     * A GQL string literal of {@code text} that holds no line break, so that a key file stays one key a line: a
+     * backslash is written {@code \\}, a quote {@code ''}, a line feed {@code \n}, a carriage return {@code \r} and
+     * a tab {@code \t} (as the lexer reads them); everything else as it is.
+     */
     private static String quote(String text) {
-        return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'";
+        StringBuilder out = new StringBuilder(text.length() + 2).append('\'');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '\'' -> out.append("''");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> out.append(c);
+            }
+        }
+        return out.append('\'').toString();
     }
 
     /** {@code (v, …)} or {@code ARRAY(v, …)}. */

@@ -40,21 +40,7 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
      * @throws KeyRangerException for LIMIT, OFFSET, ORDER BY (other than __key__ ascending), DISTINCT and projections
      */
     public static JobQuery of(GqlQuery query, KeyOrder order) {
-        if (query.limit() != null || query.offset() != null) {
-            throw new KeyRangerException("A job's query cannot have LIMIT or OFFSET: a job processes every matching "
-                    + "entity exactly once, in parallel key ranges. Narrow the query with WHERE instead, or run a dry "
-                    + "run (--dry-run) to see a sample.");
-        }
-        boolean keyOrder = query.orders().stream().allMatch(o -> o.property().equals("__key__") && !o.descending());
-        if (!keyOrder) {
-            throw new KeyRangerException("A job's query cannot have ORDER BY: its key ranges run in parallel, in no "
-                    + "order. Remove \"ORDER BY " + String.join(", ", query.orders().stream()
-                    .map(o -> o.property() + (o.descending() ? " DESC" : "")).toList()) + "\".");
-        }
-        if (query.distinct() || !query.projection().isEmpty()) {
-            throw new KeyRangerException("A job reads whole entities: write SELECT * or SELECT __key__ (got SELECT "
-                    + (query.distinct() ? "DISTINCT " : "") + String.join(", ", query.projection()) + ").");
-        }
+        requireWholeSelection(query);
         List<PropertyFilter> server = new ArrayList<>();
         List<GqlQuery.Condition> client = new ArrayList<>();
         for (GqlQuery.Condition c : query.conditions()) {
@@ -68,6 +54,35 @@ public record JobQuery(GqlQuery query, List<PropertyFilter> serverFilters, List<
             }
         }
         return new JobQuery(query, server, client, order);
+    }
+
+    /**
+     * Refuses a clause a job (a run, a restore, a diff) would otherwise drop: it takes every entity the query's
+     * conditions match, whole, once each, in parallel key ranges, so LIMIT, OFFSET, ORDER BY (but {@code __key__}
+     * ascending, the ranges' own order), DISTINCT and a projection cannot apply. The message names the clause.
+     *
+     * @throws KeyRangerException naming the clause, and what to write instead
+     */
+    public static void requireWholeSelection(GqlQuery query) {
+        String every = " a job (run, restore or diff) takes every entity the query's WHERE matches, once each, in "
+                + "parallel key ranges. Remove it, and narrow the query with WHERE instead.";
+        if (query.limit() != null) {
+            throw new KeyRangerException("The query's LIMIT " + query.limit() + " cannot apply:" + every);
+        }
+        if (query.offset() != null) {
+            throw new KeyRangerException("The query's OFFSET " + query.offset() + " cannot apply:" + every);
+        }
+        boolean keyOrder = query.orders().stream().allMatch(o -> o.property().equals("__key__") && !o.descending());
+        if (!keyOrder) {
+            throw new KeyRangerException("The query's ORDER BY " + String.join(", ", query.orders().stream()
+                    .map(o -> o.property() + (o.descending() ? " DESC" : "")).toList()) + " cannot apply: a job's "
+                    + "key ranges run in parallel, in no order. Remove it.");
+        }
+        if (query.distinct() || !query.projection().isEmpty()) {
+            throw new KeyRangerException("The query's SELECT " + (query.distinct() ? "DISTINCT " : "")
+                    + String.join(", ", query.projection()) + " cannot apply: a job reads and writes whole entities. "
+                    + "Write SELECT * or SELECT __key__.");
+        }
     }
 
     public String kind() {

@@ -186,6 +186,6 @@ class BadInputSuiteTest {
         refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"set\",\"property\":"
                 + "\"tier\",\"value\":\"x\",\"colour\":1}").toString()), "'colour'");
         refused(run(true, "run", "--kind", "Account", "--gql", "SELECT * FROM Account LIMIT 3", "--mapper",
-                spec("{\"template\":\"count\"}").toString()), "cannot have LIMIT or OFFSET");
+                spec("{\"template\":\"count\"}").toString()), "The query's LIMIT 3 cannot apply");
     }
 }

@@ -22,7 +22,13 @@ import java.util.Map;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.ListView;
+import javafx.scene.Node;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.Tooltip;
+import io.keyranger.datastore.ServerType;
 import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
+import io.keyranger.job.RestoreMode;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
 import javafx.stage.Window;
@@ -95,9 +101,24 @@ class BackupsTabTest extends DemoWindowTest {
             snapshot(Path.of(shot));
         }
 
-        robot.clickOn("#restoreExport"); // skip-changed, on the emulator without a confirmation
+        // no row selected: Restore… asks before it takes the whole kind; Cancel hands the Run tab nothing
+        Fx.on(() -> examples.getSelectionModel().clearSelection());
+        String mapperJson = Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText());
+        robot.clickOn("#restoreExport");
+        DialogPane whole = wholeKindQuestion();
+        assertThat(whole.getContentText()).startsWith("No row of the comparison is selected, so this restores the "
+                + "whole of Account from the export (5 removed, 3 changed and 0 added since)");
+        robot.clickOn(whole.lookupButton(ButtonType.CANCEL));
+        Fx.waitUntil(10, () -> robot.lookup("#restoreWholeKind").tryQuery().isEmpty());
+        assertThat(Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())).isEqualTo(mapperJson);
+        robot.clickOn("#restoreExport"); // agreed to: skip-changed, on the emulator without a project confirmation
+        whole = wholeKindQuestion();
+        robot.clickOn(whole.getButtonTypes().stream().filter(b -> b != ButtonType.CANCEL).map(whole::lookupButton)
+                .findFirst().orElseThrow());
         Fx.waitUntil(10, () -> Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())
                 .contains("\"mode\":\"skip-changed\""));
+        assertThat(Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())).doesNotContain(
+                "\"keys\"");
         robot.clickOn("#startJob");
         Fx.waitUntil(60, () -> labelText("#runSummary").contains(" done: "));
         Map<Key, Entity> after = accounts(datastore);
@@ -110,6 +131,77 @@ class BackupsTabTest extends DemoWindowTest {
                 robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> Fx.get(() -> jobs.getItems().stream().anyMatch(j -> j.spec().kind().equals("Account")
                 && j.spec().mapper().template().equals("import") && j.describeStatus().equals("done"))));
+    }
+
+    /**
+     * Three rows of the comparison selected with the mouse (two removed, one changed; overwrite): Restore… hands the
+     * Run tab a restore of exactly their keys, and after it the emulator holds those three as exported and the other
+     * three removed and two changed as they were left.
+     */
+    @Test
+    void restoreTakesExactlyTheSelectedRows() throws Exception {
+        Datastore datastore = demoDatastore();
+        Map<Key, Entity> before = accounts(datastore);
+        Path export = exportAccount("keyranger-backups-selected");
+        clickTab("Backups");
+        openExport(export);
+        List<Key> all = new ArrayList<>(before.keySet());
+        List<Key> deleted = all.subList(10, 15);
+        List<Key> changed = all.subList(15, 18);
+        datastore.delete(deleted.toArray(new Key[0]));
+        Map<Key, Entity> edited = new HashMap<>();
+        for (Key key : changed) {
+            edited.put(key, Entity.newBuilder(before.get(key)).set("balance", -7L).build());
+        }
+        datastore.put(edited.values().toArray(new Entity[0]));
+
+        robot.clickOn("#compareExport");
+        Fx.waitUntil(60, () -> labelText("#diffSummary").contains("3 changed, 5 removed and 0 added"));
+        Fx.on(() -> robot.lookup("#restoreMode").queryComboBox().getSelectionModel().select(RestoreMode.OVERWRITE));
+        TableView<ExportDiff.Example> examples = robot.lookup("#diffExamples").queryTableView();
+        List<Key> picked = List.of(deleted.get(1), deleted.get(3), changed.get(2));
+        clickRow(examples, picked.get(0), false);
+        clickRow(examples, picked.get(1), true);
+        clickRow(examples, picked.get(2), true);
+        assertThat(Fx.get(() -> examples.getSelectionModel().getSelectedItems().stream().map(ExportDiff.Example::key)
+                .toList())).containsExactlyInAnyOrderElementsOf(picked);
+        assertThat(labelText("#restorePreview")).startsWith("Restore (overwrite) of the 3 selected rows would bring "
+                + "back 2 removed and overwrite 1 changed since");
+
+        robot.clickOn("#restoreExport"); // rows selected: no question, the Run tab gets exactly their keys
+        Fx.waitUntil(10, () -> Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())
+                .contains("\"keys\""));
+        assertThat(robot.lookup("#restoreWholeKind").tryQuery()).isEmpty();
+        robot.clickOn("#startJob");
+        Fx.waitUntil(60, () -> labelText("#runSummary").contains(" done: "));
+
+        Map<Key, Entity> wanted = new HashMap<>(before);
+        wanted.putAll(edited);
+        deleted.forEach(wanted::remove);
+        picked.forEach(k -> wanted.put(k, before.get(k)));
+        assertThat(accounts(datastore)).isEqualTo(wanted);
+        datastore.put(before.values().toArray(new Entity[0])); // the class's other tests start from all 80
+        Fx.on(() -> robot.lookup("#restoreMode").queryComboBox().getSelectionModel().select(RestoreMode.SKIP_CHANGED));
+    }
+
+    private DialogPane wholeKindQuestion() {
+        Fx.waitUntil(10, () -> robot.lookup("#restoreWholeKind").tryQuery().isPresent());
+        return robot.lookup("#restoreWholeKind").queryAs(DialogPane.class);
+    }
+
+    /** Clicks the row of {@code key} in {@code table}, with Ctrl held when {@code adding} to the selection. */
+    private void clickRow(TableView<ExportDiff.Example> table, Key key, boolean adding) {
+        ExportDiff.Example row = Fx.get(() -> table.getItems().stream().filter(x -> x.key().equals(key)).findFirst()
+                .orElseThrow());
+        Fx.on(() -> table.scrollTo(row));
+        WaitForAsyncUtils.waitForFxEvents();
+        Node cell = robot.from(table).lookup(".table-row-cell").match(n -> ((TableRow<?>) n).getItem() == row)
+                .query();
+        if (adding) {
+            robot.press(KeyCode.CONTROL).clickOn(cell).release(KeyCode.CONTROL);
+        } else {
+            robot.clickOn(cell);
+        }
     }
 
     /**
@@ -127,6 +219,9 @@ class BackupsTabTest extends DemoWindowTest {
         clickTab("Backups");
         openExport(good);
         Fx.waitUntil(10, () -> !disabled("#compareExport") && !disabled("#restoreExport"));
+        String opened = labelText("#exportSummary");
+        ListView<?> kinds = robot.lookup("#exportKinds").queryListView();
+        List<?> listed = Fx.get(() -> List.copyOf(kinds.getItems()));
         setText("#exportLocation", corrupt.toString());
         Fx.waitUntil(5, () -> disabled("#compareExport") && disabled("#restoreExport") && disabled("#runExportQuery"));
         assertThat(labelText("#exportLocationNotice")).contains("names another export").contains(good.toString());
@@ -137,12 +232,43 @@ class BackupsTabTest extends DemoWindowTest {
         robot.clickOn(error.lookupButton(ButtonType.OK));
         Fx.waitUntil(10, () -> robot.lookup("#errorMessage").tryQuery().isEmpty());
 
-        assertThat(labelText("#exportSummary")).contains("Could not open " + corrupt).contains("nothing is open");
+        // the export open before stays open, and stays off while the path box names another
+        assertThat(labelText("#exportSummary")).isEqualTo("Could not open " + corrupt + "; still shown: " + opened);
+        assertThat(Fx.get(() -> List.copyOf(kinds.getItems()))).isEqualTo(listed);
         assertThat(disabled("#compareExport")).isTrue();
         assertThat(disabled("#restoreExport")).isTrue();
         String mapperJson = Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText());
         robot.clickOn("#restoreExport"); // off: nothing is handed to the Run tab
         assertThat(Fx.get(() -> robot.lookup("#mapperJson").queryTextInputControl().getText())).isEqualTo(mapperJson);
+        setText("#exportLocation", good.toString());
+        Fx.waitUntil(5, () -> !disabled("#compareExport") && !disabled("#restoreExport"));
+    }
+
+    /**
+     * On the legacy emulator "Open as of" and its time box are off, and their row says why when hovered (as the
+     * Entities tab's As of does); clicking the button does nothing, and the export open stays open.
+     */
+    @Test
+    void openAsOfIsOffOnTheLegacyEmulatorWithTheReason() throws Exception {
+        Path export = exportAccount("keyranger-backups-legacy-past");
+        clickTab("Backups");
+        openExport(export);
+        Fx.waitUntil(30, () -> !disabled("#compareExport"));
+        String summary = labelText("#exportSummary");
+        assertThat(disabled("#openPastBackup")).isTrue();
+        assertThat(disabled("#backupAsOf")).isTrue();
+        Node row = robot.lookup("#backupPastRow").query();
+        Tooltip why = Fx.get(() -> (Tooltip) row.getProperties().get("javafx.scene.control.Tooltip"));
+        assertThat(why).as("the row carries the reason").isNotNull();
+        assertThat(Fx.get(why::getText)).isEqualTo(ServerType.NO_PAST);
+        robot.moveTo(row);
+        Fx.waitUntil(10, () -> why.isShowing());
+
+        robot.clickOn("#openPastBackup");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#errorMessage").tryQuery()).isEmpty();
+        assertThat(labelText("#exportSummary")).isEqualTo(summary);
+        assertThat(disabled("#compareExport")).isFalse();
     }
 
     private boolean disabled(String id) {

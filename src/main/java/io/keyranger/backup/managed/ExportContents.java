@@ -1,5 +1,6 @@
 package io.keyranger.backup.managed;
 
+import io.keyranger.datastore.MixedArrays;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Cancellation;
@@ -25,9 +26,10 @@ import java.util.concurrent.CancellationException;
  *
  * @param counts  entities by namespace, then kind, both sorted
  * @param total   entities in all
+ * @param mixedArrays entities whose arrays mix indexed and unindexed values ({@link MixedArrays}), -1 when not counted
  * @param found   the entity with the key asked for, or null
  */
-public record ExportContents(Map<String, Map<String, Long>> counts, long total, Entity found) {
+public record ExportContents(Map<String, Map<String, Long>> counts, long total, Entity found, long mixedArrays) {
     /** Every 10,000 entities the pass reports how many it has read, and stops if cancelled. */
     public interface Progress {
         void read(long entities);
@@ -39,8 +41,12 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
         Map<String, Map<String, Long>> counts = new TreeMap<>();
         long[] total = {0};
         Entity[] found = {null};
+        long[] mixed = {0};
         export.forEach(projectId, databaseId, entity -> {
             Key key = entity.getKey();
+            if (MixedArrays.in(entity)) {
+                mixed[0]++;
+            }
             counts.computeIfAbsent(key.getNamespace(), n -> new TreeMap<>()).merge(key.getKind(), 1L, Long::sum);
             if (lookFor != null && lookFor.equals(key)) {
                 found[0] = entity;
@@ -52,8 +58,8 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
                 }
             }
         });
-        READ.put(Identity.of(export), new ExportContents(counts, total[0], null));
-        return new ExportContents(counts, total[0], found[0]);
+        READ.put(Identity.of(export), new ExportContents(counts, total[0], null, mixed[0]));
+        return new ExportContents(counts, total[0], found[0], mixed[0]);
     }
 
     /**
@@ -107,7 +113,7 @@ public record ExportContents(Map<String, Map<String, Long>> counts, long total, 
                 total++;
             }
         }
-        READ.put(Identity.of(export), new ExportContents(counts, total, null));
+        READ.put(Identity.of(export), new ExportContents(counts, total, null, -1)); // -1: not looked at
         return counts;
     }
 

@@ -7,7 +7,6 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.job.JobReport;
-import io.keyranger.keys.KeyFormat;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.undo.records.UndoImage;
 import java.util.ArrayList;
@@ -118,7 +117,7 @@ public final class CommitBytes {
         long skipped = Math.max(1, entitiesPer.applyAsInt(key));
         return new MapResult(List.of(), List.of(), skipped, Map.of(JobReport.SKIPPED_PREFIX + Chunker.OVER_REQUEST,
                 skipped),
-                result.lines(), List.of(new MapResult.Problem(key, reason + "; " + KeyFormat.format(key),
+                result.lines(), List.of(new MapResult.Problem(key, reason, // the report writes the key before it
                 Chunker.OVER_REQUEST)));
     }
 

@@ -2,6 +2,7 @@ package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.MixedArrays;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.mapper.MapResult;
@@ -27,11 +28,14 @@ final class ImportMapper implements PageMapper {
     private final String kind;
     private final RestoreMode mode;
     private final UnaryOperator<Entity> placing;
+    /** Whether the input is a managed export, whose format does not keep the order of mixed arrays. */
+    private final boolean managed;
 
-    ImportMapper(String kind, RestoreMode mode, UnaryOperator<Entity> placing) {
+    ImportMapper(String kind, RestoreMode mode, UnaryOperator<Entity> placing, boolean managed) {
         this.kind = kind;
         this.mode = mode;
         this.placing = placing;
+        this.managed = managed;
     }
 
     @Override
@@ -71,6 +75,12 @@ final class ImportMapper implements PageMapper {
         Map<String, Long> counters = new HashMap<>();
         List<MapResult.Problem> problems = new ArrayList<>();
         List<Entity> chosen = chosen(page, counters, problems);
+        if (managed) {
+            long mixed = chosen.stream().filter(MixedArrays::in).count();
+            if (mixed > 0) {
+                counters.merge(MixedArrays.NOT_KEPT, mixed, Long::sum);
+            }
+        }
         long passed = counters.entrySet().stream().filter(c -> !c.getKey().equals(SourceJobs.NOT_SELECTED))
                 .mapToLong(Map.Entry::getValue).sum(); // skipped: not those the selection passes over
         MapResult decided = mode.decide(chosen, page.related(), placing);

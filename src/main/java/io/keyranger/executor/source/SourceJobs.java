@@ -143,7 +143,8 @@ public final class SourceJobs {
         ImportInput input = input(datastore, files, order, spec.mapper(), spec.namespace(), spec.kind());
         FileSource source = new FileSource(input, datastore.getOptions().getProjectId(), skipBadLines(spec.mapper()),
                 superseded(spec.mapper()), badLines(spec.mapper()));
-        PageMapper mapper = Mappers.screened(new ImportMapper(spec.kind(), mode(spec.mapper()), input::placed),
+        PageMapper mapper = Mappers.screened(new ImportMapper(spec.kind(), mode(spec.mapper()), input::placed,
+                MANAGED.equals(spec.mapper().json().path("format").asText())),
                 spec.mapper().undo());
         return new Opened(source, mapper, input);
     }

@@ -1,15 +1,14 @@
 package io.keyranger.ui.asof;
 
 import atlantafx.base.theme.Styles;
+import io.keyranger.ui.common.OffReason;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
-import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import javafx.util.Duration;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.material2.Material2AL;
 import org.kordamp.ikonli.material2.Material2MZ;
@@ -49,13 +48,7 @@ public final class AsOfBar {
         controls = new HBox(inputs);
         controls.setId("asOfControl");
         controls.setAlignment(Pos.CENTER_LEFT);
-        Tooltip why = new Tooltip();
-        why.setWrapText(true);
-        why.setMaxWidth(420);
-        why.setShowDelay(Duration.millis(300));
-        why.textProperty().bind(model.unavailableReasonProperty());
-        model.availableProperty().addListener((obs, was, now) -> installReason(why, now));
-        installReason(why, model.availableProperty().get());
+        OffReason.install(controls, model.unavailableReasonProperty());
 
         Label error = message("asOfError", Styles.DANGER);
         error.textProperty().bind(model.errorProperty());
@@ -64,14 +57,6 @@ public final class AsOfBar {
         messages = new VBox(2, error, note);
         messages.visibleProperty().bind(error.visibleProperty().or(note.visibleProperty()));
         messages.managedProperty().bind(messages.visibleProperty());
-    }
-
-    private void installReason(Tooltip why, boolean available) {
-        if (available) {
-            Tooltip.uninstall(controls, why);
-        } else {
-            Tooltip.install(controls, why);
-        }
     }
 
     private static Label message(String id, String style) {

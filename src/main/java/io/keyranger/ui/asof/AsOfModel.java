@@ -38,8 +38,7 @@ public final class AsOfModel {
     private final BooleanBinding available = Bindings.createBooleanBinding(
             () -> live.get() != null && live.get().spec().server().readsPast(), live);
     private final StringBinding unavailableReason = Bindings.createStringBinding(
-            () -> live.get() == null ? "Connect first." : live.get().spec().server().readsPast() ? ""
-                    : ServerType.NO_PAST, live);
+            () -> unavailableReason(live.get()), live);
     private final StringBinding banner = Bindings.createStringBinding(() -> past.get() == null ? ""
             : "Looking at the database as of " + past.get().asOf().time() + " — read-only. Jobs, the Mapper and "
             + "Backups work on live data.", past);
@@ -131,6 +130,14 @@ public final class AsOfModel {
     /** Why the control is off ({@link ServerType#NO_PAST} on the legacy emulator), or "". */
     public StringBinding unavailableReasonProperty() {
         return unavailableReason;
+    }
+
+    /**
+     * Why the past cannot be opened through {@code live} ({@link ServerType#NO_PAST} on the legacy emulator, or that
+     * there is no connection), or "" when it can: the As of control and the Backups tab's "Open as of" say the same.
+     */
+    public static String unavailableReason(Session live) {
+        return live == null ? "Connect first." : live.spec().server().readsPast() ? "" : ServerType.NO_PAST;
     }
 
     /** What the window's banner says while it shows the past, or "". */

@@ -8,8 +8,10 @@ import io.keyranger.datastore.EntityJson;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.FittedColumns;
+import io.keyranger.ui.common.OffReason;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import javafx.beans.binding.Bindings;
@@ -18,18 +20,24 @@ import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
+import javafx.collections.ListChangeListener;
+import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.SelectionMode;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -122,12 +130,15 @@ public final class BackupsView extends BorderPane {
         Button openPast = new Button("Open as of", new FontIcon(Material2MZ.RESTORE));
         openPast.setId("openPastBackup");
         openPast.setMinWidth(Region.USE_PREF_SIZE);
-        openPast.disableProperty().bind(model.busyProperty());
+        openPast.disableProperty().bind(model.canOpenPast().not());
         openPast.setOnAction(e -> model.openPast());
+        time.disableProperty().bind(model.pastOff().isNotEmpty());
         Label or = new Label("Or the database as it was at");
         or.setMinWidth(Region.USE_PREF_SIZE);
         HBox pastRow = new HBox(6, or, time, openPast);
+        pastRow.setId("backupPastRow");
         pastRow.setAlignment(Pos.CENTER_LEFT);
+        OffReason.install(pastRow, model.pastOff()); // off on the legacy emulator: hovering the row says why
         VBox box = new VBox(6, new HBox(6, location, browse, open), pastRow, summary, notice);
         box.setPadding(new Insets(8));
         return box;
@@ -225,8 +236,10 @@ public final class BackupsView extends BorderPane {
         Button restore = new Button("Restore…", new FontIcon(Material2MZ.RESTORE));
         restore.setId("restoreExport");
         restore.disableProperty().bind(model.canRestore().not());
+        restore.setTooltip(new Tooltip("Restores exactly the rows selected in the comparison (Ctrl- or Shift-click to "
+                + "select several); with none selected, it asks before restoring the whole kind."));
         restore.setOnAction(e -> model.restore((spec, what) -> WriteConfirmation.confirm(getScene().getWindow(), spec,
-                what)));
+                what), this::restoreWholeKind));
         Label summary = new Label();
         summary.setId("diffSummary");
         summary.setWrapText(true);
@@ -262,11 +275,15 @@ public final class BackupsView extends BorderPane {
         examples.getColumns().add(column("What differs", ExportDiff.Example::what, 380));
         // the table shares the tab's width with the side by side: the last column gives way, no header is cut
         examples.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        examples.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         examples.getSelectionModel().selectedItemProperty().addListener((obs, old, x) -> {
             if (x != null) {
                 diff.selectedProperty().set(x);
             }
         });
+        // Restore… takes exactly the rows selected here
+        examples.getSelectionModel().getSelectedItems().addListener((ListChangeListener<ExportDiff.Example>) c ->
+                diff.chosen().setAll(examples.getSelectionModel().getSelectedItems().filtered(Objects::nonNull)));
         TableView<SideBySide.Row> sides = new TableView<>(diff.rows());
         sides.setId("sideBySide");
         sides.setPlaceholder(new Label("Select an entity"));
@@ -319,6 +336,16 @@ public final class BackupsView extends BorderPane {
         row.managedProperty().bind(model.pastProperty().isNotNull());
         row.visibleProperty().bind(row.managedProperty());
         return row;
+    }
+
+    /** Asks before a restore with no row of the comparison selected: it takes the whole kind. */
+    private boolean restoreWholeKind(String question) {
+        ButtonType whole = new ButtonType("Restore the whole kind", ButtonBar.ButtonData.OK_DONE);
+        Alert ask = new Alert(Alert.AlertType.CONFIRMATION, question, whole, ButtonType.CANCEL);
+        ask.initOwner(getScene().getWindow());
+        ask.setHeaderText("Restore the whole kind?");
+        ask.getDialogPane().setId("restoreWholeKind");
+        return ask.showAndWait().orElse(ButtonType.CANCEL) == whole;
     }
 
     private static <T> TableColumn<T, String> column(String title, Function<T, String> value,

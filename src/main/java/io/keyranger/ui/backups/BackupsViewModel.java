@@ -8,6 +8,7 @@ import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.ui.asof.AsOfModel;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
@@ -19,9 +20,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.BooleanExpression;
+import javafx.beans.binding.StringBinding;
 import javafx.beans.binding.StringExpression;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -91,6 +94,10 @@ public final class BackupsViewModel {
     /** The past pages on the Entities tab (its As of), not here: queries here scan an export. */
     private final BooleanBinding canQuery = canAct.and(past.isNull());
     private final BooleanBinding canCompare = canAct.and(session.isNotNull());
+    /** Why the database as of a moment cannot be opened here (as the As of control says), or "". */
+    private final StringBinding pastOff = Bindings.createStringBinding(
+            () -> AsOfModel.unavailableReason(session.get()), session);
+    private final BooleanBinding canOpenPast = busy.not().and(pastOff.isEmpty());
     private final DiffModel diff;
     private final RestoreModel restoring;
     private final ExportPages pages;
@@ -104,6 +111,8 @@ public final class BackupsViewModel {
         this.restoring = new RestoreModel(tasks, errors);
         restoring.comparedProperty().bind(diff.comparedProperty());
         restoring.pastProperty().bind(diff.pastProperty());
+        restoring.keysFolderProperty().bind(diff.folderProperty());
+        Bindings.bindContent(restoring.chosen(), diff.chosen());
         this.pages = new ExportPages(tasks, errors, new ExportPages.Shown() {
             @Override
             public ManagedExport export() {
@@ -149,10 +158,11 @@ public final class BackupsViewModel {
     }
 
     /**
-     * Opens the export at {@link #locationProperty()} and reads it through once for its kinds and counts. Whatever
-     * belonged to the export shown before (its kinds, entities, comparison and key lists) goes at once: if this one
-     * cannot be opened, the tab shows nothing open rather than the old export under the new path, so Compare and
-     * Restore can never act on an export the path box no longer names. The path box keeps what was typed, to be fixed.
+     * Opens the export at {@link #locationProperty()} and reads it through once for its kinds and counts; once it is
+     * read, it takes the place of what was shown (an export or a moment, its kinds, entities and comparison). If it
+     * cannot be opened, what was shown stays as it was: Compare, Restore… and queries stay off while the path box names
+     * another export than the one shown ({@link #locationNotice()}), so they never act on an export the box no longer
+     * names. The path box keeps what was typed, to be fixed.
      */
     public void open() {
         String text = stripped(location.get());
@@ -160,7 +170,7 @@ public final class BackupsViewModel {
             errors.accept("Give the export's folder or its .overall_export_metadata file.");
             return;
         }
-        closeShown();
+        String before = summary.get();
         summary.set("Reading " + text + "…");
         opening.set(true);
         Tasks.create("Reading the export", ctx -> {
@@ -171,6 +181,7 @@ public final class BackupsViewModel {
             return new Opened(opened, contents);
         }).onSuccess(result -> {
             opening.set(false);
+            closeShown();
             export = result.export();
             opened.set(text);
             ExportContents contents = result.contents();
@@ -178,19 +189,20 @@ public final class BackupsViewModel {
             contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> rows.add(new KindRow(ns, kind, n))));
             rows.sort(Comparator.comparing(KindRow::keyRangers)); // stable: the user's kinds first, in their order
             kinds.setAll(rows);
-            summary.set(String.format("%s: %,d entities in %d kind%s%s. Read only; an export has no index, so every "
+            summary.set(String.format("%s: %,d entit%s in %d kind%s%s. Read only; an export has no index, so every "
                     + "query reads the kind's entities in it.", Path.of(export.metadata()).getParent().getFileName(),
-                    contents.total(), kinds.size(), kinds.size() == 1 ? "" : "s", keyRangers(rows)));
+                    contents.total(), contents.total() == 1 ? "y" : "ies", kinds.size(), kinds.size() == 1 ? "" : "s",
+                    keyRangers(rows)));
             diff.exportProperty().set(export);
             if (!kinds.isEmpty()) {
                 selectedKind.set(kinds.get(0));
             }
         }).onError(e -> {
-            summary.set("Could not open " + text + ": nothing is open. " + NOTHING_OPEN);
+            summary.set(stillShown("Could not open " + text, before));
             failed(e);
         }).onCancelled(() -> {
             opening.set(false);
-            summary.set("Opening " + text + " was cancelled: nothing is open. " + NOTHING_OPEN);
+            summary.set(stillShown("Opening " + text + " was cancelled", before));
         }).run(tasks);
     }
 
@@ -207,12 +219,16 @@ public final class BackupsViewModel {
             errors.accept("Connect to a database first: its past is read through the open connection.");
             return;
         }
+        if (!pastOff.get().isEmpty()) {
+            errors.accept(pastOff.get()); // the button is off: said, and what is shown stays
+            return;
+        }
         if (text.isEmpty()) {
             errors.accept("Give a time: an RFC 3339 time such as 2026-11-27T10:15:00Z, or a time back from now such as"
                     + " -15m.");
             return;
         }
-        closeShown();
+        String before = summary.get();
         summary.set("Reading the database as of " + text + "…");
         opening.set(true);
         Tasks.create("Reading the past", ctx -> {
@@ -223,28 +239,39 @@ public final class BackupsViewModel {
                     Cancellation.of(ctx::isCancelled)), told.get());
         }).onSuccess(result -> {
             opening.set(false);
-            if (live != session.get()) {
-                summary.set(NOTHING_OPEN); // another connection opened meanwhile
+            if (live != session.get()) { // another connection opened meanwhile
+                summary.set(stillShown("The database as of " + text + " was read through another connection",
+                        before));
                 return;
             }
+            closeShown();
             past.set(result.past());
             opened.set(pastLabel(text));
             kinds.setAll(result.kinds());
             long total = result.kinds().stream().mapToLong(KindRow::count).sum();
-            summary.set(String.format("The database as of %s: %,d entities in %d kind%s. Read only; its entities "
-                    + "page on the Entities tab (As of).%s", result.past().asOf().time(), total, kinds.size(),
+            summary.set(String.format("The database as of %s: %,d entit%s in %d kind%s. Read only; its entities "
+                    + "page on the Entities tab (As of).%s", result.past().asOf().time(), total, total == 1 ? "y" : "ies", kinds.size(),
                     kinds.size() == 1 ? "" : "s", result.note().isEmpty() ? "" : " " + result.note()));
             diff.pastProperty().set(result.past().asOf());
             if (!kinds.isEmpty()) {
                 selectedKind.set(kinds.get(0));
             }
         }).onError(e -> {
-            summary.set("Could not open the database as of " + text + ": nothing is open. " + NOTHING_OPEN);
+            summary.set(stillShown("Could not open the database as of " + text, before));
             failed(e);
         }).onCancelled(() -> {
             opening.set(false);
-            summary.set("Opening the database as of " + text + " was cancelled: nothing is open. " + NOTHING_OPEN);
+            summary.set(stillShown("Opening the database as of " + text + " was cancelled", before));
         }).run(tasks);
+    }
+
+    /**
+     * What the summary says after {@code what} failed: what is still shown (its summary {@code before}), or that
+     * nothing is open.
+     */
+    private String stillShown(String what, String before) {
+        return opened.get().isEmpty() ? what + ": nothing is open. " + NOTHING_OPEN
+                : what + "; still shown: " + before;
     }
 
     private static String pastLabel(String typed) {
@@ -299,16 +326,32 @@ public final class BackupsViewModel {
 
     /** Compares the selected kind of the export with the live database of the open connection. */
     public void compare() {
+        if (refusesOtherExport()) {
+            return;
+        }
         diff.compare(session.get(), selectedKind.get());
+    }
+
+    /** Says so, and true, while the path or time box names another export or moment than the one shown. */
+    private boolean refusesOtherExport() {
+        if (opened.get().isEmpty() || showsOpened.get()) {
+            return false;
+        }
+        errors.accept(otherExport());
+        return true;
     }
 
     /**
      * Restores the selected kind from the export or the moment on show as {@link #restoring()} is set (a job the Run
-     * tab follows), once {@code confirm} agrees to what it writes and where: on an emulator it always does ({@code
-     * WriteConfirmation}).
+     * tab follows), once {@code confirm} agrees to what it writes and where (on an emulator it always does: {@code
+     * WriteConfirmation}): exactly the rows selected in the comparison ({@link DiffModel#chosen()}), or, with none
+     * selected, the whole kind once {@code whole} agrees to that question.
      */
-    public void restore(BiPredicate<ConnectionSpec, String> confirm) {
-        restoring.restore(session.get(), selectedKind.get(), export, confirm);
+    public void restore(BiPredicate<ConnectionSpec, String> confirm, Predicate<String> whole) {
+        if (refusesOtherExport()) {
+            return;
+        }
+        restoring.restore(session.get(), selectedKind.get(), export, confirm, whole);
     }
 
     /** Keys are placed in the connected project, so that they compare with live keys; "export" when none is open. */
@@ -358,6 +401,16 @@ public final class BackupsViewModel {
     /** True when Restore… may run: exactly when Compare may. */
     public BooleanExpression canRestore() {
         return canCompare;
+    }
+
+    /** True when "Open as of" may run: nothing being read, and a server that keeps a past ({@link #pastOff()}). */
+    public BooleanExpression canOpenPast() {
+        return canOpenPast;
+    }
+
+    /** Why "Open as of" is off ({@code ServerType.NO_PAST} on the legacy emulator), or "". */
+    public StringExpression pastOff() {
+        return pastOff;
     }
 
     public ReadOnlyStringProperty summaryProperty() {

@@ -49,6 +49,10 @@ public final class DiffModel {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
     private final ObservableList<ExportDiff.Example> examples = FXCollections.observableArrayList();
     private final ObjectProperty<ExportDiff.Example> selected = new SimpleObjectProperty<>();
+    /** The rows of the comparison the user selected: a restore takes only their keys. */
+    private final ObservableList<ExportDiff.Example> chosen = FXCollections.observableArrayList();
+    /** The folder of the comparison on show (its key lists, and the keys of a restore of chosen rows), or null. */
+    private final ReadOnlyObjectWrapper<Path> folder = new ReadOnlyObjectWrapper<>();
     private final ObservableList<SideBySide.Row> rows = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<ExportDiff.Result> compared = new ReadOnlyObjectWrapper<>();
     private final StatusModel status;
@@ -82,6 +86,7 @@ public final class DiffModel {
         String since = opened != null ? "since the export" : "since " + moment.time();
         long asked = shown;
         String comparing = "Comparing " + row.kind() + " with " + session.describe();
+        forgetResult(); // what the comparison before found is no longer what the restore would do
         summary.set(comparing + "…");
         Task<Compared> task = Tasks.create("Comparing " + row.kind() + " with live data", ctx -> {
             synchronized (folders) { // a cancelled comparison writes its state until it stops: the next one waits
@@ -105,6 +110,7 @@ public final class DiffModel {
             }
             ExportDiff.Result r = done.result();
             compared.set(r.cancelled() ? null : r);
+            folder.set(done.folder());
             examples.setAll(r.examples());
             summary.set(String.format("%s against %s: %,d the same, %,d changed, %,d removed and %,d added "
                     + "%s (%,d compared in %,d lookup%s)%s%s", row.kind(), session.describe(),
@@ -219,10 +225,16 @@ public final class DiffModel {
     /** Forgets the comparison on screen (and any still running for it), its examples and its side-by-side rows. */
     void clear() {
         shown++;
-        selected.set(null);
-        examples.clear();
+        forgetResult();
         summary.set("");
+    }
+
+    private void forgetResult() {
+        selected.set(null);
+        chosen.clear();
+        examples.clear();
         compared.set(null);
+        folder.set(null);
     }
 
     ObjectProperty<ManagedExport> exportProperty() {
@@ -249,6 +261,16 @@ public final class DiffModel {
 
     public ObjectProperty<ExportDiff.Example> selectedProperty() {
         return selected;
+    }
+
+    /** The rows the user selected (the view's table keeps it): Restore… takes exactly their keys. */
+    public ObservableList<ExportDiff.Example> chosen() {
+        return chosen;
+    }
+
+    /** The folder of the comparison on show, or null. */
+    ReadOnlyObjectProperty<Path> folderProperty() {
+        return folder.getReadOnlyProperty();
     }
 
     public ObservableList<SideBySide.Row> rows() {

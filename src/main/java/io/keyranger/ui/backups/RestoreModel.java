@@ -12,10 +12,19 @@ import io.keyranger.job.RestoreMode;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
+import com.google.cloud.datastore.Key;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -29,6 +38,9 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
 
 /**
  * Restoring the selected kind from what the Backups tab shows (an export, or the database as of a moment) into the
@@ -55,6 +67,12 @@ public final class RestoreModel {
     private final ReadOnlyBooleanWrapper checking = new ReadOnlyBooleanWrapper();
     private final ObjectProperty<ExportDiff.Result> compared = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper preview = new ReadOnlyStringWrapper("");
+    /** The rows of the comparison selected (bound to the comparison's): a restore takes only their keys. */
+    private final ObservableList<ExportDiff.Example> chosen = FXCollections.observableArrayList();
+    /** The comparison's folder, where the keys of a restore of selected rows are written (bound to it). */
+    private final ObjectProperty<Path> keysFolder = new SimpleObjectProperty<>();
+    private static final DateTimeFormatter SELECTION_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
+            .withZone(ZoneOffset.UTC);
     private Consumer<RestoreRequest> restorer = request -> { };
 
     RestoreModel(TaskRunner tasks, Consumer<String> errors) {
@@ -64,15 +82,18 @@ public final class RestoreModel {
         mode.addListener((obs, old, m) -> updatePreview());
         undoesWindow.addListener((obs, old, u) -> updatePreview());
         removeAdded.addListener((obs, old, r) -> updatePreview());
+        chosen.addListener((ListChangeListener<ExportDiff.Example>) c -> updatePreview());
     }
 
     /**
      * Restores {@code row}'s kind from {@code export} (or, when null, from the moment on show) to {@code live}, once
-     * {@code confirm} agrees to what it writes and where. With until, that time is first checked against what the
-     * server keeps and against the moment restored, off the FX thread; a refusal says why and hands nothing over.
+     * {@code confirm} agrees to what it writes and where: exactly the rows of the comparison the user selected (their
+     * keys written to a file in the comparison's folder, as {@code restore --keys} takes them), or, when none is,
+     * the whole kind once {@code whole} agrees to that question. With until, that time is first checked against what
+     * the server keeps and against the moment restored, off the FX thread; a refusal says why and hands nothing over.
      */
     void restore(Session live, BackupsViewModel.KindRow row, ManagedExport export,
-                 BiPredicate<ConnectionSpec, String> confirm) {
+                 BiPredicate<ConnectionSpec, String> confirm, Predicate<String> whole) {
         PointInTime from = past.get();
         if (export == null && from == null || row == null) {
             errors.accept("Open an export (or the database as of a moment) and select a kind first.");
@@ -83,24 +104,35 @@ public final class RestoreModel {
                     + "connection.");
             return;
         }
+        List<Key> keys = chosenKeys(row);
+        Path folder = keysFolder.get();
+        String source = from == null ? "the export" : "the database as of " + from.time();
+        if (keys.isEmpty() && !whole.test(wholeQuestion(row, source))) {
+            return;
+        }
+        String what = "restore " + (keys.isEmpty() ? row.kind() : String.format("the %,d selected entit%s of %s",
+                keys.size(), keys.size() == 1 ? "y" : "ies", row.kind())) + " from " + source;
         if (!undoesWindow.get()) {
             boolean remove = from != null && removeAdded.get() && mode.get() == RestoreMode.OVERWRITE;
-            String what = "restore " + row.kind() + " from " + (from == null ? "the export"
-                    : "the database as of " + from.time()) + " (" + mode.get().id() + (remove
-                    ? ", removing entities added since" : "") + ")";
-            hand(live, row, what, confirm, () -> from == null ? new RestoreSpec(Path.of(export.metadata()),
-                    row.namespace(), row.kind(), mode.get(), null, null, true)
-                    : RestoreSpec.fromPast(from, null, remove, row.namespace(), row.kind(), mode.get(), null, null,
-                    true));
+            String told = what + " (" + mode.get().id() + (remove ? ", removing entities added since" : "") + ")";
+            Function<Path, RestoreSpec> spec = file -> from == null ? new RestoreSpec(Path.of(export.metadata()),
+                    row.namespace(), row.kind(), mode.get(), null, file, true)
+                    : RestoreSpec.fromPast(from, null, remove, row.namespace(), row.kind(), mode.get(), null, file,
+                    true);
+            if (keys.isEmpty()) {
+                hand(live, row, told, confirm, () -> spec.apply(null));
+                return;
+            }
+            prepare(() -> new Prepared(written(folder, keys), null),
+                    ready -> hand(live, row, told, confirm, () -> spec.apply(ready.keys())), "");
             return;
         }
         String typed = stripped(until.get());
         boolean remove = removeAdded.get();
-        checking.set(true);
-        AtomicReference<String> told = new AtomicReference<>(""); // rounded to a minute: said in the confirmation
-        Tasks.create("Checking until", () -> ReadWindow.open(live, typed, told::set).asOf())
-                .onSuccess(end -> {
-                    checking.set(false);
+        AtomicReference<String> rounded = new AtomicReference<>(""); // rounded to a minute: said in the confirmation
+        prepare(() -> new Prepared(keys.isEmpty() ? null : written(folder, keys),
+                ReadWindow.open(live, typed, rounded::set).asOf()), ready -> {
+                    PointInTime end = ready.until();
                     if (from != past.get()) {
                         return; // another moment (or an export) is on show now
                     }
@@ -109,18 +141,12 @@ public final class RestoreModel {
                                 + "of damage starts at the moment on show and ends at until.");
                         return;
                     }
-                    hand(live, row, "restore " + row.kind() + " from the database as of " + from.time()
-                            + ", undoing what was written until " + end.time() + (told.get().isEmpty() ? ""
-                            : " (" + told.get() + ")") + (remove
+                    hand(live, row, what + ", undoing what was written until " + end.time() + (rounded.get()
+                            .isEmpty() ? "" : " (" + rounded.get() + ")") + (remove
                             ? " (entities added in the window removed)" : ""), confirm,
                             () -> RestoreSpec.fromPast(from, end, remove, row.namespace(), row.kind(),
-                                    RestoreMode.OVERWRITE, null, null, true));
-                })
-                .onError(e -> {
-                    checking.set(false);
-                    errors.accept("Until: " + ErrorMessages.of(e));
-                })
-                .run(tasks);
+                                    RestoreMode.OVERWRITE, null, ready.keys(), true));
+                }, "Until: ");
     }
 
     private void hand(Session live, BackupsViewModel.KindRow row, String what,
@@ -137,17 +163,82 @@ public final class RestoreModel {
         }
     }
 
+    /** What a restore needs read or written first: the file of the selected keys, and until checked (or null). */
+    private record Prepared(Path keys, PointInTime until) {
+    }
+
+    /** Runs {@code work} off the FX thread, then {@code then} on it; an error is said after {@code prefix}. */
+    private void prepare(Callable<Prepared> work, Consumer<Prepared> then, String prefix) {
+        checking.set(true);
+        Tasks.create("Preparing the restore", work)
+                .onSuccess(ready -> {
+                    checking.set(false);
+                    then.accept(ready);
+                })
+                .onError(e -> {
+                    checking.set(false);
+                    errors.accept(prefix + ErrorMessages.of(e));
+                })
+                .run(tasks);
+    }
+
+    /** The keys of the chosen rows that are of {@code row}'s kind, in the order shown. */
+    private List<Key> chosenKeys(BackupsViewModel.KindRow row) {
+        return chosen.stream().map(ExportDiff.Example::key).filter(k -> k.getKind().equals(row.kind())
+                && k.getNamespace().equals(row.namespace())).distinct().toList();
+    }
+
+    /** Writes {@code keys} to a new keys file in {@code folder} (the comparison's), as {@code restore --keys} reads. */
+    private static Path written(Path folder, List<Key> keys) throws IOException {
+        Path file = folder.resolve("restore-" + SELECTION_NAME.format(Instant.now()) + ".keys");
+        RestoreSpec.writeKeys(file, keys);
+        return file;
+    }
+
+    /** The question asked before a restore with no row selected: it takes the whole kind. */
+    private String wholeQuestion(BackupsViewModel.KindRow row, String source) {
+        ExportDiff.Result r = compared.get();
+        return "No row of the comparison is selected, so this restores the whole of " + row.kind() + " from "
+                + source + (r == null ? " (no comparison says what that would do)"
+                : String.format(" (%,d removed, %,d changed and %,d added since)", r.removed(), r.changed(),
+                r.added())) + ". To restore only some entities, select their rows in the comparison. Restore the "
+                + "whole kind?";
+    }
+
     private void updatePreview() {
-        preview.set(undoesWindow.get() ? undoPreview(compared.get(), removeAdded.get())
-                : preview(compared.get(), mode.get(), past.get() != null && removeAdded.get()
+        Counts c = Counts.of(compared.get(), chosen);
+        preview.set(undoesWindow.get() ? undoPreview(c, removeAdded.get())
+                : preview(c, mode.get(), past.get() != null && removeAdded.get()
                 && mode.get() == RestoreMode.OVERWRITE));
     }
 
     /**
-     * What a restore of the compared kind would do with {@code m} (removing the entities added since, or not), as of
-     * the comparison: the restore's dry run (the restore decides again, per entity, in its transactions).
+     * What a restore acts on, as of the comparison: its whole result, or the rows selected in it.
+     *
+     * @param what "" for the whole comparison, else "of the 3 selected rows "
      */
-    static String preview(ExportDiff.Result r, RestoreMode m, boolean removeAdded) {
+    record Counts(long removed, long changed, long added, long reads, String what) {
+        /** The selected rows of {@code r} when any is, else all of it; null when there is no comparison. */
+        static Counts of(ExportDiff.Result r, List<ExportDiff.Example> chosen) {
+            if (r == null) {
+                return null;
+            }
+            if (chosen.isEmpty()) {
+                return new Counts(r.removed(), r.changed(), r.added(), r.compared(), "");
+            }
+            long removed = chosen.stream().filter(x -> x.now() == null).count();
+            long added = chosen.stream().filter(x -> x.before() == null).count();
+            return new Counts(removed, chosen.size() - removed - added, added, chosen.size(),
+                    String.format("of the %,d selected row%s ", chosen.size(), chosen.size() == 1 ? "" : "s"));
+        }
+    }
+
+    /**
+     * What a restore of the compared kind (or of the rows selected) would do with {@code m} (removing the entities
+     * added since, or not), as of the comparison: the restore's dry run (the restore decides again, per entity, in
+     * its transactions).
+     */
+    static String preview(Counts r, RestoreMode m, boolean removeAdded) {
         if (r == null || m == null) {
             return "";
         }
@@ -157,20 +248,21 @@ public final class RestoreModel {
             case SKIP_CHANGED -> String.format("leave %,d changed since (reported)", r.changed());
             case MISSING_ONLY -> String.format("leave %,d present", r.changed());
         };
-        return String.format("Restore (%s) would bring back %,d removed and %s; %,d entities added since %s. "
-                + "About %,d reads and %,d writes (undo records included).", m.id(), r.removed(), changed, r.added(),
-                removeAdded ? "are removed" : "stay", r.compared(), writes * 2);
+        return String.format("Restore (%s) %swould bring back %,d removed and %s; %,d entit%s added since %s. "
+                + "About %,d reads and %,d writes (undo records included).", m.id(), r.what(), r.removed(), changed,
+                r.added(), r.added() == 1 ? "y" : "ies", removeAdded ? (r.added() == 1 ? "is removed" : "are removed")
+                : "stay" + (r.added() == 1 ? "s" : ""), r.reads(), writes * 2);
     }
 
     /** What undoing the window would do, as far as the comparison can tell (it does not know the state at until). */
-    static String undoPreview(ExportDiff.Result r, boolean removeAdded) {
+    static String undoPreview(Counts r, boolean removeAdded) {
         if (r == null) {
             return "";
         }
-        return String.format("Undoing the window: of %,d removed, %,d changed and %,d added since, each still as it "
+        return String.format("Undoing the window%s: of %,d removed, %,d changed and %,d added since, each still as it "
                 + "was at until goes back (%s); each written again after until is left alone and named in the job's "
-                + "report. The mode does not apply.", r.removed(), r.changed(), r.added(),
-                removeAdded ? "the added are removed" : "the added stay");
+                + "report. The mode does not apply.", r.what().isEmpty() ? "" : " " + r.what().strip(), r.removed(),
+                r.changed(), r.added(), removeAdded ? "the added are removed" : "the added stay");
     }
 
     /** Where restores go: the Run tab's launcher. */
@@ -181,6 +273,16 @@ public final class RestoreModel {
     /** The comparison on show, which the preview is of (bound to the comparison's). */
     ObjectProperty<ExportDiff.Result> comparedProperty() {
         return compared;
+    }
+
+    /** The rows of the comparison selected (bound to the comparison's). */
+    ObservableList<ExportDiff.Example> chosen() {
+        return chosen;
+    }
+
+    /** The comparison's folder, where a restore of selected rows writes their keys (bound to the comparison's). */
+    ObjectProperty<Path> keysFolderProperty() {
+        return keysFolder;
     }
 
     /** The moment restored from instead of an export, or null (bound to what the tab shows). */

@@ -16,6 +16,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.source.KeysFile;
 import io.keyranger.query.Gql;
+import io.keyranger.job.RestoreMode;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.HeldRead;
 import io.keyranger.support.InProcessCli;
@@ -160,9 +161,18 @@ class BackupsViewModelTest {
             on(() -> backups.restore((spec, what) -> {
                 asked.add(spec.projectId() + ": " + what);
                 return false;
-            }));
+            }, whole -> true));
             assertThat(requests).isEmpty();
-            on(() -> backups.restore((spec, what) -> asked.add(spec.projectId() + ": " + what)));
+            // with no row selected it asks first whether to restore the whole kind: no, and nothing is asked or handed
+            List<String> questions = new CopyOnWriteArrayList<>();
+            on(() -> backups.restore((spec, what) -> asked.add("never"), q -> {
+                questions.add(q);
+                return false;
+            }));
+            assertThat(questions).singleElement().asString().startsWith("No row of the comparison is selected, so "
+                    + "this restores the whole of Account from the export (5 removed, 3 changed and 0 added since)");
+            assertThat(requests).isEmpty();
+            on(() -> backups.restore((spec, what) -> asked.add(spec.projectId() + ": " + what), whole -> true));
             assertThat(asked).containsOnly(conn.projectId() + ": restore Account from the export (skip-changed)");
             assertThat(requests).singleElement().satisfies(r -> {
                 assertThat(r.kind()).isEqualTo("Account");
@@ -201,8 +211,14 @@ class BackupsViewModelTest {
             // the browser's count of each kind takes the status bar while it runs: wait for it
             Fx.waitUntil(60, () -> !app.model().kinds().isEmpty() && app.model().kinds().stream()
                     .allMatch(k -> k.countProperty().get() != null) && !app.model().status().busyProperty().get());
+            // a whole comparison first: its preview goes as soon as Compare runs again, and stays gone if cancelled
+            on(backups::compare);
+            Fx.waitUntil(60, () -> diff.summaryProperty().get().contains("5 removed"));
+            assertThat(text(backups.restoring().restorePreviewProperty())).contains("would bring back 5 removed");
             gate.arm();
             on(backups::compare);
+            assertThat(text(backups.restoring().restorePreviewProperty())).as("the comparison before is gone")
+                    .isEmpty();
             String progress = "Comparing Account with " + live.describe() + ": 1,000 of 1,100 compared…";
             Fx.waitUntil(60, () -> gate.holding() && diff.summaryProperty().get().equals(progress));
             assertThat(text(app.model().status().messageProperty())).isEqualTo(progress);
@@ -216,6 +232,8 @@ class BackupsViewModelTest {
             assertThat(gate.holding()).as("the screen says cancelled while the lookup is still held").isTrue();
             assertThat(text(diff.summaryProperty())).isEqualTo("Comparison cancelled: Compare again to go on where "
                     + "it stopped.");
+            assertThat(text(backups.restoring().restorePreviewProperty())).isEmpty();
+            assertThat(Fx.get(() -> List.copyOf(diff.examples()))).isEmpty();
             assertThat(text(app.model().status().messageProperty())).isEqualTo("Comparing Account with live data: "
                     + "cancelled");
             gate.release();
@@ -316,12 +334,13 @@ class BackupsViewModelTest {
     }
 
     /**
-     * After an export was opened and compared, a corrupt one that cannot be opened leaves nothing of the first
-     * (no header, kinds, comparison or side-by-side), and Compare and Restore… are off; a path typed but not opened
-     * turns them off until it is opened or put back. ({@code ui.BackupsTabTest} checks the window's error dialog.)
+     * After an export was opened and compared, a corrupt one that cannot be opened leaves the first open as it was
+     * (issue 63: a failure never closes what was open), and Compare and Restore… off while the path box names the
+     * corrupt one; a path typed but not opened turns them off until it is opened or put back. ({@code
+     * ui.BackupsTabTest} checks the window's error dialog.)
      */
     @Test
-    void aFailedOpenLeavesNothingOfTheExportShownBefore() throws Exception {
+    void aFailedOpenLeavesTheExportShownBeforeAndActsOnNothing() throws Exception {
         ConnectionSpec conn = WindowlessApp.demoData("backups-vm-corrupt", ACCOUNTS);
         Path good = export(conn, "keyranger-backups-good");
         Path corrupt = Files.createTempDirectory("keyranger-backups-corrupt");
@@ -333,6 +352,8 @@ class BackupsViewModelTest {
             open(backups, good);
             on(backups::compare);
             Fx.waitUntil(60, () -> diff.summaryProperty().get().contains(ACCOUNTS + " the same"));
+            String shown = text(backups.summaryProperty());
+            List<BackupsViewModel.KindRow> kinds = Fx.get(() -> List.copyOf(backups.kinds()));
 
             // a path typed but not opened: nothing acts on the export below it
             on(() -> backups.locationProperty().set(corrupt.toString()));
@@ -351,17 +372,13 @@ class BackupsViewModelTest {
             Fx.waitUntil(30, () -> !app.errors().isEmpty());
             assertThat(app.errors()).hasSize(1);
             assertThat(text(backups.locationProperty())).isEqualTo(corrupt.toString());
-            assertThat(text(backups.summaryProperty())).contains("Could not open " + corrupt)
-                    .contains("nothing is open").doesNotContain(good.getFileName().toString());
-            assertThat(Fx.get(() -> backups.kinds().size())).isZero();
-            assertThat(text(diff.summaryProperty())).isEmpty();
-            assertThat(text(backups.restoring().restorePreviewProperty())).isEmpty();
-            assertThat(Fx.get(() -> diff.examples().size())).isZero();
-            assertThat(Fx.get(() -> diff.rows().size())).isZero();
-            assertThat(Fx.get(() -> backups.pages().entities().size())).isZero();
+            assertThat(text(backups.summaryProperty())).isEqualTo("Could not open " + corrupt + "; still shown: "
+                    + shown);
+            assertThat(Fx.get(() -> List.copyOf(backups.kinds()))).isEqualTo(kinds);
             assertThat(can(backups, "compare")).isFalse();
             assertThat(can(backups, "restore")).isFalse();
-            assertThat(text(backups.locationNotice())).isEmpty();
+            assertThat(can(backups, "query")).isFalse();
+            assertThat(text(backups.locationNotice())).contains("names another export").contains(good.toString());
             // off: nothing is asked, nothing is handed to the Run tab
             AtomicBoolean handed = new AtomicBoolean();
             AtomicBoolean asked = new AtomicBoolean();
@@ -370,7 +387,7 @@ class BackupsViewModelTest {
                 backups.restore((spec, what) -> {
                     asked.set(true);
                     return true;
-                });
+                }, whole -> true);
             });
             assertThat(asked).isFalse();
             assertThat(handed).isFalse();
@@ -379,6 +396,17 @@ class BackupsViewModelTest {
 
     private static List<Key> keys(BackupsViewModel backups) {
         return Fx.get(() -> backups.pages().entities().stream().map(Entity::getKey).toList());
+    }
+
+    /** The preview counts in words: one entity, several entities. */
+    @Test
+    void thePreviewSaysOneEntityAndSeveral() {
+        assertThat(RestoreModel.preview(new RestoreModel.Counts(1, 0, 1, 2, ""), RestoreMode.SKIP_CHANGED, false))
+                .contains("would bring back 1 removed").contains("; 1 entity added since stays.");
+        assertThat(RestoreModel.preview(new RestoreModel.Counts(1, 0, 1, 2, ""), RestoreMode.OVERWRITE, true))
+                .contains("; 1 entity added since is removed.");
+        assertThat(RestoreModel.preview(new RestoreModel.Counts(0, 0, 2, 2, ""), RestoreMode.SKIP_CHANGED, false))
+                .contains("; 2 entities added since stay.");
     }
 
     private static Map<Key, Entity> accounts(Datastore datastore) {

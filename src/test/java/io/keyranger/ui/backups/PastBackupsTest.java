@@ -9,6 +9,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.datastore.Session;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.PastRestore;
 import io.keyranger.job.RestoreMode;
@@ -82,7 +83,7 @@ class PastBackupsTest {
 
             List<String> asked = new CopyOnWriteArrayList<>();
             on(() -> backups.restoring().setRestorer(app.model()::prepareRestore));
-            on(() -> backups.restore((spec, what) -> asked.add(what)));
+            on(() -> backups.restore((spec, what) -> asked.add(what), whole -> true));
             assertThat(asked).containsExactly("restore Item from the database as of " + damaged.before()
                     + " (skip-changed)");
             Fx.waitUntil(30, () -> app.model().run().form().mapperJsonProperty().get().contains("\"mode\":\"skip-changed\"")
@@ -143,7 +144,7 @@ class PastBackupsTest {
 
             List<String> asked = new CopyOnWriteArrayList<>();
             on(() -> restoring.setRestorer(app.model()::prepareRestore));
-            on(() -> backups.restore((spec, what) -> asked.add(what)));
+            on(() -> backups.restore((spec, what) -> asked.add(what), whole -> true));
             Fx.waitUntil(30, () -> app.model().run().form().mapperJsonProperty().get().contains("\"until\"")
                     && app.model().run().targetProperty().get() != null);
             assertThat(asked).containsExactly("restore Item from the database as of " + damaged.before()
@@ -185,18 +186,33 @@ class PastBackupsTest {
             on(() -> {
                 backups.restoring().setRestorer(handed::add);
                 backups.restoring().untilProperty().set(damaged.before().minusSeconds(1).toString());
-                backups.restore((spec, what) -> true);
+                backups.restore((spec, what) -> true, whole -> true);
             });
             Fx.waitUntil(30, () -> !app.errors().isEmpty());
             assertThat(app.errors()).singleElement().asString().startsWith("Until ").contains("must be after "
                     + damaged.before());
             on(() -> {
                 backups.restoring().untilProperty().set("yesterday");
-                backups.restore((spec, what) -> true);
+                backups.restore((spec, what) -> true, whole -> true);
             });
             Fx.waitUntil(30, () -> app.errors().size() == 2);
             assertThat(app.errors().get(1)).contains("'yesterday' is not a time");
             assertThat(handed).isEmpty();
+
+            // a moment that cannot be opened is said, and the one on show stays open
+            Session shown = Fx.get(() -> backups.pastProperty().get());
+            on(() -> {
+                backups.asOfProperty().set("yesterday");
+                backups.openPast();
+            });
+            Fx.waitUntil(30, () -> app.errors().size() == 3 && !backups.busyProperty().get());
+            assertThat(app.errors().get(2)).contains("'yesterday' is not a time");
+            assertThat(Fx.get(() -> backups.pastProperty().get())).isSameAs(shown);
+            assertThat(Fx.get(() -> List.copyOf(backups.kinds()))).isNotEmpty();
+            assertThat(Fx.get(() -> backups.summaryProperty().get())).startsWith("Could not open the database as of "
+                    + "yesterday; still shown: The database as of " + damaged.before());
+            on(() -> backups.asOfProperty().set(damaged.before().toString()));
+            assertThat(Fx.get(() -> backups.canCompare().get())).as("the time box names it again").isTrue();
         }
     }
 
@@ -223,10 +239,10 @@ class PastBackupsTest {
                 restoring.modeProperty().set(RestoreMode.OVERWRITE);
                 restoring.removeAddedProperty().set(true);
                 restoring.modeProperty().set(RestoreMode.SKIP_CHANGED);
-                backups.restore((spec, what) -> asked.add(what));
+                backups.restore((spec, what) -> asked.add(what), whole -> true);
                 restoring.untilProperty().set("-1s");
                 restoring.untilProperty().set("");
-                backups.restore((spec, what) -> asked.add(what));
+                backups.restore((spec, what) -> asked.add(what), whole -> true);
             });
             String what = "restore Item from the database as of " + damaged.before() + " (skip-changed)";
             assertThat(asked).containsExactly(what, what);
@@ -247,6 +263,8 @@ class PastBackupsTest {
             });
             Fx.waitUntil(30, () -> !backups.busyProperty().get() && !app.errors().isEmpty());
             assertThat(app.errors()).containsExactly(ServerType.NO_PAST);
+            assertThat(Fx.get(() -> backups.canOpenPast().get())).isFalse();
+            assertThat(Fx.get(() -> backups.pastOff().get())).isEqualTo(ServerType.NO_PAST);
             assertThat(Fx.get(() -> backups.pastProperty().get())).isNull();
             assertThat(Fx.get(() -> backups.canCompare().get())).isFalse();
         }

@@ -30,6 +30,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleIntegerProperty;
@@ -64,6 +66,8 @@ public final class MapperViewModel {
     private volatile PriceTable prices = PriceTable.BUILT_IN;
     private final ReadOnlyStringWrapper json = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper specError = new ReadOnlyStringWrapper("");
+    /** Whether the form makes a spec a job can run ({@link #isValid}): Run stays off otherwise. */
+    private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper();
     private final SimpleIntegerProperty sample = new SimpleIntegerProperty(20);
     private final DryRunResults results = new DryRunResults();
     private final ObservableList<String> propertyNames = FXCollections.observableArrayList();
@@ -110,9 +114,16 @@ public final class MapperViewModel {
         Template t = template.get();
         if (t == null) {
             json.set("");
+            valid.set(false);
             return;
         }
         markMissingRequired(t);
+        validateSpec();
+        valid.set(isValid());
+    }
+
+    /** The spec as the template (and the CLI) validates it: a problem goes beside the field it names. */
+    private void validateSpec() {
         try {
             ObjectNode spec = buildJson();
             json.set(spec.toPrettyString());
@@ -181,7 +192,7 @@ public final class MapperViewModel {
     private void markMissingRequired(Template t) {
         for (Param param : t.params()) {
             StringProperty value = values.get(param.name());
-            if (param.required() && value != null && value.get().isBlank()) {
+            if (param.mustBeGiven() && value != null && value.get().isBlank()) {
                 fieldErrors.get(param.name()).set("Required.");
             }
         }
@@ -229,6 +240,11 @@ public final class MapperViewModel {
         } catch (RuntimeException e) {
             errors.accept(ErrorMessages.of(e));
         }
+    }
+
+    /** True while the form's spec is valid: what a Run button binds to. */
+    public ReadOnlyBooleanProperty validProperty() {
+        return valid.getReadOnlyProperty();
     }
 
     /** Whether the spec is valid now. */

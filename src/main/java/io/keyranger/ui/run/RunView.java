@@ -63,7 +63,7 @@ public final class RunView extends BorderPane {
         this.model = model;
         setId("runView");
         settings = new JobSettingsBar(model);
-        setTop(new VBox(controls(), settings));
+        setTop(new VBox(controls(), mapperProblem(), settings));
         RangeTreeTable table = new RangeTreeTable(model.roots(), model.status().pausedProperty());
         // an empty tree says what the tab shows: no job yet, the job handed over (not started), or a job with no ranges
         Label noRanges = new Label();
@@ -94,6 +94,19 @@ public final class RunView extends BorderPane {
         VBox bottom = new VBox(4, summary, problems);
         bottom.setPadding(new Insets(6, 8, 6, 8));
         setBottom(bottom);
+    }
+
+    /** Under the mapper: what its template refuses in it (a required parameter missing), while Start stays off. */
+    private Label mapperProblem() {
+        Label problem = new Label();
+        problem.setId("mapperProblem");
+        problem.setWrapText(true);
+        problem.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.DANGER);
+        problem.setPadding(new Insets(0, 8, 0, 8));
+        problem.textProperty().bind(model.form().mapperProblem());
+        problem.visibleProperty().bind(problem.textProperty().isNotEmpty());
+        problem.managedProperty().bind(problem.visibleProperty());
+        return problem;
     }
 
     private HBox controls() {
@@ -143,7 +156,7 @@ public final class RunView extends BorderPane {
         start.setId("startJob");
         start.getStyleClass().add("accent");
         start.disableProperty().bind(model.status().runningProperty().or(model.targetProperty().isNull())
-                .or(settings.invalidProperty()));
+                .or(settings.invalidProperty()).or(model.form().mapperInvalid()));
         start.setOnAction(e -> {
             switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.startPrice().consent(),
                     List.copyOf(model.form().kinds()))) {

@@ -83,7 +83,7 @@ public final class MainViewModel {
         this.entities = new EntitiesViewModel(tasks, this::showError);
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
-        this.mapper = new MapperViewModel(tasks, this::showError, run);
+        this.mapper = new MapperViewModel(tasks, status, this::showError, run);
         this.backups = new BackupsViewModel(tasks, status, this::showError, comparisons);
         // jobs, comparisons and restores write or compare with live data: they keep the live session
         backups.sessionProperty().bind(session);

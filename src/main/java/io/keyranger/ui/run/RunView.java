@@ -64,6 +64,7 @@ public final class RunView extends BorderPane {
         setId("runView");
         settings = new JobSettingsBar(model);
         setTop(new VBox(controls(), mapperProblem(), settings));
+        JobListRefresh.attach(this, model::refreshJobs);
         RangeTreeTable table = new RangeTreeTable(model.roots(), model.status().pausedProperty());
         // an empty tree says what the tab shows: no job yet, the job handed over (not started), or a job with no ranges
         Label noRanges = new Label();
@@ -312,22 +313,19 @@ public final class RunView extends BorderPane {
         jobs.setFixedCellSize(JOB_ROW);
         jobs.setPrefHeight(8 * JOB_ROW);
         jobs.setPlaceholder(new Label("No jobs stored yet"));
-        jobs.setCellFactory(list -> new ListCell<>() {
-            {
-                // one line a job, so that the list shows several: its status first, what a user scans the list for
-                // (a job id is long and alike from job to job); the whole line reads in the tooltip
-                setPrefWidth(0);
-                HoverTooltip.ofText(this);
+        jobs.setCellFactory(list -> new JobCell(model));
+        // the list is read again every few seconds: the job selected stays selected when the list changes
+        String[] selectedId = new String[1];
+        jobs.getSelectionModel().selectedItemProperty().addListener((obs, old, job) -> {
+            if (job != null) {
+                selectedId[0] = job.spec().jobId();
             }
-
-            @Override
-            protected void updateItem(ListedJob job, boolean empty) {
-                super.updateItem(job, empty);
-                String backup = empty || job == null ? null : model.backupOf(job.spec().jobId());
-                String text = empty || job == null ? null : model.describeStatus(job) + "  ·  "
-                        + job.spec().mapper().template() + "  ·  " + job.spec().jobId()
-                        + (backup == null ? "" : "  ·  backed up first to " + backup);
-                setText(text);
+        });
+        model.pastJobs().addListener((ListChangeListener<ListedJob>) change -> {
+            ListedJob selected = jobs.getSelectionModel().getSelectedItem();
+            if (selectedId[0] != null && (selected == null || !selected.spec().jobId().equals(selectedId[0]))) {
+                model.pastJobs().stream().filter(j -> j.spec().jobId().equals(selectedId[0])).findFirst()
+                        .ifPresent(j -> jobs.getSelectionModel().select(j));
             }
         });
         // the job running here is stored as running while it pauses: its row says paused, and running again after

@@ -146,6 +146,17 @@ public final class MainViewModel {
         }
     }
 
+    /**
+     * Shows the selected kind again from its first page, its query box reset: what a click on the kind already
+     * selected does (after a query that failed, say, which a click on it would otherwise leave on show).
+     */
+    public void reopenSelectedKind() {
+        KindItem kind = selectedKind.get();
+        if (kind != null && gateway != null) {
+            entities.open(gateway, selectedNamespace.get(), kind.name());
+        }
+    }
+
     /** Selects this kind as soon as the kind list shows it (once). */
     public void openKindWhenListed(String kind) {
         kindToOpen = kind;

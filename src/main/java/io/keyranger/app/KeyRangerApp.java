@@ -131,6 +131,7 @@ public final class KeyRangerApp extends Application {
                     runTabWarmUp.complete(result);
                 });
         model.connections().onDemoReady(KeyRangerApp::sayDemoAddress);
+        model.connections().onConfirmStop(this::confirmStopDemo);
         model.connections().loadProfiles();
         if (settingsProblem != null) {
             showError(settingsProblem);
@@ -192,6 +193,16 @@ public final class KeyRangerApp extends Application {
                 + "quits, so the job and the demo data are gone for good; the next demo starts afresh."
                 : "Quit anyway? No range or page of the job starts from now on, the commits under way "
                 + "end, everything committed stays committed and you can resume it later from the Run tab or with 'keyranger run --resume'.");
+        return confirm.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
+    }
+
+    /** Asks before the demo's emulator, and the data it holds in memory, is stopped for another connection. */
+    private boolean confirmStopDemo(String question) {
+        Alert confirm = new Alert(Alert.AlertType.CONFIRMATION, question, ButtonType.OK, ButtonType.CANCEL);
+        confirm.initOwner(stage);
+        confirm.setTitle("KeyRanger");
+        confirm.setHeaderText("Stop the demo?");
+        confirm.getDialogPane().setId("stopDemoDialog");
         return confirm.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
     }
 

@@ -140,6 +140,16 @@ public final class DryRunner {
      * expression and the place in it.
      */
     public Result run(String namespace, String kind, MapperSpec unbound, int sample, TotalEstimate knownTotal) {
+        return run(namespace, kind, unbound, sample, knownTotal, ProgressListener.NONE, Cancellation.NEVER);
+    }
+
+    /**
+     * As above, saying as it goes how many entities (or keys, while it counts the kind) it has read so far, with the
+     * total when known (else -1); {@code cancellation} is looked at before each read, and a cancelled dry run stops
+     * there with a {@link java.util.concurrent.CancellationException}, starting no read after it.
+     */
+    public Result run(String namespace, String kind, MapperSpec unbound, int sample, TotalEstimate knownTotal,
+                      ProgressListener progress, Cancellation cancellation) {
         MapperSpec spec = unbound.bind(datastore.getOptions().getProjectId(), namespace, order);
         PageMapper mapper = Mappers.create(spec);
         String clientConditions = Mappers.clientConditions(spec);
@@ -147,6 +157,7 @@ public final class DryRunner {
         Iterator<Key> found = datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder()
                 .setNamespace(namespace).setKind(kind), spec.where()).setLimit(clientConditions == null ? sample
                 : (int) Math.min(Integer.MAX_VALUE, Math.max(sample, scanLimit) + 1)).build());
+        cancellation.check();
         List<Key> taken = take(found, sample);
         List<Key> keys = standingFor(taken, sample, mapper);
         // the spec's property parameters against the kind's listed properties: a typo is named, with the nearest name
@@ -160,13 +171,18 @@ public final class DryRunner {
                     + (warnings.isEmpty() ? "" : " " + String.join(" ", warnings)));
         }
         boolean typed = hasExpressions(spec);
+        cancellation.check();
         List<Entity> entities = mapper.needsEntities() || typed ? fetch(keys) : List.of();
+        progress.progress(keys.size(), -1);
+        cancellation.check();
         if (typed) {
             mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));
         }
         DryRunTally tally = new DryRunTally();
         mapPage(spec, mapper, keys, entities, tally, true, sample);
         while (clientConditions != null && tally.read < scanLimit && found.hasNext()) {
+            progress.progress(tally.read, -1);
+            cancellation.check();
             boolean show = tally.sampledMatching < sample; // the shown sample goes on until it holds some matches
             List<Key> next = take(found, (int) Math.min(scanLimit - tally.read, COUNT_PAGE));
             mapPage(spec, mapper, next, mapper.needsEntities() ? fetch(next) : List.of(), tally, show,
@@ -174,11 +190,16 @@ public final class DryRunner {
         }
         boolean allRead = clientConditions == null ? taken.size() < sample && tally.read == entitiesIn(taken, mapper)
                 : !found.hasNext();
+        progress.progress(tally.read, -1);
+        cancellation.check();
+        long readBefore = tally.read;
+        // counting the kind's keys (where that is cheap enough) goes on from the entities read: one count that grows
+        ProgressListener counted = (done, total) -> progress.progress(readBefore + done, -1);
         TotalEstimate total = allRead ? new TotalEstimate(tally.read, TotalEstimate.Method.EXACT_SCAN)
                 : inEntities(namespace, kind, spec, mapper, taken, knownTotal != null && spec.where().isEmpty()
                 ? knownTotal : exactWhenSmall(namespace, kind, spec, new ShardPlanner(datastore, order).preview(
                         new PlanRequest(namespace, kind, spec.where(), 16, PlanRequest.DEFAULT_OVERSAMPLE),
-                        ProgressListener.NONE, Cancellation.NEVER).total()));
+                        ProgressListener.NONE, cancellation).total(), counted, cancellation), counted, cancellation);
         ClientMatches matches = clientConditions == null ? null : new ClientMatches(clientConditions,
                 spec.query() == null ? "" : spec.query().serverConditions(), tally.read, tally.matched,
                 Math.max(total.total(), tally.read), allRead, tally.sampledMatching);
@@ -230,7 +251,8 @@ public final class DryRunner {
      * {@link #COUNT_LIMIT} keys, beyond it their count times the first ones' mean.
      */
     private TotalEstimate inEntities(String namespace, String kind, MapperSpec spec, PageMapper mapper,
-                                     List<Key> first, TotalEstimate keys) {
+                                     List<Key> first, TotalEstimate keys, ProgressListener progress,
+                                     Cancellation cancellation) {
         long standing = entitiesIn(first, mapper);
         if (standing == first.size()) {
             return keys;
@@ -242,8 +264,13 @@ public final class DryRunner {
         Iterator<Key> all = datastore.run(KeyRange.all(order).applyTo(Query.newKeyQueryBuilder()
                 .setNamespace(namespace).setKind(kind), spec.where()).build());
         long entities = 0;
+        long read = 0;
         while (all.hasNext()) {
             entities += mapper.entitiesPer(all.next());
+            if (++read % COUNT_PAGE == 0) {
+                progress.progress(read, -1);
+                cancellation.check();
+            }
         }
         return new TotalEstimate(entities, TotalEstimate.Method.EXACT_SCAN);
     }
@@ -264,13 +291,13 @@ public final class DryRunner {
      * The exact size in place of a sample-rate estimate, where counting is cheap: a keys-only scan of at most
      * {@link #COUNT_LIMIT} keys (a server with COUNT answered exactly already).
      */
-    private TotalEstimate exactWhenSmall(String namespace, String kind, MapperSpec spec, TotalEstimate estimate) {
+    private TotalEstimate exactWhenSmall(String namespace, String kind, MapperSpec spec, TotalEstimate estimate,
+                                         ProgressListener progress, Cancellation cancellation) {
         if (estimate.exact() || estimate.total() > COUNT_LIMIT) {
             return estimate;
         }
         long counted = new KeyCounter(datastore).count(namespace, kind, spec.where().isEmpty()
-                ? null : ScatterSampler.and(spec.where()), ProgressListener.NONE,
-                Cancellation.NEVER).count();
+                ? null : ScatterSampler.and(spec.where()), progress, cancellation).count();
         return new TotalEstimate(counted, TotalEstimate.Method.EXACT_SCAN);
     }
 

@@ -25,6 +25,15 @@ public record Param(String name, Type type, String description, boolean required
         choices = choices == null ? List.of() : List.copyOf(choices);
     }
 
+    /**
+     * Whether a spec without it is refused whatever else it holds: the rule the templates' validation applies (and the
+     * CLI with it) and the app's form marks beside each empty field. A required {@link Type#VALUE} is not: its
+     * template says when it may be left out (set's value, with type null) and refuses it otherwise.
+     */
+    public boolean mustBeGiven() {
+        return required && type != Type.VALUE;
+    }
+
     public static Param required(String name, Type type, String description) {
         return new Param(name, type, description, true, null, List.of());
     }

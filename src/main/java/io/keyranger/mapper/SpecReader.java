@@ -51,7 +51,7 @@ final class SpecReader {
     JsonNode node(String name) {
         JsonNode node = spec.json().get(name);
         Param param = template.params().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
-        if ((node == null || node.isNull()) && param.required() && param.type() != Param.Type.VALUE) {
+        if ((node == null || node.isNull()) && param.mustBeGiven()) {
             throw error(name, "is required: " + param.description());
         }
         return node;

@@ -183,6 +183,10 @@ class BadInputSuiteTest {
                 + "\"property\":\"balance\",\"amount\":\"ten\"}").toString()), "amount");
         refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"increment\","
                 + "\"amount\":1}").toString()), "property");
+        refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"increment\","
+                + "\"property\":\"x\"}").toString()), "Parameter 'amount' of template 'increment' is required");
+        refused(run(true, "run", "--kind", "Account", "--dry-run", "--mapper", spec("{\"template\":\"increment\","
+                + "\"property\":\"x\"}").toString()), "Parameter 'amount' of template 'increment' is required");
         refused(run(true, "run", "--kind", "Account", "--mapper", spec("{\"template\":\"set\",\"property\":"
                 + "\"tier\",\"value\":\"x\",\"colour\":1}").toString()), "'colour'");
         refused(run(true, "run", "--kind", "Account", "--gql", "SELECT * FROM Account LIMIT 3", "--mapper",

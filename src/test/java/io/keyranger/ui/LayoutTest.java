@@ -262,7 +262,10 @@ class LayoutTest extends DemoWindowTest {
         checkRun("Run, an increment done", main);
         ListView<ListedJob> jobs = robot.lookup("#pastJobs").queryListView();
         Fx.waitUntil(20, () -> {
-            if (jobs.getSelectionModel().getSelectedItem() == null) {
+            // the job selected before (the export inspected) stays selected as the list is read again: select it
+            ListedJob selected = jobs.getSelectionModel().getSelectedItem();
+            if (selected == null || !selected.spec().mapper().template().equals("increment")
+                    || !selected.describeStatus().equals("done")) {
                 jobs.getItems().stream().filter(j -> j.spec().mapper().template().equals("increment")
                         && j.describeStatus().equals("done")).findFirst()
                         .ifPresent(j -> jobs.getSelectionModel().select(j));

@@ -19,6 +19,9 @@ public final class HoverTooltip {
     /** In the control's properties: a tooltip taken off while the text was empty, to reuse. */
     private static final String KEPT = "keyranger.hoverTooltip.kept";
 
+    /** The widest a tooltip gets before its text wraps, in pixels. */
+    public static final double MAX_WIDTH = 640;
+
     private HoverTooltip() {
     }
 
@@ -42,6 +45,9 @@ public final class HoverTooltip {
                 tip = (Tooltip) control.getProperties().get(KEPT);
                 if (tip == null) {
                     tip = new Tooltip();
+                    // a long line (a job with its backup's path) wraps rather than run off the screen
+                    tip.setWrapText(true);
+                    tip.setMaxWidth(MAX_WIDTH);
                 }
                 control.setTooltip(tip);
             }

@@ -26,6 +26,7 @@ import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
+import io.keyranger.ui.common.HoverTooltip;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
@@ -186,6 +187,15 @@ public final class EntitiesView extends BorderPane {
         Label status = new Label();
         status.setId("editStatus");
         status.textProperty().bind(model.edits().statusProperty());
+        // the buttons keep their words; a long message gives way (cut with "…") and reads whole in its tooltip
+        for (Button button : List.of(create, edit, delete, undo, redo)) {
+            button.setMinWidth(Region.USE_PREF_SIZE);
+        }
+        for (Label message : List.of(readOnly, status)) {
+            message.setMinWidth(0);
+            HoverTooltip.ofText(message);
+        }
+        HBox.setHgrow(status, Priority.ALWAYS);
         HBox bar = new HBox(8, create, edit, delete, undo, redo, readOnly, status);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(0, 8, 6, 8));

@@ -2,6 +2,7 @@ package io.keyranger.ui.entities;
 
 import com.google.cloud.datastore.Cursor;
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.EntityPage;
@@ -293,6 +294,8 @@ public final class EntitiesViewModel {
         pageStarts.shown(page.endCursor());
         List<String> sorted = page.entities().stream().flatMap(e -> e.getNames().stream()).distinct().sorted()
                 .toList();
+        // the page read again (after a Save, an Undo): the row selected stays selected; another page starts at row 1
+        Key kept = selected.get() == null ? null : selected.get().getKey();
         rows.setAll(page.entities()); // first: new columns then measure the new rows, whose texts are rendered
         if (!sorted.equals(columns)) {
             columns.setAll(sorted);
@@ -303,7 +306,8 @@ public final class EntitiesViewModel {
         String what = query == null ? kind : kind + " (query)";
         title.set(page.entities().isEmpty() ? what + (query == null ? ": no entities" : ": no matches")
                 : String.format("%s: page %d, rows %,d–%,d", what, pageIndex + 1, first, first + page.entities().size() - 1));
-        selected.set(page.entities().isEmpty() ? null : page.entities().get(0));
+        selected.set(page.entities().stream().filter(e -> e.getKey().equals(kept)).findFirst()
+                .orElse(page.entities().isEmpty() ? null : page.entities().get(0)));
     }
 
     public StringProperty queryTextProperty() {

@@ -20,6 +20,7 @@ import io.keyranger.ui.common.Tasks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -44,6 +45,10 @@ public final class ConnectionsModel {
     private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
     private final List<RunningEmulator> emulators = new ArrayList<>();
     private Consumer<RunningEmulator> demoReady = emulator -> { };
+    /** Asked before a demo emulator (and its data) is given up for another connection; true to go ahead. */
+    private Predicate<String> confirmStop = question -> true;
+    /** The connection open now, or null. */
+    private ConnectionSpec current;
 
     /**
      * A connection that opened.
@@ -67,6 +72,14 @@ public final class ConnectionsModel {
     /** Hears of each demo emulator once it is seeded (off the FX thread): the app says its address in the terminal. */
     public void onDemoReady(Consumer<RunningEmulator> ready) {
         this.demoReady = ready;
+    }
+
+    /**
+     * Asks the user before a running demo's emulator is stopped because another connection was picked (its data lives
+     * in that emulator's memory only); {@code confirm} answers true to go ahead.
+     */
+    public void onConfirmStop(Predicate<String> confirm) {
+        this.confirmStop = confirm;
     }
 
     /** Fills the connection picker from the saved profiles; reports a corrupt profiles file. */
@@ -109,15 +122,60 @@ public final class ConnectionsModel {
         connect(spec);
     }
 
-    /** Connects to what the picker shows: starts a demo on its emulator, or opens the saved profile. */
+    /**
+     * Connects to what the picker shows: starts a demo on its emulator, or opens the saved profile. A demo already
+     * running is not started again: the window stays on it (or goes back to it), with the user's edits. Leaving a
+     * running demo for another connection stops its emulator once the other one opened, after the user agreed that
+     * the demo's data goes with it.
+     */
     public void connectSelected(DemoRequest demoDefaults) {
         ConnectionChoice choice = selectedChoice.get();
-        if (choice == null) {
-            startDemo(demoDefaults);
-        } else if (choice.isDemo()) {
-            startDemo(demoDefaults.on(choice.demo()));
+        DemoRequest demo = choice == null ? demoDefaults : choice.isDemo() ? demoDefaults.on(choice.demo()) : null;
+        RunningEmulator running = demo == null ? null : runningDemo(demo.emulator());
+        if (running != null) {
+            ConnectionSpec spec = running.connection(ConnectionSpec.DEFAULT_EMULATOR_PROJECT);
+            if (current == null || !spec.emulatorHost().equals(current.emulatorHost())) {
+                connect(spec);
+            }
+            return;
+        }
+        if (!agreeToStopDemos()) {
+            return;
+        }
+        if (demo != null) {
+            startDemo(demo);
         } else {
             connect(choice.profile().toSpec());
+        }
+    }
+
+    /** The demo emulator of {@code type} this window started and that still runs, or null. */
+    private RunningEmulator runningDemo(ServerType type) {
+        return emulators.stream().filter(e -> e.server() == type && e.isAlive()).findFirst().orElse(null);
+    }
+
+    /** True when no demo this window started still runs, or the user agreed to give it up. */
+    private boolean agreeToStopDemos() {
+        List<RunningEmulator> running = emulators.stream().filter(RunningEmulator::isAlive).toList();
+        if (running.isEmpty()) {
+            return true;
+        }
+        String which = running.stream().map(e -> ConnectionChoice.demo(e.server()).toString())
+                .distinct().reduce((a, b) -> a + " and " + b).orElseThrow();
+        return confirmStop.test("The " + which + " keeps its data in memory only: connecting elsewhere stops its "
+                + "emulator, and its data, your edits included, is lost for good. Go ahead?");
+    }
+
+    /** Stops the demo emulators this window started, but the one {@code spec} is on (if any). */
+    private void stopDemosBut(ConnectionSpec spec) {
+        List<RunningEmulator> left = emulators.stream()
+                .filter(e -> spec.emulatorHost() == null || !e.hostPort().equals(spec.emulatorHost())).toList();
+        emulators.removeAll(left);
+        if (!left.isEmpty()) {
+            Tasks.create("Stopping the demo", context -> {
+                left.forEach(RunningEmulator::close);
+                return null;
+            }).run(tasks);
         }
     }
 
@@ -165,6 +223,8 @@ public final class ConnectionsModel {
             return new Opened(session, gateway, gateway.namespaces());
         }).onSuccess(state -> {
             connecting.set(false);
+            current = state.session().spec();
+            stopDemosBut(current);
             opened.accept(state);
         }).onError(e -> {
             connecting.set(false);

@@ -30,6 +30,7 @@ import javafx.scene.control.TabPane;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -170,6 +171,16 @@ public final class MainView extends BorderPane {
                 kinds.getSelectionModel().select(kind);
             }
         });
+        // a click on the kind already selected shows it afresh (a failed query in the box is cleared)
+        KindItem[] beforePress = new KindItem[1];
+        kinds.addEventFilter(MouseEvent.MOUSE_PRESSED, e -> beforePress[0] = kinds.getSelectionModel().getSelectedItem());
+        kinds.addEventHandler(MouseEvent.MOUSE_CLICKED, e -> {
+            KindItem now = kinds.getSelectionModel().getSelectedItem();
+            if (now != null && now == beforePress[0] && e.getTarget() instanceof Node target
+                    && cellOf(target) != null && cellOf(target).getItem() == now) {
+                model.reopenSelectedKind();
+            }
+        });
         VBox.setVgrow(kinds, Priority.ALWAYS);
         // small at first and growing with the window, so that a low window still shows the properties below
         kinds.setPrefHeight(160);
@@ -208,7 +219,13 @@ public final class MainView extends BorderPane {
         properties.setId("propertyList");
         properties.setPrefHeight(150);
         properties.setMinHeight(110);
-        properties.setPlaceholder(new Label("Select a kind"));
+        Label noProperties = new Label();
+        noProperties.setId("propertiesPlaceholder");
+        noProperties.setWrapText(true);
+        // "Select a kind" only while none is: a kind selected whose entities list no property says so
+        noProperties.textProperty().bind(Bindings.when(model.selectedKindProperty().isNull()).then("Select a kind")
+                .otherwise("No properties listed for this kind"));
+        properties.setPlaceholder(noProperties);
         properties.setCellFactory(list -> new ListCell<>() {
             @Override
             protected void updateItem(PropertyInfo item, boolean empty) {
@@ -223,6 +240,16 @@ public final class MainView extends BorderPane {
         box.setPrefWidth(300);
         box.setMinWidth(200);
         return box;
+    }
+
+    /** The list cell {@code node} is in, or null. */
+    private static ListCell<?> cellOf(Node node) {
+        for (Node at = node; at != null; at = at.getParent()) {
+            if (at instanceof ListCell<?> cell) {
+                return cell;
+            }
+        }
+        return null;
     }
 
     private static Label header(String text) {

@@ -83,7 +83,7 @@ public final class MainViewModel {
         this.entities = new EntitiesViewModel(tasks, this::showError);
         this.shards = new ShardsViewModel(tasks, status, this::showError);
         this.run = new RunViewModel(tasks, this::showError);
-        this.mapper = new MapperViewModel(tasks, this::showError, run);
+        this.mapper = new MapperViewModel(tasks, status, this::showError, run);
         this.backups = new BackupsViewModel(tasks, status, this::showError, comparisons);
         // jobs, comparisons and restores write or compare with live data: they keep the live session
         backups.sessionProperty().bind(session);
@@ -144,6 +144,17 @@ public final class MainViewModel {
         List<KindItem> changed = kinds.stream().filter(item -> job.changed(item.name())).toList();
         if (!changed.isEmpty() && !job.keepsCounts()) { // an increment leaves counts alone: no scan of the kind
             counts.count(gateway, namespace, changed);
+        }
+    }
+
+    /**
+     * Shows the selected kind again from its first page, its query box reset: what a click on the kind already
+     * selected does (after a query that failed, say, which a click on it would otherwise leave on show).
+     */
+    public void reopenSelectedKind() {
+        KindItem kind = selectedKind.get();
+        if (kind != null && gateway != null) {
+            entities.open(gateway, selectedNamespace.get(), kind.name());
         }
     }
 

@@ -140,7 +140,8 @@ public final class MapperView extends BorderPane {
         Button runNow = new Button("Run", new FontIcon(Material2MZ.PLAY_ARROW));
         runNow.setId("runNow");
         runNow.getStyleClass().add(Styles.ACCENT);
-        runNow.disableProperty().bind(run.status().runningProperty().or(run.targetProperty().isNull()));
+        runNow.disableProperty().bind(run.status().runningProperty().or(run.targetProperty().isNull())
+                .or(model.validProperty().not()));
         runNow.setOnAction(e -> runNow());
         Button useInRun = new Button("Open in Run tab");
         useInRun.setId("useInRun");

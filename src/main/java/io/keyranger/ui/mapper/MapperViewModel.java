@@ -17,6 +17,7 @@ import io.keyranger.mapper.cel.ExpressionException;
 import io.keyranger.sharding.TotalEstimate;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
+import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import io.keyranger.ui.run.RunViewModel;
@@ -30,6 +31,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleIntegerProperty;
@@ -39,6 +42,7 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
+import javafx.concurrent.Task;
 
 /**
  * The Mapper tab: a template's form, the spec it makes, validation per field, saved specs and dry runs. It runs
@@ -46,6 +50,7 @@ import javafx.collections.ObservableList;
  */
 public final class MapperViewModel {
     private final TaskRunner tasks;
+    private final StatusModel status;
     private final Consumer<String> errors;
     private final RunViewModel run;
     /** The kind selected in the browser: what a dry run maps, whatever the Run tab is running. */
@@ -64,14 +69,18 @@ public final class MapperViewModel {
     private volatile PriceTable prices = PriceTable.BUILT_IN;
     private final ReadOnlyStringWrapper json = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper specError = new ReadOnlyStringWrapper("");
+    /** Whether the form makes a spec a job can run ({@link #isValid}): Run stays off otherwise. */
+    private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper();
     private final SimpleIntegerProperty sample = new SimpleIntegerProperty(20);
     private final DryRunResults results = new DryRunResults();
     private final ObservableList<String> propertyNames = FXCollections.observableArrayList();
     /** A copy of {@link #propertyNames} for the completion's background thread. */
     private volatile List<String> knownProperties = List.of();
 
-    public MapperViewModel(TaskRunner tasks, Consumer<String> errors, RunViewModel run) {
+    /** {@code status}: the status bar, where a dry run shows how far it got and can be cancelled. */
+    public MapperViewModel(TaskRunner tasks, StatusModel status, Consumer<String> errors, RunViewModel run) {
         this.tasks = tasks;
+        this.status = status;
         this.errors = errors;
         this.run = run;
         template.addListener((obs, old, t) -> resetFields(t));
@@ -110,9 +119,16 @@ public final class MapperViewModel {
         Template t = template.get();
         if (t == null) {
             json.set("");
+            valid.set(false);
             return;
         }
         markMissingRequired(t);
+        validateSpec();
+        valid.set(isValid());
+    }
+
+    /** The spec as the template (and the CLI) validates it: a problem goes beside the field it names. */
+    private void validateSpec() {
         try {
             ObjectNode spec = buildJson();
             json.set(spec.toPrettyString());
@@ -181,7 +197,7 @@ public final class MapperViewModel {
     private void markMissingRequired(Template t) {
         for (Param param : t.params()) {
             StringProperty value = values.get(param.name());
-            if (param.required() && value != null && value.get().isBlank()) {
+            if (param.mustBeGiven() && value != null && value.get().isBlank()) {
                 fieldErrors.get(param.name()).set("Required.");
             }
         }
@@ -231,6 +247,11 @@ public final class MapperViewModel {
         }
     }
 
+    /** True while the form's spec is valid: what a Run button binds to. */
+    public ReadOnlyBooleanProperty validProperty() {
+        return valid.getReadOnlyProperty();
+    }
+
     /** Whether the spec is valid now. */
     public boolean isValid() {
         return specError.get().isEmpty() && fieldErrors.values().stream().allMatch(e -> e.get().isEmpty())
@@ -257,9 +278,14 @@ public final class MapperViewModel {
         results.say("Dry run on " + target.kind() + "…");
         MapperSpec parsed = MapperSpec.parse(spec);
         String kind = parsed.query() != null ? parsed.query().kind() : target.kind();
-        Tasks.create("Dry run", () -> new DryRunner(target.session())
-                        .run(target.namespace(), kind, parsed, size, kind.equals(target.kind()) && parsed.query() == null
-                                ? knownTotal : null))
+        String what = "Dry run on " + target.kind();
+        Task<DryRunner.Result> task = Tasks.create("Dry run", context -> {
+            context.progress(-1, -1, what + "…");
+            return new DryRunner(target.session()).run(target.namespace(), kind, parsed, size,
+                    kind.equals(target.kind()) && parsed.query() == null ? knownTotal : null,
+                    (read, total) -> context.progress(-1, -1, String.format("%s: %,d read…", what, read)),
+                    context::isCancelled);
+        })
                 .onSuccess(result -> {
                     if (spec.equals(buildJson().toString())) { // else the form changed meanwhile: this answers nothing
                         results.show(result, parsed, spec, prices);
@@ -270,7 +296,10 @@ public final class MapperViewModel {
                     results.say("Dry run failed: " + ErrorMessages.of(e));
                     errors.accept(ErrorMessages.of(e));
                 })
-                .run(tasks);
+                .onCancelled(() -> results.say("Dry run cancelled: nothing was shown or written."))
+                .build();
+        status.track(task);
+        tasks.run(task);
     }
 
     /** The kind selected in the browser, set by the main view model on every selection. */

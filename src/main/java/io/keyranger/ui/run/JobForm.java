@@ -8,6 +8,8 @@ import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.Specs;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleStringProperty;
@@ -29,6 +31,7 @@ public final class JobForm {
     private final StringProperty mapperJson = new SimpleStringProperty(Specs.text(Specs.template("count")));
     private final ObservableValue<String> mapperSummary = mapperJson.map(JobForm::describe);
     private final ObservableValue<String> templateName = mapperJson.map(JobForm::templateOf);
+    private final ObservableValue<String> mapperProblem = mapperJson.map(JobForm::problemOf);
     private final StringProperty gql = new SimpleStringProperty("");
     private final ObservableList<String> kinds = FXCollections.observableArrayList();
     private final IntegerProperty shards = new SimpleIntegerProperty(16);
@@ -84,6 +87,41 @@ public final class JobForm {
         } catch (KeyRangerException e) {
             return "The mapper's JSON is not valid: " + e.getMessage();
         }
+    }
+
+    /**
+     * What the template refuses in a spec whose JSON reads (a required parameter missing, a wrong type), in the words
+     * the CLI gives for the same spec ({@link Mappers#validate}); "" when it is valid, or when its JSON is not (the
+     * summary says that).
+     */
+    static String problemOf(String json) {
+        MapperSpec spec;
+        try {
+            spec = MapperSpec.parse(json);
+        } catch (KeyRangerException e) {
+            return "";
+        }
+        try {
+            Mappers.validate(spec);
+            return "";
+        } catch (KeyRangerException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** Whether the mapper spec is one a job can start with: its JSON reads and its template takes its parameters. */
+    static boolean isValid(String json) {
+        return templateOf(json) != null && problemOf(json).isEmpty();
+    }
+
+    /** True while the mapper spec cannot start a job ({@link #isValid}): Start stays off, as for a bad number. */
+    BooleanBinding mapperInvalid() {
+        return Bindings.createBooleanBinding(() -> !isValid(mapperJson.get()), mapperJson);
+    }
+
+    /** What the template refuses in the spec as it is now, or "" ({@link #problemOf}): said beside the mapper. */
+    public ObservableValue<String> mapperProblem() {
+        return mapperProblem;
     }
 
     /** The spec's template name, or null while its JSON is not valid. */

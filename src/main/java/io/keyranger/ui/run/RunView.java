@@ -64,7 +64,8 @@ public final class RunView extends BorderPane {
         this.model = model;
         setId("runView");
         settings = new JobSettingsBar(model);
-        setTop(new VBox(controls(), settings));
+        setTop(new VBox(controls(), mapperProblem(), settings));
+        JobListRefresh.attach(this, model::refreshJobs);
         RangeTreeTable table = new RangeTreeTable(model.roots(), model.status().pausedProperty());
         // an empty tree says what the tab shows: no job yet, the job handed over (not started), or a job with no ranges
         Label noRanges = new Label();
@@ -95,6 +96,19 @@ public final class RunView extends BorderPane {
         VBox bottom = new VBox(4, summary, problems);
         bottom.setPadding(new Insets(6, 8, 6, 8));
         setBottom(bottom);
+    }
+
+    /** Under the mapper: what its template refuses in it (a required parameter missing), while Start stays off. */
+    private Label mapperProblem() {
+        Label problem = new Label();
+        problem.setId("mapperProblem");
+        problem.setWrapText(true);
+        problem.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.DANGER);
+        problem.setPadding(new Insets(0, 8, 0, 8));
+        problem.textProperty().bind(model.form().mapperProblem());
+        problem.visibleProperty().bind(problem.textProperty().isNotEmpty());
+        problem.managedProperty().bind(problem.visibleProperty());
+        return problem;
     }
 
     private HBox controls() {
@@ -144,7 +158,7 @@ public final class RunView extends BorderPane {
         start.setId("startJob");
         start.getStyleClass().add("accent");
         start.disableProperty().bind(model.status().runningProperty().or(model.targetProperty().isNull())
-                .or(settings.invalidProperty()));
+                .or(settings.invalidProperty()).or(model.form().mapperInvalid()));
         start.setOnAction(e -> {
             switch (JobGuard.check(getScene().getWindow(), model.targetProperty().get(), model.startPrice().consent(),
                     List.copyOf(model.form().kinds()))) {
@@ -302,22 +316,19 @@ public final class RunView extends BorderPane {
         jobs.setFixedCellSize(JOB_ROW);
         jobs.setPrefHeight(8 * JOB_ROW);
         jobs.setPlaceholder(new Label("No jobs stored yet"));
-        jobs.setCellFactory(list -> new ListCell<>() {
-            {
-                // one line a job, so that the list shows several: its status first, what a user scans the list for
-                // (a job id is long and alike from job to job); the whole line reads in the tooltip
-                setPrefWidth(0);
-                HoverTooltip.ofText(this);
+        jobs.setCellFactory(list -> new JobCell(model));
+        // the list is read again every few seconds: the job selected stays selected when the list changes
+        String[] selectedId = new String[1];
+        jobs.getSelectionModel().selectedItemProperty().addListener((obs, old, job) -> {
+            if (job != null) {
+                selectedId[0] = job.spec().jobId();
             }
-
-            @Override
-            protected void updateItem(ListedJob job, boolean empty) {
-                super.updateItem(job, empty);
-                String backup = empty || job == null ? null : model.backupOf(job.spec().jobId());
-                String text = empty || job == null ? null : model.describeStatus(job) + "  ·  "
-                        + job.spec().mapper().template() + "  ·  " + job.spec().jobId()
-                        + (backup == null ? "" : "  ·  backed up first to " + backup);
-                setText(text);
+        });
+        model.pastJobs().addListener((ListChangeListener<ListedJob>) change -> {
+            ListedJob selected = jobs.getSelectionModel().getSelectedItem();
+            if (selectedId[0] != null && (selected == null || !selected.spec().jobId().equals(selectedId[0]))) {
+                model.pastJobs().stream().filter(j -> j.spec().jobId().equals(selectedId[0])).findFirst()
+                        .ifPresent(j -> jobs.getSelectionModel().select(j));
             }
         });
         // the job running here is stored as running while it pauses: its row says paused, and running again after

@@ -84,6 +84,10 @@ public final class RunViewModel {
         } catch (KeyRangerException e) {
             return JobForm.describe(mapperJson) + " Fix the mapper, then Start.";
         }
+        String problem = JobForm.problemOf(mapperJson);
+        if (!problem.isEmpty()) {
+            return problem + " Fix the mapper, then Start.";
+        }
         return "Start runs " + JobForm.describe(mapperJson) + " over "
                 + (kinds.isEmpty() ? target.kind() : String.join(", ", kinds)) + ".";
     }

@@ -54,9 +54,13 @@ final class StoredJobs {
             if (listing != listings) {
                 return;
             }
-            backups.clear();
-            backups.putAll(listed.backups());
-            jobs.setAll(listed.jobs());
+            if (!backups.equals(listed.backups())) {
+                backups.clear();
+                backups.putAll(listed.backups());
+            }
+            if (!jobs.equals(listed.jobs())) { // read again every few seconds: most listings change nothing
+                jobs.setAll(listed.jobs());
+            }
         })
                 .onError(e -> errors.accept("Cannot list jobs: " + ErrorMessages.of(e)))
                 .run(tasks);

@@ -1,6 +1,7 @@
 package io.keyranger.support;
 
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.testhooks.HoldHook;
 import java.io.BufferedReader;
@@ -72,6 +73,10 @@ public final class ChildCli implements AutoCloseable {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), "-Dkeyranger.config.dir=" + configDir));
+        String keeps = System.getProperty(ReadWindow.FIRESTORE_EMULATOR_KEEPS_PROPERTY);
+        if (keeps != null) { // the suite's window for the Firestore emulator (pom-app.xml), unless jvm sets another
+            command.add("-D" + ReadWindow.FIRESTORE_EMULATOR_KEEPS_PROPERTY + "=" + keeps);
+        }
         command.addAll(jvm);
         command.addAll(SHORT_LIVED_JVM);
         command.add("io.keyranger.app.Launcher");

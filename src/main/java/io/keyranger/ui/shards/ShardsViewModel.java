@@ -188,13 +188,22 @@ public final class ShardsViewModel {
 
     /** A plan's series in the tab's chart: its name, and whether its sizes are counted or estimated. */
     public static String seriesName(ShardPlan plan) {
-        return name(plan) + (plan.hasExactCounts() ? " (exact)" : " (estimated)");
+        return name(plan) + " (" + sizes(plan) + ")";
+    }
+
+    /**
+     * What a plan's sizes are: all counted ("exact"), none ("estimated"), or some, after a count was cancelled (they
+     * are not called estimated then, nor exact).
+     */
+    private static String sizes(ShardPlan plan) {
+        long counted = plan.ranges().stream().filter(r -> r.exact() != null).count();
+        return plan.hasExactCounts() ? "exact" : counted == 0 ? "estimated"
+                : counted + " of " + plan.ranges().size() + " counted, the rest estimated";
     }
 
     private static String describe(String name, ShardPlan plan) {
         Balance b = plan.balance();
-        return String.format("%s: max/mean %.2f, cv %.2f (%s)", name, b.maxOverMean(), b.cv(),
-                plan.hasExactCounts() ? "exact" : "estimated");
+        return String.format("%s: max/mean %.2f, cv %.2f (%s)", name, b.maxOverMean(), b.cv(), sizes(plan));
     }
 
     public IntegerProperty shardsProperty() {

@@ -138,6 +138,11 @@ class ShardsViewModelTest {
             Fx.waitUntil(30, () -> !gate.holder().isAlive());
             assertThat(gate.calls()).as("no read after the cancelled one").isEqualTo(calls);
             assertThat(Fx.get(() -> shards.rows().stream().filter(r -> r.exact() != null).count())).isEqualTo(3);
+            // three counts and one estimate are not called estimated (nor exact)
+            assertThat(Fx.get(() -> ShardsViewModel.seriesName(shards.previewProperty().get().scatter())))
+                    .isEqualTo("Scatter (3 of 4 counted, the rest estimated)");
+            assertThat(Fx.get(() -> shards.balanceProperty().get()))
+                    .contains("Scatter: max/mean").contains("(3 of 4 counted, the rest estimated)");
             assertThat(app.errors()).isEmpty();
         }
     }

@@ -19,7 +19,8 @@ import org.apache.beam.sdk.metrics.Metrics;
 /**
  * What a DoFn of a KeyRanger job does with a range, whichever way its runner hands ranges out ({@link KeyRangeFn} as
  * restrictions that it may split, {@link FlinkRangeFn} as whole elements): the job's page loop over the range, each
- * commit counted in the pipeline's metrics and this JVM's timings, and the tests' injected worker deaths. One per DoFn
+ * commit counted in the pipeline's metrics and this JVM's timings, its stop at the launcher's Ctrl-C ({@link #CANCELLED})
+ * and the tests' injected worker deaths. One per DoFn
  * instance; the page work it runs is the JVM's ({@link JobConfig#work}).
  */
 final class RangeRun implements Serializable {

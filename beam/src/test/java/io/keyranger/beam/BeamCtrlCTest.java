@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * legacy emulator, the launcher in a child JVM sent a real SIGINT.
  */
 class BeamCtrlCTest {
-    private static final int ENTITIES = 3_000;
+    private static final int ENTITIES = 1_500;
     private static final int PAGE = 20;
     private static final String INCREMENT = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
 

@@ -1,6 +1,7 @@
 package io.keyranger.cli;
 
 import io.keyranger.cost.PriceTable;
+import io.keyranger.job.CtrlC;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;

@@ -204,11 +204,20 @@ public final class PipelineLaunch {
 
     /** {@link #finish(long)} of an export: its recorded parts ({@code parts}) are joined before DONE is recorded. */
     public JobStatus finish(long wallMillis, PartFiles parts) {
+        return finish(wallMillis, parts, false);
+    }
+
+    /**
+     * As above; a run its launcher {@code cancelled} (Ctrl-C) that left work is recorded CANCELLED instead of FAILED:
+     * resumable, by {@code keyranger run --resume} or a launch with the same job id.
+     */
+    public JobStatus finish(long wallMillis, PartFiles parts, boolean cancelled) {
         if (renewals != null) {
             renewals.shutdownNow();
         }
         try {
-            return finish(datastore, cells.order(), spec.jobId(), wallMillis, parts);
+            return finish(datastore, cells.order(), spec.jobId(), wallMillis, parts,
+                    cancelled ? JobStatus.CANCELLED : JobStatus.FAILED);
         } finally {
             try {
                 new JobStore(datastore).fencedOnJob("release", lease, job -> List.of(lease.released()));
@@ -238,6 +247,11 @@ public final class PipelineLaunch {
      */
     public static JobStatus finish(Datastore datastore, KeyOrder order, String jobId, long wallMillis,
                                    PartFiles parts) {
+        return finish(datastore, order, jobId, wallMillis, parts, JobStatus.FAILED);
+    }
+
+    private static JobStatus finish(Datastore datastore, KeyOrder order, String jobId, long wallMillis,
+                                    PartFiles parts, JobStatus notDone) {
         JobStore store = new JobStore(datastore);
         List<RangeNode> nodes = store.loadNodes(jobId, order, datastore);
         boolean done = !nodes.isEmpty() && nodes.stream().allMatch(n -> n.status() == NodeStatus.DONE);
@@ -250,7 +264,7 @@ public final class PipelineLaunch {
             }
             parts.joinRecorded(RetryPolicy.DEFAULT.call(() -> store.loadLedgers(jobId, datastore)), order);
         }
-        JobStatus[] recorded = {done ? JobStatus.DONE : JobStatus.FAILED};
+        JobStatus[] recorded = {done ? JobStatus.DONE : notDone};
         RetryPolicy.DEFAULT.call(() -> {
             store.fenced("finish", store.jobKey(jobId), job -> { }, job -> {
                 if (job.contains(JobStore.REVERTED_BY)) {

@@ -68,6 +68,19 @@ public final class ChildCli implements AutoCloseable {
         return start(configDir, conn, List.of(), args, List.of("env", "--default-signal=INT"));
     }
 
+    /**
+     * {@code java MAIN ARGS} of this classpath (another launcher, as Beam's), taking Ctrl-C as {@link #startTakingCtrlC}
+     * does.
+     */
+    public static ChildCli startMainTakingCtrlC(String mainClass, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", Path.of(
+                System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path")));
+        command.addAll(SHORT_LIVED_JVM);
+        command.add(mainClass);
+        command.addAll(args);
+        return new ChildCli(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
     private static ChildCli start(Path configDir, ConnectionSpec conn, List<String> jvm, List<String> args,
                                   List<String> prefix) throws IOException {
         List<String> command = new ArrayList<>(prefix);

@@ -9,6 +9,7 @@ import io.keyranger.dryrun.DryRunner;
 import io.keyranger.executor.JobReadTime;
 import io.keyranger.executor.PipelineLaunch;
 import io.keyranger.executor.source.PastJobs;
+import io.keyranger.job.CtrlC;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
@@ -24,6 +25,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory;
@@ -38,14 +41,22 @@ import org.apache.beam.sdk.values.PCollection;
  * {@code java -jar keyranger-beam.jar --runner=DirectRunner --project=P --emulatorHost=HOST:PORT --kind=K
  * --mapper=FILE.json --jobId=ID}: runs a KeyRanger job as a Beam pipeline, prints one summary line, and exits 0 when
  * the job is done, 1 when it is not, 2 on bad input, 8 when it is done but for entities it could not write, 7 when
- * it is done but left entities changed later alone (as {@code keyranger run}, {@code restore} and {@code revert}). A job with that id, started by this jar or by a local run
- * ({@code keyranger run}), is continued where its ledgers say it is.
+ * it is done but left entities changed later alone (as {@code keyranger run}, {@code restore} and {@code revert}), 4
+ * when it was cancelled. A job with that id, started by this jar or by a local run ({@code keyranger run}), is
+ * continued where its ledgers say it is. Ctrl-C while it waits for the pipeline cancels the job as the command line's
+ * does ({@link CtrlC}): on a runner in this JVM (the DirectRunner, Flink's local mini-cluster) no range and no page
+ * starts after it and the commits under way end; the pipeline is cancelled, the job recorded CANCELLED (resumable)
+ * and the summary says how to resume it. A second Ctrl-C quits at once.
  */
 public final class BeamMain {
     /** Done, but for entities it could not write: the command line's {@code run} exits with the same code. */
     static final int NOT_ALL_WRITTEN = 8;
     /** Done, but for entities left alone on purpose (later writes): the command line's restore and revert exit so. */
     static final int LEFT_ALONE = 7;
+    /** Cancelled (Ctrl-C), resumable: the command line's run exits with the same code. */
+    static final int CANCELLED = 4;
+    /** How long a cancelled run waits for the commits under way to end. */
+    private static final long COMMITS_UNDER_WAY_MILLIS = 30_000;
 
     private BeamMain() {
     }
@@ -111,6 +122,7 @@ public final class BeamMain {
                 .forEach(t -> t.set(0));
         RangeRun.SETUPS.set(0);
         RangeRun.PROCESS_NANOS.set(0);
+        RangeRun.CANCELLED.set(false);
         // a job that only reads reads one snapshot: its stored read time, or this new job's start; its moments (a
         // restore's too) still kept unless it is done, which it says below
         JobSpec spec = JobReadTime.settled(session, RetryPolicy.DEFAULT, request.spec(), Instant.now());
@@ -146,24 +158,35 @@ public final class BeamMain {
         }
         long checkpointsBefore = BeamKeyRangeTracker.CHECKPOINTS.get();
         long splitsBefore = BeamKeyRangeTracker.SPLITS.get();
-        PipelineResult result;
         String failure = null;
-        try {
-            result = pipeline.run();
+        boolean cancelled = false;
+        AtomicReference<PipelineResult> running = new AtomicReference<>();
+        String jobId = request.spec().jobId();
+        try (CtrlC ctrlC = options.getWaitUntilFinish() ? CtrlC.onFirst(() -> cancel(jobId, running, err)) : null) {
+            PipelineResult result = pipeline.run();
+            running.set(result);
             if (!options.getWaitUntilFinish()) {
                 job.detach();
-                out.println("Job " + request.spec().jobId() + ": launched on " + options.getRunner().getSimpleName()
+                out.println("Job " + jobId + ": launched on " + options.getRunner().getSimpleName()
                         + " (" + result.getState() + "); follow it with 'keyranger jobs' or the app's Jobs list.");
                 return 0;
             }
-            result.waitUntilFinish();
+            if (RangeRun.CANCELLED.get()) { // Ctrl-C while the pipeline was being launched
+                cancelPipeline(result);
+            }
+            cancelled = result.waitUntilFinish() == PipelineResult.State.CANCELLED; // also gcloud's cancel
         } catch (RuntimeException e) {
             failure = rootMessage(e);
+        }
+        if (RangeRun.CANCELLED.get()) { // the DoFns stopped with a CancellationException: not a failure
+            cancelled = true;
+            failure = null;
+            awaitCommitsUnderWay();
         }
         long wallMillis = (System.nanoTime() - started) / 1_000_000;
         JobStatus status;
         try {
-            status = job.finish(wallMillis, config.parts()); // joins an export's parts
+            status = job.finish(wallMillis, config.parts(), cancelled); // joins an export's parts
         } catch (KeyRangerException e) { // an export's parts that could not be joined: the job is not done
             failure = failure == null ? e.getMessage() : failure + "; " + e.getMessage();
             status = JobStatus.FAILED;
@@ -172,7 +195,7 @@ public final class BeamMain {
         Map<String, Long> totals = job.totals();
         out.printf("Job %s: %s over %s %s in %.1f s on %s: %s; %d cells, %d ranges to start, %d checkpoints, "
                         + "%d dynamic splits, %d DoFn set-ups, %.1f s in processElement over all threads%s%n",
-                request.spec().jobId(), request.spec().mapper().template(),
+                jobId, request.spec().mapper().template(),
                 request.spec().kind(), status.name().toLowerCase(), wallMillis / 1000.0,
                 options.getRunner().getSimpleName(), totals, job.cells().cells(), ranges.size(),
                 BeamKeyRangeTracker.CHECKPOINTS.get() - checkpointsBefore,
@@ -195,6 +218,12 @@ public final class BeamMain {
         out.flush();
         if (failure != null) {
             err.println("keyranger-beam: the pipeline failed: " + failure);
+        }
+        if (status == JobStatus.CANCELLED) {
+            err.println("keyranger-beam: job " + jobId + " was cancelled; what it committed stays. Resume it with: "
+                    + "keyranger run --resume " + jobId + " (or launch this pipeline again with --jobId=" + jobId
+                    + ").");
+            return CANCELLED;
         }
         long notWritten = JobOutcome.notWritten(totals);
         if (status == JobStatus.DONE && notWritten > 0) { // as the command line's run says it
@@ -224,6 +253,45 @@ public final class BeamMain {
                 request.spec().mapper().json().get("property").asText(), request.spec().kind(),
                 (System.nanoTime() - started) / 1e9, options.getRunner().getSimpleName());
         return 0;
+    }
+
+    /**
+     * The first Ctrl-C: this JVM's page loops stop before their next call, the commits under way end (a while), then
+     * the pipeline is cancelled where its runner can.
+     */
+    private static void cancel(String jobId, AtomicReference<PipelineResult> running, PrintStream err) {
+        err.println();
+        err.println("keyranger-beam: Ctrl-C: cancelling job " + jobId + ": no range or page starts now; the commits "
+                + "under way end. Ctrl-C again quits at once.");
+        err.flush();
+        RangeRun.CANCELLED.set(true);
+        awaitCommitsUnderWay();
+        PipelineResult result = running.get();
+        if (result != null) {
+            cancelPipeline(result);
+        }
+    }
+
+    private static void awaitCommitsUnderWay() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COMMITS_UNDER_WAY_MILLIS);
+        while (RangeRun.PROCESSING.get() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static void cancelPipeline(PipelineResult result) {
+        try {
+            if (!result.getState().isTerminal()) {
+                result.cancel();
+            }
+        } catch (IOException | UnsupportedOperationException | IllegalStateException e) {
+            // a runner that cannot cancel: its page loops stop anyway, and the pipeline ends
+        }
     }
 
     private static double seconds(long nanos) {

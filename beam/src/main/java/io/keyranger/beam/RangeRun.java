@@ -4,9 +4,11 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.keys.KeyRange;
 import java.io.Serializable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -17,7 +19,8 @@ import org.apache.beam.sdk.metrics.Metrics;
 /**
  * What a DoFn of a KeyRanger job does with a range, whichever way its runner hands ranges out ({@link KeyRangeFn} as
  * restrictions that it may split, {@link FlinkRangeFn} as whole elements): the job's page loop over the range, each
- * commit counted in the pipeline's metrics and this JVM's timings, and the tests' injected worker deaths. One per DoFn
+ * commit counted in the pipeline's metrics and this JVM's timings, its stop at the launcher's Ctrl-C ({@link #CANCELLED})
+ * and the tests' injected worker deaths. One per DoFn
  * instance; the page work it runs is the JVM's ({@link JobConfig#work}).
  */
 final class RangeRun implements Serializable {
@@ -35,6 +38,14 @@ final class RangeRun implements Serializable {
     static final AtomicLong FIRST_PROCESS = new AtomicLong();
     /** When this JVM ended its last range so far: 0 until it does. */
     static final AtomicLong LAST_PROCESS_END = new AtomicLong();
+    /**
+     * Whether this JVM's launcher cancelled the job (Ctrl-C on a runner in its JVM: the DirectRunner, Flink's local
+     * mini-cluster): every page loop here stops before its next call, so no range and no page starts and only the
+     * commits under way end.
+     */
+    static final AtomicBoolean CANCELLED = new AtomicBoolean();
+    /** Ranges this JVM is processing now. */
+    static final AtomicInteger PROCESSING = new AtomicInteger();
 
     private final JobConfig config;
     private final Counter applied = Metrics.counter(KeyRangeFn.class, "applied");
@@ -77,7 +88,7 @@ final class RangeRun implements Serializable {
     void process(ConcurrentRangeTracker tracker, Predicate<Key> claim, Consumer<CellCommitter.Outcome> committed,
                  boolean linear) {
         if (loop == null) { // only the instances that process ranges need the job's work
-            loop = new PageLoop(config.work(), null, config.covered());
+            loop = new PageLoop(config.work(), null, config.covered()).stopWhen(Cancellation.of(CANCELLED::get));
         }
         loop.pageSize(config.pageSize()); // each range starts from the job's page
         Predicate<Key> afterPage = !linear ? next -> true : next -> {
@@ -87,6 +98,7 @@ final class RangeRun implements Serializable {
         restrictions.inc();
         long started = System.nanoTime();
         FIRST_PROCESS.compareAndSet(0, started);
+        PROCESSING.incrementAndGet();
         try {
             loop.process(tracker, claim, outcome -> {
                 applied.inc(outcome.applied());
@@ -99,6 +111,7 @@ final class RangeRun implements Serializable {
                 }
             }, afterPage);
         } finally {
+            PROCESSING.decrementAndGet();
             long ended = System.nanoTime();
             PROCESS_NANOS.addAndGet(ended - started);
             LAST_PROCESS_END.accumulateAndGet(ended, Math::max);

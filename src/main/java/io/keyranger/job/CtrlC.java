@@ -1,4 +1,4 @@
-package io.keyranger.cli;
+package io.keyranger.job;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,9 +10,10 @@ import sun.misc.SignalHandler;
  * ends as the app's Cancel ends it) and the command goes on to say how the job ended and exits with its own code; a
  * second one is the JVM's again, which quits (the command's shutdown hook still cancels). Without it the JVM would
  * start shutting down at once and exit 130, racing the summary. Where the JVM cannot take SIGINT (it was ignored when
- * the process started, as under {@code nohup}) nothing changes. SIGTERM stays the JVM's: the shutdown hook.
+ * the process started, as under {@code nohup}) nothing changes. SIGTERM stays the JVM's: the shutdown hook. The
+ * command line's job commands and the Beam launcher (a pipeline on a runner in its JVM) both take Ctrl-C through it.
  */
-final class CtrlC implements AutoCloseable {
+public final class CtrlC implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CtrlC.class);
     private static final Signal INT = new Signal("INT");
 
@@ -39,7 +40,7 @@ final class CtrlC implements AutoCloseable {
     }
 
     /** Runs {@code action} on the first Ctrl-C until closed. */
-    static CtrlC onFirst(Runnable action) {
+    public static CtrlC onFirst(Runnable action) {
         return new CtrlC(action);
     }
 

@@ -62,4 +62,24 @@ class EntitiesToolbarTest extends DemoWindowTest {
         Fx.waitUntil(5, () -> status.getTooltip() != null);
         assertThat(Fx.get(() -> status.getTooltip().getText())).isEqualTo(message);
     }
+
+    @Test
+    void aQuerysLongTitleGivesWayToPreviousAndNext() {
+        Stage stage = FxToolkit.toolkitContext().getRegisteredStage();
+        Fx.on(() -> {
+            stage.setMaximized(false);
+            stage.setWidth(1280);
+            stage.setHeight(800);
+        });
+        Fx.on(() -> robot.lookup("#gqlQuery").queryTextInputControl().setText(
+                "SELECT * FROM Account WHERE tier = 'pro' AND balance > 5000 ORDER BY balance DESC"));
+        robot.clickOn("#runQuery");
+        Fx.waitUntil(20, () -> labelText("#pageTitle").contains("(query)"));
+        Fx.waitUntil(20, () -> !Fx.get(() -> robot.lookup("#entityTable").queryTableView().getItems().isEmpty()));
+        for (String id : List.of("#previousPage", "#nextPage")) {
+            Button button = robot.lookup(id).queryButton();
+            assertThat(Fx.get(() -> ((Text) button.lookup(".text")).getText())).as(id + " keeps its words")
+                    .isEqualTo(Fx.get(button::getText));
+        }
+    }
 }

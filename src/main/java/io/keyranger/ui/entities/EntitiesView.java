@@ -265,6 +265,11 @@ public final class EntitiesView extends BorderPane {
         next.setId("nextPage");
         next.disableProperty().bind(model.hasNextProperty().not().or(model.loadingProperty()));
         next.setOnAction(e -> model.nextPage());
+        // the buttons keep their words; a long title (a query's) gives way and reads whole in its tooltip
+        previous.setMinWidth(Region.USE_PREF_SIZE);
+        next.setMinWidth(Region.USE_PREF_SIZE);
+        title.setMinWidth(0);
+        HoverTooltip.ofText(title);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
         HBox bar = new HBox(8, title, spacer, asOf.controls(), previous, next);

@@ -1,5 +1,6 @@
 package io.keyranger.datastore;
 
+import com.google.cloud.datastore.DatastoreException;
 import io.keyranger.KeyRangerException;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,7 +52,7 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
             return null;
         }
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-            if (cause instanceof com.google.cloud.datastore.DatastoreException e) {
+            if (cause instanceof DatastoreException e) {
                 boolean unknown = "UNKNOWN".equals(e.getReason()) || e.getCode() == 2;
                 return unknown && (e.getMessage() == null || e.getMessage().isBlank()) ? readTime : null;
             }

@@ -12,6 +12,7 @@ import io.keyranger.datastore.ProgressListener;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.cells.Chunker;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
@@ -26,8 +27,6 @@ import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ScatterSampler;
 import io.keyranger.sharding.ShardPlanner;
 import io.keyranger.sharding.TotalEstimate;
-import io.keyranger.undo.records.UndoRecords;
-import io.keyranger.executor.cells.Chunker;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -160,6 +159,8 @@ public final class DryRunner {
         cancellation.check();
         List<Key> taken = take(found, sample);
         List<Key> keys = standingFor(taken, sample, mapper);
+        progress.progress(keys.size(), -1);
+        cancellation.check();
         // the spec's property parameters against the kind's listed properties: a typo is named, with the nearest name
         DatastoreGateway gateway = new DatastoreGateway(datastore, server);
         List<PropertyInfo> properties = gateway.properties(namespace, kind);
@@ -173,7 +174,6 @@ public final class DryRunner {
         boolean typed = hasExpressions(spec);
         cancellation.check();
         List<Entity> entities = mapper.needsEntities() || typed ? fetch(keys) : List.of();
-        progress.progress(keys.size(), -1);
         cancellation.check();
         if (typed) {
             mapper = Mappers.create(spec, PropertyTypes.of(properties, entities));

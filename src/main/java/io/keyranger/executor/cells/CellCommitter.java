@@ -247,12 +247,20 @@ public final class CellCommitter {
      * the job's report says where and why; the spans are unchanged, and a later commit in the cell goes on from there.
      */
     public void recordFailure(Key at, String error, boolean permanent, Retries.Policy policy) {
-        int cell = cells.cellOf(at);
         Retries.call(policy, Retries.Observer.NONE, () -> {
             Transaction tx = datastore.newTransaction();
             try {
+                int cell = cells.cellOf(at);
+                Key where = at;
                 Ledger ledger = Ledger.of(cellKey(cell), tx.get(cellKey(cell)), order);
-                CellParts.Part part = divided.partHolding(cell, ledger.divisions(), at);
+                // work stops after the last key it committed: past a cell that key finished, in the first cell after
+                // it that is not done (a done cell is never painted failed)
+                while (ledger.done() && cell + 1 < cells.cells()) {
+                    cell++;
+                    where = cells.cell(cell).start();
+                    ledger = Ledger.of(cellKey(cell), tx.get(cellKey(cell)), order);
+                }
+                CellParts.Part part = divided.partHolding(cell, ledger.divisions(), where);
                 if (part != null) { // a divided cell: the part's ledger, never the root others read
                     tx.put(divided.ledger(cell, part, tx.get(part.key())).failed(jobId, cell, part.range(), error,
                             permanent));

@@ -176,6 +176,11 @@ public final class Ledger {
         return b.build();
     }
 
+    /** Whether the cell is done: every key of it committed. */
+    public boolean done() {
+        return stored != null && NodeStatus.DONE.name().equals(stored.getString("status"));
+    }
+
     /**
      * The ledger with a failure recorded (its spans unchanged): a later commit in the cell sets it running again. A
      * cell already done stays done: every key of it is committed, so a range that fails at its keys (a resumed range
@@ -183,7 +188,7 @@ public final class Ledger {
      */
     public Entity failed(String jobId, int cell, KeyRange cellRange, String error, boolean permanent) {
         Entity base = base(jobId, cell, cellRange);
-        if (stored != null && NodeStatus.DONE.name().equals(stored.getString("status"))) {
+        if (done()) {
             return stored;
         }
         return Entity.newBuilder(base).set("status", NodeStatus.FAILED.name()).set("lastError", unindexed(error))

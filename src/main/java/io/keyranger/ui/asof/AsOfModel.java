@@ -7,6 +7,7 @@ import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.StringBinding;
@@ -73,7 +74,7 @@ public final class AsOfModel {
                         return;
                     }
                     // where the window is shown: what this server keeps, when it is not production's hour
-                    note.set(String.join(" ", java.util.stream.Stream.of(told.get(), from.spec().server()
+                    note.set(String.join(" ", Stream.of(told.get(), from.spec().server()
                             == ServerType.FIRESTORE_EMULATOR ? ReadWindow.rule(ServerType.FIRESTORE_EMULATOR) : "")
                             .filter(t -> !t.isEmpty()).toList()));
                     past.set(session);

@@ -8,6 +8,7 @@ import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.Specs;
+import java.util.Set;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.IntegerProperty;
@@ -73,14 +74,21 @@ public final class JobForm {
      * A mapper spec in words: its template and parameters ("increment · property balance · amount 10"), or what is
      * wrong with its JSON.
      */
+    /** The parameters that name a file (an export's, an import's, a keys file). */
+    private static final Set<String> FILES = Set.of("file", "keys");
+
     static String describe(String json) {
         try {
             MapperSpec spec = MapperSpec.parse(json);
             StringBuilder text = new StringBuilder(spec.template());
             spec.json().fields().forEachRemaining(field -> {
                 if (!field.getKey().equals("template")) {
-                    text.append(" · ").append(field.getKey()).append(' ').append(field.getValue().isTextual()
-                            ? field.getValue().asText() : field.getValue().toString());
+                    String value = field.getValue().isTextual() ? field.getValue().asText()
+                            : field.getValue().toString();
+                    // a file's name, not its whole path (the JSON holds it): a line that wraps, not one cut short
+                    boolean path = FILES.contains(field.getKey()) && field.getValue().isTextual();
+                    text.append(" · ").append(field.getKey()).append(' ')
+                            .append(path ? value.substring(value.lastIndexOf('/') + 1) : value);
                 }
             });
             return text.toString();

@@ -274,7 +274,9 @@ public final class PipelineLaunch {
                     return List.of();
                 }
                 return List.of(Entity.newBuilder(job).set("status", recorded[0].name())
-                        .set("lastWallMillis", wallMillis).set("finishedAt", Timestamp.now()).build());
+                        .set("lastWallMillis", wallMillis).set("finishedAt", Timestamp.now())
+                        // its cells are its ranges: a local run's tree recorded before is not this run's
+                        .set("lastRanges", 0).set("lastDepth", 0).build());
             });
             return null;
         });

@@ -1,6 +1,5 @@
 package io.keyranger.group;
 
-import io.keyranger.job.LeaseMode;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreException;
@@ -13,6 +12,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.ServerType;
+import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.RangeAttempts;
@@ -23,9 +23,11 @@ import io.keyranger.job.JobReport;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
+import io.keyranger.job.LeaseMode;
+import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.NodeStatus;
 import io.keyranger.job.PauseGate;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.job.ThroughputSampler;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.SpecChecks;
 import java.nio.file.Path;
@@ -40,6 +42,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -266,15 +269,22 @@ public final class KindGroup {
         checkChildren(new JobStore(launcher.datastore()), plan, plan.created());
         CompletableFuture<JobResult> result = new CompletableFuture<>();
         PauseGate gate = new PauseGate();
-        JobHandle group = new JobHandle(plan.groupId(), gate, result);
+        // the group's chart: what its kinds read, over its running time
+        AtomicLong read = new AtomicLong();
+        long started = System.nanoTime();
+        ThroughputSampler sampler = ThroughputSampler.start(plan.groupId(), read::get,
+                () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started - gate.pausedNanos()));
+        JobHandle group = new JobHandle(plan.groupId(), gate, result, sampler::points);
+        JobListener counting = new ReadCounting(listener, read);
         Thread thread = new Thread(() -> {
             JobResult done;
             try {
-                done = runKinds(launcher, plan, mode, listener, waiting, group);
+                done = runKinds(launcher, plan, mode, counting, waiting, group);
             } catch (RuntimeException e) {
                 done = new JobResult(plan.groupId(), JobStatus.FAILED, Map.of(), 0, 0, 0, 0,
                         e instanceof KeyRangerException ? e.getMessage() : RangeAttempts.describe(e));
             }
+            sampler.close();
             listener.onFinished(done);
             result.complete(done);
         }, "keyranger-group-" + plan.groupId());
@@ -386,6 +396,30 @@ public final class KindGroup {
             } catch (ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             }
+        }
+    }
+
+    /** Passes a group's events on, keeping its running count of entities read for its chart. */
+    private record ReadCounting(JobListener out, AtomicLong read) implements JobListener {
+        @Override
+        public void onNode(NodeSnapshot node) {
+            out.onNode(node);
+        }
+
+        @Override
+        public void onTotals(Map<String, Long> totals) {
+            read.set(totals.getOrDefault("read", 0L));
+            out.onTotals(totals);
+        }
+
+        @Override
+        public void onServerStatus(String problem) {
+            out.onServerStatus(problem);
+        }
+
+        @Override
+        public void onFinished(JobResult done) {
+            out.onFinished(done);
         }
     }
 }

@@ -3,18 +3,28 @@ package io.keyranger.job;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 
 /** A running job: pause, resume, cancel, and its result when it ends. */
 public final class JobHandle {
     private final String jobId;
     private final PauseGate gate;
     private final CompletableFuture<JobResult> result;
+    private final Supplier<List<RunThroughput.Point>> throughput;
     private volatile boolean cancelled;
 
+    /** A job whose run draws no chart of its own (one already ended). */
     public JobHandle(String jobId, PauseGate gate, CompletableFuture<JobResult> result) {
+        this(jobId, gate, result, List::of);
+    }
+
+    /** {@code throughput}: the run's chart so far, as its {@link ThroughputSampler} draws it. */
+    public JobHandle(String jobId, PauseGate gate, CompletableFuture<JobResult> result,
+                     Supplier<List<RunThroughput.Point>> throughput) {
         this.jobId = jobId;
         this.gate = gate;
         this.result = result;
+        this.throughput = throughput;
     }
 
     public String jobId() {
@@ -51,6 +61,11 @@ public final class JobHandle {
     public void cancel() {
         cancelled = true;
         gate.resume();
+    }
+
+    /** The run's throughput so far: entities read per second, as the run measured it, the chart its end stores. */
+    public List<RunThroughput.Point> throughput() {
+        return throughput.get();
     }
 
     public boolean isCancelled() {

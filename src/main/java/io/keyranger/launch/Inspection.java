@@ -3,6 +3,7 @@ package io.keyranger.launch;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.Pause;
+import io.keyranger.job.RunRecord;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +21,11 @@ import java.util.Map;
  * @param lastWallMillis how long its last run took, its pauses left out (0 before it ended once)
  * @param lastPauses     when its last run stood paused
  * @param finished       when its last run ended, or null
+ * @param lastRun        its last run as it ended, when that run was local and ended here: its tree and chart; or null
  */
 public record Inspection(String jobId, List<NodeSnapshot> nodes, Map<String, Long> totals, JobStatus status,
                          String backup, int lastRanges, int lastDepth, long lastWallMillis,
-                         List<Pause> lastPauses, Instant finished) {
+                         List<Pause> lastPauses, Instant finished, RunRecord lastRun) {
     /** Whether its last run ended and said how long it took: a job running (elsewhere) has no such figures yet. */
     public boolean ended() {
         return status != JobStatus.RUNNING && lastWallMillis > 0;

@@ -21,6 +21,7 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.SpecChecks;
@@ -289,10 +290,12 @@ public final class Jobs {
     /** A stored job as read back: its ranges, persisted totals and status, its backup, and its last run's figures. */
     public Inspection inspect(String jobId) {
         AdaptiveSplitExecutor executor = launcher.executor();
-        JobStore.StoredJob stored = new JobStore(session.datastore()).loadJob(jobId);
+        JobStore store = new JobStore(session.datastore());
+        JobStore.StoredJob stored = store.loadJob(jobId);
         return new Inspection(jobId, executor.nodes(jobId), executor.totals(jobId), stored.status(),
                 ServerExports.backupsOf(session.datastore(), List.of(jobId)).get(jobId), stored.lastRanges(),
-                stored.lastDepth(), stored.lastWallMillis(), stored.lastPauses(), stored.finished());
+                stored.lastDepth(), stored.lastWallMillis(), stored.lastPauses(), stored.finished(),
+                stored.status() == JobStatus.RUNNING ? null : store.lastRun(stored));
     }
 
     /** A stored job's persisted totals. */

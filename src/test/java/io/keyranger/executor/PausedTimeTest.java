@@ -11,7 +11,7 @@ import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
-import io.keyranger.report.RunThroughput;
+import io.keyranger.job.RunThroughput;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;

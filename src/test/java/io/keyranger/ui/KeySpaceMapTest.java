@@ -7,12 +7,15 @@ import io.keyranger.app.KeyRangerApp;
 import io.keyranger.cli.GuiStarter.StartupRequest;
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.demo.DemoRequest;
+import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.NodeStatus;
 import io.keyranger.sharding.ShardPreview;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.kinds.KindItem;
 import io.keyranger.ui.run.KeySpaceMap;
 import io.keyranger.ui.run.NodeRow;
+import io.keyranger.ui.run.RunViewModel;
+import io.keyranger.ui.run.ThroughputPoint;
 import io.keyranger.ui.shards.PlanMap;
 import io.keyranger.ui.shards.ShardsViewModel;
 import java.io.IOException;
@@ -172,6 +175,77 @@ class KeySpaceMapTest {
         assertThat(rows).isNotEmpty().allSatisfy(r -> assertThat(r.status().isFinal()).isTrue());
         assertThat(Fx.get(map::drawn).stream().filter(b -> b.row() != null).map(KeySpaceMap.Drawn::row).toList())
                 .containsExactlyInAnyOrderElementsOf(rows);
+    }
+
+    @Test
+    void aJobRunHereInspectedAfterItEndedShowsTheTreeAndChartItEndedWith() {
+        // before, Inspect showed the job's stored cells, all at depth 0, beside a summary of its ranges, and a chart
+        // drawn again from the cells' records whose peak was not the live one's
+        selectKind("Account");
+        clickTab("Run");
+        Fx.get(() -> {
+            robot.lookup("#mapperJson").queryTextInputControl().setText("{\"template\": \"count\"}");
+            robot.lookup("#jobPageSize").<Spinner<Integer>>query().getValueFactory().setValue(10);
+            robot.lookup("#jobShards").<Spinner<Integer>>query().getValueFactory().setValue(2);
+            robot.lookup("#jobWorkers").<Spinner<Integer>>query().getValueFactory().setValue(4);
+            return null;
+        });
+        robot.clickOn("#startJob");
+        Fx.waitUntil(90, () -> robot.lookup("#runSummary").queryLabeled().getText().contains(" done:"));
+        String summary = Fx.get(() -> robot.lookup("#runSummary").queryLabeled().getText());
+        String jobId = summary.replaceAll("(?s)^Job (\\S+) done:.*$", "$1");
+        TreeTableView<NodeRow> tree = robot.lookup("#rangeTree").query();
+        Fx.waitUntil(5, () -> all(tree.getRoot()).stream().allMatch(r -> r.status().isFinal()));
+        List<String> live = Fx.get(() -> all(tree.getRoot()).stream().map(KeySpaceMapTest::described).sorted()
+                .toList());
+        int depth = Fx.get(() -> all(tree.getRoot()).stream().mapToInt(r -> r.snapshot().depth()).max().orElse(-1));
+        assertThat(depth).as("the job split: " + live).isPositive();
+        RunViewModel run = ((KeyRangerApp) app).model().run();
+        List<ThroughputPoint> chart = Fx.get(() -> List.copyOf(run.throughput()));
+        assertThat(chart).as("the live chart").isNotEmpty();
+        double drawn = 0;
+        double before = 0;
+        for (ThroughputPoint p : chart) {
+            drawn += p.rate() * (p.seconds() - before);
+            before = p.seconds();
+        }
+        double read = Fx.get(() -> all(tree.getRoot()).stream().filter(r -> r.snapshot().parentId() == null)
+                .mapToLong(r -> r.snapshot().subtreeEntities()).sum());
+        assertThat(read).as("the kind was read").isPositive();
+        assertThat(drawn).as("the chart's entities are those read").isCloseTo(read, Offset.offset(0.5));
+
+        Fx.get(() -> {
+            robot.lookup("#refreshJobs").queryButton().fire();
+            return null;
+        });
+        ListView<?> jobs = robot.lookup("#pastJobs").queryListView();
+        Fx.waitUntil(20, () -> jobs.getItems().stream().anyMatch(j -> ((ListedJob) j).spec().jobId().equals(jobId)));
+        Fx.get(() -> {
+            Object job = jobs.getItems().stream().filter(j -> ((ListedJob) j).spec().jobId().equals(jobId))
+                    .findFirst().orElseThrow();
+            ((ListView<Object>) (ListView<?>) jobs).getSelectionModel().select(job);
+            return null;
+        });
+        Fx.waitUntil(10, () -> !robot.lookup("#inspectJob").queryButton().isDisabled());
+        Fx.get(() -> {
+            robot.lookup("#inspectJob").queryButton().fire();
+            return null;
+        });
+        Fx.waitUntil(30, () -> robot.lookup("#runSummary").queryLabeled().getText()
+                .startsWith("Job " + jobId + " (stored, done)"));
+        List<String> inspected = Fx.get(() -> all(tree.getRoot()).stream().map(KeySpaceMapTest::described).sorted()
+                .toList());
+        assertThat(inspected).as("the tree the run ended with").isEqualTo(live);
+        assertThat(Fx.get(() -> robot.lookup("#runSummary").queryLabeled().getText()))
+                .contains(live.size() + " ranges, depth " + depth + ", ");
+        assertThat(Fx.get(() -> List.copyOf(run.throughput()))).as("the chart the run drew live").isEqualTo(chart);
+    }
+
+    /** A row as the tree shows it: which range, how deep, where it ended, what it counted. */
+    private static String described(NodeRow row) {
+        NodeSnapshot n = row.snapshot();
+        return n.id() + " parent " + n.parentId() + " depth " + n.depth() + " " + n.status() + " " + n.entities() + "/"
+                + n.subtreeEntities();
     }
 
     @Test

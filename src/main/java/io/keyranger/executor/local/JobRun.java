@@ -11,8 +11,11 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.PauseGate;
 import io.keyranger.job.RetryPolicy;
+import io.keyranger.job.RunRecord;
+import io.keyranger.job.ThroughputSampler;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -45,11 +48,16 @@ final class JobRun {
     private final AtomicReference<JobFencedException> fencedBy = new AtomicReference<>();
     private final ScheduledExecutorService renewals;
     private long startNanos;
+    /** The run's chart, sampled from its start. */
+    private volatile ThroughputSampler throughput;
 
     JobRun(RunContext run) {
         this.run = run;
         JobSpec spec = run.spec();
-        this.handle = new JobHandle(spec.jobId(), gate, result);
+        this.handle = new JobHandle(spec.jobId(), gate, result, () -> {
+            ThroughputSampler sampler = throughput;
+            return sampler == null ? List.of() : sampler.points();
+        });
         this.pool = new ThreadPoolExecutor(spec.workers(), spec.workers(), 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), daemon("keyranger-job-", new AtomicInteger()));
         this.renewals = Executors.newSingleThreadScheduledExecutor(daemon("keyranger-lease-" + spec.jobId() + "-",
@@ -88,6 +96,7 @@ final class JobRun {
     JobHandle start(List<RangeNode> all, List<RangeNode> pending) {
         startNanos = System.nanoTime();
         run.tree().load(all, run.persistedTotals(run.retries())); // read before any worker: a fault is retried
+        throughput = ThroughputSampler.start(run.jobId(), () -> run.tree().total("read"), this::runningMillis);
         long every = Math.max(100, run.lease().duration().toMillis() / 3);
         renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         outstanding.incrementAndGet(); // held until every pending node is submitted
@@ -168,6 +177,10 @@ final class JobRun {
     private void finish() {
         pool.shutdown();
         renewals.shutdownNow();
+        ThroughputSampler sampler = throughput;
+        if (sampler != null) {
+            sampler.close();
+        }
         long wall = runningMillis();
         ProgressTree tree = run.tree();
         int failed = tree.failed();
@@ -232,7 +245,9 @@ final class JobRun {
         // the moment the run's time was taken: its running time since then is what it ran past it
         Instant ended = Instant.now().minusMillis(Math.max(0, runningMillis() - ran));
         retries.call(() -> {
-            run.store().finishJob(run.lease(), status, ran, ended, tree.size(), tree.maxDepth(), handle.pauses());
+            run.store().finishJob(run.lease(), status, ran, ended, tree.size(), tree.maxDepth(), handle.pauses(),
+                    new RunRecord(tree.nodes().stream().sorted(Comparator.comparingInt(RangeNode::depth))
+                            .map(n -> n.snapshot(run.jobId())).toList(), handle.throughput()));
             return null;
         });
         if (joins) {

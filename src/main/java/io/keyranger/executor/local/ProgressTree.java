@@ -73,6 +73,12 @@ public final class ProgressTree {
         }
     }
 
+    /** One running total now (0 before anything was counted under it). */
+    public long total(String field) {
+        LongAdder total = totals.get(field);
+        return total == null ? 0 : total.sum();
+    }
+
     public Map<String, Long> snapshotTotals() {
         Map<String, Long> copy = new TreeMap<>();
         totals.forEach((k, v) -> copy.put(k, v.sum()));

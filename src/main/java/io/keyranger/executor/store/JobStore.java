@@ -24,6 +24,7 @@ import io.keyranger.executor.range.RangeNode;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.Pause;
+import io.keyranger.job.RunRecord;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapperSpec;
@@ -153,10 +154,12 @@ public final class JobStore {
      * The job's last status, and its lease released, in one fenced transaction, with its last run's figures: how long
      * it ran, its pauses left out, when it stood paused, and when its time was taken ({@code timeTaken}: a chart of the
      * run drawn afterwards counts back from there, so the end is the moment the time was taken, not when this
-     * transaction ran, which a slow or retried commit makes later).
+     * transaction ran, which a slow or retried commit makes later), and the run as it ended ({@link RunRecord}: its
+     * tree and chart, for Inspect).
      */
     public void finishJob(JobLease lease, JobStatus status, long wallMillis, Instant timeTaken, int ranges, int depth,
-                          List<Pause> pauses) {
+                          List<Pause> pauses, RunRecord run) {
+        Entity record = RunRecords.entity(RunRecords.key(datastore, lease.fenceKey().getName()), timeTaken, run);
         fencedOnJob("finish", lease, job -> {
             Entity.Builder ended = Entity.newBuilder(job).set("status", status.name())
                     .set("lastWallMillis", wallMillis).set("lastRanges", ranges).set("lastDepth", depth)
@@ -171,8 +174,13 @@ public final class JobStore {
                 }
                 ended.set(LAST_PAUSES, ListValue.of(bounds));
             }
-            return List.of(ended.build(), lease.released());
+            return List.of(ended.build(), lease.released(), record);
         });
+    }
+
+    /** The job's last run as it ended ({@link #finishJob}), or null: it never ended here, or a Beam run ended since. */
+    public RunRecord lastRun(StoredJob job) {
+        return RunRecords.read(datastore, job.spec().jobId(), job.finished());
     }
 
     /** A job's last run's pauses, stored as their bounds in epoch milliseconds, from, to, from, to... */

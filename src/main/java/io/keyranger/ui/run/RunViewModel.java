@@ -154,7 +154,9 @@ public final class RunViewModel {
             Inspection inspection = reading.job();
             clearTree();
             status.showTree(JOB_WITHOUT_RANGES);
-            tree.apply(inspection.nodes());
+            // the tree its last run here split into, as it ended; else the cells stored of it
+            tree.apply(inspection.lastRun() != null && !inspection.lastRun().ranges().isEmpty()
+                    ? inspection.lastRun().ranges() : inspection.nodes());
             tree.changed();
             status.setTotals(inspection.totals());
             // its last run as it ended, the figures its summary gave: no ETA, and the chart over the whole run

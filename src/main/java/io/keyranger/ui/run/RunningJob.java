@@ -291,6 +291,9 @@ final class RunningJob {
         if (batch.totals() != null) {
             status.setTotals(batch.totals());
         }
+        if (handle != null) {
+            meter.show(handle.throughput());
+        }
         status.setTiming(meter.tick(status.totals().getOrDefault("read", 0L), handle != null,
                 launched == null ? -1 : launched.size(), status.isRunning()));
         if (batch.serverStatus() != null && handle != null) {

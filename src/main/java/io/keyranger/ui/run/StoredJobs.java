@@ -4,7 +4,7 @@ import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobStatus;
 import io.keyranger.launch.Inspection;
 import io.keyranger.launch.Jobs;
-import io.keyranger.report.RunThroughput;
+import io.keyranger.job.RunThroughput;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -67,16 +67,20 @@ final class StoredJobs {
     }
 
     /**
-     * A stored job as read back, and the throughput chart of its last run as it ended ({@link RunThroughput}; none
-     * while it runs elsewhere): drawn from every range's records, so worked out off the FX thread with the reading.
+     * A stored job as read back, and the throughput chart of its last run as it ended (none while it runs elsewhere):
+     * the one its run drew live, or for a run elsewhere ({@link RunThroughput#of}) drawn from every cell's records, so
+     * worked out off the FX thread with the reading.
      *
      * @param job        the job as read back
      * @param throughput the chart's points
      */
     record Reading(Inspection job, List<ThroughputPoint> throughput) {
         static Reading of(Inspection job) {
-            return new Reading(job, RunThroughput.of(job.nodes(), job.finished(), job.ended() ? job.lastWallMillis()
-                    : 0, job.lastPauses()).stream().map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
+            // the chart the run drew live, when it ran here; else drawn from its cells' records (a Beam run's)
+            List<RunThroughput.Point> points = job.lastRun() != null ? job.lastRun().throughput()
+                    : RunThroughput.of(job.nodes(), job.finished(), job.ended() ? job.lastWallMillis() : 0,
+                    job.lastPauses());
+            return new Reading(job, points.stream().map(p -> new ThroughputPoint(p.seconds(), p.rate())).toList());
         }
     }
 

@@ -3,7 +3,7 @@ package io.keyranger.ui.run;
 import io.keyranger.report.JobClock;
 import io.keyranger.report.JobOutcome;
 import io.keyranger.report.JobProgress;
-import io.keyranger.report.RunThroughput;
+import io.keyranger.job.RunThroughput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,20 +13,14 @@ import javafx.collections.ObservableList;
 
 /**
  * The Run tab's clock: the job's {@link JobClock} (elapsed time, rate and ETA, as every progress display has them),
- * and the throughput chart's points, entities read per second: one a second, or over spans of whole seconds that keep
- * a long job to {@link RunThroughput#MAX_POINTS} (as Inspect draws a stored job). Fed from the FX thread's ticks.
+ * fed from the FX thread's ticks; and the throughput chart's points, entities read per second, as the run itself
+ * samples them ({@link io.keyranger.job.ThroughputSampler}): the points its end stores and Inspect draws again.
  */
 final class ThroughputMeter {
     private static final List<String> MAIN_FIELDS = JobOutcome.MAIN_COUNTERS;
 
     private final ObservableList<ThroughputPoint> points = FXCollections.observableArrayList();
     private final JobClock clock = new JobClock(0);
-    /** What the job read when, from which the points are drawn. */
-    private RunThroughput run = new RunThroughput();
-    private long lastTickNanos;
-    /** The running time at the last tick that measured, in milliseconds. */
-    private long lastElapsedMillis;
-    private long lastRead = -1;
 
     /** Starts the clock afresh, with no points: a job starts. */
     void restart() {
@@ -36,13 +30,10 @@ final class ThroughputMeter {
     void restart(long now) {
         clear();
         clock.start(now);
-        lastTickNanos = now;
-        lastRead = -1;
     }
 
-    /** Forgets the points and what they were drawn from: the chart shows no job, or a stored one's own points. */
+    /** Forgets the points: the chart shows no job, or a stored one's own points. */
     void clear() {
-        run = new RunThroughput();
         points.clear();
     }
 
@@ -55,8 +46,6 @@ final class ThroughputMeter {
     void resume(long now) {
         if (clock.isPaused()) {
             clock.resume(now);
-            lastTickNanos = now;
-            lastRead = -1;
         }
     }
 
@@ -74,22 +63,12 @@ final class ThroughputMeter {
     }
 
     /**
-     * Records a tick: what was read since the last one, once a second while {@code measuring}, redrawing the points.
-     * Returns the timing line ({@link JobWords#timing(JobProgress)}) of the clock's {@link JobProgress}, with an ETA
-     * when {@code known} (the kind's size, -1 if unknown) says how much is left while {@code running}.
+     * Records a tick while {@code measuring}: what has been read by now. Returns the timing line
+     * ({@link JobWords#timing(JobProgress)}) of the clock's {@link JobProgress}, with an ETA when {@code known} (the
+     * kind's size, -1 if unknown) says how much is left while {@code running}.
      */
     String tick(long now, long read, boolean measuring, long known, boolean running) {
         if (measuring && !clock.isPaused()) {
-            if (now - lastTickNanos >= 1_000_000_000L || lastRead < 0) {
-                long elapsedMillis = clock.elapsedNanos(now) / 1_000_000;
-                if (lastRead >= 0) {
-                    run.add(read - lastRead, lastElapsedMillis, elapsedMillis);
-                    show(run.points());
-                }
-                lastRead = read;
-                lastTickNanos = now;
-                lastElapsedMillis = elapsedMillis;
-            }
             clock.sample(now, read);
         }
         return JobWords.timing(clock.progress(now, Map.of("read", read), JobProgress.Ranges.NONE,
@@ -97,10 +76,11 @@ final class ThroughputMeter {
     }
 
     /**
-     * Shows {@code drawn}, changing only the points that changed: as the job goes on, its last point grows or a new
-     * one comes; the spans widen (and every point changes) only every {@link RunThroughput#MAX_POINTS} seconds.
+     * Shows {@code drawn}, the run's chart so far, changing only the points that changed: as the job goes on, its last
+     * point grows or a new one comes; the spans widen (and every point changes) only every
+     * {@link RunThroughput#MAX_POINTS} seconds.
      */
-    private void show(List<RunThroughput.Point> drawn) {
+    void show(List<RunThroughput.Point> drawn) {
         for (int i = 0; i < drawn.size(); i++) {
             ThroughputPoint point = new ThroughputPoint(drawn.get(i).seconds(), drawn.get(i).rate());
             if (i >= points.size()) {

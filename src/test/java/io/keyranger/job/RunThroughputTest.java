@@ -1,10 +1,7 @@
-package io.keyranger.report;
+package io.keyranger.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.keyranger.job.NodeSnapshot;
-import io.keyranger.job.NodeStatus;
-import io.keyranger.job.Pause;
 import java.time.Instant;
 import java.util.List;
 import org.assertj.core.data.Offset;

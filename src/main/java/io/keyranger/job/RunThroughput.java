@@ -1,7 +1,5 @@
-package io.keyranger.report;
+package io.keyranger.job;
 
-import io.keyranger.job.NodeSnapshot;
-import io.keyranger.job.Pause;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -24,6 +24,7 @@ import io.keyranger.launch.Consent;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
 import io.keyranger.launch.PastKinds;
+import io.keyranger.launch.Preparation;
 import io.keyranger.backup.managed.ManagedExport;
 import io.keyranger.report.JobOutcome;
 import io.keyranger.report.DryRunPrinter;
@@ -31,6 +32,7 @@ import io.keyranger.report.RestoreDryRun;
 import io.keyranger.profile.SettingsStore;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -136,11 +138,13 @@ public final class RestoreCommand implements Callable<Integer> {
         PriceTable prices = new SettingsStore(context.configDir()).load()
                 .priceTable();
         Session live = Session.open(conn);
-        Past past = asOf.given() ? past(live, err) : null;
+        StringWriter notes = new StringWriter(); // what is read, said once the job is not refused
+        Past past = asOf.given() ? past(live, new PrintWriter(notes)) : null;
         JobSpec job = spec(conn, kind, restoreMode, past);
         String from = past == null ? selection.export.toString() : past.describe();
         PastKinds.requireHeld(live, job); // before anything is said of a job (Jobs#prepare checks it too)
         if (dryRun) {
+            err.print(notes);
             if (past != null) {
                 PastRestoreDryRun dry = PastRestoreDryRun.of(live, job, n -> {
                     err.printf("\rCompared %,d keys…", n);
@@ -157,6 +161,8 @@ public final class RestoreCommand implements Callable<Integer> {
                 : LeaseMode.RESUME);
         confirm.require(Consent.of(conn, request, -1, prices));
         Jobs jobs = hooks.jobs(live, err);
+        Preparation prepared = jobs.prepare(request, -1, prices); // refuses it before anything is said of it
+        err.print(notes);
         JobProgressPrinter progress = new JobProgressPrinter(err);
         err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
                 + conn.namespace()) + " from " + from + (until != null ? "" : " (" + restoreMode.id() + ")")
@@ -168,7 +174,7 @@ public final class RestoreCommand implements Callable<Integer> {
         err.flush();
         JobHandle handle;
         try {
-            handle = jobs.launch(jobs.prepare(request, -1, prices), progress, message -> {
+            handle = jobs.launch(prepared, progress, message -> {
                 err.println(message);
                 err.flush();
             });

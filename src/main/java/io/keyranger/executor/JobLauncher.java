@@ -129,7 +129,31 @@ public final class JobLauncher {
             return executor().start(PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, null), listener);
         }
         JobSpec was = stored.spec();
-        JobSpec asked = spec.bind(project, order);
+        refuseOtherOptions(spec, was);
+        if (stored.status() != JobStatus.DONE) {
+            JobReadTime.requireKept(session, spec, Instant.now());
+            PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, was); // refused when its keys changed
+        }
+        return executor().resume(spec.jobId(), mode, listener, waiting);
+    }
+
+    /**
+     * Refuses a restore from the past under the id of a stored job that was started with other options, so that a
+     * front end can say so before it says anything of the job ({@link #start} refuses it too, as it starts); any
+     * other job, and one whose id is new, passes.
+     */
+    public void requireSameOptions(JobSpec spec) {
+        if (!SourceJobs.readsPast(spec.mapper())) {
+            return;
+        }
+        JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
+        if (stored != null) {
+            refuseOtherOptions(spec, stored.spec());
+        }
+    }
+
+    private void refuseOtherOptions(JobSpec spec, JobSpec was) {
+        JobSpec asked = spec.bind(datastore.getOptions().getProjectId(), order);
         if (!SourceJobs.sameOptions(asked, was)) {
             throw new KeyRangerException("Job " + spec.jobId() + " was started with other options: "
                     + SourceJobs.describe(was) + "; this run asks for " + SourceJobs.describe(asked) + ". Nothing "
@@ -137,11 +161,6 @@ public final class JobLauncher {
                     + "keeps its moments), or run it with the options it was started with (the same --as-of and "
                     + "--until, as absolute times), or give this run another --job-id.");
         }
-        if (stored.status() != JobStatus.DONE) {
-            JobReadTime.requireKept(session, spec, Instant.now());
-            PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, was); // refused when its keys changed
-        }
-        return executor().resume(spec.jobId(), mode, listener, waiting);
     }
 
     /**

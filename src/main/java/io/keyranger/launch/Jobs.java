@@ -131,7 +131,8 @@ public final class Jobs {
 
     /**
      * A new job's one kind that no listing checks (an import may make a new kind): never a bookkeeping or reserved
-     * one, and for a restore from the past one the moment holds ({@link PastKinds}).
+     * one, and for a restore from the past one the moment holds ({@link PastKinds}), under an id that is new or whose
+     * stored job has the same kind and options (so a refusal comes before anything is said of the job).
      */
     private void requireJobKind(JobRequest.NewJob job) {
         BookkeepingKinds.requireUserKind(job.spec().kind());
@@ -139,6 +140,7 @@ public final class Jobs {
             PastKinds.requireHeld(session, job.spec());
             return null;
         });
+        launcher.requireSameOptions(job.spec());
     }
 
     /** KeyRanger's bookkeeping kinds in a job's namespace (as of its read time, when it has one). */

@@ -77,7 +77,7 @@ public final class ServerExports {
         }
     }
 
-    /** Records that the job {@code jobId} was backed up to {@code url}; {@link #backupOf} reads it back. */
+    /** Records that the job {@code jobId} was backed up to {@code url}; {@link #backupsOf} reads it back. */
     public static void record(Datastore datastore, String jobId, String url) {
         datastore.put(Entity.newBuilder(key(datastore, jobId)).set("url", url)
                 .set("at", Timestamp.now()).build());

@@ -15,7 +15,7 @@ import io.keyranger.mapper.MapperSpec;
  * @param workers    the most ranges processed at once
  * @param pageSize   keys fetched per page
  * @param qps        the most entity operations per second, 0 for no limit
- * @param group      the id of the job over several kinds that this job is one kind of ({@link KindGroup}), or null
+ * @param group      the id of the job over several kinds that this job is one kind of ({@link io.keyranger.group.KindGroup}), or null
  */
 public record JobSpec(String jobId, String namespace, String kind, MapperSpec mapper, int shards, int workers,
                       int pageSize, int qps, String group) {

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * A job's status as persisted. RUNNING after a crash means "interrupted": it can be resumed. TAKEN_OVER is never
- * persisted: it ends the run of a runner that another runner took the job from (see {@link JobLease}).
+ * persisted: it ends the run of a runner that another runner took the job from (see {@link io.keyranger.executor.lease.JobLease}).
  */
 public enum JobStatus {
     RUNNING, DONE, FAILED, CANCELLED, TAKEN_OVER;

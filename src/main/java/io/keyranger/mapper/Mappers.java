@@ -209,11 +209,6 @@ public final class Mappers {
         return EntitySkips.PREFIX + RevertTemplate.CONFLICT;
     }
 
-    /** The counters a revert job keeps: entities restored, already as before, restored over a later change. */
-    public static List<String> revertCounters() {
-        return List.of(RevertTemplate.RESTORED, RevertTemplate.ALREADY, RevertTemplate.FORCED);
-    }
-
     /** Whether a counter field belongs to a count-by histogram, and its bucket. */
     public static String countByBucket(String field) {
         return field.startsWith(Templates.COUNT_BY_PREFIX) ? field.substring(Templates.COUNT_BY_PREFIX.length()) : null;

@@ -39,8 +39,8 @@ public final class HoldHook {
     }
 
     /**
-     * Holds between chunks once {@code chunks} have been mapped: the job's client goes through {@link #client()},
-     * its mapper through {@link #mapper(PageMapper)}.
+     * Holds between chunks once {@code chunks} have been mapped: the job's client goes through {@link Between#client()},
+     * its mapper through {@link Between#mapper(PageMapper)}.
      */
     public static Between between(int chunks, PrintWriter err) {
         return new Between(chunks, err);

@@ -82,10 +82,6 @@ public final class PartFiles {
         return group != null;
     }
 
-    public String dir() {
-        return dir;
-    }
-
     /**
      * Writes a committing chunk's lines to a part file of their own (whole and durable once written) and returns its
      * name, which the chunk's commit records in its cell's ledger. A part whose commit did not go through is recorded

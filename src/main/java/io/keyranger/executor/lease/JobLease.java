@@ -10,7 +10,6 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Retries;
 import io.keyranger.job.JobBusyException;
-import java.io.Closeable;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -18,9 +17,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
@@ -30,7 +26,7 @@ import java.util.function.UnaryOperator;
  *
  * <p>A job has a <em>fence</em>: its own bookkeeping entity (the job, or an import's checkpoint) carries an epoch
  * that only grows and the runner that holds it. Taking a job bumps the epoch in a transaction. A job's pages do not
- * read it: they commit through their cells' ledgers ({@link CellCommitter}), which are exact whoever commits, so for
+ * read it: they commit through their cells' ledgers ({@link io.keyranger.executor.cells.CellCommitter}), which are exact whoever commits, so for
  * them the lease is a courtesy (one runner at a time, take-over, clear messages). What only the holder may do reads
  * the fence in its own transaction ({@link #check}): recording a job's end, and each line of an import. So a runner
  * that was taken over, however long it was frozen, can never record an end or import a line again, and the pages it
@@ -88,10 +84,6 @@ public final class JobLease {
 
     public Key fenceKey() {
         return fenceKey;
-    }
-
-    public Key leaseKey() {
-        return leaseKey;
     }
 
     public Duration duration() {
@@ -270,27 +262,5 @@ public final class JobLease {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for a lease");
         }
-    }
-
-    /**
-     * Renews this lease every third of its duration on a thread of its own until the returned handle is closed; a
-     * take-over found there is left to the next fenced commit, which stops the runner.
-     */
-    public Closeable renewEvery(String threadName) {
-        ScheduledExecutorService timer = Executors
-                .newSingleThreadScheduledExecutor(r -> {
-                    Thread thread = new Thread(r, threadName);
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        long every = Math.max(100, duration().toMillis() / 3);
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                renew();
-            } catch (RuntimeException e) {
-                // fenced or unreachable: the next commit finds out and stops the runner
-            }
-        }, every, every, TimeUnit.MILLISECONDS);
-        return timer::shutdownNow;
     }
 }

@@ -234,7 +234,7 @@ public final class AdaptiveSplitExecutor {
     /**
      * Continues a job from its ledgers, whichever runner started it (this executor, or a Beam pipeline): the cells
      * not done are worked again, skipping the spans their ledgers hold. {@code mode} says what to do when another
-     * runner holds a live lease: refuse ({@link LeaseMode#RESUME}, a {@link JobBusyException} naming it), wait
+     * runner holds a live lease: refuse ({@link LeaseMode#RESUME}, a {@link io.keyranger.job.JobBusyException} naming it), wait
      * for it to run out ({@link LeaseMode#TAKE_OVER}, telling {@code waiting} now and then) or take the job at
      * once ({@link LeaseMode#TAKE_OVER_NOW}). A job that is done already is not run again: its handle is complete
      * at once.

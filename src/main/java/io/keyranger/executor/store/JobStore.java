@@ -78,10 +78,6 @@ public final class JobStore {
         return datastore.newKeyFactory().setNamespace("").setKind(JOB_KIND).newKey(jobId);
     }
 
-    public Key nodeKey(String jobId, String nodeId) {
-        return RangeEntities.key(datastore, jobId, nodeId);
-    }
-
     /** A new job's entity: it is created in one transaction with its plan ({@link JobPlans#take}). */
     public Entity.Builder newJobEntity(JobSpec spec, Instant created) {
         Entity.Builder job = Entity.newBuilder(jobKey(spec.jobId()));
@@ -121,7 +117,7 @@ public final class JobStore {
 
     /**
      * In one transaction: reads the job entity, checks that it is still {@code lease}'s, and puts what {@code writes}
-     * makes of it. Throws {@link JobFencedException} and writes nothing when the job was taken over.
+     * makes of it. Throws {@link io.keyranger.executor.lease.JobFencedException} and writes nothing when the job was taken over.
      */
     public void fencedOnJob(String what, JobLease lease, Function<Entity, List<Entity>> writes) {
         fenced(what, lease.fenceKey(), lease::check, writes);

@@ -70,7 +70,7 @@ public record UndoImage(Key target, Entity before, Entity after) {
         return record.getKey("target");
     }
 
-    /** The image of {@code target} that {@link #encode} wrote as {@code root}. */
+    /** The image of {@code target} that {@link #write} wrote as {@code root}. */
     static UndoImage decode(Key target, JsonNode root) {
         Entity before = root.path("before").isNull() ? null : entity(target, root.path("before"));
         Entity after = root.path("deleted").asBoolean() ? null : applied(target, before, root);

@@ -7,7 +7,6 @@ import io.keyranger.datastore.Session;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobHandle;
-import io.keyranger.job.JobReport;
 import io.keyranger.job.JobSpec;
 import io.keyranger.launch.Consent;
 import io.keyranger.launch.JobRequest;
@@ -171,10 +170,7 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         Preparation prepared = jobs.prepare(request, -1, prices());
-        prepared.warnings().forEach(w -> err.println("keyranger: warning: " + w));
-        prepared.permanentFailures().forEach(g -> err.printf("keyranger: %,d range%s of %s failed with: %s%n  Resuming "
-                + "retries them, but this reason does not go away by retrying: %s.%n", g.count(), g.count() == 1 ? ""
-                : "s", target.resume, g.reason(), JobReport.adviceFor(g.reason())));
+        prepared.notices().forEach(w -> err.println("keyranger: warning: " + w));
         err.flush();
         if (job != null) {
             backUp(jobs, job, prepared.kinds(), err);

@@ -219,25 +219,15 @@ public final class Jobs {
     }
 
     /**
-     * Starts, resumes, takes over or reverts as the app does, once the user agreed: reads only what launching needs
-     * (a group's kinds, whether a resume names a group), none of {@link #prepare}'s checks and warnings. The app checks
-     * less than the command line so far: no room check on an export's disk before it starts, no warning of a spec's
-     * unknown properties (the Mapper tab's dry run gives it) or of a resumed job's failures that retrying will not fix.
+     * Prepares and launches {@code request} in one go, as the app does once the user agreed (it asked for consent
+     * before, with the same {@link Consent}): every check of {@link #prepare} runs, and {@code notices} hears what the
+     * command line prints before it runs ({@link Preparation#notices}).
      */
-    public JobHandle start(JobRequest request, JobListener listener, Consumer<String> waiting) {
-        Preparation resolved;
-        if (request instanceof JobRequest.NewJob job) {
-            if (!job.severalKinds()) {
-                requireJobKind(job);
-            }
-            resolved = new Preparation(job, null, job.severalKinds() ? kinds(job) : List.of(job.spec().kind()), null,
-                    List.of(), List.of(), List.of());
-        } else if (request instanceof JobRequest.Resume resume) {
-            resolved = resolve(resume);
-        } else {
-            resolved = new Preparation(request, null, List.of(), null, List.of(), List.of(), List.of());
-        }
-        return launch(resolved, listener, waiting);
+    public JobHandle start(JobRequest request, JobListener listener, Consumer<String> waiting,
+                           Consumer<String> notices) {
+        Preparation prepared = prepare(request, -1, PriceTable.BUILT_IN);
+        prepared.notices().forEach(notices);
+        return launch(prepared, listener, waiting);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.keyranger.launch;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobReport;
 import io.keyranger.job.JobSpec;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -35,6 +36,21 @@ public record Preparation(JobRequest request, Consent consent, List<String> kind
     public Preparation(JobRequest request, Consent consent, List<String> kinds, KindGroup.Plan group,
                        List<JobSpec> reverted, List<String> warnings, List<JobReport.ReasonGroup> permanentFailures) {
         this(request, consent, kinds, group, reverted, warnings, permanentFailures, List.of());
+    }
+
+    /**
+     * What every front end tells the user before it runs, one sentence each: the {@link #warnings}, then each of a
+     * resumed job's {@link #permanentFailures} with what to do about it.
+     */
+    public List<String> notices() {
+        List<String> notices = new ArrayList<>(warnings);
+        String jobId = request instanceof JobRequest.Resume resume ? resume.jobId() : "the job";
+        for (JobReport.ReasonGroup g : permanentFailures) {
+            notices.add(String.format("%,d range%s of %s failed with: %s. Resuming retries them, but this reason does "
+                    + "not go away by retrying: %s.", g.count(), g.count() == 1 ? "" : "s", jobId, g.reason(),
+                    JobReport.adviceFor(g.reason())));
+        }
+        return List.copyOf(notices);
     }
 
     /** Whether it resumes a group of kinds (not one job). */

@@ -74,7 +74,7 @@ class JobReadTimeTest {
         Session legacy = Session.open(SharedEmulator.freshProject(ServerType.EMULATOR, "readtime-given"));
         legacy.datastore().put(Entity.newBuilder(legacy.datastore().newKeyFactory().setKind("K").newKey(1)).build());
         JobSpec given = new JobSpec("given", "", "K", count.withReadTime(now), 1, 1, 10, 0);
-        assertThatThrownBy(() -> Jobs.on(legacy).start(JobRequest.job(given), JobListener.NONE, m -> { }))
+        assertThatThrownBy(() -> Jobs.on(legacy).start(JobRequest.job(given), JobListener.NONE, m -> { }, n -> { }))
                 .as("the legacy emulator would read live while the job claims a snapshot")
                 .isInstanceOf(KeyRangerException.class).hasMessageContaining("keeps no past versions");
         assertThat(new JobStore(legacy.datastore()).findJob("given")).as("nothing started").isNull();

@@ -17,8 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * What the Run tab launches on a target: a new job, a job over several kinds, a resume or a take-over of a stored job
- * (started here, by another runner, or by a Beam pipeline), a revert; each through the application layer ({@link
- * Jobs#start}), which decides what to run. {@link #start} runs off the FX thread and returns once the job runs.
+ * (started here, by another runner, or by a Beam pipeline), a revert; each through the application layer's door, the
+ * command line's ({@link Jobs#start}: its checks, then the launch), which decides what to run. {@link #start} runs off the FX thread and returns once the job runs.
  *
  * @param jobId   the job's id
  * @param message what the tab says while it plans or waits
@@ -36,13 +36,13 @@ import java.util.function.Consumer;
  */
 record JobLaunch(String jobId, String message, String mapper, boolean writes, List<String> kinds, long size,
                  boolean keepsCounts, Starter starter) {
-    /** Starts the job, feeding {@code feed}. */
+    /** Starts the job, feeding {@code feed}; {@code notices} hears what the user should know before it runs. */
     interface Starter {
-        JobHandle start(JobListener feed);
+        JobHandle start(JobListener feed, Consumer<String> notices);
     }
 
-    JobHandle start(JobListener feed) {
-        return starter.start(feed);
+    JobHandle start(JobListener feed, Consumer<String> notices) {
+        return starter.start(feed, notices);
     }
 
     static JobLaunch newJob(KindTarget t, JobSpec spec) {
@@ -50,7 +50,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
                 mapperOf(spec), writes(spec), written(spec, List.of(spec.kind())), sizeOf(t, spec),
                 Mappers.keepsCounts(spec.mapper()),
-                feed -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }));
+                (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }, notices));
     }
 
     /**
@@ -61,12 +61,12 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
         return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), writes(spec),
                 written(spec, List.of(spec.kind())), sizeOf(t, spec), Mappers.keepsCounts(spec.mapper()),
-                feed -> {
+                (feed, notices) -> {
             String export = backup.toString();
             Jobs jobs = StoredJobs.jobsOf(t);
             jobs.recordBackup(spec.jobId(), export);
             where.accept(export);
-            return jobs.start(JobRequest.job(spec), feed, message -> { });
+            return jobs.start(JobRequest.job(spec), feed, message -> { }, notices);
         });
     }
 
@@ -75,7 +75,8 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
                 mapperOf(spec) + " · over " + String.join(", ", kinds), writes(spec), written(spec, kinds), -1,
                 Mappers.keepsCounts(spec.mapper()),
-                feed -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { }));
+                (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { },
+                        notices));
     }
 
     /** A stored job, or a group of kinds, resumed; {@code listed}: the stored jobs the tab lists. */
@@ -83,7 +84,8 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
                 specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), -1,
-                keepsCounts(specs), feed -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { }));
+                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { },
+                notices));
     }
 
     /**
@@ -95,9 +97,9 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
         return new JobLaunch(id, "Reverting " + jobId + "…",
                 JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()), true,
-                written(stored(jobId, listed)), -1, false, feed -> StoredJobs.jobsOf(t).start(JobRequest.revert(jobId,
-                        new JobUndo.RevertSettings(id, false, defaults.shards(), defaults.workers(),
-                                defaults.pageSize(), defaults.qps())), feed, said));
+                written(stored(jobId, listed)), -1, false, (feed, notices) -> StoredJobs.jobsOf(t).start(
+                        JobRequest.revert(jobId, new JobUndo.RevertSettings(id, false, defaults.shards(),
+                                defaults.workers(), defaults.pageSize(), defaults.qps())), feed, said, notices));
     }
 
     /**
@@ -157,6 +159,7 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
                 specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), -1,
-                keepsCounts(specs), feed -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed, waiting));
+                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed,
+                waiting, notices));
     }
 }

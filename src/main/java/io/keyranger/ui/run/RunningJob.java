@@ -52,6 +52,8 @@ final class RunningJob {
     private final ReadOnlyStringWrapper mapper = new ReadOnlyStringWrapper();
     /** What the launch said of the job before it ran (a revert: the job it took was left running), kept for its end. */
     private String launchNote = "";
+    /** What the launch told the user before the job ran (a spec's unknown property, a failure retrying won't fix). */
+    private final List<String> notices = new ArrayList<>();
     /** The job waiting for the backup that runs now, or null. */
     private AfterBackup afterBackup;
     /** Where the job that runs now was backed up first, once known (set off the FX thread as it starts), or null. */
@@ -169,6 +171,7 @@ final class RunningJob {
         launched = launch;
         backedUpTo.set(null);
         launchNote = "";
+        notices.clear();
         mapper.set(launch.mapper());
         stored.stopFollowing();
         tab.clearTree();
@@ -182,7 +185,12 @@ final class RunningJob {
         status.say(message);
         meter.restart();
         ticker.play();
-        launching = Tasks.create(message, () -> launch.start(current))
+        launching = Tasks.create(message, () -> launch.start(current, notice -> Platform.runLater(() -> {
+                    if (feed == current) {
+                        notices.add("warning: " + notice);
+                        status.setProblems(String.join("\n", notices));
+                    }
+                })))
                 .onSuccess(h -> {
                     if (feed != current) {
                         return; // it ended in a tick before this, and what it led to (its backed-up job) runs now
@@ -318,7 +326,9 @@ final class RunningJob {
         status.showTree(RunViewModel.JOB_WITHOUT_RANGES);
         status.setTotals(outcome.totals());
         status.setTiming(JobWords.timing(outcome));
-        status.setProblems(String.join("\n", outcome.report().lines()));
+        List<String> problems = new ArrayList<>(notices); // what it was warned of stays beside what went wrong
+        problems.addAll(outcome.report().lines());
+        status.setProblems(String.join("\n", problems));
         String backup = backedUpTo.get();
         status.say(JobWords.finished(outcome, tab.prices()) + (backup == null ? "" : " Backed up first to " + backup
                 + ".") + launchNote);

@@ -241,6 +241,26 @@ class RunTabStatesTest extends DemoWindowTest {
     }
 
     @Test
+    void aSpecNamingAPropertyTheKindLacksIsWarnedOfBesideTheJobAsTheCommandLineWarns() {
+        // before, the app's door skipped the command line's checks: the job ran and said nothing of the typo
+        clickTab("Run");
+        useMapper("{\"template\": \"count-by\", \"property\": \"tierr\"}");
+        setNumber("#jobShards", 4);
+        setNumber("#jobWorkers", 4);
+        setNumber("#jobPageSize", 50);
+        try {
+            robot.clickOn("#startJob");
+            Fx.waitUntil(60, () -> summary().contains(" done: "));
+            assertThat(labelText("#jobProblems")).as("said beside the finished job").startsWith("warning: 'tierr'")
+                    .contains("Did you mean 'tier'?");
+        } finally {
+            setNumber("#jobPageSize", 200);
+            setNumber("#jobShards", 16);
+            setNumber("#jobWorkers", 8);
+        }
+    }
+
+    @Test
     void aFinishedJobShowsAsItFinishedWhateverIsAskedOfItAfterwards() {
         clickTab("Run");
         useMapper("{\"template\": \"count\"}");

@@ -75,12 +75,12 @@ public final class RevertCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        String id = revertId != null ? revertId : JobUndo.newRevertId(jobId);
-        JobRequest.Revert request = JobRequest.revert(jobId, new JobUndo.RevertSettings(id, force, size.shards,
+        JobRequest.Revert request = JobRequest.revert(jobId, new JobUndo.RevertSettings(revertId, force, size.shards,
                 size.workers, size.pageSize, size.qps));
         if (!dryRun) {
             confirm.require(Consent.of(conn, request));
         }
+        String id = request.settings().revertId(); // named by the request
         Jobs jobs = Jobs.on(Session.open(conn));
         Preparation prepared = jobs.prepare(request, -1, PriceTable.BUILT_IN);
         List<JobSpec> reverted = prepared.reverted();

@@ -70,12 +70,16 @@ public sealed interface JobRequest {
      * A new job that takes a stored job (or each kind's job of a group) back.
      *
      * @param jobId    the job to revert
-     * @param settings the revert job's id and size
+     * @param settings the revert job's id and size: one with no id is given a new one here, the one place revert ids
+     *                 are made, so that every front end names the revert before it runs
      */
     record Revert(String jobId, JobUndo.RevertSettings settings) implements JobRequest {
         public Revert {
             Objects.requireNonNull(jobId, "jobId");
             Objects.requireNonNull(settings, "settings");
+            if (settings.revertId() == null) {
+                settings = settings.named(JobUndo.newRevertId(jobId));
+            }
         }
     }
 

@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -155,12 +156,17 @@ public final class JobUndo {
     /**
      * The settings of a revert job.
      *
-     * @param revertId its id, or null for a new one
+     * @param revertId its id, or null before a request names it ({@code JobRequest.Revert})
      * @param force    restore entities changed since the job too
      */
     public record RevertSettings(String revertId, boolean force, int shards, int workers, int pageSize, int qps) {
         public static RevertSettings defaults() {
             return new RevertSettings(null, false, 16, 8, 200, 0);
+        }
+
+        /** These settings under the id {@code revertId}. */
+        public RevertSettings named(String revertId) {
+            return new RevertSettings(revertId, force, shards, workers, pageSize, qps);
         }
     }
 
@@ -172,9 +178,9 @@ public final class JobUndo {
             RevertSettings settings, JobListener listener,
             Consumer<String> waiting) {
         Datastore datastore = launcher.datastore();
+        Objects.requireNonNull(settings.revertId(), "a revert is named by its request (JobRequest.Revert)");
+        RevertSettings named = settings;
         List<JobStore.StoredJob> jobs = revertible(datastore, jobId);
-        RevertSettings named = settings.revertId() != null ? settings : new RevertSettings(newRevertId(jobId),
-                settings.force(), settings.shards(), settings.workers(), settings.pageSize(), settings.qps());
         JobSpec first = revertSpec(jobs.get(0).spec(), named, imagesPerRecord(datastore, jobs));
         // everything that can refuse comes before the fence: a revert refused after it would leave the job
         // cancelled, never to be resumed, naming a revert that never ran

@@ -220,8 +220,11 @@ class JobsTest {
                 .isEqualTo(JobStatus.DONE);
         assertThat(values("Alpha").values()).containsOnly(2L);
 
-        String revertId = JobUndo.newRevertId(increment.jobId());
-        JobUndo.RevertSettings settings = new JobUndo.RevertSettings(revertId, false, 3, 4, 10, 0);
+        JobUndo.RevertSettings settings = JobRequest.revert(increment.jobId(),
+                new JobUndo.RevertSettings(null, false, 3, 4, 10, 0)).settings();
+        String revertId = settings.revertId();
+        assertThat(revertId).as("the request names the revert, for every front end").startsWith("revert-"
+                + increment.jobId());
         Preparation revert = jobs.prepare(JobRequest.revert(increment.jobId(), settings), -1, PriceTable.BUILT_IN);
         assertThat(revert.reverted()).extracting(JobSpec::jobId).containsExactly(increment.jobId());
         assertThat(revert.kinds()).containsExactly("Alpha");

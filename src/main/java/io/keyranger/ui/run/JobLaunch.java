@@ -93,13 +93,11 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
      * the revert says of the job before it starts (that it was left running and is now marked cancelled).
      */
     static JobLaunch revert(KindTarget t, String jobId, List<ListedJob> listed, Consumer<String> said) {
-        String id = JobUndo.newRevertId(jobId);
-        JobUndo.RevertSettings defaults = JobUndo.RevertSettings.defaults();
-        return new JobLaunch(id, "Reverting " + jobId + "…",
+        JobRequest.Revert revert = JobRequest.revert(jobId, JobUndo.RevertSettings.defaults());
+        return new JobLaunch(revert.settings().revertId(), "Reverting " + jobId + "…",
                 JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()), true,
-                written(stored(jobId, listed)), -1, false, (feed, notices) -> StoredJobs.jobsOf(t).start(
-                        JobRequest.revert(jobId, new JobUndo.RevertSettings(id, false, defaults.shards(),
-                                defaults.workers(), defaults.pageSize(), defaults.qps())), feed, said, notices));
+                written(stored(jobId, listed)), -1, false, (feed, notices) -> StoredJobs.jobsOf(t).start(revert, feed,
+                said, notices));
     }
 
     /**

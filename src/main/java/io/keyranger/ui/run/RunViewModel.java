@@ -9,7 +9,6 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
@@ -23,10 +22,6 @@ import javafx.collections.ObservableList;
  * tab shows of a job, run here or inspected: the live split tree, the totals and the throughput.
  */
 public final class RunViewModel {
-    /** What the empty tree says while a job here has no ranges yet (it plans them, or reads its file first). */
-    static final String NO_RANGES_YET = "No ranges yet";
-    /** What the empty tree says beside a job that ran or was inspected and has none to show. */
-    static final String JOB_WITHOUT_RANGES = "No ranges to show for this job";
 
     private final ObjectProperty<KindTarget> target = new SimpleObjectProperty<>();
     private final JobForm form = new JobForm();
@@ -34,6 +29,8 @@ public final class RunViewModel {
     private final LiveTree tree = new LiveTree();
     private final ThroughputMeter meter = new ThroughputMeter();
     private final RunStatus status = new RunStatus();
+    /** What the tab shows of a job: the job run here reports to it, and an inspected job shows on it. */
+    private final JobDisplay display = new JobDisplay(tree, meter, status);
     private final StoredJobs stored;
     /** The job run here: its launch, its events, pause, resume and cancel, and what follows its end. */
     private final RunningJob job;
@@ -43,7 +40,7 @@ public final class RunViewModel {
 
     public RunViewModel(TaskRunner tasks, Consumer<String> errors) {
         this.stored = new StoredJobs(tasks, errors);
-        this.job = new RunningJob(this, tasks, errors, stored, meter);
+        this.job = new RunningJob(target, form, startPrice, () -> prices, display, stored, tasks, errors);
         this.toolbarMapper = Bindings.createStringBinding(() -> job.mapper().get() != null ? job.mapper().get()
                 : form.mapperSummary().getValue(), job.mapper(), form.mapperSummary());
         status.hintProperty().bind(Bindings.createStringBinding(() -> hint(target.get(), form.mapperJsonProperty()
@@ -153,7 +150,7 @@ public final class RunViewModel {
         stored.follow(t, jobId, () -> !status.isRunning(), reading -> {
             Inspection inspection = reading.job();
             clearTree();
-            status.showTree(JOB_WITHOUT_RANGES);
+            status.showTree(JobDisplay.JOB_WITHOUT_RANGES);
             // the tree its last run here split into, as it ended; else the cells stored of it
             tree.apply(inspection.lastRun() != null && !inspection.lastRun().ranges().isEmpty()
                     ? inspection.lastRun().ranges() : inspection.nodes());
@@ -180,11 +177,7 @@ public final class RunViewModel {
     }
 
     void clearTree() {
-        tree.clear();
-        tree.changed();
-        meter.clear();
-        status.setTotals(Map.of());
-        status.setProblems("");
+        display.clear();
     }
 
     /** Whether a job is running now (the window asks before closing). */

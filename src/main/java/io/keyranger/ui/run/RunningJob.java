@@ -1,6 +1,7 @@
 package io.keyranger.ui.run;
 
 import io.keyranger.KeyRangerException;
+import io.keyranger.cost.PriceTable;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
@@ -24,6 +26,7 @@ import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.value.ObservableValue;
 import javafx.concurrent.Task;
 import javafx.util.Duration;
 
@@ -32,12 +35,16 @@ import javafx.util.Duration;
  * to its end: what is refused before it starts, the launch off the FX thread and what the tab says when it does not
  * start (with the offer to take over a job another runner holds), its events applied about ten times a second on the
  * FX thread, pause, resume and cancel, and what follows its end (the job a backup was run for, the listeners).
- * What the tab shows of it (the tree, totals, throughput and summary) is the {@link RunViewModel}'s.
+ * It shows on the tab's {@link JobDisplay} and never calls the tab: the {@link RunViewModel} owns it.
  */
 final class RunningJob {
     static final Duration TICK = Duration.millis(100);
 
-    private final RunViewModel tab;
+    private final ObservableValue<KindTarget> target;
+    private final JobForm form;
+    private final StartPrice startPrice;
+    private final Supplier<PriceTable> prices;
+    private final JobDisplay display;
     private final TaskRunner tasks;
     private final Consumer<String> errors;
     private final StoredJobs stored;
@@ -63,14 +70,22 @@ final class RunningJob {
     /** The job launched last: what it writes and over which kinds, told to {@link #whenFinished} once it ends. */
     private JobLaunch launched;
 
-    /** {@code tab}: what shows the job, its target, form and prices; {@code stored} and {@code meter}: the tab's. */
-    RunningJob(RunViewModel tab, TaskRunner tasks, Consumer<String> errors, StoredJobs stored, ThroughputMeter meter) {
-        this.tab = tab;
+    /**
+     * {@code target}, {@code form}, {@code startPrice} and {@code prices}: what a job starts on, with and at;
+     * {@code display}: where it shows; {@code stored}: the job list, read again as jobs start and end.
+     */
+    RunningJob(ObservableValue<KindTarget> target, JobForm form, StartPrice startPrice, Supplier<PriceTable> prices,
+               JobDisplay display, StoredJobs stored, TaskRunner tasks, Consumer<String> errors) {
+        this.target = target;
+        this.form = form;
+        this.startPrice = startPrice;
+        this.prices = prices;
+        this.display = display;
         this.tasks = tasks;
         this.errors = errors;
         this.stored = stored;
-        this.meter = meter;
-        this.status = tab.status();
+        this.meter = display.meter();
+        this.status = display.status();
         ticker.setCycleCount(Timeline.INDEFINITE);
     }
 
@@ -78,7 +93,6 @@ final class RunningJob {
      * Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread.
      */
     void start() {
-        JobForm form = tab.form();
         launchOnTarget(true, t -> form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
                 : JobLaunch.group(t, form.groupSpec(t), List.copyOf(form.kinds())));
     }
@@ -91,11 +105,10 @@ final class RunningJob {
      * starts nothing.
      */
     void startBackedUp() {
-        KindTarget t = tab.targetProperty().get();
+        KindTarget t = target.getValue();
         if (t == null || status.isRunning()) {
             return;
         }
-        JobForm form = tab.form();
         JobSpec job;
         JobSpec backup;
         try {
@@ -146,7 +159,7 @@ final class RunningJob {
      * {@code formJob}: whether it is the form's job (else a stored job's), which Start runs again if it does not start.
      */
     private void launchOnTarget(boolean formJob, Function<KindTarget, JobLaunch> launch) {
-        KindTarget t = tab.targetProperty().get();
+        KindTarget t = target.getValue();
         if (t == null || status.isRunning()) {
             return;
         }
@@ -174,9 +187,9 @@ final class RunningJob {
         notices.clear();
         mapper.set(launch.mapper());
         stored.stopFollowing();
-        tab.clearTree();
+        display.clear();
         status.setTiming("");
-        status.showTree(RunViewModel.NO_RANGES_YET);
+        status.showTree(JobDisplay.NO_RANGES_YET);
         handle = null;
         feed = new CoalescingJobFeed();
         CoalescingJobFeed current = feed;
@@ -203,7 +216,7 @@ final class RunningJob {
                         meter.restart();
                         status.say("Job " + h.jobId() + " running");
                     }
-                    tab.refreshJobs(); // the running job is in the list too
+                    stored.refresh(target.getValue()); // the running job is in the list too
                 })
                 .onError(e -> {
                     notLaunched(formJob, e instanceof JobBusyException ? "Job " + jobId + " is running elsewhere."
@@ -290,7 +303,7 @@ final class RunningJob {
         if (feed == null) {
             return;
         }
-        LiveTree tree = tab.tree();
+        LiveTree tree = display.tree();
         CoalescingJobFeed.Batch batch = feed.drain();
         tree.tick(batch.nodes(), batch.finished() != null);
         if (!batch.nodes().isEmpty() || batch.finished() != null) {
@@ -317,22 +330,22 @@ final class RunningJob {
 
     private void finished(JobResult result) {
         ticker.stop();
-        tab.startPrice().jobRan();
+        startPrice.jobRan();
         mapper.set(null);
         JobOutcome outcome = JobOutcome.of(result);
         status.setRunning(false);
         status.setPaused(false);
         status.setCancelling(false);
-        status.showTree(RunViewModel.JOB_WITHOUT_RANGES);
+        status.showTree(JobDisplay.JOB_WITHOUT_RANGES);
         status.setTotals(outcome.totals());
         status.setTiming(JobWords.timing(outcome));
         List<String> problems = new ArrayList<>(notices); // what it was warned of stays beside what went wrong
         problems.addAll(outcome.report().lines());
         status.setProblems(String.join("\n", problems));
         String backup = backedUpTo.get();
-        status.say(JobWords.finished(outcome, tab.prices()) + (backup == null ? "" : " Backed up first to " + backup
+        status.say(JobWords.finished(outcome, prices.get()) + (backup == null ? "" : " Backed up first to " + backup
                 + ".") + launchNote);
-        tab.refreshJobs();
+        stored.refresh(target.getValue());
         FinishedJob ended = launched == null ? new FinishedJob(result, true, null, false)
                 : new FinishedJob(result, launched.writes(), launched.kinds(), launched.keepsCounts());
         whenFinished.forEach(listener -> listener.accept(ended));
@@ -342,7 +355,7 @@ final class RunningJob {
             if (result.status() == JobStatus.DONE && result.output() != null) {
                 launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set), true);
             } else {
-                status.say(JobWords.finished(outcome, tab.prices()) + (result.status() == JobStatus.DONE
+                status.say(JobWords.finished(outcome, prices.get()) + (result.status() == JobStatus.DONE
                         ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
                         + next.job().mapper().template() + " over " + next.job().kind() + " was not started.");
             }

@@ -8,7 +8,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.RawEntities;

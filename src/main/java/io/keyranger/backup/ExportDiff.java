@@ -6,7 +6,7 @@ import io.keyranger.executor.source.KeysFile;
 import io.keyranger.executor.source.ImportInput;
 import io.keyranger.executor.source.ManagedImport;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.query.ClientQuery;
 import io.keyranger.query.Gql;
 import com.google.cloud.datastore.Datastore;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.executor.source.ManagedImport;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.query.ClientQuery;

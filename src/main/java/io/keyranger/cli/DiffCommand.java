@@ -15,7 +15,7 @@ import io.keyranger.datastore.PointInTime;
 import io.keyranger.launch.PastKinds;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyFormat;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.query.Gql;
 import java.io.IOException;
 import java.io.PrintWriter;

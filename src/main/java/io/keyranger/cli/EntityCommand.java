@@ -10,7 +10,7 @@ import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.Session;
 import io.keyranger.edit.EntityEditor;
 import io.keyranger.keys.KeyFormat;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.query.Gql;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

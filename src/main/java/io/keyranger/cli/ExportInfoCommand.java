@@ -2,9 +2,9 @@ package io.keyranger.cli;
 
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
-import io.keyranger.backup.managed.ExportContents;
-import io.keyranger.backup.managed.ExportSnapshot;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ExportContents;
+import io.keyranger.formats.managed.ExportSnapshot;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.datastore.MixedArrays;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Cancellation;

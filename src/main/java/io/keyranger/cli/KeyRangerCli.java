@@ -1,11 +1,11 @@
 package io.keyranger.cli;
 
+import io.keyranger.NearestName;
 import io.keyranger.AppDirs;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerErrors;
 import io.keyranger.Version;
 import io.keyranger.files.LocalFileStore;
-import io.keyranger.mapper.SpecChecks;
 import io.keyranger.profile.ProfileStore;
 import io.keyranger.profile.SettingsStore;
 import java.io.PrintWriter;
@@ -105,7 +105,7 @@ public final class KeyRangerCli implements Runnable {
         String first = given.startsWith("-") && given.contains("=") ? given.substring(0, given.indexOf('=')) : given;
         List<String> suggested = e.getSuggestions();
         Optional<String> nearest = suggested.size() == 1 ? Optional.of(suggested.get(0))
-                : SpecChecks.nearest(first, suggested);
+                : NearestName.of(first, suggested);
         String suggestion = nearest.map(s -> " Did you mean '" + s + "'?")
                 .orElse(suggested.isEmpty() ? "" : " Did you mean one of: " + String.join(", ", suggested) + "?");
         String what = first.startsWith("-") ? "Unknown option" : at.getSubcommands().isEmpty() ? "Unexpected argument"

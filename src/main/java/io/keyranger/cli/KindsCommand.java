@@ -7,7 +7,7 @@ import io.keyranger.datastore.EntityCount;
 import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Session;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.group.KindGroup;
 import java.io.PrintWriter;
 import java.nio.file.Path;

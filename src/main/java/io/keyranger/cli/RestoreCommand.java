@@ -25,7 +25,7 @@ import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
 import io.keyranger.launch.PastKinds;
 import io.keyranger.launch.Preparation;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.report.JobOutcome;
 import io.keyranger.report.DryRunPrinter;
 import io.keyranger.report.RestoreDryRun;

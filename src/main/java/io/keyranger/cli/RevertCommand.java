@@ -15,7 +15,7 @@ import io.keyranger.mapper.Mappers;
 import io.keyranger.profile.SettingsStore;
 import io.keyranger.report.JobOutcome;
 import io.keyranger.undo.JobUndo;
-import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.formats.undo.UndoRecords;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,5 +1,6 @@
 package io.keyranger.group;
 
+import io.keyranger.NearestName;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreException;
@@ -29,7 +30,6 @@ import io.keyranger.job.NodeStatus;
 import io.keyranger.job.PauseGate;
 import io.keyranger.job.ThroughputSampler;
 import io.keyranger.mapper.MapperSpec;
-import io.keyranger.mapper.SpecChecks;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -173,7 +173,7 @@ public final class KindGroup {
     /** As {@link #notFound}, for a kind looked for in {@code where} ("any namespace" for a search of them all). */
     public static KeyRangerException notFoundIn(String kind, String where, Collection<String> present, String when) {
         return new KeyRangerException("Kind '" + kind + "' was not found in " + where
-                + when + "." + SpecChecks.nearest(kind, present).map(n -> " Did you mean '" + n + "'?").orElse("")
+                + when + "." + NearestName.of(kind, present).map(n -> " Did you mean '" + n + "'?").orElse("")
                 + " Run 'keyranger kinds' to list the kinds there are.");
     }
 

@@ -3,7 +3,7 @@ package io.keyranger.job;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.mapper.MapResult;
-import io.keyranger.undo.records.Reverting;
+import io.keyranger.formats.undo.Reverting;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

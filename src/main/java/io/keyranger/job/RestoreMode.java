@@ -4,7 +4,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
 import io.keyranger.mapper.MapResult;
-import io.keyranger.undo.records.Reverting;
+import io.keyranger.formats.undo.Reverting;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

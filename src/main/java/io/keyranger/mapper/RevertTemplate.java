@@ -2,10 +2,10 @@ package io.keyranger.mapper;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import io.keyranger.undo.records.Reverting;
-import io.keyranger.undo.records.UndoBatch;
-import io.keyranger.undo.records.UndoImage;
-import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.formats.undo.Reverting;
+import io.keyranger.formats.undo.UndoBatch;
+import io.keyranger.formats.undo.UndoImage;
+import io.keyranger.formats.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

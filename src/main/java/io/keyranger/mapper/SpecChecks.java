@@ -1,11 +1,10 @@
 package io.keyranger.mapper;
 
+import io.keyranger.NearestName;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.query.GqlQuery;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -105,36 +104,12 @@ public final class SpecChecks {
     }
 
     private static String missing(String kind, String property, List<PropertyInfo> properties, boolean sampled) {
-        String suggestion = nearest(property, properties.stream().map(PropertyInfo::name).toList())
+        String suggestion = NearestName.of(property, properties.stream().map(PropertyInfo::name).toList())
                 .map(n -> " Did you mean '" + n + "'?").orElse("");
         return sampled ? "'" + property + "' is not in the first " + DatastoreGateway.TYPE_SAMPLE
                 + " entities of " + kind + " (this server has no __property__ metadata; later ones may have it)."
                 + suggestion
                 : "'" + property + "' is not among the indexed properties of " + kind + " (it may exist unindexed)."
                 + suggestion;
-    }
-
-    /** The name a typo of {@code name} most likely meant: within two edits, ignoring case; empty if none is. */
-    public static Optional<String> nearest(String name, Collection<String> names) {
-        return names.stream().filter(n -> distance(n.toLowerCase(), name.toLowerCase()) <= 2)
-                .min(Comparator.comparingInt(n -> distance(n, name)));
-    }
-
-    /** Edit distance, for suggesting the property a typo meant. */
-    static int distance(String a, String b) {
-        int[] row = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            row[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            int diagonal = row[0];
-            row[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int above = row[j];
-                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1), diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
-                diagonal = above;
-            }
-        }
-        return row[b.length()];
     }
 }

@@ -20,7 +20,7 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.formats.undo.UndoRecords;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -12,7 +12,7 @@ import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.InProcessCli;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.SharedEmulator;
-import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.formats.undo.UndoRecords;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -23,7 +23,7 @@ import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.StringValue;
 import io.keyranger.KeyRangerException;
-import io.keyranger.backup.managed.ExportSnapshot;
+import io.keyranger.formats.managed.ExportSnapshot;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.ServerLimits;

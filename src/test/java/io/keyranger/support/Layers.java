@@ -45,7 +45,7 @@ public final class Layers {
                     "io.keyranger.edit", "io.keyranger.profile", "io.keyranger.emulator"),
             // what a job does to a page, and the formats a job reads and writes: undo records, Google's exports
             new Layer("mappers and formats", "io.keyranger.mapper", "io.keyranger.mapper.cel",
-                    "io.keyranger.undo.records", "io.keyranger.backup.managed"),
+                    "io.keyranger.formats.."),
             // the public job API: what a job is, how it is watched and what it reports
             new Layer("job API", "io.keyranger.job"),
             // the engine, from its ground up to the orchestration in executor itself

@@ -5,9 +5,9 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.executor.cells.CommitBytes;
-import io.keyranger.undo.records.UndoBatch;
-import io.keyranger.undo.records.UndoImage;
-import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.formats.undo.UndoBatch;
+import io.keyranger.formats.undo.UndoImage;
+import io.keyranger.formats.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.List;
 

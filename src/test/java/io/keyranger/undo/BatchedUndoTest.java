@@ -20,7 +20,7 @@ import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import io.keyranger.support.UndoKept;
-import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.formats.undo.UndoRecords;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -10,7 +10,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.EntityCodec;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.support.EmulatorExports;
 import io.keyranger.support.RawEntities;
 import io.keyranger.support.RichEntities;

@@ -8,7 +8,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
-import io.keyranger.backup.managed.ExportSnapshot;
+import io.keyranger.formats.managed.ExportSnapshot;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.PastReads;

@@ -18,7 +18,7 @@ import io.keyranger.job.RestoreMode;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.executor.JobLauncher;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.mapper.MapperSpec;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -17,7 +17,7 @@ import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
 import io.keyranger.mapper.SourceRecord;
-import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.formats.undo.UndoRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

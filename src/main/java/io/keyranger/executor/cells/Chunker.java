@@ -5,7 +5,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.PathElement;
 import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.undo.records.UndoBatch;
+import io.keyranger.formats.undo.UndoBatch;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;

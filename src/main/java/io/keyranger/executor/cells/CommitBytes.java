@@ -8,7 +8,7 @@ import io.keyranger.datastore.EntitySize;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.job.JobReport;
 import io.keyranger.mapper.MapResult;
-import io.keyranger.undo.records.UndoImage;
+import io.keyranger.formats.undo.UndoImage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -7,7 +7,7 @@ import io.keyranger.executor.cells.PageSource;
 import io.keyranger.job.JobReport;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
-import io.keyranger.backup.managed.LogRecords;
+import io.keyranger.formats.managed.LogRecords;
 import io.keyranger.mapper.SourceRecord;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.ListedJob;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.undo.records.UndoRecords;
+import io.keyranger.formats.undo.UndoRecords;
 import java.util.List;
 
 /**

@@ -7,7 +7,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;

@@ -1,8 +1,8 @@
 package io.keyranger.ui.backups;
 
 import com.google.cloud.datastore.Entity;
-import io.keyranger.backup.managed.ExportBrowser;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ExportBrowser;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.query.ClientQuery;

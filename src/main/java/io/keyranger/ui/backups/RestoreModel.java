@@ -2,7 +2,7 @@ package io.keyranger.ui.backups;
 
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.RestoreSpec;
-import io.keyranger.backup.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ReadWindow;

@@ -37,9 +37,45 @@ import java.util.function.IntFunction;
  * marked stops it with nothing written.
  */
 final class ChunkTransaction {
+    /** Where the entities of a chunk's keys come from in its transaction. */
+    enum Reads {
+        /** Nowhere: its mapper needs none and keeps no undo. */
+        NONE,
+        /** The transaction's one lookup: its mapper needs them, or an undo record needs the state before. */
+        LOOKUP,
+        /** None to read: the chunk's keys are positions in a file, whose entries came with the page. */
+        POSITIONS,
+        /** They came with the page and never change: only the keys they relate to are read, in the one lookup. */
+        GIVEN;
+
+        static Reads of(PageMapper mapper) {
+            if (mapper.readsSource() && mapper.pageEntitiesFixed()) {
+                throw new IllegalArgumentException("a mapper reads positions in a source or fixed page entities");
+            }
+            return mapper.readsSource() ? POSITIONS : mapper.pageEntitiesFixed() ? GIVEN
+                    : mapper.needsEntities() || mapper.keepsUndo() ? LOOKUP : NONE;
+        }
+    }
+
+    /** How a commit keeps what it changed for a revert. */
+    enum Undo {
+        /** It keeps nothing. */
+        NONE,
+        /** A record a key, named by the key ({@link #recordKey}). */
+        PER_KEY,
+        /** One record for the whole commit: its mapper writes each key once. */
+        BATCHED;
+
+        static Undo of(PageMapper mapper) {
+            return !mapper.keepsUndo() ? NONE : mapper.writesEachKeyOnce() ? BATCHED : PER_KEY;
+        }
+    }
+
     private final Datastore datastore;
     private final KeyOrder order;
     private final PageMapper mapper;
+    private final Reads reads;
+    private final Undo undo;
     private final ShardedCounter counter;
     private final String jobId;
     private final CellPlan cells;
@@ -57,6 +93,8 @@ final class ChunkTransaction {
         this.datastore = datastore;
         this.order = order;
         this.mapper = mapper;
+        this.reads = Reads.of(mapper);
+        this.undo = Undo.of(mapper);
         this.counter = ShardedCounter.existing(datastore, JobSpec.counterName(jobId));
         this.jobId = jobId;
         this.cells = cells;
@@ -74,47 +112,138 @@ final class ChunkTransaction {
      * turns of the groups it writes held meanwhile; throws {@link CellParts.Stale} when a cell turned out divided
      * other than as last seen (nothing was written).
      */
-    CellCommitter.Outcome commit(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk, Map<Key, SourceRecord> records) {
-        List<Key> writes = !mapper.readsSource() ? chunk : chunk.stream().map(records::get)
+    CellCommitter.Outcome commit(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk,
+                                 Map<Key, SourceRecord> records) {
+        List<Key> writes = reads != Reads.POSITIONS ? chunk : chunk.stream().map(records::get)
                 .filter(r -> r != null && r.entity() != null).map(r -> r.entity().getKey()).toList();
         try (GroupTurns.Held held = turns.take(writes)) {
-            return commit(span, byCell, chunk, records, datastore.newTransaction());
+            Transaction tx = datastore.newTransaction();
+            try {
+                return new Attempt(span, byCell, chunk, records, tx).run();
+            } catch (DatastoreException e) {
+                if (Retries.isAborted(e)) {
+                    counter.moveOn(); // the retry goes to another shard, in case this one is another writer's too
+                }
+                throw e;
+            } finally {
+                if (tx.isActive()) {
+                    Retries.rollbackQuietly(tx);
+                }
+            }
         }
     }
 
-    private CellCommitter.Outcome commit(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk,
-                           Map<Key, SourceRecord> records, Transaction tx) {
-        try {
-            List<Integer> touched = new ArrayList<>(byCell.keySet());
-            Key shard = counter.pickShard();
-            List<Key> reads = new ArrayList<>(touched.size() + 1 + chunk.size());
-            touched.forEach(c -> reads.add(cellKey.apply(c)));
-            // in a divided cell, the ledger of the part the piece lies in, as last seen (the root read says if so)
-            Map<Integer, CellParts.Part> expected = new HashMap<>();
+    /**
+     * What a commit's mapping wrote besides the ledgers.
+     *
+     * @param increments  the counters' increments
+     * @param problems    the entities it skipped, and why
+     * @param part        the export part it wrote, as its ledger records it, or null
+     * @param undoRecords the undo records it wrote
+     */
+    private record Mapped(Map<String, Long> increments, List<MapResult.Problem> problems, String part,
+                          List<Entity> undoRecords) {
+        static final Mapped NOTHING = new Mapped(Map.of(), List.of(), null, List.of());
+    }
+
+    /** One try of one commit: its lookup, the keys no covered span holds, their mapping, and the ledgers it writes. */
+    private final class Attempt {
+        private final KeyRange span;
+        private final Map<Integer, List<Key>> byCell;
+        private final List<Key> chunk;
+        private final Map<Key, SourceRecord> records;
+        private final Transaction tx;
+        private final List<Integer> touched;
+        private final Key shard;
+        /** The chunk as a page of the entities that came with it ({@link Reads#GIVEN}), else null. */
+        private final Page given;
+        /** In a divided cell, the ledger of the part the piece lies in, as last seen (the root read says if so). */
+        private final Map<Integer, CellParts.Part> expected = new HashMap<>();
+        /** The keys the given page's mapper relates them to, read in the one lookup. */
+        private List<Key> relatedFirst = List.of();
+        private List<Entity> found;
+        private int shardAt;
+        private int relatedAt;
+        private final Map<Integer, Ledger> ledgers = new HashMap<>();
+        /** What each ledger covers: its cell, or its part. */
+        private final Map<Integer, KeyRange> ranges = new HashMap<>();
+        /** What this transaction read: a key to null does not exist. */
+        private final Map<Key, Entity> known = new HashMap<>();
+        /** Each target's undo record key, made once a commit. */
+        private final Map<Key, Key> recordKeys = new HashMap<>();
+        private final List<Key> fresh;
+        private final List<Entity> freshEntities = new ArrayList<>();
+        private final Map<Integer, Integer> appliedByCell = new HashMap<>();
+
+        Attempt(KeyRange span, Map<Integer, List<Key>> byCell, List<Key> chunk, Map<Key, SourceRecord> records,
+                Transaction tx) {
+            this.span = span;
+            this.byCell = byCell;
+            this.chunk = chunk;
+            this.records = records;
+            this.tx = tx;
+            this.touched = new ArrayList<>(byCell.keySet());
+            this.shard = counter.pickShard();
+            this.given = reads == Reads.GIVEN ? given(chunk, records) : null;
+            this.fresh = new ArrayList<>(chunk.size());
+        }
+
+        CellCommitter.Outcome run() {
+            lookUp();
+            readLedgers();
+            pickFresh();
+            Key last = chunk.isEmpty() ? null : chunk.get(chunk.size() - 1);
+            boolean allCovered = touched.stream().allMatch(c -> ledgers.get(c).spans().coversAll(piece(span, c)));
+            if (fresh.isEmpty() && allCovered) {
+                return new CellCommitter.Outcome(0, chunk.size(), Map.of(), last);
+            }
+            Mapped mapped = fresh.isEmpty() ? Mapped.NOTHING : map();
+            tx.put(updatedLedgers(mapped).toArray(new Entity[0]));
+            if (!mapped.undoRecords().isEmpty()) {
+                tx.put(mapped.undoRecords().toArray(new Entity[0]));
+            }
+            seams.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
+            tx.commit();
+            divided.committedUpTo(span.end());
+            skipLog.committed(mapped.problems());
+            return new CellCommitter.Outcome(fresh.size(), chunk.size() - fresh.size(), mapped.increments(), last);
+        }
+
+        /**
+         * The one lookup: the touched cells' ledgers, the ledgers of the parts last seen, a counter shard, the chunk's
+         * entities when they are read here, and the keys a given page relates to.
+         */
+        private void lookUp() {
+            List<Key> keys = new ArrayList<>(touched.size() + 1 + chunk.size());
+            touched.forEach(c -> keys.add(cellKey.apply(c)));
             for (int cell : touched) {
                 CellParts.Part part = divided.expected(cell, piece(span, cell));
                 if (part != null) {
                     expected.put(cell, part);
-                    reads.add(part.key());
+                    keys.add(part.key());
                 }
             }
-            int shardAt = reads.size();
-            reads.add(shard);
-            boolean undo = mapper.keepsUndo();
-            boolean batched = undo && mapper.writesEachKeyOnce(); // one undo record for the commit
-            boolean positions = mapper.readsSource(); // the chunk's keys are places in a file: nothing to read
-            // entities that never change came with the page: the keys they relate to are read now, in the one lookup
-            Page given = mapper.pageEntitiesFixed() ? given(chunk, records) : null;
-            if ((mapper.needsEntities() || undo) && !positions && given == null) {
-                reads.addAll(chunk); // an undo record needs the state before, as this transaction reads it
+            shardAt = keys.size();
+            keys.add(shard);
+            if (reads == Reads.LOOKUP) {
+                keys.addAll(chunk); // an undo record needs the state before, as this transaction reads it
             }
-            int relatedAt = reads.size();
-            List<Key> relatedFirst = given == null ? List.of()
-                    : List.copyOf(new LinkedHashSet<>(mapper.related(given)));
-            reads.addAll(relatedFirst);
-            List<Entity> found = CommitBytes.fetch(tx, reads, chunk.size());
-            Map<Integer, Ledger> ledgers = new HashMap<>();
-            Map<Integer, KeyRange> ranges = new HashMap<>(); // what each ledger covers: its cell, or its part
+            relatedAt = keys.size();
+            if (given != null) {
+                relatedFirst = List.copyOf(new LinkedHashSet<>(mapper.related(given)));
+            }
+            keys.addAll(relatedFirst);
+            found = CommitBytes.fetch(tx, keys, chunk.size());
+            for (int i = 0; i < relatedFirst.size(); i++) {
+                known.put(relatedFirst.get(i), found.get(relatedAt + i));
+            }
+        }
+
+        /**
+         * Each touched cell's ledger (a revert's mark stops the commit) or its part's, refused as stale when the cell
+         * turned out divided other than as last seen.
+         */
+        private void readLedgers() {
             for (int i = 0; i < touched.size(); i++) {
                 ledgers.put(touched.get(i), Ledger.of(cellKey.apply(touched.get(i)), found.get(i), order));
                 String revert = ledgers.get(touched.get(i)).revertedBy();
@@ -136,133 +265,127 @@ final class ChunkTransaction {
                     ledgers.put(cell, divided.ledger(cell, part, found.get(partAt++)));
                 }
             }
+        }
+
+        /** The chunk's keys that no covered span holds, with their entities: what this commit maps. */
+        private void pickFresh() {
             int entitiesAt = shardAt + 1;
-            List<Key> fresh = new ArrayList<>(chunk.size());
-            List<Entity> freshEntities = new ArrayList<>();
-            Map<Key, Entity> known = new HashMap<>(); // what this transaction read: a key to null does not exist
-            for (int i = 0; i < relatedFirst.size(); i++) {
-                known.put(relatedFirst.get(i), found.get(relatedAt + i));
-            }
-            Map<Key, Key> recordKeys = new HashMap<>(); // each target's undo record key, made once a commit
-            Function<Key, Key> recordOf = target -> recordKeys.computeIfAbsent(target,
-                    t -> recordKey(t, chunk.get(0), ledgers));
-            Map<Integer, Integer> appliedByCell = new HashMap<>();
             for (int i = 0; i < chunk.size(); i++) {
                 Key key = chunk.get(i);
                 int cell = cells.cellOf(key);
-                if (!ledgers.get(cell).spans().covers(key)) {
-                    fresh.add(key);
-                    appliedByCell.merge(cell, 1, Integer::sum);
-                    Entity entity = given != null ? given.entities().get(i)
-                            : (mapper.needsEntities() || undo) && !positions ? found.get(entitiesAt + i) : null;
-                    if (undo && !positions && given == null) {
-                        known.put(key, entity);
-                        if (!batched && mapper.entityGroupsPerKey() == 1) {
-                            // a mapper that writes only its page's keys writes each once, in the commit that covers
-                            // it: no record of it can exist yet, so none is read
-                            known.put(recordOf.apply(key), null);
-                        }
-                    }
-                    if (entity != null && mapper.needsEntities()) {
-                        freshEntities.add(entity);
+                if (ledgers.get(cell).spans().covers(key)) {
+                    continue;
+                }
+                fresh.add(key);
+                appliedByCell.merge(cell, 1, Integer::sum);
+                Entity entity = given != null ? given.entities().get(i)
+                        : reads == Reads.LOOKUP ? found.get(entitiesAt + i) : null;
+                if (reads == Reads.LOOKUP && undo != Undo.NONE) {
+                    known.put(key, entity);
+                    if (undo == Undo.PER_KEY && mapper.entityGroupsPerKey() == 1) {
+                        // a mapper that writes only its page's keys writes each once, in the commit that covers it:
+                        // no record of it can exist yet, so none is read
+                        known.put(recordOf(key), null);
                     }
                 }
+                if (entity != null && mapper.needsEntities()) {
+                    freshEntities.add(entity);
+                }
             }
-            boolean allCovered = touched.stream().allMatch(c -> ledgers.get(c).spans().coversAll(piece(span, c)));
-            if (fresh.isEmpty() && allCovered) {
-                return new CellCommitter.Outcome(0, chunk.size(), Map.of(), chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
-            }
-            Map<String, Long> increments = Map.of();
-            List<MapResult.Problem> problems = List.of();
-            String part = null;
+        }
+
+        private Key recordOf(Key target) {
+            return recordKeys.computeIfAbsent(target, t -> recordKey(t, chunk.get(0), ledgers));
+        }
+
+        /**
+         * Maps the fresh keys (with the keys their mapper asks for besides, read here), keeps their undo, writes what
+         * fits one commit and its export part, and adds to the counters.
+         */
+        private Mapped map() {
+            Map<Key, Key> owners = new HashMap<>(); // a source's entity belongs to its position
+            Page freshPage = freshPage(owners);
+            Set<Key> related = new LinkedHashSet<>(freshPage == given ? relatedFirst : mapper.related(freshPage));
+            MapResult result = mapper.map(page(tx, freshPage, related, known, undo == Undo.BATCHED ? null
+                    : this::recordOf));
             List<Entity> undoRecords = List.of();
             List<List<Key>> undoTargets = List.of();
-            if (!fresh.isEmpty()) {
-                Map<Key, SourceRecord> freshRecords = new HashMap<>();
-                Map<Key, Key> owners = new HashMap<>(); // a source's entity belongs to its position
-                if (positions) {
-                    fresh.forEach(k -> {
-                        SourceRecord record = records.get(k);
-                        freshRecords.put(k, record);
-                        if (record.entity() != null) {
-                            owners.putIfAbsent(record.entity().getKey(), k);
-                        }
-                    });
-                } else if (given == null) {
-                    // a source over the kind's own keys (the database's past): what it holds at each key
-                    fresh.forEach(k -> {
-                        SourceRecord record = records.get(k);
-                        if (record != null) {
-                            freshRecords.put(k, record);
-                        }
-                    });
-                }
-                Page freshPage = given != null && fresh.size() == chunk.size() ? given
-                        : new Page(fresh, freshEntities, Map.of(), freshRecords);
-                Set<Key> related = new LinkedHashSet<>(freshPage == given ? relatedFirst : mapper.related(freshPage));
-                MapResult result = mapper.map(page(tx, freshPage, related, known, batched ? null : recordOf));
-                if (undo) {
-                    UndoKeeper.Kept kept = batched
-                            ? UndoKeeper.keepBatched(tx, jobId, result, known,
-                                    ledgers.get(cells.cellOf(fresh.get(0))).key(), Chunker.imagesPerRecord(limits),
-                                    Chunker.restoreBytesPerRecord(limits))
-                            : UndoKeeper.keep(tx, jobId, result, known, recordOf);
-                    result = kept.result();
-                    undoRecords = kept.records();
-                    undoTargets = kept.targets();
-                }
-                result.puts().forEach(EntitySize::check);
-                MapResult fitting = CommitBytes.sized(result, undoRecords, undoTargets, fresh,
-                        k -> owners.getOrDefault(k, k), mapper::entitiesPer,
-                        CommitBytes.bookkeeping(found.subList(0, shardAt + 1)), limits, undo);
-                if (fitting != result) {
-                    result = fitting;
-                    undoRecords = List.of();
-                }
-                problems = result.problems();
-                if (!result.puts().isEmpty()) {
-                    tx.put(result.puts().toArray(new Entity[0]));
-                }
-                if (!result.deletes().isEmpty()) {
-                    tx.delete(result.deletes().toArray(new Key[0]));
-                }
-                if (parts != null && !result.lines().isEmpty()) {
-                    part = fresh.get(0).toUrlSafe() + " " + parts.write(cells.cellOf(fresh.get(0)), result.lines());
-                }
-                // the keys read: the chunk's, and those its mapper asked for besides (a revert's entities); a position
-                // in a source is counted as the one read its entry makes of its target
-                increments = CellCommitter.increments(fresh.size() + (positions ? 0 : related.size()), result);
-                counter.increment(tx, shard, found.get(shardAt), increments);
+            if (undo != Undo.NONE) {
+                UndoKeeper.Kept kept = undo == Undo.BATCHED
+                        ? UndoKeeper.keepBatched(tx, jobId, result, known,
+                                ledgers.get(cells.cellOf(fresh.get(0))).key(), Chunker.imagesPerRecord(limits),
+                                Chunker.restoreBytesPerRecord(limits))
+                        : UndoKeeper.keep(tx, jobId, result, known, this::recordOf);
+                result = kept.result();
+                undoRecords = kept.records();
+                undoTargets = kept.targets();
             }
-            int partCell = part == null ? -1 : cells.cellOf(fresh.get(0));
+            result.puts().forEach(EntitySize::check);
+            MapResult fitting = CommitBytes.sized(result, undoRecords, undoTargets, fresh,
+                    k -> owners.getOrDefault(k, k), mapper::entitiesPer,
+                    CommitBytes.bookkeeping(found.subList(0, shardAt + 1)), limits, undo != Undo.NONE);
+            if (fitting != result) {
+                result = fitting;
+                undoRecords = List.of();
+            }
+            if (!result.puts().isEmpty()) {
+                tx.put(result.puts().toArray(new Entity[0]));
+            }
+            if (!result.deletes().isEmpty()) {
+                tx.delete(result.deletes().toArray(new Key[0]));
+            }
+            String part = parts == null || result.lines().isEmpty() ? null
+                    : fresh.get(0).toUrlSafe() + " " + parts.write(cells.cellOf(fresh.get(0)), result.lines());
+            // the keys read: the chunk's, and those its mapper asked for besides (a revert's entities); a position
+            // in a source is counted as the one read its entry makes of its target
+            Map<String, Long> increments = CellCommitter.increments(fresh.size() + (reads == Reads.POSITIONS ? 0
+                    : related.size()), result);
+            counter.increment(tx, shard, found.get(shardAt), increments);
+            return new Mapped(increments, result.problems(), part, undoRecords);
+        }
+
+        /**
+         * The page the fresh keys make: the given page when every key is fresh; with a source's records, by position
+         * in a file ({@code owners} hears which position each entity belongs to) or over the kind's own keys (the
+         * database's past: what it holds at each key).
+         */
+        private Page freshPage(Map<Key, Key> owners) {
+            if (given != null && fresh.size() == chunk.size()) {
+                return given;
+            }
+            Map<Key, SourceRecord> freshRecords = new HashMap<>();
+            if (reads == Reads.POSITIONS) {
+                fresh.forEach(k -> {
+                    SourceRecord record = records.get(k);
+                    freshRecords.put(k, record);
+                    if (record.entity() != null) {
+                        owners.putIfAbsent(record.entity().getKey(), k);
+                    }
+                });
+            } else if (given == null) {
+                fresh.forEach(k -> {
+                    SourceRecord record = records.get(k);
+                    if (record != null) {
+                        freshRecords.put(k, record);
+                    }
+                });
+            }
+            return new Page(fresh, freshEntities, Map.of(), freshRecords);
+        }
+
+        /** Each touched cell's ledger with its piece of the span committed, and what the commit recorded there. */
+        private List<Entity> updatedLedgers(Mapped mapped) {
+            int partCell = mapped.part() == null ? -1 : cells.cellOf(fresh.get(0));
             List<Entity> updated = new ArrayList<>(touched.size());
             for (int cell : touched) {
                 List<Key> keys = byCell.get(cell);
-                List<MapResult.Problem> problemsHere = problems.stream().filter(p -> cellKeeping(p.key(), byCell, fresh)
-                        == cell).toList();
+                List<MapResult.Problem> problemsHere = mapped.problems().stream()
+                        .filter(p -> cellKeeping(p.key(), byCell, fresh) == cell).toList();
                 updated.add(ledgers.get(cell).committed(jobId, cell, ranges.get(cell), piece(span, cell),
-                        keys.isEmpty() ? null : keys.get(keys.size() - 1), appliedByCell.getOrDefault(cell, 0), problemsHere,
-                        cell == partCell ? part : null, order));
+                        keys.isEmpty() ? null : keys.get(keys.size() - 1), appliedByCell.getOrDefault(cell, 0),
+                        problemsHere, cell == partCell ? mapped.part() : null, order));
             }
-            tx.put(updated.toArray(new Entity[0]));
-            if (!undoRecords.isEmpty()) {
-                tx.put(undoRecords.toArray(new Entity[0]));
-            }
-            seams.beforeCommit("chunk " + CellPlan.nodeId(touched.get(0)));
-            tx.commit();
-            divided.committedUpTo(span.end());
-            skipLog.committed(problems);
-            return new CellCommitter.Outcome(fresh.size(), chunk.size() - fresh.size(), increments,
-                    chunk.isEmpty() ? null : chunk.get(chunk.size() - 1));
-        } catch (DatastoreException e) {
-            if (Retries.isAborted(e)) {
-                counter.moveOn(); // the retry goes to another shard, in case this one is another writer's too
-            }
-            throw e;
-        } finally {
-            if (tx.isActive()) {
-                Retries.rollbackQuietly(tx);
-            }
+            return updated;
         }
     }
 

@@ -162,20 +162,22 @@ public final class RestoreCommand implements Callable<Integer> {
         confirm.require(Consent.of(conn, request, -1, prices));
         Jobs jobs = hooks.jobs(live, err);
         Preparation prepared = jobs.prepare(request, -1, prices); // refuses it before anything is said of it
-        err.print(notes);
         JobProgressPrinter progress = new JobProgressPrinter(err);
-        err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? "" : " in namespace "
-                + conn.namespace()) + " from " + from + (until != null ? "" : " (" + restoreMode.id() + ")")
-                + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
         String resume = resumeHint(job.jobId(), past);
-        if (past != null) {
-            err.println("If it stops, " + Character.toLowerCase(resume.charAt(0)) + resume.substring(1));
-        }
-        err.flush();
         JobHandle handle;
         try {
+            // said once the engine's checks passed (an export read whole, a stored job of the id found the same)
             handle = jobs.launch(prepared, progress, message -> {
                 err.println(message);
+                err.flush();
+            }, () -> {
+                err.print(notes);
+                err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? ""
+                        : " in namespace " + conn.namespace()) + " from " + from + (until != null ? ""
+                        : " (" + restoreMode.id() + ")") + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
+                if (past != null) {
+                    err.println("If it stops, " + Character.toLowerCase(resume.charAt(0)) + resume.substring(1));
+                }
                 err.flush();
             });
         } catch (JobBusyException e) {

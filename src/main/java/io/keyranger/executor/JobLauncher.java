@@ -85,16 +85,27 @@ public final class JobLauncher {
      * says what to do when another runner holds it (key-range jobs are new, so only their id must be free).
      */
     public JobHandle start(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
+        return start(spec, mode, listener, waiting, () -> { });
+    }
+
+    /**
+     * As above; {@code checked} runs once every check before the start passed (a file read whole, a stored job of the
+     * id found the same), just before the job starts: where a front end says what runs, never before a refusal.
+     */
+    public JobHandle start(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting,
+                           Runnable checked) {
         if (SourceJobs.readsPast(spec.mapper())) {
-            return startPast(spec, mode, listener, waiting);
+            return startPast(spec, mode, listener, waiting, checked);
         }
         if (!SourceJobs.readsFile(spec.mapper())) {
+            checked.run();
             return executor().start(spec, listener);
         }
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
-        Checked checked = check(datastore, LocalFileStore.INSTANCE, order, retries, spec, waiting);
-        return checked.earlier() == null ? executor().start(checked.spec(), listener)
+        Checked input = check(datastore, LocalFileStore.INSTANCE, order, retries, spec, waiting);
+        checked.run();
+        return input.earlier() == null ? executor().start(input.spec(), listener)
                 : executor().resume(spec.jobId(), mode, listener, waiting); // its input checked just now
     }
 
@@ -119,14 +130,17 @@ public final class JobLauncher {
      * kept in it, so the resume reads the same past); refused when the job of its id is another, and (unless it is
      * done already, which says so) when its moments are no longer in the server's window or its keys file changed.
      */
-    private JobHandle startPast(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
+    private JobHandle startPast(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting,
+                                Runnable checked) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
         String project = datastore.getOptions().getProjectId();
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
         if (stored == null) {
             JobReadTime.requireKept(session, spec, Instant.now());
-            return executor().start(PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, null), listener);
+            JobSpec stamped = PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, null);
+            checked.run();
+            return executor().start(stamped, listener);
         }
         JobSpec was = stored.spec();
         refuseOtherOptions(spec, was);
@@ -134,6 +148,7 @@ public final class JobLauncher {
             JobReadTime.requireKept(session, spec, Instant.now());
             PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, was); // refused when its keys changed
         }
+        checked.run();
         return executor().resume(spec.jobId(), mode, listener, waiting);
     }
 

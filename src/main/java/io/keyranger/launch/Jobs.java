@@ -182,16 +182,16 @@ public final class Jobs {
     }
 
     /**
-     * As above; {@code starting} runs once everything before the job's start was done and stored (a new group's
-     * entity), just before it starts: where the command line says what runs.
+     * As above; {@code starting} runs once everything before the job's start was done and checked (a new group's
+     * entity stored, a file read whole, a stored job of the id found the same), just before it starts: where the
+     * command line says what runs, never before a refusal.
      */
     public JobHandle launch(Preparation prepared, JobListener listener, Consumer<String> waiting, Runnable starting) {
         if (prepared.request() instanceof JobRequest.NewJob job) {
             // a job that only reads reads one snapshot: as of its start (a group's, for all its kinds) unless given
             JobSpec spec = JobReadTime.stamped(session, job.spec(), Instant.now());
             if (!job.severalKinds()) {
-                starting.run();
-                return launcher.start(spec, job.mode(), listener, waiting);
+                return launcher.start(spec, job.mode(), listener, waiting, starting);
             }
             KindGroup.Plan plan = KindGroup.create(session.datastore(), spec.jobId(), prepared.kinds(), spec);
             starting.run();

@@ -60,6 +60,7 @@ class RerunWithOtherInputTest {
         assertThat(again.err()).contains("Job R was started on other input").contains("1 keys from a keys file")
                 .contains("all keys").contains("Nothing was written").contains("new --job-id")
                 .doesNotContain("Exception");
+        assertThat(again.err()).as("refused before anything is said of it").doesNotContain("restoring");
         assertThat(RichEntities.read(datastore, "", "Item")).as("nothing more written").isEqualTo(afterFirst);
 
         InProcessCli.Result fresh = cli.run("restore", "--export", export, "--kind", "Item", "--job-id", "R2");
@@ -121,6 +122,7 @@ class RerunWithOtherInputTest {
         assertThat(refused.err()).contains("Job imp was started on other input").contains(file.toString())
                 .contains("content is not the same").contains("Nothing was written").contains("new --job-id")
                 .doesNotContain("Exception");
+        assertThat(refused.err()).as("refused before anything is said of it").doesNotContain("Job imp: import");
         assertThat(RichEntities.read(docs.datastore(), "", "Doc")).as("nothing more written").isEqualTo(atKill);
 
         Files.write(file, original); // the original content again (a newer modification time)

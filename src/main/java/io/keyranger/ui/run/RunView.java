@@ -2,6 +2,7 @@ package io.keyranger.ui.run;
 
 import atlantafx.base.theme.Styles;
 import atlantafx.base.theme.Tweaks;
+import io.keyranger.job.JobSpec;
 import io.keyranger.job.ListedJob;
 import io.keyranger.job.JobStatus;
 import io.keyranger.mapper.Mappers;
@@ -340,7 +341,11 @@ public final class RunView extends BorderPane {
         resume.setId("resumeJob");
         resume.disableProperty().bind(jobs.getSelectionModel().selectedItemProperty().isNull()
                 .or(model.status().runningProperty()));
-        resume.setOnAction(e -> model.resume(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
+        resume.setOnAction(e -> {
+            JobSpec spec = jobs.getSelectionModel().getSelectedItem().spec();
+            model.form().showSettingsOf(spec); // it runs with its own settings: the bar shows them, not the form's
+            model.resume(spec.jobId());
+        });
         model.takeOverOfferProperty().addListener((obs, old, offer) -> {
             if (offer != null) {
                 Platform.runLater(() -> TakeOverDialog.ask(getScene().getWindow(), model, offer));

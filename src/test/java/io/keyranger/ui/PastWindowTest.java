@@ -117,7 +117,7 @@ class PastWindowTest extends OfflineAppTest {
                 + " since %s", DamagedKind.SEEDED - 10, damaged.before()));
         TableView<?> examples = robot.lookup("#diffExamples").queryTableView();
         assertThat(Fx.get(() -> examples.getItems().size())).isEqualTo(20);
-        assertThat(Fx.get(() -> examples.getColumns().get(0).getText())).isEqualTo("Since then");
+        assertThat(Fx.get(() -> examples.getColumns().get(0).getText())).isEqualTo("Since\nthen");
         assertThat(cutOffs(stage)).as("the Backups tab's past rows and columns cut nothing off")
                 .noneMatch(c -> c.contains("Since") || c.contains("AsOf") || c.contains("as it was")
                         || c.contains("Property") || c.contains("Then") || c.contains("Live")

@@ -9,6 +9,7 @@ import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.common.OffReason;
+import io.keyranger.ui.common.WrappingCell;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;
 import java.util.Objects;
@@ -266,15 +267,25 @@ public final class BackupsView extends BorderPane {
         TableView<ExportDiff.Example> examples = new TableView<>(diff.examples());
         examples.setId("diffExamples");
         examples.setPlaceholder(new Label("Compare a kind of the export (or of the past) with the live database"));
-        TableColumn<ExportDiff.Example, String> outcome = column("Since export", x -> x.before() == null ? "added"
-                : x.now() == null ? "removed" : "changed", 110); // wide enough for its bold header
-        outcome.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("Since export")
-                .otherwise("Since then"));
+        // its header on two lines: the column's words are one short word each, and a one-line header took the room
+        // the key needed (cut to "Acc…") at the default window's size
+        TableColumn<ExportDiff.Example, String> outcome = column("Since\nexport", x -> x.before() == null ? "added"
+                : x.now() == null ? "removed" : "changed", 80);
+        outcome.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("Since\nexport")
+                .otherwise("Since\nthen"));
         examples.getColumns().add(outcome);
-        examples.getColumns().add(column("Key", x -> KeyFormat.format(x.key()), 170));
-        examples.getColumns().add(column("What differs", ExportDiff.Example::what, 380));
-        // the table shares the tab's width with the side by side: the last column gives way, no header is cut
+        TableColumn<ExportDiff.Example, String> key = column("Key", x -> KeyFormat.format(x.key()), 170);
+        examples.getColumns().add(key);
+        TableColumn<ExportDiff.Example, String> what = column("What differs", ExportDiff.Example::what, 380);
+        examples.getColumns().add(what);
+        // the table shares the tab's width with the side by side: the last column gives way, no header is cut; the
+        // key keeps the width of its text (it was cut to "Acc…"), and what differs wraps onto more lines in what is
+        // left; each reads whole as its cell's tooltip too
         examples.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        FittedColumns.fitToText(examples);
+        FittedColumns.givesWayLast(examples, key);
+        FittedColumns.showFullValueAsTooltip(key);
+        what.setCellFactory(WrappingCell::new);
         examples.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         examples.getSelectionModel().selectedItemProperty().addListener((obs, old, x) -> {
             if (x != null) {
@@ -303,7 +314,7 @@ public final class BackupsView extends BorderPane {
             }
         });
         SplitPane tables = new SplitPane(examples, sides);
-        tables.setDividerPositions(0.5);
+        tables.setDividerPositions(0.6); // the comparison's key and what differs need more than the side by side
         VBox.setVgrow(tables, Priority.ALWAYS);
         VBox box = new VBox(6, actions, undoWindow(mode), summary, preview, tables);
         box.setPadding(new Insets(6, 8, 6, 8));

@@ -15,6 +15,7 @@ import java.io.File;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import javafx.beans.Observable;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
@@ -57,6 +58,9 @@ import org.kordamp.ikonli.material2.Material2MZ;
  * restored from the same way.
  */
 public final class BackupsView extends BorderPane {
+    /** Beside the side by side's columns: its vertical scroll bar and borders. */
+    private static final double SIDES_EDGE = 20;
+
     private final BackupsViewModel model;
 
     public BackupsView(BackupsViewModel model) {
@@ -300,12 +304,17 @@ public final class BackupsView extends BorderPane {
         sides.setPlaceholder(new Label("Select an entity"));
         TableColumn<SideBySide.Row, String> property = column("Property", SideBySide.Row::property, 90);
         sides.getColumns().add(property);
-        TableColumn<SideBySide.Row, String> then = column("In the export", SideBySide.Row::exported, 150);
-        then.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("In the export")
+        // two lines, as the comparison's first header: the room goes to the comparison's keys
+        TableColumn<SideBySide.Row, String> then = column("In the\nexport", SideBySide.Row::exported, 150);
+        then.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("In the\nexport")
                 .otherwise("Then"));
         sides.getColumns().add(then);
         sides.getColumns().add(column("Live", SideBySide.Row::live, 150));
         sides.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        // never narrower than its headers (and a scroll bar): the comparison beside it takes the rest, not its columns
+        sides.minWidthProperty().bind(Bindings.createDoubleBinding(() -> sides.getColumns().stream()
+                .mapToDouble(TableColumn::getMinWidth).sum() + SIDES_EDGE, sides.getColumns().stream()
+                .map(TableColumn::minWidthProperty).toArray(Observable[]::new)));
         sides.setRowFactory(t -> new TableRow<>() {
             @Override
             protected void updateItem(SideBySide.Row item, boolean empty) {

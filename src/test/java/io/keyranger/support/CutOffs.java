@@ -148,7 +148,8 @@ public final class CutOffs {
     }
 
     /** The text the skin draws: its Text child's, which it shortens with the ellipsis when the text does not fit. */
-    private static String shownText(Labeled labeled) {
+    /** The text {@code labeled}'s skin draws (its text, or that text shortened with an ellipsis), or null. */
+    public static String shownText(Labeled labeled) {
         Text text = drawnText(labeled);
         return text == null ? null : text.getText();
     }

@@ -23,6 +23,8 @@ import javafx.scene.control.ButtonType;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.ListView;
 import javafx.scene.Node;
+import javafx.scene.control.TableCell;
+import javafx.scene.text.Text;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.Tooltip;
 import io.keyranger.datastore.ServerType;
@@ -96,6 +98,16 @@ class BackupsTabTest extends DemoWindowTest {
             cut.addAll(CutOffs.in(sides));
             return cut;
         })).isEmpty();
+        // and the comparison's rows read whole at that size: each key, and what differs
+        Map<String, List<String[]>> shown = Fx.get(() -> {
+            examples.getScene().getRoot().applyCss();
+            examples.getScene().getRoot().layout();
+            return cellsShown(examples);
+        });
+        assertThat(shown.get("Key")).isNotEmpty().allSatisfy(c -> assertThat(c[1]).as("a key shown whole")
+                .isEqualTo(c[0]));
+        assertThat(shown.get("What differs")).isNotEmpty().allSatisfy(c -> assertThat(c[1])
+                .as("what differs shown whole").isEqualTo(c[0]));
         String shot = System.getProperty("keyranger.screenshot");
         if (shot != null) { // the README's picture: -Dkeyranger.screenshot=assets/screenshot-backups.png
             snapshot(Path.of(shot));
@@ -182,6 +194,28 @@ class BackupsTabTest extends DemoWindowTest {
         assertThat(accounts(datastore)).isEqualTo(wanted);
         datastore.put(before.values().toArray(new Entity[0])); // the class's other tests start from all 80
         Fx.on(() -> robot.lookup("#restoreMode").queryComboBox().getSelectionModel().select(RestoreMode.SKIP_CHANGED));
+    }
+
+    /** Each column's cells in sight, by the column's title: {its text, the text its skin draws}. */
+    private static Map<String, List<String[]>> cellsShown(TableView<?> table) {
+        Map<String, List<String[]>> shown = new HashMap<>();
+        for (Node node : table.lookupAll(".table-cell")) {
+            TableCell<?, ?> cell = (TableCell<?, ?>) node;
+            if (!cell.isVisible() || cell.isEmpty() || cell.getItem() == null || cell.getTableColumn() == null) {
+                continue;
+            }
+            String whole = cell.getItem().toString();
+            String drawn;
+            if (cell.getGraphic() instanceof Text text) { // text that wraps: whole while its lines fit the cell
+                drawn = text.getBoundsInParent().getMaxY() <= cell.getHeight() - cell.snappedBottomInset() + 0.5
+                        && text.getBoundsInParent().getMaxX() <= cell.getWidth() + 0.5 ? text.getText() : "cut";
+            } else {
+                drawn = CutOffs.shownText(cell);
+            }
+            shown.computeIfAbsent(cell.getTableColumn().getText(), c -> new ArrayList<>())
+                    .add(new String[] {whole, drawn});
+        }
+        return shown;
     }
 
     private DialogPane wholeKindQuestion() {

@@ -18,6 +18,7 @@ import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -68,6 +69,18 @@ class PastWindowTest extends OfflineAppTest {
                 .containsExactlyElementsOf(then.subList(EntitiesViewModel.PAGE_SIZE, then.size()));
         page2.forEach(shown -> assertThat(shown).isEqualTo(damaged.lookupAtBefore(shown.getKey())));
 
+        // a time refused while the past is open: Back to live leaves neither it nor its refusal behind
+        TextField time = robot.lookup("#asOfTime").queryAs(TextField.class);
+        Fx.get(() -> {
+            time.clear();
+            return null;
+        });
+        robot.clickOn("#asOfTime").write("-2h");
+        robot.clickOn("#openPast");
+        Fx.waitUntil(30, () -> !labelText("#asOfError").isEmpty());
+        assertThat(labelText("#asOfError")).contains("older than the database keeps");
+        assertThat(shown("#pastBanner")).as("the refusal keeps the past open").isTrue();
+
         robot.clickOn("#bannerBackToLive");
         Fx.waitUntil(60, () -> !shown("#pastBanner") && title().startsWith("Item: page 1")
                 && table.getItems().size() == 50 && table.getItems().get(0).getLong("n") == -1);
@@ -76,6 +89,8 @@ class PastWindowTest extends OfflineAppTest {
         assertThat(labelText("#connectionStatus")).doesNotContain("as of");
         assertThat(Fx.get(() -> robot.lookup("#newEntity").query().isDisabled())).isFalse();
         assertThat(shown("#editingOff")).isFalse();
+        assertThat(Fx.get(() -> time.getText())).as("the As of field no longer shows the refused time").isEmpty();
+        assertThat(shown("#asOfError")).isFalse();
     }
 
     /**
@@ -102,7 +117,7 @@ class PastWindowTest extends OfflineAppTest {
                 + " since %s", DamagedKind.SEEDED - 10, damaged.before()));
         TableView<?> examples = robot.lookup("#diffExamples").queryTableView();
         assertThat(Fx.get(() -> examples.getItems().size())).isEqualTo(20);
-        assertThat(Fx.get(() -> examples.getColumns().get(0).getText())).isEqualTo("Since then");
+        assertThat(Fx.get(() -> examples.getColumns().get(0).getText())).isEqualTo("Since\nthen");
         assertThat(cutOffs(stage)).as("the Backups tab's past rows and columns cut nothing off")
                 .noneMatch(c -> c.contains("Since") || c.contains("AsOf") || c.contains("as it was")
                         || c.contains("Property") || c.contains("Then") || c.contains("Live")

@@ -240,6 +240,51 @@ class RunTabStatesTest extends DemoWindowTest {
         }
     }
 
+    /** What a number field of the settings bar shows. */
+    private String numberShown(String id) {
+        return Fx.get(() -> robot.lookup(id).<Spinner<Integer>>query().getEditor().getText());
+    }
+
+    @Test
+    void aResumedJobShowsItsOwnSettingsAndAnEtaWhileItRuns() {
+        clickTab("Run");
+        useMapper("{\"template\": \"count\"}");
+        setNumber("#jobShards", 2);
+        setNumber("#jobWorkers", 2);
+        setNumber("#jobPageSize", 2);
+        setNumber("#jobQps", 4); // 80 accounts at 4 a second: about 20 s
+        try {
+            robot.clickOn("#startJob");
+            Fx.waitUntil(30, () -> summary().endsWith(" running") && column("Status").contains("running"));
+            String jobId = summary().replaceAll("^Job (\\S+) running$", "$1");
+            Fx.waitUntil(30, () -> labelText("#jobTiming").contains("ETA"));
+            robot.clickOn("#cancelJob");
+            Fx.waitUntil(60, () -> summary().startsWith("Job " + jobId + " cancelled"));
+            // the form goes back to its defaults; the stored job keeps the settings it was started with
+            setNumber("#jobShards", 16);
+            setNumber("#jobWorkers", 8);
+            setNumber("#jobPageSize", 200);
+            setNumber("#jobQps", 0);
+
+            selectThenFire(jobId, j -> j.status() == JobStatus.CANCELLED, "#resumeJob");
+            assertThat(List.of(numberShown("#jobShards"), numberShown("#jobWorkers"), numberShown("#jobPageSize"),
+                    numberShown("#jobQps"))).as("the settings the resumed job runs with, not the form's")
+                    .containsExactly("2", "2", "2", "4");
+            Fx.waitUntil(30, () -> summary().equals("Job " + jobId + " running"));
+            Fx.waitUntil(30, () -> labelText("#jobTiming").contains("ETA"));
+            assertThat(labelText("#jobTiming")).matches("elapsed .* · ETA .*");
+        } finally {
+            if (!robot.lookup("#cancelJob").queryButton().isDisabled()) {
+                robot.clickOn("#cancelJob");
+            }
+            Fx.waitUntil(60, () -> !robot.lookup("#startJob").queryButton().isDisabled());
+            setNumber("#jobQps", 0);
+            setNumber("#jobPageSize", 200);
+            setNumber("#jobShards", 16);
+            setNumber("#jobWorkers", 8);
+        }
+    }
+
     @Test
     void aSpecNamingAPropertyTheKindLacksIsWarnedOfBesideTheJobAsTheCommandLineWarns() {
         // before, the app's door skipped the command line's checks: the job ran and said nothing of the typo

@@ -86,9 +86,10 @@ public final class AsOfModel {
                 .run(tasks);
     }
 
-    /** Reads the live database again. */
+    /** Reads the live database again; the field empties, so it no longer shows a time (or a refused one). */
     public void backToLive() {
         past.set(null);
+        typed.set("");
         note.set("");
         error.set("");
     }

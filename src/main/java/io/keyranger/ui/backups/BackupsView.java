@@ -9,11 +9,13 @@ import io.keyranger.job.RestoreMode;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.ui.common.FittedColumns;
 import io.keyranger.ui.common.OffReason;
+import io.keyranger.ui.common.WrappingCell;
 import io.keyranger.ui.common.WriteConfirmation;
 import java.io.File;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import javafx.beans.Observable;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
@@ -56,6 +58,9 @@ import org.kordamp.ikonli.material2.Material2MZ;
  * restored from the same way.
  */
 public final class BackupsView extends BorderPane {
+    /** Beside the side by side's columns: its vertical scroll bar and borders. */
+    private static final double SIDES_EDGE = 20;
+
     private final BackupsViewModel model;
 
     public BackupsView(BackupsViewModel model) {
@@ -266,15 +271,25 @@ public final class BackupsView extends BorderPane {
         TableView<ExportDiff.Example> examples = new TableView<>(diff.examples());
         examples.setId("diffExamples");
         examples.setPlaceholder(new Label("Compare a kind of the export (or of the past) with the live database"));
-        TableColumn<ExportDiff.Example, String> outcome = column("Since export", x -> x.before() == null ? "added"
-                : x.now() == null ? "removed" : "changed", 110); // wide enough for its bold header
-        outcome.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("Since export")
-                .otherwise("Since then"));
+        // its header on two lines: the column's words are one short word each, and a one-line header took the room
+        // the key needed (cut to "Acc…") at the default window's size
+        TableColumn<ExportDiff.Example, String> outcome = column("Since\nexport", x -> x.before() == null ? "added"
+                : x.now() == null ? "removed" : "changed", 80);
+        outcome.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("Since\nexport")
+                .otherwise("Since\nthen"));
         examples.getColumns().add(outcome);
-        examples.getColumns().add(column("Key", x -> KeyFormat.format(x.key()), 170));
-        examples.getColumns().add(column("What differs", ExportDiff.Example::what, 380));
-        // the table shares the tab's width with the side by side: the last column gives way, no header is cut
+        TableColumn<ExportDiff.Example, String> key = column("Key", x -> KeyFormat.format(x.key()), 170);
+        examples.getColumns().add(key);
+        TableColumn<ExportDiff.Example, String> what = column("What differs", ExportDiff.Example::what, 380);
+        examples.getColumns().add(what);
+        // the table shares the tab's width with the side by side: the last column gives way, no header is cut; the
+        // key keeps the width of its text (it was cut to "Acc…"), and what differs wraps onto more lines in what is
+        // left; each reads whole as its cell's tooltip too
         examples.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        FittedColumns.fitToText(examples);
+        FittedColumns.givesWayLast(examples, key);
+        FittedColumns.showFullValueAsTooltip(key);
+        what.setCellFactory(WrappingCell::new);
         examples.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         examples.getSelectionModel().selectedItemProperty().addListener((obs, old, x) -> {
             if (x != null) {
@@ -289,12 +304,17 @@ public final class BackupsView extends BorderPane {
         sides.setPlaceholder(new Label("Select an entity"));
         TableColumn<SideBySide.Row, String> property = column("Property", SideBySide.Row::property, 90);
         sides.getColumns().add(property);
-        TableColumn<SideBySide.Row, String> then = column("In the export", SideBySide.Row::exported, 150);
-        then.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("In the export")
+        // two lines, as the comparison's first header: the room goes to the comparison's keys
+        TableColumn<SideBySide.Row, String> then = column("In the\nexport", SideBySide.Row::exported, 150);
+        then.textProperty().bind(Bindings.when(model.pastProperty().isNull()).then("In the\nexport")
                 .otherwise("Then"));
         sides.getColumns().add(then);
         sides.getColumns().add(column("Live", SideBySide.Row::live, 150));
         sides.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        // never narrower than its headers (and a scroll bar): the comparison beside it takes the rest, not its columns
+        sides.minWidthProperty().bind(Bindings.createDoubleBinding(() -> sides.getColumns().stream()
+                .mapToDouble(TableColumn::getMinWidth).sum() + SIDES_EDGE, sides.getColumns().stream()
+                .map(TableColumn::minWidthProperty).toArray(Observable[]::new)));
         sides.setRowFactory(t -> new TableRow<>() {
             @Override
             protected void updateItem(SideBySide.Row item, boolean empty) {
@@ -303,7 +323,7 @@ public final class BackupsView extends BorderPane {
             }
         });
         SplitPane tables = new SplitPane(examples, sides);
-        tables.setDividerPositions(0.5);
+        tables.setDividerPositions(0.6); // the comparison's key and what differs need more than the side by side
         VBox.setVgrow(tables, Priority.ALWAYS);
         VBox box = new VBox(6, actions, undoWindow(mode), summary, preview, tables);
         box.setPadding(new Insets(6, 8, 6, 8));

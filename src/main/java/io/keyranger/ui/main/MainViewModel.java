@@ -124,26 +124,20 @@ public final class MainViewModel {
         });
     }
 
-    /**
-     * After a job that writes ended: the counts of the listed kinds it wrote to are read again (unless it changed
-     * entities in place only, {@link FinishedJob#keepsCounts}: on the legacy emulator a count is a scan), and, when
-     * the browser shows one of them, its page and properties, so that neither shows the data as it was before the job; an Undo the
-     * job made impossible is taken away. A job that only reads (a count, an export) changes nothing: nothing is read
-     * again, as nothing is while the browser shows a past moment, which no job changes.
-     */
+    /** After a job ended: what it wrote is read again ({@link AfterJob}). */
     private void afterJob(FinishedJob job) {
         String namespace = selectedNamespace.get();
-        if (!job.writes() || gateway == null || gateway != liveGateway || namespace == null) {
+        if (gateway == null || namespace == null) {
             return;
         }
         KindItem kind = selectedKind.get();
-        if (kind != null && job.changed(kind.name())) {
+        AfterJob after = AfterJob.of(job, gateway == liveGateway, kinds, kind);
+        if (after.selectedKind()) {
             entities.changedElsewhere();
             loadProperties(gateway, namespace, kind);
         }
-        List<KindItem> changed = kinds.stream().filter(item -> job.changed(item.name())).toList();
-        if (!changed.isEmpty() && !job.keepsCounts()) { // an increment leaves counts alone: no scan of the kind
-            counts.count(gateway, namespace, changed);
+        if (!after.recount().isEmpty()) {
+            counts.count(gateway, namespace, after.recount());
         }
     }
 

@@ -162,6 +162,17 @@ public final class JobForm {
                 shards.get(), workers.get(), pageSize.get(), qps.get());
     }
 
+    /**
+     * Shows how stored job {@code spec} runs (its shards, workers, page size and rate limit): a resumed job runs with
+     * its own settings, not the form's, and the settings bar says so.
+     */
+    void showSettingsOf(JobSpec spec) {
+        shards.set(spec.shards());
+        workers.set(spec.workers());
+        pageSize.set(spec.pageSize());
+        qps.set(spec.qps());
+    }
+
     /** The mapper spec in words, as {@link #describe} puts it: what the Run tab shows in place of its JSON. */
     public ObservableValue<String> mapperSummary() {
         return mapperSummary;

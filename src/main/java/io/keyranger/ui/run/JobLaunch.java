@@ -28,8 +28,8 @@ import java.util.function.Consumer;
  * @param kinds   the kinds it writes to ({@link Mappers#writtenKinds}: a copy writes its target kind), or null when
  *                not known here (a stored job the tab does not list, a copy to another namespace)
  * @param size    how many entities it reads in all, for its ETA, or -1 when not known here: the kind's count only
- *                for a job that reads every entity of the tab's kind (a server filter, a file, another kind, a
- *                resume's rest or a revert's undo records read some other number)
+ *                for a job that reads every entity of the tab's kind, started or resumed (a server filter, a file,
+ *                another kind or a revert's undo records read some other number)
  * @param keepsCounts whether it leaves every kind's count as it was ({@link Mappers#keepsCounts}): what shows
  *                the data need not count them again
  * @param starter what starts it, feeding the tab's listener
@@ -83,9 +83,9 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     static JobLaunch resume(KindTarget t, String jobId, List<ListedJob> listed) {
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
-                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), -1,
-                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed, m -> { },
-                notices));
+                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), sizeOf(t, jobId, specs),
+                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed,
+                m -> { }, notices));
     }
 
     /**
@@ -109,6 +109,15 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
                 && spec.mapper().where().isEmpty() && spec.mapper().query() == null
                 && Mappers.template(spec.mapper().template()).source() == Template.Source.KEY_RANGES;
         return wholeKind ? t.countOrUnknown() : -1;
+    }
+
+    /**
+     * The entities stored job {@code jobId} reads in all, as {@link #sizeOf(KindTarget, JobSpec)} gives it for the
+     * job started afresh: a resumed or taken-over job's totals go on from what it read before, so its ETA is that of
+     * the rest. -1 for a job over several kinds ({@code specs} are its kinds'), or one the tab does not list.
+     */
+    private static long sizeOf(KindTarget t, String jobId, List<JobSpec> specs) {
+        return specs.size() == 1 && specs.get(0).jobId().equals(jobId) ? sizeOf(t, specs.get(0)) : -1;
     }
 
     /** Whether stored jobs {@code specs} leave counts as they were: false when none is listed. */
@@ -156,8 +165,8 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
                               Consumer<String> waiting) {
         List<JobSpec> specs = stored(jobId, listed);
         return new JobLaunch(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
-                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), -1,
-                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now), feed,
-                waiting, notices));
+                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), sizeOf(t, jobId, specs),
+                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now),
+                feed, waiting, notices));
     }
 }

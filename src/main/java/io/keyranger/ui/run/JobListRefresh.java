@@ -3,7 +3,9 @@ package io.keyranger.ui.run;
 import io.keyranger.ui.common.Visibility;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
+import javafx.beans.value.ChangeListener;
 import javafx.scene.Node;
+import javafx.scene.Scene;
 import javafx.stage.Window;
 import javafx.util.Duration;
 
@@ -23,6 +25,15 @@ final class JobListRefresh {
     private final Runnable refresh;
     private boolean wasInSight;
     private long lastRefresh;
+    /** The one focus listener, on the window that holds the view now (and on no other). */
+    private final ChangeListener<Boolean> onFocus = (obs, was, focused) -> {
+        if (focused && inSight()) {
+            refreshNow();
+        }
+    };
+    /** The one listener on the view's scene for the window it is shown in. */
+    private final ChangeListener<Window> onWindow = (obs, oldWindow, window) -> watchFocus(window);
+    private Window watched;
 
     private JobListRefresh(Node view, Runnable refresh) {
         this.view = view;
@@ -39,13 +50,12 @@ final class JobListRefresh {
                 look.stop();
             } else {
                 look.play();
-                scene.windowProperty().addListener((o, oldWindow, window) -> watch.watchFocus(window));
-                watch.watchFocus(scene.getWindow());
             }
+            watch.watchScene(oldScene, scene);
         });
         if (view.getScene() != null) {
             look.play();
-            watch.watchFocus(view.getScene().getWindow());
+            watch.watchScene(null, view.getScene());
         }
     }
 
@@ -57,13 +67,28 @@ final class JobListRefresh {
         wasInSight = inSight;
     }
 
+    /** Moves the window listener from the scene the view left to the one it is in, and the focus listener with it. */
+    private void watchScene(Scene oldScene, Scene scene) {
+        if (oldScene != null) {
+            oldScene.windowProperty().removeListener(onWindow);
+        }
+        if (scene != null) {
+            scene.windowProperty().addListener(onWindow);
+        }
+        watchFocus(scene == null ? null : scene.getWindow());
+    }
+
+    /** Listens to the focus of {@code window} alone: the view's scene changes often, the listener stays one. */
     private void watchFocus(Window window) {
+        if (window == watched) {
+            return;
+        }
+        if (watched != null) {
+            watched.focusedProperty().removeListener(onFocus);
+        }
+        watched = window;
         if (window != null) {
-            window.focusedProperty().addListener((obs, was, focused) -> {
-                if (focused && inSight()) {
-                    refreshNow();
-                }
-            });
+            window.focusedProperty().addListener(onFocus);
         }
     }
 

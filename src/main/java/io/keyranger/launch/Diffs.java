@@ -6,7 +6,6 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.managed.ExportContents;
 import io.keyranger.datastore.Cancellation;
-import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyFormat;
 import java.io.IOException;
@@ -114,14 +113,11 @@ public final class Diffs {
     }
 
     /**
-     * Refuses the past of a server that keeps none, and a kind the database did not hold at the past moment compared
-     * (an export's kind: {@link #open}).
+     * Refuses a kind the database did not hold at the past moment compared, and the past of a server that keeps none
+     * ({@link Session#asOf}); an export's kind is checked by {@link #open}.
      */
     private void requireHeld(DiffRequest request) {
         if (request.before() instanceof DiffRequest.Past past) {
-            if (!session.spec().server().readsPast()) {
-                throw new KeyRangerException(ServerType.NO_PAST);
-            }
             PastKinds.requireHeld(session, past.asOf(), session.live(), request.namespace(), request.kind());
         }
     }

@@ -40,7 +40,7 @@ import java.util.concurrent.Future;
  */
 public final class ExportDiff {
     /** Examples kept of each outcome. */
-    static final int EXAMPLES = 5;
+    public static final int EXAMPLES = 5;
 
     private final Datastore datastore;
     private final DiffSource source;

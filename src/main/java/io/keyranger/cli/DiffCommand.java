@@ -3,23 +3,21 @@ package io.keyranger.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.AtomicFiles;
-import io.keyranger.KeyRangerException;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.PointInTime;
-import io.keyranger.launch.PastKinds;
+import io.keyranger.launch.DiffRequest;
+import io.keyranger.launch.Diffs;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.query.Gql;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -95,24 +93,17 @@ public final class DiffCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Session session = Session.open(conn);
         PointInTime then = asOf.open(session, err).asOf();
-        String where = then == null ? "in the export" : "as of " + then.time();
-        if (then != null) { // as an export that holds none of the kind is refused (ExportDiff.of)
-            PastKinds.requireHeld(session, then, session.live(), conn.namespace(), kind);
-        }
+        DiffRequest.Before before = then == null ? new DiffRequest.Export(export) : new DiffRequest.Past(then);
+        String where = before.where();
+        DiffRequest request = DiffRequest.of(before, conn.namespace(), kind).narrowed(selection.gql, selection.keys)
+                .keysOut(keysOut, resume ? DiffRequest.Resume.GO_ON : DiffRequest.Resume.AFRESH)
+                .sized(pageSize, parallel);
+        Diffs diffs = new Diffs(session);
         if (key != null) {
-            sideBySide(session, export, then, kind, out, err);
+            sideBySide(diffs, request, conn, then, out, err);
             return 0;
         }
-        if (keysOut != null) {
-            Files.createDirectories(keysOut);
-        }
-        ExportDiff diff = (then == null ? ExportDiff.of(session, export, conn.namespace(), kind, selection.gql,
-                selection.keys) : ExportDiff.ofPast(session, then, conn.namespace(), kind, selection.gql,
-                selection.keys)).pageSize(pageSize).writeKeys(keysOut).parallel(parallel).resume(resume);
-        if (resume && keysOut == null) {
-            throw new KeyRangerException("--resume goes on from the state in the --keys-out folder of the stopped "
-                    + "diff: give that folder.");
-        }
+        Diffs.Prepared diff = diffs.prepare(request);
         AtomicBoolean stop = new AtomicBoolean();
         Thread stopper = new Thread(() -> stop.set(true), "keyranger-diff-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
@@ -120,7 +111,7 @@ public final class DiffCommand implements Callable<Integer> {
         ExportDiff.Result r;
         try {
             long[] compared = {0};
-            r = diff.run(true, new ExportDiff.Progress() {
+            r = diff.run(new ExportDiff.Progress() {
                 @Override
                 public void compared(long n) {
                     compared[0] = n;
@@ -178,28 +169,28 @@ public final class DiffCommand implements Callable<Integer> {
     }
 
     /** One entity as the export (or the past moment {@code then}, when not null) holds it, and as it lives. */
-    private void sideBySide(Session session, ManagedExport export, PointInTime then, String kind, PrintWriter out,
-                            PrintWriter err) {
-        ConnectionSpec conn = session.spec();
+    private void sideBySide(Diffs diffs, DiffRequest request, ConnectionSpec conn, PointInTime then,
+                            PrintWriter out, PrintWriter err) {
         Key k = Gql.key(key, conn.projectId(), conn.namespace());
-        if (!k.getKind().equals(kind)) {
-            throw new KeyRangerException("The key " + KeyFormat.format(k) + " is not of kind " + kind + ".");
+        boolean[] reported = {false};
+        Diffs.OneEntity one;
+        try {
+            one = diffs.entity(request, k, n -> {
+                reported[0] = true;
+                err.printf("\rRead %,d entities…", n);
+                err.flush();
+            });
+        } finally {
+            if (reported[0]) {
+                err.println();
+            }
         }
-        Entity exported = then == null ? ExportInfoCommand.scan(export, k, conn.projectId(), err).found()
-                : session.asOf(then).datastore().get(k);
-        Entity live = session.datastore().get(k);
-        String where = then == null ? "in the export" : "as of " + then.time();
-        String since = then == null ? "since the export" : "since " + then.time();
-        if (exported == null && live == null) {
-            throw new KeyRangerException("No entity " + KeyFormat.format(k) + " " + where + " nor live.");
-        }
-        ExportDiff diff = then == null ? ExportDiff.of(session, export, k.getNamespace(), kind, null, null)
-                : ExportDiff.ofPast(session, then, k.getNamespace(), kind, null, null);
-        out.printf("%s: %s%n", KeyFormat.format(k), exported == null ? "added " + since
-                : live == null ? "removed " + since : diff.sameAsExport(exported, live) ? "the same as " + where
-                : "changed " + since);
+        String where = request.before().where();
+        String since = request.before().since();
+        out.printf("%s: %s%n", KeyFormat.format(k), one.before() == null ? "added " + since
+                : one.live() == null ? "removed " + since : one.same() ? "the same as " + where : "changed " + since);
         out.printf("  %-24s %-32s %s%n", "PROPERTY", then == null ? "EXPORT" : "AS OF", "LIVE");
-        for (SideBySide.Row row : SideBySide.of(exported, live)) {
+        for (SideBySide.Row row : SideBySide.of(one.before(), one.live())) {
             out.printf("%s %-24s %-32s %s%n", row.differs() ? "*" : " ", row.property(), row.exported(), row.live());
         }
         out.flush();

@@ -77,13 +77,7 @@ public final class ExportInfoCommand implements Runnable {
 
     /** Reads an export through, saying how far it got on {@code err}. */
     static ExportContents scan(ManagedExport export, Key lookFor, PrintWriter err) {
-        return scan(export, lookFor, EXPORT_PROJECT, err);
-    }
-
-    /** As above, with the export's keys placed in {@code project}. */
-    static ExportContents scan(ManagedExport export, Key lookFor, String project,
-                               PrintWriter err) {
-        ExportContents contents = ExportContents.scan(export, project, "", lookFor, n -> {
+        ExportContents contents = ExportContents.scan(export, EXPORT_PROJECT, "", lookFor, n -> {
             err.printf("\rRead %,d entities…", n);
             err.flush();
         }, Cancellation.NEVER);

@@ -8,12 +8,13 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
 import io.keyranger.formats.managed.ManagedExport;
+import io.keyranger.launch.DiffRequest;
+import io.keyranger.launch.Diffs;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.StatusModel;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
@@ -83,7 +84,8 @@ public final class DiffModel {
         }
         ManagedExport opened = export.get();
         PointInTime moment = past.get();
-        String since = opened != null ? "since the export" : "since " + moment.time();
+        DiffRequest.Before before = opened != null ? new DiffRequest.Export(opened) : new DiffRequest.Past(moment);
+        String since = before.since();
         long asked = shown;
         String comparing = "Comparing " + row.kind() + " with " + session.describe();
         forgetResult(); // what the comparison before found is no longer what the restore would do
@@ -94,15 +96,10 @@ public final class DiffModel {
                 Path folder = opened != null ? folderOf(comparisons, session.spec(), Path.of(opened.metadata()),
                         row.namespace(), row.kind()) : folderOf(comparisons, session.spec(), moment, row.namespace(),
                         row.kind());
-                Files.createDirectories(folder);
-                ExportDiff diff = opened != null ? ExportDiff.of(session, opened, row.namespace(), row.kind(), null, null)
-                        : ExportDiff.ofPast(session, moment, row.namespace(), row.kind(), null, null);
-                ExportDiff.Result r = diff.examples(EXAMPLES).writeKeys(folder).resume(ExportDiff.stoppedIn(folder))
-                        .run(true, progress(ctx, comparing, row.count(), since), Cancellation.of(ctx::isCancelled));
-                if (!r.cancelled()) {
-                    ExportDiff.forgetState(folder);
-                }
-                return new Compared(r, folder);
+                DiffRequest request = DiffRequest.of(before, row.namespace(), row.kind()).examples(EXAMPLES)
+                        .keysOut(folder, DiffRequest.Resume.GO_ON_IF_STOPPED);
+                return new Compared(new Diffs(session).run(request, progress(ctx, comparing, row.count(), since),
+                        Cancellation.of(ctx::isCancelled)), folder);
             }
         }).onSuccess(done -> {
             if (asked != shown) {

@@ -1,7 +1,6 @@
 package io.keyranger.ui.run;
 
 import atlantafx.base.theme.Styles;
-import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.ListedJob;
 import io.keyranger.undo.JobUndo;
@@ -68,11 +67,7 @@ final class JobListPane extends VBox {
         resume.setId("resumeJob");
         resume.disableProperty().bind(jobs.getSelectionModel().selectedItemProperty().isNull()
                 .or(model.status().runningProperty()));
-        resume.setOnAction(e -> {
-            JobSpec spec = jobs.getSelectionModel().getSelectedItem().spec();
-            model.form().showSettingsOf(spec); // it runs with its own settings: the bar shows them, not the form's
-            model.resume(spec.jobId());
-        });
+        resume.setOnAction(e -> model.resume(jobs.getSelectionModel().getSelectedItem().spec().jobId()));
         model.takeOverOfferProperty().addListener((obs, old, offer) -> {
             if (offer != null) {
                 Platform.runLater(() -> TakeOverDialog.ask(getScene().getWindow(), model, offer));

@@ -99,8 +99,13 @@ public final class RunViewModel {
         job.startBackedUp();
     }
 
-    /** Resumes a stored job on the current connection. */
+    /**
+     * Resumes a stored job on the current connection; it runs with its own settings, so the settings bar shows them,
+     * not the form's.
+     */
     public void resume(String jobId) {
+        stored.jobs().stream().filter(j -> j.spec().jobId().equals(jobId)).findFirst()
+                .ifPresent(listed -> form.showSettingsOf(listed.spec()));
         job.resume(jobId);
     }
 

@@ -32,12 +32,12 @@ CP="$TREE/target/classes:$(cat "$OUT/classpath.txt")"
 cli() { # cli NAME ARGS...: the CLI under JaCoCo's agent, its coverage in OUT/NAME.exec
   local name=$1; shift
   echo "\$ keyranger $*" >>"$OUT/commands.txt"
-  java -javaagent:"$AGENT"=destfile="$OUT/$name.exec",includes='io.keyranger.*' -cp "$CP" io.keyranger.app.Launcher "$@" \
+  java -javaagent:"$AGENT"=destfile="$OUT/$name.exec",includes='io.keyranger.*' -cp "$CP" io.keyranger.app.Main "$@" \
     >>"$OUT/commands.txt" 2>&1 || echo "(exit $?)" >>"$OUT/commands.txt"
 }
 
 # the demo's emulator, 100 Accounts in the default namespace (its own process group, stopped on exit)
-setsid java -cp "$CP" io.keyranger.app.Launcher demo --headless --entities 100 >"$OUT/demo.txt" 2>&1 &
+setsid java -cp "$CP" io.keyranger.app.Main demo --headless --entities 100 >"$OUT/demo.txt" 2>&1 &
 DEMO=$!
 trap 'kill -TERM -- -$DEMO 2>/dev/null || true' EXIT
 for _ in $(seq 120); do grep -q '^Use it with' "$OUT/demo.txt" 2>/dev/null && break; sleep 1; done

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.launch.Jobs;
 import io.keyranger.support.Layers;
@@ -119,7 +119,7 @@ class ArchitectureTest {
                 .should().callCodeUnitWhere(makesOrInstallsASeam).check(MAIN);
         noClasses().that().resideOutsideOfPackage("io.keyranger.executor..").and()
                 .doNotHaveFullyQualifiedName(Jobs.class.getName())
-                .should().callCodeUnitWhere(target(owner(type(JobLauncher.class))).and(target(name("seams"))))
+                .should().callCodeUnitWhere(target(owner(type(Engine.class))).and(target(name("seams"))))
                 .check(MAIN);
     }
 

@@ -23,12 +23,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
 /**
- * The live entities of a comparison's selection that its export (or past moment: {@link DiffSource}) lacks. The
+ * The live entities of a comparison's selection that its export (or past moment: {@link DiffSide}) lacks. The
  * kind's key space is cut into ranges at its scatter sample (as a job's is; an empty live kind is one range, with
  * nothing added) and the ranges are read at once, keys only (whole entities when a query must see them); each key is
  * looked up among the export's key hashes. With a list of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
  * version the query does not match crossed the query's condition since: it is changed, not added (the source is
- * read once more for those keys: {@link DiffSource#heldOutside}). Its key goes to a list of its own,
+ * read once more for those keys: {@link DiffSide#heldOutside}). Its key goes to a list of its own,
  * {@code entered.keys}: a restore with the same query does not select it (its exported version does not match), so
  * it cannot stand in {@code changed.keys} with those that a restore does.
  */
@@ -40,12 +40,12 @@ final class AddedSince {
 
     private final Datastore datastore;
     private final KeyOrder order;
-    private final DiffSource source;
+    private final DiffSide source;
     private final Path keysFolder;
     private final int parallel;
     private final int examples;
 
-    AddedSince(Datastore datastore, KeyOrder order, DiffSource source, Path keysFolder, int parallel,
+    AddedSince(Datastore datastore, KeyOrder order, DiffSide source, Path keysFolder, int parallel,
                int examples) {
         this.datastore = datastore;
         this.order = order;

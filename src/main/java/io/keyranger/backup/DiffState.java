@@ -17,7 +17,7 @@ import java.nio.file.StandardOpenOption;
  * and the length of each key list at that point (a list written past it is cut back, so no key is listed twice).
  *
  * @param what         the source (the export and when it was written, or the read time), namespace, kind and
- *                     selection compared ({@link DiffSource#describe}: a resume must compare the same)
+ *                     selection compared ({@link DiffSide#describe}: a resume must compare the same)
  * @param records      the source's records of the selection read so far (the export's, or the past moment's)
  * @param same         equal to live
  * @param changed      changed since the source
@@ -33,7 +33,7 @@ record DiffState(String what, long records, long same, long changed, long remove
     static final String FILE = "diff-state.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    static DiffState start(DiffSource source) {
+    static DiffState start(DiffSide source) {
         return new DiffState(source.describe(), 0, 0, 0, 0, 0, false, 0, 0, 0);
     }
 
@@ -57,7 +57,7 @@ record DiffState(String what, long records, long same, long changed, long remove
     }
 
     /** The state a stopped run left for this comparison; its key lists are cut back to what the state covers. */
-    static DiffState read(Path folder, DiffSource source) throws IOException {
+    static DiffState read(Path folder, DiffSide source) throws IOException {
         if (folder == null || !Files.isRegularFile(folder.resolve(FILE))) {
             throw new KeyRangerException("Nothing to resume: no " + FILE + " in " + (folder == null
                     ? "the key folder (give --keys-out DIR, as the stopped diff had)" : folder) + ".");

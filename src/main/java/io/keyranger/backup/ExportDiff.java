@@ -31,7 +31,7 @@ import java.util.concurrent.Future;
  * in pages of keys: each page of the export's entities is one lookup of their keys, and each entity is the same as
  * live, changed since, or removed since. A second pass reads the live kind's keys (or, with a query, its matching
  * entities) for those added since. It writes nothing to the database; the key lists it can write are what
- * {@code restore --keys} reads. The two sources ({@link DiffSource}) are compared by this one algorithm.
+ * {@code restore --keys} reads. The two sources ({@link DiffSide}) are compared by this one algorithm.
  *
  * <p>Narrowed by a query, it compares the query's matches on each side: an entity in the export and live that
  * matches on one side only crossed the query's condition, and counts as changed whichever way it crossed (counted
@@ -43,7 +43,7 @@ public final class ExportDiff {
     public static final int EXAMPLES = 5;
 
     private final Datastore datastore;
-    private final DiffSource source;
+    private final DiffSide source;
     private final KeyOrder order;
     private int pageSize = 500;
     private int examples = EXAMPLES;
@@ -52,7 +52,7 @@ public final class ExportDiff {
     private Path keysFolder;
 
     /** Compares {@code source}'s selection with {@code datastore}. */
-    ExportDiff(Datastore datastore, KeyOrder order, DiffSource source) {
+    ExportDiff(Datastore datastore, KeyOrder order, DiffSide source) {
         this.datastore = datastore;
         this.order = order;
         this.source = source;
@@ -64,7 +64,7 @@ public final class ExportDiff {
      */
     public static ExportDiff of(Session session, ManagedExport export,
                                 String namespace, String kind, String gql, Path keys) {
-        return new ExportDiff(session.datastore(), session.order(), new ExportSource(ManagedImport.of(
+        return new ExportDiff(session.datastore(), session.order(), new ExportSide(ManagedImport.of(
                 session.datastore(), session.order(), export, namespace, kind, gql, keys == null ? null
                         : keys.toString())));
     }
@@ -81,7 +81,7 @@ public final class ExportDiff {
         Session past = now.asOf(asOf);
         String project = now.datastore().getOptions().getProjectId();
         Instant windowAt = Instant.now();
-        return new ExportDiff(now.datastore(), now.order(), new PastSource(past, namespace, kind,
+        return new ExportDiff(now.datastore(), now.order(), new PastSide(past, namespace, kind,
                 ClientQuery.selecting(gql, project, namespace, kind, now.order()),
                 keys == null ? null : KeysFile.selecting(KeysFile.read(keys, project, namespace), namespace, kind,
                         now.order()), ReadWindow.of(now, windowAt), windowAt));

@@ -5,7 +5,7 @@ import io.keyranger.job.CtrlC;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
-import io.keyranger.report.JobOutcome;
+import io.keyranger.summary.JobOutcome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;

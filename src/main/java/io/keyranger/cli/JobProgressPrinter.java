@@ -2,8 +2,8 @@ package io.keyranger.cli;
 
 import io.keyranger.job.JobListener;
 import io.keyranger.job.NodeSnapshot;
-import io.keyranger.report.JobClock;
-import io.keyranger.report.JobProgress;
+import io.keyranger.summary.JobClock;
+import io.keyranger.summary.JobProgress;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -13,7 +13,7 @@ import io.keyranger.launch.Jobs;
 import io.keyranger.launch.Preparation;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.profile.SettingsStore;
-import io.keyranger.report.JobOutcome;
+import io.keyranger.summary.JobOutcome;
 import io.keyranger.undo.JobUndo;
 import io.keyranger.formats.undo.UndoRecords;
 import java.io.PrintWriter;

@@ -8,7 +8,7 @@ import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
-import io.keyranger.report.DryRunPrinter;
+import io.keyranger.summary.DryRunPrinter;
 import java.io.PrintWriter;
 
 /**

@@ -3,7 +3,7 @@ package io.keyranger.group;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.StringValue;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.files.LocalFileStore;
@@ -28,7 +28,7 @@ final class GroupExport {
      * recorded on the group, then every kind's parts removed: a group resumed after that joins nothing again, and one
      * stopped before joins the same export. Null when the group's mapper writes no file.
      */
-    static Path join(JobLauncher launcher, KindGroup.Plan plan) {
+    static Path join(Engine launcher, KindGroup.Plan plan) {
         PageMapper mapper = Mappers.create(plan.spec().mapper());
         if (mapper.outputFile() == null) {
             return null;

@@ -13,7 +13,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.local.RangeAttempts;
@@ -264,7 +264,7 @@ public final class KindGroup {
      * Runs (or finishes) a group, kind after kind: a kind whose job is done is skipped, one that was started is
      * resumed, the others start. The listener sees one tree per kind; pause and cancel reach the kind running.
      */
-    public static JobHandle run(JobLauncher launcher, Plan plan, LeaseMode mode, JobListener listener,
+    public static JobHandle run(Engine launcher, Plan plan, LeaseMode mode, JobListener listener,
                                 Consumer<String> waiting) {
         checkChildren(new JobStore(launcher.datastore()), plan, plan.created());
         CompletableFuture<JobResult> result = new CompletableFuture<>();
@@ -293,7 +293,7 @@ public final class KindGroup {
         return group;
     }
 
-    private static JobResult runKinds(JobLauncher launcher, Plan plan, LeaseMode mode, JobListener listener,
+    private static JobResult runKinds(Engine launcher, Plan plan, LeaseMode mode, JobListener listener,
                                       Consumer<String> waiting, JobHandle group) {
         long started = System.nanoTime();
         Map<String, Long> totals = new HashMap<>();

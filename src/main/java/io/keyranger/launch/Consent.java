@@ -9,7 +9,7 @@ import io.keyranger.job.WriteSafety;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
-import io.keyranger.report.Operations;
+import io.keyranger.summary.Operations;
 import java.util.List;
 
 /**

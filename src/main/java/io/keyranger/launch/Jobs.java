@@ -10,7 +10,7 @@ import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.ServerExports;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.executor.JobReadTime;
 import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobLease;
@@ -39,19 +39,19 @@ import java.util.function.Consumer;
  * The jobs of one connection, as the command line and the app both run them: prepares a launch (what the user must
  * agree to, what to read first, what to warn of), then starts, resumes (a group of kinds or one job, decided here),
  * reverts or takes over; inspects and lists stored jobs, and prunes their undo records. It sits above the engine's
- * {@link JobLauncher} (one job on this machine), {@link KindGroup}, {@link JobUndo} and backups; the views and commands
+ * {@link Engine} (one job on this machine), {@link KindGroup}, {@link JobUndo} and backups; the views and commands
  * only turn what it says into dialogs or messages.
  */
 public final class Jobs {
     private final Session session;
     private final RetryPolicy retries;
-    private final JobLauncher launcher;
+    private final Engine launcher;
 
     /** {@code retries}: how calls before and in its jobs retry; {@code lease}: how long a runner's lease lasts. */
     public Jobs(Session session, RetryPolicy retries, Duration lease) {
         this.session = session;
         this.retries = retries;
-        this.launcher = new JobLauncher(session, retries, lease);
+        this.launcher = new Engine(session, retries, lease);
     }
 
     /** With the default retries and lease, as the app runs jobs. */
@@ -210,7 +210,7 @@ public final class Jobs {
 
     /**
      * A resumed group that reads one snapshot is refused once the server no longer keeps it (a resumed job is, by
-     * {@link JobLauncher#resume}).
+     * {@link Engine#resume}).
      */
     private void requireReadTimeKept(Preparation prepared) {
         if (prepared.resumesGroup()) {
@@ -223,8 +223,8 @@ public final class Jobs {
      * before, with the same {@link Consent}): every check of {@link #prepare} runs, and {@code notices} hears what the
      * command line prints before it runs ({@link Preparation#notices}).
      */
-    public JobHandle start(JobRequest request, JobListener listener, Consumer<String> waiting,
-                           Consumer<String> notices) {
+    public JobHandle launch(JobRequest request, JobListener listener, Consumer<String> waiting,
+                         Consumer<String> notices) {
         Preparation prepared = prepare(request, -1, PriceTable.BUILT_IN);
         prepared.notices().forEach(notices);
         return launch(prepared, listener, waiting);

@@ -18,7 +18,7 @@ import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.formats.undo.UndoRecords;
 import java.time.Duration;
@@ -174,7 +174,7 @@ public final class JobUndo {
      * Starts reverting {@code jobId} (a job, or every kind's job of a job over several kinds, kind after kind): a job of
      * its own over the job's undo records, refused with a clear message when the job cannot be reverted.
      */
-    public static JobHandle startRevert(JobLauncher launcher, String jobId,
+    public static JobHandle startRevert(Engine launcher, String jobId,
             RevertSettings settings, JobListener listener,
             Consumer<String> waiting) {
         Datastore datastore = launcher.datastore();

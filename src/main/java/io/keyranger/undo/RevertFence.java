@@ -1,7 +1,7 @@
 package io.keyranger.undo;
 
 import io.keyranger.job.LeaseMode;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
@@ -91,7 +91,7 @@ final class RevertFence {
      */
     static String leftRunning(JobStore.StoredJob job) {
         String id = job.spec().jobId();
-        if (job.runners().contains(PipelineLaunch.BEAM)) {
+        if (job.runners().contains(PipelineJobs.BEAM)) {
             return "Job " + id + " was left running and no runner holds its lease (killed, or a detached Beam "
                     + "pipeline still running): it is marked cancelled and reverted as far as it ran; pages still in "
                     + "flight commit nothing after this.";

@@ -7,7 +7,7 @@ import com.google.cloud.datastore.Entity;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
-import io.keyranger.report.DryRunSummary;
+import io.keyranger.summary.DryRunSummary;
 import io.keyranger.support.SharedEmulator;
 import java.util.ArrayList;
 import java.util.List;

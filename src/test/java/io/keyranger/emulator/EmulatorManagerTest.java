@@ -153,7 +153,7 @@ class EmulatorManagerTest {
     void emulatorDiesWhenTheAppIsKilled() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process app = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "-Dkeyranger.config.dir=" + temp, "io.keyranger.app.Launcher", "demo", "--headless", "--entities", "20")
+                "-Dkeyranger.config.dir=" + temp, "io.keyranger.app.Main", "demo", "--headless", "--entities", "20")
                 .redirectErrorStream(true).start();
         String hostPort = null;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {

@@ -49,14 +49,14 @@ class JobCreationTest {
         SharedEmulator.putAll(datastore, items);
     }
 
-    private PageLoop processor(PipelineLaunch job) {
+    private PageLoop processor(PipelineJobs job) {
         PageMapper mapper = Mappers.create(increment);
         return new PageLoop(new PageWork(datastore, job.spec(), ORDER, ServerLimits.EMULATOR,
                 mapper, job.cells(), new CellCommitter(datastore, ORDER, mapper, job.spec().jobId(), job.cells()),
                 new Retries.Simple(30, 5, 200, 60_000)));
     }
 
-    private int process(PipelineLaunch job, List<KeyRange> ranges) {
+    private int process(PipelineJobs job, List<KeyRange> ranges) {
         PageLoop processor = processor(job);
         int[] applied = {0};
         for (KeyRange range : ranges) {
@@ -77,7 +77,7 @@ class JobCreationTest {
     @Test
     void aJobIsCreatedWithItsPlanInOneTransactionAndASecondLaunchOpensThatPlan() {
         JobSpec spec = new JobSpec("raced", "", "Item", increment, 4, 4, 100, 0);
-        PipelineLaunch jobA = PipelineLaunch.createOrOpen(datastore, ORDER, spec, PipelineLaunch.BEAM, Cancellation.NEVER);
+        PipelineJobs jobA = PipelineJobs.createOrOpen(datastore, ORDER, spec, PipelineJobs.BEAM, Cancellation.NEVER);
         JobStore store = new JobStore(datastore);
         assertThat(datastore.get(store.planKey("raced"))).as("the plan came with the job").isNotNull();
         assertThat(cellKeys("raced")).as("no ledger before the first commit").isEmpty();
@@ -87,10 +87,10 @@ class JobCreationTest {
         assertThat(appliedByA).isPositive();
         assertThat(cellsDoneByA).isPositive();
 
-        assertThatThrownBy(() -> PipelineLaunch.createOrOpen(datastore, ORDER, spec, PipelineLaunch.BEAM, Cancellation.NEVER))
+        assertThatThrownBy(() -> PipelineJobs.createOrOpen(datastore, ORDER, spec, PipelineJobs.BEAM, Cancellation.NEVER))
                 .as("one runner at a time: the first launch's lease is live").isInstanceOf(JobBusyException.class)
                 .hasMessageContaining("is being run by");
-        PipelineLaunch jobB = PipelineLaunch.open(datastore, ORDER, spec, PipelineLaunch.BEAM, true, Cancellation.NEVER);
+        PipelineJobs jobB = PipelineJobs.open(datastore, ORDER, spec, PipelineJobs.BEAM, true, Cancellation.NEVER);
         assertThat(jobB.cells().bounds()).as("the later launch opened the plan, not a new one")
                 .isEqualTo(jobA.cells().bounds());
         assertThat(jobB.cellsDone()).as("no ledger reset").isEqualTo(cellsDoneByA);
@@ -101,16 +101,16 @@ class JobCreationTest {
         assertThat(items).hasSize(1_000).allMatch(e -> e.getLong("n") == 1);
         assertThat(jobB.finish(1)).isEqualTo(JobStatus.DONE);
         jobA.finish(1);
-        assertThat(store.loadJob("raced").runners()).containsExactly(PipelineLaunch.BEAM);
+        assertThat(store.loadJob("raced").runners()).containsExactly(PipelineJobs.BEAM);
     }
 
     @Test
     void aJobWithThatIdAndAnotherSpecIsRefused() {
         JobSpec spec = new JobSpec("other", "", "Item", increment, 2, 2, 100, 0);
-        PipelineLaunch.createOrOpen(datastore, ORDER, spec, PipelineLaunch.BEAM, Cancellation.NEVER).finish(1);
+        PipelineJobs.createOrOpen(datastore, ORDER, spec, PipelineJobs.BEAM, Cancellation.NEVER).finish(1);
         JobSpec changed = new JobSpec("other", "", "Item",
                 MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":2}"), 2, 2, 100, 0);
-        assertThatThrownBy(() -> PipelineLaunch.createOrOpen(datastore, ORDER, changed, PipelineLaunch.BEAM, Cancellation.NEVER))
+        assertThatThrownBy(() -> PipelineJobs.createOrOpen(datastore, ORDER, changed, PipelineJobs.BEAM, Cancellation.NEVER))
                 .hasMessageContaining("exists with another kind, namespace or mapper");
     }
 }

@@ -50,14 +50,14 @@ class JobReadTimeTest {
                 .isEqualTo(writes);
 
         Instant recent = now.minus(Duration.ofMinutes(2)); // inside the Firestore emulator's 4 minutes
-        PipelineLaunch.createOrOpen(session.datastore(), session.order(), new JobSpec("recent", "", "K",
-                count.withReadTime(recent), 1, 1, 10, 0), PipelineLaunch.BEAM, Cancellation.NEVER).detach();
+        PipelineJobs.createOrOpen(session.datastore(), session.order(), new JobSpec("recent", "", "K",
+                count.withReadTime(recent), 1, 1, 10, 0), PipelineJobs.BEAM, Cancellation.NEVER).detach();
         assertThat(JobReadTime.settled(session, RetryPolicy.DEFAULT, new JobSpec("recent", "", "K", count, 1, 1, 10,
                 0), now).mapper().readTime()).as("the stored job's moment, not this run's").isEqualTo(recent);
 
         Instant old = now.minus(Duration.ofHours(2));
-        PipelineLaunch.createOrOpen(session.datastore(), session.order(), new JobSpec("old", "", "K",
-                count.withReadTime(old), 1, 1, 10, 0), PipelineLaunch.BEAM, Cancellation.NEVER).detach();
+        PipelineJobs.createOrOpen(session.datastore(), session.order(), new JobSpec("old", "", "K",
+                count.withReadTime(old), 1, 1, 10, 0), PipelineJobs.BEAM, Cancellation.NEVER).detach();
         assertThatThrownBy(() -> JobReadTime.settled(session, RetryPolicy.DEFAULT, new JobSpec("old", "", "K", count,
                 1, 1, 10, 0), now)).isInstanceOf(KeyRangerException.class).hasMessageContaining(old.toString())
                 .hasMessageContaining("no longer keeps");
@@ -74,7 +74,7 @@ class JobReadTimeTest {
         Session legacy = Session.open(SharedEmulator.freshProject(ServerType.EMULATOR, "readtime-given"));
         legacy.datastore().put(Entity.newBuilder(legacy.datastore().newKeyFactory().setKind("K").newKey(1)).build());
         JobSpec given = new JobSpec("given", "", "K", count.withReadTime(now), 1, 1, 10, 0);
-        assertThatThrownBy(() -> Jobs.on(legacy).start(JobRequest.job(given), JobListener.NONE, m -> { }, n -> { }))
+        assertThatThrownBy(() -> Jobs.on(legacy).launch(JobRequest.job(given), JobListener.NONE, m -> { }, n -> { }))
                 .as("the legacy emulator would read live while the job claims a snapshot")
                 .isInstanceOf(KeyRangerException.class).hasMessageContaining("keeps no past versions");
         assertThat(new JobStore(legacy.datastore()).findJob("given")).as("nothing started").isNull();

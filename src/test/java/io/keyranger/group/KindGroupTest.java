@@ -18,7 +18,7 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.NodeStatus;
 import io.keyranger.job.RetryPolicy;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.OnlyOn;
@@ -40,13 +40,13 @@ class KindGroupTest {
     @Parameter
     ServerType server;
     private Datastore datastore;
-    private JobLauncher launcher;
+    private Engine launcher;
 
     @BeforeEach
     void seed() {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "group");
         datastore = SharedEmulator.connect(conn);
-        launcher = new JobLauncher(Session.of(conn, datastore), RetryPolicy.DEFAULT, Duration.ofSeconds(30));
+        launcher = new Engine(Session.of(conn, datastore), RetryPolicy.DEFAULT, Duration.ofSeconds(30));
         List<Entity> all = new ArrayList<>();
         for (int i = 1; i <= 45; i++) {
             all.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Alpha").newKey(i)).set("n", 1L).build());

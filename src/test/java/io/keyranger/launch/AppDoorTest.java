@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The app's door ({@link Jobs#start}) checks what the command line's does: before, it skipped the room check of an
+ * The app's door ({@link Jobs#launch(JobRequest, io.keyranger.job.JobListener, java.util.function.Consumer, java.util.function.Consumer)}) checks what the command line's does: before, it skipped the room check of an
  * export's disk, the warning of a spec's unknown property and a resumed job's failures that retrying will not fix.
  */
 class AppDoorTest {
@@ -60,7 +60,7 @@ class AppDoorTest {
     void anExportToADiskWithoutRoomIsRefusedBeforeItStarts() {
         // /proc has no usable space: any export is too big for it
         Path file = Path.of("/proc/keyranger-door-export.jsonl");
-        assertThatThrownBy(() -> jobs.start(JobRequest.job(spec("export-full", "{\"template\":\"export\",\"file\":\""
+        assertThatThrownBy(() -> jobs.launch(JobRequest.job(spec("export-full", "{\"template\":\"export\",\"file\":\""
                 + file + "\"}")), JobListener.NONE, m -> { }, n -> { }))
                 .isInstanceOf(KeyRangerException.class).hasMessageStartingWith("Not enough room for the export");
         assertThat(new io.keyranger.executor.store.JobStore(datastore).findJob("export-full"))
@@ -71,7 +71,7 @@ class AppDoorTest {
     @Test
     void aSpecNamingAPropertyTheKindLacksIsWarnedOf() throws Exception {
         List<String> notices = new ArrayList<>();
-        JobResult done = finished(jobs.start(JobRequest.job(spec("typo", "{\"template\":\"increment\","
+        JobResult done = finished(jobs.launch(JobRequest.job(spec("typo", "{\"template\":\"increment\","
                 + "\"property\":\"nn\",\"amount\":1}")), JobListener.NONE, m -> { }, notices::add));
         assertThat(done.status()).isEqualTo(JobStatus.DONE);
         assertThat(notices).singleElement().asString().contains("'nn'").contains("Did you mean 'n'?");
@@ -104,7 +104,7 @@ class AppDoorTest {
                 .start(spec("refused", "{\"template\":\"count\"}"), refusing, JobListener.NONE).await();
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
         List<String> notices = new ArrayList<>();
-        JobResult resumed = finished(jobs.start(JobRequest.resume("refused"), JobListener.NONE, m -> { },
+        JobResult resumed = finished(jobs.launch(JobRequest.resume("refused"), JobListener.NONE, m -> { },
                 notices::add));
         assertThat(resumed.status()).as("the count itself needs no permission it lacks").isEqualTo(JobStatus.DONE);
         assertThat(notices).singleElement().asString().startsWith("2 ranges of refused failed with: ")

@@ -200,11 +200,11 @@ class JobsTest {
         assertThat(again.total("read")).as("each kind's done job counted, none run again").isEqualTo(42);
 
         JobSpec single = spec("Alpha", COUNT);
-        finished(jobs.start(JobRequest.job(single), JobListener.NONE, m -> { }, n -> { }));
+        finished(jobs.launch(JobRequest.job(single), JobListener.NONE, m -> { }, n -> { }));
         Preparation resumedJob = jobs.prepare(JobRequest.resume(single.jobId()), -1, PriceTable.BUILT_IN);
         assertThat(resumedJob.resumesGroup()).isFalse();
         assertThat(resumedJob.permanentFailures()).isEmpty();
-        assertThat(finished(jobs.start(JobRequest.takeOver(single.jobId(), true), JobListener.NONE, m -> { }, n -> { }))
+        assertThat(finished(jobs.launch(JobRequest.takeOver(single.jobId(), true), JobListener.NONE, m -> { }, n -> { }))
                 .jobId()).isEqualTo(single.jobId());
 
         assertThat(jobs.inspect(single.jobId()).status()).isEqualTo(JobStatus.DONE);
@@ -216,7 +216,7 @@ class JobsTest {
     void aRevertTakesBackWhatTheJobChangedAndAJobWithoutUndoIsRefused() throws Exception {
         Map<Key, Long> before = values("Alpha");
         JobSpec increment = spec("Alpha", INCREMENT);
-        assertThat(finished(jobs.start(JobRequest.job(increment), JobListener.NONE, m -> { }, n -> { })).status())
+        assertThat(finished(jobs.launch(JobRequest.job(increment), JobListener.NONE, m -> { }, n -> { })).status())
                 .isEqualTo(JobStatus.DONE);
         assertThat(values("Alpha").values()).containsOnly(2L);
 
@@ -236,7 +236,7 @@ class JobsTest {
 
         JobSpec noUndo = spec("Beta", "{\"template\": \"increment\", \"property\": \"n\", \"amount\": 1, "
                 + "\"undo\": false}");
-        finished(jobs.start(JobRequest.job(noUndo), JobListener.NONE, m -> { }, n -> { }));
+        finished(jobs.launch(JobRequest.job(noUndo), JobListener.NONE, m -> { }, n -> { }));
         assertThatThrownBy(() -> jobs.prepare(JobRequest.revert(noUndo.jobId(), JobUndo.RevertSettings.defaults()),
                 -1, PriceTable.BUILT_IN)).hasMessageContaining("--no-undo");
     }

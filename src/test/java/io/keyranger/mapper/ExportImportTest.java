@@ -36,7 +36,7 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.support.Jobs;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
@@ -137,9 +137,9 @@ class ExportImportTest {
         assertThat(again.message()).contains("is done already");
     }
 
-    private static JobLauncher launcher(ConnectionSpec conn,
+    private static Engine launcher(ConnectionSpec conn,
                                                               Datastore datastore) {
-        return new JobLauncher(Session.of(conn, datastore),
+        return new Engine(Session.of(conn, datastore),
                 RetryPolicy.DEFAULT, Duration.ofSeconds(30));
     }
 

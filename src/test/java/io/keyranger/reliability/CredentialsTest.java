@@ -24,7 +24,7 @@ class CredentialsTest {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"),
                 "-Dlogback.configurationFile=" + Path.of("target/classes/logback.xml").toAbsolutePath(),
-                "-Dkeyranger.log.dir=" + logDir, "-Dkeyranger.config.dir=" + dir, "io.keyranger.app.Launcher"));
+                "-Dkeyranger.log.dir=" + logDir, "-Dkeyranger.config.dir=" + dir, "io.keyranger.app.Main"));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("screen.txt").toFile())
                 .start();

@@ -92,7 +92,7 @@ public final class ChildCli implements AutoCloseable {
         }
         command.addAll(jvm);
         command.addAll(SHORT_LIVED_JVM);
-        command.add("io.keyranger.app.Launcher");
+        command.add("io.keyranger.app.Main");
         command.addAll(args);
         command.addAll(List.of("--emulator-host", conn.emulatorHost(), "--project", conn.projectId()));
         return new ChildCli(new ProcessBuilder(command).redirectErrorStream(true).start());

@@ -60,7 +60,7 @@ public final class Layers {
             new Layer("features", "io.keyranger.group", "io.keyranger.undo", "io.keyranger.backup",
                     "io.keyranger.dryrun"),
             // one report model (operations and price, a job's progress and outcome, dry runs) that every printer lays out
-            new Layer("reports", "io.keyranger.report"),
+            new Layer("summaries", "io.keyranger.summary"),
             // one application layer for every front end
             new Layer("application", "io.keyranger.launch"),
             // the front ends: the command line (with its hidden test hooks), the window, the demo data, Beam's runner

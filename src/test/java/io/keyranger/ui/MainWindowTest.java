@@ -16,7 +16,7 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.demo.DemoRequest;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
@@ -260,8 +260,8 @@ class MainWindowTest {
         var order = KeyOrder.EMULATOR;
         var spec = new JobSpec("followed-count", "", "Account",
                 MapperSpec.parse("{\"template\": \"count\"}"), 2, 2, 10, 0);
-        var job = PipelineLaunch.createOrOpen(datastore, order, spec,
-                PipelineLaunch.BEAM, Cancellation.NEVER);
+        var job = PipelineJobs.createOrOpen(datastore, order, spec,
+                PipelineJobs.BEAM, Cancellation.NEVER);
         clickTab("Run");
         robot.clickOn("#refreshJobs");
         ListView<?> jobs = robot.lookup("#pastJobs").queryListView();

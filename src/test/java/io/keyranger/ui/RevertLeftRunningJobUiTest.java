@@ -10,7 +10,7 @@ import com.google.cloud.datastore.Query;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
@@ -41,7 +41,7 @@ class RevertLeftRunningJobUiTest extends DemoWindowTest {
         Map<Key, Entity> before = accounts(datastore);
         MapperSpec mapperSpec = MapperSpec.parse("{\"template\":\"set\",\"property\":\"flag\",\"value\":\"x\"}");
         JobSpec spec = new JobSpec("detached", "", "Account", mapperSpec, 4, 4, 20, 0);
-        PipelineLaunch job = PipelineLaunch.createOrOpen(datastore, KeyOrder.EMULATOR, spec, PipelineLaunch.BEAM,
+        PipelineJobs job = PipelineJobs.createOrOpen(datastore, KeyOrder.EMULATOR, spec, PipelineJobs.BEAM,
                 Cancellation.NEVER);
         PageMapper mapper = Mappers.create(mapperSpec);
         new PageLoop(new PageWork(datastore, spec, KeyOrder.EMULATOR, ServerLimits.EMULATOR, mapper, job.cells(),

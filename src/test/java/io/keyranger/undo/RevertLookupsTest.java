@@ -10,7 +10,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
 import io.keyranger.executor.cells.PageLoop;
@@ -80,7 +80,7 @@ class RevertLookupsTest {
     }
 
     private Counted run(Datastore datastore, JobSpec spec) {
-        PipelineLaunch launch = PipelineLaunch.createOrOpen(datastore, server.keyOrder(), spec, PipelineLaunch.BEAM,
+        PipelineJobs launch = PipelineJobs.createOrOpen(datastore, server.keyOrder(), spec, PipelineJobs.BEAM,
                 Cancellation.NEVER);
         FaultInjector counter = new FaultInjector(0, 0, 0, 1);
         Datastore counted = counter.wrap(datastore);

@@ -29,8 +29,8 @@ import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.NodeStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyRange;
-import io.keyranger.executor.JobLauncher;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.Engine;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.PageMapper;
@@ -59,14 +59,14 @@ class RevertTakesTheJobLastTest {
     private static final String INCREMENT = "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}";
 
     private Datastore datastore;
-    private JobLauncher launcher;
+    private Engine launcher;
     private Map<Key, Entity> seeded;
 
     @BeforeEach
     void seed() {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "revert-last");
         datastore = SharedEmulator.connect(conn);
-        launcher = new JobLauncher(Session.of(conn, datastore), RetryPolicy.DEFAULT, Duration.ofSeconds(30));
+        launcher = new Engine(Session.of(conn, datastore), RetryPolicy.DEFAULT, Duration.ofSeconds(30));
         List<Entity> all = new ArrayList<>();
         for (int i = 1; i <= ENTITIES; i++) {
             all.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Item").newKey(i * 7919L)).set("n", 0L)
@@ -103,7 +103,7 @@ class RevertTakesTheJobLastTest {
     void aDetachedBeamJobIsRevertedAsFarAsItRanItsRecordsUnchangedAndItsLateEndRecordsNothing() throws Exception {
         MapperSpec mapperSpec = MapperSpec.parse(INCREMENT);
         JobSpec spec = new JobSpec("beam-inc", "", "Item", mapperSpec, 8, 8, 50, 0);
-        PipelineLaunch job = PipelineLaunch.createOrOpen(datastore, server.keyOrder(), spec, PipelineLaunch.BEAM, Cancellation.NEVER);
+        PipelineJobs job = PipelineJobs.createOrOpen(datastore, server.keyOrder(), spec, PipelineJobs.BEAM, Cancellation.NEVER);
         PageMapper mapper = Mappers.create(mapperSpec);
         PageLoop loop = new PageLoop(new PageWork(datastore, spec, server.keyOrder(), server.limits(), mapper,
                 job.cells(), new CellCommitter(datastore, server.keyOrder(), mapper, spec.jobId(), job.cells()),
@@ -140,7 +140,7 @@ class RevertTakesTheJobLastTest {
         assertThat(executor.status("beam-inc")).isEqualTo(JobStatus.CANCELLED);
 
         // the detached pipeline's last step ends after the revert: the revert's status stays
-        assertThat(PipelineLaunch.finish(datastore, server.keyOrder(), "beam-inc", 1)).isEqualTo(JobStatus.CANCELLED);
+        assertThat(PipelineJobs.finish(datastore, server.keyOrder(), "beam-inc", 1)).isEqualTo(JobStatus.CANCELLED);
         assertThat(executor.status("beam-inc")).isEqualTo(JobStatus.CANCELLED);
         assertThat(items()).isEqualTo(seeded);
     }

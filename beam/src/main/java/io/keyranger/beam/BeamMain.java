@@ -7,7 +7,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.executor.JobReadTime;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.executor.source.PastJobs;
 import io.keyranger.job.CtrlC;
 import io.keyranger.job.JobBusyException;
@@ -15,9 +15,9 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.keys.KeyRange;
-import io.keyranger.report.DryRunPrinter;
-import io.keyranger.report.JobOutcome;
-import io.keyranger.report.ProcessCpu;
+import io.keyranger.summary.DryRunPrinter;
+import io.keyranger.summary.JobOutcome;
+import io.keyranger.summary.ProcessCpu;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -126,8 +126,8 @@ public final class BeamMain {
         // a job that only reads reads one snapshot: its stored read time, or this new job's start; its moments (a
         // restore's too) still kept unless it is done, which it says below
         JobSpec spec = JobReadTime.settled(session, RetryPolicy.DEFAULT, request.spec(), Instant.now());
-        PipelineLaunch job = PipelineLaunch.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), spec,
-                PipelineLaunch.BEAM, options.getTakeOver(), Cancellation.NEVER,
+        PipelineJobs job = PipelineJobs.open(session.datastore(), BeamFileStore.INSTANCE, session.order(), spec,
+                PipelineJobs.BEAM, options.getTakeOver(), Cancellation.NEVER,
                 w -> err.println("Warning: " + w));
         if (job.doneAlready()) {
             out.println("Job " + request.spec().jobId() + " is done already; nothing was run again. Totals: "

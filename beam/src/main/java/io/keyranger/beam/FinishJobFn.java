@@ -1,7 +1,7 @@
 package io.keyranger.beam;
 
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.job.JobStatus;
 import org.apache.beam.sdk.transforms.DoFn;
 
@@ -23,7 +23,7 @@ final class FinishJobFn extends DoFn<Long, String> {
     @ProcessElement
     public void process(@Element Long applied, OutputReceiver<String> out) {
         Session session = config.session();
-        JobStatus status = PipelineLaunch.finish(session.datastore(), session.order(), config.jobId(),
+        JobStatus status = PipelineJobs.finish(session.datastore(), session.order(), config.jobId(),
                 Math.max(0, System.currentTimeMillis() - startedMillis), config.parts());
         out.output(status.name());
     }

@@ -5,7 +5,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.cells.EngineSeams;
@@ -51,7 +51,7 @@ import java.util.zip.InflaterInputStream;
  * @param faults           fault injection for tests ({@code FaultInjector} syntax), or null
  * @param failAfterCommits for tests: a worker throws after every this many commits (0: never)
  * @param failures         for tests: how many such throws a JVM makes at most
- * @param planned          whether this launch planned the job ({@link PipelineLaunch#planned}): nothing to skip
+ * @param planned          whether this launch planned the job ({@link PipelineJobs#planned}): nothing to skip
  * @param runId            this pipeline run (each launch of the job gets its own): what a worker keeps across its DoFn
  *                         instances is kept for one run
  */

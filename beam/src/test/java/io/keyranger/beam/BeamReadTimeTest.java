@@ -13,7 +13,7 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.EntityCodec;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
@@ -62,8 +62,8 @@ class BeamReadTimeTest {
         Files.writeString(mapper, "{\"template\":\"export\",\"file\":\"" + file + "\"}");
         // the job as a local run that stopped stored it: reading as of t0
         MapperSpec stored = MapperSpec.read(mapper).withReadTime(t0);
-        PipelineLaunch.createOrOpen(datastore, ServerType.FIRESTORE_EMULATOR.keyOrder(), new JobSpec("snap", "",
-                "Item", stored, 4, 4, 200, 0), PipelineLaunch.BEAM, Cancellation.NEVER).finish(1);
+        PipelineJobs.createOrOpen(datastore, ServerType.FIRESTORE_EMULATOR.keyOrder(), new JobSpec("snap", "",
+                "Item", stored, 4, 4, 200, 0), PipelineJobs.BEAM, Cancellation.NEVER).finish(1);
 
         BeamEmulator.Run run = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper, "snap"));
         assertThat(run.exit()).as(run.out() + run.err()).isZero();

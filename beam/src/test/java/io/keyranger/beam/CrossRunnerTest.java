@@ -9,7 +9,7 @@ import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ServerType;
-import io.keyranger.executor.PipelineLaunch;
+import io.keyranger.executor.PipelineJobs;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.support.ChildCli;
@@ -108,7 +108,7 @@ class CrossRunnerTest {
         assertThat(beam.exit()).as(beam.out() + beam.err()).isZero();
         assertThat(beam.out()).contains("Job moved: ").contains(" done in ");
         assertIncrementedOnce(datastore, "moved");
-        assertThat(runners(datastore, "moved")).containsExactly(JobPlans.LOCAL, PipelineLaunch.BEAM);
+        assertThat(runners(datastore, "moved")).containsExactly(JobPlans.LOCAL, PipelineJobs.BEAM);
     }
 
     @Test
@@ -126,7 +126,7 @@ class CrossRunnerTest {
         assertThat(resumed[0]).as(resumed[1] + resumed[2]).isEqualTo("0");
         assertThat(resumed[1]).contains("Job handed done: read " + String.format("%,d", ENTITIES));
         assertIncrementedOnce(datastore, "handed");
-        assertThat(runners(datastore, "handed")).containsExactly(PipelineLaunch.BEAM, JobPlans.LOCAL);
+        assertThat(runners(datastore, "handed")).containsExactly(PipelineJobs.BEAM, JobPlans.LOCAL);
     }
 
     @Test
@@ -156,6 +156,6 @@ class CrossRunnerTest {
         assertThat(local[0]).as(local[1] + local[2]).isEqualTo("0");
         assertThat(pipeline.exit()).as(pipeline.out() + pipeline.err()).isZero();
         assertIncrementedOnce(datastore, "shared");
-        assertThat(runners(datastore, "shared")).containsExactly(PipelineLaunch.BEAM, JobPlans.LOCAL);
+        assertThat(runners(datastore, "shared")).containsExactly(PipelineJobs.BEAM, JobPlans.LOCAL);
     }
 }

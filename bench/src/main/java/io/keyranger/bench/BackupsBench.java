@@ -16,7 +16,7 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.job.RetryPolicy;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.mapper.MapperSpec;
@@ -33,7 +33,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * A team's worst day on one kind, each step a job started as the command line starts it ({@link JobLauncher#start}):
+ * A team's worst day on one kind, each step a job started as the command line starts it ({@link Engine#start}):
  * an increment over the kind, a managed export of it, a delete of the kind, a restore from the export (what
  * {@code keyranger restore --export DIR --kind K} runs), a JSON-lines export, a second delete and an import of the
  * JSON-lines file. Each step is timed alone and checked against the server before the next one: entity counts, and
@@ -64,7 +64,7 @@ public final class BackupsBench {
 
     private final Session session;
     private final Datastore datastore;
-    private final JobLauncher launcher;
+    private final Engine launcher;
     private final Consumer<Boolean> quiet;
     private final Consumer<String> log;
 
@@ -75,7 +75,7 @@ public final class BackupsBench {
     public BackupsBench(Session session, Consumer<Boolean> quiet, Consumer<String> log) {
         this.session = session;
         this.datastore = session.datastore();
-        this.launcher = new JobLauncher(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
+        this.launcher = new Engine(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
         this.quiet = quiet;
         this.log = log;
     }

@@ -9,9 +9,9 @@ import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.report.ProcessCpu;
+import io.keyranger.summary.ProcessCpu;
 import io.keyranger.testhooks.FaultInjector;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.EngineSeams;
@@ -273,12 +273,12 @@ public final class BenchRunner {
 
     /**
      * Reverts the job just run over {@code kind} as a user would ({@link JobUndo#startRevert} through a
-     * {@link JobLauncher}, behind the same latency), timed, then reads every entity back: the kind must hold what was
+     * {@link Engine}, behind the same latency), timed, then reads every entity back: the kind must hold what was
      * seeded, entity for entity. A revert that fails or leaves one entity other than it was is said loudly.
      */
     private RunCosts.Revert revert(BenchStrategy strategy, String kind, BenchRunner.Settings settings, JobSpec job,
                                    FaultInjector latency, long jobWall, KindDigest seeded) throws InterruptedException {
-        JobLauncher launcher = new JobLauncher(reverting.wrap(latency::wrap), RetryPolicy.DEFAULT,
+        Engine launcher = new Engine(reverting.wrap(latency::wrap), RetryPolicy.DEFAULT,
                 JobLease.DEFAULT_DURATION);
         JobUndo.RevertSettings revertSettings = new JobUndo.RevertSettings(null, false, job.shards(), job.workers(),
                 settings.pageSize(), 0);

@@ -2,7 +2,7 @@ package io.keyranger.bench;
 
 import io.keyranger.KeyRangerException;
 import io.keyranger.model.ModelServer;
-import io.keyranger.report.ProcessCpu;
+import io.keyranger.summary.ProcessCpu;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -14,7 +14,7 @@ import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.RestoreMode;
 import io.keyranger.job.RetryPolicy;
-import io.keyranger.executor.JobLauncher;
+import io.keyranger.executor.Engine;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.formats.managed.ManagedExportWriter;
@@ -90,7 +90,7 @@ class ExportDiffRestoreBenchmark {
             }
             long calls = server.calls();
             long t = System.nanoTime();
-            JobResult result = new JobLauncher(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION).start(
+            JobResult result = new Engine(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION).start(
                     new RestoreSpec(root, "", "Account", RestoreMode.SKIP_CHANGED, null, null, true).job("restore-bench"),
                     LeaseMode.RESUME, JobListener.NONE, m -> { }).await();
             double s = (System.nanoTime() - t) / 1e9;

@@ -2,7 +2,7 @@ package io.keyranger.executor.local;
 
 import io.keyranger.job.LeaseMode;
 import com.google.cloud.datastore.Datastore;
-import io.keyranger.executor.range.JobReports;
+import io.keyranger.executor.range.RangeProblems;
 import io.keyranger.KeyRangerException;
 import io.keyranger.job.MomentWatch;
 import io.keyranger.counter.ShardedCounter;
@@ -278,7 +278,7 @@ public final class AdaptiveSplitExecutor {
         int depth = stored.lastRanges() > 0 ? stored.lastDepth() : 0;
         JobResult result = new JobResult(jobId, JobStatus.DONE, totals, ranges, depth, stored.lastWallMillis(), 0,
                 "Job " + jobId
-                + " is done already; nothing was run again.", JobReports.of(nodes, totals));
+                + " is done already; nothing was run again.", RangeProblems.of(nodes, totals));
         nodes.forEach(n -> listener.onNode(n.snapshot(jobId)));
         listener.onFinished(result);
         return new JobHandle(jobId, new PauseGate(), CompletableFuture.completedFuture(result));
@@ -305,7 +305,7 @@ public final class AdaptiveSplitExecutor {
         JobStore store = new JobStore(datastore);
         store.loadJob(jobId);
         List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
-        return JobReports.of(nodes, retrying(() -> ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals()));
+        return RangeProblems.of(nodes, retrying(() -> ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals()));
     }
 
     /** A job's last persisted status (RUNNING while a runner, local or on Beam, works on it). */

@@ -1,6 +1,6 @@
 package io.keyranger.executor.local;
 
-import io.keyranger.executor.range.JobReports;
+import io.keyranger.executor.range.RangeProblems;
 import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.range.RangeNode;
@@ -202,7 +202,7 @@ final class JobRun {
                     momentLeft() != null ? momentLeft() : gone != null ? "The job stopped: " + gone + ". Every commit "
                             + "made is kept; resume the job when the server is back."
                             : "Could not record the end of the job: " + RangeAttempts.describe(e),
-                    JobReports.of(tree.nodes(), tree.snapshotTotals()));
+                    RangeProblems.of(tree.nodes(), tree.snapshotTotals()));
         } finally {
             run.lease().ended();
         }
@@ -255,7 +255,7 @@ final class JobRun {
         }
         Map<String, Long> persisted = run.persistedTotals(retries);
         // the report from the ledgers, as 'keyranger jobs' gives it later: the skips and failures of every runner
-        JobReport report = retries.call(() -> JobReports.of(run.store().loadNodes(run.jobId(),
+        JobReport report = retries.call(() -> RangeProblems.of(run.store().loadNodes(run.jobId(),
                 run.work().order(), run.work().datastore()), persisted));
         return new JobResult(run.jobId(), status, persisted, tree.size(), tree.maxDepth(), wall, failed, message,
                 report, written);

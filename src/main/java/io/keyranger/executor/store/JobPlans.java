@@ -50,7 +50,7 @@ public final class JobPlans {
      */
     public static final int MAX_BOUND_BYTES = 4_000_000;
 
-    /** The runner name local runs record on the jobs they work on ({@code PipelineLaunch.BEAM} is Beam's). */
+    /** The runner name local runs record on the jobs they work on ({@code PipelineJobs.BEAM} is Beam's). */
     public static final String LOCAL = ListedJob.LOCAL;
 
     private JobPlans() {

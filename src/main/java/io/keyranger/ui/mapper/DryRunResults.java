@@ -3,7 +3,7 @@ package io.keyranger.ui.mapper;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.mapper.MapperSpec;
-import io.keyranger.report.DryRunSummary;
+import io.keyranger.summary.DryRunSummary;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.beans.property.ReadOnlyStringProperty;

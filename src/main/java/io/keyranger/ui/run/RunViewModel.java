@@ -109,7 +109,7 @@ public final class RunViewModel {
         job.resume(jobId);
     }
 
-    /** Reverts a stored job: a job of its own, followed like any other ({@link JobLaunch#revert}). */
+    /** Reverts a stored job: a job of its own, followed like any other ({@link TabJob#revert}). */
     public void revert(String jobId) {
         job.revert(jobId);
     }

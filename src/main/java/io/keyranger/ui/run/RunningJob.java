@@ -8,7 +8,7 @@ import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.ListedJob;
-import io.keyranger.report.JobOutcome;
+import io.keyranger.summary.JobOutcome;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.TaskRunner;
@@ -55,7 +55,7 @@ final class RunningJob {
     private final Timeline ticker = new Timeline(new KeyFrame(TICK, e -> tick()));
     private CoalescingJobFeed feed;
     private JobHandle handle;
-    /** What runs here now, as the toolbar names it ({@link JobLaunch#mapper}), or null while nothing runs. */
+    /** What runs here now, as the toolbar names it ({@link TabJob#mapper}), or null while nothing runs. */
     private final ReadOnlyStringWrapper mapper = new ReadOnlyStringWrapper();
     /** What the launch said of the job before it ran (a revert: the job it took was left running), kept for its end. */
     private String launchNote = "";
@@ -68,7 +68,7 @@ final class RunningJob {
     /** Who hears that a job run here ended (done, failed or cancelled): what shows the data it changed. */
     private final List<Consumer<FinishedJob>> whenFinished = new ArrayList<>();
     /** The job launched last: what it writes and over which kinds, told to {@link #whenFinished} once it ends. */
-    private JobLaunch launched;
+    private TabJob launched;
 
     /**
      * {@code target}, {@code form}, {@code startPrice} and {@code prices}: what a job starts on, with and at;
@@ -93,8 +93,8 @@ final class RunningJob {
      * Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread.
      */
     void start() {
-        launchOnTarget(true, t -> form.kinds().isEmpty() ? JobLaunch.newJob(t, form.spec(t))
-                : JobLaunch.group(t, form.groupSpec(t), List.copyOf(form.kinds())));
+        launchOnTarget(true, t -> form.kinds().isEmpty() ? TabJob.newJob(t, form.spec(t))
+                : TabJob.group(t, form.groupSpec(t), List.copyOf(form.kinds())));
     }
 
     /**
@@ -122,7 +122,7 @@ final class RunningJob {
             return;
         }
         afterBackup = new AfterBackup(backup.jobId(), job, t);
-        launch(JobLaunch.newJob(t, backup), true);
+        launch(TabJob.newJob(t, backup), true);
     }
 
     /** The job to start once backup {@code backupJobId} is done. */
@@ -131,13 +131,13 @@ final class RunningJob {
 
     /** Resumes a stored job on the current connection. */
     void resume(String jobId) {
-        launchOnTarget(false, t -> JobLaunch.resume(t, jobId, List.copyOf(stored.jobs())));
+        launchOnTarget(false, t -> TabJob.resume(t, jobId, List.copyOf(stored.jobs())));
     }
 
-    /** Reverts a stored job: a job of its own, followed like any other ({@link JobLaunch#revert}). */
+    /** Reverts a stored job: a job of its own, followed like any other ({@link TabJob#revert}). */
     void revert(String jobId) {
         List<ListedJob> listed = List.copyOf(stored.jobs());
-        launchOnTarget(false, t -> JobLaunch.revert(t, jobId, listed, message -> Platform.runLater(() -> {
+        launchOnTarget(false, t -> TabJob.revert(t, jobId, listed, message -> Platform.runLater(() -> {
             launchNote = " " + message;
             status.say(message);
         })));
@@ -150,7 +150,7 @@ final class RunningJob {
     void takeOver(String jobId, boolean now) {
         takeOverOffer.set(null);
         List<ListedJob> listed = List.copyOf(stored.jobs());
-        launchOnTarget(false, t -> JobLaunch.takeOver(t, jobId, now, listed, message -> Platform.runLater(
+        launchOnTarget(false, t -> TabJob.takeOver(t, jobId, now, listed, message -> Platform.runLater(
                 () -> status.say(message))));
     }
 
@@ -158,12 +158,12 @@ final class RunningJob {
      * Launches on the current connection, unless there is none or a job runs; a bad spec is said, not thrown.
      * {@code formJob}: whether it is the form's job (else a stored job's), which Start runs again if it does not start.
      */
-    private void launchOnTarget(boolean formJob, Function<KindTarget, JobLaunch> launch) {
+    private void launchOnTarget(boolean formJob, Function<KindTarget, TabJob> launch) {
         KindTarget t = target.getValue();
         if (t == null || status.isRunning()) {
             return;
         }
-        JobLaunch what;
+        TabJob what;
         try {
             what = launch.apply(t);
         } catch (RuntimeException e) {
@@ -178,7 +178,7 @@ final class RunningJob {
         return takeOverOffer;
     }
 
-    private void launch(JobLaunch launch, boolean formJob) {
+    private void launch(TabJob launch, boolean formJob) {
         String jobId = launch.jobId();
         String message = launch.message();
         launched = launch;
@@ -353,7 +353,7 @@ final class RunningJob {
         afterBackup = null;
         if (next != null && next.backupJobId().equals(result.jobId())) {
             if (result.status() == JobStatus.DONE && result.output() != null) {
-                launch(JobLaunch.backedUp(next.target(), next.job(), result.output(), backedUpTo::set), true);
+                launch(TabJob.backedUp(next.target(), next.job(), result.output(), backedUpTo::set), true);
             } else {
                 status.say(JobWords.finished(outcome, prices.get()) + (result.status() == JobStatus.DONE
                         ? " The backup did not say which export it wrote, so " : " The backup did not finish, so ")
@@ -370,7 +370,7 @@ final class RunningJob {
         whenFinished.add(listener);
     }
 
-    /** What runs here now, as the toolbar names it ({@link JobLaunch#mapper}), or null while nothing runs. */
+    /** What runs here now, as the toolbar names it ({@link TabJob#mapper}), or null while nothing runs. */
     ReadOnlyStringProperty mapper() {
         return mapper.getReadOnlyProperty();
     }

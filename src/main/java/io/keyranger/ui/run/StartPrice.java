@@ -6,7 +6,7 @@ import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.JobSpec;
 import io.keyranger.launch.Consent;
 import io.keyranger.mapper.MapperSpec;
-import io.keyranger.report.Operations;
+import io.keyranger.summary.Operations;
 import io.keyranger.ui.common.KindTarget;
 import java.util.List;
 import java.util.function.Supplier;

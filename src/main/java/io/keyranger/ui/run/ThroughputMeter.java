@@ -1,8 +1,8 @@
 package io.keyranger.ui.run;
 
-import io.keyranger.report.JobClock;
-import io.keyranger.report.JobOutcome;
-import io.keyranger.report.JobProgress;
+import io.keyranger.summary.JobClock;
+import io.keyranger.summary.JobOutcome;
+import io.keyranger.summary.JobProgress;
 import io.keyranger.job.RunThroughput;
 import java.util.ArrayList;
 import java.util.List;

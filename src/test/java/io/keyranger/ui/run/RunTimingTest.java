@@ -6,7 +6,7 @@ import io.keyranger.cost.PriceTable;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobStatus;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.report.JobOutcome;
+import io.keyranger.summary.JobOutcome;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

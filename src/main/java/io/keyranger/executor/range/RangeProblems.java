@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /** What went wrong in a job, from its range nodes and counter totals: the {@link JobReport} every runner gives. */
-public final class JobReports {
-    private JobReports() {
+public final class RangeProblems {
+    private RangeProblems() {
     }
 
     public static JobReport of(Collection<RangeNode> nodes, Map<String, Long> totals) {

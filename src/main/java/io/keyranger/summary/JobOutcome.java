@@ -1,4 +1,4 @@
-package io.keyranger.report;
+package io.keyranger.summary;
 
 import io.keyranger.executor.cells.Chunker;
 import io.keyranger.executor.cells.UndoKeeper;

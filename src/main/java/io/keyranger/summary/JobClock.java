@@ -1,6 +1,6 @@
-package io.keyranger.report;
+package io.keyranger.summary;
 
-import io.keyranger.report.JobProgress.Phase;
+import io.keyranger.summary.JobProgress.Phase;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.OptionalDouble;

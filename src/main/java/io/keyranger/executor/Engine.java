@@ -33,7 +33,7 @@ import java.util.function.Consumer;
  * {@link JobHandle} and the same listener events. Groups of kinds, reverts and the checks before a launch sit above
  * it, in the application layer ({@code io.keyranger.launch.Jobs}) that the command line and the app share.
  */
-public final class JobLauncher {
+public final class Engine {
     private final Datastore datastore;
     private final KeyOrder order;
     private final ServerLimits limits;
@@ -43,7 +43,7 @@ public final class JobLauncher {
     private final Session session;
     private EngineSeams seams = EngineSeams.NONE;
 
-    public JobLauncher(Session session, RetryPolicy retries, Duration lease) {
+    public Engine(Session session, RetryPolicy retries, Duration lease) {
         this.session = session;
         this.datastore = session.datastore();
         this.order = session.order();
@@ -54,7 +54,7 @@ public final class JobLauncher {
     }
 
     /** For tests: the hooks every job it starts or resumes runs with ({@link EngineSeams#NONE} unless set). */
-    public JobLauncher seams(EngineSeams value) {
+    public Engine seams(EngineSeams value) {
         this.seams = value;
         return this;
     }

@@ -1,8 +1,8 @@
-package io.keyranger.report;
+package io.keyranger.summary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.keyranger.report.JobProgress.Phase;
+import io.keyranger.summary.JobProgress.Phase;
 import java.util.Map;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;

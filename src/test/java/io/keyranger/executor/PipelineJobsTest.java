@@ -44,7 +44,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and the whole job run a second time. Every entity's effect is applied exactly once, and the counters say so.
  */
 @OnDataEmulators
-class PipelineLaunchTest {
+class PipelineJobsTest {
     @Parameter
     ServerType server;
     /** Over 20 cells on either emulator (the Firestore one samples every 128th key), about 8 pages a range. */
@@ -74,7 +74,7 @@ class PipelineLaunchTest {
         seed(datastore);
         MapperSpec mapperSpec = MapperSpec.parse(mapperJson);
         JobSpec spec = new JobSpec("shared-" + mapperSpec.template(), "", "Item", mapperSpec, 6, 6, 60, 0);
-        PipelineLaunch job = PipelineLaunch.createOrOpen(datastore, server.keyOrder(), spec, PipelineLaunch.BEAM,
+        PipelineJobs job = PipelineJobs.createOrOpen(datastore, server.keyOrder(), spec, PipelineJobs.BEAM,
                 Cancellation.NEVER);
         assertThat(job.cells().cells()).isGreaterThan(20);
 
@@ -95,7 +95,7 @@ class PipelineLaunchTest {
         // and the whole job once more, as a rerun under the same id would (after the first launcher recorded its
         // end and released the lease, as BeamMain does when its pipeline fails): nothing applies again
         job.finish(1);
-        PipelineLaunch again = PipelineLaunch.createOrOpen(datastore, server.keyOrder(), spec, PipelineLaunch.BEAM,
+        PipelineJobs again = PipelineJobs.createOrOpen(datastore, server.keyOrder(), spec, PipelineJobs.BEAM,
                 Cancellation.NEVER);
         assertThat(again.cells().bounds()).isEqualTo(job.cells().bounds());
         List<CellCommitter.Outcome> rerun = new ArrayList<>();
@@ -109,12 +109,12 @@ class PipelineLaunchTest {
         verify(datastore, mapperSpec.template(), job.totals());
     }
 
-    private static ConcurrentRangeTracker tracker(PipelineLaunch job, KeyRange range) {
+    private static ConcurrentRangeTracker tracker(PipelineJobs job, KeyRange range) {
         return new ConcurrentRangeTracker(range, job.cells(), 100);
     }
 
     /** The bundle dies after its 3rd commit, twice; each retry starts from the original restriction. */
-    private static void dieAfterCommitsThenRetryTheOriginal(PageLoop processor, PipelineLaunch job,
+    private static void dieAfterCommitsThenRetryTheOriginal(PageLoop processor, PipelineJobs job,
                                                             KeyRange range) {
         for (int attempt = 0; attempt < 2; attempt++) {
             AtomicInteger commits = new AtomicInteger();
@@ -140,7 +140,7 @@ class PipelineLaunchTest {
      * another worker at once; the primary's bundle dies after a commit and only the primary is retried; then the
      * original restriction is retried too (a runner that lost track of the split).
      */
-    private static void splitWhileRunningThenRetryOnlyThePrimary(PageLoop processor, PipelineLaunch job,
+    private static void splitWhileRunningThenRetryOnlyThePrimary(PageLoop processor, PipelineJobs job,
                                                                  KeyRange range) throws Exception {
         ConcurrentRangeTracker first = tracker(job, range);
         AtomicInteger commits = new AtomicInteger();
@@ -168,7 +168,7 @@ class PipelineLaunchTest {
     }
 
     /** Checkpoints in the middle of pages (the runner's trySplit(0)); each residual resumes later. */
-    private static void checkpointsCuttingPages(PageLoop processor, PipelineLaunch job, KeyRange range) {
+    private static void checkpointsCuttingPages(PageLoop processor, PipelineJobs job, KeyRange range) {
         KeyRange rest = range;
         int checkpoints = 0;
         while (rest != null) {

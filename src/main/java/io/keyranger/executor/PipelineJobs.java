@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * either runner can go on with a job the other started ({@link JobPlans}). The launcher holds the job's lease while it waits for its pipeline (a
  * courtesy: one runner at a time), renewing it; the pipeline's workers commit through the ledgers and need no lease.
  */
-public final class PipelineLaunch {
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineLaunch.class);
+public final class PipelineJobs {
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineJobs.class);
     /** The runner name Beam launches record on the jobs they work on. */
     public static final String BEAM = "beam";
 
@@ -52,7 +52,7 @@ public final class PipelineLaunch {
     private final boolean planned;
     private final ScheduledExecutorService renewals;
 
-    private PipelineLaunch(Datastore datastore, JobSpec spec, JobPlans.Stored plan, JobLease lease, boolean doneAlready,
+    private PipelineJobs(Datastore datastore, JobSpec spec, JobPlans.Stored plan, JobLease lease, boolean doneAlready,
                            boolean planned) {
         this.datastore = datastore;
         this.planned = planned;
@@ -104,7 +104,7 @@ public final class PipelineLaunch {
     }
 
     /** {@link #open} without taking the job from a live runner. */
-    public static PipelineLaunch createOrOpen(Datastore datastore, KeyOrder order, JobSpec spec, String runner,
+    public static PipelineJobs createOrOpen(Datastore datastore, KeyOrder order, JobSpec spec, String runner,
                                          Cancellation cancellation) {
         return open(datastore, order, spec, runner, false, cancellation);
     }
@@ -114,7 +114,7 @@ public final class PipelineLaunch {
      * started it: refused while another runner holds a live lease, unless {@code takeOver} (that runner stops at its
      * next renewal; anything it still commits is applied once). A job with that id and another spec is refused.
      */
-    public static PipelineLaunch open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
+    public static PipelineJobs open(Datastore datastore, KeyOrder order, JobSpec spec, String runner, boolean takeOver,
                                  Cancellation cancellation) {
         return open(datastore, LocalFileStore.INSTANCE, order, spec, runner, takeOver, cancellation,
                 message -> LOG.warn("{}", message));
@@ -123,18 +123,18 @@ public final class PipelineLaunch {
     /**
      * As above; a job that reads a file (an import, a restore) is planned over its input's positions as a local run
      * plans it, after its whole input was checked and found to be the one a job of its id was started on (else
-     * refused, nothing written): {@link JobLauncher#checked}, whose warnings {@code warnings} hears. A restore from
+     * refused, nothing written): {@link Engine#checked}, whose warnings {@code warnings} hears. A restore from
      * the past keeps its keys file's keys in its spec ({@link PastJobs#stamped}). The input is read through
      * {@code files}.
      */
-    public static PipelineLaunch open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, String runner,
+    public static PipelineJobs open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, String runner,
                                  boolean takeOver, Cancellation cancellation,
                                  Consumer<String> warnings) {
         boolean file = SourceJobs.readsFile(spec.mapper());
         JobStore store = new JobStore(datastore);
         JobSpec checked = spec;
         if (file) {
-            checked = JobLauncher.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings);
+            checked = Engine.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings);
         } else if (SourceJobs.readsPast(spec.mapper())) {
             JobStore.StoredJob stored = RetryPolicy.DEFAULT.call(() -> store.findJob(spec.jobId()));
             checked = PastJobs.stamped(files, datastore.getOptions().getProjectId(), order, spec,
@@ -155,12 +155,12 @@ public final class PipelineLaunch {
                     return JobPlans.plan(order, ranges.ranges(), ranges.samples());
                 }, message -> { });
         if (plan == null) {
-            return new PipelineLaunch(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),
+            return new PipelineJobs(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),
                     lease, true, false);
         }
         RetryPolicy.DEFAULT.call(() -> ShardedCounter.open(datastore, JobSpec.counterName(bound.jobId()),
                 Math.max(8, bound.workers())));
-        return new PipelineLaunch(datastore, bound, plan, lease, false, planned[0]);
+        return new PipelineJobs(datastore, bound, plan, lease, false, planned[0]);
     }
 
     private void renew() {

@@ -1,4 +1,4 @@
-package io.keyranger.report;
+package io.keyranger.summary;
 
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;

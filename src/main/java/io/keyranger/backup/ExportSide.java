@@ -19,7 +19,7 @@ import java.util.Set;
  * A managed export's selection as the "before" side of a comparison: read in the export's file order, compared as a
  * restore of it (Google's {@code :import}, keys placed in the connected project) writes it.
  */
-record ExportSource(ManagedImport input) implements DiffSource {
+record ExportSide(ManagedImport input) implements DiffSide {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override

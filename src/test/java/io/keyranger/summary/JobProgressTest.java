@@ -1,11 +1,11 @@
-package io.keyranger.report;
+package io.keyranger.summary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.NodeStatus;
-import io.keyranger.report.JobProgress.Phase;
+import io.keyranger.summary.JobProgress.Phase;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;

@@ -1,4 +1,4 @@
-package io.keyranger.report;
+package io.keyranger.summary;
 
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.job.RestoreMode;

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 /**
  * What the Run tab launches on a target: a new job, a job over several kinds, a resume or a take-over of a stored job
  * (started here, by another runner, or by a Beam pipeline), a revert; each through the application layer's door, the
- * command line's ({@link Jobs#start}: its checks, then the launch), which decides what to run. {@link #start} runs off the FX thread and returns once the job runs.
+ * command line's ({@link Jobs#launch(JobRequest, io.keyranger.job.JobListener, java.util.function.Consumer, java.util.function.Consumer)}: its checks, then the launch), which decides what to run. {@link #start} runs off the FX thread and returns once the job runs.
  *
  * @param jobId   the job's id
  * @param message what the tab says while it plans or waits
@@ -34,7 +34,7 @@ import java.util.function.Consumer;
  *                the data need not count them again
  * @param starter what starts it, feeding the tab's listener
  */
-record JobLaunch(String jobId, String message, String mapper, boolean writes, List<String> kinds, long size,
+record TabJob(String jobId, String message, String mapper, boolean writes, List<String> kinds, long size,
                  boolean keepsCounts, Starter starter) {
     /** Starts the job, feeding {@code feed}; {@code notices} hears what the user should know before it runs. */
     interface Starter {
@@ -45,12 +45,12 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
         return starter.start(feed, notices);
     }
 
-    static JobLaunch newJob(KindTarget t, JobSpec spec) {
+    static TabJob newJob(KindTarget t, JobSpec spec) {
         boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
-        return new JobLaunch(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
+        return new TabJob(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
                 mapperOf(spec), writes(spec), written(spec, List.of(spec.kind())), sizeOf(t, spec),
                 Mappers.keepsCounts(spec.mapper()),
-                (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.job(spec), feed, message -> { }, notices));
+                (feed, notices) -> StoredJobs.jobsOf(t).launch(JobRequest.job(spec), feed, message -> { }, notices));
     }
 
     /**
@@ -58,33 +58,33 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
      * the newest in its backup folder, which another project's backup of a kind of that name may have written), is
      * recorded with the job before it starts, and handed to {@code where}.
      */
-    static JobLaunch backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
-        return new JobLaunch(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), writes(spec),
+    static TabJob backedUp(KindTarget t, JobSpec spec, Path backup, Consumer<String> where) {
+        return new TabJob(spec.jobId(), "Backed up; planning " + t.kind() + "…", mapperOf(spec), writes(spec),
                 written(spec, List.of(spec.kind())), sizeOf(t, spec), Mappers.keepsCounts(spec.mapper()),
                 (feed, notices) -> {
             String export = backup.toString();
             Jobs jobs = StoredJobs.jobsOf(t);
             jobs.recordBackup(spec.jobId(), export);
             where.accept(export);
-            return jobs.start(JobRequest.job(spec), feed, message -> { }, notices);
+            return jobs.launch(JobRequest.job(spec), feed, message -> { }, notices);
         });
     }
 
     /** One job over {@code kinds}, kind after kind, a tree per kind. */
-    static JobLaunch group(KindTarget t, JobSpec spec, List<String> kinds) {
-        return new JobLaunch(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
+    static TabJob group(KindTarget t, JobSpec spec, List<String> kinds) {
+        return new TabJob(spec.jobId(), "Planning " + String.join(", ", kinds) + "…",
                 mapperOf(spec) + " · over " + String.join(", ", kinds), writes(spec), written(spec, kinds), -1,
                 Mappers.keepsCounts(spec.mapper()),
-                (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.overKinds(spec, kinds), feed, message -> { },
+                (feed, notices) -> StoredJobs.jobsOf(t).launch(JobRequest.overKinds(spec, kinds), feed, message -> { },
                         notices));
     }
 
     /** A stored job, or a group of kinds, resumed; {@code listed}: the stored jobs the tab lists. */
-    static JobLaunch resume(KindTarget t, String jobId, List<ListedJob> listed) {
+    static TabJob resume(KindTarget t, String jobId, List<ListedJob> listed) {
         List<JobSpec> specs = stored(jobId, listed);
-        return new JobLaunch(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
-                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), sizeOf(t, jobId, specs),
-                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.resume(jobId), feed,
+        return new TabJob(jobId, "Resuming " + jobId + "…", "resume · job " + jobId,
+                specs.isEmpty() || specs.stream().anyMatch(TabJob::writes), written(specs), sizeOf(t, jobId, specs),
+                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).launch(JobRequest.resume(jobId), feed,
                 m -> { }, notices));
     }
 
@@ -92,11 +92,11 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
      * A new job that reverts {@code jobId} (a job, or each kind's of a job over several kinds); {@code said} hears what
      * the revert says of the job before it starts (that it was left running and is now marked cancelled).
      */
-    static JobLaunch revert(KindTarget t, String jobId, List<ListedJob> listed, Consumer<String> said) {
+    static TabJob revert(KindTarget t, String jobId, List<ListedJob> listed, Consumer<String> said) {
         JobRequest.Revert revert = JobRequest.revert(jobId, JobUndo.RevertSettings.defaults());
-        return new JobLaunch(revert.settings().revertId(), "Reverting " + jobId + "…",
+        return new TabJob(revert.settings().revertId(), "Reverting " + jobId + "…",
                 JobForm.describe(Mappers.revertSpec(jobId, false).json().toString()), true,
-                written(stored(jobId, listed)), -1, false, (feed, notices) -> StoredJobs.jobsOf(t).start(revert, feed,
+                written(stored(jobId, listed)), -1, false, (feed, notices) -> StoredJobs.jobsOf(t).launch(revert, feed,
                 said, notices));
     }
 
@@ -161,12 +161,12 @@ record JobLaunch(String jobId, String message, String mapper, boolean writes, Li
     }
 
     /** At once ({@code now}), or once the holder's lease runs out, telling {@code waiting} meanwhile. */
-    static JobLaunch takeOver(KindTarget t, String jobId, boolean now, List<ListedJob> listed,
+    static TabJob takeOver(KindTarget t, String jobId, boolean now, List<ListedJob> listed,
                               Consumer<String> waiting) {
         List<JobSpec> specs = stored(jobId, listed);
-        return new JobLaunch(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
-                specs.isEmpty() || specs.stream().anyMatch(JobLaunch::writes), written(specs), sizeOf(t, jobId, specs),
-                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).start(JobRequest.takeOver(jobId, now),
+        return new TabJob(jobId, "Taking over " + jobId + "…", "take over · job " + jobId,
+                specs.isEmpty() || specs.stream().anyMatch(TabJob::writes), written(specs), sizeOf(t, jobId, specs),
+                keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).launch(JobRequest.takeOver(jobId, now),
                 feed, waiting, notices));
     }
 }

@@ -1,4 +1,4 @@
-package io.keyranger.report;
+package io.keyranger.summary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

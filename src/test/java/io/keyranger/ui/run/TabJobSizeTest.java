@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The size a Run-tab job's ETA counts down from: the counted kind's size only for a job that reads all of it. A job
  * over a server filter read 4,070 of 20,000 and was done in 38 s under an "ETA 107 s" drawn from the whole kind.
  */
-class JobLaunchSizeTest {
+class TabJobSizeTest {
     private static KindTarget account;
 
     @BeforeAll
@@ -26,7 +26,7 @@ class JobLaunchSizeTest {
     }
 
     private static long size(String kind, String mapper) {
-        return JobLaunch.sizeOf(account, new JobSpec("j", "", kind, MapperSpec.parse(mapper), 16, 2, 20, 0));
+        return TabJob.sizeOf(account, new JobSpec("j", "", kind, MapperSpec.parse(mapper), 16, 2, 20, 0));
     }
 
     @Test

@@ -9,8 +9,8 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * The entry point of {@code keyranger.jar}. It must not extend Application: JavaFX refuses to start a classpath
  * application whose main class does.
  */
-public final class Launcher {
-    private Launcher() {
+public final class Main {
+    private Main() {
     }
 
     public static void main(String[] args) {

@@ -42,12 +42,12 @@ import java.util.function.UnaryOperator;
  *                  against it, moved on with the clock, as the comparison goes
  * @param windowAt  when {@code window} was read
  */
-record PastSource(Session past, String namespace, String kind, ClientQuery select, Set<Key> keys, ReadWindow window,
-                  Instant windowAt) implements DiffSource {
+record PastSide(Session past, String namespace, String kind, ClientQuery select, Set<Key> keys, ReadWindow window,
+                  Instant windowAt) implements DiffSide {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ImportInput.Entry PASSED_OVER = new ImportInput.Entry(null, false, false, null);
 
-    PastSource {
+    PastSide {
         Objects.requireNonNull(past.asOf(), "a session reading the past");
     }
 

@@ -1,4 +1,4 @@
-package io.keyranger.report;
+package io.keyranger.summary;
 
 import io.keyranger.cost.PriceTable;
 import io.keyranger.dryrun.ClientMatches;

@@ -402,6 +402,6 @@ public final class MainViewModel {
         if (listed != null) {
             selectedKind.set(listed);
         }
-        run.handOver(request.job().mapper().json().toString(), "");
+        run.handOver(request.job());
     }
 }

@@ -39,9 +39,50 @@ public final class JobForm {
     private final IntegerProperty workers = new SimpleIntegerProperty(8);
     private final IntegerProperty pageSize = new SimpleIntegerProperty(200);
     private final IntegerProperty qps = new SimpleIntegerProperty(0);
+    /**
+     * The job handed over whole (a restore from the Backups tab), or null: while the form's mapper is its, Start runs
+     * it under its own id; a change of the mapper makes the form's job a new one again.
+     */
+    private JobSpec handedOver;
+
+    {
+        mapperJson.addListener((obs, was, now) -> {
+            if (handedOver != null && !sameMapper(handedOver, now)) {
+                handedOver = null;
+            }
+        });
+    }
+
+    private static boolean sameMapper(JobSpec job, String json) {
+        try {
+            return MapperSpec.parse(json).json().equals(job.mapper().json());
+        } catch (KeyRangerException notValid) {
+            return false;
+        }
+    }
+
+    /** Takes {@code job} whole: its mapper and settings shown, and its id kept for Start ({@link #spec}). */
+    void handOver(JobSpec job) {
+        handedOver = null;
+        gql.set("");
+        mapperJson.set(job.mapper().json().toString());
+        showSettingsOf(job);
+        handedOver = job;
+    }
+
+    /** The job handed over was started: Start runs a new job from now on. */
+    void handedOverStarted() {
+        handedOver = null;
+    }
 
     /** A new job on {@code target} from the form; a {@link io.keyranger.KeyRangerException} says what is wrong. */
     JobSpec spec(KindTarget target) {
+        JobSpec handed = handedOver;
+        if (handed != null && handed.kind().equals(target.kind()) && handed.namespace().equals(target.namespace())
+                && (gql.get() == null || gql.get().isBlank())) {
+            return new JobSpec(handed.jobId(), handed.namespace(), handed.kind(), handed.mapper(), shards.get(),
+                    workers.get(), pageSize.get(), qps.get());
+        }
         MapperSpec mapper = MapperSpec.parse(mapperJson.get());
         if (gql.get() != null && !gql.get().isBlank()) {
             mapper = mapper.withGql(gql.get().strip());

@@ -2,6 +2,7 @@ package io.keyranger.ui.run;
 
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
+import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.ListedJob;
 import io.keyranger.launch.Inspection;
@@ -51,13 +52,26 @@ public final class RunViewModel {
     }
 
     /**
-     * Hands the tab a job to start (the Mapper tab's spec, a restore from the Backups tab): the form takes its mapper
-     * and query, and unless a job runs here the tab shows that job, not started: no tree, totals, chart or summary of
-     * the job shown before, which Start would not act on, and a tree that names the job Start runs.
+     * Hands the tab a job to start (the Mapper tab's spec and query): the form takes its mapper and query, and unless
+     * a job runs here the tab shows that job, not started: no tree, totals, chart or summary of the job shown before,
+     * which Start would not act on, and a tree that names the job Start runs.
      */
     public void handOver(String mapperJson, String gql) {
         form.gqlProperty().set(gql);
         form.mapperJsonProperty().set(mapperJson);
+        showHandedOver();
+    }
+
+    /**
+     * Hands the tab a whole job to start (a restore from the Backups tab): Start runs it under its id, with its
+     * settings, as {@link #handOver(String, String)} shows it.
+     */
+    public void handOver(JobSpec job) {
+        form.handOver(job);
+        showHandedOver();
+    }
+
+    private void showHandedOver() {
         if (status.isRunning()) {
             return; // the running job stays on show; once it ends, Start runs the job handed over
         }

@@ -93,8 +93,12 @@ final class RunningJob {
      * Plans and starts a job on the current target (one kind, or the checked kinds); planning runs off the FX thread.
      */
     void start() {
-        launchOnTarget(true, t -> form.kinds().isEmpty() ? TabJob.newJob(t, form.spec(t))
-                : TabJob.group(t, form.groupSpec(t), List.copyOf(form.kinds())));
+        launchOnTarget(true, t -> {
+            TabJob job = form.kinds().isEmpty() ? TabJob.newJob(t, form.spec(t))
+                    : TabJob.group(t, form.groupSpec(t), List.copyOf(form.kinds()));
+            form.handedOverStarted();
+            return job;
+        });
     }
 
     /**

@@ -12,6 +12,7 @@ import io.keyranger.support.WindowlessApp;
 import io.keyranger.ui.backups.RestoreModel;
 import io.keyranger.ui.mapper.MapperViewModel;
 import java.nio.file.Files;
+import io.keyranger.job.JobSpec;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -125,6 +126,35 @@ class RunTabHandOverTest {
         on(() -> run.inspect(countJob));
         Fx.waitUntil(30, () -> Shown.now().summary().startsWith("Job " + countJob + " (stored"));
         assertThat(Shown.now().rows()).isPositive();
+        assertThat(app.errors()).isEmpty();
+    }
+
+    @Test
+    void aRestoreHandedOverRunsUnderItsOwnIdWithItsOwnSettings() {
+        // before, the hand-over passed the spec's mapper as text: the restore ran under a new id with the form's
+        // shards, workers and page size
+        app.select("Account");
+        on(() -> {
+            run.form().shardsProperty().set(16);
+            run.form().workersProperty().set(8);
+            run.form().pageSizeProperty().set(200);
+            run.form().qpsProperty().set(0);
+        });
+        JobSpec made = new RestoreSpec(export, "", "Account", RestoreMode.SKIP_CHANGED, null, null, true)
+                .job("restore-kept");
+        JobSpec handed = new JobSpec(made.jobId(), made.namespace(), made.kind(), made.mapper(), 3, 2, 25, 0);
+        on(() -> app.model().prepareRestore(new RestoreModel.RestoreRequest(app.model().sessionProperty().get(), "",
+                "Account", handed)));
+        assertThat(Fx.get(() -> List.of(run.form().shardsProperty().get(), run.form().workersProperty().get(),
+                run.form().pageSizeProperty().get()))).as("the bar shows the restore's own settings")
+                .containsExactly(3, 2, 25);
+        Shown restored = runToEnd(run::start);
+        assertThat(restored.summary()).startsWith("Job restore-kept done:");
+        Fx.waitUntil(30, () -> Fx.get(() -> run.pastJobs().stream().anyMatch(j -> j.spec().jobId()
+                .equals("restore-kept"))));
+        JobSpec ran = Fx.get(() -> run.pastJobs().stream().map(j -> j.spec())
+                .filter(s -> s.jobId().equals("restore-kept")).findFirst().orElseThrow());
+        assertThat(List.of(ran.shards(), ran.workers(), ran.pageSize())).containsExactly(3, 2, 25);
         assertThat(app.errors()).isEmpty();
     }
 }

@@ -8,6 +8,8 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.keys.KeyRange;
 import java.io.Serializable;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,8 +28,11 @@ import org.apache.beam.sdk.metrics.Metrics;
 final class RangeRun implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** Test faults thrown after a commit in this JVM so far. */
-    static final AtomicInteger THROWN = new AtomicInteger();
+    /**
+     * Test faults thrown after a commit in this JVM so far, by job: a test's job counts its own, whatever a pipeline
+     * another test left winding down commits meanwhile.
+     */
+    static final Map<String, AtomicInteger> THROWN = new ConcurrentHashMap<>();
     /** DoFn instances set up in this JVM. */
     static final AtomicInteger SETUPS = new AtomicInteger();
     /** Nanoseconds spent processing ranges in this JVM, over all threads. */
@@ -106,7 +111,8 @@ final class RangeRun implements Serializable {
                 committed.accept(outcome);
                 commits++;
                 if (config.failAfterCommits() > 0 && commits % config.failAfterCommits() == 0
-                        && THROWN.getAndIncrement() < config.failures()) {
+                        && THROWN.computeIfAbsent(config.jobId(), id -> new AtomicInteger()).getAndIncrement()
+                        < config.failures()) {
                     throw new IllegalStateException("Injected fault: the worker dies after a commit (test)");
                 }
             }, afterPage);

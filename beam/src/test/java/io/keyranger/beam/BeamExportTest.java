@@ -121,7 +121,7 @@ class BeamExportTest {
         Path mapper = mapper("export.json", "{\"template\":\"export\",\"file\":\"" + file + "\"}");
 
         // 40 ms a call and a worker that dies after 20 commits (see BeamPipelineTest): the pipeline fails midway
-        RangeRun.THROWN.set(0);
+        RangeRun.THROWN.clear();
         BeamEmulator.Run first = BeamEmulator.run(BeamEmulator.pipelineArgs(project, mapper, "jsonl",
                 "--faults=rate=0.05,lost=0.05,seed=11,latency=40", "--failAfterCommits=20", "--failures=1",
                 "--targetParallelism=3"));

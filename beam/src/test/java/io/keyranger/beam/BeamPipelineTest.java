@@ -137,7 +137,7 @@ class BeamPipelineTest {
         Path mapper = mapper(json);
         long checkpoints = BeamKeyRangeTracker.CHECKPOINTS.get();
 
-        RangeRun.THROWN.set(0);
+        RangeRun.THROWN.clear();
         BeamEmulator.Run first = BeamEmulator.run(args(project, mapper, "job1", "--faults=" + SLOW_FAULTS,
                 "--failAfterCommits=20", "--failures=1", "--targetParallelism=3"));
         assertThat(first.exit()).as(first.out() + first.err()).isEqualTo(1);

@@ -36,7 +36,7 @@ class FlinkPipelineTest {
         String project = BeamEmulator.freshProject("flink");
         Datastore datastore = BeamEmulator.connect(project);
         BeamEmulator.seed(datastore, "Item", ENTITIES);
-        RangeRun.THROWN.set(0);
+        RangeRun.THROWN.clear();
         BeamEmulator.Run first = BeamEmulator.run(BeamEmulator.pipelineArgsOn("FlinkRunner", project, mapper(),
                 "flink1", "--faults=rate=0.05,lost=0.05,seed=5", "--failAfterCommits=1", "--failures=1"));
         assertThat(first.exit()).as(first.out() + first.err()).isEqualTo(1);

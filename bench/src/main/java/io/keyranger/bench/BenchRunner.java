@@ -20,6 +20,7 @@ import io.keyranger.job.JobListener;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
+import io.keyranger.launch.JobRequest;
 import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
@@ -280,8 +281,9 @@ public final class BenchRunner {
                                    FaultInjector latency, long jobWall, KindDigest seeded) throws InterruptedException {
         Engine launcher = new Engine(reverting.wrap(latency::wrap), RetryPolicy.DEFAULT,
                 JobLease.DEFAULT_DURATION);
-        JobUndo.RevertSettings revertSettings = new JobUndo.RevertSettings(null, false, job.shards(), job.workers(),
-                settings.pageSize(), 0);
+        // named as every front end names a revert, by its request
+        JobUndo.RevertSettings revertSettings = JobRequest.revert(kind, new JobUndo.RevertSettings(null, false,
+                job.shards(), job.workers(), settings.pageSize(), 0)).settings();
         quiet(false);
         long callsBefore = serverCalls != null ? serverCalls()
                 : calls(latency) + latency.calls("commit");

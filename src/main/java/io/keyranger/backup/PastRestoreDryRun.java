@@ -6,8 +6,9 @@ import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.PageSource;
-import io.keyranger.executor.source.PastJobs;
-import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.executor.source.InputRun;
+import io.keyranger.executor.source.PastRun;
+import io.keyranger.job.JobInput;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.PastRestore;
@@ -49,11 +50,13 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
     /** The dry run of {@code spec} (a restore from the past, {@link RestoreSpec#fromPast}) on {@code live}. */
     public static PastRestoreDryRun of(Session live, JobSpec spec, LongConsumer progress, Cancellation cancellation) {
         JobSpec bound = spec.bind(live.datastore().getOptions().getProjectId(), live.order());
-        SourceJobs.Pages pages = SourceJobs.pages(live.datastore(), LocalFileStore.INSTANCE, live.order(), bound);
+        InputRun input = InputRun.of(bound);
+        InputRun.Pages pages = input.pages(live.datastore(), LocalFileStore.INSTANCE, live.order(), bound);
         Map<String, Long> counters = new TreeMap<>();
         List<MapResult.Problem> problems = new ArrayList<>();
-        PastRestore restore = PastJobs.restore(bound.mapper());
-        boolean queried = !bound.mapper().json().hasNonNull(SourceJobs.KEYS);
+        JobInput.Past past = (JobInput.Past) input.input();
+        PastRestore restore = past.restore();
+        boolean queried = past.keys() == null;
         long compared = 0;
         long reads = 0;
         long writes = 0;
@@ -73,7 +76,7 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             compared += page.keys().size();
             Set<Key> living = now.stream().filter(Objects::nonNull).map(Entity::getKey).collect(Collectors.toSet());
             reads += page.keys().size() // the live read of each, then the reads of the past, as the job counts them
-                    + PastJobs.pastReads(page.keys(), page.records(), living::contains, restore, queried);
+                    + PastRun.pastReads(page.keys(), page.records(), living::contains, restore, queried);
             writes += result.puts().size();
             deletes += result.deletes().size();
             progress.accept(compared);

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Key;
 import io.keyranger.executor.source.KeysFile;
-import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.job.JobInput;
 import java.io.IOException;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.RestoreMode;
@@ -15,8 +15,8 @@ import io.keyranger.mapper.Mappers;
 import java.nio.file.Path;
 
 /**
- * A restore as a job: the import template over a managed export ({@code "format": "managed"}) or over the database
- * as it was at a past moment ({@code "format": "past"}, {@link #fromPast}), with its mode and selection. The command
+ * A restore as a job: the import template over a managed export ({@link JobInput.ManagedExport}) or over the database
+ * as it was at a past moment ({@link JobInput.Past}, {@link #fromPast}), with its mode and selection. The command
  * line and the app build restores here, so both run the same job.
  *
  * @param export      the export's folder or metadata file, or null for the past
@@ -66,15 +66,7 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
      * database as of 2025-01-02T03:04:05Z" for the past; null for any other spec (an import of a file of JSON lines).
      */
     public static String source(MapperSpec mapper) {
-        if (!"import".equals(mapper.template())) {
-            return null;
-        }
-        String format = mapper.json().path("format").asText();
-        if (SourceJobs.MANAGED.equals(format)) {
-            return mapper.json().path("file").asText();
-        }
-        return SourceJobs.PAST.equals(format) ? "the database as of " + mapper.json().path(SourceJobs.AS_OF).asText()
-                : null;
+        return JobInput.of(mapper).backup();
     }
 
     /**
@@ -90,22 +82,22 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
         ObjectNode json = JSON.createObjectNode();
         json.put("template", "import");
         if (asOf == null) {
-            json.put("file", export.toAbsolutePath().toString()).put("format", SourceJobs.MANAGED);
+            json.put(JobInput.FILE, export.toAbsolutePath().toString()).put(JobInput.FORMAT, JobInput.MANAGED);
         } else {
-            json.put("format", SourceJobs.PAST).put(SourceJobs.AS_OF, asOf.time().toString());
+            json.put(JobInput.FORMAT, JobInput.PAST).put(JobInput.AS_OF, asOf.time().toString());
             if (until != null) {
-                json.put(SourceJobs.UNTIL, until.time().toString());
+                json.put(JobInput.UNTIL, until.time().toString());
             }
             if (removeAdded) {
-                json.put(SourceJobs.REMOVE_ADDED, true);
+                json.put(JobInput.REMOVE_ADDED, true);
             }
         }
-        json.put(SourceJobs.MODE, mode.id());
+        json.put(JobInput.MODE, mode.id());
         if (gql != null) {
-            json.put(SourceJobs.SELECT, gql);
+            json.put(JobInput.SELECT, gql);
         }
         if (keys != null) {
-            json.put(SourceJobs.KEYS, keys.toAbsolutePath().toString());
+            json.put(JobInput.KEYS, keys.toAbsolutePath().toString());
         }
         MapperSpec mapper = MapperSpec.parse(json.toString());
         mapper = undo ? mapper : mapper.withoutUndo();

@@ -1,13 +1,12 @@
 package io.keyranger.cli;
 
+import io.keyranger.job.JobInput;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.Session;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.MapperSpec;
-import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.Template;
 import io.keyranger.summary.DryRunPrinter;
 import java.io.PrintWriter;
 
@@ -47,6 +46,6 @@ final class RunChecks {
     }
 
     static boolean isImport(MapperSpec mapper) {
-        return Mappers.template(mapper.template()).source() == Template.Source.FILE;
+        return JobInput.of(mapper).bringsEntitiesIn();
     }
 }

@@ -10,16 +10,11 @@ import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.job.WriteSafety;
 import com.google.cloud.datastore.Datastore;
-import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
-import io.keyranger.executor.source.ImportFile;
-import io.keyranger.executor.source.ImportIdentity;
-import io.keyranger.executor.source.ImportInput;
-import io.keyranger.executor.source.PastJobs;
-import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.executor.source.InputRun;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.Mappers;
@@ -80,9 +75,10 @@ public final class Engine {
     }
 
     /**
-     * Starts a new job. A job that reads a file (an import, a restore) is checked whole first (a bad entry is refused
-     * before anything is written), and one with the id of an earlier one on the same input resumes it; {@code mode}
-     * says what to do when another runner holds it (key-range jobs are new, so only their id must be free).
+     * Starts a new job. Its input is checked first ({@link InputRun#checked}: a file read whole, a bad entry refused
+     * before anything is written) and the moments it reads must still be kept; a job that brings entities in (an
+     * import, a restore) with the id of an earlier one on the same input resumes it, {@code mode} saying what to do
+     * when another runner holds it (a job over key ranges is new, so only its id must be free).
      */
     public JobHandle start(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
         return start(spec, mode, listener, waiting, () -> { });
@@ -94,134 +90,72 @@ public final class Engine {
      */
     public JobHandle start(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting,
                            Runnable checked) {
-        if (SourceJobs.readsPast(spec.mapper())) {
-            return startPast(spec, mode, listener, waiting, checked);
+        InputRun input = InputRun.of(spec);
+        if (readOnly) {
+            WriteSafety.refuseOnReadOnly(true, Mappers.template(spec.mapper().template()), spec.kind());
         }
-        if (!SourceJobs.readsFile(spec.mapper())) {
-            checked.run();
-            return executor().start(spec, listener);
-        }
-        Mappers.template(spec.mapper().template()).validate(spec.mapper());
-        WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
-        Checked input = check(datastore, LocalFileStore.INSTANCE, order, retries, spec, waiting);
+        JobStore.StoredJob stored = input.input().bringsEntitiesIn() ? find(spec.jobId()) : null;
+        JobSpec ready = ready(input, stored == null ? spec : stored.spec(), spec, stored, waiting);
         checked.run();
-        return input.earlier() == null ? executor().start(input.spec(), listener)
-                : executor().resume(spec.jobId(), mode, listener, waiting); // its input checked just now
+        return stored == null ? executor().start(ready, listener) : executor().resume(spec.jobId(), mode, listener,
+                waiting);
     }
 
     /**
-     * Resumes a job from its ledgers. A job that reads a file reads it whole again first: one whose input is not the
-     * one it was started on is refused before anything is written.
+     * Resumes a job from its ledgers: unless it is done, its input is checked again as at its start (a file read
+     * whole: one that is not the input it was started on is refused before anything is written) and the moments it
+     * reads must still be kept.
      */
     public JobHandle resume(String jobId, LeaseMode mode, JobListener listener, Consumer<String> waiting) {
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).loadJob(jobId));
         if (stored.status() != JobStatus.DONE) {
-            JobReadTime.requireKept(session, stored.spec(), Instant.now());
-        }
-        if (SourceJobs.readsFile(stored.spec().mapper()) && stored.status() != JobStatus.DONE) {
-            // refused when the input changed
-            check(datastore, LocalFileStore.INSTANCE, order, retries, stored.spec(), waiting);
+            ready(InputRun.of(stored.spec()), stored.spec(), stored.spec(), stored, waiting);
         }
         return executor().resume(jobId, mode, listener, waiting);
     }
 
     /**
-     * Starts a restore from the database's past, or resumes the one of its id started with the same spec (its moments
-     * kept in it, so the resume reads the same past); refused when the job of its id is another, and (unless it is
-     * done already, which says so) when its moments are no longer in the server's window or its keys file changed.
+     * The one check of a run before it starts: {@code spec} checked against the stored job of its id ({@code stored},
+     * or null), and the moments the job reads ({@code moments}: the stored job's when it resumes) still kept unless
+     * it is done.
      */
-    private JobHandle startPast(JobSpec spec, LeaseMode mode, JobListener listener, Consumer<String> waiting,
-                                Runnable checked) {
-        Mappers.template(spec.mapper().template()).validate(spec.mapper());
-        WriteSafety.refuseOnReadOnly(readOnly, Mappers.template(spec.mapper().template()), spec.kind());
-        String project = datastore.getOptions().getProjectId();
-        JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
-        if (stored == null) {
-            JobReadTime.requireKept(session, spec, Instant.now());
-            JobSpec stamped = PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, null);
-            checked.run();
-            return executor().start(stamped, listener);
+    private JobSpec ready(InputRun input, JobSpec moments, JobSpec spec, JobStore.StoredJob stored,
+                          Consumer<String> waiting) {
+        boolean done = stored != null && stored.status() == JobStatus.DONE;
+        JobSpec ready = input.checked(datastore, LocalFileStore.INSTANCE, order, spec,
+                stored == null ? null : new InputRun.Earlier(stored.spec(), done), waiting);
+        if (!done) {
+            JobReadTime.requireKept(session, moments, Instant.now());
         }
-        JobSpec was = stored.spec();
-        refuseOtherOptions(spec, was);
-        if (stored.status() != JobStatus.DONE) {
-            JobReadTime.requireKept(session, spec, Instant.now());
-            PastJobs.stamped(LocalFileStore.INSTANCE, project, order, spec, was); // refused when its keys changed
-        }
-        checked.run();
-        return executor().resume(spec.jobId(), mode, listener, waiting);
+        return ready;
+    }
+
+    private JobStore.StoredJob find(String jobId) {
+        return retries.call(() -> new JobStore(datastore).findJob(jobId));
     }
 
     /**
-     * Refuses a restore from the past under the id of a stored job that was started with other options, so that a
-     * front end can say so before it says anything of the job ({@link #start} refuses it too, as it starts); any
-     * other job, and one whose id is new, passes.
+     * Refuses a run under the id of a stored job that brings entities in (an import, a restore) and was started with
+     * other options, so that a front end can say so before it says anything of the job ({@link #start} refuses it too,
+     * as it starts); any other job, and one whose id is new, passes.
      */
     public void requireSameOptions(JobSpec spec) {
-        if (!SourceJobs.readsPast(spec.mapper())) {
-            return;
-        }
-        JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
+        InputRun input = InputRun.of(spec);
+        JobStore.StoredJob stored = input.input().bringsEntitiesIn() ? find(spec.jobId()) : null;
         if (stored != null) {
-            refuseOtherOptions(spec, stored.spec());
-        }
-    }
-
-    private void refuseOtherOptions(JobSpec spec, JobSpec was) {
-        JobSpec asked = spec.bind(datastore.getOptions().getProjectId(), order);
-        if (!SourceJobs.sameOptions(asked, was)) {
-            throw new KeyRangerException("Job " + spec.jobId() + " was started with other options: "
-                    + SourceJobs.describe(was) + "; this run asks for " + SourceJobs.describe(asked) + ". Nothing "
-                    + "was written. Resume it by its id alone with 'keyranger run --resume " + spec.jobId() + "' (it "
-                    + "keeps its moments), or run it with the options it was started with (the same --as-of and "
-                    + "--until, as absolute times), or give this run another --job-id.");
+            input.requireSameOptions(datastore, order, spec, stored.spec());
         }
     }
 
     /**
-     * {@code spec} (of a job that reads a file) with what its input is kept in it, once the whole input was read and
-     * found good ({@code warnings} hears what the user should know): the one check of every runner, local or Beam.
-     * A job of its id started on other input is refused; one started on this input keeps the identity it was
-     * stamped with (where and when the input was found only describe it).
+     * {@code spec} (of a job that brings entities in) checked as every runner, local or Beam, checks it before it
+     * starts ({@link InputRun#checked}; {@code warnings} hears what the user should know): the job of its id, if
+     * stored, read once for it.
      */
     public static JobSpec checked(Datastore datastore, FileStore files, KeyOrder order, RetryPolicy retries,
                                   JobSpec spec, Consumer<String> warnings) {
-        return check(datastore, files, order, retries, spec, warnings).spec();
-    }
-
-    /**
-     * A checked spec, and the job of its id as it was stored before, or null for a new one: the job's entity is read
-     * once, for both.
-     */
-    private record Checked(JobSpec spec, JobStore.StoredJob earlier) {
-    }
-
-    private static Checked check(Datastore datastore, FileStore files, KeyOrder order, RetryPolicy retries,
-                                 JobSpec spec, Consumer<String> warnings) {
-        ImportInput input = SourceJobs.input(datastore, files, order, spec.mapper(), spec.namespace(), spec.kind());
-        ImportFile.Check check = input.check(SourceJobs.skipBadLines(spec.mapper()), () -> false);
-        check.warnings().forEach(warnings);
-        ImportIdentity identity = input.identity(check).selecting("kind " + spec.kind() + ", mode "
-                + SourceJobs.mode(spec.mapper()).id());
         JobStore.StoredJob stored = retries.call(() -> new JobStore(datastore).findJob(spec.jobId()));
-        if (stored != null) {
-            JobSpec was = stored.spec();
-            if (!SourceJobs.readsFile(was.mapper())) {
-                throw new KeyRangerException("Job " + spec.jobId() + " is a '" + was.mapper().template() + "' job over "
-                        + was.kind() + ", not an import or a restore. Nothing was written. Give this one another "
-                        + "--job-id.");
-            }
-            identity.requireSameAs(was.mapper(), "Job " + spec.jobId());
-            JobSpec again = SourceJobs.stampedAs(spec, was, identity, check);
-            if (!again.mapper().json().equals(was.mapper().json()) || !again.kind().equals(was.kind())
-                    || !again.namespace().equals(was.namespace())) {
-                throw new KeyRangerException("Job " + spec.jobId() + " was started with other options: "
-                        + SourceJobs.describe(was) + "; this run asks for " + SourceJobs.describe(again) + ". Nothing "
-                        + "was written. Run it with the options it was started with to resume it (its file at the "
-                        + "same path), or give this run another --job-id.");
-            }
-            return new Checked(again, stored);
-        }
-        return new Checked(SourceJobs.stamped(spec, identity, check), null);
+        return InputRun.of(spec).checked(datastore, files, order, spec, stored == null ? null
+                : new InputRun.Earlier(stored.spec(), stored.status() == JobStatus.DONE), warnings);
     }
 }

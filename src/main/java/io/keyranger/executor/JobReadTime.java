@@ -5,9 +5,8 @@ import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.source.PastJobs;
-import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobStore;
+import io.keyranger.job.JobInput;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.MomentWatch;
 import io.keyranger.job.JobStatus;
@@ -15,8 +14,6 @@ import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.Mappers;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
-import java.util.stream.Stream;
 
 /**
  * The one moment a job that only reads (an export, a count) reads every page at, on a server that keeps versions: the
@@ -29,35 +26,18 @@ public final class JobReadTime {
     }
 
     /**
-     * A new job's spec as it is stored: with {@code now} as its read time when it only reads, gives none, and
-     * {@code session}'s server keeps versions; otherwise as it is. A read time its spec gives (written by hand, or
-     * by {@code --as-of}) is refused here, before anything is read, when the server does not keep it
-     * ({@link #requireKept}): the one check of a new job's read time, on every runner.
-     */
-    /** The moments job {@code spec} reads the past at: a restore's --as-of and --until, or its read time; or none. */
-    static List<PointInTime> moments(JobSpec spec) {
-        if (SourceJobs.readsPast(spec.mapper())) {
-            return Stream.of(PastJobs.asOf(spec.mapper()), PastJobs.until(spec.mapper())).filter(Objects::nonNull)
-                    .toList();
-        }
-        Instant time = spec.mapper().readTime();
-        return time == null ? List.of() : List.of(PointInTime.at(time));
-    }
-
-    /**
      * What a run of {@code spec} watches as it goes ({@link MomentWatch}): its moments against {@code session}'s
      * window as read {@code now}, moved on with the clock (its width stays; the server's window is read once, as
      * production's needs a request to the Admin API). {@link MomentWatch#NONE} for a job that restores no past.
      */
     public static MomentWatch watch(Session session, JobSpec spec, Instant now) {
-        List<PointInTime> moments = moments(spec);
-        // a snapshot (an export's, a count's read time) is not watched: on the Firestore emulator, whose window is
-        // minutes, a long export could then never end; a read the server answers as a dropped version still stops it
-        if (moments.isEmpty() || !SourceJobs.readsPast(spec.mapper()) || !session.spec().server().readsPast()) {
+        JobInput input = JobInput.of(spec);
+        List<PointInTime> moments = input.watchedMoments();
+        if (moments.isEmpty() || !session.spec().server().readsPast()) {
             return MomentWatch.NONE;
         }
         ReadWindow window = ReadWindow.of(session, now);
-        boolean restore = SourceJobs.readsPast(spec.mapper());
+        boolean restore = input.restoresThePast();
         return at -> {
             for (PointInTime moment : moments) {
                 String left = window.left(moment, now, at);
@@ -69,6 +49,12 @@ public final class JobReadTime {
         };
     }
 
+    /**
+     * A new job's spec as it is stored: with {@code now} as its read time when it only reads, gives none, and
+     * {@code session}'s server keeps versions; otherwise as it is. A read time its spec gives (written by hand, or
+     * by {@code --as-of}) is refused here, before anything is read, when the server does not keep it
+     * ({@link #requireKept}): the one check of a new job's read time, on every runner.
+     */
     public static JobSpec stamped(Session session, JobSpec spec, Instant now) {
         if (spec.mapper().readTime() != null) {
             requireKept(session, spec, now);
@@ -88,8 +74,8 @@ public final class JobReadTime {
     public static JobSpec settled(Session session, RetryPolicy retries, JobSpec spec, Instant now) {
         JobStore.StoredJob stored = retries.call(() -> new JobStore(session.datastore()).findJob(spec.jobId()));
         if (stored == null) {
-            if (SourceJobs.readsPast(spec.mapper())) {
-                requireKept(session, spec, now);
+            if (spec.mapper().readTime() == null) {
+                requireKept(session, spec, now); // a restore's moments; a read time is checked as it is stamped
             }
             return stamped(session, spec, now);
         }
@@ -109,12 +95,13 @@ public final class JobReadTime {
      * server that keeps no past. Any other job passes. The one window check of a stored job, on every runner.
      */
     public static void requireKept(Session session, JobSpec spec, Instant now) {
-        Instant time = spec.mapper().readTime();
-        boolean restore = SourceJobs.readsPast(spec.mapper());
-        if (time == null && !restore) {
+        JobInput input = JobInput.of(spec);
+        List<PointInTime> moments = input.moments();
+        if (moments.isEmpty()) {
             return;
         }
-        List<PointInTime> moments = moments(spec);
+        Instant time = spec.mapper().readTime();
+        boolean restore = input.restoresThePast();
         String no = restore ? "Job " + spec.jobId() + " restores the database as of " + moments.get(0).describe()
                 + ", " : "Job " + spec.jobId() + " reads the database as it was at " + time + " (one snapshot for all "
                 + "its pages), ";

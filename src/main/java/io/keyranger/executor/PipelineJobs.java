@@ -17,13 +17,11 @@ import io.keyranger.executor.cells.PartFiles;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.range.RangeNode;
-import io.keyranger.executor.source.PastJobs;
-import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.executor.source.InputRun;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.sharding.PlanRequest;
-import io.keyranger.sharding.ShardPlanner;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -121,38 +119,26 @@ public final class PipelineJobs {
     }
 
     /**
-     * As above; a job that reads a file (an import, a restore) is planned over its input's positions as a local run
-     * plans it, after its whole input was checked and found to be the one a job of its id was started on (else
-     * refused, nothing written): {@link Engine#checked}, whose warnings {@code warnings} hears. A restore from
-     * the past keeps its keys file's keys in its spec ({@link PastJobs#stamped}). The input is read through
+     * As above; the job is planned as a local run plans it ({@link InputRun#plan}), after its input was checked as a
+     * local run checks it ({@link Engine#checked}, whose warnings {@code warnings} hears): an import's or a restore's
+     * found to be the one a job of its id was started on (else refused, nothing written). The input is read through
      * {@code files}.
      */
     public static PipelineJobs open(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, String runner,
                                  boolean takeOver, Cancellation cancellation,
                                  Consumer<String> warnings) {
-        boolean file = SourceJobs.readsFile(spec.mapper());
         JobStore store = new JobStore(datastore);
-        JobSpec checked = spec;
-        if (file) {
-            checked = Engine.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings);
-        } else if (SourceJobs.readsPast(spec.mapper())) {
-            JobStore.StoredJob stored = RetryPolicy.DEFAULT.call(() -> store.findJob(spec.jobId()));
-            checked = PastJobs.stamped(files, datastore.getOptions().getProjectId(), order, spec,
-                    stored == null ? null : stored.spec());
-        }
+        JobSpec checked = Engine.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings);
+        InputRun input = InputRun.of(checked);
         JobSpec bound = checked.bind(datastore.getOptions().getProjectId(), order);
         JobLease lease = store.lease(bound.jobId(), JobLease.DEFAULT_DURATION);
         boolean[] planned = {false};
         JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? LeaseMode.TAKE_OVER_NOW
                 : LeaseMode.RESUME, bound, runner, () -> {
                     planned[0] = true;
-                    if (file) {
-                        return JobPlans.plan(order, bound, SourceJobs.open(datastore, files, order, bound).source());
-                    }
-                    ShardPlanner.RangePlan ranges = SourceJobs.planRanges(datastore, order, bound, new PlanRequest(
+                    return JobPlans.plan(order, bound, input.plan(datastore, files, order, bound, new PlanRequest(
                             bound.namespace(), bound.kind(), bound.mapper().where(), bound.shards(),
-                            PlanRequest.DEFAULT_OVERSAMPLE), cancellation);
-                    return JobPlans.plan(order, ranges.ranges(), ranges.samples());
+                            PlanRequest.DEFAULT_OVERSAMPLE), cancellation));
                 }, message -> { });
         if (plan == null) {
             return new PipelineJobs(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),

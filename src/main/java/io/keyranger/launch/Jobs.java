@@ -1,5 +1,6 @@
 package io.keyranger.launch;
 
+import io.keyranger.job.JobInput;
 import io.keyranger.job.ListedJob;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
@@ -113,8 +114,7 @@ public final class Jobs {
      */
     public List<String> kinds(JobRequest.NewJob job) {
         JobSpec spec = job.spec();
-        boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
-        if (!job.severalKinds() && imports) {
+        if (!job.severalKinds() && JobInput.of(spec).bringsEntitiesIn()) {
             requireJobKind(job);
             return List.of(spec.kind());
         }

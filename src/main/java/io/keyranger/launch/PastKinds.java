@@ -4,10 +4,9 @@ import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
-import io.keyranger.executor.source.PastJobs;
-import io.keyranger.executor.source.SourceJobs;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.group.KindGroup;
+import io.keyranger.job.JobInput;
 import io.keyranger.job.JobSpec;
 
 /**
@@ -21,22 +20,21 @@ public final class PastKinds {
     }
 
     /**
-     * Checks the kind of {@code spec} when it restores from the past ({@link SourceJobs#readsPast}); other jobs are
+     * Checks the kind of {@code spec} when it restores from the past ({@link JobInput.Past}); other jobs are
      * left to their own checks. A kind empty at its moment is still taken by a restore that deletes what was added
      * ({@code --remove-added}) when the kind holds entities at the later moment it reads (--until, or live). A job of
      * its id stored already is not checked: it is resumed, or done.
      */
     public static void requireHeld(Session live, JobSpec spec) {
-        if (!SourceJobs.readsPast(spec.mapper())) {
+        if (!(JobInput.of(spec) instanceof JobInput.Past past)) {
             return;
         }
         if (spec.jobId() != null && new JobStore(live.live().datastore()).findJob(spec.jobId()) != null) {
             return; // run again under its id: it resumes (or says it is done), its moments checked as a resume's are
         }
-        PointInTime until = PastJobs.until(spec.mapper());
-        Session later = !PastJobs.restore(spec.mapper()).removeAdded() ? null
-                : until == null ? live.live() : live.live().asOf(until);
-        requireHeld(live, PastJobs.asOf(spec.mapper()), later, spec.namespace(), spec.kind());
+        PointInTime until = past.until();
+        Session later = !past.removeAdded() ? null : until == null ? live.live() : live.live().asOf(until);
+        requireHeld(live, past.asOf(), later, spec.namespace(), spec.kind());
     }
 
     /**

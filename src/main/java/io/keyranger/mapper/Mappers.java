@@ -50,18 +50,6 @@ public final class Mappers {
     }
 
     /**
-     * Whether the spec's jobs keep one undo record per commit: its mapper's {@link PageMapper#writesEachKeyOnce}. An
-     * import's mapper is built beside its source: from a file it may write a key twice (a record per entity), from the
-     * database's past ({@code "format": "past"}) it goes over the kind's own keys, each once.
-     */
-    public static boolean writesEachKeyOnce(MapperSpec spec) {
-        if (template(spec.template()).source() == Template.Source.FILE) {
-            return FileTemplates.PAST.equals(spec.json().path("format").asText());
-        }
-        return create(spec).writesEachKeyOnce();
-    }
-
-    /**
      * {@code mapper} as a job runs it: when it writes, behind the screen that keeps entities Datastore would refuse out
      * of its commits, keeping undo records unless {@code undo} is false. Every job's mapper is screened here, those
      * of the templates and an import's (built beside its source) alike.
@@ -148,6 +136,11 @@ public final class Mappers {
                     + String.join(", ", names()) + ".");
         }
         return template;
+    }
+
+    /** Whether {@code name} is a template's ({@link #template} gives it). */
+    public static boolean knows(String name) {
+        return name.equals(REVERT.name()) || TEMPLATES.containsKey(name);
     }
 
     public static List<Template> templates() {

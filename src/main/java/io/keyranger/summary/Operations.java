@@ -7,6 +7,7 @@ import io.keyranger.dryrun.DryRunner;
 import io.keyranger.executor.cells.Chunker;
 import io.keyranger.job.JobResult;
 import io.keyranger.mapper.MapperSpec;
+import io.keyranger.job.JobInput;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
 
@@ -47,7 +48,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
      * changes every one of them: the estimate a confirmation gives from a kind's count, before any dry run. A template
      * that deletes removes each one; one that writes puts each one; with undo it keeps their before-images
      * ({@link Chunker#undoRecords}: one a commit where its mapper writes each key once,
-     * {@link Mappers#writesEachKeyOnce}).
+     * {@link JobInput#writesEachKeyOnce}).
      */
     public static Operations overEvery(long entities, MapperSpec spec, int pageSize, ServerLimits limits) {
         Template template = Mappers.template(spec.template());
@@ -55,7 +56,7 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
         boolean writes = template.writes();
         long changed = writes ? entities : 0;
         long undoRecords = spec.undo() && writes
-                ? Chunker.undoRecords(changed, Mappers.writesEachKeyOnce(spec), pageSize, limits) : 0;
+                ? Chunker.undoRecords(changed, JobInput.of(spec).writesEachKeyOnce(spec), pageSize, limits) : 0;
         return new Operations(entities, (writes && !deletes ? changed : 0) + undoRecords, deletes ? changed : 0,
                 undoRecords);
     }

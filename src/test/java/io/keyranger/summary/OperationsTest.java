@@ -3,6 +3,7 @@ package io.keyranger.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.keyranger.job.JobInput;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.dryrun.ClientMatches;
@@ -65,11 +66,11 @@ class OperationsTest {
         MapperSpec fromFile = MapperSpec.parse("{\"template\": \"import\", \"file\": \"export.jsonl\"}");
         MapperSpec fromPast = MapperSpec.parse("{\"template\": \"import\", \"format\": \"past\", "
                 + "\"asOf\": \"2026-11-01T00:00:00Z\"}");
-        assertThat(Mappers.writesEachKeyOnce(fromFile)).isFalse();
+        assertThat(JobInput.of(fromFile).writesEachKeyOnce(fromFile)).isFalse();
         assertThat(Operations.overEvery(500, fromFile, 0, ServerLimits.PRODUCTION)).isEqualTo(new Operations(500, 1_000, 0, 500));
-        assertThat(Mappers.writesEachKeyOnce(fromPast)).isTrue();
+        assertThat(JobInput.of(fromPast).writesEachKeyOnce(fromPast)).isTrue();
         assertThat(Operations.overEvery(500, fromPast, 0, ServerLimits.PRODUCTION)).isEqualTo(new Operations(500, 505, 0, 5));
-        assertThat(Mappers.writesEachKeyOnce(DELETE)).isTrue();
+        assertThat(JobInput.of(DELETE).writesEachKeyOnce(DELETE)).isTrue();
 
         assertThat(Operations.overEvery(500, DELETE, 20, ServerLimits.PRODUCTION)).as("pages of 20 keys: a record each at least")
                 .isEqualTo(new Operations(500, 25, 500, 25));

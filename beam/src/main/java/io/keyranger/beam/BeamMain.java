@@ -8,7 +8,6 @@ import io.keyranger.datastore.Session;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.executor.JobReadTime;
 import io.keyranger.executor.PipelineJobs;
-import io.keyranger.executor.source.PastJobs;
 import io.keyranger.job.CtrlC;
 import io.keyranger.job.JobBusyException;
 import io.keyranger.job.JobSpec;

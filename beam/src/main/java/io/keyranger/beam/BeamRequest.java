@@ -8,6 +8,7 @@ import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobSpec;
 import io.keyranger.launch.Consent;
+import io.keyranger.job.JobInput;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -69,9 +70,7 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
                     + o.getRunner().getSimpleName() + "'s workers do not share: give a location they all reach, "
                     + "such as gs://BUCKET/FOLDER/export.jsonl.");
         }
-        if (template.source() == Template.Source.FILE) {
-            checkInputReachable(mapper, o);
-        }
+        checkInputReachable(mapper, o);
         if (!o.getDryRun()) {
             Consent.of(conn, mapper, o.getPageSize(), List.of(), false, -1, PriceTable.BUILT_IN, null).require(
                     o.getConfirmProject(), "pass --confirmProject=" + project);
@@ -96,10 +95,9 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
         if (runner.equals("DirectRunner") || FlinkLocal.isLocal(o)) {
             return;
         }
-        for (String field : List.of("file", "keys")) {
-            String location = mapper.json().path(field).asText(null);
-            if (location != null && !LocalFileStore.isRemote(location)) {
-                throw new KeyRangerException("The import's \"" + field + "\" " + location + " is on this machine, "
+        for (String location : JobInput.of(mapper).files()) {
+            if (!LocalFileStore.isRemote(location)) {
+                throw new KeyRangerException("The import's input " + location + " is on this machine, "
                         + "which " + runner + "'s workers do not share: give a location they all reach, such as "
                         + "gs://BUCKET/FOLDER (copy it there with gsutil cp -r), or run the import or restore here "
                         + "with 'keyranger run' or 'keyranger restore', or on the DirectRunner.");

@@ -12,7 +12,8 @@ import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.cells.PageLoop;
 import io.keyranger.executor.cells.PageWork;
 import io.keyranger.executor.cells.PartFiles;
-import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.executor.source.InputRun;
+import io.keyranger.job.JobInput;
 import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
@@ -135,8 +136,8 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
         CellPlan plan = cells();
         MapperSpec spec = MapperSpec.parse(mapperJson);
         JobSpec job = new JobSpec(jobId, namespace, kind, spec, 1, 1, pageSize, 0).bind(projectId, session.order());
-        SourceJobs.Pages pages = SourceJobs.pages(session.datastore(), BeamFileStore.INSTANCE, session.order(),
-                job); // keys, or a file's
+        InputRun.Pages pages = InputRun.of(job).pages(session.datastore(), BeamFileStore.INSTANCE,
+                session.order(), job); // keys, or a file's
         var mapper = pages.mapper();
         Retries.Policy retries = new Retries.Simple(10, 100, 5_000, 600_000);
         Session opened = session;
@@ -150,7 +151,7 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
     /** The job's export parts, written through Beam's FileSystems; null for a job that writes no file. */
     PartFiles parts() {
         MapperSpec spec = MapperSpec.parse(mapperJson);
-        if (SourceJobs.readsFile(spec) || SourceJobs.readsPast(spec)) {
+        if (JobInput.of(spec).bringsEntitiesIn()) {
             return null; // an import or a restore writes no file
         }
         return PartFiles.of(BeamFileStore.INSTANCE, Mappers.create(spec), spec, jobId, namespace, kind, null,

@@ -14,6 +14,13 @@ import java.util.List;
  * [bounds[i-1], bounds[i]); the first starts open, the last ends open.
  */
 public final class CellPlan {
+    /**
+     * Most cells a job has: one per scatter sample up to this, so that a thousand workers still find split points
+     * (a bound every 4th sample at 4,000 cells left them splitting at most a few times each, and a billion-entity job
+     * at 0.78x its oracle in the simulation; 0.91-0.96x with a cell per sample).
+     */
+    public static final int MAX_CELLS = 65_536;
+
     private final KeyOrder order;
     private final List<Key> bounds;
 

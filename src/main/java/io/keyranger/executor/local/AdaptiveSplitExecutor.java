@@ -36,8 +36,8 @@ import io.keyranger.job.NodeSnapshot;
 import io.keyranger.job.PauseGate;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.job.WriteSafety;
-import io.keyranger.executor.source.FileSource;
-import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.executor.source.InputPlan;
+import io.keyranger.executor.source.InputRun;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.PageMapper;
@@ -51,8 +51,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs a job on this machine by adaptive splitting: a page mapper over every entity of a kind, or over the entries of
@@ -63,7 +61,6 @@ import org.slf4j.LoggerFactory;
  * live in the run's memory), so a job can be resumed after a crash from any machine, by this executor or by Beam.
  */
 public final class AdaptiveSplitExecutor {
-    private static final Logger LOG = LoggerFactory.getLogger(AdaptiveSplitExecutor.class);
     public static final int COUNTER_SHARDS_PER_WORKER = 2;
 
     private final Datastore datastore;
@@ -157,7 +154,7 @@ public final class AdaptiveSplitExecutor {
         List<JobPlans.Planned> planned = new ArrayList<>(1);
         // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
         JobPlans.Stored plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL, () -> {
-            planned.add(inputs.file() != null ? JobPlans.plan(order, spec, inputs.file()) : plan(spec));
+            planned.add(plan(spec));
             return planned.get(0);
         }, m -> { });
         return run(spec, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(order),
@@ -187,22 +184,19 @@ public final class AdaptiveSplitExecutor {
         }
     }
 
-    /** Plans the job's starting ranges and its cells; nothing is written. */
+    /** Plans the job's starting ranges and its cells as its input plans them ({@link InputRun#plan}); nothing is written. */
     private JobPlans.Planned plan(JobSpec spec) {
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
-        long planStarted = System.nanoTime();
         List<KeyRange> given = seams.initialRanges(request);
-        ShardPlanner.RangePlan plan = given != null ? new ShardPlanner.RangePlan(given, List.of())
-                : retrying(() -> SourceJobs.planRanges(datastore, order, spec, request, Cancellation.NEVER));
-        JobPlans.Planned planned = JobPlans.plan(order, plan.ranges(), plan.samples());
-        LOG.info("Job {}: planned {} ranges over {} cells in {} ms", spec.jobId(), plan.ranges().size(),
-                planned.cells().cells(), (System.nanoTime() - planStarted) / 1_000_000);
-        return planned;
+        InputPlan plan = given != null ? InputPlan.ranges(new ShardPlanner.RangePlan(given, List.of()))
+                : retrying(() -> InputRun.of(spec).plan(datastore, LocalFileStore.INSTANCE, order, spec, request,
+                Cancellation.NEVER));
+        return JobPlans.plan(order, spec, plan);
     }
 
     /** What a job reads and its mapper. */
-    private record Inputs(PageSource source, PageMapper mapper, FileSource file) {
+    private record Inputs(PageSource source, PageMapper mapper) {
     }
 
     /**
@@ -212,10 +206,10 @@ public final class AdaptiveSplitExecutor {
     private Inputs inputs(JobSpec spec, PageMapper given) {
         if (given != null) {
             PageMapper mapper = seams.mapper(ReadTimeMapper.of(datastore, spec, given));
-            return new Inputs(new KindSource(datastore, spec, mapper), mapper, null);
+            return new Inputs(new KindSource(datastore, spec, mapper), mapper);
         }
-        SourceJobs.Pages pages = SourceJobs.pages(datastore, LocalFileStore.INSTANCE, order, spec);
-        return new Inputs(pages.source(), seams.mapper(pages.mapper()), pages.file());
+        InputRun.Pages pages = InputRun.of(spec).pages(datastore, LocalFileStore.INSTANCE, order, spec);
+        return new Inputs(pages.source(), seams.mapper(pages.mapper()));
     }
 
     private static List<RangeNode> roots(List<KeyRange> ranges) {

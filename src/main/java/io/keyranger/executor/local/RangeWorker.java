@@ -4,7 +4,7 @@ import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Retries;
-import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.job.JobInput;
 import io.keyranger.job.MomentWatch;
 import io.keyranger.executor.cells.CellCommitter;
 import io.keyranger.executor.cells.ConcurrentRangeTracker;
@@ -258,8 +258,8 @@ public final class RangeWorker {
     void fail(RangeNode node, Exception error) {
         Instant readTime = ReadWindow.versionDropped(error);
         if (readTime != null) { // the server dropped the version the read needs: the moment left its window
-            windowLeft.compareAndSet(null, MomentWatch.stopped(run.jobId(), SourceJobs.readsPast(run.spec()
-                    .mapper()), "the moment " + readTime + " has left the server's version window: "
+            windowLeft.compareAndSet(null, MomentWatch.stopped(run.jobId(), JobInput.of(run.spec())
+                    .restoresThePast(), "the moment " + readTime + " has left the server's version window: "
                     + ReadWindow.DROPPED));
         }
         if (momentLeft(node, "stopped: ")) {

@@ -59,7 +59,7 @@ public record FileSource(ImportInput input, String project, boolean skipBadLines
                     keys.add(key);
                     records.put(key, e.bad() ? new SourceRecord(null, BAD, where(file, entries.offset()) + ": "
                             + e.problem())
-                            : !e.selected() ? new SourceRecord(null, SourceJobs.NOT_SELECTED, null)
+                            : !e.selected() ? new SourceRecord(null, FileRun.NOT_SELECTED, null)
                             : file == 0 && superseded.contains(entries.offset()) ? new SourceRecord(null, SUPERSEDED,
                                     null)
                             : SourceRecord.of(e.entity()));

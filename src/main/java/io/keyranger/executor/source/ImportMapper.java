@@ -81,7 +81,7 @@ final class ImportMapper implements PageMapper {
                 counters.merge(MixedArrays.NOT_KEPT, mixed, Long::sum);
             }
         }
-        long passed = counters.entrySet().stream().filter(c -> !c.getKey().equals(SourceJobs.NOT_SELECTED))
+        long passed = counters.entrySet().stream().filter(c -> !c.getKey().equals(FileRun.NOT_SELECTED))
                 .mapToLong(Map.Entry::getValue).sum(); // skipped: not those the selection passes over
         MapResult decided = mode.decide(chosen, page.related(), placing);
         decided.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));

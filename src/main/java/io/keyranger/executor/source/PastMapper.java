@@ -76,7 +76,7 @@ final class PastMapper implements PageMapper {
         }
         MapResult decided = restore.decide(chosen, then, later, live);
         Map<String, Long> counters = new HashMap<>(decided.counters());
-        counters.merge(JobResult.PAST_READS, PastJobs.pastReads(page.keys(), page.records(), live::containsKey,
+        counters.merge(JobResult.PAST_READS, PastRun.pastReads(page.keys(), page.records(), live::containsKey,
                 restore, queried), Long::sum);
         if (passed > 0) {
             counters.merge(PastRestore.NOT_SELECTED, passed, Long::sum);

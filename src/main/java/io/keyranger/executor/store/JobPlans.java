@@ -11,8 +11,7 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.executor.cells.CellPlan;
 import io.keyranger.executor.lease.JobFencedException;
 import io.keyranger.executor.lease.JobLease;
-import io.keyranger.executor.source.FileSource;
-import io.keyranger.executor.source.SourceJobs;
+import io.keyranger.executor.source.InputPlan;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.job.RetryPolicy;
@@ -39,12 +38,6 @@ public final class JobPlans {
     /** Entities per scatter sample: Datastore keeps a {@code __scatter__} value on about 1 in 128 entities. */
     public static final int ENTITIES_PER_SAMPLE = 128;
     /**
-     * Most cells a job has: one per scatter sample up to this, so that a thousand workers still find split points
-     * (a bound every 4th sample at 4,000 cells left them splitting at most a few times each, and a billion-entity job
-     * at 0.78x its oracle in the simulation; 0.91-0.96x with a cell per sample).
-     */
-    public static final int MAX_CELLS = 65_536;
-    /**
      * Most bytes of cell bounds on a plan (keys can be long): fewer, larger cells beyond that. The plan's parts
      * ({@code PlanParts}) and the job are written in one transaction, well within its 10 MiB.
      */
@@ -66,12 +59,12 @@ public final class JobPlans {
 
     /**
      * Cells for a job that starts from {@code starts}: bounds at the scatter samples (every m-th when there are more
-     * than {@link #MAX_CELLS} or their keys are long) and at the starting ranges' bounds, so that every starting range
+     * than {@link #CellPlan.MAX_CELLS} or their keys are long) and at the starting ranges' bounds, so that every starting range
      * is whole cells and a split at a sample never puts two ranges in one cell.
      */
     public static Planned plan(KeyOrder order, List<KeyRange> starts, List<Key> samples) {
         long bytes = samples.stream().mapToLong(k -> k.toUrlSafe().length()).sum();
-        int stride = (int) Math.max(1, Math.max(Math.ceil(samples.size() / (double) MAX_CELLS),
+        int stride = (int) Math.max(1, Math.max(Math.ceil(samples.size() / (double) CellPlan.MAX_CELLS),
                 Math.ceil(bytes / (double) MAX_BOUND_BYTES)));
         TreeSet<Key> bounds = new TreeSet<>(order);
         for (int i = stride - 1; i < samples.size(); i += stride) {
@@ -90,13 +83,15 @@ public final class JobPlans {
     }
 
     /**
-     * A job that reads files ({@code file}), planned the same on every runner: cells cut along its input's bytes
-     * ({@link FileSource#cells}), starting ranges of whole cells, and the entries its input's check counted.
+     * What a new job starts from as its input planned it ({@link InputPlan}): cells a file's input cut along its bytes
+     * with the entries its check counted, or else cells cut at the scatter samples of its ranges ({@link #plan}).
      */
-    public static Planned plan(KeyOrder order, JobSpec spec, FileSource file) {
-        CellPlan cells = file.cells(order, MAX_CELLS);
-        LOG.info("Job {}: planned {} cells over {}", spec.jobId(), cells.cells(), file.input().describe());
-        return new Planned(cells, cells.startingRanges(spec.shards()), Math.max(0, SourceJobs.entries(spec.mapper())));
+    public static Planned plan(KeyOrder order, JobSpec spec, InputPlan input) {
+        Planned planned = input.cells() == null ? plan(order, input.starts(), input.samples())
+                : new Planned(input.cells(), input.starts(), input.entries());
+        LOG.info("Job {}: planned {} ranges over {} cells", spec.jobId(), planned.starts().size(),
+                planned.cells().cells());
+        return planned;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.job.JobInput;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobSpec;
@@ -7,7 +8,6 @@ import io.keyranger.job.ListedJob;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
 import io.keyranger.mapper.Mappers;
-import io.keyranger.mapper.Template;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.undo.JobUndo;
 import java.nio.file.Path;
@@ -46,7 +46,7 @@ record TabJob(String jobId, String message, String mapper, boolean writes, List<
     }
 
     static TabJob newJob(KindTarget t, JobSpec spec) {
-        boolean imports = Mappers.template(spec.mapper().template()).source() == Template.Source.FILE;
+        boolean imports = JobInput.of(spec).bringsEntitiesIn();
         return new TabJob(spec.jobId(), (imports ? "Importing into " : "Planning ") + t.kind() + "…",
                 mapperOf(spec), writes(spec), written(spec, List.of(spec.kind())), sizeOf(t, spec),
                 Mappers.keepsCounts(spec.mapper()),
@@ -107,7 +107,7 @@ record TabJob(String jobId, String message, String mapper, boolean writes, List<
     static long sizeOf(KindTarget t, JobSpec spec) {
         boolean wholeKind = spec.kind().equals(t.kind()) && spec.namespace().equals(t.namespace())
                 && spec.mapper().where().isEmpty() && spec.mapper().query() == null
-                && Mappers.template(spec.mapper().template()).source() == Template.Source.KEY_RANGES;
+                && !JobInput.of(spec).bringsEntitiesIn();
         return wholeKind ? t.countOrUnknown() : -1;
     }
 

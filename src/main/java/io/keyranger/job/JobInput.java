@@ -1,0 +1,246 @@
+package io.keyranger.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.keyranger.datastore.PointInTime;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.Template;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * What a job reads: the keys of its kind (live, or at its read time), a file of JSON lines, a managed export, or the
+ * database as it was at a past moment. A job's spec names its input in its mapper's parameters (the import template's
+ * {@code file}, {@code format}, {@code asOf}...); {@link #of} is the one place they are read. The engine opens an input
+ * as it runs ({@code executor.source.InputRun}); front ends ask it what they show and check.
+ */
+public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, JobInput.ManagedExport, JobInput.Past {
+    /** The import template's parameter of its input's format: {@link #JSONL}, {@link #MANAGED} or {@link #PAST}. */
+    String FORMAT = "format";
+    /** A file of JSON lines (an export's), the import template's default format. */
+    String JSONL = "jsonl";
+    /** A managed export: Google's format. */
+    String MANAGED = "managed";
+    /** The database at a past moment. */
+    String PAST = "past";
+    /** The parameter of the file read (a managed export's folder or metadata file). */
+    String FILE = "file";
+    /** The parameter of a GQL query that selects what a restore brings back. */
+    String SELECT = "select";
+    /** The parameter of a file of keys, the only ones a restore brings back. */
+    String KEYS = "keys";
+    /** The parameter of what to do with an entity that exists live ({@link RestoreMode}). */
+    String MODE = "mode";
+    /** The past's parameter of the moment restored (RFC 3339). */
+    String AS_OF = "asOf";
+    /** The past's parameter of the end of the window a restore undoes (RFC 3339), or absent. */
+    String UNTIL = "until";
+    /** The past's parameter that deletes what did not exist at the moment restored. */
+    String REMOVE_ADDED = "removeAdded";
+
+    /**
+     * The input {@code mapper} names (a spec its template checked): a spec of the import template reads its file or
+     * the past; any other (a test's own template too) reads its kind's keys.
+     */
+    static JobInput of(MapperSpec mapper) {
+        if (!Mappers.knows(mapper.template())
+                || Mappers.template(mapper.template()).source() != Template.Source.FILE) {
+            return new KindKeys(mapper.readTime());
+        }
+        JsonNode json = mapper.json();
+        RestoreMode mode = RestoreMode.of(json.path(MODE).asText(RestoreMode.OVERWRITE.id()));
+        String select = json.hasNonNull(SELECT) ? json.get(SELECT).asText() : null;
+        String keys = json.hasNonNull(KEYS) ? json.get(KEYS).asText() : null;
+        String format = json.path(FORMAT).asText(JSONL);
+        if (PAST.equals(format)) {
+            Instant now = Instant.now();
+            try {
+                return new Past(PointInTime.parse(json.path(AS_OF).asText(""), now),
+                        json.hasNonNull(UNTIL) ? PointInTime.parse(json.get(UNTIL).asText(), now) : null,
+                        json.path(REMOVE_ADDED).asBoolean(false), select, keys, mode);
+            } catch (RuntimeException e) {
+                Mappers.template(mapper.template()).validate(mapper); // the template's words for a bad moment
+                throw e;
+            }
+        }
+        String file = json.path(FILE).asText();
+        boolean skipBadLines = json.path(MapperSpec.SKIP_BAD_LINES).asBoolean(false);
+        return MANAGED.equals(format) ? new ManagedExport(file, select, keys, mode, skipBadLines)
+                : new JsonLines(file, skipBadLines);
+    }
+
+    /** The input of a stored or given job. */
+    static JobInput of(JobSpec spec) {
+        return of(spec.mapper());
+    }
+
+    /** One case of each input, for the code that opens them ({@link #match}). */
+    interface Cases<R> {
+        R kindKeys(KindKeys input);
+
+        R jsonLines(JsonLines input);
+
+        R managedExport(ManagedExport input);
+
+        R past(Past input);
+    }
+
+    /** What {@code cases} gives for this input. */
+    <R> R match(Cases<R> cases);
+
+    /**
+     * Whether the job brings entities in from its input (a file, an export, the past) rather than mapping its kind's
+     * own: it writes into its kind, which need not hold anything live; a run under the id of a stored job of the same
+     * input resumes it (its input checked to be the same), where a job over key ranges needs an id of its own.
+     */
+    default boolean bringsEntitiesIn() {
+        return true;
+    }
+
+    /** The moments the job reads the past at: a restore's as-of and until, a snapshot's read time; or none. */
+    default List<PointInTime> moments() {
+        return List.of();
+    }
+
+    /**
+     * The moments a running job is stopped at when they leave the server's window: a restore's; a snapshot (an
+     * export's, a count's) is not watched, as a long export could otherwise never end on a server whose window is
+     * minutes (a read the server answers as a dropped version still stops it).
+     */
+    default List<PointInTime> watchedMoments() {
+        return List.of();
+    }
+
+    /** Whether the job restores the past, for the words of a moment that left the window ({@link MomentWatch}). */
+    default boolean restoresThePast() {
+        return false;
+    }
+
+    /**
+     * What the job restores from, in words: "/exports/x" for an export, "the database as of ..." for the past; null
+     * for an input that is not a backup (a file of JSON lines, a kind).
+     */
+    default String backup() {
+        return null;
+    }
+
+    /**
+     * Whether a job of {@code mapper} (this input's) writes each key once at most, so that one undo record a commit is
+     * enough ({@code PageMapper#writesEachKeyOnce}): a file may repeat keys; the past goes over the kind's own keys.
+     */
+    default boolean writesEachKeyOnce(MapperSpec mapper) {
+        return false;
+    }
+
+    /** The files the job reads, where every runner's workers must reach them. */
+    default List<String> files() {
+        return List.of();
+    }
+
+    /** The kind's keys, live ({@code readTime} null) or as they were at the job's read time. */
+    record KindKeys(Instant readTime) implements JobInput {
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.kindKeys(this);
+        }
+
+        @Override
+        public boolean bringsEntitiesIn() {
+            return false;
+        }
+
+        @Override
+        public boolean writesEachKeyOnce(MapperSpec mapper) {
+            return Mappers.create(mapper).writesEachKeyOnce();
+        }
+
+        @Override
+        public List<PointInTime> moments() {
+            return readTime == null ? List.of() : List.of(PointInTime.at(readTime));
+        }
+    }
+
+    /** A file of JSON lines an export wrote; bad lines refuse it unless skipped. */
+    record JsonLines(String file, boolean skipBadLines) implements JobInput {
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.jsonLines(this);
+        }
+
+        @Override
+        public List<String> files() {
+            return List.of(file);
+        }
+    }
+
+    /**
+     * A managed export's entities of the job's kind and namespace, narrowed by a query ({@code select}) and a file of
+     * keys ({@code keys}), each null for none.
+     */
+    record ManagedExport(String file, String select, String keys, RestoreMode mode, boolean skipBadLines)
+            implements JobInput {
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.managedExport(this);
+        }
+
+        @Override
+        public String backup() {
+            return file;
+        }
+
+        @Override
+        public List<String> files() {
+            return keys == null ? List.of(file) : List.of(file, keys);
+        }
+    }
+
+    /**
+     * The database as of {@code asOf}; with {@code until}, only what was still as it was then goes back; with {@code
+     * removeAdded}, what did not exist at {@code asOf} is deleted. {@code select} and {@code keys} narrow it.
+     */
+    record Past(PointInTime asOf, PointInTime until, boolean removeAdded, String select, String keys,
+                RestoreMode mode) implements JobInput {
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.past(this);
+        }
+
+        @Override
+        public List<PointInTime> moments() {
+            return Stream.of(asOf, until).filter(Objects::nonNull).toList();
+        }
+
+        @Override
+        public List<PointInTime> watchedMoments() {
+            return moments();
+        }
+
+        @Override
+        public boolean restoresThePast() {
+            return true;
+        }
+
+        @Override
+        public String backup() {
+            return "the database as of " + asOf.time();
+        }
+
+        @Override
+        public boolean writesEachKeyOnce(MapperSpec mapper) {
+            return true;
+        }
+
+        @Override
+        public List<String> files() {
+            return keys == null ? List.of() : List.of(keys);
+        }
+
+        /** How each entity is decided (the template's check refused a combination that cannot be decided). */
+        public PastRestore restore() {
+            return new PastRestore(mode, until != null, removeAdded);
+        }
+    }
+}

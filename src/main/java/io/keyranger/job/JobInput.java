@@ -39,6 +39,18 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     String UNTIL = "until";
     /** The past's parameter that deletes what did not exist at the moment restored. */
     String REMOVE_ADDED = "removeAdded";
+    /** The parameter of what KeyRanger found of the input when its job was created, kept to compare later runs with. */
+    String STAMP = "input";
+
+    /**
+     * The parameters of {@code mapper} that name its input (and what KeyRanger stamped of it), which a stored job keeps
+     * apart from its mapper's: the read time of a job over its kind's keys; the import template's file, format,
+     * moments, selection and mode.
+     */
+    static List<String> parameters(MapperSpec mapper) {
+        return of(mapper).bringsEntitiesIn() ? List.of(FORMAT, FILE, SELECT, KEYS, MODE, AS_OF, UNTIL, REMOVE_ADDED,
+                MapperSpec.SKIP_BAD_LINES, STAMP) : List.of(MapperSpec.READ_TIME);
+    }
 
     /**
      * The input {@code mapper} names (a spec its template checked): a spec of the import template reads its file or

@@ -55,8 +55,9 @@ class RestoreAsOfDoneTest {
         Key job = new JobStore(datastore).jobKey("D");
         Entity stored = datastore.get(job);
         ObjectNode mapper = (ObjectNode) JSON.readTree(stored.getString("mapper"));
+        mapper.setAll((ObjectNode) JSON.readTree(stored.getString("input"))); // its input, in a property of its own
         mapper.put("asOf", old);
-        datastore.put(Entity.newBuilder(stored).set("mapper", StringValue.newBuilder(mapper.toString())
+        datastore.put(Entity.newBuilder(stored).remove("input").set("mapper", StringValue.newBuilder(mapper.toString())
                 .setExcludeFromIndexes(true).build()).build());
         mapper.remove("input");
         Path spec = Files.writeString(dir.resolve("past.json"), mapper.toString());

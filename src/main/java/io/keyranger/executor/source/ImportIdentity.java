@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.KeyRangerException;
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
+import io.keyranger.job.JobInput;
 import io.keyranger.mapper.MapperSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +27,7 @@ import java.util.HexFormat;
  */
 public record ImportIdentity(String content, String selection, String described) {
     /** The field of a job's mapper spec that keeps it. */
-    static final String FIELD = "input";
+    static final String FIELD = JobInput.STAMP;
     private static final String CONTENT = "content";
     private static final String SELECTION = "selection";
     private static final String DESCRIBED = "described";

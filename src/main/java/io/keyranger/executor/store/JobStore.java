@@ -84,9 +84,8 @@ public final class JobStore {
         if (spec.group() != null) {
             job.set("group", spec.group());
         }
-        return job
+        return StoredInput.store(job, spec.mapper())
                 .set("namespace", spec.namespace()).set("kind", spec.kind())
-                .set("mapper", StringValue.newBuilder(spec.mapper().toJson()).setExcludeFromIndexes(true).build())
                 .set("shards", spec.shards()).set("workers", spec.workers()).set("pageSize", spec.pageSize())
                 .set("qps", spec.qps()).set("status", JobStatus.RUNNING.name())
                 .set(KEEPS_UNDO, keepsUndo(spec.mapper()))
@@ -210,7 +209,7 @@ public final class JobStore {
             return null;
         }
         JobSpec spec = new JobSpec(jobId, job.getString("namespace"), job.getString("kind"),
-                MapperSpec.parse(job.getString("mapper")), (int) job.getLong("shards"), (int) job.getLong("workers"),
+                StoredInput.read(job), (int) job.getLong("shards"), (int) job.getLong("workers"),
                 (int) job.getLong("pageSize"), (int) job.getLong("qps"), job.contains("group") ? job.getString("group")
                 : null);
         return new StoredJob(spec, JobStatus.valueOf(job.getString("status")),

@@ -117,14 +117,15 @@ public final class Engine {
     /**
      * The one check of a run before it starts: {@code spec} checked against the stored job of its id ({@code stored},
      * or null), and the moments the job reads ({@code moments}: the stored job's when it resumes) still kept unless
-     * it is done.
+     * it is done. A new job over key ranges was checked as its read time was stamped (once for a group of kinds:
+     * {@link JobReadTime#stamped}); one that brings entities in (a restore's moments) is checked here.
      */
     private JobSpec ready(InputRun input, JobSpec moments, JobSpec spec, JobStore.StoredJob stored,
                           Consumer<String> waiting) {
         boolean done = stored != null && stored.status() == JobStatus.DONE;
         JobSpec ready = input.checked(datastore, LocalFileStore.INSTANCE, order, spec,
                 stored == null ? null : new InputRun.Earlier(stored.spec(), done), waiting);
-        if (!done) {
+        if (stored == null ? input.input().bringsEntitiesIn() : !done) {
             JobReadTime.requireKept(session, moments, Instant.now());
         }
         return ready;

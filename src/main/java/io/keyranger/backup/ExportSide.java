@@ -78,12 +78,12 @@ record ExportSide(ManagedImport input) implements DiffSide {
 
     @Override
     public String where() {
-        return "in the export";
+        return SideWording.EXPORT.where();
     }
 
     @Override
     public String since() {
-        return "since the export";
+        return SideWording.EXPORT.since();
     }
 
     /** The export by its metadata file and when that was written: an export written again there is another. */

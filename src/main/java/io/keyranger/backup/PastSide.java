@@ -137,12 +137,12 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
 
     @Override
     public String where() {
-        return "as of " + past.asOf().time();
+        return SideWording.asOf(past.asOf()).where();
     }
 
     @Override
     public String since() {
-        return "since " + past.asOf().time();
+        return SideWording.asOf(past.asOf()).since();
     }
 
     /** The read time, not what was typed: {@code -15m} typed again later is another moment. */

@@ -1,6 +1,7 @@
 package io.keyranger.launch;
 
 import io.keyranger.backup.ExportDiff;
+import io.keyranger.backup.SideWording;
 import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.datastore.PointInTime;
 import java.nio.file.Path;
@@ -78,10 +79,10 @@ public record DiffRequest(Before before, String namespace, String kind, String g
 
     /** What live data is compared with. */
     public sealed interface Before {
-        /** Where its entities were, for messages: "in the export", "as of 2026-11-27T10:15:00Z". */
+        /** Where its entities were, for messages ({@link SideWording#where}). */
         String where();
 
-        /** Since when, for messages: "since the export", "since 2026-11-27T10:15:00Z". */
+        /** Since when, for messages ({@link SideWording#since}). */
         String since();
     }
 
@@ -93,12 +94,12 @@ public record DiffRequest(Before before, String namespace, String kind, String g
 
         @Override
         public String where() {
-            return "in the export";
+            return SideWording.EXPORT.where();
         }
 
         @Override
         public String since() {
-            return "since the export";
+            return SideWording.EXPORT.since();
         }
     }
 
@@ -113,12 +114,12 @@ public record DiffRequest(Before before, String namespace, String kind, String g
 
         @Override
         public String where() {
-            return "as of " + asOf.time();
+            return SideWording.asOf(asOf).where();
         }
 
         @Override
         public String since() {
-            return "since " + asOf.time();
+            return SideWording.asOf(asOf).since();
         }
     }
 }

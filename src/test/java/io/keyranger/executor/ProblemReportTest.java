@@ -6,7 +6,6 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
-import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.job.JobListener;
@@ -15,10 +14,9 @@ import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.MapperSpec;
-import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.support.RefusingMapper;
 import io.keyranger.support.SharedEmulator;
 import java.util.HashMap;
 import java.util.Map;
@@ -106,30 +104,7 @@ class ProblemReportTest {
 
     @Test
     void failedRangesAreGroupedByReasonAndSayWhetherRetryingHelps() throws Exception {
-        PageMapper refusing = new PageMapper() {
-            @Override
-            public String name() {
-                return "count";
-            }
-
-            @Override
-            public boolean needsEntities() {
-                return false;
-            }
-
-            @Override
-            public boolean writes() {
-                return false;
-            }
-
-            @Override
-            public MapResult map(Page page) {
-                if (page.keys().stream().anyMatch(k -> k.getId() != null && k.getId() >= 8)) {
-                    throw new KeyRangerException("PERMISSION_DENIED: missing datastore.entities.update");
-                }
-                return MapResult.none();
-            }
-        };
+        PageMapper refusing = RefusingMapper.pagesWith(k -> k.getId() != null && k.getId() >= 8);
         JobSpec spec = new JobSpec("refused", "", "Acct", MapperSpec.parse("{\"template\":\"count\"}"), 1, 1, 5, 0);
         JobResult result = executor.start(spec, refusing, JobListener.NONE).await();
         assertThat(result.status()).isEqualTo(JobStatus.FAILED);

@@ -13,10 +13,9 @@ import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.MapperSpec;
-import io.keyranger.mapper.Page;
 import io.keyranger.mapper.PageMapper;
+import io.keyranger.support.RefusingMapper;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,27 +78,7 @@ class AppDoorTest {
 
     @Test
     void aResumedJobsFailuresThatRetryingWillNotFixAreNamed() throws Exception {
-        PageMapper refusing = new PageMapper() {
-            @Override
-            public String name() {
-                return "count";
-            }
-
-            @Override
-            public boolean needsEntities() {
-                return false;
-            }
-
-            @Override
-            public boolean writes() {
-                return false;
-            }
-
-            @Override
-            public MapResult map(Page page) {
-                throw new KeyRangerException("PERMISSION_DENIED: missing datastore.entities.update");
-            }
-        };
+        PageMapper refusing = RefusingMapper.everyPage();
         JobResult failed = new AdaptiveSplitExecutor(datastore, session.order(), session.limits())
                 .start(spec("refused", "{\"template\":\"count\"}"), refusing, JobListener.NONE).await();
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);

@@ -150,7 +150,7 @@ public final class PageLoop {
             KeyRange query = range(cursor, inclusive, end);
             KeyRange span = spansAt(query, known).spanAtStart(query);
             if (span != null) { // covered already: move past it without reading it
-                Key to = span.end() == null ? end : end == null ? span.end() : min(span.end(), end);
+                Key to = min(span.end(), end);
                 if (to == null) {
                     tracker.markExhausted();
                     return;
@@ -160,41 +160,65 @@ public final class PageLoop {
                 tracker.movedTo(cursor);
                 continue;
             }
-            int keys = pageSize;
-            int skip = offset;
-            stop.check();
-            PageSource.Page read = calls.query(() -> work.seams().pagesByOffset()
-                    ? work.source().fetch(rest, skip, keys + 1) : work.source().fetch(query, 0, keys + 1));
-            List<Key> fetched = read.keys();
-            List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(keys, fetched.size())));
-            Key next = fetched.size() > keys ? fetched.get(keys) : null;
-            tracker.read(fetched, next == null ? end : null);
-            boolean stop = false;
-            for (int i = 0; i < page.size(); i++) {
-                if (!claim.test(page.get(i))) {
-                    page = page.subList(0, i);
-                    stop = true;
-                    break;
-                }
-            }
-            Key spanEnd = stop ? tracker.range().end() : min(next != null ? next : end, tracker.range().end());
-            if (!page.isEmpty() || !stop) {
-                commitPage(query, page, read.records(), spanEnd, committed);
-            }
-            if (stop) {
+            PageDone done = onePage(tracker, claim, committed, rest, query, offset);
+            if (done.refused()) {
                 return;
             }
-            if (next == null) {
+            if (done.next() == null) {
                 tracker.markExhausted();
                 return;
             }
-            cursor = page.get(page.size() - 1);
+            cursor = done.page().get(done.page().size() - 1);
             inclusive = false;
-            offset += page.size();
-            if (!afterPage.test(next)) {
+            offset += done.page().size();
+            if (!afterPage.test(done.next())) {
                 return;
             }
         }
+    }
+
+    /**
+     * What one page did.
+     *
+     * @param page    the keys it claimed (and committed)
+     * @param next    the key after the page, or null when the range holds no more
+     * @param refused whether a claim was refused (the range was split or checkpointed): the loop stops
+     */
+    private record PageDone(List<Key> page, Key next, boolean refused) {
+    }
+
+    /**
+     * Reads the page of {@code query} (or, when pages go by offset, the page {@code offset} keys into {@code rest})
+     * and the key after it, claims its keys through {@code claim} up to the first refused, and commits those claimed.
+     */
+    private PageDone onePage(ConcurrentRangeTracker tracker, Predicate<Key> claim,
+                             Consumer<CellCommitter.Outcome> committed, KeyRange rest, KeyRange query, int offset) {
+        Key end = query.end(); // the range's end as the loop saw it, though a split may move it meanwhile
+        int keys = pageSize;
+        stop.check();
+        PageSource.Page read = calls.query(() -> work.seams().pagesByOffset()
+                ? work.source().fetch(rest, offset, keys + 1) : work.source().fetch(query, 0, keys + 1));
+        List<Key> fetched = read.keys();
+        List<Key> page = new ArrayList<>(fetched.subList(0, Math.min(keys, fetched.size())));
+        Key next = fetched.size() > keys ? fetched.get(keys) : null;
+        tracker.read(fetched, next == null ? end : null);
+        List<Key> claimed = claimed(page, claim);
+        boolean refused = claimed.size() < page.size();
+        Key spanEnd = refused ? tracker.range().end() : min(next != null ? next : end, tracker.range().end());
+        if (!claimed.isEmpty() || !refused) {
+            commitPage(query, claimed, read.records(), spanEnd, committed);
+        }
+        return new PageDone(claimed, next, refused);
+    }
+
+    /** {@code page}'s keys up to the first one {@code claim} refuses. */
+    private static List<Key> claimed(List<Key> page, Predicate<Key> claim) {
+        for (int i = 0; i < page.size(); i++) {
+            if (!claim.test(page.get(i))) {
+                return page.subList(0, i);
+            }
+        }
+        return page;
     }
 
     private CoveredSpans spansAt(KeyRange query, Map<Integer, CoveredSpans> known) {

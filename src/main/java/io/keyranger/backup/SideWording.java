@@ -1,0 +1,27 @@
+package io.keyranger.backup;
+
+import io.keyranger.datastore.PointInTime;
+import java.util.Objects;
+
+/**
+ * How messages name the "before" side of a comparison: where its entities were and since when. The one place for
+ * this wording: the sides ({@link ExportSide}, {@link PastSide}) and a request naming a side before it is opened
+ * ({@code launch.DiffRequest}) all take it from here.
+ *
+ * @param where where the entities were: "in the export", "as of 2026-11-27T10:15:00Z"
+ * @param since since when: "since the export", "since 2026-11-27T10:15:00Z"
+ */
+public record SideWording(String where, String since) {
+    /** A managed export's entities. */
+    public static final SideWording EXPORT = new SideWording("in the export", "since the export");
+
+    public SideWording {
+        Objects.requireNonNull(where, "where");
+        Objects.requireNonNull(since, "since");
+    }
+
+    /** The database's entities as of {@code asOf}. */
+    public static SideWording asOf(PointInTime asOf) {
+        return new SideWording("as of " + asOf.time(), "since " + asOf.time());
+    }
+}

@@ -133,7 +133,7 @@ public final class AdaptiveSplitExecutor {
      */
     public void checkStartable(JobSpec unbound) {
         JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
-        checkWritable(inputs(spec, null).mapper());
+        checkWritable(inputs(InputRun.of(spec), spec, null).mapper());
         if (retrying(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId()))) != null) {
             throw new KeyRangerException("Job id '" + spec.jobId() + "' is taken: give another --job-id.");
         }
@@ -147,14 +147,15 @@ public final class AdaptiveSplitExecutor {
     /** Starts a job with a mapper built by the caller (tests; null: its template's); resuming it needs a template. */
     public JobHandle start(JobSpec unbound, PageMapper given, JobListener listener) {
         JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
-        Inputs inputs = inputs(spec, given);
+        InputRun input = InputRun.of(spec); // opened once: its pages and its plan read the same opening
+        Inputs inputs = inputs(input, spec, given);
         checkWritable(inputs.mapper());
         JobStore store = new JobStore(datastore, seams);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
         List<JobPlans.Planned> planned = new ArrayList<>(1);
         // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
         JobPlans.Stored plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL, () -> {
-            planned.add(plan(spec));
+            planned.add(plan(input, spec));
             return planned.get(0);
         }, m -> { });
         return run(spec, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(order),
@@ -185,12 +186,12 @@ public final class AdaptiveSplitExecutor {
     }
 
     /** Plans the job's starting ranges and its cells as its input plans them ({@link InputRun#plan}); nothing is written. */
-    private JobPlans.Planned plan(JobSpec spec) {
+    private JobPlans.Planned plan(InputRun input, JobSpec spec) {
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
         List<KeyRange> given = seams.initialRanges(request);
         InputPlan plan = given != null ? InputPlan.ranges(new ShardPlanner.RangePlan(given, List.of()))
-                : retrying(() -> InputRun.of(spec).plan(datastore, LocalFileStore.INSTANCE, order, spec, request,
+                : retrying(() -> input.plan(datastore, LocalFileStore.INSTANCE, order, spec, request,
                 Cancellation.NEVER));
         return JobPlans.plan(order, spec, plan);
     }
@@ -203,12 +204,12 @@ public final class AdaptiveSplitExecutor {
      * Where {@code spec}'s pages come from (a kind's keys, or an import's file) and its mapper ({@code given}, or its
      * template's), as this executor's seams give it.
      */
-    private Inputs inputs(JobSpec spec, PageMapper given) {
+    private Inputs inputs(InputRun input, JobSpec spec, PageMapper given) {
         if (given != null) {
             PageMapper mapper = seams.mapper(ReadTimeMapper.of(datastore, spec, given));
             return new Inputs(new KindSource(datastore, spec, mapper), mapper);
         }
-        InputRun.Pages pages = InputRun.of(spec).pages(datastore, LocalFileStore.INSTANCE, order, spec);
+        InputRun.Pages pages = input.pages(datastore, LocalFileStore.INSTANCE, order, spec);
         return new Inputs(pages.source(), seams.mapper(pages.mapper()));
     }
 
@@ -244,7 +245,7 @@ public final class AdaptiveSplitExecutor {
             return finishedAlready(store, stored, listener);
         }
         JobSpec spec = stored.spec().bind(datastore.getOptions().getProjectId(), order);
-        Inputs inputs = inputs(spec, null);
+        Inputs inputs = inputs(InputRun.of(spec), spec, null);
         checkWritable(inputs.mapper());
         JobLease lease = store.lease(jobId, leaseDuration);
         JobPlans.Stored plan = JobPlans.take(store, order, lease, mode, spec, JobPlans.LOCAL, null, waiting);

@@ -23,15 +23,34 @@ import java.util.function.Consumer;
  * positions of its input's entries ({@link FileSource}), its cells cut along the input's bytes, and its mapper writes
  * each entry as its mode says ({@link ImportMapper}). Its whole input is checked before a job of it is created.
  *
- * @param input        what it reads
- * @param file         the file, or a managed export's folder or metadata file
- * @param select       a managed export's query, or null
- * @param keys         a managed export's file of keys, or null
- * @param skipBadLines whether lines that are not exported entities are counted and skipped rather than refused
+ * Its fields: the file (or a managed export's folder or metadata file), a managed export's query and file of keys
+ * (or null), and whether lines that are not exported entities are counted and skipped rather than refused. An
+ * instance serves one run of one job (its plan and its pages read one opening of the input).
  */
-record FileRun(JobInput input, String file, String select, String keys, boolean skipBadLines) implements InputRun {
+final class FileRun implements InputRun {
     /** The counter of an export's entities a restore passed over: of other kinds or namespaces, or not selected. */
     static final String NOT_SELECTED = "in the export, not selected";
+
+    private final JobInput input;
+    private final String file;
+    private final String select;
+    private final String keys;
+    private final boolean skipBadLines;
+    /** The input as its job's run opened it (its plan and its pages read one opening), or null before. */
+    private FileSource opened;
+
+    FileRun(JobInput input, String file, String select, String keys, boolean skipBadLines) {
+        this.input = input;
+        this.file = file;
+        this.select = select;
+        this.keys = keys;
+        this.skipBadLines = skipBadLines;
+    }
+
+    @Override
+    public JobInput input() {
+        return input;
+    }
 
     private boolean managed() {
         return input instanceof JobInput.ManagedExport;
@@ -64,10 +83,10 @@ record FileRun(JobInput input, String file, String select, String keys, boolean 
     public JobSpec checked(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, Earlier earlier,
                            Consumer<String> warnings) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
-        ImportInput opened = open(datastore, files, order, spec);
-        ImportFile.Check check = opened.check(skipBadLines, () -> false);
+        ImportInput read = open(datastore, files, order, spec);
+        ImportFile.Check check = read.check(skipBadLines, () -> false);
         check.warnings().forEach(warnings);
-        ImportIdentity identity = opened.identity(check).selecting("kind " + spec.kind() + ", mode " + mode().id());
+        ImportIdentity identity = read.identity(check).selecting("kind " + spec.kind() + ", mode " + mode().id());
         if (earlier == null) {
             return InputStamps.stamped(spec, identity, check);
         }
@@ -104,9 +123,12 @@ record FileRun(JobInput input, String file, String select, String keys, boolean 
         return new Pages(source, ReadTimeMapper.of(datastore, spec, mapper)); // refused with a read time: it writes
     }
 
-    private FileSource source(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
-        ImportInput opened = open(datastore, files, order, spec);
-        return new FileSource(opened, datastore.getOptions().getProjectId(), skipBadLines,
-                InputStamps.superseded(spec.mapper()), InputStamps.badLines(spec.mapper()));
+    /** The positions of the input's entries, for the job {@code spec} (checked): opened once a run. */
+    private synchronized FileSource source(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
+        if (opened == null) {
+            opened = new FileSource(open(datastore, files, order, spec), datastore.getOptions().getProjectId(),
+                    skipBadLines, InputStamps.superseded(spec.mapper()), InputStamps.badLines(spec.mapper()));
+        }
+        return opened;
     }
 }

@@ -8,7 +8,7 @@ import io.keyranger.datastore.KnownKinds;
 import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.datastore.Session;
 import io.keyranger.formats.managed.ManagedExport;
-import io.keyranger.group.KindGroup;
+import io.keyranger.group.JobKinds;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,8 +123,8 @@ public final class KindsCommand implements Runnable {
         }
         if (kind != null && !found) {
             String when = session.past() ? " as of " + session.asOf().time() : "";
-            throw namespaces.size() == 1 ? KindGroup.notFound(kind, namespaces.get(0), present, when)
-                    : KindGroup.notFoundIn(kind, "any namespace", present, when);
+            throw namespaces.size() == 1 ? JobKinds.notFound(kind, namespaces.get(0), present, when)
+                    : JobKinds.notFoundIn(kind, "any namespace", present, when);
         }
     }
 }

@@ -10,7 +10,7 @@ import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.Session;
 import io.keyranger.datastore.WhereClause;
-import io.keyranger.group.KindGroup;
+import io.keyranger.group.JobKinds;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.SpecChecks;
@@ -104,7 +104,7 @@ public final class PreviewCommand implements Runnable {
         Datastore datastore = session.datastore();
         DatastoreGateway gateway = new DatastoreGateway(datastore, session.spec().server());
         if (!gateway.kindExists(target.namespace(), kind)) {
-            throw KindGroup.notFound(kind, target.namespace(), gateway.kinds(target.namespace(), false),
+            throw JobKinds.notFound(kind, target.namespace(), gateway.kinds(target.namespace(), false),
                     session.past() ? " as of " + session.asOf().time() : "");
         }
         if (query != null) { // a typo of a property plans the kind's entities all the same: say so, as run does

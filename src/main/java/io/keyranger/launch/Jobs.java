@@ -17,6 +17,7 @@ import io.keyranger.executor.cells.EngineSeams;
 import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.AdaptiveSplitExecutor;
 import io.keyranger.executor.store.JobStore;
+import io.keyranger.group.JobKinds;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
@@ -119,7 +120,7 @@ public final class Jobs {
             return List.of(spec.kind());
         }
         Session reading = reading(spec);
-        List<String> kinds = retries.call(() -> KindGroup.kinds(reading.datastore(), session.spec().server(),
+        List<String> kinds = retries.call(() -> JobKinds.kinds(reading.datastore(), session.spec().server(),
                 spec.namespace(), job.severalKinds() ? job.kinds() : List.of(spec.kind()), job.allKinds()));
         if (!job.bookkeeping()) {
             return kinds;
@@ -146,7 +147,7 @@ public final class Jobs {
     /** KeyRanger's bookkeeping kinds in a job's namespace (as of its read time, when it has one). */
     private List<String> bookkeeping(JobRequest.NewJob job) {
         Session reading = reading(job.spec());
-        return retries.call(() -> KindGroup.bookkeeping(reading.datastore(), session.spec().server(),
+        return retries.call(() -> JobKinds.bookkeeping(reading.datastore(), session.spec().server(),
                 job.spec().namespace()));
     }
 

@@ -5,7 +5,7 @@ import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.store.JobStore;
-import io.keyranger.group.KindGroup;
+import io.keyranger.group.JobKinds;
 import io.keyranger.job.JobInput;
 import io.keyranger.job.JobSpec;
 
@@ -49,6 +49,6 @@ public final class PastKinds {
                 .kindExists(namespace, kind)) {
             return;
         }
-        throw KindGroup.notFound(kind, namespace, then.kinds(namespace, false), " as of " + at.time());
+        throw JobKinds.notFound(kind, namespace, then.kinds(namespace, false), " as of " + at.time());
     }
 }

@@ -80,7 +80,7 @@ class KindGroupTest {
         // a finished job first, so that KeyRanger's own kinds exist in the namespace
         launcher.start(new JobSpec("earlier", "", "Beta", MapperSpec.parse("{\"template\":\"count\"}"), 1, 1, 10, 0),
                 LeaseMode.RESUME, JobListener.NONE, m -> { }).await();
-        List<String> kinds = KindGroup.kinds(datastore, "", List.of(), true);
+        List<String> kinds = JobKinds.kinds(datastore, "", List.of(), true);
         assertThat(kinds).containsExactly("Alpha", "Beta");
         KindGroup.Plan plan = KindGroup.create(datastore, "grp-all", kinds,
                 spec("grp-all", "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"));
@@ -164,16 +164,16 @@ class KindGroupTest {
 
     @Test
     void bookkeepingReservedAndMissingKindsAreRefusedByName() {
-        assertThatThrownBy(() -> KindGroup.kinds(datastore, server, "", List.of("Alpha", "_KeyRangerJob"), false))
+        assertThatThrownBy(() -> JobKinds.kinds(datastore, server, "", List.of("Alpha", "_KeyRangerJob"), false))
                 .hasMessageContaining("'_KeyRangerJob' is KeyRanger's own bookkeeping and is never mapped");
-        assertThatThrownBy(() -> KindGroup.kinds(datastore, server, "", List.of("__kind__"), false))
+        assertThatThrownBy(() -> JobKinds.kinds(datastore, server, "", List.of("__kind__"), false))
                 .hasMessageContaining("a kind Datastore reserves");
-        assertThatThrownBy(() -> KindGroup.kinds(datastore, server, "", List.of("Alpha", "Gamma"), false))
+        assertThatThrownBy(() -> JobKinds.kinds(datastore, server, "", List.of("Alpha", "Gamma"), false))
                 .hasMessageContaining("Kind 'Gamma' was not found");
-        assertThat(KindGroup.kinds(datastore, server, "", List.of(" Beta", "Alpha", "Beta"), false))
+        assertThat(JobKinds.kinds(datastore, server, "", List.of(" Beta", "Alpha", "Beta"), false))
                 .containsExactly("Beta", "Alpha");
         // all kinds: listed where the server lists them; refused where it cannot (it would leave kinds out)
-        assertThatThrownBy(() -> KindGroup.kinds(datastore, server, "empty-ns", List.of(), true))
+        assertThatThrownBy(() -> JobKinds.kinds(datastore, server, "empty-ns", List.of(), true))
                 .hasMessageContaining(server.listsKinds() ? "has no kinds" : "cannot list kinds, so --all-kinds could "
                         + "leave some out: name them with --kind A,B");
     }

@@ -136,7 +136,8 @@ public final class BenchJson {
             // a file saved before rounds were: a strategy's k-th row ran in round k, as --repeat ran them
             int round = r.has("round") ? r.path("round").asInt()
                     : seen.merge(r.path("strategy").asText(), 1, Integer::sum);
-            runs.add(new BenchRun(round, r.path("warmUp").asBoolean(), new BenchResult(r.path("strategy").asText(), r.path("entitiesRun").asLong(),
+            runs.add(new BenchRun(round, r.path("warmUp").asBoolean(), new BenchResult(r.path("strategy").asText(),
+                    r.path("entitiesRun").asLong(),
                     r.path("wallMillis").asLong(), r.path("entitiesPerSecond").asDouble(), r.path("reads").asLong(),
                     r.path("commits").asLong(), r.path("maxDepth").asInt(), r.path("tailShare").asDouble(),
                     r.path("verified").asBoolean(), r.path("extrapolated").asBoolean(),

@@ -4,7 +4,6 @@ import io.keyranger.KeyRangerException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The rounds of a bench sitting: first {@code warmUp} rounds, then {@code timed} ones, each running every strategy
@@ -62,8 +61,8 @@ public record BenchRounds(int warmUp, int timed, boolean freshJvm) {
 
     /** How the sitting ran, in one sentence, for the head of its table. */
     public String describe(int strategies) {
-        String rounds = String.format(Locale.ROOT, "%d timed round%s, interleaved (each round rotates the order by one)",
-                timed, timed == 1 ? "" : "s");
+        String rounds = timed == 1 ? "1 timed round"
+                : timed + " timed rounds, interleaved (each round rotates the order by one)";
         if (freshJvm) {
             return rounds + (warmUp == 0 ? "" : ", after " + warmUps() + " left out of the medians")
                     + "; every run in a bench JVM started for it (--fresh-jvm), so every run is a first run alike.";
@@ -72,9 +71,9 @@ public record BenchRounds(int warmUp, int timed, boolean freshJvm) {
             return rounds + ", after " + warmUps() + " of every strategy in the same JVMs, listed below and left out "
                     + "of every median and ratio: no strategy's first run in a JVM is compared with another's warm one.";
         }
-        return firstRunsCompared(strategies) ? rounds + ", without a warm-up round: round 1's first strategy met a JVM that no "
-                + "strategy had run in, the others one it had warmed, so the ratios are not like for like."
-                : rounds + ", without a warm-up round.";
+        return !firstRunsCompared(strategies) ? rounds + ", without a warm-up round."
+                : rounds + ", without a warm-up round: round 1's first strategy met a JVM that no strategy had run in, "
+                + "the others one it had warmed, so the ratios are not like for like.";
     }
 
     private String warmUps() {

@@ -44,6 +44,7 @@ import picocli.CommandLine.Spec;
 public final class BenchCommand implements Callable<Integer> {
     /** Timed rounds on the model when --repeat is not given: enough for a median and a spread that say something. */
     static final int MODEL_ROUNDS = 5;
+
     @Spec
     CommandSpec spec;
 

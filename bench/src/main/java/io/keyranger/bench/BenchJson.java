@@ -31,8 +31,15 @@ public final class BenchJson {
             return BenchSummary.timed(runs);
         }
 
-        /** The same runs with the first {@code warmUp} rounds taken as warm-up rounds (a file saved before they were). */
+        /**
+         * The same runs with the first {@code warmUp} rounds taken as warm-up rounds (a file saved before they were);
+         * refused when that leaves no timed round.
+         */
         public Run withWarmUpRounds(int warmUp) {
+            if (warmUp >= rounds.total()) {
+                throw new KeyRangerException("--warmup-rounds " + warmUp + " leaves no timed round: the file holds "
+                        + rounds.total() + " round" + (rounds.total() == 1 ? "" : "s") + ".");
+            }
             BenchRounds relabelled = new BenchRounds(warmUp, rounds.total() - warmUp, rounds.freshJvm());
             return new Run(server, settings, relabelled, runs.stream()
                     .map(r -> new BenchRun(r.round(), relabelled.isWarmUp(r.round()), r.result())).toList());

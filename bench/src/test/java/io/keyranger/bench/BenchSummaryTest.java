@@ -1,11 +1,13 @@
 package io.keyranger.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.keyranger.AtomicFiles;
+import io.keyranger.KeyRangerException;
 import io.keyranger.bench.BenchSummary.Spread;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,5 +125,7 @@ class BenchSummaryTest {
         assertThat(relabelled.timed()).hasSize(4).noneMatch(r -> r.wallMillis() == 9000);
         assertThat(BenchSummary.paired(relabelled.runs(), "adaptive", "oracle").median()).isCloseTo(0.75,
                 within(1e-9));
+        assertThatThrownBy(() -> old.withWarmUpRounds(3)).isInstanceOf(KeyRangerException.class)
+                .hasMessage("--warmup-rounds 3 leaves no timed round: the file holds 3 rounds.");
     }
 }

@@ -372,17 +372,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int replay(PrintWriter out) {
-        List<BenchJson.Run> runs = fromJson.stream().map(file -> {
-            BenchJson.Run run = BenchJson.read(file);
-            if (warmupRounds == null) {
-                return run;
-            }
-            if (warmupRounds < 0 || warmupRounds >= run.rounds().total()) {
-                throw new KeyRangerException("--warmup-rounds " + warmupRounds + " leaves no timed round of the "
-                        + run.rounds().total() + " in " + file + ".");
-            }
-            return run.withWarmUpRounds(warmupRounds);
-        }).toList();
+        List<BenchJson.Run> runs = fromJson.stream().map(BenchJson::read)
+                .map(run -> warmupRounds == null ? run : run.withWarmUpRounds(warmupRounds)).toList();
         if (scalingChart != null) {
             BenchJson.Run first = runs.get(0);
             String title = String.format(Locale.ROOT, "keyranger bench on the %s: %s shape, %d workers, %d ms latency",

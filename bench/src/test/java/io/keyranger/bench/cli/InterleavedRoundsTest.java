@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -101,8 +100,7 @@ class InterleavedRoundsTest {
 
     private static BenchRounds rounds(ServerType type, String... options) {
         BenchCommand bench = new BenchCommand();
-        List<String> args = new ArrayList<>(Arrays.asList(options));
-        new CommandLine(bench).parseArgs(args.toArray(String[]::new));
+        new CommandLine(bench).parseArgs(options);
         return bench.rounds(type);
     }
 

@@ -23,14 +23,14 @@ sitting() { # JAR NAME SHAPE N ROUNDS...
     java -jar "$jar" bench --server model --shape "$shape" --entities "$entities" --workers 64 --latency-ms 20 \
         --warmup 20000 --strategies fixed,adaptive,oracle "$@" --json "$prefix-$name-$shape-$entities.json"
 }
+before_rounds=(--repeat 5 --warmup-rounds 1)
+if [[ -n $before && $(java -jar "$before" bench --help) != *--warmup-rounds* ]]; then
+    before_rounds=(--repeat 6)
+fi
 for case in "mixed 10000" "sparse-scatter 10000" "mixed 100000" "filtered 200000" "mixed 1000000"; do
     read -r shape entities <<< "$case"
     if [[ -n $before ]]; then
-        if java -jar "$before" bench --help | grep -q -- --warmup-rounds; then
-            sitting "$before" before "$shape" "$entities" --repeat 5 --warmup-rounds 1
-        else
-            sitting "$before" before "$shape" "$entities" --repeat 6
-        fi
+        sitting "$before" before "$shape" "$entities" "${before_rounds[@]}"
         java -jar "$after" bench --from-json "$prefix-before-$shape-$entities.json" --warmup-rounds 1 \
             > "$prefix-before-$shape-$entities.txt"
     fi

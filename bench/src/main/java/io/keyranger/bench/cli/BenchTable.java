@@ -38,7 +38,8 @@ final class BenchTable {
                 "TAIL", "VERIFIED", "HEAP MiB");
         byStrategy.forEach((strategy, results) -> {
             Spread peak = Spread.of(results, r -> r.heapPeakKb() < 0 ? Double.NaN : r.heapPeakKb() / 1024.0);
-            Spread retained = Spread.of(results, r -> r.heapRetainedKb() < 0 ? Double.NaN : r.heapRetainedKb() / 1024.0);
+            // retained may be below zero (the heap ended smaller than it started): unknown only with the peak
+            Spread retained = Spread.of(results, r -> r.heapPeakKb() < 0 ? Double.NaN : r.heapRetainedKb() / 1024.0);
             out.printf(Locale.ROOT, ROW, strategy, results.size(),
                     (results.stream().anyMatch(BenchResult::extrapolated) ? "~" : "")
                             + count(Spread.of(results, BenchResult::wallMillis)),
@@ -50,7 +51,7 @@ final class BenchTable {
                     median(Spread.of(results, BenchResult::maxDepth), "%.0f"),
                     median(Spread.of(results, r -> r.tailShare() * 100), "%.1f%%"),
                     results.stream().filter(BenchResult::verified).count() + "/" + results.size(),
-                    peak.known() ? String.format(Locale.ROOT, "%.0f/%.0f", peak.median(), retained.median()) : "-");
+                    !peak.known() ? "-" : String.format(Locale.ROOT, "%.0f/%.0f", peak.median(), retained.median()));
         });
         printWarmUps(out, runs);
         byStrategy.forEach((strategy, results) -> {

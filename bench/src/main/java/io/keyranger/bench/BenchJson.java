@@ -9,35 +9,65 @@ import io.keyranger.KeyRangerException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** A bench run as JSON ({@code --json}) and back ({@code --from-json}). */
 public final class BenchJson {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * A run read back.
+     * A sitting read back.
      *
      * @param server   the server it ran on ("emulator" for runs saved before the model existed)
      * @param settings its settings
-     * @param results  one row a strategy
+     * @param rounds   its rounds (for a file saved before rounds were, as many timed rounds as a strategy has rows)
+     * @param runs     every run, warm-up rounds' included, in the order they ran
      */
-    public record Run(String server, BenchRunner.Settings settings, List<BenchResult> results) {
+    public record Run(String server, BenchRunner.Settings settings, BenchRounds rounds, List<BenchRun> runs) {
+        /** The timed runs' results: what medians and ratios are made of. */
+        public List<BenchResult> timed() {
+            return BenchSummary.timed(runs);
+        }
+
+        /**
+         * The same runs with the first {@code warmUp} rounds taken as warm-up rounds (a file saved before they were);
+         * refused when that leaves no timed round.
+         */
+        public Run withWarmUpRounds(int warmUp) {
+            if (warmUp >= rounds.total()) {
+                throw new KeyRangerException("--warmup-rounds " + warmUp + " leaves no timed round: the file holds "
+                        + rounds.total() + " round" + (rounds.total() == 1 ? "" : "s") + ".");
+            }
+            BenchRounds relabelled = new BenchRounds(warmUp, rounds.total() - warmUp, rounds.freshJvm());
+            return new Run(server, settings, relabelled, runs.stream()
+                    .map(r -> new BenchRun(r.round(), relabelled.isWarmUp(r.round()), r.result())).toList());
+        }
     }
 
     private BenchJson() {
     }
 
-    public static ObjectNode write(String server, BenchRunner.Settings s, List<BenchResult> results) {
+    /**
+     * The sitting as JSON: its settings and rounds; every run's figures ({@code results}, warm-up rounds' too, each
+     * with its round, and its speed against linear's and the oracle's run of the same round); each strategy's median
+     * and min-max over its timed runs ({@code medians}); and issue 48's ratios.
+     */
+    public static ObjectNode write(String server, BenchRunner.Settings s, BenchRounds rounds, List<BenchRun> runs) {
         ObjectNode root = JSON.createObjectNode().put("server", server);
         root.put("shape", s.shape().id()).put("entities", s.entities())
                 .put("workers", s.workers()).put("pageSize", s.pageSize()).put("latencyMs", s.latencyMs());
-        double linear = rate(results, "linear");
-        double oracle = rate(results, "oracle");
+        root.put("rounds", rounds.timed()).put("warmUpRounds", rounds.warmUp()).put("freshJvm", rounds.freshJvm())
+                .put("spread", "min-max");
         ArrayNode array = root.putArray("results");
-        for (BenchResult r : results) {
-            ObjectNode row = array.addObject().put("strategy", r.strategy()).put("wallMillis", r.wallMillis())
+        for (BenchRun run : runs) {
+            BenchResult r = run.result();
+            ObjectNode row = array.addObject().put("round", run.round()).put("warmUp", run.warmUp())
+                    .put("strategy", r.strategy()).put("wallMillis", r.wallMillis())
                     .put("entitiesPerSecond", r.entitiesPerSecond());
+            double linear = rate(runs, run.round(), "linear");
+            double oracle = rate(runs, run.round(), "oracle");
             if (!Double.isNaN(linear)) {
                 row.put("vsLinear", r.entitiesPerSecond() / linear);
             }
@@ -60,11 +90,13 @@ public final class BenchJson {
                         .put("verified", c.revert().verified());
             }
         }
-        List<BenchSummary.Medians> medians = BenchSummary.medians(results);
+        List<BenchSummary.Medians> medians = BenchSummary.medians(BenchSummary.timed(runs));
         ArrayNode summary = root.putArray("medians");
         for (BenchSummary.Medians m : medians) {
             ObjectNode row = summary.addObject().put("strategy", m.strategy()).put("runs", m.runs());
             spread(row, "wallMillis", m.wallMillis());
+            spread(row, "vsLinear", BenchSummary.paired(runs, m.strategy(), "linear"));
+            spread(row, "vsOracle", BenchSummary.paired(runs, m.strategy(), "oracle"));
             spread(row, "entitiesPerSecond", m.entitiesPerSec());
             spread(row, "writesBilled", m.writesBilled());
             spread(row, "undoRecords", m.undoRecords());
@@ -105,16 +137,24 @@ public final class BenchJson {
         BenchRunner.Settings settings = new BenchRunner.Settings(BenchShape.of(root.path("shape").asText("mixed")),
                 root.path("entities").asInt(), root.path("workers").asInt(), root.path("pageSize").asInt(),
                 root.path("latencyMs").asInt(), 0, 0, 0);
-        List<BenchResult> results = new ArrayList<>();
+        List<BenchRun> runs = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
         for (JsonNode r : root.path("results")) {
-            results.add(new BenchResult(r.path("strategy").asText(), r.path("entitiesRun").asLong(),
+            // a file saved before rounds were: a strategy's k-th row ran in round k, as --repeat ran them
+            int round = r.has("round") ? r.path("round").asInt()
+                    : seen.merge(r.path("strategy").asText(), 1, Integer::sum);
+            runs.add(new BenchRun(round, r.path("warmUp").asBoolean(), new BenchResult(r.path("strategy").asText(),
+                    r.path("entitiesRun").asLong(),
                     r.path("wallMillis").asLong(), r.path("entitiesPerSecond").asDouble(), r.path("reads").asLong(),
                     r.path("commits").asLong(), r.path("maxDepth").asInt(), r.path("tailShare").asDouble(),
                     r.path("verified").asBoolean(), r.path("extrapolated").asBoolean(),
                     r.path("heapPeakKb").asLong(-1), r.path("heapRetainedKb").asLong(-1),
-                    r.path("newcomersAdded").asLong(), r.path("newcomersProcessed").asLong(), costs(r)));
+                    r.path("newcomersAdded").asLong(), r.path("newcomersProcessed").asLong(), costs(r))));
         }
-        return new Run(root.path("server").asText("emulator"), settings, results);
+        int warmUp = root.path("warmUpRounds").asInt(0);
+        int total = runs.stream().mapToInt(BenchRun::round).max().orElse(warmUp + 1);
+        BenchRounds rounds = new BenchRounds(warmUp, Math.max(1, total - warmUp), root.path("freshJvm").asBoolean());
+        return new Run(root.path("server").asText("emulator"), settings, rounds, runs);
     }
 
     /** A saved row's costs ({@link RunCosts#NONE} for runs saved before they were measured). */
@@ -126,8 +166,9 @@ public final class BenchJson {
                 revert.path("calls").asLong(), revert.path("verified").asBoolean()) : null);
     }
 
-    private static double rate(List<BenchResult> results, String strategy) {
-        return results.stream().filter(r -> r.strategy().equals(strategy))
-                .mapToDouble(BenchResult::entitiesPerSecond).findFirst().orElse(Double.NaN);
+    /** {@code strategy}'s entities per second in {@code round}, NaN when it did not run there. */
+    private static double rate(List<BenchRun> runs, int round, String strategy) {
+        return runs.stream().filter(r -> r.round() == round && r.strategy().equals(strategy))
+                .mapToDouble(r -> r.result().entitiesPerSecond()).findFirst().orElse(Double.NaN);
     }
 }

@@ -1,6 +1,9 @@
 package io.keyranger.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +11,9 @@ import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The runs of a bench that ran each strategy several times ({@code --repeat}), summed up: each strategy's median and
- * range of each figure, and issue 48's targets, each a ratio of two medians from the same invocation.
+ * The runs of a bench sitting, summed up: each strategy's median and range (min-max) of each figure over its timed
+ * runs (never its warm-up rounds'), its speed against another strategy round by round, and issue 48's targets, each a
+ * ratio of two medians from the same invocation.
  */
 public final class BenchSummary {
     private BenchSummary() {
@@ -22,8 +26,14 @@ public final class BenchSummary {
     public record Spread(double median, double min, double max) {
         static final Spread NONE = new Spread(Double.NaN, Double.NaN, Double.NaN);
 
-        static Spread of(List<BenchResult> runs, ToDoubleFunction<BenchResult> figure) {
-            double[] values = runs.stream().mapToDouble(figure).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        /** {@code figure} over {@code runs}, leaving out the runs where it is NaN (not measured). */
+        public static Spread of(List<BenchResult> runs, ToDoubleFunction<BenchResult> figure) {
+            return of(runs.stream().mapToDouble(figure).toArray());
+        }
+
+        /** The median, least and most of {@code figures}, leaving out NaN. */
+        public static Spread of(double... figures) {
+            double[] values = Arrays.stream(figures).filter(v -> !Double.isNaN(v)).sorted().toArray();
             if (values.length == 0) {
                 return NONE;
             }
@@ -73,12 +83,54 @@ public final class BenchSummary {
         }
     }
 
-    /** Each strategy's medians, in the order the strategies first ran. */
-    public static List<Medians> medians(List<BenchResult> results) {
+    /**
+     * The results that medians and ratios are made of: the timed rounds', not the warm-up rounds', each strategy's in
+     * the order they ran, the strategies in the order they first ran (warm-up rounds included: the order asked for).
+     */
+    public static List<BenchResult> timed(List<BenchRun> runs) {
+        List<String> order = runs.stream().map(BenchRun::strategy).distinct().toList();
+        return runs.stream().filter(r -> !r.warmUp()).sorted(Comparator.comparingInt(r -> order.indexOf(r.strategy())))
+                .map(BenchRun::result).toList();
+    }
+
+    /** Each strategy's results, in the order the strategies first ran. */
+    public static Map<String, List<BenchResult>> byStrategy(List<BenchResult> results) {
         Map<String, List<BenchResult>> byStrategy = new LinkedHashMap<>();
         results.forEach(r -> byStrategy.computeIfAbsent(r.strategy(), s -> new ArrayList<>()).add(r));
+        return byStrategy;
+    }
+
+    /**
+     * {@code strategy}'s entities per second over {@code base}'s, round by round over the timed rounds: each ratio
+     * compares two runs of one round, which met their JVMs at the same point of the sitting. {@link Spread#NONE} when
+     * no timed round ran both.
+     */
+    public static Spread paired(List<BenchRun> runs, String strategy, String base) {
+        Map<Integer, Double> bases = new HashMap<>();
+        runs.stream().filter(r -> !r.warmUp() && r.strategy().equals(base))
+                .forEach(r -> bases.put(r.round(), r.result().entitiesPerSecond()));
+        return Spread.of(runs.stream().filter(r -> !r.warmUp() && r.strategy().equals(strategy)
+                        && bases.containsKey(r.round()))
+                .mapToDouble(r -> r.result().entitiesPerSecond() / bases.get(r.round())).toArray());
+    }
+
+    /**
+     * Each strategy as one row of its medians over {@code results} (wall time, entities per second; verified when
+     * every run was, extrapolated when any was), for a chart of one bar a strategy.
+     */
+    public static List<BenchResult> medianRows(List<BenchResult> results) {
+        List<BenchResult> rows = new ArrayList<>();
+        byStrategy(results).forEach((strategy, runs) -> rows.add(new BenchResult(strategy, runs.get(0).entities(),
+                Math.round(Spread.of(runs, BenchResult::wallMillis).median()),
+                Spread.of(runs, BenchResult::entitiesPerSecond).median(), 0, 0, 0, 0,
+                runs.stream().allMatch(BenchResult::verified), runs.stream().anyMatch(BenchResult::extrapolated))));
+        return rows;
+    }
+
+    /** Each strategy's medians, in the order the strategies first ran. */
+    public static List<Medians> medians(List<BenchResult> results) {
         List<Medians> medians = new ArrayList<>();
-        byStrategy.forEach((strategy, runs) -> {
+        byStrategy(results).forEach((strategy, runs) -> {
             List<BenchResult> reverted = runs.stream().filter(r -> r.costs().revert() != null).toList();
             medians.add(new Medians(strategy, runs.size(), Spread.of(runs, r -> r.wallMillis()),
                     Spread.of(runs, BenchResult::entitiesPerSecond),

@@ -26,7 +26,8 @@ public final class ScalingChart {
     public static String svg(String title, List<BenchJson.Run> runs) {
         Map<String, List<double[]>> lines = new LinkedHashMap<>();
         for (BenchJson.Run run : runs) {
-            for (BenchResult r : run.results()) {
+            // a strategy's point is the median of its timed runs at that size
+            for (BenchResult r : BenchSummary.medianRows(run.timed())) {
                 lines.computeIfAbsent(r.strategy(), s -> new ArrayList<>())
                         .add(new double[] {run.settings().entities(), r.wallMillis() / 1000.0, r.extrapolated() ? 1 : 0});
             }

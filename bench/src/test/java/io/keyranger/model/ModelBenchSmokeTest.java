@@ -23,7 +23,8 @@ class ModelBenchSmokeTest {
         StringWriter err = new StringWriter();
         int code = BenchMain.execute(new PrintWriter(out), new PrintWriter(err),
                 "bench", "--server", "model", "--shape", "mixed", "--entities", "3000",
-                "--workers", "8", "--latency-ms", "2", "--warmup", "0", "--linear-cap", "1000",
+                "--workers", "8", "--latency-ms", "2", "--warmup", "0", "--repeat", "1", "--warmup-rounds", "0",
+                "--linear-cap", "1000",
                 "--strategies", "linear,fixed,adaptive,oracle", "--json", json.toString());
         assertThat(code).as(err.toString()).isZero();
         JsonNode root = new ObjectMapper().readTree(json.toFile());
@@ -86,7 +87,8 @@ class ModelBenchSmokeTest {
         StringWriter err = new StringWriter();
         int code = BenchMain.execute(new PrintWriter(out), new PrintWriter(err),
                 "bench", "--server", "model", "--shape", shape, "--entities", "3000",
-                "--workers", "8", "--latency-ms", "2", "--warmup", "0", "--strategies", strategies,
+                "--workers", "8", "--latency-ms", "2", "--warmup", "0", "--repeat", "1", "--warmup-rounds", "0",
+                "--strategies", strategies,
                 "--json", json.toString());
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString()).contains(shape + " shape");

@@ -11,9 +11,12 @@ import io.keyranger.bench.PipelineJvms;
 import io.keyranger.model.ModelServer;
 import io.keyranger.AtomicFiles;
 import io.keyranger.bench.BenchResult;
+import io.keyranger.bench.BenchRounds;
+import io.keyranger.bench.BenchRun;
 import io.keyranger.bench.BenchRunner;
 import io.keyranger.bench.BenchShape;
 import io.keyranger.bench.BenchStrategy;
+import io.keyranger.bench.BenchSummary;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
 import io.keyranger.emulator.CloudSdkLocator;
@@ -24,7 +27,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -40,6 +42,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark adaptive splitting against linear, offset, fixed, midpoint and oracle strategies.")
 public final class BenchCommand implements Callable<Integer> {
+    /** Timed rounds on the model when --repeat is not given: enough for a median and a spread that say something. */
+    static final int MODEL_ROUNDS = 5;
+
     @Spec
     CommandSpec spec;
 
@@ -116,10 +121,21 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String scenario;
 
-    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
-            description = "Run each strategy N times, interleaved: round r runs them in an order rotated by r, each run "
-                    + "on fresh data; then each strategy's medians (default: ${DEFAULT-VALUE}).")
-    int repeat;
+    @Option(names = "--repeat", paramLabel = "N",
+            description = "Timed rounds, interleaved: each round runs every strategy once, on fresh data, in an order "
+                    + "rotated by one from the round before; the table gives each strategy's median over them with "
+                    + "their min-max (default: " + MODEL_ROUNDS + " with --server model; 1 on an emulator, where a "
+                    + "round of the default 50,000 entities takes about half an hour). --repeat 1 --warmup-rounds 0 "
+                    + "runs each strategy once.")
+    Integer repeat;
+
+    @Option(names = "--warmup-rounds", paramLabel = "N",
+            description = "Rounds of every strategy before the timed ones, at full size, verified and listed but left "
+                    + "out of every median and ratio, so that no strategy's first run in this JVM (or in its pipeline "
+                    + "JVM) is compared with another's warm one (default: 1; 0 with --fresh-jvm, where every run is "
+                    + "the first in a JVM of its own). With --from-json: take the file's first N rounds as warm-up "
+                    + "rounds (for a file saved before they existed).")
+    Integer warmupRounds;
 
     @Option(names = "--fresh-jvm",
             description = "Run each run of each strategy in a bench JVM started for it (same JVM flags, same options; a "
@@ -163,7 +179,7 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         BenchRunner.Settings settings = new BenchRunner.Settings(benchShape, entities, workers, pageSize, latencyMs,
                 offsetCap, shards, warmup, linearCap);
-        List<BenchResult> results = new ArrayList<>();
+        List<BenchRun> runs = new ArrayList<>();
         ServerType type = serverType();
         if (!scenario.equals("strategies") && !scenario.equals("backups")) {
             throw new KeyRangerException("Unknown --scenario '" + scenario + "': use strategies or "
@@ -172,9 +188,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (scenario.equals("backups")) {
             return backups(settings, out, err);
         }
-        if (repeat < 1) {
-            throw new KeyRangerException("--repeat takes 1 or more runs of each strategy, not " + repeat + ".");
-        }
+        BenchRounds rounds = rounds(type);
         if (revert && benchShape == BenchShape.GROWING) {
             throw new KeyRangerException("--revert checks that every entity is back to its seeded value: use a shape "
                     + "other than growing, whose writer adds entities while the job runs.");
@@ -183,28 +197,31 @@ public final class BenchCommand implements Callable<Integer> {
         try (PipelineJvms jvms = new PipelineJvms(pipelineJvm == null || pipelineJvm.isBlank() ? List.of()
                 : List.of(pipelineJvm.trim().split("\\s+")))) {
             pipelineJvms = jvms;
-            for (int round = 0; round < repeat; round++) {
-                List<BenchStrategy> order = rotated(chosen, round);
-                if (repeat > 1) {
-                    err.println("Round " + (round + 1) + " of " + repeat + ": " + String.join(", ",
+            for (int round = 1; round <= rounds.total(); round++) {
+                List<BenchStrategy> order = rounds.order(chosen, round);
+                if (rounds.total() > 1) {
+                    err.println(rounds.label(round) + ": " + String.join(", ",
                             order.stream().map(BenchStrategy::id).toList()));
                     err.flush();
                 }
                 for (BenchStrategy strategy : order) {
-                    results.add(freshJvm ? FreshJvm.run(spec.commandLine().getParseResult(), strategy, err)
+                    runs.add(new BenchRun(round, rounds.isWarmUp(round), freshJvm
+                            ? FreshJvm.run(spec.commandLine().getParseResult(), strategy, err)
                             : type == ServerType.MODEL ? onModel(strategy, settings, err)
-                            : onEmulator(type, strategy, settings, err));
+                            : onEmulator(type, strategy, settings, err)));
                 }
             }
         }
-        return report(out, settings, results);
+        return report(out, settings, rounds, runs);
     }
 
-    /** The strategies in the order round {@code round} runs them: rotated, so that none always goes first. */
-    static List<BenchStrategy> rotated(List<BenchStrategy> strategies, int round) {
-        List<BenchStrategy> order = new ArrayList<>(strategies);
-        Collections.rotate(order, -(round % Math.max(1, order.size())));
-        return order;
+    /**
+     * The sitting's rounds: --repeat timed rounds (by default {@value #MODEL_ROUNDS} on the model, 1 on an emulator)
+     * after --warmup-rounds (by default 1, none with --fresh-jvm).
+     */
+    BenchRounds rounds(ServerType type) {
+        return new BenchRounds(warmupRounds != null ? warmupRounds : freshJvm ? 0 : 1,
+                repeat != null ? repeat : type == ServerType.MODEL ? MODEL_ROUNDS : 1, freshJvm);
     }
 
     /** One run of a strategy on an emulator. */
@@ -269,14 +286,15 @@ public final class BenchCommand implements Callable<Integer> {
         };
     }
 
-    private int report(PrintWriter out, BenchRunner.Settings settings, List<BenchResult> results) {
-        BenchTable.print(out, server, settings, results);
-        writeChart(out, settings, results);
+    /** Prints and saves the sitting; exit 0 only when every run, warm-up rounds' too, was verified. */
+    private int report(PrintWriter out, BenchRunner.Settings settings, BenchRounds rounds, List<BenchRun> runs) {
+        BenchTable.print(out, server, settings, rounds, runs);
+        writeChart(out, settings, BenchSummary.timed(runs));
         if (json != null) {
-            AtomicFiles.writeJson(json, BenchJson.write(server, settings, results));
+            AtomicFiles.writeJson(json, BenchJson.write(server, settings, rounds, runs));
             out.println("Wrote " + json);
         }
-        return results.stream().allMatch(BenchResult::passed) ? 0 : 1;
+        return runs.stream().allMatch(r -> r.result().passed()) ? 0 : 1;
     }
 
     /** Issue 43's backup round on one kind of a new model server, after an untimed round of --warmup entities. */
@@ -355,7 +373,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private int replay(PrintWriter out) {
         List<BenchJson.Run> runs = fromJson.stream().map(BenchJson::read)
-                .toList();
+                .map(run -> warmupRounds == null ? run : run.withWarmUpRounds(warmupRounds)).toList();
         if (scalingChart != null) {
             BenchJson.Run first = runs.get(0);
             String title = String.format(Locale.ROOT, "keyranger bench on the %s: %s shape, %d workers, %d ms latency",
@@ -366,9 +384,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         int code = 0;
         for (BenchJson.Run run : runs) {
-            BenchTable.print(out, run.server(), run.settings(), run.results());
-            writeChart(out, run.settings(), run.results());
-            code = Math.max(code, run.results().stream().allMatch(BenchResult::passed) ? 0 : 1);
+            BenchTable.print(out, run.server(), run.settings(), run.rounds(), run.runs());
+            writeChart(out, run.settings(), run.timed());
+            code = Math.max(code, run.runs().stream().allMatch(r -> r.result().passed()) ? 0 : 1);
         }
         return code;
     }
@@ -379,7 +397,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         String title = String.format(Locale.ROOT, "keyranger bench: %s shape, %,d entities, %d workers, %d ms latency",
                 s.shape().id(), s.entities(), s.workers(), s.latencyMs());
-        AtomicFiles.writeString(chart, BenchChart.svg(title, results));
+        AtomicFiles.writeString(chart, BenchChart.svg(title, BenchSummary.medianRows(results)));
         out.println("Wrote " + chart);
     }
 }

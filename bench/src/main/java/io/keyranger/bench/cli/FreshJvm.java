@@ -26,7 +26,8 @@ import picocli.CommandLine.ParseResult;
  */
 final class FreshJvm {
     /** The options that say what this JVM runs, not how one run goes: each fresh JVM gets its own. */
-    private static final Set<String> PER_RUN = Set.of("--fresh-jvm", "--strategies", "--repeat", "--json", "--chart");
+    private static final Set<String> PER_RUN = Set.of("--fresh-jvm", "--strategies", "--repeat", "--warmup-rounds",
+            "--json", "--chart");
 
     private FreshJvm() {
     }
@@ -46,7 +47,8 @@ final class FreshJvm {
                 bench.matchedOption(name).originalStringValues().forEach(v -> args.add(name + "=" + v));
             }
         }
-        args.addAll(List.of("--strategies=" + strategy.id(), "--repeat=1", "--json=" + json));
+        // one timed run: the rounds, warm-up ones too, are this JVM's to run
+        args.addAll(List.of("--strategies=" + strategy.id(), "--repeat=1", "--warmup-rounds=0", "--json=" + json));
         return args;
     }
 
@@ -78,7 +80,7 @@ final class FreshJvm {
             });
             said.addAll(0, table.join()); // its last words, if any, are its error
             int exit = process.waitFor();
-            List<BenchResult> rows = Files.size(json) == 0 ? List.of() : BenchJson.read(json).results();
+            List<BenchResult> rows = Files.size(json) == 0 ? List.of() : BenchJson.read(json).timed();
             if (rows.size() != 1) {
                 throw new KeyRangerException("The fresh JVM that ran " + strategy.id() + " ended (exit " + exit
                         + ") without its result: " + (said.isEmpty() ? "it said nothing" : said.get(said.size() - 1)));

@@ -38,11 +38,12 @@ class BenchCommandTest {
         Path json = config.resolve("bench.json");
         Result result = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--shape", "skewed",
                 "--entities", "300", "--workers", "4", "--page-size", "20", "--latency-ms", "0", "--warmup", "0",
-                "--offset-cap", "200", "--json", json.toString());
+                "--offset-cap", "200", "--repeat", "1", "--warmup-rounds", "0", "--json", json.toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("linear", "offset", "fixed", "adaptive-midpoint", "adaptive", "adaptive-no-undo", "oracle")
-                .contains("adaptive vs linear", "adaptive vs oracle", "adaptive vs fixed", "adaptive tail share");
+                .contains("adaptive vs linear", "adaptive vs oracle", "adaptive vs fixed", "adaptive tail share")
+                .as("one run each, in one JVM: said to be unlike").contains("not like for like");
         JsonNode saved = new ObjectMapper().readTree(json.toFile());
         assertThat(saved.path("results")).hasSize(7).allMatch(r -> r.path("verified").asBoolean());
         assertThat(saved.path("results").get(1).path("extrapolated").asBoolean()).as("offset beyond its cap").isTrue();
@@ -55,7 +56,7 @@ class BenchCommandTest {
         Path some = config.resolve("some.json");
         Result partial = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--entities", "200",
                 "--workers", "4", "--page-size", "20", "--latency-ms", "0", "--warmup", "0",
-                "--strategies", "fixed,oracle", "--json", some.toString());
+                "--strategies", "fixed,oracle", "--warmup-rounds", "0", "--json", some.toString());
         assertThat(partial.exitCode()).as(partial.err()).isZero();
         assertThat(partial.out()).doesNotContain("NaN").contains("fixed", "oracle");
         assertThat(new ObjectMapper().readTree(some.toFile()).path("results").get(0).has("vsLinear")).isFalse();
@@ -71,7 +72,8 @@ class BenchCommandTest {
         Path json = config.resolve("repeat.json");
         Result result = run("bench", "--emulator-host", SharedEmulator.get().hostPort(), "--shape", "mixed",
                 "--entities", "300", "--workers", "4", "--page-size", "25", "--latency-ms", "0", "--warmup", "0",
-                "--strategies", "adaptive,adaptive-no-undo", "--repeat", "2", "--revert", "--json", json.toString());
+                "--strategies", "adaptive,adaptive-no-undo", "--repeat", "2", "--warmup-rounds", "0", "--revert",
+                "--json", json.toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.err()).contains("Round 1 of 2: adaptive, adaptive-no-undo",
@@ -81,9 +83,9 @@ class BenchCommandTest {
                 .allMatch(l -> l.endsWith("every entity back to its seeded value: verified true"));
         assertThat(result.err().lines().filter(l -> l.startsWith("adaptive")))
                 .hasSize(4).allMatch(l -> l.contains(" calls  CPU ") && l.contains("ms/entity"));
-        assertThat(result.out()).contains("Each strategy over its runs, median (min-max):",
+        assertThat(result.out()).contains("Each strategy over its timed runs, median (min-max):",
                 "revert of adaptive: 2 of 2 verified (every entity back to its seeded value); wall ",
-                "Ratios (issue 48's targets, each from the medians of this run):",
+                "Ratios (issue 48's targets, each from the medians of this run's timed rounds):",
                 "adaptive vs adaptive-no-undo, wall time", "adaptive vs adaptive-no-undo, writes billed",
                 "adaptive's revert vs its job, wall time").doesNotContain("REVERT CHECK FAILED", "NaN");
         assertThat(result.out().lines().filter(l -> l.startsWith(String.format("%-22s %4d ", "adaptive", 2))
@@ -130,8 +132,8 @@ class BenchCommandTest {
                 .doesNotContain(String.valueOf(ProcessHandle.current().pid()));
         assertThat(result.err().lines().filter(l -> l.startsWith("adaptive") && l.contains("(warm-up, not timed)")))
                 .as("each JVM warms up before its timed run").hasSize(4);
-        assertThat(result.out()).contains("Each strategy over its runs, median (min-max):",
-                "adaptive vs adaptive-no-undo, wall time");
+        assertThat(result.out()).contains("Each strategy over its timed runs, median (min-max):",
+                "adaptive vs adaptive-no-undo, wall time", "every run in a bench JVM started for it (--fresh-jvm)");
         JsonNode saved = new ObjectMapper().readTree(json.toFile());
         assertThat(saved.path("results")).hasSize(4).allMatch(r -> r.path("verified").asBoolean()
                 && r.path("entitiesRun").asLong() == 200 && r.path("cpuNanos").asLong() > 0);
@@ -144,13 +146,14 @@ class BenchCommandTest {
         CommandLine cli = new CommandLine(new BenchMain());
         ParseResult parsed = cli.parseArgs("bench", "--server", "model", "--entities=500", "--revert",
                 "--pipeline-jvm", "-XX:TieredStopAtLevel=1 -Xss1m", "--strategies", "adaptive,beam-keyranger-flink",
-                "--repeat", "3", "--fresh-jvm", "--json", "all.json", "--chart", "all.svg").subcommand();
+                "--repeat", "3", "--warmup-rounds", "1", "--fresh-jvm", "--json", "all.json", "--chart", "all.svg")
+                .subcommand();
 
         List<String> args = FreshJvm.arguments(parsed, BenchStrategy.ADAPTIVE, Path.of("one.json"));
 
         assertThat(args).containsExactly("bench", "--server=model", "--entities=500", "--revert",
                 "--pipeline-jvm=-XX:TieredStopAtLevel=1 -Xss1m", "--strategies=adaptive", "--repeat=1",
-                "--json=one.json");
+                "--warmup-rounds=0", "--json=one.json");
     }
 
     /**
@@ -161,7 +164,7 @@ class BenchCommandTest {
     void onTheFirestoreEmulatorTheBenchFollowsThatServersLimits() throws Exception {
         Path json = config.resolve("firestore.json");
         String[] job = {"--shape", "uniform", "--entities", "400", "--workers", "1", "--page-size", "100",
-                "--latency-ms", "0", "--warmup", "0", "--strategies", "adaptive"};
+                "--latency-ms", "0", "--warmup", "0", "--warmup-rounds", "0", "--strategies", "adaptive"};
         Result firestore = run(concat(new String[] {"bench", "--emulator-host",
                 SharedEmulator.get(ServerType.FIRESTORE_EMULATOR).hostPort(),
                 "--json", json.toString()}, job));

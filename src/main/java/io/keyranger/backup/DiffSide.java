@@ -2,6 +2,7 @@ package io.keyranger.backup;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.executor.source.ManagedImport;
 import io.keyranger.query.ClientQuery;
 import java.util.List;
@@ -26,9 +27,11 @@ interface DiffSide {
 
     /**
      * The entries from the first, each selected or passed over, in an order that is the same each time it is read
-     * (a resumed comparison passes over as many as the stopped one read).
+     * (a resumed comparison passes over as many as the stopped one read). A source read by queries reads up to
+     * {@code parallel} key ranges at once, and begins none once {@code cancellation} says stop (an entry asked for
+     * then is a {@link java.util.concurrent.CancellationException}).
      */
-    ManagedImport.Entries open();
+    ManagedImport.Entries open(int parallel, Cancellation cancellation);
 
     /** Whether {@code live} is the same as {@code before}, as a restore from this source would write it. */
     boolean same(Entity before, Entity live);

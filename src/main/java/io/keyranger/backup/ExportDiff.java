@@ -24,6 +24,7 @@ import java.util.List;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Future;
 
 /**
@@ -160,7 +161,10 @@ public final class ExportDiff {
         }
     }
 
-    /** Lookups in flight at once (default 8): pages are independent, so they overlap the server's latency. */
+    /**
+     * Reads in flight at once (default 8): lookups of live entities (pages are independent, so they overlap the
+     * server's latency), and key ranges of a source read by queries (the past).
+     */
     public ExportDiff parallel(int value) {
         this.parallel = Math.max(1, value);
         return this;
@@ -205,13 +209,21 @@ public final class ExportDiff {
         long[] hashes = new long[1024];
         int hashCount = 0;
         try (LookupPool lookups = new LookupPool(parallel, "keyranger-diff-lookup"); changedKeys; removedKeys;
-             ManagedImport.Entries entries = source.open()) {
+             ManagedImport.Entries entries = source.open(parallel, cancellation)) {
             Deque<Pending> inFlight = new ArrayDeque<>();
             List<Entity> page = new ArrayList<>(pageSize);
             long record = 0;
             boolean more = true;
             while (more && !cancellation.isCancelled()) {
-                ImportInput.Entry entry = entries.next();
+                ImportInput.Entry entry;
+                try {
+                    entry = entries.next();
+                } catch (CancellationException stopped) {
+                    if (!cancellation.isCancelled()) {
+                        throw stopped;
+                    }
+                    break; // a read the cancellation stopped before it began: stopped, as between two entries
+                }
                 more = entry != null;
                 if (more) {
                     record++;

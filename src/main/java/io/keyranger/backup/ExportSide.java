@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.executor.source.ManagedImport;
 import io.keyranger.job.RestoreMode;
@@ -42,8 +43,9 @@ record ExportSide(ManagedImport input) implements DiffSide {
         return input.keys();
     }
 
+    /** Read from the export's files, in their order, one at a time. */
     @Override
-    public ManagedImport.Entries open() {
+    public ManagedImport.Entries open(int parallel, Cancellation cancellation) {
         return input.open();
     }
 

@@ -5,9 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.Query;
-import com.google.cloud.datastore.QueryResults;
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CommitBytes;
@@ -29,8 +28,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * The kind as the database held it at a past moment, as the "before" side of a comparison: every entity of the kind
- * read by one query at that read time, in key order (or, with a list of keys, those keys looked up at that time, in
- * key order), each tested against the query on the client, as an export's entities are. Its keys are the live
+ * read at that read time over key ranges planned then, several at once, handed on in key order
+ * ({@link OrderedRangeRead}; or, with a list of keys, those keys looked up at that time, in key order), each tested
+ * against the query on the client, as an export's entities are. Its keys are the live
  * database's own, so an entity is the same when its properties are.
  *
  * @param past      the session reading the past moment ({@link Session#asOf})
@@ -52,9 +52,9 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
     }
 
     @Override
-    public ManagedImport.Entries open() {
-        Iterator<Entity> entities = keys == null ? past.datastore().run(Query.newEntityQueryBuilder()
-                .setNamespace(namespace).setKind(kind).build()) : looked(List.copyOf(keys));
+    public ManagedImport.Entries open(int parallel, Cancellation cancellation) {
+        Iterator<Entity> entities = keys == null ? new OrderedRangeRead(past.datastore(), past.order(), namespace,
+                kind, parallel, cancellation) : looked(List.copyOf(keys));
         return new ManagedImport.Entries() {
             @Override
             public ImportInput.Entry next() {
@@ -83,7 +83,10 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
 
             @Override
             public void close() {
-                // a query's results and lookups hold nothing open
+                // lookups hold nothing open; ranges read ahead are stopped
+                if (entities instanceof OrderedRangeRead ranges) {
+                    ranges.close();
+                }
             }
         };
     }

@@ -21,14 +21,14 @@ import java.util.Objects;
  *                  comparison's state (made when missing), or null for none
  * @param resume    whether it goes on from the state a stopped comparison left in {@code keysOut}
  * @param pageSize  keys per lookup of live entities
- * @param parallel  lookups in flight at once
+ * @param parallel  reads in flight at once: lookups of live entities, and key ranges of the past read
  * @param examples  examples kept of each outcome
  */
 public record DiffRequest(Before before, String namespace, String kind, String gql, Path keys, Path keysOut,
                           Resume resume, int pageSize, int parallel, int examples) {
     /** Keys per lookup unless asked otherwise. */
     public static final int PAGE_SIZE = 500;
-    /** Lookups in flight unless asked otherwise. */
+    /** Reads in flight unless asked otherwise (lookups, and key ranges of the past). */
     public static final int PARALLEL = 8;
 
     public DiffRequest {

@@ -52,11 +52,11 @@ public enum ServerType {
             + " firestore) or a real database.";
 
     /**
-     * Whether reads can ask for a past moment ({@code read_time}): Firestore in Datastore mode and its emulator keep
-     * versions; the legacy emulator ignores the option and answers with the present, and the model keeps none.
+     * Whether reads can ask for a past moment ({@code read_time}): Firestore in Datastore mode, its emulator and the
+     * production model keep versions; the legacy emulator ignores the option and answers with the present.
      */
     public boolean readsPast() {
-        return this == FIRESTORE_EMULATOR || this == PRODUCTION;
+        return this != EMULATOR;
     }
 
     /** One of the Cloud SDK's emulators (legacy or Firestore), which {@code demo} and the tests start. */

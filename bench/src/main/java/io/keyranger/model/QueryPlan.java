@@ -49,40 +49,30 @@ final class QueryPlan {
         return descending ? -c : c;
     }
 
-    Iterator<ModelData.Stored> rows(Key after) {
+    /**
+     * The versions a read as of {@code time} ({@link ModelVersions#LIVE} for now) sees in the plan's range, after the
+     * key {@code after} (a cursor) when given: entities deleted since are there, ones created since are not.
+     */
+    Iterator<Stored> rows(Key after, long time) {
         if (table == null) {
             return Collections.emptyIterator();
         }
         if (scatter) {
             Iterator<Key> keys = (after == null ? table.scatter : table.scatter.tailMap(after, false))
                     .keySet().iterator();
-            return new Iterator<>() {
-                ModelData.Stored next = advance();
-
-                private ModelData.Stored advance() {
-                    while (keys.hasNext()) {
-                        ModelData.Stored row = table.rows.get(keys.next());
-                        if (row != null) {
-                            return row;
-                        }
-                    }
-                    return null;
-                }
-
+            return visible(new Iterator<>() {
                 @Override
                 public boolean hasNext() {
-                    return next != null;
+                    return keys.hasNext();
                 }
 
                 @Override
-                public ModelData.Stored next() {
-                    ModelData.Stored row = next;
-                    next = advance();
-                    return row;
+                public Stored next() {
+                    return table.rows.get(keys.next());
                 }
-            };
+            }, time);
         }
-        NavigableMap<Key, ModelData.Stored> range = table.rows;
+        NavigableMap<Key, Stored> range = table.rows;
         if (lower != null) {
             range = range.tailMap(lower, lowerInclusive);
         }
@@ -98,7 +88,37 @@ final class QueryPlan {
         if (after != null) {
             range = range.tailMap(after, false);
         }
-        return range.values().iterator();
+        return visible(range.values().iterator(), time);
+    }
+
+    /** Each key's version as of {@code time}, leaving out keys that held no entity then (and rows gone since). */
+    private static Iterator<Stored> visible(Iterator<Stored> heads, long time) {
+        return new Iterator<>() {
+            Stored next = advance();
+
+            private Stored advance() {
+                while (heads.hasNext()) {
+                    Stored head = heads.next();
+                    Stored seen = head == null ? null : head.at(time);
+                    if (seen != null) {
+                        return seen;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
+            }
+
+            @Override
+            public Stored next() {
+                Stored row = next;
+                next = advance();
+                return row;
+            }
+        };
     }
 
     boolean matches(Entity entity) {

@@ -16,7 +16,10 @@ public enum ServerType {
      * managed export or import.
      */
     FIRESTORE_EMULATOR,
-    /** KeyRanger's production model server (benchmarks only): local, but ordered and limited as production. */
+    /**
+     * KeyRanger's production model server (benchmarks only): local, but ordered and limited as production, and keeping
+     * versions as production does (its window answered at its own address as the Admin API answers production's).
+     */
     MODEL,
     /** Firestore in Datastore mode: UTF-8 key order, no entity-group limit. */
     PRODUCTION;

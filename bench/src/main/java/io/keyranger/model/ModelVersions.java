@@ -108,7 +108,7 @@ final class ModelVersions {
             last = Math.max(last, at);
         }
         while (true) {
-            Long first = pending.isEmpty() ? null : pending.first();
+            Long first = pending.ceiling(Long.MIN_VALUE); // null when none: first() would throw
             if (first == null || first > at) {
                 return at;
             }

@@ -12,9 +12,12 @@ import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.ReadOption;
 import io.keyranger.KeyRangerException;
+import io.keyranger.bench.cli.BenchMain;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -113,6 +116,18 @@ class ModelVersionsTest {
             assertThat(count(datastore, at(recent))).as("inside the window").isEqualTo(50);
             assertThatThrownBy(() -> datastore.get(keys.newKey(60), at(seeded))).isInstanceOf(DatastoreException.class)
                     .hasMessageContaining("too old");
+        }
+    }
+
+    @Test
+    void theModelServerCommandTakesARetentionUpToSevenDays() {
+        for (String wrong : List.of("8d", "0s", "an hour")) {
+            StringWriter err = new StringWriter();
+            int code = BenchMain.execute(new PrintWriter(new StringWriter()),
+                    new PrintWriter(err), "model-server", "--version-retention", wrong);
+            assertThat(code).as(wrong).isNotZero();
+            assertThat(err.toString()).contains("--version-retention takes a time from 1s to 7d")
+                    .contains("'" + wrong + "'");
         }
     }
 

@@ -51,20 +51,30 @@ final class ModelData {
         }
     }
 
-    /** One kind's entities in key order (deletions the window still holds among them), its scatter keys in scatter order. */
+    /**
+     * One kind's entities in key order, its deletions the window still holds in a map of their own (so a read of the
+     * present never steps over them), and its scatter keys in scatter order (deleted ones among them until pruned).
+     */
     static final class Table {
         final ConcurrentSkipListMap<Key, Stored> rows;
+        final ConcurrentSkipListMap<Key, Stored> gone;
         final ConcurrentSkipListMap<Key, Boolean> scatter;
-        private final AtomicLong live = new AtomicLong();
 
         Table(ProtoKeyOrder order) {
             rows = new ConcurrentSkipListMap<>(order);
+            gone = new ConcurrentSkipListMap<>(order);
             scatter = new ConcurrentSkipListMap<>(Comparator.comparingLong(ModelData::scatterValue).thenComparing(order));
         }
 
         /** Whether the kind holds no entity now. */
         boolean isEmpty() {
-            return live.get() == 0;
+            return rows.isEmpty();
+        }
+
+        /** The newest version of {@code key}: live, or (for a read of the past) a deletion; null when neither. */
+        Stored head(Key key, long time) {
+            Stored head = rows.get(key);
+            return head != null || time == ModelVersions.LIVE ? head : gone.get(key);
         }
     }
 
@@ -115,7 +125,7 @@ final class ModelData {
     /** The version of the entity at {@code key} a read as of {@code time} sees, or null ({@link Stored#at}). */
     Stored get(Key key, long time) {
         Table table = table(Partition.of(key.getPartitionId()), kindOf(key));
-        Stored head = table == null ? null : table.rows.get(key);
+        Stored head = table == null ? null : table.head(key, time);
         return head == null ? null : head.at(time);
     }
 
@@ -192,8 +202,8 @@ final class ModelData {
             lock.lock();
             try {
                 Table table = table(Partition.of(key.getPartitionId()), kindOf(key));
-                Stored head = table == null ? null : table.rows.get(key);
-                if (head != null && head.trim(versions.earliest()) && table.rows.remove(key, head)) {
+                Stored head = table == null ? null : table.head(key, 0);
+                if (head != null && head.trim(versions.earliest()) && table.gone.remove(key, head)) {
                     table.scatter.remove(key);
                 }
             } finally {
@@ -252,24 +262,29 @@ final class ModelData {
      */
     private void write(Key key, Entity entity, long version) {
         Table table = tableFor(key);
-        Stored old = table.rows.get(key);
-        boolean wasLive = old != null && !old.deleted();
-        if (entity == null && !wasLive) {
+        Stored live = table.rows.get(key);
+        Stored old = live != null ? live : table.gone.get(key);
+        if (entity == null && live == null) {
             return; // nothing to delete: no new version
         }
-        Stored head = entity == null ? new Stored(old.entity(), version, true, old)
-                : new Stored(entity, version, false, old);
+        // each change adds before it removes, so a read of the past always finds the key in one map or the other
+        if (entity == null) {
+            Stored head = new Stored(live.entity(), version, true, live);
+            table.gone.put(key, head);
+            table.rows.remove(key);
+            versions.replaced(head);
+            return;
+        }
+        Stored head = new Stored(entity, version, false, old);
         table.rows.put(key, head);
         if (old != null) {
+            if (live == null) {
+                table.gone.remove(key);
+            }
             versions.replaced(head);
         }
-        if (entity != null && !wasLive) {
-            table.live.incrementAndGet();
-            if (hasScatter(key)) {
-                table.scatter.put(key, Boolean.TRUE);
-            }
-        } else if (entity == null) {
-            table.live.decrementAndGet();
+        if (hasScatter(key)) {
+            table.scatter.put(key, Boolean.TRUE);
         }
     }
 

@@ -84,9 +84,6 @@ final class ModelMetadata {
             }
             Map<String, TreeSet<String>> types = new TreeMap<>();
             for (Stored row : entry.getValue().rows.values()) {
-                if (row.deleted()) {
-                    continue;
-                }
                 row.entity().getPropertiesMap().forEach((name, value) -> {
                     if (!value.getExcludeFromIndexes()) {
                         List<Value> values = value.hasArrayValue() ? value.getArrayValue().getValuesList()

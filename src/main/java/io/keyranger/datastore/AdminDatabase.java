@@ -40,7 +40,10 @@ final class AdminDatabase {
         return window(live, now, API);
     }
 
-    /** As {@link #window(Session, Instant)}, from the Admin API at {@code api} (a local stand-in, in tests). */
+    /**
+     * As {@link #window(Session, Instant)}, from the Admin API at {@code api}: a local stand-in, in tests, or the
+     * production model, which answers the database resource at its own address.
+     */
     static ReadWindow window(Session live, Instant now, String api) {
         ConnectionSpec spec = live.spec();
         String database = spec.databaseId().isEmpty() ? "(default)" : spec.databaseId();

@@ -68,11 +68,13 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
     /**
      * The window of the database {@code live} reaches. Production: the Admin API's database fields
      * ({@link AdminDatabase}, a request over the network, so never on a UI thread), or the last hour, saying why,
-     * when they cannot be read; the Firestore emulator: the last hour.
+     * when they cannot be read; the production model: the same fields, which it answers at its own address; the
+     * Firestore emulator: the last {@link #firestoreEmulatorKeeps}.
      */
     public static ReadWindow of(Session live, Instant now) {
         return switch (live.spec().server()) {
             case PRODUCTION -> AdminDatabase.window(live, now);
+            case MODEL -> AdminDatabase.window(live, now, "http://" + live.spec().emulatorHost() + "/v1/");
             case FIRESTORE_EMULATOR -> firestoreEmulator(now);
             default -> lastHour(now, "the database's retention was not read");
         };
@@ -101,6 +103,8 @@ public record ReadWindow(Instant earliest, boolean pitr, String source) {
                     + "older moment stops and says so.";
             case PRODUCTION -> "The database keeps the last hour at any microsecond, and with point-in-time recovery "
                     + "7 days at whole minutes.";
+            case MODEL -> "The production model keeps versions as production does: the last hour at any microsecond, "
+                    + "and when started with a longer retention (point-in-time recovery) up to 7 days at whole minutes.";
             default -> ServerType.NO_PAST;
         };
     }

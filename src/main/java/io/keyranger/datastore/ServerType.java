@@ -16,7 +16,10 @@ public enum ServerType {
      * managed export or import.
      */
     FIRESTORE_EMULATOR,
-    /** KeyRanger's production model server (benchmarks only): local, but ordered and limited as production. */
+    /**
+     * KeyRanger's production model server (benchmarks only): local, but ordered and limited as production, and keeping
+     * versions as production does (its window answered at its own address as the Admin API answers production's).
+     */
     MODEL,
     /** Firestore in Datastore mode: UTF-8 key order, no entity-group limit. */
     PRODUCTION;
@@ -52,11 +55,11 @@ public enum ServerType {
             + " firestore) or a real database.";
 
     /**
-     * Whether reads can ask for a past moment ({@code read_time}): Firestore in Datastore mode and its emulator keep
-     * versions; the legacy emulator ignores the option and answers with the present, and the model keeps none.
+     * Whether reads can ask for a past moment ({@code read_time}): Firestore in Datastore mode, its emulator and the
+     * production model keep versions; the legacy emulator ignores the option and answers with the present.
      */
     public boolean readsPast() {
-        return this == FIRESTORE_EMULATOR || this == PRODUCTION;
+        return this != EMULATOR;
     }
 
     /** One of the Cloud SDK's emulators (legacy or Firestore), which {@code demo} and the tests start. */

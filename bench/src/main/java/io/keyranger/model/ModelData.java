@@ -7,6 +7,7 @@ import com.google.datastore.v1.MutationResult;
 import com.google.datastore.v1.PartitionId;
 import com.google.rpc.Code;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -21,9 +22,11 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The model's entities: per partition and kind, a sorted map in the server's key order (so a key range is found in
- * O(log n) and read in O(page)), a version per entity, and the keys that carry {@code __scatter__}, sorted by their
- * scatter value. Commits lock only the keys they touch (striped locks, taken in one order), never the whole store,
- * and check a transaction's reads optimistically: if an entity it read has changed since, the commit is ABORTED.
+ * O(log n) and read in O(page)), and the keys that carry {@code __scatter__}, sorted by their scatter value. Each key
+ * holds its newest version and, while a read in the window may need them, the versions it replaced ({@link Stored}):
+ * a deleted entity stays as a deletion until its last version leaves the window, so a read of the past finds it. Commits
+ * lock only the keys they touch (striped locks, taken in one order), never the whole store, and check a transaction's
+ * reads optimistically: if an entity it read has changed since, the commit is ABORTED.
  */
 final class ModelData {
     /** One-in-this-many-ten-thousand keys carry {@code __scatter__}; production's rate is about 0.78%. */
@@ -32,9 +35,12 @@ final class ModelData {
     static final int MAX_MUTATIONS = 500;
     private static final int STRIPES = 4096;
 
+    /** Expired versions pruned after each commit at most, so that no commit waits long behind a backlog. */
+    private static final int PRUNED_PER_COMMIT = 256;
+
     private final ProtoKeyOrder order;
+    private final ModelVersions versions;
     private final Map<Partition, Map<String, Table>> partitions = new ConcurrentHashMap<>();
-    private final AtomicLong versions = new AtomicLong(1);
     private final AtomicLong ids = new AtomicLong(1L << 40);
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
 
@@ -45,23 +51,36 @@ final class ModelData {
         }
     }
 
-    /** An entity as stored. */
-    record Stored(Entity entity, long version) {
-    }
-
-    /** One kind's entities in key order, and its scatter keys in scatter order. */
+    /**
+     * One kind's entities in key order, its deletions the window still holds in a map of their own (so a read of the
+     * present never steps over them), and its scatter keys in scatter order (deleted ones among them until pruned).
+     */
     static final class Table {
         final ConcurrentSkipListMap<Key, Stored> rows;
+        final ConcurrentSkipListMap<Key, Stored> gone;
         final ConcurrentSkipListMap<Key, Boolean> scatter;
 
         Table(ProtoKeyOrder order) {
             rows = new ConcurrentSkipListMap<>(order);
+            gone = new ConcurrentSkipListMap<>(order);
             scatter = new ConcurrentSkipListMap<>(Comparator.comparingLong(ModelData::scatterValue).thenComparing(order));
+        }
+
+        /** Whether the kind holds no entity now. */
+        boolean isEmpty() {
+            return rows.isEmpty();
+        }
+
+        /** The newest version of {@code key}: live, or (for a read of the past) a deletion; null when neither. */
+        Stored head(Key key, long time) {
+            Stored head = rows.get(key);
+            return head != null || time == ModelVersions.LIVE ? head : gone.get(key);
         }
     }
 
-    ModelData(ProtoKeyOrder order) {
+    ModelData(ProtoKeyOrder order, Duration retention) {
         this.order = order;
+        this.versions = new ModelVersions(retention);
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new ReentrantLock();
         }
@@ -94,14 +113,24 @@ final class ModelData {
         return key.getPath(key.getPathCount() - 1).getKind();
     }
 
-    /** The current version of a key: 0 when it does not exist. */
+    ModelVersions versions() {
+        return versions;
+    }
+
+    /** The entity at {@code key} now, or null. */
     Stored get(Key key) {
+        return get(key, ModelVersions.LIVE);
+    }
+
+    /** The version of the entity at {@code key} a read as of {@code time} sees, or null ({@link Stored#at}). */
+    Stored get(Key key, long time) {
         Table table = table(Partition.of(key.getPartitionId()), kindOf(key));
-        return table == null ? null : table.rows.get(key);
+        Stored head = table == null ? null : table.head(key, time);
+        return head == null ? null : head.at(time);
     }
 
     long currentVersion() {
-        return versions.get();
+        return versions.current();
     }
 
     /**
@@ -139,15 +168,46 @@ final class ModelData {
             for (Mutation m : complete) {
                 check(m);
             }
-            long version = versions.incrementAndGet();
-            List<MutationResult> results = new ArrayList<>(complete.size());
-            for (int i = 0; i < complete.size(); i++) {
-                results.add(apply(complete.get(i), version, mutations.get(i)));
+            long version = versions.begin();
+            try {
+                List<MutationResult> results = new ArrayList<>(complete.size());
+                for (int i = 0; i < complete.size(); i++) {
+                    results.add(apply(complete.get(i), version, mutations.get(i)));
+                }
+                return results;
+            } finally {
+                versions.end(version);
             }
-            return results;
         } finally {
             for (int i = held.size() - 1; i >= 0; i--) {
                 held.get(i).unlock();
+            }
+            prune(PRUNED_PER_COMMIT);
+        }
+    }
+
+    /**
+     * Prunes up to {@code most} versions that have left the window: each key they belong to keeps only what a read
+     * in the window can see, and a deletion older than the window leaves the map. Locks one key's stripe at a time,
+     * never while a commit's are held.
+     */
+    void prune(int most) {
+        for (int i = 0; i < most; i++) {
+            Stored expired = versions.expired();
+            if (expired == null) {
+                return;
+            }
+            Key key = expired.entity().getKey();
+            ReentrantLock lock = locks[stripe(key)];
+            lock.lock();
+            try {
+                Table table = table(Partition.of(key.getPartitionId()), kindOf(key));
+                Stored head = table == null ? null : table.head(key, 0);
+                if (head != null && head.trim(versions.earliest()) && table.gone.remove(key, head)) {
+                    table.scatter.remove(key);
+                }
+            } finally {
+                lock.unlock();
             }
         }
     }
@@ -181,37 +241,62 @@ final class ModelData {
 
     private MutationResult apply(Mutation m, long version, Mutation original) {
         Key key = keyOf(m);
-        MutationResult.Builder result = MutationResult.newBuilder().setVersion(version);
+        MutationResult.Builder result = MutationResult.newBuilder().setVersion(version)
+                .setUpdateTime(ModelVersions.timestamp(version));
         if (!isComplete(keyOf(original))) {
             result.setKey(key);
         }
-        Table table = tableFor(key);
-        if (m.getOperationCase() == Mutation.OperationCase.DELETE) {
-            table.rows.remove(key);
-            table.scatter.remove(key);
-        } else {
-            Entity entity = switch (m.getOperationCase()) {
-                case INSERT -> m.getInsert();
-                case UPDATE -> m.getUpdate();
-                default -> m.getUpsert();
-            };
-            table.rows.put(key, new Stored(entity, version));
-            if (hasScatter(key)) {
-                table.scatter.put(key, Boolean.TRUE);
-            }
-        }
+        Entity entity = switch (m.getOperationCase()) {
+            case INSERT -> m.getInsert();
+            case UPDATE -> m.getUpdate();
+            case UPSERT -> m.getUpsert();
+            default -> null;
+        };
+        write(key, entity, version);
         return result.build();
     }
 
-    /** Loads entities without latency or versions checks (a bench's seed). */
-    void load(Collection<Entity> entities) {
-        long version = versions.incrementAndGet();
-        for (Entity entity : entities) {
-            Table table = tableFor(entity.getKey());
-            table.rows.put(entity.getKey(), new Stored(entity, version));
-            if (hasScatter(entity.getKey())) {
-                table.scatter.put(entity.getKey(), Boolean.TRUE);
+    /**
+     * Makes {@code entity} (null: a deletion) the newest version of {@code key}, keeping the one it replaces for
+     * reads of the past; its stripe is locked, or nothing else writes (a seed).
+     */
+    private void write(Key key, Entity entity, long version) {
+        Table table = tableFor(key);
+        Stored live = table.rows.get(key);
+        Stored old = live != null ? live : table.gone.get(key);
+        if (entity == null && live == null) {
+            return; // nothing to delete: no new version
+        }
+        // each change adds before it removes, so a read of the past always finds the key in one map or the other
+        if (entity == null) {
+            Stored head = new Stored(live.entity(), version, true, live);
+            table.gone.put(key, head);
+            table.rows.remove(key);
+            versions.replaced(head);
+            return;
+        }
+        Stored head = new Stored(entity, version, false, old);
+        table.rows.put(key, head);
+        if (old != null) {
+            if (live == null) {
+                table.gone.remove(key);
             }
+            versions.replaced(head);
+        }
+        if (hasScatter(key)) {
+            table.scatter.put(key, Boolean.TRUE);
+        }
+    }
+
+    /** Loads entities without latency or checks, in one commit (a bench's seed). */
+    void load(Collection<Entity> entities) {
+        long version = versions.begin();
+        try {
+            for (Entity entity : entities) {
+                write(entity.getKey(), entity, version);
+            }
+        } finally {
+            versions.end(version);
         }
     }
 

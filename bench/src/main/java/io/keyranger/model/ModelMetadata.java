@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** The metadata kinds KeyRanger reads: {@code __namespace__}, {@code __kind__} and {@code __property__}. */
+/**
+ * The metadata kinds KeyRanger reads: {@code __namespace__}, {@code __kind__} and {@code __property__}, as they are now
+ * (a read of the past is answered with the present here).
+ */
 final class ModelMetadata {
     private final ModelData data;
 
@@ -32,7 +35,7 @@ final class ModelMetadata {
                 TreeSet<String> namespaces = new TreeSet<>();
                 for (ModelData.Partition p : data.partitions()) {
                     if (p.project().equals(partition.getProjectId()) && p.database().equals(partition.getDatabaseId())
-                            && !data.kinds(p).values().stream().allMatch(t -> t.rows.isEmpty())) {
+                            && !data.kinds(p).values().stream().allMatch(ModelData.Table::isEmpty)) {
                         namespaces.add(p.namespace());
                     }
                 }
@@ -48,7 +51,7 @@ final class ModelMetadata {
                 }
             }
             case "__kind__" -> new TreeMap<>(data.kinds(ModelData.Partition.of(partition))).forEach((name, table) -> {
-                if (!table.rows.isEmpty()) {
+                if (!table.isEmpty()) {
                     out.add(Entity.newBuilder().setKey(Key.newBuilder().setPartitionId(partition)
                             .addPath(Key.PathElement.newBuilder().setKind(kind).setName(name))).build());
                 }
@@ -80,7 +83,7 @@ final class ModelMetadata {
                 continue;
             }
             Map<String, TreeSet<String>> types = new TreeMap<>();
-            for (ModelData.Stored row : entry.getValue().rows.values()) {
+            for (Stored row : entry.getValue().rows.values()) {
                 row.entity().getPropertiesMap().forEach((name, value) -> {
                     if (!value.getExcludeFromIndexes()) {
                         List<Value> values = value.hasArrayValue() ? value.getArrayValue().getValuesList()

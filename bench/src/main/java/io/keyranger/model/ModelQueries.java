@@ -12,6 +12,7 @@ import com.google.datastore.v1.QueryResultBatch;
 import com.google.datastore.v1.Value;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Timestamp;
 import com.google.rpc.Code;
 import java.util.Iterator;
 import java.util.function.Consumer;
@@ -35,9 +36,10 @@ final class ModelQueries {
     }
 
     /**
-     * Runs a query; {@code read} sees every entity returned (a transaction records its version).
+     * Runs a query as of {@code time} ({@link ModelVersions#LIVE}: now); {@code read} sees every entity returned (a
+     * transaction records its version). Metadata kinds are answered as they are now.
      */
-    QueryResultBatch run(PartitionId partition, Query query, Consumer<ModelData.Stored> read) {
+    QueryResultBatch run(PartitionId partition, Query query, long time, Consumer<Stored> read) {
         if (query.getKindCount() != 1) {
             throw new ModelError(Code.INVALID_ARGUMENT, "the model answers queries over exactly one kind");
         }
@@ -52,15 +54,15 @@ final class ModelQueries {
         int offset = query.getOffset();
         QueryResultBatch.Builder batch = QueryResultBatch.newBuilder()
                 .setEntityResultType(keysOnly ? EntityResult.ResultType.KEY_ONLY : EntityResult.ResultType.FULL)
-                .setSnapshotVersion(data.currentVersion());
+                .setSnapshotVersion(data.currentVersion()).setReadTime(readTime(time));
         Key endCursor = query.getEndCursor().isEmpty() ? null : cursorKey(query.getEndCursor());
-        Iterator<ModelData.Stored> rows = plan.rows(query.getStartCursor().isEmpty() ? null
-                : cursorKey(query.getStartCursor()));
+        Iterator<Stored> rows = plan.rows(query.getStartCursor().isEmpty() ? null
+                : cursorKey(query.getStartCursor()), time);
         int skipped = 0;
         int returned = 0;
         Key last = null;
         while (rows.hasNext()) {
-            ModelData.Stored row = rows.next();
+            Stored row = rows.next();
             Key key = row.entity().getKey();
             if (endCursor != null && plan.compare(key, endCursor) > 0) {
                 break;
@@ -97,8 +99,8 @@ final class ModelQueries {
         return batch.setSkippedResults(skipped).build();
     }
 
-    /** COUNT over a query (up_to respected); other aggregations are refused. */
-    AggregationResultBatch aggregate(PartitionId partition, AggregationQuery aggregation) {
+    /** COUNT over a query as of {@code time} (up_to respected); other aggregations are refused. */
+    AggregationResultBatch aggregate(PartitionId partition, AggregationQuery aggregation, long time) {
         AggregationResult.Builder result = AggregationResult.newBuilder();
         for (AggregationQuery.Aggregation a : aggregation.getAggregationsList()) {
             if (!a.hasCount()) {
@@ -108,7 +110,7 @@ final class ModelQueries {
             Query nested = aggregation.getNestedQuery();
             QueryPlan plan = QueryPlan.of(data, partition, nested);
             long count = 0;
-            for (Iterator<ModelData.Stored> rows = plan.rows(null); rows.hasNext() && count < upTo; ) {
+            for (Iterator<Stored> rows = plan.rows(null, time); rows.hasNext() && count < upTo; ) {
                 if (plan.matches(rows.next().entity())) {
                     count++;
                 }
@@ -116,8 +118,13 @@ final class ModelQueries {
             result.putAggregateProperties(a.getAlias().isEmpty() ? "property_1" : a.getAlias(),
                     Value.newBuilder().setIntegerValue(count).build());
         }
-        return AggregationResultBatch.newBuilder().addAggregationResults(result)
+        return AggregationResultBatch.newBuilder().addAggregationResults(result).setReadTime(readTime(time))
                 .setMoreResults(QueryResultBatch.MoreResultsType.NO_MORE_RESULTS).build();
+    }
+
+    /** The moment a read answers for: the one it asked for, or now. */
+    static Timestamp readTime(long time) {
+        return ModelVersions.timestamp(time == ModelVersions.LIVE ? ModelVersions.nowMicros() : time);
     }
 
     static ByteString cursor(Key key) {

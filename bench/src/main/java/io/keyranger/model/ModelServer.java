@@ -12,6 +12,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,6 +22,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +33,10 @@ import org.slf4j.LoggerFactory;
  * behaves as production does where speed is concerned: it serves requests concurrently (up to its capacity, no global
  * lock), a key-range query costs O(log n + page) whatever the kind's size, keys sort by UTF-8 bytes, about 0.78% of
  * keys carry {@code __scatter__}, and conflicting transactions are aborted optimistically. Every call waits a latency
- * drawn from a seeded log-normal distribution. It is never used in place of the emulator in a correctness test.
+ * drawn from a seeded log-normal distribution. It keeps versions as production does (an hour by default, 7 days as
+ * with point-in-time recovery: {@link Options#versionRetention}), so reads of the past ({@code read_time}) are measured
+ * too, and answers the Admin API's database resource with that window. It is never used in place of the emulator in a
+ * correctness test.
  *
  * <p>Where it is not production: a new Firestore database in Datastore mode locks pessimistically by default (a
  * transaction's reads take locks; a conflicting writer waits or is aborted), as the Firestore emulator does; the model
@@ -49,6 +57,7 @@ public final class ModelServer implements AutoCloseable {
     }
 
     private final Options options;
+    private final ModelData data;
     private final ModelService service;
     private final HttpServer http;
     private final ExecutorService threads;
@@ -67,9 +76,13 @@ public final class ModelServer implements AutoCloseable {
      * @param capacity        calls served at once; more wait their turn
      * @param seed            seeds the latency draws
      * @param order           key order: {@link ProtoKeyOrder#PRODUCTION}, or the emulator's for fidelity tests
+     * @param versionRetention how far back reads of the past can go: production's hour by default, 7 days with
+     *                         point-in-time recovery ({@link ModelVersions})
      */
-    public record Options(double medianLatencyMs, double p99LatencyMs, int capacity, long seed, ProtoKeyOrder order) {
-        public static final Options DEFAULT = new Options(20, 100, 256, 1, ProtoKeyOrder.PRODUCTION);
+    public record Options(double medianLatencyMs, double p99LatencyMs, int capacity, long seed, ProtoKeyOrder order,
+                          Duration versionRetention) {
+        public static final Options DEFAULT = new Options(20, 100, 256, 1, ProtoKeyOrder.PRODUCTION,
+                ModelVersions.FINE);
 
         public Options {
             if (medianLatencyMs < 0 || p99LatencyMs < medianLatencyMs) {
@@ -78,28 +91,38 @@ public final class ModelServer implements AutoCloseable {
             if (capacity < 1) {
                 throw new IllegalArgumentException("capacity must be at least 1");
             }
+            if (versionRetention.isNegative() || versionRetention.isZero()
+                    || versionRetention.compareTo(ModelVersions.PITR) > 0) {
+                throw new IllegalArgumentException("the version retention must be more than 0 and at most 7 days");
+            }
         }
 
         public Options withLatency(double median, double p99) {
-            return new Options(median, p99, capacity, seed, order);
+            return new Options(median, p99, capacity, seed, order, versionRetention);
         }
 
         public Options withCapacity(int value) {
-            return new Options(medianLatencyMs, p99LatencyMs, value, seed, order);
+            return new Options(medianLatencyMs, p99LatencyMs, value, seed, order, versionRetention);
         }
 
         public Options withSeed(long value) {
-            return new Options(medianLatencyMs, p99LatencyMs, capacity, value, order);
+            return new Options(medianLatencyMs, p99LatencyMs, capacity, value, order, versionRetention);
         }
 
         public Options withOrder(ProtoKeyOrder value) {
-            return new Options(medianLatencyMs, p99LatencyMs, capacity, seed, value);
+            return new Options(medianLatencyMs, p99LatencyMs, capacity, seed, value, versionRetention);
+        }
+
+        /** Keeps versions this long: an hour as production does, 7 days as with point-in-time recovery. */
+        public Options withVersionRetention(Duration value) {
+            return new Options(medianLatencyMs, p99LatencyMs, capacity, seed, order, value);
         }
     }
 
     private ModelServer(Options options, HttpServer http) {
         this.options = options;
-        this.service = new ModelService(new ModelData(options.order()));
+        this.data = new ModelData(options.order(), options.versionRetention());
+        this.service = new ModelService(data);
         this.http = http;
         this.capacity = new Semaphore(options.capacity(), true);
         this.random = new Random(options.seed());
@@ -174,11 +197,20 @@ public final class ModelServer implements AutoCloseable {
         return options;
     }
 
+    /** The model's data, for tests of what it keeps. */
+    ModelData data() {
+        return data;
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
             if ("GET".equals(exchange.getRequestMethod())) {
-                byte[] ok = "Ok\n".getBytes(StandardCharsets.UTF_8);
+                Matcher database = DATABASE.matcher(exchange.getRequestURI().getPath());
+                byte[] ok = (database.matches() ? database(database.group(1), database.group(2)) : "Ok\n")
+                        .getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", database.matches() ? "application/json"
+                        : "text/plain");
                 exchange.sendResponseHeaders(200, ok.length);
                 exchange.getResponseBody().write(ok);
                 return;
@@ -215,6 +247,23 @@ public final class ModelServer implements AutoCloseable {
                 out.write(bytes);
             }
         }
+    }
+
+    /** A database resource of the Firestore Admin API: {@code GET /v1/projects/P/databases/D}. */
+    private static final Pattern DATABASE = Pattern.compile("/v1/projects/([^/:]+)/databases/([^/:]+)");
+
+    /**
+     * What the Admin API answers of a database, for the fields KeyRanger reads to know how far back it can read
+     * ({@code io.keyranger.datastore.AdminDatabase}): the model's retention, its earliest version and whether that is
+     * point-in-time recovery.
+     */
+    private String database(String project, String database) {
+        ModelVersions versions = data.versions();
+        Instant earliest = Instant.EPOCH.plus(versions.earliest(), ChronoUnit.MICROS);
+        return "{\"name\": \"projects/" + project + "/databases/" + database + "\", \"type\": \"DATASTORE_MODE\", "
+                + "\"versionRetentionPeriod\": \"" + versions.retention().toSeconds() + "s\", "
+                + "\"earliestVersionTime\": \"" + earliest + "\", \"pointInTimeRecoveryEnablement\": \""
+                + (versions.pitr() ? "POINT_IN_TIME_RECOVERY_ENABLED" : "POINT_IN_TIME_RECOVERY_DISABLED") + "\"}\n";
     }
 
     private static void reply(HttpExchange exchange, ModelError error) throws IOException {

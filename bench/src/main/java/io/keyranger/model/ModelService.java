@@ -11,6 +11,7 @@ import com.google.datastore.v1.Key;
 import com.google.datastore.v1.LookupRequest;
 import com.google.datastore.v1.LookupResponse;
 import com.google.datastore.v1.Mutation;
+import com.google.datastore.v1.MutationResult;
 import com.google.datastore.v1.PartitionId;
 import com.google.datastore.v1.ReadOptions;
 import com.google.datastore.v1.ReserveIdsResponse;
@@ -31,8 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The Datastore methods the model serves, on its data, apart from the transport: lookups, queries, aggregations,
- * transactions (their read sets, checked optimistically at commit), commits and ids. Keys arrive with the request's
+ * The Datastore methods the model serves, on its data, apart from the transport: lookups, queries, aggregations
+ * (live, or as of a {@code read_time} in the window: {@link ModelVersions}), transactions (their read sets, checked
+ * optimistically at commit), commits and ids. Keys arrive with the request's
  * project and database filled in, so one entity always has one key.
  */
 final class ModelService {
@@ -86,10 +88,11 @@ final class ModelService {
     private LookupResponse lookup(LookupRequest request) {
         ByteString[] begun = new ByteString[1];
         Map<Key, Long> reads = readSet(request.getReadOptions(), begun);
-        LookupResponse.Builder response = LookupResponse.newBuilder();
+        long time = data.versions().readAt(request.getReadOptions());
+        LookupResponse.Builder response = LookupResponse.newBuilder().setReadTime(ModelQueries.readTime(time));
         for (Key requested : request.getKeysList()) {
             Key key = normalize(requested, request.getProjectId(), request.getDatabaseId());
-            ModelData.Stored stored = data.get(key);
+            Stored stored = data.get(key, time);
             long version = stored == null ? 0 : stored.version();
             if (reads != null) {
                 reads.putIfAbsent(key, version);
@@ -114,8 +117,9 @@ final class ModelService {
         ByteString[] begun = new ByteString[1];
         Map<Key, Long> reads = readSet(request.getReadOptions(), begun);
         PartitionId partition = partition(request.getPartitionId(), request.getProjectId(), request.getDatabaseId());
+        long time = data.versions().readAt(request.getReadOptions());
         RunQueryResponse.Builder response = RunQueryResponse.newBuilder().setBatch(queries.run(partition,
-                request.getQuery(), row -> {
+                request.getQuery(), time, row -> {
                     if (reads != null) {
                         reads.putIfAbsent(row.entity().getKey(), row.version());
                     }
@@ -131,8 +135,9 @@ final class ModelService {
             throw new ModelError(Code.UNIMPLEMENTED, "the model answers structured aggregations, not GQL");
         }
         PartitionId partition = partition(request.getPartitionId(), request.getProjectId(), request.getDatabaseId());
+        long time = data.versions().readAt(request.getReadOptions());
         return RunAggregationQueryResponse.newBuilder()
-                .setBatch(queries.aggregate(partition, request.getAggregationQuery())).build();
+                .setBatch(queries.aggregate(partition, request.getAggregationQuery(), time)).build();
     }
 
     private CommitResponse commit(CommitRequest request) {
@@ -147,8 +152,11 @@ final class ModelService {
         for (Mutation m : request.getMutationsList()) {
             mutations.add(normalize(m, request.getProjectId(), request.getDatabaseId()));
         }
-        return CommitResponse.newBuilder().addAllMutationResults(data.commit(mutations, reads))
-                .setIndexUpdates(mutations.size()).build();
+        List<MutationResult> results = data.commit(mutations, reads);
+        CommitResponse.Builder response = CommitResponse.newBuilder().addAllMutationResults(results)
+                .setIndexUpdates(mutations.size());
+        return response.setCommitTime(results.isEmpty() ? ModelVersions.timestamp(data.currentVersion())
+                : results.get(0).getUpdateTime()).build();
     }
 
     private RollbackResponse rollback(RollbackRequest request) {

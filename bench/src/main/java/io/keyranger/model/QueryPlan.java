@@ -12,8 +12,10 @@ import com.google.datastore.v1.Value;
 import com.google.rpc.Code;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.function.Predicate;
 
@@ -49,46 +51,46 @@ final class QueryPlan {
         return descending ? -c : c;
     }
 
-    Iterator<ModelData.Stored> rows(Key after) {
+    /**
+     * The versions a read as of {@code time} ({@link ModelVersions#LIVE} for now) sees in the plan's range, after the
+     * key {@code after} (a cursor) when given: entities deleted since are there, ones created since are not.
+     */
+    Iterator<Stored> rows(Key after, long time) {
         if (table == null) {
             return Collections.emptyIterator();
         }
         if (scatter) {
             Iterator<Key> keys = (after == null ? table.scatter : table.scatter.tailMap(after, false))
                     .keySet().iterator();
-            return new Iterator<>() {
-                ModelData.Stored next = advance();
-
-                private ModelData.Stored advance() {
-                    while (keys.hasNext()) {
-                        ModelData.Stored row = table.rows.get(keys.next());
-                        if (row != null) {
-                            return row;
-                        }
-                    }
-                    return null;
-                }
-
+            return visible(new Iterator<>() {
                 @Override
                 public boolean hasNext() {
-                    return next != null;
+                    return keys.hasNext();
                 }
 
                 @Override
-                public ModelData.Stored next() {
-                    ModelData.Stored row = next;
-                    next = advance();
-                    return row;
+                public Stored next() {
+                    return table.head(keys.next(), time);
                 }
-            };
+            }, time);
         }
-        NavigableMap<Key, ModelData.Stored> range = table.rows;
+        NavigableMap<Key, Stored> live = range(table.rows, after);
+        if (live == null) {
+            return Collections.emptyIterator();
+        }
+        return visible(time == ModelVersions.LIVE ? live.values().iterator()
+                : merged(live, range(table.gone, after)), time);
+    }
+
+    /** The plan's part of {@code map}, in its order, after {@code after}; null when the bounds cross. */
+    private NavigableMap<Key, Stored> range(NavigableMap<Key, Stored> map, Key after) {
+        NavigableMap<Key, Stored> range = map;
         if (lower != null) {
             range = range.tailMap(lower, lowerInclusive);
         }
         if (upper != null) {
             if (lower != null && data.order().compare(lower, upper) > 0) {
-                return Collections.emptyIterator();
+                return null;
             }
             range = range.headMap(upper, upperInclusive);
         }
@@ -98,7 +100,73 @@ final class QueryPlan {
         if (after != null) {
             range = range.tailMap(after, false);
         }
-        return range.values().iterator();
+        return range;
+    }
+
+    /**
+     * Live entities and deletions in one key order; a key caught in both while a commit moves it (it adds before it
+     * removes) is read once.
+     */
+    private static Iterator<Stored> merged(NavigableMap<Key, Stored> live, NavigableMap<Key, Stored> gone) {
+        Comparator<? super Key> order = live.comparator();
+        Iterator<Map.Entry<Key, Stored>> a = live.entrySet().iterator();
+        Iterator<Map.Entry<Key, Stored>> b = gone.entrySet().iterator();
+        return new Iterator<>() {
+            Map.Entry<Key, Stored> nextA = a.hasNext() ? a.next() : null;
+            Map.Entry<Key, Stored> nextB = b.hasNext() ? b.next() : null;
+
+            @Override
+            public boolean hasNext() {
+                return nextA != null || nextB != null;
+            }
+
+            @Override
+            public Stored next() {
+                int c = nextA == null ? 1 : nextB == null ? -1 : order.compare(nextA.getKey(), nextB.getKey());
+                Stored out;
+                if (c <= 0) {
+                    out = nextA.getValue();
+                    nextA = a.hasNext() ? a.next() : null;
+                    if (c == 0) {
+                        nextB = b.hasNext() ? b.next() : null;
+                    }
+                } else {
+                    out = nextB.getValue();
+                    nextB = b.hasNext() ? b.next() : null;
+                }
+                return out;
+            }
+        };
+    }
+
+    /** Each key's version as of {@code time}, leaving out keys that held no entity then (and rows gone since). */
+    private static Iterator<Stored> visible(Iterator<Stored> heads, long time) {
+        return new Iterator<>() {
+            Stored next = advance();
+
+            private Stored advance() {
+                while (heads.hasNext()) {
+                    Stored head = heads.next();
+                    Stored seen = head == null ? null : head.at(time);
+                    if (seen != null) {
+                        return seen;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
+            }
+
+            @Override
+            public Stored next() {
+                Stored row = next;
+                next = advance();
+                return row;
+            }
+        };
     }
 
     boolean matches(Entity entity) {

@@ -2,8 +2,11 @@ package io.keyranger.bench.cli;
 
 import io.keyranger.model.ModelServer;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,6 +39,11 @@ public final class ModelServerCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seeds the latency draws.")
     long seed;
 
+    @Option(names = "--version-retention", defaultValue = "1h", paramLabel = "TIME",
+            description = "How far back reads of the past (read_time) can go: 1h as production keeps (default), up to "
+                    + "7d as with point-in-time recovery; in s, m, h or d (e.g. 90m).")
+    String versionRetention;
+
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65_535) {
@@ -47,20 +55,40 @@ public final class ModelServerCommand implements Callable<Integer> {
         if (capacity < 1) {
             throw new ParameterException(spec.commandLine(), "--capacity must be at least 1.");
         }
+        Duration retention = retention();
         ModelServer server = ModelServer.start(port, ModelServer.Options.DEFAULT.withLatency(latencyMs, p99Ms)
-                .withCapacity(capacity).withSeed(seed));
+                .withCapacity(capacity).withSeed(seed).withVersionRetention(retention));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             stopped.countDown();
         }, "keyranger-model-stop"));
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("Production model server on %s (median %.0f ms, p99 %.0f ms, %d calls at once). Benchmarks only.%n",
-                server.hostPort(), latencyMs, p99Ms, capacity);
+        out.printf("Production model server on %s (median %.0f ms, p99 %.0f ms, %d calls at once, versions kept %s)."
+                + " Benchmarks only.%n", server.hostPort(), latencyMs, p99Ms, capacity, versionRetention);
         out.println("Connect with: keyranger kinds --model-host " + server.hostPort());
         out.println("Stop with Ctrl-C.");
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    private Duration retention() {
+        Matcher m = Pattern.compile("(\\d{1,7})([smhd])").matcher(versionRetention.strip());
+        Duration value = null;
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            value = switch (m.group(2)) {
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+        if (value == null || value.isZero() || value.compareTo(Duration.ofDays(7)) > 0) {
+            throw new ParameterException(spec.commandLine(), "--version-retention takes a time from 1s to 7d in s, m, "
+                    + "h or d (e.g. 1h, 7d), not '" + versionRetention + "'.");
+        }
+        return value;
     }
 }

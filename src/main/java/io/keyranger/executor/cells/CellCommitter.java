@@ -35,10 +35,20 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CellCommitter {
     /**
-     * Cells with no key of the chunk committed per transaction of their own: each a root ledger and, for a divided
-     * cell, a part's ledger, within 25 entity groups.
+     * Cells with no key of the chunk committed per transaction of their own where transactions have an entity-group
+     * limit: each a root ledger and, for a divided cell, a part's ledger, within 25 entity groups.
      */
     public static final int EMPTY_CELLS_PER_COMMIT = 10;
+
+    /**
+     * Cells with no key of the chunk per transaction of their own on a server {@code limits} describes: {@link
+     * #EMPTY_CELLS_PER_COMMIT} under an entity-group limit, else a quarter of a commit's mutations (each cell writes
+     * its ledger and at most a part's, with room to spare). A planned range where a filter matches nothing spans a
+     * few dozen cells: in production it is covered in one transaction, not one per ten cells.
+     */
+    public static int emptyCellsPerCommit(ServerLimits limits) {
+        return limits.maxEntityGroups() > 0 ? EMPTY_CELLS_PER_COMMIT : Math.max(1, limits.maxMutations() / 4);
+    }
 
     /**
      * What a commit did: keys whose effect it applied, keys it found already applied, its counter increments, and the
@@ -130,10 +140,11 @@ public final class CellCommitter {
         int lastOwn = chunk.isEmpty() ? -1 : cells.cellOf(chunk.get(chunk.size() - 1)) + 1;
         int firstOwn = chunk.isEmpty() ? -1 : cells.cellOf(chunk.get(0));
         List<Integer> beyond = byCell.keySet().stream().filter(c -> c > lastOwn || c < firstOwn).toList();
-        if (beyond.size() > (chunk.isEmpty() ? EMPTY_CELLS_PER_COMMIT : 0)) {
-            for (int i = 0; i < beyond.size(); i += EMPTY_CELLS_PER_COMMIT) {
+        int perCommit = emptyCellsPerCommit(limits);
+        if (beyond.size() > (chunk.isEmpty() ? perCommit : 0)) {
+            for (int i = 0; i < beyond.size(); i += perCommit) {
                 Map<Integer, List<Key>> batch = new LinkedHashMap<>();
-                beyond.subList(i, Math.min(beyond.size(), i + EMPTY_CELLS_PER_COMMIT)).forEach(c -> batch.put(c,
+                beyond.subList(i, Math.min(beyond.size(), i + perCommit)).forEach(c -> batch.put(c,
                         List.of()));
                 once(span, batch, List.of(), records); // a retry of the whole commit finds these covered
             }

@@ -20,30 +20,30 @@ class ServerGaugeTest {
     void latencyWellAboveTheLowestSeenMeansNoHeadroomUntilItFallsBack() {
         ServerGauge gauge = new ServerGauge();
         calls(gauge, ServerGauge.WARM_UP_CALLS - 1, 500);
-        assertThat(gauge.headroom()).as("warming up").isTrue();
+        assertThat(gauge.headroom(1)).as("warming up").isTrue();
         calls(gauge, 200, 20);
-        assertThat(gauge.headroom()).as("at the floor").isTrue();
+        assertThat(gauge.headroom(1)).as("at the floor").isTrue();
         assertThat(gauge.load()).isBetween(0.99, 1.01);
         calls(gauge, 200, 30);
-        assertThat(gauge.headroom()).as("1.5x the floor").isTrue();
+        assertThat(gauge.headroom(1)).as("1.5x the floor").isTrue();
         calls(gauge, 200, 100);
-        assertThat(gauge.headroom()).as("5x the floor: queueing").isFalse();
+        assertThat(gauge.headroom(1)).as("5x the floor: queueing").isFalse();
         assertThat(gauge.load()).isGreaterThan(ServerGauge.HEADROOM_FACTOR);
         calls(gauge, 200, 22);
-        assertThat(gauge.headroom()).as("load fell again").isTrue();
+        assertThat(gauge.headroom(1)).as("load fell again").isTrue();
     }
 
     @Test
     void aCalibrationMadeAloneSetsTheFloorThatALoadedStartWouldHide() {
         ServerGauge loadedFromTheStart = new ServerGauge();
         calls(loadedFromTheStart, 400, 300);
-        assertThat(loadedFromTheStart.headroom()).as("never seen unloaded: no way to tell").isTrue();
+        assertThat(loadedFromTheStart.headroom(1)).as("never seen unloaded: no way to tell").isTrue();
         ServerGauge calibrated = new ServerGauge();
         calibrated.calibrate(30 * MS);
         calls(calibrated, 400, 300);
-        assertThat(calibrated.headroom()).as("ten times the latency alone: queueing").isFalse();
+        assertThat(calibrated.headroom(1)).as("ten times the latency alone: queueing").isFalse();
         calls(calibrated, 400, 40);
-        assertThat(calibrated.headroom()).isTrue();
+        assertThat(calibrated.headroom(1)).isTrue();
     }
 
     @Test
@@ -56,7 +56,7 @@ class ServerGaugeTest {
         int headroom = 0;
         for (int i = 0; i < 2_000; i++) {
             gauge.record(Math.round(20 * MS * Math.exp(sigma * random.nextGaussian())));
-            headroom += gauge.headroom() ? 1 : 0;
+            headroom += gauge.headroom(1) ? 1 : 0;
         }
         assertThat(headroom).as("calls that found room on an idle server (the arithmetic mean found none)")
                 .isGreaterThan(1_800);
@@ -64,6 +64,23 @@ class ServerGaugeTest {
         for (int i = 0; i < 200; i++) {
             gauge.record(Math.round(100 * MS * Math.exp(sigma * random.nextGaussian())));
         }
-        assertThat(gauge.headroom()).isFalse();
+        assertThat(gauge.headroom(1)).isFalse();
+    }
+
+    @Test
+    void aSerialServerHasNoHeadroomAtAnyConcurrencyButOneThatServesCallsAtOnceHasEvenWhenCallsSlowDown() {
+        for (int inFlight : new int[] {4, 8, 16, 64}) {
+            ServerGauge serial = new ServerGauge(); // the legacy emulator: each call waits for all before it
+            serial.calibrate(20 * MS);
+            calls(serial, 200, 20L * inFlight);
+            assertThat(serial.headroom(inFlight)).as("serial, %d in flight", inFlight).isFalse();
+        }
+        // two cores shared by 64 calls in flight (the model on this machine): 7 times as long as one alone, yet
+        // about 9 times the calls a second; more in flight still serves more
+        ServerGauge shortOfCpu = new ServerGauge();
+        shortOfCpu.calibrate(20 * MS);
+        calls(shortOfCpu, 200, 140);
+        assertThat(shortOfCpu.headroom(64)).isTrue();
+        assertThat(shortOfCpu.headroom(8)).as("the same latency with 8 in flight: queueing").isFalse();
     }
 }

@@ -80,8 +80,9 @@ final class JobRun {
 
     /** Idle workers and waiting ranges now (the pool's counts are approximate, which a split decision tolerates). */
     SplitPolicy.Load load() {
-        return SplitPolicy.Load.of(pool.getMaximumPoolSize(), pool.getActiveCount(), pool.getQueue().size(),
-                run.gauge().headroom());
+        int active = pool.getActiveCount();
+        return SplitPolicy.Load.of(pool.getMaximumPoolSize(), active, pool.getQueue().size(),
+                run.gauge().headroom(active));
     }
 
     private static ThreadFactory daemon(String prefix, AtomicInteger count) {

@@ -52,10 +52,26 @@ public final class ServerGauge {
         }
     }
 
-    /** Whether more concurrent calls would be served about as fast as the fastest the job has seen. */
-    public synchronized boolean headroom() {
-        return calls < WARM_UP_CALLS || smoothed <= floor + headroom;
+    /**
+     * Whether more concurrent calls would still raise the calls served a second, with {@code inFlight} calls in flight
+     * now (a range has at most one): while the smoothed latency is within {@link #HEADROOM_FACTOR} of its floor, or
+     * has grown less than {@link #SCALING} times as fast as the calls in flight. A serial server's latency grows as
+     * fast as the calls in flight (each waits for all before it), so it has none; a server that serves them at once
+     * has room, even when a machine short of processors slows every call down (64 calls in flight on two cores take
+     * 5-9 times as long as one alone, yet serve many times as many a second).
+     */
+    public synchronized boolean headroom(int inFlight) {
+        if (calls < WARM_UP_CALLS) {
+            return true;
+        }
+        return smoothed <= floor + Math.max(headroom, Math.log(Math.max(1, inFlight) * SCALING));
     }
+
+    /**
+     * Below this share of the calls in flight, a latency's growth over its floor still leaves headroom ({@link
+     * #headroom}): latency that grows half as fast as concurrency still doubles the calls served a second.
+     */
+    public static final double SCALING = 0.5;
 
     /** The smoothed latency over its floor (1.0 at the floor), for logs and benchmarks; 1.0 while warming up. */
     public synchronized double load() {

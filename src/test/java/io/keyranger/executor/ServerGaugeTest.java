@@ -3,6 +3,7 @@ package io.keyranger.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.keyranger.executor.local.ServerGauge;
+import io.keyranger.executor.local.SplitPolicy;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -82,5 +83,17 @@ class ServerGaugeTest {
         calls(shortOfCpu, 200, 140);
         assertThat(shortOfCpu.headroom(64)).isTrue();
         assertThat(shortOfCpu.headroom(8)).as("the same latency with 8 in flight: queueing").isFalse();
+    }
+
+    @Test
+    void idleWorkersGetWorkWhileMoreInFlightServesMoreButASpareSplitWaitsForTheFloor() {
+        ServerGauge gauge = new ServerGauge();
+        gauge.calibrate(20 * MS);
+        calls(gauge, 200, 140); // 7 times the floor, with 56 of 64 workers on a range
+        assertThat(SplitPolicy.Load.of(64, 56, 0, gauge).headroom()).as("8 idle workers").isTrue();
+        assertThat(SplitPolicy.Load.of(64, 64, 0, gauge).headroom()).as("none idle").isFalse();
+        assertThat(SplitPolicy.Load.of(64, 4, 0, gauge).headroom()).as("4 in flight: queueing").isFalse();
+        calls(gauge, 200, 30);
+        assertThat(SplitPolicy.Load.of(64, 64, 0, gauge).headroom()).as("none idle, near the floor").isTrue();
     }
 }

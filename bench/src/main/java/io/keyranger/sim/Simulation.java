@@ -223,7 +223,7 @@ public final class Simulation {
             }
             Key next = space.key(node.cursor);
             long[] clock = {now};
-            SplitPolicy.Load load = SplitPolicy.Load.of(workers, active, queue.size(), gauge.headroom(active));
+            SplitPolicy.Load load = SplitPolicy.Load.of(workers, active, queue.size(), gauge);
             List<Key> points = policy.splitPoints(new SplitPolicy.Context(node.tracker.remaining(), node.lastKey, next,
                     load, ORDER, splitPoints, range -> probe(range, clock), node.memory));
             if (points.isEmpty()) {

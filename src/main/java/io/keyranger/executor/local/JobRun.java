@@ -80,9 +80,8 @@ final class JobRun {
 
     /** Idle workers and waiting ranges now (the pool's counts are approximate, which a split decision tolerates). */
     SplitPolicy.Load load() {
-        int active = pool.getActiveCount();
-        return SplitPolicy.Load.of(pool.getMaximumPoolSize(), active, pool.getQueue().size(),
-                run.gauge().headroom(active));
+        return SplitPolicy.Load.of(pool.getMaximumPoolSize(), pool.getActiveCount(), pool.getQueue().size(),
+                run.gauge());
     }
 
     private static ThreadFactory daemon(String prefix, AtomicInteger count) {

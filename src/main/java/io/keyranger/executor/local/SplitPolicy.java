@@ -101,11 +101,16 @@ public interface SplitPolicy {
     public record Load(int idle, int running, int waiting, boolean headroom) {
         /**
          * The load of a pool of {@code workers} with {@code active} of them on a range (this one among them) and
-         * {@code queued} ranges waiting: no worker counts as idle while a range waits.
+         * {@code queued} ranges waiting: no worker counts as idle while a range waits. The server has headroom by
+         * {@code gauge}: with workers idle, while more calls in flight would still serve more a second ({@link
+         * ServerGauge#headroom} with the {@code active} calls in flight); with none idle, a split only readies a
+         * piece for the next worker to free up, worth it while the server's latency is near its floor (as with one
+         * call in flight).
          */
-        public static Load of(int workers, int active, int queued, boolean headroom) {
+        public static Load of(int workers, int active, int queued, ServerGauge gauge) {
             int running = Math.max(1, active);
-            return new Load(queued > 0 ? 0 : Math.max(0, workers - running), running, queued, headroom);
+            int idle = queued > 0 ? 0 : Math.max(0, workers - running);
+            return new Load(idle, running, queued, gauge.headroom(idle > 0 ? running : 1));
         }
     }
 }

@@ -5,6 +5,9 @@
 #
 #   bench/scripts/headline-sitting.sh OUT_PREFIX AFTER_JAR [BEFORE_JAR]
 #
+# CASES="filtered 200000;mixed 10000" runs those cases only (";"-separated "SHAPE N"), in that order, and
+# STRATEGIES=adaptive,oracle those strategies only (default fixed,adaptive,oracle).
+#
 # Each sitting is saved to OUT_PREFIX-{after,before}-SHAPE-N.json and its table to the same name with .txt. A jar from
 # before --warmup-rounds existed runs --repeat 6 (the same rounds in the same rotated orders), and AFTER_JAR re-prints
 # its file with the first round taken as the warm-up round (bench --from-json FILE --warmup-rounds 1), so that both
@@ -21,13 +24,14 @@ sitting() { # JAR NAME SHAPE N ROUNDS...
     local jar=$1 name=$2 shape=$3 entities=$4
     shift 4
     java -jar "$jar" bench --server model --shape "$shape" --entities "$entities" --workers 64 --latency-ms 20 \
-        --warmup 20000 --strategies fixed,adaptive,oracle "$@" --json "$prefix-$name-$shape-$entities.json"
+        --warmup 20000 --strategies "${STRATEGIES:-fixed,adaptive,oracle}" "$@" --json "$prefix-$name-$shape-$entities.json"
 }
 before_rounds=(--repeat 5 --warmup-rounds 1)
 if [[ -n $before && $(java -jar "$before" bench --help) != *--warmup-rounds* ]]; then
     before_rounds=(--repeat 6)
 fi
-for case in "mixed 10000" "sparse-scatter 10000" "mixed 100000" "filtered 200000" "mixed 1000000"; do
+IFS=';' read -r -a cases <<< "${CASES:-mixed 10000;sparse-scatter 10000;mixed 100000;filtered 200000;mixed 1000000}"
+for case in "${cases[@]}"; do
     read -r shape entities <<< "$case"
     if [[ -n $before ]]; then
         sitting "$before" before "$shape" "$entities" "${before_rounds[@]}"

@@ -116,8 +116,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--scenario", defaultValue = "strategies", paramLabel = "SCENARIO",
             description = "strategies (the increment with each of --strategies, side by side) or backups (with "
-                    + "--server model: on one kind, an increment, a managed export, a delete, a restore from the "
-                    + "export, a JSON-lines export, a delete and an import of it, each timed and checked) "
+                    + "--server model: on one kind, an increment, a managed export read live and one read as of its "
+                    + "start, a JSON-lines export, then a delete and a copy back three times: a restore from the "
+                    + "export, an import of the JSON lines and restore --as-of --until; each timed and checked, in "
+                    + "--repeat interleaved rounds) "
                     + "(default: ${DEFAULT-VALUE}).")
     String scenario;
 

@@ -9,6 +9,9 @@ import com.google.cloud.datastore.KeyFactory;
 import io.keyranger.KeyRangerException;
 import io.keyranger.backup.RestoreSpec;
 import io.keyranger.datastore.EntityCodec;
+import io.keyranger.datastore.PointInTime;
+import io.keyranger.executor.JobReadTime;
+import io.keyranger.summary.ProcessCpu;
 import io.keyranger.datastore.Session;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
@@ -18,6 +21,7 @@ import io.keyranger.job.RestoreMode;
 import io.keyranger.job.RetryPolicy;
 import io.keyranger.executor.Engine;
 import io.keyranger.executor.lease.JobLease;
+import io.keyranger.formats.managed.ExportSnapshot;
 import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.mapper.MapperSpec;
 import java.io.BufferedReader;
@@ -25,25 +29,37 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
  * A team's worst day on one kind, each step a job started as the command line starts it ({@link Engine#start}):
- * an increment over the kind, a managed export of it, a delete of the kind, a restore from the export (what
- * {@code keyranger restore --export DIR --kind K} runs), a JSON-lines export, a second delete and an import of the
- * JSON-lines file. Each step is timed alone and checked against the server before the next one: entity counts, and
- * after the exports, the restore and the import a digest of every entity equal to the kind's after the increment. The
- * server is quiet (no latency) while the kind is seeded and checked.
+ * an increment over the kind; three exports of it (a managed export read live, page by page, as {@code run
+ * --no-snapshot} reads it; a managed export read as of one moment, the job's start, as {@code run} reads it by
+ * default on a server that keeps versions; a JSON-lines export); then three times a delete of the whole kind followed by
+ * a copy back: a restore from the snapshot export (what {@code keyranger restore --export DIR --kind K} runs), an
+ * import of the JSON-lines file, and a restore of the past ({@code restore --as-of T --until T2}, T just after the
+ * increment, T2 just after the delete before it: a window of damage undone). Each step is timed alone and checked
+ * against the server before the next one: entity counts, and after the exports and every copy back a digest of every
+ * entity equal to the kind's after the increment. The server is quiet (no latency) while the kind is seeded and checked.
+ * A round's exports, and its copies back, run in an order rotated by the round ({@link BenchRounds#order}), so that no
+ * step of a pair always runs first.
  */
 public final class BackupsBench {
     public static final String INCREMENT = "increment";
+    public static final String EXPORT_LIVE = "export live";
+    public static final String EXPORT_SNAPSHOT = "export snapshot";
+    public static final String EXPORT_LINES = "export (jsonl)";
     public static final String RESTORE = "restore";
     public static final String IMPORT = "import";
+    public static final String RESTORE_UNTIL = "restore --until";
 
     /**
      * One step of the run.
@@ -53,10 +69,19 @@ public final class BackupsBench {
      * @param wallMillis its wall time
      * @param verified   whether the server (or the file it wrote) holds what it should afterwards
      * @param detail     what was checked, or what differed
+     * @param calls      the server's calls while it ran, -1 when not counted
+     * @param cpuNanos   this JVM's CPU while it ran
      */
-    public record Step(String name, long entities, long wallMillis, boolean verified, String detail) {
+    public record Step(String name, long entities, long wallMillis, boolean verified, String detail, long calls,
+                       long cpuNanos) {
         public double entitiesPerSecond() {
             return entities * 1000.0 / Math.max(1, wallMillis);
+        }
+
+        /** The step as a bench result (a "strategy" of its name), for the rounds' medians and paired ratios. */
+        public BenchResult result() {
+            return new BenchResult(name, entities, wallMillis, entitiesPerSecond(), 0, 0, 0, 0, verified, false)
+                    .withCosts(new RunCosts(-1, -1, calls, cpuNanos, null));
         }
     }
 
@@ -66,25 +91,30 @@ public final class BackupsBench {
     private final Datastore datastore;
     private final Engine launcher;
     private final Consumer<Boolean> quiet;
+    private final LongSupplier calls;
     private final Consumer<String> log;
 
     /**
      * @param quiet told true while nothing is timed (seeding, checking), false while a step runs: the production
      *              model then waits no latency outside the steps
+     * @param calls the server's calls so far (counted while not quiet)
      */
-    public BackupsBench(Session session, Consumer<Boolean> quiet, Consumer<String> log) {
+    public BackupsBench(Session session, Consumer<Boolean> quiet, LongSupplier calls, Consumer<String> log) {
         this.session = session;
         this.datastore = session.datastore();
         this.launcher = new Engine(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
         this.quiet = quiet;
+        this.calls = calls;
         this.log = log;
     }
 
     /**
      * Runs every step on a new kind of {@code entities} entities of the settings' shape (its keys; every job is over
-     * the whole kind), with the settings' workers, shards and page size; {@code timed} false marks a warm-up.
+     * the whole kind), with the settings' workers, shards and page size, its exports and its copies back in the order
+     * of {@code round} (from 1); {@code timed} false marks a warm-up.
      */
-    public List<Step> run(BenchRunner.Settings settings, int entities, boolean timed) throws InterruptedException {
+    public List<Step> run(BenchRunner.Settings settings, int entities, int round, boolean timed)
+            throws InterruptedException {
         String kind = "Backups_" + entities + "_" + System.nanoTime() % 100_000;
         Path dir;
         try {
@@ -93,60 +123,122 @@ public final class BackupsBench {
             throw new KeyRangerException("Cannot create a folder for the exports: " + e.getMessage(), e);
         }
         try {
-            return steps(settings, kind, entities, dir, timed);
+            return new Round(settings, kind, entities, dir, round, timed).steps();
         } finally {
             removeAll(dir);
         }
     }
 
-    private List<Step> steps(BenchRunner.Settings s, String kind, int entities, Path dir, boolean timed)
-            throws InterruptedException {
-        quiet.accept(true);
-        KeyFactory factory = datastore.newKeyFactory().setKind(kind);
-        List<Entity> data = s.shape().entities(factory, entities, 42);
-        BenchRunner.put(datastore, data);
-        KindDigest expected = KindDigest.EMPTY; // every entity as seeded, with n = 1
-        for (Entity e : data) {
-            expected = expected.plus(Entity.newBuilder(e).set("n", 1L).build());
+    /** One round's steps on one kind. */
+    private final class Round {
+        private final BenchRunner.Settings s;
+        private final String kind;
+        private final int entities;
+        private final Path dir;
+        private final int round;
+        private final boolean timed;
+        private final int shards;
+        private final List<Step> steps = new ArrayList<>();
+        private KindDigest original;
+        private Instant asOf;
+        private Path snapshot;
+        private Path lines;
+
+        Round(BenchRunner.Settings s, String kind, int entities, Path dir, int round, boolean timed) {
+            this.s = s;
+            this.kind = kind;
+            this.entities = entities;
+            this.dir = dir;
+            this.round = round;
+            this.timed = timed;
+            this.shards = s.shards() > 0 ? s.shards() : s.workers();
         }
-        List<Step> steps = new ArrayList<>();
-        int shards = s.shards() > 0 ? s.shards() : s.workers();
 
-        // the increment, exactly once over every entity: what every later copy must equal
-        Timed inc = time(spec(kind, "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}", shards, s));
-        KindDigest original = KindDigest.of(datastore, kind);
-        steps.add(step(INCREMENT, entities, inc, original.equals(expected), "read back " + original
-                + (original.equals(expected) ? "" : ", expected " + expected), timed));
+        List<Step> steps() throws InterruptedException {
+            quiet.accept(true);
+            KeyFactory factory = datastore.newKeyFactory().setKind(kind);
+            List<Entity> data = s.shape().entities(factory, entities, 42);
+            BenchRunner.put(datastore, data);
+            KindDigest expected = KindDigest.EMPTY; // every entity as seeded, with n = 1
+            for (Entity e : data) {
+                expected = expected.plus(Entity.newBuilder(e).set("n", 1L).build());
+            }
+            // the increment, exactly once over every entity: what every later copy must equal
+            Timed inc = time(spec(kind, "{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}",
+                    shards, s));
+            original = KindDigest.of(datastore, kind);
+            steps.add(step(INCREMENT, entities, inc, original.equals(expected), "read back " + original
+                    + (original.equals(expected) ? "" : ", expected " + expected), timed));
+            asOf = moment(); // the kind as the increment left it: what restore --as-of brings back
 
-        Path managed = dir.resolve("managed");
-        Timed export = time(spec(kind, "{\"template\":\"export\",\"format\":\"managed\",\"file\":"
-                + JSON.valueToTree(managed.toString()) + "}", shards, s));
-        KindDigest exported = export.result().output() == null ? KindDigest.EMPTY : managedDigest(export.result()
-                .output(), kind);
-        steps.add(step("export (managed)", entities, export, exported.equals(original), "export holds " + exported,
-                timed));
+            BenchRounds order = new BenchRounds(0, 1, false);
+            for (String export : order.order(List.of(EXPORT_LIVE, EXPORT_SNAPSHOT, EXPORT_LINES), round)) {
+                export(export);
+            }
+            List<String> copies = order.order(List.of(RESTORE, IMPORT, RESTORE_UNTIL), round);
+            for (int i = 0; i < copies.size(); i++) {
+                steps.add(deleted(kind, entities, shards, s, "delete (" + (i + 1) + ")", timed));
+                copyBack(copies.get(i));
+            }
+            return steps;
+        }
 
-        steps.add(deleted(kind, entities, shards, s, "delete", timed));
+        private void export(String name) throws InterruptedException {
+            if (name.equals(EXPORT_LINES)) {
+                lines = dir.resolve(kind + ".jsonl");
+                Timed job = time(spec(kind, "{\"template\":\"export\",\"format\":\"jsonl\",\"file\":"
+                        + JSON.valueToTree(lines.toString()) + "}", shards, s));
+                KindDigest held = linesDigest(lines);
+                steps.add(step(name, entities, job, held.equals(original), "file holds " + held, timed));
+                return;
+            }
+            boolean live = name.equals(EXPORT_LIVE);
+            Path folder = dir.resolve(live ? "managed-live" : "managed-snapshot");
+            JobSpec spec = spec(kind, "{\"template\":\"export\",\"format\":\"managed\",\"file\":"
+                    + JSON.valueToTree(folder.toString()) + "}", shards, s);
+            // as `run` starts it: --no-snapshot reads live, page by page; by default one moment, the job's start
+            spec = live ? spec.withMapper(spec.mapper().withLiveReads())
+                    : JobReadTime.stamped(session, spec, Instant.now());
+            Instant asked = spec.mapper().readTime();
+            Timed job = time(spec);
+            Path written = job.result().output() == null ? folder : job.result().output();
+            KindDigest held = job.result().output() == null ? KindDigest.EMPTY : managedDigest(written, kind);
+            // how the export says it was read (its keyranger_export.json): live, or at the moment it was started at
+            Instant recorded = job.result().output() == null ? null : readTime(written);
+            boolean asAsked = job.result().output() != null && (live ? recorded == null && asked == null
+                    : asked != null && asked.equals(recorded));
+            steps.add(step(name, entities, job, held.equals(original) && asAsked, "export holds " + held
+                    + ", read " + (recorded == null ? "live" : "as of " + recorded), timed));
+            if (!live) {
+                snapshot = written;
+            }
+        }
 
-        // what `keyranger restore --export DIR --kind K` starts, on the bench's workers
-        JobSpec restore = new RestoreSpec(export.result().output() == null ? managed : export.result().output(), "",
-                kind, RestoreMode.SKIP_CHANGED, null, null, true).job(null);
-        Timed restored = time(new JobSpec(restore.jobId(), restore.namespace(), kind, restore.mapper(), shards,
-                s.workers(), restore.pageSize(), 0));
-        steps.add(sameAs(RESTORE, original, restored, kind, timed));
+        private void copyBack(String name) throws InterruptedException {
+            JobSpec restore = switch (name) {
+                // what `keyranger restore --export DIR --kind K` starts
+                case RESTORE -> new RestoreSpec(snapshot, "", kind, RestoreMode.SKIP_CHANGED, null, null, true)
+                        .job(null);
+                // what `keyranger restore --as-of T --until T2 --kind K` starts: the delete before it undone
+                case RESTORE_UNTIL -> RestoreSpec.fromPast(PointInTime.at(asOf), PointInTime.at(moment()), false,
+                        "", kind, RestoreMode.OVERWRITE, null, null, true).job(null);
+                default -> null;
+            };
+            Timed job = restore != null ? time(new JobSpec(restore.jobId(), restore.namespace(), kind,
+                    restore.mapper(), shards, s.workers(), restore.pageSize(), 0))
+                    : time(spec(kind, "{\"template\":\"import\",\"file\":" + JSON.valueToTree(lines.toString())
+                    + "}", shards, s));
+            KindDigest back = KindDigest.of(datastore, kind);
+            steps.add(step(name, original.entities(), job, back.equals(original), "read back " + back, timed));
+        }
+    }
 
-        Path jsonl = dir.resolve(kind + ".jsonl");
-        Timed exportLines = time(spec(kind, "{\"template\":\"export\",\"format\":\"jsonl\",\"file\":"
-                + JSON.valueToTree(jsonl.toString()) + "}", shards, s));
-        KindDigest lines = linesDigest(jsonl);
-        steps.add(step("export (jsonl)", entities, exportLines, lines.equals(original), "file holds " + lines, timed));
-
-        steps.add(deleted(kind, entities, shards, s, "delete (again)", timed));
-
-        Timed imported = time(spec(kind, "{\"template\":\"import\",\"file\":" + JSON.valueToTree(jsonl.toString())
-                + "}", shards, s));
-        steps.add(sameAs(IMPORT, original, imported, kind, timed));
-        return steps;
+    /** Now, once the server's clock has moved past every commit so far, to the microsecond a read time keeps. */
+    private static Instant moment() throws InterruptedException {
+        Thread.sleep(2);
+        Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Thread.sleep(2);
+        return at;
     }
 
     /** A job over the whole kind as {@code run --template ...} starts it. */
@@ -156,7 +248,7 @@ public final class BackupsBench {
                 s.workers(), s.pageSize(), 0);
     }
 
-    private record Timed(JobResult result, long wallMillis) {
+    private record Timed(JobResult result, long wallMillis, long calls, long cpuNanos) {
         boolean done() {
             return result.status() == JobStatus.DONE && result.failedRanges() == 0;
         }
@@ -165,14 +257,18 @@ public final class BackupsBench {
     /** Starts a job on the launcher and waits for it, with the server's clock running. */
     private Timed time(JobSpec spec) throws InterruptedException {
         quiet.accept(false);
+        long callsBefore = calls.getAsLong();
+        long cpuBefore = ProcessCpu.processNanos();
         long started = System.nanoTime();
         JobResult result;
+        long wall;
         try {
             result = launcher.start(spec, LeaseMode.RESUME, JobListener.NONE, log).await();
         } finally {
+            wall = Math.max(1, (System.nanoTime() - started) / 1_000_000);
             quiet.accept(true);
         }
-        return new Timed(result, Math.max(1, (System.nanoTime() - started) / 1_000_000));
+        return new Timed(result, wall, calls.getAsLong() - callsBefore, ProcessCpu.processNanos() - cpuBefore);
     }
 
     private Step deleted(String kind, int entities, int shards, BenchRunner.Settings s, String name, boolean timed)
@@ -192,10 +288,11 @@ public final class BackupsBench {
         boolean verified = job.done() && matches;
         String detail = job.done() ? checked : job.result().status() + ", " + job.result().failedRanges()
                 + " failed ranges: " + job.result().message() + "; " + checked;
-        log.accept(String.format(Locale.ROOT, "%-18s %,8d entities  %,9d ms  %s  (%s; totals %s)", name, entities,
-                job.wallMillis(), timed ? "verified " + verified : "(warm-up, not timed)", detail,
+        log.accept(String.format(Locale.ROOT, "%-18s %,8d entities  %,9d ms  %,7d calls  CPU %.3f ms/entity  %s  "
+                + "(%s; totals %s)", name, entities, job.wallMillis(), job.calls(), job.cpuNanos() / 1e6
+                / Math.max(1, entities), (timed ? "" : "warm-up, ") + "verified " + verified, detail,
                 job.result().totals()));
-        return new Step(name, entities, job.wallMillis(), verified, detail);
+        return new Step(name, entities, job.wallMillis(), verified, detail, job.calls(), job.cpuNanos());
     }
 
     /** The entities of {@code kind} in a managed export, decoded into this session's project. */
@@ -208,6 +305,13 @@ public final class BackupsBench {
             }
         }
         return digest;
+    }
+
+    /** The moment a managed export says it was read at, or null when it says it was read live (or says nothing). */
+    private static Instant readTime(Path export) {
+        ManagedExport opened = ManagedExport.open(export);
+        ExportSnapshot record = ExportSnapshot.ofManaged(opened.store(), opened.metadata());
+        return record == null ? null : record.readTime();
     }
 
     /** The entities of a JSON-lines export file. */

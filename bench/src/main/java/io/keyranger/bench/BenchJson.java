@@ -16,6 +16,8 @@ import java.util.Map;
 /** A bench run as JSON ({@code --json}) and back ({@code --from-json}). */
 public final class BenchJson {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The field that names a sitting's scenario; absent from a strategies sitting's file. */
+    public static final String SCENARIO = "scenario";
 
     /**
      * A sitting read back.
@@ -24,8 +26,12 @@ public final class BenchJson {
      * @param settings its settings
      * @param rounds   its rounds (for a file saved before rounds were, as many timed rounds as a strategy has rows)
      * @param runs     every run, warm-up rounds' included, in the order they ran
+     * @param scenario the bench's --scenario: "strategies" (also for a file saved before there were others) or
+     *                 "backups", whose runs are steps
+     * @param p99Ms    the model's p99 latency per call as the sitting set it, NaN when the file does not say
      */
-    public record Run(String server, BenchRunner.Settings settings, BenchRounds rounds, List<BenchRun> runs) {
+    public record Run(String server, BenchRunner.Settings settings, BenchRounds rounds, List<BenchRun> runs,
+                      String scenario, double p99Ms) {
         /** The timed runs' results: what medians and ratios are made of. */
         public List<BenchResult> timed() {
             return BenchSummary.timed(runs);
@@ -42,7 +48,8 @@ public final class BenchJson {
             }
             BenchRounds relabelled = new BenchRounds(warmUp, rounds.total() - warmUp, rounds.freshJvm());
             return new Run(server, settings, relabelled, runs.stream()
-                    .map(r -> new BenchRun(r.round(), relabelled.isWarmUp(r.round()), r.result())).toList());
+                    .map(r -> new BenchRun(r.round(), relabelled.isWarmUp(r.round()), r.result())).toList(), scenario,
+                    p99Ms);
         }
     }
 
@@ -154,7 +161,8 @@ public final class BenchJson {
         int warmUp = root.path("warmUpRounds").asInt(0);
         int total = runs.stream().mapToInt(BenchRun::round).max().orElse(warmUp + 1);
         BenchRounds rounds = new BenchRounds(warmUp, Math.max(1, total - warmUp), root.path("freshJvm").asBoolean());
-        return new Run(root.path("server").asText("emulator"), settings, rounds, runs);
+        return new Run(root.path("server").asText("emulator"), settings, rounds, runs,
+                root.path(SCENARIO).asText("strategies"), root.path("p99Ms").asDouble(Double.NaN));
     }
 
     /** A saved row's costs ({@link RunCosts#NONE} for runs saved before they were measured). */

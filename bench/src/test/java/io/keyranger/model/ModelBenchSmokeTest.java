@@ -57,30 +57,6 @@ class ModelBenchSmokeTest {
         });
     }
 
-    @Test
-    void theBackupsScenarioRunsEveryStepAndChecksEachAgainstTheServer() {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = BenchMain.execute(new PrintWriter(out), new PrintWriter(err),
-                "bench", "--server", "model", "--scenario", "backups", "--shape", "mixed", "--entities", "3000",
-                "--workers", "8", "--latency-ms", "2", "--warmup", "0");
-        assertThat(code).as(out + "\n" + err).isZero();
-        // every step, in order, verified against the server (counts; the copies' digests equal the increment's)
-        assertThat(out.toString()).containsSubsequence("increment", "export (managed)", "delete", "restore",
-                "export (jsonl)", "delete (again)", "import", "restore / increment: ", "import / increment: ")
-                .doesNotContain("NOT VERIFIED");
-        assertThat(out.toString().lines().filter(line -> line.matches("^(increment|export|delete|restore|import)"
-                + ".* true$"))).hasSize(7);
-        assertThat(err.toString()).contains("verified true").doesNotContain("verified false")
-                .contains("read back 3,000 entities");
-
-        StringWriter refusedErr = new StringWriter();
-        int refused = BenchMain.execute(new PrintWriter(new StringWriter()), new PrintWriter(refusedErr),
-                "bench", "--scenario", "backups", "--entities", "100");
-        assertThat(refused).isNotZero();
-        assertThat(refusedErr.toString()).contains("--scenario backups runs with --server model");
-    }
-
     private JsonNode bench(String shape, String strategies) throws Exception {
         Path json = dir.resolve(shape + ".json");
         StringWriter out = new StringWriter();

@@ -16,9 +16,10 @@ import java.util.Objects;
 
 /**
  * The mapper of a job that reads the database as it was at one moment (its spec's read time): a consistent export, a
- * count as of a time. Its pages' keys come from {@link KindSource} at that moment, and their entities from a lookup at
- * that moment here, outside the commit's transaction (a read-write transaction cannot carry a read time); the commit
- * then writes only the job's ledgers and counters, exactly once as for any job. Every page, whenever and on whichever
+ * count as of a time. Its pages come from {@link KindSource}'s query at that moment, with their entities when its mapper
+ * needs them (they never change: {@link #pageEntitiesFixed}), outside the commit's transaction (a read-write transaction
+ * cannot carry a read time); the commit then reads and writes only the job's ledgers and counters, exactly once as for
+ * any job, in as many calls as a live read's. Every page, whenever and on whichever
  * runner it is read, reads the same snapshot. Only a job that writes nothing can: the past is read-only.
  */
 public final class ReadTimeMapper extends DelegatingMapper {
@@ -50,17 +51,22 @@ public final class ReadTimeMapper extends DelegatingMapper {
                 : PastReads.at(datastore, Timestamp.ofTimeSecondsAndNanos(time.getEpochSecond(), time.getNano()));
     }
 
-    /** The entities are read here, at the job's read time, not in the commit's transaction. */
+    /**
+     * The entities at the job's read time never change: the page query reads them with their keys, at that moment
+     * ({@link KindSource}), and a commit's one lookup reads only its ledgers. A lookup of the page's keys at that
+     * moment, one more call a page than a live read, is then never needed.
+     */
     @Override
-    public boolean needsEntities() {
-        return false;
+    public boolean pageEntitiesFixed() {
+        return inner.needsEntities();
     }
 
     @Override
     public MapResult map(Page page) {
-        if (!inner.needsEntities() || page.keys().isEmpty()) {
+        if (!inner.needsEntities() || page.keys().isEmpty() || !page.entities().isEmpty()) {
             return inner.map(page);
         }
+        // a page that came without its entities (from a source other than the kind's query): read them at the moment
         List<Entity> entities = CommitBytes.lookup(page.keys(), past::fetch).stream().filter(Objects::nonNull)
                 .toList();
         return inner.map(new Page(page.keys(), entities, page.related(), page.records()));

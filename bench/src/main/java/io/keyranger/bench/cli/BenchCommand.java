@@ -116,8 +116,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--scenario", defaultValue = "strategies", paramLabel = "SCENARIO",
             description = "strategies (the increment with each of --strategies, side by side) or backups (with "
-                    + "--server model: on one kind, an increment, a managed export, a delete, a restore from the "
-                    + "export, a JSON-lines export, a delete and an import of it, each timed and checked) "
+                    + "--server model: on one kind, an increment, a managed export read live and one read as of its "
+                    + "start, a JSON-lines export, then a delete and a copy back three times: a restore from the "
+                    + "export, an import of the JSON lines and restore --as-of --until; each timed and checked, in "
+                    + "--repeat interleaved rounds) "
                     + "(default: ${DEFAULT-VALUE}).")
     String scenario;
 
@@ -297,24 +299,43 @@ public final class BenchCommand implements Callable<Integer> {
         return runs.stream().allMatch(r -> r.result().passed()) ? 0 : 1;
     }
 
-    /** Issue 43's backup round on one kind of a new model server, after an untimed round of --warmup entities. */
+    /**
+     * Issue 65's backup rounds: each on one kind of a new model server, after an untimed run of --warmup entities
+     * there, interleaved as the strategies' rounds are ({@link #rounds}); the table pairs each step with the
+     * increment (or the live export) of its own round.
+     */
     private int backups(BenchRunner.Settings settings, PrintWriter out, PrintWriter err) throws Exception {
-        if (!server.equals("model") || emulatorHost != null || strategies != null || json != null || chart != null || freshJvm) {
+        if (!server.equals("model") || emulatorHost != null || strategies != null || chart != null || freshJvm) {
             throw new KeyRangerException("--scenario backups runs with --server model, and without "
-                    + "--emulator-host, --strategies, --json, --chart or --fresh-jvm.");
+                    + "--emulator-host, --strategies, --chart or --fresh-jvm.");
         }
-        List<BackupsBench.Step> steps = onModel(err, (session, quiet, calls) -> {
-            BackupsBench bench = new BackupsBench(session, quiet, line -> {
-                err.println(line);
+        BenchRounds rounds = rounds(ServerType.MODEL);
+        List<BenchRun> runs = new ArrayList<>();
+        for (int round = 1; round <= rounds.total(); round++) {
+            if (rounds.total() > 1) {
+                err.println(rounds.label(round));
                 err.flush();
-            });
-            if (settings.warmup() > 0) {
-                bench.run(settings, Math.min(settings.warmup(), settings.entities()), false);
             }
-            return bench.run(settings, settings.entities(), true);
-        });
-        BackupsTable.print(out, settings, p99(), steps);
-        return steps.stream().allMatch(BackupsBench.Step::verified) ? 0 : 1;
+            int at = round;
+            List<BackupsBench.Step> steps = onModel(err, (session, quiet, calls) -> {
+                BackupsBench bench = new BackupsBench(session, quiet, calls, line -> {
+                    err.println(line);
+                    err.flush();
+                });
+                if (settings.warmup() > 0) {
+                    bench.run(settings, Math.min(settings.warmup(), settings.entities()), at, false);
+                }
+                return bench.run(settings, settings.entities(), at, true);
+            });
+            steps.forEach(step -> runs.add(new BenchRun(at, rounds.isWarmUp(at), step.result())));
+        }
+        BackupsTable.print(out, settings, p99(), rounds, runs);
+        if (json != null) {
+            AtomicFiles.writeJson(json, BenchJson.write(server, settings, rounds, runs)
+                    .put(BenchJson.SCENARIO, "backups").put("p99Ms", p99()));
+            out.println("Wrote " + json);
+        }
+        return runs.stream().allMatch(r -> r.result().verified()) ? 0 : 1;
     }
 
     /** What runs against a model server: a strategy, or the backups scenario. */
@@ -384,6 +405,11 @@ public final class BenchCommand implements Callable<Integer> {
         }
         int code = 0;
         for (BenchJson.Run run : runs) {
+            if (run.scenario().equals("backups")) {
+                BackupsTable.print(out, run.settings(), run.p99Ms(), run.rounds(), run.runs());
+                code = Math.max(code, run.runs().stream().allMatch(r -> r.result().verified()) ? 0 : 1);
+                continue;
+            }
             BenchTable.print(out, run.server(), run.settings(), run.rounds(), run.runs());
             writeChart(out, run.settings(), run.timed());
             code = Math.max(code, run.runs().stream().allMatch(r -> r.result().passed()) ? 0 : 1);

@@ -68,7 +68,7 @@ final class BenchTable {
     }
 
     /** The warm-up rounds' runs, one line a round: verified, and left out of every figure above. */
-    private static void printWarmUps(PrintWriter out, List<BenchRun> runs) {
+    static void printWarmUps(PrintWriter out, List<BenchRun> runs) {
         runs.stream().filter(BenchRun::warmUp).collect(Collectors.groupingBy(BenchRun::round,
                 Collectors.toList())).entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(round ->
                 out.printf("Warm-up round %d, left out of the medians: %s%n", round.getKey(), round.getValue().stream()
@@ -112,12 +112,12 @@ final class BenchTable {
         }
     }
 
-    private static String count(Spread s) {
+    static String count(Spread s) {
         return !s.known() ? "-" : s.min() == s.max() ? String.format(Locale.ROOT, "%,.0f", s.median())
                 : String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)", s.median(), s.min(), s.max());
     }
 
-    private static String fraction(Spread s, String format) {
+    static String fraction(Spread s, String format) {
         return !s.known() ? "-" : s.min() == s.max() ? String.format(Locale.ROOT, format, s.median())
                 : String.format(Locale.ROOT, format + " (" + format + "-" + format + ")", s.median(), s.min(), s.max());
     }

@@ -88,7 +88,7 @@ class RangedReadBenchmark {
                     t = System.nanoTime();
                     List<Key> ranged = new ArrayList<>(n);
                     int ranges;
-                    try (OrderedRangeRead read = new OrderedRangeRead(reading.datastore(), reading.order(), "",
+                    try (OrderedRangeRead<Entity> read = OrderedRangeRead.entities(reading.datastore(), reading.order(), "",
                             KIND, parallel, Cancellation.NEVER)) {
                         read.forEachRemaining(e -> ranged.add(e.getKey()));
                         ranges = read.ranges();

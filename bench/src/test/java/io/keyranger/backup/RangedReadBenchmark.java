@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * whole comparison ({@code diff --as-of}) is timed too; on one that keeps none both read the live kind, the same
  * calls without a read time. The live side of {@code diff --export} (an export of the seeded kind, 1% changed, 1%
  * deleted and 1% added since): the live kind's keys read by one keys-only query against over planned ranges
- * ({@link OrderedRangeRead#keys}), and the whole comparison at {@code --parallel} 1, 8 and 16. {@code -Dentities} (default 200,000).
+ * ({@link OrderedRangeRead#keys}), and the whole comparison at {@code --parallel} 1, 8 and 16.
+ * {@code -Dentities} (default 200,000), {@code -Drounds} (default 3).
  * Not part of {@code mvn verify}: {@code mvn -B -o verify -pl :keyranger,:keyranger-bench
  * -Dtest=RangedReadBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. Prints figures; checks that each read hands
  * on every key once, in the same order; asserts nothing about speed.
@@ -91,7 +92,7 @@ class RangedReadBenchmark {
             }
             server.quiet(false);
             List<Key> expected = null;
-            for (int round = 1; round <= 3; round++) {
+            for (int round = 1; round <= Integer.getInteger("rounds", 3); round++) {
                 long calls = server.calls();
                 long t = System.nanoTime();
                 List<Key> one = new ArrayList<>(n);

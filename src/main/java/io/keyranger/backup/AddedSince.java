@@ -13,6 +13,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The live entities of a comparison's selection that its export (or past moment: {@link DiffSide}) lacks. The
@@ -107,35 +109,34 @@ final class AddedSince {
 
     /**
      * The live keys of the selection the export lacks, in key order: the kind read over planned ranges,
-     * {@code parallel} at once ({@link OrderedRangeRead}), keys only (whole entities when the query must see them).
-     * Stopped, it returns what it found so far.
+     * {@code parallel} at once ({@link OrderedRangeRead}), keys only (whole entities when the query must see them),
+     * each tested in the thread that read it. Stopped, it returns what it found so far.
      */
     private List<Key> scanned(long[] exportKeys, ExportDiff.Progress progress, Cancellation cancellation) {
+        AtomicLong read = new AtomicLong();
+        Function<Object, Key> lacked = next -> {
+            long n = read.incrementAndGet();
+            if (n % REPORT_EVERY == 0) {
+                progress.scanned(n);
+            }
+            if (next instanceof Entity e && !source.select().matches(e)) {
+                return null;
+            }
+            Key key = next instanceof Entity e ? e.getKey() : (Key) next;
+            return exported(exportKeys, key) ? null : key;
+        };
         List<Key> added = new ArrayList<>();
-        long read = 0;
-        try (OrderedRangeRead<?> live = source.select() == null
-                ? OrderedRangeRead.keys(datastore, order, source.namespace(), source.kind(), parallel, cancellation)
-                : OrderedRangeRead.entities(datastore, order, source.namespace(), source.kind(), parallel,
-                        cancellation)) {
+        try (OrderedRangeRead<Key> live = OrderedRangeRead.each(datastore, order, source.namespace(),
+                source.kind(), parallel, cancellation, source.select() != null, lacked)) {
             while (!cancellation.isCancelled() && live.hasNext()) {
-                Object next = live.next();
-                if (++read % REPORT_EVERY == 0) {
-                    progress.scanned(read);
-                }
-                Key key = next instanceof Entity e ? e.getKey() : (Key) next;
-                if (next instanceof Entity e && !source.select().matches(e)) {
-                    continue;
-                }
-                if (!exported(exportKeys, key)) {
-                    added.add(key);
-                }
+                added.add(live.next());
             }
         } catch (CancellationException stopped) {
             if (!cancellation.isCancelled()) {
                 throw stopped;
             }
         }
-        progress.scanned(read);
+        progress.scanned(read.get());
         return added;
     }
 

@@ -21,6 +21,7 @@ import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +60,8 @@ final class OrderedRangeRead<T> implements Iterator<T>, AutoCloseable {
     private final String kind;
     private final int parallel;
     private final Cancellation cancellation;
-    private final Supplier<? extends StructuredQuery.Builder<T>> query;
+    private final Supplier<? extends StructuredQuery.Builder<?>> query;
+    private final Function<Object, ? extends T> each;
     private final List<BlockingQueue<Object>> read = new ArrayList<>();
     private List<KeyRange> ranges;
     private LookupPool pool;
@@ -72,8 +74,10 @@ final class OrderedRangeRead<T> implements Iterator<T>, AutoCloseable {
     }
 
     private OrderedRangeRead(Datastore datastore, KeyOrder order, String namespace, String kind, int parallel,
-                             Cancellation cancellation, Supplier<? extends StructuredQuery.Builder<T>> query) {
+                             Cancellation cancellation, Supplier<? extends StructuredQuery.Builder<?>> query,
+                             Function<Object, ? extends T> each) {
         this.query = query;
+        this.each = each;
         this.datastore = datastore;
         this.order = order;
         this.namespace = namespace;
@@ -86,14 +90,25 @@ final class OrderedRangeRead<T> implements Iterator<T>, AutoCloseable {
     static OrderedRangeRead<Entity> entities(Datastore datastore, KeyOrder order, String namespace, String kind,
                                              int parallel, Cancellation cancellation) {
         return new OrderedRangeRead<>(datastore, order, namespace, kind, parallel, cancellation,
-                Query::newEntityQueryBuilder);
+                Query::newEntityQueryBuilder, Entity.class::cast);
     }
 
     /** The kind's keys only. */
     static OrderedRangeRead<Key> keys(Datastore datastore, KeyOrder order, String namespace, String kind,
                                       int parallel, Cancellation cancellation) {
         return new OrderedRangeRead<>(datastore, order, namespace, kind, parallel, cancellation,
-                Query::newKeyQueryBuilder);
+                Query::newKeyQueryBuilder, Key.class::cast);
+    }
+
+    /**
+     * The kind's keys (its entities, whole, when {@code entities}), each turned by {@code each} in the thread that
+     * read it, so that what each costs is spread over the ranges read at once; those it turns to null are passed over.
+     */
+    static <T> OrderedRangeRead<T> each(Datastore datastore, KeyOrder order, String namespace, String kind,
+                                        int parallel, Cancellation cancellation, boolean entities,
+                                        Function<Object, ? extends T> each) {
+        return new OrderedRangeRead<>(datastore, order, namespace, kind, parallel, cancellation,
+                entities ? Query::newEntityQueryBuilder : Query::newKeyQueryBuilder, each);
     }
 
     /**
@@ -187,10 +202,13 @@ final class OrderedRangeRead<T> implements Iterator<T>, AutoCloseable {
             return;
         }
         try {
-            QueryResults<T> results = datastore.run(range.applyTo(query.get().setNamespace(namespace)
+            QueryResults<?> results = datastore.run(range.applyTo(query.get().setNamespace(namespace)
                     .setKind(kind), List.of()).build());
             while (results.hasNext() && !closed) {
-                into.put(results.next());
+                T found = each.apply(results.next());
+                if (found != null) {
+                    into.put(found);
+                }
             }
             into.put(END);
         } catch (RuntimeException e) {

@@ -20,7 +20,8 @@ import java.util.function.Function;
  * The live entities of a comparison's selection that its export (or past moment: {@link DiffSide}) lacks. The
  * live kind is read over key ranges planned as a job's are, several at once and in key order, keys only (whole
  * entities when a query must see them: {@link OrderedRangeRead}, as the past side of {@code diff --as-of} is read; an
- * empty live kind is one range, with nothing added); each key is looked up among the export's key hashes. With a list of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
+ * empty live kind is one range, with nothing added); each key is looked up among the export's key hashes. With a
+ * list of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
  * version the query does not match crossed the query's condition since: it is changed, not added (the source is
  * read once more for those keys: {@link DiffSide#heldOutside}). Its key goes to a list of its own,
  * {@code entered.keys}: a restore with the same query does not select it (its exported version does not match), so

@@ -29,10 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Every entity of a kind (or every key: {@link #keys}), read over key ranges at once and handed on in key order, as
  * one query over the whole kind returns them: the past side of {@code diff --as-of} and the live keys that
- * {@code diff} reads for what was added since. The ranges are planned as a job's are ({@link ShardPlanner}, on the client given: a past moment's
- * client plans over the kind as it was then) and cut further at every {@link #STRIDE}th of the plan's samples, so
- * that a range is about {@link #PIECE} entities. They are contiguous and in key order: each one's entities in turn are
- * the kind's in key order.
+ * {@code diff} reads for what was added since. The ranges are planned as a job's are ({@link ShardPlanner}, on the
+ * client given: a past moment's client plans over the kind as it was then) and cut further at every
+ * {@link #STRIDE}th of the plan's samples, so that a range is about {@link #PIECE} entities. They are contiguous and
+ * in key order: each one's entities in turn are the kind's in key order.
  *
  * <p>Up to {@code parallel} ranges are read at once, and at most {@code 2 × parallel} are begun ahead of the one
  * handed on now, each holding at most {@link #AHEAD} entities until it is reached (a range larger than that waits

@@ -107,8 +107,8 @@ class RangedReadBenchmark {
                     t = System.nanoTime();
                     List<Key> ranged = new ArrayList<>(n);
                     int ranges;
-                    try (OrderedRangeRead<Entity> read = OrderedRangeRead.entities(reading.datastore(), reading.order(), "",
-                            KIND, parallel, Cancellation.NEVER)) {
+                    try (OrderedRangeRead<Entity> read = OrderedRangeRead.entities(reading.datastore(),
+                            reading.order(), "", KIND, parallel, Cancellation.NEVER)) {
                         read.forEachRemaining(e -> ranged.add(e.getKey()));
                         ranges = read.ranges();
                     }

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -30,13 +31,17 @@ class BenchVersionRetentionTest {
 
     @Test
     void aBadRetentionOrOneForAnEmulatorIsRefusedInOneLine() {
-        for (String[] args : new String[][] {{"bench", "--server", "model", "--version-retention", "8d"},
-                {"bench", "--server", "emulator", "--version-retention", "1h"}}) {
+        Map<String, String[]> refused = Map.of(
+                "--version-retention takes a time from 1s to 7d in s, m, h or d (e.g. 1h, 7d), not '8d'.",
+                new String[] {"bench", "--server", "model", "--version-retention", "8d"},
+                "--version-retention goes with --server model only",
+                new String[] {"bench", "--server", "emulator", "--version-retention", "1h"});
+        refused.forEach((said, args) -> {
             StringWriter err = new StringWriter();
             int code = BenchMain.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), args);
             assertThat(code).isNotZero();
-            assertThat(err.toString().strip()).contains("--version-retention").doesNotContain("\n");
-        }
+            assertThat(err.toString().strip()).contains(said).doesNotContain("\n");
+        });
     }
 
     /** What the model child that the bench with {@code args} starts answers of its database resource. */

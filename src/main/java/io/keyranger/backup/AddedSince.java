@@ -3,30 +3,25 @@ package io.keyranger.backup;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.Query;
-import com.google.cloud.datastore.QueryResults;
-import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.keys.KeyOrder;
-import io.keyranger.keys.KeyRange;
-import io.keyranger.sharding.PlanRequest;
-import io.keyranger.sharding.ShardPlanner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Future;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongConsumer;
+import java.util.function.Function;
 
 /**
  * The live entities of a comparison's selection that its export (or past moment: {@link DiffSide}) lacks. The
- * kind's key space is cut into ranges at its scatter sample (as a job's is; an empty live kind is one range, with
- * nothing added) and the ranges are read at once, keys only (whole entities when a query must see them); each key is
- * looked up among the export's key hashes. With a list of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
+ * live kind is read over key ranges planned as a job's are, several at once and in key order, keys only (whole
+ * entities when a query must see them: {@link OrderedRangeRead}, as the past side of {@code diff --as-of} is read; an
+ * empty live kind is one range, with nothing added); each key is looked up among the export's key hashes. With a
+ * list of keys, only those are looked up. Narrowed by a query, a live match that the export holds but whose exported
  * version the query does not match crossed the query's condition since: it is changed, not added (the source is
  * read once more for those keys: {@link DiffSide#heldOutside}). Its key goes to a list of its own,
  * {@code entered.keys}: a restore with the same query does not select it (its exported version does not match), so
@@ -113,49 +108,36 @@ final class AddedSince {
                 .map(Entity::getKey).toList();
     }
 
-    private List<Key> scanned(long[] exportKeys, ExportDiff.Progress progress, Cancellation cancellation)
-            throws IOException {
-        List<KeyRange> ranges = new ShardPlanner(datastore, order).planRangesOrWhole(new PlanRequest(source.namespace(),
-                source.kind(), List.of(), Math.max(1, parallel * 2), PlanRequest.DEFAULT_OVERSAMPLE), cancellation)
-                .ranges();
+    /**
+     * The live keys of the selection the export lacks, in key order: the kind read over planned ranges,
+     * {@code parallel} at once ({@link OrderedRangeRead}), keys only (whole entities when the query must see them),
+     * each tested in the thread that read it. Stopped, it returns what it found so far.
+     */
+    private List<Key> scanned(long[] exportKeys, ExportDiff.Progress progress, Cancellation cancellation) {
         AtomicLong read = new AtomicLong();
-        try (LookupPool pool = new LookupPool(parallel, "keyranger-diff-added")) {
-            List<Future<List<Key>>> parts = new ArrayList<>();
-            for (KeyRange range : ranges) {
-                parts.add(pool.submit(() -> scan(range, exportKeys, keys -> progress.scanned(read.addAndGet(keys)),
-                        cancellation)));
+        Function<Object, Key> lacked = next -> {
+            long n = read.incrementAndGet();
+            if (n % REPORT_EVERY == 0) {
+                progress.scanned(n);
             }
-            List<Key> added = new ArrayList<>();
-            for (Future<List<Key>> part : parts) {
-                added.addAll(LookupPool.await(part));
-            }
-            return added;
-        }
-    }
-
-    /** One range's keys the export lacks, in key order; {@code read} is told of the keys read, a batch at a time. */
-    private List<Key> scan(KeyRange range, long[] exportKeys, LongConsumer read, Cancellation cancellation) {
-        StructuredQuery.Builder<?> query = source.select() == null ? Query.newKeyQueryBuilder()
-                : Query.newEntityQueryBuilder();
-        QueryResults<?> results = datastore.run(range.applyTo(query.setNamespace(source.namespace())
-                .setKind(source.kind()), List.of()).build());
-        List<Key> added = new ArrayList<>();
-        int unreported = 0;
-        while (results.hasNext() && !cancellation.isCancelled()) {
-            Object next = results.next();
-            if (++unreported == REPORT_EVERY) {
-                read.accept(unreported);
-                unreported = 0;
+            if (next instanceof Entity e && !source.select().matches(e)) {
+                return null;
             }
             Key key = next instanceof Entity e ? e.getKey() : (Key) next;
-            if (next instanceof Entity e && !source.select().matches(e)) {
-                continue;
+            return exported(exportKeys, key) ? null : key;
+        };
+        List<Key> added = new ArrayList<>();
+        try (OrderedRangeRead<Key> live = OrderedRangeRead.each(datastore, order, source.namespace(),
+                source.kind(), parallel, cancellation, source.select() != null, lacked)) {
+            while (!cancellation.isCancelled() && live.hasNext()) {
+                added.add(live.next());
             }
-            if (!exported(exportKeys, key)) {
-                added.add(key);
+        } catch (CancellationException stopped) {
+            if (!cancellation.isCancelled()) {
+                throw stopped;
             }
         }
-        read.accept(unreported);
+        progress.scanned(read.get());
         return added;
     }
 

@@ -163,7 +163,8 @@ public final class ExportDiff {
 
     /**
      * Reads in flight at once (default 8): lookups of live entities (pages are independent, so they overlap the
-     * server's latency), and key ranges of a source read by queries (the past).
+     * server's latency), and key ranges read by queries ({@link OrderedRangeRead}): of a source read so (the past),
+     * and of the live kind, for the entities added since.
      */
     public ExportDiff parallel(int value) {
         this.parallel = Math.max(1, value);

@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.QueryResults;
+import com.google.cloud.datastore.StructuredQuery;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.executor.store.JobPlans;
@@ -20,15 +21,18 @@ import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every entity of a kind, read over key ranges at once and handed on in key order, as one query over the whole kind
- * returns them. The ranges are planned as a job's are ({@link ShardPlanner}, on the client given: a past moment's
- * client plans over the kind as it was then) and cut further at every {@link #STRIDE}th of the plan's samples, so
- * that a range is about {@link #PIECE} entities. They are contiguous and in key order: each one's entities in turn are
- * the kind's in key order.
+ * Every entity of a kind (or every key: {@link #keys}), read over key ranges at once and handed on in key order, as
+ * one query over the whole kind returns them: the past side of {@code diff --as-of} and the live keys that
+ * {@code diff} reads for what was added since. The ranges are planned as a job's are ({@link ShardPlanner}, on the
+ * client given: a past moment's client plans over the kind as it was then) and cut further at every
+ * {@link #STRIDE}th of the plan's samples, so that a range is about {@link #PIECE} entities. They are contiguous and
+ * in key order: each one's entities in turn are the kind's in key order.
  *
  * <p>Up to {@code parallel} ranges are read at once, and at most {@code 2 × parallel} are begun ahead of the one
  * handed on now, each holding at most {@link #AHEAD} entities until it is reached (a range larger than that waits
@@ -36,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * entity is asked for; no range begins once the cancellation says stop (asking for one then is a
  * {@link CancellationException}).
  */
-final class OrderedRangeRead implements Iterator<Entity>, AutoCloseable {
+final class OrderedRangeRead<T> implements Iterator<T>, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OrderedRangeRead.class);
     /** Entities a range is cut to hold, about (scatter keeps about one key in {@value JobPlans#ENTITIES_PER_SAMPLE}). */
     static final int PIECE = 1_024;
@@ -56,25 +60,55 @@ final class OrderedRangeRead implements Iterator<Entity>, AutoCloseable {
     private final String kind;
     private final int parallel;
     private final Cancellation cancellation;
+    private final Supplier<? extends StructuredQuery.Builder<?>> query;
+    private final Function<Object, ? extends T> each;
     private final List<BlockingQueue<Object>> read = new ArrayList<>();
     private List<KeyRange> ranges;
     private LookupPool pool;
     private int current;
-    private Entity next;
+    private T next;
     private volatile boolean closed;
 
     /** A range's read that failed: its exception, thrown where the entities are handed on. */
     private record Failed(RuntimeException error) {
     }
 
-    OrderedRangeRead(Datastore datastore, KeyOrder order, String namespace, String kind, int parallel,
-                     Cancellation cancellation) {
+    private OrderedRangeRead(Datastore datastore, KeyOrder order, String namespace, String kind, int parallel,
+                             Cancellation cancellation, Supplier<? extends StructuredQuery.Builder<?>> query,
+                             Function<Object, ? extends T> each) {
+        this.query = query;
+        this.each = each;
         this.datastore = datastore;
         this.order = order;
         this.namespace = namespace;
         this.kind = kind;
         this.parallel = Math.max(1, parallel);
         this.cancellation = cancellation;
+    }
+
+    /** The kind's entities, whole. */
+    static OrderedRangeRead<Entity> entities(Datastore datastore, KeyOrder order, String namespace, String kind,
+                                             int parallel, Cancellation cancellation) {
+        return new OrderedRangeRead<>(datastore, order, namespace, kind, parallel, cancellation,
+                Query::newEntityQueryBuilder, Entity.class::cast);
+    }
+
+    /** The kind's keys only. */
+    static OrderedRangeRead<Key> keys(Datastore datastore, KeyOrder order, String namespace, String kind,
+                                      int parallel, Cancellation cancellation) {
+        return new OrderedRangeRead<>(datastore, order, namespace, kind, parallel, cancellation,
+                Query::newKeyQueryBuilder, Key.class::cast);
+    }
+
+    /**
+     * The kind's keys (its entities, whole, when {@code entities}), each turned by {@code each} in the thread that
+     * read it, so that what each costs is spread over the ranges read at once; those it turns to null are passed over.
+     */
+    static <T> OrderedRangeRead<T> each(Datastore datastore, KeyOrder order, String namespace, String kind,
+                                        int parallel, Cancellation cancellation, boolean entities,
+                                        Function<Object, ? extends T> each) {
+        return new OrderedRangeRead<>(datastore, order, namespace, kind, parallel, cancellation,
+                entities ? Query::newEntityQueryBuilder : Query::newKeyQueryBuilder, each);
     }
 
     /**
@@ -130,20 +164,22 @@ final class OrderedRangeRead implements Iterator<Entity>, AutoCloseable {
             } else if (taken instanceof Failed failed) {
                 throw failed.error();
             } else {
-                next = (Entity) taken;
+                @SuppressWarnings("unchecked") // only a range's query results and the markers above are put
+                T found = (T) taken;
+                next = found;
             }
         }
         return next != null;
     }
 
     @Override
-    public Entity next() {
+    public T next() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        Entity entity = next;
+        T found = next;
         next = null;
-        return entity;
+        return found;
     }
 
     /** Begins the ranges up to twice {@code parallel} ahead of the current one, unless stopped. */
@@ -166,10 +202,13 @@ final class OrderedRangeRead implements Iterator<Entity>, AutoCloseable {
             return;
         }
         try {
-            QueryResults<Entity> results = datastore.run(range.applyTo(Query.newEntityQueryBuilder()
-                    .setNamespace(namespace).setKind(kind), List.of()).build());
+            QueryResults<?> results = datastore.run(range.applyTo(query.get().setNamespace(namespace)
+                    .setKind(kind), List.of()).build());
             while (results.hasNext() && !closed) {
-                into.put(results.next());
+                T found = each.apply(results.next());
+                if (found != null) {
+                    into.put(found);
+                }
             }
             into.put(END);
         } catch (RuntimeException e) {

@@ -53,8 +53,8 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
 
     @Override
     public ManagedImport.Entries open(int parallel, Cancellation cancellation) {
-        Iterator<Entity> entities = keys == null ? new OrderedRangeRead(past.datastore(), past.order(), namespace,
-                kind, parallel, cancellation) : looked(List.copyOf(keys));
+        Iterator<Entity> entities = keys == null ? OrderedRangeRead.entities(past.datastore(), past.order(),
+                namespace, kind, parallel, cancellation) : looked(List.copyOf(keys));
         return new ManagedImport.Entries() {
             @Override
             public ImportInput.Entry next() {
@@ -84,7 +84,7 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
             @Override
             public void close() {
                 // lookups hold nothing open; ranges read ahead are stopped
-                if (entities instanceof OrderedRangeRead ranges) {
+                if (entities instanceof OrderedRangeRead<?> ranges) {
                     ranges.close();
                 }
             }

@@ -65,8 +65,8 @@ public final class DiffCommand implements Callable<Integer> {
     int pageSize;
 
     @Option(names = "--parallel", paramLabel = "N", defaultValue = "8",
-            description = "Reads in flight at once: lookups of live entities, and key ranges of the kind as of "
-                    + "--as-of (default: ${DEFAULT-VALUE}).")
+            description = "Reads in flight at once: lookups of live entities, key ranges of the live kind (for what "
+                    + "was added) and of the kind as of --as-of (default: ${DEFAULT-VALUE}).")
     int parallel;
 
     @Option(names = "--resume", description = "Go on with a diff that stopped (Ctrl-C, a crash): give the same options "

@@ -150,7 +150,7 @@ class RangedDiffTest {
 
     @Test
     @OnlyOn(value = ServerType.EMULATOR, why = "the Firestore emulator has no managed export")
-    void readsTheLiveSideOfAnExportOverSeveralRanges() throws Exception {
+    void readsTheLiveSideOfAnExportOverPlannedRangesOneOrSeveralAtOnce() throws Exception {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "ranged-export");
         Datastore datastore = SharedEmulator.connect(conn);
         seed(datastore);
@@ -158,18 +158,25 @@ class RangedDiffTest {
         Path export = io.keyranger.support.EmulatorExports.export(conn, dir, null);
         Calls calls = new Calls();
         Session live = Session.open(conn).wrap(calls::wrap);
-        List<KeyRange> ranges = OrderedRangeRead.plan(live.datastore(), live.order(), "", KIND,
-                DiffRequest.PARALLEL, Cancellation.NEVER);
-        damage(datastore, ranges.stream().skip(1).map(KeyRange::start).toList());
+        damage(datastore, OrderedRangeRead.plan(live.datastore(), live.order(), "", KIND, DiffRequest.PARALLEL,
+                Cancellation.NEVER).stream().skip(1).map(KeyRange::start).toList());
         Map<Key, Entity> now = all(datastore, null);
 
-        Path out = dir.resolve("export");
-        calls.reset();
-        ExportDiff.Result r = new Diffs(live).run(DiffRequest.of(new DiffRequest.Export(ManagedExport.open(export)),
-                "", KIND).keysOut(out, DiffRequest.Resume.AFRESH), n -> { }, Cancellation.NEVER);
+        for (int parallel : new int[] {1, DiffRequest.PARALLEL}) {
+            // the live kind as it is now, planned as the comparison plans it: one keys-only query a range
+            List<KeyRange> ranges = OrderedRangeRead.plan(live.datastore(), live.order(), "", KIND, parallel,
+                    Cancellation.NEVER);
+            assertThat(ranges).as("planned live ranges").hasSizeGreaterThan(2 * parallel);
+            Path out = dir.resolve("export-" + parallel);
+            calls.reset();
+            ExportDiff.Result r = new Diffs(live).run(DiffRequest.of(new DiffRequest.Export(ManagedExport.open(
+                    export)), "", KIND).keysOut(out, DiffRequest.Resume.AFRESH).sized(DiffRequest.PAGE_SIZE,
+                    parallel), n -> { }, Cancellation.NEVER);
 
-        assertAsTheEmulatorSays(r, out, exported, now, false);
-        assertThat(calls.liveKeyRanges.get()).as("keys-only queries of live ranges").isGreaterThan(1);
+            assertAsTheEmulatorSays(r, out, exported, now, false);
+            assertThat(calls.liveKeyRanges.get()).as("keys-only queries of live ranges, " + parallel + " at once")
+                    .isEqualTo(ranges.size());
+        }
     }
 
     /**

@@ -60,13 +60,18 @@ public final class ModelProcess implements AutoCloseable {
 
     /**
      * Starts a model server with these settings in a new JVM on this one's class path ({@code java}, from
-     * {@link #javaLauncher}), and waits until it listens.
+     * {@link #javaLauncher}), and waits until it listens. It keeps versions for {@code versionRetention}, or null for
+     * the model's own (production's hour).
      */
-    public static ModelProcess start(Path launcher, double medianMs, double p99Ms, int capacity) {
+    public static ModelProcess start(Path launcher, double medianMs, double p99Ms, int capacity,
+                                     Duration versionRetention) {
         String java = launcher.toString();
         List<String> command = new ArrayList<>(List.of(java, MODEL_HEAP, "-cp", System.getProperty("java.class.path"),
                 "io.keyranger.bench.cli.BenchMain", "model-server", "--port", "0", "--latency-ms", String.valueOf(medianMs),
                 "--p99-ms", String.valueOf(p99Ms), "--capacity", String.valueOf(capacity)));
+        if (versionRetention != null) {
+            command.addAll(List.of("--version-retention", versionRetention.toSeconds() + "s"));
+        }
         Process process;
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true).start();

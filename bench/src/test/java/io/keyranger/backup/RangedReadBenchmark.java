@@ -12,7 +12,11 @@ import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import io.keyranger.launch.DiffRequest;
 import io.keyranger.launch.Diffs;
+import io.keyranger.formats.managed.ManagedExport;
+import io.keyranger.formats.managed.ManagedExportWriter;
 import io.keyranger.model.ModelServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -25,7 +29,10 @@ import org.junit.jupiter.api.Test;
  * {@code parallel} at once and in key order ({@link OrderedRangeRead}). On a model that keeps versions
  * ({@code readsPast}) both read as of a moment after seeding, 1% of the kind changed and 1% deleted since, and the
  * whole comparison ({@code diff --as-of}) is timed too; on one that keeps none both read the live kind, the same
- * calls without a read time. {@code -Dentities} (default 200,000).
+ * calls without a read time. The live side of {@code diff --export} (an export of the seeded kind, 1% changed, 1%
+ * deleted and 1% added since): the live kind's keys read by one keys-only query against over planned ranges
+ * ({@link OrderedRangeRead#keys}), and the whole comparison at {@code --parallel} 1, 8 and 16.
+ * {@code -Dentities} (default 200,000), {@code -Drounds} (default 3).
  * Not part of {@code mvn verify}: {@code mvn -B -o verify -pl :keyranger,:keyranger-bench
  * -Dtest=RangedReadBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. Prints figures; checks that each read hands
  * on every key once, in the same order; asserts nothing about speed.
@@ -41,15 +48,23 @@ class RangedReadBenchmark {
             Datastore datastore = DatastoreConnector.connect(conn);
             server.quiet(true);
             List<Entity> batch = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                Key key = i % 2 == 0 ? datastore.newKeyFactory().setKind(KIND).newKey("a-" + i)
-                        : datastore.newKeyFactory().setKind(KIND).newKey(1_000_000L + i);
-                batch.add(Entity.newBuilder(key).set("balance", (long) i).set("tier", i % 3 == 0 ? "pro" : "free")
-                        .build());
-                if (batch.size() == 500 || i == n - 1) {
-                    datastore.put(batch.toArray(new Entity[0]));
-                    batch.clear();
+            Path dir = Files.createTempDirectory("ranged-read-bench");
+            ManagedExport export;
+            try (ManagedExportWriter writer = ManagedExportWriter.create(dir.resolve("export"))) {
+                for (int i = 0; i < n; i++) {
+                    Key key = i % 2 == 0 ? datastore.newKeyFactory().setKind(KIND).newKey("a-" + i)
+                            : datastore.newKeyFactory().setKind(KIND).newKey(1_000_000L + i);
+                    Entity entity = Entity.newBuilder(key).set("balance", (long) i).set("tier", i % 3 == 0 ? "pro"
+                            : "free").build();
+                    batch.add(entity);
+                    writer.write(entity);
+                    if (batch.size() == 500 || i == n - 1) {
+                        datastore.put(batch.toArray(new Entity[0]));
+                        batch.clear();
+                    }
                 }
+                writer.finish();
+                export = ManagedExport.open(writer.root());
             }
             Session session = Session.open(conn);
             Session reading = session;
@@ -64,16 +79,20 @@ class RangedReadBenchmark {
                     deleted.add(datastore.newKeyFactory().setKind(KIND).newKey("a-" + i)); // i is even: a name
                     changed.add(Entity.newBuilder(datastore.get(datastore.newKeyFactory().setKind(KIND)
                             .newKey(1_000_000L + i + 25))).set("balance", -1L).build()); // odd: an id
+                    changed.add(Entity.newBuilder(datastore.newKeyFactory().setKind(KIND).newKey("b-" + i))
+                            .set("balance", 0L).build()); // added since the export
+                }
+                for (int from = 0; from < changed.size(); from += 500) {
+                    datastore.put(changed.subList(from, Math.min(changed.size(), from + 500)).toArray(new Entity[0]));
                 }
                 for (int from = 0; from < deleted.size(); from += 500) {
-                    datastore.put(changed.subList(from, Math.min(changed.size(), from + 500)).toArray(new Entity[0]));
                     datastore.delete(deleted.subList(from, Math.min(deleted.size(), from + 500))
                             .toArray(new Key[0]));
                 }
             }
             server.quiet(false);
             List<Key> expected = null;
-            for (int round = 1; round <= 3; round++) {
+            for (int round = 1; round <= Integer.getInteger("rounds", 3); round++) {
                 long calls = server.calls();
                 long t = System.nanoTime();
                 List<Key> one = new ArrayList<>(n);
@@ -88,14 +107,44 @@ class RangedReadBenchmark {
                     t = System.nanoTime();
                     List<Key> ranged = new ArrayList<>(n);
                     int ranges;
-                    try (OrderedRangeRead read = new OrderedRangeRead(reading.datastore(), reading.order(), "",
-                            KIND, parallel, Cancellation.NEVER)) {
+                    try (OrderedRangeRead<Entity> read = OrderedRangeRead.entities(reading.datastore(),
+                            reading.order(), "", KIND, parallel, Cancellation.NEVER)) {
                         read.forEachRemaining(e -> ranged.add(e.getKey()));
                         ranges = read.ranges();
                     }
                     report(round, ranges + " ranges, " + parallel + " at once", ranged.size(), t,
                             server.calls() - calls);
                     check(expected, ranged);
+                }
+                // the live side of diff --export: the live kind's keys, for the entities added since the export
+                calls = server.calls();
+                t = System.nanoTime();
+                List<Key> liveKeys = new ArrayList<>(n);
+                session.datastore().run(Query.newKeyQueryBuilder().setKind(KIND).build())
+                        .forEachRemaining(liveKeys::add);
+                report(round, "live keys, one query", liveKeys.size(), t, server.calls() - calls);
+                for (int parallel : new int[] {8, 16}) {
+                    calls = server.calls();
+                    t = System.nanoTime();
+                    List<Key> ranged = new ArrayList<>(n);
+                    int ranges;
+                    try (OrderedRangeRead<Key> read = OrderedRangeRead.keys(session.datastore(), session.order(), "",
+                            KIND, parallel, Cancellation.NEVER)) {
+                        read.forEachRemaining(ranged::add);
+                        ranges = read.ranges();
+                    }
+                    report(round, "live keys, " + ranges + " ranges, " + parallel + " at once", ranged.size(), t,
+                            server.calls() - calls);
+                    check(liveKeys, ranged);
+                }
+                for (int parallel : new int[] {1, 8, 16}) {
+                    calls = server.calls();
+                    t = System.nanoTime();
+                    ExportDiff.Result r = new Diffs(session).run(DiffRequest.of(new DiffRequest.Export(export), "",
+                            KIND).sized(DiffRequest.PAGE_SIZE, parallel), x -> { }, Cancellation.NEVER);
+                    report(round, "diff --export, --parallel " + parallel + " (same " + r.same() + ", changed "
+                            + r.changed() + ", removed " + r.removed() + ", added " + r.added() + ")",
+                            (int) r.compared(), t, server.calls() - calls);
                 }
                 if (reading.past()) {
                     for (int parallel : new int[] {8, 16}) {

@@ -25,6 +25,7 @@ import io.keyranger.emulator.RunningEmulator;
 import io.keyranger.datastore.ServerType;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -67,6 +68,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--capacity", defaultValue = "256", paramLabel = "N",
             description = "With --server model: calls it serves at once (default: ${DEFAULT-VALUE}).")
     int capacity;
+
+    @Option(names = "--version-retention", paramLabel = "TIME",
+            description = "With --server model: how far back the model keeps versions (reads of the past), from 1s to "
+                    + "7d in s, m, h or d (default: the model's own, 1h as production keeps).")
+    String versionRetention;
 
     @Option(names = "--shape", defaultValue = "mixed", paramLabel = "SHAPE",
             description = "uniform, mixed, skewed, filtered (a job over a tenth of the entities, clustered), growing "
@@ -183,6 +189,7 @@ public final class BenchCommand implements Callable<Integer> {
                 offsetCap, shards, warmup, linearCap);
         List<BenchRun> runs = new ArrayList<>();
         ServerType type = serverType();
+        retention(type); // a bad --version-retention is refused before anything runs
         if (!scenario.equals("strategies") && !scenario.equals("backups")) {
             throw new KeyRangerException("Unknown --scenario '" + scenario + "': use strategies or "
                     + "backups.");
@@ -374,8 +381,10 @@ public final class BenchCommand implements Callable<Integer> {
         Optional<Path> launcher = ModelProcess.javaLauncher();
         if (launcher.isEmpty()) {
             err.println("No java launcher in this runtime: the model runs in this JVM, and the heap figures include it.");
-            try (ModelServer model = ModelServer.start(0,
-                    ModelServer.Options.DEFAULT.withLatency(latencyMs, p99()).withCapacity(capacity))) {
+            ModelServer.Options options = ModelServer.Options.DEFAULT.withLatency(latencyMs, p99())
+                    .withCapacity(capacity);
+            try (ModelServer model = ModelServer.start(0, retention(ServerType.MODEL) == null ? options
+                    : options.withVersionRetention(retention(ServerType.MODEL)))) {
                 T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet,
                         model::calls);
                 err.printf("  model: %,d calls, at most %d at once%n", model.calls(), model.maxInFlight());
@@ -383,12 +392,33 @@ public final class BenchCommand implements Callable<Integer> {
                 return result;
             }
         }
-        try (ModelProcess model = ModelProcess.start(launcher.get(), latencyMs, p99(), capacity)) {
+        try (ModelProcess model = startModel(launcher.get())) {
             T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet,
                     model::calls);
             err.println("  model: " + model.stats());
             err.flush();
             return result;
+        }
+    }
+
+    /** The model server of this bench's settings in a JVM of its own ({@code java} from {@code launcher}). */
+    ModelProcess startModel(Path launcher) {
+        return ModelProcess.start(launcher, latencyMs, p99(), capacity, retention(ServerType.MODEL));
+    }
+
+    /** --version-retention, or null for the model's own; refused on another server than the model. */
+    Duration retention(ServerType type) {
+        if (versionRetention == null) {
+            return null;
+        }
+        if (type != ServerType.MODEL) {
+            throw new KeyRangerException("--version-retention goes with --server model only: an emulator keeps what "
+                    + "it keeps.");
+        }
+        try {
+            return VersionRetention.parse(versionRetention);
+        } catch (IllegalArgumentException e) {
+            throw new KeyRangerException(e.getMessage(), e);
         }
     }
 

@@ -5,8 +5,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -74,21 +72,10 @@ public final class ModelServerCommand implements Callable<Integer> {
     }
 
     private Duration retention() {
-        Matcher m = Pattern.compile("(\\d{1,7})([smhd])").matcher(versionRetention.strip());
-        Duration value = null;
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            value = switch (m.group(2)) {
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
+        try {
+            return VersionRetention.parse(versionRetention);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (value == null || value.isZero() || value.compareTo(Duration.ofDays(7)) > 0) {
-            throw new ParameterException(spec.commandLine(), "--version-retention takes a time from 1s to 7d in s, m, "
-                    + "h or d (e.g. 1h, 7d), not '" + versionRetention + "'.");
-        }
-        return value;
     }
 }

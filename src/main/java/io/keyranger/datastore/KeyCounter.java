@@ -33,21 +33,16 @@ public final class KeyCounter {
 
     /** The COUNT aggregation's answer, or empty when the server does not have it. */
     public OptionalLong tryAggregate(String namespace, String kind, Filter filter) {
+        if (aggregationUnavailable) {
+            return OptionalLong.empty();
+        }
         KeyQuery.Builder keys = Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind);
         if (filter != null) {
             keys.setFilter(filter);
         }
-        return tryAggregate(keys.build());
-    }
-
-    /** The COUNT aggregation's answer over {@code keys}, or empty when the server does not have it. */
-    public OptionalLong tryAggregate(KeyQuery keys) {
-        if (aggregationUnavailable) {
-            return OptionalLong.empty();
-        }
         try {
-            AggregationQuery aggregation = Query.newAggregationQueryBuilder().setNamespace(keys.getNamespace())
-                    .over(keys).addAggregation(Aggregation.count().as("total")).build();
+            AggregationQuery aggregation = Query.newAggregationQueryBuilder().setNamespace(namespace)
+                    .over(keys.build()).addAggregation(Aggregation.count().as("total")).build();
             return OptionalLong.of(datastore.runAggregation(aggregation).get(0).getLong("total"));
         } catch (DatastoreException e) {
             if (!isUnimplemented(e)) {

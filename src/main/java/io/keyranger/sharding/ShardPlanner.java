@@ -82,16 +82,7 @@ public final class ShardPlanner {
      * reads before the first page).
      */
     public RangePlan planRanges(PlanRequest request, Cancellation cancellation) {
-        return planRanges(request, true, false, cancellation);
-    }
-
-    /**
-     * {@link #planRanges} for a job's own run: where the sample had to be of the whole kind (a filter without the
-     * composite index with {@code __scatter__}), the ranges are re-cut where the filters select entities ({@link
-     * MatchedRanges}), so that the job does not start most of its ranges where nothing is selected.
-     */
-    public RangePlan planJobRanges(PlanRequest request, Cancellation cancellation) {
-        return planRanges(request, true, true, cancellation);
+        return planRanges(request, true, cancellation);
     }
 
     /**
@@ -100,11 +91,10 @@ public final class ShardPlanner {
      * one range over the whole key space.
      */
     public RangePlan planRangesOrWhole(PlanRequest request, Cancellation cancellation) {
-        return planRanges(request, false, false, cancellation);
+        return planRanges(request, false, cancellation);
     }
 
-    private RangePlan planRanges(PlanRequest request, boolean refuseEmpty, boolean followFilters,
-                                 Cancellation cancellation) {
+    private RangePlan planRanges(PlanRequest request, boolean refuseEmpty, Cancellation cancellation) {
         ScatterSampler.Sample sample = new ScatterSampler(datastore, order).sample(request);
         cancellation.check();
         List<Key> samples = sample.keys();
@@ -117,10 +107,6 @@ public final class ShardPlanner {
             }
         } else {
             bounds = evenlySpaced(samples, request.shards());
-            if (followFilters && !sample.filtersApplied()) {
-                return new MatchedRanges(datastore, order).recut(request, new RangePlan(rangesAt(order, bounds),
-                        samples), cancellation);
-            }
         }
         return new RangePlan(rangesAt(order, bounds), samples);
     }

@@ -34,7 +34,7 @@ record KeyRangeRun(JobInput.KindKeys input) implements InputRun {
             return InputPlan.ranges(new ShardPlanner(ReadTimeMapper.reader(datastore, spec), order)
                     .planRangesOrWhole(request, cancellation));
         }
-        return InputPlan.ranges(new ShardPlanner(datastore, order).planJobRanges(request, cancellation));
+        return InputPlan.ranges(new ShardPlanner(datastore, order).planRanges(request, cancellation));
     }
 
     @Override

@@ -42,6 +42,15 @@ public final class RichEntities {
         return out;
     }
 
+    /** {@link #of} written to {@code datastore}, a hundred a call; the entities as written. */
+    public static List<Entity> put(Datastore datastore, String kind, int count) {
+        List<Entity> seeded = of(datastore, kind, count);
+        for (int i = 0; i < seeded.size(); i += 100) {
+            datastore.put(seeded.subList(i, Math.min(seeded.size(), i + 100)).toArray(new Entity[0]));
+        }
+        return seeded;
+    }
+
     private static Key key(Datastore datastore, String kind, int i) {
         var keys = datastore.newKeyFactory().setKind(kind);
         return switch (i % 5) {

@@ -36,10 +36,7 @@ class ModelRestoreAsOfTest {
         try (ModelServer server = ModelServer.start(0, ModelServer.Options.DEFAULT.withLatency(1, 5))) {
             ConnectionSpec conn = ConnectionSpec.model(server.hostPort(), "restore-as-of");
             Datastore datastore = Session.open(conn).datastore();
-            List<Entity> seeded = RichEntities.of(datastore, "Item", SEEDED);
-            for (int i = 0; i < seeded.size(); i += 100) {
-                datastore.put(seeded.subList(i, i + 100).toArray(new Entity[0]));
-            }
+            List<Entity> seeded = RichEntities.put(datastore, "Item", SEEDED);
             Map<Key, Entity> before = RichEntities.read(datastore, "", "Item");
             assertThat(before).hasSize(SEEDED);
             Thread.sleep(20);
@@ -81,10 +78,7 @@ class ModelRestoreAsOfTest {
         try (ModelServer server = ModelServer.start(0, ModelServer.Options.DEFAULT.withLatency(1, 5))) {
             ConnectionSpec conn = ConnectionSpec.model(server.hostPort(), "restore-until");
             Datastore datastore = Session.open(conn).datastore();
-            List<Entity> seeded = RichEntities.of(datastore, "Item", SEEDED);
-            for (int i = 0; i < seeded.size(); i += 100) {
-                datastore.put(seeded.subList(i, i + 100).toArray(new Entity[0]));
-            }
+            List<Entity> seeded = RichEntities.put(datastore, "Item", SEEDED);
             Map<Key, Entity> expected = new HashMap<>(RichEntities.read(datastore, "", "Item"));
             Thread.sleep(20);
             Instant t0 = Instant.now().truncatedTo(ChronoUnit.MICROS);

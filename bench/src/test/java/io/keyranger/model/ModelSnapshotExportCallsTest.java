@@ -36,10 +36,7 @@ class ModelSnapshotExportCallsTest {
         try (ModelServer server = ModelServer.start(0, ModelServer.Options.DEFAULT.withLatency(0, 0))) {
             ConnectionSpec conn = ConnectionSpec.model(server.hostPort(), "snapshot-calls");
             Datastore datastore = Session.open(conn).datastore();
-            List<Entity> seeded = RichEntities.of(datastore, "Item", SEEDED);
-            for (int i = 0; i < seeded.size(); i += 100) {
-                datastore.put(seeded.subList(i, i + 100).toArray(new Entity[0]));
-            }
+            RichEntities.put(datastore, "Item", SEEDED);
             Map<Key, Entity> kind = RichEntities.read(datastore, "", "Item");
             InProcessCli cli = new InProcessCli(dir, conn);
 

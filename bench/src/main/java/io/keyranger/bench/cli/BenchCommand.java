@@ -5,10 +5,8 @@ import io.keyranger.bench.BackupsBench;
 import io.keyranger.bench.BenchChart;
 import io.keyranger.bench.BenchJson;
 import io.keyranger.bench.ScalingChart;
-import io.keyranger.datastore.Session;
 import io.keyranger.bench.ModelProcess;
 import io.keyranger.bench.PipelineJvms;
-import io.keyranger.model.ModelServer;
 import io.keyranger.AtomicFiles;
 import io.keyranger.bench.BenchResult;
 import io.keyranger.bench.BenchRounds;
@@ -17,11 +15,7 @@ import io.keyranger.bench.BenchRunner;
 import io.keyranger.bench.BenchShape;
 import io.keyranger.bench.BenchStrategy;
 import io.keyranger.bench.BenchSummary;
-import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreConnector;
-import io.keyranger.emulator.CloudSdkLocator;
-import io.keyranger.emulator.EmulatorManager;
-import io.keyranger.emulator.RunningEmulator;
 import io.keyranger.datastore.ServerType;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -30,10 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -152,9 +143,6 @@ public final class BenchCommand implements Callable<Integer> {
                     + "for all its rounds: a strategy's later runs meet a JVM that its earlier ones have compiled.")
     boolean freshJvm;
 
-    /** The Beam strategies' JVMs while the rounds run. */
-    private PipelineJvms pipelineJvms;
-
     @Option(names = "--revert",
             description = "After each run of a strategy that keeps undo, revert its job with the product's own revert "
                     + "(same workers, shards and page size), time it and check every entity is back to its seeded "
@@ -189,13 +177,13 @@ public final class BenchCommand implements Callable<Integer> {
                 offsetCap, shards, warmup, linearCap);
         List<BenchRun> runs = new ArrayList<>();
         ServerType type = serverType();
-        retention(type); // a bad --version-retention is refused before anything runs
+        BenchServers servers = servers(type); // a bad --version-retention is refused before anything runs
         if (!scenario.equals("strategies") && !scenario.equals("backups")) {
             throw new KeyRangerException("Unknown --scenario '" + scenario + "': use strategies or "
                     + "backups.");
         }
         if (scenario.equals("backups")) {
-            return backups(settings, out, err);
+            return backups(servers, settings, out, err);
         }
         BenchRounds rounds = rounds(type);
         if (revert && benchShape == BenchShape.GROWING) {
@@ -205,7 +193,7 @@ public final class BenchCommand implements Callable<Integer> {
         // a Beam strategy's JVM lives as long as this command's, as the local strategies' JVM does (this one)
         try (PipelineJvms jvms = new PipelineJvms(pipelineJvm == null || pipelineJvm.isBlank() ? List.of()
                 : List.of(pipelineJvm.trim().split("\\s+")))) {
-            pipelineJvms = jvms;
+            servers.pipelineJvms(jvms);
             for (int round = 1; round <= rounds.total(); round++) {
                 List<BenchStrategy> order = rounds.order(chosen, round);
                 if (rounds.total() > 1) {
@@ -216,8 +204,8 @@ public final class BenchCommand implements Callable<Integer> {
                 for (BenchStrategy strategy : order) {
                     runs.add(new BenchRun(round, rounds.isWarmUp(round), freshJvm
                             ? FreshJvm.run(spec.commandLine().getParseResult(), strategy, err)
-                            : type == ServerType.MODEL ? onModel(strategy, settings, err)
-                            : onEmulator(type, strategy, settings, err)));
+                            : type == ServerType.MODEL ? servers.onModel(strategy, settings, err)
+                            : servers.onEmulator(type, strategy, settings, err)));
                 }
             }
         }
@@ -231,29 +219,6 @@ public final class BenchCommand implements Callable<Integer> {
     BenchRounds rounds(ServerType type) {
         return new BenchRounds(warmupRounds != null ? warmupRounds : freshJvm ? 0 : 1,
                 repeat != null ? repeat : type == ServerType.MODEL ? MODEL_ROUNDS : 1, freshJvm);
-    }
-
-    /** One run of a strategy on an emulator. */
-    private BenchResult onEmulator(ServerType type, BenchStrategy strategy, BenchRunner.Settings settings,
-                                   PrintWriter err) throws Exception {
-        // a fresh emulator per strategy: the emulator slows down as it fills, which would favour the first ones
-        RunningEmulator own = emulatorHost == null
-                ? new EmulatorManager(CloudSdkLocator.fromEnvironment(null)).start(type, 0, null) : null;
-        try {
-            String host = own != null ? own.hostPort() : emulatorHost;
-            // the key order and commit limits are the server's own: the chunker keeps to 25 entity groups only
-            // on the legacy emulator
-            Session session = Session.open(ConnectionSpec.emulator(host, "bench", type));
-            BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
-                err.println(line);
-                err.flush();
-            });
-            return configured(runner, session).run(strategy, settings);
-        } finally {
-            if (own != null) {
-                own.close();
-            }
-        }
     }
 
     /**
@@ -311,7 +276,8 @@ public final class BenchCommand implements Callable<Integer> {
      * there, interleaved as the strategies' rounds are ({@link #rounds}); the table pairs each step with the
      * increment (or the live export) of its own round.
      */
-    private int backups(BenchRunner.Settings settings, PrintWriter out, PrintWriter err) throws Exception {
+    private int backups(BenchServers servers, BenchRunner.Settings settings, PrintWriter out, PrintWriter err)
+            throws Exception {
         if (!server.equals("model") || emulatorHost != null || strategies != null || chart != null || freshJvm) {
             throw new KeyRangerException("--scenario backups runs with --server model, and without "
                     + "--emulator-host, --strategies, --chart or --fresh-jvm.");
@@ -324,7 +290,7 @@ public final class BenchCommand implements Callable<Integer> {
                 err.flush();
             }
             int at = round;
-            List<BackupsBench.Step> steps = onModel(err, (session, quiet, calls) -> {
+            List<BackupsBench.Step> steps = servers.onModel(err, (session, quiet, calls) -> {
                 BackupsBench bench = new BackupsBench(session, quiet, calls, line -> {
                     err.println(line);
                     err.flush();
@@ -345,65 +311,18 @@ public final class BenchCommand implements Callable<Integer> {
         return runs.stream().allMatch(r -> r.result().verified()) ? 0 : 1;
     }
 
-    /** What runs against a model server: a strategy, or the backups scenario. */
-    private interface OnModel<T> {
-        T run(Session session, Consumer<Boolean> quiet, LongSupplier calls) throws Exception;
-    }
-
     private double p99() {
         return p99Ms != null ? p99Ms : 5.0 * latencyMs;
     }
 
-    /** The runner with what the options add: a revert after each run; the command's pipeline JVMs. */
-    private BenchRunner configured(BenchRunner runner, Session session) {
-        runner.pipelineJvms(pipelineJvms);
-        return revert ? runner.reverting(session) : runner;
-    }
-
-    /** A fresh model server per strategy, as a fresh emulator per strategy: nothing left over from the last one. */
-    private BenchResult onModel(BenchStrategy strategy, BenchRunner.Settings settings, PrintWriter err)
-            throws Exception {
-        return onModel(err, (session, quiet, calls) -> {
-            BenchRunner runner = new BenchRunner(session.datastore(), session.order(), session.limits(), line -> {
-                err.println(line);
-                err.flush();
-            }).serverSideLatency(quiet, calls);
-            return configured(runner, session).run(strategy, settings);
-        });
-    }
-
-    /**
-     * Runs {@code body} against a new model server. It runs in a JVM of its own, so that the heap figures are the
-     * client's alone; a runtime without a java launcher (the installed app's) runs it in this JVM and says that its
-     * heap figures include the model.
-     */
-    private <T> T onModel(PrintWriter err, OnModel<T> body) throws Exception {
-        Optional<Path> launcher = ModelProcess.javaLauncher();
-        if (launcher.isEmpty()) {
-            err.println("No java launcher in this runtime: the model runs in this JVM, and the heap figures include it.");
-            ModelServer.Options options = ModelServer.Options.DEFAULT.withLatency(latencyMs, p99())
-                    .withCapacity(capacity);
-            try (ModelServer model = ModelServer.start(0, retention(ServerType.MODEL) == null ? options
-                    : options.withVersionRetention(retention(ServerType.MODEL)))) {
-                T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet,
-                        model::calls);
-                err.printf("  model: %,d calls, at most %d at once%n", model.calls(), model.maxInFlight());
-                err.flush();
-                return result;
-            }
-        }
-        try (ModelProcess model = startModel(launcher.get())) {
-            T result = body.run(Session.open(ConnectionSpec.model(model.hostPort(), "bench")), model::quiet,
-                    model::calls);
-            err.println("  model: " + model.stats());
-            err.flush();
-            return result;
-        }
+    /** Where this command's runs go, on a server of {@code type}. */
+    private BenchServers servers(ServerType type) {
+        return new BenchServers(emulatorHost, latencyMs, p99(), capacity, retention(type), revert);
     }
 
     /** The model server of this bench's settings in a JVM of its own ({@code java} from {@code launcher}). */
     ModelProcess startModel(Path launcher) {
-        return ModelProcess.start(launcher, latencyMs, p99(), capacity, retention(ServerType.MODEL));
+        return servers(ServerType.MODEL).startModel(launcher);
     }
 
     /** --version-retention, or null for the model's own; refused on another server than the model. */

@@ -2,14 +2,12 @@ package io.keyranger.backup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.EntityQuery;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.KeyQuery;
-import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.ReadOption;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
@@ -25,6 +23,7 @@ import io.keyranger.query.Gql;
 import io.keyranger.support.HeldRead;
 import io.keyranger.support.OnDataEmulators;
 import io.keyranger.support.OnlyOn;
+import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -33,7 +32,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -81,8 +79,8 @@ class RangedDiffTest {
                 DiffRequest.PARALLEL, Cancellation.NEVER);
         assertThat(ranges).as("planned ranges").hasSizeGreaterThan(4);
         damage(datastore, ranges.stream().skip(1).map(KeyRange::start).toList());
-        Map<Key, Entity> then = all(datastore, t0);
-        Map<Key, Entity> now = all(datastore, null);
+        Map<Key, Entity> then = RichEntities.query(datastore, KIND, t0);
+        Map<Key, Entity> now = RichEntities.query(datastore, KIND, null);
 
         Path out = dir.resolve("past");
         calls.reset();
@@ -109,8 +107,8 @@ class RangedDiffTest {
                 Cancellation.NEVER);
         assertThat(ranges).as("planned ranges").hasSizeGreaterThan(1);
         damage(datastore, ranges.stream().skip(1).map(KeyRange::start).toList());
-        Map<Key, Entity> then = all(datastore, t0);
-        Map<Key, Entity> now = all(datastore, null);
+        Map<Key, Entity> then = RichEntities.query(datastore, KIND, t0);
+        Map<Key, Entity> now = RichEntities.query(datastore, KIND, null);
         Path out = dir.resolve("past");
         DiffRequest request = DiffRequest.of(new DiffRequest.Past(moment), "", KIND)
                 .keysOut(out, DiffRequest.Resume.GO_ON_IF_STOPPED).sized(100, 1);
@@ -154,13 +152,13 @@ class RangedDiffTest {
         ConnectionSpec conn = SharedEmulator.freshProject(server, "ranged-export");
         Datastore datastore = SharedEmulator.connect(conn);
         seed(datastore);
-        Map<Key, Entity> exported = all(datastore, null);
+        Map<Key, Entity> exported = RichEntities.query(datastore, KIND, null);
         Path export = io.keyranger.support.EmulatorExports.export(conn, dir, null);
         Calls calls = new Calls();
         Session live = Session.open(conn).wrap(calls::wrap);
         damage(datastore, OrderedRangeRead.plan(live.datastore(), live.order(), "", KIND, DiffRequest.PARALLEL,
                 Cancellation.NEVER).stream().skip(1).map(KeyRange::start).toList());
-        Map<Key, Entity> now = all(datastore, null);
+        Map<Key, Entity> now = RichEntities.query(datastore, KIND, null);
 
         for (int parallel : new int[] {1, DiffRequest.PARALLEL}) {
             // the live kind as it is now, planned as the comparison plans it: one keys-only query a range
@@ -236,7 +234,7 @@ class RangedDiffTest {
     private static void damage(Datastore datastore, List<Key> boundaries) {
         List<Key> delete = new ArrayList<>();
         List<Entity> put = new ArrayList<>();
-        List<Entity> all = new ArrayList<>(all(datastore, null).values());
+        List<Entity> all = new ArrayList<>(RichEntities.query(datastore, KIND, null).values());
         for (int i = 0; i < all.size(); i++) {
             Entity e = all.get(i);
             int at = boundaries.indexOf(e.getKey());
@@ -256,15 +254,6 @@ class RangedDiffTest {
         SharedEmulator.putAll(datastore, put);
     }
 
-    /** The kind as the emulator answers one query for it (in its key order), now or as of {@code at}. */
-    private static Map<Key, Entity> all(Datastore datastore, Instant at) {
-        Map<Key, Entity> found = new LinkedHashMap<>();
-        Query<Entity> query = Query.newEntityQueryBuilder().setKind(KIND).build();
-        (at == null ? datastore.run(query) : datastore.run(query, ReadOption.readTime(
-                Timestamp.ofTimeSecondsAndNanos(at.getEpochSecond(), at.getNano()))))
-                .forEachRemaining(e -> found.put(e.getKey(), e));
-        return found;
-    }
 
     /** Whether a call's arguments read as of a moment (a {@code ReadOption} given: only the past's reads give one). */
     private static boolean past(Object[] args) {

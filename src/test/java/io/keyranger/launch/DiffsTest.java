@@ -3,13 +3,10 @@ package io.keyranger.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.cloud.Timestamp;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
-import com.google.cloud.datastore.Query;
-import com.google.cloud.datastore.ReadOption;
 import io.keyranger.KeyRangerException;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.formats.managed.ManagedExport;
@@ -21,13 +18,13 @@ import io.keyranger.datastore.ServerType;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.source.KeysFile;
 import io.keyranger.support.EmulatorExports;
+import io.keyranger.support.RichEntities;
 import io.keyranger.support.SharedEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,10 +49,10 @@ class DiffsTest {
         ConnectionSpec conn = SharedEmulator.freshProject(ServerType.EMULATOR, "diffs-export");
         Datastore datastore = SharedEmulator.connect(conn);
         seed(datastore);
-        Map<Key, Entity> exported = all(datastore, null);
+        Map<Key, Entity> exported = RichEntities.query(datastore, KIND, null);
         Path export = EmulatorExports.export(conn, dir, null);
         damage(datastore);
-        Map<Key, Entity> now = all(datastore, null);
+        Map<Key, Entity> now = RichEntities.query(datastore, KIND, null);
 
         Path out = dir.resolve("keys");
         ExportDiff.Result r = new Diffs(Session.open(conn)).run(DiffRequest.of(new DiffRequest.Export(
@@ -76,8 +73,8 @@ class DiffsTest {
         damage(datastore);
         Session live = Session.open(conn);
         PointInTime moment = ReadWindow.open(live, t0.toString(), note -> { }).asOf();
-        Map<Key, Entity> then = all(datastore, t0);
-        Map<Key, Entity> now = all(datastore, null);
+        Map<Key, Entity> then = RichEntities.query(datastore, KIND, t0);
+        Map<Key, Entity> now = RichEntities.query(datastore, KIND, null);
 
         // as the Backups tab asks: its own folder, going on from a stopped comparison there, forgotten once done
         Path out = dir.resolve("past");
@@ -157,7 +154,7 @@ class DiffsTest {
 
     /** Deletes 10, changes 10 and adds 5. */
     private static void damage(Datastore datastore) {
-        List<Entity> all = new ArrayList<>(all(datastore, null).values());
+        List<Entity> all = new ArrayList<>(RichEntities.query(datastore, KIND, null).values());
         List<Key> delete = new ArrayList<>();
         List<Entity> change = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
@@ -178,15 +175,6 @@ class DiffsTest {
         SharedEmulator.putAll(datastore, add);
     }
 
-    /** The kind as the emulator answers a query for it, now or as of {@code at}. */
-    private static Map<Key, Entity> all(Datastore datastore, Instant at) {
-        Map<Key, Entity> found = new HashMap<>();
-        Query<Entity> query = Query.newEntityQueryBuilder().setKind(KIND).build();
-        (at == null ? datastore.run(query) : datastore.run(query, ReadOption.readTime(
-                Timestamp.ofTimeSecondsAndNanos(at.getEpochSecond(), at.getNano()))))
-                .forEachRemaining(e -> found.put(e.getKey(), e));
-        return found;
-    }
 
     private static Set<Key> minus(Set<Key> a, Set<Key> b) {
         return a.stream().filter(k -> !b.contains(k)).collect(Collectors.toSet());

@@ -16,12 +16,14 @@ import com.google.cloud.datastore.LongValue;
 import com.google.cloud.datastore.NullValue;
 import com.google.cloud.datastore.PathElement;
 import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.ReadOption;
 import com.google.cloud.datastore.StringValue;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.PointInTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -133,6 +135,19 @@ public final class RichEntities {
         datastore.run(Query.newEntityQueryBuilder().setNamespace(namespace).setKind(kind).build())
                 .forEachRemaining(e -> all.put(e.getKey(), e));
         return all;
+    }
+
+    /**
+     * A kind of the default namespace as the server answers one query for it, in its key order: now ({@code at} null)
+     * or as of {@code at}.
+     */
+    public static Map<Key, Entity> query(Datastore datastore, String kind, Instant at) {
+        Map<Key, Entity> found = new LinkedHashMap<>();
+        Query<Entity> query = Query.newEntityQueryBuilder().setKind(kind).build();
+        (at == null ? datastore.run(query) : datastore.run(query, ReadOption.readTime(
+                Timestamp.ofTimeSecondsAndNanos(at.getEpochSecond(), at.getNano()))))
+                .forEachRemaining(e -> found.put(e.getKey(), e));
+        return found;
     }
 
     /**

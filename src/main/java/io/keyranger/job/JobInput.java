@@ -41,6 +41,11 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     String REMOVE_ADDED = "removeAdded";
     /** The parameter of what KeyRanger found of the input when its job was created, kept to compare later runs with. */
     String STAMP = "input";
+    /**
+     * The field of the {@link #STAMP} that says the input's check found each target key in one entry at most (a file's
+     * earlier lines of a key passed over), so that the job writes each key once.
+     */
+    String EACH_KEY_ONCE = "eachKeyOnce";
 
     /**
      * The parameters of {@code mapper} that name its input (and what KeyRanger stamped of it), which a stored job keeps
@@ -140,10 +145,12 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
 
     /**
      * Whether a job of {@code mapper} (this input's) writes each key once at most, so that one undo record a commit is
-     * enough ({@code PageMapper#writesEachKeyOnce}): a file may repeat keys; the past goes over the kind's own keys.
+     * enough ({@code PageMapper#writesEachKeyOnce}): the past goes over the kind's own keys; a file or an export when
+     * its check found no key in two entries it writes ({@link #EACH_KEY_ONCE}, stamped when its job was created: a
+     * job stamped before that field existed keeps a record a key, as it began).
      */
     default boolean writesEachKeyOnce(MapperSpec mapper) {
-        return false;
+        return mapper.json().path(STAMP).path(EACH_KEY_ONCE).asBoolean(false);
     }
 
     /** The files the job reads, where every runner's workers must reach them. */

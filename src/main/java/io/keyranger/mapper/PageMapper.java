@@ -65,7 +65,8 @@ public interface PageMapper {
      * Whether each entity it changes is changed by one commit of its job at most, so that a commit's undo is one
      * record for all it changes (a batch), which no later commit needs to find: true for a mapper that writes only
      * its page's own keys (one entity group a key, no source), and for a revert (each entity has one image in the job
-     * it takes back). A copy that drops ancestors, or an import, may write one key twice: one record per target.
+     * it takes back). A copy that drops ancestors may write one key twice: one record per target. An import says so
+     * itself: its input's check found whether it holds a key twice.
      */
     default boolean writesEachKeyOnce() {
         return entityGroupsPerKey() == 1 && !readsSource();

@@ -90,11 +90,13 @@ public record Operations(long reads, long writes, long deletes, long undoRecords
     }
 
     /**
-     * What a restore from a file does: it reads every entity of the selection, and writes those it restores (with an
-     * undo record each unless {@code undo} is off: it may write a key twice, so it keeps one record per entity).
+     * What a restore from a managed export does: it reads every entity of the selection, and writes those it restores
+     * with their undo unless {@code undo} is off. An export holds each key once, so its job writes each once and keeps
+     * about one record a commit ({@link Chunker#undoRecords}; its check finds a key held twice, and such a job keeps
+     * a record an entity).
      */
-    public static Operations ofRestore(long compared, long restores, boolean undo) {
-        long undoRecords = undo ? restores : 0;
+    public static Operations ofRestore(long compared, long restores, boolean undo, ServerLimits limits) {
+        long undoRecords = undo ? Chunker.undoRecords(restores, true, 0, limits) : 0;
         return new Operations(compared, restores + undoRecords, 0, undoRecords);
     }
 

@@ -1,6 +1,7 @@
 package io.keyranger.summary;
 
 import io.keyranger.backup.ExportDiff;
+import io.keyranger.datastore.ServerLimits;
 import io.keyranger.job.RestoreMode;
 
 /**
@@ -13,10 +14,10 @@ import io.keyranger.job.RestoreMode;
  * @param operations its whole operations: every compared entity read, every restored one written, with its undo
  */
 public record RestoreDryRun(ExportDiff.Result diff, RestoreMode mode, Operations operations) {
-    public static RestoreDryRun of(ExportDiff.Result diff, RestoreMode mode, boolean undo) {
+    public static RestoreDryRun of(ExportDiff.Result diff, RestoreMode mode, boolean undo, ServerLimits limits) {
         // it writes those missing live, and the changed ones where it overwrites
         long restores = diff.removed() + (mode == RestoreMode.OVERWRITE ? diff.changed() : 0);
-        return new RestoreDryRun(diff, mode, Operations.ofRestore(diff.compared(), restores, undo));
+        return new RestoreDryRun(diff, mode, Operations.ofRestore(diff.compared(), restores, undo, limits));
     }
 
     /** Whether the restore writes this entity that differs: it is gone live, or the restore overwrites. */

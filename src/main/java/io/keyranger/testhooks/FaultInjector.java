@@ -32,7 +32,9 @@ public final class FaultInjector {
     private final double failureRate;
     private final double lostCommitRate;
     private final long latencyMillis;
-    private final Random random;
+    /** Failures and lost answers draw from streams of their own, so that a lost-answer draw never uses up a failure. */
+    private final Random failureDraws;
+    private final Random lostCommitDraws;
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong lostCommits = new AtomicLong();
     private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
@@ -47,7 +49,8 @@ public final class FaultInjector {
         this.failureRate = failureRate;
         this.lostCommitRate = lostCommitRate;
         this.latencyMillis = latencyMillis;
-        this.random = new Random(seed);
+        this.failureDraws = new Random(seed);
+        this.lostCommitDraws = new Random(~seed);
     }
 
     /**
@@ -118,7 +121,7 @@ public final class FaultInjector {
                 return Proxy.newProxyInstance(Transaction.class.getClassLoader(), new Class<?>[] {Transaction.class},
                         handler(tx, TRANSACTION_CALLS));
             }
-            if ("commit".equals(method.getName()) && roll(lostCommitRate)) {
+            if ("commit".equals(method.getName()) && roll(lostCommitDraws, lostCommitRate)) {
                 lostCommits.incrementAndGet();
                 throw new DatastoreException(14, "injected fault: the commit succeeded but its answer was lost",
                         "UNAVAILABLE");
@@ -136,7 +139,7 @@ public final class FaultInjector {
     }
 
     private void maybeFail(Method method) {
-        if (roll(failureRate)) {
+        if (roll(failureDraws, failureRate)) {
             failures.incrementAndGet();
             String[] error = ERRORS[nextInt(ERRORS.length)];
             throw new DatastoreException(Integer.parseInt(error[0]), "injected fault in " + method.getName(), error[1]);
@@ -153,11 +156,11 @@ public final class FaultInjector {
         }
     }
 
-    private synchronized boolean roll(double rate) {
-        return rate > 0 && random.nextDouble() < rate;
+    private static boolean roll(Random draws, double rate) {
+        return rate > 0 && draws.nextDouble() < rate;
     }
 
-    private synchronized int nextInt(int bound) {
-        return random.nextInt(bound);
+    private int nextInt(int bound) {
+        return failureDraws.nextInt(bound);
     }
 }

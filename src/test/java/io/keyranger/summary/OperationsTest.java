@@ -58,12 +58,18 @@ class OperationsTest {
     }
 
     /**
-     * Whether undo is one record a commit is its mapper's to say: an import from a file may write a key twice (a
-     * record per entity), one from the database's past writes each key once; and a commit holds a page at most.
+     * Whether undo is one record a commit is its input's to say: an import from a file writes each key once when its
+     * check found so (stamped on its job), else it may write a key twice (a record per entity); one from the
+     * database's past writes each key once; and a commit holds a page at most.
      */
     @Test
-    void anImportFromAFileKeepsARecordPerEntityAndSmallPagesMeanMoreRecords() {
+    void anImportFromAFileKeepsARecordPerEntityUnlessItsCheckFoundEachKeyOnce() {
         MapperSpec fromFile = MapperSpec.parse("{\"template\": \"import\", \"file\": \"export.jsonl\"}");
+        MapperSpec checked = MapperSpec.parse("{\"template\": \"import\", \"file\": \"export.jsonl\", "
+                + "\"input\": {\"entries\": 500, \"eachKeyOnce\": true}}");
+        assertThat(JobInput.of(checked).writesEachKeyOnce(checked)).isTrue();
+        assertThat(Operations.overEvery(500, checked, 0, ServerLimits.PRODUCTION))
+                .isEqualTo(new Operations(500, 505, 0, 5));
         MapperSpec fromPast = MapperSpec.parse("{\"template\": \"import\", \"format\": \"past\", "
                 + "\"asOf\": \"2026-11-01T00:00:00Z\"}");
         assertThat(JobInput.of(fromFile).writesEachKeyOnce(fromFile)).isFalse();
@@ -88,8 +94,13 @@ class OperationsTest {
 
     @Test
     void aRestoreReadsWhatItComparesAndWritesWhatItRestoresWithItsUndo() {
-        assertThat(Operations.ofRestore(2_100, 300, true)).isEqualTo(new Operations(2_100, 600, 0, 300));
-        assertThat(Operations.ofRestore(2_100, 300, false)).isEqualTo(new Operations(2_100, 300, 0, 0));
+        // an export holds each key once: one undo record a commit, about 100 entities on production, 19 on the legacy
+        assertThat(Operations.ofRestore(2_100, 300, true, ServerLimits.PRODUCTION))
+                .isEqualTo(new Operations(2_100, 303, 0, 3));
+        assertThat(Operations.ofRestore(2_100, 300, true, ServerLimits.EMULATOR))
+                .isEqualTo(new Operations(2_100, 316, 0, 16));
+        assertThat(Operations.ofRestore(2_100, 300, false, ServerLimits.PRODUCTION))
+                .isEqualTo(new Operations(2_100, 300, 0, 0));
     }
 
     @Test

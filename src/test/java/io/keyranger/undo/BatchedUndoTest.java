@@ -128,6 +128,65 @@ class BatchedUndoTest {
     }
 
     /**
+     * An import of JSON lines and a restore from a managed export (KeyRanger's own, Google's format), each key once in
+     * its input, keep a record a commit as a job over the kind does (their checks found each key once), and their
+     * reverts take each entity back once: the import's to what it overwrote, the restore's to the entities missing.
+     */
+    @Test
+    void anImportAndARestoreWhoseInputsHoldEachKeyOnceKeepARecordPerCommitAndRevertExactly() throws Exception {
+        Path lines = dir.resolve("rich.jsonl");
+        Path managed = dir.resolve("managed");
+        assertOk(run("run", "--kind", "Rich", "--job-id", "to-lines", "--mapper", cli.mapper(
+                "{\"template\":\"export\",\"file\":\"" + escaped(lines) + "\"}").toString()));
+        assertOk(run("run", "--kind", "Rich", "--job-id", "to-managed", "--mapper", cli.mapper(
+                "{\"template\":\"export\",\"format\":\"managed\",\"file\":\"" + escaped(managed) + "\"}")
+                .toString()));
+        List<Entity> edited = new ArrayList<>();
+        seeded.values().forEach(e -> edited.add(Entity.newBuilder(e).set("balance", -1L).build()));
+        SharedEmulator.putAll(datastore, edited);
+        Map<Key, Entity> before = RichEntities.read(datastore, "", "Rich");
+
+        assertOk(run("run", "--kind", "Rich", "--job-id", "imp", "--page-size", "100", "--mapper", cli.mapper(
+                "{\"template\":\"import\",\"file\":\"" + escaped(lines) + "\"}").toString()));
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(seeded);
+        assertBatched("imp", ENTITIES, ENTITIES / 8);
+        assertOk(run("revert", "imp", "--job-id", "undo-imp"));
+        assertThat(RichEntities.read(datastore, "", "Rich")).as("as the import found them").isEqualTo(before);
+
+        List<Key> gone = new ArrayList<>(seeded.keySet()).subList(0, ENTITIES / 4);
+        datastore.delete(gone.toArray(new Key[0]));
+        Map<Key, Entity> missing = RichEntities.read(datastore, "", "Rich");
+        InProcessCli.Result restore = run("restore", "--export", managed.toString(), "--kind", "Rich", "--job-id",
+                "back", "--page-size", "100");
+        assertThat(restore.exitCode()).as(restore.out() + restore.err()).isEqualTo(7); // the edited ones skipped
+        assertThat(restore.out()).contains("restored (missing): " + gone.size());
+        Map<Key, Entity> expected = new HashMap<>(missing);
+        gone.forEach(k -> expected.put(k, seeded.get(k)));
+        assertThat(RichEntities.read(datastore, "", "Rich")).isEqualTo(expected);
+        // a commit of an export's entries meets a quarter of them missing: a few images a record
+        assertBatched("back", gone.size(), gone.size() / 2);
+        assertOk(run("revert", "back", "--job-id", "undo-back"));
+        assertThat(RichEntities.read(datastore, "", "Rich")).as("the restored ones gone again").isEqualTo(missing);
+    }
+
+    /**
+     * Job {@code jobId} kept {@code images} before-images, each target once, in batches of a commit each: at most
+     * {@code maxRecords} record entities.
+     */
+    private void assertBatched(String jobId, int images, int maxRecords) {
+        List<Entity> records = UndoKept.records(datastore, jobId);
+        assertThat(UndoKept.targets(datastore, jobId)).hasSize(images).doesNotHaveDuplicates();
+        assertThat(records).as("a record a commit, not one an entity").hasSizeLessThanOrEqualTo(maxRecords)
+                .allMatch(r -> UndoRecords.isBatch(r.getKey()));
+        assertThat(totals(jobId)).containsEntry(JobResult.UNDO_IMAGES, (long) images)
+                .containsEntry(JobResult.UNDO_RECORDS, (long) records.size());
+    }
+
+    private static String escaped(Path path) {
+        return path.toString().replace("\\", "\\\\");
+    }
+
+    /**
      * Entities of 400 KB that do not compress: a commit's batch would be over Datastore's entity limit, so it is cut
      * into records that each fit, and every entity is still kept once and comes back.
      */

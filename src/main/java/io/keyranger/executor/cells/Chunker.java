@@ -113,10 +113,13 @@ public final class Chunker {
 
     /**
      * Chunks of a page of positions in a source (an import's entries): each entry writes one entity, its own entity
-     * group, and with {@code undo} its undo record, another; the positions themselves are neither read nor written.
+     * group, and with {@code undo} its undo record, another, unless {@code batched} (the input writes each key once):
+     * then the commit's records are a batch under its ledger ({@link #batchRecords}), no group more. The positions
+     * themselves are neither read nor written.
      */
-    public static List<List<Key>> records(List<Key> page, ServerLimits limits, boolean undo, CellPlan cells) {
-        int perRecord = undo ? 2 : 1;
+    public static List<List<Key>> records(List<Key> page, ServerLimits limits, boolean undo, boolean batched,
+                                          CellPlan cells) {
+        int perRecord = undo && !batched ? 2 : 1;
         int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE : limits.maxEntityGroups();
         List<List<Key>> chunks = new ArrayList<>();
         List<Key> current = new ArrayList<>();
@@ -126,7 +129,8 @@ public final class Chunker {
             if (!current.isEmpty()) {
                 int bookkeeping = cell - firstCell + 2 + SHARD; // the ledgers from the first's cell to this one's, the tail
                 int groups = (current.size() + 1) * perRecord + bookkeeping;
-                if (groups > maxGroups || groups > limits.maxMutations()) {
+                long mutations = undo && batched ? groups + batchRecords(current.size() + 1, limits) : groups;
+                if (groups > maxGroups || mutations > limits.maxMutations()) {
                     chunks.add(current);
                     current = new ArrayList<>();
                 }

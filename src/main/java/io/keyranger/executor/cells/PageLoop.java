@@ -233,7 +233,8 @@ public final class PageLoop {
     private void commitPage(KeyRange query, List<Key> page, Map<Key, SourceRecord> records, Key spanEnd,
                             Consumer<CellCommitter.Outcome> committed) {
         List<List<Key>> chunks = page.isEmpty() ? List.of(List.of())
-                : work.mapper().readsSource() ? Chunker.records(page, work.limits(), work.mapper().keepsUndo(), work.cells())
+                : work.mapper().readsSource() ? Chunker.records(page, work.limits(), work.mapper().keepsUndo(),
+                        work.mapper().writesEachKeyOnce(), work.cells())
                 : Chunker.chunks(page, work.limits(), work.mapper().needsEntities() || work.mapper().writes(),
                         work.mapper().entityGroupsPerKey(), work.mapper().keepsUndo(),
                         work.mapper().writesEachKeyOnce(), work.mapper()::entitiesPer, work.cells());

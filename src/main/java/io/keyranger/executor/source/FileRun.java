@@ -118,7 +118,8 @@ final class FileRun implements InputRun {
     public Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         FileSource source = source(datastore, files, order, spec);
-        PageMapper mapper = Mappers.screened(new ImportMapper(spec.kind(), mode(), source.input()::placed, managed()),
+        PageMapper mapper = Mappers.screened(new ImportMapper(spec.kind(), mode(), source.input()::placed, managed(),
+                input.writesEachKeyOnce(spec.mapper())),
                 spec.mapper().undo());
         return new Pages(source, ReadTimeMapper.of(datastore, spec, mapper)); // refused with a read time: it writes
     }

@@ -51,9 +51,10 @@ public record ImportFile(FileStore store, String file, String project, String da
      * @param digest     the SHA-256 of a file's content as the check read it (hex), or null when not taken
      * @param superseded the byte offsets of the lines whose key a later line names again, in order
      * @param badLines   the line numbers of the first bad lines, by their byte offsets (so a report can name them)
+     * @param eachKeyOnce whether no key the job writes is in two of the entries it takes (after the superseded ones)
      */
     public record Check(long lines, long bad, List<String> examples, long selected, List<String> warnings, String digest,
-                        List<Long> superseded, Map<Long, Long> badLines) {
+                        List<Long> superseded, Map<Long, Long> badLines, boolean eachKeyOnce) {
         public Check {
             examples = List.copyOf(examples);
             warnings = List.copyOf(warnings);
@@ -109,7 +110,7 @@ public record ImportFile(FileStore store, String file, String project, String da
                     + "skipped and counted.");
         }
         return new Check(line, bad, examples, line - bad, List.of(), ImportIdentity.hex(digest),
-                superseded(hashes.repeated()), numbered);
+                superseded(hashes.repeated()), numbered, true); // a key's earlier lines are passed over
     }
 
     /** The offsets of the lines whose key a later line has, given the hashes of keys seen more than once. */

@@ -30,12 +30,15 @@ final class ImportMapper implements PageMapper {
     private final UnaryOperator<Entity> placing;
     /** Whether the input is a managed export, whose format does not keep the order of mixed arrays. */
     private final boolean managed;
+    /** Whether its input's check found no key in two entries it takes ({@code JobInput#writesEachKeyOnce}). */
+    private final boolean eachKeyOnce;
 
-    ImportMapper(String kind, RestoreMode mode, UnaryOperator<Entity> placing, boolean managed) {
+    ImportMapper(String kind, RestoreMode mode, UnaryOperator<Entity> placing, boolean managed, boolean eachKeyOnce) {
         this.kind = kind;
         this.mode = mode;
         this.placing = placing;
         this.managed = managed;
+        this.eachKeyOnce = eachKeyOnce;
     }
 
     @Override
@@ -61,6 +64,12 @@ final class ImportMapper implements PageMapper {
     @Override
     public int entityGroupsPerKey() {
         return 1;
+    }
+
+    /** Each target once where its input's check found so: its commits keep their undo in one record each. */
+    @Override
+    public boolean writesEachKeyOnce() {
+        return eachKeyOnce;
     }
 
     /** The live entities a restore decides against; an import that overwrites reads none. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.KeyRangerException;
+import io.keyranger.job.JobInput;
 import io.keyranger.job.JobSpec;
 import io.keyranger.mapper.MapperSpec;
 import java.util.HashMap;
@@ -35,6 +36,9 @@ final class InputStamps {
         if (!check.superseded().isEmpty()) {
             ArrayNode offsets = input.putArray(SUPERSEDED_FIELD);
             check.superseded().forEach(offsets::add);
+        }
+        if (check.eachKeyOnce()) {
+            input.put(JobInput.EACH_KEY_ONCE, true);
         }
         if (!check.badLines().isEmpty()) {
             ObjectNode numbers = input.putObject(BAD_LINES_FIELD);

@@ -83,18 +83,21 @@ public record ManagedImport(ManagedExport export, String project, String databas
 
     /**
      * Reads every record (checksums, and each entity decoded): a corrupt or truncated file is refused, naming it and
-     * the offset, before anything is written. Keys asked for that the export lacks are warned of.
+     * the offset, before anything is written. Keys asked for that the export lacks are warned of, and a key selected
+     * twice found.
      */
     @Override
     public ImportFile.Check check(boolean skipBadLines, BooleanSupplier cancelled) {
         long records = 0;
         long selected = 0;
         Set<Key> found = keys == null ? null : new HashSet<>();
+        KeyHashes selectedKeys = new KeyHashes();
         try (ManagedExport.Entities entities = export.entities(project, database, namespace, kind)) {
             for (Entity e = entities.next(); e != null && !cancelled.getAsBoolean(); e = entities.next()) {
                 records++;
                 if (selects(e)) {
                     selected++;
+                    selectedKeys.add(e.getKey());
                     if (found != null) {
                         found.add(e.getKey());
                     }
@@ -109,7 +112,9 @@ public record ManagedImport(ManagedExport export, String project, String databas
                     kind, namespace.isEmpty() ? "" : " of namespace " + namespace, String.join(", ", absent.stream()
                             .limit(EXAMPLES).map(KeyFormat::format).toList())));
         }
-        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null, List.of(), Map.of());
+        // Google's exports hold an entity once; one that repeats a key keeps a record a key, the first before-image
+        return new ImportFile.Check(records, 0, List.of(), selected, warnings, null, List.of(), Map.of(),
+                selectedKeys.repeated().isEmpty());
     }
 
     @Override

@@ -44,6 +44,25 @@ class ChunkerTest {
         assertThat(chunks.get(0)).hasSize(20);
     }
 
+    /**
+     * A page of an import's entries: with a record an entity, each entry is two entity groups and two mutations; with
+     * its undo batched (its input holds each key once), one, and the commit's records count as mutations.
+     */
+    @Test
+    void anImportWhoseUndoIsBatchedPutsAboutTwiceTheEntriesInACommit() {
+        CellPlan oneCell = new CellPlan(KeyOrder.PRODUCTION, List.of());
+        List<List<Key>> perEntity = Chunker.records(roots(1_000), ServerLimits.PRODUCTION, true, false, oneCell);
+        List<List<Key>> batched = Chunker.records(roots(1_000), ServerLimits.PRODUCTION, true, true, oneCell);
+        assertThat(perEntity.get(0)).hasSize(248); // 2 × 248, the ledgers of its cell and the tail, a shard: 499
+        assertThat(batched.get(0)).hasSizeBetween(480, 496);
+        assertThat(batched.stream().mapToInt(List::size).sum()).isEqualTo(1_000);
+        assertThat(Chunker.records(roots(100), ServerLimits.EMULATOR, true, false, oneCell))
+                .as("25 entity groups: a record of its own an entry").allMatch(c -> c.size() <= 11);
+        assertThat(Chunker.records(roots(100), ServerLimits.EMULATOR, true, true, oneCell))
+                .as("25 entity groups: the records under the ledger").allMatch(c -> c.size() <= 22)
+                .anyMatch(c -> c.size() > 11);
+    }
+
     @Test
     void copyingHalvesTheChunkBecauseEachKeyAlsoWritesElsewhere() {
         assertThat(Chunker.chunks(roots(100), ServerLimits.EMULATOR, true, 2)).allMatch(c -> c.size() <= 11);

@@ -170,9 +170,9 @@ class FaultsExactlyOnceTest {
     }
 
     /**
-     * The revert's own injector, its answers lost three times as often: the draws of one injector are shared by the
-     * worker threads, so whether a lost answer falls inside the revert's ~50 commits must not hang on their order
-     * (at 30% none is lost with odds of about 1 in 50 million).
+     * The revert's own injector, its answers lost three times as often. Its failures and lost answers each draw from a
+     * stream of their own, so whether one falls inside the revert's ~50 commits hangs on how many calls it makes, not
+     * on the order its worker threads draw in (at 30% none is lost with odds of about 1 in 50 million).
      */
     private static FaultInjector revertFaults() {
         return new FaultInjector(0.10, 0.30, 0, 7);

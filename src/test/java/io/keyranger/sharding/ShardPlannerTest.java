@@ -156,6 +156,7 @@ class ShardPlannerTest {
         ShardPlanner.RangePlan small = planner.planRanges(new PlanRequest("", "Five", List.of(), 8, 64),
                 Cancellation.NEVER);
         assertThat(small.ranges()).hasSize(5);
+        assertThat(small.entities()).as("counted: it scanned every key").isEqualTo(5);
         for (KeyRange range : small.ranges()) {
             assertThat(datastore.run(range.applyTo(Query.newKeyQueryBuilder().setKind("Five"), List.of()).build()))
                     .toIterable().hasSize(1);
@@ -163,6 +164,27 @@ class ShardPlannerTest {
         assertThatThrownBy(() -> planner.planRanges(new PlanRequest("", "Nothing", List.of(), 4, 64),
                 Cancellation.NEVER)).isInstanceOf(KeyRangerException.class)
                 .hasMessageContaining("Kind 'Nothing' has no entities");
+    }
+
+    /**
+     * A job planned from every key has its cells cut at evenly spaced keys: at least two a shard, so that its ranges
+     * split at cell bounds (no probe, no divided cell), about one per 128 keys on a larger kind, never fewer than 32
+     * keys a cell; and the keys it counted are its estimate.
+     */
+    @Test
+    void aJobPlannedFromEveryKeyHasCellsEnoughForItsShards() {
+        List<Key> keys = new ArrayList<>();
+        for (int i = 1; i <= 40_000; i++) {
+            keys.add(Key.newBuilder("p", "K", i, "").build());
+        }
+        assertThat(ShardPlanner.standIns(keys.subList(0, 10_000), 64)).as("two a shard").hasSize(127);
+        assertThat(ShardPlanner.standIns(keys, 64)).as("one per 128 keys").hasSize(311);
+        assertThat(ShardPlanner.standIns(keys.subList(0, 3_000), 4)).hasSize(22);
+        assertThat(ShardPlanner.standIns(keys.subList(0, 640), 64)).as("cells of 32 keys at least").hasSize(19);
+        assertThat(ShardPlanner.standIns(keys.subList(0, 10), 64)).isEmpty();
+        List<Key> tenThousand = keys.subList(0, 10_000);
+        assertThat(ShardPlanner.standIns(tenThousand, 64)).isSortedAccordingTo(ORDER)
+                .containsExactlyElementsOf(ShardPlanner.evenlySpaced(tenThousand, 128));
     }
 
     @Test

@@ -8,12 +8,12 @@ import java.util.List;
 
 /**
  * How a new job starts, as its input planned it: over key ranges, its starting ranges with the scatter samples its
- * cells are cut at ({@code cells} null); over a file's entries, its cells cut along the file's bytes, the ranges of
+ * cells are cut at ({@code cells} null), and the keys it counted when it scanned them all (else -1); over a file's entries, its cells cut along the file's bytes, the ranges of
  * whole cells it starts from, and the entries the file's check counted.
  */
 public record InputPlan(List<KeyRange> starts, List<Key> samples, CellPlan cells, long entries) {
     /** A plan over key ranges. */
     public static InputPlan ranges(ShardPlanner.RangePlan plan) {
-        return new InputPlan(plan.ranges(), plan.samples(), null, -1);
+        return new InputPlan(plan.ranges(), plan.samples(), null, plan.entities());
     }
 }

@@ -82,12 +82,17 @@ public final class JobPlans {
         return new Planned(new CellPlan(order, new ArrayList<>(bounds)), starts, estimate);
     }
 
+    /** {@code planned} with the entities its input counted as its estimate, when it counted them (not -1). */
+    private static Planned counted(Planned planned, long entities) {
+        return entities < 0 ? planned : new Planned(planned.cells(), planned.starts(), entities);
+    }
+
     /**
      * What a new job starts from as its input planned it ({@link InputPlan}): cells a file's input cut along its bytes
      * with the entries its check counted, or else cells cut at the scatter samples of its ranges ({@link #plan}).
      */
     public static Planned plan(KeyOrder order, JobSpec spec, InputPlan input) {
-        Planned planned = input.cells() == null ? plan(order, input.starts(), input.samples())
+        Planned planned = input.cells() == null ? counted(plan(order, input.starts(), input.samples()), input.entries())
                 : new Planned(input.cells(), input.starts(), input.entries());
         LOG.info("Job {}: planned {} ranges over {} cells", spec.jobId(), planned.starts().size(),
                 planned.cells().cells());

@@ -17,6 +17,7 @@ import io.keyranger.demo.DemoSeeder;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.support.SharedEmulator;
+import io.keyranger.testhooks.FaultInjector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -185,6 +186,29 @@ class ShardPlannerTest {
         List<Key> tenThousand = keys.subList(0, 10_000);
         assertThat(ShardPlanner.standIns(tenThousand, 64)).isSortedAccordingTo(ORDER)
                 .containsExactlyElementsOf(ShardPlanner.evenlySpaced(tenThousand, 128));
+    }
+
+    /**
+     * A kind too small for its scatter sample is listed in ranges of seven samples each (about 900 keys in
+     * production's scatter rate), read at once, not in a range between each two. The legacy emulator keeps far more
+     * samples than production, so the job asks for shards enough that they are too few: two samples a shard.
+     */
+    @Test
+    void aSmallKindIsListedInARangeASevenSamples() {
+        int scattered = new ScatterSampler(datastore, ORDER).sample(new PlanRequest("", "Account", List.of(), 64,
+                PlanRequest.DEFAULT_OVERSAMPLE)).keys().size();
+        PlanRequest request = new PlanRequest("", "Account", List.of(), scattered / 2, PlanRequest.DEFAULT_OVERSAMPLE);
+        int samples = new ScatterSampler(datastore, ORDER).sample(request).keys().size();
+        FaultInjector counting = new FaultInjector(0, 0, 0, 1);
+        ShardPlanner.RangePlan plan = new ShardPlanner(counting.wrap(datastore), ORDER).planRanges(request,
+                Cancellation.NEVER);
+        long queries = counting.calls("run");
+        System.out.printf("%d accounts, %d scatter samples, %d shards: %d queries%n", ACCOUNTS, samples,
+                request.shards(), queries);
+        assertThat(plan.entities()).as("planned from every key").isEqualTo(ACCOUNTS);
+        assertThat(plan.ranges()).hasSize(request.shards());
+        // the sample's query, and a range per seven samples: each holds less than a page here
+        assertThat(queries).isEqualTo(1L + samples / 7 + 1);
     }
 
     @Test

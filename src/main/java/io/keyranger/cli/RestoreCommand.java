@@ -312,7 +312,7 @@ public final class RestoreCommand implements Callable<Integer> {
             err.flush();
         }, Cancellation.NEVER);
         err.println();
-        DryRunPrinter.printRestore(RestoreDryRun.of(r, restoreMode, !noUndo, session.limits()), kind, selection.export.toString(), out,
-                prices);
+        DryRunPrinter.printRestore(RestoreDryRun.of(r, restoreMode, !noUndo, session.limits()), kind,
+                selection.export.toString(), out, prices);
     }
 }

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * How a new job starts, as its input planned it: over key ranges, its starting ranges with the scatter samples its
- * cells are cut at ({@code cells} null), and the keys it counted when it scanned them all (else -1); over a file's entries, its cells cut along the file's bytes, the ranges of
- * whole cells it starts from, and the entries the file's check counted.
+ * cells are cut at ({@code cells} null), and the keys it counted when it scanned them all (else -1); over a file's
+ * entries, its cells cut along the file's bytes, the ranges of whole cells it starts from, and the entries the
+ * file's check counted.
  */
 public record InputPlan(List<KeyRange> starts, List<Key> samples, CellPlan cells, long entries) {
     /** A plan over key ranges. */

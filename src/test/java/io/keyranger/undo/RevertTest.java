@@ -243,9 +243,9 @@ class RevertTest {
         assertOk(run("{\"template\":\"import\",\"file\":\"" + file + "\"}", "imp"));
         assertThat(RichEntities.read(datastore, "", "Rich")).hasSize(ENTITIES + 40);
         assertThat(undoImages("imp")).isEqualTo(50);
-        // an import may write a key twice: it keeps one record per target, the form before batches, which reverts
-        assertThat(UndoKept.records(datastore, "imp")).hasSize(50)
-                .noneMatch(r -> UndoRecords.isBatch(r.getKey()));
+        // its check found each key once in the file: a batch a commit, as a job over the kind keeps
+        assertThat(UndoKept.records(datastore, "imp")).hasSizeLessThan(50)
+                .allMatch(r -> UndoRecords.isBatch(r.getKey()));
 
         InProcessCli.Result revert = cli.run("revert", "imp");
         assertOk(revert);

@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every entity of a kind (or every key: {@link #keys}), read over key ranges at once and handed on in key order, as
+ * Every entity of a kind (or every key: {@link #each}), read over key ranges at once and handed on in key order, as
  * one query over the whole kind returns them: the past side of {@code diff --as-of} and the live keys that
  * {@code diff} reads for what was added since. The ranges are planned as a job's are ({@link ShardPlanner}, on the
  * client given: a past moment's client plans over the kind as it was then) and cut further at every
@@ -91,13 +91,6 @@ final class OrderedRangeRead<T> implements Iterator<T>, AutoCloseable {
                                              int parallel, Cancellation cancellation) {
         return new OrderedRangeRead<>(datastore, order, namespace, kind, parallel, cancellation,
                 Query::newEntityQueryBuilder, Entity.class::cast);
-    }
-
-    /** The kind's keys only. */
-    static OrderedRangeRead<Key> keys(Datastore datastore, KeyOrder order, String namespace, String kind,
-                                      int parallel, Cancellation cancellation) {
-        return new OrderedRangeRead<>(datastore, order, namespace, kind, parallel, cancellation,
-                Query::newKeyQueryBuilder, Key.class::cast);
     }
 
     /**

@@ -128,8 +128,8 @@ class RangedReadBenchmark {
                     t = System.nanoTime();
                     List<Key> ranged = new ArrayList<>(n);
                     int ranges;
-                    try (OrderedRangeRead<Key> read = OrderedRangeRead.keys(session.datastore(), session.order(), "",
-                            KIND, parallel, Cancellation.NEVER)) {
+                    try (OrderedRangeRead<Key> read = OrderedRangeRead.each(session.datastore(), session.order(), "",
+                            KIND, parallel, Cancellation.NEVER, false, Key.class::cast)) {
                         read.forEachRemaining(ranged::add);
                         ranges = read.ranges();
                     }

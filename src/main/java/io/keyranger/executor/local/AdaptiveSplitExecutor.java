@@ -48,6 +48,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -153,11 +156,21 @@ public final class AdaptiveSplitExecutor {
         JobStore store = new JobStore(datastore, seams);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
         List<JobPlans.Planned> planned = new ArrayList<>(1);
-        // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
-        JobPlans.Stored plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL, () -> {
-            planned.add(plan(input, spec));
-            return planned.get(0);
-        }, m -> { });
+        // the plan is made while the job's id is looked up, a round trip less before the first page; an id in use
+        // (refused below) leaves it unused, and its reads stop
+        AtomicBoolean unused = new AtomicBoolean();
+        CompletableFuture<JobPlans.Planned> planning = CompletableFuture.supplyAsync(
+                () -> plan(input, spec, Cancellation.of(unused::get)), PLANNING);
+        JobPlans.Stored plan;
+        try {
+            // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
+            plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL, () -> {
+                planned.add(joined(planning));
+                return planned.get(0);
+            }, m -> { });
+        } finally {
+            unused.set(true);
+        }
         return run(spec, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(order),
                 () -> planned.get(0).starts(), listener);
     }
@@ -185,14 +198,39 @@ public final class AdaptiveSplitExecutor {
         }
     }
 
-    /** Plans the job's starting ranges and its cells as its input plans them ({@link InputRun#plan}); nothing is written. */
-    private JobPlans.Planned plan(InputRun input, JobSpec spec) {
+    /** Where a new job's plan is made, beside the thread that looks its id up: a thread of its own. */
+    private static final Executor PLANNING = task -> {
+        Thread thread = new Thread(task, "keyranger-plan");
+        thread.setDaemon(true);
+        thread.start();
+    };
+
+    /** What {@code future} gave, or what it threw, as thrown. */
+    private static <T> T joined(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException thrown) {
+                throw thrown;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Plans the job's starting ranges and its cells as its input plans them ({@link InputRun#plan}); nothing is
+     * written. It stops once {@code cancellation} says so.
+     */
+    private JobPlans.Planned plan(InputRun input, JobSpec spec, Cancellation cancellation) {
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
         List<KeyRange> given = seams.initialRanges(request);
         InputPlan plan = given != null ? InputPlan.ranges(new ShardPlanner.RangePlan(given, List.of()))
                 : retrying(() -> input.plan(datastore, LocalFileStore.INSTANCE, order, spec, request,
-                Cancellation.NEVER));
+                cancellation));
         return JobPlans.plan(order, spec, plan);
     }
 

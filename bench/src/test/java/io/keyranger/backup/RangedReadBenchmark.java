@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.Test;
  * whole comparison ({@code diff --as-of}) is timed too; on one that keeps none both read the live kind, the same
  * calls without a read time. The live side of {@code diff --export} (an export of the seeded kind, 1% changed, 1%
  * deleted and 1% added since): the live kind's keys read by one keys-only query against over planned ranges
- * ({@link OrderedRangeRead#keys}), and the whole comparison at {@code --parallel} 1, 8 and 16.
- * {@code -Dentities} (default 200,000), {@code -Drounds} (default 3).
+ * ({@link OrderedRangeRead#each}), and the whole comparison at {@code --parallel} 1, 8 and 16.
+ * {@code -Dentities} (default 200,000), {@code -Drounds} (default 3), {@code -Dparallels} (how many ranges the past
+ * is read over at once, default 8,16).
  * Not part of {@code mvn verify}: {@code mvn -B -o verify -pl :keyranger,:keyranger-bench
  * -Dtest=RangedReadBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. Prints figures; checks that each read hands
  * on every key once, in the same order; asserts nothing about speed.
@@ -43,6 +45,8 @@ class RangedReadBenchmark {
     @Test
     void oneQueryAgainstRangesOnTheProductionModel() throws Exception {
         int n = Integer.getInteger("entities", 200_000);
+        int[] parallels = Arrays.stream(System.getProperty("parallels", "8,16").split(","))
+                .mapToInt(p -> Integer.parseInt(p.trim())).toArray();
         try (ModelServer server = ModelServer.start(0, ModelServer.Options.DEFAULT)) {
             ConnectionSpec conn = ConnectionSpec.model(server.hostPort(), "bench");
             Datastore datastore = DatastoreConnector.connect(conn);
@@ -102,7 +106,7 @@ class RangedReadBenchmark {
                 report(round, "one query", one.size(), t, server.calls() - calls);
                 expected = expected == null ? one : expected;
                 check(expected, one);
-                for (int parallel : new int[] {8, 16}) {
+                for (int parallel : parallels) {
                     calls = server.calls();
                     t = System.nanoTime();
                     List<Key> ranged = new ArrayList<>(n);

@@ -155,7 +155,6 @@ public final class AdaptiveSplitExecutor {
         checkWritable(inputs.mapper());
         JobStore store = new JobStore(datastore, seams);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
-        List<JobPlans.Planned> planned = new ArrayList<>(1);
         // the plan is made while the job's id is looked up, a round trip less before the first page; an id in use
         // (refused below) leaves it unused, and its reads stop
         AtomicBoolean unused = new AtomicBoolean();
@@ -164,15 +163,13 @@ public final class AdaptiveSplitExecutor {
         JobPlans.Stored plan;
         try {
             // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
-            plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL, () -> {
-                planned.add(joined(planning));
-                return planned.get(0);
-            }, m -> { });
+            plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL,
+                    () -> joined(planning), m -> { });
         } finally {
             unused.set(true);
         }
         return run(spec, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(order),
-                () -> planned.get(0).starts(), listener);
+                () -> joined(planning).starts(), listener);
     }
 
     /**

@@ -64,7 +64,7 @@ public final class DiffCommand implements Callable<Integer> {
             description = "Keys per lookup of live entities (default: ${DEFAULT-VALUE}, at most 1,000).")
     int pageSize;
 
-    @Option(names = "--parallel", paramLabel = "N", defaultValue = "8",
+    @Option(names = "--parallel", paramLabel = "N", defaultValue = "" + DiffRequest.PARALLEL,
             description = "Reads in flight at once: lookups of live entities, key ranges of the live kind (for what "
                     + "was added) and of the kind as of --as-of (default: ${DEFAULT-VALUE}).")
     int parallel;

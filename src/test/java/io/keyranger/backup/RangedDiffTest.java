@@ -56,6 +56,8 @@ class RangedDiffTest {
     private static final String KIND = "Ledger";
     /** Entities seeded: enough for several ranges of about {@link OrderedRangeRead#PIECE} each. */
     private static final int SEEDED = 3_000;
+    /** Ranges read at once in the parallel cases: fewer than the default, so that the seeded kind has many more. */
+    private static final int SEVERAL = 8;
 
     @Parameter
     ServerType server;
@@ -76,7 +78,7 @@ class RangedDiffTest {
         Session live = Session.open(conn).wrap(calls::wrap);
         PointInTime moment = ReadWindow.open(live, t0.toString(), note -> { }).asOf();
         List<KeyRange> ranges = OrderedRangeRead.plan(live.asOf(moment).datastore(), live.order(), "", KIND,
-                DiffRequest.PARALLEL, Cancellation.NEVER);
+                SEVERAL, Cancellation.NEVER);
         assertThat(ranges).as("planned ranges").hasSizeGreaterThan(4);
         damage(datastore, ranges.stream().skip(1).map(KeyRange::start).toList());
         Map<Key, Entity> then = RichEntities.query(datastore, KIND, t0);
@@ -85,7 +87,8 @@ class RangedDiffTest {
         Path out = dir.resolve("past");
         calls.reset();
         ExportDiff.Result r = new Diffs(live).run(DiffRequest.of(new DiffRequest.Past(moment), "", KIND)
-                .keysOut(out, DiffRequest.Resume.AFRESH), n -> { }, Cancellation.NEVER);
+                .keysOut(out, DiffRequest.Resume.AFRESH).sized(DiffRequest.PAGE_SIZE, SEVERAL), n -> { },
+                Cancellation.NEVER);
 
         assertAsTheEmulatorSays(r, out, then, now, true);
         assertThat(calls.pastQueries.get()).as("entity queries of the past: one a range").isEqualTo(ranges.size());
@@ -156,11 +159,11 @@ class RangedDiffTest {
         Path export = io.keyranger.support.EmulatorExports.export(conn, dir, null);
         Calls calls = new Calls();
         Session live = Session.open(conn).wrap(calls::wrap);
-        damage(datastore, OrderedRangeRead.plan(live.datastore(), live.order(), "", KIND, DiffRequest.PARALLEL,
+        damage(datastore, OrderedRangeRead.plan(live.datastore(), live.order(), "", KIND, SEVERAL,
                 Cancellation.NEVER).stream().skip(1).map(KeyRange::start).toList());
         Map<Key, Entity> now = RichEntities.query(datastore, KIND, null);
 
-        for (int parallel : new int[] {1, DiffRequest.PARALLEL}) {
+        for (int parallel : new int[] {1, SEVERAL}) {
             // the live kind as it is now, planned as the comparison plans it: one keys-only query a range
             List<KeyRange> ranges = OrderedRangeRead.plan(live.datastore(), live.order(), "", KIND, parallel,
                     Cancellation.NEVER);

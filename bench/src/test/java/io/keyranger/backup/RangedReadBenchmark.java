@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * deleted and 1% added since): the live kind's keys read by one keys-only query against over planned ranges
  * ({@link OrderedRangeRead#each}), and the whole comparison at {@code --parallel} 1, 8 and 16.
  * {@code -Dentities} (default 200,000), {@code -Drounds} (default 3), {@code -Dparallels} (how many ranges the past
- * is read over at once, default 8,16).
+ * is read over at once, default 8 and {@link DiffRequest#PARALLEL}, the default of {@code diff --parallel}).
  * Not part of {@code mvn verify}: {@code mvn -B -o verify -pl :keyranger,:keyranger-bench
  * -Dtest=RangedReadBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. Prints figures; checks that each read hands
  * on every key once, in the same order; asserts nothing about speed.
@@ -45,7 +45,7 @@ class RangedReadBenchmark {
     @Test
     void oneQueryAgainstRangesOnTheProductionModel() throws Exception {
         int n = Integer.getInteger("entities", 200_000);
-        int[] parallels = Arrays.stream(System.getProperty("parallels", "8,16").split(","))
+        int[] parallels = Arrays.stream(System.getProperty("parallels", "8," + DiffRequest.PARALLEL).split(","))
                 .mapToInt(p -> Integer.parseInt(p.trim())).toArray();
         try (ModelServer server = ModelServer.start(0, ModelServer.Options.DEFAULT)) {
             ConnectionSpec conn = ConnectionSpec.model(server.hostPort(), "bench");

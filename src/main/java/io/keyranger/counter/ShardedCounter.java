@@ -54,19 +54,13 @@ public final class ShardedCounter {
      * fewer shards than it has keeps the ones it has.
      */
     public static ShardedCounter open(Datastore datastore, String name, int minShards) {
-        if (name == null || name.isBlank() || name.contains("#")) {
-            throw new KeyRangerException("A counter name must be non-empty and must not contain '#'.");
-        }
-        if (minShards < 1 || minShards > 1000) {
-            throw new KeyRangerException("A counter has between 1 and 1000 shards (got " + minShards + ").");
-        }
-        Key meta = metaKey(datastore, name);
+        Entity created = created(datastore, name, minShards);
         Transaction tx = datastore.newTransaction();
         try {
-            Entity existing = tx.get(meta);
+            Entity existing = tx.get(created.getKey());
             int current = existing == null ? 0 : (int) existing.getLong("shards");
             if (current < minShards) {
-                tx.put(Entity.newBuilder(meta).set("shards", minShards).build());
+                tx.put(created);
                 tx.commit();
                 current = minShards;
             }
@@ -76,6 +70,25 @@ public final class ShardedCounter {
                 Retries.rollbackQuietly(tx);
             }
         }
+    }
+
+    /**
+     * What creates counter {@code name} with {@code shards} shards, for the caller to write in a transaction of its
+     * own (one that creates what the counter counts); once that commits, {@link #created(Datastore, Entity)} opens it.
+     */
+    public static Entity created(Datastore datastore, String name, int shards) {
+        if (name == null || name.isBlank() || name.contains("#")) {
+            throw new KeyRangerException("A counter name must be non-empty and must not contain '#'.");
+        }
+        if (shards < 1 || shards > 1000) {
+            throw new KeyRangerException("A counter has between 1 and 1000 shards (got " + shards + ").");
+        }
+        return Entity.newBuilder(metaKey(datastore, name)).set("shards", shards).build();
+    }
+
+    /** The counter that {@code created} (made by {@link #created(Datastore, String, int)}, and committed) created. */
+    public static ShardedCounter created(Datastore datastore, Entity created) {
+        return new ShardedCounter(datastore, created.getKey().getName(), (int) created.getLong("shards"));
     }
 
     /** Opens an existing counter with the shard count it has; an unknown name is an error. */

@@ -133,19 +133,22 @@ public final class PipelineJobs {
         JobSpec bound = checked.bind(datastore.getOptions().getProjectId(), order);
         JobLease lease = store.lease(bound.jobId(), JobLease.DEFAULT_DURATION);
         boolean[] planned = {false};
+        String counter = JobSpec.counterName(bound.jobId());
+        int counterShards = Math.max(8, bound.workers());
         JobPlans.Stored plan = JobPlans.take(store, order, lease, takeOver ? LeaseMode.TAKE_OVER_NOW
                 : LeaseMode.RESUME, bound, runner, () -> {
                     planned[0] = true;
                     return JobPlans.plan(order, bound, input.plan(datastore, files, order, bound, new PlanRequest(
                             bound.namespace(), bound.kind(), bound.mapper().where(), bound.shards(),
                             PlanRequest.DEFAULT_OVERSAMPLE), cancellation));
-                }, message -> { });
+                }, List.of(ShardedCounter.created(datastore, counter, counterShards)), message -> { });
         if (plan == null) {
             return new PipelineJobs(datastore, bound, RetryPolicy.DEFAULT.call(() -> store.loadPlan(bound.jobId(), order)),
                     lease, true, false);
         }
-        RetryPolicy.DEFAULT.call(() -> ShardedCounter.open(datastore, JobSpec.counterName(bound.jobId()),
-                Math.max(8, bound.workers())));
+        if (!lease.createdIt()) { // created with the job otherwise
+            RetryPolicy.DEFAULT.call(() -> ShardedCounter.open(datastore, counter, counterShards));
+        }
         return new PipelineJobs(datastore, bound, plan, lease, false, planned[0]);
     }
 

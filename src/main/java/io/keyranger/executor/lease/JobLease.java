@@ -19,6 +19,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -48,6 +49,11 @@ public final class JobLease {
     public static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
     /** Taking a job retries like everything else, with a minute's patience for a lost server. */
     private static final Retries.Policy TAKE_RETRIES = new Retries.Simple(20, 20, 1_000, 60_000);
+    /**
+     * Longest a take's transaction waits for what it creates ({@link Creation}) before it gives its transaction up
+     * and begins another once that is ready: well within the server's 60 s before an idle transaction expires.
+     */
+    static final Duration CREATION_PATIENCE = Duration.ofSeconds(20);
 
     private final Datastore datastore;
     private final Key fenceKey;
@@ -56,6 +62,16 @@ public final class JobLease {
     private final Duration duration;
     private final Runner runner;
     private volatile long epoch;
+    private volatile boolean created;
+    private Duration creationPatience = CREATION_PATIENCE;
+
+    /**
+     * What a take writes when the fence entity does not exist yet: the fence, and the entities created with it. It is
+     * asked for inside the take's transaction, after the fence was read, so that it may still be in the making while
+     * the transaction begins; it must give the same answer each time it is asked.
+     */
+    public record Creation(Entity.Builder fence, List<Entity> with) {
+    }
 
     private JobLease(Datastore datastore, Key fenceKey, String leaseName, String label, Duration duration) {
         this.datastore = datastore;
@@ -96,20 +112,18 @@ public final class JobLease {
      *
      * @param proceed  looks at the stored fence entity in the transaction and says whether to take the job at all
      *                 (false: nothing is written and this returns false); it may throw to refuse with a message
+     * @param creation what to write when there is no fence entity (null: nothing), asked for in the transaction
      * @param waiting  told, now and then, what a take-over is waiting for
      * @return whether the job was taken
      */
     public boolean take(LeaseMode mode, Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
-                 Entity.Builder created, Consumer<String> waiting) {
-        return take(mode, proceed, update, created, List.of(), waiting);
-    }
-
-    /** As above; {@code createdWith} is written with the fence entity when this take creates it. */
-    public boolean take(LeaseMode mode, Predicate<Entity> proceed, UnaryOperator<Entity.Builder> update,
-                 Entity.Builder created, List<Entity> createdWith, Consumer<String> waiting) {
+                 Supplier<Creation> creation, Consumer<String> waiting) {
         while (true) {
             Attempt outcome = Retries.call(TAKE_RETRIES, Retries.Observer.NONE,
-                    () -> tryTake(mode, proceed, update, created, createdWith));
+                    () -> tryTake(mode, proceed, update, creation));
+            if (outcome.again()) {
+                continue;
+            }
             if (outcome.waitUntil() == null) {
                 return outcome.taken();
             }
@@ -118,13 +132,34 @@ public final class JobLease {
         }
     }
 
-    /** One try: taken, not taken (proceed said no), or wait until the holder's lease may have run out. */
-    private record Attempt(boolean taken, Instant waitUntil, String message) {
+    /** Tests: a take's patience with what it creates, shorter than the server's. */
+    void creationPatience(Duration patience) {
+        this.creationPatience = patience;
+    }
+
+    /**
+     * Whether the last take created the fence entity (with {@link Creation#with}): false when it found it, and when an
+     * earlier attempt whose answer was lost took it (what that attempt wrote is then not known here).
+     */
+    public boolean createdIt() {
+        return created;
+    }
+
+    /**
+     * One try: taken, not taken (proceed said no), wait until the holder's lease may have run out, or try again at
+     * once (what it creates took too long to make for this transaction).
+     */
+    private record Attempt(boolean taken, Instant waitUntil, String message, boolean again) {
+        Attempt(boolean taken, Instant waitUntil, String message) {
+            this(taken, waitUntil, message, false);
+        }
     }
 
     private Attempt tryTake(LeaseMode mode, Predicate<Entity> proceed,
-                            UnaryOperator<Entity.Builder> update, Entity.Builder created, List<Entity> createdWith) {
+                            UnaryOperator<Entity.Builder> update, Supplier<Creation> creation) {
+        created = false;
         Transaction tx = datastore.newTransaction();
+        long begun = System.nanoTime();
         try {
             List<Entity> found = tx.fetch(fenceKey, leaseKey);
             Entity fence = found.get(0);
@@ -153,12 +188,18 @@ public final class JobLease {
                         ChronoUnit.SECONDS) + " unless that runner renews it)…");
             }
             long next = (fence == null || !fence.contains("epoch") ? 0 : fence.getLong("epoch")) + 1;
-            Entity.Builder builder = fence == null ? created : update.apply(Entity.newBuilder(fence));
+            Creation made = fence == null && creation != null ? creation.get() : null;
+            if (made != null && Duration.ofNanos(System.nanoTime() - begun).compareTo(creationPatience) > 0) {
+                return new Attempt(false, null, null, true); // it is ready now: a fresh transaction commits it
+            }
+            Entity.Builder builder = fence == null ? (made == null ? null : made.fence())
+                    : update.apply(Entity.newBuilder(fence));
             tx.put(stamp(builder, next).build(), leaseEntity(next, Instant.now().plus(duration), false));
-            if (fence == null && !createdWith.isEmpty()) {
-                tx.put(createdWith.toArray(new Entity[0]));
+            if (made != null && !made.with().isEmpty()) {
+                tx.put(made.with().toArray(new Entity[0]));
             }
             tx.commit();
+            created = fence == null;
             epoch = next;
             ACTIVE.add(runner.id());
             return new Attempt(true, null, null);

@@ -2,6 +2,7 @@ package io.keyranger.executor.local;
 
 import io.keyranger.job.LeaseMode;
 import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
 import io.keyranger.executor.range.RangeProblems;
 import io.keyranger.KeyRangerException;
 import io.keyranger.job.MomentWatch;
@@ -160,16 +161,18 @@ public final class AdaptiveSplitExecutor {
         AtomicBoolean unused = new AtomicBoolean();
         CompletableFuture<JobPlans.Planned> planning = CompletableFuture.supplyAsync(
                 () -> plan(input, spec, Cancellation.of(unused::get)), PLANNING);
+        Entity counter = ShardedCounter.created(datastore, JobSpec.counterName(spec.jobId()), counterShards(spec));
         JobPlans.Stored plan;
         try {
-            // the job, its plan and its lease in one transaction: of two runs with the same new id, one gets it
+            // the job, its plan, its counter and its lease in one transaction: of two runs with the same new id, one
+            // gets it
             plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL,
-                    () -> joined(planning), m -> { });
+                    () -> joined(planning), List.of(counter), m -> { });
         } finally {
             unused.set(true);
         }
         return run(spec, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(order),
-                () -> joined(planning).starts(), listener);
+                () -> joined(planning).starts(), () -> ShardedCounter.created(datastore, counter), listener);
     }
 
     /**
@@ -177,9 +180,10 @@ public final class AdaptiveSplitExecutor {
      * {@code covered} says which spans are known committed. A failure before the run starts releases the lease.
      */
     private JobHandle run(JobSpec spec, Inputs inputs, JobStore store, JobLease lease, CellPlan cells,
-                          PageLoop.Covered covered, Supplier<List<KeyRange>> starts, JobListener listener) {
+                          PageLoop.Covered covered, Supplier<List<KeyRange>> starts,
+                          Supplier<ShardedCounter> counters, JobListener listener) {
         try {
-            ShardedCounter counter = retrying(() -> openCounter(spec));
+            ShardedCounter counter = counters.get();
             PartFiles parts = PartFiles.of(LocalFileStore.INSTANCE, inputs.mapper(), spec.mapper(), spec.jobId(),
                     spec.namespace(), spec.kind(), spec.group(), datastore.getOptions().getProjectId());
             CellCommitter committer = retrying(() -> new CellCommitter(datastore, order, inputs.mapper(),
@@ -283,7 +287,8 @@ public final class AdaptiveSplitExecutor {
         Inputs inputs = inputs(InputRun.of(spec), spec, null);
         checkWritable(inputs.mapper());
         JobLease lease = store.lease(jobId, leaseDuration);
-        JobPlans.Stored plan = JobPlans.take(store, order, lease, mode, spec, JobPlans.LOCAL, null, waiting);
+        JobPlans.Stored plan = JobPlans.take(store, order, lease, mode, spec, JobPlans.LOCAL, null, List.of(),
+                waiting);
         if (plan == null) {
             return finishedAlready(store, retrying(() -> store.loadJob(jobId)), listener);
         }
@@ -295,6 +300,7 @@ public final class AdaptiveSplitExecutor {
             throw e;
         }
         return run(spec, inputs, store, lease, plan.cells(), pending::covered, () -> pending.ranges(spec.shards()),
+                () -> retrying(() -> ShardedCounter.open(datastore, JobSpec.counterName(jobId), counterShards(spec))),
                 listener);
     }
 
@@ -354,8 +360,8 @@ public final class AdaptiveSplitExecutor {
     }
 
 
-    private ShardedCounter openCounter(JobSpec spec) {
-        int shards = Math.min(100, Math.max(4, spec.workers() * COUNTER_SHARDS_PER_WORKER));
-        return ShardedCounter.open(datastore, JobSpec.counterName(spec.jobId()), shards);
+    /** The shards of a job's counter: as many as its writers at once, within 4 and 100. */
+    private static int counterShards(JobSpec spec) {
+        return Math.min(100, Math.max(4, spec.workers() * COUNTER_SHARDS_PER_WORKER));
     }
 }

@@ -3,6 +3,7 @@ package io.keyranger.executor.store;
 import io.keyranger.job.LeaseMode;
 import io.keyranger.job.ListedJob;
 import com.google.cloud.datastore.Entity;
+import com.google.common.base.Suppliers;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.ListValue;
 import com.google.cloud.datastore.StringValue;
@@ -101,23 +102,24 @@ public final class JobPlans {
 
     /**
      * Takes job {@code spec} for runner {@code runnerName} ("local", "beam") as {@code mode} says. A job that does not
-     * exist is created, with the plan {@code planner} makes and its lease, in one transaction ({@code planner} null:
-     * it must exist). A stored job with another kind, namespace or mapper is refused.
+     * exist is created, with the plan {@code planner} makes, the entities {@code createdWith} (its counter) and its
+     * lease, in one transaction ({@code planner} null: it must exist). A stored job with another kind, namespace or
+     * mapper is refused. In {@link LeaseMode#CREATE} nothing is read before that transaction, whose first read may go
+     * on while {@code planner} is still planning: the plan is asked for once the job is known not to exist.
      *
      * @return the job's plan as stored (this one's, or the creator's), or null when the job is done already
      */
     public static Stored take(JobStore store, KeyOrder order, JobLease lease, LeaseMode mode, JobSpec spec,
-                       String runnerName, Supplier<Planned> planner, Consumer<String> waiting) {
-        Entity existing = RetryPolicy.DEFAULT.call(() -> store.datastore().get(store.jobKey(spec.jobId())));
+                       String runnerName, Supplier<Planned> planner, List<Entity> createdWith,
+                       Consumer<String> waiting) {
+        boolean creating = mode == LeaseMode.CREATE && planner != null;
+        Entity existing = creating ? null
+                : RetryPolicy.DEFAULT.call(() -> store.datastore().get(store.jobKey(spec.jobId())));
         Stored plan = existing == null ? null : RetryPolicy.DEFAULT.call(() -> store.loadPlan(spec.jobId(), order));
-        List<Entity> createdWith = List.of();
-        Entity.Builder created = null;
-        Planned planned = null;
-        if (existing == null && planner != null) {
-            planned = planner.get();
-            created = store.newJobEntity(spec, Instant.now()).set("runners", runners(null, runnerName));
-            createdWith = store.planEntities(spec.jobId(), planned.cells(), planned.estimate());
-        } else if (existing != null && mode != LeaseMode.CREATE) {
+        Supplier<Planned> planned = planner == null ? null : Suppliers.memoize(planner::get);
+        Supplier<JobLease.Creation> creation = existing != null || planner == null ? null
+                : Suppliers.memoize(() -> creation(store, spec, runnerName, planned.get(), createdWith));
+        if (existing != null && mode != LeaseMode.CREATE) {
             checkSameJob(store, spec);
         }
         boolean taken = lease.take(mode, fence -> {
@@ -129,16 +131,28 @@ public final class JobPlans {
                         fence.getString(JobStore.REVERTED_BY), "Start a new job instead.");
             }
             return fence == null || !JobStatus.DONE.name().equals(fence.getString("status"));
-        }, b -> b.set("status", JobStatus.RUNNING.name()).set("runners", runners(b.build(), runnerName)), created,
-                createdWith, waiting);
+        }, b -> b.set("status", JobStatus.RUNNING.name()).set("runners", runners(b.build(), runnerName)), creation,
+                waiting);
         if (!taken) {
             return null;
         }
         if (plan != null) {
             return plan;
         }
-        // created here, or by another runner between the look and the take: with its plan, in one transaction
+        if (lease.createdIt()) {
+            return new Stored(planned.get().cells(), planned.get().estimate()); // as written, in this transaction
+        }
+        // created by another runner between the look and the take, or by an attempt whose answer was lost
         return RetryPolicy.DEFAULT.call(() -> store.loadPlan(spec.jobId(), order));
+    }
+
+    /** What creates job {@code spec}: the job, its plan's entities and {@code with}. */
+    private static JobLease.Creation creation(JobStore store, JobSpec spec, String runnerName, Planned planned,
+                                              List<Entity> with) {
+        List<Entity> entities = new ArrayList<>(store.planEntities(spec.jobId(), planned.cells(), planned.estimate()));
+        entities.addAll(with);
+        return new JobLease.Creation(store.newJobEntity(spec, Instant.now()).set("runners", runners(null, runnerName)),
+                entities);
     }
 
     /** The runners that worked on a job: those stored, with {@code runnerName} added once. */

@@ -7,6 +7,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.DatabasePlacement;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import io.keyranger.executor.cells.CommitBytes;
@@ -27,39 +28,48 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * The kind as the database held it at a past moment, as the "before" side of a comparison: every entity of the kind
- * read at that read time over key ranges planned then, several at once, handed on in key order
- * ({@link OrderedRangeRead}; or, with a list of keys, those keys looked up at that time, in key order), each tested
- * against the query on the client, as an export's entities are. Its keys are the live
- * database's own, so an entity is the same when its properties are.
+ * A database's kind as the "before" side of a comparison: the connected database as it was at a past moment, or
+ * another database (another project, database or namespace), read at one moment where its server keeps versions, else
+ * live. Every entity of the kind is read over key ranges planned then, several at once, handed on in the source's key
+ * order ({@link OrderedRangeRead}; or, with a list of keys, those keys looked up, in key order), placed in the
+ * connected partition ({@link DatabasePlacement}: its keys, and key values into its own partition through indexed
+ * values), and tested against the query on the client, as an export's entities are. So an entity is the same when
+ * its properties are as a restore from this source would write them.
  *
- * @param past      the session reading the past moment ({@link Session#asOf})
- * @param namespace the namespace compared
+ * @param source    the session reading the source ({@link Session#asOf} for a moment)
+ * @param placement where the source's entities go in the connected database ({@link DatabasePlacement#none} for its
+ *                  own past)
+ * @param namespace the connected namespace compared
  * @param kind      the kind compared
  * @param select    a query entities must match, or null
- * @param keys      the only keys compared, in key order ({@link KeysFile#selecting}), or null for all
- * @param window    what the server keeps ({@link ReadWindow#of}), read at {@code windowAt}: the moment is re-checked
- *                  against it, moved on with the clock, as the comparison goes
+ * @param keys      the only keys compared (the connected database's), in key order ({@link KeysFile#selecting}), or
+ *                  null for all
+ * @param window    what the source's server keeps ({@link ReadWindow#of}), read at {@code windowAt}: the moment is
+ *                  re-checked against it, moved on with the clock, as the comparison goes; null for a live source
  * @param windowAt  when {@code window} was read
+ * @param wording   how messages name the source
  */
-record PastSide(Session past, String namespace, String kind, ClientQuery select, Set<Key> keys, ReadWindow window,
-                  Instant windowAt) implements DiffSide {
+record DatabaseSide(Session source, DatabasePlacement placement, String namespace, String kind, ClientQuery select,
+                    Set<Key> keys, ReadWindow window, Instant windowAt, SideWording wording) implements DiffSide {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ImportInput.Entry PASSED_OVER = new ImportInput.Entry(null, false, false, null);
 
-    PastSide {
-        Objects.requireNonNull(past.asOf(), "a session reading the past");
+    DatabaseSide {
+        if ((window == null) == source.past()) {
+            throw new IllegalArgumentException("a version window goes with a source read at a moment, only");
+        }
+        Objects.requireNonNull(wording, "wording");
     }
 
     @Override
     public ManagedImport.Entries open(int parallel, Cancellation cancellation) {
-        Iterator<Entity> entities = keys == null ? OrderedRangeRead.entities(past.datastore(), past.order(),
-                namespace, kind, parallel, cancellation) : looked(List.copyOf(keys));
+        Iterator<Entity> entities = keys == null ? OrderedRangeRead.entities(source.datastore(), source.order(),
+                placement.from().namespace(), kind, parallel, cancellation) : looked(List.copyOf(keys));
         return new ManagedImport.Entries() {
             @Override
             public ImportInput.Entry next() {
                 // a long comparison re-checks its moment as it goes: once it left the window, it stops saying so
-                String left = window.left(past.asOf(), windowAt, Instant.now());
+                String left = window == null ? null : window.left(source.asOf(), windowAt, Instant.now());
                 if (left != null) {
                     throw new KeyRangerException("The diff stopped: " + left + ".");
                 }
@@ -68,7 +78,7 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
                     if (!entities.hasNext()) {
                         return null;
                     }
-                    entity = entities.next();
+                    entity = placement.place(entities.next());
                 } catch (DatastoreException e) {
                     Instant dropped = ReadWindow.versionDropped(e);
                     if (dropped == null) {
@@ -91,7 +101,7 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
         };
     }
 
-    /** {@code asked}, looked up at the past moment a thousand at a time, those that existed then, in that order. */
+    /** {@code asked}, looked up in the source a thousand at a time, those it holds, in that order, as its keys. */
     private Iterator<Entity> looked(List<Key> asked) {
         return new Iterator<>() {
             private final Deque<Entity> found = new ArrayDeque<>();
@@ -102,8 +112,8 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
                 while (found.isEmpty() && next < asked.size()) {
                     List<Key> page = asked.subList(next, Math.min(asked.size(), next + CommitBytes.LOOKUP_KEYS));
                     next += page.size();
-                    CommitBytes.lookup(page, past.datastore()::fetch).stream().filter(Objects::nonNull)
-                            .forEach(found::add);
+                    CommitBytes.lookup(page.stream().map(placement::source).toList(), source.datastore()::fetch)
+                            .stream().filter(Objects::nonNull).forEach(found::add);
                 }
                 return !found.isEmpty();
             }
@@ -123,36 +133,46 @@ record PastSide(Session past, String namespace, String kind, ClientQuery select,
 
     @Override
     public String differences(Entity before, Entity live) {
-        return RestoreMode.Backup.PAST.differences(before, live);
+        return (placement.moves() ? RestoreMode.Backup.SOURCE : RestoreMode.Backup.PAST).differences(before, live);
     }
 
-    /** Looked up at the past moment: those that existed then did not match the query then. */
+    /** Looked up in the source: those it holds did not match the query there. */
     @Override
     public Map<Key, Entity> heldOutside(List<Key> candidates) {
         Map<Key, Entity> held = new HashMap<>();
         if (select == null || candidates.isEmpty()) {
             return held;
         }
-        CommitBytes.lookup(candidates, past.datastore()::fetch).stream().filter(Objects::nonNull)
-                .forEach(e -> held.put(e.getKey(), e));
+        CommitBytes.lookup(candidates.stream().map(placement::source).toList(), source.datastore()::fetch).stream()
+                .filter(Objects::nonNull).map(placement::place).forEach(e -> held.put(e.getKey(), e));
         return held;
     }
 
     @Override
     public String where() {
-        return SideWording.asOf(past.asOf()).where();
+        return wording.where();
     }
 
     @Override
     public String since() {
-        return SideWording.asOf(past.asOf()).since();
+        return wording.since();
     }
 
-    /** The read time, not what was typed: {@code -15m} typed again later is another moment. */
+    /**
+     * The source and its read time, not what was typed: {@code -15m} typed again later is another moment (a live
+     * source has none).
+     */
     @Override
     public String describe() {
-        ObjectNode what = JSON.createObjectNode().put("asOf", past.asOf().time().toString())
-                .put("namespace", namespace).put("kind", kind);
+        ObjectNode what = JSON.createObjectNode();
+        if (placement.moves()) {
+            what.put("project", placement.from().project()).put("database", placement.from().database())
+                    .put("sourceNamespace", placement.from().namespace());
+        }
+        if (source.past()) {
+            what.put("asOf", source.asOf().time().toString());
+        }
+        what.put("namespace", namespace).put("kind", kind);
         if (select != null) {
             what.put("select", select.query().text());
         }

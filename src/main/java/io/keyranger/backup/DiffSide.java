@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * The "before" side of a comparison with live data ({@link ExportDiff}): the entities of one namespace and kind,
  * narrowed by a query applied on the client and a set of keys, as a managed export holds them ({@link ExportSide})
- * or as the database held them at a past moment ({@link PastSide}).
+ * or as a database holds them: its own past, or another database ({@link DatabaseSide}).
  */
 interface DiffSide {
     String namespace();

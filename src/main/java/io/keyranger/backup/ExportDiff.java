@@ -1,4 +1,6 @@
 package io.keyranger.backup;
+import io.keyranger.datastore.DatabasePlacement;
+import io.keyranger.datastore.Partition;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
@@ -28,7 +30,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.Future;
 
 /**
- * An export's selection (or the kind as the database held it at a past moment: {@link #ofPast}) against live data,
+ * An export's selection (or the kind as the database held it at a past moment, {@link #ofPast}, or as another
+ * database holds it, {@link #ofDatabase}) against live data,
  * in pages of keys: each page of the export's entities is one lookup of their keys, and each entity is the same as
  * live, changed since, or removed since. A second pass reads the live kind's keys (or, with a query, its matching
  * entities) for those added since. It writes nothing to the database; the key lists it can write are what
@@ -79,13 +82,33 @@ public final class ExportDiff {
     public static ExportDiff ofPast(Session live, PointInTime asOf, String namespace, String kind, String gql,
                                     Path keys) {
         Session now = live.live();
-        Session past = now.asOf(asOf);
+        return ofDatabase(now, now.asOf(asOf), DatabasePlacement.none(Partition.of(now.spec())
+                .inNamespace(namespace)), SideWording.asOf(asOf), namespace, kind, gql, keys);
+    }
+
+    /**
+     * Compares the entities of {@code kind} in another database ({@code source}: another project, database or
+     * namespace, read as of its moment, or live on a server that keeps no past), placed in the connected partition
+     * ({@code namespace}), narrowed by a GQL query (applied on the client on each side) and a file of keys (the
+     * connected database's; either may be null), with the live database {@code live} reaches.
+     */
+    public static ExportDiff ofDatabase(Session live, Session source, String namespace, String kind, String gql,
+                                        Path keys) {
+        Session now = live.live();
+        return ofDatabase(now, source, DatabasePlacement.of(source.spec(), now.spec(), namespace),
+                SideWording.database(Partition.of(source.spec()).describe(), source.asOf()), namespace, kind, gql,
+                keys);
+    }
+
+    private static ExportDiff ofDatabase(Session now, Session source, DatabasePlacement placement,
+                                         SideWording wording, String namespace, String kind, String gql, Path keys) {
         String project = now.datastore().getOptions().getProjectId();
         Instant windowAt = Instant.now();
-        return new ExportDiff(now.datastore(), now.order(), new PastSide(past, namespace, kind,
+        return new ExportDiff(now.datastore(), now.order(), new DatabaseSide(source, placement, namespace, kind,
                 ClientQuery.selecting(gql, project, namespace, kind, now.order()),
                 keys == null ? null : KeysFile.selecting(KeysFile.read(keys, project, namespace), namespace, kind,
-                        now.order()), ReadWindow.of(now, windowAt), windowAt));
+                        now.order()), source.past() ? ReadWindow.of(source.live(), windowAt) : null, windowAt,
+                wording));
     }
 
     /**

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * How messages name the "before" side of a comparison: where its entities were and since when. The one place for
- * this wording: the sides ({@link ExportSide}, {@link PastSide}) and a request naming a side before it is opened
+ * this wording: the sides ({@link ExportSide}, {@link DatabaseSide}) and a request naming a side before it is opened
  * ({@code launch.DiffRequest}) all take it from here.
  *
  * @param where where the entities were: "in the export", "as of 2026-11-27T10:15:00Z"
@@ -23,5 +23,14 @@ public record SideWording(String where, String since) {
     /** The database's entities as of {@code asOf}. */
     public static SideWording asOf(PointInTime asOf) {
         return new SideWording("as of " + asOf.time(), "since " + asOf.time());
+    }
+
+    /**
+     * Another database's entities ({@code partition}, in words), as of {@code asOf} or live (null): "in project p as
+     * of 2026-11-27T10:15:00Z", "compared with project p".
+     */
+    public static SideWording database(String partition, PointInTime asOf) {
+        return new SideWording("in " + partition + (asOf == null ? "" : " as of " + asOf.time()),
+                "compared with " + partition);
     }
 }

@@ -9,9 +9,11 @@ import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideBySide;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Partition;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.launch.DiffRequest;
 import io.keyranger.launch.Diffs;
+import io.keyranger.launch.SourceDatabase;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyFormat;
 import io.keyranger.formats.managed.ManagedExport;
@@ -32,7 +34,8 @@ import picocli.CommandLine.Spec;
  * since, or one entity side by side.
  */
 @Command(name = "diff", mixinStandardHelpOptions = true, description = "Compare a kind (or a query's entities, or a "
-        + "list of keys) of a managed export (--export), or of the database as it was at a past moment (--as-of), "
+        + "list of keys) of a managed export (--export), of the database as it was at a past moment (--as-of), or of "
+        + "another database (--from-project, read as of --as-of or at one moment where its server keeps versions), "
         + "with live data: the entities added, removed and changed since, with examples; or, with --key, one "
         + "entity's properties side by side. Reads only.")
 public final class DiffCommand implements Callable<Integer> {
@@ -51,6 +54,9 @@ public final class DiffCommand implements Callable<Integer> {
 
     @Mixin
     AsOf asOf = new AsOf();
+
+    @Mixin
+    SourceOptions from = new SourceOptions();
 
     @Option(names = "--key", paramLabel = "KEY", description = "Show this entity's properties side by side: as "
             + "exported (or as of --as-of), as live.")
@@ -87,21 +93,33 @@ public final class DiffCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        selection.requireOneSource(asOf.given(), "Compare live data with");
+        selection.requireOneSource(asOf.given(), from, "Compare live data with");
         String kind = selection.kind(conn.projectId(), conn.namespace());
-        ManagedExport export = asOf.given() ? null : ManagedExport.open(selection.export);
+        ManagedExport export = selection.export == null ? null : ManagedExport.open(selection.export);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Session session = Session.open(conn);
-        PointInTime then = asOf.open(session, err).asOf();
-        DiffRequest.Before before = then == null ? new DiffRequest.Export(export) : new DiffRequest.Past(then);
+        PointInTime then = null;
+        DiffRequest.Before before;
+        if (from.given()) {
+            Session source = SourceDatabase.open(session, from.resolve(conn, context.profiles()), asOf.time, note -> {
+                err.println(note);
+                err.flush();
+            });
+            then = source.asOf(); // null for a source read live
+            before = new DiffRequest.Database(source);
+        } else {
+            then = asOf.open(session, err).asOf();
+            before = then == null ? new DiffRequest.Export(export) : new DiffRequest.Past(then);
+        }
+        Version version = Version.of(before);
         String where = before.where();
         DiffRequest request = DiffRequest.of(before, conn.namespace(), kind).narrowed(selection.gql, selection.keys)
                 .keysOut(keysOut, resume ? DiffRequest.Resume.GO_ON : DiffRequest.Resume.AFRESH)
                 .sized(pageSize, parallel);
         Diffs diffs = new Diffs(session);
         if (key != null) {
-            sideBySide(diffs, request, conn, then, out, err);
+            sideBySide(diffs, request, conn, version, out, err);
             return 0;
         }
         Diffs.Prepared diff = diffs.prepare(request);
@@ -143,7 +161,7 @@ public final class DiffCommand implements Callable<Integer> {
                     ? "those that match it now and did not " + where + " were not looked for (that pass did not run)"
                     : String.format("%,d match it now and did not %s (a restore with this query does "
                     + "not select them: their %s version does not match it)", r.entered(), where,
-                    then == null ? "exported" : "past"), r.left(), where);
+                    version.adjective), r.left(), where);
         }
         for (ExportDiff.Example e : r.examples()) {
             out.println((e.before() == null ? "added    " : e.now() == null ? "removed  " : "changed  ")
@@ -152,12 +170,12 @@ public final class DiffCommand implements Callable<Integer> {
         if (keysOut != null) {
             out.println("Keys written to " + keysOut + " (added.keys, removed.keys, changed.keys"
                     + (selection.gql == null ? "" : ", and entered.keys: those that match the query now and did not "
-                    + where + ", which restore --keys selects only without --gql") + "): restore "
-                    + (then == null ? "" : "--as-of " + then.time() + " ") + "--keys "
-                    + keysOut.resolve("removed.keys") + " brings back the removed ones.");
+                    + where + ", which restore --keys selects only without --gql") + ")" + (version == Version.SOURCE
+                    ? "." : ": restore " + (then == null ? "" : "--as-of " + then.time() + " ") + "--keys "
+                    + keysOut.resolve("removed.keys") + " brings back the removed ones."));
         }
         if (report.file != null) {
-            writeReport(r, kind, then);
+            writeReport(r, kind, before, then);
         }
         out.flush();
         if (r.cancelled()) {
@@ -169,8 +187,25 @@ public final class DiffCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** One entity as the export (or the past moment {@code then}, when not null) holds it, and as it lives. */
-    private void sideBySide(Diffs diffs, DiffRequest request, ConnectionSpec conn, PointInTime then,
+    /** What the "before" side of a comparison is, for the words of its output. */
+    private enum Version {
+        EXPORT("exported", "EXPORT"), PAST("past", "AS OF"), SOURCE("source", "SOURCE");
+
+        private final String adjective;
+        private final String heading;
+
+        Version(String adjective, String heading) {
+            this.adjective = adjective;
+            this.heading = heading;
+        }
+
+        static Version of(DiffRequest.Before before) {
+            return before instanceof DiffRequest.Database ? SOURCE : before instanceof DiffRequest.Past ? PAST : EXPORT;
+        }
+    }
+
+    /** One entity as the export, the past moment or the source database holds it, and as it lives. */
+    private void sideBySide(Diffs diffs, DiffRequest request, ConnectionSpec conn, Version version,
                             PrintWriter out, PrintWriter err) {
         Key k = Gql.key(key, conn.projectId(), conn.namespace());
         boolean[] reported = {false};
@@ -190,15 +225,21 @@ public final class DiffCommand implements Callable<Integer> {
         String since = request.before().since();
         out.printf("%s: %s%n", KeyFormat.format(k), one.before() == null ? "added " + since
                 : one.live() == null ? "removed " + since : one.same() ? "the same as " + where : "changed " + since);
-        out.printf("  %-24s %-32s %s%n", "PROPERTY", then == null ? "EXPORT" : "AS OF", "LIVE");
+        out.printf("  %-24s %-32s %s%n", "PROPERTY", version.heading, "LIVE");
         for (SideBySide.Row row : SideBySide.of(one.before(), one.live())) {
             out.printf("%s %-24s %-32s %s%n", row.differs() ? "*" : " ", row.property(), row.exported(), row.live());
         }
         out.flush();
     }
 
-    private void writeReport(ExportDiff.Result r, String kind, PointInTime then) throws IOException {
+    private void writeReport(ExportDiff.Result r, String kind, DiffRequest.Before before, PointInTime then)
+            throws IOException {
         ObjectNode root = JSON.createObjectNode();
+        if (before instanceof DiffRequest.Database other) {
+            Partition source = Partition.of(other.source().spec());
+            root.putObject("from").put("project", source.project()).put("database", source.database())
+                    .put("namespace", source.namespace());
+        }
         if (then != null) {
             root.put("asOf", then.time().toString());
         }

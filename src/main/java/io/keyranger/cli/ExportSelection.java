@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * What {@code diff} and {@code restore} take from their source, a managed export ({@code --export}) or the database
- * at a past moment ({@code --as-of}): the export's folder, a kind, and optionally a GQL query and a file of keys that
- * narrow it.
+ * What {@code diff} and {@code restore} take from their source, a managed export ({@code --export}), the database
+ * at a past moment ({@code --as-of}) or another database ({@link SourceOptions}): the export's folder, a kind, and
+ * optionally a GQL query and a file of keys that narrow it.
  */
 final class ExportSelection {
     @Option(names = "--export", paramLabel = "DIR",
@@ -30,13 +30,17 @@ final class ExportSelection {
     Path keys;
 
     /**
-     * Refuses anything but one source: the export, or the database's past ({@code --as-of}, {@code asOf} says
-     * whether it was given); {@code what} says what the command does with it ("Compare live data with").
+     * Refuses anything but one source: the export, or a database: its own past ({@code --as-of}, {@code asOf} says
+     * whether it was given) or another database ({@code from}, as of {@code --as-of} or not; null where the command
+     * takes none); {@code what} says what the command does with it ("Compare live data with").
      */
-    void requireOneSource(boolean asOf, String what) {
-        if (asOf == (export != null)) {
-            throw new KeyRangerException(what + " one source: --export DIR (a managed export) or --as-of TIME (the "
-                    + "database as it was then); " + (asOf ? "both were" : "neither was") + " given.");
+    void requireOneSource(boolean asOf, SourceOptions from, String what) {
+        boolean database = asOf || from != null && from.given();
+        if (database == (export != null)) {
+            throw new KeyRangerException(what + " one source: --export DIR (a managed export)" + (from == null
+                    ? " or --as-of TIME (the database as it was then)"
+                    : ", --as-of TIME (the database as it was then) or --from-project ID (another database)") + "; "
+                    + (database ? "both were" : "neither was") + " given.");
         }
     }
 

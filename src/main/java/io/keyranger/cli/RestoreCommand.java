@@ -122,7 +122,7 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        selection.requireOneSource(asOf.given(), "Restore from");
+        selection.requireOneSource(asOf.given(), null, "Restore from");
         if (!asOf.given() && (until != null || removeAdded)) {
             throw new KeyRangerException((until != null ? "--until" : "--remove-added") + " restores from the "
                     + "database's past: give --as-of TIME (not --export).");
@@ -208,7 +208,9 @@ public final class RestoreCommand implements Callable<Integer> {
                 if (changed > 0) {
                     err.printf("keyranger: %,d entit%s changed since %s and kept %s live values (see 'skipped' "
                             + "above); --mode overwrite restores them too.%n", changed, changed == 1 ? "y" : "ies",
-                            from == RestoreMode.Backup.EXPORT ? "the export" : "--as-of", changed == 1 ? "its" : "their");
+                            from == RestoreMode.Backup.EXPORT ? "the export"
+                                    : from == RestoreMode.Backup.PAST ? "--as-of" : "the source",
+                            changed == 1 ? "its" : "their");
                     leftAlone = true;
                 }
             }

@@ -37,7 +37,9 @@ public enum RestoreMode {
 
     /** What a restore brings back: a managed export, or the database at a past moment ({@code restore --as-of}). */
     public enum Backup {
-        EXPORT("the export", "in", "the export has"), PAST("the time restored", "at", "then it had");
+        EXPORT("the export", "in", "the export has"), PAST("the time restored", "at", "then it had"),
+        /** Another database (another project, database or namespace). */
+        SOURCE("the source", "in", "the source has");
 
         private final String noun;
         private final String preposition;

@@ -3,7 +3,9 @@ package io.keyranger.launch;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideWording;
 import io.keyranger.formats.managed.ManagedExport;
+import io.keyranger.datastore.Partition;
 import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.Session;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -12,7 +14,8 @@ import java.util.Objects;
  * ({@link Diffs#run}): what live data is compared with, the namespace and kind, what narrows them, where the key lists
  * go and whether it goes on from a comparison that stopped.
  *
- * @param before    what live data is compared with: a managed export, or the database as of a past moment
+ * @param before    what live data is compared with: a managed export, the database as of a past moment, or another
+ *                  database
  * @param namespace the namespace compared
  * @param kind      the kind compared
  * @param gql       a GQL query each side's entities must match, or null
@@ -104,6 +107,31 @@ public record DiffRequest(Before before, String namespace, String kind, String g
         @Override
         public String since() {
             return SideWording.EXPORT.since();
+        }
+    }
+
+    /**
+     * Another database's entities (another project, database or namespace: {@code source}, opened by
+     * {@link SourceDatabase#open}), read as of its moment ({@link Session#asOf}) where its server keeps versions, else
+     * live.
+     */
+    public record Database(Session source) implements Before {
+        public Database {
+            Objects.requireNonNull(source, "source");
+        }
+
+        @Override
+        public String where() {
+            return wording().where();
+        }
+
+        @Override
+        public String since() {
+            return wording().since();
+        }
+
+        private SideWording wording() {
+            return SideWording.database(Partition.of(source.spec()).describe(), source.asOf());
         }
     }
 

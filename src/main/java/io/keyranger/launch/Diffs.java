@@ -14,7 +14,8 @@ import java.nio.file.Path;
 import java.util.function.LongConsumer;
 
 /**
- * The comparisons of one connection with what an export or the database's past holds ({@link DiffRequest}), as the
+ * The comparisons of one connection with what an export, the database's past or another database holds
+ * ({@link DiffRequest}), as the
  * command line and the app both run them: the request is checked (a kind the past did not hold, a query that selects
  * part of the entities, a resume with no state to go on from), then {@link ExportDiff} compares, writing the key lists
  * where the request says. The views and commands only show what it found.
@@ -100,9 +101,15 @@ public final class Diffs {
             throw new KeyRangerException("The key " + KeyFormat.format(key) + " is not of kind " + request.kind()
                     + ".");
         }
-        Entity before = request.before() instanceof DiffRequest.Past past ? session.asOf(past.asOf()).datastore()
-                .get(key) : ExportContents.scan(((DiffRequest.Export) request.before()).export(),
-                session.spec().projectId(), "", key, read::accept, Cancellation.NEVER).found();
+        Entity before;
+        if (request.before() instanceof DiffRequest.Past past) {
+            before = session.asOf(past.asOf()).datastore().get(key);
+        } else if (request.before() instanceof DiffRequest.Database other) {
+            before = SourceDatabase.entity(other.source(), session, key);
+        } else {
+            before = ExportContents.scan(((DiffRequest.Export) request.before()).export(),
+                    session.spec().projectId(), "", key, read::accept, Cancellation.NEVER).found();
+        }
         Entity live = session.datastore().get(key);
         if (before == null && live == null) {
             throw new KeyRangerException("No entity " + KeyFormat.format(key) + " " + request.before().where()
@@ -119,14 +126,20 @@ public final class Diffs {
     private void requireHeld(DiffRequest request) {
         if (request.before() instanceof DiffRequest.Past past) {
             PastKinds.requireHeld(session, past.asOf(), session.live(), request.namespace(), request.kind());
+        } else if (request.before() instanceof DiffRequest.Database other) {
+            SourceDatabase.requireHeld(other.source(), request.kind());
         }
     }
 
     /** The comparison of the request's side; an export lacking the kind, or a query selecting part of it, refused. */
     private ExportDiff open(DiffRequest request, String namespace, String gql, Path keys) {
-        return request.before() instanceof DiffRequest.Past past
-                ? ExportDiff.ofPast(session, past.asOf(), namespace, request.kind(), gql, keys)
-                : ExportDiff.of(session, ((DiffRequest.Export) request.before()).export(), namespace, request.kind(),
+        if (request.before() instanceof DiffRequest.Past past) {
+            return ExportDiff.ofPast(session, past.asOf(), namespace, request.kind(), gql, keys);
+        }
+        if (request.before() instanceof DiffRequest.Database other) {
+            return ExportDiff.ofDatabase(session, other.source(), namespace, request.kind(), gql, keys);
+        }
+        return ExportDiff.of(session, ((DiffRequest.Export) request.before()).export(), namespace, request.kind(),
                 gql, keys);
     }
 }

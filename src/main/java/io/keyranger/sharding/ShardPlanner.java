@@ -103,11 +103,6 @@ public final class ShardPlanner {
             return new RangePlan(rangesAt(order, evenlySpaced(keys, request.shards())),
                     standIns(keys, request.shards()), keys.size());
         }
-        if (!sample.filtersApplied()) {
-            // the sample covers the whole kind, not the matches: cut where the matches are
-            MatchWeights.Split split = new MatchWeights(counter, order).split(request, samples, cancellation);
-            return new RangePlan(rangesAt(order, split.bounds()), samples, split.matches());
-        }
         return new RangePlan(rangesAt(order, evenlySpaced(samples, request.shards())), samples);
     }
 

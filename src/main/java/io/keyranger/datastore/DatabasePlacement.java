@@ -1,23 +1,16 @@
 package io.keyranger.datastore;
 
 import com.google.cloud.datastore.Entity;
-import com.google.cloud.datastore.EntityValue;
-import com.google.cloud.datastore.FullEntity;
 import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.KeyValue;
-import com.google.cloud.datastore.ListValue;
-import com.google.cloud.datastore.Value;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Where the entities of one database partition go when they are compared with, or written into, another: an entity's
  * key, and every key reached through indexed values only (a key value, an indexed embedded entity's key, and the same
  * inside indexed embedded entities) that lives in the source's partition, is placed in the target's, keeping its path.
  * A key under an unindexed value, and a key into any other partition, is kept as it is: the rule Google's
- * {@code :import} follows for the project ({@link ImportPlacement}), applied to the whole partition. Every other value,
- * meanings and index flags included, is kept.
+ * {@code :import} follows for the project ({@link ImportPlacement}), applied to the whole partition
+ * ({@link IndexedKeys}). Every other value, meanings and index flags included, is kept.
  *
  * @param from the partition the entities are read from
  * @param to   the partition they are compared with or written into
@@ -43,7 +36,7 @@ public record DatabasePlacement(Partition from, Partition to) {
         if (!moves()) {
             return entity;
         }
-        return Entity.newBuilder(target(entity.getKey()), properties(entity, null)).build();
+        return Entity.newBuilder(target(entity.getKey()), IndexedKeys.properties(entity, this::placed)).build();
     }
 
     /** The target's key of the source's {@code key} (a key of another partition is kept). */
@@ -56,51 +49,16 @@ public record DatabasePlacement(Partition from, Partition to) {
         return to.holds(key) ? moved(key, from) : key;
     }
 
-    private FullEntity<IncompleteKey> properties(FullEntity<?> entity, IncompleteKey key) {
-        FullEntity.Builder<IncompleteKey> b = key == null ? FullEntity.newBuilder() : FullEntity.newBuilder(key);
-        for (String name : entity.getNames()) {
-            b.set(name, value(entity.getValue(name)));
-        }
-        return b.build();
-    }
-
-    @SuppressWarnings("unchecked")
-    private Value<?> value(Value<?> value) {
-        if (value.excludeFromIndexes()) {
-            return value;
-        }
-        return switch (value.getType()) {
-            case KEY -> ((KeyValue) value).toBuilder().set(target((Key) value.get())).build();
-            case ENTITY -> {
-                FullEntity<?> inner = (FullEntity<?>) value.get();
-                IncompleteKey key = inner.getKey() == null ? null : placed(inner.getKey());
-                yield ((EntityValue) value).toBuilder().set(properties(inner, key)).build();
-            }
-            case LIST -> {
-                List<Value<?>> items = new ArrayList<>();
-                for (Value<?> item : (List<? extends Value<?>>) value.get()) {
-                    items.add(value(item));
-                }
-                yield ((ListValue) value).toBuilder().set(items).build();
-            }
-            default -> value;
-        };
-    }
-
     private IncompleteKey placed(IncompleteKey key) {
         if (key instanceof Key complete) {
             return target(complete);
         }
-        return from.holds(key) ? moved(key, to) : key;
+        return from.holds(key) ? IncompleteKey.newBuilder(key).setProjectId(to.project()).setDatabaseId(to.database())
+                .setNamespace(to.namespace()).build() : key;
     }
 
     private static Key moved(Key key, Partition to) {
         return Key.newBuilder(key).setProjectId(to.project()).setDatabaseId(to.database())
-                .setNamespace(to.namespace()).build();
-    }
-
-    private static IncompleteKey moved(IncompleteKey key, Partition to) {
-        return IncompleteKey.newBuilder(key).setProjectId(to.project()).setDatabaseId(to.database())
                 .setNamespace(to.namespace()).build();
     }
 }

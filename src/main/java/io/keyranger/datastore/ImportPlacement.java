@@ -1,15 +1,8 @@
 package io.keyranger.datastore;
 
 import com.google.cloud.datastore.Entity;
-import com.google.cloud.datastore.EntityValue;
-import com.google.cloud.datastore.FullEntity;
 import com.google.cloud.datastore.IncompleteKey;
 import com.google.cloud.datastore.Key;
-import com.google.cloud.datastore.KeyValue;
-import com.google.cloud.datastore.ListValue;
-import com.google.cloud.datastore.Value;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Where Google's {@code :import} puts the keys inside an exported entity, measured on the emulator: every key reached
@@ -25,46 +18,12 @@ public final class ImportPlacement {
 
     /** {@code exported} as Google's import writes it into {@code project}. */
     public static Entity place(Entity exported, String project) {
-        return Entity.newBuilder(exported.getKey(), properties(exported, exported.getKey(), project)).build();
-    }
-
-    private static FullEntity<IncompleteKey> properties(FullEntity<?> entity, IncompleteKey key, String project) {
-        FullEntity.Builder<IncompleteKey> b = key == null ? FullEntity.newBuilder() : FullEntity.newBuilder(key);
-        for (String name : entity.getNames()) {
-            b.set(name, value(entity.getValue(name), project));
-        }
-        return b.build();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Value<?> value(Value<?> value, String project) {
-        if (value.excludeFromIndexes()) {
-            return value;
-        }
-        return switch (value.getType()) {
-            case KEY -> ((KeyValue) value).toBuilder().set(moved((Key) value.get(), project)).build();
-            case ENTITY -> {
-                FullEntity<?> inner = (FullEntity<?>) value.get();
-                IncompleteKey key = inner.getKey() == null ? null : moved(inner.getKey(), project);
-                yield ((EntityValue) value).toBuilder().set(properties(inner, key, project)).build();
-            }
-            case LIST -> {
-                List<Value<?>> items = new ArrayList<>();
-                for (Value<?> item : (List<? extends Value<?>>) value.get()) {
-                    items.add(value(item, project));
-                }
-                yield ((ListValue) value).toBuilder().set(items).build();
-            }
-            default -> value;
-        };
-    }
-
-    private static Key moved(Key key, String project) {
-        return Key.newBuilder(key).setProjectId(project).build();
+        return Entity.newBuilder(exported.getKey(), IndexedKeys.properties(exported, key -> moved(key, project)))
+                .build();
     }
 
     private static IncompleteKey moved(IncompleteKey key, String project) {
-        return key instanceof Key complete ? moved(complete, project)
+        return key instanceof Key complete ? Key.newBuilder(complete).setProjectId(project).build()
                 : IncompleteKey.newBuilder(key).setProjectId(project).build();
     }
 }

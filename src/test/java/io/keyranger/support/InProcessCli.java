@@ -1,5 +1,7 @@
 package io.keyranger.support;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.keyranger.cli.KeyRangerCli;
 import io.keyranger.datastore.ConnectionSpec;
 import java.io.IOException;
@@ -23,6 +25,21 @@ public final class InProcessCli {
 
     /** What a command printed, and its exit code. */
     public record Result(int exitCode, String out, String err) {
+        /** Asserts the command succeeded (exit 0), showing what it printed otherwise. */
+        public Result ok() {
+            assertThat(exitCode).as(out + err).isZero();
+            return this;
+        }
+
+        /**
+         * Asserts the command was refused as bad input: exit {@link KeyRangerCli#EXIT_USER_ERROR}, one message that
+         * {@code says} it, no stack trace, and no comparison printed.
+         */
+        public void refused(String says) {
+            assertThat(exitCode).as(out + err).isEqualTo(KeyRangerCli.EXIT_USER_ERROR);
+            assertThat(err).contains(says).doesNotContain("\tat ").doesNotContain("Exception");
+            assertThat(out).doesNotContain("compared with live data");
+        }
     }
 
     public Result run(String... args) {

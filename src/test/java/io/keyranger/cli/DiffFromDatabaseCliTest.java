@@ -160,6 +160,30 @@ class DiffFromDatabaseCliTest {
     }
 
     @Test
+    @OnlyOn(value = ServerType.FIRESTORE_EMULATOR, why = "the legacy emulator holds the default database only")
+    void aNamedDatabaseOfTheSameProjectIsASource() {
+        ConnectionSpec target = SharedEmulator.freshProject(server, "from-named");
+        ConnectionSpec source = new ConnectionSpec(target.emulatorHost(), target.projectId(), "archive", "", null,
+                false, target.server());
+        Pair p = new Pair(source, SharedEmulator.connect(source), target, SharedEmulator.connect(target));
+        Set<Key>[] damage = seed(p);
+        Path out = dir.resolve("named");
+
+        InProcessCli.Result diff = new InProcessCli(dir, p.target()).run("diff", "--from-project",
+                target.projectId(), "--from-database", "archive", "--from-namespace", SOURCE_NS, "--kind", KIND,
+                "--keys-out", out.toString()).ok();
+
+        assertThat(diff.out()).contains("300 in project " + target.projectId() + ", database archive, namespace "
+                + SOURCE_NS).containsPattern("same\\s+240\\b").containsPattern("changed\\s+30\\b")
+                .containsPattern("removed\\s+30\\b").containsPattern("added\\s+20\\b");
+        assertThat(keys(p, out, "removed.keys")).isEqualTo(damage[0]);
+        assertThat(keys(p, out, "changed.keys")).isEqualTo(damage[1]);
+        assertThat(keys(p, out, "added.keys")).isEqualTo(damage[2]);
+        assertThat(paths(p.to(), "")).as("the target's own kind, not the archive's")
+                .hasSize(SEEDED - damage[0].size() + damage[2].size());
+    }
+
+    @Test
     @OnlyOn(value = ServerType.FIRESTORE_EMULATOR, why = "the legacy emulator keeps no past: its source is read live")
     void writesToTheSourceAfterItIsOpenedDoNotChangeWhatIsCompared() throws Exception {
         Pair p = pair("from-db-moment");

@@ -39,6 +39,8 @@ import org.junit.jupiter.params.Parameter;
  * same emulator against the connected one. The target is written by hand from the source (keys in its own partition;
  * an indexed key value and an indexed embedded entity's key value into the source moved, an unindexed one kept), then
  * damaged; the diff's counts and key lists are checked against the emulator's own answers to a query of each side.
+ * Also: a named database of the same project as the source, and a source on the legacy emulator (which orders names
+ * in UTF-16) against the Firestore emulator (UTF-8), with names the two order apart.
  */
 @OnDataEmulators
 class DiffFromDatabaseCliTest {
@@ -181,6 +183,47 @@ class DiffFromDatabaseCliTest {
         assertThat(keys(p, out, "added.keys")).isEqualTo(damage[2]);
         assertThat(paths(p.to(), "")).as("the target's own kind, not the archive's")
                 .hasSize(SEEDED - damage[0].size() + damage[2].size());
+    }
+
+    @Test
+    @OnlyOn(value = ServerType.FIRESTORE_EMULATOR, why = "one run: the legacy emulator is the source, this the target")
+    void aSourceOnTheLegacyEmulatorIsComparedExactlyAcrossKeyOrders() {
+        ConnectionSpec source = SharedEmulator.freshProject(ServerType.EMULATOR, "from-legacy")
+                .withNamespace(SOURCE_NS);
+        ConnectionSpec target = SharedEmulator.freshProject(server, "to-firestore");
+        Pair p = new Pair(source, SharedEmulator.connect(source), target, SharedEmulator.connect(target));
+        Set<Key>[] damage = seed(p);
+        // names the two servers order apart (UTF-16 on the legacy one, UTF-8 here): U+FFFF, U+1F600, and plain ones
+        List<String> names = List.of("a", "z", "\uffff", "\ud83d\ude00", "\uffff\ud83d\ude00", "\ud83d\ude00z");
+        List<Entity> there = new ArrayList<>();
+        List<Entity> here = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            Key from = p.from().newKeyFactory().setNamespace(SOURCE_NS).setKind(KIND).newKey("order-" + names.get(i));
+            there.add(Entity.newBuilder(from).set("n", i).build());
+            if (i % 2 == 0) { // the others are missing from the target
+                here.add(Entity.newBuilder(p.to().newKeyFactory().setKind(KIND).newKey("order-" + names.get(i)))
+                        .set("n", i).build());
+            }
+        }
+        SharedEmulator.putAll(p.from(), there);
+        SharedEmulator.putAll(p.to(), here);
+        Path out = dir.resolve("orders");
+
+        InProcessCli.Result diff = new InProcessCli(dir, p.target()).run("diff", "--from-emulator-host",
+                source.emulatorHost(), "--from-project", source.projectId(), "--from-namespace", SOURCE_NS, "--kind",
+                KIND, "--keys-out", out.toString()).ok();
+
+        assertThat(diff.err()).contains("live: the legacy Datastore emulator keeps no past");
+        assertThat(diff.out()).contains((SEEDED + names.size()) + " in project " + source.projectId())
+                .containsPattern("same\\s+" + (240 + 3) + "\\b").containsPattern("changed\\s+30\\b")
+                .containsPattern("removed\\s+" + (30 + 3) + "\\b").containsPattern("added\\s+20\\b");
+        Set<Key> removed = new HashSet<>(damage[0]);
+        for (int i = 1; i < names.size(); i += 2) {
+            removed.add(p.to().newKeyFactory().setKind(KIND).newKey("order-" + names.get(i)));
+        }
+        assertThat(keys(p, out, "removed.keys")).isEqualTo(removed);
+        assertThat(keys(p, out, "changed.keys")).isEqualTo(damage[1]);
+        assertThat(keys(p, out, "added.keys")).isEqualTo(damage[2]);
     }
 
     @Test

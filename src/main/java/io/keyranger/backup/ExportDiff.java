@@ -96,8 +96,7 @@ public final class ExportDiff {
                                         Path keys) {
         Session now = live.live();
         return ofDatabase(now, source, DatabasePlacement.of(source.spec(), now.spec(), namespace),
-                SideWording.database(Partition.of(source.spec()).describe(), source.asOf()), namespace, kind, gql,
-                keys);
+                SideWording.database(source), namespace, kind, gql, keys);
     }
 
     private static ExportDiff ofDatabase(Session now, Session source, DatabasePlacement placement,

@@ -1,6 +1,8 @@
 package io.keyranger.backup;
 
+import io.keyranger.datastore.Partition;
 import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.Session;
 import java.util.Objects;
 
 /**
@@ -26,11 +28,12 @@ public record SideWording(String where, String since) {
     }
 
     /**
-     * Another database's entities ({@code partition}, in words), as of {@code asOf} or live (null): "in project p as
-     * of 2026-11-27T10:15:00Z", "compared with project p".
+     * Another database's entities ({@code source}: its partition, as of its moment or live): "in project p as of
+     * 2026-11-27T10:15:00Z", "compared with project p".
      */
-    public static SideWording database(String partition, PointInTime asOf) {
-        return new SideWording("in " + partition + (asOf == null ? "" : " as of " + asOf.time()),
+    public static SideWording database(Session source) {
+        String partition = Partition.of(source.spec()).describe();
+        return new SideWording("in " + partition + (source.past() ? " as of " + source.asOf().time() : ""),
                 "compared with " + partition);
     }
 }

@@ -3,7 +3,6 @@ package io.keyranger.launch;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.SideWording;
 import io.keyranger.formats.managed.ManagedExport;
-import io.keyranger.datastore.Partition;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.datastore.Session;
 import java.nio.file.Path;
@@ -122,16 +121,12 @@ public record DiffRequest(Before before, String namespace, String kind, String g
 
         @Override
         public String where() {
-            return wording().where();
+            return SideWording.database(source).where();
         }
 
         @Override
         public String since() {
-            return wording().since();
-        }
-
-        private SideWording wording() {
-            return SideWording.database(Partition.of(source.spec()).describe(), source.asOf());
+            return SideWording.database(source).since();
         }
     }
 

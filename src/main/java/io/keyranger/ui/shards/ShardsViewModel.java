@@ -279,7 +279,11 @@ public final class ShardsViewModel {
             earlier.addAndGet(now.getAndSet(0));
         }
 
-        private void report() {
+        /**
+         * Reads the figures and hands on the message as one step: counting threads report at once, and a message
+         * made from figures read before another thread's update must not land after that thread's message.
+         */
+        private synchronized void report() {
             long keys = earlier.get() + now.get();
             context.progress(Math.min(keys, toRead), toRead, String.format("Counting ranges: %d / %d, %,d keys "
                     + "counted", ranges.get(), total, keys));

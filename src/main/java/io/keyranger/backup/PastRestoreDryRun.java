@@ -27,7 +27,7 @@ import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
- * What a restore from the database's past would do, predicted by the restore's own pages and decision over its whole
+ * What a restore from the database's past (or from another database) would do, predicted by the restore's own pages and decision over its whole
  * selection, each entity decided against its live state as read now (no transaction, nothing written): the same
  * counters and named entities the restore reports, and what it would write (its operations are counted by
  * {@code report.Operations}).
@@ -47,16 +47,26 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
                                 long reads, long writes, long deletes, boolean undo) {
     private static final int PAGE = 500;
 
-    /** The dry run of {@code spec} (a restore from the past, {@link RestoreSpec#fromPast}) on {@code live}. */
+    /**
+     * The dry run of {@code spec} (a restore from the past, {@link RestoreSpec#fromPast}, or from another database,
+     * {@link RestoreSpec#fromDatabase}) on {@code live}.
+     */
     public static PastRestoreDryRun of(Session live, JobSpec spec, LongConsumer progress, Cancellation cancellation) {
         JobSpec bound = spec.bind(live.datastore().getOptions().getProjectId(), live.order());
         InputRun input = InputRun.of(bound);
         InputRun.Pages pages = input.pages(live.datastore(), LocalFileStore.INSTANCE, live.order(), bound);
         Map<String, Long> counters = new TreeMap<>();
         List<MapResult.Problem> problems = new ArrayList<>();
-        JobInput.Past past = (JobInput.Past) input.input();
-        PastRestore restore = past.restore();
-        boolean queried = past.keys() == null;
+        PastRestore restore;
+        boolean queried;
+        if (input.input() instanceof JobInput.Database from) {
+            restore = from.restore();
+            queried = from.keys() == null;
+        } else {
+            JobInput.Past past = (JobInput.Past) input.input();
+            restore = past.restore();
+            queried = past.keys() == null;
+        }
         long compared = 0;
         long reads = 0;
         long writes = 0;

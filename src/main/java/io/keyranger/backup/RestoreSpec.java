@@ -1,5 +1,6 @@
 package io.keyranger.backup;
 
+import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.PointInTime;
 import io.keyranger.job.JobIds;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,12 +16,14 @@ import io.keyranger.mapper.Mappers;
 import java.nio.file.Path;
 
 /**
- * A restore as a job: the import template over a managed export ({@link JobInput.ManagedExport}) or over the database
- * as it was at a past moment ({@link JobInput.Past}, {@link #fromPast}), with its mode and selection. The command
+ * A restore as a job: the import template over a managed export ({@link JobInput.ManagedExport}), over the database
+ * as it was at a past moment ({@link JobInput.Past}, {@link #fromPast}) or over another database
+ * ({@link JobInput.Database}, {@link #fromDatabase}), with its mode and selection. The command
  * line and the app build restores here, so both run the same job.
  *
- * @param export      the export's folder or metadata file, or null for the past
- * @param asOf        the moment restored, or null for an export
+ * @param export      the export's folder or metadata file, or null for the past or another database
+ * @param asOf        the moment restored (of the past, or of the other database), or null for an export or a
+ *                    database read live
  * @param until       the end of the window of damage the restore undoes, or null
  * @param removeAdded whether entities absent at {@code asOf} are deleted
  * @param namespace   the namespace restored
@@ -29,16 +32,18 @@ import java.nio.file.Path;
  * @param gql         a query that selects what is restored, or null
  * @param keys        a file of the only keys restored, or null
  * @param undo        whether the restore keeps undo records (so it can be reverted)
+ * @param from        the other database restored from, or null
  */
 public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
-                          String kind, RestoreMode mode, String gql, Path keys, boolean undo) {
+                          String kind, RestoreMode mode, String gql, Path keys, boolean undo, ConnectionSpec from) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public RestoreSpec {
-        if ((export == null) == (asOf == null)) {
-            throw new IllegalArgumentException("a restore is from an export or from the past, one of them");
+        if (from != null ? export != null || until != null : (export == null) == (asOf == null)) {
+            throw new IllegalArgumentException("a restore is from an export, the past or another database, one of "
+                    + "them");
         }
-        if (asOf == null && (until != null || removeAdded)) {
+        if (asOf == null && from == null && (until != null || removeAdded)) {
             throw new IllegalArgumentException("--until and --remove-added restore from the past");
         }
     }
@@ -46,7 +51,7 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
     /** A restore from a managed export. */
     public RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
                        boolean undo) {
-        this(export, null, null, false, namespace, kind, mode, gql, keys, undo);
+        this(export, null, null, false, namespace, kind, mode, gql, keys, undo, null);
     }
 
     /**
@@ -58,7 +63,18 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
      */
     public static RestoreSpec fromPast(PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
                                        String kind, RestoreMode mode, String gql, Path keys, boolean undo) {
-        return new RestoreSpec(null, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo);
+        return new RestoreSpec(null, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, null);
+    }
+
+    /**
+     * A copy or restore from another database ({@code from}, which {@code SourceDatabase.open} opened) as of
+     * {@code asOf} (null: live, where its server keeps no past), into the connected {@code namespace}; with
+     * {@code removeAdded} (mode overwrite only), what the kind holds here and the source does not is deleted.
+     */
+    public static RestoreSpec fromDatabase(ConnectionSpec from, PointInTime asOf, boolean removeAdded,
+                                           String namespace, String kind, RestoreMode mode, String gql, Path keys,
+                                           boolean undo) {
+        return new RestoreSpec(null, asOf, null, removeAdded, namespace, kind, mode, gql, keys, undo, from);
     }
 
     /**
@@ -81,7 +97,22 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
     public JobSpec job(String jobId) {
         ObjectNode json = JSON.createObjectNode();
         json.put("template", "import");
-        if (asOf == null) {
+        if (from != null) {
+            json.put(JobInput.FORMAT, JobInput.DATABASE).put(JobInput.FROM_PROJECT, from.projectId())
+                    .put(JobInput.FROM_SERVER, from.server().name());
+            putIfGiven(json, JobInput.FROM_DATABASE, from.databaseId());
+            putIfGiven(json, JobInput.FROM_NAMESPACE, from.namespace());
+            putIfGiven(json, JobInput.FROM_EMULATOR_HOST, from.emulatorHost());
+            if (from.credentialsFile() != null) {
+                json.put(JobInput.FROM_CREDENTIALS, from.credentialsFile().toAbsolutePath().toString());
+            }
+            if (asOf != null) {
+                json.put(JobInput.AS_OF, asOf.time().toString());
+            }
+            if (removeAdded) {
+                json.put(JobInput.REMOVE_ADDED, true);
+            }
+        } else if (asOf == null) {
             json.put(JobInput.FILE, export.toAbsolutePath().toString()).put(JobInput.FORMAT, JobInput.MANAGED);
         } else {
             json.put(JobInput.FORMAT, JobInput.PAST).put(JobInput.AS_OF, asOf.time().toString());
@@ -102,7 +133,13 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
         MapperSpec mapper = MapperSpec.parse(json.toString());
         mapper = undo ? mapper : mapper.withoutUndo();
         Mappers.template("import").validate(mapper);
-        String id = jobId != null ? jobId : JobIds.newJobId("restore-" + kind);
+        String id = jobId != null ? jobId : JobIds.newJobId((from != null ? "copy-" : "restore-") + kind);
         return new JobSpec(id, namespace, kind, mapper, 16, 8, 200, 0); // as a job's defaults
+    }
+
+    private static void putIfGiven(ObjectNode json, String name, String value) {
+        if (value != null && !value.isEmpty()) {
+            json.put(name, value);
+        }
     }
 }

@@ -25,6 +25,8 @@ import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
 import io.keyranger.launch.PastKinds;
 import io.keyranger.launch.Preparation;
+import io.keyranger.launch.SourceDatabase;
+import io.keyranger.datastore.Partition;
 import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.summary.JobOutcome;
 import io.keyranger.summary.DryRunPrinter;
@@ -45,13 +47,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Restores a selection of a managed export, or of the database as it was at a past moment ({@code --as-of}, with
- * {@code --until} undoing a window of damage): an import job, deciding per entity against live data in the commit's
+ * Restores a selection of a managed export, of the database as it was at a past moment ({@code --as-of}, with
+ * {@code --until} undoing a window of damage), or of another database ({@code --from-project}…): an import job, deciding per entity against live data in the commit's
  * transaction (exactly once, resumable by its id, revertible).
  */
 @Command(name = "restore", mixinStandardHelpOptions = true, description = "Restore a kind, a query's entities or a "
-        + "list of keys from a managed export (--export) or from the database as it was at a past moment (--as-of), "
-        + "leaving entities changed since alone unless --mode overwrite; with --until, undo a window of damage, "
+        + "list of keys from a managed export (--export), from the database as it was at a past moment (--as-of), "
+        + "or from another database (--from-project, read at one moment), leaving entities changed since alone "
+        + "unless --mode overwrite; with --until, undo a window of damage, "
         + "leaving later writes alone. A job: progress, Ctrl-C, resume by running it again with its --job-id (or "
         + "'keyranger run --resume ID'), revert.")
 public final class RestoreCommand implements Callable<Integer> {
@@ -72,6 +75,9 @@ public final class RestoreCommand implements Callable<Integer> {
     @Mixin
     AsOf asOf = new AsOf();
 
+    @Mixin
+    SourceOptions from = new SourceOptions();
+
     @Option(names = "--until", paramLabel = "TIME", description = "With --as-of: undo the window of damage from "
             + "--as-of to TIME. Each entity still as it was at TIME goes back to its state at --as-of (deleted ones "
             + "come back, changed ones get their old values); entities written again after TIME are left alone and "
@@ -79,7 +85,9 @@ public final class RestoreCommand implements Callable<Integer> {
     String until;
 
     @Option(names = "--remove-added", description = "With --as-of: also delete the entities that did not exist at "
-            + "--as-of (with --until: those created in the window; else needs --mode overwrite).")
+            + "--as-of (with --until: those created in the window; else needs --mode overwrite). With --from-…: "
+            + "delete what the kind holds here and the source does not (with --mode overwrite), so that the "
+            + "selection ends equal to the source's.")
     boolean removeAdded;
 
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "skip-changed", description = "What to do with an "
@@ -122,8 +130,12 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ConnectionSpec conn = connection.resolve(context.profiles(), context.env());
-        selection.requireOneSource(asOf.given(), null, "Restore from");
-        if (!asOf.given() && (until != null || removeAdded)) {
+        selection.requireOneSource(asOf.given(), from, "Restore from");
+        if (from.given() && until != null) {
+            throw new KeyRangerException("--until undoes a window of the connected database's own past; with "
+                    + "--from-… the source is read at one moment (--as-of, else its start): leave --until out.");
+        }
+        if (!asOf.given() && !from.given() && (until != null || removeAdded)) {
             throw new KeyRangerException((until != null ? "--until" : "--remove-added") + " restores from the "
                     + "database's past: give --as-of TIME (not --export).");
         }
@@ -139,19 +151,33 @@ public final class RestoreCommand implements Callable<Integer> {
                 .priceTable();
         Session live = Session.open(conn);
         StringWriter notes = new StringWriter(); // what is read, said once the job is not refused
-        Past past = asOf.given() ? past(live, new PrintWriter(notes)) : null;
-        JobSpec job = spec(conn, kind, restoreMode, past);
-        String from = past == null ? selection.export.toString() : past.describe();
-        PastKinds.requireHeld(live, job); // before anything is said of a job (Jobs#prepare checks it too)
+        Session source = null;
+        Past past = null;
+        if (from.given()) {
+            PrintWriter told = new PrintWriter(notes);
+            source = SourceDatabase.open(live, from.resolve(conn, context.profiles()), asOf.time, note -> {
+                told.println(note);
+                told.flush();
+            });
+            SourceDatabase.requireHeld(source, kind);
+        } else if (asOf.given()) {
+            past = past(live, new PrintWriter(notes));
+        }
+        JobSpec job = spec(conn, kind, restoreMode, past, source);
+        String origin = source != null ? Partition.of(source.spec()).describe() : past == null
+                ? selection.export.toString() : past.describe();
+        if (source == null) {
+            PastKinds.requireHeld(live, job); // before anything is said of a job (Jobs#prepare checks it too)
+        }
         if (dryRun) {
             err.print(notes);
-            if (past != null) {
+            if (past != null || source != null) {
                 PastRestoreDryRun dry = PastRestoreDryRun.of(live, job, n -> {
                     err.printf("\rCompared %,d keys…", n);
                     err.flush();
                 }, Cancellation.NEVER);
                 err.println();
-                DryRunPrinter.printPastRestore(dry, kind, from, out, prices);
+                DryRunPrinter.printPastRestore(dry, kind, origin, out, prices);
             } else {
                 dryRun(live, kind, restoreMode, out, err, prices);
             }
@@ -163,7 +189,8 @@ public final class RestoreCommand implements Callable<Integer> {
         Jobs jobs = hooks.jobs(live, err);
         Preparation prepared = jobs.prepare(request, -1, prices); // refuses it before anything is said of it
         JobProgressPrinter progress = new JobProgressPrinter(err);
-        String resume = resumeHint(job.jobId(), past);
+        String resume = resumeHint(job.jobId(), past, source);
+        boolean resumesById = past != null || source != null;
         JobHandle handle;
         try {
             // said once the engine's checks passed (an export read whole, a stored job of the id found the same)
@@ -175,7 +202,7 @@ public final class RestoreCommand implements Callable<Integer> {
                 err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? ""
                         : " in namespace " + conn.namespace()) + " from " + from + (until != null ? ""
                         : " (" + restoreMode.id() + ")") + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
-                if (past != null) {
+                if (resumesById) {
                     err.println("If it stops, " + Character.toLowerCase(resume.charAt(0)) + resume.substring(1));
                 }
                 err.flush();
@@ -239,7 +266,11 @@ public final class RestoreCommand implements Callable<Integer> {
      * keeps the moments it reads, which a relative --as-of or --until would not give again) or with those moments as
      * absolute times.
      */
-    private static String resumeHint(String jobId, Past past) {
+    private static String resumeHint(String jobId, Past past, Session source) {
+        if (source != null) {
+            return "Resume it with: keyranger run --resume " + jobId + " (it keeps its source and the moment it "
+                    + "reads" + (source.past() ? ", " + source.asOf().time() : "") + ")";
+        }
         if (past == null) {
             return "Resume it by running it again with --job-id " + jobId;
         }
@@ -293,8 +324,10 @@ public final class RestoreCommand implements Callable<Integer> {
         return new Past(at, end); // in order, or refused by the restore's spec (RestoreSpec#job)
     }
 
-    private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode, Past past) {
-        RestoreSpec restore = past == null ? new RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
+    private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode, Past past, Session source) {
+        RestoreSpec restore = source != null ? RestoreSpec.fromDatabase(source.spec(), source.asOf(), removeAdded,
+                conn.namespace(), kind, restoreMode, selection.gql, selection.keys, !noUndo)
+                : past == null ? new RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
                 selection.gql, selection.keys, !noUndo)
                 : RestoreSpec.fromPast(past.asOf(), past.until(), removeAdded, conn.namespace(), kind, restoreMode,
                 selection.gql, selection.keys, !noUndo);

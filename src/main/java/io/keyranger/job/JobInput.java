@@ -1,7 +1,11 @@
 package io.keyranger.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Partition;
 import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.ServerType;
+import java.nio.file.Path;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.Template;
@@ -11,12 +15,13 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * What a job reads: the keys of its kind (live, or at its read time), a file of JSON lines, a managed export, or the
- * database as it was at a past moment. A job's spec names its input in its mapper's parameters (the import template's
+ * What a job reads: the keys of its kind (live, or at its read time), a file of JSON lines, a managed export, the
+ * database as it was at a past moment, or another database. A job's spec names its input in its mapper's parameters (the import template's
  * {@code file}, {@code format}, {@code asOf}...); {@link #of} is the one place they are read. The engine opens an input
  * as it runs ({@code executor.source.InputRun}); front ends ask it what they show and check.
  */
-public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, JobInput.ManagedExport, JobInput.Past {
+public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, JobInput.ManagedExport,
+        JobInput.Past, JobInput.Database {
     /** The import template's parameter of its input's format: {@link #JSONL}, {@link #MANAGED} or {@link #PAST}. */
     String FORMAT = "format";
     /** A file of JSON lines (an export's), the import template's default format. */
@@ -25,6 +30,20 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     String MANAGED = "managed";
     /** The database at a past moment. */
     String PAST = "past";
+    /** Another database (another project, database or namespace, on this server or another). */
+    String DATABASE = "database";
+    /** Another database's parameter of its project. */
+    String FROM_PROJECT = "fromProject";
+    /** Another database's parameter of its named database (absent: the default one). */
+    String FROM_DATABASE = "fromDatabase";
+    /** Another database's parameter of its namespace (absent: the default one). */
+    String FROM_NAMESPACE = "fromNamespace";
+    /** Another database's parameter of its emulator's host:port (absent: production). */
+    String FROM_EMULATOR_HOST = "fromEmulatorHost";
+    /** Another database's parameter of the path of a service-account key file (never the key itself). */
+    String FROM_CREDENTIALS = "fromCredentials";
+    /** Another database's parameter of what its server is ({@link ServerType}'s name). */
+    String FROM_SERVER = "fromServer";
     /** The parameter of the file read (a managed export's folder or metadata file). */
     String FILE = "file";
     /** The parameter of a GQL query that selects what a restore brings back. */
@@ -54,6 +73,7 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
      */
     static List<String> parameters(MapperSpec mapper) {
         return of(mapper).bringsEntitiesIn() ? List.of(FORMAT, FILE, SELECT, KEYS, MODE, AS_OF, UNTIL, REMOVE_ADDED,
+                FROM_PROJECT, FROM_DATABASE, FROM_NAMESPACE, FROM_EMULATOR_HOST, FROM_CREDENTIALS, FROM_SERVER,
                 MapperSpec.SKIP_BAD_LINES, STAMP) : List.of(MapperSpec.READ_TIME);
     }
 
@@ -82,6 +102,15 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
                 throw e;
             }
         }
+        if (DATABASE.equals(format)) {
+            try {
+                return new Database(source(json), json.hasNonNull(AS_OF) ? PointInTime.parse(json.get(AS_OF).asText(),
+                        Instant.now()) : null, json.path(REMOVE_ADDED).asBoolean(false), select, keys, mode);
+            } catch (RuntimeException e) {
+                Mappers.template(mapper.template()).validate(mapper); // the template's words for a bad source
+                throw e;
+            }
+        }
         String file = json.path(FILE).asText();
         boolean skipBadLines = json.path(MapperSpec.SKIP_BAD_LINES).asBoolean(false);
         return MANAGED.equals(format) ? new ManagedExport(file, select, keys, mode, skipBadLines)
@@ -93,6 +122,15 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
         return of(spec.mapper());
     }
 
+    /** The other database a spec's parameters name, read-only. */
+    private static ConnectionSpec source(JsonNode json) {
+        String host = json.hasNonNull(FROM_EMULATOR_HOST) ? json.get(FROM_EMULATOR_HOST).asText() : null;
+        String credentials = json.hasNonNull(FROM_CREDENTIALS) ? json.get(FROM_CREDENTIALS).asText() : null;
+        return new ConnectionSpec(host, json.path(FROM_PROJECT).asText(), json.path(FROM_DATABASE).asText(""),
+                json.path(FROM_NAMESPACE).asText(""), credentials == null ? null : Path.of(credentials), true,
+                json.hasNonNull(FROM_SERVER) ? ServerType.valueOf(json.get(FROM_SERVER).asText()) : null);
+    }
+
     /** One case of each input, for the code that opens them ({@link #match}). */
     interface Cases<R> {
         R kindKeys(KindKeys input);
@@ -102,6 +140,8 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
         R managedExport(ManagedExport input);
 
         R past(Past input);
+
+        R database(Database input);
     }
 
     /** What {@code cases} gives for this input. */
@@ -260,6 +300,44 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
         /** How each entity is decided (the template's check refused a combination that cannot be decided). */
         public PastRestore restore() {
             return new PastRestore(mode, until != null, removeAdded);
+        }
+    }
+
+    /**
+     * Another database's entities of a kind ({@code source}: its project, database, namespace and server, read-only),
+     * read as of {@code asOf} (null: live, on a server that keeps no past) and placed in the job's partition; decided
+     * against the live ones as a restore from an export is ({@code mode}); with {@code removeAdded}, what the job's
+     * kind holds and the source does not is deleted. {@code select} and {@code keys} narrow it.
+     */
+    record Database(ConnectionSpec source, PointInTime asOf, boolean removeAdded, String select, String keys,
+                    RestoreMode mode) implements JobInput {
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.database(this);
+        }
+
+        /**
+         * What it restores from, in words. It has no {@link #moments}: they are the source server's to keep, checked
+         * against its window as the source is opened, not the connected one's.
+         */
+        @Override
+        public String backup() {
+            return Partition.of(source).describe() + (asOf == null ? " (live)" : " as of " + asOf.time());
+        }
+
+        @Override
+        public boolean writesEachKeyOnce(MapperSpec mapper) {
+            return true;
+        }
+
+        @Override
+        public List<String> files() {
+            return keys == null ? List.of() : List.of(keys);
+        }
+
+        /** How each entity is decided (the template's check refused a combination that cannot be decided). */
+        public PastRestore restore() {
+            return new PastRestore(mode, false, removeAdded, RestoreMode.Backup.SOURCE);
         }
     }
 }

@@ -57,10 +57,12 @@ public record JobResult(String jobId, JobStatus status, Map<String, Long> totals
      * queries there answer), besides its live read of each key ({@code read}).
      */
     public static final String PAST_READS = "reads of the past";
+    /** The counter of a copy's reads in its source database (a lookup a key, and the keys its queries answer). */
+    public static final String SOURCE_READS = "reads of the source";
 
     /** The reads a job paid for: the entities it read live and, restoring from the past, its reads there. */
     public long readsBilled() {
-        return total("read") + total(PAST_READS);
+        return total("read") + total(PAST_READS) + total(SOURCE_READS);
     }
 
     /** The writes a job paid for: the entities it wrote and the undo records it kept. */

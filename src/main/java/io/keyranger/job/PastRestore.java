@@ -27,8 +27,10 @@ import java.util.function.UnaryOperator;
  * @param mode        what to do with an entity that exists live, without {@code until}
  * @param until       whether the restore undoes a window that ends at a later moment
  * @param removeAdded whether entities absent at T are deleted
+ * @param from        what the entities at T are: the database's past, or another database's entities (read at one
+ *                    moment T of their own, without {@code until}), which word the counters
  */
-public record PastRestore(RestoreMode mode, boolean until, boolean removeAdded) {
+public record PastRestore(RestoreMode mode, boolean until, boolean removeAdded, RestoreMode.Backup from) {
     /** The reason (and counter) of an entity written again after the window: a good later write, left alone. */
     public static final String WRITTEN_AFTER = "written again after --until";
     /** The counter of entities deleted in the window and brought back. */
@@ -45,6 +47,18 @@ public record PastRestore(RestoreMode mode, boolean until, boolean removeAdded) 
     public static final String ABSENT = "absent then and now";
     /** The counter of entities a restore's query does not select. */
     public static final String NOT_SELECTED = "not selected";
+
+    /** The counter of entities absent in the source database and here: nothing to do. */
+    public static final String ABSENT_IN_SOURCE = "absent in the source and here";
+    /** The counter of entities absent in the source database and kept here (no {@code --remove-added}). */
+    public static final String NOT_IN_SOURCE_KEPT = "not in the source, kept";
+    /** The counter of entities absent in the source database and deleted here ({@code --remove-added}). */
+    public static final String NOT_IN_SOURCE_REMOVED = "not in the source, removed";
+
+    /** A restore from the database's past. */
+    public PastRestore(RestoreMode mode, boolean until, boolean removeAdded) {
+        this(mode, until, removeAdded, RestoreMode.Backup.PAST);
+    }
 
     /** The counter of entities already as they were at the time restored: nothing to write. */
     public static String already() {
@@ -63,19 +77,20 @@ public record PastRestore(RestoreMode mode, boolean until, boolean removeAdded) 
         List<Entity> backups = new ArrayList<>();
         List<Key> deletes = new ArrayList<>();
         Map<String, Long> counters = new HashMap<>();
+        boolean past = from == RestoreMode.Backup.PAST;
         for (Key key : keys) {
             if (then.get(key) != null) {
                 backups.add(then.get(key));
             } else if (live.get(key) == null) {
-                counters.merge(ABSENT, 1L, Long::sum);
+                counters.merge(past ? ABSENT : ABSENT_IN_SOURCE, 1L, Long::sum);
             } else if (removeAdded) {
                 deletes.add(key);
-                counters.merge(ADDED_SINCE_REMOVED, 1L, Long::sum);
+                counters.merge(past ? ADDED_SINCE_REMOVED : NOT_IN_SOURCE_REMOVED, 1L, Long::sum);
             } else {
-                counters.merge(ADDED_KEPT, 1L, Long::sum);
+                counters.merge(past ? ADDED_KEPT : NOT_IN_SOURCE_KEPT, 1L, Long::sum);
             }
         }
-        MapResult decided = mode.decide(backups, live, UnaryOperator.identity(), RestoreMode.Backup.PAST);
+        MapResult decided = mode.decide(backups, live, UnaryOperator.identity(), from);
         decided.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
         return new MapResult(decided.puts(), deletes, decided.skipped(), counters, List.of(), decided.problems());
     }

@@ -8,6 +8,7 @@ import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import com.google.cloud.datastore.StructuredQuery;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Objects;
 
 /**
@@ -73,6 +74,15 @@ public final class KeyRange {
             throw new IllegalArgumentException(KeyFormat.format(lastProcessed) + " is not in " + this);
         }
         return new KeyRange(order, lastProcessed, false, end);
+    }
+
+    /**
+     * The same range with its bounds given by {@code place} (into another partition, keeping their paths and so
+     * their order).
+     */
+    public KeyRange placed(UnaryOperator<Key> place) {
+        return new KeyRange(order, start == null ? null : place.apply(start), startInclusive,
+                end == null ? null : place.apply(end));
     }
 
     /** The two halves [start, at) and [at, end); {@code at} must lie strictly inside. */

@@ -86,6 +86,11 @@ final class FileTemplates {
     static final List<String> MODES = List.of("overwrite", "skip-changed", "missing-only");
     /** The import's format of the database at a past moment: a restore from it reads no file. */
     static final String PAST = "past";
+    /** The import's format of another database: a copy or restore from it reads no file. */
+    static final String DATABASE = "database";
+    /** The parameters that name another database. */
+    private static final List<String> FROM = List.of("fromProject", "fromDatabase", "fromNamespace",
+            "fromEmulatorHost", "fromCredentials", "fromServer");
 
     static final Template IMPORT = new BaseTemplate("import",
             "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly. "
@@ -94,8 +99,9 @@ final class FileTemplates {
                     + "what was not changed since.",
             true, true, Param.optional("file", Param.Type.FILE, "the .jsonl file an export wrote (managed: the "
                     + "export's folder or metadata file; past: none)", null),
-            Param.choice("format", "jsonl, managed (Google's export format), or past (the database as it was at "
-                    + "asOf)", "jsonl", List.of("jsonl", MANAGED, PAST)),
+            Param.choice("format", "jsonl, managed (Google's export format), past (the database as it was at "
+                    + "asOf), or database (another database, named by the from parameters)", "jsonl",
+                    List.of("jsonl", MANAGED, PAST, DATABASE)),
             Param.choice("mode", "managed or past (without until): what to do with an entity that exists live: "
                     + "overwrite it, skip it if it changed since the export or asOf (skip-changed), or restore only "
                     + "missing ones (missing-only)", "overwrite", MODES),
@@ -103,11 +109,24 @@ final class FileTemplates {
                     + "entities it matches are restored (applied on the client: exports have no index)", null),
             Param.optional("keys", Param.Type.FILE, "managed or past: a file of keys, one KEY(...) a line; only they "
                     + "are restored", null),
-            Param.optional("asOf", Param.Type.STRING, "past only: the moment restored (RFC 3339)", null),
+            Param.optional("asOf", Param.Type.STRING, "past: the moment restored (RFC 3339); database: the "
+                    + "moment the source is read at (absent: live, on a server that keeps no past)", null),
             Param.optional("until", Param.Type.STRING, "past only: undo a window that ends then (RFC 3339): only "
                     + "entities still as they were then go back; later writes are left alone", null),
-            Param.optional("removeAdded", Param.Type.BOOLEAN, "past only: delete what did not exist at asOf (with "
-                    + "until, or mode overwrite)", false),
+            Param.optional("removeAdded", Param.Type.BOOLEAN, "past: delete what did not exist at asOf (with "
+                    + "until, or mode overwrite); database: delete what the source does not hold (mode overwrite)",
+                    false),
+            Param.optional("fromProject", Param.Type.STRING, "database: the source's project", null),
+            Param.optional("fromDatabase", Param.Type.STRING, "database: the source's named database (absent: the "
+                    + "default one)", null),
+            Param.optional("fromNamespace", Param.Type.STRING, "database: the source's namespace (absent: the "
+                    + "default one)", null),
+            Param.optional("fromEmulatorHost", Param.Type.STRING, "database: the source's emulator, host:port "
+                    + "(absent: production)", null),
+            Param.optional("fromCredentials", Param.Type.STRING, "database: the path of a service-account key file "
+                    + "for the source (absent: Application Default Credentials)", null),
+            Param.optional("fromServer", Param.Type.STRING, "database: the source's server: EMULATOR, "
+                    + "FIRESTORE_EMULATOR, PRODUCTION or MODEL", null),
             Param.optional("skipBadLines", Param.Type.BOOLEAN, "skip the lines that are not exported entities, "
                     + "counting each, instead of refusing the file before anything is written", false)) {
         @Override
@@ -136,6 +155,15 @@ final class FileTemplates {
                 past(r, mode);
                 return;
             }
+            if (DATABASE.equals(format)) {
+                database(r, mode);
+                return;
+            }
+            for (String name : FROM) {
+                if (r.node(name) != null && !r.node(name).isNull()) {
+                    throw r.error(name, "applies to another database (\"format\": \"database\")");
+                }
+            }
             for (String pastOnly : List.of("asOf", "until", "removeAdded")) {
                 if (r.node(pastOnly) != null && !r.node(pastOnly).isNull()) {
                     throw r.error(pastOnly, "applies to the database's past (\"format\": \"past\")");
@@ -151,7 +179,7 @@ final class FileTemplates {
             Path file = local ? Path.of(location) : null;
             if (!MANAGED.equals(format)) {
                 if (!format.equals("jsonl")) {
-                    throw r.error("format", "must be jsonl, managed or past (got '" + format + "')");
+                    throw r.error("format", "must be jsonl, managed, past or database (got '" + format + "')");
                 }
                 for (String managedOnly : List.of("select", "keys")) {
                     if (r.string(managedOnly, null) != null) {
@@ -186,6 +214,11 @@ final class FileTemplates {
          * be decided: the one check of every runner (the command line, the app, Beam) before a job is created.
          */
         private void past(SpecReader r, String mode) {
+            for (String name : FROM) {
+                if (r.node(name) != null && !r.node(name).isNull()) {
+                    throw r.error(name, "applies to another database (\"format\": \"database\")");
+                }
+            }
             if (r.string("file", null) != null) {
                 throw r.error("file", "does not apply to the database's past (\"format\": \"past\"): it reads no "
                         + "file");
@@ -215,6 +248,44 @@ final class FileTemplates {
                 throw r.error("removeAdded", "(--remove-added) deletes what did not exist at the time restored: it "
                         + "goes with mode overwrite, or with until (which leaves later writes alone); mode " + mode
                         + " keeps what exists live");
+            }
+            keysFile(r);
+        }
+
+        /**
+         * A copy or restore from another database: its project (and server) named, no file and no until, a moment
+         * that has passed, and removeAdded only with mode overwrite.
+         */
+        private void database(SpecReader r, String mode) {
+            if (r.string("file", null) != null) {
+                throw r.error("file", "does not apply to another database (\"format\": \"database\"): it reads no "
+                        + "file");
+            }
+            if (r.string("until", null) != null) {
+                throw r.error("until", "applies to the database's own past (\"format\": \"past\")");
+            }
+            String project = r.string("fromProject", null);
+            if (project == null || project.isBlank()) {
+                throw r.error("fromProject", "is required with \"format\": \"database\": the source's project");
+            }
+            String server = r.string("fromServer", null);
+            if (server != null && !List.of("EMULATOR", "FIRESTORE_EMULATOR", "PRODUCTION", "MODEL").contains(server)) {
+                throw r.error("fromServer", "must be EMULATOR, FIRESTORE_EMULATOR, PRODUCTION or MODEL (got '"
+                        + server + "')");
+            }
+            boolean host = r.string("fromEmulatorHost", null) != null;
+            if (server != null && host == server.equals("PRODUCTION")) {
+                throw r.error("fromServer", server + " does not go with " + (host ? "an emulator host"
+                        : "no fromEmulatorHost"));
+            }
+            Instant asOf = moment(r, "asOf");
+            if (asOf != null && asOf.isAfter(Instant.now())) {
+                throw r.error("asOf", "is in the future (" + asOf + "): a source is read as it is or was");
+            }
+            if (r.bool("removeAdded", false) && !mode.equals("overwrite")) {
+                throw r.error("removeAdded", "(--remove-added) deletes what the source does not hold, so that the "
+                        + "target ends equal to it: it goes with mode overwrite; mode " + mode + " keeps what "
+                        + "exists live");
             }
             keysFile(r);
         }

@@ -39,6 +39,11 @@ public interface InputRun {
             public InputRun past(JobInput.Past input) {
                 return new PastRun(input);
             }
+
+            @Override
+            public InputRun database(JobInput.Database input) {
+                return new DatabaseRun(input);
+            }
         });
     }
 

@@ -15,7 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The mapper of a restore from the database's past ({@link PastSource}): its pages are the kind's own keys, so the
+ * The mapper of a restore from the database's past ({@link PastSource}) or from another database
+ * ({@link DatabaseSource}, whose entities come placed in the job's partition): its pages are the kind's own keys, so the
  * engine reads each one's live entity in the commit's transaction (and keeps its undo record as for any job over a
  * kind); the entity's states at the time restored and at the later moment come with the page's records.
  * {@link PastRestore} decides; a GQL query selects by the entity's state at the time restored, or, for one absent
@@ -27,11 +28,19 @@ final class PastMapper implements PageMapper {
 
     /** Whether its keys come from queries (no keys file): their answers are reads of the past too. */
     private final boolean queried;
+    /** The counter of the reads of its source: {@link JobResult#PAST_READS} or {@link JobResult#SOURCE_READS}. */
+    private final String reads;
 
     PastMapper(PastRestore restore, ClientQuery select, boolean queried) {
+        this(restore, select, queried, JobResult.PAST_READS);
+    }
+
+    /** As above, its source's reads counted as {@code reads}. */
+    PastMapper(PastRestore restore, ClientQuery select, boolean queried, String reads) {
         this.restore = restore;
         this.select = select;
         this.queried = queried;
+        this.reads = reads;
     }
 
     @Override
@@ -76,7 +85,7 @@ final class PastMapper implements PageMapper {
         }
         MapResult decided = restore.decide(chosen, then, later, live);
         Map<String, Long> counters = new HashMap<>(decided.counters());
-        counters.merge(JobResult.PAST_READS, PastRun.pastReads(page.keys(), page.records(), live::containsKey,
+        counters.merge(reads, PastRun.pastReads(page.keys(), page.records(), live::containsKey,
                 restore, queried), Long::sum);
         if (passed > 0) {
             counters.merge(PastRestore.NOT_SELECTED, passed, Long::sum);

@@ -1,0 +1,172 @@
+package io.keyranger.executor.source;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Key;
+import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Cancellation;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.DatabasePlacement;
+import io.keyranger.datastore.Partition;
+import io.keyranger.datastore.PastReads;
+import io.keyranger.datastore.PointInTime;
+import io.keyranger.datastore.ReadWindow;
+import io.keyranger.datastore.Session;
+import io.keyranger.files.FileStore;
+import io.keyranger.job.JobInput;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.PastRestore;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.query.ClientQuery;
+import io.keyranger.sharding.PlanRequest;
+import io.keyranger.sharding.ShardPlanner;
+import java.time.Instant;
+import java.util.NavigableSet;
+import java.util.function.Consumer;
+
+/**
+ * A copy or restore from another database as every runner runs it ({@link JobInput.Database}): the source and the
+ * moment its spec keeps (so every runner, a resume and Beam's workers read the same entities), its ranges planned over
+ * the source's kind at that moment and placed in the job's partition, its pages ({@link DatabaseSource}) and its
+ * mapper ({@link PastMapper}, deciding as a restore from an export does).
+ */
+public record DatabaseRun(JobInput.Database input) implements InputRun {
+    /**
+     * {@code spec} with its keys file kept by the digest of its keys, as a restore from the past keeps it; refused
+     * before anything is read when the source's moment has left its server's window, the source orders keys apart
+     * from this server, or a stored job of its id was started with other options.
+     */
+    @Override
+    public JobSpec checked(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, Earlier earlier,
+                           Consumer<String> warnings) {
+        Mappers.template(spec.mapper().template()).validate(spec.mapper());
+        requireSameOrder(order, spec);
+        if (earlier != null) {
+            requireSameOptions(datastore, order, spec, earlier.spec());
+            if (earlier.done()) {
+                return earlier.spec();
+            }
+        }
+        requireKept(spec);
+        if (input.keys() == null) {
+            return spec;
+        }
+        ImportIdentity identity = identity(files, spec, keys(files, datastore.getOptions().getProjectId(), order,
+                spec));
+        if (earlier != null) {
+            identity.requireSameAs(earlier.spec().mapper(), "Job " + spec.jobId());
+        }
+        return InputStamps.stamped(spec, identity);
+    }
+
+    @Override
+    public void requireSameOptions(Datastore datastore, KeyOrder order, JobSpec spec, JobSpec was) {
+        InputStamps.requireSameOptions(spec.bind(datastore.getOptions().getProjectId(), order), was, "Resume it by "
+                + "its id alone with 'keyranger run --resume " + spec.jobId() + "' (it keeps its source and the "
+                + "moment it reads), or run it with the options it was started with (the same source and --as-of, "
+                + "as an absolute time), or give this run another --job-id.");
+    }
+
+    /**
+     * Planned over the source's kind at the job's moment, which is what it brings in (the connected kind may be
+     * empty); one range over the whole key space when the source holds none. The ranges cover the whole key space
+     * either way, so the connected kind's keys merged in fall in them.
+     */
+    @Override
+    public InputPlan plan(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, PlanRequest request,
+                          Cancellation cancellation) {
+        DatabasePlacement placement = placement(datastore, spec);
+        PlanRequest there = new PlanRequest(input.source().namespace(), request.kind(), request.filters(),
+                request.shards(), request.oversample());
+        ShardPlanner.RangePlan plan = new ShardPlanner(sourceAt(), order).planRangesOrWhole(there, cancellation);
+        return InputPlan.ranges(new ShardPlanner.RangePlan(plan.ranges().stream()
+                .map(r -> r.placed(placement::target)).toList(),
+                plan.samples().stream().map(placement::target).toList(), plan.entities()));
+    }
+
+    @Override
+    public Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
+        Mappers.template(spec.mapper().template()).validate(spec.mapper());
+        requireSameOrder(order, spec);
+        PastRestore restore = input.restore();
+        Datastore live = PastReads.live(datastore);
+        String project = live.getOptions().getProjectId();
+        ClientQuery select = ClientQuery.selecting(input.select(), project, spec.namespace(), spec.kind(), order);
+        NavigableSet<Key> keys = keys(files, project, order, spec);
+        if (keys != null) {
+            identity(files, spec, keys).requireSameAs(spec.mapper(), "Job " + spec.jobId());
+        }
+        DatabaseSource source = new DatabaseSource(sourceAt(), restore.removeAdded() ? live : null,
+                placement(live, spec), spec.kind(), order, keys);
+        return new Pages(source, Mappers.screened(new PastMapper(restore, select, keys == null,
+                JobResult.SOURCE_READS), spec.mapper().undo()));
+    }
+
+    /** The source's client, reading at the job's moment (live where its server keeps no past). */
+    private Datastore sourceAt() {
+        Session source = Session.open(input.source());
+        return input.asOf() == null ? source.datastore() : PastReads.at(source.datastore(),
+                input.asOf().timestamp());
+    }
+
+    private DatabasePlacement placement(Datastore target, JobSpec spec) {
+        ConnectionSpec source = input.source();
+        return new DatabasePlacement(Partition.of(source),
+                new Partition(target.getOptions().getProjectId(),
+                        target.getOptions().getDatabaseId(), spec.namespace()));
+    }
+
+    /**
+     * Refuses a source whose server orders keys apart from this one (the legacy emulator's UTF-16 against UTF-8): the
+     * job's ranges are cut and compared in one order. {@code diff --from-…} compares across the two.
+     */
+    private void requireSameOrder(KeyOrder order, JobSpec spec) {
+        if (input.source().server().keyOrder() != order) {
+            throw new KeyRangerException("Job " + spec.jobId() + " copies from " + describe() + ", whose server "
+                    + "orders keys apart from this one (the legacy Datastore emulator orders names in UTF-16, the "
+                    + "others in UTF-8): a copy between the two is not supported yet. 'keyranger diff' with the same "
+                    + "--from-… options compares them; nothing was written.");
+        }
+    }
+
+    /** Refuses a moment the source's server no longer keeps (or never kept), before anything is read. */
+    private void requireKept(JobSpec spec) {
+        PointInTime moment = input.asOf();
+        if (moment == null) {
+            return;
+        }
+        Session source = Session.open(input.source());
+        Instant now = Instant.now();
+        String no = "Job " + spec.jobId() + " reads " + describe() + ", ";
+        if (!source.spec().server().readsPast()) {
+            throw new KeyRangerException(no + "and its server keeps no past versions.");
+        }
+        try {
+            ReadWindow.of(source, now).check(moment, now, note -> { });
+        } catch (KeyRangerException e) {
+            throw new KeyRangerException(no + "a moment its server no longer keeps: " + e.getMessage() + " Nothing "
+                    + "more was written; what the job wrote so far can be reverted with 'keyranger revert "
+                    + spec.jobId() + "'.");
+        }
+    }
+
+    private String describe() {
+        return input.backup();
+    }
+
+    private NavigableSet<Key> keys(FileStore files, String project, KeyOrder order, JobSpec spec) {
+        if (input.keys() == null) {
+            return null;
+        }
+        return KeysFile.selecting(KeysFile.read(files, input.keys(), project, spec.namespace()), spec.namespace(),
+                spec.kind(), order);
+    }
+
+    /** What it reads: its source and moment as its spec gives them, and its selection with a keys file's digest. */
+    private ImportIdentity identity(FileStore files, JobSpec spec, NavigableSet<Key> keys) {
+        return new ImportIdentity(describe(),
+                ManagedImport.selection(spec.namespace(), input.select(), keys) + ", kind " + spec.kind(),
+                input.keys() == null ? "" : "the keys file " + ImportIdentity.describe(files, input.keys()));
+    }
+}

@@ -1,0 +1,88 @@
+package io.keyranger.executor.source;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyQuery;
+import com.google.cloud.datastore.Query;
+import io.keyranger.datastore.DatabasePlacement;
+import io.keyranger.executor.cells.CommitBytes;
+import io.keyranger.executor.cells.PageSource;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import io.keyranger.mapper.SourceRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+
+/**
+ * Another database's kind as a job's pages ({@code restore --from-project}): the job's ranges are the connected
+ * partition's key space, which holds the same paths as the source's, so a range is read in the source with its bounds
+ * placed there. A page is the keys the source holds in the range, placed in the connected partition, merged (to find
+ * what the source does not hold) with the connected kind's own keys; with a keys file, those keys only. Each key's
+ * record holds the source's entity as placed here ({@link DatabasePlacement}). The source is read at one moment where
+ * its server keeps versions, so a page read again (a retry, a resume, another runner) holds the same records.
+ *
+ * @param source    the source's client, reading at the job's moment (or live, where its server keeps no past)
+ * @param live      the connected database's live client, whose keys are merged in (--remove-added), or null
+ * @param placement where the source's entities go
+ * @param kind      the kind copied
+ * @param order     the key order both servers share
+ * @param keys      the only keys copied (the connected partition's), in key order, or null for all
+ */
+public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement placement, String kind,
+                             KeyOrder order, NavigableSet<Key> keys) implements PageSource {
+    @Override
+    public Page fetch(KeyRange range, int offset, int limit) {
+        if (offset > 0) {
+            throw new IllegalArgumentException("another database is read by key ranges only");
+        }
+        NavigableSet<Key> merged = new TreeSet<>(order);
+        if (keys != null) {
+            for (Key key : range.start() == null ? keys : keys.tailSet(range.start(), true)) {
+                if (merged.size() >= limit || range.end() != null && order.compare(key, range.end()) >= 0) {
+                    break;
+                }
+                if (range.contains(key)) {
+                    merged.add(key);
+                }
+            }
+        } else {
+            for (Key key : keysAt(source, placement.from().namespace(), range.placed(placement::source), limit)) {
+                merged.add(placement.target(key));
+            }
+            if (live != null) {
+                merged.addAll(keysAt(live, placement.to().namespace(), range, limit));
+            }
+        }
+        // the first `limit` of the union of two sorted lists, each cut to `limit`, are the union's first `limit`
+        List<Key> page = new ArrayList<>(Math.min(limit, merged.size()));
+        for (Key key : merged) {
+            if (page.size() == limit) {
+                break;
+            }
+            page.add(key);
+        }
+        Map<Key, Entity> there = new HashMap<>();
+        for (Entity e : CommitBytes.lookup(page.stream().map(placement::source).toList(), source::fetch)) {
+            if (e != null) {
+                Entity placed = placement.place(e);
+                there.put(placed.getKey(), placed);
+            }
+        }
+        Map<Key, SourceRecord> records = new HashMap<>();
+        page.forEach(key -> records.put(key, SourceRecord.past(there.get(key), null)));
+        return new Page(page, records);
+    }
+
+    private List<Key> keysAt(Datastore datastore, String namespace, KeyRange range, int limit) {
+        KeyQuery query = range.applyTo(Query.newKeyQueryBuilder().setNamespace(namespace).setKind(kind), List.of())
+                .setLimit(limit).build();
+        List<Key> found = new ArrayList<>(limit);
+        datastore.run(query).forEachRemaining(found::add);
+        return found;
+    }
+}

@@ -1,0 +1,262 @@
+package io.keyranger.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.EntityValue;
+import com.google.cloud.datastore.FullEntity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Query;
+import io.keyranger.counter.ShardedCounter;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.launch.SourceDatabase;
+import io.keyranger.support.ChildCli;
+import io.keyranger.support.InProcessCli;
+import io.keyranger.support.OnDataEmulators;
+import io.keyranger.support.OnlyOn;
+import io.keyranger.support.RichEntities;
+import io.keyranger.support.SharedEmulator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+
+/**
+ * {@code restore --from-project P} on each emulator: a kind of another project of the same emulator brought into the
+ * connected one, every value type and App Engine's meanings among them. What the target should hold is written out by
+ * hand here (each source entity with its key, and the indexed key values into the source project, in the target's
+ * project; the unindexed embedded entity's key and the key into a third project kept), and compared with the
+ * emulator's own answer to a query of the target, entity by entity.
+ */
+@OnDataEmulators
+class RestoreFromDatabaseCliTest {
+    private static final String KIND = "Item";
+    private static final int SEEDED = 120;
+
+    @Parameter
+    ServerType server;
+
+    @TempDir
+    Path dir;
+
+    /** Two projects on this emulator, and the target as it was damaged before a copy. */
+    private record Pair(ConnectionSpec source, Datastore from, ConnectionSpec target, Datastore to,
+                        Map<Key, Entity> copied, Map<Key, Entity> damaged) {
+        /** The target's keys of the source entities the damage removed, changed, and of those only the target has. */
+        List<Key> removed() {
+            return copied.keySet().stream().filter(k -> !damaged.containsKey(k)).toList();
+        }
+
+        List<Key> changed() {
+            return copied.keySet().stream().filter(k -> damaged.containsKey(k) && !damaged.get(k).equals(copied.get(k)))
+                    .toList();
+        }
+
+        List<Key> added() {
+            return damaged.keySet().stream().filter(k -> !copied.containsKey(k)).toList();
+        }
+    }
+
+    /**
+     * The source seeded with {@link #SEEDED} rich entities, and the target written from them by hand: every 10th from
+     * the 3rd left out, every 10th from the 6th changed, 10 more only in the target.
+     */
+    private Pair seeded(String name) {
+        ConnectionSpec source = SharedEmulator.freshProject(server, name + "-src");
+        ConnectionSpec target = SharedEmulator.freshProject(server, name + "-tgt");
+        Datastore from = SharedEmulator.connect(source);
+        Datastore to = SharedEmulator.connect(target);
+        SharedEmulator.putAll(from, RichEntities.withAppEngineValues(from, KIND, SEEDED));
+        // as the emulator keeps them (the legacy one reorders an array of indexed and unindexed values)
+        List<Entity> entities = new ArrayList<>(RichEntities.read(from, "", KIND).values());
+        entities.sort(java.util.Comparator.comparing(e -> e.getLong("balance")));
+        Map<Key, Entity> copied = new HashMap<>();
+        Map<Key, Entity> damaged = new HashMap<>();
+        for (int i = 0; i < entities.size(); i++) {
+            Entity placed = placed(entities.get(i), target.projectId());
+            copied.put(placed.getKey(), placed);
+            if (i % 10 == 3) {
+                continue;
+            }
+            damaged.put(placed.getKey(), i % 10 == 6 ? Entity.newBuilder(placed).set("balance", -i).build() : placed);
+        }
+        for (int i = 0; i < 10; i++) {
+            Entity only = Entity.newBuilder(to.newKeyFactory().setKind(KIND).newKey("only-here-" + i)).set("n", i)
+                    .build();
+            damaged.put(only.getKey(), only);
+        }
+        SharedEmulator.putAll(to, new ArrayList<>(damaged.values()));
+        Pair written = new Pair(source, from, target, to, copied, damaged);
+        damaged = target(written); // as the emulator keeps them
+        try {
+            Thread.sleep(3 * SourceDatabase.BEFORE_OPENING_MILLIS); // the source is read a moment before it opens
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return new Pair(source, from, target, to, copied, damaged);
+    }
+
+    /**
+     * A source entity as the copy should write it, by the rule written out: its key, {@code ref} and the indexed
+     * {@code snapshot}'s key in the target project; {@code address} (unindexed) and {@code elsewhere} (a third
+     * project) as they are.
+     */
+    private static Entity placed(Entity source, String project) {
+        FullEntity<?> snapshot = source.getEntity("snapshot");
+        FullEntity.Builder<Key> moved = FullEntity.newBuilder(Key.newBuilder((Key) snapshot.getKey())
+                .setProjectId(project).build());
+        snapshot.getNames().forEach(name -> moved.set(name, (com.google.cloud.datastore.Value<?>) snapshot.getValue(name)));
+        return Entity.newBuilder(Key.newBuilder(source.getKey()).setProjectId(project).build(), source)
+                .set("ref", Key.newBuilder(source.getKey("ref")).setProjectId(project).build())
+                .set("snapshot", EntityValue.of(moved.build()))
+                .build();
+    }
+
+    /** The target's kind as the emulator answers a query of it. */
+    private static Map<Key, Entity> target(Pair p) {
+        Map<Key, Entity> all = new HashMap<>();
+        p.to().run(Query.newEntityQueryBuilder().setKind(KIND).build()).forEachRemaining(e -> all.put(e.getKey(), e));
+        return all;
+    }
+
+    /**
+     * Where the target differs from {@code expected}: each key missing, unexpected, or holding other values, with the
+     * names of the properties that differ (empty when it is exactly as expected).
+     */
+    private static List<String> differences(Pair p, Map<Key, Entity> expected) {
+        Map<Key, Entity> actual = target(p);
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<Key, Entity> e : expected.entrySet()) {
+            Entity found = actual.get(e.getKey());
+            if (found == null) {
+                out.add("missing " + e.getKey().getNameOrId());
+            } else if (!found.equals(e.getValue())) {
+                List<String> names = new ArrayList<>();
+                for (String name : e.getValue().getNames()) {
+                    if (!found.contains(name) || !found.getValue(name).equals(e.getValue().getValue(name))) {
+                        names.add(name + (found.contains(name) ? "=" + found.getValue(name) : ""));
+                    }
+                }
+                found.getNames().stream().filter(n -> !e.getValue().contains(n)).forEach(n -> names.add("+" + n));
+                out.add(e.getKey().getNameOrId() + " differs in " + names);
+            }
+        }
+        actual.keySet().stream().filter(k -> !expected.containsKey(k)).forEach(k -> out.add("unexpected "
+                + k.getNameOrId()));
+        return out;
+    }
+
+    private static String[] copy(Pair p, String... more) {
+        List<String> args = new ArrayList<>(List.of("restore", "--from-project", p.source().projectId(), "--kind",
+                KIND));
+        args.addAll(List.of(more));
+        return args.toArray(new String[0]);
+    }
+
+    @Test
+    void skipChangedBringsBackWhatIsMissingLeavesChangedOnesAndItsRevertPutsTheTargetBack() {
+        Pair p = seeded("copy-skip");
+        InProcessCli cli = new InProcessCli(dir, p.target());
+
+        InProcessCli.Result copy = cli.run(copy(p, "--job-id", "C1", "--workers", "4", "--page-size", "25"));
+
+        assertThat(copy.exitCode()).as(copy.err()).isEqualTo(RevertCommand.EXIT_CONFLICTS);
+        assertThat(copy.err()).contains("Reading project " + p.source().projectId())
+                .contains(p.changed().size() + " entities changed since the source and kept their live values");
+        Map<Key, Entity> expected = new HashMap<>(p.damaged());
+        p.removed().forEach(k -> expected.put(k, p.copied().get(k)));
+        assertThat(differences(p, expected)).as("what was missing brought in, the rest as it was").isEmpty();
+        assertThat(ShardedCounter.existing(p.to(), "job:C1").totals()).as("each missing entity written once")
+                .containsEntry("written", (long) p.removed().size());
+
+        cli.run("revert", "C1").ok();
+        assertThat(differences(p, p.damaged())).as("the target as before the copy").isEmpty();
+    }
+
+    @Test
+    void overwriteWithRemoveAddedLeavesTheTargetEqualToTheSourceAsItsDryRunSaid() {
+        Pair p = seeded("copy-refresh");
+        InProcessCli cli = new InProcessCli(dir, p.target());
+
+        InProcessCli.Result dry = cli.run(copy(p, "--mode", "overwrite", "--remove-added", "--dry-run")).ok();
+        assertThat(dry.out()).contains(String.format("would write back %d, delete %d.",
+                p.removed().size() + p.changed().size(), p.added().size()));
+        assertThat(differences(p, p.damaged())).as("a dry run writes nothing").isEmpty();
+
+        cli.run(copy(p, "--mode", "overwrite", "--remove-added", "--job-id", "C2")).ok();
+        assertThat(differences(p, p.copied())).as("the target equal to the source, entity by entity").isEmpty();
+        Map<String, Long> totals = ShardedCounter.existing(p.to(), "job:C2").totals();
+        assertThat(totals.get("written")).isEqualTo(p.removed().size() + p.changed().size());
+        assertThat(totals.get("deleted")).isEqualTo(p.added().size());
+    }
+
+    @Test
+    void aCopyKilledMidwayAndResumedByItsIdIsExact() throws Exception {
+        Pair p = seeded("copy-kill");
+        try (ChildCli child = ChildCli.start(dir, p.target(), List.of(copy(p, "--mode", "overwrite", "--job-id", "K",
+                "--workers", "4", "--page-size", "10", ChildCli.holdFlag(server), "3")))) {
+            child.awaitHeld();
+            child.kill();
+        }
+        Map<Key, Entity> expected = new HashMap<>(p.copied());
+        p.added().forEach(k -> expected.put(k, p.damaged().get(k)));
+        assertThat(differences(p, expected)).as("killed mid-way").isNotEmpty();
+
+        InProcessCli.Result resumed = new InProcessCli(dir, p.target()).run("run", "--resume", "K");
+        assertThat(resumed.exitCode()).as(resumed.out() + resumed.err()).isZero();
+        assertThat(differences(p, expected)).as("every source entity in, what only the target had kept").isEmpty();
+        assertThat(ShardedCounter.existing(p.to(), "job:K").totals()).as("each entity written once")
+                .containsEntry("written", (long) (p.removed().size() + p.changed().size()));
+    }
+
+    @Test
+    @OnlyOn(value = ServerType.FIRESTORE_EMULATOR, why = "the legacy emulator keeps no past: its source is read live")
+    void writesToTheSourceWhileItIsCopiedDoNotChangeWhatIsCopied() throws Exception {
+        Pair p = seeded("copy-moment");
+        try (ChildCli child = ChildCli.start(dir, p.target(), List.of(copy(p, "--mode", "overwrite",
+                "--remove-added", "--job-id", "M", "--workers", "2", "--page-size", "10",
+                ChildCli.holdFlag(server), "2")))) {
+            child.awaitHeld();
+            List<Key> all = new ArrayList<>();
+            p.from().run(Query.newKeyQueryBuilder().setKind(KIND).build()).forEachRemaining(all::add);
+            p.from().delete(all.subList(0, SEEDED / 2).toArray(new Key[0]));
+            List<Entity> rest = new ArrayList<>();
+            for (Key k : all.subList(SEEDED / 2, SEEDED)) {
+                rest.add(Entity.newBuilder(p.from().get(k)).set("balance", 999_999L).build());
+            }
+            SharedEmulator.putAll(p.from(), rest);
+            child.release();
+            assertThat(child.waitFor(120)).as(child.log()).isZero();
+        }
+        assertThat(differences(p, p.copied())).as("the source as it was when the copy opened it").isEmpty();
+    }
+
+    @Test
+    void badInputIsRefusedInOneLineBeforeAnythingIsWritten() {
+        Pair p = seeded("copy-bad");
+        InProcessCli cli = new InProcessCli(dir, p.target());
+        cli.run("restore", "--from-project", p.target().projectId(), "--kind", KIND)
+                .refused("The source is the connected database itself");
+        cli.run("restore", "--from-project", p.source().projectId(), "--kind", "Itme")
+                .refused("Kind 'Itme' was not found in project " + p.source().projectId());
+        cli.run(copy(p, "--remove-added")).refused("it goes with mode overwrite");
+        cli.run(copy(p, "--as-of", "-1m", "--until", "-10s")).refused("leave --until out");
+        if (server.readsPast()) {
+            cli.run(copy(p, "--as-of", "2020-01-01T00:00:00Z")).refused("older than the database keeps");
+            ConnectionSpec legacy = SharedEmulator.freshProject(ServerType.EMULATOR, "copy-legacy");
+            SharedEmulator.putAll(SharedEmulator.connect(legacy), RichEntities.of(SharedEmulator.connect(legacy),
+                    KIND, 5));
+            cli.run("restore", "--from-project", legacy.projectId(), "--from-emulator-host", legacy.emulatorHost(),
+                    "--kind", KIND, "--mode", "overwrite").refused("orders keys apart from this one");
+        } else {
+            cli.run(copy(p, "--as-of", "-1m")).refused(ServerType.NO_PAST);
+        }
+        assertThat(differences(p, p.damaged())).as("nothing written").isEmpty();
+    }
+}

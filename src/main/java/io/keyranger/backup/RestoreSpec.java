@@ -14,6 +14,7 @@ import io.keyranger.job.RestoreMode;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A restore as a job: the import template over a managed export ({@link JobInput.ManagedExport}), over the database
@@ -33,9 +34,12 @@ import java.nio.file.Path;
  * @param keys        a file of the only keys restored, or null
  * @param undo        whether the restore keeps undo records (so it can be reverted)
  * @param from        the other database restored from, or null
+ * @param sample      the percentage of the other database's keys copied, or null for all
+ * @param transform   the transform applied to each of its entities on the way, or null
  */
 public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
-                          String kind, RestoreMode mode, String gql, Path keys, boolean undo, ConnectionSpec from) {
+                          String kind, RestoreMode mode, String gql, Path keys, boolean undo, ConnectionSpec from,
+                          Double sample, MapperSpec transform) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public RestoreSpec {
@@ -46,12 +50,15 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
         if (asOf == null && from == null && (until != null || removeAdded)) {
             throw new IllegalArgumentException("--until and --remove-added restore from the past");
         }
+        if (from == null && (sample != null || transform != null)) {
+            throw new IllegalArgumentException("--sample and --transform copy from another database");
+        }
     }
 
     /** A restore from a managed export. */
     public RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
                        boolean undo) {
-        this(export, null, null, false, namespace, kind, mode, gql, keys, undo, null);
+        this(export, null, null, false, namespace, kind, mode, gql, keys, undo, null, null, null);
     }
 
     /**
@@ -63,7 +70,8 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
      */
     public static RestoreSpec fromPast(PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
                                        String kind, RestoreMode mode, String gql, Path keys, boolean undo) {
-        return new RestoreSpec(null, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, null);
+        return new RestoreSpec(null, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, null, null,
+                null);
     }
 
     /**
@@ -74,7 +82,18 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
     public static RestoreSpec fromDatabase(ConnectionSpec from, PointInTime asOf, boolean removeAdded,
                                            String namespace, String kind, RestoreMode mode, String gql, Path keys,
                                            boolean undo) {
-        return new RestoreSpec(null, asOf, null, removeAdded, namespace, kind, mode, gql, keys, undo, from);
+        return new RestoreSpec(null, asOf, null, removeAdded, namespace, kind, mode, gql, keys, undo, from, null,
+                null);
+    }
+
+    /**
+     * This copy from another database taking only {@code sample} percent of its keys (by a hash of each key's path;
+     * null: all) and applying {@code transform} (a spec of the transform template, its {@code set}, {@code remove} and
+     * {@code unindexed}; null: none) to each entity on the way.
+     */
+    public RestoreSpec shaped(Double sample, MapperSpec transform) {
+        return new RestoreSpec(export, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, from, sample,
+                transform);
     }
 
     /**
@@ -111,6 +130,16 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
             }
             if (removeAdded) {
                 json.put(JobInput.REMOVE_ADDED, true);
+            }
+            if (sample != null) {
+                json.put(JobInput.SAMPLE, sample);
+            }
+            if (transform != null) {
+                for (String name : List.of("set", "remove", "unindexed")) {
+                    if (transform.json().hasNonNull(name)) {
+                        json.set(name, transform.json().get(name));
+                    }
+                }
             }
         } else if (asOf == null) {
             json.put(JobInput.FILE, export.toAbsolutePath().toString()).put(JobInput.FORMAT, JobInput.MANAGED);

@@ -32,7 +32,11 @@ import io.keyranger.summary.JobOutcome;
 import io.keyranger.summary.DryRunPrinter;
 import io.keyranger.summary.RestoreDryRun;
 import io.keyranger.profile.SettingsStore;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.cel.MaskFunctions;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -90,6 +94,16 @@ public final class RestoreCommand implements Callable<Integer> {
             + "selection ends equal to the source's.")
     boolean removeAdded;
 
+    @Option(names = "--sample", paramLabel = "PERCENT", description = "With --from-…: copy only this percentage of "
+            + "the source's keys, chosen by a hash of each key's path (the same ones every run).")
+    Double sample;
+
+    @Option(names = "--transform", paramLabel = "FILE", description = "With --from-…: a spec of the transform "
+            + "template ({\"template\": \"transform\", \"set\": {...}, \"remove\": [...]}) applied to each entity on "
+            + "the way. Masking: keyed_hash(v) (needs " + MaskFunctions.KEY_VARIABLE + "), fake_name(v), fake_email(v), "
+            + "null. An entity it fails on is not copied.")
+    Path transform;
+
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "skip-changed", description = "What to do with an "
             + "entity changed live since the export (or --as-of): skip-changed (default: leave it, and report it), "
             + "overwrite (restore it too), missing-only (restore only entities that are gone; changed ones are not "
@@ -134,6 +148,10 @@ public final class RestoreCommand implements Callable<Integer> {
         if (from.given() && until != null) {
             throw new KeyRangerException("--until undoes a window of the connected database's own past; with "
                     + "--from-… the source is read at one moment (--as-of, else its start): leave --until out.");
+        }
+        if (!from.given() && (sample != null || transform != null)) {
+            throw new KeyRangerException((sample != null ? "--sample" : "--transform") + " shapes a copy from another "
+                    + "database: give --from-project (with --from-database or --from-namespace as needed).");
         }
         if (!asOf.given() && !from.given() && (until != null || removeAdded)) {
             throw new KeyRangerException((until != null ? "--until" : "--remove-added") + " restores from the "
@@ -327,6 +345,7 @@ public final class RestoreCommand implements Callable<Integer> {
     private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode, Past past, Session source) {
         RestoreSpec restore = source != null ? RestoreSpec.fromDatabase(source.spec(), source.asOf(), removeAdded,
                 conn.namespace(), kind, restoreMode, selection.gql, selection.keys, !noUndo)
+                .shaped(sample, transform == null ? null : transformSpec(transform))
                 : past == null ? new RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
                 selection.gql, selection.keys, !noUndo)
                 : RestoreSpec.fromPast(past.asOf(), past.until(), removeAdded, conn.namespace(), kind, restoreMode,
@@ -334,6 +353,18 @@ public final class RestoreCommand implements Callable<Integer> {
         JobSpec job = restore.job(jobId);
         return new JobSpec(job.jobId(), job.namespace(), job.kind(), job.mapper(), size.shards, size.workers,
                 size.pageSize, size.qps);
+    }
+
+    /** The transform spec in {@code file}: one of the transform template, refused otherwise. */
+    private static MapperSpec transformSpec(Path file) {
+        MapperSpec spec = MapperSpec.read(file);
+        if (!spec.template().equals("transform")) {
+            throw new KeyRangerException("--transform " + file + " is a spec of the " + spec.template() + " template: "
+                    + "give one of the transform template, {\"template\": \"transform\", \"set\": {\"email\": "
+                    + "\"fake_email(key)\"}, \"remove\": [\"ssn\"]}.");
+        }
+        Mappers.template("transform").validate(spec);
+        return spec;
     }
 
     /** Compares the selection with live data in pages of keys and says what the restore would do, and its cost. */

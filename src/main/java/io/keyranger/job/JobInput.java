@@ -44,6 +44,8 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     String FROM_CREDENTIALS = "fromCredentials";
     /** Another database's parameter of what its server is ({@link ServerType}'s name). */
     String FROM_SERVER = "fromServer";
+    /** Another database's parameter of the percentage of its keys copied. */
+    String SAMPLE = "sample";
     /** The parameter of the file read (a managed export's folder or metadata file). */
     String FILE = "file";
     /** The parameter of a GQL query that selects what a restore brings back. */
@@ -74,7 +76,7 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     static List<String> parameters(MapperSpec mapper) {
         return of(mapper).bringsEntitiesIn() ? List.of(FORMAT, FILE, SELECT, KEYS, MODE, AS_OF, UNTIL, REMOVE_ADDED,
                 FROM_PROJECT, FROM_DATABASE, FROM_NAMESPACE, FROM_EMULATOR_HOST, FROM_CREDENTIALS, FROM_SERVER,
-                MapperSpec.SKIP_BAD_LINES, STAMP) : List.of(MapperSpec.READ_TIME);
+                SAMPLE, "set", "remove", "unindexed", MapperSpec.SKIP_BAD_LINES, STAMP) : List.of(MapperSpec.READ_TIME);
     }
 
     /**

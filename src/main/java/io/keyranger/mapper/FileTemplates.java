@@ -90,7 +90,9 @@ final class FileTemplates {
     static final String DATABASE = "database";
     /** The parameters that name another database. */
     private static final List<String> FROM = List.of("fromProject", "fromDatabase", "fromNamespace",
-            "fromEmulatorHost", "fromCredentials", "fromServer");
+            "fromEmulatorHost", "fromCredentials", "fromServer", "sample", "set", "remove", "unindexed");
+    /** The parameters of a copy's transform: the transform template's. */
+    private static final List<String> TRANSFORM = List.of("set", "remove", "unindexed");
 
     static final Template IMPORT = new BaseTemplate("import",
             "Upsert the entities of an export file (of the job's kind); export then import round-trips exactly. "
@@ -127,6 +129,14 @@ final class FileTemplates {
                     + "for the source (absent: Application Default Credentials)", null),
             Param.optional("fromServer", Param.Type.STRING, "database: the source's server: EMULATOR, "
                     + "FIRESTORE_EMULATOR, PRODUCTION or MODEL", null),
+            Param.optional("sample", Param.Type.NUMBER, "database: the percentage of keys copied, chosen by a hash "
+                    + "of each key's path (the same ones every run)", null),
+            Param.optional("set", Param.Type.EXPRESSIONS, "database: as the transform template's, applied to each "
+                    + "entity on the way (masking: keyed_hash, fake_name, fake_email, null)", null),
+            Param.optional("remove", Param.Type.PROPERTIES, "database: properties left out of each entity copied",
+                    null),
+            Param.optional("unindexed", Param.Type.PROPERTIES, "database: properties 'set' writes excluded from "
+                    + "indexes", null),
             Param.optional("skipBadLines", Param.Type.BOOLEAN, "skip the lines that are not exported entities, "
                     + "counting each, instead of refusing the file before anything is written", false)) {
         @Override
@@ -159,11 +169,7 @@ final class FileTemplates {
                 database(r, mode);
                 return;
             }
-            for (String name : FROM) {
-                if (r.node(name) != null && !r.node(name).isNull()) {
-                    throw r.error(name, "applies to another database (\"format\": \"database\")");
-                }
-            }
+            requireNoSource(r);
             for (String pastOnly : List.of("asOf", "until", "removeAdded")) {
                 if (r.node(pastOnly) != null && !r.node(pastOnly).isNull()) {
                     throw r.error(pastOnly, "applies to the database's past (\"format\": \"past\")");
@@ -214,11 +220,7 @@ final class FileTemplates {
          * be decided: the one check of every runner (the command line, the app, Beam) before a job is created.
          */
         private void past(SpecReader r, String mode) {
-            for (String name : FROM) {
-                if (r.node(name) != null && !r.node(name).isNull()) {
-                    throw r.error(name, "applies to another database (\"format\": \"database\")");
-                }
-            }
+            requireNoSource(r);
             if (r.string("file", null) != null) {
                 throw r.error("file", "does not apply to the database's past (\"format\": \"past\"): it reads no "
                         + "file");
@@ -287,7 +289,26 @@ final class FileTemplates {
                         + "target ends equal to it: it goes with mode overwrite; mode " + mode + " keeps what "
                         + "exists live");
             }
+            if (r.node("sample") != null && !r.node("sample").isNull()) {
+                double percent = r.number("sample").doubleValue();
+                if (!(percent > 0 && percent <= 100)) {
+                    throw r.error("sample", "(--sample) must be a percentage above 0 and at most 100 (got "
+                            + r.node("sample") + ")");
+                }
+            }
+            MapperSpec transform = transform(r.spec());
+            if (transform != null) {
+                Mappers.template("transform").validate(transform);
+            }
             keysFile(r);
+        }
+
+        private void requireNoSource(SpecReader r) {
+            for (String name : FROM) {
+                if (r.node(name) != null && !r.node(name).isNull()) {
+                    throw r.error(name, "applies to another database (\"format\": \"database\")");
+                }
+            }
         }
 
         private Instant moment(SpecReader r, String name) {
@@ -302,4 +323,19 @@ final class FileTemplates {
             }
         }
 };
+
+    /**
+     * The transform a copy from another database applies to each entity on the way ({@code spec}'s {@code set},
+     * {@code remove} and {@code unindexed}, as the transform template takes them), or null when it names none.
+     */
+    static MapperSpec transform(MapperSpec spec) {
+        com.fasterxml.jackson.databind.node.ObjectNode json = com.fasterxml.jackson.databind.node.JsonNodeFactory
+                .instance.objectNode().put("template", "transform");
+        for (String name : TRANSFORM) {
+            if (spec.json().hasNonNull(name)) {
+                json.set(name, spec.json().get(name));
+            }
+        }
+        return json.size() == 1 ? null : MapperSpec.parse(json.toString());
+    }
 }

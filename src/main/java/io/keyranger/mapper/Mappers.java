@@ -50,6 +50,14 @@ public final class Mappers {
     }
 
     /**
+     * The transform a copy from another database applies to each entity on the way, as the transform template's
+     * spec (its {@code set}, {@code remove} and {@code unindexed} taken from the import's {@code spec}), or null.
+     */
+    public static MapperSpec copyTransform(MapperSpec spec) {
+        return FileTemplates.transform(spec);
+    }
+
+    /**
      * {@code mapper} as a job runs it: when it writes, behind the screen that keeps entities Datastore would refuse out
      * of its commits, keeping undo records unless {@code undo} is false. Every job's mapper is screened here, those
      * of the templates and an import's (built beside its source) alike.

@@ -48,6 +48,11 @@ final class SpecReader {
         }
     }
 
+    /** The spec read. */
+    MapperSpec spec() {
+        return spec;
+    }
+
     JsonNode node(String name) {
         JsonNode node = spec.json().get(name);
         Param param = template.params().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();

@@ -68,6 +68,11 @@ class RestoreFromDatabaseCliTest {
      * the 3rd left out, every 10th from the 6th changed, 10 more only in the target.
      */
     private Pair seeded(String name) {
+        return seeded(name, true);
+    }
+
+    /** As above; without {@code damage}, the target holds nothing of the kind. */
+    private Pair seeded(String name, boolean damage) {
         ConnectionSpec source = SharedEmulator.freshProject(server, name + "-src");
         ConnectionSpec target = SharedEmulator.freshProject(server, name + "-tgt");
         Datastore from = SharedEmulator.connect(source);
@@ -81,12 +86,12 @@ class RestoreFromDatabaseCliTest {
         for (int i = 0; i < entities.size(); i++) {
             Entity placed = placed(entities.get(i), target.projectId());
             copied.put(placed.getKey(), placed);
-            if (i % 10 == 3) {
+            if (!damage || i % 10 == 3) {
                 continue;
             }
             damaged.put(placed.getKey(), i % 10 == 6 ? Entity.newBuilder(placed).set("balance", -i).build() : placed);
         }
-        for (int i = 0; i < 10; i++) {
+        for (int i = 0; damage && i < 10; i++) {
             Entity only = Entity.newBuilder(to.newKeyFactory().setKind(KIND).newKey("only-here-" + i)).set("n", i)
                     .build();
             damaged.put(only.getKey(), only);
@@ -258,5 +263,51 @@ class RestoreFromDatabaseCliTest {
             cli.run(copy(p, "--as-of", "-1m")).refused(ServerType.NO_PAST);
         }
         assertThat(differences(p, p.damaged())).as("nothing written").isEmpty();
+    }
+
+    @Test
+    void aMaskedSampleHoldsNoSourceValueOfAMaskedPropertyAndIsTheSameSampleEveryRun() throws Exception {
+        Pair p = seeded("copy-mask", false);
+        ConnectionSpec again = SharedEmulator.freshProject(server, "copy-mask-again");
+        Path transform = dir.resolve("mask.json");
+        java.nio.file.Files.writeString(transform, "{\"template\": \"transform\", \"set\": {\"note\": "
+                + "\"keyed_hash(note)\", \"tier\": \"fake_name(key)\", \"text\": \"null\"}, \"remove\": [\"raw\"]}");
+        String[] masked = copy(p, "--transform", transform.toString(), "--sample", "40");
+        InProcessCli cli = new InProcessCli(dir, p.target());
+        cli.run(masked).refused("needs a masking key");
+        assertThat(target(p)).as("refused before anything is written").isEmpty();
+
+        System.setProperty(io.keyranger.mapper.cel.MaskFunctions.KEY_PROPERTY, "a-test-key");
+        try {
+            cli.run(masked).ok();
+            InProcessCli.Result second = new InProcessCli(dir, again).run(masked);
+            assertThat(second.exitCode()).as(second.err()).isZero();
+        } finally {
+            System.clearProperty(io.keyranger.mapper.cel.MaskFunctions.KEY_PROPERTY);
+        }
+        Map<Key, Entity> copied = target(p);
+        assertThat(copied.size()).as("about 40 of every 100 keys").isBetween(SEEDED / 5, SEEDED * 3 / 5);
+        List<String> paths = copied.keySet().stream().map(k -> k.getAncestors() + "/" + k.getNameOrId()).sorted()
+                .toList();
+        List<String> alsoCopied = new ArrayList<>();
+        SharedEmulator.connect(again).run(Query.newKeyQueryBuilder().setKind(KIND).build())
+                .forEachRemaining(k -> alsoCopied.add(k.getAncestors() + "/" + k.getNameOrId()));
+        assertThat(alsoCopied.stream().sorted().toList()).as("the same keys in another run").isEqualTo(paths);
+        for (Entity e : copied.values()) {
+            Entity source = p.copied().get(e.getKey());
+            assertThat(source).as("a key of the source").isNotNull();
+            assertThat(e.getString("note")).matches("[0-9a-f]{32}").isNotEqualTo(source.getString("note"));
+            assertThat(e.getString("tier")).matches("[A-Z][a-z]+ [A-Z][a-z]+");
+            assertThat(e.isNull("text")).isTrue();
+            assertThat(e.contains("raw")).isFalse();
+            assertThat(e.getLong("balance")).as("what is not masked is copied").isEqualTo(source.getLong("balance"));
+        }
+
+        Path broken = dir.resolve("broken.json");
+        java.nio.file.Files.writeString(broken, "{\"template\": \"transform\", \"set\": {\"note\": \"note +\"}}");
+        cli.run(copy(p, "--transform", broken.toString())).refused("set.note");
+        cli.run(copy(p, "--sample", "0")).refused("must be a percentage above 0 and at most 100");
+        cli.run(copy(p, "--sample", "150")).refused("must be a percentage above 0 and at most 100");
+        assertThat(target(p)).as("nothing more written").hasSize(copied.size());
     }
 }

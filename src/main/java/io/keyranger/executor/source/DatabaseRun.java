@@ -17,7 +17,9 @@ import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.PastRestore;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
 import io.keyranger.mapper.Mappers;
+import io.keyranger.mapper.cel.MaskFunctions;
 import io.keyranger.query.ClientQuery;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
@@ -42,6 +44,7 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
                            Consumer<String> warnings) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
         requireSameOrder(order, spec);
+        requireMaskKey(spec);
         if (earlier != null) {
             requireSameOptions(datastore, order, spec, earlier.spec());
             if (earlier.done()) {
@@ -100,7 +103,7 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
         DatabaseSource source = new DatabaseSource(sourceAt(), restore.removeAdded() ? live : null,
                 placement(live, spec), spec.kind(), order, keys);
         return new Pages(source, Mappers.screened(new PastMapper(restore, select, keys == null,
-                JobResult.SOURCE_READS), spec.mapper().undo()));
+                JobResult.SOURCE_READS, CopyShaping.of(spec.mapper())), spec.mapper().undo()));
     }
 
     /** The source's client, reading at the job's moment (live where its server keeps no past). */
@@ -149,6 +152,21 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
                     + "more was written; what the job wrote so far can be reverted with 'keyranger revert "
                     + spec.jobId() + "'.");
         }
+    }
+
+    /** Refuses a transform that calls {@code keyed_hash} when no masking key is set, before anything is read. */
+    private static void requireMaskKey(JobSpec spec) {
+        MapperSpec transform = Mappers.copyTransform(spec.mapper());
+        if (transform == null || MaskFunctions.key().isPresent()) {
+            return;
+        }
+        transform.json().path("set").fields().forEachRemaining(e -> {
+            if (MaskFunctions.needsKey(e.getValue().asText())) {
+                throw new KeyRangerException("set." + e.getKey() + " calls " + MaskFunctions.KEYED_HASH + ", which "
+                        + "needs a masking key: set the environment variable " + MaskFunctions.KEY_VARIABLE + " (it "
+                        + "is never stored; use the same one to resume). Nothing was written.");
+            }
+        });
     }
 
     private String describe() {

@@ -20,7 +20,8 @@ import java.util.Map;
  * engine reads each one's live entity in the commit's transaction (and keeps its undo record as for any job over a
  * kind); the entity's states at the time restored and at the later moment come with the page's records.
  * {@link PastRestore} decides; a GQL query selects by the entity's state at the time restored, or, for one absent
- * then, at the later moment (else live).
+ * then, at the later moment (else live). A copy's entities are sampled and transformed on the way
+ * ({@link CopyShaping}).
  */
 final class PastMapper implements PageMapper {
     private final PastRestore restore;
@@ -30,17 +31,20 @@ final class PastMapper implements PageMapper {
     private final boolean queried;
     /** The counter of the reads of its source: {@link JobResult#PAST_READS} or {@link JobResult#SOURCE_READS}. */
     private final String reads;
+    /** What a copy from another database does on the way: its sample and transform. */
+    private final CopyShaping shaping;
 
     PastMapper(PastRestore restore, ClientQuery select, boolean queried) {
-        this(restore, select, queried, JobResult.PAST_READS);
+        this(restore, select, queried, JobResult.PAST_READS, CopyShaping.NONE);
     }
 
-    /** As above, its source's reads counted as {@code reads}. */
-    PastMapper(PastRestore restore, ClientQuery select, boolean queried, String reads) {
+    /** As above, its source's reads counted as {@code reads}, its entities {@code shaping} sampled and transformed. */
+    PastMapper(PastRestore restore, ClientQuery select, boolean queried, String reads, CopyShaping shaping) {
         this.restore = restore;
         this.select = select;
         this.queried = queried;
         this.reads = reads;
+        this.shaping = shaping;
     }
 
     @Override
@@ -71,7 +75,7 @@ final class PastMapper implements PageMapper {
             Entity at = record == null ? null : record.entity();
             Entity after = record == null ? null : record.later();
             Entity shown = at != null ? at : restore.until() ? after : live.get(key);
-            if (select != null && (shown == null || !select.matches(shown))) {
+            if (!shaping.sampled(key) || select != null && (shown == null || !select.matches(shown))) {
                 passed++;
                 continue;
             }
@@ -83,14 +87,21 @@ final class PastMapper implements PageMapper {
                 later.put(key, after);
             }
         }
-        MapResult decided = restore.decide(chosen, then, later, live);
-        Map<String, Long> counters = new HashMap<>(decided.counters());
+        Map<String, Long> counters = new HashMap<>();
+        List<MapResult.Problem> problems = new ArrayList<>();
+        Map<Key, Entity> shaped = shaping.apply(then, counters, problems);
+        if (shaped.size() < then.size()) {
+            chosen.removeIf(key -> then.containsKey(key) && !shaped.containsKey(key)); // the transform failed on it
+        }
+        MapResult decided = restore.decide(chosen, shaped, later, live);
+        decided.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
+        problems.addAll(decided.problems());
         counters.merge(reads, PastRun.pastReads(page.keys(), page.records(), live::containsKey,
                 restore, queried), Long::sum);
         if (passed > 0) {
             counters.merge(PastRestore.NOT_SELECTED, passed, Long::sum);
         }
-        return new MapResult(decided.puts(), decided.deletes(), decided.skipped(), counters, List.of(),
-                decided.problems());
+        return new MapResult(decided.puts(), decided.deletes(), decided.skipped() + then.size() - shaped.size(),
+                counters, List.of(), problems);
     }
 }

@@ -153,6 +153,8 @@ public final class ExpressionCompiler {
                 .setOptions(CelOptions.current().enableHeterogeneousNumericComparisons(true)
                         .enableTimestampEpoch(true).comprehensionMaxIterations(100_000).build())
                 .setStandardMacros(macros)
+                .addFunctionDeclarations(MaskFunctions.declarations())
+                .addFunctionBindings(MaskFunctions.bindings())
                 .addMacros(CelMacro.newGlobalMacro("has", 1, (factory, target, args) -> {
                     CelExpr arg = args.get(0);
                     return Optional.of(switch (arg.getKind()) {

@@ -59,9 +59,11 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
         List<MapResult.Problem> problems = new ArrayList<>();
         PastRestore restore;
         boolean queried;
+        boolean lookups = true; // each key looked up in the past; another database's queries read the entities
         if (input.input() instanceof JobInput.Database from) {
             restore = from.restore();
             queried = from.keys() == null;
+            lookups = !queried;
         } else {
             JobInput.Past past = (JobInput.Past) input.input();
             restore = past.restore();
@@ -86,7 +88,8 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             compared += page.keys().size();
             Set<Key> living = now.stream().filter(Objects::nonNull).map(Entity::getKey).collect(Collectors.toSet());
             reads += page.keys().size() // the live read of each, then the reads of the past, as the job counts them
-                    + PastRun.pastReads(page.keys(), page.records(), living::contains, restore, queried);
+                    + PastRun.pastReads(page.keys(), page.records(), living::contains, restore, queried,
+                    lookups);
             writes += result.puts().size();
             deletes += result.deletes().size();
             progress.accept(compared);

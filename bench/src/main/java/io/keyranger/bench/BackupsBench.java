@@ -46,7 +46,8 @@ import java.util.stream.Stream;
  * default on a server that keeps versions; a JSON-lines export); then three times a delete of the whole kind followed by
  * a copy back: a restore from the snapshot export (what {@code keyranger restore --export DIR --kind K} runs), an
  * import of the JSON-lines file, and a restore of the past ({@code restore --as-of T --until T2}, T just after the
- * increment, T2 just after the delete before it: a window of damage undone). Each step is timed alone and checked
+ * increment, T2 just after the delete before it: a window of damage undone), and, given a second server, a copy from
+ * it ({@code restore --from-project}, the kind seeded there as the increment left it). Each step is timed alone and checked
  * against the server before the next one: entity counts, and after the exports and every copy back a digest of every
  * entity equal to the kind's after the increment. The server is quiet (no latency) while the kind is seeded and checked.
  * A round's exports, and its copies back, run in an order rotated by the round ({@link BenchRounds#order}), so that no
@@ -60,6 +61,8 @@ public final class BackupsBench {
     public static final String RESTORE = "restore";
     public static final String IMPORT = "import";
     public static final String RESTORE_UNTIL = "restore --until";
+    /** A copy back from another database ({@code restore --from-project}), on a second model server. */
+    public static final String COPY = "copy from a database";
 
     /**
      * One step of the run.
@@ -88,6 +91,7 @@ public final class BackupsBench {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Session session;
+    private final Session source;
     private final Datastore datastore;
     private final Engine launcher;
     private final Consumer<Boolean> quiet;
@@ -100,7 +104,17 @@ public final class BackupsBench {
      * @param calls the server's calls so far (counted while not quiet)
      */
     public BackupsBench(Session session, Consumer<Boolean> quiet, LongSupplier calls, Consumer<String> log) {
+        this(session, null, quiet, calls, log);
+    }
+
+    /**
+     * As above, with {@code source} (another server, or null) to copy from too; {@code quiet} and {@code calls} then
+     * cover both servers.
+     */
+    public BackupsBench(Session session, Session source, Consumer<Boolean> quiet, LongSupplier calls,
+                        Consumer<String> log) {
         this.session = session;
+        this.source = source;
         this.datastore = session.datastore();
         this.launcher = new Engine(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION);
         this.quiet = quiet;
@@ -175,7 +189,14 @@ public final class BackupsBench {
             for (String export : order.order(List.of(EXPORT_LIVE, EXPORT_SNAPSHOT, EXPORT_LINES), round)) {
                 export(export);
             }
-            List<String> copies = order.order(List.of(RESTORE, IMPORT, RESTORE_UNTIL), round);
+            List<String> copies = order.order(source == null ? List.of(RESTORE, IMPORT, RESTORE_UNTIL)
+                    : List.of(RESTORE, IMPORT, RESTORE_UNTIL, COPY), round);
+            if (source != null) { // the kind as the increment left it, in the other database (not timed)
+                List<Entity> there = new ArrayList<>();
+                datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind(kind).build())
+                        .forEachRemaining(there::add);
+                BenchRunner.put(source.datastore(), there);
+            }
             for (int i = 0; i < copies.size(); i++) {
                 steps.add(deleted(kind, entities, shards, s, "delete (" + (i + 1) + ")", timed));
                 copyBack(copies.get(i));
@@ -222,6 +243,9 @@ public final class BackupsBench {
                 // what `keyranger restore --as-of T --until T2 --kind K` starts: the delete before it undone
                 case RESTORE_UNTIL -> RestoreSpec.fromPast(PointInTime.at(asOf), PointInTime.at(moment()), false,
                         "", kind, RestoreMode.OVERWRITE, null, null, true).job(null);
+                // what `keyranger restore --from-project P --from-emulator-host H --kind K` starts
+                case COPY -> RestoreSpec.fromDatabase(source.spec(), PointInTime.at(moment()), false, "", kind,
+                        RestoreMode.SKIP_CHANGED, null, null, true).job(null);
                 default -> null;
             };
             Timed job = restore != null ? time(new JobSpec(restore.jobId(), restore.namespace(), kind,

@@ -103,7 +103,7 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
         DatabaseSource source = new DatabaseSource(sourceAt(), restore.removeAdded() ? live : null,
                 placement(live, spec), spec.kind(), order, keys);
         return new Pages(source, Mappers.screened(new PastMapper(restore, select, keys == null,
-                JobResult.SOURCE_READS, CopyShaping.of(spec.mapper())), spec.mapper().undo()));
+                JobResult.SOURCE_READS, CopyShaping.of(spec.mapper()), keys != null), spec.mapper().undo()));
     }
 
     /** The source's client, reading at the job's moment (live where its server keeps no past). */

@@ -2,6 +2,7 @@ package io.keyranger.executor.source;
 
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.EntityQuery;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyQuery;
 import com.google.cloud.datastore.Query;
@@ -21,8 +22,9 @@ import java.util.TreeSet;
 /**
  * Another database's kind as a job's pages ({@code restore --from-project}): the job's ranges are the connected
  * partition's key space, which holds the same paths as the source's, so a range is read in the source with its bounds
- * placed there. A page is the keys the source holds in the range, placed in the connected partition, merged (to find
- * what the source does not hold) with the connected kind's own keys; with a keys file, those keys only. Each key's
+ * placed there. A page is the entities the source holds in the range (one query, no lookup after it), their keys
+ * placed in the connected partition, merged (to find what the source does not hold) with the connected kind's own
+ * keys; with a keys file, those keys only, looked up. Each key's
  * record holds the source's entity as placed here ({@link DatabasePlacement}). The source is read at one moment where
  * its server keeps versions, so a page read again (a retry, a resume, another runner) holds the same records.
  *
@@ -41,6 +43,7 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
             throw new IllegalArgumentException("another database is read by key ranges only");
         }
         NavigableSet<Key> merged = new TreeSet<>(order);
+        Map<Key, Entity> there = new HashMap<>();
         if (keys != null) {
             for (Key key : range.start() == null ? keys : keys.tailSet(range.start(), true)) {
                 if (merged.size() >= limit || range.end() != null && order.compare(key, range.end()) >= 0) {
@@ -51,8 +54,11 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
                 }
             }
         } else {
-            for (Key key : keysAt(source, placement.from().namespace(), range.placed(placement::source), limit)) {
-                merged.add(placement.target(key));
+            // one query reads the source's entities themselves: no lookup after it (they are fixed at the moment)
+            for (Entity e : entitiesAt(placement.from().namespace(), range.placed(placement::source), limit)) {
+                Entity placed = placement.place(e);
+                merged.add(placed.getKey());
+                there.put(placed.getKey(), placed);
             }
             if (live != null) {
                 merged.addAll(keysAt(live, placement.to().namespace(), range, limit));
@@ -66,16 +72,25 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
             }
             page.add(key);
         }
-        Map<Key, Entity> there = new HashMap<>();
-        for (Entity e : CommitBytes.lookup(page.stream().map(placement::source).toList(), source::fetch)) {
-            if (e != null) {
-                Entity placed = placement.place(e);
-                there.put(placed.getKey(), placed);
+        if (keys != null) {
+            for (Entity e : CommitBytes.lookup(page.stream().map(placement::source).toList(), source::fetch)) {
+                if (e != null) {
+                    Entity placed = placement.place(e);
+                    there.put(placed.getKey(), placed);
+                }
             }
         }
         Map<Key, SourceRecord> records = new HashMap<>();
         page.forEach(key -> records.put(key, SourceRecord.past(there.get(key), null)));
         return new Page(page, records);
+    }
+
+    private List<Entity> entitiesAt(String namespace, KeyRange range, int limit) {
+        EntityQuery query = range.applyTo(Query.newEntityQueryBuilder().setNamespace(namespace).setKind(kind),
+                List.of()).setLimit(limit).build();
+        List<Entity> found = new ArrayList<>(limit);
+        source.run(query).forEachRemaining(found::add);
+        return found;
     }
 
     private List<Key> keysAt(Datastore datastore, String namespace, KeyRange range, int limit) {

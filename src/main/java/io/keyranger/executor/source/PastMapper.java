@@ -33,18 +33,25 @@ final class PastMapper implements PageMapper {
     private final String reads;
     /** What a copy from another database does on the way: its sample and transform. */
     private final CopyShaping shaping;
+    /** Whether each key is looked up in the source (the past), or its queries read the entities (another database). */
+    private final boolean lookups;
 
     PastMapper(PastRestore restore, ClientQuery select, boolean queried) {
-        this(restore, select, queried, JobResult.PAST_READS, CopyShaping.NONE);
+        this(restore, select, queried, JobResult.PAST_READS, CopyShaping.NONE, true);
     }
 
-    /** As above, its source's reads counted as {@code reads}, its entities {@code shaping} sampled and transformed. */
-    PastMapper(PastRestore restore, ClientQuery select, boolean queried, String reads, CopyShaping shaping) {
+    /**
+     * As above, its source's reads counted as {@code reads}, its entities {@code shaping} sampled and transformed, and
+     * {@code lookups} false when its queries read the entities themselves (no lookup of each key).
+     */
+    PastMapper(PastRestore restore, ClientQuery select, boolean queried, String reads, CopyShaping shaping,
+               boolean lookups) {
         this.restore = restore;
         this.select = select;
         this.queried = queried;
         this.reads = reads;
         this.shaping = shaping;
+        this.lookups = lookups;
     }
 
     @Override
@@ -96,8 +103,8 @@ final class PastMapper implements PageMapper {
         MapResult decided = restore.decide(chosen, shaped, later, live);
         decided.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
         problems.addAll(decided.problems());
-        counters.merge(reads, PastRun.pastReads(page.keys(), page.records(), live::containsKey,
-                restore, queried), Long::sum);
+        counters.merge(reads, PastRun.pastReads(page.keys(), page.records(), live::containsKey, restore, queried,
+                lookups), Long::sum);
         if (passed > 0) {
             counters.merge(PastRestore.NOT_SELECTED, passed, Long::sum);
         }

@@ -123,7 +123,16 @@ public record PastRun(JobInput.Past input) implements InputRun {
      */
     public static long pastReads(List<Key> keys, Map<Key, SourceRecord> records, Predicate<Key> live,
                                  PastRestore restore, boolean queried) {
-        long reads = keys.size() * (restore.until() ? 2L : 1L);
+        return pastReads(keys, records, live, restore, queried, true);
+    }
+
+    /**
+     * As above; without {@code lookups} (a copy from another database, whose queries read the entities themselves),
+     * the keys the queries answered are looked up nowhere.
+     */
+    public static long pastReads(List<Key> keys, Map<Key, SourceRecord> records, Predicate<Key> live,
+                                 PastRestore restore, boolean queried, boolean lookups) {
+        long reads = !lookups ? 0 : keys.size() * (restore.until() ? 2L : 1L);
         if (queried) {
             for (Key key : keys) {
                 SourceRecord record = records.get(key);

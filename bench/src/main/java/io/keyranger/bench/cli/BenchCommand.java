@@ -120,6 +120,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String scenario;
 
+    @Option(names = "--copy", description = "With --scenario backups: also copy the kind back from a second model "
+            + "server (restore --from-project), as a step of each round.")
+    boolean copy;
+
     @Option(names = "--repeat", paramLabel = "N",
             description = "Timed rounds, interleaved: each round runs every strategy once, on fresh data, in an order "
                     + "rotated by one from the round before; the table gives each strategy's median over them with "
@@ -291,14 +295,21 @@ public final class BenchCommand implements Callable<Integer> {
             }
             int at = round;
             List<BackupsBench.Step> steps = servers.onModel(err, (session, quiet, calls) -> {
-                BackupsBench bench = new BackupsBench(session, quiet, calls, line -> {
-                    err.println(line);
-                    err.flush();
-                });
-                if (settings.warmup() > 0) {
-                    bench.run(settings, Math.min(settings.warmup(), settings.entities()), at, false);
+                if (!copy) {
+                    return backupRound(new BackupsBench(session, quiet, calls, line -> {
+                        err.println(line);
+                        err.flush();
+                    }), settings, at);
                 }
-                return bench.run(settings, settings.entities(), at, true);
+                // a second model server holds the database copied from
+                return servers.onModel(err, (source, sourceQuiet, sourceCalls) -> backupRound(new BackupsBench(
+                        session, source, q -> {
+                            quiet.accept(q);
+                            sourceQuiet.accept(q);
+                        }, () -> calls.getAsLong() + sourceCalls.getAsLong(), line -> {
+                            err.println(line);
+                            err.flush();
+                        }), settings, at));
             });
             steps.forEach(step -> runs.add(new BenchRun(at, rounds.isWarmUp(at), step.result())));
         }
@@ -309,6 +320,15 @@ public final class BenchCommand implements Callable<Integer> {
             out.println("Wrote " + json);
         }
         return runs.stream().allMatch(r -> r.result().verified()) ? 0 : 1;
+    }
+
+    /** One round of {@code bench}, after its warm-up. */
+    private static List<BackupsBench.Step> backupRound(BackupsBench bench, BenchRunner.Settings settings, int round)
+            throws InterruptedException {
+        if (settings.warmup() > 0) {
+            bench.run(settings, Math.min(settings.warmup(), settings.entities()), round, false);
+        }
+        return bench.run(settings, settings.entities(), round, true);
     }
 
     private double p99() {

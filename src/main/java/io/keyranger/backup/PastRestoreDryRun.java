@@ -12,6 +12,7 @@ import io.keyranger.job.JobInput;
 import io.keyranger.files.LocalFileStore;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.PastRestore;
+import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
 import io.keyranger.mapper.Page;
@@ -54,7 +55,8 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
     public static PastRestoreDryRun of(Session live, JobSpec spec, LongConsumer progress, Cancellation cancellation) {
         JobSpec bound = spec.bind(live.datastore().getOptions().getProjectId(), live.order());
         InputRun input = InputRun.of(bound);
-        InputRun.Pages pages = input.pages(live.datastore(), LocalFileStore.INSTANCE, live.order(), bound);
+        KeyOrder order = input.order(live.order()); // the source's, for a copy from another database
+        InputRun.Pages pages = input.pages(live.datastore(), LocalFileStore.INSTANCE, order, bound);
         Map<String, Long> counters = new TreeMap<>();
         List<MapResult.Problem> problems = new ArrayList<>();
         PastRestore restore;
@@ -73,7 +75,7 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
         long reads = 0;
         long writes = 0;
         long deletes = 0;
-        KeyRange rest = KeyRange.all(live.order());
+        KeyRange rest = KeyRange.all(order);
         while (!cancellation.isCancelled()) {
             PageSource.Page page = pages.source().fetch(rest, 0, PAGE);
             if (page.keys().isEmpty()) {

@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.KeyRangerException;
 import io.keyranger.job.LeaseMode;
 import io.keyranger.files.FileStore;
 import io.keyranger.files.LocalFileStore;
@@ -128,6 +129,12 @@ public final class PipelineJobs {
                                  boolean takeOver, Cancellation cancellation,
                                  Consumer<String> warnings) {
         JobStore store = new JobStore(datastore);
+        if (InputRun.of(spec).order(order) != order) {
+            throw new KeyRangerException("Job " + spec.jobId() + " copies from a server that orders key names apart "
+                    + "from this one (the legacy Datastore emulator in UTF-16, the others in UTF-8): the Beam runner "
+                    + "cuts ranges in one order. Run it on this machine (keyranger restore, or run --resume "
+                    + spec.jobId() + "); nothing was written.");
+        }
         JobSpec checked = Engine.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings);
         InputRun input = InputRun.of(checked);
         JobSpec bound = checked.bind(datastore.getOptions().getProjectId(), order);

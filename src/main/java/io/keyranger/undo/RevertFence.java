@@ -9,6 +9,7 @@ import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.RevertMarks;
 import io.keyranger.executor.lease.Holding;
 import io.keyranger.executor.lease.JobLease;
+import io.keyranger.executor.source.InputRun;
 import io.keyranger.executor.store.JobPlans;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.job.JobBusyException;
@@ -75,7 +76,8 @@ final class RevertFence {
             } finally {
                 lease.ended();
             }
-            JobPlans.Stored plan = RetryPolicy.DEFAULT.call(() -> store.loadPlan(id, order));
+            KeyOrder cut = InputRun.of(job.spec()).order(order); // the order its cells were cut in
+            JobPlans.Stored plan = RetryPolicy.DEFAULT.call(() -> store.loadPlan(id, cut));
             RevertMarks.mark(datastore, id, plan.cells(), revertId, limits);
             if (wasRunning[0]) {
                 said.accept(leftRunning(job));

@@ -137,7 +137,8 @@ public final class AdaptiveSplitExecutor {
      */
     public void checkStartable(JobSpec unbound) {
         JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
-        checkWritable(inputs(InputRun.of(spec), spec, null).mapper());
+        InputRun input = InputRun.of(spec);
+        checkWritable(inputs(input, spec, null, input.order(order)).mapper());
         if (retrying(() -> datastore.get(new JobStore(datastore).jobKey(spec.jobId()))) != null) {
             throw new KeyRangerException("Job id '" + spec.jobId() + "' is taken: give another --job-id.");
         }
@@ -152,7 +153,8 @@ public final class AdaptiveSplitExecutor {
     public JobHandle start(JobSpec unbound, PageMapper given, JobListener listener) {
         JobSpec spec = unbound.bind(datastore.getOptions().getProjectId(), order);
         InputRun input = InputRun.of(spec); // opened once: its pages and its plan read the same opening
-        Inputs inputs = inputs(input, spec, given);
+        KeyOrder jobOrder = input.order(order);
+        Inputs inputs = inputs(input, spec, given, jobOrder);
         checkWritable(inputs.mapper());
         JobStore store = new JobStore(datastore, seams);
         JobLease lease = store.lease(spec.jobId(), leaseDuration);
@@ -160,27 +162,27 @@ public final class AdaptiveSplitExecutor {
         // (refused below) leaves it unused, and its reads stop
         AtomicBoolean unused = new AtomicBoolean();
         CompletableFuture<JobPlans.Planned> planning = CompletableFuture.supplyAsync(
-                () -> plan(input, spec, Cancellation.of(unused::get)), PLANNING);
+                () -> plan(input, spec, jobOrder, Cancellation.of(unused::get)), PLANNING);
         Entity counter = ShardedCounter.created(datastore, JobSpec.counterName(spec.jobId()), counterShards(spec));
         JobPlans.Stored plan;
         try {
             // the job, its plan, its counter and its lease in one transaction: of two runs with the same new id, one
             // gets it
-            plan = JobPlans.take(store, order, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL,
+            plan = JobPlans.take(store, jobOrder, lease, LeaseMode.CREATE, spec, JobPlans.LOCAL,
                     () -> joined(planning), List.of(counter), m -> { });
         } finally {
             unused.set(true);
         }
-        return run(spec, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(order),
+        return run(spec, jobOrder, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(jobOrder),
                 () -> joined(planning).starts(), () -> ShardedCounter.created(datastore, counter), listener);
     }
 
     /**
-     * Runs the job whose lease was just taken, from the ranges {@code starts} gives (read once the lease is held);
-     * {@code covered} says which spans are known committed. A failure before the run starts releases the lease.
+     * Runs the job whose lease was just taken, from the ranges {@code starts} gives (read once the lease is held), in
+     * the job's key order ({@code order}: its input's); {@code covered} says which spans are known committed. A failure before the run starts releases the lease.
      */
-    private JobHandle run(JobSpec spec, Inputs inputs, JobStore store, JobLease lease, CellPlan cells,
-                          PageLoop.Covered covered, Supplier<List<KeyRange>> starts,
+    private JobHandle run(JobSpec spec, KeyOrder order, Inputs inputs, JobStore store, JobLease lease,
+                          CellPlan cells, PageLoop.Covered covered, Supplier<List<KeyRange>> starts,
                           Supplier<ShardedCounter> counters, JobListener listener) {
         try {
             ShardedCounter counter = counters.get();
@@ -225,7 +227,7 @@ public final class AdaptiveSplitExecutor {
      * Plans the job's starting ranges and its cells as its input plans them ({@link InputRun#plan}); nothing is
      * written. It stops once {@code cancellation} says so.
      */
-    private JobPlans.Planned plan(InputRun input, JobSpec spec, Cancellation cancellation) {
+    private JobPlans.Planned plan(InputRun input, JobSpec spec, KeyOrder order, Cancellation cancellation) {
         PlanRequest request = new PlanRequest(spec.namespace(), spec.kind(), spec.mapper().where(), spec.shards(),
                 PlanRequest.DEFAULT_OVERSAMPLE);
         List<KeyRange> given = seams.initialRanges(request);
@@ -243,7 +245,7 @@ public final class AdaptiveSplitExecutor {
      * Where {@code spec}'s pages come from (a kind's keys, or an import's file) and its mapper ({@code given}, or its
      * template's), as this executor's seams give it.
      */
-    private Inputs inputs(InputRun input, JobSpec spec, PageMapper given) {
+    private Inputs inputs(InputRun input, JobSpec spec, PageMapper given, KeyOrder order) {
         if (given != null) {
             PageMapper mapper = seams.mapper(ReadTimeMapper.of(datastore, spec, given));
             return new Inputs(new KindSource(datastore, spec, mapper), mapper);
@@ -284,10 +286,12 @@ public final class AdaptiveSplitExecutor {
             return finishedAlready(store, stored, listener);
         }
         JobSpec spec = stored.spec().bind(datastore.getOptions().getProjectId(), order);
-        Inputs inputs = inputs(InputRun.of(spec), spec, null);
+        InputRun input = InputRun.of(spec);
+        KeyOrder jobOrder = input.order(order);
+        Inputs inputs = inputs(input, spec, null, jobOrder);
         checkWritable(inputs.mapper());
         JobLease lease = store.lease(jobId, leaseDuration);
-        JobPlans.Stored plan = JobPlans.take(store, order, lease, mode, spec, JobPlans.LOCAL, null, List.of(),
+        JobPlans.Stored plan = JobPlans.take(store, jobOrder, lease, mode, spec, JobPlans.LOCAL, null, List.of(),
                 waiting);
         if (plan == null) {
             return finishedAlready(store, retrying(() -> store.loadJob(jobId)), listener);
@@ -299,7 +303,8 @@ public final class AdaptiveSplitExecutor {
             lease.ended();
             throw e;
         }
-        return run(spec, inputs, store, lease, plan.cells(), pending::covered, () -> pending.ranges(spec.shards()),
+        return run(spec, jobOrder, inputs, store, lease, plan.cells(), pending::covered,
+                () -> pending.ranges(spec.shards()),
                 () -> retrying(() -> ShardedCounter.open(datastore, JobSpec.counterName(jobId), counterShards(spec))),
                 listener);
     }
@@ -307,7 +312,7 @@ public final class AdaptiveSplitExecutor {
     /** The handle of a job that is done: nothing runs, the result is its stored one, as it finished. */
     private JobHandle finishedAlready(JobStore store, JobStore.StoredJob stored, JobListener listener) {
         String jobId = stored.spec().jobId();
-        List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
+        List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, orderOf(stored), datastore));
         Map<String, Long> totals = retrying(() -> ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals());
         // the run's tree as it finished (its splits lived in memory); a job no local run finished shows its cells
         int ranges = stored.lastRanges() > 0 ? stored.lastRanges() : nodes.size();
@@ -339,8 +344,8 @@ public final class AdaptiveSplitExecutor {
     /** What went wrong in a stored job, by reason, from its ranges' records and its counters. */
     public JobReport report(String jobId) {
         JobStore store = new JobStore(datastore);
-        store.loadJob(jobId);
-        List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, order, datastore));
+        JobStore.StoredJob stored = store.loadJob(jobId);
+        List<RangeNode> nodes = retrying(() -> store.loadNodes(jobId, orderOf(stored), datastore));
         return RangeProblems.of(nodes, retrying(() -> ShardedCounter.existing(datastore, JobSpec.counterName(jobId)).totals()));
     }
 
@@ -351,7 +356,14 @@ public final class AdaptiveSplitExecutor {
 
     /** The nodes of a job as persisted. */
     public List<NodeSnapshot> nodes(String jobId) {
-        return new JobStore(datastore).loadNodes(jobId, order, datastore).stream().map(n -> n.snapshot(jobId)).toList();
+        JobStore store = new JobStore(datastore);
+        return store.loadNodes(jobId, orderOf(store.loadJob(jobId)), datastore).stream().map(n -> n.snapshot(jobId))
+                .toList();
+    }
+
+    /** The key order of a stored job's ranges: its input's ({@link InputRun#order}). */
+    private KeyOrder orderOf(JobStore.StoredJob stored) {
+        return InputRun.of(stored.spec()).order(order);
     }
 
     /** Preparation outside any range, retried on transient errors like a page. */

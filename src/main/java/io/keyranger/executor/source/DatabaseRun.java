@@ -43,7 +43,7 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
     public JobSpec checked(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, Earlier earlier,
                            Consumer<String> warnings) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
-        requireSameOrder(order, spec);
+        requireOneOrderToRemove(order, spec);
         requireMaskKey(spec);
         if (earlier != null) {
             requireSameOptions(datastore, order, spec, earlier.spec());
@@ -55,8 +55,8 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
         if (input.keys() == null) {
             return spec;
         }
-        ImportIdentity identity = identity(files, spec, keys(files, datastore.getOptions().getProjectId(), order,
-                spec));
+        ImportIdentity identity = identity(files, spec, keys(files, datastore.getOptions().getProjectId(),
+                order(order), spec));
         if (earlier != null) {
             identity.requireSameAs(earlier.spec().mapper(), "Job " + spec.jobId());
         }
@@ -91,7 +91,6 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
     @Override
     public Pages pages(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec) {
         Mappers.template(spec.mapper().template()).validate(spec.mapper());
-        requireSameOrder(order, spec);
         PastRestore restore = input.restore();
         Datastore live = PastReads.live(datastore);
         String project = live.getOptions().getProjectId();
@@ -121,15 +120,26 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
     }
 
     /**
-     * Refuses a source whose server orders keys apart from this one (the legacy emulator's UTF-16 against UTF-8): the
-     * job's ranges are cut and compared in one order. {@code diff --from-…} compares across the two.
+     * The source's key order: the job's ranges are the source's, cut where its keys are and compared as its server
+     * orders them (the legacy emulator's UTF-16 or UTF-8), so that a copy between servers that order names apart
+     * reads every source key once; the connected database only looks up and writes the keys it is given.
      */
-    private void requireSameOrder(KeyOrder order, JobSpec spec) {
-        if (input.source().server().keyOrder() != order) {
+    @Override
+    public KeyOrder order(KeyOrder server) {
+        return input.source().server().keyOrder();
+    }
+
+    /**
+     * Refuses {@code --remove-added} from a source whose server orders keys apart from this one ({@code server}): what
+     * to remove is found by querying this database's kind over the source's ranges, which this server would answer
+     * in its own order.
+     */
+    private void requireOneOrderToRemove(KeyOrder server, JobSpec spec) {
+        if (input.removeAdded() && order(server) != server) {
             throw new KeyRangerException("Job " + spec.jobId() + " copies from " + describe() + ", whose server "
-                    + "orders keys apart from this one (the legacy Datastore emulator orders names in UTF-16, the "
-                    + "others in UTF-8): a copy between the two is not supported yet. 'keyranger diff' with the same "
-                    + "--from-… options compares them; nothing was written.");
+                    + "orders key names apart from this one (the legacy Datastore emulator in UTF-16, the others in "
+                    + "UTF-8): --remove-added cannot find what the source lacks across the two orders yet. Copy "
+                    + "without it; nothing was written.");
         }
     }
 

@@ -51,6 +51,14 @@ public interface InputRun {
     JobInput input();
 
     /**
+     * The key order the job's ranges are cut and compared in, on a server ordered {@code server}: the server's, but
+     * for a copy from another database, whose ranges are its source's (the legacy emulator's UTF-16 order, or UTF-8).
+     */
+    default KeyOrder order(KeyOrder server) {
+        return server;
+    }
+
+    /**
      * {@code spec} (this input's job) as a run of it starts: its spec checked (a file read whole: a bad entry refused
      * before anything is written; {@code warnings} hears what the user should know) and stamped with what its input
      * is, so that every later run under its id, on any runner, reads the same. {@code earlier} is the stored job of

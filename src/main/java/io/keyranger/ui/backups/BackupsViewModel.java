@@ -18,7 +18,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import io.keyranger.profile.ConnectionProfile;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import javafx.beans.binding.Bindings;
@@ -63,9 +65,6 @@ public final class BackupsViewModel {
     private record Opened(ManagedExport export, ExportContents contents) {
     }
 
-    /** The database as of a moment, opened: a session reading it, its kinds with their counts, a rounding note. */
-    private record PastOpened(Session past, List<KindRow> kinds, String note) {
-    }
 
     private final TaskRunner tasks;
     private final Consumer<String> errors;
@@ -75,15 +74,23 @@ public final class BackupsViewModel {
     private final StringProperty asOf = new SimpleStringProperty("");
     /** The database as of a moment on show instead of an export, or null. */
     private final ReadOnlyObjectWrapper<Session> past = new ReadOnlyObjectWrapper<>();
+    /** Another database on show instead of an export or a moment (read at one moment where it keeps versions), or null. */
+    private final ReadOnlyObjectWrapper<Session> database = new ReadOnlyObjectWrapper<>();
+    /** The saved connections another database can be opened from. */
+    private final ObservableList<ConnectionProfile> profiles = FXCollections.observableArrayList();
+    /** The saved connection chosen to be opened as another database. */
+    private final ObjectProperty<ConnectionProfile> profile = new SimpleObjectProperty<>();
     private static final String NOTHING_OPEN = "Open a managed export: its folder or its .overall_export_metadata "
-            + "file (gcloud datastore export, then gcloud storage cp -r); or the database as of a moment it still "
-            + "keeps.";
+            + "file (gcloud datastore export, then gcloud storage cp -r); the database as of a moment it still "
+            + "keeps; or another database (a saved connection).";
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(NOTHING_OPEN);
     /** The path box's text when the export on screen was opened, or the time box's ("as of …"); "" while none is. */
     private final ReadOnlyStringWrapper opened = new ReadOnlyStringWrapper("");
     private final BooleanBinding showsOpened = Bindings.createBooleanBinding(
-            () -> !opened.get().isEmpty() && opened.get().equals(past.get() == null ? stripped(location.get())
-                    : pastLabel(asOf.get())), opened, location, asOf, past);
+            () -> !opened.get().isEmpty() && opened.get().equals(database.get() != null
+                    ? profile.get() == null ? "" : DatabaseOpening.label(profile.get())
+                    : past.get() == null ? stripped(location.get()) : pastLabel(asOf.get())),
+            opened, location, asOf, past, database, profile);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
     /** True while an export or a moment is being opened; {@link #busy} adds a page being read, a
@@ -92,12 +99,13 @@ public final class BackupsViewModel {
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final BooleanBinding canAct = busy.not().and(selectedKind.isNotNull()).and(showsOpened);
     /** The past pages on the Entities tab (its As of), not here: queries here scan an export. */
-    private final BooleanBinding canQuery = canAct.and(past.isNull());
+    private final BooleanBinding canQuery = canAct.and(past.isNull()).and(database.isNull());
     private final BooleanBinding canCompare = canAct.and(session.isNotNull());
     /** Why the database as of a moment cannot be opened here (as the As of control says), or "". */
     private final StringBinding pastOff = Bindings.createStringBinding(
             () -> AsOfModel.unavailableReason(session.get()), session);
     private final BooleanBinding canOpenPast = busy.not().and(pastOff.isEmpty());
+    private final BooleanBinding canOpenDatabase = busy.not().and(session.isNotNull()).and(profile.isNotNull());
     private final DiffModel diff;
     private final RestoreModel restoring;
     private final ExportPages pages;
@@ -111,6 +119,7 @@ public final class BackupsViewModel {
         this.restoring = new RestoreModel(tasks, errors);
         restoring.comparedProperty().bind(diff.comparedProperty());
         restoring.pastProperty().bind(diff.pastProperty());
+        restoring.databaseProperty().bind(diff.databaseProperty());
         restoring.keysFolderProperty().bind(diff.folderProperty());
         Bindings.bindContent(restoring.chosen(), diff.chosen());
         this.pages = new ExportPages(tasks, errors, new ExportPages.Shown() {
@@ -142,15 +151,15 @@ public final class BackupsViewModel {
         busy.bind(opening.or(pages.readingProperty()).or(restoring.checkingProperty()).or(diff.comparingProperty()));
         selectedKind.addListener((obs, old, row) -> {
             diff.clear();
-            if (row != null && past.get() == null) {
+            if (row != null && past.get() == null && database.get() == null) {
                 pages.showKind(row);
             } else {
                 pages.clear();
             }
         });
-        // the past on show is another connection's: it goes with it
+        // the past on show is another connection's, and another database is read for it: they go with it
         session.addListener((obs, old, now) -> {
-            if (past.get() != null) {
+            if (past.get() != null || database.get() != null) {
                 closeShown();
                 summary.set(NOTHING_OPEN);
             }
@@ -228,40 +237,79 @@ public final class BackupsViewModel {
                     + " -15m.");
             return;
         }
+        openDatabase(live, "the database as of " + text, pastLabel(text), "Reading the past",
+                ctx -> DatabaseOpening.past(live, text, n -> ctx.progress(n, -1, String.format(
+                        "Counting the database as of %s: %,d entities", text, n)), Cancellation.of(ctx::isCancelled)),
+                result -> {
+                    past.set(result.session());
+                    diff.pastProperty().set(result.session().asOf());
+                    long total = result.total();
+                    return String.format("The database as of %s: %,d entit%s in %d kind%s. Read only; its entities "
+                            + "page on the Entities tab (As of).%s", result.session().asOf().time(), total,
+                            total == 1 ? "y" : "ies", result.kinds().size(), result.kinds().size() == 1 ? "" : "s",
+                            result.note().isEmpty() ? "" : " " + result.note());
+                });
+    }
+
+    /**
+     * Opens the saved connection chosen ({@link #profileProperty()}) as another database, as an export opens: read
+     * only, at the moment it opens where its server keeps versions (else live, and said so), its kinds listed and
+     * counted there; refused when it is the connected database itself. It can then be compared with the connected
+     * database and restored (copied) from, with a sample and a transform.
+     */
+    public void openOther() {
+        Session live = session.get();
+        ConnectionProfile chosen = profile.get();
+        if (live == null) {
+            errors.accept("Connect to a database first: another database is compared with, and copied into, the "
+                    + "open connection.");
+            return;
+        }
+        if (chosen == null) {
+            errors.accept("Choose a saved connection to open as another database.");
+            return;
+        }
+        String label = DatabaseOpening.label(chosen);
+        openDatabase(live, label, label, "Reading another database", ctx -> DatabaseOpening.other(live, chosen,
+                n -> ctx.progress(n, -1, String.format("Counting %s: %,d entities", label, n)),
+                Cancellation.of(ctx::isCancelled)), result -> {
+                    database.set(result.session());
+                    diff.databaseProperty().set(result.session());
+                    return DatabaseOpening.summary(chosen, result);
+                });
+    }
+
+    /**
+     * Opens a database ({@code what}, shown as {@code label}) as an export opens: read off the FX thread by
+     * {@code work}; once read, it takes the place of what was shown, {@code show} setting what it is and giving the
+     * summary. If it cannot be opened, or another connection opened meanwhile, what was shown stays.
+     */
+    private void openDatabase(Session live, String what, String label, String title,
+                              Tasks.Work<DatabaseOpening.Opened> work,
+                              Function<DatabaseOpening.Opened, String> show) {
         String before = summary.get();
-        summary.set("Reading the database as of " + text + "…");
+        summary.set("Reading " + what + "…");
         opening.set(true);
-        Tasks.create("Reading the past", ctx -> {
-            AtomicReference<String> told = new AtomicReference<>("");
-            Session at = ReadWindow.open(live, text, told::set);
-            return new PastOpened(at, PastKinds.of(at, n -> ctx.progress(n, -1, String.format(
-                    "Counting the database as of %s: %,d entities", at.asOf().time(), n)),
-                    Cancellation.of(ctx::isCancelled)), told.get());
-        }).onSuccess(result -> {
+        Tasks.create(title, work).onSuccess(result -> {
             opening.set(false);
             if (live != session.get()) { // another connection opened meanwhile
-                summary.set(stillShown("The database as of " + text + " was read through another connection",
-                        before));
+                summary.set(stillShown(Character.toUpperCase(what.charAt(0)) + what.substring(1) + " was read "
+                        + "through another connection", before));
                 return;
             }
             closeShown();
-            past.set(result.past());
-            opened.set(pastLabel(text));
+            opened.set(label);
             kinds.setAll(result.kinds());
-            long total = result.kinds().stream().mapToLong(KindRow::count).sum();
-            summary.set(String.format("The database as of %s: %,d entit%s in %d kind%s. Read only; its entities "
-                    + "page on the Entities tab (As of).%s", result.past().asOf().time(), total, total == 1 ? "y" : "ies", kinds.size(),
-                    kinds.size() == 1 ? "" : "s", result.note().isEmpty() ? "" : " " + result.note()));
-            diff.pastProperty().set(result.past().asOf());
+            summary.set(show.apply(result));
             if (!kinds.isEmpty()) {
                 selectedKind.set(kinds.get(0));
             }
         }).onError(e -> {
-            summary.set(stillShown("Could not open the database as of " + text, before));
+            summary.set(stillShown("Could not open " + what, before));
             failed(e);
         }).onCancelled(() -> {
             opening.set(false);
-            summary.set(stillShown("Opening the database as of " + text + " was cancelled", before));
+            summary.set(stillShown("Opening " + what + " was cancelled", before));
         }).run(tasks);
     }
 
@@ -280,6 +328,10 @@ public final class BackupsViewModel {
 
     /** What the tab says while the path box names another export than the one shown. */
     private String otherExport() {
+        if (database.get() != null) {
+            return "The connection box names another database than the one shown (" + opened.get() + "): Open it, "
+                    + "or choose that one back.";
+        }
         if (past.get() != null) {
             return "The time box names another moment than the one shown (" + opened.get() + "): Open it, or put "
                     + "that time back.";
@@ -298,7 +350,9 @@ public final class BackupsViewModel {
     private void closeShown() {
         export = null;
         past.set(null);
+        database.set(null);
         diff.pastProperty().set(null);
+        diff.databaseProperty().set(null);
         opened.set("");
         selectedKind.set(null); // clears the comparison and the entities
         kinds.clear();
@@ -363,6 +417,26 @@ public final class BackupsViewModel {
     private KeyOrder order() {
         Session s = session.get();
         return s == null ? KeyOrder.EMULATOR : s.order();
+    }
+
+    /** The saved connections another database can be opened from (the app keeps it as they are saved). */
+    public ObservableList<ConnectionProfile> profiles() {
+        return profiles;
+    }
+
+    /** The saved connection chosen to be opened as another database. */
+    public ObjectProperty<ConnectionProfile> profileProperty() {
+        return profile;
+    }
+
+    /** Another database on show instead of an export or a moment, or null. */
+    public ReadOnlyObjectProperty<Session> databaseProperty() {
+        return database.getReadOnlyProperty();
+    }
+
+    /** True when "Open" of another database may run: nothing being read, a connection open, one chosen. */
+    public BooleanExpression canOpenOther() {
+        return canOpenDatabase;
     }
 
     public StringProperty locationProperty() {

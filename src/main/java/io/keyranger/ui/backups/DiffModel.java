@@ -31,7 +31,8 @@ import javafx.collections.ObservableList;
 import javafx.concurrent.Task;
 
 /**
- * The comparison of one kind of an open export, or of the database as of a past moment, with the live database
+ * The comparison of one kind of an open export, of the database as of a past moment, or of another database, with
+ * the live database
  * ({@link ExportDiff}: pages of keys, then the live keys for entities added since), its examples and one example's
  * properties side by side. Restoring the kind from it is {@link RestoreModel}'s.
  */
@@ -47,6 +48,8 @@ public final class DiffModel {
     private final ObjectProperty<ManagedExport> export = new SimpleObjectProperty<>();
     /** The moment compared instead of an export, or null. */
     private final ObjectProperty<PointInTime> past = new SimpleObjectProperty<>();
+    /** Another database compared instead of an export or a moment (read at its own moment), or null. */
+    private final ObjectProperty<Session> database = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
     private final ObservableList<ExportDiff.Example> examples = FXCollections.observableArrayList();
     private final ObjectProperty<ExportDiff.Example> selected = new SimpleObjectProperty<>();
@@ -84,7 +87,9 @@ public final class DiffModel {
         }
         ManagedExport opened = export.get();
         PointInTime moment = past.get();
-        DiffRequest.Before before = opened != null ? new DiffRequest.Export(opened) : new DiffRequest.Past(moment);
+        Session other = database.get();
+        DiffRequest.Before before = opened != null ? new DiffRequest.Export(opened)
+                : other != null ? new DiffRequest.Database(other) : new DiffRequest.Past(moment);
         String since = before.since();
         long asked = shown;
         String comparing = "Comparing " + row.kind() + " with " + session.describe();
@@ -94,6 +99,7 @@ public final class DiffModel {
             synchronized (folders) { // a cancelled comparison writes its state until it stops: the next one waits
                 // off the FX thread: the folder's name reads the export's file time
                 Path folder = opened != null ? folderOf(comparisons, session.spec(), Path.of(opened.metadata()),
+                        row.namespace(), row.kind()) : other != null ? folderOf(comparisons, session.spec(), other,
                         row.namespace(), row.kind()) : folderOf(comparisons, session.spec(), moment, row.namespace(),
                         row.kind());
                 DiffRequest request = DiffRequest.of(before, row.namespace(), row.kind()).examples(EXAMPLES)
@@ -206,9 +212,23 @@ public final class DiffModel {
         return root.resolve(Hashing.sha256().hashString(what, StandardCharsets.UTF_8).toString().substring(0, 20));
     }
 
+    /**
+     * The folder that keeps the state and key lists of the comparison of {@code kind} in {@code namespace} of another
+     * database ({@code source}, at its moment, or live) with the database {@code spec} names.
+     */
+    public static Path folderOf(Path root, ConnectionSpec spec, Session source, String namespace, String kind) {
+        ConnectionSpec from = source.spec();
+        String what = String.join("\n", String.valueOf(spec.emulatorHost()), spec.projectId(),
+                String.valueOf(spec.databaseId()), "from " + from.emulatorHost() + " " + from.projectId() + " "
+                        + from.databaseId() + " " + from.namespace() + " " + (source.past() ? source.asOf().time()
+                        : "live " + System.nanoTime()), namespace, kind);
+        return root.resolve(Hashing.sha256().hashString(what, StandardCharsets.UTF_8).toString().substring(0, 20));
+    }
+
     private boolean ready(Session session, BackupsViewModel.KindRow row) {
-        if (export.get() == null && past.get() == null || row == null) {
-            errors.accept("Open an export (or the database as of a moment) and select a kind first.");
+        if (export.get() == null && past.get() == null && database.get() == null || row == null) {
+            errors.accept("Open an export (or the database as of a moment, or another database) and select a kind "
+                    + "first.");
             return false;
         }
         if (session == null) {
@@ -241,6 +261,11 @@ public final class DiffModel {
     /** The moment compared instead of an export, or null. */
     public ObjectProperty<PointInTime> pastProperty() {
         return past;
+    }
+
+    /** Another database compared instead of an export or a moment, or null. */
+    ObjectProperty<Session> databaseProperty() {
+        return database;
     }
 
     /** The comparison on show, or null while there is none (or it stopped early). */

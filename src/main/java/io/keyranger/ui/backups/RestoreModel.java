@@ -1,5 +1,8 @@
 package io.keyranger.ui.backups;
 
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.datastore.Partition;
+import io.keyranger.KeyRangerException;
 import io.keyranger.backup.ExportDiff;
 import io.keyranger.backup.RestoreSpec;
 import io.keyranger.formats.managed.ManagedExport;
@@ -60,6 +63,12 @@ public final class RestoreModel {
     private final ObjectProperty<RestoreMode> mode = new SimpleObjectProperty<>(RestoreMode.SKIP_CHANGED);
     /** The moment restored from instead of an export, or null: until and remove-added apply to it only. */
     private final ObjectProperty<PointInTime> past = new SimpleObjectProperty<>();
+    /** Another database restored from instead of an export or a moment, or null: sample and transform apply to it. */
+    private final ObjectProperty<Session> database = new SimpleObjectProperty<>();
+    /** With another database: the percentage of its keys copied ("" for all). */
+    private final StringProperty sample = new SimpleStringProperty("");
+    /** With another database: a transform spec file applied to each entity on the way ("" for none). */
+    private final StringProperty transform = new SimpleStringProperty("");
     private final StringProperty until = new SimpleStringProperty("");
     private final BooleanProperty removeAdded = new SimpleBooleanProperty();
     private final BooleanBinding undoesWindow = Bindings.createBooleanBinding(
@@ -95,8 +104,10 @@ public final class RestoreModel {
     void restore(Session live, BackupsViewModel.KindRow row, ManagedExport export,
                  BiPredicate<ConnectionSpec, String> confirm, Predicate<String> whole) {
         PointInTime from = past.get();
-        if (export == null && from == null || row == null) {
-            errors.accept("Open an export (or the database as of a moment) and select a kind first.");
+        Session other = database.get();
+        if (export == null && from == null && other == null || row == null) {
+            errors.accept("Open an export (or the database as of a moment, or another database) and select a kind "
+                    + "first.");
             return;
         }
         if (live == null) {
@@ -106,12 +117,29 @@ public final class RestoreModel {
         }
         List<Key> keys = chosenKeys(row);
         Path folder = keysFolder.get();
-        String source = from == null ? "the export" : "the database as of " + from.time();
+        String source = other != null ? Partition.of(other.spec()).describe() + (other.past() ? " as of "
+                + other.asOf().time() : "") : from == null ? "the export" : "the database as of " + from.time();
         if (keys.isEmpty() && !whole.test(wholeQuestion(row, source))) {
             return;
         }
         String what = "restore " + (keys.isEmpty() ? row.kind() : String.format("the %,d selected entit%s of %s",
                 keys.size(), keys.size() == 1 ? "y" : "ies", row.kind())) + " from " + source;
+        if (other != null) {
+            boolean remove = removeAdded.get() && mode.get() == RestoreMode.OVERWRITE;
+            String told = what + " (" + mode.get().id() + (remove ? ", removing what the source does not hold" : "")
+                    + (stripped(sample.get()).isEmpty() ? "" : ", a " + stripped(sample.get()) + "% sample")
+                    + (stripped(transform.get()).isEmpty() ? "" : ", transformed by " + stripped(transform.get()))
+                    + ")";
+            Function<Path, RestoreSpec> spec = file -> RestoreSpec.fromDatabase(other.spec(), other.asOf(), remove,
+                    row.namespace(), row.kind(), mode.get(), null, file, true).shaped(sample(), transform());
+            if (keys.isEmpty()) {
+                hand(live, row, told, confirm, () -> spec.apply(null));
+                return;
+            }
+            prepare(() -> new Prepared(written(folder, keys), null),
+                    ready -> hand(live, row, told, confirm, () -> spec.apply(ready.keys())), "");
+            return;
+        }
         if (!undoesWindow.get()) {
             boolean remove = from != null && removeAdded.get() && mode.get() == RestoreMode.OVERWRITE;
             String told = what + " (" + mode.get().id() + (remove ? ", removing entities added since" : "") + ")";
@@ -161,6 +189,33 @@ public final class RestoreModel {
         if (confirm.test(live.spec(), what)) {
             restorer.accept(new RestoreRequest(live, row.namespace(), row.kind(), job));
         }
+    }
+
+    /** The sample box as a percentage, or null when empty; a number out of range is the job's to refuse. */
+    private Double sample() {
+        String text = stripped(sample.get());
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            return Double.valueOf(text.endsWith("%") ? text.substring(0, text.length() - 1).strip() : text);
+        } catch (NumberFormatException e) {
+            throw new KeyRangerException("Sample: give a percentage such as 10 (got '" + text + "').");
+        }
+    }
+
+    /** The transform box's spec file read (a spec of the transform template), or null when empty. */
+    private MapperSpec transform() {
+        String text = stripped(transform.get());
+        if (text.isEmpty()) {
+            return null;
+        }
+        MapperSpec spec = MapperSpec.read(Path.of(text));
+        if (!spec.template().equals("transform")) {
+            throw new KeyRangerException("Transform: " + text + " is a spec of the " + spec.template() + " template, "
+                    + "not of transform.");
+        }
+        return spec;
     }
 
     /** What a restore needs read or written first: the file of the selected keys, and until checked (or null). */
@@ -288,6 +343,21 @@ public final class RestoreModel {
     /** The moment restored from instead of an export, or null (bound to what the tab shows). */
     ObjectProperty<PointInTime> pastProperty() {
         return past;
+    }
+
+    /** Another database restored from, or null (bound to the comparison's). */
+    ObjectProperty<Session> databaseProperty() {
+        return database;
+    }
+
+    /** With another database: the percentage of its keys copied, "" for all. */
+    public StringProperty sampleProperty() {
+        return sample;
+    }
+
+    /** With another database: the path of a transform spec applied to each entity on the way, "" for none. */
+    public StringProperty transformProperty() {
+        return transform;
     }
 
     public ObjectProperty<RestoreMode> modeProperty() {

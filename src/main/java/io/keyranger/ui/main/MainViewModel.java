@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.Objects;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.binding.StringExpression;
@@ -37,6 +38,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 
 /**
@@ -87,6 +89,9 @@ public final class MainViewModel {
         this.backups = new BackupsViewModel(tasks, status, this::showError, comparisons);
         // jobs, comparisons and restores write or compare with live data: they keep the live session
         backups.sessionProperty().bind(session);
+        // another database the Backups tab opens is a saved connection
+        connections.choices().addListener((ListChangeListener<ConnectionChoice>) c -> savedProfiles());
+        savedProfiles();
         this.asOf = new AsOfModel(tasks);
         asOf.liveProperty().bind(session);
         asOf.pastProperty().addListener((obs, old, past) -> browse(past));
@@ -310,6 +315,12 @@ public final class MainViewModel {
     }
 
     /** The connection picker and what opens a connection. */
+    /** The saved connections, as the Backups tab offers them to open as another database. */
+    private void savedProfiles() {
+        backups.profiles().setAll(connections.choices().stream().map(ConnectionChoice::profile)
+                .filter(Objects::nonNull).toList());
+    }
+
     public ConnectionsModel connections() {
         return connections;
     }

@@ -1,9 +1,11 @@
 package io.keyranger.ui.backups;
 
+import static io.keyranger.ui.backups.ShownBackup.pastLabel;
+import static io.keyranger.ui.backups.ShownBackup.stripped;
+
 import io.keyranger.datastore.BookkeepingKinds;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.ReadWindow;
 import io.keyranger.datastore.Session;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.formats.managed.ExportContents;
@@ -17,7 +19,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import io.keyranger.profile.ConnectionProfile;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
@@ -32,11 +33,9 @@ import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
-import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
@@ -68,36 +67,22 @@ public final class BackupsViewModel {
 
     private final TaskRunner tasks;
     private final Consumer<String> errors;
-    private final StringProperty location = new SimpleStringProperty("");
     private final ObjectProperty<Session> session = new SimpleObjectProperty<>();
-    /** The time box: the database as of this moment opens as an export does. */
-    private final StringProperty asOf = new SimpleStringProperty("");
-    /** The database as of a moment on show instead of an export, or null. */
-    private final ReadOnlyObjectWrapper<Session> past = new ReadOnlyObjectWrapper<>();
-    /** Another database on show instead of an export or a moment (read at one moment where it keeps versions), or null. */
-    private final ReadOnlyObjectWrapper<Session> database = new ReadOnlyObjectWrapper<>();
-    /** The saved connections another database can be opened from. */
-    private final ObservableList<ConnectionProfile> profiles = FXCollections.observableArrayList();
-    /** The saved connection chosen to be opened as another database. */
-    private final ObjectProperty<ConnectionProfile> profile = new SimpleObjectProperty<>();
+    /** What is on show (an export, a moment, another database) and the boxes it was opened from. */
+    private final ShownBackup shown = new ShownBackup();
+    private final ReadOnlyObjectProperty<Session> past = shown.pastProperty();
+    private final ReadOnlyObjectProperty<Session> database = shown.databaseProperty();
     private static final String NOTHING_OPEN = "Open a managed export: its folder or its .overall_export_metadata "
             + "file (gcloud datastore export, then gcloud storage cp -r); the database as of a moment it still "
             + "keeps; or another database (a saved connection).";
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(NOTHING_OPEN);
-    /** The path box's text when the export on screen was opened, or the time box's ("as of …"); "" while none is. */
-    private final ReadOnlyStringWrapper opened = new ReadOnlyStringWrapper("");
-    private final BooleanBinding showsOpened = Bindings.createBooleanBinding(
-            () -> !opened.get().isEmpty() && opened.get().equals(database.get() != null
-                    ? profile.get() == null ? "" : DatabaseOpening.label(profile.get())
-                    : past.get() == null ? stripped(location.get()) : pastLabel(asOf.get())),
-            opened, location, asOf, past, database, profile);
     private final ObservableList<KindRow> kinds = FXCollections.observableArrayList();
     private final ObjectProperty<KindRow> selectedKind = new SimpleObjectProperty<>();
     /** True while an export or a moment is being opened; {@link #busy} adds a page being read, a
      * comparison running, and a restore until checked. */
     private final ReadOnlyBooleanWrapper opening = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final BooleanBinding canAct = busy.not().and(selectedKind.isNotNull()).and(showsOpened);
+    private final BooleanBinding canAct = busy.not().and(selectedKind.isNotNull()).and(shown.showsOpened());
     /** The past pages on the Entities tab (its As of), not here: queries here scan an export. */
     private final BooleanBinding canQuery = canAct.and(past.isNull()).and(database.isNull());
     private final BooleanBinding canCompare = canAct.and(session.isNotNull());
@@ -105,11 +90,11 @@ public final class BackupsViewModel {
     private final StringBinding pastOff = Bindings.createStringBinding(
             () -> AsOfModel.unavailableReason(session.get()), session);
     private final BooleanBinding canOpenPast = busy.not().and(pastOff.isEmpty());
-    private final BooleanBinding canOpenDatabase = busy.not().and(session.isNotNull()).and(profile.isNotNull());
+    private final BooleanBinding canOpenDatabase = busy.not().and(session.isNotNull())
+            .and(shown.profileProperty().isNotNull());
     private final DiffModel diff;
     private final RestoreModel restoring;
     private final ExportPages pages;
-    private ManagedExport export;
 
     /** {@code comparisons}: where comparisons with live data keep their state, so a cancelled one goes on. */
     public BackupsViewModel(TaskRunner tasks, StatusModel status, Consumer<String> errors, Path comparisons) {
@@ -125,7 +110,7 @@ public final class BackupsViewModel {
         this.pages = new ExportPages(tasks, errors, new ExportPages.Shown() {
             @Override
             public ManagedExport export() {
-                return export;
+                return shown.export();
             }
 
             @Override
@@ -145,7 +130,7 @@ public final class BackupsViewModel {
 
             @Override
             public String refusal() {
-                return showsOpened.get() ? "" : otherExport();
+                return shown.showsOpened().get() ? "" : shown.otherThanShown();
             }
         });
         busy.bind(opening.or(pages.readingProperty()).or(restoring.checkingProperty()).or(diff.comparingProperty()));
@@ -174,7 +159,7 @@ public final class BackupsViewModel {
      * names. The path box keeps what was typed, to be fixed.
      */
     public void open() {
-        String text = stripped(location.get());
+        String text = stripped(shown.locationProperty().get());
         if (text.isEmpty()) {
             errors.accept("Give the export's folder or its .overall_export_metadata file.");
             return;
@@ -191,8 +176,8 @@ public final class BackupsViewModel {
         }).onSuccess(result -> {
             opening.set(false);
             closeShown();
-            export = result.export();
-            opened.set(text);
+            shown.showExport(result.export(), text);
+            ManagedExport export = result.export();
             ExportContents contents = result.contents();
             List<KindRow> rows = new ArrayList<>();
             contents.counts().forEach((ns, byKind) -> byKind.forEach((kind, n) -> rows.add(new KindRow(ns, kind, n))));
@@ -223,7 +208,7 @@ public final class BackupsViewModel {
      */
     public void openPast() {
         Session live = session.get();
-        String text = stripped(asOf.get());
+        String text = stripped(shown.asOfProperty().get());
         if (live == null) {
             errors.accept("Connect to a database first: its past is read through the open connection.");
             return;
@@ -237,11 +222,11 @@ public final class BackupsViewModel {
                     + " -15m.");
             return;
         }
-        openDatabase(live, "the database as of " + text, pastLabel(text), "Reading the past",
+        openDatabase(live, "the database as of " + text, "Reading the past",
                 ctx -> DatabaseOpening.past(live, text, n -> ctx.progress(n, -1, String.format(
                         "Counting the database as of %s: %,d entities", text, n)), Cancellation.of(ctx::isCancelled)),
                 result -> {
-                    past.set(result.session());
+                    shown.showPast(result.session(), pastLabel(text));
                     diff.pastProperty().set(result.session().asOf());
                     long total = result.total();
                     return String.format("The database as of %s: %,d entit%s in %d kind%s. Read only; its entities "
@@ -259,7 +244,7 @@ public final class BackupsViewModel {
      */
     public void openOther() {
         Session live = session.get();
-        ConnectionProfile chosen = profile.get();
+        ConnectionProfile chosen = shown.profileProperty().get();
         if (live == null) {
             errors.accept("Connect to a database first: another database is compared with, and copied into, the "
                     + "open connection.");
@@ -270,21 +255,20 @@ public final class BackupsViewModel {
             return;
         }
         String label = DatabaseOpening.label(chosen);
-        openDatabase(live, label, label, "Reading another database", ctx -> DatabaseOpening.other(live, chosen,
+        openDatabase(live, label, "Reading another database", ctx -> DatabaseOpening.other(live, chosen,
                 n -> ctx.progress(n, -1, String.format("Counting %s: %,d entities", label, n)),
                 Cancellation.of(ctx::isCancelled)), result -> {
-                    database.set(result.session());
+                    shown.showDatabase(result.session(), label);
                     diff.databaseProperty().set(result.session());
                     return DatabaseOpening.summary(chosen, result);
                 });
     }
 
     /**
-     * Opens a database ({@code what}, shown as {@code label}) as an export opens: read off the FX thread by
-     * {@code work}; once read, it takes the place of what was shown, {@code show} setting what it is and giving the
-     * summary. If it cannot be opened, or another connection opened meanwhile, what was shown stays.
+     * Opens a database ({@code what}) as an export opens: read off the FX thread by {@code work}; once read, it takes
+     * the place of what was shown, {@code show} showing it and giving the summary. If it cannot be opened, or another connection opened meanwhile, what was shown stays.
      */
-    private void openDatabase(Session live, String what, String label, String title,
+    private void openDatabase(Session live, String what, String title,
                               Tasks.Work<DatabaseOpening.Opened> work,
                               Function<DatabaseOpening.Opened, String> show) {
         String before = summary.get();
@@ -298,7 +282,6 @@ public final class BackupsViewModel {
                 return;
             }
             closeShown();
-            opened.set(label);
             kinds.setAll(result.kinds());
             summary.set(show.apply(result));
             if (!kinds.isEmpty()) {
@@ -318,51 +301,25 @@ public final class BackupsViewModel {
      * nothing is open.
      */
     private String stillShown(String what, String before) {
-        return opened.get().isEmpty() ? what + ": nothing is open. " + NOTHING_OPEN
+        return !shown.any() ? what + ": nothing is open. " + NOTHING_OPEN
                 : what + "; still shown: " + before;
-    }
-
-    private static String pastLabel(String typed) {
-        return "as of " + stripped(typed);
-    }
-
-    /** What the tab says while the path box names another export than the one shown. */
-    private String otherExport() {
-        if (database.get() != null) {
-            return "The connection box names another database than the one shown (" + opened.get() + "): Open it, "
-                    + "or choose that one back.";
-        }
-        if (past.get() != null) {
-            return "The time box names another moment than the one shown (" + opened.get() + "): Open it, or put "
-                    + "that time back.";
-        }
-        return "The path box names another export than the one shown (" + opened.get() + "): Open it, or put that "
-                + "path back.";
     }
 
     /** What the tab says under its summary: why Compare, Restore and queries are off, or "". */
     public StringExpression locationNotice() {
-        return Bindings.createStringBinding(() -> opened.get().isEmpty() || showsOpened.get()
-                ? "" : otherExport(), opened, showsOpened);
+        return shown.notice();
     }
 
     /** Forgets the export on screen and everything read from it. */
     private void closeShown() {
-        export = null;
-        past.set(null);
-        database.set(null);
+        shown.clear();
         diff.pastProperty().set(null);
         diff.databaseProperty().set(null);
-        opened.set("");
         selectedKind.set(null); // clears the comparison and the entities
         kinds.clear();
         diff.exportProperty().set(null);
         diff.clear();
         pages.clear();
-    }
-
-    private static String stripped(String text) {
-        return text == null ? "" : text.strip();
     }
 
     private void failed(Throwable e) {
@@ -388,10 +345,10 @@ public final class BackupsViewModel {
 
     /** Says so, and true, while the path or time box names another export or moment than the one shown. */
     private boolean refusesOtherExport() {
-        if (opened.get().isEmpty() || showsOpened.get()) {
+        if (shown.stillNamed()) {
             return false;
         }
-        errors.accept(otherExport());
+        errors.accept(shown.otherThanShown());
         return true;
     }
 
@@ -405,7 +362,7 @@ public final class BackupsViewModel {
         if (refusesOtherExport()) {
             return;
         }
-        restoring.restore(session.get(), selectedKind.get(), export, confirm, whole);
+        restoring.restore(session.get(), selectedKind.get(), shown.export(), confirm, whole);
     }
 
     /** Keys are placed in the connected project, so that they compare with live keys; "export" when none is open. */
@@ -421,17 +378,17 @@ public final class BackupsViewModel {
 
     /** The saved connections another database can be opened from (the app keeps it as they are saved). */
     public ObservableList<ConnectionProfile> profiles() {
-        return profiles;
+        return shown.profiles();
     }
 
     /** The saved connection chosen to be opened as another database. */
     public ObjectProperty<ConnectionProfile> profileProperty() {
-        return profile;
+        return shown.profileProperty();
     }
 
     /** Another database on show instead of an export or a moment, or null. */
     public ReadOnlyObjectProperty<Session> databaseProperty() {
-        return database.getReadOnlyProperty();
+        return database;
     }
 
     /** True when "Open" of another database may run: nothing being read, a connection open, one chosen. */
@@ -440,17 +397,17 @@ public final class BackupsViewModel {
     }
 
     public StringProperty locationProperty() {
-        return location;
+        return shown.locationProperty();
     }
 
     /** The time box: RFC 3339 or a time back from now such as {@code -15m}. */
     public StringProperty asOfProperty() {
-        return asOf;
+        return shown.asOfProperty();
     }
 
     /** The session reading the database as of the moment on show instead of an export, or null. */
     public ReadOnlyObjectProperty<Session> pastProperty() {
-        return past.getReadOnlyProperty();
+        return past;
     }
 
     /** The open connection, which a comparison and a restore use. */

@@ -12,6 +12,8 @@ import io.keyranger.backup.SideBySide;
 import io.keyranger.support.CutOffs;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
+import io.keyranger.ui.backups.BackupsViewModel;
+import io.keyranger.app.KeyRangerApp;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -303,6 +305,54 @@ class BackupsTabTest extends DemoWindowTest {
         assertThat(robot.lookup("#errorMessage").tryQuery()).isEmpty();
         assertThat(labelText("#exportSummary")).isEqualTo(summary);
         assertThat(disabled("#compareExport")).isFalse();
+    }
+
+    /**
+     * Another database in the real window: a saved connection to another project of the demo's emulator is picked in
+     * the connection box and opened; its Account is counted there, compared with the demo's (the 10 accounts the
+     * other project lacks are "added" here, as the emulator holds both), and the copy's options (sample, transform,
+     * remove what the source lacks) show for it, and not for an export.
+     */
+    @Test
+    void anotherDatabaseOpensFromASavedConnectionAndIsCompared() throws Exception {
+        Datastore demo = demoDatastore();
+        String host = labelText("#connectionStatus").replaceAll("^emulator (\\S+) / .*$", "$1");
+        String project = "backups-other-" + System.nanoTime() % 100_000;
+        Datastore other = io.keyranger.datastore.DatastoreConnector.connect(
+                io.keyranger.datastore.ConnectionSpec.emulator(host, project));
+        List<Entity> copied = new ArrayList<>();
+        accounts(demo).values().stream().limit(70).forEach(e -> copied.add(Entity.newBuilder(
+                Key.newBuilder(e.getKey()).setProjectId(project).build(), e).build()));
+        other.put(copied.toArray(new Entity[0]));
+        Fx.on(() -> ((KeyRangerApp) app).model().connections().saveProfile(
+                new io.keyranger.profile.ConnectionProfile("other", host, project, null, null, "", false)));
+
+        clickTab("Backups");
+        assertThat(Fx.get(() -> robot.lookup("#copyOptions").query().isVisible())).isFalse();
+        javafx.scene.control.ComboBox<?> box = robot.lookup("#backupDatabase").queryComboBox();
+        Fx.waitUntil(10, () -> box.getItems().size() == 1);
+        robot.clickOn(box);
+        robot.type(KeyCode.DOWN).type(KeyCode.ENTER); // the saved connection, picked from its list
+        Fx.waitUntil(60, () -> !disabled("#openOtherBackup")); // what the test before started has ended
+        robot.clickOn("#openOtherBackup");
+        ListView<BackupsViewModel.KindRow> kinds = robot.lookup("#exportKinds").queryListView();
+        Fx.waitUntil(120, () -> labelText("#exportSummary").startsWith("project " + project)
+                || robot.lookup("#errorMessage").tryQuery().isPresent());
+        assertThat(robot.lookup("#errorMessage").tryQuery().map(n -> Fx.get(() -> n.toString() + " "
+                + ((javafx.scene.control.Labeled) n).getText()))).isEmpty();
+        assertThat(labelText("#exportSummary")).startsWith("project " + project + " (connection other): 70 entities");
+        assertThat(Fx.get(() -> kinds.getItems().stream().map(BackupsViewModel.KindRow::kind).toList()))
+                .containsExactly("Account");
+        Fx.get(() -> {
+            kinds.getSelectionModel().select(kinds.getItems().stream().filter(k -> k.kind().equals("Account"))
+                    .findFirst().orElseThrow());
+            return null;
+        });
+        Fx.waitUntil(10, () -> !disabled("#compareExport"));
+        assertThat(Fx.get(() -> robot.lookup("#copyOptions").query().isVisible())).isTrue();
+        robot.clickOn("#compareExport");
+        Fx.waitUntil(60, () -> labelText("#diffSummary").contains("removed"));
+        assertThat(labelText("#diffSummary")).contains("70 the same, 0 changed, 0 removed and 10 added");
     }
 
     private boolean disabled(String id) {

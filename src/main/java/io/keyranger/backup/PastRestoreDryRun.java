@@ -82,9 +82,16 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
                 break;
             }
             // In the page's key order, null where the key has no live entity (get answers only those found, unordered)
-            List<Entity> now = PastReads.live(live.datastore()).fetch(page.keys().toArray(new Key[0]));
-            MapResult result = pages.mapper().map(new Page(page.keys(),
-                    now.stream().filter(Objects::nonNull).toList(), Map.of(), page.records()));
+            // a mapper over positions (a kind renamed) decides the keys it relates to, read as its commit reads them
+            boolean positions = pages.mapper().readsSource();
+            List<Key> read = positions ? pages.mapper().related(new Page(page.keys(), List.of(), Map.of(),
+                    page.records())) : page.keys();
+            List<Entity> now = PastReads.live(live.datastore()).fetch(read.toArray(new Key[0]));
+            Map<Key, Entity> related = new HashMap<>();
+            now.stream().filter(Objects::nonNull).forEach(e -> related.put(e.getKey(), e));
+            MapResult result = pages.mapper().map(positions ? new Page(page.keys(), List.of(), related, page.records())
+                    : new Page(page.keys(), now.stream().filter(Objects::nonNull).toList(), Map.of(),
+                    page.records()));
             result.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
             problems.addAll(result.problems());
             compared += page.keys().size();

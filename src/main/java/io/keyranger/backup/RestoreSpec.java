@@ -36,10 +36,12 @@ import java.util.List;
  * @param from        the other database restored from, or null
  * @param sample      the percentage of the other database's keys copied, or null for all
  * @param transform   the transform applied to each of its entities on the way, or null
+ * @param fromKind    the kind read in the other database when it is written as {@code kind} ({@code --to-kind}), or
+ *                    null
  */
 public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
                           String kind, RestoreMode mode, String gql, Path keys, boolean undo, ConnectionSpec from,
-                          Double sample, MapperSpec transform) {
+                          Double sample, MapperSpec transform, String fromKind) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public RestoreSpec {
@@ -50,15 +52,15 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
         if (asOf == null && from == null && (until != null || removeAdded)) {
             throw new IllegalArgumentException("--until and --remove-added restore from the past");
         }
-        if (from == null && (sample != null || transform != null)) {
-            throw new IllegalArgumentException("--sample and --transform copy from another database");
+        if (from == null && (sample != null || transform != null || fromKind != null)) {
+            throw new IllegalArgumentException("--sample, --transform and --to-kind copy from another database");
         }
     }
 
     /** A restore from a managed export. */
     public RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
                        boolean undo) {
-        this(export, null, null, false, namespace, kind, mode, gql, keys, undo, null, null, null);
+        this(export, null, null, false, namespace, kind, mode, gql, keys, undo, null, null, null, null);
     }
 
     /**
@@ -71,7 +73,7 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
     public static RestoreSpec fromPast(PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
                                        String kind, RestoreMode mode, String gql, Path keys, boolean undo) {
         return new RestoreSpec(null, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, null, null,
-                null);
+                null, null);
     }
 
     /**
@@ -83,7 +85,7 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
                                            String namespace, String kind, RestoreMode mode, String gql, Path keys,
                                            boolean undo) {
         return new RestoreSpec(null, asOf, null, removeAdded, namespace, kind, mode, gql, keys, undo, from, null,
-                null);
+                null, null);
     }
 
     /**
@@ -93,7 +95,19 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
      */
     public RestoreSpec shaped(Double sample, MapperSpec transform) {
         return new RestoreSpec(export, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, from, sample,
-                transform);
+                transform, fromKind);
+    }
+
+    /**
+     * This copy from another database writing into {@code toKind} what the source holds in its {@link #kind} (null or
+     * the same kind: no rename): keys, and key values of that kind, take the new name.
+     */
+    public RestoreSpec toKind(String toKind) {
+        if (toKind == null || toKind.equals(kind)) {
+            return this;
+        }
+        return new RestoreSpec(export, asOf, until, removeAdded, namespace, toKind, mode, gql, keys, undo, from,
+                sample, transform, kind);
     }
 
     /**
@@ -133,6 +147,9 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
             }
             if (sample != null) {
                 json.put(JobInput.SAMPLE, sample);
+            }
+            if (fromKind != null) {
+                json.put(JobInput.FROM_KIND, fromKind);
             }
             if (transform != null) {
                 for (String name : List.of("set", "remove", "unindexed")) {

@@ -27,6 +27,8 @@ import io.keyranger.launch.PastKinds;
 import io.keyranger.launch.Preparation;
 import io.keyranger.launch.SourceDatabase;
 import io.keyranger.datastore.Partition;
+import io.keyranger.datastore.BookkeepingKinds;
+import io.keyranger.datastore.ConnectionRules;
 import io.keyranger.formats.managed.ManagedExport;
 import io.keyranger.summary.JobOutcome;
 import io.keyranger.summary.DryRunPrinter;
@@ -104,6 +106,10 @@ public final class RestoreCommand implements Callable<Integer> {
             + "null. An entity it fails on is not copied.")
     Path transform;
 
+    @Option(names = "--to-kind", paramLabel = "KIND", description = "With --from-…: write the source's kind here "
+            + "under this name; keys, and key values of that kind, are renamed.")
+    String toKind;
+
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "skip-changed", description = "What to do with an "
             + "entity changed live since the export (or --as-of): skip-changed (default: leave it, and report it), "
             + "overwrite (restore it too), missing-only (restore only entities that are gone; changed ones are not "
@@ -149,9 +155,14 @@ public final class RestoreCommand implements Callable<Integer> {
             throw new KeyRangerException("--until undoes a window of the connected database's own past; with "
                     + "--from-… the source is read at one moment (--as-of, else its start): leave --until out.");
         }
-        if (!from.given() && (sample != null || transform != null)) {
-            throw new KeyRangerException((sample != null ? "--sample" : "--transform") + " shapes a copy from another "
-                    + "database: give --from-project (with --from-database or --from-namespace as needed).");
+        if (!from.given() && (sample != null || transform != null || toKind != null)) {
+            throw new KeyRangerException((sample != null ? "--sample" : transform != null ? "--transform"
+                    : "--to-kind") + " shapes a copy from another database: give --from-project (with "
+                    + "--from-database or --from-namespace as needed).");
+        }
+        if (toKind != null) {
+            ConnectionRules.kind(toKind);
+            BookkeepingKinds.requireUserKind(toKind);
         }
         if (!asOf.given() && !from.given() && (until != null || removeAdded)) {
             throw new KeyRangerException((until != null ? "--until" : "--remove-added") + " restores from the "
@@ -217,7 +228,8 @@ public final class RestoreCommand implements Callable<Integer> {
                 err.flush();
             }, () -> {
                 err.print(notes);
-                err.println("Job " + job.jobId() + ": restoring " + kind + (conn.namespace().isEmpty() ? ""
+                err.println("Job " + job.jobId() + ": restoring " + kind + (toKind == null || toKind.equals(kind) ? ""
+                        : " as " + toKind) + (conn.namespace().isEmpty() ? ""
                         : " in namespace " + conn.namespace()) + " from " + from + (until != null ? ""
                         : " (" + restoreMode.id() + ")") + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
                 if (resumesById) {
@@ -345,7 +357,7 @@ public final class RestoreCommand implements Callable<Integer> {
     private JobSpec spec(ConnectionSpec conn, String kind, RestoreMode restoreMode, Past past, Session source) {
         RestoreSpec restore = source != null ? RestoreSpec.fromDatabase(source.spec(), source.asOf(), removeAdded,
                 conn.namespace(), kind, restoreMode, selection.gql, selection.keys, !noUndo)
-                .shaped(sample, transform == null ? null : transformSpec(transform))
+                .shaped(sample, transform == null ? null : transformSpec(transform)).toKind(toKind)
                 : past == null ? new RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
                 selection.gql, selection.keys, !noUndo)
                 : RestoreSpec.fromPast(past.asOf(), past.until(), removeAdded, conn.namespace(), kind, restoreMode,

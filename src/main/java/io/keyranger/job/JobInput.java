@@ -46,6 +46,8 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     String FROM_SERVER = "fromServer";
     /** Another database's parameter of the percentage of its keys copied. */
     String SAMPLE = "sample";
+    /** Another database's parameter of the kind read there, when the job's kind is another name for it. */
+    String FROM_KIND = "fromKind";
     /** The parameter of the file read (a managed export's folder or metadata file). */
     String FILE = "file";
     /** The parameter of a GQL query that selects what a restore brings back. */
@@ -76,7 +78,7 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     static List<String> parameters(MapperSpec mapper) {
         return of(mapper).bringsEntitiesIn() ? List.of(FORMAT, FILE, SELECT, KEYS, MODE, AS_OF, UNTIL, REMOVE_ADDED,
                 FROM_PROJECT, FROM_DATABASE, FROM_NAMESPACE, FROM_EMULATOR_HOST, FROM_CREDENTIALS, FROM_SERVER,
-                SAMPLE, "set", "remove", "unindexed", MapperSpec.SKIP_BAD_LINES, STAMP) : List.of(MapperSpec.READ_TIME);
+                SAMPLE, FROM_KIND, "set", "remove", "unindexed", MapperSpec.SKIP_BAD_LINES, STAMP) : List.of(MapperSpec.READ_TIME);
     }
 
     /**
@@ -107,7 +109,8 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
         if (DATABASE.equals(format)) {
             try {
                 return new Database(source(json), json.hasNonNull(AS_OF) ? PointInTime.parse(json.get(AS_OF).asText(),
-                        Instant.now()) : null, json.path(REMOVE_ADDED).asBoolean(false), select, keys, mode);
+                        Instant.now()) : null, json.path(REMOVE_ADDED).asBoolean(false), select, keys, mode,
+                        json.hasNonNull(FROM_KIND) ? json.get(FROM_KIND).asText() : null);
             } catch (RuntimeException e) {
                 Mappers.template(mapper.template()).validate(mapper); // the template's words for a bad source
                 throw e;
@@ -309,10 +312,11 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
      * Another database's entities of a kind ({@code source}: its project, database, namespace and server, read-only),
      * read as of {@code asOf} (null: live, on a server that keeps no past) and placed in the job's partition; decided
      * against the live ones as a restore from an export is ({@code mode}); with {@code removeAdded}, what the job's
-     * kind holds and the source does not is deleted. {@code select} and {@code keys} narrow it.
+     * kind holds and the source does not is deleted. {@code select} and {@code keys} narrow it. {@code fromKind} is
+     * the kind read there when the job writes it under another name (its own kind), else null.
      */
     record Database(ConnectionSpec source, PointInTime asOf, boolean removeAdded, String select, String keys,
-                    RestoreMode mode) implements JobInput {
+                    RestoreMode mode, String fromKind) implements JobInput {
         @Override
         public <R> R match(Cases<R> cases) {
             return cases.database(this);

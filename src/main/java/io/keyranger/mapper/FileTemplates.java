@@ -90,7 +90,7 @@ final class FileTemplates {
     static final String DATABASE = "database";
     /** The parameters that name another database. */
     private static final List<String> FROM = List.of("fromProject", "fromDatabase", "fromNamespace",
-            "fromEmulatorHost", "fromCredentials", "fromServer", "sample", "set", "remove", "unindexed");
+            "fromEmulatorHost", "fromCredentials", "fromServer", "fromKind", "sample", "set", "remove", "unindexed");
     /** The parameters of a copy's transform: the transform template's. */
     private static final List<String> TRANSFORM = List.of("set", "remove", "unindexed");
 
@@ -129,6 +129,8 @@ final class FileTemplates {
                     + "for the source (absent: Application Default Credentials)", null),
             Param.optional("fromServer", Param.Type.STRING, "database: the source's server: EMULATOR, "
                     + "FIRESTORE_EMULATOR, PRODUCTION or MODEL", null),
+            Param.optional("fromKind", Param.Type.STRING, "database: the kind read in the source, written as the "
+                    + "job's kind (--to-kind: renamed in keys and in key values of that kind)", null),
             Param.optional("sample", Param.Type.NUMBER, "database: the percentage of keys copied, chosen by a hash "
                     + "of each key's path (the same ones every run)", null),
             Param.optional("set", Param.Type.EXPRESSIONS, "database: as the transform template's, applied to each "
@@ -283,6 +285,11 @@ final class FileTemplates {
             Instant asOf = moment(r, "asOf");
             if (asOf != null && asOf.isAfter(Instant.now())) {
                 throw r.error("asOf", "is in the future (" + asOf + "): a source is read as it is or was");
+            }
+            if (r.bool("removeAdded", false) && r.string("fromKind", null) != null) {
+                throw r.error("removeAdded", "(--remove-added) does not go with a kind renamed (--to-kind) yet: "
+                        + "what the source lacks is found over its ranges, which the renamed kind's keys do not "
+                        + "follow");
             }
             if (r.bool("removeAdded", false) && !mode.equals("overwrite")) {
                 throw r.error("removeAdded", "(--remove-added) deletes what the source does not hold, so that the "

@@ -99,11 +99,7 @@ class RestoreFromDatabaseCliTest {
         SharedEmulator.putAll(to, new ArrayList<>(damaged.values()));
         Pair written = new Pair(source, from, target, to, copied, damaged);
         damaged = target(written); // as the emulator keeps them
-        try {
-            Thread.sleep(3 * SourceDatabase.BEFORE_OPENING_MILLIS); // the source is read a moment before it opens
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        settle();
         return new Pair(source, from, target, to, copied, damaged);
     }
 
@@ -334,6 +330,7 @@ class RestoreFromDatabaseCliTest {
             seeded.add(Entity.newBuilder(key).set("n", i).set("self", key).build());
         }
         SharedEmulator.putAll(from, seeded);
+        settle();
         Map<Key, Entity> expected = new HashMap<>();
         for (Entity e : seeded) {
             Key placed = Key.newBuilder(e.getKey()).setProjectId(target.projectId()).build();
@@ -349,5 +346,77 @@ class RestoreFromDatabaseCliTest {
         assertThat(copy.exitCode()).as(copy.err()).isZero();
         assertThat(differences(p, expected)).as("every entity once, as the source holds it").isEmpty();
         assertThat(ShardedCounter.existing(to, "job:X").totals()).containsEntry("written", 140L);
+    }
+
+    /**
+     * {@code --to-kind Thing}: the source's Item written as Thing, its keys renamed, ancestors of the kind too (an
+     * Item under an Item), and key values of the kind renamed with them, those of other kinds only placed; as the
+     * dry run said; its revert leaves no Thing.
+     */
+    @Test
+    void aKindCopiedUnderAnotherNameHasItsKeysAndKeyValuesRenamed() {
+        ConnectionSpec source = SharedEmulator.freshProject(server, "copy-rename-src");
+        ConnectionSpec target = SharedEmulator.freshProject(server, "copy-rename-tgt");
+        Datastore from = SharedEmulator.connect(source);
+        Datastore to = SharedEmulator.connect(target);
+        List<Entity> seeded = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            Key key = i % 3 == 0 ? from.newKeyFactory().addAncestor(com.google.cloud.datastore.PathElement.of(KIND,
+                    "parent-" + i % 4)).setKind(KIND).newKey(100L + i) : i % 3 == 1
+                    ? from.newKeyFactory().addAncestor(com.google.cloud.datastore.PathElement.of("Org", "o" + i % 5))
+                    .setKind(KIND).newKey("ä-" + i) : from.newKeyFactory().setKind(KIND).newKey(5_000L + i);
+            Key next = from.newKeyFactory().setKind(KIND).newKey(5_000L + i + 1);
+            Key org = from.newKeyFactory().setKind("Org").newKey("o" + i % 5);
+            seeded.add(Entity.newBuilder(key).set("n", i).set("next", next).set("org", org).build());
+        }
+        SharedEmulator.putAll(from, seeded);
+        settle();
+        Map<Key, Entity> expected = new HashMap<>();
+        for (Entity e : seeded) {
+            Key key = renamed(e.getKey(), target.projectId());
+            expected.put(key, Entity.newBuilder(key, e).set("next", renamed(e.getKey("next"), target.projectId()))
+                    .set("org", Key.newBuilder(e.getKey("org")).setProjectId(target.projectId()).build()).build());
+        }
+        InProcessCli cli = new InProcessCli(dir, target);
+        String[] args = {"restore", "--from-project", source.projectId(), "--kind", KIND, "--to-kind", "Thing",
+                "--job-id", "R", "--workers", "4", "--page-size", "7", "--shards", "4"};
+
+        InProcessCli.Result dry = cli.run(java.util.stream.Stream.concat(java.util.Arrays.stream(args),
+                java.util.stream.Stream.of("--dry-run")).toArray(String[]::new)).ok();
+        assertThat(dry.out()).contains("would write back 50, delete 0.");
+        InProcessCli.Result copy = cli.run(args);
+        assertThat(copy.exitCode()).as(copy.err()).isZero();
+        assertThat(copy.err()).contains("restoring Item as Thing");
+
+        Map<Key, Entity> things = new HashMap<>();
+        to.run(Query.newEntityQueryBuilder().setKind("Thing").build()).forEachRemaining(e -> things.put(e.getKey(), e));
+        assertThat(things).as("every Item as a Thing, as the emulator answers").isEqualTo(expected);
+        assertThat(to.run(Query.newKeyQueryBuilder().setKind(KIND).build()).hasNext()).as("no Item here").isFalse();
+
+        cli.run("revert", "R").ok();
+        assertThat(to.run(Query.newKeyQueryBuilder().setKind("Thing").build()).hasNext()).isFalse();
+        cli.run("restore", "--from-project", source.projectId(), "--kind", KIND, "--to-kind", "Thing", "--mode",
+                "overwrite", "--remove-added").refused("does not go with a kind renamed");
+    }
+
+    /** Waits past the moment a source is read at when it opens: a little before it opens. */
+    private static void settle() {
+        try {
+            Thread.sleep(3 * SourceDatabase.BEFORE_OPENING_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** {@code key} in {@code project}, every element of the kind named Thing. */
+    private static Key renamed(Key key, String project) {
+        List<com.google.cloud.datastore.PathElement> path = new ArrayList<>();
+        for (com.google.cloud.datastore.PathElement e : key.getAncestors()) {
+            String kind = e.getKind().equals(KIND) ? "Thing" : e.getKind();
+            path.add(e.hasId() ? com.google.cloud.datastore.PathElement.of(kind, e.getId())
+                    : com.google.cloud.datastore.PathElement.of(kind, e.getName()));
+        }
+        Key.Builder b = Key.newBuilder(project, "Thing", "x").addAncestors(path);
+        return key.hasId() ? b.setId(key.getId()).build() : b.setName(key.getName()).build();
     }
 }

@@ -18,6 +18,7 @@ import io.keyranger.job.JobSpec;
 import io.keyranger.job.PastRestore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.mapper.MapperSpec;
+import io.keyranger.mapper.PageMapper;
 import io.keyranger.mapper.Mappers;
 import io.keyranger.mapper.cel.MaskFunctions;
 import io.keyranger.query.ClientQuery;
@@ -25,6 +26,7 @@ import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ShardPlanner;
 import java.time.Instant;
 import java.util.NavigableSet;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -79,13 +81,13 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
     @Override
     public InputPlan plan(Datastore datastore, FileStore files, KeyOrder order, JobSpec spec, PlanRequest request,
                           Cancellation cancellation) {
-        DatabasePlacement placement = placement(datastore, spec);
-        PlanRequest there = new PlanRequest(input.source().namespace(), request.kind(), request.filters(),
+        DatabasePlacement paths = placement(datastore, spec).keepingKinds();
+        PlanRequest there = new PlanRequest(input.source().namespace(), sourceKind(spec), request.filters(),
                 request.shards(), request.oversample());
         ShardPlanner.RangePlan plan = new ShardPlanner(sourceAt(), order).planRangesOrWhole(there, cancellation);
         return InputPlan.ranges(new ShardPlanner.RangePlan(plan.ranges().stream()
-                .map(r -> r.placed(placement::target)).toList(),
-                plan.samples().stream().map(placement::target).toList(), plan.entities()));
+                .map(r -> r.placed(paths::target)).toList(),
+                plan.samples().stream().map(paths::target).toList(), plan.entities()));
     }
 
     @Override
@@ -94,15 +96,19 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
         PastRestore restore = input.restore();
         Datastore live = PastReads.live(datastore);
         String project = live.getOptions().getProjectId();
-        ClientQuery select = ClientQuery.selecting(input.select(), project, spec.namespace(), spec.kind(), order);
+        // the query names the kind as the source does; it reads the entities as placed (their other values the same)
+        ClientQuery select = ClientQuery.selecting(input.select(), project, spec.namespace(), sourceKind(spec), order);
         NavigableSet<Key> keys = keys(files, project, order, spec);
         if (keys != null) {
             identity(files, spec, keys).requireSameAs(spec.mapper(), "Job " + spec.jobId());
         }
-        DatabaseSource source = new DatabaseSource(sourceAt(), restore.removeAdded() ? live : null,
-                placement(live, spec), spec.kind(), order, keys);
-        return new Pages(source, Mappers.screened(new PastMapper(restore, select, keys == null,
-                JobResult.SOURCE_READS, CopyShaping.of(spec.mapper()), keys != null), spec.mapper().undo()));
+        DatabasePlacement placement = placement(live, spec);
+        DatabaseSource source = new DatabaseSource(sourceAt(), restore.removeAdded() ? live : null, placement,
+                sourceKind(spec), order, positions(placement, keys, order));
+        PageMapper mapper = new PastMapper(restore, select, keys == null, JobResult.SOURCE_READS,
+                CopyShaping.of(spec.mapper()), keys != null);
+        return new Pages(source, Mappers.screened(input.fromKind() == null ? mapper : new RenamedKind(mapper,
+                placement), spec.mapper().undo()));
     }
 
     /** The source's client, reading at the job's moment (live where its server keeps no past). */
@@ -112,11 +118,29 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
                 input.asOf().timestamp());
     }
 
+    /** Where the source's entities go: the job's partition, and its kind when the source names it otherwise. */
     private DatabasePlacement placement(Datastore target, JobSpec spec) {
         ConnectionSpec source = input.source();
-        return new DatabasePlacement(Partition.of(source),
-                new Partition(target.getOptions().getProjectId(),
-                        target.getOptions().getDatabaseId(), spec.namespace()));
+        return new DatabasePlacement(Partition.of(source), new Partition(target.getOptions().getProjectId(),
+                target.getOptions().getDatabaseId(), spec.namespace())).renaming(sourceKind(spec), spec.kind());
+    }
+
+    /** The kind read in the source: the job's, unless it renames one ({@code --to-kind}). */
+    private String sourceKind(JobSpec spec) {
+        return input.fromKind() != null ? input.fromKind() : spec.kind();
+    }
+
+    /**
+     * A keys file's keys (the job's kind's) as the pages name them: the source's paths, placed here, in key order
+     * (themselves, unless the kind is renamed); null for none.
+     */
+    private static NavigableSet<Key> positions(DatabasePlacement placement, NavigableSet<Key> keys, KeyOrder order) {
+        if (keys == null || placement.toKind() == null) {
+            return keys;
+        }
+        NavigableSet<Key> paths = new TreeSet<>(order);
+        keys.forEach(k -> paths.add(placement.keepingKinds().target(placement.source(k))));
+        return paths;
     }
 
     /**

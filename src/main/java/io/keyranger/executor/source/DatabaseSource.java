@@ -24,16 +24,18 @@ import java.util.TreeSet;
  * partition's key space, which holds the same paths as the source's, so a range is read in the source with its bounds
  * placed there. A page is the entities the source holds in the range (one query, no lookup after it), their keys
  * placed in the connected partition, merged (to find what the source does not hold) with the connected kind's own
- * keys; with a keys file, those keys only, looked up. Each key's
+ * keys; with a keys file, those keys only, looked up. With a kind renamed ({@code --to-kind}), a page's keys keep the
+ * source's paths and kind (positions, as a file's are: {@link RenamedKind}), and its records the entities renamed. Each key's
  * record holds the source's entity as placed here ({@link DatabasePlacement}). The source is read at one moment where
  * its server keeps versions, so a page read again (a retry, a resume, another runner) holds the same records.
  *
  * @param source    the source's client, reading at the job's moment (or live, where its server keeps no past)
  * @param live      the connected database's live client, whose keys are merged in (--remove-added), or null
  * @param placement where the source's entities go
- * @param kind      the kind copied
+ * @param kind      the kind copied, as the source names it
  * @param order     the key order both servers share
- * @param keys      the only keys copied (the connected partition's), in key order, or null for all
+ * @param keys      the only keys copied (the source's paths in the connected partition), in key order, or null for
+ *                  all
  */
 public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement placement, String kind,
                              KeyOrder order, NavigableSet<Key> keys) implements PageSource {
@@ -44,6 +46,7 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
         }
         NavigableSet<Key> merged = new TreeSet<>(order);
         Map<Key, Entity> there = new HashMap<>();
+        DatabasePlacement paths = placement.keepingKinds(); // the page's keys: the source's paths, placed here
         if (keys != null) {
             for (Key key : range.start() == null ? keys : keys.tailSet(range.start(), true)) {
                 if (merged.size() >= limit || range.end() != null && order.compare(key, range.end()) >= 0) {
@@ -55,10 +58,10 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
             }
         } else {
             // one query reads the source's entities themselves: no lookup after it (they are fixed at the moment)
-            for (Entity e : entitiesAt(placement.from().namespace(), range.placed(placement::source), limit)) {
-                Entity placed = placement.place(e);
-                merged.add(placed.getKey());
-                there.put(placed.getKey(), placed);
+            for (Entity e : entitiesAt(placement.from().namespace(), range.placed(paths::source), limit)) {
+                Key at = paths.target(e.getKey());
+                merged.add(at);
+                there.put(at, placement.place(e));
             }
             if (live != null) {
                 merged.addAll(keysAt(live, placement.to().namespace(), range, limit));
@@ -73,10 +76,9 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
             page.add(key);
         }
         if (keys != null) {
-            for (Entity e : CommitBytes.lookup(page.stream().map(placement::source).toList(), source::fetch)) {
+            for (Entity e : CommitBytes.lookup(page.stream().map(paths::source).toList(), source::fetch)) {
                 if (e != null) {
-                    Entity placed = placement.place(e);
-                    there.put(placed.getKey(), placed);
+                    there.put(paths.target(e.getKey()), placement.place(e));
                 }
             }
         }

@@ -1,0 +1,84 @@
+package io.keyranger.executor.source;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import io.keyranger.datastore.DatabasePlacement;
+import io.keyranger.mapper.MapResult;
+import io.keyranger.mapper.Page;
+import io.keyranger.mapper.PageMapper;
+import io.keyranger.mapper.SourceRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The mapper of a copy from another database whose kind is written under another name ({@code --to-kind}). Its pages
+ * keep the source's paths (placed in the job's partition, so that its ranges and their order are the source's), which
+ * are positions here, as a file's are: the keys it decides and writes are those paths with the kind renamed, read in
+ * the commit's transaction as the keys it relates to. {@code decide} (a restore's mapper) then decides each one as it
+ * would without the rename.
+ */
+final class RenamedKind implements PageMapper {
+    private final PageMapper decide;
+    private final DatabasePlacement placement;
+
+    /** {@code placement} renames the kind; the page's keys are its source's paths, placed without the rename. */
+    RenamedKind(PageMapper decide, DatabasePlacement placement) {
+        this.decide = decide;
+        this.placement = placement;
+    }
+
+    @Override
+    public String name() {
+        return decide.name();
+    }
+
+    @Override
+    public boolean needsEntities() {
+        return false;
+    }
+
+    @Override
+    public boolean writes() {
+        return true;
+    }
+
+    @Override
+    public boolean readsSource() {
+        return true;
+    }
+
+    @Override
+    public boolean writesEachKeyOnce() {
+        return true; // each source path is one target key
+    }
+
+    /** The renamed keys, whose live entities each decision reads in the commit's transaction. */
+    @Override
+    public List<Key> related(Page page) {
+        return page.keys().stream().map(this::renamed).toList();
+    }
+
+    @Override
+    public MapResult map(Page page) {
+        List<Key> keys = new ArrayList<>(page.keys().size());
+        Map<Key, SourceRecord> records = new HashMap<>();
+        for (Key position : page.keys()) {
+            Key key = renamed(position);
+            keys.add(key);
+            SourceRecord record = page.records().get(position);
+            if (record != null) {
+                records.put(key, record);
+            }
+        }
+        List<Entity> live = keys.stream().map(page.related()::get).filter(Objects::nonNull).toList();
+        return decide.map(new Page(keys, live, Map.of(), records));
+    }
+
+    /** The job's key of a position: the source's path, its kind renamed. */
+    private Key renamed(Key position) {
+        return placement.target(placement.keepingKinds().source(position));
+    }
+}

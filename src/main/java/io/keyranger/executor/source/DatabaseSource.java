@@ -48,14 +48,7 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
         Map<Key, Entity> there = new HashMap<>();
         DatabasePlacement paths = placement.keepingKinds(); // the page's keys: the source's paths, placed here
         if (keys != null) {
-            for (Key key : range.start() == null ? keys : keys.tailSet(range.start(), true)) {
-                if (merged.size() >= limit || range.end() != null && order.compare(key, range.end()) >= 0) {
-                    break;
-                }
-                if (range.contains(key)) {
-                    merged.add(key);
-                }
-            }
+            merged.addAll(PastSource.keysIn(keys, range, limit, order));
         } else {
             // one query reads the source's entities themselves: no lookup after it (they are fixed at the moment)
             for (Entity e : entitiesAt(placement.from().namespace(), range.placed(paths::source), limit)) {
@@ -67,14 +60,7 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
                 merged.addAll(keysAt(live, placement.to().namespace(), range, limit));
             }
         }
-        // the first `limit` of the union of two sorted lists, each cut to `limit`, are the union's first `limit`
-        List<Key> page = new ArrayList<>(Math.min(limit, merged.size()));
-        for (Key key : merged) {
-            if (page.size() == limit) {
-                break;
-            }
-            page.add(key);
-        }
+        List<Key> page = PastSource.first(merged, limit);
         if (keys != null) {
             for (Entity e : CommitBytes.lookup(page.stream().map(paths::source).toList(), source::fetch)) {
                 if (e != null) {

@@ -42,14 +42,7 @@ public record PastSource(Datastore then, Datastore later, Datastore live, String
         }
         NavigableSet<Key> merged = new TreeSet<>(order);
         if (keys != null) {
-            for (Key key : range.start() == null ? keys : keys.tailSet(range.start(), true)) {
-                if (merged.size() >= limit || range.end() != null && order.compare(key, range.end()) >= 0) {
-                    break;
-                }
-                if (range.contains(key)) {
-                    merged.add(key);
-                }
-            }
+            merged.addAll(keysIn(keys, range, limit, order));
         } else {
             merged.addAll(keysAt(then, range, limit));
             Datastore other = later != null ? later : live;
@@ -57,7 +50,33 @@ public record PastSource(Datastore then, Datastore later, Datastore live, String
                 merged.addAll(keysAt(other, range, limit));
             }
         }
-        // the first `limit` of the union of two sorted lists, each cut to `limit`, are the union's first `limit`
+        List<Key> page = first(merged, limit);
+        Map<Key, Entity> atThen = lookup(then, page);
+        Map<Key, Entity> atLater = later == null ? Map.of() : lookup(later, page);
+        Map<Key, SourceRecord> records = new HashMap<>();
+        page.forEach(key -> records.put(key, SourceRecord.past(atThen.get(key), atLater.get(key))));
+        return new Page(page, records);
+    }
+
+    /** Up to {@code limit} of {@code keys} (in {@code order}) that {@code range} holds, in order. */
+    static List<Key> keysIn(NavigableSet<Key> keys, KeyRange range, int limit, KeyOrder order) {
+        List<Key> in = new ArrayList<>();
+        for (Key key : range.start() == null ? keys : keys.tailSet(range.start(), true)) {
+            if (in.size() >= limit || range.end() != null && order.compare(key, range.end()) >= 0) {
+                break;
+            }
+            if (range.contains(key)) {
+                in.add(key);
+            }
+        }
+        return in;
+    }
+
+    /**
+     * The first {@code limit} of {@code merged}: merged from sorted lists each cut to {@code limit}, they are the
+     * union's first {@code limit}.
+     */
+    static List<Key> first(NavigableSet<Key> merged, int limit) {
         List<Key> page = new ArrayList<>(Math.min(limit, merged.size()));
         for (Key key : merged) {
             if (page.size() == limit) {
@@ -65,11 +84,7 @@ public record PastSource(Datastore then, Datastore later, Datastore live, String
             }
             page.add(key);
         }
-        Map<Key, Entity> atThen = lookup(then, page);
-        Map<Key, Entity> atLater = later == null ? Map.of() : lookup(later, page);
-        Map<Key, SourceRecord> records = new HashMap<>();
-        page.forEach(key -> records.put(key, SourceRecord.past(atThen.get(key), atLater.get(key))));
-        return new Page(page, records);
+        return page;
     }
 
     private List<Key> keysAt(Datastore datastore, KeyRange range, int limit) {

@@ -130,29 +130,18 @@ public final class RestoreModel {
                     + (stripped(sample.get()).isEmpty() ? "" : ", a " + stripped(sample.get()) + "% sample")
                     + (stripped(transform.get()).isEmpty() ? "" : ", transformed by " + stripped(transform.get()))
                     + ")";
-            Function<Path, RestoreSpec> spec = file -> RestoreSpec.fromDatabase(other.spec(), other.asOf(), remove,
-                    row.namespace(), row.kind(), mode.get(), null, file, true).shaped(sample(), transform());
-            if (keys.isEmpty()) {
-                hand(live, row, told, confirm, () -> spec.apply(null));
-                return;
-            }
-            prepare(() -> new Prepared(written(folder, keys), null),
-                    ready -> hand(live, row, told, confirm, () -> spec.apply(ready.keys())), "");
+            handOver(live, row, told, confirm, keys, folder, file -> RestoreSpec.fromDatabase(other.spec(),
+                    other.asOf(), remove, row.namespace(), row.kind(), mode.get(), null, file, true)
+                    .shaped(sample(), transform()));
             return;
         }
         if (!undoesWindow.get()) {
             boolean remove = from != null && removeAdded.get() && mode.get() == RestoreMode.OVERWRITE;
             String told = what + " (" + mode.get().id() + (remove ? ", removing entities added since" : "") + ")";
-            Function<Path, RestoreSpec> spec = file -> from == null ? new RestoreSpec(Path.of(export.metadata()),
-                    row.namespace(), row.kind(), mode.get(), null, file, true)
+            handOver(live, row, told, confirm, keys, folder, file -> from == null ? new RestoreSpec(
+                    Path.of(export.metadata()), row.namespace(), row.kind(), mode.get(), null, file, true)
                     : RestoreSpec.fromPast(from, null, remove, row.namespace(), row.kind(), mode.get(), null, file,
-                    true);
-            if (keys.isEmpty()) {
-                hand(live, row, told, confirm, () -> spec.apply(null));
-                return;
-            }
-            prepare(() -> new Prepared(written(folder, keys), null),
-                    ready -> hand(live, row, told, confirm, () -> spec.apply(ready.keys())), "");
+                    true));
             return;
         }
         String typed = stripped(until.get());
@@ -175,6 +164,21 @@ public final class RestoreModel {
                             () -> RestoreSpec.fromPast(from, end, remove, row.namespace(), row.kind(),
                                     RestoreMode.OVERWRITE, null, ready.keys(), true));
                 }, "Until: ");
+    }
+
+    /**
+     * Hands over the restore {@code spec} makes of the file of the chosen {@code keys} (written first, off the FX
+     * thread, into {@code folder}), or of none when no row is chosen.
+     */
+    private void handOver(Session live, BackupsViewModel.KindRow row, String what,
+                          BiPredicate<ConnectionSpec, String> confirm, List<Key> keys, Path folder,
+                          Function<Path, RestoreSpec> spec) {
+        if (keys.isEmpty()) {
+            hand(live, row, what, confirm, () -> spec.apply(null));
+            return;
+        }
+        prepare(() -> new Prepared(written(folder, keys), null),
+                ready -> hand(live, row, what, confirm, () -> spec.apply(ready.keys())), "");
     }
 
     private void hand(Session live, BackupsViewModel.KindRow row, String what,

@@ -53,8 +53,10 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
      * {@link RestoreSpec#fromDatabase}) on {@code live}.
      */
     public static PastRestoreDryRun of(Session live, JobSpec spec, LongConsumer progress, Cancellation cancellation) {
-        JobSpec bound = spec.bind(live.datastore().getOptions().getProjectId(), live.order());
-        InputRun input = InputRun.of(bound);
+        JobSpec given = spec.bind(live.datastore().getOptions().getProjectId(), live.order());
+        InputRun input = InputRun.of(given);
+        // what a run refuses, the dry run refuses too, before it reads
+        JobSpec bound = input.checked(live.datastore(), LocalFileStore.INSTANCE, live.order(), given, null, w -> { });
         KeyOrder order = input.order(live.order()); // the source's, for a copy from another database
         InputRun.Pages pages = input.pages(live.datastore(), LocalFileStore.INSTANCE, order, bound);
         Map<String, Long> counters = new TreeMap<>();

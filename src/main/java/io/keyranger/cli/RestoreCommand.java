@@ -230,7 +230,7 @@ public final class RestoreCommand implements Callable<Integer> {
                 err.print(notes);
                 err.println("Job " + job.jobId() + ": restoring " + kind + (toKind == null || toKind.equals(kind) ? ""
                         : " as " + toKind) + (conn.namespace().isEmpty() ? ""
-                        : " in namespace " + conn.namespace()) + " from " + from + (until != null ? ""
+                        : " in namespace " + conn.namespace()) + " from " + origin + (until != null ? ""
                         : " (" + restoreMode.id() + ")") + (noUndo ? " (no undo: this job cannot be reverted)" : ""));
                 if (resumesById) {
                     err.println("If it stops, " + Character.toLowerCase(resume.charAt(0)) + resume.substring(1));

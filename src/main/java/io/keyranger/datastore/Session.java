@@ -28,6 +28,8 @@ public record Session(ConnectionSpec spec, Datastore datastore, KeyOrder order, 
         Objects.requireNonNull(limits, "limits");
     }
 
+    private static final java.util.Map<ConnectionSpec, Session> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** A session over the live database. */
     public Session(ConnectionSpec spec, Datastore datastore, KeyOrder order, ServerLimits limits) {
         this(spec, datastore, order, limits, null);
@@ -36,6 +38,14 @@ public record Session(ConnectionSpec spec, Datastore datastore, KeyOrder order, 
     /** Connects to the spec's server (checking an emulator answers first). */
     public static Session open(ConnectionSpec spec) {
         return of(spec, DatastoreConnector.connect(spec));
+    }
+
+    /**
+     * A session of {@code spec}'s, opened once in this JVM and kept: for a source database read again and again (each
+     * run of a copy, each opening in the app), whose clients would otherwise pile up.
+     */
+    public static Session shared(ConnectionSpec spec) {
+        return SHARED.computeIfAbsent(spec, Session::open);
     }
 
     /** A session over a client that is already open. */

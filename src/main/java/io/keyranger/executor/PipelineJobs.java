@@ -135,6 +135,12 @@ public final class PipelineJobs {
                     + "cuts ranges in one order. Run it on this machine (keyranger restore, or run --resume "
                     + spec.jobId() + "); nothing was written.");
         }
+        String masking = io.keyranger.executor.source.DatabaseRun.masking(spec);
+        if (masking != null) {
+            throw new KeyRangerException("Job " + spec.jobId() + "'s transform: " + masking + ", which reads the "
+                    + "masking key from the environment of the machine that runs it, and Beam's workers have their "
+                    + "own: run it on this machine (keyranger restore); nothing was written.");
+        }
         JobSpec checked = Engine.checked(datastore, files, order, RetryPolicy.DEFAULT, spec, warnings);
         InputRun input = InputRun.of(checked);
         JobSpec bound = checked.bind(datastore.getOptions().getProjectId(), order);

@@ -48,7 +48,7 @@ public final class SourceDatabase {
                     .describe() + "): give another --from-project, --from-database or --from-namespace (its own past "
                     + "is --as-of alone).");
         }
-        Session live = Session.open(source);
+        Session live = Session.shared(source); // one client a source, however often it is opened
         String what = Partition.of(source).describe();
         if (asOf != null) {
             Session then = ReadWindow.open(live, asOf, told);

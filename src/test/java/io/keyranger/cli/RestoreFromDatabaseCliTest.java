@@ -397,6 +397,8 @@ class RestoreFromDatabaseCliTest {
         assertThat(to.run(Query.newKeyQueryBuilder().setKind("Thing").build()).hasNext()).isFalse();
         cli.run("restore", "--from-project", source.projectId(), "--kind", KIND, "--to-kind", "Thing", "--mode",
                 "overwrite", "--remove-added").refused("does not go with a kind renamed");
+        cli.run("restore", "--from-project", source.projectId(), "--gql", "SELECT * FROM Item WHERE n = 1",
+                "--to-kind", "Thing").refused("does not go with a kind renamed");
     }
 
     /** Waits past the moment a source is read at when it opens: a little before it opens. */

@@ -113,7 +113,7 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
 
     /** The source's client, reading at the job's moment (live where its server keeps no past). */
     private Datastore sourceAt() {
-        Session source = Session.open(input.source());
+        Session source = Session.shared(input.source());
         return input.asOf() == null ? source.datastore() : PastReads.at(source.datastore(),
                 input.asOf().timestamp());
     }
@@ -173,7 +173,7 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
         if (moment == null) {
             return;
         }
-        Session source = Session.open(input.source());
+        Session source = Session.shared(input.source());
         Instant now = Instant.now();
         String no = "Job " + spec.jobId() + " reads " + describe() + ", ";
         if (!source.spec().server().readsPast()) {
@@ -188,19 +188,38 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
         }
     }
 
-    /** Refuses a transform that calls {@code keyed_hash} when no masking key is set, before anything is read. */
+    /** Refuses a transform that calls a masking function when no masking key is set, before anything is read. */
     private static void requireMaskKey(JobSpec spec) {
-        MapperSpec transform = Mappers.copyTransform(spec.mapper());
-        if (transform == null || MaskFunctions.key().isPresent()) {
+        if (MaskFunctions.key().isPresent()) {
             return;
         }
-        transform.json().path("set").fields().forEachRemaining(e -> {
-            if (MaskFunctions.needsKey(e.getValue().asText())) {
-                throw new KeyRangerException("set." + e.getKey() + " calls " + MaskFunctions.KEYED_HASH + ", which "
-                        + "needs a masking key: set the environment variable " + MaskFunctions.KEY_VARIABLE + " (it "
-                        + "is never stored; use the same one to resume). Nothing was written.");
+        String calls = masking(spec);
+        if (calls != null) {
+            throw new KeyRangerException(calls + ", which needs a masking key: set the environment variable "
+                    + MaskFunctions.KEY_VARIABLE + " (it is never stored; use the same one to resume). Nothing was "
+                    + "written.");
+        }
+    }
+
+    /**
+     * Where a copy's transform calls a masking function ("set.email calls fake_email"), which needs the masking key of
+     * the machine that runs it; null when it calls none.
+     */
+    public static String masking(JobSpec spec) {
+        MapperSpec transform = Mappers.copyTransform(spec.mapper());
+        if (transform == null) {
+            return null;
+        }
+        java.util.Iterator<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> set =
+                transform.json().path("set").fields();
+        while (set.hasNext()) {
+            java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> e = set.next();
+            String function = MaskFunctions.calls(e.getValue().asText());
+            if (function != null) {
+                return "set." + e.getKey() + " calls " + function;
             }
-        });
+        }
+        return null;
     }
 
     private String describe() {

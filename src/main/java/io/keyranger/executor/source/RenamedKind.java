@@ -50,9 +50,13 @@ final class RenamedKind implements PageMapper {
         return true;
     }
 
+    /**
+     * Not said: two source paths can name one renamed key (an element already of the new kind above one of the old),
+     * so each commit keeps a record a key, which a revert takes back in the order they were written.
+     */
     @Override
     public boolean writesEachKeyOnce() {
-        return true; // each source path is one target key
+        return false;
     }
 
     /** The renamed keys, whose live entities each decision reads in the commit's transaction. */

@@ -1,6 +1,5 @@
 package io.keyranger.mapper.cel;
 
-import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
 import dev.cel.common.CelFunctionDecl;
 import dev.cel.common.CelOverloadDecl;
@@ -17,10 +16,10 @@ import java.util.Optional;
  *   <li>{@code keyed_hash(v)}: HMAC-SHA256 of {@code v} under the masking key, 32 hex digits: equal values stay equal
  *       (joins keep working), and without the key nobody can test a guess against it;</li>
  *   <li>{@code fake_name(v)} and {@code fake_email(v)}: a stable made-up name or address for {@code v} (typically
- *       {@code key}, or the real value), keyed by the masking key when one is set.</li>
+ *       {@code key}, or the real value), keyed by the masking key too.</li>
  * </ul>
- * The masking key comes from the environment ({@link #KEY_VARIABLE}) and is never stored: a job that uses
- * {@code keyed_hash} is refused before it starts when none is set.
+ * The masking key comes from the environment ({@link #KEY_VARIABLE}) and is never stored: a job that calls any of them
+ * is refused before it starts when none is set, and runs on the machine that has it (not on Beam's workers).
  */
 public final class MaskFunctions {
     /** The environment variable that holds the masking key. */
@@ -71,9 +70,15 @@ public final class MaskFunctions {
                 : Optional.of(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Whether an expression calls {@code keyed_hash} (then a job needs the key before it starts). */
-    public static boolean needsKey(String expression) {
-        return expression.contains(KEYED_HASH + "(");
+    /** The masking functions, each of which needs the key. */
+    public static final java.util.List<String> NAMES = java.util.List.of(KEYED_HASH, "fake_name", "fake_email");
+
+    /**
+     * The masking function an expression calls, or null: a job that calls one needs the key before it starts (unkeyed,
+     * a made-up value of a guessable input could be checked against a guess).
+     */
+    public static String calls(String expression) {
+        return NAMES.stream().filter(name -> expression.contains(name + "(")).findFirst().orElse(null);
     }
 
     private static String keyedHash(Object value) {
@@ -83,8 +88,9 @@ public final class MaskFunctions {
     }
 
     private static long stable(Object value) {
-        HashFunction f = key().map(Hashing::hmacSha256).orElse(Hashing.murmur3_128());
-        return f.hashString(text(value), StandardCharsets.UTF_8).asLong();
+        byte[] key = key().orElseThrow(() -> new IllegalStateException("fake_name and fake_email need a masking "
+                + "key: set " + KEY_VARIABLE));
+        return Hashing.hmacSha256(key).hashString(text(value), StandardCharsets.UTF_8).asLong();
     }
 
     /** What is hashed: a key by its path (the same in every partition), any other value as text. */

@@ -16,7 +16,9 @@ import java.util.function.LongConsumer;
 /**
  * What the Backups tab opens instead of an export, off the FX thread: the connected database as of a moment, or
  * another database (a saved connection), read at one moment where its server keeps versions, as
- * {@code diff --from-profile} reads it. Either way its kinds are listed and counted there ({@link PastKinds}).
+ * {@code diff --from-profile} reads it. Either way its kinds are listed and counted there ({@link PastKinds}): all
+ * of the past's, and another database's in its connection's namespace (compared with, and copied into, the connected
+ * namespace).
  */
 final class DatabaseOpening {
     /** A database opened: a session reading it, its kinds with their counts, and what the user is told of it. */
@@ -47,7 +49,8 @@ final class DatabaseOpening {
         ConnectionSpec spec = DatastoreConnector.identify(ConnectionRules.check(readOnly));
         AtomicReference<String> told = new AtomicReference<>("");
         Session source = SourceDatabase.open(live, spec, null, told::set);
-        return new Opened(source, PastKinds.of(source, counted, cancellation), told.get());
+        // its namespace only: what a copy reads there goes into the connected namespace, as restore --from-… does
+        return new Opened(source, PastKinds.ofItsNamespace(source, counted, cancellation), told.get());
     }
 
     /** How the tab names another database on show: its saved connection's name and where it is. */

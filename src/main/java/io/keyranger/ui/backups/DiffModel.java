@@ -88,6 +88,8 @@ public final class DiffModel {
         ManagedExport opened = export.get();
         PointInTime moment = past.get();
         Session other = database.get();
+        // another database's kind goes into the connected namespace; an export's or the past's into its own
+        String namespace = other != null ? session.spec().namespace() : row.namespace();
         DiffRequest.Before before = opened != null ? new DiffRequest.Export(opened)
                 : other != null ? new DiffRequest.Database(other) : new DiffRequest.Past(moment);
         String since = before.since();
@@ -100,9 +102,9 @@ public final class DiffModel {
                 // off the FX thread: the folder's name reads the export's file time
                 Path folder = opened != null ? folderOf(comparisons, session.spec(), Path.of(opened.metadata()),
                         row.namespace(), row.kind()) : other != null ? folderOf(comparisons, session.spec(), other,
-                        row.namespace(), row.kind()) : folderOf(comparisons, session.spec(), moment, row.namespace(),
+                        namespace, row.kind()) : folderOf(comparisons, session.spec(), moment, row.namespace(),
                         row.kind());
-                DiffRequest request = DiffRequest.of(before, row.namespace(), row.kind()).examples(EXAMPLES)
+                DiffRequest request = DiffRequest.of(before, namespace, row.kind()).examples(EXAMPLES)
                         .keysOut(folder, DiffRequest.Resume.GO_ON_IF_STOPPED);
                 return new Compared(new Diffs(session).run(request, progress(ctx, comparing, row.count(), since),
                         Cancellation.of(ctx::isCancelled)), folder);

@@ -19,9 +19,21 @@ final class PastKinds {
     /** The kinds {@code past} reads, namespace by namespace, counted; {@code counted} hears the running total. */
     static List<BackupsViewModel.KindRow> of(Session past, LongConsumer counted, Cancellation cancellation) {
         DatastoreGateway gateway = new DatastoreGateway(past.datastore(), past.spec().server());
+        return of(gateway, gateway.namespaces(), counted, cancellation);
+    }
+
+    /** As above, the kinds of {@code session}'s own namespace only (another database: what a copy reads). */
+    static List<BackupsViewModel.KindRow> ofItsNamespace(Session session, LongConsumer counted,
+                                                         Cancellation cancellation) {
+        DatastoreGateway gateway = new DatastoreGateway(session.datastore(), session.spec().server());
+        return of(gateway, List.of(session.spec().namespace()), counted, cancellation);
+    }
+
+    private static List<BackupsViewModel.KindRow> of(DatastoreGateway gateway, List<String> namespaces,
+                                                     LongConsumer counted, Cancellation cancellation) {
         List<BackupsViewModel.KindRow> rows = new ArrayList<>();
         long[] total = {0};
-        for (String namespace : gateway.namespaces()) {
+        for (String namespace : namespaces) {
             for (String kind : gateway.kinds(namespace, false)) {
                 if (cancellation.isCancelled()) {
                     return rows;

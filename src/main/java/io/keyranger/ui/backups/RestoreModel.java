@@ -115,7 +115,9 @@ public final class RestoreModel {
                     + "connection.");
             return;
         }
-        List<Key> keys = chosenKeys(row);
+        // another database's kind goes into the connected namespace; an export's or the past's into its own
+        String namespace = other != null ? live.spec().namespace() : row.namespace();
+        List<Key> keys = chosenKeys(namespace, row.kind());
         Path folder = keysFolder.get();
         String source = other != null ? Partition.of(other.spec()).describe() + (other.past() ? " as of "
                 + other.asOf().time() : "") : from == null ? "the export" : "the database as of " + from.time();
@@ -131,7 +133,7 @@ public final class RestoreModel {
                     + (stripped(transform.get()).isEmpty() ? "" : ", transformed by " + stripped(transform.get()))
                     + ")";
             handOver(live, row, told, confirm, keys, folder, file -> RestoreSpec.fromDatabase(other.spec(),
-                    other.asOf(), remove, row.namespace(), row.kind(), mode.get(), null, file, true)
+                    other.asOf(), remove, namespace, row.kind(), mode.get(), null, file, true)
                     .shaped(sample(), transform()));
             return;
         }
@@ -191,7 +193,7 @@ public final class RestoreModel {
             return;
         }
         if (confirm.test(live.spec(), what)) {
-            restorer.accept(new RestoreRequest(live, row.namespace(), row.kind(), job));
+            restorer.accept(new RestoreRequest(live, job.namespace(), row.kind(), job));
         }
     }
 
@@ -242,9 +244,9 @@ public final class RestoreModel {
     }
 
     /** The keys of the chosen rows that are of {@code row}'s kind, in the order shown. */
-    private List<Key> chosenKeys(BackupsViewModel.KindRow row) {
-        return chosen.stream().map(ExportDiff.Example::key).filter(k -> k.getKind().equals(row.kind())
-                && k.getNamespace().equals(row.namespace())).distinct().toList();
+    private List<Key> chosenKeys(String namespace, String kind) {
+        return chosen.stream().map(ExportDiff.Example::key).filter(k -> k.getKind().equals(kind)
+                && k.getNamespace().equals(namespace)).distinct().toList();
     }
 
     /** Writes {@code keys} to a new keys file in {@code folder} (the comparison's), as {@code restore --keys} reads. */

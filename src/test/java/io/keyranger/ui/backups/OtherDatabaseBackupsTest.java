@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  * The Backups tab opens another database (a saved connection) as it opens an export or a moment: its kinds counted as
  * the emulator holds them, compared with the connected database (the same damaged keys the emulator's own queries of
  * both give), and copied in as a job the Run tab runs, with overwrite and "remove what the source does not hold": the
- * kind then equals the source's, entity by entity, placed in the connected project. The connected database itself is
- * refused as a source in words.
+ * kind then equals the source's, entity by entity, placed in the connected project and namespace (the source's is
+ * another, as its saved connection names it). The connected database itself is refused as a source in words.
  */
 class OtherDatabaseBackupsTest {
     private static final String KIND = "Item";
@@ -38,10 +38,10 @@ class OtherDatabaseBackupsTest {
         List<Entity> seeded = new ArrayList<>();
         List<Entity> damaged = new ArrayList<>();
         for (int i = 1; i <= 60; i++) {
-            Key key = i % 2 == 0 ? from.newKeyFactory().setKind(KIND).newKey(i)
-                    : from.newKeyFactory().setKind(KIND).newKey("ü-" + i);
+            Key key = i % 2 == 0 ? from.newKeyFactory().setNamespace("eu").setKind(KIND).newKey(i)
+                    : from.newKeyFactory().setNamespace("eu").setKind(KIND).newKey("ü-" + i);
             seeded.add(Entity.newBuilder(key).set("n", i).set("self", key).build());
-            Key here = Key.newBuilder(key).setProjectId(target.projectId()).build();
+            Key here = Key.newBuilder(key).setProjectId(target.projectId()).setNamespace("").build();
             if (i % 10 == 1) {
                 continue; // removed here
             }
@@ -55,7 +55,7 @@ class OtherDatabaseBackupsTest {
         SharedEmulator.putAll(to, damaged);
         Map<Key, Entity> expected = new HashMap<>();
         for (Entity e : seeded) {
-            Key here = Key.newBuilder(e.getKey()).setProjectId(target.projectId()).build();
+            Key here = Key.newBuilder(e.getKey()).setProjectId(target.projectId()).setNamespace("").build();
             expected.put(here, Entity.newBuilder(here, e).set("self", here).build());
         }
         try (WindowlessApp app = WindowlessApp.connectedTo(target, KIND)) {
@@ -70,13 +70,13 @@ class OtherDatabaseBackupsTest {
             app.errors().clear();
 
             Fx.on(() -> backups.profileProperty().set(new ConnectionProfile("prod", source.emulatorHost(),
-                    source.projectId(), null, null, null, false)));
+                    source.projectId(), null, null, "eu", false)));
             Fx.on(backups::openOther);
             Fx.waitUntil(60, () -> !backups.busyProperty().get() && !backups.kinds().isEmpty());
             assertThat(Fx.get(() -> List.copyOf(backups.kinds()))).as("the source's kind, counted there")
-                    .containsExactly(new BackupsViewModel.KindRow("", KIND, 60));
+                    .containsExactly(new BackupsViewModel.KindRow("eu", KIND, 60));
             assertThat(Fx.get(() -> backups.summaryProperty().get())).startsWith("project " + source.projectId()
-                    + " (connection prod): 60 entities in 1 kind.").contains("live: the legacy Datastore emulator keeps no past");
+                    + ", namespace eu (connection prod): 60 entities in 1 kind.").contains("live: the legacy Datastore emulator keeps no past");
             assertThat(Fx.get(() -> backups.canQuery().get())).isFalse();
 
             Fx.on(backups::compare);
@@ -91,8 +91,8 @@ class OtherDatabaseBackupsTest {
                 backups.restoring().setRestorer(app.model()::prepareRestore);
                 backups.restore((spec, what) -> asked.add(what), whole -> true);
             });
-            assertThat(asked).containsExactly("restore Item from project " + source.projectId()
-                    + " (overwrite, removing what the source does not hold)");
+            assertThat(asked).containsExactly("restore Item from project " + source.projectId() + ", namespace eu "
+                    + "(overwrite, removing what the source does not hold)");
             Fx.waitUntil(30, () -> app.model().run().form().mapperJsonProperty().get().contains("\"database\"")
                     && app.model().run().targetProperty().get() != null);
             Fx.on(() -> app.model().run().start());

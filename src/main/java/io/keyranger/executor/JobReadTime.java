@@ -28,16 +28,25 @@ public final class JobReadTime {
     /**
      * What a run of {@code spec} watches as it goes ({@link MomentWatch}): its moments against {@code session}'s
      * window as read {@code now}, moved on with the clock (its width stays; the server's window is read once, as
-     * production's needs a request to the Admin API). {@link MomentWatch#NONE} for a job that restores no past.
+     * production's needs a request to the Admin API). {@link MomentWatch#NONE} for a job that restores no past. A copy
+     * from another database watches its moment against that database's window.
      */
     public static MomentWatch watch(Session session, JobSpec spec, Instant now) {
         JobInput input = JobInput.of(spec);
-        List<PointInTime> moments = input.watchedMoments();
+        if (input instanceof JobInput.Database from) {
+            // another database's moment is its own server's to keep
+            return from.asOf() == null ? MomentWatch.NONE : watch(Session.shared(from.source()), spec,
+                    List.of(from.asOf()), true, now);
+        }
+        return watch(session, spec, input.watchedMoments(), input.restoresThePast(), now);
+    }
+
+    private static MomentWatch watch(Session session, JobSpec spec, List<PointInTime> moments, boolean restore,
+                                     Instant now) {
         if (moments.isEmpty() || !session.spec().server().readsPast()) {
             return MomentWatch.NONE;
         }
         ReadWindow window = ReadWindow.of(session, now);
-        boolean restore = input.restoresThePast();
         return at -> {
             for (PointInTime moment : moments) {
                 String left = window.left(moment, now, at);

@@ -99,6 +99,44 @@ class MomentLeavesWindowTest {
         assertThat(ledgers(datastore, "FAILED")).isEmpty();
     }
 
+    /**
+     * A copy from another database watches its moment against that database's window: once the moment leaves it, the
+     * copy stops with the reason, keeping what it wrote; a runner whose window holds it resumes it exactly.
+     */
+    @Test
+    void aCopyWhoseSourceMomentLeavesTheWindowStopsWithTheReason() throws Exception {
+        ConnectionSpec source = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "window-copy-src");
+        ConnectionSpec target = SharedEmulator.freshProject(ServerType.FIRESTORE_EMULATOR, "window-copy-tgt");
+        Datastore from = SharedEmulator.connect(source);
+        SharedEmulator.putAll(from, RichEntities.of(from, "Item", SEEDED));
+        Thread.sleep(20);
+        Instant t0 = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Thread.sleep(20);
+        int code;
+        String log;
+        try (ChildCli child = ChildCli.start(dir, target, List.of("-D" + ReadWindow.FIRESTORE_EMULATOR_KEEPS_PROPERTY
+                + "=" + WINDOW_SECONDS), List.of("restore", "--from-project", source.projectId(), "--as-of",
+                t0.toString(), "--kind", "Item", "--job-id", "C", "--shards", "4", "--workers", "1", "--page-size",
+                "20", "--hold-between-chunks", "3"))) {
+            child.awaitHeld();
+            long wait = t0.plusSeconds(WINDOW_SECONDS + 2).toEpochMilli() - System.currentTimeMillis();
+            Thread.sleep(Math.max(0, wait));
+            child.release();
+            code = child.waitFor(120);
+            log = child.log();
+        }
+        assertThat(code).as(log).isEqualTo(RunCommand.EXIT_RANGES_FAILED);
+        assertThat(log).contains("the moment " + t0 + " has left the server's version window")
+                .contains("Job C stopped there").doesNotContain("Datastore error");
+        Datastore to = SharedEmulator.connect(target);
+        assertThat(RichEntities.read(to, "", "Item").size()).as("what it copied stays").isPositive()
+                .isLessThan(SEEDED);
+
+        InProcessCli.Result resumed = new InProcessCli(dir, target).run("run", "--resume", "C");
+        assertThat(resumed.exitCode()).as(resumed.out() + resumed.err()).isZero();
+        assertThat(RichEntities.read(to, "", "Item")).as("every source entity, once").hasSize(SEEDED);
+    }
+
     private static List<Entity> ledgers(Datastore datastore, String status) {
         List<Entity> found = new ArrayList<>();
         datastore.run(Query.newEntityQueryBuilder().setNamespace("").setKind(JobStore.RANGE_KIND).build())

@@ -1,5 +1,7 @@
 package io.keyranger.datastore;
 
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.KeyRangerException;
@@ -28,7 +30,7 @@ public record Session(ConnectionSpec spec, Datastore datastore, KeyOrder order, 
         Objects.requireNonNull(limits, "limits");
     }
 
-    private static final java.util.Map<ConnectionSpec, Session> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<ConnectionSpec, Session> SHARED = new ConcurrentHashMap<>();
 
     /** A session over the live database. */
     public Session(ConnectionSpec spec, Datastore datastore, KeyOrder order, ServerLimits limits) {

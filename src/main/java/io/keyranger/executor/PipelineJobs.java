@@ -1,5 +1,6 @@
 package io.keyranger.executor;
 
+import io.keyranger.executor.source.DatabaseRun;
 import io.keyranger.KeyRangerException;
 import io.keyranger.job.LeaseMode;
 import io.keyranger.files.FileStore;
@@ -135,7 +136,7 @@ public final class PipelineJobs {
                     + "cuts ranges in one order. Run it on this machine (keyranger restore, or run --resume "
                     + spec.jobId() + "); nothing was written.");
         }
-        String masking = io.keyranger.executor.source.DatabaseRun.masking(spec);
+        String masking = DatabaseRun.masking(spec);
         if (masking != null) {
             throw new KeyRangerException("Job " + spec.jobId() + "'s transform: " + masking + ", which reads the "
                     + "masking key from the environment of the machine that runs it, and Beam's workers have their "

@@ -1,5 +1,7 @@
 package io.keyranger.mapper;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.keyranger.datastore.MixedArrays;
 import io.keyranger.KeyRangerException;
 import io.keyranger.datastore.EntityCodec;
@@ -340,8 +342,7 @@ final class FileTemplates {
      * {@code remove} and {@code unindexed}, as the transform template takes them), or null when it names none.
      */
     static MapperSpec transform(MapperSpec spec) {
-        com.fasterxml.jackson.databind.node.ObjectNode json = com.fasterxml.jackson.databind.node.JsonNodeFactory
-                .instance.objectNode().put("template", "transform");
+        ObjectNode json = JsonNodeFactory.instance.objectNode().put("template", "transform");
         for (String name : TRANSFORM) {
             if (spec.json().hasNonNull(name)) {
                 json.set(name, spec.json().get(name));

@@ -1,5 +1,8 @@
 package io.keyranger.executor.source;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.Iterator;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Key;
 import io.keyranger.KeyRangerException;
@@ -210,10 +213,9 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
         if (transform == null) {
             return null;
         }
-        java.util.Iterator<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> set =
-                transform.json().path("set").fields();
+        Iterator<Map.Entry<String, JsonNode>> set = transform.json().path("set").fields();
         while (set.hasNext()) {
-            java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> e = set.next();
+            Map.Entry<String, JsonNode> e = set.next();
             String function = MaskFunctions.calls(e.getValue().asText());
             if (function != null) {
                 return "set." + e.getKey() + " calls " + function;

@@ -71,7 +71,7 @@ public final class MaskFunctions {
     }
 
     /** The masking functions, each of which needs the key. */
-    public static final java.util.List<String> NAMES = java.util.List.of(KEYED_HASH, "fake_name", "fake_email");
+    public static final List<String> NAMES = List.of(KEYED_HASH, "fake_name", "fake_email");
 
     /**
      * The masking function an expression calls, or null: a job that calls one needs the key before it starts (unkeyed,

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.KeyFactory;
+import com.google.cloud.datastore.Query;
 import io.keyranger.KeyRangerException;
 import io.keyranger.backup.RestoreSpec;
 import io.keyranger.datastore.EntityCodec;
@@ -193,7 +194,7 @@ public final class BackupsBench {
                     : List.of(RESTORE, IMPORT, RESTORE_UNTIL, COPY), round);
             if (source != null) { // the kind as the increment left it, in the other database (not timed)
                 List<Entity> there = new ArrayList<>();
-                datastore.run(com.google.cloud.datastore.Query.newEntityQueryBuilder().setKind(kind).build())
+                datastore.run(Query.newEntityQueryBuilder().setKind(kind).build())
                         .forEachRemaining(there::add);
                 BenchRunner.put(source.datastore(), there);
             }

@@ -57,15 +57,8 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
             }
         }
         requireKept(spec);
-        if (input.keys() == null) {
-            return spec;
-        }
-        ImportIdentity identity = identity(files, spec, keys(files, datastore.getOptions().getProjectId(),
-                order(order), spec));
-        if (earlier != null) {
-            identity.requireSameAs(earlier.spec().mapper(), "Job " + spec.jobId());
-        }
-        return InputStamps.stamped(spec, identity);
+        return InputStamps.stampedSelection(spec, earlier, input.keys() == null ? null
+                : () -> identity(files, spec, keys(files, datastore.getOptions().getProjectId(), order(order), spec)));
     }
 
     @Override

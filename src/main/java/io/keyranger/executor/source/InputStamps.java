@@ -1,5 +1,6 @@
 package io.keyranger.executor.source;
 
+import java.util.function.Supplier;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -52,6 +53,22 @@ final class InputStamps {
         ObjectNode input = JsonNodeFactory.instance.objectNode();
         identity.stamp(input);
         return withInput(spec, input);
+    }
+
+    /**
+     * {@code spec} as a restore that reads no file keeps what it selects: unchanged without a keys file
+     * ({@code identity} null), else stamped with its identity, which must be the one of the stored job of its id
+     * ({@code earlier}, or null) when there is one.
+     */
+    static JobSpec stampedSelection(JobSpec spec, InputRun.Earlier earlier, Supplier<ImportIdentity> identity) {
+        if (identity == null) {
+            return spec;
+        }
+        ImportIdentity selected = identity.get();
+        if (earlier != null) {
+            selected.requireSameAs(earlier.spec().mapper(), "Job " + spec.jobId());
+        }
+        return stamped(spec, selected);
     }
 
     /**

@@ -45,14 +45,8 @@ public record PastRun(JobInput.Past input) implements InputRun {
                 return earlier.spec();
             }
         }
-        if (input.keys() == null) {
-            return spec;
-        }
-        ImportIdentity identity = identity(files, spec, keys(files, project, order, spec));
-        if (earlier != null) {
-            identity.requireSameAs(earlier.spec().mapper(), "Job " + spec.jobId());
-        }
-        return InputStamps.stamped(spec, identity);
+        return InputStamps.stampedSelection(spec, earlier, input.keys() == null ? null
+                : () -> identity(files, spec, keys(files, project, order, spec)));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.keyranger.backup;
 
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
+import com.google.common.collect.Maps;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.Session;
@@ -19,11 +20,11 @@ import io.keyranger.mapper.Page;
 import io.keyranger.mapper.SourceRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import java.util.Set;
 import java.util.function.LongConsumer;
 
@@ -78,6 +79,9 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
         long writes = 0;
         long deletes = 0;
         KeyRange rest = KeyRange.all(order);
+        // with ancestors (which pages apart share), what it would have written so far (null: deleted)
+        boolean ancestors = input.input() instanceof JobInput.Database from && from.withAncestors();
+        Map<Key, Entity> written = new HashMap<>();
         while (!cancellation.isCancelled()) {
             PageSource.Page page = pages.source().fetch(rest, 0, PAGE);
             if (page.keys().isEmpty()) {
@@ -85,20 +89,35 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             }
             // In the page's key order, null where the key has no live entity (get answers only those found, unordered)
             // a mapper over positions (a kind renamed) decides the keys it relates to, read as its commit reads them
+            // (and the keys a mapper relates to besides its page's: a copy's ancestors)
             boolean positions = pages.mapper().readsSource();
-            List<Key> read = positions ? pages.mapper().related(new Page(page.keys(), List.of(), Map.of(),
-                    page.records())) : page.keys();
-            List<Entity> now = PastReads.live(live.datastore()).fetch(read.toArray(new Key[0]));
+            List<Key> asked = pages.mapper().related(new Page(page.keys(), List.of(), Map.of(), page.records()));
+            List<Key> read = new ArrayList<>(positions ? List.of() : page.keys());
+            read.addAll(asked);
             Map<Key, Entity> related = new HashMap<>();
-            now.stream().filter(Objects::nonNull).forEach(e -> related.put(e.getKey(), e));
-            MapResult result = pages.mapper().map(positions ? new Page(page.keys(), List.of(), related, page.records())
-                    : new Page(page.keys(), now.stream().filter(Objects::nonNull).toList(), Map.of(),
-                    page.records()));
+            Set<Key> living = new HashSet<>();
+            List<Entity> found = PastReads.live(live.datastore()).fetch(read.toArray(new Key[0]));
+            for (int i = 0; i < read.size(); i++) {
+                // as the run finds it: an ancestor an earlier page would have written is as it wrote it
+                Entity now = written.containsKey(read.get(i)) ? written.get(read.get(i)) : found.get(i);
+                if (now != null) {
+                    related.put(now.getKey(), now);
+                    living.add(now.getKey());
+                }
+            }
+            List<Entity> entities = positions ? List.of() : page.keys().stream().map(related::get)
+                    .filter(Objects::nonNull).toList();
+            MapResult result = pages.mapper().map(new Page(page.keys(), entities, positions ? related
+                    : Maps.filterKeys(related, new HashSet<>(asked)::contains), page.records()));
+            if (ancestors) {
+                result.puts().forEach(e -> written.put(e.getKey(), e));
+                result.deletes().forEach(k -> written.put(k, null));
+            }
             result.counters().forEach((name, n) -> counters.merge(name, n, Long::sum));
             problems.addAll(result.problems());
             compared += page.keys().size();
-            Set<Key> living = now.stream().filter(Objects::nonNull).map(Entity::getKey).collect(Collectors.toSet());
-            reads += page.keys().size() // the live read of each, then the reads of the past, as the job counts them
+            reads += page.keys().size() + (positions ? 0 : asked.size()) // the live read of each (and of what it
+                    // relates to), then the reads of the past, as the job counts them
                     + PastRun.pastReads(page.keys(), page.records(), living::contains, restore, queried,
                     lookups);
             writes += result.puts().size();

@@ -38,10 +38,12 @@ import java.util.List;
  * @param transform   the transform applied to each of its entities on the way, or null
  * @param fromKind    the kind read in the other database when it is written as {@code kind} ({@code --to-kind}), or
  *                    null
+ * @param ancestors   whether each entity taken from the other database brings its ancestors there
+ *                    ({@code --with-ancestors})
  */
 public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
                           String kind, RestoreMode mode, String gql, Path keys, boolean undo, ConnectionSpec from,
-                          Double sample, MapperSpec transform, String fromKind) {
+                          Double sample, MapperSpec transform, String fromKind, boolean ancestors) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public RestoreSpec {
@@ -52,15 +54,16 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
         if (asOf == null && from == null && (until != null || removeAdded)) {
             throw new IllegalArgumentException("--until and --remove-added restore from the past");
         }
-        if (from == null && (sample != null || transform != null || fromKind != null)) {
-            throw new IllegalArgumentException("--sample, --transform and --to-kind copy from another database");
+        if (from == null && (sample != null || transform != null || fromKind != null || ancestors)) {
+            throw new IllegalArgumentException("--sample, --transform, --to-kind and --with-ancestors copy from "
+                    + "another database");
         }
     }
 
     /** A restore from a managed export. */
     public RestoreSpec(Path export, String namespace, String kind, RestoreMode mode, String gql, Path keys,
                        boolean undo) {
-        this(export, null, null, false, namespace, kind, mode, gql, keys, undo, null, null, null, null);
+        this(export, null, null, false, namespace, kind, mode, gql, keys, undo, null, null, null, null, false);
     }
 
     /**
@@ -73,7 +76,7 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
     public static RestoreSpec fromPast(PointInTime asOf, PointInTime until, boolean removeAdded, String namespace,
                                        String kind, RestoreMode mode, String gql, Path keys, boolean undo) {
         return new RestoreSpec(null, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, null, null,
-                null, null);
+                null, null, false);
     }
 
     /**
@@ -85,7 +88,7 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
                                            String namespace, String kind, RestoreMode mode, String gql, Path keys,
                                            boolean undo) {
         return new RestoreSpec(null, asOf, null, removeAdded, namespace, kind, mode, gql, keys, undo, from, null,
-                null, null);
+                null, null, false);
     }
 
     /**
@@ -95,7 +98,16 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
      */
     public RestoreSpec shaped(Double sample, MapperSpec transform) {
         return new RestoreSpec(export, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, from, sample,
-                transform, fromKind);
+                transform, fromKind, ancestors);
+    }
+
+    /**
+     * This copy from another database bringing each entity it takes with its ancestors that the source holds
+     * ({@code ancestors} true), so that a subset (a sample, a query, a keys file) is whole.
+     */
+    public RestoreSpec withAncestors(boolean ancestors) {
+        return new RestoreSpec(export, asOf, until, removeAdded, namespace, kind, mode, gql, keys, undo, from, sample,
+                transform, fromKind, ancestors);
     }
 
     /**
@@ -107,7 +119,7 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
             return this;
         }
         return new RestoreSpec(export, asOf, until, removeAdded, namespace, toKind, mode, gql, keys, undo, from,
-                sample, transform, kind);
+                sample, transform, kind, ancestors);
     }
 
     /**
@@ -150,6 +162,9 @@ public record RestoreSpec(Path export, PointInTime asOf, PointInTime until, bool
             }
             if (fromKind != null) {
                 json.put(JobInput.FROM_KIND, fromKind);
+            }
+            if (ancestors) {
+                json.put(JobInput.WITH_ANCESTORS, true);
             }
             if (transform != null) {
                 for (String name : List.of("set", "remove", "unindexed")) {

@@ -110,6 +110,11 @@ public final class RestoreCommand implements Callable<Integer> {
             + "under this name; keys, and key values of that kind, are renamed.")
     String toKind;
 
+    @Option(names = "--with-ancestors", description = "With --from-…: bring each entity taken with its ancestors "
+            + "that the source holds (of any kind, transformed and decided by --mode as it is), so that a sample, a "
+            + "query or a keys file copies whole entity groups.")
+    boolean withAncestors;
+
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "skip-changed", description = "What to do with an "
             + "entity changed live since the export (or --as-of): skip-changed (default: leave it, and report it), "
             + "overwrite (restore it too), missing-only (restore only entities that are gone; changed ones are not "
@@ -155,9 +160,9 @@ public final class RestoreCommand implements Callable<Integer> {
             throw new KeyRangerException("--until undoes a window of the connected database's own past; with "
                     + "--from-… the source is read at one moment (--as-of, else its start): leave --until out.");
         }
-        if (!from.given() && (sample != null || transform != null || toKind != null)) {
+        if (!from.given() && (sample != null || transform != null || toKind != null || withAncestors)) {
             throw new KeyRangerException((sample != null ? "--sample" : transform != null ? "--transform"
-                    : "--to-kind") + " shapes a copy from another database: give --from-project (with "
+                    : toKind != null ? "--to-kind" : "--with-ancestors") + " shapes a copy from another database: give --from-project (with "
                     + "--from-database or --from-namespace as needed).");
         }
         if (toKind != null) {
@@ -358,6 +363,7 @@ public final class RestoreCommand implements Callable<Integer> {
         RestoreSpec restore = source != null ? RestoreSpec.fromDatabase(source.spec(), source.asOf(), removeAdded,
                 conn.namespace(), kind, restoreMode, selection.gql, selection.keys, !noUndo)
                 .shaped(sample, transform == null ? null : transformSpec(transform)).toKind(toKind)
+                .withAncestors(withAncestors)
                 : past == null ? new RestoreSpec(selection.export, conn.namespace(), kind, restoreMode,
                 selection.gql, selection.keys, !noUndo)
                 : RestoreSpec.fromPast(past.asOf(), past.until(), removeAdded, conn.namespace(), kind, restoreMode,

@@ -48,6 +48,8 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     String SAMPLE = "sample";
     /** Another database's parameter of the kind read there, when the job's kind is another name for it. */
     String FROM_KIND = "fromKind";
+    /** Another database's parameter that brings each chosen entity's ancestors with it. */
+    String WITH_ANCESTORS = "withAncestors";
     /** The parameter of the file read (a managed export's folder or metadata file). */
     String FILE = "file";
     /** The parameter of a GQL query that selects what a restore brings back. */
@@ -78,7 +80,8 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
     static List<String> parameters(MapperSpec mapper) {
         return of(mapper).bringsEntitiesIn() ? List.of(FORMAT, FILE, SELECT, KEYS, MODE, AS_OF, UNTIL, REMOVE_ADDED,
                 FROM_PROJECT, FROM_DATABASE, FROM_NAMESPACE, FROM_EMULATOR_HOST, FROM_CREDENTIALS, FROM_SERVER,
-                SAMPLE, FROM_KIND, "set", "remove", "unindexed", MapperSpec.SKIP_BAD_LINES, STAMP) : List.of(MapperSpec.READ_TIME);
+                SAMPLE, FROM_KIND, WITH_ANCESTORS, "set", "remove", "unindexed", MapperSpec.SKIP_BAD_LINES, STAMP)
+                : List.of(MapperSpec.READ_TIME);
     }
 
     /**
@@ -110,7 +113,8 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
             try {
                 return new Database(source(json), json.hasNonNull(AS_OF) ? PointInTime.parse(json.get(AS_OF).asText(),
                         Instant.now()) : null, json.path(REMOVE_ADDED).asBoolean(false), select, keys, mode,
-                        json.hasNonNull(FROM_KIND) ? json.get(FROM_KIND).asText() : null);
+                        json.hasNonNull(FROM_KIND) ? json.get(FROM_KIND).asText() : null,
+                        json.path(WITH_ANCESTORS).asBoolean(false));
             } catch (RuntimeException e) {
                 Mappers.template(mapper.template()).validate(mapper); // the template's words for a bad source
                 throw e;
@@ -313,10 +317,11 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
      * read as of {@code asOf} (null: live, on a server that keeps no past) and placed in the job's partition; decided
      * against the live ones as a restore from an export is ({@code mode}); with {@code removeAdded}, what the job's
      * kind holds and the source does not is deleted. {@code select} and {@code keys} narrow it. {@code fromKind} is
-     * the kind read there when the job writes it under another name (its own kind), else null.
+     * the kind read there when the job writes it under another name (its own kind), else null. With
+     * {@code withAncestors}, each entity taken brings its ancestors that the source holds, decided as it is.
      */
     record Database(ConnectionSpec source, PointInTime asOf, boolean removeAdded, String select, String keys,
-                    RestoreMode mode, String fromKind) implements JobInput {
+                    RestoreMode mode, String fromKind, boolean withAncestors) implements JobInput {
         @Override
         public <R> R match(Cases<R> cases) {
             return cases.database(this);
@@ -331,9 +336,10 @@ public sealed interface JobInput permits JobInput.KindKeys, JobInput.JsonLines, 
             return Partition.of(source).describe() + (asOf == null ? " (live)" : " as of " + asOf.time());
         }
 
+        /** Not with a kind renamed (two paths can name one key) or with ancestors (shared by pages apart). */
         @Override
         public boolean writesEachKeyOnce(MapperSpec mapper) {
-            return true;
+            return fromKind == null && !withAncestors;
         }
 
         @Override

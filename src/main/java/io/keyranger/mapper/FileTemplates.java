@@ -92,7 +92,8 @@ final class FileTemplates {
     static final String DATABASE = "database";
     /** The parameters that name another database. */
     private static final List<String> FROM = List.of("fromProject", "fromDatabase", "fromNamespace",
-            "fromEmulatorHost", "fromCredentials", "fromServer", "fromKind", "sample", "set", "remove", "unindexed");
+            "fromEmulatorHost", "fromCredentials", "fromServer", "fromKind", "sample", "withAncestors", "set", "remove",
+            "unindexed");
     /** The parameters of a copy's transform: the transform template's. */
     private static final List<String> TRANSFORM = List.of("set", "remove", "unindexed");
 
@@ -135,6 +136,9 @@ final class FileTemplates {
                     + "job's kind (--to-kind: renamed in keys and in key values of that kind)", null),
             Param.optional("sample", Param.Type.NUMBER, "database: the percentage of keys copied, chosen by a hash "
                     + "of each key's path (the same ones every run)", null),
+            Param.optional("withAncestors", Param.Type.BOOLEAN, "database: bring each entity taken with its "
+                    + "ancestors that the source holds (of any kind, transformed as it is), so that a subset is whole",
+                    false),
             Param.optional("set", Param.Type.EXPRESSIONS, "database: as the transform template's, applied to each "
                     + "entity on the way (masking: keyed_hash, fake_name, fake_email, null)", null),
             Param.optional("remove", Param.Type.PROPERTIES, "database: properties left out of each entity copied",

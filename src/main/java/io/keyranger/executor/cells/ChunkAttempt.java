@@ -14,6 +14,7 @@ import io.keyranger.mapper.PageMapper;
 import io.keyranger.mapper.SourceRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -260,6 +261,14 @@ final class ChunkAttempt {
                 SourceRecord record = records.get(k);
                 if (record != null) {
                     freshRecords.put(k, record);
+                }
+            });
+        }
+        if (records.size() > chunk.size()) { // the source's records of keys outside the page (a copy's ancestors)
+            Set<Key> covered = new HashSet<>(chunk);
+            records.forEach((k, record) -> {
+                if (!covered.contains(k)) {
+                    freshRecords.putIfAbsent(k, record);
                 }
             });
         }

@@ -119,26 +119,36 @@ public final class Chunker {
      */
     public static List<List<Key>> records(List<Key> page, ServerLimits limits, boolean undo, boolean batched,
                                           CellPlan cells) {
+        return records(page, limits, undo, batched, k -> 1, cells);
+    }
+
+    /** As above, where a position stands for {@code entitiesPer} entities written (a copy's, with its ancestors). */
+    public static List<List<Key>> records(List<Key> page, ServerLimits limits, boolean undo, boolean batched,
+                                          ToIntFunction<Key> entitiesPer, CellPlan cells) {
         int perRecord = undo && !batched ? 2 : 1;
         int maxGroups = limits.maxEntityGroups() == 0 ? Integer.MAX_VALUE : limits.maxEntityGroups();
         List<List<Key>> chunks = new ArrayList<>();
         List<Key> current = new ArrayList<>();
         int firstCell = 0;
+        long entities = 0; // what the current chunk's positions stand for
         for (Key key : page) {
             int cell = cells.cellOf(key);
+            int weight = Math.max(1, entitiesPer.applyAsInt(key));
             if (!current.isEmpty()) {
                 int bookkeeping = cell - firstCell + 2 + SHARD; // the ledgers from the first's cell to this one's, the tail
-                int groups = (current.size() + 1) * perRecord + bookkeeping;
-                long mutations = undo && batched ? groups + batchRecords(current.size() + 1, limits) : groups;
+                long groups = (entities + weight) * perRecord + bookkeeping;
+                long mutations = undo && batched ? groups + batchRecords(entities + weight, limits) : groups;
                 if (groups > maxGroups || mutations > limits.maxMutations()) {
                     chunks.add(current);
                     current = new ArrayList<>();
+                    entities = 0;
                 }
             }
             if (current.isEmpty()) {
                 firstCell = cell;
             }
             current.add(key);
+            entities += weight;
         }
         if (!current.isEmpty()) {
             chunks.add(current);

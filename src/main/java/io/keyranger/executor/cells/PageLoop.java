@@ -234,7 +234,7 @@ public final class PageLoop {
                             Consumer<CellCommitter.Outcome> committed) {
         List<List<Key>> chunks = page.isEmpty() ? List.of(List.of())
                 : work.mapper().readsSource() ? Chunker.records(page, work.limits(), work.mapper().keepsUndo(),
-                        work.mapper().writesEachKeyOnce(), work.cells())
+                        work.mapper().writesEachKeyOnce(), work.mapper()::entitiesPer, work.cells())
                 : Chunker.chunks(page, work.limits(), work.mapper().needsEntities() || work.mapper().writes(),
                         work.mapper().entityGroupsPerKey(), work.mapper().keepsUndo(),
                         work.mapper().writesEachKeyOnce(), work.mapper()::entitiesPer, work.cells());

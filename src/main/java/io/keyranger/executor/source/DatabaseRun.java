@@ -99,10 +99,11 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
             identity(files, spec, keys).requireSameAs(spec.mapper(), "Job " + spec.jobId());
         }
         DatabasePlacement placement = placement(live, spec);
+        PastMapper mapper = new PastMapper(restore, select, keys == null, JobResult.SOURCE_READS,
+                CopyShaping.of(spec.mapper()), keys != null, input.withAncestors());
         DatabaseSource source = new DatabaseSource(sourceAt(), restore.removeAdded() ? live : null, placement,
-                sourceKind(spec), order, positions(placement, keys, order));
-        PageMapper mapper = new PastMapper(restore, select, keys == null, JobResult.SOURCE_READS,
-                CopyShaping.of(spec.mapper()), keys != null);
+                sourceKind(spec), order, positions(placement, keys, order),
+                input.withAncestors() ? e -> mapper.takes(e.getKey(), e) : null);
         return new Pages(source, Mappers.screened(input.fromKind() == null ? mapper : new RenamedKind(mapper,
                 placement), spec.mapper().undo()));
     }

@@ -14,10 +14,14 @@ import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.SourceRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Another database's kind as a job's pages ({@code restore --from-project}): the job's ranges are the connected
@@ -36,9 +40,12 @@ import java.util.TreeSet;
  * @param order     the key order both servers share
  * @param keys      the only keys copied (the source's paths in the connected partition), in key order, or null for
  *                  all
+ * @param takes     with {@code --with-ancestors}, which of the source's entities (as placed) the job takes: a page
+ *                  also holds a record of each of their ancestors outside it (its entity as placed, or none where
+ *                  the source holds none), looked up in the source at the same moment; null without
  */
 public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement placement, String kind,
-                             KeyOrder order, NavigableSet<Key> keys) implements PageSource {
+                             KeyOrder order, NavigableSet<Key> keys, Predicate<Entity> takes) implements PageSource {
     @Override
     public Page fetch(KeyRange range, int offset, int limit) {
         if (offset > 0) {
@@ -70,7 +77,42 @@ public record DatabaseSource(Datastore source, Datastore live, DatabasePlacement
         }
         Map<Key, SourceRecord> records = new HashMap<>();
         page.forEach(key -> records.put(key, SourceRecord.past(there.get(key), null)));
+        if (takes != null) {
+            records.putAll(ancestors(page, there, paths));
+        }
         return new Page(page, records);
+    }
+
+    /**
+     * The records of the ancestors outside {@code page} of the entities it takes, looked up in the source in one
+     * lookup (as a lookup may ask): each one's entity as placed, or none where the source holds none.
+     */
+    private Map<Key, SourceRecord> ancestors(List<Key> page, Map<Key, Entity> there, DatabasePlacement paths) {
+        Set<Key> in = new HashSet<>(page);
+        Set<Key> wanted = new LinkedHashSet<>();
+        for (Key key : page) {
+            Entity taken = there.get(key);
+            if (taken != null && takes.test(taken)) {
+                ancestors(key).stream().filter(a -> !in.contains(a)).forEach(wanted::add);
+            }
+        }
+        Map<Key, SourceRecord> records = new HashMap<>();
+        wanted.forEach(a -> records.put(a, SourceRecord.past(null, null)));
+        for (Entity e : CommitBytes.lookup(wanted.stream().map(paths::source).toList(), source::fetch)) {
+            if (e != null) {
+                records.put(paths.target(e.getKey()), SourceRecord.past(placement.place(e), null));
+            }
+        }
+        return records;
+    }
+
+    /** The ancestors of {@code key}, its parent first. */
+    static List<Key> ancestors(Key key) {
+        List<Key> up = new ArrayList<>(key.getAncestors().size());
+        for (Key parent = key.getParent(); parent != null; parent = parent.getParent()) {
+            up.add(parent);
+        }
+        return up;
     }
 
     private List<Entity> entitiesAt(String namespace, KeyRange range, int limit) {

@@ -59,26 +59,44 @@ final class RenamedKind implements PageMapper {
         return false;
     }
 
-    /** The renamed keys, whose live entities each decision reads in the commit's transaction. */
+    /** As many as its decision's: a position with ancestors may write each of them too. */
+    @Override
+    public int entitiesPer(Key key) {
+        return decide.entitiesPer(key);
+    }
+
+    /**
+     * The renamed keys, whose live entities each decision reads in the commit's transaction, and those its decision
+     * relates to besides (a copy's ancestors).
+     */
     @Override
     public List<Key> related(Page page) {
-        return page.keys().stream().map(this::renamed).toList();
+        Page renamed = renamed(page, List.of(), Map.of());
+        List<Key> related = new ArrayList<>(renamed.keys());
+        related.addAll(decide.related(renamed));
+        return related;
     }
 
     @Override
     public MapResult map(Page page) {
-        List<Key> keys = new ArrayList<>(page.keys().size());
-        Map<Key, SourceRecord> records = new HashMap<>();
-        for (Key position : page.keys()) {
-            Key key = renamed(position);
-            keys.add(key);
-            SourceRecord record = page.records().get(position);
-            if (record != null) {
-                records.put(key, record);
-            }
-        }
+        List<Key> keys = page.keys().stream().map(this::renamed).toList();
         List<Entity> live = keys.stream().map(page.related()::get).filter(Objects::nonNull).toList();
-        return decide.map(new Page(keys, live, Map.of(), records));
+        return decide.map(renamed(page, live, page.related()));
+    }
+
+    /**
+     * The page as its decision sees it: its keys renamed, with {@code live} their live entities, {@code related} the
+     * others read, and its records (a copy's ancestors' too) under the renamed keys.
+     */
+    private Page renamed(Page page, List<Entity> live, Map<Key, Entity> related) {
+        List<Key> keys = page.keys().stream().map(this::renamed).toList();
+        Map<Key, SourceRecord> records = new HashMap<>();
+        page.records().forEach((position, record) -> {
+            if (record != null) {
+                records.put(renamed(position), record);
+            }
+        });
+        return new Page(keys, live, related, records);
     }
 
     /** The job's key of a position: the source's path, its kind renamed. */

@@ -171,8 +171,8 @@ final class ComparisonPane extends VBox {
 
     /**
      * From another database only: the percentage of its keys copied (by a hash of each key's path), a transform spec
-     * applied to each entity on the way (masking), and whether what the source does not hold is removed here (with
-     * overwrite, so that the kind ends equal to the source's).
+     * applied to each entity on the way (masking), whether each brings its ancestors, and whether what the source does
+     * not hold is removed here (with overwrite, so that the kind ends equal to the source's).
      */
     private HBox copyOptions(ComboBox<RestoreMode> mode) {
         RestoreModel restoring = model.restoring();
@@ -193,11 +193,17 @@ final class ComparisonPane extends VBox {
         removeMissing.setMinWidth(Region.USE_PREF_SIZE);
         removeMissing.selectedProperty().bindBidirectional(restoring.removeAddedProperty());
         removeMissing.disableProperty().bind(mode.valueProperty().isNotEqualTo(RestoreMode.OVERWRITE));
+        CheckBox ancestors = new CheckBox("With ancestors");
+        ancestors.setId("restoreWithAncestors");
+        ancestors.setMinWidth(Region.USE_PREF_SIZE);
+        ancestors.setTooltip(new Tooltip("Bring each entity's ancestors that the source holds, so that a sample or a "
+                + "selection copies whole entity groups."));
+        ancestors.selectedProperty().bindBidirectional(restoring.withAncestorsProperty());
         Label percent = new Label("Sample %");
         percent.setMinWidth(Region.USE_PREF_SIZE);
         Label shaped = new Label("Transform");
         shaped.setMinWidth(Region.USE_PREF_SIZE);
-        HBox row = new HBox(6, percent, sample, shaped, transform, removeMissing);
+        HBox row = new HBox(6, percent, sample, shaped, transform, ancestors, removeMissing);
         row.setId("copyOptions");
         row.setAlignment(Pos.CENTER_LEFT);
         row.managedProperty().bind(model.databaseProperty().isNotNull());

@@ -69,6 +69,8 @@ public final class RestoreModel {
     private final StringProperty sample = new SimpleStringProperty("");
     /** With another database: a transform spec file applied to each entity on the way ("" for none). */
     private final StringProperty transform = new SimpleStringProperty("");
+    /** With another database: whether each entity taken brings its ancestors there. */
+    private final BooleanProperty withAncestors = new SimpleBooleanProperty();
     private final StringProperty until = new SimpleStringProperty("");
     private final BooleanProperty removeAdded = new SimpleBooleanProperty();
     private final BooleanBinding undoesWindow = Bindings.createBooleanBinding(
@@ -131,10 +133,11 @@ public final class RestoreModel {
             String told = what + " (" + mode.get().id() + (remove ? ", removing what the source does not hold" : "")
                     + (stripped(sample.get()).isEmpty() ? "" : ", a " + stripped(sample.get()) + "% sample")
                     + (stripped(transform.get()).isEmpty() ? "" : ", transformed by " + stripped(transform.get()))
-                    + ")";
+                    + (withAncestors.get() ? ", with their ancestors" : "") + ")";
+            boolean ancestors = withAncestors.get();
             handOver(live, row, told, confirm, keys, folder, file -> RestoreSpec.fromDatabase(other.spec(),
                     other.asOf(), remove, namespace, row.kind(), mode.get(), null, file, true)
-                    .shaped(sample(), transform()));
+                    .shaped(sample(), transform()).withAncestors(ancestors));
             return;
         }
         if (!undoesWindow.get()) {
@@ -359,6 +362,11 @@ public final class RestoreModel {
     /** With another database: the percentage of its keys copied, "" for all. */
     public StringProperty sampleProperty() {
         return sample;
+    }
+
+    /** With another database: whether each entity taken brings its ancestors there (a whole entity group). */
+    public BooleanProperty withAncestorsProperty() {
+        return withAncestors;
     }
 
     /** With another database: the path of a transform spec applied to each entity on the way, "" for none. */

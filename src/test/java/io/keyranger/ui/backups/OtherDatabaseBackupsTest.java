@@ -88,12 +88,14 @@ class OtherDatabaseBackupsTest {
             Fx.on(() -> {
                 backups.restoring().modeProperty().set(RestoreMode.OVERWRITE);
                 backups.restoring().removeAddedProperty().set(true);
+                backups.restoring().withAncestorsProperty().set(true); // its roots have none: the same result
                 backups.restoring().setRestorer(app.model()::prepareRestore);
                 backups.restore((spec, what) -> asked.add(what), whole -> true);
             });
             assertThat(asked).containsExactly("restore Item from project " + source.projectId() + ", namespace eu "
-                    + "(overwrite, removing what the source does not hold)");
+                    + "(overwrite, removing what the source does not hold, with their ancestors)");
             Fx.waitUntil(30, () -> app.model().run().form().mapperJsonProperty().get().contains("\"database\"")
+                    && app.model().run().form().mapperJsonProperty().get().contains("withAncestors")
                     && app.model().run().targetProperty().get() != null);
             Fx.on(() -> app.model().run().start());
             Fx.waitUntil(120, () -> app.model().run().status().summaryProperty().get().contains(" done: "));

@@ -25,7 +25,7 @@ import picocli.CommandLine.IVersionProvider;
         description = "Bulk operations on Google Cloud Datastore (Firestore in Datastore mode).",
         subcommands = {GuiCommand.class, DemoCommand.class, KindsCommand.class, PreviewCommand.class, RunCommand.class,
             JobsCommand.class, RevertCommand.class, CounterCommand.class, EntityCommand.class,
-            ExportInfoCommand.class, DiffCommand.class, RestoreCommand.class})
+            ExportInfoCommand.class, DiffCommand.class, RestoreCommand.class, MigrateCommand.class})
 public final class KeyRangerCli implements Runnable {
     public static final int EXIT_USER_ERROR = 1;
     private static final Logger LOG = LoggerFactory.getLogger(KeyRangerCli.class);

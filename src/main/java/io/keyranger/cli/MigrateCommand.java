@@ -1,0 +1,335 @@
+package io.keyranger.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.keyranger.cost.PriceTable;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.Session;
+import io.keyranger.dryrun.DryRunner;
+import io.keyranger.job.JobHandle;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobStatus;
+import io.keyranger.launch.Consent;
+import io.keyranger.launch.JobRequest;
+import io.keyranger.launch.Jobs;
+import io.keyranger.launch.Preparation;
+import io.keyranger.migrate.Migration;
+import io.keyranger.migrate.MigrationFolder;
+import io.keyranger.migrate.MigrationLedger;
+import io.keyranger.migrate.MigrationLock;
+import io.keyranger.migrate.MigrationStatus;
+import io.keyranger.migrate.MigrationStep;
+import io.keyranger.migrate.Migrations;
+import io.keyranger.summary.DryRunPrinter;
+import io.keyranger.summary.JobOutcome;
+import io.keyranger.summary.Operations;
+import io.keyranger.undo.JobUndo;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code keyranger migrate status|plan|up|down --dir DIR}: a folder of numbered migrations, each a list of jobs,
+ * applied once per database and each revertible ({@link Migrations}).
+ */
+@Command(name = "migrate", mixinStandardHelpOptions = true, description = "Apply a folder of numbered data "
+        + "migrations (NNNN_description.json, each {\"steps\": [JOB, ...]}) once per database, or roll them back.",
+        subcommands = {MigrateCommand.Status.class, MigrateCommand.Plan.class, MigrateCommand.Up.class,
+            MigrateCommand.Down.class})
+public final class MigrateCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** What every migrate command takes: the connection and the folder. */
+    abstract static class Folder {
+        final KeyRangerCli.Context context;
+
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        ConnectionOptions connection = new ConnectionOptions();
+
+        @Option(names = "--dir", required = true, paramLabel = "DIR", description = "The migrations folder.")
+        Path dir;
+
+        Folder(KeyRangerCli.Context context) {
+            this.context = context;
+        }
+
+        ConnectionSpec conn() {
+            return connection.resolve(context.profiles(), context.env());
+        }
+
+        PriceTable prices() {
+            return context.settings().load().priceTable();
+        }
+
+        PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        PrintWriter err() {
+            return spec.commandLine().getErr();
+        }
+    }
+
+    /** The options of the commands that run jobs. */
+    abstract static class Running extends Folder {
+        @Mixin
+        JobSize size = new JobSize();
+
+        @Mixin
+        ConfirmProject confirm = new ConfirmProject();
+
+        @Mixin
+        TestHooks hooks = new TestHooks();
+
+        Running(KeyRangerCli.Context context) {
+            super(context);
+        }
+
+        MigrationStep.Sizes sizes() {
+            return new MigrationStep.Sizes(size.shards, size.workers, size.pageSize, size.qps);
+        }
+
+        /**
+         * Runs each job as 'run' and 'revert' do: progress, Ctrl-C, its summary; its code as they give it. A test's
+         * hold ({@link TestHooks}) applies to the {@code holdStep}th job run (null: to each).
+         */
+        Migrations.StepRunner runner(Session session, PriceTable prices, Integer holdStep) {
+            int[] run = {0};
+            return request -> {
+                PrintWriter err = err();
+                run[0]++;
+                Jobs jobs = holdStep == null || holdStep == run[0] ? hooks.jobs(session, err)
+                        : Jobs.on(session);
+                Preparation prepared = jobs.prepare(request, -1, prices);
+                prepared.notices().forEach(w -> err.println("keyranger: warning: " + w));
+                JobProgressPrinter progress = new JobProgressPrinter(err);
+                JobHandle handle = jobs.launch(prepared, progress, err::println);
+                JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, null,
+                        "Run the same 'keyranger migrate " + spec.name() + "' again to resume it.");
+                int code = RestoreCommand.exitCode(result, err, null);
+                if (code == 0 && result.status() == JobStatus.DONE && JobOutcome.leftAlone(result.totals()) > 0) {
+                    code = Migrations.Outcome.LEFT_ALONE;
+                }
+                return new Migrations.Outcome(code, result.status().word() + (result.message() == null ? ""
+                        : ": " + result.message()));
+            };
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Each migration of the folder with its "
+            + "state in this database: applied (when, by which jobs), pending, changed since applied, failed, "
+            + "stopped part-way, file missing.")
+    static final class Status extends Folder implements Callable<Integer> {
+        @Option(names = "--json", description = "Print the states as JSON (see the README).")
+        boolean json;
+
+        Status(KeyRangerCli.Context context) {
+            super(context);
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            List<Migration> files = MigrationFolder.read(dir);
+            Jobs jobs = Jobs.on(Session.open(conn()));
+            List<MigrationStatus> all = new Migrations(jobs, MigrationStep.Sizes.DEFAULT).status(files);
+            int highest = MigrationStatus.highestInEffect(all);
+            if (json) {
+                out().println(toJson(all, highest));
+            } else if (all.isEmpty()) {
+                out().println("No migrations in " + dir + ".");
+            } else {
+                for (MigrationStatus s : all) {
+                    MigrationLedger.Entry e = s.entry();
+                    out().printf("%04d  %-40s %s%s%n", s.number(), s.migration() != null ? s.migration().name()
+                            : e.name(), s.word(highest).text(), e == null || e.state() == MigrationLedger.State.REVERTED
+                            ? "" : "  (" + (e.ended() != null ? "ended " + e.ended() : "started " + e.started())
+                            + ", jobs " + String.join(", ", e.jobs()) + (e.message() == null ? "" : "; "
+                            + e.message()) + ")");
+                }
+            }
+            out().flush();
+            return 0;
+        }
+
+        static String toJson(List<MigrationStatus> all, int highest) throws Exception {
+            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ArrayNode array = mapper.createArrayNode();
+            for (MigrationStatus s : all) {
+                ObjectNode o = array.addObject();
+                MigrationLedger.Entry e = s.entry();
+                o.put("number", s.number());
+                o.put("file", s.migration() != null ? s.migration().name() : e.name());
+                o.put("state", s.word(highest).name().toLowerCase(Locale.ROOT));
+                o.put("checksum", s.migration() != null ? s.migration().checksum() : null);
+                o.put("appliedChecksum", e == null ? null : e.checksum());
+                ArrayNode jobIds = o.putArray("jobs");
+                if (e != null && e.state() != MigrationLedger.State.REVERTED) {
+                    e.jobs().forEach(jobIds::add);
+                }
+                o.put("started", e == null ? null : e.started().toString());
+                o.put("ended", e == null || e.ended() == null ? null : e.ended().toString());
+                o.put("message", e == null ? null : e.message());
+            }
+            return mapper.writeValueAsString(array);
+        }
+    }
+
+    @Command(name = "plan", mixinStandardHelpOptions = true, description = "The dry run of every pending step, with "
+            + "its counts and price, and the total; writes nothing.")
+    static final class Plan extends Folder implements Callable<Integer> {
+        @Option(names = "--to", paramLabel = "N", description = "Only the migrations up to number N.")
+        Integer to;
+
+        @Option(names = "--sample", defaultValue = "20", paramLabel = "N",
+                description = "Entities in each dry run (default: ${DEFAULT-VALUE}).")
+        int sample;
+
+        Plan(KeyRangerCli.Context context) {
+            super(context);
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            List<Migration> files = MigrationFolder.read(dir);
+            PriceTable prices = prices();
+            Session session = Session.open(conn());
+            Jobs jobs = Jobs.on(session);
+            Migrations migrations = new Migrations(jobs, MigrationStep.Sizes.DEFAULT);
+            List<Migration> pending = migrations.pending(migrations.status(files), to);
+            PrintWriter out = out();
+            if (pending.isEmpty()) {
+                out.println("Nothing to apply: every migration" + (to == null ? "" : " up to " + to)
+                        + " is applied.");
+                return 0;
+            }
+            long reads = 0;
+            long writes = 0;
+            long deletes = 0;
+            int steps = 0;
+            for (Migration m : pending) {
+                for (int i = 0; i < m.steps().size(); i++) {
+                    MigrationStep step = m.steps().get(i);
+                    for (String kind : step.gql() != null ? List.of(step.kind()) : step.kinds()) {
+                        out.printf("== Migration %s, step %d/%d: %s%s%n", m.describe(), i + 1, m.steps().size(),
+                                step.describe(), step.group() ? " (kind " + kind + ")" : "");
+                        DryRunner.Result dry = jobs.retries().call(() -> new DryRunner(session).run(
+                                step.namespace(), kind, step.mapper(), Math.max(1, sample)));
+                        dry.warnings().forEach(w -> err().println("keyranger: warning: " + w));
+                        DryRunPrinter.print(dry, out, prices);
+                        Operations operations = Operations.of(dry);
+                        reads += operations.reads();
+                        writes += operations.writes();
+                        deletes += operations.deletes();
+                        steps++;
+                    }
+                }
+            }
+            out.printf("Plan: %d migration%s pending, %d dry run%s; all of them: %s.%n", pending.size(),
+                    pending.size() == 1 ? "" : "s", steps, steps == 1 ? "" : "s",
+                    prices.describe(reads, writes, deletes));
+            out.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "up", mixinStandardHelpOptions = true, description = "Apply the pending migrations in order, each "
+            + "step a job with undo. Stopped part-way, run it again: it resumes where it stopped and applies no step "
+            + "twice.")
+    static final class Up extends Running implements Callable<Integer> {
+        @Option(names = "--to", paramLabel = "N", description = "Apply the migrations up to number N only.")
+        Integer to;
+
+        @Option(names = "--hold-in-step", hidden = true, paramLabel = "N", description = "Tests: the hold of "
+                + "--hold-after-chunks or --hold-between-chunks applies to the Nth job this run starts.")
+        Integer holdStep;
+
+        Up(KeyRangerCli.Context context) {
+            super(context);
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            List<Migration> files = MigrationFolder.read(dir);
+            ConnectionSpec conn = conn();
+            PriceTable prices = prices();
+            for (Migration m : files) { // nothing is read or written without consent
+                for (int i = 0; i < m.steps().size(); i++) {
+                    confirm.require(Consent.of(conn, m.steps().get(i).request(Migrations.jobId(m.number(), 1, i + 1),
+                            sizes()), -1, prices));
+                }
+            }
+            PrintWriter err = err();
+            Session session = Session.open(conn);
+            Jobs jobs = Jobs.on(session);
+            try {
+                return new Migrations(jobs, sizes()).up(files, to, runner(session, prices, holdStep), line -> {
+                    err.println(line);
+                    err.flush();
+                });
+            } catch (MigrationLock.Busy e) {
+                err.println("keyranger: " + e.getMessage());
+                return RunCommand.EXIT_JOB_BUSY;
+            }
+        }
+    }
+
+    @Command(name = "down", mixinStandardHelpOptions = true, description = "Roll back the applied migrations above "
+            + "--to, newest first, through their undo records; entities changed since are left alone and named "
+            + "(exit 7) unless --force.")
+    static final class Down extends Running implements Callable<Integer> {
+        @Option(names = "--to", required = true, paramLabel = "N", description = "Roll back every migration numbered "
+                + "above N (0: all).")
+        int to;
+
+        @Option(names = "--force", description = "Restore entities changed since the migrations too, over those "
+                + "changes.")
+        boolean force;
+
+        Down(KeyRangerCli.Context context) {
+            super(context);
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            List<Migration> files = MigrationFolder.read(dir);
+            ConnectionSpec conn = conn();
+            confirm.require(Consent.of(conn, JobRequest.revert("migrations", new JobUndo.RevertSettings(null, force, 16,
+                    8, 200, 0))));
+            PrintWriter err = err();
+            Session session = Session.open(conn);
+            try {
+                int code = new Migrations(Jobs.on(session), sizes()).down(files, to, force, runner(session, prices(),
+                        null), line -> {
+                    err.println(line);
+                    err.flush();
+                });
+                if (code == Migrations.Outcome.LEFT_ALONE) {
+                    err.println("keyranger: entities changed after the migrations kept their values (named above); "
+                            + "migrate down --force restores them too.");
+                }
+                return code;
+            } catch (MigrationLock.Busy e) {
+                err.println("keyranger: " + e.getMessage());
+                return RunCommand.EXIT_JOB_BUSY;
+            }
+        }
+    }
+}

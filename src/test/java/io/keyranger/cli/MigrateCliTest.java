@@ -103,6 +103,16 @@ class MigrateCliTest {
 
         InProcessCli.Result plan = cli.run(migrate("plan")).ok();
         assertThat(plan.out()).contains("Plan: 3 migrations pending, 3 dry runs");
+        Path step = dir.resolve("bonus.json");
+        Files.writeString(step, "{\"template\": \"set\", \"property\": \"bonus\", \"type\": \"integer\", "
+                + "\"value\": \"100\"}");
+        InProcessCli.Result dry = cli.run("run", "--gql", "SELECT * FROM Item WHERE tier = 'gold'", "--mapper",
+                step.toString(), "--dry-run").ok();
+        List<String> priced = plan.out().lines().filter(l -> l.startsWith("Whole job")).toList();
+        assertThat(priced).hasSize(3);
+        assertThat(priced.get(1)).as("migration 2's price, as the dry run of its job gives it")
+                .isEqualTo(dry.out().lines().filter(l -> l.startsWith("Whole job")).findFirst().orElseThrow());
+        assertThat(read(ds, "Item").values()).as("a plan writes nothing").allMatch(e -> e.contains("legacy"));
         InProcessCli.Result up = cli.run(migrate("up", "--workers", "4", "--page-size", "10"));
         assertThat(up.exitCode()).as(up.err()).isZero();
         assertThat(read(ds, "Item")).as("renamed, filled, and the gold ones given a bonus").isEqualTo(items(ds, true));

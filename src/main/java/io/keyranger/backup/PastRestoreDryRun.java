@@ -6,6 +6,7 @@ import com.google.common.collect.Maps;
 import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.PastReads;
 import io.keyranger.datastore.Session;
+import io.keyranger.executor.cells.CommitBytes;
 import io.keyranger.executor.cells.PageSource;
 import io.keyranger.executor.source.InputRun;
 import io.keyranger.executor.source.PastRun;
@@ -96,13 +97,18 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             read.addAll(asked);
             Map<Key, Entity> related = new HashMap<>();
             Set<Key> living = new HashSet<>();
-            List<Entity> found = PastReads.live(live.datastore()).fetch(read.toArray(new Key[0]));
-            for (int i = 0; i < read.size(); i++) {
+            Map<Key, Entity> found = new HashMap<>(); // looked up as a commit may ask (a lookup takes 1,000 keys)
+            for (Entity e : CommitBytes.lookup(read, PastReads.live(live.datastore())::fetch)) {
+                if (e != null) {
+                    found.put(e.getKey(), e);
+                }
+            }
+            for (Key key : read) {
                 // as the run finds it: an ancestor an earlier page would have written is as it wrote it
-                Entity now = written.containsKey(read.get(i)) ? written.get(read.get(i)) : found.get(i);
+                Entity now = written.containsKey(key) ? written.get(key) : found.get(key);
                 if (now != null) {
-                    related.put(now.getKey(), now);
-                    living.add(now.getKey());
+                    related.put(key, now);
+                    living.add(key);
                 }
             }
             List<Entity> entities = positions ? List.of() : page.keys().stream().map(related::get)
@@ -117,7 +123,8 @@ public record PastRestoreDryRun(Map<String, Long> counters, List<MapResult.Probl
             problems.addAll(result.problems());
             compared += page.keys().size();
             reads += page.keys().size() + (positions ? 0 : asked.size()) // the live read of each (and of what it
-                    // relates to), then the reads of the past, as the job counts them
+                    // relates to), then the reads of the past, as the job counts them, and a copy's of ancestors
+                    + Math.max(0, page.records().size() - page.keys().size())
                     + PastRun.pastReads(page.keys(), page.records(), living::contains, restore, queried,
                     lookups);
             writes += result.puts().size();

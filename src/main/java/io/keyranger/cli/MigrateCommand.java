@@ -10,7 +10,6 @@ import io.keyranger.datastore.Session;
 import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
-import io.keyranger.job.JobStatus;
 import io.keyranger.launch.Consent;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
@@ -23,7 +22,6 @@ import io.keyranger.migrate.MigrationStatus;
 import io.keyranger.migrate.MigrationStep;
 import io.keyranger.migrate.Migrations;
 import io.keyranger.summary.DryRunPrinter;
-import io.keyranger.summary.JobOutcome;
 import io.keyranger.summary.Operations;
 import io.keyranger.undo.JobUndo;
 import java.io.PrintWriter;
@@ -124,12 +122,8 @@ public final class MigrateCommand implements Runnable {
                 JobHandle handle = jobs.launch(prepared, progress, err::println);
                 JobResult result = JobFollow.follow(handle, progress, spec.commandLine(), prices, null,
                         "Run the same 'keyranger migrate " + spec.name() + "' again to resume it.");
-                int code = RestoreCommand.exitCode(result, err, null);
-                if (code == 0 && result.status() == JobStatus.DONE && JobOutcome.leftAlone(result.totals()) > 0) {
-                    code = Migrations.Outcome.LEFT_ALONE;
-                }
-                return new Migrations.Outcome(code, result.status().word() + (result.message() == null ? ""
-                        : ": " + result.message()));
+                RestoreCommand.exitCode(result, err, null); // what it left alone, said as 'restore' says it
+                return Migrations.Outcome.of(result);
             };
         }
     }

@@ -113,6 +113,16 @@ public final class MigrationLock implements AutoCloseable {
         return held.contains("runnerId") && holder.id().equals(held.getString("runnerId"));
     }
 
+    /** Refuses when the lease is no longer this runner's: checked before each job it starts. */
+    void requireHeld() {
+        Transaction tx = datastore.newTransaction();
+        try {
+            requireHeld(tx);
+        } finally {
+            tx.rollback();
+        }
+    }
+
     /** Refuses, in {@code tx}, when the lease is no longer this runner's. */
     void requireHeld(Transaction tx) {
         Entity held = tx.get(key());

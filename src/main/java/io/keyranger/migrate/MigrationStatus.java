@@ -21,7 +21,7 @@ public record MigrationStatus(int number, Migration migration, Entry entry) {
     public enum Word {
         PENDING("pending"), APPLIED("applied"), RUNNING("stopped part-way"), FAILED("failed"),
         REVERTING("stopped while rolling back"), CHANGED("changed since applied"), MISSING("file missing"),
-        OUT_OF_ORDER("numbered before an applied migration");
+        OUT_OF_ORDER("numbered before an applied migration"), GONE("rolled back, file removed");
 
         private final String text;
 
@@ -53,6 +53,9 @@ public record MigrationStatus(int number, Migration migration, Entry entry) {
 
     /** Where it stands, given the highest number in effect in the database ({@code highestInEffect}). */
     public Word word(int highestInEffect) {
+        if (entry != null && entry.state() == State.REVERTED && migration == null) {
+            return Word.GONE; // taken back, and its file removed since: nothing to apply, nothing in effect
+        }
         if (entry == null || entry.state() == State.REVERTED) {
             return number < highestInEffect ? Word.OUT_OF_ORDER : Word.PENDING;
         }
@@ -76,14 +79,18 @@ public record MigrationStatus(int number, Migration migration, Entry entry) {
     }
 
     /**
-     * Refuses, before anything is written, a folder that does not match what the database applied: an applied file
-     * changed or missing, or a new file numbered before an applied one; each named.
+     * Refuses, before {@code up} writes anything, a folder that does not match what the database applied: an applied
+     * file changed or missing, a new file numbered before an applied one, or a migration a {@code down} left half
+     * taken back; each named. ({@code down} needs only the ledger's job ids: it checks none of this.)
      */
     public static void requireConsistent(List<MigrationStatus> all) {
         int highest = highestInEffect(all);
         for (MigrationStatus s : all) {
             String file = s.migration != null ? s.migration.name() : s.entry.name();
             switch (s.word(highest)) {
+                case REVERTING -> throw new KeyRangerException(file + " was being rolled back when its 'migrate "
+                        + "down' stopped: finish that first (migrate down --to " + (s.number - 1) + "); nothing was "
+                        + "written.");
                 case CHANGED -> throw new KeyRangerException(file + " changed since it was applied (checksum "
                         + s.entry.checksum().substring(0, 12) + " then, " + s.migration.checksum().substring(0, 12)
                         + " now): an applied migration is never edited. Put the file back as it was, or roll it "

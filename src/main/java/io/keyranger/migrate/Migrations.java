@@ -4,10 +4,12 @@ import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.group.KindGroup;
+import io.keyranger.job.JobResult;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
 import io.keyranger.migrate.MigrationLedger.Entry;
 import io.keyranger.migrate.MigrationLedger.State;
+import io.keyranger.summary.JobOutcome;
 import io.keyranger.undo.JobUndo;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,10 +41,36 @@ public final class Migrations {
      * @param message  why it did not end done, or what it left alone, or null
      */
     public record Outcome(int exitCode, String message) {
+        /** Done, but entities changed later were left alone: {@code revert}'s and {@code restore}'s code. */
         public static final int LEFT_ALONE = 7;
+        /** Done but for entities it could not write: {@code run}'s code. */
+        public static final int NOT_ALL_WRITTEN = 8;
+        /** Cancelled: {@code run}'s code. */
+        public static final int CANCELLED = 4;
+        /** Taken over by another runner: {@code run}'s code. */
+        public static final int TAKEN_OVER = 5;
+        /** Failed: {@code run}'s code. */
+        public static final int FAILED = 3;
 
+        /** How a job's {@code result} ends a step, with the codes every front end gives it ({@link JobOutcome}). */
+        public static Outcome of(JobResult result) {
+            String message = result.status().word() + (result.message() == null ? "" : ": " + result.message());
+            int code = switch (result.status()) {
+                case DONE -> JobOutcome.notWritten(result.totals()) > 0 ? NOT_ALL_WRITTEN
+                        : JobOutcome.leftAlone(result.totals()) > 0 ? LEFT_ALONE : 0;
+                case CANCELLED -> CANCELLED;
+                case TAKEN_OVER -> TAKEN_OVER;
+                default -> FAILED;
+            };
+            return new Outcome(code, message);
+        }
+
+        /**
+         * Whether its job ended done: whole, or with entities left alone or not written (named in its report; the
+         * migration is applied, and the code says so).
+         */
         boolean done() {
-            return exitCode == 0 || exitCode == LEFT_ALONE;
+            return exitCode == 0 || exitCode == LEFT_ALONE || exitCode == NOT_ALL_WRITTEN;
         }
     }
 
@@ -77,7 +105,8 @@ public final class Migrations {
     /**
      * Applies the pending migrations of {@code files} up to {@code to} (null: all) in order, each step a job run by
      * {@code runner}; {@code say} hears what starts. Returns 0 when all are applied, 7 when some step left later
-     * changes alone, else the failing step's code (its migration recorded as failed, to be resumed).
+     * changes alone, 8 when some step could not write some entities (both named in the job's report; the migration
+     * is applied), else the failing step's code (its migration recorded as failed, to be resumed).
      */
     public int up(List<Migration> files, Integer to, StepRunner runner, Consumer<String> say)
             throws InterruptedException {
@@ -106,6 +135,7 @@ public final class Migrations {
                 say.accept("Migration " + m.describe() + ": " + (before != null && before.attempt() == attempt
                         ? "resuming" : "applying") + " " + m.steps().size() + " step" + (m.steps().size() == 1 ? ""
                         : "s"));
+                List<String> notes = new ArrayList<>();
                 for (int i = 0; i < m.steps().size(); i++) {
                     MigrationStep step = m.steps().get(i);
                     String id = ids.get(i);
@@ -113,15 +143,22 @@ public final class Migrations {
                             + ")");
                     // started before (the runner stopped, or it failed): resumed where it stopped, done or not
                     JobRequest request = exists(id) ? JobRequest.resume(id) : step.request(id, sizes);
-                    Outcome outcome = runner.run(request);
+                    lock.requireHeld(); // a runner that lost the lease starts no job
+                    Outcome outcome = run(runner, request, lock, entry, "step " + (i + 1) + " (job " + id + ")");
                     if (!outcome.done()) {
                         MigrationLedger.write(datastore, lock, entry.with(State.FAILED, Instant.now(),
                                 "step " + (i + 1) + " (job " + id + "): " + outcome.message()));
                         return outcome.exitCode();
                     }
                     worst = Math.max(worst, outcome.exitCode());
+                    if (outcome.exitCode() != 0) {
+                        notes.add("step " + (i + 1) + " (job " + id + ") " + (outcome.exitCode()
+                                == Outcome.LEFT_ALONE ? "left later changes alone" : "could not write some "
+                                + "entities") + ": its report names them");
+                    }
                 }
-                MigrationLedger.write(datastore, lock, entry.with(State.APPLIED, Instant.now(), null));
+                MigrationLedger.write(datastore, lock, entry.with(State.APPLIED, Instant.now(), notes.isEmpty()
+                        ? null : String.join("; ", notes)));
                 say.accept("Migration " + m.describe() + ": applied.");
             }
             return worst;
@@ -132,11 +169,11 @@ public final class Migrations {
      * Takes back the migrations in effect numbered above {@code to}, newest first, each step's job reverted (newest
      * step first) through its undo records by {@code runner}; with {@code force}, over later changes too. Every
      * revert is checked before anything is written (a migration whose undo records were pruned is refused, with
-     * why). Returns 0, 7 when later changes were left alone (named by each revert), or the failing revert's code.
+     * why). It needs only the ledger: a file changed or removed since is no obstacle. Returns 0, 7 when later
+     * changes were left alone (named by each revert), or the failing revert's code.
      */
     public int down(List<Migration> files, int to, boolean force, StepRunner runner, Consumer<String> say)
             throws InterruptedException {
-        MigrationStatus.requireConsistent(status(files));
         try (MigrationLock lock = MigrationLock.take(datastore)) {
             List<Entry> undone = status(files).stream().filter(MigrationStatus::inEffect)
                     .filter(s -> s.number() > to).map(MigrationStatus::entry)
@@ -169,23 +206,45 @@ public final class Migrations {
                     say.accept("Reverting job " + id + " (job " + revertId + ")");
                     JobRequest request = exists(revertId) ? JobRequest.resume(revertId)
                             : JobRequest.revert(id, settings(id, force));
-                    Outcome outcome = runner.run(request);
+                    lock.requireHeld();
+                    Outcome outcome = run(runner, request, lock, entry.with(State.REVERTING, null, null),
+                            "revert of job " + id);
                     if (!outcome.done()) {
                         MigrationLedger.write(datastore, lock, entry.with(State.REVERTING, Instant.now(),
                                 "revert of job " + id + ": " + outcome.message()));
                         return outcome.exitCode();
                     }
-                    if (outcome.exitCode() == Outcome.LEFT_ALONE) {
+                    if (outcome.exitCode() != 0) {
                         leftAlone.add(id);
-                        worst = Outcome.LEFT_ALONE;
+                        worst = Math.max(worst, outcome.exitCode());
                     }
                 }
                 MigrationLedger.write(datastore, lock, entry.with(State.REVERTED, Instant.now(), leftAlone.isEmpty()
-                        ? null : "later changes left alone by the reverts of " + String.join(", ", leftAlone)));
+                        ? null : "entities left as they are by the reverts of " + String.join(", ", leftAlone)
+                        + " (changed later, or not written: each revert's report names them)"));
                 say.accept(String.format("Migration %04d (%s): rolled back%s.", entry.number(), entry.name(),
                         leftAlone.isEmpty() ? "" : ", but for later changes (left alone, named above)"));
             }
             return worst;
+        }
+    }
+
+    /**
+     * Runs {@code request}; a job that could not be run at all (refused as it was prepared, the connection lost) leaves
+     * {@code entry} recorded with why ({@code what}: "step 2 (job ...)"), as failed for an {@code up}.
+     */
+    private Outcome run(StepRunner runner, JobRequest request, MigrationLock lock, Entry entry, String what)
+            throws InterruptedException {
+        try {
+            return runner.run(request);
+        } catch (RuntimeException e) {
+            try {
+                MigrationLedger.write(datastore, lock, entry.with(entry.state() == State.RUNNING ? State.FAILED
+                        : entry.state(), Instant.now(), what + ": " + e.getMessage()));
+            } catch (RuntimeException notRecorded) {
+                e.addSuppressed(notRecorded);
+            }
+            throw e;
         }
     }
 

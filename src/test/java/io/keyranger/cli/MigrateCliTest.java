@@ -155,11 +155,17 @@ class MigrateCliTest {
         JsonNode after = new ObjectMapper().readTree(cli.run(migrate("status", "--json")).ok().out());
         assertThat(after.findValuesAsText("state")).containsExactly("applied", "pending", "pending");
 
-        InProcessCli.Result again = cli.run(migrate("up", "--to", "2"));
+        // migration 3, taken back, is dropped from the folder: nothing in effect, nothing to apply, no obstacle
+        Files.delete(third);
+        InProcessCli.Result again = cli.run(migrate("up"));
         assertThat(again.exitCode()).as(again.err()).isZero();
         assertThat(read(ds, "Item")).as("migration 2 applied anew, over the later write too")
                 .isEqualTo(items(ds, true));
         assertThat(read(ds, "Obsolete")).hasSize(10);
+        JsonNode last = new ObjectMapper().readTree(cli.run(migrate("status", "--json")).ok().out());
+        assertThat(last.findValuesAsText("state")).containsExactly("applied", "applied", "gone");
+        assertThat(last.get(1).get("jobs").get(0).asText()).as("its second application's job")
+                .isEqualTo("migrate-0002-2-1");
     }
 
     @Test

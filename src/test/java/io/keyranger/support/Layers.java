@@ -63,6 +63,8 @@ public final class Layers {
             new Layer("summaries", "io.keyranger.summary"),
             // one application layer for every front end
             new Layer("application", "io.keyranger.launch"),
+            // what runs a list of jobs through it: versioned migrations
+            new Layer("migrations", "io.keyranger.migrate"),
             // the front ends: the command line (with its hidden test hooks), the window, the demo data, Beam's runner
             new Layer("front ends", "io.keyranger.cli", "io.keyranger.testhooks", "io.keyranger.demo",
                     "io.keyranger.ui..", "io.keyranger.beam"),

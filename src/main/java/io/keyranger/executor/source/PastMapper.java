@@ -174,7 +174,9 @@ final class PastMapper implements PageMapper {
         List<Entity> puts = decided.puts();
         long skipped = decided.skipped() + then.size() - shaped.size();
         if (ancestors) {
-            MapResult brought = ancestors(page, chosen, shaped, live, counters, problems);
+            Set<Key> taken = new HashSet<>(then.keySet()); // a key the transform failed on is not brought above
+            taken.addAll(chosen);
+            MapResult brought = ancestors(page, chosen, taken, shaped, live, counters, problems);
             puts = new ArrayList<>(puts);
             puts.addAll(brought.puts());
             skipped += brought.skipped();
@@ -189,20 +191,30 @@ final class PastMapper implements PageMapper {
      * ({@link #ANCESTORS}). An ancestor already written by another commit is as in the source, so it is not written
      * again.
      */
-    private MapResult ancestors(Page page, List<Key> chosen, Map<Key, Entity> shaped, Map<Key, Entity> live,
-                                Map<String, Long> counters, List<MapResult.Problem> problems) {
-        Set<Key> taken = new HashSet<>(chosen);
+    private MapResult ancestors(Page page, List<Key> chosen, Set<Key> taken, Map<Key, Entity> shaped,
+                                Map<Key, Entity> live, Map<String, Long> counters, List<MapResult.Problem> problems) {
         Map<Key, Entity> above = new LinkedHashMap<>();
+        Set<Key> looked = new HashSet<>(); // the ancestors the source was asked for: its reads
+        Set<Key> inPage = new HashSet<>(page.keys());
         for (Key key : chosen) {
             if (shaped.get(key) == null) {
                 continue; // the source holds none: nothing of it to make whole
             }
             for (Key up : DatabaseSource.ancestors(key)) {
                 SourceRecord record = page.records().get(up);
-                if (!taken.contains(up) && record != null && record.entity() != null) {
+                if (taken.contains(up) || record == null) {
+                    continue;
+                }
+                if (!inPage.contains(up)) {
+                    looked.add(up);
+                }
+                if (record.entity() != null) {
                     above.putIfAbsent(up, record.entity());
                 }
             }
+        }
+        if (!looked.isEmpty()) {
+            counters.merge(reads, (long) looked.size(), Long::sum);
         }
         if (above.isEmpty()) {
             return new MapResult(List.of(), List.of(), 0, Map.of());

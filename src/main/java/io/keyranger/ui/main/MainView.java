@@ -5,6 +5,7 @@ import io.keyranger.datastore.PropertyInfo;
 import io.keyranger.profile.ConnectionProfile;
 import io.keyranger.ui.asof.AsOfBar;
 import io.keyranger.ui.backups.BackupsView;
+import io.keyranger.ui.migrations.MigrationsView;
 import io.keyranger.ui.entities.EntitiesView;
 import io.keyranger.ui.shards.ShardsView;
 import java.util.List;
@@ -65,7 +66,8 @@ public final class MainView extends BorderPane {
         tabs.getTabs().addAll(new Tab("Entities", entitiesView),
                 new Tab("Shards", new ShardsView(model.shards())),
                 new Tab("Mapper", mapperView), runTab,
-                new Tab("Backups", new BackupsView(model.backups())));
+                new Tab("Backups", new BackupsView(model.backups())),
+                new Tab("Migrations", new MigrationsView(model.migrations())));
         model.backups().restoring().setRestorer(request -> {
             model.prepareRestore(request);
             tabs.getSelectionModel().select(runTab);

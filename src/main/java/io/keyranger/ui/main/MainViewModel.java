@@ -11,6 +11,7 @@ import io.keyranger.profile.ProfileStore;
 import io.keyranger.ui.asof.AsOfModel;
 import io.keyranger.ui.backups.BackupsViewModel;
 import io.keyranger.ui.backups.RestoreModel;
+import io.keyranger.ui.migrations.MigrationsViewModel;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.KindTarget;
 import io.keyranger.ui.common.StatusModel;
@@ -65,6 +66,7 @@ public final class MainViewModel {
     private final RunViewModel run;
     private final MapperViewModel mapper;
     private final BackupsViewModel backups;
+    private final MigrationsViewModel migrations;
     private final AsOfModel asOf;
     /** The browser's reads: through the live session, or through the past one while "As of" shows the past. */
     private DatastoreGateway gateway;
@@ -89,6 +91,8 @@ public final class MainViewModel {
         this.backups = new BackupsViewModel(tasks, status, this::showError, comparisons);
         // jobs, comparisons and restores write or compare with live data: they keep the live session
         backups.sessionProperty().bind(session);
+        this.migrations = new MigrationsViewModel(tasks, this::showError, run);
+        migrations.sessionProperty().bind(session);
         // another database the Backups tab opens is a saved connection
         connections.choices().addListener((ListChangeListener<ConnectionChoice>) c -> savedProfiles());
         savedProfiles();
@@ -383,6 +387,7 @@ public final class MainViewModel {
     public void setPrices(PriceTable prices) {
         mapper.setPrices(prices);
         run.setPrices(prices);
+        migrations.setPrices(prices);
     }
 
     public RunViewModel run() {
@@ -395,6 +400,10 @@ public final class MainViewModel {
 
     public EntitiesViewModel entities() {
         return entities;
+    }
+
+    public MigrationsViewModel migrations() {
+        return migrations;
     }
 
     public BackupsViewModel backups() {

@@ -1,5 +1,10 @@
 package io.keyranger.ui.run;
 
+import javafx.application.Platform;
+import java.util.concurrent.CompletableFuture;
+import io.keyranger.launch.JobRequest;
+import io.keyranger.job.JobResult;
+import io.keyranger.datastore.Session;
 import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.job.JobSpec;
@@ -126,6 +131,23 @@ public final class RunViewModel {
     /** Reverts a stored job: a job of its own, followed like any other ({@link TabJob#revert}). */
     public void revert(String jobId) {
         job.revert(jobId);
+    }
+
+    /**
+     * Runs {@code request} on {@code session} here, followed like any job, named {@code label}; for a caller off the
+     * FX thread that waits for it (a migration's step): the future ends with the job's result, or fails when it does
+     * not start. Any thread.
+     */
+    public CompletableFuture<JobResult> runStep(Session session, JobRequest request, String label) {
+        CompletableFuture<JobResult> ended = new CompletableFuture<>();
+        Platform.runLater(() -> {
+            try {
+                job.runStep(TabJob.of(session, request, label), ended);
+            } catch (RuntimeException e) {
+                ended.completeExceptionally(e);
+            }
+        });
+        return ended;
     }
 
     /** Takes a job from the runner that holds it and runs it here, as {@link RunningJob#takeOver} says. */

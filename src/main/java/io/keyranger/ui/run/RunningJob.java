@@ -15,6 +15,7 @@ import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -69,6 +70,8 @@ final class RunningJob {
     private final List<Consumer<FinishedJob>> whenFinished = new ArrayList<>();
     /** The job launched last: what it writes and over which kinds, told to {@link #whenFinished} once it ends. */
     private TabJob launched;
+    /** Who waits off the FX thread for the job that runs now to end (a migration's step), or null. */
+    private CompletableFuture<JobResult> step;
 
     /**
      * {@code target}, {@code form}, {@code startPrice} and {@code prices}: what a job starts on, with and at;
@@ -177,6 +180,21 @@ final class RunningJob {
         launch(what, formJob);
     }
 
+    /**
+     * Runs {@code job} here, followed like any job (its tree, totals, Pause and Cancel), for a caller off the FX thread
+     * that waits for its end ({@code ended}: a migration's step, or its revert): it completes with the job's result, or
+     * fails when the job does not start (a job runs here already, or the launch refused it). On the FX thread.
+     */
+    void runStep(TabJob job, CompletableFuture<JobResult> ended) {
+        if (status.isRunning()) {
+            ended.completeExceptionally(new KeyRangerException("A job is running on the Run tab: let it end (or "
+                    + "cancel it), then try again."));
+            return;
+        }
+        step = ended;
+        launch(job, false);
+    }
+
     /** The pending offer to take a job over, or null. */
     ObjectProperty<TakeOverOffer> takeOverOfferProperty() {
         return takeOverOffer;
@@ -237,6 +255,11 @@ final class RunningJob {
 
     private void notLaunched(boolean formJob, String why) {
         launching = null;
+        CompletableFuture<JobResult> waiting = step;
+        step = null;
+        if (waiting != null) {
+            waiting.completeExceptionally(new KeyRangerException(why));
+        }
         // the form's job is still the one Start runs; a stored job's was not taken up here
         status.showTree(formJob ? null : "Not started here");
         mapper.set(null);
@@ -353,6 +376,11 @@ final class RunningJob {
         FinishedJob ended = launched == null ? new FinishedJob(result, true, null, false)
                 : new FinishedJob(result, launched.writes(), launched.kinds(), launched.keepsCounts());
         whenFinished.forEach(listener -> listener.accept(ended));
+        CompletableFuture<JobResult> waiting = step;
+        step = null;
+        if (waiting != null) {
+            waiting.complete(result);
+        }
         AfterBackup next = afterBackup;
         afterBackup = null;
         if (next != null && next.backupJobId().equals(result.jobId())) {

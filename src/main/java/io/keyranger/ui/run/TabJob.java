@@ -1,5 +1,6 @@
 package io.keyranger.ui.run;
 
+import io.keyranger.datastore.Session;
 import io.keyranger.job.JobInput;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobListener;
@@ -86,6 +87,27 @@ record TabJob(String jobId, String message, String mapper, boolean writes, List<
                 specs.isEmpty() || specs.stream().anyMatch(TabJob::writes), written(specs), sizeOf(t, jobId, specs),
                 keepsCounts(specs), (feed, notices) -> StoredJobs.jobsOf(t).launch(JobRequest.resume(jobId), feed,
                 m -> { }, notices));
+    }
+
+    /**
+     * Any request run on {@code session} (a migration's step, resumed or new, or its revert), named {@code label} on
+     * the toolbar.
+     */
+    static TabJob of(Session session, JobRequest request, String label) {
+        String id;
+        boolean writes = true;
+        List<String> kinds = null;
+        if (request instanceof JobRequest.NewJob job) {
+            id = job.spec().jobId();
+            writes = writes(job.spec());
+            kinds = written(job.spec(), job.severalKinds() ? job.kinds() : List.of(job.spec().kind()));
+        } else if (request instanceof JobRequest.Resume resume) {
+            id = resume.jobId();
+        } else {
+            id = ((JobRequest.Revert) request).settings().revertId();
+        }
+        return new TabJob(id, label + "…", label, writes, kinds, -1, false, (feed, notices) -> Jobs.on(session)
+                .launch(request, feed, m -> { }, notices));
     }
 
     /**

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.dryrun.DryRunner;
 import io.keyranger.job.JobHandle;
 import io.keyranger.job.JobResult;
 import io.keyranger.launch.Consent;
@@ -21,14 +20,13 @@ import io.keyranger.migrate.MigrationLock;
 import io.keyranger.migrate.MigrationStatus;
 import io.keyranger.migrate.MigrationStep;
 import io.keyranger.migrate.Migrations;
-import io.keyranger.summary.DryRunPrinter;
-import io.keyranger.summary.Operations;
 import io.keyranger.undo.JobUndo;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -103,6 +101,25 @@ public final class MigrateCommand implements Runnable {
 
         MigrationStep.Sizes sizes() {
             return new MigrationStep.Sizes(size.shards, size.workers, size.pageSize, size.qps);
+        }
+
+        /** What an {@code up} or {@code down} does, saying each thing it starts to {@code say}. */
+        interface Applying {
+            int apply(Consumer<String> say) throws InterruptedException;
+        }
+
+        /** Runs {@code applying}, its lines on stderr; another runner's live lease is exit 6, as a busy job's. */
+        int guarded(Applying applying) throws InterruptedException {
+            PrintWriter err = err();
+            try {
+                return applying.apply(line -> {
+                    err.println(line);
+                    err.flush();
+                });
+            } catch (MigrationLock.Busy e) {
+                err.println("keyranger: " + e.getMessage());
+                return RunCommand.EXIT_JOB_BUSY;
+            }
         }
 
         /**
@@ -203,43 +220,8 @@ public final class MigrateCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             List<Migration> files = MigrationFolder.read(dir);
-            PriceTable prices = prices();
-            Session session = Session.open(conn());
-            Jobs jobs = Jobs.on(session);
-            Migrations migrations = new Migrations(jobs, MigrationStep.Sizes.DEFAULT);
-            List<Migration> pending = migrations.pending(migrations.status(files), to);
-            PrintWriter out = out();
-            if (pending.isEmpty()) {
-                out.println("Nothing to apply: every migration" + (to == null ? "" : " up to " + to)
-                        + " is applied.");
-                return 0;
-            }
-            long reads = 0;
-            long writes = 0;
-            long deletes = 0;
-            int steps = 0;
-            for (Migration m : pending) {
-                for (int i = 0; i < m.steps().size(); i++) {
-                    MigrationStep step = m.steps().get(i);
-                    for (String kind : step.gql() != null ? List.of(step.kind()) : step.kinds()) {
-                        out.printf("== Migration %s, step %d/%d: %s%s%n", m.describe(), i + 1, m.steps().size(),
-                                step.describe(), step.group() ? " (kind " + kind + ")" : "");
-                        DryRunner.Result dry = jobs.retries().call(() -> new DryRunner(session).run(
-                                step.namespace(), kind, step.mapper(), Math.max(1, sample)));
-                        dry.warnings().forEach(w -> err().println("keyranger: warning: " + w));
-                        DryRunPrinter.print(dry, out, prices);
-                        Operations operations = Operations.of(dry);
-                        reads += operations.reads();
-                        writes += operations.writes();
-                        deletes += operations.deletes();
-                        steps++;
-                    }
-                }
-            }
-            out.printf("Plan: %d migration%s pending, %d dry run%s; all of them: %s.%n", pending.size(),
-                    pending.size() == 1 ? "" : "s", steps, steps == 1 ? "" : "s",
-                    prices.describe(reads, writes, deletes));
-            out.flush();
+            Migrations migrations = new Migrations(Jobs.on(Session.open(conn())), MigrationStep.Sizes.DEFAULT);
+            migrations.plan(files, to, sample, prices(), out(), w -> err().println("keyranger: warning: " + w));
             return 0;
         }
     }
@@ -270,18 +252,9 @@ public final class MigrateCommand implements Runnable {
                             sizes()), -1, prices));
                 }
             }
-            PrintWriter err = err();
             Session session = Session.open(conn);
-            Jobs jobs = Jobs.on(session);
-            try {
-                return new Migrations(jobs, sizes()).up(files, to, runner(session, prices, holdStep), line -> {
-                    err.println(line);
-                    err.flush();
-                });
-            } catch (MigrationLock.Busy e) {
-                err.println("keyranger: " + e.getMessage());
-                return RunCommand.EXIT_JOB_BUSY;
-            }
+            return guarded(say -> new Migrations(Jobs.on(session), sizes()).up(files, to, runner(session, prices,
+                    holdStep), say));
         }
     }
 
@@ -307,23 +280,14 @@ public final class MigrateCommand implements Runnable {
             ConnectionSpec conn = conn();
             confirm.require(Consent.of(conn, JobRequest.revert("migrations", new JobUndo.RevertSettings(null, force, 16,
                     8, 200, 0))));
-            PrintWriter err = err();
             Session session = Session.open(conn);
-            try {
-                int code = new Migrations(Jobs.on(session), sizes()).down(files, to, force, runner(session, prices(),
-                        null), line -> {
-                    err.println(line);
-                    err.flush();
-                });
-                if (code == Migrations.Outcome.LEFT_ALONE) {
-                    err.println("keyranger: entities changed after the migrations kept their values (named above); "
-                            + "migrate down --force restores them too.");
-                }
-                return code;
-            } catch (MigrationLock.Busy e) {
-                err.println("keyranger: " + e.getMessage());
-                return RunCommand.EXIT_JOB_BUSY;
+            int code = guarded(say -> new Migrations(Jobs.on(session), sizes()).down(files, to, force,
+                    runner(session, prices(), null), say));
+            if (code == Migrations.Outcome.LEFT_ALONE) {
+                err().println("keyranger: entities changed after the migrations kept their values (named above); "
+                        + "migrate down --force restores them too.");
             }
+            return code;
         }
     }
 }

@@ -2,6 +2,8 @@ package io.keyranger.migrate;
 
 import com.google.cloud.datastore.Datastore;
 import io.keyranger.KeyRangerException;
+import io.keyranger.cost.PriceTable;
+import io.keyranger.dryrun.DryRunner;
 import io.keyranger.executor.store.JobStore;
 import io.keyranger.group.KindGroup;
 import io.keyranger.job.JobResult;
@@ -9,8 +11,11 @@ import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
 import io.keyranger.migrate.MigrationLedger.Entry;
 import io.keyranger.migrate.MigrationLedger.State;
+import io.keyranger.summary.DryRunPrinter;
 import io.keyranger.summary.JobOutcome;
+import io.keyranger.summary.Operations;
 import io.keyranger.undo.JobUndo;
+import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -95,6 +100,48 @@ public final class Migrations {
         return all.stream().filter(s -> s.migration() != null && (to == null || s.number() <= to))
                 .filter(s -> s.entry() == null || s.entry().state() != State.APPLIED).map(MigrationStatus::migration)
                 .toList();
+    }
+
+    /**
+     * Prints on {@code out} the dry run of every pending step of {@code files} up to {@code to} (null: all), each as
+     * {@code run --dry-run} prints its job's ({@code sample} entities, priced at {@code prices}; its warnings to
+     * {@code warnings}), then the price of all of them; checked against the ledger first. Returns how many
+     * migrations are pending.
+     */
+    public int plan(List<Migration> files, Integer to, int sample, PriceTable prices, PrintWriter out,
+                    Consumer<String> warnings) {
+        List<Migration> pending = pending(status(files), to);
+        if (pending.isEmpty()) {
+            out.println("Nothing to apply: every migration" + (to == null ? "" : " up to " + to) + " is applied.");
+            out.flush();
+            return 0;
+        }
+        long reads = 0;
+        long writes = 0;
+        long deletes = 0;
+        int steps = 0;
+        for (Migration m : pending) {
+            for (int i = 0; i < m.steps().size(); i++) {
+                MigrationStep step = m.steps().get(i);
+                for (String kind : step.gql() != null ? List.of(step.kind()) : step.kinds()) {
+                    out.printf("== Migration %s, step %d/%d: %s%s%n", m.describe(), i + 1, m.steps().size(),
+                            step.describe(), step.group() ? " (kind " + kind + ")" : "");
+                    DryRunner.Result dry = jobs.retries().call(() -> new DryRunner(jobs.session()).run(
+                            step.namespace(), kind, step.mapper(), Math.max(1, sample)));
+                    dry.warnings().forEach(warnings);
+                    DryRunPrinter.print(dry, out, prices);
+                    Operations operations = Operations.of(dry);
+                    reads += operations.reads();
+                    writes += operations.writes();
+                    deletes += operations.deletes();
+                    steps++;
+                }
+            }
+        }
+        out.printf("Plan: %d migration%s pending, %d dry run%s; all of them: %s.%n", pending.size(),
+                pending.size() == 1 ? "" : "s", steps, steps == 1 ? "" : "s", prices.describe(reads, writes, deletes));
+        out.flush();
+        return pending.size();
     }
 
     /** The id of step {@code step} (from 1) of migration {@code number} applied for the {@code attempt}th time. */

@@ -172,6 +172,14 @@ class CopyWithAncestorsCliTest {
                 .count();
         assertThat(totals.get("ancestors: restored (missing)")).as("customers and regions brought, each once, and "
                 + "the orders above sampled ones").isBetween(groupsAbove, groupsAbove + 2);
+        long leftAlone = totals.getOrDefault("skipped: changed since the source", 0L);
+        if (c2Kept) {
+            assertThat(leftAlone).as("c2, changed here, left alone by each commit that brought an order of it")
+                    .isPositive();
+            assertThat(run.err()).contains("changed since the source");
+        } else {
+            assertThat(leftAlone).isZero();
+        }
         assertThat(dry.out()).as("the dry run, as the run did").contains(String.format(
                 "would write back %,d, delete 0.", written));
 

@@ -148,6 +148,8 @@ class MigrateCliTest {
         ds.put(Entity.newBuilder(ds.get(later)).set("bonus", 5).build());
         InProcessCli.Result down = cli.run(migrate("down", "--to", "1"));
         assertThat(down.exitCode()).as(down.err()).isEqualTo(RevertCommand.EXIT_CONFLICTS);
+        assertThat(down.out() + down.err()).as("the later write named").contains("Item:3")
+                .contains("changed since job migrate-0002-1-1");
         Map<Key, Entity> expected = items(ds, false);
         expected.put(later, Entity.newBuilder(expected.get(later)).set("bonus", 5).build());
         assertThat(read(ds, "Item")).as("as after migration 1, but for the later write").isEqualTo(expected);

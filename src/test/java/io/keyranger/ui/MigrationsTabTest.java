@@ -41,7 +41,7 @@ class MigrationsTabTest extends DemoWindowTest {
                 .containsExactly("pending", "pending", "pending");
 
         robot.clickOn("#planMigrations");
-        Fx.waitUntil(120, () -> text("#migrationsPlan").contains("All of them:"));
+        Fx.waitUntil(120, () -> text("#migrationsPlan").contains("all of them:"));
         assertThat(text("#migrationsPlan")).contains("== Migration 0001 (0001_rename_plan_fill_credit.json), step 2/2")
                 .contains("== Migration 0003 (0003_drop_refunds.json), step 1/1");
         assertThat(read(demo, "Account")).as("a plan writes nothing").isEqualTo(accounts);

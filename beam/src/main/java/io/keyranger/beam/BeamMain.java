@@ -71,18 +71,15 @@ public final class BeamMain {
         BeamRequest request;
         try {
             options = PipelineOptionsFactory.fromArgs(args).withValidation().as(KeyRangerOptions.class);
+            if (options.getMigrations() != null) {
+                return BeamMigrations.run(options, out, err);
+            }
             request = BeamRequest.from(options);
         } catch (IllegalArgumentException | KeyRangerException e) {
             err.println("keyranger-beam: " + e.getMessage());
             return 2;
         }
-        if (request.connection().isLocal()) {
-            options.setCredentialFactoryClass(NoopCredentialFactory.class);
-        }
-        try {
-            FlinkLocal.configure(options);
-        } catch (IOException e) {
-            err.println("keyranger-beam: cannot write Flink's configuration: " + e.getMessage());
+        if (!setUp(options, request.connection(), err)) {
             return 2;
         }
         try {
@@ -111,8 +108,26 @@ public final class BeamMain {
         }
     }
 
-    private static int runJob(KeyRangerOptions options, BeamRequest request, Session session, PrintStream out,
-                              PrintStream err) {
+    /**
+     * What every launch sets up before its first pipeline: no credentials for an emulator, Flink's configuration;
+     * false (said on {@code err}) when that cannot be written.
+     */
+    static boolean setUp(KeyRangerOptions options, ConnectionSpec conn, PrintStream err) {
+        if (conn.isLocal()) {
+            options.setCredentialFactoryClass(NoopCredentialFactory.class);
+        }
+        try {
+            FlinkLocal.configure(options);
+            return true;
+        } catch (IOException e) {
+            err.println("keyranger-beam: cannot write Flink's configuration: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Runs {@code request}'s job as a pipeline and follows it to its end; the exit code. */
+    static int runJob(KeyRangerOptions options, BeamRequest request, Session session, PrintStream out,
+                      PrintStream err) {
         long started = System.nanoTime();
         ProcessCpu cpuStarted = ProcessCpu.now();
         // an import's check, an export's join: here, through the pipeline's file systems (gs://...)
@@ -298,7 +313,7 @@ public final class BeamMain {
     }
 
     /** Production needs Application Default Credentials here (the launcher); Dataflow's workers use their own. */
-    private static void checkCredentials() {
+    static void checkCredentials() {
         try {
             GoogleCredentials.getApplicationDefault();
         } catch (IOException e) {

@@ -32,13 +32,59 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
             default -> throw new KeyRangerException("--pipeline is keyranger or datastoreio (got '" + o.getPipeline()
                     + "').");
         };
+        if (o.getKind() == null || o.getKind().isBlank()) {
+            throw new KeyRangerException("Say which kind to run over: --kind=KIND.");
+        }
+        ConnectionSpec conn = connection(o);
+        MapperSpec mapper = mapper(o);
+        if (datastoreIo && (!mapper.template().equals("increment") || mapper.whereExpression() != null
+                || mapper.query() != null)) {
+            String got = mapper.template().equals("increment") ? "a CEL or GQL where" : "'" + mapper.template() + "'";
+            throw new KeyRangerException("--pipeline=datastoreio runs the increment template only, with at most a "
+                    + "list of equality filters as its \"where\" (Beam's DatastoreIO query): got " + got + ".");
+        }
+        checkMapper(mapper, conn, o);
+        if (!datastoreIo && (o.getJobId() == null || o.getJobId().isBlank())) {
+            throw new KeyRangerException("Give the job an id: --jobId=ID (a rerun with the same id finishes a killed "
+                    + "job exactly once).");
+        }
+        String jobId = datastoreIo ? "datastoreio" : o.getJobId();
+        JobSpec spec = new JobSpec(jobId, conn.namespace(), o.getKind(), mapper, Math.max(1, o.getShards()),
+                Math.max(1, Math.min(512, o.getShards())), o.getPageSize(), 0);
+        return new BeamRequest(conn, spec, datastoreIo);
+    }
+
+    /** The job {@code spec} (a migration's step) on {@code conn}, in the spec's namespace. */
+    static BeamRequest of(ConnectionSpec conn, JobSpec spec) {
+        return new BeamRequest(conn.withNamespace(spec.namespace()), spec, false);
+    }
+
+    /**
+     * What a pipeline's {@code mapper} must be on its runner, checked before anything is written: a file it writes or
+     * reads where the workers reach it, and the write confirmation for a project that is not an emulator.
+     */
+    static void checkMapper(MapperSpec mapper, ConnectionSpec conn, KeyRangerOptions o) {
+        Template template = Mappers.template(mapper.template());
+        String output = template.name().equals("export") ? Mappers.create(mapper).outputFile() : null;
+        if (output != null && !LocalFileStore.isRemote(output) && !o.getRunner().getSimpleName().equals("DirectRunner")
+                && !FlinkLocal.isLocal(o)) {
+            throw new KeyRangerException("The export's \"file\" " + output + " is on this machine, which "
+                    + o.getRunner().getSimpleName() + "'s workers do not share: give a location they all reach, "
+                    + "such as gs://BUCKET/FOLDER/export.jsonl.");
+        }
+        checkInputReachable(mapper, o);
+        if (!o.getDryRun()) {
+            Consent.of(conn, mapper, o.getPageSize(), List.of(), false, -1, PriceTable.BUILT_IN, null).require(
+                    o.getConfirmProject(), "pass --confirmProject=" + conn.projectId());
+        }
+    }
+
+    /** Where the data is, as the options name it (an emulator asked which one it is). */
+    static ConnectionSpec connection(KeyRangerOptions o) {
         String project = firstSet(o.getFirestoreReadProjectId(), o.getProject());
         if (project == null) {
             throw new KeyRangerException("Say which project holds the data: --project=ID (or "
                     + "--firestoreReadProjectId=ID).");
-        }
-        if (o.getKind() == null || o.getKind().isBlank()) {
-            throw new KeyRangerException("Say which kind to run over: --kind=KIND.");
         }
         String emulator = o.getEmulatorHost() == null || o.getEmulatorHost().isBlank() ? null : o.getEmulatorHost();
         String model = o.getModelHost() == null || o.getModelHost().isBlank() ? null : o.getModelHost();
@@ -51,38 +97,10 @@ record BeamRequest(ConnectionSpec connection, JobSpec spec, boolean datastoreIo)
         }
         // an emulator host is asked which emulator it is (legacy, or Firestore in Datastore mode) once, here: the
         // workers plan and commit with the key order and limits the job's config then carries
-        ConnectionSpec conn = DatastoreConnector.identify(new ConnectionSpec(host, project,
+        return DatastoreConnector.identify(new ConnectionSpec(host, project,
                 firstSet(o.getFirestoreReadDatabaseId(), o.getDatabaseId()),
                 firstSet(o.getFirestoreReadNamespace(), o.getNamespace()), null, false,
                 model != null ? ServerType.MODEL : host != null ? ServerType.EMULATOR : ServerType.PRODUCTION));
-        MapperSpec mapper = mapper(o);
-        if (datastoreIo && (!mapper.template().equals("increment") || mapper.whereExpression() != null
-                || mapper.query() != null)) {
-            String got = mapper.template().equals("increment") ? "a CEL or GQL where" : "'" + mapper.template() + "'";
-            throw new KeyRangerException("--pipeline=datastoreio runs the increment template only, with at most a "
-                    + "list of equality filters as its \"where\" (Beam's DatastoreIO query): got " + got + ".");
-        }
-        Template template = Mappers.template(mapper.template());
-        String output = template.name().equals("export") ? Mappers.create(mapper).outputFile() : null;
-        if (output != null && !LocalFileStore.isRemote(output) && !o.getRunner().getSimpleName().equals("DirectRunner")
-                && !FlinkLocal.isLocal(o)) {
-            throw new KeyRangerException("The export's \"file\" " + output + " is on this machine, which "
-                    + o.getRunner().getSimpleName() + "'s workers do not share: give a location they all reach, "
-                    + "such as gs://BUCKET/FOLDER/export.jsonl.");
-        }
-        checkInputReachable(mapper, o);
-        if (!o.getDryRun()) {
-            Consent.of(conn, mapper, o.getPageSize(), List.of(), false, -1, PriceTable.BUILT_IN, null).require(
-                    o.getConfirmProject(), "pass --confirmProject=" + project);
-        }
-        if (!datastoreIo && (o.getJobId() == null || o.getJobId().isBlank())) {
-            throw new KeyRangerException("Give the job an id: --jobId=ID (a rerun with the same id finishes a killed "
-                    + "job exactly once).");
-        }
-        String jobId = datastoreIo ? "datastoreio" : o.getJobId();
-        JobSpec spec = new JobSpec(jobId, conn.namespace(), o.getKind(), mapper, Math.max(1, o.getShards()),
-                Math.max(1, Math.min(512, o.getShards())), o.getPageSize(), 0);
-        return new BeamRequest(conn, spec, datastoreIo);
     }
 
     /**

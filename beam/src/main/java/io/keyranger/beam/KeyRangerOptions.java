@@ -22,6 +22,17 @@ public interface KeyRangerOptions extends GcpOptions {
 
     void setModelHost(String value);
 
+    @Description("A folder of migrations (NNNN_description.json): apply its pending ones to the database, in order, "
+            + "each step a pipeline, recorded as 'keyranger migrate up' records them (instead of --kind and --mapper)")
+    String getMigrations();
+
+    void setMigrations(String value);
+
+    @Description("With --migrations: apply the migrations up to this number only")
+    Integer getMigrateTo();
+
+    void setMigrateTo(Integer value);
+
     @Description("The kind to run the mapper over")
     String getKind();
 

@@ -4,17 +4,13 @@ import io.keyranger.KeyRangerException;
 import io.keyranger.cost.PriceTable;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
-import io.keyranger.dryrun.DryRunner;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
-import io.keyranger.migrate.Migration;
 import io.keyranger.migrate.MigrationFolder;
 import io.keyranger.migrate.MigrationLedger;
 import io.keyranger.migrate.MigrationStatus;
 import io.keyranger.migrate.MigrationStep;
 import io.keyranger.migrate.Migrations;
-import io.keyranger.summary.DryRunPrinter;
-import io.keyranger.summary.Operations;
 import io.keyranger.ui.common.ErrorMessages;
 import io.keyranger.ui.common.TaskRunner;
 import io.keyranger.ui.common.Tasks;
@@ -98,33 +94,10 @@ public final class MigrationsViewModel {
         }
         PriceTable at = prices;
         background("Planning the migrations", () -> {
-            Jobs jobs = Jobs.on(live);
-            Migrations migrations = new Migrations(jobs, MigrationStep.Sizes.DEFAULT);
-            List<Migration> pending = migrations.pending(migrations.status(MigrationFolder.read(dir)), null);
             StringWriter text = new StringWriter();
             PrintWriter out = new PrintWriter(text);
-            long reads = 0;
-            long writes = 0;
-            long deletes = 0;
-            for (Migration m : pending) {
-                for (int i = 0; i < m.steps().size(); i++) {
-                    MigrationStep step = m.steps().get(i);
-                    for (String kind : step.gql() != null ? List.of(step.kind()) : step.kinds()) {
-                        out.printf("== Migration %s, step %d/%d: %s%n", m.describe(), i + 1, m.steps().size(),
-                                step.describe());
-                        DryRunner.Result dry = jobs.retries().call(() -> new DryRunner(live).run(step.namespace(),
-                                kind, step.mapper(), 20));
-                        DryRunPrinter.print(dry, out, at);
-                        Operations operations = Operations.of(dry);
-                        reads += operations.reads();
-                        writes += operations.writes();
-                        deletes += operations.deletes();
-                    }
-                }
-            }
-            out.printf(pending.isEmpty() ? "Nothing to apply: every migration is applied.%n"
-                    : "All of them: " + at.describe(reads, writes, deletes) + ".%n");
-            out.flush();
+            new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT).plan(MigrationFolder.read(dir), null, 20, at,
+                    out, w -> out.println("warning: " + w));
             return text.toString();
         }, text -> {
             plan.set(text);

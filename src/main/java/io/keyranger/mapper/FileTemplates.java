@@ -292,10 +292,6 @@ final class FileTemplates {
             if (asOf != null && asOf.isAfter(Instant.now())) {
                 throw r.error("asOf", "is in the future (" + asOf + "): a source is read as it is or was");
             }
-            if (r.string("select", null) != null && r.string("fromKind", null) != null) {
-                throw r.error("select", "(--gql) does not go with a kind renamed (--to-kind) yet: select with "
-                        + "--keys, or copy the kind under its own name");
-            }
             if (r.bool("removeAdded", false) && r.string("fromKind", null) != null) {
                 throw r.error("removeAdded", "(--remove-added) does not go with a kind renamed (--to-kind) yet: "
                         + "what the source lacks is found over its ranges, which the renamed kind's keys do not "

@@ -1,5 +1,6 @@
 package io.keyranger.query;
 
+import java.util.function.UnaryOperator;
 import com.google.cloud.datastore.BaseEntity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyValue;
@@ -35,6 +36,19 @@ public record ClientQuery(GqlQuery query, KeyOrder order) {
                     + kind + ": write SELECT * FROM " + kind + " WHERE ...");
         }
         return new ClientQuery(query, order);
+    }
+
+    /**
+     * This query over the entities of {@code kind}, its key literals (in {@code __key__} conditions, HAS ANCESTOR and
+     * key values) given by {@code keys}: a copy's selection, written in the source's names, decided on its entities as
+     * the copy writes them under another kind's name ({@code --to-kind}).
+     */
+    public ClientQuery renamed(String kind, UnaryOperator<Key> keys) {
+        List<GqlQuery.Condition> conditions = query.conditions().stream().map(c -> new GqlQuery.Condition(
+                c.property(), c.op(), c.values().stream().<Value<?>>map(v -> v instanceof KeyValue key
+                        ? KeyValue.of(keys.apply(key.get())) : v).toList(), c.text())).toList();
+        return new ClientQuery(new GqlQuery(query.text(), kind, query.keysOnly(), query.projection(),
+                query.distinct(), conditions, query.orders(), query.limit(), query.offset()), order);
     }
 
     /** Whether {@code entity} is of the query's kind and meets every condition. */

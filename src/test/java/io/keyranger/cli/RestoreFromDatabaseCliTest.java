@@ -397,8 +397,18 @@ class RestoreFromDatabaseCliTest {
         assertThat(to.run(Query.newKeyQueryBuilder().setKind("Thing").build()).hasNext()).isFalse();
         cli.run("restore", "--from-project", source.projectId(), "--kind", KIND, "--to-kind", "Thing", "--mode",
                 "overwrite", "--remove-added").refused("does not go with a kind renamed");
-        cli.run("restore", "--from-project", source.projectId(), "--gql", "SELECT * FROM Item WHERE n = 1",
-                "--to-kind", "Thing").refused("does not go with a kind renamed");
+
+        // a selection written in the source's names, its key literal too, decided on the entities as renamed
+        InProcessCli.Result selected = cli.run("restore", "--from-project", source.projectId(), "--gql",
+                "SELECT * FROM Item WHERE next > KEY(Item, 5010) AND n < 45", "--to-kind", "Thing", "--page-size",
+                "7");
+        assertThat(selected.exitCode()).as(selected.err()).isZero();
+        Map<Key, Entity> some = new HashMap<>();
+        to.run(Query.newEntityQueryBuilder().setKind("Thing").build()).forEachRemaining(e -> some.put(e.getKey(), e));
+        Map<Key, Entity> wanted = new HashMap<>(expected);
+        wanted.values().removeIf(e -> e.getLong("n") < 10 || e.getLong("n") >= 45);
+        assertThat(some).as("the 35 Items whose next is past Item 5010 and n below 45").hasSize(35)
+                .isEqualTo(wanted);
     }
 
     /** Waits past the moment a source is read at when it opens: a little before it opens. */

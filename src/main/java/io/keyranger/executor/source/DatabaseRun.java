@@ -99,6 +99,10 @@ public record DatabaseRun(JobInput.Database input) implements InputRun {
             identity(files, spec, keys).requireSameAs(spec.mapper(), "Job " + spec.jobId());
         }
         DatabasePlacement placement = placement(live, spec);
+        if (select != null && input.fromKind() != null) { // decided on the entities as written, under the new name
+            DatabasePlacement paths = placement.keepingKinds();
+            select = select.renamed(spec.kind(), k -> placement.target(paths.source(k)));
+        }
         PastMapper mapper = new PastMapper(restore, select, keys == null, JobResult.SOURCE_READS,
                 CopyShaping.of(spec.mapper()), keys != null, input.withAncestors());
         DatabaseSource source = new DatabaseSource(sourceAt(), restore.removeAdded() ? live : null, placement,

@@ -193,5 +193,13 @@ class MigrateCliTest {
                 .containsEntry("written", (long) ITEMS);
         assertThat(ShardedCounter.existing(ds, "job:migrate-0002-1-1").totals()).as("each gold item set once")
                 .containsEntry("written", (long) ITEMS / 3);
+
+        // undo records pruned: a rollback is refused with why, before anything is taken back
+        InProcessCli cli = new InProcessCli(dir, conn);
+        cli.run("jobs", "--prune", "--keep-days", "0").ok();
+        cli.run(migrate("down", "--to", "0")).refused("Migration 0003 (0003_drop_obsolete.json) cannot be rolled "
+                + "back");
+        assertThat(read(ds, "Item")).as("nothing taken back").isEqualTo(items(ds, true));
+        assertThat(read(ds, "Obsolete")).isEmpty();
     }
 }

@@ -11,10 +11,14 @@ import io.keyranger.job.ListedJob;
 import io.keyranger.support.DemoWindowTest;
 import io.keyranger.support.Fx;
 import io.keyranger.ui.migrations.MigrationsViewModel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.Test;
 
@@ -25,15 +29,21 @@ import org.junit.jupiter.api.Test;
  */
 class MigrationsTabTest extends DemoWindowTest {
     @Test
-    void theExampleFolderIsPlannedAppliedOnTheRunTabAndRolledBack() {
+    void theExampleFolderIsPlannedAppliedOnTheRunTabAndRolledBack() throws Exception {
         Datastore demo = demoDatastore();
         Map<Key, Entity> accounts = read(demo, "Account");
         Map<Key, Entity> orgs = read(demo, "Org");
         Map<Key, Entity> events = read(demo, "Event");
         assertThat(events.values()).anyMatch(e -> e.getString("type").equals("refund"));
 
+        Path folder = Files.createTempDirectory("keyranger-migrations");
+        try (Stream<Path> examples = Files.list(Path.of("examples", "migrations"))) {
+            for (Path file : examples.toList()) {
+                Files.copy(file, folder.resolve(file.getFileName()));
+            }
+        }
         clickTab("Migrations");
-        setText("#migrationsFolder", Path.of("examples", "migrations").toAbsolutePath().toString());
+        setText("#migrationsFolder", folder.toString());
         robot.clickOn("#openMigrations");
         TableView<MigrationsViewModel.Row> table = robot.lookup("#migrationsTable").queryTableView();
         Fx.waitUntil(60, () -> table.getItems().size() == 3);
@@ -45,6 +55,17 @@ class MigrationsTabTest extends DemoWindowTest {
         assertThat(text("#migrationsPlan")).contains("== Migration 0001 (0001_rename_plan_fill_credit.json), step 2/2")
                 .contains("== Migration 0003 (0003_drop_refunds.json), step 1/1");
         assertThat(read(demo, "Account")).as("a plan writes nothing").isEqualTo(accounts);
+
+        // a file added after the folder was opened: Apply acts only on what the tab shows
+        Path added = folder.resolve("0004_more.json");
+        Files.writeString(added, "{\"steps\": [{\"kind\": \"Account\", \"mapper\": {\"template\": \"delete\"}}]}");
+        robot.clickOn("#applyMigrations");
+        Fx.waitUntil(30, () -> robot.lookup("#errorMessage").tryQuery().isPresent());
+        assertThat(labelText("#errorMessage")).contains("changed since they were opened");
+        robot.clickOn(robot.lookup(".dialog-pane").queryAs(DialogPane.class).lookupButton(ButtonType.OK));
+        Fx.waitUntil(10, () -> robot.lookup("#errorMessage").tryQuery().isEmpty());
+        assertThat(read(demo, "Account")).as("nothing written").isEqualTo(accounts);
+        Files.delete(added);
 
         robot.clickOn("#applyMigrations");
         Fx.waitUntil(180, () -> labelText("#migrationsMessage").equals("Applied."));

@@ -6,6 +6,7 @@ import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Session;
 import io.keyranger.launch.JobRequest;
 import io.keyranger.launch.Jobs;
+import io.keyranger.migrate.Migration;
 import io.keyranger.migrate.MigrationFolder;
 import io.keyranger.migrate.MigrationLedger;
 import io.keyranger.migrate.MigrationStatus;
@@ -57,6 +58,9 @@ public final class MigrationsViewModel {
             + "(NNNN_description.json files) to see their state in the connected database.");
     private final ReadOnlyStringWrapper plan = new ReadOnlyStringWrapper("");
     private PriceTable prices = PriceTable.BUILT_IN;
+    /** The folder the rows show, and its files as they were read then: what Apply and Roll back act on. */
+    private Path opened;
+    private List<Migration> shown = List.of();
 
     public MigrationsViewModel(TaskRunner tasks, Consumer<String> errors, RunViewModel run) {
         this.tasks = tasks;
@@ -65,6 +69,8 @@ public final class MigrationsViewModel {
         session.addListener((obs, old, now) -> {
             rows.clear();
             plan.set("");
+            opened = null;
+            shown = List.of();
         });
     }
 
@@ -75,8 +81,13 @@ public final class MigrationsViewModel {
         if (live == null || dir == null) {
             return;
         }
-        background("Reading the migrations", () -> new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT)
-                .status(MigrationFolder.read(dir)), all -> {
+        background("Reading the migrations", () -> {
+            List<Migration> files = MigrationFolder.read(dir);
+            return new Opened(files, new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT).status(files));
+        }, read -> {
+                    opened = dir;
+                    shown = read.files();
+                    List<MigrationStatus> all = read.status();
                     show(all);
                     long pending = all.stream().filter(s -> s.entry() == null
                             || s.entry().state() != MigrationLedger.State.APPLIED).count();
@@ -88,7 +99,7 @@ public final class MigrationsViewModel {
     /** The dry run of every pending step, and the price of all of them, as {@code migrate plan} prints them. */
     public void plan() {
         Session live = session.get();
-        Path dir = folder();
+        Path dir = opened;
         if (live == null || dir == null) {
             return;
         }
@@ -111,13 +122,28 @@ public final class MigrationsViewModel {
      */
     public void apply(BiPredicate<ConnectionSpec, String> confirm) {
         Session live = session.get();
-        Path dir = folder();
+        Path dir = opened;
+        List<Migration> seen = shown;
         if (live == null || dir == null || !confirm.test(live.spec(), "Applying the pending migrations")) {
             return;
         }
         background("Applying the migrations", () -> new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT)
-                .up(MigrationFolder.read(dir), null, steps(live), this::say), code -> ended(code, live, dir,
-                "Applied", "Apply"));
+                .up(asShown(dir, seen), null, steps(live), this::say), code -> ended(code, live, dir, "Applied",
+                "Apply"));
+    }
+
+    /**
+     * The folder's files, refused when they are not those the rows show ({@code seen}): Apply acts on what the tab
+     * shows, not on files added or edited since.
+     */
+    private static List<Migration> asShown(Path dir, List<Migration> seen) {
+        List<Migration> now = MigrationFolder.read(dir);
+        if (!now.stream().map(m -> m.name() + " " + m.checksum()).toList()
+                .equals(seen.stream().map(m -> m.name() + " " + m.checksum()).toList())) {
+            throw new KeyRangerException("The migrations in " + dir + " changed since they were opened: open the "
+                    + "folder again to see what Apply would do; nothing was written.");
+        }
+        return now;
     }
 
     /**
@@ -126,7 +152,7 @@ public final class MigrationsViewModel {
      */
     public void rollBack(int to, BiPredicate<ConnectionSpec, String> confirm) {
         Session live = session.get();
-        Path dir = folder();
+        Path dir = opened;
         if (live == null || dir == null || !confirm.test(live.spec(), "Rolling the migrations back")) {
             return;
         }
@@ -156,13 +182,17 @@ public final class MigrationsViewModel {
         return "revert " + ((JobRequest.Revert) request).jobId();
     }
 
+    /** A folder's files as read, and their states in the database. */
+    private record Opened(List<Migration> files, List<MigrationStatus> status) {
+    }
+
     private void ended(int code, Session live, Path dir, String done, String command) {
         String outcome = code == 0 ? done + "." : code == Migrations.Outcome.LEFT_ALONE ? done + ", but entities "
                 + "changed later were left alone (the Run tab's report names them)." : command + " stopped: a step "
                 + "did not end done (see the Run tab). " + command + " again resumes it.";
-        if (session.get() == live && dir.equals(folder())) {
+        if (session.get() == live && dir.equals(opened)) {
             background("Reading the migrations", () -> new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT)
-                    .status(MigrationFolder.read(dir)), all -> {
+                    .status(shown), all -> {
                         show(all);
                         message.set(outcome);
                     });

@@ -83,7 +83,7 @@ public final class MigrationsViewModel {
         }
         background("Reading the migrations", () -> {
             List<Migration> files = MigrationFolder.read(dir);
-            return new Opened(files, new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT).status(files));
+            return new Opened(files, migrations(live).status(files));
         }, read -> {
                     opened = dir;
                     shown = read.files();
@@ -104,10 +104,11 @@ public final class MigrationsViewModel {
             return;
         }
         PriceTable at = prices;
+        List<Migration> seen = shown; // the files the rows show
         background("Planning the migrations", () -> {
             StringWriter text = new StringWriter();
             PrintWriter out = new PrintWriter(text);
-            new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT).plan(MigrationFolder.read(dir), null, 20, at,
+            migrations(live).plan(seen, null, 20, at,
                     out, w -> out.println("warning: " + w));
             return text.toString();
         }, text -> {
@@ -127,7 +128,7 @@ public final class MigrationsViewModel {
         if (live == null || dir == null || !confirm.test(live.spec(), "Applying the pending migrations")) {
             return;
         }
-        background("Applying the migrations", () -> new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT)
+        background("Applying the migrations", () -> migrations(live)
                 .up(asShown(dir, seen), null, steps(live), this::say), code -> ended(code, live, dir, "Applied",
                 "Apply"));
     }
@@ -156,7 +157,7 @@ public final class MigrationsViewModel {
         if (live == null || dir == null || !confirm.test(live.spec(), "Rolling the migrations back")) {
             return;
         }
-        background("Rolling the migrations back", () -> new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT)
+        background("Rolling the migrations back", () -> migrations(live)
                 .down(MigrationFolder.read(dir), to, false, steps(live), this::say), code -> ended(code, live, dir,
                 "Rolled back", "Roll back"));
     }
@@ -182,6 +183,11 @@ public final class MigrationsViewModel {
         return "revert " + ((JobRequest.Revert) request).jobId();
     }
 
+    /** Migrations of {@code live} as the tab runs them: its jobs sized as a job's defaults. */
+    private static Migrations migrations(Session live) {
+        return new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT);
+    }
+
     /** A folder's files as read, and their states in the database. */
     private record Opened(List<Migration> files, List<MigrationStatus> status) {
     }
@@ -191,7 +197,7 @@ public final class MigrationsViewModel {
                 + "changed later were left alone (the Run tab's report names them)." : command + " stopped: a step "
                 + "did not end done (see the Run tab). " + command + " again resumes it.";
         if (session.get() == live && dir.equals(opened)) {
-            background("Reading the migrations", () -> new Migrations(Jobs.on(live), MigrationStep.Sizes.DEFAULT)
+            background("Reading the migrations", () -> migrations(live)
                     .status(shown), all -> {
                         show(all);
                         message.set(outcome);

@@ -1,6 +1,7 @@
 package io.keyranger.beam;
 
 import com.google.cloud.datastore.Key;
+import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerType;
@@ -143,7 +144,7 @@ record JobConfig(String emulatorHost, String projectId, String databaseId, Strin
         Session opened = session;
         CellCommitter committer = Retries.call(retries, Retries.Observer.NONE, () -> new CellCommitter(
                 opened.datastore(), opened.order(), mapper, jobId, plan, opened.limits(),
-                EngineSeams.NONE, parts())); // it reads the counter's shards
+                EngineSeams.NONE, parts(), ShardedCounter.existing(opened.datastore(), JobSpec.counterName(jobId))));
         return new PageWork(session.datastore(), job, session.order(), session.limits(), mapper, plan, committer,
                 retries, pages.source());
     }

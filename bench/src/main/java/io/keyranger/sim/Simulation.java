@@ -3,7 +3,7 @@ package io.keyranger.sim;
 import com.google.cloud.datastore.Key;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.executor.cells.Chunker;
-import io.keyranger.executor.local.RangeWorker;
+import io.keyranger.executor.local.Calibration;
 import io.keyranger.executor.local.ServerGauge;
 import io.keyranger.executor.local.SplitPoints;
 import io.keyranger.executor.local.SplitPolicy;
@@ -29,9 +29,12 @@ import java.util.function.LongConsumer;
  * code: {@link #SETUP_CALLS} before the first range and {@link #END_CALLS} after the last.
  */
 public final class Simulation {
-    /** Before the ranges: the job looked up, created with its plan and lease in a transaction, the plan read back, the
-     * counter opened in a transaction, its totals read, and {@link RangeWorker#CALIBRATION_QUERIES} queries alone. */
-    public static final int SETUP_CALLS = 1 + 3 + 1 + 3 + 1 + RangeWorker.CALIBRATION_QUERIES;
+    /**
+     * Before the ranges: the job, its plan, its counter and its lease created in a transaction (begin, its read of the
+     * job, commit). The plan's calls and {@link Calibration#QUERIES} queries alone are made beside the first two; the
+     * commit waits for the plan, the ranges for the commit and the calibration.
+     */
+    public static final int SETUP_CALLS = 3;
     /** After the last range: the end recorded in a transaction, the totals and the ledgers read. */
     public static final int END_CALLS = 3 + 1 + 1;
     /** A chunk's transaction: begin, one lookup (ledgers, counter shard, entities), commit. */
@@ -136,7 +139,7 @@ public final class Simulation {
             SimPlan plan = SimPlan.of(space, strategy, workers, random);
             policy = override != null ? override : plan.policy();
             splitPoints = plan.splitPoints();
-            calls(0, plan.calls() + SETUP_CALLS - RangeWorker.CALIBRATION_QUERIES, t -> calibrate(t, plan.starts()));
+            setUp(plan);
             while (!events.isEmpty()) {
                 events.poll().action().run();
             }
@@ -149,21 +152,41 @@ public final class Simulation {
                     maxDepth, tail, (System.nanoTime() - started) / 1_000_000);
         }
 
-        /** The executor's calibration: queries alone, their median the gauge's floor; then the ranges start. */
-        private void calibrate(long now, List<KeyRange> starts) {
-            long[] nanos = new long[RangeWorker.CALIBRATION_QUERIES];
-            long t = now;
-            for (int i = 0; i < nanos.length; i++) {
-                long done = server.call(t);
-                nanos[i] = done - t;
-                t = done;
+        /**
+         * The executor's start: the creation transaction's first calls, the plan and the calibration's queries at once;
+         * the commit once the plan is made; the ranges once the commit and the calibration are done, the median of the
+         * calibration's queries the gauge's floor.
+         */
+        private void setUp(SimPlan plan) {
+            long[] nanos = new long[Calibration.QUERIES];
+            int[] beforeCommit = {2};
+            int[] beforeRanges = {2};
+            LongConsumer ranges = t -> {
+                if (--beforeRanges[0] == 0) {
+                    gauge.calibrate(nanos);
+                    plan.starts().forEach(r -> queue.add(node(0, r)));
+                    dispatch(t);
+                }
+            };
+            LongConsumer commit = t -> {
+                if (--beforeCommit[0] == 0) {
+                    calls(t, 1, ranges);
+                }
+            };
+            calls(0, plan.calls(), commit);
+            calls(0, SETUP_CALLS - 1, commit);
+            calibrate(0, 0, nanos, ranges);
+        }
+
+        /** Calibration query {@code i} of {@code nanos.length}, one after another; {@code then} once all are answered. */
+        private void calibrate(long now, int i, long[] nanos, LongConsumer then) {
+            if (i == nanos.length) {
+                then.accept(now);
+                return;
             }
-            gauge.calibrate(nanos);
-            long begin = t;
-            at(begin, () -> {
-                starts.forEach(r -> queue.add(node(0, r)));
-                dispatch(begin);
-            });
+            long answered = server.call(now);
+            nanos[i] = answered - now;
+            at(answered, () -> calibrate(answered, i + 1, nanos, then));
         }
 
         private Node node(int depth, KeyRange range) {

@@ -5,7 +5,9 @@ import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.datastore.Retries;
+import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.ServerLimits;
+import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.MapResult;
@@ -70,16 +72,18 @@ public final class CellCommitter {
 
     /** A committer within the emulator's limits, the strictest of any server's. */
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells) {
-        this(datastore, order, mapper, jobId, cells, ServerLimits.EMULATOR, EngineSeams.NONE, null);
+        this(datastore, order, mapper, jobId, cells, ServerLimits.EMULATOR);
     }
 
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
                   ServerLimits limits) {
-        this(datastore, order, mapper, jobId, cells, limits, EngineSeams.NONE, null);
+        this(datastore, order, mapper, jobId, cells, limits, EngineSeams.NONE, null,
+                ShardedCounter.existing(datastore, JobSpec.counterName(jobId)));
     }
 
+    /** A committer whose commits count in {@code counter}, the job's. */
     public CellCommitter(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
-                  ServerLimits limits, EngineSeams seams, PartFiles parts) {
+                  ServerLimits limits, EngineSeams seams, PartFiles parts, ShardedCounter counter) {
         this.limits = limits;
         this.datastore = datastore;
         this.order = order;
@@ -87,7 +91,7 @@ public final class CellCommitter {
         this.cells = cells;
         this.divided = new CellParts(datastore, order, jobId, cells);
         this.transaction = new ChunkTransaction(datastore, order, mapper, jobId, cells, limits, seams, parts, divided,
-                this::cellKey); // it reads the counter's shard count
+                this::cellKey, counter);
     }
 
     /** The ledger key of cell {@code cell}. */

@@ -7,7 +7,6 @@ import com.google.cloud.datastore.Transaction;
 import io.keyranger.counter.ShardedCounter;
 import io.keyranger.datastore.Retries;
 import io.keyranger.datastore.ServerLimits;
-import io.keyranger.job.JobSpec;
 import io.keyranger.keys.KeyOrder;
 import io.keyranger.keys.KeyRange;
 import io.keyranger.mapper.PageMapper;
@@ -82,13 +81,13 @@ final class ChunkTransaction {
 
     ChunkTransaction(Datastore datastore, KeyOrder order, PageMapper mapper, String jobId, CellPlan cells,
                      ServerLimits limits, EngineSeams seams, PartFiles parts, CellParts divided,
-                     IntFunction<Key> cellKey) {
+                     IntFunction<Key> cellKey, ShardedCounter counter) {
         this.datastore = datastore;
         this.order = order;
         this.mapper = mapper;
         this.reads = Reads.of(mapper);
         this.undo = Undo.of(mapper);
-        this.counter = ShardedCounter.existing(datastore, JobSpec.counterName(jobId));
+        this.counter = counter;
         this.jobId = jobId;
         this.cells = cells;
         this.seams = seams;

@@ -162,7 +162,8 @@ public final class AdaptiveSplitExecutor {
         // (refused below) leaves it unused, and its reads stop
         AtomicBoolean unused = new AtomicBoolean();
         CompletableFuture<JobPlans.Planned> planning = CompletableFuture.supplyAsync(
-                () -> plan(input, spec, jobOrder, Cancellation.of(unused::get)), PLANNING);
+                () -> plan(input, spec, jobOrder, Cancellation.of(unused::get)), BESIDE);
+        Calibration calibration = Calibration.start(inputs.source(), jobOrder, spec.jobId(), BESIDE);
         Entity counter = ShardedCounter.created(datastore, JobSpec.counterName(spec.jobId()), counterShards(spec));
         JobPlans.Stored plan;
         try {
@@ -173,36 +174,46 @@ public final class AdaptiveSplitExecutor {
         } finally {
             unused.set(true);
         }
+        // a counter this transaction created counts nothing yet; one another runner created is read
         return run(spec, jobOrder, inputs, store, lease, plan.cells(), PageLoop.Covered.nothing(jobOrder),
-                () -> joined(planning).starts(), () -> ShardedCounter.created(datastore, counter), listener);
+                () -> joined(planning).starts(), () -> ShardedCounter.created(datastore, counter), lease.createdIt(),
+                calibration, listener);
     }
 
     /**
      * Runs the job whose lease was just taken, from the ranges {@code starts} gives (read once the lease is held), in
-     * the job's key order ({@code order}: its input's); {@code covered} says which spans are known committed. A failure before the run starts releases the lease.
+     * the job's key order ({@code order}: its input's); {@code covered} says which spans are known committed, and
+     * {@code counterNew} that the job's counter counts nothing yet (not read). A failure before the run starts releases
+     * the lease.
      */
     private JobHandle run(JobSpec spec, KeyOrder order, Inputs inputs, JobStore store, JobLease lease,
                           CellPlan cells, PageLoop.Covered covered, Supplier<List<KeyRange>> starts,
-                          Supplier<ShardedCounter> counters, JobListener listener) {
+                          Supplier<ShardedCounter> counters, boolean counterNew, Calibration calibration,
+                          JobListener listener) {
         try {
             ShardedCounter counter = counters.get();
+            // read before any worker: a fault is retried
+            Map<String, Long> totals = counterNew ? Map.of() : retrying(counter::totals);
             PartFiles parts = PartFiles.of(LocalFileStore.INSTANCE, inputs.mapper(), spec.mapper(), spec.jobId(),
                     spec.namespace(), spec.kind(), spec.group(), datastore.getOptions().getProjectId());
             CellCommitter committer = retrying(() -> new CellCommitter(datastore, order, inputs.mapper(),
-                    spec.jobId(), cells, limits, seams, parts)); // it reads the counter's shard count
+                    spec.jobId(), cells, limits, seams, parts, counter));
             PageWork work = new PageWork(datastore, spec, order, limits, inputs.mapper(), cells, committer, retries,
                     inputs.source(), seams);
             List<RangeNode> roots = roots(starts.get());
             return new JobRun(new RunContext(work, retries, store, lease, counter, covered, splitPolicy, parts,
-                    listener, watching.apply(spec))).start(roots, roots);
+                    listener, watching.apply(spec))).start(roots, roots, totals, calibration);
         } catch (RuntimeException e) {
             lease.ended();
             throw e;
         }
     }
 
-    /** Where a new job's plan is made, beside the thread that looks its id up: a thread of its own. */
-    private static final Executor PLANNING = task -> {
+    /**
+     * Where what a job's start needs besides its transaction is done (a new job's plan, the server's calibration),
+     * beside the thread that looks its id up: a thread of its own for each.
+     */
+    private static final Executor BESIDE = task -> {
         Thread thread = new Thread(task, "keyranger-plan");
         thread.setDaemon(true);
         thread.start();
@@ -296,6 +307,8 @@ public final class AdaptiveSplitExecutor {
         if (plan == null) {
             return finishedAlready(store, retrying(() -> store.loadJob(jobId)), listener);
         }
+        // measured while the job's ledgers are read: once its lease is held, as no other runner loads the server
+        Calibration calibration = Calibration.start(inputs.source(), jobOrder, jobId, BESIDE);
         PendingCells pending;
         try {
             pending = retrying(() -> PendingCells.read(store, jobId, plan.cells()));
@@ -306,7 +319,7 @@ public final class AdaptiveSplitExecutor {
         return run(spec, jobOrder, inputs, store, lease, plan.cells(), pending::covered,
                 () -> pending.ranges(spec.shards()),
                 () -> retrying(() -> ShardedCounter.open(datastore, JobSpec.counterName(jobId), counterShards(spec))),
-                listener);
+                false, calibration, listener);
     }
 
     /** The handle of a job that is done: nothing runs, the result is its stored one, as it finished. */

@@ -92,17 +92,18 @@ final class JobRun {
         };
     }
 
-    /** Publishes the whole tree, then runs the pending nodes. */
-    JobHandle start(List<RangeNode> all, List<RangeNode> pending) {
+    /**
+     * Publishes the whole tree with the job's totals so far ({@code totals}), then runs the pending nodes once
+     * {@code calibration} is done.
+     */
+    JobHandle start(List<RangeNode> all, List<RangeNode> pending, Map<String, Long> totals, Calibration calibration) {
         startNanos = System.nanoTime();
-        run.tree().load(all, run.persistedTotals(run.retries())); // read before any worker: a fault is retried
+        run.tree().load(all, totals);
         throughput = ThroughputSampler.start(run.jobId(), () -> run.tree().total("read"), this::runningMillis);
         long every = Math.max(100, run.lease().duration().toMillis() / 3);
         renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         outstanding.incrementAndGet(); // held until every pending node is submitted
-        if (!pending.isEmpty()) {
-            worker.calibrate(pending.get(0).range());
-        }
+        calibration.applyTo(run.gauge());
         pending.forEach(this::submit);
         release();
         return handle;

@@ -186,28 +186,6 @@ public final class RangeWorker {
         children.forEach(pool::submit);
     }
 
-    /** Queries made alone before the job's ranges start, to learn the server's unloaded latency. */
-    public static final int CALIBRATION_QUERIES = 3;
-
-    /**
-     * Times {@link #CALIBRATION_QUERIES} one-key queries of {@code range}, one after another, and gives the gauge
-     * their median as the server's latency without load. Optional: a failure only leaves the gauge uncalibrated.
-     */
-    void calibrate(KeyRange range) {
-        long[] nanos = new long[CALIBRATION_QUERIES];
-        try {
-            for (int i = 0; i < nanos.length; i++) {
-                long started = System.nanoTime();
-                run.work().firstKey(range);
-                nanos[i] = System.nanoTime() - started;
-            }
-        } catch (RuntimeException e) {
-            LOG.debug("Job {}: no calibration of the server's latency: {}", run.jobId(), e.toString());
-            return;
-        }
-        run.gauge().calibrate(nanos);
-    }
-
     private <T> T attempt(RangeNode node, Supplier<T> operation) {
         return attempts.run(node, operation);
     }

@@ -1,0 +1,58 @@
+package io.keyranger.executor.local;
+
+import io.keyranger.executor.cells.PageSource;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's latency without load, as a job's {@link ServerGauge} starts from: {@link #QUERIES} one-key queries of
+ * the job's input, one after another, made while the job is being created or taken (its plan, its transaction), so
+ * that they cost its first page no round trip. Its ranges start once they are done, which they almost always are by
+ * then: under the load of the ranges, the latency would already be a loaded one.
+ */
+public final class Calibration {
+    private static final Logger LOG = LoggerFactory.getLogger(Calibration.class);
+    /** Queries made alone before the job's ranges start. */
+    public static final int QUERIES = 3;
+
+    private final CompletableFuture<long[]> measured;
+    private final String jobId;
+
+    private Calibration(CompletableFuture<long[]> measured, String jobId) {
+        this.measured = measured;
+        this.jobId = jobId;
+    }
+
+    /** Starts timing one-key queries of {@code source} over its whole key space (in {@code order}) on {@code beside}. */
+    static Calibration start(PageSource source, KeyOrder order, String jobId, Executor beside) {
+        return new Calibration(CompletableFuture.supplyAsync(() -> {
+            long[] nanos = new long[QUERIES];
+            for (int i = 0; i < nanos.length; i++) {
+                long started = System.nanoTime();
+                source.fetch(KeyRange.all(order), 0, 1);
+                nanos[i] = System.nanoTime() - started;
+            }
+            return nanos;
+        }, beside), jobId);
+    }
+
+    /**
+     * Waits for the queries and gives {@code gauge} their median. Optional: a failure only leaves the gauge
+     * uncalibrated.
+     */
+    void applyTo(ServerGauge gauge) {
+        long[] nanos;
+        try {
+            nanos = measured.join();
+        } catch (CompletionException e) {
+            LOG.debug("Job {}: no calibration of the server's latency: {}", jobId, String.valueOf(e.getCause()));
+            return;
+        }
+        gauge.calibrate(nanos);
+    }
+}

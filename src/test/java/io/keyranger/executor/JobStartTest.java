@@ -1,0 +1,121 @@
+package io.keyranger.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Query;
+import com.google.cloud.datastore.Transaction;
+import io.keyranger.datastore.ConnectionSpec;
+import io.keyranger.datastore.ServerLimits;
+import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.executor.local.Calibration;
+import io.keyranger.job.JobListener;
+import io.keyranger.job.JobResult;
+import io.keyranger.job.JobSpec;
+import io.keyranger.job.JobStatus;
+import io.keyranger.keys.KeyOrder;
+import io.keyranger.mapper.MapperSpec;
+import io.keyranger.support.SharedEmulator;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a new job waits for before its first page, on the real emulator: its creating transaction alone. Its plan and
+ * the server's calibration are made beside that transaction, and nothing it already knows (the counter it created,
+ * that counter's totals) is read again.
+ */
+class JobStartTest {
+    private static final KeyOrder ORDER = KeyOrder.EMULATOR;
+    private static final int ITEMS = 400;
+
+    /** One call to the server: the thread that made it, and the method. */
+    private record Call(String thread, String method) {
+        boolean byWorker() {
+            return thread.startsWith("keyranger-job-");
+        }
+    }
+
+    @Test
+    void aNewJobsRangesStartAfterItsCreatingTransactionAloneAndTheCalibrationBesideIt() throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject("job-start");
+        Datastore plain = SharedEmulator.connect(conn);
+        List<Entity> items = new ArrayList<>();
+        for (int i = 1; i <= ITEMS; i++) {
+            items.add(Entity.newBuilder(plain.newKeyFactory().setKind("Item").newKey(i * 7919L)).set("n", 0).build());
+        }
+        SharedEmulator.putAll(plain, items);
+        List<Call> calls = new CopyOnWriteArrayList<>();
+        Datastore recorded = recording(plain, calls);
+
+        JobSpec spec = new JobSpec("starts-at-once", "", "Item",
+                MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"), 8, 8, 50, 0);
+        String starter = Thread.currentThread().getName();
+        JobResult result = new AdaptiveSplitExecutor(recorded, ORDER, ServerLimits.EMULATOR)
+                .start(spec, JobListener.NONE).await();
+
+        assertThat(result.status()).isEqualTo(JobStatus.DONE);
+        List<Long> values = new ArrayList<>();
+        plain.run(Query.newEntityQueryBuilder().setKind("Item").build()).forEachRemaining(e -> values.add(e.getLong("n")));
+        assertThat(values).hasSize(ITEMS).containsOnly(1L);
+
+        int firstWorkerCall = indexOfFirstWorkerCall(calls);
+        assertThat(firstWorkerCall).as("calls before the first range: %s", calls).isPositive();
+        List<Call> before = calls.subList(0, firstWorkerCall);
+        // on the starting thread: begin, the transaction's read of the job, commit; no counter or totals read after
+        assertThat(before.stream().filter(c -> c.thread().equals(starter)).map(Call::method).toList())
+                .as("calls before the first range: %s", before)
+                .containsExactly("newTransaction", "fetch", "commit");
+        // beside it, on threads of their own: the plan's scan and the calibration's queries, all answered by then
+        assertThat(before.stream().filter(c -> !c.thread().equals(starter) && c.method().equals("run")).count())
+                .as("queries made beside the creating transaction: %s", before)
+                .isGreaterThanOrEqualTo(Calibration.QUERIES + 1);
+    }
+
+    private static int indexOfFirstWorkerCall(List<Call> calls) {
+        for (int i = 0; i < calls.size(); i++) {
+            if (calls.get(i).byWorker()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** {@code datastore}, each call of it and of its transactions recorded in {@code calls} as it is made. */
+    private static Datastore recording(Datastore datastore, List<Call> calls) {
+        return (Datastore) Proxy.newProxyInstance(Datastore.class.getClassLoader(), new Class<?>[] {Datastore.class},
+                (proxy, method, args) -> {
+                    Object value = invoke(datastore, method, args, DATASTORE_CALLS, calls);
+                    if (value instanceof Transaction tx) {
+                        return Proxy.newProxyInstance(Transaction.class.getClassLoader(),
+                                new Class<?>[] {Transaction.class},
+                                (p, m, a) -> invoke(tx, m, a, TRANSACTION_CALLS, calls));
+                    }
+                    return value;
+                });
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args, Set<String> serverCalls,
+                                 List<Call> calls) throws Throwable {
+        if (serverCalls.contains(method.getName())) {
+            calls.add(new Call(Thread.currentThread().getName(), method.getName()));
+        }
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** The methods that call the server: a transaction's writes are sent with its commit. */
+    private static final Set<String> DATASTORE_CALLS = Set.of("newTransaction", "get", "fetch", "run",
+            "runAggregation", "put", "add", "update", "delete", "allocateId", "runInTransaction");
+    private static final Set<String> TRANSACTION_CALLS = Set.of("get", "fetch", "run", "runAggregation", "commit",
+            "rollback");
+}

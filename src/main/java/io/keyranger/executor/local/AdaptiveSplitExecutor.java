@@ -214,7 +214,7 @@ public final class AdaptiveSplitExecutor {
      * beside the thread that looks its id up: a thread of its own for each.
      */
     private static final Executor BESIDE = task -> {
-        Thread thread = new Thread(task, "keyranger-plan");
+        Thread thread = new Thread(task, "keyranger-start");
         thread.setDaemon(true);
         thread.start();
     };

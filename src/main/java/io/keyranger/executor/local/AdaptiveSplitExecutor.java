@@ -163,7 +163,7 @@ public final class AdaptiveSplitExecutor {
         AtomicBoolean unused = new AtomicBoolean();
         CompletableFuture<JobPlans.Planned> planning = CompletableFuture.supplyAsync(
                 () -> plan(input, spec, jobOrder, Cancellation.of(unused::get)), BESIDE);
-        Calibration calibration = Calibration.start(inputs.source(), jobOrder, spec.jobId(), BESIDE);
+        Calibration calibration = Calibration.start(inputs.source(), jobOrder, spec.jobId(), planning, BESIDE);
         Entity counter = ShardedCounter.created(datastore, JobSpec.counterName(spec.jobId()), counterShards(spec));
         JobPlans.Stored plan;
         try {
@@ -307,8 +307,6 @@ public final class AdaptiveSplitExecutor {
         if (plan == null) {
             return finishedAlready(store, retrying(() -> store.loadJob(jobId)), listener);
         }
-        // measured while the job's ledgers are read: once its lease is held, as no other runner loads the server
-        Calibration calibration = Calibration.start(inputs.source(), jobOrder, jobId, BESIDE);
         PendingCells pending;
         try {
             pending = retrying(() -> PendingCells.read(store, jobId, plan.cells()));
@@ -316,6 +314,9 @@ public final class AdaptiveSplitExecutor {
             lease.ended();
             throw e;
         }
+        // once the lease is held (no other runner loads the server) and the ledgers are read
+        Calibration calibration = Calibration.start(inputs.source(), jobOrder, jobId,
+                CompletableFuture.completedFuture(null), BESIDE);
         return run(spec, jobOrder, inputs, store, lease, plan.cells(), pending::covered,
                 () -> pending.ranges(spec.shards()),
                 () -> retrying(() -> ShardedCounter.open(datastore, JobSpec.counterName(jobId), counterShards(spec))),

@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's latency without load, as a job's {@link ServerGauge} starts from: {@link #QUERIES} one-key queries of
- * the job's input, one after another, made while the job is being created or taken (its plan, its transaction), so
- * that they cost its first page no round trip. Its ranges start once they are done, which they almost always are by
- * then: under the load of the ranges, the latency would already be a loaded one.
+ * the job's input, one after another, made once the job's own heavier reads are answered (a new job's plan, a resumed
+ * job's ledgers) and beside its lighter last calls (the commit that creates it), so that they cost its first page few
+ * round trips. Its ranges start once they are done: under the load of the ranges, or queued behind the plan's queries
+ * on a server that answers one at a time (the emulators), the latency would already be a loaded one.
  */
 public final class Calibration {
     private static final Logger LOG = LoggerFactory.getLogger(Calibration.class);
@@ -28,9 +29,13 @@ public final class Calibration {
         this.jobId = jobId;
     }
 
-    /** Starts timing one-key queries of {@code source} over its whole key space (in {@code order}) on {@code beside}. */
-    static Calibration start(PageSource source, KeyOrder order, String jobId, Executor beside) {
-        return new Calibration(CompletableFuture.supplyAsync(() -> {
+    /**
+     * Times one-key queries of {@code source} over its whole key space (in {@code order}) on {@code beside}, once
+     * {@code after} is done (whether it failed or not).
+     */
+    static Calibration start(PageSource source, KeyOrder order, String jobId, CompletableFuture<?> after,
+                             Executor beside) {
+        return new Calibration(after.handle((done, failed) -> null).thenApplyAsync(ignored -> {
             long[] nanos = new long[QUERIES];
             for (int i = 0; i < nanos.length; i++) {
                 long started = System.nanoTime();

@@ -192,8 +192,6 @@ public final class AdaptiveSplitExecutor {
                           JobListener listener) {
         try {
             ShardedCounter counter = counters.get();
-            // read before any worker: a fault is retried
-            Map<String, Long> totals = counterNew ? Map.of() : retrying(counter::totals);
             PartFiles parts = PartFiles.of(LocalFileStore.INSTANCE, inputs.mapper(), spec.mapper(), spec.jobId(),
                     spec.namespace(), spec.kind(), spec.group(), datastore.getOptions().getProjectId());
             CellCommitter committer = retrying(() -> new CellCommitter(datastore, order, inputs.mapper(),
@@ -202,7 +200,7 @@ public final class AdaptiveSplitExecutor {
                     inputs.source(), seams);
             List<RangeNode> roots = roots(starts.get());
             return new JobRun(new RunContext(work, retries, store, lease, counter, covered, splitPolicy, parts,
-                    listener, watching.apply(spec))).start(roots, roots, totals, calibration);
+                    listener, watching.apply(spec))).start(roots, roots, counterNew, calibration);
         } catch (RuntimeException e) {
             lease.ended();
             throw e;

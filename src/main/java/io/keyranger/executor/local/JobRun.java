@@ -93,12 +93,13 @@ final class JobRun {
     }
 
     /**
-     * Publishes the whole tree with the job's totals so far ({@code totals}), then runs the pending nodes once
-     * {@code calibration} is done.
+     * Publishes the whole tree with the job's totals so far (none, unread, when {@code counterNew}: this run created
+     * the counter), then runs the pending nodes once {@code calibration} is done.
      */
-    JobHandle start(List<RangeNode> all, List<RangeNode> pending, Map<String, Long> totals, Calibration calibration) {
+    JobHandle start(List<RangeNode> all, List<RangeNode> pending, boolean counterNew, Calibration calibration) {
         startNanos = System.nanoTime();
-        run.tree().load(all, totals);
+        // read before any worker: a fault is retried
+        run.tree().load(all, counterNew ? Map.of() : run.persistedTotals(run.retries()));
         throughput = ThroughputSampler.start(run.jobId(), () -> run.tree().total("read"), this::runningMillis);
         long every = Math.max(100, run.lease().duration().toMillis() / 3);
         renewals.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);

@@ -66,4 +66,13 @@ public enum ServerType {
     public boolean isEmulator() {
         return this == EMULATOR || this == FIRESTORE_EMULATOR;
     }
+
+    /**
+     * Whether the server answers many requests at once, each in about the same time whatever else it serves
+     * (production, and its model): a request made beside others then still takes the server's unloaded time. The
+     * emulators answer one request at a time, so a request made beside others waits for them.
+     */
+    public boolean servesAtOnce() {
+        return !isEmulator();
+    }
 }

@@ -71,7 +71,8 @@ public final class Engine {
 
     public AdaptiveSplitExecutor executor() {
         return new AdaptiveSplitExecutor(datastore, order, limits, retries).readOnly(readOnly).leaseDuration(lease)
-                .seams(seams).watching(spec -> JobReadTime.watch(session, spec, Instant.now()));
+                .servesAtOnce(session.spec().server().servesAtOnce()).seams(seams)
+                .watching(spec -> JobReadTime.watch(session, spec, Instant.now()));
     }
 
     /**

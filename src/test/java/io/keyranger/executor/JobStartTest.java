@@ -28,8 +28,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a new job waits for before its first page, on the real emulator: its creating transaction, with its plan made
- * beside it, and the server's calibration once the plan is made (alone, but for that transaction's commit). Nothing it
- * already knows (the counter it created, that counter's totals) is read again.
+ * beside it, and the server's calibration: once the plan is made (alone, but for that transaction's commit) on a server
+ * that answers one request at a time, as the emulator does; beside the plan on one that answers many at once, as
+ * production does (the executor told so). Nothing it already knows (the counter it created, that counter's totals) is
+ * read again.
  */
 class JobStartTest {
     private static final KeyOrder ORDER = KeyOrder.EMULATOR;
@@ -44,7 +46,61 @@ class JobStartTest {
 
     @Test
     void aNewJobsRangesStartAfterItsCreatingTransactionAndACalibrationMadeAloneAfterThePlan() throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject("job-start");
+        Started started = start("job-start", false);
+
+        // on the starting thread: begin, the transaction's read of the job, commit; no counter or totals read after
+        assertThat(started.onStarter()).as("calls before the first range: %s", started.before())
+                .containsExactly("newTransaction", "fetch", "commit");
+        // beside it, on threads of their own: the plan's queries, then the calibration's, after every one of them
+        List<Call> beside = started.beside();
+        List<Call> calibration = started.calibration();
+        assertThat(calibration).as("calls beside the creating transaction: %s", beside)
+                .isEqualTo(beside.subList(beside.size() - Calibration.QUERIES, beside.size()));
+        assertThat(beside.size()).as("the plan's queries before the calibration: %s", beside)
+                .isGreaterThan(Calibration.QUERIES);
+    }
+
+    @Test
+    void onAServerThatAnswersAtOnceTheCalibrationIsMadeBesideThePlan() throws Exception {
+        Started started = start("job-start-at-once", true);
+
+        assertThat(started.onStarter()).as("calls before the first range: %s", started.before())
+                .containsExactly("newTransaction", "fetch", "commit");
+        // the calibration's three queries are answered while the plan's sample is held, before any query of the plan
+        List<Call> beside = started.beside();
+        assertThat(started.calibration()).as("calls beside the creating transaction: %s", beside)
+                .isEqualTo(beside.subList(0, Calibration.QUERIES));
+        assertThat(beside.size()).as("the plan's queries after the calibration: %s", beside)
+                .isGreaterThan(Calibration.QUERIES);
+    }
+
+    /** The calls a job over a new kind made before its first range's, as answered; the job ran to the end. */
+    private record Started(List<Call> before, String starter) {
+        List<String> onStarter() {
+            return before.stream().filter(c -> c.thread().equals(starter)).map(Call::method).toList();
+        }
+
+        List<Call> beside() {
+            return before.stream().filter(c -> !c.thread().equals(starter)).toList();
+        }
+
+        /** The calls of the calibration's thread: the one whose calls are all one-key queries, as many as it makes. */
+        List<Call> calibration() {
+            List<Call> beside = beside();
+            List<Long> threads = beside.stream().map(Call::threadId).distinct().toList();
+            List<List<Call>> calibrating = threads.stream()
+                    .map(id -> beside.stream().filter(c -> c.threadId() == id).toList())
+                    .filter(calls -> calls.size() == Calibration.QUERIES
+                            && calls.stream().allMatch(c -> c.method().equals("run")))
+                    .toList();
+            assertThat(calibrating).as("threads beside the creating transaction: %s", beside).hasSize(1);
+            return calibrating.get(0);
+        }
+    }
+
+    /** Runs an increment over a new kind of {@link #ITEMS} entities, {@code atOnce} told to the executor. */
+    private static Started start(String project, boolean atOnce) throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject(project);
         Datastore plain = SharedEmulator.connect(conn);
         List<Entity> items = new ArrayList<>();
         for (int i = 1; i <= ITEMS; i++) {
@@ -57,7 +113,7 @@ class JobStartTest {
         JobSpec spec = new JobSpec("starts-at-once", "", "Item",
                 MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"), 8, 8, 50, 0);
         String starter = Thread.currentThread().getName();
-        JobResult result = new AdaptiveSplitExecutor(recorded, ORDER, ServerLimits.EMULATOR)
+        JobResult result = new AdaptiveSplitExecutor(recorded, ORDER, ServerLimits.EMULATOR).servesAtOnce(atOnce)
                 .start(spec, JobListener.NONE).await();
 
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
@@ -67,20 +123,7 @@ class JobStartTest {
 
         int firstWorkerCall = indexOfFirstWorkerCall(calls);
         assertThat(firstWorkerCall).as("calls before the first range: %s", calls).isPositive();
-        List<Call> before = calls.subList(0, firstWorkerCall);
-        // on the starting thread: begin, the transaction's read of the job, commit; no counter or totals read after
-        assertThat(before.stream().filter(c -> c.thread().equals(starter)).map(Call::method).toList())
-                .as("calls before the first range: %s", before)
-                .containsExactly("newTransaction", "fetch", "commit");
-        // beside it, on threads of their own: the plan's queries, then the calibration's, after every one of them
-        List<Call> beside = before.stream().filter(c -> !c.thread().equals(starter)).toList();
-        long calibrating = beside.get(beside.size() - 1).threadId();
-        List<Call> calibration = beside.stream().filter(c -> c.threadId() == calibrating).toList();
-        assertThat(calibration).as("calls beside the creating transaction: %s", beside)
-                .hasSize(Calibration.QUERIES).allMatch(c -> c.method().equals("run"))
-                .isEqualTo(beside.subList(beside.size() - Calibration.QUERIES, beside.size()));
-        assertThat(beside.size()).as("the plan's queries before the calibration: %s", beside)
-                .isGreaterThan(Calibration.QUERIES);
+        return new Started(List.copyOf(calls.subList(0, firstWorkerCall)), starter);
     }
 
     private static int indexOfFirstWorkerCall(List<Call> calls) {

@@ -51,6 +51,7 @@ public final class BenchRunner {
     private LongSupplier serverCalls;
     private Session reverting;
     private PipelineJvms pipelineJvms;
+    private boolean servesAtOnce;
 
     public BenchRunner(Datastore datastore, KeyOrder order, ServerLimits limits, Consumer<String> log) {
         this.datastore = datastore;
@@ -76,6 +77,12 @@ public final class BenchRunner {
      */
     public BenchRunner pipelineJvms(PipelineJvms jvms) {
         this.pipelineJvms = jvms;
+        return this;
+    }
+
+    /** Whether the server answers many requests at once, as the executor is told ({@code AdaptiveSplitExecutor}). */
+    public BenchRunner servesAtOnce(boolean value) {
+        this.servesAtOnce = value;
         return this;
     }
 
@@ -186,7 +193,8 @@ public final class BenchRunner {
         int shards = settings.shards() > 0 ? settings.shards() : settings.workers();
         int workers = settings.workers();
         FaultInjector latency = new FaultInjector(0, 0, serverQuiet != null ? 0 : settings.latencyMs(), 1);
-        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits);
+        AdaptiveSplitExecutor executor = new AdaptiveSplitExecutor(latency.wrap(datastore), order, limits)
+                .servesAtOnce(servesAtOnce);
         switch (strategy) {
             case LINEAR -> {
                 executor.splitPolicy(Baselines.NONE);

@@ -31,8 +31,9 @@ import java.util.function.LongConsumer;
 public final class Simulation {
     /**
      * Before the ranges: the job, its plan, its counter and its lease created in a transaction (begin, its read of the
-     * job, commit). The plan's calls are made beside the first two; once the plan is made, the commit and
-     * {@link Calibration#QUERIES} queries one after another; the ranges wait for both.
+     * job, commit). The plan's calls are made beside the first two, and beside them {@link Calibration#QUERIES}
+     * queries one after another (the simulated server answers many at once, as production does); the commit once the
+     * plan is made; the ranges wait for the commit and the calibration.
      */
     public static final int SETUP_CALLS = 3;
     /** After the last range: the end recorded in a transaction, the totals and the ledgers read. */
@@ -153,9 +154,9 @@ public final class Simulation {
         }
 
         /**
-         * The executor's start: the creation transaction's first calls and the plan at once; once both are done the
-         * commit, and once the plan is the calibration's queries; the ranges once the commit and the calibration are
-         * done, the median of the calibration's queries the gauge's floor.
+         * The executor's start on a server that answers many requests at once: the creation transaction's first
+         * calls, the plan and the calibration's queries at once; once the first two are done the commit; the ranges
+         * once the commit and the calibration are done, the median of the calibration's queries the gauge's floor.
          */
         private void setUp(SimPlan plan) {
             long[] nanos = new long[Calibration.QUERIES];
@@ -173,11 +174,9 @@ public final class Simulation {
                     calls(t, 1, ranges);
                 }
             };
-            calls(0, plan.calls(), t -> {
-                commit.accept(t);
-                calibrate(t, 0, nanos, ranges);
-            });
+            calls(0, plan.calls(), commit);
             calls(0, SETUP_CALLS - 1, commit);
+            calibrate(0, 0, nanos, ranges);
         }
 
         /** Calibration query {@code i} of {@code nanos.length}, one after another; {@code then} once all are answered. */

@@ -72,6 +72,7 @@ public final class AdaptiveSplitExecutor {
     private final ServerLimits limits;
     private final RetryPolicy retries;
     private boolean readOnly;
+    private boolean servesAtOnce;
     private SplitPolicy splitPolicy = SplitPolicy.ADAPTIVE;
     private Duration leaseDuration = JobLease.DEFAULT_DURATION;
     private EngineSeams seams = EngineSeams.NONE;
@@ -112,6 +113,17 @@ public final class AdaptiveSplitExecutor {
      */
     public AdaptiveSplitExecutor watching(Function<JobSpec, MomentWatch> value) {
         this.watching = value;
+        return this;
+    }
+
+    /**
+     * Whether the server answers many requests at once ({@link io.keyranger.datastore.ServerType#servesAtOnce}): a new
+     * job's calibration is then made beside its plan, not after it. False unless set: on a server that answers one
+     * request at a time (the emulators), a calibration beside the plan would wait for the plan's queries and measure a
+     * loaded latency.
+     */
+    public AdaptiveSplitExecutor servesAtOnce(boolean value) {
+        this.servesAtOnce = value;
         return this;
     }
 
@@ -163,7 +175,8 @@ public final class AdaptiveSplitExecutor {
         AtomicBoolean unused = new AtomicBoolean();
         CompletableFuture<JobPlans.Planned> planning = CompletableFuture.supplyAsync(
                 () -> plan(input, spec, jobOrder, Cancellation.of(unused::get)), BESIDE);
-        Calibration calibration = Calibration.start(inputs.source(), jobOrder, spec.jobId(), planning, BESIDE);
+        Calibration calibration = Calibration.start(inputs.source(), jobOrder, spec.jobId(),
+                servesAtOnce ? CompletableFuture.completedFuture(null) : planning, BESIDE);
         Entity counter = ShardedCounter.created(datastore, JobSpec.counterName(spec.jobId()), counterShards(spec));
         JobPlans.Stored plan;
         try {

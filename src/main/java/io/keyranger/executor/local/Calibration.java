@@ -11,10 +11,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's latency without load, as a job's {@link ServerGauge} starts from: {@link #QUERIES} one-key queries of
- * the job's input, one after another, made once the job's own heavier reads are answered (a new job's plan, a resumed
- * job's ledgers) and beside its lighter last calls (the commit that creates it), so that they cost its first page few
- * round trips. Its ranges start once they are done: under the load of the ranges, or queued behind the plan's queries
- * on a server that answers one at a time (the emulators), the latency would already be a loaded one.
+ * the job's input, one after another, made beside the job's start so that they cost its first page few round trips.
+ * Its ranges start once they are done: under the load of the ranges the latency would already be a loaded one. On a
+ * server that answers many requests at once (production) they are made beside a new job's plan; on one that answers
+ * one at a time (the emulators) they would queue behind the plan's queries there, so they are made once the job's own
+ * heavier reads are answered (a new job's plan, a resumed job's ledgers), beside its lighter last calls (the commit
+ * that creates it).
  */
 public final class Calibration {
     private static final Logger LOG = LoggerFactory.getLogger(Calibration.class);

@@ -127,6 +127,7 @@ final class BenchServers {
     /** The runner with what the options add: a revert after each run; the command's pipeline JVMs. */
     private BenchRunner configured(BenchRunner runner, Session session) {
         runner.pipelineJvms(pipelineJvms);
+        runner.servesAtOnce(session.spec().server().servesAtOnce());
         return revert ? runner.reverting(session) : runner;
     }
 }

@@ -7,14 +7,15 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Query;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.datastore.ConnectionSpec;
-import io.keyranger.datastore.ServerLimits;
-import io.keyranger.executor.local.AdaptiveSplitExecutor;
+import io.keyranger.datastore.ServerType;
+import io.keyranger.datastore.Session;
+import io.keyranger.executor.lease.JobLease;
 import io.keyranger.executor.local.Calibration;
 import io.keyranger.job.JobListener;
 import io.keyranger.job.JobResult;
 import io.keyranger.job.JobSpec;
 import io.keyranger.job.JobStatus;
-import io.keyranger.keys.KeyOrder;
+import io.keyranger.job.RetryPolicy;
 import io.keyranger.mapper.MapperSpec;
 import io.keyranger.support.SharedEmulator;
 import java.lang.reflect.InvocationTargetException;
@@ -24,17 +25,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * What a new job waits for before its first page, on the real emulator: its creating transaction, with its plan made
  * beside it, and the server's calibration: once the plan is made (alone, but for that transaction's commit) on a server
  * that answers one request at a time, as the emulator does; beside the plan on one that answers many at once, as
- * production does (the executor told so). Nothing it already knows (the counter it created, that counter's totals) is
+ * production does (as the engine tells its executor from the session's server type). Nothing it already knows (the counter it created, that counter's totals) is
  * read again.
  */
 class JobStartTest {
-    private static final KeyOrder ORDER = KeyOrder.EMULATOR;
     private static final int ITEMS = 400;
 
     /** One call to the server, as answered: the thread that made it (its name and id), and the method. */
@@ -46,7 +48,8 @@ class JobStartTest {
 
     @Test
     void aNewJobsRangesStartAfterItsCreatingTransactionAndACalibrationMadeAloneAfterThePlan() throws Exception {
-        Started started = start("job-start", false);
+        // the plan's sample held 300 ms: a calibration made beside the plan would be answered meanwhile
+        Started started = start(ServerType.EMULATOR, ServerType.EMULATOR, answered -> Thread.sleep(300));
 
         // on the starting thread: begin, the transaction's read of the job, commit; no counter or totals read after
         assertThat(started.onStarter()).as("calls before the first range: %s", started.before())
@@ -62,7 +65,10 @@ class JobStartTest {
 
     @Test
     void onAServerThatAnswersAtOnceTheCalibrationIsMadeBesideThePlan() throws Exception {
-        Started started = start("job-start-at-once", true);
+        // the Firestore emulator (ordered and limited as production) stands for a server that answers at once
+        // the plan's sample held until three other queries of the start are answered (at most 30 s)
+        Started started = start(ServerType.FIRESTORE_EMULATOR, ServerType.MODEL,
+                answered -> answered.await(30, TimeUnit.SECONDS));
 
         assertThat(started.onStarter()).as("calls before the first range: %s", started.before())
                 .containsExactly("newTransaction", "fetch", "commit");
@@ -98,9 +104,12 @@ class JobStartTest {
         }
     }
 
-    /** Runs an increment over a new kind of {@link #ITEMS} entities, {@code atOnce} told to the executor. */
-    private static Started start(String project, boolean atOnce) throws Exception {
-        ConnectionSpec conn = SharedEmulator.freshProject(project);
+    /**
+     * Runs an increment over a new kind of {@link #ITEMS} entities on an emulator of type {@code emulator}, started by
+     * the engine of a session that takes it for a server of type {@code declared}.
+     */
+    private static Started start(ServerType emulator, ServerType declared, Hold sample) throws Exception {
+        ConnectionSpec conn = SharedEmulator.freshProject(emulator, "job-start");
         Datastore plain = SharedEmulator.connect(conn);
         List<Entity> items = new ArrayList<>();
         for (int i = 1; i <= ITEMS; i++) {
@@ -108,12 +117,12 @@ class JobStartTest {
         }
         SharedEmulator.putAll(plain, items);
         List<Call> calls = new CopyOnWriteArrayList<>();
-        Datastore recorded = recording(plain, calls);
+        Session session = Session.of(conn.withServer(declared), recording(plain, calls, sample));
 
         JobSpec spec = new JobSpec("starts-at-once", "", "Item",
                 MapperSpec.parse("{\"template\":\"increment\",\"property\":\"n\",\"amount\":1}"), 8, 8, 50, 0);
         String starter = Thread.currentThread().getName();
-        JobResult result = new AdaptiveSplitExecutor(recorded, ORDER, ServerLimits.EMULATOR).servesAtOnce(atOnce)
+        JobResult result = new Engine(session, RetryPolicy.DEFAULT, JobLease.DEFAULT_DURATION).executor()
                 .start(spec, JobListener.NONE).await();
 
         assertThat(result.status()).isEqualTo(JobStatus.DONE);
@@ -135,33 +144,52 @@ class JobStartTest {
         return -1;
     }
 
-    /** {@code datastore}, each call of it and of its transactions recorded in {@code calls} as it is answered. */
-    private static Datastore recording(Datastore datastore, List<Call> calls) {
+    /**
+     * {@code datastore}, each call of it and of its transactions recorded in {@code calls} as it is answered, the plan's
+     * sample held by {@code sample}.
+     */
+    private static Datastore recording(Datastore datastore, List<Call> calls, Hold sample) {
+        CountDownLatch answered = new CountDownLatch(Calibration.QUERIES);
+        Recorder recorder = new Recorder(calls, sample, answered);
         return (Datastore) Proxy.newProxyInstance(Datastore.class.getClassLoader(), new Class<?>[] {Datastore.class},
                 (proxy, method, args) -> {
-                    Object value = invoke(datastore, method, args, DATASTORE_CALLS, calls);
+                    Object value = recorder.invoke(datastore, method, args, DATASTORE_CALLS);
                     if (value instanceof Transaction tx) {
                         return Proxy.newProxyInstance(Transaction.class.getClassLoader(),
                                 new Class<?>[] {Transaction.class},
-                                (p, m, a) -> invoke(tx, m, a, TRANSACTION_CALLS, calls));
+                                (p, m, a) -> recorder.invoke(tx, m, a, TRANSACTION_CALLS));
                     }
                     return value;
                 });
     }
 
-    private static Object invoke(Object target, Method method, Object[] args, Set<String> serverCalls,
-                                 List<Call> calls) throws Throwable {
-        boolean recorded = serverCalls.contains(method.getName());
-        if (recorded && args != null && args.length > 0 && String.valueOf(args[0]).contains("__scatter__")) {
-            Thread.sleep(300); // a slow sample: a calibration made beside the plan would be answered meanwhile
-        }
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        } finally {
-            if (recorded) { // as answered
-                calls.add(new Call(Thread.currentThread().getName(), Thread.currentThread().getId(), method.getName()));
+    /** What the plan's sample query waits for before it is sent, given a latch of the start's other queries. */
+    private interface Hold {
+        void await(CountDownLatch answered) throws InterruptedException;
+    }
+
+    /**
+     * Records each server call as answered; holds the plan's sample query ({@code __scatter__}) with {@code sample},
+     * and counts down {@code answered} for each other query answered on a thread of the start while it is held.
+     */
+    private record Recorder(List<Call> calls, Hold sample, CountDownLatch answered) {
+        Object invoke(Object target, Method method, Object[] args, Set<String> serverCalls) throws Throwable {
+            boolean recorded = serverCalls.contains(method.getName());
+            if (recorded && args != null && args.length > 0 && String.valueOf(args[0]).contains("__scatter__")) {
+                sample.await(answered);
+            }
+            try {
+                return method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            } finally {
+                if (recorded) { // as answered
+                    Thread thread = Thread.currentThread();
+                    calls.add(new Call(thread.getName(), thread.getId(), method.getName()));
+                    if (method.getName().equals("run") && thread.getName().equals("keyranger-start")) {
+                        answered.countDown();
+                    }
+                }
             }
         }
     }

@@ -10,6 +10,7 @@ import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Transaction;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.BookkeepingKinds;
+import io.keyranger.job.RetryPolicy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,18 +82,24 @@ public final class MigrationLedger {
         return entries;
     }
 
-    /** Writes {@code entry}, in a transaction that first checks {@code lock} is still this runner's. */
+    /**
+     * Writes {@code entry}, in a transaction that first checks {@code lock} is still this runner's; retried on
+     * transient errors, such as contention with the lease's own renewal, which reads and writes the same lock.
+     */
     static void write(Datastore datastore, MigrationLock lock, Entry entry) {
-        Transaction tx = datastore.newTransaction();
-        try {
-            lock.requireHeld(tx);
-            tx.put(toEntity(datastore, entry));
-            tx.commit();
-        } finally {
-            if (tx.isActive()) {
-                tx.rollback();
+        RetryPolicy.DEFAULT.call(() -> {
+            Transaction tx = datastore.newTransaction();
+            try {
+                lock.requireHeld(tx);
+                tx.put(toEntity(datastore, entry));
+                tx.commit();
+                return null;
+            } finally {
+                if (tx.isActive()) {
+                    tx.rollback();
+                }
             }
-        }
+        });
     }
 
     private static Entity toEntity(Datastore datastore, Entry entry) {

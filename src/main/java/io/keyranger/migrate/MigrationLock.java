@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
 import io.keyranger.executor.lease.Runner;
+import io.keyranger.job.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
@@ -56,7 +57,10 @@ public final class MigrationLock implements AutoCloseable {
         MigrationLock lock = new MigrationLock(datastore, Runner.self());
         ACTIVE.add(lock.holder.id());
         try {
-            lock.renew(true);
+            RetryPolicy.DEFAULT.call(() -> {
+                lock.renew(true);
+                return null;
+            });
         } catch (RuntimeException e) {
             ACTIVE.remove(lock.holder.id());
             lock.renewer.shutdownNow();
@@ -115,12 +119,15 @@ public final class MigrationLock implements AutoCloseable {
 
     /** Refuses when the lease is no longer this runner's: checked before each job it starts. */
     void requireHeld() {
-        Transaction tx = datastore.newTransaction();
-        try {
-            requireHeld(tx);
-        } finally {
-            tx.rollback();
-        }
+        RetryPolicy.DEFAULT.call(() -> {
+            Transaction tx = datastore.newTransaction();
+            try {
+                requireHeld(tx);
+                return null;
+            } finally {
+                tx.rollback();
+            }
+        });
     }
 
     /** Refuses, in {@code tx}, when the lease is no longer this runner's. */
@@ -138,19 +145,24 @@ public final class MigrationLock implements AutoCloseable {
     public void close() {
         renewer.shutdownNow();
         ACTIVE.remove(holder.id());
-        Transaction tx = datastore.newTransaction();
         try {
-            Entity held = tx.get(key());
-            if (held != null && holds(held)) {
-                tx.delete(key());
-                tx.commit();
-            }
+            RetryPolicy.DEFAULT.call(() -> { // a renewal still in flight contends for the same lock
+                Transaction tx = datastore.newTransaction();
+                try {
+                    Entity held = tx.get(key());
+                    if (held != null && holds(held)) {
+                        tx.delete(key());
+                        tx.commit();
+                    }
+                    return null;
+                } finally {
+                    if (tx.isActive()) {
+                        tx.rollback();
+                    }
+                }
+            });
         } catch (RuntimeException e) {
             // it runs out on its own
-        } finally {
-            if (tx.isActive()) {
-                tx.rollback();
-            }
         }
     }
 }

@@ -10,6 +10,7 @@ import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Transaction;
 import com.google.cloud.datastore.Value;
 import io.keyranger.datastore.BookkeepingKinds;
+import io.keyranger.datastore.Retries;
 import io.keyranger.job.RetryPolicy;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,7 +97,7 @@ public final class MigrationLedger {
                 return null;
             } finally {
                 if (tx.isActive()) {
-                    tx.rollback();
+                    Retries.rollbackQuietly(tx); // a transaction the server dropped must not hide the error
                 }
             }
         });

@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Entity;
 import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.Transaction;
 import io.keyranger.KeyRangerException;
+import io.keyranger.datastore.Retries;
 import io.keyranger.executor.lease.Runner;
 import io.keyranger.job.RetryPolicy;
 import java.time.Duration;
@@ -125,7 +126,7 @@ public final class MigrationLock implements AutoCloseable {
                 requireHeld(tx);
                 return null;
             } finally {
-                tx.rollback();
+                Retries.rollbackQuietly(tx);
             }
         });
     }
@@ -157,7 +158,7 @@ public final class MigrationLock implements AutoCloseable {
                     return null;
                 } finally {
                     if (tx.isActive()) {
-                        tx.rollback();
+                        Retries.rollbackQuietly(tx);
                     }
                 }
             });

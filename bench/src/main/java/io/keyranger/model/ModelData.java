@@ -59,11 +59,47 @@ final class ModelData {
         final ConcurrentSkipListMap<Key, Stored> rows;
         final ConcurrentSkipListMap<Key, Stored> gone;
         final ConcurrentSkipListMap<Key, Boolean> scatter;
+        /** The indexes of the properties a query has filtered on, once filled. */
+        private final Map<String, PropertyIndex> indexes = new ConcurrentHashMap<>();
+        /** The same, and any being filled: every write lists its entity in each. */
+        private final Map<String, PropertyIndex> writing = new ConcurrentHashMap<>();
+        private final ProtoKeyOrder order;
 
         Table(ProtoKeyOrder order) {
+            this.order = order;
             rows = new ConcurrentSkipListMap<>(order);
             gone = new ConcurrentSkipListMap<>(order);
             scatter = new ConcurrentSkipListMap<>(Comparator.comparingLong(ModelData::scatterValue).thenComparing(order));
+        }
+
+        /**
+         * The index of {@code property}, made the first time a query asks: listed where writes see it first, then
+         * filled from every version the kind holds, so that a write during the filling lists itself or is found.
+         */
+        PropertyIndex index(String property) {
+            PropertyIndex index = indexes.get(property);
+            if (index != null) {
+                return index;
+            }
+            synchronized (this) {
+                index = indexes.get(property);
+                if (index == null) {
+                    PropertyIndex filling = new PropertyIndex(property, order);
+                    writing.put(property, filling);
+                    rows.values().forEach(head -> head.forEachVersion(filling::add));
+                    gone.values().forEach(head -> head.forEachVersion(filling::add));
+                    indexes.put(property, filling);
+                    index = filling;
+                }
+                return index;
+            }
+        }
+
+        /** Lists a new version in every index of the kind (after it is stored, so a filling index finds it or is seen). */
+        void indexed(Entity entity) {
+            for (PropertyIndex index : writing.values()) {
+                index.add(entity);
+            }
         }
 
         /** Whether the kind holds no entity now. */
@@ -277,6 +313,7 @@ final class ModelData {
         }
         Stored head = new Stored(entity, version, false, old);
         table.rows.put(key, head);
+        table.indexed(entity);
         if (old != null) {
             if (live == null) {
                 table.gone.remove(key);

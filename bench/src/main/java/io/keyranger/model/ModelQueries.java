@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * Answers the queries KeyRanger sends, as production would: one kind, {@code __key__} ranges and ancestors, equality
  * and range filters on indexed properties, keys-only, order by {@code __key__} (either way) or {@code __scatter__},
  * offset, limit and cursors; COUNT; and the {@code __namespace__}, {@code __kind__} and {@code __property__} metadata.
- * A key range is found in the sorted map in O(log n) and read in O(page); filters are applied while reading it.
+ * A key range is found in the sorted map in O(log n) and read in O(page); an equality filter reads the keys its
+ * property's index lists under the value instead ({@link PropertyIndex}); filters are applied while reading.
  */
 final class ModelQueries {
     /** Most results in one batch; the client asks again with the end cursor (production batches similarly). */

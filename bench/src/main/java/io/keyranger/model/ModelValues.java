@@ -44,7 +44,7 @@ final class ModelValues {
         };
     }
 
-    private static long asLong(Value v) {
+    static long asLong(Value v) {
         if (v.getValueTypeCase() == Value.ValueTypeCase.INTEGER_VALUE) {
             return v.getIntegerValue();
         }

@@ -20,8 +20,9 @@ import java.util.NavigableMap;
 import java.util.function.Predicate;
 
 /**
- * Where a query over one kind reads and what it keeps: a key range of the kind's sorted map (or its scatter keys),
- * narrowed by {@code __key__} bounds and an ancestor, with property filters applied to each entity read.
+ * Where a query over one kind reads and what it keeps: a key range of the kind's sorted map (or its scatter keys, or
+ * the keys its first equality filter's {@link PropertyIndex} lists under the value), narrowed by {@code __key__} bounds
+ * and an ancestor, with property filters applied to each entity read.
  */
 final class QueryPlan {
     private final ModelData data;
@@ -35,6 +36,9 @@ final class QueryPlan {
     private boolean upperInclusive = true;
     private Key ancestor;
     private final List<Predicate<Entity>> filters = new ArrayList<>();
+    /** The first equality filter on an indexed value: the plan reads its index's keys instead of the kind. */
+    private String indexedProperty;
+    private Value indexedValue;
 
     private QueryPlan(ModelData data, ModelData.Table table, boolean scatter, boolean descending) {
         this.data = data;
@@ -60,19 +64,12 @@ final class QueryPlan {
             return Collections.emptyIterator();
         }
         if (scatter) {
-            Iterator<Key> keys = (after == null ? table.scatter : table.scatter.tailMap(after, false))
-                    .keySet().iterator();
-            return visible(new Iterator<>() {
-                @Override
-                public boolean hasNext() {
-                    return keys.hasNext();
-                }
-
-                @Override
-                public Stored next() {
-                    return table.head(keys.next(), time);
-                }
-            }, time);
+            return heads((after == null ? table.scatter : table.scatter.tailMap(after, false)).keySet().iterator(),
+                    time);
+        }
+        if (indexedProperty != null) {
+            NavigableMap<Key, Boolean> listed = range(table.index(indexedProperty).keys(indexedValue), after);
+            return listed == null ? Collections.emptyIterator() : heads(listed.keySet().iterator(), time);
         }
         NavigableMap<Key, Stored> live = range(table.rows, after);
         if (live == null) {
@@ -82,9 +79,24 @@ final class QueryPlan {
                 : merged(live, range(table.gone, after)), time);
     }
 
+    /** The versions a read as of {@code time} sees of {@code keys}, in their order. */
+    private Iterator<Stored> heads(Iterator<Key> keys, long time) {
+        return visible(new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return keys.hasNext();
+            }
+
+            @Override
+            public Stored next() {
+                return table.head(keys.next(), time);
+            }
+        }, time);
+    }
+
     /** The plan's part of {@code map}, in its order, after {@code after}; null when the bounds cross. */
-    private NavigableMap<Key, Stored> range(NavigableMap<Key, Stored> map, Key after) {
-        NavigableMap<Key, Stored> range = map;
+    private <V> NavigableMap<Key, V> range(NavigableMap<Key, V> map, Key after) {
+        NavigableMap<Key, V> range = map;
         if (lower != null) {
             range = range.tailMap(lower, lowerInclusive);
         }
@@ -273,6 +285,10 @@ final class QueryPlan {
         propertyFiltered = true;
         Value wanted = f.getValue();
         PropertyFilter.Operator op = f.getOp();
+        if (op == PropertyFilter.Operator.EQUAL && indexedProperty == null && PropertyIndex.indexValue(wanted) != null) {
+            indexedProperty = name;
+            indexedValue = wanted;
+        }
         filters.add(entity -> {
             Value value = entity.getPropertiesMap().get(name);
             if (value == null || value.getExcludeFromIndexes()) {

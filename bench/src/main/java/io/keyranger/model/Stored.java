@@ -1,6 +1,7 @@
 package io.keyranger.model;
 
 import com.google.datastore.v1.Entity;
+import java.util.function.Consumer;
 
 /**
  * One version of an entity: its value, its commit time in microseconds (the version production answers), whether
@@ -51,6 +52,13 @@ final class Stored {
                 return null;
             }
             s = before;
+        }
+    }
+
+    /** Hands on the entity of this version and of every version before it that is kept. */
+    void forEachVersion(Consumer<Entity> action) {
+        for (Stored s = this; s != null; s = s.previous) {
+            action.accept(s.entity);
         }
     }
 

@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -71,6 +72,32 @@ public final class ExactScan {
         }
         List<KeyRange> ranges = ShardPlanner.rangesAt(order, bounds);
         AtomicLong total = new AtomicLong();
+        List<Key> keys = new ArrayList<>();
+        for (List<Key> part : eachAtOnce(request, ranges, range -> scan(request, range, limit + 1, total,
+                cancellation))) {
+            keys.addAll(part);
+        }
+        if (keys.size() > limit) {
+            throw tooMany.get();
+        }
+        return keys;
+    }
+
+    /**
+     * The first key the request selects in each of {@code ranges} (null where it selects none), asked of every range
+     * at once: one keys-only query of one key each.
+     */
+    public List<Key> firstOfEach(PlanRequest request, List<KeyRange> ranges, Cancellation cancellation) {
+        List<Key> firsts = new ArrayList<>(ranges.size());
+        for (List<Key> first : eachAtOnce(request, ranges, range -> scan(request, range, 1, new AtomicLong(),
+                cancellation))) {
+            firsts.add(first.isEmpty() ? null : first.get(0));
+        }
+        return firsts;
+    }
+
+    /** {@code read} of every range, up to {@link #parallelism} at once, in the ranges' order. */
+    private <T> List<T> eachAtOnce(PlanRequest request, List<KeyRange> ranges, Function<KeyRange, T> read) {
         AtomicInteger threads = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(parallelism(request.shards(), ranges.size()), r -> {
             Thread thread = new Thread(r, "keyranger-scan-" + threads.incrementAndGet());
@@ -78,18 +105,15 @@ public final class ExactScan {
             return thread;
         });
         try {
-            List<Future<List<Key>>> parts = new ArrayList<>(ranges.size());
+            List<Future<T>> parts = new ArrayList<>(ranges.size());
             for (KeyRange range : ranges) {
-                parts.add(pool.submit(() -> scan(request, range, limit + 1, total, cancellation)));
+                parts.add(pool.submit(() -> read.apply(range)));
             }
-            List<Key> keys = new ArrayList<>();
-            for (Future<List<Key>> part : parts) {
-                keys.addAll(part.get());
+            List<T> results = new ArrayList<>(ranges.size());
+            for (Future<T> part : parts) {
+                results.add(part.get());
             }
-            if (keys.size() > limit) {
-                throw tooMany.get();
-            }
-            return keys;
+            return results;
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new KeyRangerException(e.getCause().toString(),
                     e.getCause());

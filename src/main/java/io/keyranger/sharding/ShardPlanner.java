@@ -21,8 +21,9 @@ import java.util.OptionalLong;
  * Cuts a kind's key space into ranges of about equal size without reading the data: it sorts
  * {@code shards × oversample} scatter-sampled keys and splits at evenly spaced samples, with a symmetric stride so
  * that the first and last ranges hold as many samples as the others. With too few samples (a small kind, or
- * selective filters) it plans from an exact keys-only scan instead, and says so. It never returns fewer ranges
- * than asked without a note saying why.
+ * selective filters) it plans from an exact keys-only scan instead, and says so. A sample of the whole kind (filters
+ * without the composite index a filtered sample needs) is first narrowed to where the filters select entities
+ * ({@link MatchingSpans}). It never returns fewer ranges than asked without a note saying why.
  */
 public final class ShardPlanner {
     /** Below this many samples per shard the sample says too little and the planner scans exactly. */
@@ -59,15 +60,23 @@ public final class ShardPlanner {
         cancellation.check();
         progress.progress(1, 3);
         List<String> notes = new ArrayList<>();
-        if (!sample.filtersApplied()) {
-            notes.add("Sampled the whole kind: the composite index for the filters and __scatter__ is missing, so the "
-                    + "ranges follow the kind, not the filtered entities.");
-        }
         List<Key> samples = sample.keys();
         ShardPreview preview;
         if (tooFewSamples(samples.size(), request.shards())) {
+            if (!sample.filtersApplied()) {
+                notes.add("Sampled the whole kind: the composite index for the filters and __scatter__ is missing.");
+            }
             preview = exactPreview(request, samples, notes, cancellation);
         } else {
+            if (!sample.filtersApplied()) {
+                MatchingSpans.Narrowed narrowed = narrowed(request, samples, true, cancellation);
+                notes.add(narrowed.note());
+                samples = narrowed.samples();
+                if (samples.size() < request.shards()) {
+                    notes.add("Only " + samples.size() + " samples fall among the matching entities: "
+                            + samples.size() + " ranges instead of " + request.shards() + ".");
+                }
+            }
             TotalEstimate total = knownTotal != null && request.filters().isEmpty() ? knownTotal
                     : estimateTotal(request, samples, cancellation);
             preview = sampledPreview(request, samples, total, notes);
@@ -103,7 +112,23 @@ public final class ShardPlanner {
             return new RangePlan(rangesAt(order, evenlySpaced(keys, request.shards())),
                     standIns(keys, request.shards()), keys.size());
         }
+        if (!sample.filtersApplied()) {
+            samples = narrowed(request, samples, refuseEmpty, cancellation).samples();
+        }
         return new RangePlan(rangesAt(order, evenlySpaced(samples, request.shards())), samples);
+    }
+
+    /**
+     * A sample of the whole kind left where the request's filters select entities ({@link MatchingSpans}); a request
+     * that selects none is refused when {@code refuseEmpty}, else planned as one range.
+     */
+    private MatchingSpans.Narrowed narrowed(PlanRequest request, List<Key> samples, boolean refuseEmpty,
+                                            Cancellation cancellation) {
+        MatchingSpans.Narrowed narrowed = MatchingSpans.narrow(scan, order, request, samples, cancellation);
+        if (narrowed.samples().isEmpty() && refuseEmpty) {
+            throw new KeyRangerException("Kind '" + request.kind() + "' has no entities" + where(request) + ".");
+        }
+        return narrowed;
     }
 
     /**

@@ -229,6 +229,55 @@ class ShardPlannerTest {
         assertThat(finished.get()).isLessThan(8);
     }
 
+    /**
+     * Filters whose composite index with {@code __scatter__} is missing (always, in production) leave a sample of
+     * the whole kind. Where the matching entities crowd into the first tenth of the key space, the ranges cut from
+     * it hold no match but one; probing each for its first match keeps only the samples among matches, and the
+     * ranges cut from those all hold matching entities, counted by the emulator's own filtered queries.
+     */
+    @Test
+    void aSampleOfTheWholeKindIsNarrowedToWhereTheFiltersMatch() {
+        List<Entity> crowded = new ArrayList<>();
+        for (int i = 1; i <= 2_000; i++) {
+            crowded.add(Entity.newBuilder(datastore.newKeyFactory().setKind("Crowded").newKey(i))
+                    .set("hot", i <= 200).build());
+        }
+        for (int i = 0; i < crowded.size(); i += 500) {
+            datastore.put(crowded.subList(i, i + 500).toArray(new Entity[0]));
+        }
+        PropertyFilter hot = PropertyFilter.eq("hot", true);
+        PlanRequest filtered = new PlanRequest("", "Crowded", List.of(hot), 8, PlanRequest.DEFAULT_OVERSAMPLE);
+        List<Key> wholeKind = new ScatterSampler(datastore, ORDER)
+                .sample(new PlanRequest("", "Crowded", List.of(), 8, PlanRequest.DEFAULT_OVERSAMPLE)).keys();
+        List<KeyRange> before = ShardPlanner.rangesAt(ORDER, ShardPlanner.evenlySpaced(wholeKind, 8));
+        List<Long> matchesBefore = before.stream().map(r -> matching("Crowded", hot, r)).toList();
+        assertThat(matchesBefore).as("matches per range of the whole kind's sample").hasSize(8)
+                .filteredOn(n -> n == 0).hasSizeGreaterThanOrEqualTo(6);
+
+        MatchingSpans.Narrowed narrowed = MatchingSpans.narrow(new ExactScan(datastore, ORDER), ORDER, filtered,
+                wholeKind, Cancellation.NEVER);
+        assertThat(narrowed.ranges()).isEqualTo(8);
+        assertThat(narrowed.empty()).as("the ranges the emulator finds no match in")
+                .isEqualTo(matchesBefore.stream().filter(n -> n == 0).count());
+        assertThat(narrowed.samples()).isSortedAccordingTo(ORDER).doesNotHaveDuplicates()
+                .hasSizeGreaterThanOrEqualTo(8).allMatch(k -> k.getId() <= before.get(0).end().getId());
+        assertThat(narrowed.samples().get(0).getId()).as("the first match").isEqualTo(1);
+        assertThat(narrowed.note()).contains(narrowed.empty() + " of the 8 ranges");
+
+        List<KeyRange> after = ShardPlanner.rangesAt(ORDER, ShardPlanner.evenlySpaced(narrowed.samples(), 8));
+        List<Long> matchesAfter = after.stream().map(r -> matching("Crowded", hot, r)).toList();
+        assertThat(matchesAfter).as("matches per range of the narrowed sample").hasSize(8)
+                .filteredOn(n -> n == 0).hasSizeLessThanOrEqualTo(1);
+        assertThat(matchesAfter.stream().mapToLong(Long::longValue).sum()).isEqualTo(200);
+    }
+
+    private static long matching(String kind, PropertyFilter filter, KeyRange range) {
+        AtomicInteger count = new AtomicInteger();
+        datastore.run(range.applyTo(Query.newKeyQueryBuilder().setKind(kind), List.of(filter)).build())
+                .forEachRemaining(k -> count.incrementAndGet());
+        return count.get();
+    }
+
     private static long countWhereTierIsPro() {
         KeyQuery query = Query.newKeyQueryBuilder().setKind("Account").setFilter(PropertyFilter.eq("tier", "pro")).build();
         AtomicInteger count = new AtomicInteger();

@@ -15,14 +15,17 @@ import com.google.cloud.datastore.StructuredQuery;
 import com.google.cloud.datastore.StructuredQuery.OrderBy;
 import com.google.cloud.datastore.StructuredQuery.PropertyFilter;
 import com.google.cloud.datastore.Transaction;
+import io.keyranger.datastore.Cancellation;
 import io.keyranger.datastore.ConnectionSpec;
 import io.keyranger.datastore.DatastoreGateway;
 import io.keyranger.datastore.KeyCounter;
 import io.keyranger.datastore.Session;
 import io.keyranger.datastore.ServerLimits;
 import io.keyranger.keys.KeyOrder;
+import io.keyranger.keys.KeyRange;
 import io.keyranger.sharding.PlanRequest;
 import io.keyranger.sharding.ScatterSampler;
+import io.keyranger.sharding.ShardPlanner;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -188,6 +191,24 @@ class ModelServerTest {
         List<Key> matching = new ArrayList<>();
         datastore.run(Query.newKeyQueryBuilder().setKind("Hot").setFilter(hot).build()).forEachRemaining(matching::add);
         assertThat(matching).hasSize(300);
+
+        List<KeyRange> wholeKind = ShardPlanner.rangesAt(KeyOrder.PRODUCTION,
+                ShardPlanner.evenlySpaced(sample.keys(), 4));
+        assertThat(wholeKind).filteredOn(range -> hotIn(range, hot) == 0).as("ranges of the whole kind's sample")
+                .hasSize(3);
+        ShardPlanner.RangePlan plan = new ShardPlanner(datastore, KeyOrder.PRODUCTION)
+                .planRanges(new PlanRequest("", "Hot", List.of(hot), 4, 32), Cancellation.NEVER);
+        assertThat(plan.ranges()).hasSize(4).filteredOn(range -> hotIn(range, hot) == 0)
+                .as("ranges of the narrowed sample without a hot entity").hasSizeLessThanOrEqualTo(1);
+        assertThat(plan.ranges().stream().mapToLong(range -> hotIn(range, hot)).sum()).isEqualTo(300);
+    }
+
+    /** The hot entities the model's own filtered query finds in {@code range}. */
+    private static long hotIn(KeyRange range, PropertyFilter hot) {
+        List<Key> found = new ArrayList<>();
+        datastore.run(range.applyTo(Query.newKeyQueryBuilder().setKind("Hot"), List.of(hot)).build())
+                .forEachRemaining(found::add);
+        return found.size();
     }
 
     @Test

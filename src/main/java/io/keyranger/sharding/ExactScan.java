@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  * Keys-only scans for the planner: a few keys in key order, or every key of a kind too small for its scatter sample.
  * The full scan reads the ranges between every {@link #SAMPLES_PER_QUERY}th sample at once ({@link #PARALLELISM}
  * queries in flight), so a small kind is listed in about one round trip instead of one per thousand keys, a query
- * about a page of keys.
+ * about a page of keys. A plan from a sample of the whole kind asks each of its ranges for its first match the same
+ * way, at once ({@link MatchingSpans}).
  */
 public final class ExactScan {
     /** Ranges scanned at once, at least (a job of more shards scans as many at once as it has shards). */
@@ -87,10 +88,9 @@ public final class ExactScan {
      * The first key the request selects in each of {@code ranges} (null where it selects none), asked of every range
      * at once: one keys-only query of one key each.
      */
-    public List<Key> firstOfEach(PlanRequest request, List<KeyRange> ranges, Cancellation cancellation) {
+    List<Key> firstOfEach(PlanRequest request, List<KeyRange> ranges, Cancellation cancellation) {
         List<Key> firsts = new ArrayList<>(ranges.size());
-        for (List<Key> first : eachAtOnce(request, ranges, range -> scan(request, range, 1, new AtomicLong(),
-                cancellation))) {
+        for (List<Key> first : eachAtOnce(request, ranges, range -> keys(request, range, 1, cancellation))) {
             firsts.add(first.isEmpty() ? null : first.get(0));
         }
         return firsts;
